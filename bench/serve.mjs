@@ -1,0 +1,326 @@
+#!/usr/bin/env node
+// Serving benchmark: SiteHall's /sites against nginx serving the same files in the same run.
+// Our built server (server/dist) runs on a temporary DATA_DIR with a project uploaded and approved
+// through the API; Debian's nginx (one worker, its own nginx.conf, pid and logs in a temp dir) runs
+// as a non-daemon child. Both servers share one core, wrk runs on the other (taskset), all over
+// loopback. For an index.html, a 10 KB asset and a 1 MB file: requests/s and p99 latency at 50
+// connections, and our ratio to nginx against the targets.
+//   npm run bench:serve [-- --duration 10 --connections 50 --rounds 2]
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const ROUNDS = Number(args.rounds);
+
+for (const tool of ['nginx', 'wrk', 'taskset']) {
+  if (spawnSync('which', [tool]).status !== 0) {
+    console.error(`${tool} is needed: apt-get install -y nginx wrk util-linux`);
+    process.exit(1);
+  }
+}
+const cpus = os.cpus().length;
+// Servers on core 0, the load generator on core 1 (or both on 0 on a one-core machine).
+const SERVER_CPU = '0';
+const CLIENT_CPU = cpus > 1 ? '1' : '0';
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-serve-'));
+const children = [];
+function cleanup() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+process.on('exit', cleanup);
+process.on('SIGINT', () => process.exit(130));
+
+// ---- The site ---------------------------------------------------------------------------------
+/** Text that reads like a real page or script. */
+function textOf(bytes, seed) {
+  const words = [
+    '<div class="card">',
+    '</div>',
+    'function',
+    'return',
+    'const',
+    'color:',
+    '#333;',
+    '站点',
+    '展厅',
+    '项目',
+  ];
+  let s = '';
+  let i = seed;
+  while (Buffer.byteLength(s) < bytes) s += `${words[i++ % words.length]} ${(i * 2654435761) % 9973} `;
+  return Buffer.from(s)
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD/g, '');
+}
+const PNG_HEAD = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const FILES = {
+  'index.html': `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>基准站点</title><link rel="stylesheet" href="assets/app.css"></head><body>${textOf(5 * 1024, 1)}</body></html>`,
+  'assets/app.css': textOf(10 * 1024, 7),
+  'media/photo.png': Buffer.concat([PNG_HEAD, randomBytes(1024 * 1024 - PNG_HEAD.length)]),
+};
+const TARGETS = [
+  { label: 'index.html (5 KB)', path: '', ratio: 0.7, p99: 5 },
+  { label: '10 KB asset', path: 'assets/app.css', ratio: 0.7, p99: 5 },
+  { label: '1 MB file', path: 'media/photo.png', ratio: 0.5, p99: null },
+];
+
+async function makeZip(entries) {
+  const { ZipFile } = await import('yazl');
+  const zip = new ZipFile();
+  for (const [p, c] of Object.entries(entries)) zip.addBuffer(Buffer.from(c), p);
+  zip.end();
+  const chunks = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, ms = 20_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {}
+    if (Date.now() > until) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// ---- SiteHall -----------------------------------------------------------------------------------
+async function startSiteHall() {
+  const port = await freePort();
+  const dataDir = path.join(work, 'data');
+  const password = 'bench-admin-password';
+  const child = spawn(
+    'taskset',
+    ['-c', SERVER_CPU, process.execPath, path.join(root, 'server/dist/main.js')],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        ADMIN_PASSWORD: password,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`);
+  const api = async (method, url, { token, json, body, headers = {} } = {}) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(json ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: json ? JSON.stringify(json) : body,
+    });
+    const data = await res.json();
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+    return data.data;
+  };
+  const { token } = await api('POST', '/api/auth/login', { json: { username: 'admin', password } });
+  const form = new FormData();
+  form.append('project_name', '基准测试站点');
+  form.append('files', new Blob([await makeZip(FILES)]), 'site.zip');
+  const { project } = await api('POST', '/api/projects/upload', { token, body: form });
+  await api('POST', `/api/admin/projects/${project.id}/review`, { token, json: { action: 'approve' } });
+  return { base, prefix: `/sites/${project.id}/` };
+}
+
+// ---- nginx --------------------------------------------------------------------------------------
+async function startNginx(prefix) {
+  const port = await freePort();
+  const dir = path.join(work, 'nginx');
+  const www = path.join(dir, 'www');
+  // The same files at the same URLs.
+  for (const [p, c] of Object.entries(FILES)) {
+    const file = path.join(www, prefix, p);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, c);
+  }
+  fs.mkdirSync(path.join(dir, 'tmp'), { recursive: true });
+  const conf = path.join(dir, 'nginx.conf');
+  fs.writeFileSync(
+    conf,
+    `${process.getuid?.() === 0 ? 'user root;\n' : ''}worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_timeout 75s;
+  keepalive_requests 1000000;
+  open_file_cache max=1000 inactive=60s;
+  client_body_temp_path ${dir}/tmp/body;
+  proxy_temp_path ${dir}/tmp/proxy;
+  fastcgi_temp_path ${dir}/tmp/fastcgi;
+  uwsgi_temp_path ${dir}/tmp/uwsgi;
+  scgi_temp_path ${dir}/tmp/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    root ${www};
+    index index.html;
+  }
+}
+`,
+  );
+  const child = spawn('taskset', ['-c', SERVER_CPU, 'nginx', '-p', dir, '-c', conf], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}${prefix}`);
+  return { base };
+}
+
+// ---- Node's own ceiling ----------------------------------------------------------------------
+/**
+ * A bare node:http server answering the same URLs from memory with a comparable set of headers:
+ * what any Node server can do on this machine, to tell SiteHall's cost from Node's.
+ */
+async function startNodeFloor(prefix) {
+  const port = await freePort();
+  const file = path.join(work, 'floor.mjs');
+  const routes = Object.fromEntries(
+    Object.entries(FILES).map(([p, c]) => [
+      `${prefix}${p === 'index.html' ? '' : p}`,
+      Buffer.from(c).toString('base64'),
+    ]),
+  );
+  fs.writeFileSync(
+    file,
+    `import http from 'node:http';
+const routes = new Map(Object.entries(${JSON.stringify(routes)}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
+http.createServer((req, res) => {
+  const body = routes.get(req.url);
+  if (!body) { res.statusCode = 404; res.end(); return; }
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length, etag: '"x"', 'cache-control': 'public, max-age=300' });
+  res.end(body);
+}).listen(${port}, '127.0.0.1');
+`,
+  );
+  const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, file], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}${prefix}`);
+  return { base };
+}
+
+// ---- wrk ----------------------------------------------------------------------------------------
+function toMs(value) {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(value);
+  if (!m) return Number.NaN;
+  const n = Number(m[1]);
+  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
+}
+
+function wrk(url, seconds = DURATION) {
+  const r = spawnSync(
+    'taskset',
+    ['-c', CLIENT_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
+  const p99 = toMs(/\s99%\s+(\S+)/.exec(r.stdout)?.[1] ?? '');
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout)?.[1];
+  if (errors) throw new Error(`${url}: ${errors} error responses`);
+  return { rps, p99 };
+}
+
+// ---- Run ----------------------------------------------------------------------------------------
+const sitehall = await startSiteHall();
+const nginx = await startNginx(sitehall.prefix);
+const floor = await startNodeFloor(sitehall.prefix);
+for (const t of TARGETS) {
+  const [a, b] = await Promise.all(
+    [sitehall, nginx].map(async (s) =>
+      Buffer.from(await (await fetch(`${s.base}${sitehall.prefix}${t.path}`)).arrayBuffer()),
+    ),
+  );
+  if (!a.equals(b)) throw new Error(`${t.label}: the two servers sent different bytes`);
+}
+
+console.log(
+  `SiteHall serving benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${cpus}, Node ${process.version}, ` +
+    `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}, ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds, load average ${os.loadavg()[0].toFixed(1)}`,
+);
+const results = [];
+for (const t of TARGETS) {
+  for (const s of [sitehall, nginx, floor]) wrk(`${s.base}${sitehall.prefix}${t.path}`, 2); // warm-up
+  const runs = { ours: [], nginx: [], floor: [] };
+  // Alternate the servers so a noisy moment hurts all alike; keep each one's best round.
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.ours.push(wrk(`${sitehall.base}${sitehall.prefix}${t.path}`));
+    runs.nginx.push(wrk(`${nginx.base}${sitehall.prefix}${t.path}`));
+    runs.floor.push(wrk(`${floor.base}${sitehall.prefix}${t.path}`));
+  }
+  const best = (rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
+  results.push({ ...t, ours: best(runs.ours), nginx: best(runs.nginx), floor: best(runs.floor) });
+}
+
+const pad = (s, n) => String(s).padStart(n);
+console.log(
+  `\n${'file'.padEnd(20)} ${pad('SiteHall req/s', 15)} ${pad('p99 ms', 8)} ${pad('nginx req/s', 12)} ${pad('p99 ms', 8)} ${pad('ratio', 6)}  target`,
+);
+const floorLines = [];
+let failed = false;
+for (const r of results) {
+  const ratio = r.ours.rps / r.nginx.rps;
+  const ok = ratio >= r.ratio && (r.p99 === null || r.ours.p99 <= r.p99);
+  failed ||= !ok;
+  console.log(
+    `${r.label.padEnd(20)} ${pad(Math.round(r.ours.rps), 15)} ${pad(r.ours.p99.toFixed(2), 8)} ${pad(Math.round(r.nginx.rps), 12)} ${pad(r.nginx.p99.toFixed(2), 8)} ${pad(ratio.toFixed(2), 6)}  ≥${r.ratio}×${r.p99 ? `, p99 ≤${r.p99} ms` : ''} ${ok ? 'met' : 'MISSED'}`,
+  );
+  floorLines.push(
+    `${r.label.padEnd(20)} ${pad(Math.round(r.floor.rps), 15)} ${pad(r.floor.p99.toFixed(2), 8)} ${pad((r.floor.rps / r.nginx.rps).toFixed(2), 12)} ${pad((r.ours.rps / r.floor.rps).toFixed(2), 14)}`,
+  );
+}
+console.log(`\nNode's ceiling: a bare node:http server answering the same URLs from memory`);
+console.log(
+  `${'file'.padEnd(20)} ${pad('node:http req/s', 15)} ${pad('p99 ms', 8)} ${pad('÷ nginx', 12)} ${pad('SiteHall ÷ it', 14)}`,
+);
+for (const line of floorLines) console.log(line);
+cleanup();
+fs.rmSync(work, { recursive: true, force: true });
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,323 @@
+#!/usr/bin/env node
+// Showcase benchmark: 100,000 live public projects seeded straight into the database (SQLite, and
+// PostgreSQL when TEST_DATABASE_URL or --pg URL is given), then the showcase query as the server
+// runs it (server/dist's repository): the first page of each sort, and searches for Chinese terms
+// of 1, 2 and 4 characters (common and rare), an ASCII term and an author. Prints median and p95.
+//   npm run bench:showcase [-- --pg postgres://postgres@127.0.0.1:5432/test] [--n 100000] [--runs 40]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { openDatabase, migrateToLatest } = await import(path.join(root, 'server/dist/db/database.js'));
+const { createShowcaseRepository } = await import(path.join(root, 'server/dist/repositories/showcase.js'));
+const { searchText } = await import(path.join(root, 'server/dist/services/projects.js'));
+
+const { values: args } = parseArgs({
+  options: {
+    pg: { type: 'string' },
+    n: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '40' },
+    'sqlite-only': { type: 'boolean', default: false },
+  },
+});
+const N = Number(args.n);
+const RUNS = Number(args.runs);
+const pgUrl = args['sqlite-only'] ? undefined : (args.pg ?? process.env.TEST_DATABASE_URL);
+
+// ---- Deterministic data that reads like real projects ---------------------------------------
+let prng = 20240601;
+function rand() {
+  // mulberry32
+  prng = (prng + 0x6d2b79f5) | 0;
+  let x = Math.imul(prng ^ (prng >>> 15), 1 | prng);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (list) => list[Math.floor(rand() * list.length)];
+/** Skewed pick: the first words of a list are the common ones (roughly Zipf). */
+const pickSkewed = (list) => list[Math.floor(list.length * rand() ** 2.2)];
+
+const WORDS = `个人 博客 主页 作品 展示 网站 站点 设计 前端 开发 学习 笔记 游戏 小游戏 工具 在线 计算 数据
+可视 图表 地图 天气 音乐 播放 视频 相册 摄影 旅行 美食 菜谱 读书 电影 课程 作业 实验 报告 毕业 简历 求职 公司
+官网 产品 介绍 活动 报名 问卷 调查 投票 商城 购物 订单 支付 会员 登录 注册 管理 后台 系统 平台 社区 论坛 新闻
+资讯 文章 教程 文档 手册 帮助 中心 关于 我们 联系 地址 时间 日历 计划 任务 清单 提醒 番茄 时钟 倒计时 动画 特效
+粒子 三维 模型 物理 化学 数学 语文 英语 历史 地理 生物 编程 算法 排序 搜索 迷宫 贪吃蛇 俄罗斯 方块 扫雷 五子棋
+象棋 围棋 拼图 记忆 翻牌 答题 测验 词典 翻译 诗词 古文 书法 绘画 色彩 字体 图标 组件 模板 主题 样式 布局 响应
+移动 适配 小程序 应用 插件 扩展 示例 演示 练习 项目 课题 研究 科普 环保 公益 志愿 校园 社团 班级 同学 毕业季 纪念
+旅游 攻略 景点 酒店 交通 城市 北京 上海 广州 深圳 杭州 成都 西安 南京 武汉 重庆 春节 中秋 端午 元宵 国庆 生日
+祝福 贺卡 婚礼 邀请 相亲 宠物 猫咪 狗狗 花园 植物 健身 跑步 瑜伽 篮球 足球 乒乓 羽毛球 游泳 滑雪 登山 骑行`
+  .split(/\s+/)
+  .filter(Boolean);
+const ENGLISH = `react vue html css javascript canvas webgl three svg demo portfolio blog landing page
+game snake tetris todo weather clock timer chart dashboard gallery resume markdown editor music
+player quiz chess puzzle map travel recipe shop cart login form admin ui kit template theme`
+  .split(/\s+/)
+  .filter(Boolean);
+const SURNAMES =
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢'.split(
+    '',
+  );
+const GIVEN =
+  '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超秀兰霞平刚桂英华玉萍红娥玲芬芳燕彩春菊兰凤洁梅琳素云莲真环雪荣爱妹霞香月莺媛艳瑞凡佳嘉琼勤珍贞莉桂娣叶璧璐娅琦晶妍茜秋珊莎锦黛青倩婷姣婉娴瑾颖露瑶怡婵雁蓓纨仪荷丹蓉眉君琴蕊薇菁梦岚苑婕馨瑗琰韵融园艺咏卿聪澜纯毓悦昭冰爽琬茗羽希宁欣飘育滢馥筠柔竹霭凝晓欢霄枫芸菲寒伊亚宜可姬舒影荔枝思丽'.split(
+    '',
+  );
+const PINYIN = 'zhang wang li liu chen yang huang zhao wu zhou xu sun ma zhu hu guo he gao lin luo'.split(
+  ' ',
+);
+
+function username(i) {
+  if (rand() < 0.35) return `${pick(SURNAMES)}${pick(GIVEN)}${rand() < 0.6 ? pick(GIVEN) : ''}${i}`;
+  return `${pick(PINYIN)}_${pick(ENGLISH)}${i}`;
+}
+function projectName() {
+  const parts = [];
+  const k = 1 + Math.floor(rand() * 3);
+  for (let i = 0; i < k; i++) parts.push(rand() < 0.15 ? pick(ENGLISH) : pickSkewed(WORDS));
+  return parts.join(rand() < 0.3 ? ' ' : '').slice(0, 50);
+}
+function description() {
+  if (rand() < 0.1) return null;
+  const k = 4 + Math.floor(rand() * 22);
+  let s = '';
+  for (let i = 0; i < k; i++) {
+    s += rand() < 0.1 ? ` ${pick(ENGLISH)} ` : pickSkewed(WORDS);
+    if (rand() < 0.2) s += pick(['，', '。', '、', '！']);
+  }
+  return s.slice(0, 500);
+}
+
+// ---- Seeding --------------------------------------------------------------------------------
+const USERS = 2000;
+const BATCH = 500;
+
+async function insertBatches(db, table, rows) {
+  for (let i = 0; i < rows.length; i += BATCH)
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + BATCH))
+      .execute();
+}
+
+async function seed(handle) {
+  const { db } = handle;
+  prng = 20240601;
+  const t0 = performance.now();
+  const at = (i) => new Date(Date.UTC(2023, 0, 1) + i * 300_000).toISOString();
+  const users = [];
+  for (let i = 1; i <= USERS; i++) {
+    const name = username(i);
+    users.push({
+      username: name,
+      username_key: name.toLowerCase(),
+      email: null,
+      role: 'user',
+      avatar: null,
+      password_hash: 'x',
+      disabled: 0,
+      created_at: at(0),
+      updated_at: at(0),
+      last_login_at: null,
+    });
+  }
+  await db.transaction().execute(async (trx) => {
+    await insertBatches(trx, 'users', users);
+    const projects = [];
+    const deployments = [];
+    for (let i = 1; i <= N; i++) {
+      const ownerIndex = 1 + Math.floor(rand() * USERS);
+      const name = projectName() || `项目${i}`;
+      const desc = description();
+      projects.push({
+        id: i,
+        owner_id: ownerIndex,
+        name,
+        description: desc,
+        status: rand() < 0.05 ? 'published' : 'approved',
+        is_public: 1,
+        live_deployment_id: i,
+        latest_deployment_id: i,
+        featured: 0,
+        view_count: Math.floor(rand() ** 3 * 50_000),
+        download_count: 0,
+        approved_at: at(i),
+        approved_by: 1,
+        published_at: null,
+        created_at: at(i),
+        updated_at: at(i),
+        search_text: searchText(name, desc, users[ownerIndex - 1].username),
+      });
+      const p = projects[projects.length - 1];
+      if (p.status === 'published') p.featured = 1;
+      deployments.push({
+        id: i,
+        project_id: i,
+        version: 1,
+        status: 'approved',
+        upload_type: 'zip',
+        file_count: 1 + Math.floor(rand() * 200),
+        total_size: Math.floor(rand() * 20_000_000),
+        entry_file: 'index.html',
+        content_check: null,
+        created_by: ownerIndex,
+        created_at: at(i),
+        reviewed_at: at(i),
+        reviewed_by: 1,
+        review_comment: null,
+      });
+    }
+    // A few that must never show: not live, private.
+    for (let i = 0; i < N / 50; i++) {
+      const p = projects[Math.floor(rand() * N)];
+      if (rand() < 0.5) p.is_public = 0;
+      else {
+        p.live_deployment_id = null;
+        p.status = 'pending';
+      }
+    }
+    await insertBatches(trx, 'projects', projects);
+    await insertBatches(trx, 'deployments', deployments);
+  });
+  if (handle.dialect === 'postgres') {
+    for (const t of ['users', 'projects', 'deployments'])
+      await sql`select setval(pg_get_serial_sequence(${t}, 'id'), (select max(id) from ${sql.table(t)}))`.execute(
+        db,
+      );
+  }
+  const seeded = performance.now() - t0;
+  const repo = createShowcaseRepository(db, handle.dialect);
+  const t1 = performance.now();
+  // The search index is kept from a queue the triggers fill; the seed queued every project.
+  await repo.refreshIndex();
+  const indexMs = performance.now() - t1;
+  await analyze(handle);
+  // Cold: every search counts its matches afresh (first search of a term since the index changed).
+  const cold = createShowcaseRepository(db, handle.dialect, { rememberCounts: false });
+  return { repo, cold, seedMs: seeded, indexMs };
+}
+
+/** What autovacuum would have done by the time anyone searches: statistics, dead rows cleared. */
+async function analyze(handle) {
+  await sql.raw(handle.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(handle.db);
+}
+
+// ---- Measuring --------------------------------------------------------------------------------
+const QUERIES = [
+  ['list: latest', { sort: 'latest' }],
+  ['list: popular', { sort: 'popular' }],
+  ['list: name', { sort: 'name' }],
+  ['list: featured', { sort: 'latest', featured: true }],
+  ['list: page 50', { sort: 'latest', page: 50 }],
+  ['search 1 char, common (站)', { search: '站' }],
+  ['search 1 char, rare (璐)', { search: '璐' }],
+  ['search 2 chars, common (游戏)', { search: '游戏' }],
+  ['search 2 chars, rare (骑行)', { search: '骑行' }],
+  ['search 2 chars, absent (量子)', { search: '量子' }],
+  ['search 4 chars (个人博客)', { search: '个人博客' }],
+  ['search 4 chars (在线工具)', { search: '在线工具' }],
+  ['search 4 chars, absent (量子力学)', { search: '量子力学' }],
+  ['search ASCII (snake)', { search: 'Snake' }],
+  ['search author (zhang_react)', { search: 'zhang_react' }],
+  ['search 3 chars (小游戏), popular sort', { search: '小游戏', sort: 'popular' }],
+  ['search 1 char, popular sort (游)', { search: '游', sort: 'popular' }],
+  ['search 1 char, rare, page 5 (璐)', { search: '璐', page: 5 }],
+  ['search 2 chars, featured (博客)', { search: '博客', featured: true }],
+];
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+async function timeQuery(repo, query) {
+  let total = 0;
+  for (let i = 0; i < 3; i++) total = (await repo.list(query)).total; // warm-up
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await repo.list(query);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { total, median: quantile(times, 0.5), p95: quantile(times, 0.95) };
+}
+
+async function measure(setup) {
+  const results = [];
+  for (const [label, q] of QUERIES) {
+    const query = { sort: 'latest', featured: false, page: 1, pageSize: 12, ...q };
+    const cold = await timeQuery(setup.cold, query);
+    const warm = q.search ? await timeQuery(setup.repo, query) : cold;
+    results.push({ label, total: cold.total, cold, warm });
+  }
+  return results;
+}
+
+function print(engine, setup, results) {
+  console.log(
+    `\n${engine}: ${N.toLocaleString('en')} projects seeded in ${(setup.seedMs / 1000).toFixed(1)} s; search index built in ${(setup.indexMs / 1000).toFixed(1)} s`,
+  );
+  console.log('cold: the match count is computed; warm: the count is remembered (repeat search, next page)');
+  const head = ['query', 'matches', 'cold med', 'cold p95', 'warm med', 'warm p95'];
+  console.log(
+    `${head[0].padEnd(40)} ${head
+      .slice(1)
+      .map((h) => h.padStart(9))
+      .join(' ')}`,
+  );
+  const ms = (v) => v.toFixed(2).padStart(9);
+  for (const r of results) {
+    console.log(
+      `${r.label.padEnd(40)} ${String(r.total).padStart(9)} ${ms(r.cold.median)} ${ms(r.cold.p95)} ${ms(r.warm.median)} ${ms(r.warm.p95)}`,
+    );
+  }
+  const lists = results.filter((r) => r.label.startsWith('list'));
+  const searches = results.filter((r) => r.label.startsWith('search'));
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const worst = (xs) => Math.max(...xs);
+  console.log(
+    `list: worst median ${worst(lists.map((r) => r.cold.median)).toFixed(2)} ms (target ≤ 1 ms); ` +
+      `search: median of medians ${median(searches.map((r) => r.cold.median)).toFixed(2)} ms cold, ${median(searches.map((r) => r.warm.median)).toFixed(2)} ms warm; ` +
+      `worst median ${worst(searches.map((r) => r.cold.median)).toFixed(2)} ms cold, ${worst(searches.map((r) => r.warm.median)).toFixed(2)} ms warm (target ≤ 5 ms)`,
+  );
+}
+
+async function runSqlite() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-showcase-'));
+  const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'bench.db') });
+  try {
+    await migrateToLatest(handle);
+    const setup = await seed(handle);
+    print('SQLite', setup, await measure(setup));
+  } finally {
+    await handle.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runPostgres(url) {
+  const { default: pg } = await import('pg');
+  const schema = `bench_showcase_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const handle = openDatabase({ kind: 'postgres', url, schema });
+  try {
+    await migrateToLatest(handle);
+    const setup = await seed(handle);
+    print('PostgreSQL', setup, await measure(setup));
+  } finally {
+    await handle.close();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  }
+}
+
+console.log(
+  `SiteHall showcase benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, Node ${process.version}`,
+);
+await runSqlite();
+if (pgUrl) await runPostgres(pgUrl);
+else console.log('\n(PostgreSQL skipped: set TEST_DATABASE_URL or pass --pg URL)');

@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, createAccount, signIn } from './helpers';
+
+test('the admin signs in, creates a user from /register and copies the generated password', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const nav = page.getByRole('navigation', { name: '主导航' });
+  await expect(nav.getByRole('link', { name: '管理后台' })).toBeVisible();
+
+  await page.getByRole('link', { name: /注册/ }).first().click();
+  await expect(page).toHaveURL(/\/register$/);
+  const username = `new${Date.now().toString(36)}`;
+  await page.getByLabel('用户名').fill('ab');
+  await page.getByRole('button', { name: /注\s*册/ }).click();
+  await expect(page.getByText('用户名至少3个字符')).toBeVisible();
+  await page.getByLabel('用户名').fill(username);
+  await page.getByRole('button', { name: /注\s*册/ }).click();
+
+  await expect(page.locator('main').getByText('注册成功！请保存生成的密码')).toBeVisible();
+  await expect(page.locator('main').getByText(username, { exact: true })).toBeVisible();
+  await expect(page.getByText('未设置')).toBeVisible();
+  await expect(page.getByText(/离开此页面后将无法再次查看该密码/)).toBeVisible();
+  await page.getByRole('button', { name: '复制密码' }).click();
+  await expect(page.getByText('密码已复制到剪贴板')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(/^[A-Za-z0-9]{16,}$/);
+
+  // The copied password really signs the new user in.
+  const res = await page.request.post('/api/auth/login', { data: { username, password: copied } });
+  expect(res.status()).toBe(200);
+
+  await page.getByRole('button', { name: /继续注册/ }).click();
+  await expect(page.getByLabel('用户名')).toHaveValue('');
+});
+
+test('a user signs in with remember-me, sees a user’s navigation, is kept out of admin pages and signs out', async ({
+  page,
+  request,
+}) => {
+  const user = await createAccount(request);
+  await signIn(page, user.username, user.password, { remember: true });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(await page.evaluate(() => Object.keys(localStorage).join(','))).toMatch(/token/i);
+
+  const nav = page.getByRole('navigation', { name: '主导航' });
+  await expect(nav.getByRole('link', { name: '我的项目' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: '上传项目' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: '管理后台' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /注册/ })).toHaveCount(0);
+
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/admin/users');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/register');
+  await expect(page.getByText('访问受限')).toBeVisible();
+  await expect(page.getByText('只有管理员可以注册新用户')).toBeVisible();
+
+  // Remember-me survives a new tab of the same browser profile.
+  const second = await page.context().newPage();
+  await second.goto('/dashboard');
+  await expect(second).toHaveURL(/\/dashboard$/);
+  await second.close();
+
+  await page.goto('/dashboard');
+  const menu = page.getByRole('button', { name: '用户菜单' });
+  await expect(menu).toContainText(user.username);
+  await menu.click();
+  await expect(page.locator('.ant-dropdown')).toContainText(user.username);
+  await expect(page.locator('.ant-dropdown')).toContainText('用户');
+  await page.getByRole('menuitem', { name: /登出/ }).click();
+  await expect(page.getByText('登出成功')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: /登\s*录/ }).first()).toBeVisible();
+  const stored = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
+  expect(stored.filter((k) => /token|user/i.test(k))).toEqual([]);
+});
+
+test('a guest is sent to /login and comes back to the page they wanted', async ({ page, request }) => {
+  const user = await createAccount(request);
+  await page.goto('/projects?status=pending');
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, user.username, user.password);
+  await expect(page).toHaveURL(/\/projects\?status=pending$/);
+});
+
+test('a wrong password shows the server message in a closable banner', async ({ page }) => {
+  await signIn(page, 'nobody-here', 'wrong-password');
+  const alert = page.getByRole('alert').filter({ hasText: '用户名或密码错误' });
+  await expect(alert).toBeVisible();
+  await page.getByRole('button', { name: '关闭错误提示' }).click();
+  await expect(alert).toHaveCount(0);
+});
+
+test('unknown paths go home, and the signed-in user is sent away from /login', async ({ page, request }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/$/);
+  const user = await createAccount(request);
+  await signIn(page, user.username, user.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});

@@ -1,0 +1,12 @@
+import fs from 'node:fs';
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const E2E_ADMIN_PASSWORD = 'e2e-admin-password-1';
+
+/** Debian's Chromium (never a downloaded browser); CHROMIUM_PATH overrides. */
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  ) as string[];
+  return candidates.find((p) => fs.existsSync(p)) ?? '/usr/bin/chromium';
+}

@@ -1,0 +1,41 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { E2E_ADMIN_PASSWORD } from './env';
+
+export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
+
+/** Signs in through the login form, as a person does. */
+export async function signIn(
+  page: Page,
+  username: string,
+  password: string,
+  opts: { remember?: boolean } = {},
+) {
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.getByLabel('用户名或邮箱').fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  if (opts.remember) await page.getByLabel('记住我').check();
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+export async function apiToken(
+  request: APIRequestContext,
+  username: string,
+  password: string,
+): Promise<string> {
+  const res = await request.post('/api/auth/login', { data: { username, password } });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()).data.token;
+}
+
+let counter = 0;
+/** A new account made through the API by the admin; returns its generated password. */
+export async function createAccount(request: APIRequestContext, prefix = 'user') {
+  const token = await apiToken(request, ADMIN.username, ADMIN.password);
+  const username = `${prefix}${Date.now().toString(36)}${counter++}`;
+  const res = await request.post('/api/auth/register', {
+    data: { username },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return { username, password: (await res.json()).data.password as string };
+}

@@ -1,0 +1,156 @@
+import { expect, test } from '@playwright/test';
+import { apiToken, createAccount, signIn } from './helpers';
+import { review, page as sitePage, uploadSite } from './site-helpers';
+
+/** Two characters of this run, so searches match only the projects made here. */
+function runTag(): [string, string] {
+  const pool = '鲸鹤麟貔貅鸾凰鲲鹏麒獬豸夔饕餮';
+  const n = Date.now();
+  const first = pool[n % pool.length] ?? '鲸';
+  const second = pool[Math.floor(n / pool.length) % pool.length] ?? '鹤';
+  return [first, second === first ? '豸' : second];
+}
+
+test('a visitor searches the showcase in Chinese, sorts by name, filters 精选 and opens a site in a new tab', async ({
+  page,
+  context,
+  request,
+}) => {
+  const [a, b] = runTag();
+  const owner = await createAccount(request, 'maker');
+  const token = await apiToken(request, owner.username, owner.password);
+  const museum = await uploadSite(
+    request,
+    token,
+    `${a}${b}博物馆`,
+    sitePage(`${a}${b}博物馆`, '欢迎参观博物馆'),
+    '线上展览',
+  );
+  const radio = await uploadSite(
+    request,
+    token,
+    `${a}${b}电台`,
+    sitePage(`${a}${b}电台`, '正在播放'),
+    '每日节目',
+  );
+  const song = await uploadSite(request, token, `${a}之歌`, sitePage(`${a}之歌`, '歌词'), '一首歌');
+  for (const site of [museum, radio, song]) await review(request, site.id, 'approve');
+  await review(request, radio.id, 'publish');
+
+  await page.goto('/public');
+  await expect(page.getByRole('heading', { name: '项目展厅' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: '最新' })).toBeChecked();
+
+  // One character, then two.
+  const search = page.getByRole('searchbox', { name: '搜索项目' });
+  await search.fill(a);
+  await search.press('Enter');
+  await expect(page.getByText(`共 3 个项目，匹配“${a}”`)).toBeVisible();
+  await expect(page.getByRole('article')).toHaveCount(3);
+  await expect(page.getByText('已显示所有项目')).toBeVisible();
+
+  await search.fill(`${a}${b}`);
+  await search.press('Enter');
+  await expect(page.getByText(`共 2 个项目，匹配“${a}${b}”`)).toBeVisible();
+  await expect(page.getByRole('article', { name: song.name })).toHaveCount(0);
+  await expect(page).toHaveURL(/search=/);
+
+  // Sorted by name, as the server orders names.
+  await search.fill(a);
+  await search.press('Enter');
+  await expect(page.getByRole('article')).toHaveCount(3);
+  await page.getByText('名称', { exact: true }).click();
+  await expect(page).toHaveURL(/sort=name/);
+  const byName = await request.get(`/api/projects/public?search=${encodeURIComponent(a)}&sort=name`);
+  const expected = ((await byName.json()).data.projects as Array<{ name: string }>).map((p) => p.name);
+  await expect(page.locator('.showcase-card__title')).toHaveText(expected);
+
+  // Only featured.
+  await page.getByRole('checkbox', { name: /只看精选/ }).click();
+  await expect(page.getByRole('checkbox', { name: /只看精选/ })).toBeChecked();
+  await expect(page.getByText(`共 1 个项目，匹配“${a}”（仅精选）`)).toBeVisible();
+  const featuredCard = page.getByRole('article', { name: radio.name });
+  await expect(featuredCard.getByText('精选')).toBeVisible();
+  await expect(page).toHaveURL(/featured=true/);
+
+  // A reload keeps the view.
+  await page.reload();
+  await expect(page.getByText(`共 1 个项目，匹配“${a}”（仅精选）`)).toBeVisible();
+
+  // Opening the site: a new tab with the site's own page.
+  const opened = context.waitForEvent('page');
+  await featuredCard.getByRole('link', { name: `访问 ${radio.name}` }).click();
+  const site = await opened;
+  await site.waitForLoadState();
+  await expect(site).toHaveURL(new RegExp(`/sites/${radio.id}/$`));
+  await expect(site.locator('#marker')).toHaveText('正在播放');
+
+  // Nothing matches: the empty state and its way back.
+  await page.getByRole('checkbox', { name: /只看精选/ }).click();
+  await expect(page.getByRole('checkbox', { name: /只看精选/ })).not.toBeChecked();
+  await search.fill(`${a}${b}不存在的项目`);
+  await search.press('Enter');
+  await expect(page.getByText('没有找到匹配的项目')).toBeVisible();
+  await page.getByRole('button', { name: '清除搜索' }).click();
+  await expect(search).toHaveValue('');
+  await expect(page.getByRole('article', { name: museum.name })).toBeVisible();
+});
+
+test('a live site cannot read the signed-in visitor’s token: no storage, no cookie, no authenticated API call', async ({
+  page,
+  context,
+  request,
+}) => {
+  const owner = await createAccount(request, 'probe');
+  const ownerToken = await apiToken(request, owner.username, owner.password);
+  const probe = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>探测</title></head>
+<body><h1>安全探测</h1><pre id="result">运行中</pre>
+<script>
+  const found = {};
+  let token = null;
+  try { token = window.localStorage.getItem('sitehall.token'); found.storage = token ? 'token:' + token : 'readable-empty'; }
+  catch (e) { found.storage = 'blocked'; }
+  try { found.cookie = document.cookie === '' ? 'empty' : 'cookie:' + document.cookie; }
+  catch (e) { found.cookie = 'blocked'; }
+  fetch('/api/auth/profile', { headers: token ? { Authorization: 'Bearer ' + token } : {} })
+    .then((r) => { found.profile = String(r.status); })
+    .catch(() => { found.profile = 'failed'; })
+    .finally(() => {
+      const text = JSON.stringify(found);
+      document.getElementById('result').textContent = text;
+      document.title = text;
+    });
+</script></body></html>`;
+  const site = await uploadSite(request, ownerToken, `安全探测-${Date.now().toString(36).slice(-4)}`, {
+    'index.html': probe,
+  });
+  await review(request, site.id, 'approve');
+
+  // The visitor signs in with remember-me: the app keeps the token in localStorage.
+  const visitor = await createAccount(request, 'visitor');
+  await signIn(page, visitor.username, visitor.password, { remember: true });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const appToken = await page.evaluate(() => localStorage.getItem('sitehall.token'));
+  expect(appToken).toBeTruthy();
+
+  await page.goto(`/public?search=${encodeURIComponent(site.name)}`);
+  const opened = context.waitForEvent('page');
+  await page.getByRole('link', { name: `访问 ${site.name}` }).click();
+  const sitePage = await opened;
+  const result = sitePage.locator('#result');
+  await expect(result).not.toHaveText('运行中');
+  const found = JSON.parse((await result.textContent()) ?? '{}') as Record<string, string>;
+
+  // The site runs in an opaque origin: storage throws, there is no cookie, and the API call
+  // cannot carry the visitor's session.
+  expect(found.storage).toBe('blocked');
+  expect(['blocked', 'empty']).toContain(found.cookie);
+  expect(['failed', '401']).toContain(found.profile);
+  expect(JSON.stringify(found)).not.toContain(appToken as string);
+
+  // The same page opened directly behaves the same way.
+  await sitePage.goto(`/sites/${site.id}/`);
+  await expect(sitePage.locator('#result')).toHaveText(/"storage":"blocked"/);
+  // The visitor's own session is untouched.
+  expect(await page.evaluate(() => localStorage.getItem('sitehall.token'))).toBe(appToken);
+});

@@ -1,0 +1,370 @@
+/** Response shapes of the API (DECISIONS.md "API shape"). */
+import type { DeploymentStatus, ProjectStatus, Role, UploadType } from './statuses.js';
+
+export interface ApiSuccess<T> {
+  success: true;
+  data: T;
+  message?: string;
+}
+export interface ApiFailure {
+  success: false;
+  message: string;
+  errors?: Record<string, string>;
+}
+export type ApiResponse<T> = ApiSuccess<T> | ApiFailure;
+
+export interface Pagination {
+  current_page: number;
+  total_pages: number;
+  total_count: number;
+  page_size: number;
+}
+
+export interface UserDto {
+  id: number;
+  username: string;
+  email: string | null;
+  role: Role;
+  avatar: string | null;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
+/** Admin view of a user, with the number of projects they own. */
+export interface AdminUserDto extends UserDto {
+  project_count: number;
+}
+
+export interface AuthData {
+  token: string;
+  expires_at: string;
+  user: UserDto;
+}
+
+export interface RegisterData {
+  password: string;
+  user: UserDto;
+}
+
+export interface PasswordResetData {
+  password: string;
+  user: UserDto;
+}
+
+export interface ProjectFileDto {
+  file_name: string;
+  file_type: string;
+  file_size: number;
+  mime_type: string;
+}
+
+export interface DeploymentDto {
+  id: number;
+  version: number;
+  status: DeploymentStatus;
+  upload_type: UploadType;
+  file_count: number;
+  file_size: number;
+  entry_file: string | null;
+  created_at: string;
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  review_comment: string | null;
+  is_live: boolean;
+}
+
+export interface ReviewCommentDto {
+  id: number;
+  action: string;
+  comment: string | null;
+  reviewer: string | null;
+  deployment_version: number | null;
+  created_at: string;
+}
+
+/** A project as the owner and admins see it; both naming styles of spec §3 are present. */
+export interface ProjectDto {
+  id: number;
+  project_id: number;
+  project_name: string;
+  name: string;
+  description: string | null;
+  status: ProjectStatus;
+  is_live: boolean;
+  is_public: boolean;
+  featured: boolean;
+  file_size: number;
+  file_count: number;
+  upload_type: UploadType;
+  entry_file: string | null;
+  created_at: string;
+  createdAt: string;
+  updated_at: string;
+  approved_at: string | null;
+  approved_by: string | null;
+  published_at: string | null;
+  rejectionReason: string | null;
+  viewCount: number;
+  access_count: number;
+  download_count: number;
+  access_url: string | null;
+  owner: { id: number; username: string };
+  files?: ProjectFileDto[];
+  deployments?: DeploymentDto[];
+  review_comments?: ReviewCommentDto[];
+  live_version: number | null;
+  latest_version: number | null;
+}
+
+/** A showcase card: public fields only. */
+export interface PublicProjectDto {
+  id: number;
+  project_id: number;
+  project_name: string;
+  name: string;
+  description: string | null;
+  published_at: string | null;
+  file_count: number;
+  file_size: number;
+  featured: boolean;
+  viewCount: number;
+  access_url: string;
+  owner: { username: string };
+}
+
+export interface PreviewTokenDto {
+  token: string;
+  preview_url: string;
+  expires_in_seconds: number;
+  expires_at: string;
+}
+
+export interface PublicConfigDto {
+  limits: {
+    max_files_per_upload: number;
+    max_file_bytes: number;
+    max_upload_bytes: number;
+    max_archive_entries: number;
+    max_archive_uncompressed_bytes: number;
+  };
+  allowed_extensions: string[];
+  preview_ttl_seconds: number;
+  sites_origin: string | null;
+}
+
+/** Counters of the owner's dashboard (spec §2): reviewed = approved, published or rejected. */
+export interface MyProjectStats {
+  total: number;
+  pending: number;
+  reviewed: number;
+  published: number;
+}
+
+export interface MyProjectsData {
+  projects: ProjectDto[];
+  pagination: Pagination;
+  stats: MyProjectStats;
+}
+
+/* ---- Review and admin console (GET /api/admin/...) ---- */
+
+export type ContentCheckSeverity = 'high' | 'medium' | 'low' | 'info';
+/** The badge: the highest severity found, or clean. */
+export type ContentCheckLevel = ContentCheckSeverity | 'clean';
+export type ContentCheckKind =
+  | 'missing_entry'
+  | 'root_absolute_link'
+  | 'external_script'
+  | 'external_stylesheet'
+  | 'external_frame'
+  | 'password_form'
+  | 'external_form'
+  | 'redirect'
+  | 'obfuscation'
+  | 'crypto_miner'
+  | 'type_mismatch'
+  | 'svg_script'
+  | 'large_file';
+
+export interface ContentFinding {
+  severity: ContentCheckSeverity;
+  kind: ContentCheckKind;
+  /** Chinese, for the review screen. */
+  message: string;
+  /** Path in the site, null for findings about the whole site. */
+  file: string | null;
+  /** 1-based line in that file, null when not about a line. */
+  line: number | null;
+}
+
+/** What the review list shows as a badge. */
+export interface ContentCheckSummary {
+  level: ContentCheckLevel;
+  /** Every finding counted, including those beyond the listed ones. */
+  counts: Record<ContentCheckSeverity, number>;
+}
+
+/** The content check of one deployment, computed at ingest and stored with it. */
+export interface ContentCheckReport extends ContentCheckSummary {
+  version: 1;
+  checked_at: string;
+  /** Most severe first, then by file and line; at most 300. */
+  findings: ContentFinding[];
+  /** Findings found but not listed (the list's cap, or more than 10 of one kind in one file). */
+  omitted_findings: number;
+  /** Other domains the site loads from, posts to or redirects to, sorted. */
+  external_domains: {
+    scripts: string[];
+    stylesheets: string[];
+    frames: string[];
+    forms: string[];
+    redirects: string[];
+  };
+  /** The five largest files, largest first. */
+  largest_files: Array<{ file: string; size: number }>;
+  /** HTML, CSS, JavaScript, SVG and other text files read. */
+  scanned_files: number;
+  /** Files read only in part (beyond the per-file or total read budget). */
+  partially_scanned_files: string[];
+}
+
+/** A project in the admin lists: the owner's view plus the content check badge of its newest version. */
+export interface AdminProjectDto extends ProjectDto {
+  content_check: ContentCheckSummary | null;
+  /** When the newest version was uploaded, while it waits for review (else null). */
+  pending_since: string | null;
+  /** Pending list only: up to three file names of the newest version, entry file first. */
+  file_names?: string[];
+}
+
+/** Counts for the review list's tabs (search applied, status filter not). */
+export interface AdminProjectCounts {
+  all: number;
+  pending: number;
+  approved: number;
+  published: number;
+  rejected: number;
+}
+
+export interface AdminProjectListData {
+  projects: AdminProjectDto[];
+  pagination: Pagination;
+  counts: AdminProjectCounts;
+}
+
+export interface DiffFileDto {
+  file: string;
+  size: number;
+}
+
+export interface ChangedFileDto {
+  file: string;
+  old_size: number;
+  new_size: number;
+}
+
+/** Files of the newest (pending) version against the live one, by path and content hash. */
+export interface VersionDiffDto {
+  from_version: number;
+  to_version: number;
+  added: DiffFileDto[];
+  removed: DiffFileDto[];
+  changed: ChangedFileDto[];
+  unchanged_count: number;
+}
+
+export interface ProjectStatsDto {
+  view_count: number;
+  download_count: number;
+  /** The last 30 days (UTC), oldest first, days without views included as 0. */
+  views_by_day: Array<{ day: string; views: number }>;
+  views_last_7_days: number;
+}
+
+/** GET /api/admin/projects/{id} */
+export interface AdminProjectDetailData {
+  project: ProjectDto;
+  /** The newest version's check (null only if it could not be read). */
+  content_check: ContentCheckReport | null;
+  /** The version the content check describes. */
+  content_check_version: number | null;
+  /** Present when the newest version differs from the live one. */
+  diff: VersionDiffDto | null;
+  stats: ProjectStatsDto;
+}
+
+/** This week against last week: rolling 7-day windows ending now. */
+export interface WeekTrendDto {
+  this_week: number;
+  last_week: number;
+  /** (this − last) / last × 100, one decimal; 0 when both are 0; null when last week was 0. */
+  trend_percent: number | null;
+}
+
+/** GET /api/admin/stats */
+export interface AdminStatsDto {
+  projects: {
+    total: number;
+    pending: number;
+    approved: number;
+    published: number;
+    rejected: number;
+    /** Served now (approved or published, or rejected new version with a live one). */
+    live: number;
+  };
+  users: { total: number; admins: number; disabled: number };
+  views: { total: number };
+  downloads: { total: number };
+  weekly: {
+    /** New projects. */
+    projects: WeekTrendDto;
+    /** Uploads of files: new projects and new versions. */
+    uploads: WeekTrendDto;
+    approvals: WeekTrendDto;
+    /** Rejections and takedowns. */
+    rejections: WeekTrendDto;
+    views: WeekTrendDto;
+    users: WeekTrendDto;
+  };
+  generated_at: string;
+}
+
+export interface AuditLogDto {
+  id: number;
+  actor: { id: number | null; username: string } | null;
+  action: string;
+  /** Chinese name of the action (the raw action when unknown). */
+  action_label: string;
+  target_type: string | null;
+  target_id: string | null;
+  detail: Record<string, unknown> | null;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface AuditLogListData {
+  logs: AuditLogDto[];
+  pagination: Pagination;
+}
+
+/** The editable platform settings (flat, so each field has its own error). */
+export interface AdminConfigDto {
+  max_files_per_upload: number;
+  max_file_bytes: number;
+  max_upload_bytes: number;
+  max_archive_entries: number;
+  max_archive_uncompressed_bytes: number;
+  allowed_extensions: string[];
+  preview_ttl_seconds: number;
+}
+
+/** GET and PUT /api/admin/config */
+export interface AdminConfigData {
+  config: AdminConfigDto;
+  defaults: AdminConfigDto;
+  /** Every extension an admin may allow. */
+  known_extensions: string[];
+  sites_origin: string | null;
+}

@@ -1,0 +1,40 @@
+/** Reasons an archive or a file inside an upload is refused. {name} is the entry path. */
+export const archiveMessages = {
+  notArchive: '文件不是有效的压缩包，或压缩包已损坏',
+  corrupt: '压缩包已损坏或不完整',
+  encrypted: '不支持加密或有密码保护的压缩包',
+  emptyArchive: '压缩包为空',
+  unsupportedMethod: '压缩包使用了不支持的压缩方式',
+  /** {n} */
+  tooManyEntries: '压缩包内文件数量超过限制。最多允许 {n} 个',
+  /** {size} */
+  tooLargeUncompressed: '压缩包解压后的总大小超过限制。最大允许：{size}',
+  /** {name} */
+  pathTraversal: '压缩包包含不安全的路径："{name}"',
+  /** {name} */
+  notRegularFile: '压缩包包含符号链接或特殊文件："{name}"',
+  /** {name} */
+  badName: '文件名包含非法字符："{name}"',
+  /** {name} */
+  duplicateName: '存在重复或仅大小写不同的文件名："{name}"',
+  /** {name} */
+  fileFolderClash: '同一路径既是文件又是文件夹："{name}"',
+  overlapping: '压缩包结构异常（文件数据重叠）',
+  sizeMismatch: '压缩包内文件的实际大小与声明不符',
+  /** {name} */
+  tooDeep: '文件夹层级过深："{name}"',
+  /** {name} */
+  nameTooLong: '文件名过长："{name}"',
+  /** {name} */
+  typeMismatch: '文件内容与扩展名不符："{name}"',
+  /** {name} {list} */
+  entryTypeNotAllowed: '不支持的文件类型："{name}"。支持的格式：{list}',
+  /** {name} {size} */
+  oversizedFile: '文件 "{name}" 大小超过限制。最大允许：{size}',
+  /** {name} */
+  executable: '不接受可执行文件："{name}"',
+  archiveRequired: '上传类型为压缩包时，请只选择一个 .zip、.rar 或 .7z 文件',
+  extractTimeout: '解压超时，压缩包过大或过于复杂',
+  extractFailed: '解压失败，请检查压缩包',
+  processTimeout: '文件处理超时，请稍后重试',
+} as const;

@@ -1,0 +1,19 @@
+/** Messages shared by every area: the error envelope's generic texts. */
+export const commonMessages = {
+  network: '网络错误，请稍后重试',
+  notFound: '请求的资源不存在',
+  apiNotFound: '接口不存在',
+  badRequest: '请求参数无效',
+  invalidJson: '请求内容不是有效的 JSON',
+  unauthenticated: '请先登录',
+  sessionExpired: '登录已过期，请重新登录',
+  forbidden: '没有权限执行此操作',
+  adminOnly: '只有管理员可以执行此操作',
+  tooManyRequests: '请求过于频繁，请稍后再试',
+  payloadTooLarge: '请求内容过大',
+  unsupportedMediaType: '不支持的请求格式',
+  internal: '服务器内部错误，请稍后重试',
+  timeout: '请求超时，请稍后重试',
+  genericErrorTitle: '出现了一些问题',
+  genericErrorText: '页面遇到了意外错误，请刷新页面重试。',
+} as const;

@@ -1,0 +1,48 @@
+/** Projects, uploads, ingest and the owner's screens. */
+export const projectMessages = {
+  nameRequired: '请输入项目名称',
+  nameTooShort: '项目名称至少需要2个字符',
+  nameTooLong: '项目名称不能超过50个字符',
+  descriptionTooLong: '项目描述不能超过500个字符',
+  filesRequired: '请选择要上传的项目文件',
+  noFiles: '没有选择文件',
+  /** {name} */
+  emptyFile: '文件 "{name}" 为空文件',
+  /** {name} */
+  unreadableFile: '文件 "{name}" 为空或无法读取',
+  /** {list} */
+  unsupportedType: '不支持的文件类型。支持的格式：{list}',
+  /** {size} */
+  fileTooLarge: '文件大小超过限制。最大允许：{size}',
+  /** {size} */
+  uploadTooLarge: '上传内容总大小超过限制。最大允许：{size}',
+  /** {n} */
+  tooManyFiles: '文件数量超过限制。最多允许上传 {n} 个文件',
+  dropInvalid: '拖拽的文件无效或为空',
+  pickInvalid: '选择的文件无效或为空',
+  dropFailed: '处理拖拽内容失败，请重试',
+  uploadFailed: '上传失败，请稍后重试',
+  uploadSuccess: '文件上传成功！',
+  uploading: '上传中...',
+  cancelUploadConfirm: '正在上传中，确定要取消吗？',
+  deleteConfirm: '确定要删除这个项目吗？此操作不可撤销。',
+  /** {message} */
+  deleteFailedList: '删除项目失败：{message}',
+  deleteFailedDetail: '删除项目失败，请稍后重试',
+  deleted: '项目已删除',
+  loadFailed: '加载项目失败',
+  notFound: '项目不存在',
+  invalidId: '项目ID无效',
+  noDescription: '暂无描述',
+  entryNotSet: '未指定',
+  updated: '项目已更新',
+  addressCopied: '地址已复制到剪贴板',
+  previewFailed: '生成预览失败，请重试',
+  showcaseLoadFailed: '加载项目失败，请稍后重试',
+  showcaseNoMatch: '没有找到匹配的项目',
+  showcaseEmpty: '暂无已发布的项目',
+  showcaseEnd: '已显示所有项目',
+  uploadInterrupted: '上传未完成，连接已中断',
+  uploadTypeInvalid: '上传类型无效',
+  versionUploaded: '新版本已上传，等待审核',
+} as const;

@@ -1,0 +1,118 @@
+/** Admin console requests: platform settings, audit log and pending list queries. */
+import { z } from 'zod';
+import { EXTRA_EXTENSIONS, MB, SPEC_EXTENSIONS } from '../limits.js';
+import { reviewMessages as m } from '../messages/review.js';
+import { format } from '../messages.js';
+
+export {
+  AUDIT_ACTION_LABELS,
+  AUDIT_TARGET_LABELS,
+  CONTENT_CHECK_KIND_LABELS,
+  CONTENT_CHECK_LEVEL_LABELS,
+} from '../messages/review.js';
+
+/** Every extension an admin may allow: static-site types only, never server code or executables. */
+export const KNOWN_EXTENSIONS: readonly string[] = [...SPEC_EXTENSIONS, ...EXTRA_EXTENSIONS];
+
+const GB = 1024 * MB;
+
+/** The bounds of each setting (inclusive). */
+export const CONFIG_BOUNDS = {
+  max_files_per_upload: { min: 1, max: 10_000 },
+  max_file_bytes: { min: 1024, max: 10 * GB },
+  max_upload_bytes: { min: 1024, max: 20 * GB },
+  max_archive_entries: { min: 1, max: 100_000 },
+  max_archive_uncompressed_bytes: { min: MB, max: 50 * GB },
+  preview_ttl_seconds: { min: 60, max: 7 * 24 * 3600 },
+} as const;
+
+const bounded = (field: keyof typeof CONFIG_BOUNDS) => {
+  const { min, max } = CONFIG_BOUNDS[field];
+  const error = format(m.configRange, { field: m.configFields[field], min, max });
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error }).optional();
+};
+
+/** PUT /api/admin/config: any subset of the settings; what is left out keeps its value. */
+export const adminConfigBody = z
+  .object({
+    max_files_per_upload: bounded('max_files_per_upload'),
+    max_file_bytes: bounded('max_file_bytes'),
+    max_upload_bytes: bounded('max_upload_bytes'),
+    max_archive_entries: bounded('max_archive_entries'),
+    max_archive_uncompressed_bytes: bounded('max_archive_uncompressed_bytes'),
+    allowed_extensions: z
+      .array(
+        z
+          .string({ error: m.configExtensionsRequired })
+          .trim()
+          .toLowerCase()
+          .transform((s) => s.replace(/^\./, '')),
+        { error: m.configExtensionsRequired },
+      )
+      .min(1, { error: m.configExtensionsRequired })
+      .max(100, { error: m.configExtensionsRequired })
+      .superRefine((list, ctx) => {
+        const unknown = list.find((e) => !KNOWN_EXTENSIONS.includes(e));
+        if (unknown !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: format(m.configExtensionUnknown, { ext: unknown || '""' }),
+          });
+        }
+      })
+      .transform((list) => [...new Set(list)])
+      .optional(),
+    preview_ttl_seconds: bounded('preview_ttl_seconds'),
+  })
+  .strict();
+export type AdminConfigBody = z.input<typeof adminConfigBody>;
+export type AdminConfigChange = z.output<typeof adminConfigBody>;
+
+/** Empty query parameters (a cleared filter box) mean no filter. */
+const filterText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((v) => v || undefined);
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const isoTime = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => v || undefined)
+  .refine(
+    (v) => v === undefined || ((DATE_ONLY.test(v) || DATE_TIME.test(v)) && !Number.isNaN(Date.parse(v))),
+    {
+      error: m.auditTimeInvalid,
+    },
+  );
+
+/**
+ * GET /api/admin/audit-logs. actor: part of the actor's username (any case); action: one action
+ * ('review.approve') or a group ('review'); from/to: ISO 8601, a date alone is a whole UTC day.
+ */
+export const auditLogQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  actor: filterText(64),
+  actor_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  action: filterText(64),
+  target_type: filterText(32),
+  target_id: filterText(64),
+  ip: filterText(64),
+  from: isoTime,
+  to: isoTime,
+});
+export type AuditLogQuery = z.input<typeof auditLogQuery>;
+export type AuditLogFilters = z.output<typeof auditLogQuery>;
+
+/** GET /api/admin/projects/pending: oldest first; the dashboard asks for 5. */
+export const pendingProjectsQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(50).default(5),
+});
+export type PendingProjectsQuery = z.input<typeof pendingProjectsQuery>;

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../limits.js';
+import { authMessages as m } from '../messages/auth.js';
+import { ROLES } from '../statuses.js';
+
+const trimmed = (required: string) => z.string({ error: required }).trim().min(1, { error: required });
+
+/** No control characters (NUL can't even be stored in PostgreSQL text). */
+export const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
+
+/** The longest password accepted at sign-in and as a current password. */
+export const LOGIN_PASSWORD_MAX = 1024;
+
+export const loginBody = z.object({
+  username: trimmed(m.usernameOrEmailRequired)
+    .max(254, { error: m.badCredentials })
+    .regex(NO_CONTROL_CHARS, { error: m.badCredentials }),
+  password: z
+    .string({ error: m.passwordRequired })
+    .min(1, { error: m.passwordRequired })
+    .max(LOGIN_PASSWORD_MAX, { error: m.badCredentials }),
+  remember: z.boolean().optional().default(false),
+});
+export type LoginBody = z.input<typeof loginBody>;
+
+/** Letters of any script (with their combining marks), digits, _ and -; NFC so one name has one form. */
+export const username = trimmed(m.usernameRequired)
+  .normalize('NFC')
+  .min(USERNAME_MIN, { error: m.usernameTooShort })
+  .max(USERNAME_MAX, { error: m.usernameTooLong })
+  .regex(/^[\p{L}\p{N}_-][\p{L}\p{M}\p{N}_-]*$/u, { error: m.usernameInvalid });
+
+export const email = z
+  .string({ error: m.emailInvalid })
+  .trim()
+  .toLowerCase()
+  .email({ error: m.emailInvalid })
+  .max(254, { error: m.emailInvalid });
+
+export const registerBody = z.object({
+  username,
+  email: email.optional().or(z.literal('').transform(() => undefined)),
+  role: z.enum(ROLES, { error: m.roleInvalid }).optional().default('user'),
+});
+export type RegisterBody = z.input<typeof registerBody>;
+
+export const newPassword = z
+  .string({ error: m.passwordRequired })
+  .min(PASSWORD_MIN, { error: m.newPasswordTooShort })
+  .max(PASSWORD_MAX, { error: m.newPasswordTooLong });
+
+/** Avatar: an https/http URL or a small data: image URL. */
+export const avatar = z
+  .string()
+  .trim()
+  .max(200_000, { error: m.avatarInvalid })
+  .regex(/^(https?:\/\/[^\s\u0000-\u001f\u007f]+|data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+)$/, {
+    error: m.avatarInvalid,
+  });
+
+export const updateProfileBody = z
+  .object({
+    email: email
+      .nullable()
+      .optional()
+      .or(z.literal('').transform(() => null)),
+    avatar: avatar
+      .nullable()
+      .optional()
+      .or(z.literal('').transform(() => null)),
+    current_password: z
+      .string({ error: m.currentPasswordRequired })
+      .max(LOGIN_PASSWORD_MAX, { error: m.currentPasswordWrong })
+      .optional(),
+    new_password: newPassword.optional(),
+  })
+  .strict();
+export type UpdateProfileBody = z.input<typeof updateProfileBody>;
+
+/** A positive whole number from a query string, up to max; one message for every way it can be wrong. */
+const positiveInt = (message: string, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: message })
+    .int({ error: message })
+    .min(1, { error: message })
+    .max(max, { error: message })
+    .default(fallback);
+
+export const userListQuery = z.object({
+  page: positiveInt(m.pageInvalid, 100_000, 1),
+  page_size: positiveInt(m.pageSizeInvalid, 100, 20),
+  search: z
+    .string({ error: m.searchInvalid })
+    .trim()
+    .max(100, { error: m.searchInvalid })
+    .regex(NO_CONTROL_CHARS, { error: m.searchInvalid })
+    .optional(),
+  role: z.enum(ROLES, { error: m.roleInvalid }).optional(),
+});
+export type UserListQuery = z.input<typeof userListQuery>;
+
+export const updateUserBody = z
+  .object({
+    role: z.enum(ROLES, { error: m.roleInvalid }).optional(),
+    disabled: z.boolean({ error: m.disabledInvalid }).optional(),
+    email: email
+      .nullable()
+      .optional()
+      .or(z.literal('').transform(() => null)),
+  })
+  .strict();
+export type UpdateUserBody = z.input<typeof updateUserBody>;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { DESCRIPTION_MAX, PROJECT_NAME_MAX, PROJECT_NAME_MIN } from '../limits.js';
+import { projectMessages as m } from '../messages/projects.js';
+import { UPLOAD_TYPES } from '../statuses.js';
+
+export const projectName = z
+  .string({ error: m.nameRequired })
+  .trim()
+  .min(1, { error: m.nameRequired })
+  .min(PROJECT_NAME_MIN, { error: m.nameTooShort })
+  .max(PROJECT_NAME_MAX, { error: m.nameTooLong });
+
+export const projectDescription = z.string().trim().max(DESCRIPTION_MAX, { error: m.descriptionTooLong });
+
+/** The text fields of the multipart upload (DECISIONS.md "Uploads"). */
+export const uploadFields = z.object({
+  project_name: projectName,
+  description: projectDescription.optional().default(''),
+  upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
+});
+export type UploadFields = z.infer<typeof uploadFields>;
+
+/** The fields of a new version upload (PUT multipart): name and description may change too. */
+export const versionFields = z.object({
+  project_name: projectName.optional(),
+  description: projectDescription.optional(),
+  upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
+});
+
+export const updateProjectBody = z
+  .object({
+    project_name: projectName.optional(),
+    name: projectName.optional(),
+    description: projectDescription.nullable().optional(),
+    is_public: z.boolean().optional(),
+  })
+  .strict();
+export type UpdateProjectBody = z.input<typeof updateProjectBody>;
+
+export const OWNER_FILTERS = ['all', 'pending', 'approved', 'rejected'] as const;
+export type OwnerFilter = (typeof OWNER_FILTERS)[number];
+
+export const myProjectsQuery = z.object({
+  status: z.enum(OWNER_FILTERS).optional().default('all'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(24),
+});
+export type MyProjectsQuery = z.input<typeof myProjectsQuery>;
+
+export const SHOWCASE_SORTS = ['latest', 'popular', 'name'] as const;
+export type ShowcaseSort = (typeof SHOWCASE_SORTS)[number];
+
+export const showcaseQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(SHOWCASE_SORTS).optional().default('latest'),
+  featured: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(60).default(12),
+});
+export type ShowcaseQuery = z.input<typeof showcaseQuery>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { reviewMessages as m } from '../messages/review.js';
+import { BATCH_ACTIONS, PROJECT_STATUSES, REVIEW_ACTIONS } from '../statuses.js';
+
+const comment = z.string().trim().max(1000).optional();
+
+/** POST /api/admin/projects/{id}/review (DECISIONS.md "Statuses and transitions"). */
+export const reviewBody = z.object({
+  action: z.enum(REVIEW_ACTIONS, { error: m.statusRequired }),
+  comment,
+});
+export type ReviewBody = z.input<typeof reviewBody>;
+
+/** POST /api/admin/projects/batch */
+export const batchBody = z.object({
+  projectIds: z.array(z.number().int().positive()).min(1).max(100),
+  action: z.enum(BATCH_ACTIONS, { error: m.statusRequired }),
+  data: z.object({ comment }).optional().default({}),
+});
+export type BatchBody = z.input<typeof batchBody>;
+
+export const rollbackBody = z.object({ deployment_id: z.number().int().positive() });
+
+export const ADMIN_TABS = ['all', ...PROJECT_STATUSES] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number];
+
+/** GET /api/admin/projects: a tab, a search over name, description and owner, a page. */
+export const adminProjectsQuery = z.object({
+  status: z.enum(ADMIN_TABS).optional().default('all'),
+  search: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((v) => v || undefined),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(10),
+  sort: z.enum(['newest', 'oldest']).optional().default('newest'),
+});
+export type AdminProjectsQuery = z.input<typeof adminProjectsQuery>;
+export type AdminProjectsFilters = z.output<typeof adminProjectsQuery>;

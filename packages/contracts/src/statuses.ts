@@ -1,0 +1,57 @@
+/** Roles, project statuses, review actions and their Chinese labels (DECISIONS.md "Statuses and transitions"). */
+
+export const ROLES = ['admin', 'user'] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABELS: Record<Role, string> = { admin: '管理员', user: '用户' };
+
+export const PROJECT_STATUSES = ['pending', 'approved', 'published', 'rejected'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+/** Labels on admin screens: approved is 已通过, published is 已发布. */
+export const ADMIN_STATUS_LABELS: Record<ProjectStatus, string> = {
+  pending: '待审核',
+  approved: '已通过',
+  published: '已发布',
+  rejected: '已拒绝',
+};
+
+/** Labels for the owner: approved and published are both live and both read 已发布. */
+export const OWNER_STATUS_LABELS: Record<ProjectStatus, string> = {
+  pending: '待审核',
+  approved: '已发布',
+  published: '已发布',
+  rejected: '已拒绝',
+};
+
+export const STATUS_COLORS: Record<ProjectStatus, string> = {
+  pending: 'gold',
+  approved: 'green',
+  published: 'blue',
+  rejected: 'red',
+};
+
+/** Statuses in which a project's live deployment is served. */
+export const LIVE_STATUSES: readonly ProjectStatus[] = ['approved', 'published'];
+
+export const DEPLOYMENT_STATUSES = ['pending', 'approved', 'rejected', 'superseded'] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+
+export const REVIEW_ACTIONS = ['approve', 'reject', 'publish', 'unpublish', 'takedown'] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+export const BATCH_ACTIONS = [...REVIEW_ACTIONS, 'delete'] as const;
+export type BatchAction = (typeof BATCH_ACTIONS)[number];
+
+export const REVIEW_ACTION_LABELS: Record<BatchAction, string> = {
+  approve: '通过',
+  reject: '拒绝',
+  publish: '发布',
+  unpublish: '取消精选',
+  takedown: '下线',
+  delete: '删除',
+};
+
+/** Actions that must carry a comment. */
+export const ACTIONS_REQUIRING_COMMENT: readonly ReviewAction[] = ['reject', 'takedown'];
+
+export const UPLOAD_TYPES = ['auto', 'files', 'zip'] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// npm test: builds, runs the unit and server suites (Vitest) and the browser tests (Playwright in
+// Debian's Chromium), then prints one closing line "Tests: N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-test-'));
+const run = (cmd, args, env = {}) =>
+  spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const problems = [];
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+// 1. Build what the browser tests serve (and check the production build compiles).
+if (run('npm', ['run', 'build', '--silent']) !== 0) {
+  console.error('\nThe build failed.');
+  console.log('Tests: 0 passed, 1 failed');
+  process.exit(1);
+}
+
+// 2. Vitest: server (SQLite, and PostgreSQL when TEST_DATABASE_URL is set) and web unit tests.
+const vitestJson = path.join(out, 'vitest.json');
+const vitestStatus = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+const v = readJson(vitestJson);
+if (v) {
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+  skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+  if (vitestStatus !== 0 && v.numFailedTests === 0) {
+    failed += 1;
+    problems.push('vitest exited with an error outside the tests (a suite failed to load?)');
+  }
+} else {
+  failed += 1;
+  problems.push('vitest produced no report');
+}
+
+// 3. Playwright in Debian's Chromium.
+const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p) => p && fs.existsSync(p),
+);
+if (!chromium) {
+  const banner = '!'.repeat(72);
+  console.error(
+    `\n${banner}\n  Chromium is missing: the browser tests did NOT run.\n  Install Debian's Chromium:  sudo apt-get install -y chromium\n  (or set CHROMIUM_PATH). Never 'playwright install': downloads fail here.\n${banner}\n`,
+  );
+  if (ci) {
+    failed += 1;
+    problems.push('Chromium missing with CI=true');
+  } else {
+    skipped += 1;
+  }
+} else {
+  const pwJson = path.join(out, 'playwright.json');
+  const pwStatus = run('npx', ['playwright', 'test'], { PW_JSON_OUTPUT: pwJson, CHROMIUM_PATH: chromium });
+  const p = readJson(pwJson);
+  if (p?.stats) {
+    passed += p.stats.expected + (p.stats.flaky ?? 0);
+    failed += p.stats.unexpected;
+    skipped += p.stats.skipped;
+    if (pwStatus !== 0 && p.stats.unexpected === 0) {
+      failed += 1;
+      problems.push('playwright exited with an error outside the tests');
+    }
+  } else {
+    failed += 1;
+    problems.push('playwright produced no report');
+  }
+}
+
+fs.rmSync(out, { recursive: true, force: true });
+for (const p of problems) console.error(`problem: ${p}`);
+console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);

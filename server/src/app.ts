@@ -1,0 +1,131 @@
+/** Builds the Fastify instance, used by main.ts and by the tests. */
+
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { messages } from '@sitehall/contracts';
+import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaultExpression } from 'fastify';
+import type { Config } from './config.js';
+import { type AppContext, type ContextOptions, createContext } from './context.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
+import { registerAccess } from './http/access.js';
+import { registerErrorHandling } from './http/errors.js';
+import { registerAppHeaders } from './http/headers.js';
+import { registerWebApp } from './http/web-app.js';
+import { sweepLeftovers } from './jobs/sweep.js';
+import { startTimedJobs } from './jobs/timed.js';
+import { adminRoutes } from './routes/admin.js';
+import { authRoutes } from './routes/auth.js';
+import { configRoutes } from './routes/config.js';
+import { previewRoutes } from './routes/preview.js';
+import { projectRoutes } from './routes/projects.js';
+import { showcaseRoutes } from './routes/showcase.js';
+import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
+import { userRoutes } from './routes/users.js';
+import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  database: DatabaseHandle;
+}
+
+export async function buildApp(
+  config: Config,
+  opts: { logger?: boolean } & ContextOptions = {},
+): Promise<BuiltApp> {
+  const database = openDatabase(config.database);
+  await migrateToLatest(database);
+  const ctx = createContext(config, database, opts);
+  // Whatever a crash left half-made goes before the first request.
+  await sweepLeftovers(ctx.db, ctx.store, config.dataDir);
+  const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
+
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Tokens and passwords never reach the logs.
+            redact: {
+              paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'],
+              remove: true,
+            },
+          },
+    trustProxy: config.trustProxy,
+    requestTimeout: config.timeouts.request,
+    connectionTimeout: config.timeouts.idle,
+    keepAliveTimeout: config.timeouts.keepAlive,
+    http: { headersTimeout: config.timeouts.headers },
+    bodyLimit: 1024 * 1024,
+    // Client route paths may hold Chinese; ids are validated by each route.
+    routerOptions: { maxParamLength: 500 },
+    return503OnClosing: true,
+    // With SITES_SUBDOMAINS, p{id}.{sites host}/x is served as /sites/{id}/x.
+    ...(config.sitesSubdomains && config.sitesOrigin
+      ? { rewriteUrl: (req: RawRequestDefaultExpression) => ctx.siteHosts.rewriteUrl(req) }
+      : {}),
+    // Fastify answers URLs it can't decode without running hooks: give those the envelope and,
+    // under /sites and /preview, the sandbox headers too.
+    frameworkErrors(error, request, rawReply) {
+      const reply = rawReply as unknown as FastifyReply;
+      const site = siteHeadersForUrl(request.url, isolation);
+      if (site) return reply.code(400).headers(site).type('text/plain; charset=utf-8').send('400 无效的地址');
+      return reply
+        .code(error.statusCode ?? 400)
+        .type('application/json; charset=utf-8')
+        .send({ success: false, message: messages.common.badRequest });
+    },
+  });
+
+  registerErrorHandling(app);
+  registerAppHeaders(app, ctx.siteHosts.frameSources());
+  registerSiteSecurityHeaders(app, isolation);
+  registerSitesHostGuard(app, ctx);
+  registerAccess(app, ctx.services.sessions);
+
+  await app.register(
+    async (api) => {
+      await api.register(fastifyRateLimit, {
+        max: 600,
+        timeWindow: 60_000,
+        errorResponseBuilder: (_req, context) => ({
+          statusCode: 429,
+          success: false,
+          message: messages.common.tooManyRequests,
+          retryAfter: context.after,
+        }),
+      });
+      await api.register(fastifyMultipart, { throwFileSizeLimit: true });
+      await api.register(authRoutes(ctx));
+      await api.register(userRoutes(ctx));
+      await api.register(configRoutes(ctx));
+      await api.register(showcaseRoutes(ctx));
+      await api.register(projectRoutes(ctx));
+      await api.register(previewRoutes(ctx));
+      await api.register(adminRoutes(ctx));
+    },
+    { prefix: '/api' },
+  );
+
+  // Liveness: the process is up and answering.
+  app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+
+  await siteRoutes(app, ctx);
+  await registerWebApp(app, config.webDist);
+
+  const jobs = startTimedJobs(
+    { ...ctx.services, showcase: ctx.showcase },
+    {
+      viewFlushMs: opts.viewFlushMs,
+      onError: (job, err) => app.log.error({ err, job }, 'timed job failed'),
+    },
+  );
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    // Counted views reach the database before it closes: a graceful restart loses none.
+    await ctx.services.views.close();
+    await database.close();
+  });
+  return { app, ctx, database };
+}

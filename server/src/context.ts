@@ -1,0 +1,105 @@
+/** Everything a route needs, built once per app: config, database and the services over it. */
+import type { Config } from './config.js';
+import type { DatabaseHandle, DB } from './db/database.js';
+import type { SiteUrlOptions } from './presenters/urls.js';
+import { createAdminRepository } from './repositories/admin.js';
+import { createProjectsRepository } from './repositories/projects.js';
+import { createSessionsRepository } from './repositories/sessions.js';
+import { createShowcaseRepository } from './repositories/showcase.js';
+import { createUsersRepository } from './repositories/users.js';
+import { SiteFileSource, SiteHosts } from './serve/index.js';
+import { createAccountService } from './services/accounts.js';
+import { createAuditService } from './services/audit.js';
+import { BlobGate } from './services/blob-gate.js';
+import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './services/login-throttle.js';
+import { PasswordHasher } from './services/passwords.js';
+import { createPreviewService } from './services/previews.js';
+import { createProjectService } from './services/projects.js';
+import { createReviewQueue, createReviewService } from './services/review.js';
+import { createSessionService } from './services/sessions.js';
+import { createSettingsService } from './services/settings.js';
+import { createSiteIndex } from './services/site-index.js';
+import { createStatsService } from './services/stats.js';
+import { createViewCounter } from './services/views.js';
+import { type BlobStore, LocalBlobStore } from './storage/index.js';
+
+export interface ContextOptions {
+  counters?: CounterStore;
+  store?: BlobStore;
+  /** How often counted views are written (ms). */
+  viewFlushMs?: number;
+}
+
+export function createContext(config: Config, database: DatabaseHandle, opts: ContextOptions = {}) {
+  const db: DB = database.db;
+  const audit = createAuditService(db);
+  const sessions = createSessionService(createSessionsRepository(db));
+  const hasher = new PasswordHasher(config.maxConcurrentHashes);
+  const throttle = createLoginThrottle(opts.counters ?? new MemoryCounterStore());
+  const accounts = createAccountService({
+    users: createUsersRepository(db, database.dialect),
+    sessions,
+    hasher,
+    throttle,
+    audit,
+  });
+  const settings = createSettingsService(db, { sitesOrigin: config.sitesOrigin, audit });
+  const store = opts.store ?? LocalBlobStore.inDataDir(config.dataDir);
+  const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
+  const siteIndex = createSiteIndex(db);
+  const projectsRepo = createProjectsRepository(db);
+  const events = { liveChanged: (id: number) => siteIndex.invalidate(id) };
+  const projects = createProjectService({
+    db,
+    projects: projectsRepo,
+    store,
+    settings,
+    audit,
+    gate: new BlobGate(),
+    dataDir: config.dataDir,
+    urls,
+    events,
+  });
+  const review = createReviewService({ db, projects: projectsRepo, audit, events });
+  const adminRepo = createAdminRepository(db);
+  const reviewQueue = createReviewQueue({
+    projects: projectsRepo,
+    admin: adminRepo,
+    store,
+    urls,
+    projectDetail: projects.detail,
+  });
+  const stats = createStatsService({ admin: adminRepo, projects: projectsRepo });
+  const siteFiles = new SiteFileSource(store);
+  const views = createViewCounter(db);
+  const previews = createPreviewService(db, settings, audit, urls);
+
+  return {
+    config,
+    db,
+    dialect: database.dialect,
+    store,
+    urls,
+    repositories: { projects: projectsRepo },
+    showcase: createShowcaseRepository(db, database.dialect),
+    services: {
+      audit,
+      sessions,
+      hasher,
+      throttle,
+      accounts,
+      settings,
+      projects,
+      review,
+      reviewQueue,
+      stats,
+      siteIndex,
+      siteFiles,
+      views,
+      previews,
+    },
+    /** Which host a request came to when sites have their own origin (SITES_ORIGIN). */
+    siteHosts: new SiteHosts(urls),
+  };
+}
+export type AppContext = ReturnType<typeof createContext>;

@@ -1,0 +1,107 @@
+/** The Kysely instance: dialect choice (SQLite or PostgreSQL) and migrations, in one place. */
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { MigrationDialect } from './migrations/helpers.js';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './types.js';
+
+export type DB = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: DB;
+  dialect: MigrationDialect;
+  /** The PostgreSQL schema in use when one is configured (tests use one each). */
+  schema?: string;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns bigint (count(*), sums, bigint columns) as strings by default; every number
+// here fits in a double, so read them as numbers on both engines.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+/**
+ * Writes take the lock when the transaction starts (BEGIN IMMEDIATE), so a transaction never fails
+ * with SQLITE_BUSY half-way when another process (the password-reset command) writes too; waiting
+ * for the lock is bounded by busy_timeout.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+export function openSqlite(file: string): SqliteDatabase.Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  return sqlite;
+}
+
+export function openDatabase(database: Config['database']): DatabaseHandle {
+  if (database.kind === 'sqlite') {
+    const sqlite = openSqlite(database.file);
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: database.url,
+    max: 10,
+    // Parallel workers cost more to start than these short queries take (the showcase: several
+    // times slower on small machines), so every query runs in its own backend.
+    options: [
+      '-c max_parallel_workers_per_gather=0',
+      ...(database.schema ? [`-c search_path=${database.schema}`] : []),
+    ].join(' '),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', schema: database.schema, close: () => db.destroy() };
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.dialect),
+    // Kysely looks for its migration tables in every schema unless told which one: without this,
+    // another schema's tables (a parallel test's) make it skip creating its own.
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(
+      `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+    );
+  }
+}
+
+/** ISO-8601 UTC timestamp, the one format every table stores. */
+export function now(): string {
+  return new Date().toISOString();
+}

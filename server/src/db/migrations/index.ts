@@ -1,0 +1,25 @@
+/**
+ * The ordered list of migrations. One set for both engines: a migration receives the dialect
+ * where a column type must differ. Add new ones at the end; never edit one that has shipped.
+ */
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import * as m001 from './001_initial.js';
+import * as m002 from './002_showcase_search.js';
+import type { MigrationDialect } from './helpers.js';
+
+type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
+
+const all: Record<string, DialectMigration> = {
+  '001_initial': m001,
+  '002_showcase_search': m002,
+};
+
+export function migrationProvider(dialect: MigrationDialect): MigrationProvider {
+  return {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(all)) out[name] = { up: (db) => m.up(db, dialect) };
+      return out;
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * Table types. Both engines store timestamps as ISO-8601 UTC text (sortable, identical on SQLite and
+ * PostgreSQL) and flags as integers 0/1, so the same Kysely code and presenters serve both.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  /** Lower-cased username, unique: sign-in is case-insensitive. */
+  username_key: string;
+  email: string | null;
+  role: 'admin' | 'user';
+  avatar: string | null;
+  password_hash: string;
+  disabled: Flag;
+  created_at: string;
+  updated_at: string;
+  last_login_at: string | null;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  remember: Flag;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  description: string | null;
+  /** pending | approved | published | rejected: the state machine of DECISIONS.md. */
+  status: 'pending' | 'approved' | 'published' | 'rejected';
+  is_public: Flag;
+  /** The deployment served at /sites/{id}/, null when not live. */
+  live_deployment_id: number | null;
+  /** The newest deployment (what the status describes). */
+  latest_deployment_id: number | null;
+  /** Published: marked 精选 in the showcase. */
+  featured: Generated<Flag>;
+  view_count: number;
+  download_count: number;
+  approved_at: string | null;
+  approved_by: number | null;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Lower-cased name + description + owner username, for substring search. */
+  search_text: string;
+}
+
+export interface DeploymentsTable {
+  id: Generated<number>;
+  project_id: number;
+  version: number;
+  /** pending | approved | rejected | superseded */
+  status: 'pending' | 'approved' | 'rejected' | 'superseded';
+  upload_type: 'auto' | 'files' | 'zip';
+  file_count: number;
+  total_size: number;
+  entry_file: string | null;
+  /** JSON: the content check's findings (review issue). */
+  content_check: string | null;
+  created_by: number;
+  created_at: string;
+  reviewed_at: string | null;
+  reviewed_by: number | null;
+  review_comment: string | null;
+}
+
+export interface DeploymentFilesTable {
+  id: Generated<number>;
+  deployment_id: number;
+  /** NFC-normalised path relative to the site root, '/'-separated, no leading slash. */
+  path: string;
+  size: number;
+  mime_type: string;
+  extension: string;
+  sha256: string;
+}
+
+export interface ReviewCommentsTable {
+  id: Generated<number>;
+  project_id: number;
+  deployment_id: number | null;
+  actor_id: number | null;
+  action: string;
+  comment: string | null;
+  created_at: string;
+}
+
+export interface AuditLogsTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  /** JSON details; never secrets. */
+  detail: string | null;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface PreviewTokensTable {
+  id: Generated<number>;
+  project_id: number;
+  deployment_id: number;
+  token_hash: string;
+  created_by: number;
+  created_at: string;
+  expires_at: string;
+  revoked: Flag;
+}
+
+export interface ProjectDailyViewsTable {
+  project_id: number;
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  views: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  /** JSON */
+  value: string;
+  updated_at: string;
+}
+
+/** The showcase search index (migration 002; repositories/showcase.ts keeps it). */
+export interface ShowcaseGramsTable {
+  /** One or two characters of a listed project's normalised search text. */
+  gram: string;
+  featured: Flag;
+  project_id: number;
+}
+
+export interface ShowcaseGramCountsTable {
+  gram: string;
+  listed: number;
+  featured: number;
+}
+
+export interface ShowcaseEntriesTable {
+  project_id: number;
+  featured: Flag;
+  /** The normalised search text as indexed. */
+  text: string;
+}
+
+/** Projects whose showcase listing may have changed (filled by triggers on projects). */
+export interface ShowcaseQueueTable {
+  project_id: number;
+}
+
+export interface ShowcaseTotalsTable {
+  id: number;
+  listed: number;
+  featured: number;
+  /** Grows with every change applied to the index. */
+  version: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  projects: ProjectsTable;
+  deployments: DeploymentsTable;
+  deployment_files: DeploymentFilesTable;
+  review_comments: ReviewCommentsTable;
+  audit_logs: AuditLogsTable;
+  preview_tokens: PreviewTokensTable;
+  project_daily_views: ProjectDailyViewsTable;
+  settings: SettingsTable;
+  showcase_grams: ShowcaseGramsTable;
+  showcase_gram_counts: ShowcaseGramCountsTable;
+  showcase_entries: ShowcaseEntriesTable;
+  showcase_queue: ShowcaseQueueTable;
+  showcase_totals: ShowcaseTotalsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type DeploymentRow = Selectable<DeploymentsTable>;
+export type DeploymentFileRow = Selectable<DeploymentFilesTable>;
+export type ProjectUpdate = Updateable<ProjectsTable>;

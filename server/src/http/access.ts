@@ -1,0 +1,96 @@
+/**
+ * Who may call a route. Every /api route declares `config.access`; the app refuses to start when
+ * one does not, so no route is ever reachable by accident. The session is read from the
+ * Authorization header only (never a query string or a cookie) and the role from the database on
+ * every request.
+ */
+
+import type { Role } from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UserRow } from '../db/types.js';
+import type { SessionService } from '../services/sessions.js';
+import { Forbidden, Unauthorized } from './errors.js';
+
+/** public: anyone; user: any signed-in user; admin: administrators only. */
+export type Access = 'public' | 'user' | 'admin';
+
+export interface Actor {
+  id: number;
+  username: string;
+  role: Role;
+  sessionId: number;
+}
+
+export const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'admin'];
+
+/** One registered /api route and who may call it (one entry per method). */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+    actorUser: UserRow | null;
+  }
+  interface FastifyInstance {
+    /** Every /api route with its declared access, in registration order (the permission matrix). */
+    apiRoutes: readonly ApiRoute[];
+  }
+}
+
+/** The auth scheme is case-insensitive (RFC 9110); the token is what newToken() makes. */
+export const BEARER = /^Bearer +([A-Za-z0-9_-]{20,200}) *$/i;
+
+/** The signed-in actor, or a 401 (for handlers of routes whose access is 'user' or 'admin'). */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new Unauthorized();
+  return request.actor;
+}
+
+export function registerAccess(app: FastifyInstance, sessions: SessionService): void {
+  app.decorateRequest('actor', null);
+  app.decorateRequest('actorUser', null);
+
+  const apiRoutes: ApiRoute[] = [];
+  app.decorate('apiRoutes', apiRoutes);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '/api' && !route.url.startsWith('/api/')) return;
+    const access = route.config?.access;
+    if (!access || !ACCESS_LEVELS.includes(access)) {
+      throw new Error(`Route ${route.method} ${route.url} has no declared access rule (config.access)`);
+    }
+    for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access ?? 'public';
+    const header = request.headers.authorization;
+    // Only the API knows sessions; site and web-app responses never depend on who is asking.
+    if (header && request.url.startsWith('/api/')) {
+      const match = BEARER.exec(header);
+      const found = match ? await sessions.authenticate(match[1]!) : null;
+      if (found) {
+        request.actor = {
+          id: found.user.id,
+          username: found.user.username,
+          role: found.user.role,
+          sessionId: found.sessionId,
+        };
+        request.actorUser = found.user;
+      } else if (access !== 'public') {
+        throw new Unauthorized(messages.common.sessionExpired);
+      }
+    }
+    if (access === 'public') return;
+    if (!request.actor) throw new Unauthorized();
+    if (access === 'admin' && request.actor.role !== 'admin') throw new Forbidden(messages.common.adminOnly);
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * Security headers for the platform's own pages and API. Site content under /sites and /preview
+ * gets its own sandboxing headers from serve/ instead.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export function appCsp(sitesOrigin?: string): string {
+  const frames = ["'self'", ...(sitesOrigin ? [sitesOrigin] : [])].join(' ');
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // antd writes its styles at run time (CSS-in-JS), which needs inline styles.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    `frame-src ${frames}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** /sites and /preview, with or without a path or query: user content, never the app. */
+export function isSiteContentPath(url: string): boolean {
+  return /^\/(?:sites|preview)(?:[/?]|$)/.test(url);
+}
+
+export function registerAppHeaders(app: FastifyInstance, sitesOrigin?: string): void {
+  const csp = appCsp(sitesOrigin);
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isSiteContentPath(request.url)) return payload;
+    reply.header('content-security-policy', csp);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('cross-origin-opener-policy', 'same-origin');
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * What a file's first bytes must look like for its extension: a .png has to be a PNG, text types
+ * must not be binary, and executables are refused whatever they are called. Runs inside the
+ * extraction worker (see refusal.ts about imports).
+ */
+import type { ContentFacts } from './digest.js';
+import { displayName, extensionOfPath } from './names.js';
+import { Refusal } from './refusal.js';
+
+/** A file that passed every check, as the worker hands it back. */
+export interface CheckedFile {
+  /** NFC, '/'-separated, before any wrapper folder is unwrapped. */
+  path: string;
+  tempFile: string;
+  size: number;
+  sha256: string;
+  utf8: boolean;
+}
+
+export type ArchiveFormat = 'zip' | '7z' | 'rar';
+
+const TEXT_EXTENSIONS = new Set([
+  'html',
+  'htm',
+  'css',
+  'js',
+  'mjs',
+  'json',
+  'txt',
+  'md',
+  'xml',
+  'csv',
+  'map',
+  'webmanifest',
+  'svg',
+]);
+
+/** Files whose content is text; they are served with charset=utf-8 when they are valid UTF-8. */
+export function isTextExtension(ext: string): boolean {
+  return TEXT_EXTENSIONS.has(ext);
+}
+
+const startsWith = (head: Buffer, bytes: number[] | string, at = 0): boolean => {
+  const sig = typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : Buffer.from(bytes);
+  return head.length >= at + sig.length && head.subarray(at, at + sig.length).equals(sig);
+};
+
+/** The archive format by magic bytes (the extension is not trusted). */
+export function archiveFormatOf(head: Buffer): ArchiveFormat | null {
+  if (startsWith(head, 'PK\x03\x04') || startsWith(head, 'PK\x05\x06')) return 'zip';
+  if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return '7z';
+  if (startsWith(head, 'Rar!\x1a\x07')) return 'rar';
+  return null;
+}
+
+const FONT = (h: Buffer) =>
+  startsWith(h, [0, 1, 0, 0]) ||
+  startsWith(h, 'OTTO') ||
+  startsWith(h, 'true') ||
+  startsWith(h, 'typ1') ||
+  startsWith(h, 'ttcf');
+const AVIF_BRANDS = new Set(['avif', 'avis', 'mif1', 'msf1', 'miaf']);
+
+/** Signature checks of the binary types; every other allowed type is text. */
+const BINARY_SIGNATURES: Record<string, (head: Buffer) => boolean> = {
+  png: (h) => startsWith(h, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  jpg: (h) => startsWith(h, [0xff, 0xd8, 0xff]),
+  jpeg: (h) => startsWith(h, [0xff, 0xd8, 0xff]),
+  gif: (h) => startsWith(h, 'GIF87a') || startsWith(h, 'GIF89a'),
+  webp: (h) => startsWith(h, 'RIFF') && startsWith(h, 'WEBP', 8),
+  bmp: (h) => startsWith(h, 'BM'),
+  ico: (h) => startsWith(h, [0, 0, 1, 0]) || startsWith(h, [0, 0, 2, 0]),
+  avif: (h) => startsWith(h, 'ftyp', 4) && AVIF_BRANDS.has(h.toString('latin1', 8, 12)),
+  woff: (h) => startsWith(h, 'wOFF'),
+  woff2: (h) => startsWith(h, 'wOF2'),
+  ttf: FONT,
+  otf: FONT,
+  pdf: (h) => h.subarray(0, 1024).includes('%PDF-'),
+  wasm: (h) => startsWith(h, [0, 0x61, 0x73, 0x6d]),
+  mp3: (h) => startsWith(h, 'ID3') || (h.length >= 2 && h[0] === 0xff && (h[1]! & 0xe0) === 0xe0),
+  mp4: (h) => startsWith(h, 'ftyp', 4),
+  webm: (h) => startsWith(h, [0x1a, 0x45, 0xdf, 0xa3]),
+  ogg: (h) => startsWith(h, 'OggS'),
+  wav: (h) => startsWith(h, 'RIFF') && startsWith(h, 'WAVE', 8),
+  // An archive kept as a file (never extracted): any of the three formats will do.
+  zip: (h) => archiveFormatOf(h) !== null,
+  rar: (h) => archiveFormatOf(h) !== null,
+  '7z': (h) => archiveFormatOf(h) !== null,
+};
+
+/** Native executables: ELF, Mach-O (and fat binaries / Java classes, which share CAFEBABE), PE. */
+function isNativeExecutable(h: Buffer): boolean {
+  if (startsWith(h, [0x7f, 0x45, 0x4c, 0x46])) return true;
+  for (const magic of [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe]) {
+    if (h.length >= 4 && h.readUInt32BE(0) === magic) return true;
+  }
+  if (startsWith(h, 'MZ') && h.length >= 64) {
+    const peOffset = h.readUInt32LE(0x3c);
+    return startsWith(h, 'PE\0\0', peOffset) || h.subarray(2, 64).includes(0);
+  }
+  return false;
+}
+
+/** Mostly control bytes, or any NUL: not text in any encoding we serve. */
+function looksBinary(h: Buffer): boolean {
+  let controls = 0;
+  for (const b of h) {
+    if (b === 0) return true;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) controls++;
+  }
+  return controls > h.length / 10;
+}
+
+function looksLikeSvg(h: Buffer, size: number): boolean {
+  const text = h
+    .toString('utf8')
+    .replace(/^\ufeff/, '')
+    .trimStart();
+  if (!text.startsWith('<')) return false;
+  if (/<svg[\s>]/i.test(text)) return true;
+  // A long prologue (comments, DOCTYPE) may push <svg beyond the bytes looked at.
+  return size > h.length && /^<[?!]/.test(text);
+}
+
+/**
+ * Throws when the first bytes of a file contradict its extension. Executables are refused
+ * whatever the extension; a "#!" line is accepted only in JavaScript (where it is valid syntax and
+ * the browser ignores it), since every other text type has no use for one.
+ */
+export function checkContent(name: string, ext: string, head: Buffer, size: number): void {
+  if (isNativeExecutable(head)) throw new Refusal('executable', { name });
+  if (startsWith(head, '#!') && ext !== 'js' && ext !== 'mjs') throw new Refusal('executable', { name });
+  const signature = BINARY_SIGNATURES[ext];
+  const ok = signature ? signature(head) : !looksBinary(head) && (ext !== 'svg' || looksLikeSvg(head, size));
+  if (!ok) throw new Refusal('typeMismatch', { name });
+}
+
+/** Checks a file's content against its extension; returns it as accepted. */
+export function acceptContent(path: string, tempFile: string, facts: ContentFacts): CheckedFile {
+  checkContent(displayName(path), extensionOfPath(path), facts.head, facts.size);
+  return { path, tempFile, size: facts.size, sha256: facts.sha256, utf8: facts.utf8 };
+}

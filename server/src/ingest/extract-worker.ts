@@ -1,0 +1,50 @@
+/**
+ * The extraction worker's entry point: the CPU-heavy part of an upload (unpacking, hashing,
+ * content checks) runs here, off the server's main thread. One worker per upload; run-worker.ts
+ * starts it, enforces the time limit and kills it on abort.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { UploadLimits } from '@sitehall/contracts';
+import type { ArchiveFormat, CheckedFile } from './content.js';
+import { inspectFile } from './digest.js';
+import { Refusal, type RefusalData } from './refusal.js';
+
+export type IngestJob =
+  /** Loose files already validated by name, type and size: hash them and check their content. */
+  | { kind: 'files'; files: { path: string; tempFile: string }[] }
+  /** An archive: list, validate, extract into outDir, verify, hash and check. */
+  | { kind: 'archive'; format: ArchiveFormat; archivePath: string; outDir: string; limits: UploadLimits };
+
+export type WorkerReply =
+  | { ok: true; files: CheckedFile[] }
+  | { ok: false; refusal: RefusalData }
+  | { ok: false; error: string };
+
+async function runJob(job: IngestJob): Promise<CheckedFile[]> {
+  if (job.kind === 'files') {
+    const files: CheckedFile[] = [];
+    for (const f of job.files) files.push(await inspectFile(f.path, f.tempFile));
+    return files;
+  }
+  // Each reader is loaded only when needed: worker start-up time is part of every upload.
+  if (job.format === 'zip') {
+    const { extractZip } = await import('./zip-archive.js');
+    return extractZip(job.archivePath, job.outDir, job.limits);
+  }
+  const { extractWithSevenZip } = await import('./sevenzip-archive.js');
+  return extractWithSevenZip(job.format, job.archivePath, job.outDir, job.limits);
+}
+
+function reply(message: WorkerReply): void {
+  parentPort?.postMessage(message);
+}
+
+if (parentPort) {
+  runJob(workerData as IngestJob).then(
+    (files) => reply({ ok: true, files }),
+    (err: unknown) => {
+      if (err instanceof Refusal) reply({ ok: false, refusal: { reason: err.reason, values: err.values } });
+      else reply({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    },
+  );
+}

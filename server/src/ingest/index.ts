@@ -1,0 +1,216 @@
+/**
+ * Ingest: from an upload's staged temp files to a validated, normalised file tree with hashes,
+ * ready to store (DECISIONS.md "Uploads"). A single .zip/.rar/.7z is an archive (its format told by
+ * magic bytes, not by name); anything else is a set of loose files. Everything is checked before a
+ * byte is extracted, the heavy work runs in a worker thread under a time limit, and a refusal
+ * leaves nothing behind in workDir.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ARCHIVE_EXTENSIONS,
+  extensionOf,
+  format,
+  formatBytes,
+  messages,
+  type UploadLimits,
+} from '@sitehall/contracts';
+import { AppError } from '../http/errors.js';
+import { type ArchiveFormat, archiveFormatOf, type CheckedFile } from './content.js';
+import { mediaTypeFor } from './media-type.js';
+import { displayName } from './names.js';
+import { planUpload } from './plan.js';
+import { Refusal, type RefusalReason } from './refusal.js';
+import { runIngestJob } from './run-worker.js';
+import { findEntryFile, unwrapSingleFolder } from './site-tree.js';
+
+export interface StagedUpload {
+  /** The part's filename as sent: may be a relative path 'css/app.css'. */
+  name: string;
+  tempFile: string;
+  size: number;
+}
+
+export interface IngestInput {
+  files: StagedUpload[];
+  uploadType: 'auto' | 'files' | 'zip';
+  limits: UploadLimits;
+  /** An empty folder owned by this upload, on the same file system as DATA_DIR. */
+  workDir: string;
+  /** Limit for the worker's part (extraction, hashing); DEFAULT_INGEST_TIMEOUT_MS when absent. */
+  timeoutMs?: number;
+}
+
+export interface IngestedFile {
+  /** NFC, '/'-separated, no leading slash, after wrapper-folder unwrapping. */
+  path: string;
+  /** Absolute path of the bytes: the staged file itself, or an extracted file under workDir. */
+  tempFile: string;
+  size: number;
+  /** Hex. */
+  sha256: string;
+  /** By extension; text types carry "; charset=utf-8" when their bytes are valid UTF-8. */
+  mimeType: string;
+  extension: string;
+}
+
+export interface IngestResult {
+  /** Sorted by path. */
+  files: IngestedFile[];
+  uploadType: 'files' | 'zip';
+  entryFile: string | null;
+  totalSize: number;
+  archiveFormat?: ArchiveFormat;
+}
+
+/** A refused upload: 413 for size and count limits, 400 otherwise; the message names the field. */
+export class IngestError extends AppError {
+  constructor(
+    status: 400 | 413,
+    message: string,
+    /** Which rule refused it (a key of messages.archive or messages.project), for logs and tests. */
+    readonly reason: RefusalReason,
+  ) {
+    super(status, message, { files: message });
+    this.name = 'IngestError';
+  }
+}
+
+export const DEFAULT_INGEST_TIMEOUT_MS = 60_000;
+
+export async function ingest(input: IngestInput, signal?: AbortSignal): Promise<IngestResult> {
+  try {
+    return await ingestUpload(input, signal);
+  } catch (err) {
+    if (err instanceof Refusal) throw toIngestError(err, input.limits);
+    throw err;
+  }
+}
+
+async function ingestUpload(input: IngestInput, signal?: AbortSignal): Promise<IngestResult> {
+  signal?.throwIfAborted();
+  const { files, uploadType } = input;
+  if (files.length === 0) throw new Refusal('noFiles');
+  const single = files.length === 1 ? files[0] : undefined;
+  const archiveNamed = single !== undefined && isArchiveName(single.name);
+  if (uploadType === 'zip' && !archiveNamed) throw new Refusal('archiveRequired');
+  if (single && archiveNamed && uploadType !== 'files') return ingestArchive(single, input, signal);
+  return ingestLooseFiles(input, signal);
+}
+
+function isArchiveName(name: string): boolean {
+  return (ARCHIVE_EXTENSIONS as readonly string[]).includes(extensionOf(name));
+}
+
+async function ingestArchive(
+  upload: StagedUpload,
+  input: IngestInput,
+  signal?: AbortSignal,
+): Promise<IngestResult> {
+  const { limits } = input;
+  const name = displayName(upload.name);
+  if (!limits.allowedExtensions.includes(extensionOf(upload.name))) {
+    throw new Refusal('entryTypeNotAllowed', { name });
+  }
+  const archivePath = path.resolve(upload.tempFile);
+  const size = await fileSize(archivePath, name);
+  if (size === 0) throw new Refusal('emptyFile', { name });
+  if (size > limits.maxFileBytes) throw new Refusal('oversizedFile', { name, bytes: limits.maxFileBytes });
+  const archiveFormat = archiveFormatOf(await readHead(archivePath, 8));
+  if (!archiveFormat) throw new Refusal('notArchive');
+
+  const outDir = await fs.promises.mkdtemp(path.join(input.workDir, 'archive-'));
+  try {
+    const checked = await runIngestJob(
+      { kind: 'archive', format: archiveFormat, archivePath, outDir, limits },
+      { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'extractTimeout', signal },
+    );
+    return buildResult(checked, 'zip', archiveFormat);
+  } catch (err) {
+    await fs.promises.rm(outDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promise<IngestResult> {
+  const staged = input.files.map((f) => ({ ...f, tempFile: path.resolve(f.tempFile) }));
+  const entries = await Promise.all(
+    staged.map(async (f) => ({
+      name: f.name,
+      isDir: false,
+      size: await fileSize(f.tempFile, displayName(f.name)),
+    })),
+  );
+  const plan = planUpload(entries, input.limits, 'files');
+  const checked = await runIngestJob(
+    { kind: 'files', files: plan.files.map((f) => ({ path: f.path, tempFile: staged[f.index]!.tempFile })) },
+    { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'processTimeout', signal },
+  );
+  return buildResult(checked, 'files');
+}
+
+/** The size on disk (not the size the client claimed); a missing or odd file is unreadable. */
+async function fileSize(file: string, name: string): Promise<number> {
+  const stat = await fs.promises.lstat(file).catch(() => null);
+  if (!stat?.isFile()) throw new Refusal('unreadableFile', { name });
+  return stat.size;
+}
+
+async function readHead(file: string, length: number): Promise<Buffer> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function buildResult(
+  checked: CheckedFile[],
+  uploadType: IngestResult['uploadType'],
+  archiveFormat?: ArchiveFormat,
+): IngestResult {
+  const paths = unwrapSingleFolder(checked.map((f) => f.path));
+  const files = checked
+    .map((f, i): IngestedFile => {
+      const filePath = paths[i]!;
+      const extension = extensionOf(filePath);
+      return {
+        path: filePath,
+        tempFile: f.tempFile,
+        size: f.size,
+        sha256: f.sha256,
+        mimeType: mediaTypeFor(extension, f.utf8),
+        extension,
+      };
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return {
+    files,
+    uploadType,
+    entryFile: findEntryFile(paths),
+    totalSize: files.reduce((sum, f) => sum + f.size, 0),
+    ...(archiveFormat ? { archiveFormat } : {}),
+  };
+}
+
+const MESSAGES: Record<RefusalReason, string> = {
+  ...messages.archive,
+  emptyFile: messages.project.emptyFile,
+  unreadableFile: messages.project.unreadableFile,
+  tooManyFiles: messages.project.tooManyFiles,
+  uploadTooLarge: messages.project.uploadTooLarge,
+  noFiles: messages.project.noFiles,
+};
+
+function toIngestError(refusal: Refusal, limits: UploadLimits): IngestError {
+  const { name, n, bytes } = refusal.values;
+  const values: Record<string, string | number> = {
+    list: limits.allowedExtensions.map((e) => `.${e}`).join(', '),
+    ...(name !== undefined ? { name } : {}),
+    ...(n !== undefined ? { n } : {}),
+    ...(bytes !== undefined ? { size: formatBytes(bytes) } : {}),
+  };
+  return new IngestError(refusal.status, format(MESSAGES[refusal.reason], values), refusal.reason);
+}

@@ -1,0 +1,581 @@
+/**
+ * ingest() end to end, worker included: loose files, zip (hostile ones built byte by byte), 7z and
+ * RAR (fixtures under server/test/fixtures, made by make-7z.py or given), limits, time limit and
+ * abort, and that a refusal leaves workDir empty.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { DEFAULT_LIMITS, type UploadLimits } from '@sitehall/contracts';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
+import { IngestError, type IngestInput, type IngestResult, ingest, type StagedUpload } from './index.js';
+import type { RefusalReason } from './refusal.js';
+
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
+const PNG = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+]);
+
+let root: string;
+let counter = 0;
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-ingest-'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** A fresh folder under the test root. */
+function freshDir(prefix: string): string {
+  const dir = path.join(root, `${prefix}-${++counter}`);
+  fs.mkdirSync(dir);
+  return dir;
+}
+
+/** A staged part, as the multipart layer leaves it: its bytes in a temp file. */
+function stage(name: string, bytes: Buffer | string): StagedUpload {
+  const tempFile = path.join(freshDir('in'), 'part');
+  fs.writeFileSync(tempFile, bytes);
+  return { name, tempFile, size: Buffer.byteLength(bytes) };
+}
+
+function stageFixture(name: string, fixture: string): StagedUpload {
+  return stage(name, fs.readFileSync(path.join(FIXTURES, fixture)));
+}
+
+interface RunOptions {
+  uploadType?: IngestInput['uploadType'];
+  limits?: Partial<UploadLimits>;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Runs ingest on a fresh workDir; returns that folder with the outcome. */
+function start(
+  files: StagedUpload[],
+  opts: RunOptions = {},
+): { workDir: string; outcome: Promise<IngestResult> } {
+  const workDir = freshDir('work');
+  const input: IngestInput = {
+    files,
+    uploadType: opts.uploadType ?? 'auto',
+    limits: { ...DEFAULT_LIMITS, ...opts.limits },
+    workDir,
+    timeoutMs: opts.timeoutMs,
+  };
+  return { workDir, outcome: ingest(input, opts.signal) };
+}
+
+async function run(
+  files: StagedUpload[],
+  opts: RunOptions = {},
+): Promise<IngestResult & { workDir: string }> {
+  const { workDir, outcome } = start(files, opts);
+  return { ...(await outcome), workDir };
+}
+
+/** Expects a refusal for `reason`, in the error envelope's shape, and nothing left in workDir. */
+async function refused(
+  files: StagedUpload[],
+  reason: RefusalReason,
+  opts: RunOptions = {},
+): Promise<IngestError> {
+  const { workDir, outcome } = start(files, opts);
+  const err = await outcome.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(IngestError);
+  const ingestError = err as IngestError;
+  expect(ingestError.reason).toBe(reason);
+  expect(ingestError.errors).toEqual({ files: ingestError.message });
+  expect(fs.readdirSync(workDir)).toEqual([]);
+  return ingestError;
+}
+
+const paths = (r: IngestResult) => r.files.map((f) => f.path);
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+async function zipOf(files: Record<string, string | Buffer>, dirs: string[] = []): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const dir of dirs) zip.addEmptyDirectory(dir);
+  for (const [name, data] of Object.entries(files)) {
+    zip.addBuffer(typeof data === 'string' ? Buffer.from(data) : data, name);
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+interface RawEntry {
+  /** Raw bytes (for legacy encodings) or a string written as UTF-8. */
+  name: string | Buffer;
+  data?: Buffer | string;
+  deflate?: boolean;
+  /** General purpose bit flag. */
+  flags?: number;
+  method?: number;
+  /** Unix mode in the high half of the external attributes (made by Unix). */
+  unixMode?: number;
+  /** A lie about the uncompressed size. */
+  declaredSize?: number;
+  /** Where the central directory says the local header is. */
+  localOffset?: number;
+}
+
+/** A zip written byte by byte, so that it can say what yazl never would. */
+function rawZip(entries: RawEntry[], entryCount = entries.length): Buffer {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = typeof e.name === 'string' ? Buffer.from(e.name) : e.name;
+    const data = typeof e.data === 'string' ? Buffer.from(e.data) : (e.data ?? Buffer.alloc(0));
+    let body = e.deflate ? zlib.deflateRawSync(data) : data;
+    const flags = e.flags ?? 0;
+    if (flags & 1) body = Buffer.concat([Buffer.alloc(12), body]); // the traditional encryption header
+    const method = e.method ?? (e.deflate ? 8 : 0);
+    const crc = zlib.crc32(data);
+    const size = e.declaredSize ?? data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(flags, 6);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const record = Buffer.alloc(46);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE(e.unixMode === undefined ? 20 : (3 << 8) | 20, 4);
+    record.writeUInt16LE(20, 6);
+    record.writeUInt16LE(flags, 8);
+    record.writeUInt16LE(method, 10);
+    record.writeUInt32LE(crc, 16);
+    record.writeUInt32LE(body.length, 20);
+    record.writeUInt32LE(size, 24);
+    record.writeUInt16LE(name.length, 28);
+    record.writeUInt32LE(((e.unixMode ?? 0) << 16) >>> 0, 38);
+    record.writeUInt32LE(e.localOffset ?? offset, 42);
+    parts.push(local, name, body);
+    central.push(record, name);
+    offset += local.length + name.length + body.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entryCount, 8);
+  end.writeUInt16LE(entryCount, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, directory, end]);
+}
+
+const SITE = {
+  'mysite/index.html': '<!doctype html><title>首页</title><link rel="stylesheet" href="css/app.css">',
+  'mysite/css/app.css': 'body { color: #333 }',
+  'mysite/img/logo.png': PNG,
+};
+
+describe('loose files', () => {
+  it('accepts a dropped folder: relative paths, wrapper unwrapped, hashes and types', async () => {
+    const files = Object.entries(SITE).map(([name, data]) => stage(name, data));
+    const r = await run(files);
+    expect(r.uploadType).toBe('files');
+    expect(r.archiveFormat).toBeUndefined();
+    expect(r.entryFile).toBe('index.html');
+    expect(paths(r)).toEqual(['css/app.css', 'img/logo.png', 'index.html']);
+    const index = r.files.find((f) => f.path === 'index.html')!;
+    expect(index).toMatchObject({
+      tempFile: files[0]!.tempFile,
+      size: Buffer.byteLength(SITE['mysite/index.html']),
+      sha256: sha256(SITE['mysite/index.html']),
+      mimeType: 'text/html; charset=utf-8',
+      extension: 'html',
+    });
+    expect(r.files.find((f) => f.path === 'img/logo.png')!.mimeType).toBe('image/png');
+    expect(r.totalSize).toBe(r.files.reduce((s, f) => s + f.size, 0));
+    expect(fs.readdirSync(r.workDir)).toEqual([]);
+  });
+
+  it('drops system litter silently', async () => {
+    const r = await run([
+      stage('site/index.html', '<p>x</p>'),
+      stage('site/.DS_Store', Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31])),
+      stage('site/Thumbs.db', Buffer.from([0xd0, 0xcf, 0x11, 0xe0])),
+      stage('__MACOSX/site/._index.html', Buffer.from([0, 5, 0x16, 7])),
+    ]);
+    expect(paths(r)).toEqual(['index.html']);
+  });
+
+  it('labels text that is not UTF-8 without a charset', async () => {
+    const r = await run([stage('old.html', iconv.encode('<title>旧网站</title>', 'gbk'))]);
+    expect(r.files[0]!.mimeType).toBe('text/html');
+    expect(r.entryFile).toBe('old.html');
+  });
+
+  it('refuses an empty file by name', async () => {
+    const err = await refused(
+      [stage('site/index.html', '<p>x</p>'), stage('site/empty.css', '')],
+      'emptyFile',
+    );
+    expect(err.status).toBe(400);
+    expect(err.message).toBe('文件 "site/empty.css" 为空文件');
+  });
+
+  it('refuses a type not allowed, naming the allowed ones', async () => {
+    const err = await refused(
+      [stage('index.html', '<p>x</p>'), stage('api.php', '<?php echo 1;')],
+      'entryTypeNotAllowed',
+    );
+    expect(err.message).toContain('"api.php"');
+    expect(err.message).toContain('.html, .css, .js');
+  });
+
+  it('refuses content that contradicts the extension, and executables', async () => {
+    const err = await refused([stage('logo.png', '<!doctype html><p>not a picture</p>')], 'typeMismatch');
+    expect(err.message).toBe('文件内容与扩展名不符："logo.png"');
+    const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.alloc(120)]);
+    await refused([stage('app.js', elf)], 'executable');
+  });
+
+  it('refuses unsafe names sent as paths', async () => {
+    await refused([stage('../index.html', '<p>x</p>')], 'pathTraversal');
+    await refused([stage('a/Index.html', '<p>x</p>'), stage('a/index.html', '<p>y</p>')], 'duplicateName');
+  });
+
+  it('answers 413 past the count and size limits', async () => {
+    const many = Array.from({ length: 21 }, (_, i) => stage(`p${i}.html`, '<p>x</p>'));
+    const count = await refused(many, 'tooManyFiles');
+    expect(count.status).toBe(413);
+    expect(count.message).toBe('文件数量超过限制。最多允许上传 20 个文件');
+    const big = await refused([stage('a.txt', 'x'.repeat(2048))], 'oversizedFile', {
+      limits: { maxFileBytes: 1024 },
+    });
+    expect(big.status).toBe(413);
+    expect(big.message).toBe('文件 "a.txt" 大小超过限制。最大允许：1 KB');
+    const total = await refused(
+      [stage('a.txt', 'x'.repeat(600)), stage('b.txt', 'y'.repeat(600))],
+      'uploadTooLarge',
+      {
+        limits: { maxUploadBytes: 1024 },
+      },
+    );
+    expect(total.status).toBe(413);
+  });
+
+  it('needs at least one file', async () => {
+    await refused([], 'noFiles');
+    await refused([stage('.DS_Store', 'x')], 'noFiles');
+  });
+
+  it('keeps archives as files when the upload type says files, or several are sent', async () => {
+    const zip = await zipOf({ 'index.html': '<p>x</p>' });
+    const one = await run([stage('site.zip', zip)], { uploadType: 'files' });
+    expect(one.uploadType).toBe('files');
+    expect(one.files.map((f) => [f.path, f.mimeType])).toEqual([['site.zip', 'application/zip']]);
+    const two = await run([stage('a.zip', zip), stage('b.zip', zip)]);
+    expect(paths(two)).toEqual(['a.zip', 'b.zip']);
+  });
+
+  it('refuses the zip upload type without exactly one archive', async () => {
+    await refused([stage('index.html', '<p>x</p>')], 'archiveRequired', { uploadType: 'zip' });
+    const zip = await zipOf({ 'index.html': '<p>x</p>' });
+    await refused([stage('a.zip', zip), stage('b.zip', zip)], 'archiveRequired', { uploadType: 'zip' });
+  });
+});
+
+describe('zip archives', () => {
+  it('extracts a site, unwraps its folder and finds the entry file', async () => {
+    const r = await run([stage('site.zip', await zipOf(SITE, ['mysite/', 'mysite/empty/']))]);
+    expect(r).toMatchObject({ uploadType: 'zip', archiveFormat: 'zip', entryFile: 'index.html' });
+    expect(paths(r)).toEqual(['css/app.css', 'img/logo.png', 'index.html']);
+    for (const f of r.files) {
+      expect(f.tempFile.startsWith(r.workDir + path.sep)).toBe(true);
+      expect(sha256(fs.readFileSync(f.tempFile))).toBe(f.sha256);
+      expect(fs.statSync(f.tempFile).size).toBe(f.size);
+    }
+  });
+
+  it('decodes GBK names of zips made on Chinese Windows, and UTF-8 names without the flag', async () => {
+    const gbk = rawZip([
+      { name: iconv.encode('首页.html', 'gbk'), data: '<p>首页</p>' },
+      { name: iconv.encode('样式/主题.css', 'gbk'), data: 'body{}' },
+      { name: Buffer.from('图片/说明.txt'), data: '说明' },
+    ]);
+    const r = await run([stage('中文.zip', gbk)]);
+    expect(paths(r)).toEqual(['图片/说明.txt', '样式/主题.css', '首页.html']);
+    expect(r.entryFile).toBe('首页.html');
+  });
+
+  it('reads the format from magic bytes, not the name', async () => {
+    const sevenZip = await run([stageFixture('site.zip', '7z/site.7z')]);
+    expect(sevenZip.archiveFormat).toBe('7z');
+    expect(sevenZip.entryFile).toBe('index.html');
+    const zipAsRar = await run([stage('site.rar', await zipOf({ 'index.html': '<p>x</p>' }))]);
+    expect(zipAsRar.archiveFormat).toBe('zip');
+    await refused([stage('site.zip', 'just some text, not an archive')], 'notArchive');
+  });
+
+  it('keeps an archive inside the archive as a file', async () => {
+    const inner = await zipOf({ 'a.html': '<p>a</p>' });
+    const r = await run([
+      stage('outer.zip', await zipOf({ 'index.html': '<p>x</p>', 'downloads/inner.zip': inner })),
+    ]);
+    expect(paths(r)).toEqual(['downloads/inner.zip', 'index.html']);
+    expect(r.files[0]!.sha256).toBe(sha256(inner));
+  });
+
+  it('drops litter and refuses an archive with nothing else', async () => {
+    const r = await run([
+      stage(
+        'site.zip',
+        await zipOf({
+          'site/index.html': '<p>x</p>',
+          'site/.DS_Store': Buffer.from([0, 0, 0, 1]),
+          '__MACOSX/site/._index.html': Buffer.from([0, 5, 0x16, 7]),
+          'site/desktop.ini': '[.ShellClassInfo]',
+        }),
+      ),
+    ]);
+    expect(paths(r)).toEqual(['index.html']);
+    const onDisk = fs.readdirSync(r.workDir, { recursive: true }).map(String);
+    expect(onDisk.some((p) => p.includes('__MACOSX') || p.includes('.DS_Store'))).toBe(false);
+    await refused(
+      [stage('junk.zip', await zipOf({ '.DS_Store': Buffer.from([0, 0, 0, 1]) }))],
+      'emptyArchive',
+    );
+    await refused([stage('dirs.zip', await zipOf({}, ['a/', 'a/b/']))], 'emptyArchive');
+    await refused([stage('none.zip', rawZip([]))], 'emptyArchive');
+  });
+
+  it.each([
+    ['../evil.html', 'pathTraversal'],
+    ['/etc/evil.html', 'pathTraversal'],
+    ['site\\..\\evil.html', 'pathTraversal'],
+    ['C:/evil.html', 'pathTraversal'],
+    ['evil\u0000.html', 'badName'],
+    ['evil\u202elmth.txt', 'badName'],
+    ['tab\u0009.html', 'badName'],
+  ] as const)('refuses the entry name %j', async (name, reason) => {
+    await refused(
+      [
+        stage(
+          'bad.zip',
+          rawZip([
+            { name: 'index.html', data: '<p>x</p>' },
+            { name, data: 'x' },
+          ]),
+        ),
+      ],
+      reason,
+    );
+  });
+
+  it('refuses links and other non-regular entries', async () => {
+    const link = rawZip([
+      { name: 'index.html', data: '<p>x</p>' },
+      { name: 'passwd.txt', data: '/etc/passwd', unixMode: 0o120777 },
+    ]);
+    const err = await refused([stage('link.zip', link)], 'notRegularFile');
+    expect(err.message).toBe('压缩包包含符号链接或特殊文件："passwd.txt"');
+    await refused(
+      [stage('fifo.zip', rawZip([{ name: 'pipe.txt', data: 'x', unixMode: 0o010644 }]))],
+      'notRegularFile',
+    );
+  });
+
+  it('refuses duplicates, case and normalisation collisions, and file/folder clashes', async () => {
+    const twice = rawZip([
+      { name: 'index.html', data: '<p>1</p>' },
+      { name: 'index.html', data: '<p>2</p>' },
+    ]);
+    await refused([stage('dup.zip', twice)], 'duplicateName');
+    const byCase = rawZip([
+      { name: 'Index.html', data: '<p>1</p>' },
+      { name: 'index.html', data: '<p>2</p>' },
+    ]);
+    await refused([stage('case.zip', byCase)], 'duplicateName');
+    const byForm = rawZip([
+      { name: 'caf\u00e9.html', data: '<p>1</p>', flags: 0x800 },
+      { name: 'cafe\u0301.html', data: '<p>2</p>', flags: 0x800 },
+    ]);
+    const err = await refused([stage('nfd.zip', byForm)], 'duplicateName');
+    expect(err.message).toBe('存在重复或仅大小写不同的文件名："café.html"');
+    const clash = rawZip([
+      { name: 'page.html', data: '<p>1</p>' },
+      { name: 'page.html/style.css', data: 'a{}' },
+    ]);
+    await refused([stage('clash.zip', clash)], 'fileFolderClash');
+  });
+
+  it('refuses overlapping entries (a zip bomb trick)', async () => {
+    const data = 'x'.repeat(1000);
+    const overlapping = rawZip([
+      { name: 'a.txt', data, deflate: true },
+      { name: 'b.txt', data, deflate: true, localOffset: 0 },
+    ]);
+    await refused([stage('overlap.zip', overlapping)], 'overlapping');
+  });
+
+  it('refuses entries larger than they declare', async () => {
+    const deflated = rawZip([
+      { name: 'big.txt', data: 'x'.repeat(100_000), deflate: true, declaredSize: 1000 },
+    ]);
+    await refused([stage('lie.zip', deflated)], 'sizeMismatch');
+    const stored = rawZip([{ name: 'big.txt', data: 'x'.repeat(5000), declaredSize: 10 }]);
+    await refused([stage('lie2.zip', stored)], 'sizeMismatch');
+  });
+
+  it('refuses too many entries before reading them', async () => {
+    const few = await zipOf({ 'a.html': '<p>a</p>', 'b.html': '<p>b</p>', 'c.html': '<p>c</p>' });
+    const err = await refused([stage('many.zip', few)], 'tooManyEntries', {
+      limits: { maxArchiveEntries: 2 },
+    });
+    expect(err.status).toBe(413);
+    expect(err.message).toBe('压缩包内文件数量超过限制。最多允许 2 个');
+    // The end record claims 60,000 entries; reading any would fail as corrupt.
+    const claims = rawZip([{ name: 'a.html', data: '<p>a</p>' }], 60_000);
+    await refused([stage('claims.zip', claims)], 'tooManyEntries');
+  });
+
+  it('refuses more uncompressed bytes than allowed, and entries over the file limit', async () => {
+    const zip = await zipOf({ 'a.txt': 'a'.repeat(3000), 'b.txt': 'b'.repeat(3000) });
+    const err = await refused([stage('big.zip', zip)], 'tooLargeUncompressed', {
+      limits: { maxArchiveUncompressedBytes: 4096 },
+    });
+    expect(err.status).toBe(413);
+    expect(err.message).toBe('压缩包解压后的总大小超过限制。最大允许：4 KB');
+    await refused([stage('big.zip', zip)], 'oversizedFile', { limits: { maxFileBytes: 2048 } });
+  });
+
+  it('refuses encryption, unsupported methods and damage', async () => {
+    await refused([stage('enc.zip', rawZip([{ name: 'a.html', data: '<p>x</p>', flags: 1 }]))], 'encrypted');
+    await refused(
+      [stage('aes.zip', rawZip([{ name: 'a.html', data: '<p>x</p>', method: 99 }]))],
+      'encrypted',
+    );
+    await refused(
+      [stage('bz.zip', rawZip([{ name: 'a.html', data: '<p>x</p>', method: 12 }]))],
+      'unsupportedMethod',
+    );
+    const whole = await zipOf(SITE);
+    await refused([stage('cut.zip', whole.subarray(0, whole.length - 40))], 'corrupt');
+    const flipped = rawZip([{ name: 'a.txt', data: 'hello world, hello world', deflate: true }]);
+    flipped.writeUInt8(flipped.readUInt8(35) ^ 0xff, 35); // inside the deflated data
+    await refused([stage('bad.zip', flipped)], 'corrupt');
+  });
+
+  it('refuses empty files, disallowed types and mismatched content inside', async () => {
+    const empty = await refused(
+      [stage('e.zip', await zipOf({ 'index.html': '<p>x</p>', 'a.css': '' }))],
+      'emptyFile',
+    );
+    expect(empty.message).toBe('文件 "a.css" 为空文件');
+    await refused(
+      [stage('t.zip', await zipOf({ 'index.html': '<p>x</p>', 'run.sh': 'echo' }))],
+      'entryTypeNotAllowed',
+    );
+    await refused(
+      [stage('m.zip', await zipOf({ 'index.html': '<p>x</p>', 'logo.png': '<p>no</p>' }))],
+      'typeMismatch',
+    );
+  });
+});
+
+describe('7z archives', () => {
+  it('extracts a site with Chinese names', async () => {
+    const r = await run([stageFixture('site.7z', '7z/site.7z')]);
+    expect(r).toMatchObject({ uploadType: 'zip', archiveFormat: '7z', entryFile: 'index.html' });
+    expect(paths(r)).toEqual(['css/style.css', 'index.html', '图片/说明.txt']);
+    for (const f of r.files) expect(sha256(fs.readFileSync(f.tempFile))).toBe(f.sha256);
+  });
+
+  it('keeps nested archives and drops litter (from disk too)', async () => {
+    const nested = await run([stageFixture('nested.7z', '7z/nested.7z')]);
+    expect(paths(nested)).toEqual(['downloads/site.zip', 'index.html']);
+    const junk = await run([stageFixture('junk.7z', '7z/junk.7z')]);
+    expect(paths(junk)).toEqual(['index.html']);
+    const onDisk = fs.readdirSync(junk.workDir, { recursive: true }).map(String);
+    expect(onDisk.some((p) => p.includes('.DS_Store') || p.includes('._index.html'))).toBe(false);
+  });
+
+  it.each([
+    ['encrypted.7z', 'encrypted'],
+    ['encrypted-headers.7z', 'encrypted'],
+    ['symlink.7z', 'notRegularFile'],
+    ['case-collision.7z', 'duplicateName'],
+    ['nfd-collision.7z', 'duplicateName'],
+    ['bidi-name.7z', 'badName'],
+    ['traversal.7z', 'pathTraversal'],
+    ['absolute.7z', 'pathTraversal'],
+    ['corrupt-data.7z', 'corrupt'],
+    ['truncated.7z', 'corrupt'],
+    ['empty.7z', 'emptyArchive'],
+  ] as const)('refuses %s (%s)', async (fixture, reason) => {
+    await refused([stageFixture(fixture, `7z/${fixture}`)], reason);
+  });
+
+  it('applies the entry and size limits', async () => {
+    await refused([stageFixture('site.7z', '7z/site.7z')], 'tooManyEntries', {
+      limits: { maxArchiveEntries: 2 },
+    });
+    await refused([stageFixture('site.7z', '7z/site.7z')], 'tooLargeUncompressed', {
+      limits: { maxArchiveUncompressedBytes: 20 },
+    });
+  });
+});
+
+describe('RAR archives', () => {
+  it('extracts site.rar, unwrapping site/ and keeping Chinese names', async () => {
+    const r = await run([stageFixture('site.rar', 'rar/site.rar')]);
+    expect(r).toMatchObject({ uploadType: 'zip', archiveFormat: 'rar', entryFile: 'index.html' });
+    expect(paths(r)).toEqual(['css/style.css', 'index.html', '图片/说明.txt']);
+  });
+
+  it('extracts FolderTest.rar: spaces and Chinese in folders, no entry file', async () => {
+    const r = await run([stageFixture('FolderTest.rar', 'rar/FolderTest.rar')]);
+    expect(r.entryFile).toBeNull();
+    expect(r.files.map((f) => [f.path, f.size])).toEqual([
+      ['Folder Space/long.txt', 1_049_076],
+      ['Folder 中文/2中文.txt', 15],
+    ]);
+  });
+
+  it.each(['HeaderEnc1234.rar', 'FileEncByName.rar'])(
+    'refuses %s as password-protected, quickly',
+    async (fixture) => {
+      const started = Date.now();
+      const err = await refused([stageFixture(fixture, `rar/${fixture}`)], 'encrypted');
+      expect(err.message).toBe('不支持加密或有密码保护的压缩包');
+      expect(Date.now() - started).toBeLessThan(15_000);
+    },
+  );
+});
+
+describe('time limit and abort', () => {
+  it('gives up past the time limit and cleans up', async () => {
+    const archive = await refused([stageFixture('FolderTest.rar', 'rar/FolderTest.rar')], 'extractTimeout', {
+      timeoutMs: 5,
+    });
+    expect(archive.message).toBe('解压超时，压缩包过大或过于复杂');
+    await refused([stage('index.html', '<p>x</p>')], 'processTimeout', { timeoutMs: 5 });
+  });
+
+  it('stops when the signal aborts, leaving nothing behind', async () => {
+    const controller = new AbortController();
+    const archive = () => [stageFixture('FolderTest.rar', 'rar/FolderTest.rar')];
+    const { workDir, outcome } = start(archive(), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(outcome).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fs.readdirSync(workDir)).toEqual([]);
+    await expect(start(archive(), { signal: AbortSignal.abort() }).outcome).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+});

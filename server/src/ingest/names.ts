@@ -1,0 +1,125 @@
+/**
+ * The naming rules every uploaded path obeys, whether it is a loose file's relative path or an
+ * entry inside an archive: no way out of the site's folder, no invisible or control characters,
+ * bounded length and depth, and no two paths that a case-insensitive or Unicode-normalising file
+ * system (or a person reading a URL) would take for the same one. Runs inside the extraction
+ * worker too, so it imports contracts for types only (see refusal.ts).
+ */
+import { Refusal } from './refusal.js';
+
+const MAX_FOLDER_DEPTH = 32;
+const MAX_COMPONENT_BYTES = 255;
+const MAX_PATH_BYTES = 1024;
+
+/**
+ * C0/C1 controls, the bidirectional marks and overrides that make a name display differently
+ * from what it is (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069), BOM, the replacement character
+ * a failed decoding leaves behind, and lone surrogates.
+ */
+const FORBIDDEN_CHARS =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+const ESCAPED_IN_MESSAGES =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+const DRIVE_LETTER = /^[A-Za-z]:/;
+
+/** A name fit to quote in a message: invisible characters shown as \u escapes, long names cut. */
+export function displayName(name: string): string {
+  const visible = name.replace(
+    ESCAPED_IN_MESSAGES,
+    (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`,
+  );
+  return visible.length > 200 ? `${visible.slice(0, 200)}…` : visible;
+}
+
+/**
+ * The extension, lower case, without the dot. The same rule as contracts' extensionOf, which the
+ * worker cannot import at run time.
+ */
+export function extensionOfPath(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+const JUNK_FILES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini']);
+
+/**
+ * Operating-system litter dropped silently: macOS resource forks (__MACOSX/ and AppleDouble
+ * "._name" files, which would otherwise fail the content check of their extension), Finder and
+ * Explorer metadata.
+ */
+export function isJunk(path: string): boolean {
+  const parts = path.split('/');
+  const base = parts[parts.length - 1] ?? '';
+  return parts.includes('__MACOSX') || JUNK_FILES.has(base.toLowerCase()) || base.startsWith('._');
+}
+
+/**
+ * Checks one path as listed (an archive entry's decoded name, or a loose file's relative path)
+ * and returns it in NFC without a trailing slash. Directory entries may end in '/'.
+ */
+export function checkEntryName(name: string, isDir: boolean): string {
+  const shown = displayName(name);
+  if (name.includes('\\') || name.startsWith('/') || DRIVE_LETTER.test(name)) {
+    throw new Refusal('pathTraversal', { name: shown });
+  }
+  const trimmed = isDir && name.endsWith('/') ? name.slice(0, -1) : name;
+  const parts = trimmed.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..')) {
+    throw new Refusal('pathTraversal', { name: shown });
+  }
+  // ':' is a drive or an NTFS stream on Windows, and 'a:b.html' in a page is read as a URL scheme.
+  if (FORBIDDEN_CHARS.test(trimmed) || trimmed.includes(':') || parts.some((p) => p.trim() === '')) {
+    throw new Refusal('badName', { name: shown });
+  }
+  const path = trimmed.normalize('NFC');
+  for (const form of [trimmed, path]) {
+    if (Buffer.byteLength(form) > MAX_PATH_BYTES) throw new Refusal('nameTooLong', { name: shown });
+    for (const part of form.split('/')) {
+      if (Buffer.byteLength(part) > MAX_COMPONENT_BYTES) throw new Refusal('nameTooLong', { name: shown });
+    }
+  }
+  const folders = isDir ? parts.length : parts.length - 1;
+  if (folders > MAX_FOLDER_DEPTH) throw new Refusal('tooDeep', { name: shown });
+  return path;
+}
+
+interface TreeNode {
+  kind: 'file' | 'dir';
+  /** NFC path, for messages. */
+  path: string;
+  /** The path as listed, so that two folders differing only by normalisation are told apart. */
+  listed: string;
+}
+
+/**
+ * Every file and folder of an upload, folded by case after NFC: refuses duplicates, names that
+ * differ only by case or normalisation, and a path that is both a file and a folder.
+ */
+export class EntryTree {
+  readonly #nodes = new Map<string, TreeNode>();
+
+  /** `path` is checkEntryName's result for `listed` (without its trailing slash). */
+  add(kind: 'file' | 'dir', path: string, listed: string): void {
+    const pathParts = path.split('/');
+    const listedParts = listed.split('/');
+    for (let i = 1; i < pathParts.length; i++) {
+      this.#addNode('dir', pathParts.slice(0, i).join('/'), listedParts.slice(0, i).join('/'));
+    }
+    this.#addNode(kind, path, listedParts.slice(0, pathParts.length).join('/'));
+  }
+
+  #addNode(kind: 'file' | 'dir', path: string, listed: string): void {
+    const key = path.toLowerCase();
+    const existing = this.#nodes.get(key);
+    if (!existing) {
+      this.#nodes.set(key, { kind, path, listed });
+      return;
+    }
+    if (existing.kind !== kind) throw new Refusal('fileFolderClash', { name: displayName(path) });
+    // The same folder seen again (implied by its files, or listed twice) is fine; anything else clashes.
+    if (kind === 'file' || existing.listed !== listed) {
+      throw new Refusal('duplicateName', { name: displayName(path) });
+    }
+  }
+}

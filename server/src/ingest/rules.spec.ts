@@ -1,0 +1,194 @@
+/** The pure rules behind ingest: names, the tree, content by magic bytes, unwrapping, entry file. */
+import { describe, expect, it } from 'vitest';
+import { archiveFormatOf, checkContent } from './content.js';
+import { mediaTypeFor } from './media-type.js';
+import { checkEntryName, EntryTree, isJunk } from './names.js';
+import { Refusal, type RefusalReason } from './refusal.js';
+import { findEntryFile, unwrapSingleFolder } from './site-tree.js';
+
+function reasonOf(fn: () => unknown): RefusalReason | null {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    if (err instanceof Refusal) return err.reason;
+    throw err;
+  }
+}
+
+const treeOf =
+  (...items: Array<[kind: 'file' | 'dir', name: string]>) =>
+  () => {
+    const tree = new EntryTree();
+    for (const [kind, name] of items) tree.add(kind, checkEntryName(name, kind === 'dir'), name);
+  };
+
+describe('entry names', () => {
+  it('accepts ordinary relative paths and returns them in NFC', () => {
+    expect(checkEntryName('css/app.css', false)).toBe('css/app.css');
+    expect(checkEntryName('图片/说明 1.txt', false)).toBe('图片/说明 1.txt');
+    expect(checkEntryName('assets/', true)).toBe('assets');
+    expect(checkEntryName('cafe\u0301.html', false)).toBe('caf\u00e9.html');
+  });
+
+  it.each([
+    '../evil.html',
+    'a/../../evil.html',
+    '/etc/passwd',
+    'a\\..\\evil.html',
+    'C:/Windows/evil.html',
+    'c:evil.html',
+    './a.html',
+    'a//b.html',
+  ])('refuses the unsafe path %j', (name) => {
+    expect(reasonOf(() => checkEntryName(name, false))).toBe('pathTraversal');
+  });
+
+  it.each([
+    'a\u0000.html',
+    'bell\u0007.txt',
+    'evil\u202elmth.txt',
+    'x\u2066.css',
+    'mark\u200e.js',
+    'bad\ufffd.txt',
+    'page:1.html',
+    ' /index.html',
+  ])('refuses the name %j', (name) => {
+    expect(reasonOf(() => checkEntryName(name, false))).toBe('badName');
+  });
+
+  it('limits depth and length', () => {
+    const deep = `${Array.from({ length: 33 }, (_, i) => `d${i}`).join('/')}/a.txt`;
+    const okDeep = `${Array.from({ length: 32 }, (_, i) => `d${i}`).join('/')}/a.txt`;
+    expect(reasonOf(() => checkEntryName(deep, false))).toBe('tooDeep');
+    expect(checkEntryName(okDeep, false)).toBe(okDeep);
+    expect(reasonOf(() => checkEntryName(`${'a'.repeat(252)}.txt`, false))).toBe('nameTooLong');
+    expect(reasonOf(() => checkEntryName(`${'字'.repeat(84)}.txt`, false))).toBe('nameTooLong');
+    const long = `${Array.from({ length: 10 }, () => 'x'.repeat(120)).join('/')}/a.txt`;
+    expect(reasonOf(() => checkEntryName(long, false))).toBe('nameTooLong');
+  });
+
+  it('recognises operating-system litter', () => {
+    for (const junk of [
+      '__MACOSX/site/._a.html',
+      '.DS_Store',
+      'site/Thumbs.db',
+      'a/desktop.ini',
+      'x/._y.css',
+    ]) {
+      expect(isJunk(junk)).toBe(true);
+    }
+    expect(isJunk('site/index.html')).toBe(false);
+  });
+});
+
+describe('the tree', () => {
+  it('accepts folders seen more than once', () => {
+    expect(
+      reasonOf(treeOf(['dir', 'a/'], ['file', 'a/x.css'], ['file', 'a/b/y.css'], ['dir', 'a/b/'])),
+    ).toBeNull();
+  });
+
+  it('refuses duplicates and names that differ only by case or normalisation', () => {
+    expect(reasonOf(treeOf(['file', 'a.html'], ['file', 'a.html']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'Index.html'], ['file', 'index.html']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'caf\u00e9.txt'], ['file', 'cafe\u0301.txt']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'CSS/a.css'], ['file', 'css/b.css']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'caf\u00e9/a.css'], ['file', 'cafe\u0301/b.css']))).toBe('duplicateName');
+  });
+
+  it('refuses a path that is both a file and a folder', () => {
+    expect(reasonOf(treeOf(['file', 'a.html'], ['file', 'a.html/x.css']))).toBe('fileFolderClash');
+    expect(reasonOf(treeOf(['dir', 'docs/'], ['file', 'DOCS']))).toBe('fileFolderClash');
+  });
+});
+
+const bytes = (...parts: Array<number[] | string>) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+
+describe('content by magic bytes', () => {
+  const png = bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], 'IHDR');
+  const html = Buffer.from('<!doctype html><p>hi</p>');
+  const check = (ext: string, head: Buffer, size = head.length) =>
+    reasonOf(() => checkContent('f', ext, head, size));
+
+  it('accepts files whose bytes match their extension', () => {
+    expect(check('png', png)).toBeNull();
+    expect(check('jpg', bytes([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], 'JFIF'))).toBeNull();
+    expect(check('gif', bytes('GIF89a', [1, 0, 1, 0]))).toBeNull();
+    expect(check('webp', bytes('RIFF', [0x24, 0, 0, 0], 'WEBPVP8 '))).toBeNull();
+    expect(check('ico', bytes([0, 0, 1, 0, 1, 0]))).toBeNull();
+    expect(check('avif', bytes([0, 0, 0, 0x1c], 'ftypavif'))).toBeNull();
+    expect(check('woff2', bytes('wOF2', [0, 1]))).toBeNull();
+    expect(check('ttf', bytes([0, 1, 0, 0, 0, 0x10]))).toBeNull();
+    expect(check('pdf', bytes('%PDF-1.7\n'))).toBeNull();
+    expect(check('wasm', bytes([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]))).toBeNull();
+    expect(check('mp3', bytes('ID3', [4, 0]))).toBeNull();
+    expect(check('mp4', bytes([0, 0, 0, 0x20], 'ftypisom'))).toBeNull();
+    expect(check('ogg', bytes('OggS', [0]))).toBeNull();
+    expect(check('html', html)).toBeNull();
+    expect(check('css', Buffer.from('body { color: red }'))).toBeNull();
+    expect(
+      check('svg', Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>')),
+    ).toBeNull();
+    expect(check('js', Buffer.from('#!/usr/bin/env node\nconsole.log(1)'))).toBeNull();
+    expect(check('zip', bytes('7z', [0xbc, 0xaf, 0x27, 0x1c]))).toBeNull();
+  });
+
+  it('refuses files whose bytes contradict their extension', () => {
+    expect(check('png', html)).toBe('typeMismatch');
+    expect(check('jpg', png)).toBe('typeMismatch');
+    expect(check('html', png)).toBe('typeMismatch');
+    expect(check('txt', bytes('abc', [0], 'def'))).toBe('typeMismatch');
+    expect(check('svg', html)).toBe('typeMismatch');
+    expect(check('zip', Buffer.from('not an archive'))).toBe('typeMismatch');
+  });
+
+  it('refuses executables whatever their name', () => {
+    const elf = bytes([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0], Array(56).fill(0));
+    const pe = Buffer.alloc(128);
+    pe.write('MZ', 0, 'latin1');
+    pe.writeUInt32LE(64, 0x3c);
+    pe.write('PE\0\0', 64, 'latin1');
+    expect(check('png', elf)).toBe('executable');
+    expect(check('js', elf)).toBe('executable');
+    expect(check('txt', pe)).toBe('executable');
+    expect(check('html', bytes([0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1]))).toBe('executable');
+    expect(check('txt', Buffer.from('#!/bin/sh\nrm -rf /'))).toBe('executable');
+    expect(check('txt', Buffer.from('MZ is a fine start for a text file'))).toBeNull();
+  });
+
+  it('tells archive formats by magic bytes', () => {
+    expect(archiveFormatOf(bytes('PK', [3, 4]))).toBe('zip');
+    expect(archiveFormatOf(bytes('7z', [0xbc, 0xaf, 0x27, 0x1c]))).toBe('7z');
+    expect(archiveFormatOf(bytes('Rar!', [0x1a, 7, 1, 0]))).toBe('rar');
+    expect(archiveFormatOf(Buffer.from('hello'))).toBeNull();
+  });
+
+  it('labels UTF-8 text as such and leaves other text unlabelled', () => {
+    expect(mediaTypeFor('html', true)).toBe('text/html; charset=utf-8');
+    expect(mediaTypeFor('html', false)).toBe('text/html');
+    expect(mediaTypeFor('json', true)).toBe('application/json; charset=utf-8');
+    expect(mediaTypeFor('svg', true)).toBe('image/svg+xml; charset=utf-8');
+    expect(mediaTypeFor('png', true)).toBe('image/png');
+  });
+});
+
+describe('site tree', () => {
+  it('unwraps the single top-level folder, repeatedly', () => {
+    expect(unwrapSingleFolder(['site/index.html', 'site/css/a.css'])).toEqual(['index.html', 'css/a.css']);
+    expect(unwrapSingleFolder(['a/b/index.html', 'a/b/c.css'])).toEqual(['index.html', 'c.css']);
+    expect(unwrapSingleFolder(['index.html', 'css/a.css'])).toEqual(['index.html', 'css/a.css']);
+    expect(unwrapSingleFolder(['a/x.html', 'b/y.html'])).toEqual(['a/x.html', 'b/y.html']);
+    expect(unwrapSingleFolder(['site/a.html', 'site.html'])).toEqual(['site/a.html', 'site.html']);
+  });
+
+  it('finds the entry file', () => {
+    expect(findEntryFile(['about.html', 'index.html', 'index.htm'])).toBe('index.html');
+    expect(findEntryFile(['about.html', 'index.htm'])).toBe('index.htm');
+    expect(findEntryFile(['home.html', 'css/a.css', 'docs/index.html'])).toBe('home.html');
+    expect(findEntryFile(['a.html', 'b.html'])).toBeNull();
+    expect(findEntryFile(['docs/index.html'])).toBeNull();
+    expect(findEntryFile(['Index.HTML'])).toBe('Index.HTML');
+  });
+});

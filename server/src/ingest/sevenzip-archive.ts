@@ -1,0 +1,287 @@
+/**
+ * 7z and RAR extraction with 7z-wasm (7-Zip compiled to WebAssembly), inside the extraction
+ * worker. The archive's folder and the output folder are mounted with NODEFS, so 7-Zip reads and
+ * writes the host files directly and the archive is never loaded into memory. Listing (`l -slt`)
+ * comes first and is parsed line by line; extraction (`x`) only starts once the listing has passed
+ * every rule; what lands on disk is then compared with the listing.
+ *
+ * 7-Zip never waits for a password: a dummy one is always given and stdin reads as closed, so an
+ * encrypted archive fails fast and is reported as such.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { UploadLimits } from '@sitehall/contracts';
+import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
+import type { CheckedFile } from './content.js';
+import { inspectFile } from './digest.js';
+import { verifyExtractedTree } from './extracted-tree.js';
+import { displayName } from './names.js';
+import { type ListedEntry, planUpload } from './plan.js';
+import { Refusal } from './refusal.js';
+
+// The package is CommonJS with an ES-style `export default` in its typings: at run time the
+// default import is the factory itself.
+const loadSevenZip = sevenZipModule as unknown as SevenZipModuleFactory;
+
+const DUMMY_PASSWORD = '-psitehall-no-password';
+const ARCHIVE_MOUNT = '/in';
+const OUTPUT_MOUNT = '/out';
+
+export async function extractWithSevenZip(
+  format: '7z' | 'rar',
+  archivePath: string,
+  outDir: string,
+  limits: UploadLimits,
+): Promise<CheckedFile[]> {
+  const typeSwitch = format === '7z' ? '-t7z' : (await isRar5(archivePath)) ? '-trar5' : '-trar';
+  const archiveArg = `${ARCHIVE_MOUNT}/${path.basename(archivePath)}`;
+  const mounts = { [ARCHIVE_MOUNT]: path.dirname(archivePath) };
+
+  const listing = new ListingParser(limits.maxArchiveEntries);
+  const listed = await runSevenZip(
+    ['l', '-slt', typeSwitch, DUMMY_PASSWORD, '-sccUTF-8', archiveArg],
+    mounts,
+    {
+      onLine: (line) => listing.line(line),
+      onWrite: () => {
+        if (listing.refusal) throw listing.refusal;
+      },
+    },
+  );
+  if (listing.refusal) throw listing.refusal;
+  if (listed.code !== 0 || listing.problems.length > 0) {
+    throw await failure(listed, listing.problems, format, archivePath);
+  }
+  const entries = listing.entries.map(describeEntry);
+  if (listing.archiveEncrypted()) throw new Refusal('encrypted');
+  if (entries.length === 0) throw new Refusal('emptyArchive');
+  const plan = planUpload(entries, limits, 'archive');
+
+  // Everything the listing declared, junk included, is what 7-Zip may write; not a byte more.
+  const declared = entries.reduce((sum, e) => sum + e.size, 0);
+  let written = 0;
+  const extracted = await runSevenZip(
+    ['x', typeSwitch, DUMMY_PASSWORD, '-y', '-bd', '-sccUTF-8', `-o${OUTPUT_MOUNT}`, archiveArg],
+    { ...mounts, [OUTPUT_MOUNT]: outDir },
+    {
+      onWrite: (bytes, target) => {
+        if (!target.startsWith(`${OUTPUT_MOUNT}/`)) return;
+        written += bytes;
+        if (written > declared) throw new Refusal('sizeMismatch');
+      },
+    },
+  );
+  if (extracted.code !== 0) throw await failure(extracted, [], format, archivePath);
+
+  await verifyExtractedTree(outDir, [...plan.files, ...plan.junk]);
+  for (const junk of plan.junk) await fs.promises.rm(path.join(outDir, ...junk.name.split('/')));
+  const files: CheckedFile[] = [];
+  for (const planned of plan.files) {
+    const file = path.join(outDir, ...planned.name.split('/'));
+    // Emscripten creates files with mode 0777 (less the umask): these are data, not programs.
+    await fs.promises.chmod(file, 0o644);
+    files.push(await inspectFile(planned.path, file));
+  }
+  return files;
+}
+
+interface SevenZipRun {
+  /** 7-Zip's exit code; null when it crashed (an uncaught C++ exception inside the WebAssembly). */
+  code: number | null;
+  errors: string[];
+}
+
+/** One 7-Zip command in a fresh instance (a crashed instance is not reused). */
+async function runSevenZip(
+  args: string[],
+  mounts: Record<string, string>,
+  hooks: {
+    /** Each line 7-Zip prints to stdout. */
+    onLine?: (line: string) => void;
+    /**
+     * Called before every write, to a file or to the terminal; throwing a Refusal here stops
+     * 7-Zip. (Emscripten's terminal turns an exception thrown by onLine into a write error.)
+     */
+    onWrite?: (bytes: number, target: string) => void;
+  },
+): Promise<SevenZipRun> {
+  const errors: string[] = [];
+  const sevenZip: SevenZipModule = await loadSevenZip({
+    print: (line) => hooks.onLine?.(line),
+    printErr: (line) => errors.push(line),
+    stdin: () => null as unknown as number,
+  });
+  const { FS } = sevenZip;
+  for (const [mountPoint, hostDir] of Object.entries(mounts)) {
+    FS.mkdir(mountPoint);
+    FS.mount(sevenZip.NODEFS, { root: hostDir }, mountPoint);
+  }
+  // Modes stored in the archive (0666, 0000, setuid) are not applied to our files: they keep the
+  // mode they were created with (the process umask applies).
+  FS.chmod = () => {};
+  FS.fchmod = () => {};
+  FS.lchmod = () => {};
+  const { onWrite } = hooks;
+  if (onWrite) {
+    // Every byte 7-Zip writes, to a file or to the terminal, goes through FS.write.
+    const write = FS.write.bind(FS);
+    FS.write = (stream, buffer, offset, length, position, canOwn) => {
+      onWrite(length, (stream as { path?: string }).path ?? '');
+      return write(stream, buffer, offset, length, position, canOwn);
+    };
+  }
+  try {
+    return { code: sevenZip.callMain(args) as unknown as number, errors };
+  } catch (err) {
+    // A Refusal thrown by a hook unwinds through 7-Zip and comes out here.
+    if (err instanceof Refusal) throw err;
+    return { code: null, errors };
+  } finally {
+    // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.
+    process.exitCode = undefined;
+  }
+}
+
+/** What a failed 7-Zip run means for the user. */
+async function failure(
+  run: SevenZipRun,
+  problems: string[],
+  format: '7z' | 'rar',
+  archivePath: string,
+): Promise<Refusal> {
+  const text = [...run.errors, ...problems].join('\n');
+  if (/wrong password|encrypted/i.test(text)) return new Refusal('encrypted');
+  if (/unsupported method/i.test(text)) return new Refusal('unsupportedMethod');
+  // 7-Zip crashes (rather than reporting) on a 7z whose header is encrypted and the password wrong.
+  if (run.code === null && format === '7z' && (await hasEncryptedHeader(archivePath))) {
+    return new Refusal('encrypted');
+  }
+  return new Refusal(run.code === null ? 'extractFailed' : 'corrupt');
+}
+
+async function readBytes(file: string, position: number, length: number): Promise<Buffer> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, position);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function isRar5(archivePath: string): Promise<boolean> {
+  const head = await readBytes(archivePath, 0, 8);
+  return head.equals(Buffer.from('Rar!\x1a\x07\x01\x00', 'latin1'));
+}
+
+const K_ENCODED_HEADER = 0x17;
+const AES_METHOD_ID = Buffer.from([0x06, 0xf1, 0x07, 0x01]);
+
+/**
+ * A 7z whose "next header" is itself packed (kEncodedHeader) with the 7zAES coder: the file list
+ * is encrypted. The start header gives the next header's offset and size.
+ */
+async function hasEncryptedHeader(archivePath: string): Promise<boolean> {
+  const start = await readBytes(archivePath, 0, 32);
+  if (start.length < 32) return false;
+  const offset = Number(start.readBigUInt64LE(12));
+  const size = Number(start.readBigUInt64LE(20));
+  if (!Number.isSafeInteger(offset + size) || size === 0) return false;
+  const header = await readBytes(archivePath, 32 + offset, Math.min(size, 4096));
+  return header[0] === K_ENCODED_HEADER && header.includes(AES_METHOD_ID);
+}
+
+const KEY_VALUE = /^([A-Za-z][A-Za-z ]*?) = (.*)$/;
+
+/**
+ * Parses `7zz l -slt` output as it is printed: the archive's properties after "--", then one block
+ * of "Key = Value" lines per entry after "----------". Any other line after "--" (ERRORS:,
+ * WARNINGS: and their details, "Errors: 1") is a problem. Past the entry limit it records a
+ * refusal and ignores the rest; the caller stops 7-Zip at its next write.
+ */
+class ListingParser {
+  readonly archive = new Map<string, string>();
+  readonly entries: Map<string, string>[] = [];
+  readonly problems: string[] = [];
+  refusal: Refusal | null = null;
+  #phase: 'preamble' | 'archive' | 'entries' = 'preamble';
+  #current: Map<string, string> | null = null;
+
+  constructor(private readonly maxEntries: number) {}
+
+  line(text: string): void {
+    if (this.refusal) return;
+    if (this.#phase === 'preamble') {
+      if (text === '--') this.#phase = 'archive';
+      return;
+    }
+    if (text === '----------' && this.#phase === 'archive') {
+      this.#phase = 'entries';
+      return;
+    }
+    if (text === '') {
+      this.#current = null;
+      return;
+    }
+    const match = KEY_VALUE.exec(text);
+    if (!match) {
+      this.problems.push(text);
+      return;
+    }
+    const [, key = '', value = ''] = match;
+    if (this.#phase === 'archive') {
+      this.archive.set(key, value);
+      return;
+    }
+    if (key === 'Path' || !this.#current) {
+      if (this.entries.length >= this.maxEntries) {
+        this.refusal = new Refusal('tooManyEntries', { n: this.maxEntries });
+        return;
+      }
+      this.#current = new Map();
+      this.entries.push(this.#current);
+    }
+    // A repeated key means a name smuggled a line break into the listing.
+    if (this.#current.has(key)) {
+      this.refusal = new Refusal('badName', { name: displayName(value) });
+      return;
+    }
+    this.#current.set(key, value);
+  }
+
+  archiveEncrypted(): boolean {
+    return /AES/i.test(this.archive.get('Method') ?? '') || this.archive.get('Encrypted') === '+';
+  }
+}
+
+/**
+ * One listed entry. The Attributes value is 7-Zip's rendering: Windows attribute letters
+ * ("RHS8DAdNTsLCOIEV", where D is a directory, d a device, L a reparse point such as a link), then
+ * for archives made on Unix a space and an ls-style mode whose first character is the file type.
+ */
+function describeEntry(props: Map<string, string>): ListedEntry {
+  const name = props.get('Path') ?? '';
+  const shown = displayName(name);
+  const [windows = '', posix = ''] = (props.get('Attributes') ?? '').split(' ');
+  const posixType = posix.charAt(0);
+  const isDir = props.get('Folder') === '+' || windows.includes('D') || posixType === 'd';
+  const links = [...props].some(([key, value]) => /link/i.test(key) && value !== '' && value !== '-');
+  if (
+    links ||
+    windows.includes('L') ||
+    windows.includes('d') ||
+    (posixType !== '' && posixType !== '-' && posixType !== 'd') ||
+    props.get('Alternate Stream') === '+' ||
+    props.get('Anti') === '+'
+  ) {
+    throw new Refusal('notRegularFile', { name: shown });
+  }
+  if (props.get('Encrypted') === '+') throw new Refusal('encrypted');
+  if (props.get('Split Before') === '+' || props.get('Split After') === '+') throw new Refusal('corrupt');
+  const size = isDir ? 0 : Number(props.get('Size'));
+  if (!Number.isSafeInteger(size) || size < 0 || (!isDir && props.get('Size') === '')) {
+    throw new Refusal('corrupt');
+  }
+  return { name: isDir ? `${name}/` : name, isDir, size };
+}

@@ -1,0 +1,136 @@
+/**
+ * Multipart upload → staging area. Each file part streams to its own temp file (never buffered
+ * whole), with the upload limits enforced while the bytes arrive. Anything that goes wrong —
+ * limits, bad fields, a client that disconnects — removes the upload's staging folder.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { format, formatBytes, messages, type UploadLimits } from '@sitehall/contracts';
+import type { FastifyRequest } from 'fastify';
+import { AppError, Invalid, TooLarge } from '../http/errors.js';
+
+const m = messages.project;
+
+export interface StagedFile {
+  /** The part's filename as sent: a relative path for folder uploads. */
+  name: string;
+  tempFile: string;
+  size: number;
+}
+
+export interface StagedUpload {
+  id: string;
+  dir: string;
+  /** An empty folder for the ingest step. */
+  workDir: string;
+  fields: Record<string, string>;
+  files: StagedFile[];
+  /** Removes everything this upload staged. */
+  discard(): Promise<void>;
+}
+
+/** Multipart framing and the text fields fit in this much on top of the files' bytes. */
+const OVERHEAD_BYTES = 1024 * 1024;
+
+export function stagingRoot(dataDir: string): string {
+  return path.join(dataDir, 'staging');
+}
+
+/** Refuses by Content-Length before reading a byte of a body that can't fit. */
+export function checkDeclaredLength(request: FastifyRequest, limits: UploadLimits): void {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxUploadBytes + OVERHEAD_BYTES) {
+    throw new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files');
+  }
+}
+
+export async function stageUpload(
+  request: FastifyRequest,
+  dataDir: string,
+  limits: UploadLimits,
+): Promise<StagedUpload> {
+  if (!request.isMultipart()) throw new AppError(415, messages.common.unsupportedMediaType);
+  const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+  const dir = path.join(stagingRoot(dataDir), id);
+  const inDir = path.join(dir, 'in');
+  const workDir = path.join(dir, 'work');
+  await fs.promises.mkdir(inDir, { recursive: true });
+  await fs.promises.mkdir(workDir, { recursive: true });
+  const discard = () => fs.promises.rm(dir, { recursive: true, force: true });
+
+  const fields: Record<string, string> = {};
+  const files: StagedFile[] = [];
+  let total = 0;
+  try {
+    const parts = request.parts({
+      // Folder uploads send relative paths ('css/app.css') as filenames: keep them.
+      preservePath: true,
+      limits: {
+        fileSize: limits.maxFileBytes,
+        files: limits.maxFilesPerUpload,
+        fields: 20,
+        fieldSize: 64 * 1024,
+        parts: limits.maxFilesPerUpload + 20,
+      },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+        continue;
+      }
+      if (part.fieldname !== 'files') {
+        part.file.resume();
+        throw new Invalid('files', messages.common.badRequest);
+      }
+      const name = part.filename ?? '';
+      if (!name.trim()) {
+        part.file.resume();
+        throw new Invalid('files', format(m.emptyFile, { name }));
+      }
+      const tempFile = path.join(inDir, String(files.length));
+      let size = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          total += chunk.length;
+          if (total > limits.maxUploadBytes) {
+            done(
+              new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files'),
+            );
+            return;
+          }
+          done(null, chunk);
+        },
+      });
+      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: 256 * 1024 }));
+      files.push({ name, tempFile, size });
+    }
+  } catch (err) {
+    await discard();
+    throw translateMultipartError(err, limits);
+  }
+  return { id, dir, workDir, fields, files, discard };
+}
+
+function translateMultipartError(err: unknown, limits: UploadLimits): unknown {
+  if (err instanceof AppError) return err;
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return new TooLarge(format(m.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }), 'files');
+  }
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return new TooLarge(format(m.tooManyFiles, { n: limits.maxFilesPerUpload }), 'files');
+  }
+  if (
+    code === 'FST_FIELDS_LIMIT' ||
+    code === 'FST_PROTO_VIOLATION' ||
+    code === 'FST_INVALID_MULTIPART_CONTENT_TYPE'
+  ) {
+    return new Invalid(null, messages.common.badRequest);
+  }
+  // The client went away or sent a broken body.
+  return new AppError(400, m.uploadInterrupted);
+}

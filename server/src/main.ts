@@ -1,0 +1,42 @@
+/** config → app → listen; signals; nothing else. */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main() {
+  const config = loadConfig();
+  const { app, ctx } = await buildApp(config);
+  const admin = await ctx.services.accounts.ensureFirstAdmin(config.adminPassword);
+  if (admin.created) {
+    const line = '='.repeat(60);
+    const pw = admin.generated ? admin.password : '(取自 ADMIN_PASSWORD)';
+    // Printed once, straight to the console, never through the structured log.
+    process.stdout.write(
+      `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
+    );
+  }
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    try {
+      await app.close();
+      clearTimeout(force);
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`SiteHall 已启动: http://localhost:${config.port}`);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+/** Audit log rows as the audit log page shows them. */
+import { AUDIT_ACTION_LABELS, type AuditLogDto } from '@sitehall/contracts';
+import type { Selectable } from 'kysely';
+import type { AuditLogsTable } from '../db/types.js';
+
+export function presentAuditLog(row: Selectable<AuditLogsTable>): AuditLogDto {
+  let detail: Record<string, unknown> | null = null;
+  if (row.detail) {
+    try {
+      detail = JSON.parse(row.detail) as Record<string, unknown>;
+    } catch {
+      detail = { text: row.detail };
+    }
+  }
+  return {
+    id: row.id,
+    actor: row.actor_name === null ? null : { id: row.actor_id, username: row.actor_name },
+    action: row.action,
+    action_label: AUDIT_ACTION_LABELS[row.action] ?? row.action,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    detail,
+    ip: row.ip,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,21 @@
+/** The only place a user row becomes JSON: the password hash never leaves the server. */
+import type { AdminUserDto, UserDto } from '@sitehall/contracts';
+import type { UserRow } from '../db/types.js';
+
+export function presentUser(u: UserRow): UserDto {
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    role: u.role,
+    avatar: u.avatar,
+    disabled: u.disabled === 1,
+    created_at: u.created_at,
+    updated_at: u.updated_at,
+    last_login_at: u.last_login_at,
+  };
+}
+
+export function presentAdminUser(u: UserRow & { project_count: number | null }): AdminUserDto {
+  return { ...presentUser(u), project_count: Number(u.project_count ?? 0) };
+}

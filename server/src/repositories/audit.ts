@@ -1,0 +1,61 @@
+/** The audit log table: rows are only ever added and read (no update or delete exists). */
+import type { Insertable } from 'kysely';
+import { sql } from 'kysely';
+import type { DB } from '../db/database.js';
+import type { AuditLogsTable } from '../db/types.js';
+import { likePattern } from './showcase.js';
+
+export interface AuditFilter {
+  /** Part of the actor's username, any case. */
+  actor?: string;
+  actorId?: number;
+  /** One action ('review.approve'), or a group without a dot ('review'). */
+  action?: string;
+  targetType?: string;
+  targetId?: string;
+  ip?: string;
+  /** ISO timestamps: from inclusive, before exclusive. */
+  from?: string;
+  before?: string;
+}
+
+export function createAuditRepository(db: DB) {
+  return {
+    async insert(row: Insertable<AuditLogsTable>, trx: DB = db): Promise<void> {
+      await trx.insertInto('audit_logs').values(row).execute();
+    },
+
+    async list(filter: AuditFilter, page: number, pageSize: number) {
+      let q = db.selectFrom('audit_logs');
+      if (filter.actor) {
+        q = q.where(
+          sql<boolean>`lower(coalesce(actor_name, '')) like ${likePattern(filter.actor)} escape '\\'`,
+        );
+      }
+      if (filter.actorId !== undefined) q = q.where('actor_id', '=', filter.actorId);
+      if (filter.action) {
+        q = filter.action.includes('.')
+          ? q.where('action', '=', filter.action)
+          : q.where(sql<boolean>`action like ${`${escapeLike(filter.action)}.%`} escape '\\'`);
+      }
+      if (filter.targetType) q = q.where('target_type', '=', filter.targetType);
+      if (filter.targetId) q = q.where('target_id', '=', filter.targetId);
+      if (filter.ip) q = q.where('ip', '=', filter.ip);
+      if (filter.from) q = q.where('created_at', '>=', filter.from);
+      if (filter.before) q = q.where('created_at', '<', filter.before);
+      const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const rows = await q
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute();
+      return { rows, total: Number(total.n) };
+    },
+  };
+}
+export type AuditRepository = ReturnType<typeof createAuditRepository>;
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,149 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/database.js';
+import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { NewUser, UserRow, UserUpdate } from '../db/types.js';
+
+/** The unique, case-insensitive form of a username (NFC, so look-alike encodings are one name). */
+export function usernameKey(username: string): string {
+  return username.trim().normalize('NFC').toLowerCase();
+}
+
+/** Whether a change takes an enabled administrator away (demotion, disabling or deletion). */
+function removesAnAdmin(user: UserRow, patch: UserUpdate | 'delete'): boolean {
+  if (user.role !== 'admin' || user.disabled) return false;
+  return patch === 'delete' || (patch.role !== undefined && patch.role !== 'admin') || patch.disabled === 1;
+}
+
+export function createUsersRepository(db: DB, dialect: MigrationDialect) {
+  /**
+   * The user row and whether someone other than them is an enabled admin, read inside `trx` with
+   * every admin row locked, so two admins demoting each other at once can't both succeed. SQLite
+   * needs no row locks: its write transactions already run one at a time (BEGIN IMMEDIATE).
+   */
+  async function lockAdmins(trx: DB, id: number) {
+    let admins = trx
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .orderBy('id');
+    if (dialect === 'postgres') admins = admins.forUpdate();
+    const others = (await admins.execute()).filter((r) => r.id !== id).length;
+    const user = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return { user, othersExist: others > 0 };
+  }
+
+  return {
+    byId(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** By username (case-insensitive) or email. */
+    byLogin(login: string): Promise<UserRow | undefined> {
+      const key = usernameKey(login);
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb.or([eb('username_key', '=', key), eb('email', '=', key)]))
+        .orderBy('id')
+        .executeTakeFirst();
+    },
+    byUsernameKey(key: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('username_key', '=', key).executeTakeFirst();
+    },
+    byEmail(email: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    },
+    async insert(user: NewUser): Promise<UserRow> {
+      return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, patch: UserUpdate): Promise<UserRow | undefined> {
+      return db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+    },
+    /** Applies an admin's change to an account unless it would leave no enabled administrator. */
+    updateKeepingAnAdmin(id: number, patch: UserUpdate): Promise<UserRow | 'missing' | 'last-admin'> {
+      return db.transaction().execute(async (trx) => {
+        const { user, othersExist } = await lockAdmins(trx, id);
+        if (!user) return 'missing';
+        if (removesAnAdmin(user, patch) && !othersExist) return 'last-admin';
+        return (
+          (await trx
+            .updateTable('users')
+            .set(patch)
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst()) ?? 'missing'
+        );
+      });
+    },
+    /**
+     * Deletes an account unless it owns projects (their sites would vanish with it) or is the last
+     * enabled administrator; checked and done in one transaction.
+     */
+    deleteIfUnowned(id: number): Promise<UserRow | 'missing' | 'last-admin' | 'has-projects'> {
+      return db.transaction().execute(async (trx) => {
+        const { user, othersExist } = await lockAdmins(trx, id);
+        if (!user) return 'missing';
+        if (removesAnAdmin(user, 'delete') && !othersExist) return 'last-admin';
+        const owned = await trx
+          .selectFrom('projects')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('owner_id', '=', id)
+          .executeTakeFirstOrThrow();
+        if (Number(owned.n) > 0) return 'has-projects';
+        await trx.deleteFrom('users').where('id', '=', id).execute();
+        return user;
+      });
+    },
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    /** A page of users with their project counts; search matches username or email substrings. */
+    async list(q: { page: number; pageSize: number; search?: string; role?: 'admin' | 'user' }) {
+      let query = db.selectFrom('users');
+      if (q.search) {
+        const needle = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb(sql`username_key`, 'like', sql`${needle} escape '\\'`),
+            eb(sql`coalesce(email, '')`, 'like', sql`${needle} escape '\\'`),
+          ]),
+        );
+      }
+      if (q.role) query = query.where('role', '=', q.role);
+      const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const rows = await query
+        .selectAll('users')
+        .select((eb) =>
+          eb
+            .selectFrom('projects')
+            .whereRef('projects.owner_id', '=', 'users.id')
+            .select((e2) => e2.fn.countAll<number>().as('c'))
+            .as('project_count'),
+        )
+        .orderBy('users.id')
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize)
+        .execute();
+      return { rows, total: Number(total.n) };
+    },
+  };
+}
+export type UsersRepository = ReturnType<typeof createUsersRepository>;
+
+/**
+ * The field a unique-constraint failure on users is about, or null for any other error: a
+ * concurrent registration that passed the "is it taken?" check still ends in a 409, not a 500.
+ */
+export function uniqueViolation(err: unknown): 'username' | 'email' | null {
+  const e = (err ?? {}) as { code?: unknown; message?: unknown; detail?: unknown };
+  let column: string | undefined;
+  if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') column = /users\.(\w+)/.exec(String(e.message))?.[1];
+  else if (e.code === '23505') column = /Key \((\w+)\)/.exec(String(e.detail))?.[1];
+  if (column === 'username_key') return 'username';
+  if (column === 'email') return 'email';
+  return null;
+}

@@ -1,0 +1,53 @@
+import { loginBody, messages, registerBody, updateProfileBody } from '@sitehall/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../context.js';
+import { actorOf } from '../http/access.js';
+import { parse } from '../http/errors.js';
+import { metaOf, ok } from '../http/reply.js';
+import { presentUser } from '../presenters/user.js';
+
+export const authRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { accounts } = ctx.services;
+
+    app.post('/auth/login', { config: { access: 'public' } }, async (request) => {
+      const body = parse(loginBody, request.body);
+      const { session, user } = await accounts.login(body, metaOf(request));
+      return ok(
+        { token: session.token, expires_at: session.expiresAt, user: presentUser(user) },
+        messages.auth.loginSuccess,
+      );
+    });
+
+    app.post('/auth/logout', { config: { access: 'user' } }, async (request) => {
+      await accounts.logout(actorOf(request), metaOf(request));
+      return ok(null, messages.auth.logoutSuccess);
+    });
+
+    app.post('/auth/refresh', { config: { access: 'user' } }, async (request) => {
+      const { session, user } = await accounts.refresh(actorOf(request), metaOf(request));
+      return ok({ token: session.token, expires_at: session.expiresAt, user: presentUser(user) });
+    });
+
+    app.get('/auth/profile', { config: { access: 'user' } }, async (request) => {
+      const user = await accounts.profile(actorOf(request).id);
+      return ok({ user: presentUser(user) });
+    });
+
+    app.put('/auth/profile', { config: { access: 'user' } }, async (request) => {
+      const body = parse(updateProfileBody, request.body);
+      const { user, passwordChanged } = await accounts.updateProfile(actorOf(request), body, metaOf(request));
+      return ok(
+        { user: presentUser(user) },
+        passwordChanged ? messages.auth.passwordChanged : messages.auth.profileUpdated,
+      );
+    });
+
+    app.post('/auth/register', { config: { access: 'admin' } }, async (request, reply) => {
+      const body = parse(registerBody, request.body);
+      const { user, password } = await accounts.register(actorOf(request), body, metaOf(request));
+      reply.code(201);
+      return ok({ password, user: presentUser(user) }, messages.auth.registerSuccess);
+    });
+  };

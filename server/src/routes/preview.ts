@@ -1,0 +1,20 @@
+/** POST /api/projects/{id}/preview-token: a preview link for the owner or an admin. */
+import { messages } from '@sitehall/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../context.js';
+import { actorOf } from '../http/access.js';
+import { NotFound } from '../http/errors.js';
+import { idParam, ok } from '../http/reply.js';
+
+export const previewRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.post('/projects/:id/preview-token', { config: { access: 'user' } }, async (request) => {
+      const id = idParam((request.params as { id?: string }).id);
+      if (id === null) throw new NotFound(messages.project.notFound);
+      const actor = actorOf(request);
+      // The owner or an admin (projectPolicy.view); to anyone else the project does not exist.
+      const project = await ctx.services.projects.visible(actor, id);
+      return ok(await ctx.services.previews.create(actor, project, request.ip));
+    });
+  };

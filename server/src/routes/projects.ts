@@ -1,0 +1,82 @@
+/** The owner's project calls under /api/projects (spec §7, DECISIONS.md "Deployments"). */
+import { messages, myProjectsQuery, rollbackBody, updateProjectBody } from '@sitehall/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../context.js';
+import { actorOf } from '../http/access.js';
+import { NotFound, parse } from '../http/errors.js';
+import { idParam, ok } from '../http/reply.js';
+import { paginate } from '../presenters/pagination.js';
+
+export const projectRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { projects } = ctx.services;
+    const projectId = (params: unknown) => {
+      const id = idParam((params as { id?: string }).id);
+      if (id === null) throw new NotFound(messages.project.notFound);
+      return id;
+    };
+
+    app.post('/projects/upload', { config: { access: 'user' } }, async (request, reply) => {
+      const project = await projects.upload(actorOf(request), request, request.ip);
+      reply.code(201);
+      return ok({ project }, messages.project.uploadSuccess);
+    });
+
+    app.get('/projects/my', { config: { access: 'user' } }, async (request) => {
+      const q = parse(myProjectsQuery, request.query);
+      const { projects: list, total, stats } = await projects.listMine(actorOf(request), q);
+      return ok({ projects: list, pagination: paginate(q.page, q.page_size, total), stats });
+    });
+
+    app.get('/projects/:id', { config: { access: 'user' } }, async (request) => {
+      const p = await projects.visible(actorOf(request), projectId(request.params));
+      return ok({ project: await projects.detail(p) });
+    });
+
+    // JSON edits the metadata; multipart uploads a new version of the files.
+    app.put('/projects/:id', { config: { access: 'user' } }, async (request) => {
+      const id = projectId(request.params);
+      if (request.isMultipart()) {
+        const project = await projects.uploadVersion(actorOf(request), id, request, request.ip);
+        return ok({ project }, messages.project.versionUploaded);
+      }
+      const body = parse(updateProjectBody, request.body);
+      const project = await projects.updateMeta(
+        actorOf(request),
+        id,
+        { name: body.project_name ?? body.name, description: body.description, is_public: body.is_public },
+        request.ip,
+      );
+      return ok({ project }, messages.project.updated);
+    });
+
+    app.delete('/projects/:id', { config: { access: 'user' } }, async (request) => {
+      await projects.remove(actorOf(request), projectId(request.params), request.ip);
+      return ok(null, messages.project.deleted);
+    });
+
+    app.post('/projects/:id/rollback', { config: { access: 'user' } }, async (request) => {
+      const body = parse(rollbackBody, request.body);
+      const actor = actorOf(request);
+      const id = projectId(request.params);
+      await ctx.services.review.rollback(actor, id, body.deployment_id, request.ip);
+      return ok(
+        { project: await projects.detail(await projects.visible(actor, id)) },
+        messages.review.rollbackDone,
+      );
+    });
+
+    app.get('/projects/:id/download', { config: { access: 'user' } }, async (request, reply) => {
+      const { stream, filename } = await projects.download(
+        actorOf(request),
+        projectId(request.params),
+        request.ip,
+      );
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    });
+  };

@@ -1,0 +1,169 @@
+/**
+ * /sites/{id}/{path}: a project's live deployment. /preview/{token}/{path}: the deployment a
+ * preview link shows. Both decode the raw URL strictly (serve/site-path.ts), answer from the
+ * cached file tables, and carry the sandbox headers on every response (serve/site-headers.ts).
+ * A project that is not live is the same 404 as one that does not exist. With SITES_ORIGIN, only
+ * the sites host serves them (serve/site-hosts.ts) and it serves nothing else.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { isSiteContentPath } from '../http/headers.js';
+import { idParam } from '../http/reply.js';
+import {
+  decodeSitePath,
+  isHtml,
+  resolveSiteFile,
+  type SiteBody,
+  type SiteResolution,
+  sendSiteFile,
+  sendSiteRedirect,
+  splitSiteUrl,
+} from '../serve/index.js';
+import type { DeploymentIndex } from '../services/site-index.js';
+
+const NOT_FOUND_HTML =
+  '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>404 页面不存在</title></head>' +
+  '<body style="font-family:sans-serif;text-align:center;padding:4em 1em;color:#555">' +
+  '<h1>404</h1><p>页面不存在，或该站点尚未发布。</p></body></html>';
+
+function notFound(reply: FastifyReply): SiteBody {
+  reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+  return NOT_FOUND_HTML;
+}
+
+/** Prefetches and prerenders are not someone looking at the page. */
+function isPrefetch(request: FastifyRequest): boolean {
+  const purpose = request.headers['sec-purpose'] ?? request.headers.purpose;
+  return typeof purpose === 'string' && purpose.includes('prefetch');
+}
+
+/**
+ * On the sites host everything that is not a site is the same 404: no API, no web app, no health
+ * check. Registered before the access hook, so not even a 401 tells that an API is there.
+ */
+export function registerSitesHostGuard(app: FastifyInstance, ctx: AppContext): void {
+  if (!ctx.siteHosts.separate) return;
+  app.addHook('onRequest', async (request, reply) => {
+    if (ctx.siteHosts.classify(request.headers.host).kind === 'app') return;
+    if (!isSiteContentPath(request.url)) return reply.send(notFound(reply));
+  });
+}
+
+export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { siteIndex, siteFiles, views, previews } = ctx.services;
+
+  /**
+   * Every branch sets status and headers and returns the body (see SiteBody), synchronously when
+   * everything it needs is in memory: a hot file costs no turn of the event loop.
+   */
+  function serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    site: DeploymentIndex,
+    rawPath: string,
+    preview: boolean,
+  ): SiteBody | Promise<SiteBody> {
+    const path = decodeSitePath(rawPath);
+    if (path === null) return notFound(reply);
+    // The usual cases — a file by its own name, a folder's index.html — straight from the table.
+    const direct = site.files.get(path === '' || path.endsWith('/') ? `${path}index.html` : path);
+    if (direct) return sendFound(request, reply, site, { kind: 'file', status: 200, file: direct }, preview);
+    const q = rawPath.indexOf('?');
+    return resolveSiteFile((p) => site.files.get(p), path, {
+      entryFile: site.entryFile,
+      query: q === -1 ? '' : rawPath.slice(q),
+    }).then((resolution) => sendFound(request, reply, site, resolution, preview));
+  }
+
+  function sendFound(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    site: DeploymentIndex,
+    resolution: SiteResolution | null,
+    preview: boolean,
+  ): SiteBody | Promise<SiteBody> {
+    if (!resolution) return notFound(reply);
+    if (resolution.kind === 'redirect') return sendSiteRedirect(reply, resolution.location);
+    if (
+      !preview &&
+      resolution.kind === 'file' &&
+      request.method === 'GET' &&
+      isHtml(resolution.file.mime_type) &&
+      !isPrefetch(request)
+    ) {
+      views.count(site.projectId, request.headers['user-agent']);
+    }
+    return sendSiteFile(request, reply, resolution.file, {
+      source: siteFiles,
+      status: resolution.status,
+      lastModified: site.lastModified,
+      // Previews: serve/site-headers.ts makes every preview response private and unstored.
+      ...(preview ? { cacheControl: 'private, no-store' } : {}),
+    });
+  }
+
+  function answer(request: FastifyRequest, reply: FastifyReply): SiteBody | Promise<SiteBody> {
+    const url = splitSiteUrl(request.url);
+    if (!url) return notFound(reply);
+    if (ctx.siteHosts.separate) {
+      const moved = ctx.siteHosts.redirectFor(
+        ctx.siteHosts.classify(request.headers.host),
+        url,
+        request.originalUrl,
+      );
+      if (moved) {
+        reply.code(302).headers({ location: moved, 'cache-control': 'no-cache' });
+        return undefined;
+      }
+    }
+    const withSite = (site: DeploymentIndex | null): SiteBody | Promise<SiteBody> => {
+      if (!site) return notFound(reply);
+      // '/sites/12' → '/sites/12/', so the page's relative links resolve inside the site.
+      if (url.rawPath === null) return sendSiteRedirect(reply, `./${url.key}/${url.query}`);
+      return serve(request, reply, site, url.rawPath, url.area === 'preview');
+    };
+    if (url.area === 'preview') {
+      return previews
+        .resolve(url.key)
+        .then((found) => (found ? siteIndex.deployment(found.deploymentId) : null))
+        .then(withSite);
+    }
+    const id = idParam(url.key);
+    if (id === null) return notFound(reply);
+    const known = siteIndex.peekLive(id);
+    return known === undefined ? siteIndex.liveOf(id).then(withSite) : withSite(known);
+  }
+
+  /**
+   * Not an async function: a body known at once is returned as it is and Fastify sends it on the
+   * spot; a promise is awaited by Fastify; an answer without a body is sent here.
+   */
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    const body = answer(request, reply);
+    if (body === undefined) {
+      reply.send();
+      return undefined;
+    }
+    return body;
+  };
+
+  const methodNotAllowed = (_request: FastifyRequest, reply: FastifyReply) => {
+    reply
+      .code(405)
+      .header('allow', 'GET, HEAD')
+      .type('text/plain; charset=utf-8')
+      .send('405 不支持的请求方法');
+  };
+
+  for (const prefix of ['/sites', '/preview']) {
+    for (const url of [prefix, `${prefix}/*`]) {
+      app.route({ method: ['GET', 'HEAD'], url, config: { access: 'public' }, handler });
+      app.route({
+        method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        url,
+        config: { access: 'public' },
+        handler: methodNotAllowed,
+      });
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { messages, updateUserBody, userListQuery } from '@sitehall/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppContext } from '../context.js';
+import { actorOf } from '../http/access.js';
+import { NotFound, parse } from '../http/errors.js';
+import { idParam, metaOf, ok } from '../http/reply.js';
+import { paginate } from '../presenters/pagination.js';
+import { presentAdminUser, presentUser } from '../presenters/user.js';
+
+/** Account administration under /api/admin/users (admin only). */
+export const userRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { accounts } = ctx.services;
+    const userId = (params: unknown) => {
+      const id = idParam((params as { id?: string }).id);
+      if (id === null) throw new NotFound(messages.auth.userNotFound);
+      return id;
+    };
+
+    app.get('/admin/users', { config: { access: 'admin' } }, async (request) => {
+      const q = parse(userListQuery, request.query);
+      const { rows, total } = await accounts.list({
+        page: q.page,
+        pageSize: q.page_size,
+        search: q.search,
+        role: q.role,
+      });
+      return ok({ users: rows.map(presentAdminUser), pagination: paginate(q.page, q.page_size, total) });
+    });
+
+    app.patch('/admin/users/:id', { config: { access: 'admin' } }, async (request) => {
+      const body = parse(updateUserBody, request.body);
+      const user = await accounts.updateUser(actorOf(request), userId(request.params), body, metaOf(request));
+      return ok({ user: presentUser(user) }, messages.auth.userUpdated);
+    });
+
+    app.post('/admin/users/:id/reset-password', { config: { access: 'admin' } }, async (request) => {
+      const { user, password } = await accounts.resetPassword(
+        actorOf(request),
+        userId(request.params),
+        metaOf(request),
+      );
+      return ok({ password, user: presentUser(user) }, messages.auth.passwordReset);
+    });
+
+    app.delete('/admin/users/:id', { config: { access: 'admin' } }, async (request) => {
+      await accounts.deleteUser(actorOf(request), userId(request.params), metaOf(request));
+      return ok(null, messages.auth.userDeleted);
+    });
+  };

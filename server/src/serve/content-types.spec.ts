@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  attachmentDisposition,
+  contentTypeHeader,
+  isCompressible,
+  isInlineWebContent,
+} from './content-types.js';
+
+describe('content types', () => {
+  it.each([
+    ['text/html; charset=utf-8', 'text/html; charset=utf-8'],
+    ['text/css;charset=UTF-8', 'text/css; charset=utf-8'],
+    ['text/javascript; charset="utf-8"', 'text/javascript; charset=utf-8'],
+    // Not valid UTF-8 at ingest (a GBK page): no charset, so the page's own <meta charset> applies.
+    ['text/html', 'text/html'],
+    ['image/png', 'image/png'],
+    ['font/woff2', 'font/woff2'],
+    ['Application/WASM', 'application/wasm'],
+    ['', 'application/octet-stream'],
+    ['text/html\r\nSet-Cookie: x', 'application/octet-stream'],
+    ['nonsense', 'application/octet-stream'],
+  ])('%j → %j', (mime, header) => {
+    expect(contentTypeHeader(mime)).toBe(header);
+  });
+
+  it('shows web content inline and downloads everything else', () => {
+    for (const mime of [
+      'text/html',
+      'text/css',
+      'text/javascript',
+      'application/json',
+      'image/png',
+      'image/svg+xml',
+      'font/woff2',
+      'audio/mpeg',
+      'video/mp4',
+      'application/wasm',
+      'application/pdf',
+      'text/plain',
+    ]) {
+      expect(isInlineWebContent(mime), mime).toBe(true);
+    }
+    for (const mime of [
+      'text/markdown',
+      'text/csv',
+      'application/xml',
+      'application/zip',
+      'application/octet-stream',
+      '',
+    ]) {
+      expect(isInlineWebContent(mime), mime).toBe(false);
+    }
+  });
+
+  it('names the downloaded file, in ASCII and UTF-8', () => {
+    expect(attachmentDisposition('docs/说明 "v1".md')).toBe(
+      `attachment; filename="__ _v1_.md"; filename*=UTF-8''${encodeURIComponent('说明 "v1".md')}`,
+    );
+  });
+
+  it('compresses text formats only', () => {
+    for (const mime of [
+      'text/html; charset=utf-8',
+      'text/css',
+      'text/javascript',
+      'application/json',
+      'application/manifest+json',
+      'image/svg+xml',
+      'application/xml',
+      'text/markdown',
+      'text/csv',
+      'text/plain',
+    ]) {
+      expect(isCompressible(mime), mime).toBe(true);
+    }
+    for (const mime of ['image/png', 'font/woff2', 'video/mp4', 'application/wasm', 'application/zip', '']) {
+      expect(isCompressible(mime), mime).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * What a stored MIME type means for serving: the Content-Type sent, whether a browser may show the
+ * file inline or must download it, and whether it is worth compressing.
+ */
+
+const FALLBACK = 'application/octet-stream';
+
+/** 'Text/HTML; charset=x' → 'text/html'. */
+export function essence(mime: string): string {
+  return (mime.split(';', 1)[0] ?? '').trim().toLowerCase();
+}
+
+function isTextual(type: string): boolean {
+  return (
+    type.startsWith('text/') ||
+    type === 'application/javascript' ||
+    type === 'application/json' ||
+    type === 'application/xml' ||
+    type === 'application/manifest+json' ||
+    type.endsWith('+json') ||
+    type.endsWith('+xml')
+  );
+}
+
+const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
+
+/**
+ * The Content-Type header: the stored type as the ingest chose it. The ingest adds
+ * "; charset=utf-8" to text files whose bytes are valid UTF-8 and leaves it off the others, so a
+ * GBK page still gets its own <meta charset> honoured; no charset is invented here. A malformed
+ * stored type falls back to octet-stream.
+ */
+export function contentTypeHeader(mime: string): string {
+  const type = essence(mime);
+  if (!MEDIA_TYPE.test(type)) return FALLBACK;
+  const charset = /;\s*charset="?([\w.:-]+)"?/i.exec(mime)?.[1];
+  return charset ? `${type}; charset=${charset.toLowerCase()}` : type;
+}
+
+const INLINE_TYPES = new Set([
+  'text/html',
+  'text/css',
+  'text/javascript',
+  'application/javascript',
+  'application/json',
+  'application/manifest+json',
+  'application/wasm',
+  'application/pdf',
+  'text/plain',
+]);
+const INLINE_FAMILIES = ['image/', 'font/', 'audio/', 'video/'];
+
+/**
+ * Web content a browser may render in place: pages, styles, scripts, JSON, images, fonts, media,
+ * wasm, PDF and plain text. Anything else (md, csv, xml, archives, unknown types) is sent as an
+ * attachment, so no other renderer is ever reached by navigating to a user's file.
+ */
+export function isInlineWebContent(mime: string): boolean {
+  const type = essence(mime);
+  return INLINE_TYPES.has(type) || INLINE_FAMILIES.some((family) => type.startsWith(family));
+}
+
+/** Content-Disposition for a downloaded file, with its own name (RFC 6266 with a UTF-8 form). */
+export function attachmentDisposition(filePath: string): string {
+  const name = filePath.slice(filePath.lastIndexOf('/') + 1) || 'download';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * Text formats shrink well: html, css, js, mjs, json, map, webmanifest, svg, xml, txt, md, csv all
+ * have textual types. Images, fonts, media and archives are compressed already.
+ */
+export function isCompressible(mime: string): boolean {
+  return isTextual(essence(mime));
+}
+
+export function isHtml(mime: string): boolean {
+  const type = essence(mime);
+  return type === 'text/html' || type === 'application/xhtml+xml';
+}

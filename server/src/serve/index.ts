@@ -1,0 +1,34 @@
+export { ByteLru } from './byte-lru.js';
+export {
+  attachmentDisposition,
+  contentTypeHeader,
+  isCompressible,
+  isHtml,
+  isInlineWebContent,
+} from './content-types.js';
+export {
+  acceptedEncodings,
+  type ContentEncoding,
+  etagFor,
+  ifRangeAllows,
+  isNotModified,
+  parseRange,
+} from './http-conditions.js';
+export {
+  type ResolveOptions,
+  resolveSiteFile,
+  type SiteFile,
+  type SiteFileLookup,
+  type SiteResolution,
+} from './resolve.js';
+export { type SendSiteFileOptions, type SiteBody, sendSiteFile, sendSiteRedirect } from './send.js';
+export { type EncodedBody, SiteFileSource, type SiteFileSourceOptions } from './site-file-source.js';
+export {
+  registerSiteSecurityHeaders,
+  SITE_SANDBOX_CSP,
+  type SiteIsolation,
+  siteHeadersForUrl,
+  siteSecurityHeaders,
+} from './site-headers.js';
+export { type RequestHost, type SiteHostOptions, SiteHosts } from './site-hosts.js';
+export { decodeSitePath, type SiteArea, type SiteUrl, splitSiteUrl } from './site-path.js';

@@ -1,0 +1,55 @@
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { SiteHosts } from './site-hosts.js';
+import { splitSiteUrl } from './site-path.js';
+
+const req = (host: string, url: string) => ({ headers: { host }, url }) as IncomingMessage;
+
+describe('SiteHosts', () => {
+  it('is all app on the one-host install', () => {
+    const hosts = new SiteHosts({});
+    expect(hosts.separate).toBe(false);
+    expect(hosts.classify('sites.test')).toEqual({ kind: 'app' });
+    expect(hosts.rewriteUrl(req('p1.sites.test', '/x'))).toBe('/x');
+    expect(hosts.redirectFor({ kind: 'app' }, splitSiteUrl('/sites/1/')!, '/sites/1/')).toBeNull();
+    expect(hosts.frameSources()).toBeUndefined();
+  });
+
+  it('tells the sites host from the app host, port and case included', () => {
+    const hosts = new SiteHosts({ sitesOrigin: 'https://Sites.Example.com:8443' });
+    expect(hosts.classify('sites.example.com:8443')).toEqual({ kind: 'sites' });
+    expect(hosts.classify('SITES.example.com:8443')).toEqual({ kind: 'sites' });
+    expect(hosts.classify('sites.example.com')).toEqual({ kind: 'app' });
+    expect(hosts.classify('app.example.com')).toEqual({ kind: 'app' });
+    // Without SITES_SUBDOMAINS a subdomain is not a project.
+    expect(hosts.classify('p1.sites.example.com:8443')).toEqual({ kind: 'app' });
+    expect(hosts.redirectFor({ kind: 'app' }, splitSiteUrl('/sites/3/a?b')!, '/sites/3/a?b')).toBe(
+      'https://sites.example.com:8443/sites/3/a?b',
+    );
+    expect(hosts.redirectFor({ kind: 'sites' }, splitSiteUrl('/sites/3/a')!, '/sites/3/a')).toBeNull();
+  });
+
+  it('maps p{id} subdomains to projects and moves /sites/{id}/ onto them', () => {
+    const hosts = new SiteHosts({ sitesOrigin: 'http://sites.test', sitesSubdomains: true });
+    expect(hosts.classify('p12.sites.test')).toEqual({ kind: 'project', projectId: 12 });
+    expect(hosts.classify('p0.sites.test')).toEqual({ kind: 'sites' });
+    expect(hosts.classify('www.sites.test')).toEqual({ kind: 'sites' });
+    expect(hosts.classify('a.p12.sites.test')).toEqual({ kind: 'sites' });
+    expect(hosts.classify('p12.sites.test.evil.com')).toEqual({ kind: 'app' });
+    expect(hosts.rewriteUrl(req('p12.sites.test', '/css/a.css?v=1'))).toBe('/sites/12/css/a.css?v=1');
+    expect(hosts.rewriteUrl(req('sites.test', '/sites/12/'))).toBe('/sites/12/');
+    for (const arrived of [{ kind: 'app' }, { kind: 'sites' }] as const) {
+      expect(hosts.redirectFor(arrived, splitSiteUrl('/sites/12/x?y')!, '/sites/12/x?y')).toBe(
+        'http://p12.sites.test/x?y',
+      );
+      expect(hosts.redirectFor(arrived, splitSiteUrl('/sites/12')!, '/sites/12')).toBe(
+        'http://p12.sites.test/',
+      );
+    }
+    expect(hosts.redirectFor({ kind: 'sites' }, splitSiteUrl('/preview/t/')!, '/preview/t/')).toBeNull();
+    expect(hosts.redirectFor({ kind: 'app' }, splitSiteUrl('/preview/t/')!, '/preview/t/')).toBe(
+      'http://sites.test/preview/t/',
+    );
+    expect(hosts.frameSources()).toBe('http://sites.test http://*.sites.test');
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Which host a request came to when sites have their own origin (SITES_ORIGIN, DECISIONS.md
+ * "Serving sites"): the platform's own host, the sites host, or (SITES_SUBDOMAINS) one project's
+ * subdomain p{id}.{sites host}. The sites host serves /sites and /preview and nothing of the app;
+ * the app host sends /sites and /preview over to it. Hosts are read from the Host header, which a
+ * reverse proxy must pass through unchanged.
+ */
+import type { IncomingMessage } from 'node:http';
+import { idParam } from '../http/reply.js';
+import type { SiteUrl } from './site-path.js';
+
+export type RequestHost =
+  | { kind: 'app' }
+  | { kind: 'sites' }
+  /** p{id}.{sites host}: everything on it is that project's live site. */
+  | { kind: 'project'; projectId: number };
+
+export interface SiteHostOptions {
+  sitesOrigin?: string;
+  sitesSubdomains?: boolean;
+}
+
+const APP: RequestHost = { kind: 'app' };
+const SITES: RequestHost = { kind: 'sites' };
+
+export class SiteHosts {
+  /** 'https:' and 'sites.example.com[:port]', lower-case; null on the one-host install. */
+  readonly #protocol: string | null;
+  readonly #host: string | null;
+  readonly #subdomains: boolean;
+
+  constructor(opts: SiteHostOptions) {
+    const origin = opts.sitesOrigin ? new URL(opts.sitesOrigin) : null;
+    this.#protocol = origin?.protocol ?? null;
+    this.#host = origin?.host.toLowerCase() ?? null;
+    this.#subdomains = !!origin && !!opts.sitesSubdomains;
+  }
+
+  /** True when sites have an origin of their own. */
+  get separate(): boolean {
+    return this.#host !== null;
+  }
+
+  classify(hostHeader: string | undefined): RequestHost {
+    if (this.#host === null || !hostHeader) return APP;
+    const host = hostHeader.toLowerCase();
+    if (host === this.#host) return SITES;
+    if (this.#subdomains && host.endsWith(`.${this.#host}`)) {
+      const label = host.slice(0, -this.#host.length - 1);
+      const match = /^p([0-9]+)$/.exec(label);
+      const id = match ? idParam(match[1]) : null;
+      // An unknown label on the sites domain is still the sites domain: it serves no app either.
+      return id === null ? SITES : { kind: 'project', projectId: id };
+    }
+    return APP;
+  }
+
+  /**
+   * Fastify's rewriteUrl: a project subdomain's '/x' is '/sites/{id}/x', so one route serves
+   * both. Everything else is left as it came.
+   */
+  rewriteUrl(req: IncomingMessage): string {
+    const url = req.url ?? '/';
+    const host = this.classify(req.headers.host);
+    if (host.kind !== 'project') return url;
+    return `/sites/${host.projectId}${url.startsWith('/') ? url : `/${url}`}`;
+  }
+
+  /**
+   * Where a /sites or /preview URL lives when it came to the wrong host, or null when this host
+   * serves it: the app host sends everything to the sites origin; with subdomains, a project's
+   * site moves from /sites/{id}/ to its own p{id} host.
+   */
+  redirectFor(arrivedOn: RequestHost, url: SiteUrl, originalUrl: string): string | null {
+    if (this.#host === null || arrivedOn.kind === 'project') return null;
+    if (this.#subdomains && url.area === 'sites') {
+      const id = idParam(url.key);
+      if (id !== null) return `${this.#protocol}//p${id}.${this.#host}/${url.rawPath ?? url.query}`;
+    }
+    if (arrivedOn.kind === 'sites') return null;
+    return `${this.#protocol}//${this.#host}${originalUrl}`;
+  }
+
+  /** The sources the app's CSP frame-src allows, so its pages may frame sites and previews. */
+  frameSources(): string | undefined {
+    if (this.#host === null) return undefined;
+    const base = `${this.#protocol}//${this.#host}`;
+    return this.#subdomains ? `${base} ${this.#protocol}//*.${this.#host}` : base;
+  }
+}

@@ -1,0 +1,340 @@
+/** Accounts: sign-in, the first admin, registration by admins, profiles and user administration. */
+import { messages, type Role } from '@sitehall/contracts';
+import { now } from '../db/database.js';
+import type { UserRow, UserUpdate } from '../db/types.js';
+import type { Actor } from '../http/access.js';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../http/errors.js';
+import { type UsersRepository, uniqueViolation, usernameKey } from '../repositories/users.js';
+import type { AuditService } from './audit.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { generatePassword, type PasswordHasher } from './passwords.js';
+import type { SessionService } from './sessions.js';
+
+const m = messages.auth;
+
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string;
+}
+
+export function createAccountService(deps: {
+  users: UsersRepository;
+  sessions: SessionService;
+  hasher: PasswordHasher;
+  throttle: LoginThrottle;
+  audit: AuditService;
+}) {
+  const { users, sessions, hasher, throttle, audit } = deps;
+
+  async function requireUser(id: number): Promise<UserRow> {
+    const user = await users.byId(id);
+    if (!user) throw new NotFound(m.userNotFound);
+    return user;
+  }
+
+  async function assertEmailFree(email: string | null | undefined, exceptId?: number) {
+    if (!email) return;
+    const other = await users.byEmail(email);
+    if (other && other.id !== exceptId) throw new Conflict(m.emailTaken, 'email');
+  }
+
+  /** Runs a write; losing a race on a unique username or email gives the same 409 as the check. */
+  async function uniquely<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      const field = uniqueViolation(err);
+      if (field === 'username') throw new Conflict(m.usernameTaken, 'username');
+      if (field === 'email') throw new Conflict(m.emailTaken, 'email');
+      throw err;
+    }
+  }
+
+  async function createAccount(input: {
+    username: string;
+    email: string | null;
+    role: Role;
+    password: string;
+  }): Promise<UserRow> {
+    const username = input.username.trim().normalize('NFC');
+    const at = now();
+    const passwordHash = await hasher.hash(input.password);
+    return uniquely(() =>
+      users.insert({
+        username,
+        username_key: usernameKey(username),
+        email: input.email,
+        role: input.role,
+        avatar: null,
+        password_hash: passwordHash,
+        disabled: 0,
+        created_at: at,
+        updated_at: at,
+        last_login_at: null,
+      }),
+    );
+  }
+
+  return {
+    /**
+     * Unknown accounts and wrong passwords get the same answer after the same work (a verification
+     * against a dummy hash), so neither the message nor the timing tells which accounts exist.
+     */
+    async login(input: { username: string; password: string; remember: boolean }, meta: RequestMeta) {
+      const user = await users.byLogin(input.username);
+      // One budget per account, whether it is named by username or by email.
+      const account = user ? `user:${user.id}` : `login:${usernameKey(input.username)}`;
+      try {
+        await throttle.check(account, meta.ip);
+      } catch (err) {
+        await audit.record({
+          action: 'auth.login_throttled',
+          targetType: 'user',
+          targetId: user?.id,
+          detail: { login: input.username.slice(0, 100) },
+          ip: meta.ip,
+        });
+        throw err;
+      }
+      const ok = user
+        ? await hasher.verify(user.password_hash, input.password)
+        : await hasher.verifyNothing(input.password);
+      if (!user || !ok) {
+        await throttle.failed(account, meta.ip);
+        await audit.record({
+          action: 'auth.login_failed',
+          targetType: 'user',
+          targetId: user?.id,
+          detail: { login: input.username.slice(0, 100) },
+          ip: meta.ip,
+        });
+        throw new Unauthorized(m.badCredentials);
+      }
+      if (user.disabled) {
+        await audit.record({
+          actor: user,
+          action: 'auth.login_disabled',
+          targetType: 'user',
+          targetId: user.id,
+          ip: meta.ip,
+        });
+        throw new Forbidden(m.accountDisabled);
+      }
+      await throttle.succeeded(account);
+      const session = await sessions.issue(user, { remember: input.remember, ...meta });
+      const updated = (await users.update(user.id, { last_login_at: now() })) ?? user;
+      await audit.record({
+        actor: user,
+        action: 'auth.login',
+        targetType: 'user',
+        targetId: user.id,
+        detail: { remember: input.remember },
+        ip: meta.ip,
+      });
+      return { session, user: updated };
+    },
+
+    async logout(actor: Actor, meta: RequestMeta) {
+      await sessions.revoke(actor.sessionId);
+      await audit.record({
+        actor,
+        action: 'auth.logout',
+        targetType: 'user',
+        targetId: actor.id,
+        ip: meta.ip,
+      });
+    },
+
+    /** A new token for the same session kind; the old token stops working at once. */
+    async refresh(actor: Actor, meta: RequestMeta) {
+      const user = await requireUser(actor.id);
+      const session = await sessions.rotate(actor.sessionId, user, meta);
+      if (!session) throw new Unauthorized(messages.common.sessionExpired);
+      return { session, user };
+    },
+
+    profile: requireUser,
+
+    /** Own email, avatar and password; a password change needs the current one. */
+    async updateProfile(
+      actor: Actor,
+      input: {
+        email?: string | null;
+        avatar?: string | null;
+        current_password?: string;
+        new_password?: string;
+      },
+      meta: RequestMeta,
+    ): Promise<{ user: UserRow; passwordChanged: boolean }> {
+      const user = await requireUser(actor.id);
+      const patch: UserUpdate = {};
+      if (input.email !== undefined && input.email !== user.email) {
+        await assertEmailFree(input.email, user.id);
+        patch.email = input.email;
+      }
+      if (input.avatar !== undefined && input.avatar !== user.avatar) patch.avatar = input.avatar;
+      if (input.new_password !== undefined) {
+        if (!input.current_password) throw new Invalid('current_password', m.currentPasswordRequired);
+        // A stolen session must not become a way to guess the password.
+        const account = `password:${user.id}`;
+        await throttle.check(account, undefined, m.currentPasswordThrottled);
+        if (!(await hasher.verify(user.password_hash, input.current_password))) {
+          await throttle.failed(account);
+          throw new Invalid('current_password', m.currentPasswordWrong);
+        }
+        await throttle.succeeded(account);
+        patch.password_hash = await hasher.hash(input.new_password);
+      }
+      if (Object.keys(patch).length === 0) return { user, passwordChanged: false };
+
+      const updated = await uniquely(() => users.update(user.id, { ...patch, updated_at: now() }));
+      if (!updated) throw new NotFound(m.userNotFound);
+      if (patch.password_hash) {
+        // A password change signs out every other session of the account.
+        await sessions.revokeAllOf(user.id, actor.sessionId);
+        await audit.record({
+          actor,
+          action: 'user.password_changed',
+          targetType: 'user',
+          targetId: user.id,
+          ip: meta.ip,
+        });
+      }
+      if (patch.email !== undefined) {
+        await audit.record({
+          actor,
+          action: 'user.email_change',
+          targetType: 'user',
+          targetId: user.id,
+          ip: meta.ip,
+        });
+      }
+      return { user: updated, passwordChanged: patch.password_hash !== undefined };
+    },
+
+    /** Creates an account with a generated password, returned once. */
+    async register(actor: Actor, input: { username: string; email?: string; role: Role }, meta: RequestMeta) {
+      if (await users.byUsernameKey(usernameKey(input.username)))
+        throw new Conflict(m.usernameTaken, 'username');
+      await assertEmailFree(input.email);
+      const password = generatePassword();
+      const user = await createAccount({
+        username: input.username,
+        email: input.email ?? null,
+        role: input.role,
+        password,
+      });
+      await audit.record({
+        actor,
+        action: 'user.create',
+        targetType: 'user',
+        targetId: user.id,
+        detail: { username: user.username, role: user.role },
+        ip: meta.ip,
+      });
+      return { user, password };
+    },
+
+    list: users.list,
+
+    /**
+     * An admin changes role, disabled or email. Nobody demotes or disables themselves, and the
+     * last enabled administrator stays one (checked in the same transaction as the change).
+     */
+    async updateUser(
+      actor: Actor,
+      id: number,
+      input: { role?: Role; disabled?: boolean; email?: string | null },
+      meta: RequestMeta,
+    ): Promise<UserRow> {
+      const user = await requireUser(id);
+      const patch: UserUpdate = {};
+      if (input.role !== undefined && input.role !== user.role) {
+        if (user.id === actor.id) throw new Conflict(m.cannotChangeOwnRole, 'role');
+        patch.role = input.role;
+      }
+      if (input.disabled !== undefined && (input.disabled ? 1 : 0) !== user.disabled) {
+        if (user.id === actor.id) throw new Conflict(m.cannotDisableSelf, 'disabled');
+        patch.disabled = input.disabled ? 1 : 0;
+      }
+      if (input.email !== undefined && input.email !== user.email) {
+        await assertEmailFree(input.email, user.id);
+        patch.email = input.email;
+      }
+      if (Object.keys(patch).length === 0) return user;
+
+      const updated = await uniquely(() =>
+        users.updateKeepingAnAdmin(user.id, { ...patch, updated_at: now() }),
+      );
+      if (updated === 'missing') throw new NotFound(m.userNotFound);
+      if (updated === 'last-admin') throw new Conflict(m.lastAdmin);
+      if (patch.disabled === 1) await sessions.revokeAllOf(user.id);
+
+      const record = (action: string, detail?: Record<string, unknown>) =>
+        audit.record({ actor, action, targetType: 'user', targetId: user.id, detail, ip: meta.ip });
+      if (patch.role) await record('user.role_change', { from: user.role, to: patch.role });
+      if (patch.disabled !== undefined) await record(patch.disabled ? 'user.disable' : 'user.enable');
+      if (patch.email !== undefined) await record('user.email_change');
+      return updated;
+    },
+
+    /**
+     * Sets a new generated password (shown once) and signs the account out everywhere. The actor
+     * is null when run from the command line.
+     */
+    async resetPassword(actor: Actor | null, id: number, meta: RequestMeta) {
+      const user = await requireUser(id);
+      const password = generatePassword();
+      const updated = await users.update(user.id, {
+        password_hash: await hasher.hash(password),
+        updated_at: now(),
+      });
+      if (!updated) throw new NotFound(m.userNotFound);
+      await sessions.revokeAllOf(user.id);
+      // Earlier failed sign-ins must not lock the owner out of the new password.
+      await throttle.succeeded(`user:${user.id}`);
+      await audit.record({
+        actor,
+        action: 'user.password_reset',
+        targetType: 'user',
+        targetId: user.id,
+        detail: actor ? undefined : { via: 'cli' },
+        ip: meta.ip,
+      });
+      return { user: updated, password };
+    },
+
+    /** Users who own projects can't be deleted: their sites would vanish. Disable them instead. */
+    async deleteUser(actor: Actor, id: number, meta: RequestMeta) {
+      if (id === actor.id) throw new Conflict(m.cannotDeleteSelf);
+      const deleted = await users.deleteIfUnowned(id);
+      if (deleted === 'missing') throw new NotFound(m.userNotFound);
+      if (deleted === 'last-admin') throw new Conflict(m.lastAdmin);
+      if (deleted === 'has-projects') throw new Conflict(m.userHasProjects);
+      await audit.record({
+        actor,
+        action: 'user.delete',
+        targetType: 'user',
+        targetId: deleted.id,
+        detail: { username: deleted.username },
+        ip: meta.ip,
+      });
+    },
+
+    /** First start with no users: create `admin`, with ADMIN_PASSWORD or a generated password. */
+    async ensureFirstAdmin(
+      adminPassword?: string,
+    ): Promise<{ created: boolean; password?: string; generated: boolean }> {
+      if ((await users.count()) > 0) return { created: false, generated: false };
+      const password = adminPassword ?? generatePassword();
+      const admin = await createAccount({ username: 'admin', email: null, role: 'admin', password });
+      await audit.record({ action: 'user.bootstrap_admin', targetType: 'user', targetId: admin.id });
+      return { created: true, password: adminPassword ? undefined : password, generated: !adminPassword };
+    },
+
+    async userByUsername(username: string) {
+      return users.byUsernameKey(usernameKey(username));
+    },
+  };
+}
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,63 @@
+/**
+ * The audit log: every admin action, sign-in success and failure, password reset, role change,
+ * setting change, upload and deletion, with who, what, when and from where. Append-only through
+ * the application: this service and its repository can add rows and read them, nothing else.
+ */
+import type { AuditLogFilters } from '@sitehall/contracts';
+import type { DB } from '../db/database.js';
+import { now } from '../db/database.js';
+import { type AuditFilter, createAuditRepository } from '../repositories/audit.js';
+
+export interface AuditEntry {
+  actor?: { id: number; username: string } | null;
+  action: string;
+  targetType?: string;
+  targetId?: string | number;
+  detail?: Record<string, unknown>;
+  ip?: string;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function createAuditService(db: DB) {
+  const repo = createAuditRepository(db);
+  return {
+    async record(e: AuditEntry, trx: DB = db): Promise<void> {
+      await repo.insert(
+        {
+          actor_id: e.actor?.id ?? null,
+          actor_name: e.actor?.username ?? null,
+          action: e.action,
+          target_type: e.targetType ?? null,
+          target_id: e.targetId === undefined ? null : String(e.targetId),
+          detail: e.detail ? JSON.stringify(e.detail) : null,
+          ip: e.ip ?? null,
+          created_at: now(),
+        },
+        trx,
+      );
+    },
+
+    /** A page of entries, newest first. A date alone in `to` includes that whole (UTC) day. */
+    list(q: AuditLogFilters) {
+      const filter: AuditFilter = {
+        actor: q.actor,
+        actorId: q.actor_id,
+        action: q.action,
+        targetType: q.target_type,
+        targetId: q.target_id,
+        ip: q.ip,
+        from: q.from ? new Date(q.from).toISOString() : undefined,
+        before: q.to ? endOf(q.to) : undefined,
+      };
+      return repo.list(filter, q.page, q.page_size);
+    },
+  };
+}
+export type AuditService = ReturnType<typeof createAuditService>;
+
+/** The first instant after `to`: the next day for a date, the next millisecond for a time. */
+function endOf(to: string): string {
+  const t = new Date(to).getTime();
+  return new Date(DATE_ONLY.test(to) ? t + 24 * 3600_000 : t + 1).toISOString();
+}

@@ -1,0 +1,95 @@
+/**
+ * Preview links: /preview/{token}/ shows one deployment (the newest, usually pending review) to
+ * whoever has the link, until it expires. Tokens are 128-bit random, stored hashed, bound to one
+ * deployment; making a new one revokes the project's previous links.
+ */
+import { randomBytes } from 'node:crypto';
+import { messages, type PreviewTokenDto } from '@sitehall/contracts';
+import type { DB } from '../db/database.js';
+import { now } from '../db/database.js';
+import type { Actor } from '../http/access.js';
+import { NotFound } from '../http/errors.js';
+import { previewUrl, type SiteUrlOptions } from '../presenters/urls.js';
+import type { AuditService } from './audit.js';
+import { hashToken } from './sessions.js';
+import type { SettingsService } from './settings.js';
+
+export const PREVIEW_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
+
+export function createPreviewService(
+  db: DB,
+  settings: SettingsService,
+  audit: AuditService,
+  urls: SiteUrlOptions = {},
+) {
+  return {
+    async create(
+      actor: Actor,
+      project: { id: number; latest_deployment_id: number | null; live_deployment_id: number | null },
+      ip: string,
+    ): Promise<PreviewTokenDto> {
+      const deploymentId = project.latest_deployment_id ?? project.live_deployment_id;
+      if (!deploymentId) throw new NotFound(messages.project.notFound);
+      const { previewTtlSeconds } = await settings.get();
+      const token = randomBytes(16).toString('base64url');
+      const at = now();
+      const expiresAt = new Date(Date.now() + previewTtlSeconds * 1000).toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('preview_tokens')
+          .set({ revoked: 1 })
+          .where('project_id', '=', project.id)
+          .where('revoked', '=', 0)
+          .execute();
+        await trx
+          .insertInto('preview_tokens')
+          .values({
+            project_id: project.id,
+            deployment_id: deploymentId,
+            token_hash: hashToken(token),
+            created_by: actor.id,
+            created_at: at,
+            expires_at: expiresAt,
+            revoked: 0,
+          })
+          .execute();
+      });
+      await audit.record({
+        actor,
+        action: 'project.preview_link',
+        targetType: 'project',
+        targetId: project.id,
+        ip,
+      });
+      return {
+        token,
+        preview_url: previewUrl(token, urls),
+        expires_in_seconds: previewTtlSeconds,
+        expires_at: expiresAt,
+      };
+    },
+
+    /** The deployment a live (unexpired, unrevoked) token shows, or null. */
+    async resolve(token: string): Promise<{ deploymentId: number; projectId: number } | null> {
+      if (!PREVIEW_TOKEN.test(token)) return null;
+      const row = await db
+        .selectFrom('preview_tokens')
+        .select(['deployment_id', 'project_id'])
+        .where('token_hash', '=', hashToken(token))
+        .where('revoked', '=', 0)
+        .where('expires_at', '>', now())
+        .executeTakeFirst();
+      return row ? { deploymentId: row.deployment_id, projectId: row.project_id } : null;
+    },
+
+    /** Removes tokens that can never open anything again: expired or revoked (jobs/preview-purge.ts). */
+    async purge(): Promise<number> {
+      const r = await db
+        .deleteFrom('preview_tokens')
+        .where((eb) => eb.or([eb('expires_at', '<=', now()), eb('revoked', '=', 1)]))
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}
+export type PreviewService = ReturnType<typeof createPreviewService>;

@@ -1,0 +1,384 @@
+/**
+ * Projects and their deployments (versions): upload, new version, metadata edits, deletion,
+ * the owner's lists and the detail view. An upload becomes visible only when complete:
+ * staging → ingest (validated tree) → blobs → one database transaction.
+ */
+import {
+  type MyProjectStats,
+  messages,
+  type UploadLimits,
+  uploadFields,
+  versionFields,
+} from '@sitehall/contracts';
+import type { FastifyRequest } from 'fastify';
+import { ZipFile } from 'yazl';
+import type { DB } from '../db/database.js';
+import { now } from '../db/database.js';
+import type { Actor } from '../http/access.js';
+import { Invalid, NotFound, parse } from '../http/errors.js';
+import { type IngestResult, ingest } from '../ingest/index.js';
+import { checkDeclaredLength, type StagedUpload, stageUpload } from '../ingest/staging.js';
+import { projectPolicy } from '../policies/project.js';
+import { presentProject } from '../presenters/project.js';
+import type { SiteUrlOptions } from '../presenters/urls.js';
+import type { OwnerFilter, ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
+import type { BlobStore } from '../storage/index.js';
+import type { AuditService } from './audit.js';
+import type { BlobGate } from './blob-gate.js';
+import { checkSiteContent, siteFileOnDisk } from './content-check.js';
+import type { SettingsService } from './settings.js';
+
+const m = messages.project;
+
+export interface ProjectEvents {
+  /** The live deployment of a project changed or went away (caches must forget it). */
+  liveChanged(projectId: number): void;
+}
+
+export function createProjectService(deps: {
+  db: DB;
+  projects: ProjectsRepository;
+  store: BlobStore;
+  settings: SettingsService;
+  audit: AuditService;
+  gate: BlobGate;
+  dataDir: string;
+  urls: SiteUrlOptions;
+  events: ProjectEvents;
+}) {
+  const { db, projects, store, settings, audit, gate, dataDir, urls, events } = deps;
+
+  /** A project the actor may see, else 404 (others' projects look missing). */
+  async function visible(actor: Actor, id: number): Promise<ProjectWithOwner> {
+    const p = await projects.byId(id);
+    if (!p || !projectPolicy.view(actor, p)) throw new NotFound(m.notFound);
+    return p;
+  }
+
+  async function receive(request: FastifyRequest): Promise<{ staged: StagedUpload; limits: UploadLimits }> {
+    const { limits } = await settings.get();
+    checkDeclaredLength(request, limits);
+    const staged = await stageUpload(request, dataDir, limits);
+    return { staged, limits };
+  }
+
+  async function ingestStaged(
+    staged: StagedUpload,
+    limits: UploadLimits,
+    uploadType: 'auto' | 'files' | 'zip',
+  ): Promise<IngestResult> {
+    if (staged.files.length === 0) throw new Invalid('files', m.filesRequired);
+    return ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir });
+  }
+
+  /** Moves the ingested files into the blob store and writes the deployment rows, atomically. */
+  async function commitDeployment(
+    actor: Actor,
+    result: IngestResult,
+    target: { projectId: number | null; name?: string; description?: string | null },
+  ): Promise<number> {
+    // Read while the files are still in the upload's folder; stored with the deployment for review.
+    const contentCheck = await checkSiteContent(result.files.map(siteFileOnDisk), result.entryFile, {
+      rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
+    });
+    return gate.run(async () => {
+      for (const f of result.files) await store.putFile(f.tempFile, f.sha256);
+      return db.transaction().execute(async (trx) => {
+        const at = now();
+        let projectId = target.projectId;
+        if (projectId === null) {
+          const p = await trx
+            .insertInto('projects')
+            .values({
+              owner_id: actor.id,
+              name: target.name!,
+              description: target.description || null,
+              status: 'pending',
+              is_public: 1,
+              live_deployment_id: null,
+              latest_deployment_id: null,
+              featured: 0,
+              view_count: 0,
+              download_count: 0,
+              approved_at: null,
+              approved_by: null,
+              published_at: null,
+              created_at: at,
+              updated_at: at,
+              search_text: searchText(target.name!, target.description ?? null, actor.username),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          projectId = p.id;
+        } else {
+          // A pending version nobody reviewed yet is replaced by the newer one.
+          await trx
+            .updateTable('deployments')
+            .set({ status: 'superseded' })
+            .where('project_id', '=', projectId)
+            .where('status', '=', 'pending')
+            .execute();
+        }
+        const version = await projects.nextVersion(projectId, trx);
+        const d = await trx
+          .insertInto('deployments')
+          .values({
+            project_id: projectId,
+            version,
+            status: 'pending',
+            upload_type: result.uploadType,
+            file_count: result.files.length,
+            total_size: result.totalSize,
+            entry_file: result.entryFile,
+            content_check: JSON.stringify(contentCheck),
+            created_by: actor.id,
+            created_at: at,
+            reviewed_at: null,
+            reviewed_by: null,
+            review_comment: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        for (let i = 0; i < result.files.length; i += 200) {
+          await trx
+            .insertInto('deployment_files')
+            .values(
+              result.files.slice(i, i + 200).map((f) => ({
+                deployment_id: d.id,
+                path: f.path,
+                size: f.size,
+                mime_type: f.mimeType,
+                extension: f.extension,
+                sha256: f.sha256,
+              })),
+            )
+            .execute();
+        }
+        const patch: Record<string, unknown> = {
+          latest_deployment_id: d.id,
+          status: 'pending',
+          updated_at: at,
+        };
+        if (target.projectId !== null) {
+          if (target.name !== undefined) patch.name = target.name;
+          if (target.description !== undefined) patch.description = target.description || null;
+        }
+        await trx.updateTable('projects').set(patch).where('id', '=', projectId).execute();
+        if (target.projectId !== null) await refreshSearchText(trx, projectId);
+        return projectId;
+      });
+    });
+  }
+
+  async function refreshSearchText(trx: DB, projectId: number) {
+    const p = await projects.byId(projectId, trx);
+    if (p) {
+      await trx
+        .updateTable('projects')
+        .set({ search_text: searchText(p.name, p.description, p.owner_username) })
+        .where('id', '=', projectId)
+        .execute();
+    }
+  }
+
+  async function detail(p: ProjectWithOwner) {
+    const [latest, live, deployments, comments] = await Promise.all([
+      p.latest_deployment_id ? projects.deployment(p.latest_deployment_id) : undefined,
+      p.live_deployment_id ? projects.deployment(p.live_deployment_id) : undefined,
+      projects.deploymentsOf(p.id),
+      projects.reviewCommentsOf(p.id),
+    ]);
+    const files = latest ? await projects.filesOf(latest.id) : [];
+    return presentProject(p, {
+      latest,
+      live,
+      files,
+      deployments,
+      reviewComments: comments.map((c) => ({
+        ...c,
+        reviewer: c.reviewer ?? null,
+        deployment_version: c.deployment_version ?? null,
+      })),
+      urls,
+    });
+  }
+
+  return {
+    visible,
+    detail,
+
+    async upload(actor: Actor, request: FastifyRequest, ip: string) {
+      const { staged, limits } = await receive(request);
+      try {
+        const fields = parse(uploadFields, staged.fields);
+        const result = await ingestStaged(staged, limits, fields.upload_type);
+        const projectId = await commitDeployment(actor, result, {
+          projectId: null,
+          name: fields.project_name,
+          description: fields.description,
+        });
+        await audit.record({
+          actor,
+          action: 'project.upload',
+          targetType: 'project',
+          targetId: projectId,
+          detail: {
+            files: result.files.length,
+            bytes: result.totalSize,
+            type: result.archiveFormat ?? result.uploadType,
+          },
+          ip,
+        });
+        return detail((await projects.byId(projectId))!);
+      } finally {
+        await staged.discard();
+      }
+    },
+
+    /** A new version of the files: a new pending deployment while the live one keeps serving. */
+    async uploadVersion(actor: Actor, id: number, request: FastifyRequest, ip: string) {
+      const p = await visible(actor, id);
+      if (!projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
+      const { staged, limits } = await receive(request);
+      try {
+        const fields = parse(versionFields, staged.fields);
+        const result = await ingestStaged(staged, limits, fields.upload_type);
+        await commitDeployment(actor, result, {
+          projectId: p.id,
+          name: fields.project_name,
+          description: fields.description,
+        });
+        await audit.record({
+          actor,
+          action: 'project.new_version',
+          targetType: 'project',
+          targetId: p.id,
+          detail: { files: result.files.length, bytes: result.totalSize },
+          ip,
+        });
+        return detail((await projects.byId(p.id))!);
+      } finally {
+        await staged.discard();
+      }
+    },
+
+    async updateMeta(
+      actor: Actor,
+      id: number,
+      body: { name?: string; description?: string | null; is_public?: boolean },
+      ip: string,
+    ) {
+      const p = await visible(actor, id);
+      if (!projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
+      const patch: Record<string, unknown> = { updated_at: now() };
+      if (body.name !== undefined) patch.name = body.name;
+      if (body.description !== undefined) patch.description = body.description || null;
+      if (body.is_public !== undefined) patch.is_public = body.is_public ? 1 : 0;
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('projects').set(patch).where('id', '=', p.id).execute();
+        await refreshSearchText(trx, p.id);
+      });
+      await audit.record({
+        actor,
+        action: 'project.update',
+        targetType: 'project',
+        targetId: p.id,
+        detail: { fields: Object.keys(body) },
+        ip,
+      });
+      if (body.is_public !== undefined) events.liveChanged(p.id);
+      return detail((await projects.byId(p.id))!);
+    },
+
+    /** Deletes the project, its versions and every blob nothing else uses. */
+    async remove(actor: Actor, id: number, ip: string) {
+      const p = await visible(actor, id);
+      if (!projectPolicy.delete(actor, p)) throw new NotFound(m.notFound);
+      await gate.run(async () => {
+        const hashes = await projects.hashesOfProject(p.id);
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('projects').where('id', '=', p.id).execute();
+        });
+        for (const h of await projects.unreferenced(hashes)) await store.delete(h);
+      });
+      events.liveChanged(p.id);
+      await audit.record({
+        actor,
+        action: 'project.delete',
+        targetType: 'project',
+        targetId: p.id,
+        detail: { name: p.name, owner: p.owner_username },
+        ip,
+      });
+    },
+
+    /**
+     * A streamed zip of the live version (or the newest when none is live). Blobs are opened one at
+     * a time as the zip is written, so memory and open files stay flat whatever the project's size.
+     */
+    async download(actor: Actor, id: number, ip: string) {
+      const p = await visible(actor, id);
+      if (!projectPolicy.download(actor, p)) throw new NotFound(m.notFound);
+      const deploymentId = p.live_deployment_id ?? p.latest_deployment_id;
+      if (!deploymentId) throw new NotFound(m.notFound);
+      const files = await projects.filesOf(deploymentId);
+      const zip = new ZipFile();
+      const mtime = new Date(p.updated_at);
+      for (const f of files) {
+        zip.addReadStreamLazy(
+          f.path,
+          { size: Number(f.size), mtime, compress: COMPRESSIBLE.test(f.mime_type) },
+          (cb) => {
+            store.read(f.sha256).then(
+              (stream) => cb(null, stream),
+              (err: Error) => cb(err, undefined as never),
+            );
+          },
+        );
+      }
+      zip.end();
+      await db
+        .updateTable('projects')
+        .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
+        .where('id', '=', p.id)
+        .execute();
+      await audit.record({ actor, action: 'project.download', targetType: 'project', targetId: p.id, ip });
+      return { stream: zip.outputStream, filename: `project-${p.id}.zip` };
+    },
+
+    async listMine(actor: Actor, q: { status: OwnerFilter; page: number; page_size: number }) {
+      const { rows, total } = await projects.listByOwner(actor.id, q.status, q.page, q.page_size);
+      const deployments = await projects.deploymentsByIds(
+        rows.flatMap((r) =>
+          [r.latest_deployment_id, r.live_deployment_id].filter((id): id is number => id !== null),
+        ),
+      );
+      const counts = await projects.countByStatus(actor.id);
+      const stats: MyProjectStats = {
+        total: counts.pending + counts.approved + counts.published + counts.rejected,
+        pending: counts.pending,
+        reviewed: counts.approved + counts.published + counts.rejected,
+        published: counts.approved + counts.published,
+      };
+      return {
+        projects: rows.map((r) =>
+          presentProject(r, {
+            latest: r.latest_deployment_id ? deployments.get(r.latest_deployment_id) : undefined,
+            live: r.live_deployment_id ? deployments.get(r.live_deployment_id) : undefined,
+            urls,
+          }),
+        ),
+        total,
+        stats,
+      };
+    },
+  };
+}
+export type ProjectService = ReturnType<typeof createProjectService>;
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg)/;
+
+/** Lower-cased name, description and author, for substring search. */
+export function searchText(name: string, description: string | null, owner: string): string {
+  return `${name}\n${description ?? ''}\n${owner}`.toLowerCase();
+}

@@ -1,0 +1,369 @@
+/**
+ * The review queue (admin lists, pending list, review detail with content check and version diff)
+ * and the review decisions: approve, reject, publish, unpublish, take down, and rollback. Each is one
+ * transaction that re-reads the project, checks the state machine (policies/review.ts), applies
+ * the change, and keeps the decision as a review comment; the audit log records it too.
+ * Approving a new version switches the live pointer in that same transaction: the old version
+ * serves until the commit, the new one from the next request.
+ */
+import {
+  ACTIONS_REQUIRING_COMMENT,
+  ADMIN_PENDING_FILE_NAMES,
+  ADMIN_STATUS_LABELS,
+  type AdminProjectCounts,
+  type AdminProjectDetailData,
+  type AdminProjectDto,
+  type AdminProjectsFilters,
+  type ContentCheckReport,
+  format,
+  messages,
+  type ProjectDto,
+  type ProjectStatsDto,
+  REVIEW_ACTION_LABELS,
+  type ReviewAction,
+  type VersionDiffDto,
+} from '@sitehall/contracts';
+import type { DB } from '../db/database.js';
+import { now } from '../db/database.js';
+import type { DeploymentRow, ProjectUpdate } from '../db/types.js';
+import type { Actor } from '../http/access.js';
+import { Conflict, Invalid, NotFound } from '../http/errors.js';
+import { projectPolicy } from '../policies/project.js';
+import { canTransition } from '../policies/review.js';
+import { presentAdminProject } from '../presenters/project.js';
+import type { SiteUrlOptions } from '../presenters/urls.js';
+import type { AdminRepository } from '../repositories/admin.js';
+import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
+import type { BlobStore } from '../storage/index.js';
+import type { AuditService } from './audit.js';
+import {
+  checkSiteContent,
+  parseContentCheck,
+  siteFileInStore,
+  summarizeContentCheck,
+} from './content-check.js';
+import type { ProjectEvents } from './projects.js';
+
+const m = messages.review;
+
+export function createReviewService(deps: {
+  db: DB;
+  projects: ProjectsRepository;
+  audit: AuditService;
+  events: ProjectEvents;
+}) {
+  const { db, projects, audit, events } = deps;
+
+  return {
+    async decide(
+      actor: Actor,
+      projectId: number,
+      action: ReviewAction,
+      comment: string | undefined,
+      ip: string,
+    ) {
+      const text = comment?.trim() || null;
+      if (ACTIONS_REQUIRING_COMMENT.includes(action) && !text) throw new Invalid('comment', m.reasonRequired);
+      let liveChanged = false;
+      await db.transaction().execute(async (trx) => {
+        const p = await projects.byId(projectId, trx);
+        if (!p) throw new NotFound(messages.project.notFound);
+        const live = p.live_deployment_id !== null;
+        if (!canTransition(action, { status: p.status, live })) {
+          throw new Conflict(
+            format(m.transitionNotAllowed, {
+              from: ADMIN_STATUS_LABELS[p.status],
+              action: REVIEW_ACTION_LABELS[action],
+            }),
+          );
+        }
+        const at = now();
+        const patch: ProjectUpdate = { updated_at: at };
+        let deploymentId: number | null = p.latest_deployment_id;
+        switch (action) {
+          case 'approve': {
+            patch.live_deployment_id = p.latest_deployment_id;
+            patch.status = p.featured ? 'published' : 'approved';
+            patch.approved_at = at;
+            patch.approved_by = actor.id;
+            liveChanged = true;
+            break;
+          }
+          case 'reject':
+            // A live version keeps serving; the status tells the owner the new upload was refused.
+            patch.status = 'rejected';
+            break;
+          case 'publish':
+            patch.status = 'published';
+            patch.featured = 1;
+            patch.published_at = at;
+            deploymentId = p.live_deployment_id;
+            break;
+          case 'unpublish':
+            patch.status = 'approved';
+            patch.featured = 0;
+            deploymentId = p.live_deployment_id;
+            break;
+          case 'takedown':
+            deploymentId = p.live_deployment_id;
+            patch.status = 'rejected';
+            patch.live_deployment_id = null;
+            patch.featured = 0;
+            liveChanged = true;
+            break;
+        }
+        if (deploymentId !== null && (action === 'approve' || action === 'reject' || action === 'takedown')) {
+          await trx
+            .updateTable('deployments')
+            .set({
+              status: action === 'approve' ? 'approved' : 'rejected',
+              reviewed_at: at,
+              reviewed_by: actor.id,
+              review_comment: text,
+            })
+            .where('id', '=', deploymentId)
+            .execute();
+          // A takedown of an older live version leaves the newest upload's rejection reason in view.
+          if (
+            action === 'takedown' &&
+            p.latest_deployment_id !== deploymentId &&
+            p.latest_deployment_id !== null
+          ) {
+            await trx
+              .updateTable('deployments')
+              .set({ status: 'rejected', reviewed_at: at, reviewed_by: actor.id, review_comment: text })
+              .where('id', '=', p.latest_deployment_id)
+              .where('status', 'in', ['pending', 'rejected'])
+              .execute();
+          }
+        }
+        await trx.updateTable('projects').set(patch).where('id', '=', p.id).execute();
+        await trx
+          .insertInto('review_comments')
+          .values({
+            project_id: p.id,
+            deployment_id: deploymentId,
+            actor_id: actor.id,
+            action,
+            comment: text,
+            created_at: at,
+          })
+          .execute();
+        await audit.record(
+          {
+            actor,
+            action: `review.${action}`,
+            targetType: 'project',
+            targetId: p.id,
+            detail: { from: p.status, to: patch.status, comment: text },
+            ip,
+          },
+          trx,
+        );
+      });
+      if (liveChanged) events.liveChanged(projectId);
+    },
+
+    /** Makes an earlier approved version live again (owner or admin), while the project is live. */
+    async rollback(actor: Actor, projectId: number, deploymentId: number, ip: string) {
+      await db.transaction().execute(async (trx) => {
+        const p = await projects.byId(projectId, trx);
+        if (!p || !projectPolicy.view(actor, p)) throw new NotFound(messages.project.notFound);
+        if (actor.role !== 'admin' && !projectPolicy.edit(actor, p))
+          throw new NotFound(messages.project.notFound);
+        const d = await projects.deployment(deploymentId, trx);
+        if (!d || d.project_id !== p.id) throw new NotFound(m.deploymentNotFound);
+        if (d.status !== 'approved' || p.live_deployment_id === null)
+          throw new Conflict(m.rollbackNotAllowed);
+        const at = now();
+        await trx
+          .updateTable('projects')
+          .set({ live_deployment_id: d.id, updated_at: at })
+          .where('id', '=', p.id)
+          .execute();
+        await trx
+          .insertInto('review_comments')
+          .values({
+            project_id: p.id,
+            deployment_id: d.id,
+            actor_id: actor.id,
+            action: 'rollback',
+            comment: `v${d.version}`,
+            created_at: at,
+          })
+          .execute();
+        await audit.record(
+          {
+            actor,
+            action: 'project.rollback',
+            targetType: 'project',
+            targetId: p.id,
+            detail: { version: d.version },
+            ip,
+          },
+          trx,
+        );
+      });
+      events.liveChanged(projectId);
+    },
+  };
+}
+export type ReviewService = ReturnType<typeof createReviewService>;
+
+/** Days of per-day views on the review detail. */
+const VIEW_DAYS = 30;
+
+/** What admins read: the review list with its tab counts, the pending list, the review detail. */
+export function createReviewQueue(deps: {
+  projects: ProjectsRepository;
+  admin: AdminRepository;
+  store: BlobStore;
+  urls: SiteUrlOptions;
+  /** The project detail the owner sees too (ProjectService.detail). */
+  projectDetail: (p: ProjectWithOwner) => Promise<ProjectDto>;
+}) {
+  const { projects, admin, store, urls, projectDetail } = deps;
+
+  /** The stored check, or (for a version uploaded before the check existed) one made now and kept. */
+  async function contentCheckOf(d: DeploymentRow): Promise<ContentCheckReport | null> {
+    const stored = parseContentCheck(d.content_check);
+    if (stored) return stored;
+    try {
+      const files = await projects.filesOf(d.id);
+      const report = await checkSiteContent(
+        files.map((f) => siteFileInStore(store, f)),
+        d.entry_file,
+        { rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains) },
+      );
+      await admin.saveContentCheck(d.id, JSON.stringify(report));
+      return report;
+    } catch {
+      // A blob gone missing must not take the review page down: it shows the check as not done.
+      return null;
+    }
+  }
+
+  /** Admin list rows; with fileNames, a few file names of each newest version, entry file first. */
+  async function rowsOf(
+    rows: ProjectWithOwner[],
+    opts: { fileNames?: boolean } = {},
+  ): Promise<AdminProjectDto[]> {
+    const ids = rows.flatMap((r) => (r.latest_deployment_id ? [r.latest_deployment_id] : []));
+    const liveIds = rows.flatMap((r) => (r.live_deployment_id ? [r.live_deployment_id] : []));
+    const [versions, first] = await Promise.all([
+      projects.deploymentsByIds([...new Set([...ids, ...liveIds])]),
+      opts.fileNames ? admin.firstPaths(ids, ADMIN_PENDING_FILE_NAMES + 1) : undefined,
+    ]);
+    return rows.map((r) => {
+      const d = r.latest_deployment_id ? versions.get(r.latest_deployment_id) : undefined;
+      let fileNames: string[] | undefined;
+      if (first) {
+        const entry = d?.entry_file ?? null;
+        const rest = (d ? (first.get(d.id) ?? []) : []).filter((path) => path !== entry);
+        fileNames = [...(entry ? [entry] : []), ...rest].slice(0, ADMIN_PENDING_FILE_NAMES);
+      }
+      return presentAdminProject(r, {
+        latest: d,
+        live: r.live_deployment_id ? versions.get(r.live_deployment_id) : undefined,
+        contentCheck: summarizeContentCheck(parseContentCheck(d?.content_check ?? null)),
+        fileNames,
+        urls,
+      });
+    });
+  }
+
+  /** Files of the newest version against the live one, when they differ. */
+  async function diffOf(p: ProjectWithOwner): Promise<VersionDiffDto | null> {
+    const liveId = p.live_deployment_id;
+    const newestId = p.latest_deployment_id;
+    if (liveId === null || newestId === null || liveId === newestId) return null;
+    const [live, newest, liveFiles, newestFiles] = await Promise.all([
+      projects.deployment(liveId),
+      projects.deployment(newestId),
+      projects.filesOf(liveId),
+      projects.filesOf(newestId),
+    ]);
+    if (!live || !newest) return null;
+    const before = new Map(liveFiles.map((f) => [f.path, f]));
+    const diff: VersionDiffDto = {
+      from_version: live.version,
+      to_version: newest.version,
+      added: [],
+      removed: [],
+      changed: [],
+      unchanged_count: 0,
+    };
+    for (const f of newestFiles) {
+      const old = before.get(f.path);
+      before.delete(f.path);
+      if (!old) diff.added.push({ file: f.path, size: Number(f.size) });
+      else if (old.sha256 !== f.sha256) {
+        diff.changed.push({ file: f.path, old_size: Number(old.size), new_size: Number(f.size) });
+      } else diff.unchanged_count++;
+    }
+    for (const f of before.values()) diff.removed.push({ file: f.path, size: Number(f.size) });
+    return diff;
+  }
+
+  async function statsOf(p: ProjectWithOwner): Promise<ProjectStatsDto> {
+    const today = new Date();
+    const days: string[] = [];
+    for (let i = VIEW_DAYS - 1; i >= 0; i--) {
+      days.push(new Date(today.getTime() - i * 86_400_000).toISOString().slice(0, 10));
+    }
+    const counted = new Map(
+      (await admin.dailyViews(p.id, days[0]!)).map((r) => [r.day, Number(r.views)] as const),
+    );
+    const views_by_day = days.map((day) => ({ day, views: counted.get(day) ?? 0 }));
+    return {
+      view_count: Number(p.view_count),
+      download_count: Number(p.download_count),
+      views_by_day,
+      views_last_7_days: views_by_day.slice(-7).reduce((sum, d) => sum + d.views, 0),
+    };
+  }
+
+  return {
+    async list(
+      q: AdminProjectsFilters,
+    ): Promise<{ projects: AdminProjectDto[]; total: number; counts: AdminProjectCounts }> {
+      const [{ rows, total }, counts] = await Promise.all([
+        admin.listProjects({
+          status: q.status,
+          search: q.search,
+          sort: q.sort,
+          page: q.page,
+          pageSize: q.page_size,
+        }),
+        admin.countsByStatus(q.search),
+      ]);
+      return { projects: await rowsOf(rows), total, counts };
+    },
+
+    /** Oldest first, each with a few of its newest version's file names (entry file first). */
+    async pending(page: number, pageSize: number): Promise<{ projects: AdminProjectDto[]; total: number }> {
+      const { rows, total } = await admin.pendingOldestFirst(page, pageSize);
+      return { projects: await rowsOf(rows, { fileNames: true }), total };
+    },
+
+    async detail(id: number): Promise<AdminProjectDetailData> {
+      const p = await projects.byId(id);
+      if (!p) throw new NotFound(messages.project.notFound);
+      const newest = p.latest_deployment_id ? await projects.deployment(p.latest_deployment_id) : undefined;
+      const [project, contentCheck, diff, stats] = await Promise.all([
+        projectDetail(p),
+        newest ? contentCheckOf(newest) : null,
+        diffOf(p),
+        statsOf(p),
+      ]);
+      return {
+        project,
+        content_check: contentCheck,
+        content_check_version: newest?.version ?? null,
+        diff,
+        stats,
+      };
+    },
+  };
+}
+export type ReviewQueue = ReturnType<typeof createReviewQueue>;

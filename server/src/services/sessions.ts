@@ -1,0 +1,93 @@
+/**
+ * Sessions: opaque random bearer tokens (32 bytes) stored only as SHA-256 hashes. Remember-me keeps
+ * a session 30 days, otherwise 12 hours. Refresh rotates the token.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { now } from '../db/database.js';
+import type { UserRow } from '../db/types.js';
+import type { SessionsRepository } from '../repositories/sessions.js';
+
+export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, normal: 12 * 3600_000 } as const;
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: string;
+  sessionId: number;
+}
+
+export function createSessionService(repo: SessionsRepository) {
+  async function issue(
+    user: UserRow,
+    opts: { remember: boolean; ip?: string; userAgent?: string },
+  ): Promise<IssuedSession> {
+    const token = newToken();
+    const at = now();
+    // Expired sessions are dead weight: each sign-in clears them (an indexed range delete).
+    await repo.deleteExpired(at);
+    const expiresAt = new Date(
+      Date.now() + (opts.remember ? SESSION_TTL_MS.remember : SESSION_TTL_MS.normal),
+    ).toISOString();
+    const row = await repo.insert({
+      user_id: user.id,
+      token_hash: hashToken(token),
+      remember: opts.remember ? 1 : 0,
+      created_at: at,
+      expires_at: expiresAt,
+      last_used_at: at,
+      ip: opts.ip ?? null,
+      user_agent: opts.userAgent?.slice(0, 300) ?? null,
+    });
+    return { token, expiresAt, sessionId: row.id };
+  }
+
+  return {
+    issue,
+
+    /** The user of a live token; disabled accounts have no live sessions. */
+    async authenticate(
+      token: string,
+    ): Promise<{ user: UserRow; sessionId: number; remember: boolean } | null> {
+      const at = now();
+      const found = await repo.findValid(hashToken(token), at);
+      if (!found || found.user.disabled) return null;
+      if (Date.parse(at) - Date.parse(found.session.last_used_at) > TOUCH_EVERY_MS) {
+        await repo.touch(found.session.id, at);
+      }
+      return { user: found.user, sessionId: found.session.id, remember: found.session.remember === 1 };
+    },
+
+    /**
+     * Refresh: ends this session and issues a new one with the same remember-me choice and a full
+     * lifetime. Null when the session is already gone (a concurrent refresh or logout won).
+     */
+    async rotate(
+      sessionId: number,
+      user: UserRow,
+      meta: { ip?: string; userAgent?: string },
+    ): Promise<IssuedSession | null> {
+      const old = await repo.take(sessionId);
+      if (!old) return null;
+      return issue(user, { remember: old.remember === 1, ...meta });
+    },
+
+    revoke(sessionId: number) {
+      return repo.delete(sessionId);
+    },
+    revokeAllOf(userId: number, exceptSessionId?: number) {
+      return repo.deleteForUser(userId, exceptSessionId);
+    },
+    deleteExpired() {
+      return repo.deleteExpired(now());
+    },
+  };
+}
+export type SessionService = ReturnType<typeof createSessionService>;

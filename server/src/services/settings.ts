@@ -1,0 +1,158 @@
+/**
+ * Platform settings editable by admins (limits, allowed types, preview lifetime), stored in the
+ * settings table over the defaults of DECISIONS.md and cached in memory. One set of numbers used by
+ * the upload pipeline, the public config endpoint and the admin screen.
+ */
+import {
+  type AdminConfigChange,
+  type AdminConfigData,
+  type AdminConfigDto,
+  DEFAULT_LIMITS,
+  DEFAULT_PREVIEW_TTL_SECONDS,
+  KNOWN_EXTENSIONS,
+  messages,
+  type PublicConfigDto,
+  type UploadLimits,
+} from '@sitehall/contracts';
+import type { DB } from '../db/database.js';
+import { now } from '../db/database.js';
+import type { Actor } from '../http/access.js';
+import { Invalid } from '../http/errors.js';
+import type { AuditService } from './audit.js';
+
+export interface PlatformSettings {
+  limits: UploadLimits;
+  previewTtlSeconds: number;
+}
+
+export const DEFAULT_SETTINGS: PlatformSettings = {
+  limits: DEFAULT_LIMITS,
+  previewTtlSeconds: DEFAULT_PREVIEW_TTL_SECONDS,
+};
+
+const KEY = 'platform';
+
+/** The settings as the admin screen edits them (flat snake_case, one error per field). */
+export function toAdminConfig(s: PlatformSettings): AdminConfigDto {
+  return {
+    max_files_per_upload: s.limits.maxFilesPerUpload,
+    max_file_bytes: s.limits.maxFileBytes,
+    max_upload_bytes: s.limits.maxUploadBytes,
+    max_archive_entries: s.limits.maxArchiveEntries,
+    max_archive_uncompressed_bytes: s.limits.maxArchiveUncompressedBytes,
+    allowed_extensions: [...s.limits.allowedExtensions],
+    preview_ttl_seconds: s.previewTtlSeconds,
+  };
+}
+
+function fromAdminConfig(c: AdminConfigDto): PlatformSettings {
+  return {
+    limits: {
+      maxFilesPerUpload: c.max_files_per_upload,
+      maxFileBytes: c.max_file_bytes,
+      maxUploadBytes: c.max_upload_bytes,
+      maxArchiveEntries: c.max_archive_entries,
+      maxArchiveUncompressedBytes: c.max_archive_uncompressed_bytes,
+      allowedExtensions: c.allowed_extensions,
+    },
+    previewTtlSeconds: c.preview_ttl_seconds,
+  };
+}
+
+export function createSettingsService(db: DB, opts: { sitesOrigin?: string; audit: AuditService }) {
+  let cached: PlatformSettings | undefined;
+
+  async function load(): Promise<PlatformSettings> {
+    const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
+    const stored = row ? (JSON.parse(row.value) as Partial<PlatformSettings>) : {};
+    return {
+      limits: { ...DEFAULT_SETTINGS.limits, ...stored.limits },
+      previewTtlSeconds: stored.previewTtlSeconds ?? DEFAULT_SETTINGS.previewTtlSeconds,
+    };
+  }
+
+  async function save(next: PlatformSettings, trx: DB): Promise<void> {
+    const value = JSON.stringify(next);
+    const at = now();
+    await trx
+      .insertInto('settings')
+      .values({ key: KEY, value, updated_at: at })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: at }))
+      .execute();
+  }
+
+  return {
+    async get(): Promise<PlatformSettings> {
+      cached ??= await load();
+      return cached;
+    },
+    async update(next: PlatformSettings): Promise<PlatformSettings> {
+      await save(next, db);
+      cached = next;
+      return next;
+    },
+    async adminConfig(): Promise<AdminConfigData> {
+      return {
+        config: toAdminConfig(await this.get()),
+        defaults: toAdminConfig(DEFAULT_SETTINGS),
+        known_extensions: [...KNOWN_EXTENSIONS],
+        sites_origin: opts.sitesOrigin ?? null,
+      };
+    },
+
+    /**
+     * Applies an admin's change (already validated field by field by the contract's schema) over
+     * the current settings; uploads, previews and the public config see it from the next request.
+     * Only a real change is saved and audited, with each changed field's old and new value.
+     */
+    async change(actor: Actor, patch: AdminConfigChange, ip: string): Promise<AdminConfigData> {
+      const before = toAdminConfig(await this.get());
+      const after: AdminConfigDto = { ...before };
+      for (const [key, value] of Object.entries(patch) as [keyof AdminConfigDto, never][]) {
+        if (value !== undefined) after[key] = value;
+      }
+      if (after.max_file_bytes > after.max_upload_bytes) {
+        throw new Invalid('max_file_bytes', messages.review.configFileOverUpload);
+      }
+      const changed: Record<string, { from: unknown; to: unknown }> = {};
+      for (const key of Object.keys(after) as (keyof AdminConfigDto)[]) {
+        if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+          changed[key] = { from: before[key], to: after[key] };
+        }
+      }
+      if (Object.keys(changed).length > 0) {
+        const next = fromAdminConfig(after);
+        await db.transaction().execute(async (trx) => {
+          await save(next, trx);
+          await opts.audit.record(
+            { actor, action: 'config.update', targetType: 'config', detail: changed, ip },
+            trx,
+          );
+        });
+        cached = next;
+      }
+      return this.adminConfig();
+    },
+
+    /** Forgets the cache (another instance changed the settings). */
+    invalidate() {
+      cached = undefined;
+    },
+    async publicConfig(): Promise<PublicConfigDto> {
+      const s = await this.get();
+      return {
+        limits: {
+          max_files_per_upload: s.limits.maxFilesPerUpload,
+          max_file_bytes: s.limits.maxFileBytes,
+          max_upload_bytes: s.limits.maxUploadBytes,
+          max_archive_entries: s.limits.maxArchiveEntries,
+          max_archive_uncompressed_bytes: s.limits.maxArchiveUncompressedBytes,
+        },
+        allowed_extensions: s.limits.allowedExtensions,
+        preview_ttl_seconds: s.previewTtlSeconds,
+        sites_origin: opts.sitesOrigin ?? null,
+      };
+    },
+  };
+}
+export type SettingsService = ReturnType<typeof createSettingsService>;

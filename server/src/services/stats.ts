@@ -1,0 +1,69 @@
+/**
+ * The admin dashboard's figures, all counted from the data: projects by status, users, views,
+ * downloads, and this week against last week (rolling 7-day windows ending now; views by UTC day).
+ */
+import type { AdminStatsDto, WeekTrendDto } from '@sitehall/contracts';
+import type { AdminRepository } from '../repositories/admin.js';
+import type { ProjectsRepository } from '../repositories/projects.js';
+
+const DAY_MS = 86_400_000;
+
+/** (this − last) / last in percent, one decimal; 0 when both are 0; null when there is no base. */
+export function trendPercent(thisWeek: number, lastWeek: number): number | null {
+  if (lastWeek === 0) return thisWeek === 0 ? 0 : null;
+  return Math.round(((thisWeek - lastWeek) / lastWeek) * 1000) / 10;
+}
+
+function trend(thisWeek: number, lastWeek: number): WeekTrendDto {
+  return { this_week: thisWeek, last_week: lastWeek, trend_percent: trendPercent(thisWeek, lastWeek) };
+}
+
+export function createStatsService(deps: { admin: AdminRepository; projects: ProjectsRepository }) {
+  const { admin, projects } = deps;
+  return {
+    async overview(at: Date = new Date()): Promise<AdminStatsDto> {
+      const iso = (ms: number) => new Date(ms).toISOString();
+      const day = (ms: number) => iso(ms).slice(0, 10);
+      const t = at.getTime();
+      const [now, weekAgo, twoWeeksAgo] = [iso(t + 1), iso(t - 7 * DAY_MS), iso(t - 14 * DAY_MS)];
+      // Views are kept per UTC day: this week is today and the six days before.
+      const [tomorrow, sixDaysAgo, thirteenDaysAgo] = [
+        day(t + DAY_MS),
+        day(t - 6 * DAY_MS),
+        day(t - 13 * DAY_MS),
+      ];
+      const weekly = async (count: (from: string, before: string) => Promise<number>) =>
+        trend(await count(weekAgo, now), await count(twoWeeksAgo, weekAgo));
+
+      const [byStatus, live, users, totals, newProjects, uploads, approvals, rejections, views, newUsers] =
+        await Promise.all([
+          projects.countByStatus(null),
+          admin.liveProjectCount(),
+          admin.userCounts(),
+          admin.viewAndDownloadTotals(),
+          weekly((from, before) => admin.createdBetween('projects', from, before)),
+          weekly((from, before) => admin.createdBetween('deployments', from, before)),
+          weekly((from, before) => admin.decisionsBetween(['approve'], from, before)),
+          weekly((from, before) => admin.decisionsBetween(['reject', 'takedown'], from, before)),
+          Promise.all([
+            admin.viewsBetweenDays(sixDaysAgo, tomorrow),
+            admin.viewsBetweenDays(thirteenDaysAgo, sixDaysAgo),
+          ]).then(([a, b]) => trend(a, b)),
+          weekly((from, before) => admin.createdBetween('users', from, before)),
+        ]);
+      return {
+        projects: {
+          total: byStatus.pending + byStatus.approved + byStatus.published + byStatus.rejected,
+          ...byStatus,
+          live,
+        },
+        users,
+        views: { total: totals.views },
+        downloads: { total: totals.downloads },
+        weekly: { projects: newProjects, uploads, approvals, rejections, views, users: newUsers },
+        generated_at: at.toISOString(),
+      };
+    },
+  };
+}
+export type StatsService = ReturnType<typeof createStatsService>;

@@ -1,0 +1,102 @@
+/**
+ * Site view counting: an HTML page view of a live site counts one; assets and obvious bots don't.
+ * Counts gather in memory and are written in batches (one transaction per flush, never a write
+ * per request; jobs/timed.ts flushes every few seconds), adding to the project's total and to its
+ * per-day row (UTC day of the view). Closing the app flushes, so a graceful restart loses nothing;
+ * a crash loses at most the last few seconds of counts.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db/database.js';
+
+const BOTS =
+  /bot\b|bot\/|crawler|spider|slurp|bingpreview|facebookexternalhit|embedly|python-requests|python-urllib|go-http-client|wget|curl\/|httpclient|libwww|scrapy|lighthouse|pingdom|uptime/i;
+
+export function isBot(userAgent: string | undefined): boolean {
+  return !userAgent || BOTS.test(userAgent);
+}
+
+/** Counts not yet written: UTC day → project id → views. */
+type Pending = Map<string, Map<number, number>>;
+
+export function createViewCounter(db: DB) {
+  let pending: Pending = new Map();
+  let pendingTotal = 0;
+  let flushing: Promise<void> | null = null;
+
+  function add(into: Pending, day: string, projectId: number, n: number) {
+    let perDay = into.get(day);
+    if (!perDay) {
+      perDay = new Map();
+      into.set(day, perDay);
+    }
+    perDay.set(projectId, (perDay.get(projectId) ?? 0) + n);
+  }
+
+  async function write(batch: Pending): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const totals = new Map<number, number>();
+      for (const perDay of batch.values())
+        for (const [id, n] of perDay) totals.set(id, (totals.get(id) ?? 0) + n);
+      const gone = new Set<number>();
+      for (const [projectId, n] of totals) {
+        const updated = await trx
+          .updateTable('projects')
+          .set({ view_count: sql`view_count + ${n}` })
+          .where('id', '=', projectId)
+          .executeTakeFirst();
+        // The project was deleted since the view: nothing to add to.
+        if (Number(updated.numUpdatedRows) === 0) gone.add(projectId);
+      }
+      for (const [day, perDay] of batch) {
+        for (const [projectId, n] of perDay) {
+          if (gone.has(projectId)) continue;
+          await trx
+            .insertInto('project_daily_views')
+            .values({ project_id: projectId, day, views: n })
+            .onConflict((oc) =>
+              oc.columns(['project_id', 'day']).doUpdateSet({ views: sql`project_daily_views.views + ${n}` }),
+            )
+            .execute();
+        }
+      }
+    });
+  }
+
+  /** Writes everything counted so far; one flush at a time, later callers wait their turn. */
+  async function flush(): Promise<void> {
+    while (flushing) await flushing;
+    if (pendingTotal === 0) return;
+    const batch = pending;
+    const total = pendingTotal;
+    pending = new Map();
+    pendingTotal = 0;
+    flushing = write(batch)
+      .catch((err: unknown) => {
+        // Put the batch back so the next flush retries it.
+        for (const [day, perDay] of batch) for (const [id, n] of perDay) add(pending, day, id, n);
+        pendingTotal += total;
+        throw err;
+      })
+      .finally(() => {
+        flushing = null;
+      });
+    await flushing;
+  }
+
+  return {
+    /** Counts one page view (call only for HTML pages of live sites). */
+    count(projectId: number, userAgent: string | undefined): void {
+      if (isBot(userAgent)) return;
+      add(pending, new Date().toISOString().slice(0, 10), projectId, 1);
+      pendingTotal++;
+    },
+    flush,
+    /** Views counted and not yet written. */
+    pendingCount(): number {
+      return pendingTotal;
+    },
+    /** The last flush, at shutdown. */
+    close: flush,
+  };
+}
+export type ViewCounter = ReturnType<typeof createViewCounter>;

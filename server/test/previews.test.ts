@@ -1,0 +1,215 @@
+/**
+ * Preview links (DECISIONS.md "Serving sites"): who may make one, what it shows, how long, and
+ * that a newer link, expiry or a deleted project closes it — always as the same 404.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/services/sessions.js';
+import {
+  createTestApp,
+  listenPort,
+  liveProject,
+  rawRequest,
+  review,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
+
+describe('preview links', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function pendingProject(content = '<h1>待审核的页面</h1>') {
+    const owner = await t.createUser();
+    const res = await uploadProject(t, owner.token, {
+      files: [
+        { name: 'index.html', content },
+        { name: 'css/style.css', content: 'body{}' },
+      ],
+    });
+    return { id: res.json().data.project.id as number, owner };
+  }
+
+  function makeToken(projectId: number, token: string) {
+    return t.request({ method: 'POST', url: `/api/projects/${projectId}/preview-token`, token });
+  }
+
+  async function open(previewUrl: string, path = '') {
+    return t.request({ url: `${previewUrl}${path}` });
+  }
+
+  it('gives the owner a 128-bit token, a /preview/{token}/ URL and the configured lifetime', async () => {
+    const { id, owner } = await pendingProject();
+    const res = await makeToken(id, owner.token);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.token).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    expect(Buffer.from(data.token, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(data.preview_url).toBe(`/preview/${data.token}/`);
+    expect(data.expires_in_seconds).toBe(30 * 60);
+    expect(Date.parse(data.expires_at) - Date.now()).toBeGreaterThan(29 * 60 * 1000);
+
+    const page = await open(data.preview_url);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe('<h1>待审核的页面</h1>');
+    expect((await open(data.preview_url, 'css/style.css')).body).toBe('body{}');
+    // The project itself is not live.
+    expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
+  });
+
+  it('stores only a hash of the token', async () => {
+    const { id, owner } = await pendingProject();
+    const { token } = (await makeToken(id, owner.token)).json().data;
+    const rows = await t.ctx.db
+      .selectFrom('preview_tokens')
+      .selectAll()
+      .where('project_id', '=', id)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.token_hash).toBe(hashToken(token));
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('admins may make one; other users and visitors may not (the project looks missing)', async () => {
+    const { id } = await pendingProject();
+    expect((await makeToken(id, await t.adminToken())).statusCode).toBe(200);
+    const stranger = await t.createUser();
+    const refused = await makeToken(id, stranger.token);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json().success).toBe(false);
+    expect((await t.request({ method: 'POST', url: `/api/projects/${id}/preview-token` })).statusCode).toBe(
+      401,
+    );
+    expect((await makeToken(999999, await t.adminToken())).statusCode).toBe(404);
+    expect((await makeToken(Number.NaN, await t.adminToken())).statusCode).toBe(404);
+  });
+
+  it('is bound to the deployment it was made for', async () => {
+    const { id, owner } = await liveProject(t, [{ name: 'index.html', content: 'v1' }]);
+    const { preview_url: v1Preview } = (await makeToken(id, owner.token)).json().data;
+    expect((await open(v1Preview)).body).toBe('v1');
+    // A new upload: the old link keeps showing v1 until a new link is made.
+    await uploadProject(t, owner.token, { projectId: id, files: [{ name: 'index.html', content: 'v2' }] });
+    expect((await open(v1Preview)).body).toBe('v1');
+    const { preview_url: v2Preview } = (await makeToken(id, owner.token)).json().data;
+    expect((await open(v2Preview)).body).toBe('v2');
+    // The live site is still v1.
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('v1');
+  });
+
+  it('a token opens its own project only', async () => {
+    const a = await pendingProject('<h1>A</h1>');
+    const b = await pendingProject('<h1>B</h1>');
+    const tokenA = (await makeToken(a.id, a.owner.token)).json().data.token;
+    const tokenB = (await makeToken(b.id, b.owner.token)).json().data.token;
+    expect((await open(`/preview/${tokenA}/`)).body).toBe('<h1>A</h1>');
+    expect((await open(`/preview/${tokenB}/`)).body).toBe('<h1>B</h1>');
+    // Nothing maps a token to another project's files, whatever the path says (sent as is).
+    const port = await listenPort(t);
+    for (const path of [`../${tokenB}/`, `%2e%2e/${tokenB}/`, `..%2f${tokenB}%2f`]) {
+      const res = await rawRequest(port, `/preview/${tokenA}/${path}`);
+      expect(res.status).toBe(404);
+      expect(res.body.toString()).not.toContain('<h1>B</h1>');
+    }
+    expect((await t.request({ url: `/sites/${b.id}/` })).statusCode).toBe(404);
+  });
+
+  it('a new link revokes the previous one; expired, unknown and malformed ones are the same 404', async () => {
+    const { id, owner } = await pendingProject();
+    const first = (await makeToken(id, owner.token)).json().data;
+    const second = (await makeToken(id, owner.token)).json().data;
+    const gone = await open(first.preview_url);
+    expect((await open(second.preview_url)).statusCode).toBe(200);
+
+    await t.ctx.db
+      .updateTable('preview_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', hashToken(second.token))
+      .execute();
+    const expired = await open(second.preview_url);
+    const unknown = await open('/preview/AAAAAAAAAAAAAAAAAAAAAA/');
+    const malformed = await open('/preview/%3Cscript%3E/');
+    for (const res of [gone, expired, unknown, malformed]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toBe(unknown.body);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  it('closes when the project is deleted', async () => {
+    const { id, owner } = await pendingProject();
+    const { preview_url } = (await makeToken(id, owner.token)).json().data;
+    expect((await open(preview_url)).statusCode).toBe(200);
+    await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token });
+    expect((await open(preview_url)).statusCode).toBe(404);
+  });
+
+  it('previews are private, unindexed, unreferred and never counted as views', async () => {
+    const { id, owner } = await liveProject(t, SIMPLE_SITE);
+    const { preview_url } = (await makeToken(id, owner.token)).json().data;
+    const res = await t.request({ url: preview_url, headers: { 'user-agent': 'Mozilla/5.0 Firefox/140.0' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['x-robots-tag']).toMatch(/noindex/);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    await t.ctx.services.views.flush();
+    const row = await t.ctx.db
+      .selectFrom('projects')
+      .select('view_count')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.view_count)).toBe(0);
+  });
+
+  it('purges expired and revoked tokens, keeping live ones', async () => {
+    const { id, owner } = await pendingProject();
+    const old = (await makeToken(id, owner.token)).json().data;
+    const current = (await makeToken(id, owner.token)).json().data;
+    const other = await pendingProject();
+    const expiring = (await makeToken(other.id, other.owner.token)).json().data;
+    await t.ctx.db
+      .updateTable('preview_tokens')
+      .set({ expires_at: new Date(Date.now() - 1).toISOString() })
+      .where('token_hash', '=', hashToken(expiring.token))
+      .execute();
+    await t.ctx.services.previews.purge();
+    const left = await t.ctx.db.selectFrom('preview_tokens').select('token_hash').execute();
+    const hashes = left.map((r) => r.token_hash);
+    expect(hashes).toContain(hashToken(current.token));
+    expect(hashes).not.toContain(hashToken(old.token));
+    expect(hashes).not.toContain(hashToken(expiring.token));
+    expect((await open(current.preview_url)).statusCode).toBe(200);
+  });
+
+  it('uses the lifetime set by an admin', async () => {
+    const admin = await t.adminToken();
+    const saved = await t.request({
+      method: 'PUT',
+      url: '/api/admin/config',
+      token: admin,
+      body: { preview_ttl_seconds: 600 },
+    });
+    expect(saved.statusCode).toBe(200);
+    const { id, owner } = await pendingProject();
+    const data = (await makeToken(id, owner.token)).json().data;
+    expect(data.expires_in_seconds).toBe(600);
+    const row = await t.ctx.db
+      .selectFrom('preview_tokens')
+      .select('expires_at')
+      .where('token_hash', '=', hashToken(data.token))
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(row.expires_at) - Date.now()).toBeLessThanOrEqual(600 * 1000);
+    expect(Date.parse(row.expires_at) - Date.now()).toBeGreaterThan(590 * 1000);
+  });
+
+  it('a rejected project can still be previewed by its owner', async () => {
+    const { id, owner } = await pendingProject('<h1>被拒绝</h1>');
+    await review(t, id, 'reject', '请修改');
+    const { preview_url } = (await makeToken(id, owner.token)).json().data;
+    expect((await open(preview_url)).body).toBe('<h1>被拒绝</h1>');
+  });
+});

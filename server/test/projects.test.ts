@@ -1,0 +1,428 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_LIMITS } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import {
+  createTestApp,
+  listTree,
+  makeZip,
+  projectRowCounts,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
+
+async function unzip(buf: Buffer): Promise<Record<string, string>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z!))),
+  );
+  const out: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, async (err, stream) => {
+        if (err) return reject(err);
+        const chunks: Buffer[] = [];
+        for await (const c of stream!) chunks.push(c as Buffer);
+        out[entry.fileName] = Buffer.concat(chunks).toString();
+        zip.readEntry();
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return out;
+}
+
+describe('projects', () => {
+  let t: TestApp;
+  let owner: Awaited<ReturnType<TestApp['createUser']>>;
+  let other: Awaited<ReturnType<TestApp['createUser']>>;
+  const blobsDir = () => path.join(t.dataDir, 'blobs');
+  const stagingDir = () => path.join(t.dataDir, 'staging');
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await t.createUser();
+    other = await t.createUser();
+  });
+  afterAll(() => t.close());
+
+  describe('uploading', () => {
+    it('creates a pending project from loose files and folders, keeping relative paths', async () => {
+      const res = await uploadProject(t, owner.token, {
+        name: '  我的站点  ',
+        description: ' 一个测试站点 ',
+        files: [
+          { name: 'mysite/index.html', content: '<!doctype html><title>首页</title>' },
+          { name: 'mysite/css/app.css', content: 'body{margin:0}' },
+          { name: 'mysite/图片/说明.txt', content: '中文文件名' },
+          { name: 'mysite/.DS_Store', content: 'junk' },
+        ],
+      });
+      expect(res.statusCode).toBe(201);
+      const p = res.json().data.project;
+      expect(p).toMatchObject({
+        name: '我的站点',
+        project_name: '我的站点',
+        description: '一个测试站点',
+        status: 'pending',
+        upload_type: 'files',
+        entry_file: 'index.html',
+        file_count: 3,
+        is_public: true,
+        access_url: null,
+        owner: { username: owner.username },
+      });
+      expect(p.files.map((f: { file_name: string }) => f.file_name)).toEqual([
+        'css/app.css',
+        'index.html',
+        '图片/说明.txt',
+      ]);
+      expect(p.files.find((f: { file_name: string }) => f.file_name === 'css/app.css')).toMatchObject({
+        file_type: 'css',
+        file_size: 14,
+        mime_type: expect.stringMatching(/^text\/css/),
+      });
+      expect(p.file_size).toBe(p.files.reduce((n: number, f: { file_size: number }) => n + f.file_size, 0));
+      expect(listTree(stagingDir())).toEqual([]);
+    });
+
+    it('extracts a zip, unwraps its single folder and finds the entry file', async () => {
+      const zip = await makeZip({ 'site/index.html': '<h1>zip</h1>', 'site/js/app.js': 'console.log(1)' });
+      const res = await uploadProject(t, owner.token, {
+        name: 'Zip 站点',
+        files: [{ name: 'site.zip', content: zip }],
+      });
+      expect(res.statusCode).toBe(201);
+      const p = res.json().data.project;
+      expect(p.upload_type).toBe('zip');
+      expect(p.entry_file).toBe('index.html');
+      expect(p.files.map((f: { file_name: string }) => f.file_name)).toEqual(['index.html', 'js/app.js']);
+    });
+
+    it('stores identical files once across projects', async () => {
+      const before = listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f)).length;
+      const content = `<p>shared ${Date.now()}</p>`;
+      await uploadProject(t, owner.token, { name: '共享一', files: [{ name: 'index.html', content }] });
+      await uploadProject(t, other.token, { name: '共享二', files: [{ name: 'index.html', content }] });
+      const after = listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f)).length;
+      expect(after - before).toBe(1);
+    });
+
+    const refusals: Array<
+      [string, Parameters<typeof uploadProject>[2], number, Record<string, string | RegExp>]
+    > = [
+      ['a missing name', { name: '', files: SIMPLE_SITE }, 400, { project_name: '请输入项目名称' }],
+      [
+        'a one-character name after trimming',
+        { name: ' 站 ', files: SIMPLE_SITE },
+        400,
+        { project_name: '项目名称至少需要2个字符' },
+      ],
+      [
+        'a name over 50 characters',
+        { name: '名'.repeat(51), files: SIMPLE_SITE },
+        400,
+        { project_name: '项目名称不能超过50个字符' },
+      ],
+      [
+        'a description over 500 characters',
+        { name: '项目', description: '述'.repeat(501), files: SIMPLE_SITE },
+        400,
+        { description: '项目描述不能超过500个字符' },
+      ],
+      ['no files', { name: '项目', files: [] }, 400, { files: '请选择要上传的项目文件' }],
+      [
+        'an empty file',
+        { name: '项目', files: [{ name: 'index.html', content: '' }] },
+        400,
+        { files: '文件 "index.html" 为空文件' },
+      ],
+      [
+        'a blank file name',
+        { name: '项目', files: [{ name: ' ', content: 'x' }] },
+        400,
+        { files: /为空文件/ },
+      ],
+      [
+        'a type not allowed',
+        { name: '项目', files: [{ name: 'run.php', content: '<?php echo 1;' }] },
+        400,
+        { files: /不支持的文件类型/ },
+      ],
+      [
+        'a .png that is HTML',
+        { name: '项目', files: [{ name: 'a.png', content: '<html>not a png</html>' }] },
+        400,
+        { files: /文件内容与扩展名不符/ },
+      ],
+      [
+        'a .zip that is not an archive',
+        { name: '项目', files: [{ name: 'site.zip', content: 'just text' }] },
+        400,
+        { files: /压缩包/ },
+      ],
+      [
+        'an unknown upload type',
+        { name: '项目', uploadType: 'tar', files: SIMPLE_SITE },
+        400,
+        { upload_type: '上传类型无效' },
+      ],
+    ];
+    for (const [what, opts, status, errors] of refusals) {
+      it(`refuses ${what} with a Chinese message and leaves nothing behind`, async () => {
+        const rowsBefore = await projectRowCounts(t);
+        const blobsBefore = listTree(blobsDir());
+        const res = await uploadProject(t, owner.token, opts);
+        expect(res.statusCode).toBe(status);
+        const body = res.json();
+        expect(body.success).toBe(false);
+        for (const [field, message] of Object.entries(errors)) {
+          if (typeof message === 'string') expect(body.errors[field]).toBe(message);
+          else expect(body.errors[field]).toMatch(message);
+        }
+        expect(body.message).toBe(Object.values(body.errors)[0]);
+        expect(await projectRowCounts(t)).toEqual(rowsBefore);
+        expect(listTree(blobsDir())).toEqual(blobsBefore);
+        expect(listTree(stagingDir())).toEqual([]);
+      });
+    }
+
+    it('enforces the configured limits while streaming, with 413 and the spec messages', async () => {
+      const settings = t.ctx.services.settings;
+      const saved = await settings.get();
+      try {
+        await settings.update({
+          ...saved,
+          limits: { ...DEFAULT_LIMITS, maxFilesPerUpload: 2, maxFileBytes: 1000, maxUploadBytes: 1500 },
+        });
+        const rowsBefore = await projectRowCounts(t);
+        const many = await uploadProject(t, owner.token, {
+          files: [
+            { name: 'a.html', content: 'a' },
+            { name: 'b.html', content: 'b' },
+            { name: 'c.html', content: 'c' },
+          ],
+        });
+        expect(many.statusCode).toBe(413);
+        expect(many.json().errors.files).toBe('文件数量超过限制。最多允许上传 2 个文件');
+        const big = await uploadProject(t, owner.token, {
+          files: [{ name: 'index.html', content: 'x'.repeat(1001) }],
+        });
+        expect(big.statusCode).toBe(413);
+        expect(big.json().errors.files).toBe('文件大小超过限制。最大允许：1000 Bytes');
+        const total = await uploadProject(t, owner.token, {
+          files: [
+            { name: 'a.html', content: 'a'.repeat(900) },
+            { name: 'b.html', content: 'b'.repeat(900) },
+          ],
+        });
+        expect(total.statusCode).toBe(413);
+        expect(total.json().errors.files).toMatch(/上传内容总大小超过限制/);
+        expect(await projectRowCounts(t)).toEqual(rowsBefore);
+        expect(listTree(stagingDir())).toEqual([]);
+      } finally {
+        await settings.update(saved);
+      }
+    });
+
+    it('refuses by Content-Length before reading the body', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/projects/upload',
+        token: owner.token,
+        headers: {
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': String(300 * 1024 * 1024),
+        },
+        payload: '--x--',
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().message).toMatch(/上传内容总大小超过限制/);
+    });
+
+    it('refuses a JSON body on the upload call', async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/projects/upload',
+        token: owner.token,
+        body: { project_name: 'x' },
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.json().success).toBe(false);
+    });
+  });
+
+  describe('the owner', () => {
+    let projectId: number;
+    beforeAll(async () => {
+      const res = await uploadProject(t, owner.token, {
+        name: '详情项目',
+        description: '描述',
+        files: SIMPLE_SITE,
+      });
+      projectId = res.json().data.project.id;
+    });
+
+    it('sees the project with files, versions and both naming styles; others get 404', async () => {
+      const mine = await t.request({ url: `/api/projects/${projectId}`, token: owner.token });
+      expect(mine.statusCode).toBe(200);
+      const p = mine.json().data.project;
+      expect(p).toMatchObject({
+        id: projectId,
+        project_id: projectId,
+        name: '详情项目',
+        createdAt: p.created_at,
+        viewCount: 0,
+        access_count: 0,
+        download_count: 0,
+      });
+      expect(p.deployments).toHaveLength(1);
+      expect(p.deployments[0]).toMatchObject({ version: 1, status: 'pending', is_live: false });
+      const admin = await t.request({ url: `/api/projects/${projectId}`, token: await t.adminToken() });
+      expect(admin.statusCode).toBe(200);
+      const stranger = await t.request({ url: `/api/projects/${projectId}`, token: other.token });
+      expect(stranger.statusCode).toBe(404);
+      expect(stranger.json().message).toBe('项目不存在');
+      const missing = await t.request({ url: '/api/projects/99999999', token: owner.token });
+      expect(missing.statusCode).toBe(404);
+      const bad = await t.request({ url: '/api/projects/abc', token: owner.token });
+      expect(bad.statusCode).toBe(404);
+    });
+
+    it('lists own projects newest first with status filters and dashboard counters', async () => {
+      const res = await t.request({ url: '/api/projects/my', token: owner.token });
+      expect(res.statusCode).toBe(200);
+      const { projects, pagination, stats } = res.json().data;
+      expect(
+        projects.every((p: { owner: { username: string } }) => p.owner.username === owner.username),
+      ).toBe(true);
+      expect(projects[0].id).toBe(projectId);
+      expect(stats).toEqual({
+        total: pagination.total_count,
+        pending: pagination.total_count,
+        reviewed: 0,
+        published: 0,
+      });
+      const rejected = await t.request({ url: '/api/projects/my?status=rejected', token: owner.token });
+      expect(rejected.json().data.projects).toEqual([]);
+      const bad = await t.request({ url: '/api/projects/my?status=nope', token: owner.token });
+      expect(bad.statusCode).toBe(400);
+      const paged = await t.request({ url: '/api/projects/my?page_size=1&page=2', token: owner.token });
+      expect(paged.json().data.projects).toHaveLength(1);
+      expect(paged.json().data.pagination).toMatchObject({ current_page: 2, page_size: 1 });
+    });
+
+    it('edits name, description and visibility; others cannot', async () => {
+      const res = await t.request({
+        method: 'PUT',
+        url: `/api/projects/${projectId}`,
+        token: owner.token,
+        body: { name: '新名字', description: '新描述', is_public: false },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.project).toMatchObject({
+        name: '新名字',
+        description: '新描述',
+        is_public: false,
+      });
+      const invalid = await t.request({
+        method: 'PUT',
+        url: `/api/projects/${projectId}`,
+        token: owner.token,
+        body: { name: 'x' },
+      });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json().errors.name).toBe('项目名称至少需要2个字符');
+      const stranger = await t.request({
+        method: 'PUT',
+        url: `/api/projects/${projectId}`,
+        token: other.token,
+        body: { name: '偷改' },
+      });
+      expect(stranger.statusCode).toBe(404);
+    });
+
+    it('uploads a new version: pending, the older pending version superseded', async () => {
+      const res = await uploadProject(t, owner.token, {
+        projectId,
+        files: [{ name: 'index.html', content: '<h1>v2</h1>' }],
+      });
+      expect(res.statusCode).toBe(200);
+      const p = res.json().data.project;
+      expect(p.status).toBe('pending');
+      expect(p.latest_version).toBe(2);
+      expect(p.deployments.map((d: { version: number; status: string }) => [d.version, d.status])).toEqual([
+        [2, 'pending'],
+        [1, 'superseded'],
+      ]);
+      expect(p.files.map((f: { file_name: string }) => f.file_name)).toEqual(['index.html']);
+      const stranger = await uploadProject(t, other.token, { projectId, files: SIMPLE_SITE });
+      expect(stranger.statusCode).toBe(404);
+    });
+
+    it('downloads the project as a zip and counts it', async () => {
+      const res = await t.request({ url: `/api/projects/${projectId}/download`, token: owner.token });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/zip');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="project-${projectId}.zip"`);
+      expect(await unzip(res.rawPayload)).toEqual({ 'index.html': '<h1>v2</h1>' });
+      const p = (await t.request({ url: `/api/projects/${projectId}`, token: owner.token })).json().data
+        .project;
+      expect(p.download_count).toBe(1);
+      const stranger = await t.request({ url: `/api/projects/${projectId}/download`, token: other.token });
+      expect(stranger.statusCode).toBe(404);
+    });
+
+    it('deletes the project and the blobs nothing else uses', async () => {
+      const shared = '<p>kept because another project uses it</p>';
+      const a = (
+        await uploadProject(t, owner.token, {
+          name: '删除甲',
+          files: [
+            { name: 'index.html', content: shared },
+            { name: 'only.txt', content: `only ${Date.now()}` },
+          ],
+        })
+      ).json().data.project;
+      await uploadProject(t, owner.token, {
+        name: '删除乙',
+        files: [{ name: 'index.html', content: shared }],
+      });
+      const blobsBefore = listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f)).length;
+      const stranger = await t.request({
+        method: 'DELETE',
+        url: `/api/projects/${a.id}`,
+        token: other.token,
+      });
+      expect(stranger.statusCode).toBe(404);
+      const res = await t.request({ method: 'DELETE', url: `/api/projects/${a.id}`, token: owner.token });
+      expect(res.statusCode).toBe(200);
+      expect((await t.request({ url: `/api/projects/${a.id}`, token: owner.token })).statusCode).toBe(404);
+      const blobsAfter = listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f)).length;
+      expect(blobsBefore - blobsAfter).toBe(1);
+    });
+  });
+
+  it('publishes the limits the web app checks', async () => {
+    const res = await t.request({ url: '/api/config/public' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      limits: {
+        max_files_per_upload: 20,
+        max_file_bytes: 100 * 1024 * 1024,
+        max_upload_bytes: 200 * 1024 * 1024,
+      },
+      preview_ttl_seconds: 1800,
+    });
+    expect(res.json().data.allowed_extensions).toEqual(
+      expect.arrayContaining(['zip', 'rar', '7z', 'html', 'woff2']),
+    );
+  });
+
+  it('leaves no staging folder behind after all of the above', () => {
+    expect(fs.existsSync(stagingDir()) ? fs.readdirSync(stagingDir()) : []).toEqual([]);
+  });
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, liveProject, review, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
+
+describe('review decisions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('approving puts the site live; a new version waits while the old one serves; approval switches it', async () => {
+    const { id, owner } = await liveProject(t, [{ name: 'index.html', content: '<h1>v1</h1>' }]);
+    const v1 = await t.request({ url: `/sites/${id}/` });
+    expect(v1.statusCode).toBe(200);
+    expect(v1.body).toBe('<h1>v1</h1>');
+    const up = await uploadProject(t, owner.token, {
+      projectId: id,
+      files: [{ name: 'index.html', content: '<h1>v2</h1>' }],
+    });
+    expect(up.statusCode).toBe(200);
+    expect(up.json().data.project).toMatchObject({
+      status: 'pending',
+      is_live: true,
+      live_version: 1,
+      latest_version: 2,
+    });
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('<h1>v1</h1>');
+    const listed = (await t.request({ url: '/api/projects/my', token: owner.token })).json().data.projects;
+    expect(listed.find((p: { id: number }) => p.id === id)).toMatchObject({
+      status: 'pending',
+      live_version: 1,
+      latest_version: 2,
+    });
+    const approved = await review(t, id, 'approve');
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().data.project).toMatchObject({ status: 'approved', live_version: 2 });
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('<h1>v2</h1>');
+  });
+
+  it('rejecting a new version keeps the live one serving and tells the owner why', async () => {
+    const { id, owner } = await liveProject(t, [{ name: 'index.html', content: '<h1>live</h1>' }]);
+    await uploadProject(t, owner.token, {
+      projectId: id,
+      files: [{ name: 'index.html', content: '<h1>bad</h1>' }],
+    });
+    const missing = await review(t, id, 'reject');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors.comment).toBe('拒绝项目时必须提供原因');
+    const res = await review(t, id, 'reject', '图片侵权');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.project).toMatchObject({
+      status: 'rejected',
+      is_live: true,
+      rejectionReason: '图片侵权',
+    });
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('<h1>live</h1>');
+    const mine = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project;
+    expect(mine.review_comments[0]).toMatchObject({
+      action: 'reject',
+      comment: '图片侵权',
+      reviewer: 'admin',
+    });
+  });
+
+  it('publish features a live project; unpublish removes it; takedown puts it offline at once', async () => {
+    const { id } = await liveProject(t);
+    expect((await review(t, id, 'publish')).json().data.project).toMatchObject({
+      status: 'published',
+      featured: true,
+    });
+    expect((await review(t, id, 'unpublish')).json().data.project).toMatchObject({
+      status: 'approved',
+      featured: false,
+    });
+    const noReason = await review(t, id, 'takedown');
+    expect(noReason.statusCode).toBe(400);
+    expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(200);
+    const down = await review(t, id, 'takedown', '违规内容');
+    expect(down.statusCode).toBe(200);
+    expect(down.json().data.project).toMatchObject({
+      status: 'rejected',
+      is_live: false,
+      access_url: null,
+      rejectionReason: '违规内容',
+    });
+    expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
+  });
+
+  it('answers 409 for an action not allowed from the current status, changing nothing', async () => {
+    const owner = await t.createUser();
+    const id = (await uploadProject(t, owner.token, { files: SIMPLE_SITE })).json().data.project.id;
+    for (const action of ['publish', 'unpublish']) {
+      const res = await review(t, id, action);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toMatch(/当前状态（待审核）不能执行此操作/);
+    }
+    expect((await review(t, id, 'takedown', '原因')).statusCode).toBe(409);
+    const p = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project;
+    expect(p.status).toBe('pending');
+    expect(p.review_comments).toEqual([]);
+  });
+
+  it('rolls back to an earlier approved version', async () => {
+    const { id, owner } = await liveProject(t, [{ name: 'index.html', content: 'one' }]);
+    await uploadProject(t, owner.token, { projectId: id, files: [{ name: 'index.html', content: 'two' }] });
+    await review(t, id, 'approve');
+    const detail = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project;
+    const v1 = detail.deployments.find((d: { version: number }) => d.version === 1);
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/projects/${id}/rollback`,
+      token: owner.token,
+      body: { deployment_id: v1.id },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.project.live_version).toBe(1);
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('one');
+    const stranger = await t.createUser();
+    const other = await t.request({
+      method: 'POST',
+      url: `/api/projects/${id}/rollback`,
+      token: stranger.token,
+      body: { deployment_id: v1.id },
+    });
+    expect(other.statusCode).toBe(404);
+  });
+
+  it('batch actions report each project and apply all-or-nothing per project', async () => {
+    const owner = await t.createUser();
+    const a = (await uploadProject(t, owner.token, { name: '批量甲', files: SIMPLE_SITE })).json().data
+      .project.id;
+    const b = (await uploadProject(t, owner.token, { name: '批量乙', files: SIMPLE_SITE })).json().data
+      .project.id;
+    await review(t, b, 'reject', '不合格');
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: await t.adminToken(),
+      body: { projectIds: [a, b, 99999999], action: 'approve' },
+    });
+    expect(res.statusCode).toBe(200);
+    const { results, succeeded, failed } = res.json().data;
+    expect(succeeded).toBe(1);
+    expect(failed).toBe(2);
+    expect(results).toEqual([
+      { id: a, success: true, message: '项目已通过' },
+      { id: b, success: false, message: expect.stringMatching(/已拒绝/) },
+      { id: 99999999, success: false, message: '项目不存在' },
+    ]);
+    const del = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: await t.adminToken(),
+      body: { projectIds: [a, b], action: 'delete' },
+    });
+    expect(del.json().data.succeeded).toBe(2);
+    expect((await t.request({ url: `/sites/${a}/` })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,415 @@
+/**
+ * The public showcase (DECISIONS.md "Showcase"): live and public projects only, public fields
+ * only, Chinese search of any length over name, description and author, the three sorts, the
+ * featured filter and paging — and a search index that follows every change at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, liveProject, review, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
+
+interface Card {
+  id: number;
+  name: string;
+  description: string | null;
+  featured: boolean;
+  viewCount: number;
+  owner: { username: string };
+  [key: string]: unknown;
+}
+
+describe('showcase', () => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<TestApp['createUser']>>;
+  let bob: Awaited<ReturnType<TestApp['createUser']>>;
+  const ids: Record<string, number> = {};
+
+  async function show(query = '') {
+    const res = await t.request({ url: `/api/projects/public${query}` });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as {
+      projects: Card[];
+      pagination: { current_page: number; total_pages: number; total_count: number; page_size: number };
+    };
+    return { ...data, names: data.projects.map((p) => p.name) };
+  }
+  const search = (term: string, extra = '') => show(`?search=${encodeURIComponent(term)}${extra}`);
+
+  async function live(name: string, description: string, owner: { token: string }) {
+    const res = await uploadProject(t, owner.token, { name, description, files: SIMPLE_SITE });
+    const id = res.json().data.project.id as number;
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    ids[name] = id;
+    return id;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = await t.createUser({ username: '李小龙' });
+    bob = await t.createUser({ username: 'BobSmith' });
+    await live('个人博客', '记录学习和生活的站点', alice);
+    await live('贪吃蛇小游戏', '经典的 Snake 游戏，用 Canvas 实现', bob);
+    await live('天气预报', '查询城市天气，数据可视化', alice);
+    await live('100%_完成', '名字里有 LIKE 的特殊字符', bob);
+    await live('ＦＵＬＬ宽', '全角字母的名字', bob);
+  });
+  afterAll(() => t.close());
+
+  it('lists live public projects with public fields only', async () => {
+    const { projects, pagination } = await show();
+    expect(projects.length).toBe(5);
+    expect(pagination).toMatchObject({ current_page: 1, total_pages: 1, total_count: 5 });
+    const card = projects.find((p) => p.name === '个人博客')!;
+    expect(Object.keys(card).sort()).toEqual(
+      [
+        'access_url',
+        'description',
+        'featured',
+        'file_count',
+        'file_size',
+        'id',
+        'name',
+        'owner',
+        'project_id',
+        'project_name',
+        'published_at',
+        'viewCount',
+      ].sort(),
+    );
+    expect(card).toMatchObject({
+      id: ids.个人博客,
+      project_name: '个人博客',
+      description: '记录学习和生活的站点',
+      file_count: 2,
+      featured: false,
+      viewCount: 0,
+      access_url: `/sites/${ids.个人博客}/`,
+      owner: { username: '李小龙' },
+    });
+    expect(card.owner).toEqual({ username: '李小龙' });
+    expect(Date.parse(card.published_at as string)).toBeGreaterThan(0);
+    expect(card.file_size).toBe(SIMPLE_SITE.reduce((n, f) => n + Buffer.byteLength(f.content), 0));
+  });
+
+  it('finds Chinese substrings of 1, 2 and 4 characters in names, descriptions and authors', async () => {
+    expect((await search('博')).names).toEqual(['个人博客']);
+    expect((await search('游')).names).toEqual(['贪吃蛇小游戏']);
+    expect((await search('天气')).names).toEqual(['天气预报']);
+    expect((await search('个人博客')).names).toEqual(['个人博客']);
+    expect((await search('贪吃蛇小')).names).toEqual(['贪吃蛇小游戏']);
+    // In descriptions: one character, two, four, across words.
+    expect((await search('录')).names).toEqual(['个人博客']);
+    expect((await search('城市')).names).toEqual(['天气预报']);
+    expect((await search('数据可视')).names).toEqual(['天气预报']);
+    // By author, whole or in part.
+    expect((await search('李小龙')).names.sort()).toEqual(['个人博客', '天气预报']);
+    expect((await search('小')).names.sort()).toEqual(['个人博客', '天气预报', '贪吃蛇小游戏']);
+    expect((await search('龙')).pagination.total_count).toBe(2);
+    // Counts match what is found.
+    const de = await search('的');
+    expect(de.pagination.total_count).toBe(4);
+    expect(de.names.length).toBe(4);
+  });
+
+  it('is case-insensitive, folds full-width letters, and takes %, _ and \\ literally', async () => {
+    expect((await search('snake')).names).toEqual(['贪吃蛇小游戏']);
+    expect((await search('CANVAS')).names).toEqual(['贪吃蛇小游戏']);
+    expect((await search('bobsmith')).pagination.total_count).toBe(3);
+    expect((await search('full')).names).toEqual(['ＦＵＬＬ宽']);
+    expect((await search('ｓｎａｋｅ')).names).toEqual(['贪吃蛇小游戏']);
+    expect((await search('%')).names).toEqual(['100%_完成']);
+    expect((await search('_')).names.sort()).toEqual(['100%_完成']);
+    expect((await search('0%_完')).names).toEqual(['100%_完成']);
+    expect((await search('\\')).names).toEqual([]);
+    expect((await search('like 的特殊')).names).toEqual(['100%_完成']);
+  });
+
+  it('finds nothing for absent terms, terms spanning two fields, or over-long terms', async () => {
+    for (const term of ['量子', '量', '量子力学', 'xyz', '博客记录']) {
+      const r = await search(term);
+      expect(r.names, term).toEqual([]);
+      expect(r.pagination.total_count).toBe(0);
+    }
+    // Name '个人博客' then description '记录…': not one text.
+    expect((await search('客记')).names).toEqual([]);
+    const tooLong = await t.request({ url: `/api/projects/public?search=${'长'.repeat(101)}` });
+    expect(tooLong.statusCode).toBe(400);
+  });
+
+  it('hides what is not live and public, and follows every change at once', async () => {
+    const owner = await t.createUser();
+    const up = await uploadProject(t, owner.token, {
+      name: '隐藏的星球',
+      description: '待审核',
+      files: SIMPLE_SITE,
+    });
+    const id = up.json().data.project.id as number;
+    expect((await search('星球')).names).toEqual([]);
+    await review(t, id, 'approve');
+    expect((await search('星球')).names).toEqual(['隐藏的星球']);
+    // Made private: unlisted.
+    await t.request({
+      method: 'PUT',
+      url: `/api/projects/${id}`,
+      token: owner.token,
+      body: { is_public: false },
+    });
+    expect((await search('星球')).names).toEqual([]);
+    expect((await show()).pagination.total_count).toBe(5);
+    await t.request({
+      method: 'PUT',
+      url: `/api/projects/${id}`,
+      token: owner.token,
+      body: { is_public: true },
+    });
+    expect((await show()).pagination.total_count).toBe(6);
+    // Renamed: found by the new name only.
+    await t.request({
+      method: 'PUT',
+      url: `/api/projects/${id}`,
+      token: owner.token,
+      body: { name: '月亮之上' },
+    });
+    expect((await search('星球')).names).toEqual([]);
+    expect((await search('月亮')).names).toEqual(['月亮之上']);
+    expect((await search('亮之上')).names).toEqual(['月亮之上']);
+    // A new version waiting for review keeps the live one listed.
+    await uploadProject(t, owner.token, { projectId: id, files: SIMPLE_SITE });
+    expect((await search('月亮')).names).toEqual(['月亮之上']);
+    // Taken down, then deleted.
+    await review(t, id, 'takedown', '违规');
+    expect((await search('月亮')).names).toEqual([]);
+    expect((await show()).pagination.total_count).toBe(5);
+    await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token });
+    expect((await search('月亮')).names).toEqual([]);
+    expect((await show()).pagination.total_count).toBe(5);
+  });
+
+  it('sorts by latest, popular and name, and filters featured', async () => {
+    const latest = (await show('?sort=latest')).names;
+    expect(latest[0]).toBe('ＦＵＬＬ宽');
+    expect(latest.at(-1)).toBe('个人博客');
+    expect((await show()).names).toEqual(latest);
+
+    await t.ctx.db.updateTable('projects').set({ view_count: 50 }).where('id', '=', ids.天气预报!).execute();
+    await t.ctx.db.updateTable('projects').set({ view_count: 20 }).where('id', '=', ids.个人博客!).execute();
+    expect((await show('?sort=popular')).names.slice(0, 2)).toEqual(['天气预报', '个人博客']);
+    expect((await search('小', '&sort=popular')).names).toEqual(['天气预报', '个人博客', '贪吃蛇小游戏']);
+
+    const byName = (await show('?sort=name')).names;
+    expect(byName).toEqual([...byName].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+
+    await review(t, ids.贪吃蛇小游戏!, 'publish');
+    const featured = await show('?featured=true');
+    expect(featured.names).toEqual(['贪吃蛇小游戏']);
+    expect(featured.projects[0]!.featured).toBe(true);
+    expect(featured.pagination.total_count).toBe(1);
+    expect((await search('游戏', '&featured=true')).names).toEqual(['贪吃蛇小游戏']);
+    expect((await search('天气', '&featured=true')).names).toEqual([]);
+    expect((await search('snake', '&featured=1')).pagination.total_count).toBe(1);
+    await review(t, ids.贪吃蛇小游戏!, 'unpublish');
+    expect((await show('?featured=true')).names).toEqual([]);
+    expect((await search('snake', '&featured=1')).pagination.total_count).toBe(0);
+
+    const bad = await t.request({ url: '/api/projects/public?sort=random' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('pages through results', async () => {
+    const p1 = await show('?page_size=2&page=1&sort=name');
+    const p2 = await show('?page_size=2&page=2&sort=name');
+    const p3 = await show('?page_size=2&page=3&sort=name');
+    expect(p1.pagination).toMatchObject({ current_page: 1, total_pages: 3, total_count: 5 });
+    expect([...p1.names, ...p2.names, ...p3.names]).toEqual((await show('?sort=name')).names);
+    expect((await show('?page=9')).projects).toEqual([]);
+    const s2 = await search('的', '&page_size=1&page=2');
+    expect(s2.projects.length).toBe(1);
+    expect(s2.pagination.total_count).toBe(4);
+  });
+
+  it('finds many matches the same way whichever plan answers', async () => {
+    const owner = await t.createUser({ username: 'bulkowner' });
+    for (let i = 0; i < 14; i++) await live(`批量站点${i}`, i % 2 ? '双数说明' : '单数说明', owner);
+    const all = await search('批量站点', '&page_size=5');
+    expect(all.pagination.total_count).toBe(14);
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++)
+      seen.push(...(await search('批量站点', `&page_size=5&page=${page}`)).names);
+    expect(new Set(seen).size).toBe(14);
+    expect((await search('数说明')).pagination.total_count).toBe(14);
+    expect((await search('单数')).pagination.total_count).toBe(7);
+    expect((await search('bulkowner')).pagination.total_count).toBe(14);
+  });
+});
+
+describe('showcase search index', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('keeps its counts equal to the projects it lists after any sequence of changes', async () => {
+    const { id: a } = await liveProject(t, SIMPLE_SITE, { name: '甲项目' });
+    const { id: b } = await liveProject(t, SIMPLE_SITE, { name: '乙项目' });
+    await review(t, a, 'publish');
+    await review(t, b, 'takedown', '下线');
+    await t.request({ url: '/api/projects/public' });
+    const listed = await t.ctx.db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('live_deployment_id', 'is not', null)
+      .where('is_public', '=', 1)
+      .executeTakeFirstOrThrow();
+    const totals = await t.ctx.db.selectFrom('showcase_totals').selectAll().executeTakeFirstOrThrow();
+    expect(Number(totals.listed)).toBe(Number(listed.n));
+    expect(Number(totals.featured)).toBe(1);
+    const counts = await t.ctx.db
+      .selectFrom('showcase_gram_counts')
+      .select(['listed', 'featured'])
+      .where('gram', '=', '项')
+      .executeTakeFirstOrThrow();
+    expect(Number(counts.listed)).toBe(1);
+    expect(Number(counts.featured)).toBe(1);
+    const queue = await t.ctx.db.selectFrom('showcase_queue').selectAll().execute();
+    expect(queue).toEqual([]);
+  });
+});
+
+describe('showcase search against a plain substring filter', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('finds exactly what a substring test finds, whichever plan and narrowing answer', async () => {
+    // 400 projects straight into the tables, from a small vocabulary so terms repeat a lot.
+    const words = [
+      '个人',
+      '博客',
+      '小游戏',
+      '贪吃蛇',
+      '天气',
+      '站点',
+      '展示',
+      'react',
+      'demo',
+      '地图',
+      '相册',
+      '音乐',
+    ];
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = () => words[Math.floor(rand() * words.length)]!;
+    const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+    const owner = await t.createUser({ username: 'zhang_react' });
+    const texts = new Map<
+      number,
+      { text: string; featured: boolean; listed: boolean; approved: string; views: number }
+    >();
+    for (let i = 0; i < 400; i++) {
+      const name = `${pick()}${pick()}`;
+      const description = Array.from({ length: 1 + Math.floor(rand() * 6) }, pick).join(
+        rand() < 0.5 ? '' : '，',
+      );
+      const listed = rand() < 0.9;
+      const featured = rand() < 0.2;
+      const p = await t.ctx.db
+        .insertInto('projects')
+        .values({
+          owner_id: owner.id,
+          name,
+          description,
+          status: featured ? 'published' : 'approved',
+          is_public: 1,
+          live_deployment_id: null,
+          latest_deployment_id: null,
+          featured: featured ? 1 : 0,
+          view_count: Math.floor(rand() * 1000),
+          download_count: 0,
+          approved_at: at(i),
+          approved_by: null,
+          published_at: null,
+          created_at: at(i),
+          updated_at: at(i),
+          search_text: `${name}\n${description}\nzhang_react`.toLowerCase(),
+        })
+        .returning(['id', 'view_count'])
+        .executeTakeFirstOrThrow();
+      const d = await t.ctx.db
+        .insertInto('deployments')
+        .values({
+          project_id: p.id,
+          version: 1,
+          status: 'approved',
+          upload_type: 'files',
+          file_count: 1,
+          total_size: 1,
+          entry_file: 'index.html',
+          content_check: null,
+          created_by: owner.id,
+          created_at: at(i),
+          reviewed_at: at(i),
+          reviewed_by: null,
+          review_comment: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (listed) {
+        await t.ctx.db
+          .updateTable('projects')
+          .set({ live_deployment_id: d.id })
+          .where('id', '=', p.id)
+          .execute();
+      }
+      texts.set(p.id, {
+        text: `${name}\n${description}\nzhang_react`.toLowerCase(),
+        featured,
+        listed,
+        approved: at(i),
+        views: Number(p.view_count),
+      });
+    }
+    const repo = t.ctx.showcase;
+    const terms = [
+      '个',
+      '博客',
+      '小游戏',
+      '戏贪吃',
+      '人博客',
+      '个人博客个人',
+      '博客，',
+      'react',
+      'zhang_react',
+      '站点展示',
+      '图相',
+      '地图地图',
+      '量子',
+      'o',
+    ];
+    for (const term of terms) {
+      for (const featured of [false, true]) {
+        const expected = [...texts]
+          .filter(([, p]) => p.listed && (!featured || p.featured))
+          .filter(([, p]) => p.text.split('\n').some((line) => line.includes(term)))
+          .sort((a, b) => (a[1].approved < b[1].approved ? 1 : -1))
+          .map(([id]) => id);
+        // Small pages reach deep offsets, where the plan flips from walking to sorting everything.
+        for (const pageSize of [5, 60]) {
+          const found: number[] = [];
+          for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
+            const r = await repo.list({ search: term, sort: 'latest', featured, page, pageSize });
+            expect(r.total, `${term} featured=${featured}`).toBe(expected.length);
+            found.push(...r.rows.map((row) => row.id));
+          }
+          expect(found, `${term} featured=${featured} pageSize=${pageSize}`).toEqual(expected);
+        }
+        const popular = await repo.list({ search: term, sort: 'popular', featured, page: 1, pageSize: 60 });
+        const views = popular.rows.map((r) => Number(r.view_count));
+        expect(views).toEqual([...views].sort((a, b) => b - a));
+      }
+    }
+  });
+});

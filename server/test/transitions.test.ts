@@ -1,0 +1,286 @@
+/**
+ * The whole review transition table of DECISIONS.md "Statuses and transitions": every action from
+ * every state a project can be in, run through POST /api/admin/projects/{id}/review. An allowed
+ * action answers 200 and lands in the expected state (live version, featured mark, site served or
+ * not, a review comment and an audit entry); any other answers 409 and changes nothing at all.
+ */
+import {
+  ADMIN_STATUS_LABELS,
+  format,
+  messages,
+  REVIEW_ACTION_LABELS,
+  type ReviewAction,
+} from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, expectFailure, review, type TestApp, uploadProject } from './helpers.js';
+
+type State =
+  | 'pending'
+  | 'approved'
+  | 'published'
+  | 'rejected'
+  | 'rejected-but-live'
+  | 'pending-while-live'
+  | 'pending-while-published';
+
+const STATES: State[] = [
+  'pending',
+  'approved',
+  'published',
+  'rejected',
+  'rejected-but-live',
+  'pending-while-live',
+  'pending-while-published',
+];
+const ACTIONS: ReviewAction[] = ['approve', 'reject', 'publish', 'unpublish', 'takedown'];
+
+/** What the project looks like after an allowed action (live: the version served, or null). */
+interface Outcome {
+  status: 'pending' | 'approved' | 'published' | 'rejected';
+  live: 1 | 2 | null;
+  featured: boolean;
+}
+
+const ALLOWED: Record<State, Partial<Record<ReviewAction, Outcome>>> = {
+  pending: {
+    approve: { status: 'approved', live: 1, featured: false },
+    reject: { status: 'rejected', live: null, featured: false },
+  },
+  approved: {
+    publish: { status: 'published', live: 1, featured: true },
+    takedown: { status: 'rejected', live: null, featured: false },
+  },
+  published: {
+    unpublish: { status: 'approved', live: 1, featured: false },
+    takedown: { status: 'rejected', live: null, featured: false },
+  },
+  rejected: {},
+  'rejected-but-live': {
+    takedown: { status: 'rejected', live: null, featured: false },
+  },
+  'pending-while-live': {
+    approve: { status: 'approved', live: 2, featured: false },
+    reject: { status: 'rejected', live: 1, featured: false },
+    takedown: { status: 'rejected', live: null, featured: false },
+  },
+  'pending-while-published': {
+    approve: { status: 'published', live: 2, featured: true },
+    reject: { status: 'rejected', live: 1, featured: true },
+    takedown: { status: 'rejected', live: null, featured: false },
+  },
+};
+
+let t: TestApp;
+let owner: { token: string };
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await t.createUser();
+});
+afterAll(() => t.close());
+
+const page = (v: number) => [{ name: 'index.html', content: `<h1>v${v}</h1>` }];
+
+async function decide(id: number, action: string, comment = '理由') {
+  const res = await review(t, id, action, comment);
+  if (res.statusCode !== 200) throw new Error(`${action} failed: ${res.statusCode} ${res.body}`);
+}
+
+/** A project brought into the given state through the API. */
+async function projectIn(state: State): Promise<number> {
+  const res = await uploadProject(t, owner.token, { name: `状态 ${state}`, files: page(1) });
+  if (res.statusCode !== 201) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  const id = res.json().data.project.id as number;
+  const newVersion = async () => {
+    const up = await uploadProject(t, owner.token, { projectId: id, files: page(2) });
+    if (up.statusCode !== 200) throw new Error(`new version failed: ${up.statusCode} ${up.body}`);
+  };
+  switch (state) {
+    case 'pending':
+      break;
+    case 'rejected':
+      await decide(id, 'reject');
+      break;
+    case 'approved':
+    case 'pending-while-live':
+    case 'rejected-but-live':
+      await decide(id, 'approve');
+      if (state !== 'approved') await newVersion();
+      if (state === 'rejected-but-live') await decide(id, 'reject');
+      break;
+    case 'published':
+    case 'pending-while-published':
+      await decide(id, 'approve');
+      await decide(id, 'publish');
+      if (state === 'pending-while-published') await newVersion();
+      break;
+  }
+  return id;
+}
+
+/** Everything a decision could change: the project, its versions, its comments and audit rows. */
+async function snapshot(id: number) {
+  const db = t.ctx.db;
+  return {
+    project: await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst(),
+    deployments: await db
+      .selectFrom('deployments')
+      .selectAll()
+      .where('project_id', '=', id)
+      .orderBy('id')
+      .execute(),
+    comments: await db
+      .selectFrom('review_comments')
+      .selectAll()
+      .where('project_id', '=', id)
+      .orderBy('id')
+      .execute(),
+    audit: await db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('target_type', '=', 'project')
+      .where('target_id', '=', String(id))
+      .orderBy('id')
+      .execute(),
+  };
+}
+
+describe.each(STATES)('from %s', (state) => {
+  it.each(ACTIONS)('%s', async (action) => {
+    const id = await projectIn(state);
+    const before = await snapshot(id);
+    const site = (await t.request({ url: `/sites/${id}/` })).body;
+    const res = await review(t, id, action, '审核意见');
+    const outcome = ALLOWED[state][action];
+
+    if (!outcome) {
+      const from = ADMIN_STATUS_LABELS[before.project!.status];
+      expectFailure(
+        res,
+        409,
+        format(messages.review.transitionNotAllowed, { from, action: REVIEW_ACTION_LABELS[action] }),
+      );
+      expect(await snapshot(id)).toEqual(before);
+      expect((await t.request({ url: `/sites/${id}/` })).body).toBe(site);
+      return;
+    }
+
+    expect(res.statusCode, res.body).toBe(200);
+    const project = res.json().data.project;
+    expect(project).toMatchObject({
+      status: outcome.status,
+      featured: outcome.featured,
+      is_live: outcome.live !== null,
+      live_version: outcome.live,
+    });
+    const served = await t.request({ url: `/sites/${id}/` });
+    if (outcome.live === null) expect(served.statusCode).toBe(404);
+    else expect(served.body).toBe(`<h1>v${outcome.live}</h1>`);
+
+    const after = await snapshot(id);
+    expect(after.comments).toHaveLength(before.comments.length + 1);
+    expect(after.comments.at(-1)).toMatchObject({ action, comment: '审核意见' });
+    const entries = after.audit.filter((a) => a.action === `review.${action}`);
+    expect(entries).toHaveLength(before.audit.filter((a) => a.action === `review.${action}`).length + 1);
+    expect(JSON.parse(entries.at(-1)!.detail!)).toMatchObject({
+      from: before.project!.status,
+      to: outcome.status,
+      comment: '审核意见',
+    });
+    expect(entries.at(-1)).toMatchObject({ actor_name: 'admin', ip: '127.0.0.1' });
+  });
+});
+
+describe('comments and batches', () => {
+  it('refuses reject and takedown without a reason (400), from a state that allows them', async () => {
+    for (const [state, action] of [
+      ['pending', 'reject'],
+      ['approved', 'takedown'],
+    ] as const) {
+      const id = await projectIn(state);
+      const before = await snapshot(id);
+      for (const comment of [undefined, '', '   ']) {
+        const res = await t.request({
+          method: 'POST',
+          url: `/api/admin/projects/${id}/review`,
+          token: await t.adminToken(),
+          body: { action, ...(comment !== undefined ? { comment } : {}) },
+        });
+        const body = expectFailure(res, 400, messages.review.reasonRequired);
+        expect(body.errors?.comment).toBe(messages.review.reasonRequired);
+      }
+      expect(await snapshot(id)).toEqual(before);
+    }
+  });
+
+  it('applies a batch to each project on its own: allowed ones change, the others are untouched', async () => {
+    const ids = {
+      approved: await projectIn('approved'),
+      published: await projectIn('published'),
+      pending: await projectIn('pending'),
+      rejected: await projectIn('rejected'),
+    };
+    const untouched = {
+      pending: await snapshot(ids.pending),
+      rejected: await snapshot(ids.rejected),
+    };
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: await t.adminToken(),
+      body: {
+        projectIds: [ids.approved, ids.pending, ids.published, ids.rejected, 2_000_000_000],
+        action: 'takedown',
+        data: { comment: '批量下线' },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({ succeeded: 2, failed: 3 });
+    const byId = new Map(data.results.map((r: { id: number }) => [r.id, r]));
+    expect(byId.get(ids.approved)).toEqual({ id: ids.approved, success: true, message: '项目已下线' });
+    expect(byId.get(ids.published)).toMatchObject({ success: true });
+    expect(byId.get(ids.pending)).toMatchObject({
+      success: false,
+      message: format(messages.review.transitionNotAllowed, { from: '待审核', action: '下线' }),
+    });
+    expect(byId.get(ids.rejected)).toMatchObject({ success: false });
+    expect(byId.get(2_000_000_000)).toMatchObject({ success: false, message: messages.project.notFound });
+    expect(await snapshot(ids.pending)).toEqual(untouched.pending);
+    expect(await snapshot(ids.rejected)).toEqual(untouched.rejected);
+    for (const id of [ids.approved, ids.published]) {
+      expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
+    }
+
+    // A batch reject without a reason fails for every project, and changes none.
+    const p = await projectIn('pending');
+    const before = await snapshot(p);
+    const noReason = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: await t.adminToken(),
+      body: { projectIds: [p], action: 'reject' },
+    });
+    expect(noReason.json().data.results).toEqual([
+      { id: p, success: false, message: messages.review.reasonRequired },
+    ]);
+    expect(await snapshot(p)).toEqual(before);
+  });
+
+  it('refuses an unknown action or an empty batch with 400', async () => {
+    const admin = await t.adminToken();
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: admin,
+      body: { projectIds: [], action: 'approve' },
+    });
+    expectFailure(bad, 400);
+    const unknown = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: admin,
+      body: { projectIds: [1], action: 'explode' },
+    });
+    expectFailure(unknown, 400, messages.review.statusRequired);
+  });
+});

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Tests read the contracts' sources, so a change there needs no build first.
+const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
+
+/**
+ * Server tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set;
+ * web unit tests run in jsdom.
+ */
+const serverProject = (name: string, env: Record<string, string>) => ({
+  extends: true as const,
+  test: {
+    name,
+    root: './server',
+    include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
+    environment: 'node',
+    env,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  resolve: { alias: { '@sitehall/contracts': contracts } },
+  test: {
+    projects: [
+      serverProject('server-sqlite', { TEST_DB: 'sqlite' }),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', { TEST_DB: 'postgres' })] : []),
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          root: './web',
+          include: ['src/**/*.spec.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['./test/setup.ts'],
+        },
+      },
+    ],
+  },
+});

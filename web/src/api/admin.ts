@@ -1,0 +1,209 @@
+/**
+ * The admin console's calls under /api/admin (admin only): review lists and detail, review
+ * decisions and batch actions, downloads, the dashboard figures, the audit log and the settings.
+ */
+import type {
+  AdminConfigBody,
+  AdminConfigData,
+  AdminProjectDetailData,
+  AdminProjectDto,
+  AdminProjectListData,
+  AdminProjectsQuery,
+  AdminStatsDto,
+  AuditLogListData,
+  AuditLogQuery,
+  BatchAction,
+  Pagination,
+  PendingProjectsQuery,
+  PreviewTokenDto,
+  ProjectDto,
+  ReviewAction,
+} from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiClient, http } from './client';
+import { queryKeys } from './query-keys';
+
+export interface PendingProjectsData {
+  projects: AdminProjectDto[];
+  pagination: Pagination;
+}
+
+export interface ReviewDecision {
+  id: number;
+  action: ReviewAction;
+  comment?: string;
+}
+
+export interface BatchRequest {
+  projectIds: number[];
+  action: BatchAction;
+  comment?: string;
+}
+
+export interface BatchResult {
+  results: Array<{ id: number; success: boolean; message: string }>;
+  succeeded: number;
+  failed: number;
+}
+
+/** The refetch interval of the dashboard figures: pending work shows up without a reload. */
+const DASHBOARD_REFRESH_MS = 60_000;
+
+export const adminApi = {
+  projects: (query: AdminProjectsQuery) =>
+    http.get<AdminProjectListData>('/admin/projects', { params: query }),
+  pending: (query: PendingProjectsQuery) =>
+    http.get<PendingProjectsData>('/admin/projects/pending', { params: query }),
+  project: (id: number) => http.get<AdminProjectDetailData>(`/admin/projects/${id}`),
+  review: ({ id, action, comment }: ReviewDecision) =>
+    http.post<{ project: ProjectDto }>(`/admin/projects/${id}/review`, {
+      action,
+      ...(comment?.trim() ? { comment: comment.trim() } : {}),
+    }),
+  batch: ({ projectIds, action, comment }: BatchRequest) =>
+    http.post<BatchResult>('/admin/projects/batch', {
+      projectIds,
+      action,
+      data: comment?.trim() ? { comment: comment.trim() } : {},
+    }),
+  remove: (id: number) => http.delete<null>(`/projects/${id}`),
+  /** A preview link for any project (the preview route lets admins in). */
+  preview: (id: number) => http.post<PreviewTokenDto>(`/projects/${id}/preview-token`),
+  /** The newest version's files as a zip, fetched with the session's token. */
+  download: async (id: number): Promise<Blob> => {
+    // A failure arrives as a blob too: read its JSON here so the server's message reaches the user.
+    const response = await apiClient.get<Blob>(`/admin/projects/${id}/download`, {
+      responseType: 'blob',
+      noTimeout: true,
+      validateStatus: () => true,
+    });
+    if (response.status >= 200 && response.status < 300) return response.data;
+    const serverMessage = await messageOfBlob(response.data);
+    throw new ApiError(serverMessage ?? messages.common.network, response.status, serverMessage);
+  },
+  stats: () => http.get<AdminStatsDto>('/admin/stats'),
+  auditLogs: (query: AuditLogQuery) => http.get<AuditLogListData>('/admin/audit-logs', { params: query }),
+  config: () => http.get<AdminConfigData>('/admin/config'),
+  saveConfig: (body: AdminConfigBody) => http.put<AdminConfigData>('/admin/config', body),
+};
+
+export function useAdminProjects(query: AdminProjectsQuery) {
+  return useQuery({
+    queryKey: queryKeys.adminProjects.list(query),
+    queryFn: () => adminApi.projects(query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePendingProjects(query: PendingProjectsQuery) {
+  return useQuery({
+    queryKey: queryKeys.adminProjects.pending(query),
+    queryFn: () => adminApi.pending(query),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
+}
+
+export function useAdminProject(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.adminProjects.detail(id ?? 0),
+    queryFn: () => adminApi.project(id ?? 0),
+    enabled: id !== null,
+  });
+}
+
+export function useAdminStats() {
+  return useQuery({
+    queryKey: queryKeys.adminStats,
+    queryFn: adminApi.stats,
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
+}
+
+export function useAuditLogs(query: AuditLogQuery) {
+  return useQuery({
+    queryKey: queryKeys.auditLogs(query),
+    queryFn: () => adminApi.auditLogs(query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminConfig() {
+  return useQuery({ queryKey: queryKeys.adminConfig, queryFn: adminApi.config });
+}
+
+/** A change to projects shows on every admin list, the figures, the showcase and the owner's screens. */
+function useProjectsMutation<Vars, Result>(mutationFn: (vars: Vars) => Promise<Result>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminProjects.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminStats }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.showcase.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.projects.all }),
+      ]),
+  });
+}
+
+export function useReviewDecision() {
+  return useProjectsMutation(adminApi.review);
+}
+
+export function useBatchAction() {
+  return useProjectsMutation(adminApi.batch);
+}
+
+export function useDeleteProjectAsAdmin() {
+  return useProjectsMutation(adminApi.remove);
+}
+
+export function useCreatePreview() {
+  return useMutation({ mutationFn: adminApi.preview });
+}
+
+/** Downloads a project's files and hands them to the browser as project-{id}.zip. */
+export function useDownloadProject() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      const blob = await adminApi.download(id);
+      saveBlob(blob, `project-${id}.zip`);
+      return id;
+    },
+    // The download is counted; the detail page's statistics show it.
+    onSuccess: (id) => queryClient.invalidateQueries({ queryKey: queryKeys.adminProjects.detail(id) }),
+  });
+}
+
+export function useSaveAdminConfig() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: adminApi.saveConfig,
+    onSuccess: (data) => queryClient.setQueryData(queryKeys.adminConfig, data),
+  });
+}
+
+function saveBlob(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start the download before the blob goes away.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
+
+async function messageOfBlob(blob: unknown): Promise<string | null> {
+  if (!(blob instanceof Blob)) return null;
+  try {
+    const body = JSON.parse(await blob.text()) as { message?: unknown };
+    return typeof body.message === 'string' && body.message.trim() ? body.message : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The one HTTP client of the app (spec §7, §8): base /api, 10 s timeout, the stored bearer token on
+ * every request, one error type with the server's Chinese message, and sign-out on HTTP 401.
+ */
+import { type ApiFailure, type ApiSuccess, messages, REQUEST_TIMEOUT_MS } from '@sitehall/contracts';
+import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
+import { clearSession, storedToken } from '../lib/session';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** No time limit for this call (uploads of large archives). */
+    noTimeout?: boolean;
+    /** A 401 from this call is the caller's business: no sign-out, no redirect (the login call). */
+    skipAuthRedirect?: boolean;
+  }
+}
+
+/** A failed API call, with the message to show the user. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    /** HTTP status, or 0 when no response arrived (network failure, timeout). */
+    readonly status: number,
+    /** The message the server sent, if any; screens with their own fallback (登录失败) use this. */
+    readonly serverMessage: string | null,
+    /** Per-field messages from the server's `errors` object. */
+    readonly fieldErrors: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const apiClient = axios.create({
+  baseURL: '/api',
+  timeout: REQUEST_TIMEOUT_MS,
+  headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+});
+
+apiClient.interceptors.request.use((config) => {
+  const token = storedToken();
+  if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  else config.headers.delete('Authorization');
+  // The browser writes the multipart content type itself, with its boundary. `false` (rather
+  // than deleting it) also stops axios from filling in a form-urlencoded default.
+  if (typeof FormData !== 'undefined' && config.data instanceof FormData) {
+    config.headers.set('Content-Type', false);
+  }
+  if (config.noTimeout) config.timeout = 0;
+  return config;
+});
+
+type UnauthorizedListener = () => void;
+let unauthorizedListener: UnauthorizedListener | null = null;
+
+/**
+ * Registers what happens after a 401 once the stored session is cleared. The auth provider
+ * routes to /login remembering the page; without one, the browser loads /login.
+ */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListener = listener;
+  return () => {
+    if (unauthorizedListener === listener) unauthorizedListener = null;
+  };
+}
+
+function serverMessageOf(data: unknown): string | null {
+  if (data && typeof data === 'object' && 'message' in data) {
+    const message = (data as Partial<ApiFailure>).message;
+    if (typeof message === 'string' && message.trim()) return message;
+  }
+  return null;
+}
+
+function fieldErrorsOf(data: unknown): Record<string, string> {
+  if (data && typeof data === 'object' && 'errors' in data) {
+    const errors = (data as Partial<ApiFailure>).errors;
+    if (errors && typeof errors === 'object') return errors;
+  }
+  return {};
+}
+
+/** Turns any failure of a call into an ApiError with a message fit to show. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (axios.isAxiosError(error)) {
+    const status = error.response?.status ?? 0;
+    const data = error.response?.data;
+    const serverMessage = serverMessageOf(data);
+    const timedOut = !error.response && error.code === AxiosError.ECONNABORTED;
+    const fallback = timedOut ? messages.common.timeout : messages.common.network;
+    return new ApiError(serverMessage ?? fallback, status, serverMessage, fieldErrorsOf(data));
+  }
+  return new ApiError(messages.common.network, 0, null);
+}
+
+apiClient.interceptors.response.use(
+  (response) => response,
+  (error: unknown) => {
+    const apiError = toApiError(error);
+    const config = axios.isAxiosError(error) ? error.config : undefined;
+    if (apiError.status === 401 && !config?.skipAuthRedirect) {
+      clearSession();
+      if (unauthorizedListener) unauthorizedListener();
+      else if (window.location.pathname !== '/login') window.location.assign('/login');
+    }
+    return Promise.reject(apiError);
+  },
+);
+
+/** The message to show for a failed call: the server's, else the network fallback. */
+export function errorMessage(error: unknown): string {
+  return toApiError(error).message;
+}
+
+async function unwrap<T>(request: Promise<{ data: ApiSuccess<T> }>): Promise<T> {
+  const response = await request;
+  return response.data.data;
+}
+
+export const http = {
+  get: <T>(url: string, config?: AxiosRequestConfig) => unwrap<T>(apiClient.get(url, config)),
+  post: <T>(url: string, body?: unknown, config?: AxiosRequestConfig) =>
+    unwrap<T>(apiClient.post(url, body, config)),
+  put: <T>(url: string, body?: unknown, config?: AxiosRequestConfig) =>
+    unwrap<T>(apiClient.put(url, body, config)),
+  patch: <T>(url: string, body?: unknown, config?: AxiosRequestConfig) =>
+    unwrap<T>(apiClient.patch(url, body, config)),
+  delete: <T>(url: string, config?: AxiosRequestConfig) => unwrap<T>(apiClient.delete(url, config)),
+};

@@ -1,0 +1,241 @@
+/**
+ * The owner's projects (/api/projects): lists with the dashboard counters, details, uploads of new
+ * projects and new versions, metadata edits, delete, download, rollback and preview links.
+ */
+import type {
+  MyProjectsData,
+  MyProjectsQuery,
+  PreviewTokenDto,
+  ProjectDto,
+  UpdateProjectBody,
+} from '@sitehall/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { filenameFromDisposition, saveBlob } from '../lib/save-file';
+import { apiClient, http } from './client';
+import { queryKeys } from './query-keys';
+
+/** What an upload call needs besides its body: progress in percent, and a way to stop it. */
+export interface UploadOptions {
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+}
+
+function uploadConfig({ onProgress, signal }: UploadOptions) {
+  return {
+    // A large archive takes longer than the usual 10 s to send.
+    noTimeout: true,
+    signal,
+    onUploadProgress: (event: { loaded: number; total?: number }) => {
+      if (!onProgress || !event.total) return;
+      onProgress(Math.min(100, Math.round((event.loaded * 100) / event.total)));
+    },
+  };
+}
+
+/** Error bodies of a binary download arrive as bytes; decode them so the server's message shows. */
+function decodeErrorBody(data: unknown, _headers: unknown, status?: number): unknown {
+  if (!status || status < 400 || !data || typeof data !== 'object' || !('byteLength' in data)) return data;
+  try {
+    return JSON.parse(new TextDecoder().decode(data as ArrayBuffer));
+  } catch {
+    return null;
+  }
+}
+
+export const projectsApi = {
+  mine: (query: MyProjectsQuery) => http.get<MyProjectsData>('/projects/my', { params: query }),
+  get: (id: number) => http.get<{ project: ProjectDto }>(`/projects/${id}`),
+  upload: (form: FormData, options: UploadOptions = {}) =>
+    http.post<{ project: ProjectDto }>('/projects/upload', form, uploadConfig(options)),
+  uploadVersion: (id: number, form: FormData, options: UploadOptions = {}) =>
+    http.put<{ project: ProjectDto }>(`/projects/${id}`, form, uploadConfig(options)),
+  update: (id: number, body: UpdateProjectBody) => http.put<{ project: ProjectDto }>(`/projects/${id}`, body),
+  remove: (id: number) => http.delete<null>(`/projects/${id}`),
+  rollback: (id: number, deploymentId: number) =>
+    http.post<{ project: ProjectDto }>(`/projects/${id}/rollback`, { deployment_id: deploymentId }),
+  createPreview: (id: number) => http.post<PreviewTokenDto>(`/projects/${id}/preview-token`),
+  /** The project's files as a zip, fetched with the bearer token (never put in a URL). */
+  download: async (id: number): Promise<{ blob: Blob; filename: string }> => {
+    const response = await apiClient.get<ArrayBuffer>(`/projects/${id}/download`, {
+      responseType: 'arraybuffer',
+      noTimeout: true,
+      transformResponse: decodeErrorBody,
+    });
+    const type = String(response.headers['content-type'] ?? 'application/zip');
+    const filename =
+      filenameFromDisposition(response.headers['content-disposition'] as string | undefined) ??
+      `project-${id}.zip`;
+    return { blob: new Blob([response.data], { type }), filename };
+  },
+};
+
+/* ---- Reading ---- */
+
+export function useMyProjects(query: MyProjectsQuery) {
+  return useQuery({
+    queryKey: queryKeys.projects.mine(query),
+    queryFn: () => projectsApi.mine(query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useProject(id: number) {
+  return useQuery({
+    queryKey: queryKeys.projects.detail(id),
+    queryFn: async () => (await projectsApi.get(id)).project,
+    enabled: Number.isInteger(id) && id > 0,
+  });
+}
+
+/* ---- Changing ---- */
+
+/** After any change, every list and detail showing the owner's projects is read again. */
+function useRefreshProjects() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () => queryClient.invalidateQueries({ queryKey: queryKeys.projects.all }),
+    [queryClient],
+  );
+}
+
+export function useUploadProject() {
+  const refresh = useRefreshProjects();
+  return useMutation({
+    mutationFn: ({ form, ...options }: { form: FormData } & UploadOptions) =>
+      projectsApi.upload(form, options),
+    onSuccess: refresh,
+  });
+}
+
+export function useUploadVersion(id: number) {
+  const refresh = useRefreshProjects();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ form, ...options }: { form: FormData } & UploadOptions) =>
+      projectsApi.uploadVersion(id, form, options),
+    onSuccess: async ({ project }) => {
+      // A preview link shows the version it was made for; the new version needs a new one.
+      forgetPreview(id);
+      queryClient.setQueryData(queryKeys.preview(id), null);
+      await refresh();
+      return project;
+    },
+  });
+}
+
+export function useUpdateProject(id: number) {
+  const refresh = useRefreshProjects();
+  return useMutation({
+    mutationFn: (body: UpdateProjectBody) => projectsApi.update(id, body),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteProject() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => projectsApi.remove(id),
+    onSuccess: async (_data, id) => {
+      forgetPreview(id);
+      queryClient.setQueryData(queryKeys.preview(id), null);
+      // The open detail page keeps showing the project until it leaves (no refetch into a 404);
+      // coming back to it later asks the server again.
+      await queryClient.invalidateQueries({ queryKey: queryKeys.projects.detail(id), refetchType: 'none' });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.projects.lists });
+    },
+  });
+}
+
+export function useRollbackProject(id: number) {
+  const refresh = useRefreshProjects();
+  return useMutation({
+    mutationFn: (deploymentId: number) => projectsApi.rollback(id, deploymentId),
+    onSuccess: refresh,
+  });
+}
+
+/** Fetches the zip and hands it to the browser to save as project-{id}.zip. */
+export function useDownloadProject() {
+  const refresh = useRefreshProjects();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      const { blob, filename } = await projectsApi.download(id);
+      saveBlob(blob, filename);
+      return filename;
+    },
+    // The download counter went up.
+    onSuccess: refresh,
+  });
+}
+
+/* ---- Preview links ---- */
+
+const PREVIEW_STORE_PREFIX = 'sitehall.preview.';
+
+function readStoredPreview(projectId: number): PreviewTokenDto | null {
+  try {
+    const raw = window.sessionStorage.getItem(`${PREVIEW_STORE_PREFIX}${projectId}`);
+    if (!raw) return null;
+    const preview = JSON.parse(raw) as PreviewTokenDto;
+    return typeof preview?.preview_url === 'string' && typeof preview.expires_at === 'string'
+      ? preview
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+function storePreview(projectId: number, preview: PreviewTokenDto): void {
+  try {
+    window.sessionStorage.setItem(`${PREVIEW_STORE_PREFIX}${projectId}`, JSON.stringify(preview));
+  } catch {
+    // storage blocked or full: the link lasts as long as the page
+  }
+}
+
+function forgetPreview(projectId: number): void {
+  try {
+    window.sessionStorage.removeItem(`${PREVIEW_STORE_PREFIX}${projectId}`);
+  } catch {
+    // nothing stored
+  }
+}
+
+export function isPreviewValid(preview: PreviewTokenDto | null | undefined, now = Date.now()): boolean {
+  return Boolean(preview && Date.parse(preview.expires_at) > now);
+}
+
+/**
+ * A project's preview link: reused while it has not expired (kept in the query cache and in
+ * sessionStorage, so a reload or another card of the same project shows the same link), made on
+ * demand, and forgotten when it runs out or is replaced.
+ */
+export function usePreviewLink(projectId: number) {
+  const queryClient = useQueryClient();
+  const key = queryKeys.preview(projectId);
+  const stored = useQuery({
+    queryKey: key,
+    queryFn: () => readStoredPreview(projectId),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const create = useMutation({
+    mutationFn: () => projectsApi.createPreview(projectId),
+    onSuccess: (preview) => {
+      storePreview(projectId, preview);
+      queryClient.setQueryData(key, preview);
+    },
+  });
+  const clear = useCallback(() => {
+    forgetPreview(projectId);
+    queryClient.setQueryData(queryKeys.preview(projectId), null);
+  }, [projectId, queryClient]);
+
+  const preview = isPreviewValid(stored.data) ? (stored.data ?? null) : null;
+  return {
+    preview,
+    generate: create.mutateAsync,
+    generating: create.isPending,
+    clear,
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The quick review actions of the admin lists (dashboard, review list, projects): run a decision,
+ * ask for a reason first when it needs one, and report the outcome with antd messages.
+ */
+import { ACTIONS_REQUIRING_COMMENT, messages, type ReviewAction } from '@sitehall/contracts';
+import { App } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useReviewDecision } from '../../api/admin';
+import { errorMessage } from '../../api/client';
+import { ReasonModal } from './ReasonModal';
+
+const m = messages.review;
+
+export const ACTION_DONE_MESSAGES: Record<ReviewAction, string> = {
+  approve: m.approved,
+  reject: m.rejected,
+  publish: m.published,
+  unpublish: m.unpublished,
+  takedown: m.takenDown,
+};
+
+interface ProjectRef {
+  id: number;
+  name: string;
+}
+
+interface Prompt {
+  project: ProjectRef;
+  action: ReviewAction;
+}
+
+const PROMPTS: Partial<
+  Record<ReviewAction, { title: string; okText: string; description: string; reason: string }>
+> = {
+  reject: {
+    title: '拒绝项目',
+    okText: '确认拒绝',
+    description: '请填写拒绝原因，项目所有者会在项目详情中看到它。',
+    reason: m.quickRejectComment,
+  },
+  takedown: {
+    title: '下线项目',
+    okText: '确认下线',
+    description: '下线后站点将立即无法访问，并从展厅移除。请填写原因，项目所有者会看到它。',
+    reason: '',
+  },
+};
+
+export interface ProjectActions {
+  /** Runs the action, asking for a reason first when the action needs one. */
+  start: (project: ProjectRef, action: ReviewAction) => void;
+  /** True while this project's action is on its way. */
+  busy: (id: number, action: ReviewAction) => boolean;
+  /** The reason dialog; render it once on the page. */
+  dialog: ReactNode;
+}
+
+export function useProjectActions(): ProjectActions {
+  const { message } = App.useApp();
+  const decision = useReviewDecision();
+  const [prompt, setPrompt] = useState<Prompt | null>(null);
+
+  const run = async (project: ProjectRef, action: ReviewAction, comment?: string) => {
+    try {
+      await decision.mutateAsync({ id: project.id, action, comment });
+      message.success(ACTION_DONE_MESSAGES[action]);
+      setPrompt(null);
+    } catch (error) {
+      message.error(`${m.actionFailed}：${errorMessage(error)}`);
+    }
+  };
+
+  const start = (project: ProjectRef, action: ReviewAction) => {
+    if (ACTIONS_REQUIRING_COMMENT.includes(action)) setPrompt({ project, action });
+    else void run(project, action);
+  };
+
+  const busy = (id: number, action: ReviewAction) =>
+    decision.isPending && decision.variables?.id === id && decision.variables.action === action;
+
+  const texts = prompt ? PROMPTS[prompt.action] : undefined;
+  const dialog = (
+    <ReasonModal
+      open={prompt !== null}
+      title={texts ? `${texts.title}：${prompt?.project.name}` : ''}
+      description={texts?.description}
+      okText={texts?.okText ?? '确定'}
+      defaultReason={texts?.reason}
+      confirmLoading={decision.isPending}
+      onSubmit={(reason) => prompt && run(prompt.project, prompt.action, reason)}
+      onCancel={() => setPrompt(null)}
+    />
+  );
+
+  return { start, busy, dialog };
+}

@@ -1,0 +1,153 @@
+import {
+  AppstoreOutlined,
+  CloudUploadOutlined,
+  ControlOutlined,
+  FolderOpenOutlined,
+  HomeOutlined,
+  MenuOutlined,
+  UserAddOutlined,
+} from '@ant-design/icons';
+import { Button, Drawer } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { NavLink } from 'react-router-dom';
+import { useAuth } from '../../hooks/useAuth';
+import { BrandLogo } from '../BrandLogo';
+import { LinkButton } from '../LinkButton';
+import type { SideNavItem } from './SideNavLayout';
+import { UserMenu } from './UserMenu';
+
+interface NavItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  /** Only the exact path counts as active (home). */
+  end?: boolean;
+}
+
+/** Spec §2: home and showcase always; my projects and upload when signed in; the admin panel for admins. */
+export function navItemsFor(signedIn: boolean, admin: boolean): NavItem[] {
+  return [
+    { to: '/', label: '首页', icon: <HomeOutlined aria-hidden />, end: true },
+    { to: '/public', label: '展厅', icon: <AppstoreOutlined aria-hidden /> },
+    ...(signedIn
+      ? [
+          { to: '/projects', label: '我的项目', icon: <FolderOpenOutlined aria-hidden /> },
+          { to: '/upload', label: '上传项目', icon: <CloudUploadOutlined aria-hidden /> },
+        ]
+      : []),
+    ...(admin ? [{ to: '/admin', label: '管理后台', icon: <ControlOutlined aria-hidden /> }] : []),
+  ];
+}
+
+function NavLinks({
+  items,
+  label = '主导航',
+  vertical = false,
+  onNavigate,
+}: {
+  items: NavItem[];
+  label?: string;
+  vertical?: boolean;
+  onNavigate?: () => void;
+}) {
+  return (
+    <nav aria-label={label} className={vertical ? 'main-nav main-nav--vertical' : 'main-nav'}>
+      {items.map((item) => (
+        <NavLink
+          key={item.to}
+          to={item.to}
+          end={item.end}
+          onClick={onNavigate}
+          className={({ isActive }) =>
+            isActive ? 'main-nav__link main-nav__link--active' : 'main-nav__link'
+          }
+        >
+          {item.icon}
+          <span>{item.label}</span>
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+/** The side menu of the current layout, repeated in the drawer on narrow screens where the side menu is hidden. */
+export interface NavSection {
+  title: string;
+  items: SideNavItem[];
+}
+
+export function NavBar({ section }: { section?: NavSection }) {
+  const { user, hasPermission } = useAuth();
+  const isAdmin = hasPermission('admin');
+  const items = navItemsFor(user !== null, isAdmin);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = () => setDrawerOpen(false);
+
+  return (
+    <header className="app-header">
+      <div className="app-header__inner">
+        <BrandLogo />
+        <div className="app-header__nav">
+          <NavLinks items={items} />
+        </div>
+        <div className="app-header__actions">
+          {isAdmin && (
+            <LinkButton
+              to="/register"
+              icon={<UserAddOutlined aria-hidden />}
+              className="app-header__register"
+            >
+              注册用户
+            </LinkButton>
+          )}
+          {user ? (
+            <UserMenu />
+          ) : (
+            <LinkButton to="/login" type="primary">
+              登录
+            </LinkButton>
+          )}
+          <Button
+            className="app-header__menu-button"
+            type="text"
+            icon={<MenuOutlined aria-hidden />}
+            aria-label="打开导航菜单"
+            onClick={() => setDrawerOpen(true)}
+          />
+        </div>
+      </div>
+      <Drawer
+        title="站点展厅"
+        placement="left"
+        size={280}
+        open={drawerOpen}
+        onClose={closeDrawer}
+        destroyOnHidden
+      >
+        <NavLinks items={items} vertical onNavigate={closeDrawer} />
+        {section && (
+          <div className="drawer-section">
+            <div className="drawer-section__title">{section.title}</div>
+            <NavLinks
+              label={section.title}
+              items={section.items.map((item) => ({ ...item, end: true }))}
+              vertical
+              onNavigate={closeDrawer}
+            />
+          </div>
+        )}
+        {isAdmin && (
+          <LinkButton
+            to="/register"
+            block
+            icon={<UserAddOutlined aria-hidden />}
+            className="drawer-register"
+            onNavigate={closeDrawer}
+          >
+            注册用户
+          </LinkButton>
+        )}
+      </Drawer>
+    </header>
+  );
+}

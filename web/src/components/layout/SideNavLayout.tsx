@@ -1,0 +1,72 @@
+import { Layout, Menu, type MenuProps } from 'antd';
+import { type ReactNode, Suspense } from 'react';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import { PageLoading } from '../PageLoading';
+import { NavBar } from './NavBar';
+
+export interface SideNavItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  /** Other paths that show this item as current (e.g. /admin for the overview). */
+  aliases?: string[];
+}
+
+/** The item whose path is the longest prefix of the current path. */
+export function currentItem(items: SideNavItem[], pathname: string): SideNavItem | undefined {
+  let best: SideNavItem | undefined;
+  let bestLength = -1;
+  for (const item of items) {
+    for (const path of [item.to, ...(item.aliases ?? [])]) {
+      const matches = pathname === path || pathname.startsWith(`${path}/`);
+      if (matches && path.length > bestLength) {
+        best = item;
+        bestLength = path.length;
+      }
+    }
+  }
+  return best;
+}
+
+interface SideNavLayoutProps {
+  /** Accessible name of the side navigation, and its visible heading. */
+  title: string;
+  items: SideNavItem[];
+}
+
+/** The navigation bar, a side menu and the page: used by the user console and the admin panel. */
+export function SideNavLayout({ title, items }: SideNavLayoutProps) {
+  const { pathname } = useLocation();
+  const selected = currentItem(items, pathname);
+  const menuItems: MenuProps['items'] = items.map((item) => ({
+    key: item.to,
+    icon: item.icon,
+    label: <Link to={item.to}>{item.label}</Link>,
+  }));
+
+  return (
+    <Layout className="app-shell">
+      <NavBar section={{ title, items }} />
+      <Layout hasSider className="side-layout">
+        <Layout.Sider className="side-layout__sider" width={224} theme="light">
+          <nav aria-label={title} className="side-nav">
+            <div className="side-nav__title">{title}</div>
+            <Menu
+              mode="inline"
+              items={menuItems}
+              selectedKeys={selected ? [selected.to] : []}
+              style={{ borderInlineEnd: 'none' }}
+            />
+          </nav>
+        </Layout.Sider>
+        <Layout.Content className="side-layout__content">
+          <div className="side-layout__page">
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </div>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

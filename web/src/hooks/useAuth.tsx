@@ -1,0 +1,235 @@
+/**
+ * Who is signed in (spec §4 "Auth state"): loading at first, then the stored token and user are read;
+ * login, logout and refresh keep the browser's copy and this state in step.
+ */
+import { messages, type UserDto } from '@sitehall/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { authApi, useProfileQuery } from '../api/auth';
+import { onUnauthorized, toApiError } from '../api/client';
+import { queryKeys } from '../api/query-keys';
+import { hasPermission, type Permission } from '../lib/permissions';
+import {
+  clearSession,
+  loadSession,
+  SESSION_KEYS,
+  type StoredSession,
+  saveSession,
+  saveSessionUser,
+} from '../lib/session';
+
+export interface LoginCredentials {
+  username: string;
+  password: string;
+  remember: boolean;
+}
+
+/** Where a guard sent the visitor from, so login can bring them back. */
+export interface FromState {
+  from?: { pathname: string; search?: string; hash?: string };
+  expired?: boolean;
+}
+
+export interface AuthContextValue {
+  user: UserDto | null;
+  loading: boolean;
+  isAuthenticated: boolean;
+  /** The last sign-in failure or why the session ended, for the login screen. */
+  error: string | null;
+  login(credentials: LoginCredentials): Promise<UserDto>;
+  /**
+   * Signs out and goes to the home page; resolves false when the server call failed (the local
+   * session is cleared anyway).
+   */
+  logout(): Promise<boolean>;
+  refresh(): Promise<void>;
+  hasPermission(permission: Permission): boolean;
+  /** Keeps the signed-in user current after a profile change. */
+  setUser(user: UserDto): void;
+}
+
+interface AuthState {
+  loading: boolean;
+  session: StoredSession | null;
+  error: string | null;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+const HOUR = 60 * 60 * 1000;
+const MAX_TIMER_DELAY = 2 ** 31 - 1;
+
+/** Refresh a while before the token expires: an hour early, or halfway for short remaining times. */
+function refreshDelay(expiresAt: string, now = Date.now()): number {
+  const remaining = Date.parse(expiresAt) - now;
+  if (!Number.isFinite(remaining)) return MAX_TIMER_DELAY;
+  return Math.min(MAX_TIMER_DELAY, Math.max(0, remaining - Math.min(remaining / 2, HOUR)));
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ loading: true, session: null, error: null });
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const locationRef = useRef(location);
+  locationRef.current = location;
+
+  const signedOut = useCallback(
+    (error: string | null = null) => {
+      clearSession();
+      queryClient.clear();
+      setState({ loading: false, session: null, error });
+    },
+    [queryClient],
+  );
+
+  // Start: read what the browser kept; follow sign-in and sign-out in other tabs.
+  useEffect(() => {
+    setState({ loading: false, session: loadSession(), error: null });
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== null && !(SESSION_KEYS as readonly string[]).includes(event.key)) return;
+      const session = loadSession();
+      setState((prev) => (prev.session?.token === session?.token ? prev : { ...prev, session }));
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, []);
+
+  // Any call answered 401: the session is over; sign in again and come back here. The route
+  // changes first, so the page being left never renders signed out.
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        const { pathname, search, hash } = locationRef.current;
+        if (pathname !== '/login') {
+          const state: FromState = { from: { pathname, search, hash }, expired: true };
+          navigate('/login', { replace: true, state, flushSync: true });
+        }
+        signedOut(messages.common.sessionExpired);
+      }),
+    [navigate, signedOut],
+  );
+
+  // Check the stored session with the server once, and pick up role or profile changes.
+  const signedIn = state.session !== null;
+  const profile = useProfileQuery(signedIn);
+  const sessionUser = state.session?.user;
+  useEffect(() => {
+    const fresh = profile.data?.user;
+    if (!fresh || !sessionUser || fresh.id !== sessionUser.id) return;
+    if (JSON.stringify(fresh) === JSON.stringify(sessionUser)) return;
+    saveSessionUser(fresh);
+    setState((prev) => (prev.session ? { ...prev, session: { ...prev.session, user: fresh } } : prev));
+  }, [profile.data, sessionUser]);
+  useEffect(() => {
+    // A stale token on a public page just signs out; protected pages then send the visitor to /login.
+    if (profile.error && toApiError(profile.error).status === 401) signedOut();
+  }, [profile.error, signedOut]);
+
+  const login = useCallback(
+    async ({ username, password, remember }: LoginCredentials) => {
+      setState((prev) => ({ ...prev, error: null }));
+      try {
+        const data = await authApi.login({ username, password, remember });
+        const session: StoredSession = {
+          token: data.token,
+          user: data.user,
+          expiresAt: data.expires_at,
+          remember,
+        };
+        saveSession(session);
+        queryClient.clear();
+        queryClient.setQueryData(queryKeys.profile, { user: data.user });
+        setState({ loading: false, session, error: null });
+        return data.user;
+      } catch (error) {
+        const apiError = toApiError(error);
+        setState((prev) => ({ ...prev, error: apiError.serverMessage ?? messages.auth.loginFailed }));
+        throw apiError;
+      }
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(async () => {
+    let ok = true;
+    try {
+      await authApi.logout();
+    } catch (error) {
+      // 401: the session had already ended on the server, which is what signing out wants.
+      ok = toApiError(error).status === 401;
+    }
+    // Leave for the home page first, so a protected page never sees the signed-out state.
+    navigate('/', { replace: true, flushSync: true });
+    signedOut();
+    return ok;
+  }, [navigate, signedOut]);
+
+  const refresh = useCallback(async () => {
+    const data = await authApi.refresh();
+    const remember = loadSession()?.remember ?? false;
+    const session: StoredSession = {
+      token: data.token,
+      user: data.user,
+      expiresAt: data.expires_at,
+      remember,
+    };
+    saveSession(session);
+    setState((prev) => ({ ...prev, session }));
+  }, []);
+
+  // Rotate the token before it runs out while the app stays open.
+  const expiresAt = state.session?.expiresAt;
+  useEffect(() => {
+    if (!expiresAt) return;
+    const timer = window.setTimeout(() => {
+      refresh().catch(() => {
+        // a 401 already signed out through the client; other failures retry on the next start
+      });
+    }, refreshDelay(expiresAt));
+    return () => window.clearTimeout(timer);
+  }, [expiresAt, refresh]);
+
+  const setUser = useCallback(
+    (user: UserDto) => {
+      saveSessionUser(user);
+      queryClient.setQueryData(queryKeys.profile, { user });
+      setState((prev) => (prev.session ? { ...prev, session: { ...prev.session, user } } : prev));
+    },
+    [queryClient],
+  );
+
+  const user = state.session?.user ?? null;
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      user,
+      loading: state.loading,
+      isAuthenticated: user !== null,
+      error: state.error,
+      login,
+      logout,
+      refresh,
+      hasPermission: (permission) => hasPermission(user, permission),
+      setUser,
+    }),
+    [user, state.loading, state.error, login, logout, refresh, setUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

@@ -1,0 +1,319 @@
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_TARGET_LABELS,
+  type AuditLogDto,
+  type AuditLogQuery,
+  messages,
+} from '@sitehall/contracts';
+import {
+  Alert,
+  Button,
+  Card,
+  DatePicker,
+  Empty,
+  Form,
+  Input,
+  Result,
+  Select,
+  Space,
+  Table,
+  type TableProps,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useAuditLogs } from '../../../api/admin';
+import { errorMessage } from '../../../api/client';
+import { PageHeader } from '../../../components/PageHeader';
+import { formatDateTime } from '../../../lib/format';
+import { describeAuditDetail } from './auditDetail';
+import './audit-logs.css';
+
+const PAGE_SIZES = [20, 50, 100];
+const DEFAULT_PAGE_SIZE = 20;
+
+/** Groups of actions, by the prefix the server filters on ('review' matches every review.*). */
+const ACTION_GROUPS: Array<{ prefix: string; label: string; color: string }> = [
+  { prefix: 'auth', label: '登录', color: 'blue' },
+  { prefix: 'user', label: '用户', color: 'purple' },
+  { prefix: 'project', label: '项目', color: 'cyan' },
+  { prefix: 'review', label: '审核', color: 'orange' },
+  { prefix: 'config', label: '设置', color: 'gold' },
+];
+
+const ACTION_COLORS: Record<string, string> = {
+  'auth.login_failed': 'red',
+  'auth.login_disabled': 'red',
+  'auth.login_throttled': 'red',
+  'review.approve': 'green',
+  'review.reject': 'red',
+  'review.takedown': 'red',
+  'user.delete': 'red',
+  'project.delete': 'red',
+};
+
+function actionColor(action: string): string {
+  return (
+    ACTION_COLORS[action] ?? ACTION_GROUPS.find((g) => action.startsWith(`${g.prefix}.`))?.color ?? 'default'
+  );
+}
+
+const actionOptions = ACTION_GROUPS.map((group) => ({
+  label: group.label,
+  title: group.label,
+  options: [
+    { value: group.prefix, label: `全部${group.label}操作` },
+    ...Object.entries(AUDIT_ACTION_LABELS)
+      .filter(([action]) => action.startsWith(`${group.prefix}.`))
+      .map(([action, label]) => ({ value: action, label })),
+  ],
+}));
+
+/** What a date picker hands back: a day that knows its start and end. */
+interface PickedDay {
+  startOf(unit: 'day'): { toISOString(): string };
+  endOf(unit: 'day'): { toISOString(): string };
+}
+
+interface FilterValues {
+  actor?: string;
+  action?: string;
+  target_type?: string;
+  target_id?: string;
+  ip?: string;
+  range?: [PickedDay | null, PickedDay | null] | null;
+}
+
+type Filters = Omit<AuditLogQuery, 'page' | 'page_size'>;
+
+/** Filters a link may carry (the review page links here with its project). */
+function filtersFromAddress(params: URLSearchParams): Filters {
+  const filters: Filters = {};
+  for (const key of ['actor', 'action', 'target_type', 'target_id', 'ip'] as const) {
+    const value = params.get(key)?.trim();
+    if (value) filters[key] = value;
+  }
+  return filters;
+}
+
+function toFilters(values: FilterValues): Filters {
+  const filters: Filters = {};
+  for (const key of ['actor', 'action', 'target_type', 'target_id', 'ip'] as const) {
+    const value = values[key]?.trim();
+    if (value) filters[key] = value;
+  }
+  const [from, to] = values.range ?? [];
+  // Whole days in the viewer's time zone, sent as instants.
+  if (from) filters.from = from.startOf('day').toISOString();
+  if (to) filters.to = to.endOf('day').toISOString();
+  return filters;
+}
+
+function Target({ log }: { log: AuditLogDto }) {
+  if (!log.target_type) return <Typography.Text type="secondary">—</Typography.Text>;
+  const label = AUDIT_TARGET_LABELS[log.target_type] ?? log.target_type;
+  if (!log.target_id) return <span>{label}</span>;
+  const text = `${label} #${log.target_id}`;
+  if (log.target_type === 'project' && log.action !== 'project.delete') {
+    return <Link to={`/admin/reviews/${log.target_id}`}>{text}</Link>;
+  }
+  return <span>{text}</span>;
+}
+
+const columns: TableProps<AuditLogDto>['columns'] = [
+  {
+    title: '时间',
+    dataIndex: 'created_at',
+    key: 'time',
+    width: 160,
+    render: (value: string) => <span className="audit-time">{formatDateTime(value)}</span>,
+  },
+  {
+    title: '操作者',
+    key: 'actor',
+    width: 130,
+    render: (_, log) =>
+      log.actor ? (
+        <span className="audit-actor">{log.actor.username}</span>
+      ) : (
+        <Typography.Text type="secondary">系统 / 未登录</Typography.Text>
+      ),
+  },
+  {
+    title: '操作',
+    key: 'action',
+    width: 150,
+    render: (_, log) => (
+      <Tooltip title={log.action}>
+        <Tag color={actionColor(log.action)}>{log.action_label}</Tag>
+      </Tooltip>
+    ),
+  },
+  { title: '对象', key: 'target', width: 120, render: (_, log) => <Target log={log} /> },
+  {
+    title: 'IP',
+    dataIndex: 'ip',
+    key: 'ip',
+    width: 140,
+    render: (ip: string | null) => (ip ? <Typography.Text code>{ip}</Typography.Text> : '—'),
+  },
+  {
+    title: '详情',
+    key: 'detail',
+    render: (_, log) => {
+      const text = describeAuditDetail(log.detail);
+      return text ? (
+        <Typography.Paragraph
+          className="audit-detail"
+          ellipsis={{ rows: 2, expandable: true, symbol: '展开' }}
+        >
+          {text}
+        </Typography.Paragraph>
+      ) : (
+        <Typography.Text type="secondary">—</Typography.Text>
+      );
+    },
+  },
+];
+
+export function AuditLogsPage() {
+  const [params] = useSearchParams();
+  const [form] = Form.useForm<FilterValues>();
+  const [filters, setFilters] = useState<Filters>(() => filtersFromAddress(params));
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const query: AuditLogQuery = { ...filters, page, page_size: pageSize };
+  const logs = useAuditLogs(query);
+  const total = logs.data?.pagination.total_count ?? 0;
+  const filtered = Object.keys(filters).length > 0;
+
+  const apply = (values: FilterValues) => {
+    setFilters(toFilters(values));
+    setPage(1);
+  };
+
+  const reset = () => {
+    form.setFieldsValue({
+      actor: undefined,
+      action: undefined,
+      target_type: undefined,
+      target_id: undefined,
+      ip: undefined,
+      range: null,
+    });
+    setFilters({});
+    setPage(1);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="审计日志"
+        description="登录、账号管理、项目上传与删除、审核决定和设置修改的记录：谁在什么时间从哪里做了什么。"
+      />
+      <Card className="audit-filters">
+        <Form<FilterValues>
+          form={form}
+          layout="inline"
+          onFinish={apply}
+          initialValues={filtersFromAddress(params)}
+          className="audit-filters__form"
+        >
+          <Form.Item name="actor" label="操作者">
+            <Input allowClear placeholder="用户名" maxLength={64} className="audit-filters__input" />
+          </Form.Item>
+          <Form.Item name="action" label="操作">
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder="全部操作"
+              options={actionOptions}
+              className="audit-filters__select"
+              popupMatchSelectWidth={false}
+            />
+          </Form.Item>
+          <Form.Item name="target_type" label="对象类型">
+            <Select
+              allowClear
+              placeholder="全部"
+              options={Object.entries(AUDIT_TARGET_LABELS).map(([value, label]) => ({ value, label }))}
+              className="audit-filters__type"
+            />
+          </Form.Item>
+          <Form.Item name="target_id" label="对象ID">
+            <Input allowClear placeholder="如 12" maxLength={64} className="audit-filters__id" />
+          </Form.Item>
+          <Form.Item name="ip" label="IP">
+            <Input allowClear placeholder="IP 地址" maxLength={64} className="audit-filters__input" />
+          </Form.Item>
+          <Form.Item name="range" label="时间">
+            <DatePicker.RangePicker allowEmpty={[true, true]} />
+          </Form.Item>
+          <Form.Item>
+            <Space>
+              <Button type="primary" htmlType="submit" icon={<SearchOutlined aria-hidden />}>
+                查询
+              </Button>
+              <Button onClick={reset}>重置</Button>
+            </Space>
+          </Form.Item>
+        </Form>
+      </Card>
+
+      <Card>
+        {logs.isError && logs.data && (
+          <Alert
+            type="warning"
+            showIcon
+            className="admin-card-alert"
+            title={`${messages.review.adminDataFailed}：${errorMessage(logs.error)}`}
+          />
+        )}
+        {logs.isError && !logs.data ? (
+          <Result
+            status="error"
+            title={messages.review.adminDataFailed}
+            subTitle={errorMessage(logs.error)}
+            extra={
+              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => logs.refetch()}>
+                重新加载
+              </Button>
+            }
+          />
+        ) : (
+          <Table<AuditLogDto>
+            rowKey="id"
+            size="middle"
+            columns={columns}
+            dataSource={logs.data?.logs ?? []}
+            loading={logs.isPending || (logs.isFetching && logs.isPlaceholderData)}
+            scroll={{ x: 1000 }}
+            pagination={{
+              current: page,
+              pageSize,
+              total,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES,
+              showTotal: (count) => `共 ${count} 条记录`,
+            }}
+            onChange={(pagination) => {
+              setPage(pagination.current ?? 1);
+              setPageSize(pagination.pageSize ?? DEFAULT_PAGE_SIZE);
+            }}
+            locale={{
+              emptyText: (
+                <Empty
+                  image={Empty.PRESENTED_IMAGE_SIMPLE}
+                  description={filtered ? '没有符合条件的记录' : '暂无审计记录'}
+                />
+              ),
+            }}
+          />
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,345 @@
+import {
+  AuditOutlined,
+  CheckCircleOutlined,
+  ClockCircleOutlined,
+  CloseCircleOutlined,
+  EyeOutlined,
+  FileSearchOutlined,
+  ProjectOutlined,
+  ReloadOutlined,
+  RightOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import { ADMIN_PENDING_COUNT, type AdminProjectDto, type AdminStatsDto, messages } from '@sitehall/contracts';
+import { Alert, Button, Card, Col, Empty, List, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { useAdminStats, usePendingProjects } from '../../../api/admin';
+import { errorMessage } from '../../../api/client';
+import { ContentCheckBadge } from '../../../components/admin/ContentCheckBadge';
+import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
+import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
+import { StatCard } from '../../../components/admin/StatCard';
+import { TrendIndicator } from '../../../components/admin/TrendIndicator';
+import { useProjectActions } from '../../../components/admin/useProjectActions';
+import { LinkButton } from '../../../components/LinkButton';
+import { PageHeader } from '../../../components/PageHeader';
+import { formatDateTime } from '../../../lib/format';
+import './dashboard.css';
+
+const PENDING_QUERY = { page: 1, page_size: ADMIN_PENDING_COUNT };
+
+function StatCards({ stats }: { stats: AdminStatsDto }) {
+  const { projects, users, views, downloads, weekly } = stats;
+  const cards: Array<{
+    key: string;
+    title: string;
+    value: number;
+    icon: ReactNode;
+    tone: string;
+    footer: ReactNode;
+  }> = [
+    {
+      key: 'total',
+      title: '项目总数',
+      value: projects.total,
+      icon: <ProjectOutlined />,
+      tone: 'indigo',
+      footer: (
+        <>
+          <TrendIndicator trend={weekly.projects} />
+          <span>
+            在线 {projects.live} · 本周新增 {weekly.projects.this_week}
+          </span>
+        </>
+      ),
+    },
+    {
+      key: 'pending',
+      title: '待审核',
+      value: projects.pending,
+      icon: <ClockCircleOutlined />,
+      tone: 'amber',
+      footer: (
+        <>
+          <TrendIndicator trend={weekly.uploads} label="上传较上周" />
+          <span>本周上传 {weekly.uploads.this_week} 次</span>
+        </>
+      ),
+    },
+    {
+      key: 'approved',
+      title: '已通过',
+      value: projects.approved,
+      icon: <CheckCircleOutlined />,
+      tone: 'emerald',
+      footer: (
+        <>
+          <TrendIndicator trend={weekly.approvals} label="通过较上周" />
+          <span>
+            已发布 {projects.published} · 本周通过 {weekly.approvals.this_week}
+          </span>
+        </>
+      ),
+    },
+    {
+      key: 'rejected',
+      title: '已拒绝',
+      value: projects.rejected,
+      icon: <CloseCircleOutlined />,
+      tone: 'rose',
+      footer: (
+        <>
+          <TrendIndicator trend={weekly.rejections} label="拒绝较上周" />
+          <span>本周拒绝或下线 {weekly.rejections.this_week} 次</span>
+        </>
+      ),
+    },
+    {
+      key: 'users',
+      title: '用户总数',
+      value: users.total,
+      icon: <TeamOutlined />,
+      tone: 'sky',
+      footer: (
+        <>
+          <TrendIndicator trend={weekly.users} label="新增较上周" />
+          <span>
+            管理员 {users.admins} · 停用 {users.disabled}
+          </span>
+        </>
+      ),
+    },
+    {
+      key: 'views',
+      title: '总访问量',
+      value: views.total,
+      icon: <EyeOutlined />,
+      tone: 'violet',
+      footer: (
+        <>
+          <TrendIndicator trend={weekly.views} />
+          <span>
+            本周 {weekly.views.this_week} · 下载 {downloads.total} 次
+          </span>
+        </>
+      ),
+    },
+  ];
+  return (
+    <Row gutter={[16, 16]} className="admin-dashboard__stats">
+      {cards.map(({ key, ...card }) => (
+        <Col key={key} xs={24} sm={12} xl={8}>
+          <StatCard {...card} />
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+function PendingItem({
+  project,
+  actions,
+}: {
+  project: AdminProjectDto;
+  actions: ReturnType<typeof useProjectActions>;
+}) {
+  return (
+    <List.Item className="pending-item">
+      <div className="pending-item__main">
+        <div className="pending-item__title">
+          <Link to={`/admin/reviews/${project.id}`} className="pending-item__name">
+            {project.name}
+          </Link>
+          <ContentCheckBadge check={project.content_check} />
+          <Typography.Text type="secondary" className="pending-item__version">
+            {versionSummary(project)}
+          </Typography.Text>
+        </div>
+        <div className="pending-item__meta">
+          <span>所有者：{project.owner.username}</span>
+          <span>上传于 {formatDateTime(uploadTimeOf(project))}</span>
+          <span>{project.file_count} 个文件</span>
+        </div>
+        {project.file_names && project.file_names.length > 0 && (
+          <div className="pending-item__files">
+            {project.file_names.map((name) => (
+              <Tag key={name} className="pending-item__file">
+                {name}
+              </Tag>
+            ))}
+            {project.file_count > project.file_names.length && (
+              <Typography.Text type="secondary">等 {project.file_count} 个文件</Typography.Text>
+            )}
+          </div>
+        )}
+      </div>
+      <Space className="pending-item__actions" wrap>
+        <LinkButton size="small" to={`/admin/reviews/${project.id}`}>
+          详情
+        </LinkButton>
+        <ProjectActionButtons project={project} actions={actions} only={['approve', 'reject']} />
+      </Space>
+    </List.Item>
+  );
+}
+
+function PendingProjects() {
+  const pending = usePendingProjects(PENDING_QUERY);
+  const actions = useProjectActions();
+  const total = pending.data?.pagination.total_count;
+
+  return (
+    <Card
+      title={
+        <span>
+          待审核项目
+          {total !== undefined && total > 0 && <Tag className="admin-dashboard__count">{total}</Tag>}
+        </span>
+      }
+      extra={
+        <Link to="/admin/reviews?status=pending">
+          查看全部审核 <RightOutlined aria-hidden />
+        </Link>
+      }
+      className="admin-dashboard__pending"
+    >
+      {pending.isError ? (
+        <Result
+          status="warning"
+          title={messages.review.adminDataFailed}
+          subTitle={errorMessage(pending.error)}
+          extra={
+            <Button icon={<ReloadOutlined aria-hidden />} onClick={() => pending.refetch()}>
+              重新加载
+            </Button>
+          }
+        />
+      ) : pending.isPending ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : pending.data.projects.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无待审核的项目，所有提交都已处理" />
+      ) : (
+        <>
+          <Typography.Paragraph type="secondary" className="admin-dashboard__hint">
+            等待时间最长的 {pending.data.projects.length} 个项目，最早提交的排在最前。
+          </Typography.Paragraph>
+          <List
+            itemLayout="vertical"
+            dataSource={pending.data.projects}
+            rowKey="id"
+            renderItem={(project) => <PendingItem project={project} actions={actions} />}
+          />
+        </>
+      )}
+      {actions.dialog}
+    </Card>
+  );
+}
+
+const QUICK_LINKS = [
+  { to: '/admin/reviews', title: '项目审核', text: '审核上传的项目与新版本', icon: <AuditOutlined /> },
+  { to: '/admin/users', title: '用户管理', text: '创建账号、修改角色、停用账号', icon: <TeamOutlined /> },
+  { to: '/admin/projects', title: '项目管理', text: '全部项目、访问与下载统计', icon: <ProjectOutlined /> },
+  {
+    to: '/admin/settings',
+    title: '系统设置',
+    text: '上传限制、文件类型与预览有效期',
+    icon: <SettingOutlined />,
+  },
+  {
+    to: '/admin/audit-logs',
+    title: '审计日志',
+    text: '登录、账号与审核操作记录',
+    icon: <FileSearchOutlined />,
+  },
+];
+
+function QuickLinks() {
+  return (
+    <Card title="快捷入口" className="admin-dashboard__links">
+      <nav aria-label="快捷入口">
+        <ul className="quick-links">
+          {QUICK_LINKS.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className="quick-links__item">
+                <span className="quick-links__icon" aria-hidden>
+                  {link.icon}
+                </span>
+                <span className="quick-links__text">
+                  <span className="quick-links__title">{link.title}</span>
+                  <span className="quick-links__desc">{link.text}</span>
+                </span>
+                <RightOutlined className="quick-links__arrow" aria-hidden />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </Card>
+  );
+}
+
+export function AdminDashboardPage() {
+  const stats = useAdminStats();
+
+  return (
+    <>
+      <PageHeader
+        title="管理概览"
+        description="平台项目、审核与访问情况一览；趋势为最近 7 天与之前 7 天的对比。"
+        extra={
+          <LinkButton to="/admin/reviews" type="primary" icon={<AuditOutlined aria-hidden />}>
+            进入审核列表
+          </LinkButton>
+        }
+      />
+      {stats.isError && !stats.data ? (
+        <Card className="admin-dashboard__error">
+          <Result
+            status="error"
+            title={messages.review.adminDataFailed}
+            subTitle={errorMessage(stats.error)}
+            extra={
+              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => stats.refetch()}>
+                重新加载
+              </Button>
+            }
+          />
+        </Card>
+      ) : stats.isPending ? (
+        <Row gutter={[16, 16]} className="admin-dashboard__stats">
+          {Array.from({ length: 6 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders without identity
+            <Col key={i} xs={24} sm={12} xl={8}>
+              <Card>
+                <Skeleton active paragraph={{ rows: 1 }} />
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      ) : (
+        <>
+          {stats.isError && (
+            <Alert
+              type="warning"
+              showIcon
+              className="admin-dashboard__alert"
+              title={`${messages.review.adminDataFailed}：${errorMessage(stats.error)}`}
+            />
+          )}
+          <StatCards stats={stats.data} />
+        </>
+      )}
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={16}>
+          <PendingProjects />
+        </Col>
+        <Col xs={24} lg={8}>
+          <QuickLinks />
+        </Col>
+      </Row>
+    </>
+  );
+}

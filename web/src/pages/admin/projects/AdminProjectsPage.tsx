@@ -1,0 +1,366 @@
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  DownOutlined,
+  ExportOutlined,
+  ReloadOutlined,
+  StarFilled,
+} from '@ant-design/icons';
+import {
+  ADMIN_STATUS_LABELS,
+  ADMIN_TABS,
+  type AdminProjectDto,
+  type AdminTab,
+  format,
+  formatBytes,
+  messages,
+  REVIEW_ACTION_LABELS,
+} from '@sitehall/contracts';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Dropdown,
+  Empty,
+  Input,
+  Popconfirm,
+  Result,
+  Select,
+  Space,
+  Table,
+  type TableProps,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAdminProjects, useDeleteProjectAsAdmin, useDownloadProject } from '../../../api/admin';
+import { errorMessage } from '../../../api/client';
+import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
+import { BatchActionBar } from '../../../components/admin/BatchActionBar';
+import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
+import {
+  ADMIN_PAGE_SIZES,
+  type AdminSort,
+  pageSummary,
+  useAdminListParams,
+} from '../../../components/admin/useAdminListParams';
+import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
+import { LinkButton } from '../../../components/LinkButton';
+import { PageHeader } from '../../../components/PageHeader';
+import { formatDate } from '../../../lib/format';
+import './projects.css';
+
+const DEFAULT_PAGE_SIZE = 20;
+const numberFormat = new Intl.NumberFormat('zh-CN');
+
+function RowActions({ project, actions }: { project: AdminProjectDto; actions: ProjectActions }) {
+  const { message } = App.useApp();
+  const download = useDownloadProject();
+  const remove = useDeleteProjectAsAdmin();
+  const reviewActions = allowedActions(project);
+
+  const startDownload = async () => {
+    try {
+      await download.mutateAsync(project.id);
+    } catch (error) {
+      message.error(`下载失败：${errorMessage(error)}`);
+    }
+  };
+
+  const confirmDelete = async () => {
+    try {
+      await remove.mutateAsync(project.id);
+      message.success(messages.project.deleted);
+    } catch (error) {
+      message.error(format(messages.project.deleteFailedList, { message: errorMessage(error) }));
+    }
+  };
+
+  return (
+    <Space size={0}>
+      <LinkButton size="small" type="link" to={`/admin/reviews/${project.id}`}>
+        详情
+      </LinkButton>
+      <Button
+        size="small"
+        type="link"
+        icon={<DownloadOutlined aria-hidden />}
+        loading={download.isPending}
+        onClick={startDownload}
+        aria-label={`下载 ${project.name}`}
+      >
+        下载
+      </Button>
+      <Dropdown
+        trigger={['click']}
+        disabled={reviewActions.length === 0}
+        menu={{
+          items: reviewActions.map((action) => ({
+            key: action,
+            label: REVIEW_ACTION_LABELS[action],
+            danger: action === 'reject' || action === 'takedown',
+          })),
+          onClick: ({ key }) => actions.start(project, key as (typeof reviewActions)[number]),
+        }}
+      >
+        <Button size="small" type="link" aria-label={`审核操作 ${project.name}`}>
+          审核 <DownOutlined aria-hidden />
+        </Button>
+      </Dropdown>
+      <Popconfirm
+        title="删除项目"
+        description={messages.project.deleteConfirm}
+        okText="确认删除"
+        cancelText="取消"
+        okButtonProps={{ danger: true }}
+        onConfirm={confirmDelete}
+      >
+        <Button
+          size="small"
+          type="link"
+          danger
+          icon={<DeleteOutlined aria-hidden />}
+          loading={remove.isPending}
+          aria-label={`删除 ${project.name}`}
+        >
+          删除
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+}
+
+export function AdminProjectsPage() {
+  const list = useAdminListParams(DEFAULT_PAGE_SIZE);
+  const projects = useAdminProjects(list.query);
+  const actions = useProjectActions();
+  const [searchText, setSearchText] = useState(list.search);
+  const [selected, setSelected] = useState<number[]>([]);
+
+  const viewKey = JSON.stringify(list.query);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view starts a new selection
+  useEffect(() => setSelected([]), [viewKey]);
+
+  const lastPage = projects.data?.pagination.total_pages;
+  useEffect(() => {
+    if (lastPage !== undefined && lastPage > 0 && list.page > lastPage) list.update({ page: lastPage });
+  }, [lastPage, list]);
+
+  const counts = projects.data?.counts;
+  const total = projects.data?.pagination.total_count ?? 0;
+
+  const columns: TableProps<AdminProjectDto>['columns'] = [
+    {
+      title: '项目',
+      key: 'project',
+      fixed: 'left',
+      width: 200,
+      render: (_, project) => (
+        <div className="admin-project-cell">
+          <Link to={`/admin/reviews/${project.id}`} className="admin-project-cell__name">
+            {project.name}
+          </Link>
+          <Typography.Text type="secondary" className="admin-project-cell__desc">
+            #{project.id} · {versionSummary(project)}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    { title: '所有者', key: 'owner', width: 110, render: (_, project) => project.owner.username },
+    {
+      title: '状态',
+      key: 'status',
+      width: 90,
+      render: (_, project) => <AdminStatusTag status={project.status} />,
+    },
+    {
+      title: '在线 / 精选',
+      key: 'live',
+      width: 120,
+      render: (_, project) => (
+        <Space size={6}>
+          {project.is_live && project.access_url ? (
+            <Typography.Link
+              href={project.access_url}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={`打开 ${project.name} 的站点`}
+            >
+              <Tag color="success" className="admin-projects__live">
+                在线 <ExportOutlined aria-hidden />
+              </Tag>
+            </Typography.Link>
+          ) : (
+            <Tag>未上线</Tag>
+          )}
+          {project.featured && (
+            <Tooltip title="精选">
+              <StarFilled className="admin-projects__star" aria-label="精选" />
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: '访问量',
+      key: 'views',
+      width: 80,
+      align: 'right',
+      render: (_, project) => numberFormat.format(project.viewCount),
+    },
+    {
+      title: '下载量',
+      key: 'downloads',
+      width: 80,
+      align: 'right',
+      render: (_, project) => numberFormat.format(project.download_count),
+    },
+    {
+      title: '大小',
+      key: 'size',
+      width: 110,
+      align: 'right',
+      render: (_, project) => (
+        <div className="admin-projects__size">
+          <span>{formatBytes(project.file_size)}</span>
+          <Typography.Text type="secondary">{project.file_count} 个文件</Typography.Text>
+        </div>
+      ),
+    },
+    {
+      title: '创建时间',
+      key: 'created',
+      width: 110,
+      render: (_, project) => formatDate(project.created_at),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      fixed: 'right',
+      width: 280,
+      render: (_, project) => <RowActions project={project} actions={actions} />,
+    },
+  ];
+
+  const statusOptions = ADMIN_TABS.map((tab) => {
+    const label = tab === 'all' ? '全部状态' : ADMIN_STATUS_LABELS[tab];
+    return { value: tab, label: counts ? `${label}（${counts[tab]}）` : label };
+  });
+
+  return (
+    <>
+      <PageHeader
+        title="项目管理"
+        description="平台上的全部项目：状态、访问与下载统计；可下载文件、执行审核操作或删除项目。"
+      />
+      <Card>
+        <div className="admin-toolbar">
+          <Input.Search
+            className="admin-toolbar__search"
+            placeholder="搜索项目名称、描述或所有者"
+            aria-label="搜索项目"
+            allowClear
+            value={searchText}
+            maxLength={100}
+            onChange={(event) => setSearchText(event.target.value)}
+            onSearch={(value) => list.update({ search: value.trim(), page: 1 })}
+            enterButton="搜索"
+          />
+          <Select<AdminTab>
+            aria-label="按状态筛选"
+            value={list.status}
+            onChange={(status) => list.update({ status, page: 1 })}
+            options={statusOptions}
+            className="admin-projects__status"
+          />
+          <Select<AdminSort>
+            aria-label="排序"
+            value={list.sort}
+            onChange={(sort) => list.update({ sort, page: 1 })}
+            options={[
+              { value: 'newest', label: '最新在前' },
+              { value: 'oldest', label: '最早在前' },
+            ]}
+            className="admin-projects__sort"
+          />
+          <Button
+            icon={<ReloadOutlined aria-hidden />}
+            onClick={() => projects.refetch()}
+            loading={projects.isFetching && !projects.isPending}
+          >
+            刷新
+          </Button>
+        </div>
+
+        <BatchActionBar selected={selected} onDone={() => setSelected([])} />
+
+        {projects.isError && projects.data && (
+          <Alert
+            type="warning"
+            showIcon
+            className="admin-card-alert"
+            title={`${messages.review.reviewListFailed}：${errorMessage(projects.error)}`}
+            action={
+              <Button size="small" onClick={() => projects.refetch()}>
+                重试
+              </Button>
+            }
+          />
+        )}
+
+        {projects.isError && !projects.data ? (
+          <Result
+            status="error"
+            title={messages.review.reviewListFailed}
+            subTitle={errorMessage(projects.error)}
+            extra={
+              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => projects.refetch()}>
+                重新加载
+              </Button>
+            }
+          />
+        ) : (
+          <Table<AdminProjectDto>
+            rowKey="id"
+            columns={columns}
+            dataSource={projects.data?.projects ?? []}
+            loading={projects.isPending || (projects.isFetching && projects.isPlaceholderData)}
+            scroll={{ x: 1190 }}
+            rowSelection={{
+              selectedRowKeys: selected,
+              onChange: (keys) => setSelected(keys.map(Number)),
+              columnWidth: 40,
+              fixed: true,
+            }}
+            pagination={{
+              current: list.page,
+              pageSize: list.pageSize,
+              total,
+              showSizeChanger: true,
+              pageSizeOptions: ADMIN_PAGE_SIZES,
+              showTotal: (count) => pageSummary(list.page, list.pageSize, count),
+            }}
+            onChange={(pagination) =>
+              list.update({
+                page: pagination.current ?? 1,
+                pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
+              })
+            }
+            locale={{
+              emptyText: (
+                <Empty
+                  image={Empty.PRESENTED_IMAGE_SIMPLE}
+                  description={list.search || list.status !== 'all' ? '没有找到匹配的项目' : '暂无项目'}
+                />
+              ),
+            }}
+          />
+        )}
+      </Card>
+      {actions.dialog}
+    </>
+  );
+}

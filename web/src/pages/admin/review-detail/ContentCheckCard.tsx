@@ -1,0 +1,175 @@
+import {
+  CONTENT_CHECK_KIND_LABELS,
+  CONTENT_CHECK_LEVEL_LABELS,
+  type ContentCheckReport,
+  type ContentCheckSeverity,
+  type ContentFinding,
+  formatBytes,
+} from '@sitehall/contracts';
+import { Alert, Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
+import {
+  ContentCheckBadge,
+  describeCounts,
+  LEVEL_COLORS,
+  SEVERITIES,
+} from '../../../components/admin/ContentCheckBadge';
+import { formatDateTime } from '../../../lib/format';
+
+const DOMAIN_GROUPS: Array<{ key: keyof ContentCheckReport['external_domains']; label: string }> = [
+  { key: 'scripts', label: '外部脚本' },
+  { key: 'stylesheets', label: '外部样式表' },
+  { key: 'frames', label: '嵌入页面' },
+  { key: 'forms', label: '表单提交' },
+  { key: 'redirects', label: '页面跳转' },
+];
+
+const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
+
+/** "index.html:12", or the whole site. */
+export function findingLocation(finding: Pick<ContentFinding, 'file' | 'line'>): string {
+  if (!finding.file) return '整个站点';
+  return finding.line ? `${finding.file}:${finding.line}` : finding.file;
+}
+
+const columns: TableProps<ContentFinding>['columns'] = [
+  {
+    title: '级别',
+    dataIndex: 'severity',
+    key: 'severity',
+    width: 90,
+    filters: SEVERITIES.map((s) => ({ text: CONTENT_CHECK_LEVEL_LABELS[s], value: s })),
+    onFilter: (value, finding) => finding.severity === value,
+    sorter: (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity],
+    render: (severity: ContentCheckSeverity) => (
+      <Tag color={LEVEL_COLORS[severity]}>{CONTENT_CHECK_LEVEL_LABELS[severity]}</Tag>
+    ),
+  },
+  {
+    title: '类型',
+    dataIndex: 'kind',
+    key: 'kind',
+    width: 130,
+    render: (kind: ContentFinding['kind']) => CONTENT_CHECK_KIND_LABELS[kind] ?? kind,
+  },
+  { title: '说明', dataIndex: 'message', key: 'message' },
+  {
+    title: '位置',
+    key: 'location',
+    width: 200,
+    render: (_, finding) => (
+      <Typography.Text code className="finding-location" title={findingLocation(finding)}>
+        {findingLocation(finding)}
+      </Typography.Text>
+    ),
+  },
+];
+
+function ExternalDomains({ domains }: { domains: ContentCheckReport['external_domains'] }) {
+  const groups = DOMAIN_GROUPS.filter((g) => domains[g.key].length > 0);
+  if (groups.length === 0) {
+    return <Typography.Text type="secondary">未引用任何外部域名</Typography.Text>;
+  }
+  return (
+    <dl className="check-domains">
+      {groups.map((group) => (
+        <div key={group.key} className="check-domains__row">
+          <dt>{group.label}</dt>
+          <dd>
+            {domains[group.key].map((domain) => (
+              <Tag key={domain} className="check-domains__tag">
+                {domain}
+              </Tag>
+            ))}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+interface ContentCheckCardProps {
+  check: ContentCheckReport | null;
+  /** The version the check describes. */
+  version: number | null;
+}
+
+/** The automatic content check of the newest version: what a reviewer should look at first. */
+export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
+  if (!check) {
+    return (
+      <Card title="内容检查" className="review-detail__card">
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无内容检查结果，请预览或下载后人工检查" />
+      </Card>
+    );
+  }
+  const counts = describeCounts(check.counts);
+  return (
+    <Card
+      title={
+        <span className="review-detail__card-title">
+          内容检查
+          <ContentCheckBadge check={check} />
+        </span>
+      }
+      extra={
+        <Typography.Text type="secondary" className="review-detail__card-extra">
+          {version !== null && `v${version} · `}检查于 {formatDateTime(check.checked_at)}
+        </Typography.Text>
+      }
+      className="review-detail__card"
+    >
+      <Typography.Paragraph type="secondary" className="check-summary">
+        共检查 {check.scanned_files} 个文本文件；
+        {counts ? `发现 ${counts}` : '未发现问题'}
+        {check.omitted_findings > 0 && `；另有 ${check.omitted_findings} 条同类问题未列出`}。
+      </Typography.Paragraph>
+      {check.partially_scanned_files.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          className="check-partial"
+          title={`${check.partially_scanned_files.length} 个文件过大，只检查了一部分`}
+          description={check.partially_scanned_files.join('、')}
+        />
+      )}
+      {check.findings.length > 0 ? (
+        <Table<ContentFinding>
+          rowKey={(finding) =>
+            `${finding.severity}|${finding.kind}|${finding.file}|${finding.line}|${finding.message}`
+          }
+          columns={columns}
+          dataSource={check.findings}
+          size="small"
+          pagination={check.findings.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+          scroll={{ x: 640 }}
+          className="check-findings"
+        />
+      ) : (
+        <Alert type="success" showIcon title="自动检查未发现问题" className="check-clean" />
+      )}
+      <div className="check-sections">
+        <section>
+          <Typography.Title level={5}>外部域名</Typography.Title>
+          <ExternalDomains domains={check.external_domains} />
+        </section>
+        <section>
+          <Typography.Title level={5}>最大的文件</Typography.Title>
+          {check.largest_files.length === 0 ? (
+            <Typography.Text type="secondary">无</Typography.Text>
+          ) : (
+            <ol className="check-largest">
+              {check.largest_files.map((file) => (
+                <li key={file.file}>
+                  <Typography.Text className="check-largest__name" ellipsis={{ tooltip: file.file }}>
+                    {file.file}
+                  </Typography.Text>
+                  <span className="check-largest__size">{formatBytes(file.size)}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,117 @@
+import {
+  ACTIONS_REQUIRING_COMMENT,
+  messages,
+  type ProjectDto,
+  REVIEW_ACTION_LABELS,
+  type ReviewAction,
+} from '@sitehall/contracts';
+import { Alert, App, Button, Card, Form, Input, Select, Typography } from 'antd';
+import { useReviewDecision } from '../../../api/admin';
+import { toApiError } from '../../../api/client';
+import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
+import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
+import { REASON_MAX } from '../../../components/admin/ReasonModal';
+import { applyFieldErrors } from '../../../lib/form';
+
+const m = messages.review;
+
+const OPTION_LABELS: Record<ReviewAction, string> = {
+  approve: REVIEW_ACTION_LABELS.approve,
+  reject: REVIEW_ACTION_LABELS.reject,
+  publish: `${REVIEW_ACTION_LABELS.publish}（展厅精选）`,
+  unpublish: REVIEW_ACTION_LABELS.unpublish,
+  takedown: REVIEW_ACTION_LABELS.takedown,
+};
+
+const EFFECTS: Record<ReviewAction, string> = {
+  approve: '通过后此版本立即上线，并出现在展厅中（项目公开时）。',
+  reject: '拒绝后所有者会看到原因；已上线的旧版本继续提供访问。',
+  publish: '发布后项目在展厅中标记为精选并优先展示。',
+  unpublish: '取消精选后项目仍然在线，只是不再标记为精选。',
+  takedown: '下线后站点立即无法访问，并从展厅移除；所有者需上传新版本重新审核。',
+};
+
+interface DecisionValues {
+  decision?: ReviewAction;
+  comment?: string;
+}
+
+/** The review decision (spec §5): a decision must be chosen, and rejecting or taking down needs a reason. */
+export function DecisionCard({ project }: { project: ProjectDto }) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<DecisionValues>();
+  const decision = useReviewDecision();
+  const chosen = Form.useWatch('decision', form);
+  const actions = allowedActions(project);
+  const needsReason = chosen !== undefined && ACTIONS_REQUIRING_COMMENT.includes(chosen);
+
+  const submit = async (values: DecisionValues) => {
+    if (!values.decision) return;
+    try {
+      await decision.mutateAsync({ id: project.id, action: values.decision, comment: values.comment });
+      message.success(m.reviewDone);
+      form.resetFields();
+    } catch (error) {
+      const apiError = toApiError(error);
+      applyFieldErrors(form, apiError, ['comment']);
+      message.error(`${m.reviewFailed}：${apiError.message}`);
+    }
+  };
+
+  return (
+    <Card title="审核决定" className="review-detail__card review-decision">
+      <div className="review-decision__current">
+        <span>当前状态</span>
+        <AdminStatusTag status={project.status} />
+        <Typography.Text type="secondary">{versionSummary(project)}</Typography.Text>
+      </div>
+      {actions.length === 0 ? (
+        <Alert
+          type="info"
+          showIcon
+          title="当前没有可执行的审核操作"
+          description="项目已被拒绝且未上线，所有者上传新版本后会重新进入待审核。"
+        />
+      ) : (
+        <Form<DecisionValues> form={form} layout="vertical" onFinish={submit} requiredMark={false}>
+          <Form.Item
+            name="decision"
+            label="审核结果"
+            rules={[{ required: true, message: m.statusRequired }]}
+            extra={chosen ? EFFECTS[chosen] : undefined}
+          >
+            <Select<ReviewAction>
+              placeholder="请选择审核结果"
+              options={actions.map((action) => ({ value: action, label: OPTION_LABELS[action] }))}
+            />
+          </Form.Item>
+          <Form.Item
+            name="comment"
+            label={needsReason ? '原因（必填）' : '审核意见（选填）'}
+            dependencies={['decision']}
+            rules={[
+              ({ getFieldValue }) => ({
+                validator: async (_rule, value: string | undefined) => {
+                  const action = getFieldValue('decision') as ReviewAction | undefined;
+                  if (action && ACTIONS_REQUIRING_COMMENT.includes(action) && !value?.trim()) {
+                    throw new Error(m.reasonRequired);
+                  }
+                },
+              }),
+            ]}
+          >
+            <Input.TextArea
+              rows={4}
+              maxLength={REASON_MAX}
+              showCount
+              placeholder={needsReason ? '请说明原因，项目所有者会看到这条意见' : '可以给所有者留下意见'}
+            />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={decision.isPending}>
+            提交审核
+          </Button>
+        </Form>
+      )}
+    </Card>
+  );
+}

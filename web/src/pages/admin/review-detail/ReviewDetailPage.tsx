@@ -1,0 +1,141 @@
+import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
+import { messages } from '@sitehall/contracts';
+import { Button, Card, Col, Result, Row, Skeleton, Space } from 'antd';
+import { Link, useParams } from 'react-router-dom';
+import { useAdminProject } from '../../../api/admin';
+import { errorMessage, toApiError } from '../../../api/client';
+import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
+import { LinkButton } from '../../../components/LinkButton';
+import { PageHeader } from '../../../components/PageHeader';
+import { ContentCheckCard } from './ContentCheckCard';
+import { DecisionCard } from './DecisionCard';
+import { FilesCard } from './FilesCard';
+import { ProjectInfoCard } from './ProjectInfoCard';
+import { ReviewHistoryCard } from './ReviewHistoryCard';
+import { StatsCard } from './StatsCard';
+import { VersionDiffCard } from './VersionDiffCard';
+import './review-detail.css';
+
+const BACK_TO_LIST = '/admin/reviews';
+
+const backLink = (
+  <Link to={BACK_TO_LIST}>
+    <ArrowLeftOutlined aria-hidden /> 返回审核列表
+  </Link>
+);
+
+/** The project id of the address, or null when it is not a positive whole number. */
+export function parseProjectId(raw: string | undefined): number | null {
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+function BackButton() {
+  return (
+    <LinkButton to={BACK_TO_LIST} icon={<ArrowLeftOutlined aria-hidden />}>
+      返回审核列表
+    </LinkButton>
+  );
+}
+
+export function ReviewDetailPage() {
+  const { id: rawId } = useParams();
+  const id = parseProjectId(rawId);
+  const detail = useAdminProject(id);
+
+  if (id === null) {
+    return (
+      <>
+        <PageHeader title="审核详情" back={backLink} />
+        <Card>
+          <Result status="warning" title={messages.project.invalidId} extra={<BackButton />} />
+        </Card>
+      </>
+    );
+  }
+
+  if (detail.isError && !detail.data) {
+    const notFound = toApiError(detail.error).status === 404;
+    return (
+      <>
+        <PageHeader title="审核详情" back={backLink} />
+        <Card>
+          {notFound ? (
+            <Result status="404" title={messages.project.notFound} extra={<BackButton />} />
+          ) : (
+            <Result
+              status="error"
+              title={messages.review.reviewDetailFailed}
+              subTitle={errorMessage(detail.error)}
+              extra={
+                <Space>
+                  <Button
+                    type="primary"
+                    icon={<ReloadOutlined aria-hidden />}
+                    onClick={() => detail.refetch()}
+                  >
+                    重新加载
+                  </Button>
+                  <BackButton />
+                </Space>
+              }
+            />
+          )}
+        </Card>
+      </>
+    );
+  }
+
+  if (detail.isPending) {
+    return (
+      <>
+        <PageHeader title="审核详情" back={backLink} />
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={16}>
+            <Card>
+              <Skeleton active paragraph={{ rows: 8 }} />
+            </Card>
+          </Col>
+          <Col xs={24} lg={8}>
+            <Card>
+              <Skeleton active paragraph={{ rows: 5 }} />
+            </Card>
+          </Col>
+        </Row>
+      </>
+    );
+  }
+
+  const { project, content_check: check, content_check_version: checkVersion, diff, stats } = detail.data;
+
+  return (
+    <>
+      <PageHeader
+        title={`审核：${project.name}`}
+        back={backLink}
+        description={
+          <span className="review-detail__subtitle">
+            <AdminStatusTag status={project.status} />
+            <span>
+              项目 #{project.id} · 所有者 {project.owner.username}
+            </span>
+          </span>
+        }
+      />
+      <Row gutter={[16, 16]} className="review-detail">
+        <Col xs={24} xl={16} className="review-detail__main">
+          <ProjectInfoCard project={project} />
+          {diff && <VersionDiffCard diff={diff} />}
+          <ContentCheckCard check={check} version={checkVersion} />
+          <FilesCard project={project} />
+        </Col>
+        <Col xs={24} xl={8} className="review-detail__side">
+          <DecisionCard project={project} />
+          <StatsCard stats={stats} />
+          <ReviewHistoryCard comments={project.review_comments ?? []} />
+        </Col>
+      </Row>
+    </>
+  );
+}

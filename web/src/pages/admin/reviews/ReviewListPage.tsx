@@ -1,0 +1,289 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import {
+  ADMIN_STATUS_LABELS,
+  type AdminProjectCounts,
+  type AdminProjectDto,
+  type AdminTab,
+  messages,
+} from '@sitehall/contracts';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Empty,
+  Input,
+  Result,
+  Select,
+  Space,
+  Table,
+  type TableProps,
+  Tabs,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAdminProjects } from '../../../api/admin';
+import { errorMessage } from '../../../api/client';
+import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
+import { BatchActionBar } from '../../../components/admin/BatchActionBar';
+import { ContentCheckBadge } from '../../../components/admin/ContentCheckBadge';
+import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
+import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
+import {
+  ADMIN_PAGE_SIZES,
+  type AdminSort,
+  pageSummary,
+  useAdminListParams,
+} from '../../../components/admin/useAdminListParams';
+import { useProjectActions } from '../../../components/admin/useProjectActions';
+import { LinkButton } from '../../../components/LinkButton';
+import { PageHeader } from '../../../components/PageHeader';
+import { formatDateTime } from '../../../lib/format';
+import './reviews.css';
+
+const DEFAULT_PAGE_SIZE = 10;
+
+/** The tabs in the spec's order: all, pending, approved, rejected, published. */
+const TABS: Array<{ key: AdminTab; label: string }> = [
+  { key: 'all', label: '全部' },
+  { key: 'pending', label: ADMIN_STATUS_LABELS.pending },
+  { key: 'approved', label: ADMIN_STATUS_LABELS.approved },
+  { key: 'rejected', label: ADMIN_STATUS_LABELS.rejected },
+  { key: 'published', label: ADMIN_STATUS_LABELS.published },
+];
+
+const EMPTY_TEXT: Record<AdminTab, string> = {
+  all: '暂无项目',
+  pending: '暂无待审核的项目',
+  approved: '暂无已通过的项目',
+  rejected: '暂无已拒绝的项目',
+  published: '暂无已发布的项目',
+};
+
+function tabItems(counts: AdminProjectCounts | undefined) {
+  return TABS.map(({ key, label }) => ({
+    key,
+    label: (
+      <span className="review-tabs__label">
+        {label}
+        <span
+          className={
+            key === 'pending' && counts?.pending
+              ? 'review-tabs__count review-tabs__count--alert'
+              : 'review-tabs__count'
+          }
+        >
+          {counts?.[key] ?? '–'}
+        </span>
+      </span>
+    ),
+  }));
+}
+
+export function ReviewListPage() {
+  const list = useAdminListParams(DEFAULT_PAGE_SIZE);
+  const projects = useAdminProjects(list.query);
+  const actions = useProjectActions();
+  const [searchText, setSearchText] = useState(list.search);
+  const [selected, setSelected] = useState<number[]>([]);
+
+  // A selection belongs to the rows on screen; a new page, tab or search starts a new one.
+  const viewKey = JSON.stringify(list.query);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of the view
+  useEffect(() => setSelected([]), [viewKey]);
+
+  const lastPage = projects.data?.pagination.total_pages;
+  useEffect(() => {
+    if (lastPage !== undefined && lastPage > 0 && list.page > lastPage) list.update({ page: lastPage });
+  }, [lastPage, list]);
+
+  const columns: TableProps<AdminProjectDto>['columns'] = [
+    {
+      title: '项目',
+      key: 'project',
+      render: (_, project) => (
+        <div className="admin-project-cell">
+          <Link to={`/admin/reviews/${project.id}`} className="admin-project-cell__name">
+            {project.name}
+          </Link>
+          <Typography.Text type="secondary" ellipsis className="admin-project-cell__desc">
+            {project.description || messages.project.noDescription}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    { title: '所有者', key: 'owner', width: 90, render: (_, project) => project.owner.username },
+    {
+      title: '状态',
+      key: 'status',
+      width: 96,
+      render: (_, project) => (
+        <Space size={4} wrap>
+          <AdminStatusTag status={project.status} />
+          {project.is_live && (
+            <Tooltip title="站点正在线上提供访问">
+              <Badge status="success" text="在线" className="review-table__live" />
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: '内容检查',
+      key: 'check',
+      width: 104,
+      render: (_, project) => <ContentCheckBadge check={project.content_check} />,
+    },
+    {
+      title: '版本',
+      key: 'version',
+      width: 140,
+      render: (_, project) => <span className="review-table__version">{versionSummary(project)}</span>,
+    },
+    {
+      title: '上传时间',
+      key: 'uploaded',
+      width: 150,
+      render: (_, project) => (
+        <span className="review-table__time">{formatDateTime(uploadTimeOf(project))}</span>
+      ),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 230,
+      fixed: 'right',
+      render: (_, project) => (
+        <Space size={6} wrap>
+          <LinkButton
+            size="small"
+            type="link"
+            to={`/admin/reviews/${project.id}`}
+            className="review-table__detail"
+          >
+            详情
+          </LinkButton>
+          <ProjectActionButtons project={project} actions={actions} />
+        </Space>
+      ),
+    },
+  ];
+
+  const total = projects.data?.pagination.total_count ?? 0;
+  const rows = projects.data?.projects ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title="项目审核"
+        description="审核用户提交的项目与新版本：通过后站点立即上线，发布后在展厅标记为精选。"
+      />
+      <Card className="review-card">
+        <Tabs
+          activeKey={list.status}
+          items={tabItems(projects.data?.counts)}
+          onChange={(key) => list.update({ status: key as AdminTab, page: 1 })}
+          className="review-tabs"
+        />
+        <div className="admin-toolbar">
+          <Input.Search
+            className="admin-toolbar__search"
+            placeholder="搜索项目名称、描述或所有者"
+            aria-label="搜索项目"
+            allowClear
+            value={searchText}
+            maxLength={100}
+            onChange={(event) => setSearchText(event.target.value)}
+            onSearch={(value) => list.update({ search: value.trim(), page: 1 })}
+            enterButton="搜索"
+          />
+          <Select<AdminSort>
+            aria-label="排序"
+            value={list.sort}
+            onChange={(sort) => list.update({ sort, page: 1 })}
+            options={[
+              { value: 'newest', label: '最新上传在前' },
+              { value: 'oldest', label: '最早上传在前' },
+            ]}
+            className="review-toolbar__sort"
+          />
+          <Button
+            icon={<ReloadOutlined aria-hidden />}
+            onClick={() => projects.refetch()}
+            loading={projects.isFetching && !projects.isPending}
+          >
+            刷新
+          </Button>
+        </div>
+
+        <BatchActionBar selected={selected} onDone={() => setSelected([])} />
+
+        {projects.isError && projects.data && (
+          <Alert
+            type="warning"
+            showIcon
+            className="admin-card-alert"
+            title={`${messages.review.reviewListFailed}：${errorMessage(projects.error)}`}
+            action={
+              <Button size="small" onClick={() => projects.refetch()}>
+                重试
+              </Button>
+            }
+          />
+        )}
+
+        {projects.isError && !projects.data ? (
+          <Result
+            status="error"
+            title={messages.review.reviewListFailed}
+            subTitle={errorMessage(projects.error)}
+            extra={
+              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => projects.refetch()}>
+                重新加载
+              </Button>
+            }
+          />
+        ) : (
+          <Table<AdminProjectDto>
+            rowKey="id"
+            columns={columns}
+            dataSource={rows}
+            loading={projects.isPending || (projects.isFetching && projects.isPlaceholderData)}
+            scroll={{ x: 1000 }}
+            rowSelection={{
+              selectedRowKeys: selected,
+              onChange: (keys) => setSelected(keys.map(Number)),
+              columnWidth: 40,
+            }}
+            pagination={{
+              current: list.page,
+              pageSize: list.pageSize,
+              total,
+              showSizeChanger: true,
+              pageSizeOptions: ADMIN_PAGE_SIZES,
+              showTotal: (count) => pageSummary(list.page, list.pageSize, count),
+              hideOnSinglePage: false,
+            }}
+            onChange={(pagination) =>
+              list.update({
+                page: pagination.current ?? 1,
+                pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
+              })
+            }
+            locale={{
+              emptyText: (
+                <Empty
+                  image={Empty.PRESENTED_IMAGE_SIMPLE}
+                  description={list.search ? `没有找到匹配“${list.search}”的项目` : EMPTY_TEXT[list.status]}
+                />
+              ),
+            }}
+          />
+        )}
+      </Card>
+      {actions.dialog}
+    </>
+  );
+}

@@ -1,0 +1,419 @@
+import { ReloadOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import { type AdminConfigBody, type AdminConfigDto, CONFIG_BOUNDS, MB, messages } from '@sitehall/contracts';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Form,
+  type FormRule,
+  InputNumber,
+  Popconfirm,
+  Result,
+  Row,
+  Skeleton,
+  Space,
+  Typography,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { useAdminConfig, useSaveAdminConfig } from '../../../api/admin';
+import { errorMessage, toApiError } from '../../../api/client';
+import { PageHeader } from '../../../components/PageHeader';
+import { applyFieldErrors } from '../../../lib/form';
+import { extensionGroups } from './extensionGroups';
+import './settings.css';
+
+const m = messages.review;
+
+/** The form holds the settings in the units people think in: MB and minutes. */
+interface SettingsForm {
+  max_files_per_upload: number;
+  max_file_bytes: number;
+  max_upload_bytes: number;
+  max_archive_entries: number;
+  max_archive_uncompressed_bytes: number;
+  allowed_extensions: string[];
+  preview_ttl_seconds: number;
+}
+
+const FIELD_NAMES = [
+  'max_files_per_upload',
+  'max_file_bytes',
+  'max_upload_bytes',
+  'max_archive_entries',
+  'max_archive_uncompressed_bytes',
+  'allowed_extensions',
+  'preview_ttl_seconds',
+] as const;
+
+type ByteField = 'max_file_bytes' | 'max_upload_bytes' | 'max_archive_uncompressed_bytes';
+
+const LABELS: Record<(typeof FIELD_NAMES)[number], string> = {
+  max_files_per_upload: '单次上传文件数上限',
+  max_file_bytes: '单个文件大小上限',
+  max_upload_bytes: '单次上传总大小上限',
+  max_archive_entries: '压缩包条目数上限',
+  max_archive_uncompressed_bytes: '压缩包解压后总大小上限',
+  allowed_extensions: '允许的文件类型',
+  preview_ttl_seconds: '预览链接有效期',
+};
+
+const mbOf = (bytes: number) => Math.round((bytes / MB) * 100) / 100;
+const bytesOf = (mb: number) => Math.round(mb * MB);
+
+export function toForm(config: AdminConfigDto): SettingsForm {
+  return {
+    ...config,
+    max_file_bytes: mbOf(config.max_file_bytes),
+    max_upload_bytes: mbOf(config.max_upload_bytes),
+    max_archive_uncompressed_bytes: mbOf(config.max_archive_uncompressed_bytes),
+    preview_ttl_seconds: Math.round(config.preview_ttl_seconds / 60),
+    allowed_extensions: [...config.allowed_extensions],
+  };
+}
+
+export function fromForm(values: SettingsForm): AdminConfigBody {
+  return {
+    max_files_per_upload: values.max_files_per_upload,
+    max_file_bytes: bytesOf(values.max_file_bytes),
+    max_upload_bytes: bytesOf(values.max_upload_bytes),
+    max_archive_entries: values.max_archive_entries,
+    max_archive_uncompressed_bytes: bytesOf(values.max_archive_uncompressed_bytes),
+    allowed_extensions: values.allowed_extensions,
+    preview_ttl_seconds: values.preview_ttl_seconds * 60,
+  };
+}
+
+/** A whole number inside the setting's bounds, checked in the unit the form shows. */
+function countRule(field: 'max_files_per_upload' | 'max_archive_entries'): FormRule {
+  const { min, max } = CONFIG_BOUNDS[field];
+  const message = `${LABELS[field]}必须是 ${min} 到 ${max} 之间的整数`;
+  return { required: true, type: 'integer', min, max, message };
+}
+
+function megabyteRule(field: ByteField): FormRule {
+  const { min, max } = CONFIG_BOUNDS[field];
+  const low = Math.max(0.01, mbOf(min));
+  const high = mbOf(max);
+  const message = `${LABELS[field]}必须在 ${low} MB 到 ${high} MB 之间`;
+  return {
+    validator: async (_rule, value: number | null | undefined) => {
+      if (value === null || value === undefined) throw new Error(message);
+      const bytes = bytesOf(value);
+      if (bytes < min || bytes > max) throw new Error(message);
+    },
+  };
+}
+
+const minutesRule: FormRule = (() => {
+  const min = CONFIG_BOUNDS.preview_ttl_seconds.min / 60;
+  const max = CONFIG_BOUNDS.preview_ttl_seconds.max / 60;
+  return {
+    required: true,
+    type: 'integer',
+    min,
+    max,
+    message: `${LABELS.preview_ttl_seconds}必须是 ${min} 到 ${max} 分钟之间的整数`,
+  };
+})();
+
+/** Help under a field: its default, so an admin sees how far they moved from it. */
+function defaultHint(text: string) {
+  return <span className="settings-hint">默认：{text}</span>;
+}
+
+export function AdminSettingsPage() {
+  const { message } = App.useApp();
+  const config = useAdminConfig();
+  const save = useSaveAdminConfig();
+  const [form] = Form.useForm<SettingsForm>();
+  const [dirty, setDirty] = useState(false);
+
+  const current = config.data?.config;
+  useEffect(() => {
+    if (current) {
+      form.setFieldsValue(toForm(current));
+      setDirty(false);
+    }
+  }, [current, form]);
+
+  if (config.isError && !config.data) {
+    return (
+      <>
+        <PageHeader title="系统设置" />
+        <Card>
+          <Result
+            status="error"
+            title={messages.review.adminDataFailed}
+            subTitle={errorMessage(config.error)}
+            extra={
+              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => config.refetch()}>
+                重新加载
+              </Button>
+            }
+          />
+        </Card>
+      </>
+    );
+  }
+
+  if (config.isPending) {
+    return (
+      <>
+        <PageHeader title="系统设置" />
+        <Card>
+          <Skeleton active paragraph={{ rows: 10 }} />
+        </Card>
+      </>
+    );
+  }
+
+  const { defaults, known_extensions: known, sites_origin: sitesOrigin } = config.data;
+  const groups = extensionGroups(known);
+
+  const submit = async (values: SettingsForm) => {
+    try {
+      const saved = await save.mutateAsync(fromForm(values));
+      form.setFieldsValue(toForm(saved.config));
+      setDirty(false);
+      message.success(m.configSaved);
+    } catch (error) {
+      const apiError = toApiError(error);
+      const onFields = applyFieldErrors(form, apiError, FIELD_NAMES);
+      message.error(onFields ? `${m.configInvalid}：请检查标出的设置` : apiError.message);
+    }
+  };
+
+  const fillDefaults = () => {
+    form.setFieldsValue(toForm(defaults));
+    form.setFields(FIELD_NAMES.map((name) => ({ name, errors: [] })));
+    setDirty(true);
+    message.info('已填入默认值，点击“保存设置”后生效');
+  };
+
+  const undo = () => {
+    if (current) form.setFieldsValue(toForm(current));
+    form.setFields(FIELD_NAMES.map((name) => ({ name, errors: [] })));
+    setDirty(false);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="系统设置"
+        description="上传限制、允许的文件类型与预览有效期。保存后立即对新的上传和预览生效，上传页面的提示会同步更新。"
+      />
+      <Form<SettingsForm>
+        form={form}
+        layout="vertical"
+        initialValues={current ? toForm(current) : undefined}
+        onFinish={submit}
+        onValuesChange={() => setDirty(true)}
+        requiredMark={false}
+        className="settings-form"
+        scrollToFirstError
+      >
+        <Card title="上传限制" className="settings-card">
+          <Row gutter={24}>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="max_files_per_upload"
+                label={LABELS.max_files_per_upload}
+                rules={[countRule('max_files_per_upload')]}
+                extra={defaultHint(`${defaults.max_files_per_upload} 个`)}
+              >
+                <InputNumber className="settings-number" controls={false} precision={0} suffix="个" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="max_file_bytes"
+                label={LABELS.max_file_bytes}
+                dependencies={['max_upload_bytes']}
+                rules={[
+                  megabyteRule('max_file_bytes'),
+                  ({ getFieldValue }) => ({
+                    validator: async (_rule, value: number | null) => {
+                      const total = getFieldValue('max_upload_bytes') as number | null;
+                      if (value !== null && total !== null && value > total) {
+                        throw new Error(m.configFileOverUpload);
+                      }
+                    },
+                  }),
+                ]}
+                extra={defaultHint(`${mbOf(defaults.max_file_bytes)} MB`)}
+              >
+                <InputNumber
+                  className="settings-number"
+                  controls={false}
+                  precision={2}
+                  step={1}
+                  suffix="MB"
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="max_upload_bytes"
+                label={LABELS.max_upload_bytes}
+                rules={[megabyteRule('max_upload_bytes')]}
+                extra={defaultHint(`${mbOf(defaults.max_upload_bytes)} MB`)}
+              >
+                <InputNumber
+                  className="settings-number"
+                  controls={false}
+                  precision={2}
+                  step={1}
+                  suffix="MB"
+                />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="max_archive_entries"
+                label={LABELS.max_archive_entries}
+                rules={[countRule('max_archive_entries')]}
+                extra={defaultHint(`${defaults.max_archive_entries} 个`)}
+              >
+                <InputNumber className="settings-number" controls={false} precision={0} suffix="个" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="max_archive_uncompressed_bytes"
+                label={LABELS.max_archive_uncompressed_bytes}
+                rules={[megabyteRule('max_archive_uncompressed_bytes')]}
+                extra={defaultHint(`${mbOf(defaults.max_archive_uncompressed_bytes)} MB`)}
+              >
+                <InputNumber
+                  className="settings-number"
+                  controls={false}
+                  precision={2}
+                  step={10}
+                  suffix="MB"
+                />
+              </Form.Item>
+            </Col>
+          </Row>
+        </Card>
+
+        <Card
+          title="允许的文件类型"
+          className="settings-card"
+          extra={
+            <Space size={4}>
+              <Button
+                size="small"
+                type="link"
+                onClick={() => {
+                  form.setFieldsValue({ allowed_extensions: [...known] });
+                  setDirty(true);
+                }}
+              >
+                全选
+              </Button>
+              <Button
+                size="small"
+                type="link"
+                onClick={() => {
+                  form.setFieldsValue({ allowed_extensions: [...defaults.allowed_extensions] });
+                  setDirty(true);
+                }}
+              >
+                恢复默认类型
+              </Button>
+            </Space>
+          }
+        >
+          <Typography.Paragraph type="secondary" className="settings-card__lead">
+            同一份列表同时适用于直接上传的文件和压缩包内的文件。服务器端代码和可执行文件始终不能上传。
+          </Typography.Paragraph>
+          <Form.Item
+            name="allowed_extensions"
+            rules={[{ required: true, type: 'array', min: 1, message: m.configExtensionsRequired }]}
+          >
+            <Checkbox.Group className="settings-extensions" aria-label={LABELS.allowed_extensions}>
+              {groups.map((group) => (
+                <fieldset key={group.label} className="settings-extensions__group">
+                  <legend>{group.label}</legend>
+                  <div className="settings-extensions__items">
+                    {group.extensions.map((ext) => (
+                      <Checkbox key={ext} value={ext}>
+                        .{ext}
+                      </Checkbox>
+                    ))}
+                  </div>
+                </fieldset>
+              ))}
+            </Checkbox.Group>
+          </Form.Item>
+        </Card>
+
+        <Card title="预览与站点" className="settings-card">
+          <Row gutter={24}>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="preview_ttl_seconds"
+                label={LABELS.preview_ttl_seconds}
+                rules={[minutesRule]}
+                extra={defaultHint(`${Math.round(defaults.preview_ttl_seconds / 60)} 分钟`)}
+              >
+                <InputNumber className="settings-number" controls={false} precision={0} suffix="分钟" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <div className="settings-origin">
+                <Typography.Text type="secondary">站点访问方式</Typography.Text>
+                {sitesOrigin ? (
+                  <Alert
+                    type="success"
+                    showIcon
+                    title={`独立域名：${sitesOrigin}`}
+                    description="站点与平台分属不同域名，彼此隔离。"
+                  />
+                ) : (
+                  <Alert
+                    type="info"
+                    showIcon
+                    title="与平台同域名，沙箱隔离"
+                    description="站点在 /sites/ 下以沙箱方式运行，无法读取平台的登录信息。可通过环境变量 SITES_ORIGIN 配置独立域名。"
+                  />
+                )}
+              </div>
+            </Col>
+          </Row>
+        </Card>
+
+        <div className="settings-actions">
+          <Typography.Text type={dirty ? 'warning' : 'secondary'} className="settings-actions__state">
+            {dirty ? '有未保存的修改' : '所有设置已保存'}
+          </Typography.Text>
+          <Space wrap>
+            <Popconfirm
+              title="恢复默认值"
+              description="将所有设置填为默认值，保存后生效。"
+              okText="填入默认值"
+              cancelText="取消"
+              onConfirm={fillDefaults}
+            >
+              <Button icon={<UndoOutlined aria-hidden />}>恢复默认值</Button>
+            </Popconfirm>
+            <Button onClick={undo} disabled={!dirty}>
+              撤销修改
+            </Button>
+            <Button
+              type="primary"
+              htmlType="submit"
+              icon={<SaveOutlined aria-hidden />}
+              loading={save.isPending}
+            >
+              保存设置
+            </Button>
+          </Space>
+        </div>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,219 @@
+import { LockOutlined, MailOutlined, PictureOutlined } from '@ant-design/icons';
+import { avatar, email, messages, newPassword, type UserDto } from '@sitehall/contracts';
+import { Alert, App, Button, Card, Col, Descriptions, Form, Input, Row, Typography } from 'antd';
+import { useState } from 'react';
+import { useUpdateProfile } from '../../api/auth';
+import { type ApiError, toApiError } from '../../api/client';
+import { PageHeader } from '../../components/PageHeader';
+import { RoleTag } from '../../components/RoleTag';
+import { UserAvatar } from '../../components/UserAvatar';
+import { useAuth } from '../../hooks/useAuth';
+import { applyFieldErrors, schemaRule } from '../../lib/form';
+import { formatDateTime } from '../../lib/format';
+
+interface ProfileValues {
+  email: string;
+  avatar: string;
+}
+
+interface PasswordValues {
+  current_password: string;
+  new_password: string;
+  confirm_password: string;
+}
+
+const optional = (schema: Parameters<typeof schemaRule>[0]) =>
+  schemaRule({
+    safeParse: (value: unknown) =>
+      typeof value === 'string' && value.trim() === '' ? { success: true } : schema.safeParse(value),
+  });
+
+function AccountCard({ user }: { user: UserDto }) {
+  return (
+    <Card className="profile-card">
+      <div className="profile-card__identity">
+        <UserAvatar user={user} size={72} />
+        <div>
+          <Typography.Title level={2} className="profile-card__name">
+            {user.username}
+          </Typography.Title>
+          <RoleTag role={user.role} />
+        </div>
+      </div>
+      <Descriptions
+        column={1}
+        size="small"
+        items={[
+          { key: 'email', label: '邮箱', children: user.email ?? messages.auth.emailNotSet },
+          { key: 'created', label: '创建时间', children: formatDateTime(user.created_at) },
+          { key: 'login', label: '最近登录', children: formatDateTime(user.last_login_at, '从未登录') },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function ProfileForm({ user }: { user: UserDto }) {
+  const { setUser } = useAuth();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<ProfileValues>();
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateProfile();
+  const avatarPreview = Form.useWatch('avatar', form);
+
+  const submit = (values: ProfileValues) => {
+    setError(null);
+    update.mutate(
+      { email: values.email.trim(), avatar: values.avatar.trim() },
+      {
+        onSuccess: ({ user: saved }) => {
+          setUser(saved);
+          message.success(messages.auth.profileUpdated);
+        },
+        onError: (failure) => showError(toApiError(failure)),
+      },
+    );
+  };
+  const showError = (apiError: ApiError) => {
+    if (!applyFieldErrors(form, apiError, ['email', 'avatar'])) setError(apiError.message);
+  };
+
+  return (
+    <Card title="基本资料" className="profile-section">
+      {error && <Alert type="error" showIcon title={error} className="profile-section__alert" />}
+      <Form<ProfileValues>
+        form={form}
+        layout="vertical"
+        initialValues={{ email: user.email ?? '', avatar: user.avatar ?? '' }}
+        onFinish={submit}
+        disabled={update.isPending}
+      >
+        <Form.Item label="邮箱" name="email" rules={[optional(email)]} extra="可用于登录；留空表示不设置。">
+          <Input
+            prefix={<MailOutlined aria-hidden className="input-icon" />}
+            placeholder="name@example.com"
+          />
+        </Form.Item>
+        <Form.Item
+          label="头像地址"
+          name="avatar"
+          rules={[optional(avatar)]}
+          extra="填写以 http:// 或 https:// 开头的图片地址；留空则显示用户名首字。"
+        >
+          <Input
+            prefix={<PictureOutlined aria-hidden className="input-icon" />}
+            placeholder="https://example.com/avatar.png"
+            suffix={
+              <UserAvatar
+                user={{ username: user.username, avatar: avatarPreview?.trim() || null }}
+                size={22}
+              />
+            }
+          />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={update.isPending}>
+          保存资料
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function PasswordForm({ username }: { username: string }) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PasswordValues>();
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateProfile();
+
+  const submit = (values: PasswordValues) => {
+    setError(null);
+    update.mutate(
+      { current_password: values.current_password, new_password: values.new_password },
+      {
+        onSuccess: () => {
+          form.resetFields();
+          message.success(messages.auth.passwordChanged);
+        },
+        onError: (failure) => {
+          const apiError = toApiError(failure);
+          if (!applyFieldErrors(form, apiError, ['current_password', 'new_password']))
+            setError(apiError.message);
+        },
+      },
+    );
+  };
+
+  return (
+    <Card title="修改密码" className="profile-section">
+      {error && <Alert type="error" showIcon title={error} className="profile-section__alert" />}
+      <Form<PasswordValues> form={form} layout="vertical" onFinish={submit} disabled={update.isPending}>
+        {/* Lets password managers file the new password under the right account. */}
+        <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+        <Form.Item
+          label="当前密码"
+          name="current_password"
+          rules={[{ required: true, message: messages.auth.currentPasswordRequired }]}
+        >
+          <Input.Password
+            prefix={<LockOutlined aria-hidden className="input-icon" />}
+            autoComplete="current-password"
+          />
+        </Form.Item>
+        <Form.Item label="新密码" name="new_password" rules={[schemaRule(newPassword)]} required hasFeedback>
+          <Input.Password
+            prefix={<LockOutlined aria-hidden className="input-icon" />}
+            autoComplete="new-password"
+          />
+        </Form.Item>
+        <Form.Item
+          label="确认新密码"
+          name="confirm_password"
+          dependencies={['new_password']}
+          hasFeedback
+          rules={[
+            { required: true, message: messages.auth.passwordMismatch },
+            ({ getFieldValue }) => ({
+              validator: async (_rule, value: string) => {
+                if (value && value !== getFieldValue('new_password')) {
+                  throw new Error(messages.auth.passwordMismatch);
+                }
+              },
+            }),
+          ]}
+        >
+          <Input.Password
+            prefix={<LockOutlined aria-hidden className="input-icon" />}
+            autoComplete="new-password"
+          />
+        </Form.Item>
+        <Typography.Paragraph type="secondary" className="profile-section__note">
+          修改密码后，你在其他设备上的登录将会退出。
+        </Typography.Paragraph>
+        <Button type="primary" htmlType="submit" loading={update.isPending}>
+          修改密码
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+export function ProfilePage() {
+  const { user } = useAuth();
+  if (!user) return null;
+  return (
+    <>
+      <PageHeader title="个人设置" description="管理你的账号资料与登录密码。" />
+      <Row gutter={[20, 20]}>
+        <Col xs={24} xl={8}>
+          <AccountCard user={user} />
+        </Col>
+        <Col xs={24} xl={16}>
+          <div className="profile-stack">
+            <ProfileForm user={user} />
+            <PasswordForm username={user.username} />
+          </div>
+        </Col>
+      </Row>
+    </>
+  );
+}

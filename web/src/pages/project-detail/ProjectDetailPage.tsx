@@ -1,0 +1,133 @@
+/**
+ * 项目详情 (spec §2 "Project detail"): everything about one of the owner's projects: information,
+ * files, versions, review history, access and preview, statistics, and what can be done with it.
+ */
+import './project-detail.css';
+import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
+import { messages } from '@sitehall/contracts';
+import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { errorMessage, toApiError } from '../../api/client';
+import { useProject } from '../../api/projects';
+import { LinkButton } from '../../components/LinkButton';
+import { PageHeader } from '../../components/PageHeader';
+import { FilesCard, ReviewHistoryCard, VersionsCard } from './HistoryCards';
+import { EditProjectModal, NewVersionModal } from './ProjectModals';
+import { BasicInfoCard, FileInfoCard, StatusNotice } from './ProjectOverview';
+import { AccessCard, ActionsCard, StatsCard } from './ProjectSidebar';
+
+const backLink = (
+  <Link to="/projects">
+    <ArrowLeftOutlined aria-hidden /> 返回我的项目
+  </Link>
+);
+
+function parseId(raw: string | undefined): number {
+  return raw && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+}
+
+export function ProjectDetailPage() {
+  const id = parseId(useParams().id);
+  const validId = Number.isInteger(id) && id > 0;
+  const query = useProject(id);
+  const [editing, setEditing] = useState(false);
+  const [uploading, setUploading] = useState(false);
+
+  const notFound = !validId || (query.isError && toApiError(query.error).status === 404);
+  if (notFound) {
+    return (
+      <>
+        <PageHeader title="项目详情" back={backLink} />
+        <Card>
+          <Result
+            status="404"
+            title={messages.project.notFound}
+            subTitle="该项目可能已被删除，或你没有查看它的权限。"
+            extra={
+              <LinkButton to="/projects" type="primary" icon={<ArrowLeftOutlined aria-hidden />}>
+                返回我的项目
+              </LinkButton>
+            }
+          />
+        </Card>
+      </>
+    );
+  }
+
+  if (query.isError) {
+    return (
+      <>
+        <PageHeader title="项目详情" back={backLink} />
+        <Card>
+          <Result
+            status="error"
+            title={messages.project.loadFailed}
+            subTitle={errorMessage(query.error)}
+            extra={
+              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => query.refetch()}>
+                重试
+              </Button>
+            }
+          />
+        </Card>
+      </>
+    );
+  }
+
+  const project = query.data;
+  if (!project) {
+    return (
+      <>
+        <PageHeader title="项目详情" back={backLink} />
+        <Row gutter={[24, 24]}>
+          <Col xs={24} lg={16}>
+            <Card>
+              <Skeleton active paragraph={{ rows: 8 }} />
+            </Card>
+          </Col>
+          <Col xs={24} lg={8}>
+            <Card>
+              <Skeleton active paragraph={{ rows: 5 }} />
+            </Card>
+          </Col>
+        </Row>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={project.name}
+        description={`项目ID ${project.id} · 由 ${project.owner.username} 上传`}
+        back={backLink}
+      />
+      <StatusNotice project={project} onNewVersion={() => setUploading(true)} />
+      <Row gutter={[24, 24]}>
+        <Col xs={24} lg={16}>
+          <div className="detail-column">
+            <BasicInfoCard project={project} />
+            <FileInfoCard project={project} />
+            <FilesCard project={project} />
+            <VersionsCard project={project} />
+            <ReviewHistoryCard comments={project.review_comments ?? []} />
+          </div>
+        </Col>
+        <Col xs={24} lg={8}>
+          <div className="detail-column">
+            <ActionsCard
+              project={project}
+              onEdit={() => setEditing(true)}
+              onNewVersion={() => setUploading(true)}
+            />
+            <AccessCard project={project} />
+            <StatsCard project={project} />
+          </div>
+        </Col>
+      </Row>
+      <EditProjectModal project={project} open={editing} onClose={() => setEditing(false)} />
+      <NewVersionModal project={project} open={uploading} onClose={() => setUploading(false)} />
+    </>
+  );
+}

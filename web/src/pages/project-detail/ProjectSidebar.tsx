@@ -1,0 +1,129 @@
+/** The detail page's side column: quick actions, access and preview, statistics. */
+import {
+  CloudUploadOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  GlobalOutlined,
+} from '@ant-design/icons';
+import { messages, type ProjectDto } from '@sitehall/contracts';
+import { App, Button, Card, Descriptions, Statistic } from 'antd';
+import { useNavigate } from 'react-router-dom';
+import { errorMessage } from '../../api/client';
+import { useDeleteProject, useDownloadProject } from '../../api/projects';
+import { absoluteUrl, PreviewPanel } from '../../components/PreviewPanel';
+import { formatDateTime } from '../../lib/format';
+
+interface ActionsCardProps {
+  project: ProjectDto;
+  onEdit: () => void;
+  onNewVersion: () => void;
+}
+
+export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps) {
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const download = useDownloadProject();
+  const remove = useDeleteProject();
+
+  const startDownload = async () => {
+    try {
+      await download.mutateAsync(project.id);
+    } catch (error) {
+      message.error(errorMessage(error));
+    }
+  };
+
+  const confirmDelete = () =>
+    modal.confirm({
+      title: `删除项目「${project.name}」`,
+      content: messages.project.deleteConfirm,
+      okText: '删除',
+      okButtonProps: { danger: true },
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await remove.mutateAsync(project.id);
+          message.success(messages.project.deleted);
+          navigate('/projects', { replace: true });
+        } catch {
+          message.error(messages.project.deleteFailedDetail);
+        }
+      },
+    });
+
+  return (
+    <Card title="快捷操作" className="detail-card">
+      <div className="detail-actions">
+        {project.access_url && (
+          <Button
+            type="primary"
+            block
+            icon={<GlobalOutlined aria-hidden />}
+            href={absoluteUrl(project.access_url)}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            访问项目
+          </Button>
+        )}
+        <Button
+          block
+          icon={<DownloadOutlined aria-hidden />}
+          loading={download.isPending}
+          onClick={startDownload}
+        >
+          {download.isPending ? '正在准备下载...' : '下载'}
+        </Button>
+        <div className="detail-actions__pair">
+          <Button icon={<EditOutlined aria-hidden />} onClick={onEdit}>
+            编辑
+          </Button>
+          <Button icon={<CloudUploadOutlined aria-hidden />} onClick={onNewVersion}>
+            上传新版本
+          </Button>
+        </div>
+        <Button
+          block
+          danger
+          icon={<DeleteOutlined aria-hidden />}
+          loading={remove.isPending}
+          onClick={confirmDelete}
+        >
+          删除项目
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+export function AccessCard({ project }: { project: ProjectDto }) {
+  return (
+    <Card title={project.access_url ? '访问地址' : '预览'} className="detail-card">
+      <PreviewPanel project={project} />
+    </Card>
+  );
+}
+
+export function StatsCard({ project }: { project: ProjectDto }) {
+  return (
+    <Card title="统计信息" className="detail-card">
+      <div className="detail-stats">
+        <Statistic title="访问量" value={project.viewCount} />
+        <Statistic title="下载次数" value={project.download_count} />
+      </div>
+      <Descriptions
+        column={1}
+        size="small"
+        className="detail-stats__times"
+        items={[
+          { key: 'created', label: '创建时间', children: formatDateTime(project.created_at) },
+          ...(project.approved_at
+            ? [{ key: 'approved', label: '审核时间', children: formatDateTime(project.approved_at) }]
+            : []),
+          { key: 'reviewer', label: '审核人', children: project.approved_by ?? '—' },
+        ]}
+      />
+    </Card>
+  );
+}

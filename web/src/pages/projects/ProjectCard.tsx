@@ -1,0 +1,97 @@
+import { DeleteOutlined, FileTextOutlined, StarFilled } from '@ant-design/icons';
+import { format, messages, type ProjectDto } from '@sitehall/contracts';
+import { App, Button, Card, Tag, Typography } from 'antd';
+import { Link } from 'react-router-dom';
+import { errorMessage } from '../../api/client';
+import { useDeleteProject } from '../../api/projects';
+import { FileSize } from '../../components/FileSize';
+import { LinkButton } from '../../components/LinkButton';
+import { PreviewPanel } from '../../components/PreviewPanel';
+import { StatusTag } from '../../components/StatusTag';
+import { formatDateTime } from '../../lib/format';
+import { liveVersionNote } from '../../lib/project-status';
+
+/** One project in my projects: facts, how to see it, and what can be done with it. */
+export function ProjectCard({ project }: { project: ProjectDto }) {
+  const { message, modal } = App.useApp();
+  const remove = useDeleteProject();
+  const note = liveVersionNote(project);
+
+  const confirmDelete = () =>
+    modal.confirm({
+      title: `删除项目「${project.name}」`,
+      content: messages.project.deleteConfirm,
+      okText: '删除',
+      okButtonProps: { danger: true },
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await remove.mutateAsync(project.id);
+          message.success(messages.project.deleted);
+        } catch (error) {
+          message.error(format(messages.project.deleteFailedList, { message: errorMessage(error) }));
+        }
+      },
+    });
+
+  return (
+    <Card className="project-card" aria-label={project.name} role="article">
+      <div className="project-card__head">
+        <Link to={`/projects/${project.id}`} className="project-card__name" title={project.name}>
+          {project.name}
+        </Link>
+        <div className="project-card__tags">
+          {project.featured && (
+            <Tag color="gold" icon={<StarFilled aria-hidden />} className="project-card__tag">
+              精选
+            </Tag>
+          )}
+          <StatusTag status={project.status} />
+        </div>
+      </div>
+      {note && (
+        <Typography.Text type="secondary" className="project-card__note">
+          {note}，新版本{project.status === 'pending' ? '审核中' : '未通过审核'}
+        </Typography.Text>
+      )}
+      <Typography.Paragraph
+        type="secondary"
+        ellipsis={{ rows: 2, tooltip: project.description || undefined }}
+        className="project-card__description"
+      >
+        {project.description || messages.project.noDescription}
+      </Typography.Paragraph>
+      <dl className="project-card__facts">
+        <div>
+          <dt>文件大小</dt>
+          <dd>
+            <FileSize bytes={project.file_size} />
+            <span className="project-card__count">
+              <FileTextOutlined aria-hidden /> {project.file_count} 个文件
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>上传时间</dt>
+          <dd>{formatDateTime(project.created_at)}</dd>
+        </div>
+      </dl>
+      <div className="project-card__access">
+        <PreviewPanel project={project} compact />
+      </div>
+      <div className="project-card__actions">
+        <LinkButton to={`/projects/${project.id}`} type="primary" ghost>
+          详情
+        </LinkButton>
+        <Button
+          danger
+          icon={<DeleteOutlined aria-hidden />}
+          loading={remove.isPending}
+          onClick={confirmDelete}
+        >
+          删除
+        </Button>
+      </div>
+    </Card>
+  );
+}

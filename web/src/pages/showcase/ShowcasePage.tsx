@@ -1,0 +1,206 @@
+import { ReloadOutlined, StarOutlined } from '@ant-design/icons';
+import { messages, SHOWCASE_SORTS, type ShowcaseSort } from '@sitehall/contracts';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Col,
+  Empty,
+  Input,
+  Result,
+  Row,
+  Segmented,
+  Skeleton,
+  Typography,
+} from 'antd';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { errorMessage } from '../../api/client';
+import { useShowcase } from '../../api/showcase';
+import { PageHeader } from '../../components/PageHeader';
+import { ShowcaseCard } from './ShowcaseCard';
+import './showcase.css';
+
+const m = messages.project;
+
+const SORT_LABELS: Record<ShowcaseSort, string> = { latest: '最新', popular: '最热门', name: '名称' };
+
+/** Search, sort and the 精选 filter live in the address: a reload or a shared link shows the same list. */
+function useShowcaseParams() {
+  const [params, setParams] = useSearchParams();
+  const search = params.get('search')?.trim() ?? '';
+  const sortParam = params.get('sort');
+  const sort: ShowcaseSort = SHOWCASE_SORTS.includes(sortParam as ShowcaseSort)
+    ? (sortParam as ShowcaseSort)
+    : 'latest';
+  const featured = params.get('featured') === 'true';
+
+  const update = (next: { search?: string; sort?: ShowcaseSort; featured?: boolean }) => {
+    const merged = { search, sort, featured, ...next };
+    const out = new URLSearchParams();
+    if (merged.search) out.set('search', merged.search);
+    if (merged.sort !== 'latest') out.set('sort', merged.sort);
+    if (merged.featured) out.set('featured', 'true');
+    setParams(out, { replace: true });
+  };
+
+  return { search, sort, featured, update };
+}
+
+const skeletonCards = Array.from({ length: 6 }, (_, i) => `skeleton-${i}`);
+
+export function ShowcasePage() {
+  const filters = useShowcaseParams();
+  const showcase = useShowcase({
+    sort: filters.sort,
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.featured ? { featured: 'true' as const } : {}),
+  });
+  const [searchText, setSearchText] = useState(filters.search);
+  // Back/forward or the clear button change the address; the box follows it.
+  useEffect(() => setSearchText(filters.search), [filters.search]);
+
+  const pages = showcase.data?.pages ?? [];
+  const projects = pages.flatMap((page) => page.projects);
+  const total = pages[0]?.pagination.total_count;
+  const filtered = Boolean(filters.search) || filters.featured;
+  const clear = () => filters.update({ search: '', featured: false });
+
+  let body: ReactNode;
+  if (showcase.isError && !showcase.data) {
+    body = (
+      <Card>
+        <Result
+          status="error"
+          title={m.showcaseLoadFailed}
+          subTitle={errorMessage(showcase.error)}
+          extra={
+            <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => showcase.refetch()}>
+              重新加载
+            </Button>
+          }
+        />
+      </Card>
+    );
+  } else if (showcase.isPending) {
+    body = (
+      <Row gutter={[20, 20]}>
+        {skeletonCards.map((key) => (
+          <Col key={key} xs={24} sm={12} lg={8}>
+            <Card className="showcase-card showcase-card--loading">
+              <Skeleton active paragraph={{ rows: 4 }} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    );
+  } else if (projects.length === 0) {
+    body = (
+      <Card className="showcase-empty">
+        {filtered ? (
+          <Empty description={m.showcaseNoMatch}>
+            <Button type="primary" onClick={clear}>
+              清除搜索
+            </Button>
+          </Empty>
+        ) : (
+          <Empty description={m.showcaseEmpty} />
+        )}
+      </Card>
+    );
+  } else {
+    body = (
+      <>
+        <Row gutter={[20, 20]} className="showcase-grid" role="list" aria-label="项目列表">
+          {projects.map((project) => (
+            <Col key={project.id} xs={24} sm={12} lg={8} role="listitem">
+              <ShowcaseCard project={project} />
+            </Col>
+          ))}
+        </Row>
+        <div className="showcase-more">
+          {showcase.isFetchNextPageError && (
+            <Alert
+              type="error"
+              showIcon
+              title={m.showcaseLoadFailed}
+              className="showcase-more__alert"
+              action={
+                <Button size="small" onClick={() => showcase.fetchNextPage()}>
+                  重试
+                </Button>
+              }
+            />
+          )}
+          {showcase.hasNextPage ? (
+            <Button
+              size="large"
+              onClick={() => showcase.fetchNextPage()}
+              loading={showcase.isFetchingNextPage}
+            >
+              加载更多
+            </Button>
+          ) : (
+            <Typography.Text type="secondary" className="showcase-more__end">
+              {m.showcaseEnd}
+            </Typography.Text>
+          )}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <div className="public-page showcase-page">
+      <PageHeader
+        title="项目展厅"
+        description="浏览经过审核、公开展示的静态网站，点击“访问”在新标签页中打开。"
+      />
+      <Card className="showcase-toolbar">
+        <div className="showcase-toolbar__row">
+          <Input.Search
+            className="showcase-toolbar__search"
+            placeholder="搜索项目名称、描述或作者"
+            aria-label="搜索项目"
+            allowClear
+            size="large"
+            value={searchText}
+            maxLength={100}
+            onChange={(event) => setSearchText(event.target.value)}
+            onSearch={(value) => filters.update({ search: value.trim() })}
+            enterButton="搜索"
+          />
+          <div className="showcase-toolbar__controls">
+            <span className="showcase-toolbar__label" id="showcase-sort-label">
+              排序
+            </span>
+            <Segmented<ShowcaseSort>
+              aria-labelledby="showcase-sort-label"
+              value={filters.sort}
+              onChange={(sort) => filters.update({ sort })}
+              options={SHOWCASE_SORTS.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))}
+            />
+            <Checkbox
+              checked={filters.featured}
+              onChange={(event) => filters.update({ featured: event.target.checked })}
+            >
+              <StarOutlined aria-hidden /> 只看精选
+            </Checkbox>
+          </div>
+        </div>
+        <div className="showcase-toolbar__count" aria-live="polite">
+          {total !== undefined && (
+            <Typography.Text type="secondary">
+              {`共 ${total} 个项目${filters.search ? `，匹配“${filters.search}”` : ''}${filters.featured ? '（仅精选）' : ''}`}
+            </Typography.Text>
+          )}
+          {showcase.isFetching && !showcase.isPending && !showcase.isFetchingNextPage && (
+            <Typography.Text type="secondary">正在更新...</Typography.Text>
+          )}
+        </div>
+      </Card>
+      {body}
+    </div>
+  );
+}

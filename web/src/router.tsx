@@ -1,0 +1,157 @@
+/** The route table of spec §2 with its guards. Pages load on demand, one chunk per page. */
+import { type ComponentType, lazy } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router-dom';
+import { GuestOnly, RequireAuth } from './components/auth/RouteGuards';
+import { RouteErrorScreen } from './components/ErrorScreen';
+import { AdminLayout } from './components/layout/AdminLayout';
+import { ConsoleLayout } from './components/layout/ConsoleLayout';
+import { PublicLayout } from './components/layout/PublicLayout';
+import { AuthProvider } from './hooks/useAuth';
+
+/** A page component loaded when its route is first visited. */
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  const Page = lazy(async () => ({ default: pick(await load()) }));
+  return <Page />;
+}
+
+const HomePage = page(
+  () => import('./pages/home/HomePage'),
+  (m) => m.HomePage,
+);
+const ShowcasePage = page(
+  () => import('./pages/showcase/ShowcasePage'),
+  (m) => m.ShowcasePage,
+);
+const LoginPage = page(
+  () => import('./pages/login/LoginPage'),
+  (m) => m.LoginPage,
+);
+const RegisterPage = page(
+  () => import('./pages/register/RegisterPage'),
+  (m) => m.RegisterPage,
+);
+const DashboardPage = page(
+  () => import('./pages/dashboard/DashboardPage'),
+  (m) => m.DashboardPage,
+);
+const ProjectsPage = page(
+  () => import('./pages/projects/ProjectsPage'),
+  (m) => m.ProjectsPage,
+);
+const ProjectDetailPage = page(
+  () => import('./pages/project-detail/ProjectDetailPage'),
+  (m) => m.ProjectDetailPage,
+);
+const UploadPage = page(
+  () => import('./pages/upload/UploadPage'),
+  (m) => m.UploadPage,
+);
+const ProfilePage = page(
+  () => import('./pages/profile/ProfilePage'),
+  (m) => m.ProfilePage,
+);
+const AdminDashboardPage = page(
+  () => import('./pages/admin/dashboard/AdminDashboardPage'),
+  (m) => m.AdminDashboardPage,
+);
+const ReviewListPage = page(
+  () => import('./pages/admin/reviews/ReviewListPage'),
+  (m) => m.ReviewListPage,
+);
+const ReviewDetailPage = page(
+  () => import('./pages/admin/review-detail/ReviewDetailPage'),
+  (m) => m.ReviewDetailPage,
+);
+const AdminUsersPage = page(
+  () => import('./pages/admin/users/AdminUsersPage'),
+  (m) => m.AdminUsersPage,
+);
+const AdminProjectsPage = page(
+  () => import('./pages/admin/projects/AdminProjectsPage'),
+  (m) => m.AdminProjectsPage,
+);
+const AdminSettingsPage = page(
+  () => import('./pages/admin/settings/AdminSettingsPage'),
+  (m) => m.AdminSettingsPage,
+);
+const AuditLogsPage = page(
+  () => import('./pages/admin/audit-logs/AuditLogsPage'),
+  (m) => m.AuditLogsPage,
+);
+const AdminOverviewPage = page(
+  () => import('./pages/admin/overview/AdminOverviewPage'),
+  (m) => m.AdminOverviewPage,
+);
+
+/** Auth state needs the router (to send people to /login), so it lives in the root route. */
+function RootRoute() {
+  return (
+    <AuthProvider>
+      <ScrollRestoration />
+      <Outlet />
+    </AuthProvider>
+  );
+}
+
+/** Pages render their errors inside the layout, so the navigation stays usable. */
+const withinLayout = (children: RouteObject[]): RouteObject[] => [
+  { errorElement: <RouteErrorScreen />, children },
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootRoute />,
+    errorElement: <RouteErrorScreen />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: withinLayout([
+          { index: true, element: HomePage },
+          { path: 'public', element: ShowcasePage },
+          { path: 'login', element: <GuestOnly>{LoginPage}</GuestOnly> },
+          // Sign-in is enough to reach it; the page itself tells non-admins it is restricted (spec §6).
+          { path: 'register', element: <RequireAuth>{RegisterPage}</RequireAuth> },
+        ]),
+      },
+      {
+        element: (
+          <RequireAuth>
+            <ConsoleLayout />
+          </RequireAuth>
+        ),
+        children: withinLayout([
+          { path: 'dashboard', element: DashboardPage },
+          { path: 'projects', element: ProjectsPage },
+          { path: 'projects/:id', element: ProjectDetailPage },
+          { path: 'upload', element: UploadPage },
+          { path: 'profile', element: ProfilePage },
+        ]),
+      },
+      {
+        path: 'admin',
+        element: (
+          <RequireAuth permission="admin">
+            <AdminLayout />
+          </RequireAuth>
+        ),
+        children: withinLayout([
+          { index: true, element: AdminDashboardPage },
+          { path: 'dashboard', element: AdminDashboardPage },
+          { path: 'reviews', element: ReviewListPage },
+          { path: 'reviews/:id', element: ReviewDetailPage },
+          { path: 'users', element: AdminUsersPage },
+          { path: 'projects', element: AdminProjectsPage },
+          { path: 'settings', element: AdminSettingsPage },
+          { path: 'audit-logs', element: AuditLogsPage },
+          // Any other admin address: the admin panel with the platform's real counters (spec §2).
+          { path: '*', element: AdminOverviewPage },
+        ]),
+      },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

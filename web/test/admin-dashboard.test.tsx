@@ -1,0 +1,140 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TrendIndicator } from '../src/components/admin/TrendIndicator';
+import { makeProject, makeStats, pagination, trend } from './admin-fixtures';
+import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
+import { adminUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+const pendingProjects = [
+  makeProject({
+    id: 3,
+    name: '旅行日记',
+    file_names: ['index.html', 'css/site.css', 'img/a.png'],
+    file_count: 8,
+  }),
+  makeProject({ id: 4, name: '作品集', owner: { id: 5, username: 'bob' } }),
+];
+
+async function openDashboard(routes: Record<string, FakeHandler> = {}) {
+  const api = fakeApi({
+    'GET /admin/stats': ok(makeStats()),
+    'GET /admin/projects/pending': ok({ projects: pendingProjects, pagination: pagination(2, 1, 5) }),
+    ...routes,
+  });
+  signIn(adminUser());
+  const app = renderApp('/admin/dashboard');
+  return { ...app, api };
+}
+
+/** The stat card whose title is this text. */
+const card = (title: string) =>
+  screen.getByText(title, { selector: '.stat-card__title' }).closest('.stat-card') as HTMLElement;
+
+describe('trend display', () => {
+  it('shows a rise with an up arrow and the percentage', () => {
+    render(<TrendIndicator trend={trend(3, 2, 50)} />);
+    expect(screen.getByTestId('trend')).toHaveTextContent('较上周 50%');
+    expect(screen.getByLabelText('上升')).toBeInTheDocument();
+  });
+
+  it('shows a fall with a down arrow and the size of the fall', () => {
+    render(<TrendIndicator trend={trend(1, 4, -75)} />);
+    expect(screen.getByTestId('trend')).toHaveTextContent('较上周 75%');
+    expect(screen.getByLabelText('下降')).toBeInTheDocument();
+  });
+
+  it('shows no percentage at all when last week had nothing to compare with', () => {
+    render(<TrendIndicator trend={trend(4, 0, null)} />);
+    const shown = screen.getByTestId('trend');
+    expect(shown).toHaveTextContent('较上周 —');
+    expect(shown.textContent).not.toMatch(/%/);
+    expect(screen.queryByLabelText('上升')).not.toBeInTheDocument();
+  });
+});
+
+describe('admin dashboard', () => {
+  it('shows the real counters with trends computed by the server', async () => {
+    await openDashboard();
+    await screen.findByText('项目总数', { selector: '.stat-card__title' });
+    expect(within(card('项目总数')).getByText('12')).toBeInTheDocument();
+    expect(within(card('项目总数')).getByTestId('trend')).toHaveTextContent('50%');
+    expect(within(card('待审核')).getByText('3')).toBeInTheDocument();
+    // Uploads last week were 0: no percentage on that card.
+    expect(within(card('待审核')).getByTestId('trend').textContent).not.toMatch(/%/);
+    expect(within(card('已通过')).getByTestId('trend')).toHaveTextContent('75%');
+    expect(within(card('用户总数')).getByText('9')).toBeInTheDocument();
+    expect(within(card('总访问量')).getByText('345')).toBeInTheDocument();
+  });
+
+  it('lists the oldest pending projects with their files, and links to the review', async () => {
+    await openDashboard();
+    const link = await screen.findByRole('link', { name: '旅行日记' });
+    expect(link).toHaveAttribute('href', '/admin/reviews/3');
+    expect(screen.getByText('css/site.css')).toBeInTheDocument();
+    expect(screen.getByText('所有者：bob')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /查看全部审核/ })).toHaveAttribute(
+      'href',
+      '/admin/reviews?status=pending',
+    );
+    for (const path of ['/admin/reviews', '/admin/users', '/admin/projects', '/admin/settings']) {
+      expect(
+        within(screen.getByRole('navigation', { name: '快捷入口' }))
+          .getAllByRole('link')
+          .some((a) => a.getAttribute('href') === path),
+      ).toBe(true);
+    }
+  });
+
+  it('approves a pending project from the list: 项目已通过', async () => {
+    const { api, user } = await openDashboard({
+      'POST /admin/projects/3/review': ok({ project: pendingProjects[0] }, '项目已通过'),
+    });
+    await user.click(await screen.findByRole('button', { name: '通过 旅行日记' }));
+    expect(await screen.findByText('项目已通过')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/3/review')[0]?.body).toEqual({ action: 'approve' });
+  });
+
+  it('rejects with a reason that starts as 需要进一步修改: 项目已拒绝', async () => {
+    const { api, user } = await openDashboard({
+      'POST /admin/projects/4/review': ok({ project: pendingProjects[1] }, '项目已拒绝'),
+    });
+    await user.click(await screen.findByRole('button', { name: '拒绝 作品集' }));
+    const box = await screen.findByLabelText('原因');
+    await waitFor(() => expect(box).toHaveValue('需要进一步修改'));
+    await user.click(screen.getByRole('button', { name: '确认拒绝' }));
+    expect(await screen.findByText('项目已拒绝')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/4/review')[0]?.body).toEqual({
+      action: 'reject',
+      comment: '需要进一步修改',
+    });
+  });
+
+  it('reports a failed quick action as 操作失败', async () => {
+    const { user } = await openDashboard({
+      'POST /admin/projects/3/review': fail(409, '当前状态（已通过）不能执行此操作（通过）'),
+    });
+    await user.click(await screen.findByRole('button', { name: '通过 旅行日记' }));
+    expect(await screen.findByText('操作失败：当前状态（已通过）不能执行此操作（通过）')).toBeInTheDocument();
+  });
+
+  it('says 获取数据失败 with a reload button when the figures cannot be loaded', async () => {
+    await openDashboard({ 'GET /admin/stats': fail(500, '服务器内部错误，请稍后重试') });
+    expect(await screen.findByText('获取数据失败')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: /重新加载/ }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('admin overview panel (any other /admin address)', () => {
+  it('shows the real counters from the server, never zeros', async () => {
+    fakeApi({ 'GET /admin/stats': ok(makeStats()) });
+    signIn(adminUser());
+    const { router } = renderApp('/admin/something-else');
+    await screen.findByText('用户总数', { selector: '.stat-card__title' });
+    expect(router.state.location.pathname).toBe('/admin/something-else');
+    expect(within(card('用户总数')).getByText('9')).toBeInTheDocument();
+    expect(within(card('项目总数')).getByText('12')).toBeInTheDocument();
+    expect(within(card('待审核')).getByText('3')).toBeInTheDocument();
+    expect(within(card('已发布')).getByText('2')).toBeInTheDocument();
+  });
+});

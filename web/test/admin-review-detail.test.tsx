@@ -1,0 +1,128 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeDetail } from './admin-fixtures';
+import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
+import { adminUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+async function openDetail(routes: Record<string, FakeHandler> = {}, path = '/admin/reviews/7') {
+  const api = fakeApi({ 'GET /admin/projects/7': ok(makeDetail()), ...routes });
+  signIn(adminUser());
+  const app = renderApp(path);
+  return { ...app, api };
+}
+
+/** Opens the decision select and picks an option by its label. */
+async function choose(user: ReturnType<typeof renderApp>['user'], label: string) {
+  await user.click(screen.getByRole('combobox', { name: '审核结果' }));
+  await user.click(await findOption(label));
+}
+
+/** antd draws the visible options apart from its accessible list; click what a person sees. */
+function findOption(label: string) {
+  return waitFor(() => {
+    const option = document.querySelector<HTMLElement>(`.ant-select-item-option[title="${label}"]`);
+    if (!option) throw new Error(`没有选项：${label}`);
+    return option;
+  });
+}
+
+describe('review detail page', () => {
+  it('says 项目ID无效 for an id that is not a number, without asking the server', async () => {
+    const { api } = await openDetail({}, '/admin/reviews/abc');
+    expect(await screen.findByText('项目ID无效')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: /返回审核列表/ }).length).toBeGreaterThan(0);
+    expect(api.calls('GET /admin/projects/abc')).toHaveLength(0);
+  });
+
+  it('says 项目不存在 with a way back when the server has no such project', async () => {
+    await openDetail({ 'GET /admin/projects/7': fail(404, '项目不存在') });
+    expect(await screen.findByText('项目不存在')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: /返回审核列表/ }).length).toBeGreaterThan(0);
+  });
+
+  it('says 获取项目信息失败 with a reload button when loading fails', async () => {
+    await openDetail({ 'GET /admin/projects/7': fail(500, '服务器内部错误，请稍后重试') });
+    expect(await screen.findByText('获取项目信息失败')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /重新加载/ })).toBeInTheDocument();
+  });
+
+  it('shows the project, its content check, files and statistics', async () => {
+    await openDetail();
+    expect(await screen.findByRole('heading', { name: '审核：个人主页' })).toBeInTheDocument();
+    expect(screen.getByText('表单收集密码并提交到外部域名 evil.example：疑似钓鱼')).toBeInTheDocument();
+    expect(screen.getByText('index.html:12')).toBeInTheDocument();
+    expect(screen.getByText('密码表单')).toBeInTheDocument();
+    expect(screen.getAllByText('高风险').length).toBeGreaterThan(0);
+    expect(screen.getByText('cdn.example.com')).toBeInTheDocument();
+    expect(screen.getByText('css/app.css')).toBeInTheDocument();
+    expect(screen.getByText('42')).toBeInTheDocument();
+    expect(screen.getByRole('figure', { name: /最近 30 天访问量/ })).toBeInTheDocument();
+  });
+
+  it('asks for a decision before submitting: 请选择审核状态', async () => {
+    const { api, user } = await openDetail();
+    await user.click(await screen.findByRole('button', { name: '提交审核' }));
+    expect(await screen.findByText('请选择审核状态')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/7/review')).toHaveLength(0);
+  });
+
+  it('needs a reason to reject: 拒绝项目时必须提供原因, then sends it', async () => {
+    const { api, user } = await openDetail({
+      'POST /admin/projects/7/review': ok({ project: makeDetail().project }, '项目已拒绝'),
+    });
+    await screen.findByRole('button', { name: '提交审核' });
+    await choose(user, '拒绝');
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    expect(await screen.findByText('拒绝项目时必须提供原因')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/7/review')).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('原因（必填）'), '  请补充首页内容  ');
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    expect(await screen.findByText('审核完成')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/7/review')[0]?.body).toEqual({
+      action: 'reject',
+      comment: '请补充首页内容',
+    });
+  });
+
+  it('approves without a comment', async () => {
+    const { api, user } = await openDetail({
+      'POST /admin/projects/7/review': ok({ project: makeDetail().project }, '项目已通过'),
+    });
+    await screen.findByRole('button', { name: '提交审核' });
+    await choose(user, '通过');
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    expect(await screen.findByText('审核完成')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/7/review')[0]?.body).toEqual({ action: 'approve' });
+  });
+
+  it('reports a refused decision as 提交审核失败 with the server’s reason', async () => {
+    const { user } = await openDetail({
+      'POST /admin/projects/7/review': fail(409, '当前状态（已通过）不能执行此操作（通过）'),
+    });
+    await screen.findByRole('button', { name: '提交审核' });
+    await choose(user, '通过');
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    expect(
+      await screen.findByText('提交审核失败：当前状态（已通过）不能执行此操作（通过）'),
+    ).toBeInTheDocument();
+  });
+
+  it('offers the actions the status allows: a live featured project can be unfeatured or taken down', async () => {
+    const detail = makeDetail();
+    const { user } = await openDetail({
+      'GET /admin/projects/7': ok({
+        ...detail,
+        project: { ...detail.project, status: 'published', is_live: true, featured: true, live_version: 1 },
+      }),
+    });
+    await screen.findByRole('button', { name: '提交审核' });
+    await user.click(screen.getByRole('combobox', { name: '审核结果' }));
+    await findOption('下线');
+    const labels = [...document.querySelectorAll('.ant-select-item-option')].map((o) =>
+      o.getAttribute('title'),
+    );
+    expect(labels).toEqual(['取消精选', '下线']);
+  });
+});

@@ -1,0 +1,192 @@
+import { ADMIN_STATUS_LABELS, type AdminProjectDto } from '@sitehall/contracts';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AdminStatusTag } from '../src/components/admin/AdminStatusTag';
+import { allowedActions, versionSummary } from '../src/components/admin/projectFacts';
+import { makeProject, pagination } from './admin-fixtures';
+import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
+import { adminUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+const counts = { all: 4, pending: 1, approved: 1, published: 1, rejected: 1 };
+const rows: AdminProjectDto[] = [
+  makeProject({
+    id: 1,
+    name: '待审项目',
+    status: 'pending',
+    live_version: 1,
+    latest_version: 2,
+    is_live: true,
+  }),
+  makeProject({
+    id: 2,
+    name: '通过项目',
+    status: 'approved',
+    is_live: true,
+    live_version: 1,
+    pending_since: null,
+  }),
+  makeProject({
+    id: 3,
+    name: '精选项目',
+    status: 'published',
+    is_live: true,
+    featured: true,
+    live_version: 1,
+  }),
+  makeProject({
+    id: 4,
+    name: '拒绝项目',
+    status: 'rejected',
+    content_check: { level: 'high', counts: { high: 2, medium: 0, low: 1, info: 0 } },
+  }),
+];
+const list = (projects = rows, total = projects.length) =>
+  ok({ projects, pagination: pagination(total, 1, 10), counts });
+
+async function openReviews(routes: Record<string, FakeHandler> = {}, path = '/admin/reviews') {
+  const api = fakeApi({ 'GET /admin/projects': list(), ...routes });
+  signIn(adminUser());
+  const app = renderApp(path);
+  await screen.findByRole('link', { name: '待审项目' });
+  return { ...app, api };
+}
+
+const rowOf = (name: string) => screen.getByRole('link', { name }).closest('tr') as HTMLElement;
+
+describe('admin status labels', () => {
+  it('names approved 已通过 and published 已发布 on admin screens', () => {
+    expect(ADMIN_STATUS_LABELS).toEqual({
+      pending: '待审核',
+      approved: '已通过',
+      published: '已发布',
+      rejected: '已拒绝',
+    });
+    render(
+      <>
+        <AdminStatusTag status="approved" />
+        <AdminStatusTag status="published" />
+      </>,
+    );
+    expect(screen.getByText('已通过')).toBeInTheDocument();
+    expect(screen.getByText('已发布')).toBeInTheDocument();
+  });
+
+  it('describes versions and the actions each state allows', () => {
+    expect(versionSummary({ status: 'pending', live_version: 1, latest_version: 2 })).toBe(
+      '线上 v1，待审 v2',
+    );
+    expect(versionSummary({ status: 'approved', live_version: 3, latest_version: 3 })).toBe('线上 v3');
+    expect(versionSummary({ status: 'pending', live_version: null, latest_version: 1 })).toBe('v1');
+    expect(allowedActions({ status: 'pending', is_live: false })).toEqual(['approve', 'reject']);
+    expect(allowedActions({ status: 'pending', is_live: true })).toEqual(['approve', 'reject', 'takedown']);
+    expect(allowedActions({ status: 'approved', is_live: true })).toEqual(['publish', 'takedown']);
+    expect(allowedActions({ status: 'published', is_live: true })).toEqual(['unpublish', 'takedown']);
+    expect(allowedActions({ status: 'rejected', is_live: false })).toEqual([]);
+  });
+});
+
+describe('admin review list', () => {
+  it('shows tabs with counts, status tags, check badges, versions and the page summary', async () => {
+    await openReviews();
+    for (const [label, count] of [
+      ['全部', 4],
+      ['待审核', 1],
+      ['已通过', 1],
+      ['已拒绝', 1],
+      ['已发布', 1],
+    ] as const) {
+      expect(screen.getByRole('tab', { name: new RegExp(`^${label}\\s*${count}$`) })).toBeInTheDocument();
+    }
+    expect(within(rowOf('通过项目')).getByText('已通过')).toBeInTheDocument();
+    expect(within(rowOf('精选项目')).getByText('已发布')).toBeInTheDocument();
+    expect(within(rowOf('待审项目')).getByText('线上 v1，待审 v2')).toBeInTheDocument();
+    expect(within(rowOf('拒绝项目')).getByText('高风险')).toBeInTheDocument();
+    expect(screen.getByText('第 1 页，共 1 页，总计 4 项')).toBeInTheDocument();
+  });
+
+  it('offers the quick actions per status', async () => {
+    await openReviews();
+    const buttons = (name: string) =>
+      within(rowOf(name))
+        .queryAllByRole('button')
+        .map((b) => b.textContent)
+        .filter((t) => t && t !== '详情');
+    expect(buttons('待审项目')).toEqual(['通过', '拒绝', '下线']);
+    expect(buttons('通过项目')).toEqual(['发布', '下线']);
+    expect(buttons('精选项目')).toEqual(['取消精选', '下线']);
+    expect(buttons('拒绝项目')).toEqual([]);
+  });
+
+  it('publishes an approved project', async () => {
+    const { api, user } = await openReviews({
+      'POST /admin/projects/2/review': ok({ project: rows[1] }, '项目已发布'),
+    });
+    await user.click(within(rowOf('通过项目')).getByRole('button', { name: '发布 通过项目' }));
+    expect(await screen.findByText('项目已发布')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/2/review')[0]?.body).toEqual({ action: 'publish' });
+  });
+
+  it('asks a reason before taking a site down', async () => {
+    const { api, user } = await openReviews({
+      'POST /admin/projects/3/review': ok({ project: rows[2] }, '项目已下线'),
+    });
+    await user.click(within(rowOf('精选项目')).getByRole('button', { name: '下线 精选项目' }));
+    await user.click(await screen.findByRole('button', { name: '确认下线' }));
+    expect(await screen.findByText('拒绝项目时必须提供原因')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('原因'), '含有违规内容');
+    await user.click(screen.getByRole('button', { name: '确认下线' }));
+    expect(await screen.findByText('项目已下线')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/3/review')[0]?.body).toEqual({
+      action: 'takedown',
+      comment: '含有违规内容',
+    });
+  });
+
+  it('switches tabs and searches through the address', async () => {
+    const { api, user, router } = await openReviews();
+    await user.click(screen.getByRole('tab', { name: /^待审核\s*1$/ }));
+    await waitFor(() =>
+      expect(api.calls('GET /admin/projects').at(-1)?.params).toMatchObject({ status: 'pending', page: 1 }),
+    );
+    expect(router.state.location.search).toContain('status=pending');
+    await user.type(screen.getByRole('searchbox', { name: '搜索项目' }), '旅行{Enter}');
+    await waitFor(() =>
+      expect(api.calls('GET /admin/projects').at(-1)?.params).toMatchObject({
+        status: 'pending',
+        search: '旅行',
+      }),
+    );
+  });
+
+  it('approves several projects at once', async () => {
+    const { api, user } = await openReviews({
+      'POST /admin/projects/batch': ok({
+        results: [
+          { id: 1, success: true, message: '项目已通过' },
+          { id: 2, success: false, message: '当前状态（已通过）不能执行此操作（通过）' },
+        ],
+        succeeded: 1,
+        failed: 1,
+      }),
+    });
+    await user.click(within(rowOf('待审项目')).getByRole('checkbox'));
+    await user.click(within(rowOf('通过项目')).getByRole('checkbox'));
+    expect(screen.getByText(/已选择/)).toHaveTextContent('已选择 2 个项目');
+    await user.click(screen.getByRole('button', { name: /批量通过/ }));
+    expect(await screen.findByText(/成功 1 个，失败 1 个/)).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/batch')[0]?.body).toEqual({
+      projectIds: [1, 2],
+      action: 'approve',
+      data: {},
+    });
+  });
+
+  it('says 获取项目列表失败 with a reload button', async () => {
+    fakeApi({ 'GET /admin/projects': fail(500, '服务器内部错误，请稍后重试') });
+    signIn(adminUser());
+    renderApp('/admin/reviews');
+    expect(await screen.findByText('获取项目列表失败')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /重新加载/ })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,112 @@
+import { type AdminConfigData, DEFAULT_LIMITS, KNOWN_EXTENSIONS, MB } from '@sitehall/contracts';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { pagination } from './admin-fixtures';
+import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
+import { adminUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+const defaults = {
+  max_files_per_upload: DEFAULT_LIMITS.maxFilesPerUpload,
+  max_file_bytes: DEFAULT_LIMITS.maxFileBytes,
+  max_upload_bytes: DEFAULT_LIMITS.maxUploadBytes,
+  max_archive_entries: DEFAULT_LIMITS.maxArchiveEntries,
+  max_archive_uncompressed_bytes: DEFAULT_LIMITS.maxArchiveUncompressedBytes,
+  allowed_extensions: [...DEFAULT_LIMITS.allowedExtensions],
+  preview_ttl_seconds: 1800,
+};
+const configData: AdminConfigData = {
+  config: { ...defaults, max_files_per_upload: 30, allowed_extensions: ['html', 'css', 'js'] },
+  defaults,
+  known_extensions: [...KNOWN_EXTENSIONS],
+  sites_origin: null,
+};
+
+async function openSettings(routes: Record<string, FakeHandler> = {}) {
+  const api = fakeApi({ 'GET /admin/config': ok(configData), ...routes });
+  signIn(adminUser());
+  const app = renderApp('/admin/settings');
+  await screen.findByLabelText('单次上传文件数上限');
+  return { ...app, api };
+}
+
+describe('admin settings', () => {
+  it('shows sizes in MB and the preview lifetime in minutes', async () => {
+    await openSettings();
+    expect(screen.getByLabelText('单次上传文件数上限')).toHaveValue('30');
+    expect(screen.getByLabelText('单个文件大小上限')).toHaveValue('100.00');
+    expect(screen.getByLabelText('预览链接有效期')).toHaveValue('30');
+    expect(screen.getByRole('checkbox', { name: '.html' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: '.png' })).not.toBeChecked();
+  });
+
+  it('saves in bytes and seconds: 设置已保存', async () => {
+    const { api, user } = await openSettings({
+      'PUT /admin/config': (request) =>
+        ok({ ...configData, config: { ...configData.config, ...(request.body as object) } }, '设置已保存'),
+    });
+    const fileSize = screen.getByLabelText('单个文件大小上限');
+    await user.clear(fileSize);
+    await user.type(fileSize, '50');
+    await user.click(screen.getByRole('checkbox', { name: '.png' }));
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(await screen.findByText('设置已保存')).toBeInTheDocument();
+    expect(api.calls('PUT /admin/config')[0]?.body).toMatchObject({
+      max_files_per_upload: 30,
+      max_file_bytes: 50 * MB,
+      preview_ttl_seconds: 1800,
+      allowed_extensions: ['html', 'css', 'js', 'png'],
+    });
+  });
+
+  it('puts the server’s per-field message under its field', async () => {
+    const { user } = await openSettings({
+      'PUT /admin/config': fail(400, '设置无效', { max_file_bytes: '单个文件大小不能超过单次上传总大小' }),
+    });
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(await screen.findByText('单个文件大小不能超过单次上传总大小')).toBeInTheDocument();
+  });
+
+  it('fills in the defaults on request', async () => {
+    const { user } = await openSettings();
+    await user.click(screen.getByRole('button', { name: /恢复默认值/ }));
+    await user.click(await screen.findByRole('button', { name: '填入默认值' }));
+    await waitFor(() => expect(screen.getByLabelText('单次上传文件数上限')).toHaveValue('20'));
+    expect(screen.getByRole('checkbox', { name: '.png' })).toBeChecked();
+    expect(screen.getByText('有未保存的修改')).toBeInTheDocument();
+  });
+});
+
+describe('audit log', () => {
+  it('lists entries with Chinese action names and filters by action', async () => {
+    const api = fakeApi({
+      'GET /admin/audit-logs': ok({
+        logs: [
+          {
+            id: 1,
+            actor: { id: 1, username: 'admin' },
+            action: 'review.reject',
+            action_label: '审核拒绝',
+            target_type: 'project',
+            target_id: '7',
+            detail: { from: 'pending', to: 'rejected', comment: '需要进一步修改' },
+            ip: '127.0.0.1',
+            created_at: '2024-05-01T08:00:00.000Z',
+          },
+        ],
+        pagination: pagination(1, 1, 20),
+      }),
+    });
+    signIn(adminUser());
+    const { user } = renderApp('/admin/audit-logs');
+    expect(await screen.findByText('审核拒绝', { selector: '.ant-tag' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '项目 #7' })).toHaveAttribute('href', '/admin/reviews/7');
+    expect(screen.getByText('待审核 → 已拒绝；意见：需要进一步修改')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('操作者'), 'admin');
+    await user.click(screen.getByRole('button', { name: /查询/ }));
+    await waitFor(() =>
+      expect(api.calls('GET /admin/audit-logs').at(-1)?.params).toMatchObject({ actor: 'admin', page: 1 }),
+    );
+  });
+});

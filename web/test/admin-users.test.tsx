@@ -1,0 +1,102 @@
+import type { AdminUserDto } from '@sitehall/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fail, fakeApi, ok } from './fake-api';
+import { adminUser, makeAdminUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+const me = adminUser();
+const rows: AdminUserDto[] = [
+  { ...me, project_count: 0 },
+  makeAdminUser({ id: 2, username: 'alice', email: 'alice@example.com', project_count: 3 }),
+  makeAdminUser({ id: 3, username: 'carol', email: null, disabled: true }),
+];
+const page = (users: AdminUserDto[], total = users.length) =>
+  ok({ users, pagination: { current_page: 1, total_pages: 1, total_count: total, page_size: 20 } });
+
+async function openUsers(routes: Parameters<typeof fakeApi>[0] = {}) {
+  const api = fakeApi({ 'GET /admin/users': page(rows), ...routes });
+  signIn(me);
+  const app = renderApp('/admin/users');
+  await screen.findByText('alice@example.com');
+  return { ...app, api };
+}
+
+// Accessible-name queries over whole table rows are very slow in jsdom; find the row from its username.
+const rowOf = (name: string) =>
+  screen.getByText(name, { selector: '.users-table__username' }).closest('tr') as HTMLElement;
+
+describe('admin users page', () => {
+  it('lists users with role, status and project count', async () => {
+    await openUsers();
+    expect(screen.getByText('共 3 个用户')).toBeInTheDocument();
+    expect(within(rowOf('alice')).getByText('正常')).toBeInTheDocument();
+    expect(within(rowOf('carol')).getByText('已停用')).toBeInTheDocument();
+    expect(within(rowOf('carol')).getByRole('button', { name: '启用' })).toBeInTheDocument();
+    // An admin cannot lock themselves out from this page.
+    expect(within(rowOf('admin')).getByRole('button', { name: '删除' })).toBeDisabled();
+    expect(within(rowOf('admin')).getByRole('button', { name: '停用' })).toBeDisabled();
+  });
+
+  it('searches by name or email from the first page', async () => {
+    const { api, user } = await openUsers();
+    await user.type(screen.getByRole('searchbox', { name: '搜索用户' }), 'ali{Enter}');
+    await waitFor(() =>
+      expect(api.calls('GET /admin/users').at(-1)?.params).toMatchObject({ search: 'ali', page: 1 }),
+    );
+  });
+
+  it('shows an empty state when nothing matches', async () => {
+    const { api, user } = await openUsers();
+    api.on('GET /admin/users', page([]));
+    await user.type(screen.getByRole('searchbox', { name: '搜索用户' }), 'zzz{Enter}');
+    expect(await screen.findByText('没有找到匹配的用户')).toBeInTheDocument();
+  });
+
+  it('resets a password and shows the new one once', async () => {
+    const { api, user } = await openUsers({
+      'POST /admin/users/2/reset-password': ok(
+        { password: 'Fresh-Pass-987654321', user: rows[1] },
+        '密码已重置',
+      ),
+    });
+    await user.click(within(rowOf('alice')).getByRole('button', { name: '重置密码' }));
+    await user.click(await screen.findByRole('button', { name: '确认重置' }));
+    // (antd gives every dialog the same label id under test, so find it by its content)
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('密码已重置')).toBeInTheDocument();
+    expect(within(dialog).getByText('Fresh-Pass-987654321')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: '复制密码' })).toBeInTheDocument();
+    expect(api.calls('POST /admin/users/2/reset-password')).toHaveLength(1);
+  });
+
+  it('deletes after confirmation and shows the server message on failure', async () => {
+    const { api, user } = await openUsers({
+      'DELETE /admin/users/2': fail(409, '该用户仍有项目，请先删除其项目，或改为停用账号'),
+    });
+    await user.click(within(rowOf('alice')).getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('确定要删除用户 "alice" 吗？此操作不可撤销。')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '确认删除' }));
+    expect(await screen.findByText('该用户仍有项目，请先删除其项目，或改为停用账号')).toBeInTheDocument();
+    expect(api.calls('DELETE /admin/users/2')).toHaveLength(1);
+  });
+
+  it('disables a user after confirmation', async () => {
+    const { api, user } = await openUsers({
+      'PATCH /admin/users/2': ok({ user: { ...rows[1], disabled: true } }),
+    });
+    await user.click(within(rowOf('alice')).getByRole('button', { name: '停用' }));
+    await user.click(await screen.findByRole('button', { name: '确认停用' }));
+    expect(await screen.findByText('用户已停用')).toBeInTheDocument();
+    expect(api.calls('PATCH /admin/users/2')[0]?.body).toEqual({ disabled: true });
+  });
+
+  it('shows a load error with a retry button', async () => {
+    fakeApi({ 'GET /admin/users': fail(500, '服务器内部错误，请稍后重试') });
+    signIn(me);
+    renderApp('/admin/users');
+    expect(await screen.findByText('获取用户列表失败')).toBeInTheDocument();
+    expect(screen.getByText('服务器内部错误，请稍后重试')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '重新加载' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,303 @@
+import type { DeploymentDto, ProjectDto } from '@sitehall/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fail, fakeApi, ok } from './fake-api';
+import { makeUser, signIn } from './fixtures';
+import { makeProject, myProjects, publicConfig } from './project-fixtures';
+import { renderApp } from './render';
+
+const button = (text: string | RegExp, root: HTMLElement = document.body) =>
+  within(root).getByText(text, { selector: 'button span, a span' }).closest('button, a') as HTMLElement;
+const lastButton = async (text: string) =>
+  (await screen.findAllByText(text, { selector: 'button span' })).at(-1)?.closest('button') as HTMLElement;
+
+function deployment(overrides: Partial<DeploymentDto>): DeploymentDto {
+  return {
+    id: 1,
+    version: 1,
+    status: 'approved',
+    upload_type: 'files',
+    file_count: 2,
+    file_size: 2048,
+    entry_file: 'index.html',
+    created_at: '2024-05-01T08:00:00.000Z',
+    reviewed_at: null,
+    reviewed_by: null,
+    review_comment: null,
+    is_live: false,
+    ...overrides,
+  };
+}
+
+const liveWithPendingVersion = makeProject({
+  id: 7,
+  name: '个人作品集',
+  status: 'pending',
+  is_live: true,
+  access_url: '/sites/7/',
+  live_version: 2,
+  latest_version: 3,
+  updated_at: '2024-05-03T10:00:00.000Z',
+  approved_at: '2024-05-02T09:00:00.000Z',
+  approved_by: 'admin',
+  viewCount: 42,
+  download_count: 3,
+  files: [
+    { file_name: 'index.html', file_type: 'html', file_size: 1024, mime_type: 'text/html' },
+    { file_name: 'css/app.css', file_type: 'css', file_size: 1024, mime_type: 'text/css' },
+  ],
+  deployments: [
+    deployment({ id: 13, version: 3, status: 'pending' }),
+    deployment({ id: 12, version: 2, status: 'approved', is_live: true }),
+    deployment({ id: 11, version: 1, status: 'approved', review_comment: '首次通过' }),
+  ],
+  review_comments: [
+    {
+      id: 1,
+      action: 'approve',
+      comment: '首次通过',
+      reviewer: 'admin',
+      deployment_version: 1,
+      created_at: '2024-05-01T09:00:00.000Z',
+    },
+    {
+      id: 2,
+      action: 'approve',
+      comment: null,
+      reviewer: 'admin',
+      deployment_version: 2,
+      created_at: '2024-05-02T09:00:00.000Z',
+    },
+  ],
+});
+
+async function openDetail(project: ProjectDto, routes: Parameters<typeof fakeApi>[0] = {}) {
+  const api = fakeApi({ [`GET /projects/${project.id}`]: ok({ project }), ...routes });
+  signIn(makeUser());
+  const app = renderApp(`/projects/${project.id}`);
+  await screen.findByRole('heading', { level: 1, name: project.name });
+  return { ...app, api };
+}
+
+describe('project detail', () => {
+  it('shows information, files, versions, review history and statistics', async () => {
+    await openDetail(liveWithPendingVersion);
+    expect(screen.getByText('项目ID')).toBeInTheDocument();
+    expect(screen.getAllByText('线上版本 v2').length).toBeGreaterThan(0);
+    expect(screen.getByText('新版本 v3 正在等待审核')).toBeInTheDocument();
+    expect(screen.getByText('2 KB')).toBeInTheDocument();
+    expect(screen.getByText('2 个')).toBeInTheDocument();
+    expect(screen.getByText('更新时间')).toBeInTheDocument();
+    expect(screen.getByText('公开', { selector: '.ant-tag' })).toBeInTheDocument();
+    expect(screen.getByText('css/app.css')).toBeInTheDocument();
+    expect(screen.getByText('text/css')).toBeInTheDocument();
+    expect(screen.getAllByText('index.html').length).toBeGreaterThan(1);
+    expect(screen.getByText('审核意见：首次通过')).toBeInTheDocument();
+    expect(screen.getByText('42')).toBeInTheDocument();
+    expect(screen.getByText('审核时间')).toBeInTheDocument();
+    expect(button('访问项目')).toHaveAttribute('href', `${window.location.origin}/sites/7/`);
+    // Only the earlier approved version can be rolled back to.
+    expect(screen.getAllByText('回滚', { selector: 'button span' })).toHaveLength(1);
+  });
+
+  it('rolls back to an earlier approved version after asking', async () => {
+    const { user, api } = await openDetail(liveWithPendingVersion, {
+      'POST /projects/7/rollback': ok({ project: liveWithPendingVersion }, '已回滚到所选版本'),
+    });
+    await user.click(button('回滚'));
+    expect(
+      await screen.findByText('回滚到版本 v1？', { selector: '.ant-modal-confirm-title' }),
+    ).toBeInTheDocument();
+    await user.click(await lastButton('回滚'));
+    expect(await screen.findByText('已回滚到所选版本')).toBeInTheDocument();
+    expect(api.calls('POST /projects/7/rollback')[0]?.body).toEqual({ deployment_id: 11 });
+  });
+
+  it('shows the reason of a rejection, ZIP as the default type and 未指定 without an entry file', async () => {
+    await openDetail(
+      makeProject({
+        id: 9,
+        name: '被拒绝的站点',
+        status: 'rejected',
+        rejectionReason: '缺少首页文件',
+        upload_type: 'zip',
+        entry_file: null,
+        is_public: false,
+      }),
+    );
+    expect(screen.getByText('审核未通过')).toBeInTheDocument();
+    expect(screen.getByTestId('rejection-reason')).toHaveTextContent('缺少首页文件');
+    expect(screen.getByText('ZIP')).toBeInTheDocument();
+    expect(screen.getByText(/未指定/)).toBeInTheDocument();
+    expect(screen.getByText('私有', { selector: '.ant-tag' })).toBeInTheDocument();
+    expect(screen.queryByText('访问项目')).not.toBeInTheDocument();
+  });
+
+  it('says 项目不存在 with a way back, and 加载项目失败 on other errors', async () => {
+    fakeApi({
+      'GET /projects/404': fail(404, '项目不存在'),
+      'GET /projects/500': fail(500, '服务器内部错误，请稍后重试'),
+    });
+    signIn(makeUser());
+    const { router } = renderApp('/projects/404');
+    expect(await screen.findByText('项目不存在')).toBeInTheDocument();
+    expect(screen.getAllByText('返回我的项目')[0]?.closest('a')).toHaveAttribute('href', '/projects');
+    await router.navigate('/projects/500');
+    expect(await screen.findByText('加载项目失败')).toBeInTheDocument();
+    expect(screen.getByText('服务器内部错误，请稍后重试')).toBeInTheDocument();
+    await router.navigate('/projects/abc');
+    expect(await screen.findByText('项目不存在')).toBeInTheDocument();
+  });
+
+  it('downloads the zip with the token as project-{id}.zip', async () => {
+    const createObjectURL = vi.fn(() => 'blob:zip');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    const { user, api } = await openDetail(liveWithPendingVersion, {
+      'GET /projects/7/download': { status: 200, body: new Uint8Array([0x50, 0x4b, 3, 4]).buffer },
+    });
+    await user.click(button('下载'));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(clicked[0]?.download).toBe('project-7.zip');
+    expect(clicked[0]?.href).toBe('blob:zip');
+    const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
+    expect(blob.size).toBe(4);
+    const [request] = api.calls('GET /projects/7/download');
+    expect(request?.headers.get('Authorization')).toBe('Bearer token-alice');
+    expect(request?.url).not.toContain('token');
+  });
+
+  it('edits name, description and visibility', async () => {
+    const { user, api } = await openDetail(liveWithPendingVersion, {
+      'PUT /projects/7': ok({ project: liveWithPendingVersion }, '项目已更新'),
+    });
+    await user.click(button('编辑'));
+    const dialog = (await screen.findByText('编辑项目信息')).closest('.ant-modal') as HTMLElement;
+    const name = within(dialog).getByLabelText('项目名称');
+    await user.clear(name);
+    await user.type(name, ' 新名字 ');
+    await user.click(within(dialog).getByRole('switch'));
+    await user.click(button('保存', dialog));
+    expect(await screen.findByText('项目已更新')).toBeInTheDocument();
+    expect(api.calls('PUT /projects/7')[0]?.body).toEqual({
+      name: '新名字',
+      description: '展示我的前端作品',
+      is_public: false,
+    });
+  });
+
+  it('uploads a new version with the same drop zone, as multipart', async () => {
+    const { user, api } = await openDetail(liveWithPendingVersion, {
+      'GET /config/public': ok(publicConfig),
+      'PUT /projects/7': ok({ project: liveWithPendingVersion }, '新版本已上传，等待审核'),
+    });
+    await user.click(button('上传新版本'));
+    expect(await screen.findByText('上传新版本 v4')).toBeInTheDocument();
+    const input = (await screen.findByTestId('file-input')) as HTMLInputElement;
+    Object.defineProperty(input, 'files', {
+      value: [new File(['<h1>v4</h1>'], 'index.html')],
+      configurable: true,
+    });
+    fireEvent.change(input);
+    await screen.findByText('文件（1 个）', { exact: false });
+    await user.click(await lastButton('上传新版本'));
+    expect(await screen.findByText('新版本已上传，等待审核')).toBeInTheDocument();
+    const body = api.calls('PUT /projects/7')[0]?.body as FormData;
+    expect(body).toBeInstanceOf(FormData);
+    expect(body.get('upload_type')).toBe('files');
+    expect((body.getAll('files') as File[]).map((f) => f.name)).toEqual(['index.html']);
+    expect(body.get('project_name')).toBeNull();
+  });
+
+  it('deletes after asking and returns to my projects; a failure says 删除项目失败，请稍后重试', async () => {
+    const { user, router, api } = await openDetail(liveWithPendingVersion, {
+      'DELETE /projects/7': fail(500),
+      'GET /projects/my': myProjects([]),
+    });
+    await user.click(button('删除项目'));
+    expect(await screen.findByText('确定要删除这个项目吗？此操作不可撤销。')).toBeInTheDocument();
+    await user.click(await lastButton('删除'));
+    expect(await screen.findByText('删除项目失败，请稍后重试')).toBeInTheDocument();
+
+    api.on('DELETE /projects/7', ok(null, '项目已删除'));
+    await user.click(button('删除项目'));
+    await user.click(await lastButton('删除'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
+  });
+});
+
+describe('preview panel', () => {
+  const pending = makeProject({ id: 8, name: '待审核站点' });
+  const token = (value: string, minutes = 30) => ({
+    token: value,
+    preview_url: `/preview/${value}/`,
+    expires_in_seconds: minutes * 60,
+    expires_at: new Date(Date.now() + minutes * 60_000).toISOString(),
+  });
+
+  it('makes a preview link with a countdown, reuses it while unexpired, and makes a new one on request', async () => {
+    let n = 0;
+    const { user, api, router } = await openDetail(pending, {
+      'POST /projects/8/preview-token': () => ok(token(`tok${++n}`)),
+      'GET /projects/my': myProjects([pending]),
+    });
+    await user.click(button('生成预览'));
+    const link = await screen.findByText(`${window.location.origin}/preview/tok1/`);
+    expect(link.closest('a')).toHaveAttribute('target', '_blank');
+    expect(screen.getByRole('timer')).toHaveTextContent(/^(30:00|29:59)$/);
+
+    // The card in my projects shows the same link, without asking the server again.
+    await router.navigate('/projects');
+    expect(await screen.findByText('打开预览')).toBeInTheDocument();
+    await router.navigate('/projects/8');
+    expect(await screen.findByText(`${window.location.origin}/preview/tok1/`)).toBeInTheDocument();
+    expect(api.calls('POST /projects/8/preview-token')).toHaveLength(1);
+    expect(window.sessionStorage.getItem('sitehall.preview.8')).toContain('tok1');
+
+    await user.click(button('重新生成'));
+    expect(await screen.findByText(`${window.location.origin}/preview/tok2/`)).toBeInTheDocument();
+    expect(api.calls('POST /projects/8/preview-token')).toHaveLength(2);
+  });
+
+  it('does not reuse an expired link', async () => {
+    window.sessionStorage.setItem('sitehall.preview.8', JSON.stringify(token('old', -1)));
+    await openDetail(pending);
+    expect(button('生成预览')).toBeInTheDocument();
+    expect(screen.queryByText(/preview\/old/)).not.toBeInTheDocument();
+  });
+
+  it('reports a failure with the server message, else 生成预览失败，请重试', async () => {
+    const { user, api } = await openDetail(pending, {
+      'POST /projects/8/preview-token': fail(429, '请求过于频繁，请稍后再试'),
+    });
+    await user.click(button('生成预览'));
+    expect(await screen.findByText('请求过于频繁，请稍后再试')).toBeInTheDocument();
+    api.on('POST /projects/8/preview-token', { networkError: true });
+    await user.click(button('生成预览'));
+    expect(await screen.findByText('生成预览失败，请重试')).toBeInTheDocument();
+  });
+
+  it('shows the published address of a live project and copies it', async () => {
+    const live = makeProject({
+      id: 4,
+      name: '上线站点',
+      status: 'approved',
+      is_live: true,
+      access_url: '/sites/4/',
+      live_version: 1,
+    });
+    const { user } = await openDetail(live);
+    // (after user-event's setup, which installs a clipboard of its own)
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    expect(screen.getByText('已发布地址')).toBeInTheDocument();
+    expect(screen.queryByText('生成预览')).not.toBeInTheDocument();
+    await user.click(button('复制地址'));
+    expect(await screen.findByText('地址已复制到剪贴板')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/sites/4/`);
+    expect(button('已复制')).toBeInTheDocument();
+  });
+});

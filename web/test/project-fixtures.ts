@@ -1,0 +1,84 @@
+/** Projects and server answers for the owner's screens. */
+import type { MyProjectStats, ProjectDto, PublicConfigDto } from '@sitehall/contracts';
+import { ok } from './fake-api';
+
+export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
+  const id = overrides.id ?? 7;
+  const name = overrides.name ?? overrides.project_name ?? '个人作品集';
+  return {
+    id,
+    project_id: id,
+    project_name: name,
+    name,
+    description: '展示我的前端作品',
+    status: 'pending',
+    is_live: false,
+    is_public: true,
+    featured: false,
+    file_size: 2048,
+    file_count: 2,
+    upload_type: 'files',
+    entry_file: 'index.html',
+    created_at: '2024-05-01T08:00:00.000Z',
+    createdAt: '2024-05-01T08:00:00.000Z',
+    updated_at: '2024-05-01T08:00:00.000Z',
+    approved_at: null,
+    approved_by: null,
+    published_at: null,
+    rejectionReason: null,
+    viewCount: 0,
+    access_count: 0,
+    download_count: 0,
+    access_url: null,
+    owner: { id: 2, username: 'alice' },
+    live_version: null,
+    latest_version: 1,
+    ...overrides,
+  };
+}
+
+export const publicConfig: PublicConfigDto = {
+  limits: {
+    max_files_per_upload: 20,
+    max_file_bytes: 100 * 1024 * 1024,
+    max_upload_bytes: 200 * 1024 * 1024,
+    max_archive_entries: 10_000,
+    max_archive_uncompressed_bytes: 500 * 1024 * 1024,
+  },
+  allowed_extensions: [
+    'zip',
+    'rar',
+    '7z',
+    'html',
+    'css',
+    'js',
+    'json',
+    'txt',
+    'md',
+    'png',
+    'jpg',
+    'jpeg',
+    'gif',
+    'svg',
+  ],
+  preview_ttl_seconds: 1800,
+  sites_origin: null,
+};
+
+export function myProjects(
+  projects: ProjectDto[],
+  stats: MyProjectStats = { total: projects.length, pending: 0, reviewed: 0, published: 0 },
+  page = 1,
+  pageSize = 12,
+) {
+  return ok({
+    projects,
+    pagination: {
+      current_page: page,
+      total_pages: Math.max(1, Math.ceil(stats.total / pageSize)),
+      total_count: stats.total,
+      page_size: pageSize,
+    },
+    stats,
+  });
+}

@@ -1,0 +1,114 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi } from './fake-api';
+import { adminUser, makeUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+describe('route guards', () => {
+  it('sends an anonymous visitor to /login and remembers the page, query included', async () => {
+    fakeApi();
+    const { router } = renderApp('/projects/7?tab=files');
+    expect(await screen.findByRole('heading', { name: '登录站点展厅' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.state).toMatchObject({
+      from: { pathname: '/projects/7', search: '?tab=files' },
+    });
+    expect(screen.getByText('请先登录')).toBeInTheDocument();
+  });
+
+  it('sends an anonymous visitor on an admin page to /login', async () => {
+    fakeApi();
+    const { router } = renderApp('/admin/users');
+    await screen.findByRole('heading', { name: '登录站点展厅' });
+    expect(router.state.location.state).toMatchObject({ from: { pathname: '/admin/users' } });
+  });
+
+  it('sends a signed-in user away from admin pages to /dashboard', async () => {
+    fakeApi();
+    signIn(makeUser());
+    const { router } = renderApp('/admin/reviews');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(await screen.findByRole('navigation', { name: '我的工作台' })).toBeInTheDocument();
+  });
+
+  it('lets an admin into every admin page, inside the admin layout', async () => {
+    fakeApi();
+    signIn(adminUser());
+    const { router } = renderApp('/admin');
+    expect(await screen.findByRole('navigation', { name: '管理后台' })).toBeInTheDocument();
+    for (const path of [
+      '/admin/dashboard',
+      '/admin/reviews',
+      '/admin/reviews/3',
+      '/admin/users',
+      '/admin/projects',
+      '/admin/settings',
+      '/admin/audit-logs',
+    ]) {
+      await router.navigate(path);
+      expect(router.state.location.pathname).toBe(path);
+      expect(await screen.findByRole('navigation', { name: '管理后台' })).toBeInTheDocument();
+    }
+  });
+
+  it('keeps other /admin/* addresses admin-only, inside the admin layout', async () => {
+    fakeApi();
+    signIn(adminUser());
+    renderApp('/admin/nothing-here');
+    expect(await screen.findByRole('navigation', { name: '管理后台' })).toBeInTheDocument();
+  });
+
+  it('sends a user on other /admin/* addresses to /dashboard', async () => {
+    fakeApi();
+    signIn(makeUser());
+    const { router } = renderApp('/admin/nothing-here');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('sends a signed-in user away from /login to /dashboard', async () => {
+    fakeApi();
+    signIn(makeUser());
+    const { router } = renderApp('/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(screen.queryByRole('heading', { name: '登录站点展厅' })).not.toBeInTheDocument();
+  });
+
+  it('redirects an unknown path to the home page', async () => {
+    fakeApi();
+    const { router } = renderApp('/no/such/page');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('link', { name: '开始使用' })).toBeInTheDocument();
+  });
+
+  it('shows the console pages to signed-in users, inside the sidebar layout', async () => {
+    fakeApi();
+    signIn(makeUser());
+    const { router } = renderApp('/dashboard');
+    expect(await screen.findByRole('navigation', { name: '我的工作台' })).toBeInTheDocument();
+    for (const path of ['/projects', '/projects/12', '/upload', '/profile']) {
+      await router.navigate(path);
+      expect(router.state.location.pathname).toBe(path);
+      expect(await screen.findByRole('navigation', { name: '我的工作台' })).toBeInTheDocument();
+    }
+  });
+
+  it('shows the showcase to everyone, in the public layout', async () => {
+    fakeApi();
+    const { router } = renderApp('/public');
+    const nav = await screen.findByRole('navigation', { name: '主导航' });
+    expect(router.state.location.pathname).toBe('/public');
+    expect(screen.queryByRole('navigation', { name: '我的工作台' })).not.toBeInTheDocument();
+    expect(nav).toBeInTheDocument();
+  });
+
+  it('signs out quietly when the stored session is no longer valid', async () => {
+    const api = fakeApi({
+      'GET /auth/profile': { status: 401, body: { success: false, message: '登录已过期，请重新登录' } },
+    });
+    signIn(makeUser());
+    renderApp('/');
+    await waitFor(() => expect(api.calls('GET /auth/profile')).toHaveLength(1));
+    expect(await screen.findByRole('link', { name: '登录' })).toBeInTheDocument();
+    expect(window.sessionStorage.getItem('sitehall.token')).toBeNull();
+  });
+});
