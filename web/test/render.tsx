@@ -9,7 +9,7 @@ import { routes } from '../src/router';
  * antd's CSS-in-JS rules go to a detached node: jsdom matches every rule against every ancestor
  * in getComputedStyle, which Testing Library calls for each element it checks, and with antd's
  * thousands of rules that takes seconds per element. Tests check behaviour, not looks.
- * (@ant-design/cssinjs is antd's own styling engine, installed with it.)
+ * (@ant-design/cssinjs is antd's own styling engine; web lists it as a dev dependency.)
  */
 const antdStyles = document.createElement('div');
 
