@@ -12,7 +12,8 @@ import { errorMessage, toApiError } from '../../api/client';
 import { useProject } from '../../api/projects';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
-import { FilesCard, ReviewHistoryCard, VersionsCard } from './HistoryCards';
+import { VersionsCard } from '../../components/VersionsCard';
+import { FilesCard, ReviewHistoryCard } from './HistoryCards';
 import { EditProjectModal, NewVersionModal } from './ProjectModals';
 import { BasicInfoCard, FileInfoCard, StatusNotice } from './ProjectOverview';
 import { AccessCard, ActionsCard, StatsCard } from './ProjectSidebar';
@@ -110,7 +111,7 @@ export function ProjectDetailPage() {
             <BasicInfoCard project={project} />
             <FileInfoCard project={project} />
             <FilesCard project={project} />
-            <VersionsCard project={project} />
+            <VersionsCard project={project} className="detail-card" />
             <ReviewHistoryCard comments={project.review_comments ?? []} />
           </div>
         </Col>

@@ -7,6 +7,7 @@ import { errorMessage, toApiError } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { VersionsCard } from '../../../components/VersionsCard';
 import { ContentCheckCard } from './ContentCheckCard';
 import { DecisionCard } from './DecisionCard';
 import { FilesCard } from './FilesCard';
@@ -129,6 +130,7 @@ export function ReviewDetailPage() {
           {diff && <VersionDiffCard diff={diff} />}
           <ContentCheckCard check={check} version={checkVersion} />
           <FilesCard project={project} />
+          <VersionsCard project={project} className="review-detail__card" />
         </Col>
         <Col xs={24} xl={8} className="review-detail__side">
           <DecisionCard project={project} />
