@@ -17,36 +17,33 @@ import {
   REVIEW_ACTION_LABELS,
 } from '@sitehall/contracts';
 import {
-  Alert,
   App,
   Button,
   Card,
   Dropdown,
-  Empty,
-  Input,
   Popconfirm,
-  Result,
   Select,
   Space,
-  Table,
   type TableProps,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAdminProjects, useDeleteProjectAsAdmin, useDownloadProject } from '../../../api/admin';
 import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { BatchActionBar } from '../../../components/admin/BatchActionBar';
+import { PagedTable } from '../../../components/admin/PagedTable';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
+import { SearchBox } from '../../../components/admin/SearchBox';
 import {
   ADMIN_PAGE_SIZES,
   type AdminSort,
   pageSummary,
   useAdminListParams,
 } from '../../../components/admin/useAdminListParams';
+import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -137,20 +134,10 @@ export function AdminProjectsPage() {
   const list = useAdminListParams(DEFAULT_PAGE_SIZE);
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
-  const [searchText, setSearchText] = useState(list.search);
-  const [selected, setSelected] = useState<number[]>([]);
-
-  const viewKey = JSON.stringify(list.query);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view starts a new selection
-  useEffect(() => setSelected([]), [viewKey]);
-
-  const lastPage = projects.data?.pagination.total_pages;
-  useEffect(() => {
-    if (lastPage !== undefined && lastPage > 0 && list.page > lastPage) list.update({ page: lastPage });
-  }, [lastPage, list]);
+  const selection = useRowSelection(list.query);
+  useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const counts = projects.data?.counts;
-  const total = projects.data?.pagination.total_count ?? 0;
 
   const columns: TableProps<AdminProjectDto>['columns'] = [
     {
@@ -258,16 +245,11 @@ export function AdminProjectsPage() {
       />
       <Card>
         <div className="admin-toolbar">
-          <Input.Search
-            className="admin-toolbar__search"
+          <SearchBox
+            value={list.search}
+            label="搜索项目"
             placeholder="搜索项目名称、描述或所有者"
-            aria-label="搜索项目"
-            allowClear
-            value={searchText}
-            maxLength={100}
-            onChange={(event) => setSearchText(event.target.value)}
-            onSearch={(value) => list.update({ search: value.trim(), page: 1 })}
-            enterButton="搜索"
+            onSearch={(search) => list.update({ search, page: 1 })}
           />
           <Select<AdminTab>
             aria-label="按状态筛选"
@@ -295,70 +277,25 @@ export function AdminProjectsPage() {
           </Button>
         </div>
 
-        <BatchActionBar selected={selected} onDone={() => setSelected([])} />
+        <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 
-        {projects.isError && projects.data && (
-          <Alert
-            type="warning"
-            showIcon
-            className="admin-card-alert"
-            title={`${messages.review.reviewListFailed}：${errorMessage(projects.error)}`}
-            action={
-              <Button size="small" onClick={() => projects.refetch()}>
-                重试
-              </Button>
-            }
-          />
-        )}
-
-        {projects.isError && !projects.data ? (
-          <Result
-            status="error"
-            title={messages.review.reviewListFailed}
-            subTitle={errorMessage(projects.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => projects.refetch()}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : (
-          <Table<AdminProjectDto>
-            rowKey="id"
-            columns={columns}
-            dataSource={projects.data?.projects ?? []}
-            loading={projects.isPending || (projects.isFetching && projects.isPlaceholderData)}
-            scroll={{ x: 1190 }}
-            rowSelection={{
-              selectedRowKeys: selected,
-              onChange: (keys) => setSelected(keys.map(Number)),
-              columnWidth: 40,
-              fixed: true,
-            }}
-            pagination={{
-              current: list.page,
-              pageSize: list.pageSize,
-              total,
-              showSizeChanger: true,
-              pageSizeOptions: ADMIN_PAGE_SIZES,
-              showTotal: (count) => pageSummary(list.page, list.pageSize, count),
-            }}
-            onChange={(pagination) =>
-              list.update({
-                page: pagination.current ?? 1,
-                pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
-              })
-            }
-            locale={{
-              emptyText: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={list.search || list.status !== 'all' ? '没有找到匹配的项目' : '暂无项目'}
-                />
-              ),
-            }}
-          />
-        )}
+        <PagedTable<AdminProjectDto>
+          query={projects}
+          rows={projects.data?.projects ?? []}
+          columns={columns}
+          scroll={{ x: 1190 }}
+          rowSelection={{ ...selection.rowSelection, fixed: true }}
+          failedTitle={messages.review.reviewListFailed}
+          paging={{
+            page: list.page,
+            pageSize: list.pageSize,
+            pageSizes: ADMIN_PAGE_SIZES,
+            total: projects.data?.pagination.total_count ?? 0,
+            summary: (count) => pageSummary(list.page, list.pageSize, count),
+            onChange: (page, pageSize) => list.update({ page, pageSize }),
+          }}
+          emptyText={list.search || list.status !== 'all' ? '没有找到匹配的项目' : '暂无项目'}
+        />
       </Card>
       {actions.dialog}
     </>
