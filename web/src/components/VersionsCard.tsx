@@ -67,6 +67,11 @@ export function VersionsCard({ project, className }: { project: ProjectDto; clas
       render: (_, v) => (
         <span className="version-files">
           {v.file_count} 个 · {formatBytes(v.file_size)} · {uploadTypeLabel(v.upload_type)}
+          {v.reviewed_at && (
+            <Typography.Text type="secondary" className="version-files__comment">
+              {v.reviewed_by ?? '—'} 审核于 {formatDateTime(v.reviewed_at)}
+            </Typography.Text>
+          )}
           {v.review_comment && (
             <Typography.Text type="secondary" className="version-files__comment">
               审核意见：{v.review_comment}
