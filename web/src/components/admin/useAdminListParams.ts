@@ -1,4 +1,5 @@
 import { ADMIN_TABS, type AdminProjectsQuery, type AdminTab } from '@sitehall/contracts';
+import type { Paging } from './PagedTable';
 import { useListAddress } from './useListAddress';
 
 export const ADMIN_PAGE_SIZES = [10, 20, 50, 100];
@@ -20,7 +21,16 @@ export function useAdminListParams(defaultPageSize: number) {
     sort,
     ...(list.search ? { search: list.search } : {}),
   };
-  return { ...list, status, sort, query };
+  /** The pager of a page of these lists, with the spec's "第 x 页，共 y 页，总计 z 项". */
+  const paging = (total: number): Paging => ({
+    page: list.page,
+    pageSize: list.pageSize,
+    pageSizes: ADMIN_PAGE_SIZES,
+    total,
+    summary: (count) => pageSummary(list.page, list.pageSize, count),
+    onChange: (page, pageSize) => list.update({ page, pageSize }),
+  });
+  return { ...list, status, sort, query, paging };
 }
 
 /** "第 2 页，共 5 页，总计 43 项" (spec §2, review list). */

@@ -37,12 +37,7 @@ import { BatchActionBar } from '../../../components/admin/BatchActionBar';
 import { PagedTable } from '../../../components/admin/PagedTable';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
 import { SearchBox } from '../../../components/admin/SearchBox';
-import {
-  ADMIN_PAGE_SIZES,
-  type AdminSort,
-  pageSummary,
-  useAdminListParams,
-} from '../../../components/admin/useAdminListParams';
+import { type AdminSort, useAdminListParams } from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
@@ -286,14 +281,7 @@ export function AdminProjectsPage() {
           scroll={{ x: 1190 }}
           rowSelection={{ ...selection.rowSelection, fixed: true }}
           failedTitle={messages.review.reviewListFailed}
-          paging={{
-            page: list.page,
-            pageSize: list.pageSize,
-            pageSizes: ADMIN_PAGE_SIZES,
-            total: projects.data?.pagination.total_count ?? 0,
-            summary: (count) => pageSummary(list.page, list.pageSize, count),
-            onChange: (page, pageSize) => list.update({ page, pageSize }),
-          }}
+          paging={list.paging(projects.data?.pagination.total_count ?? 0)}
           emptyText={list.search || list.status !== 'all' ? '没有找到匹配的项目' : '暂无项目'}
         />
       </Card>

@@ -16,12 +16,7 @@ import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
 import { SearchBox } from '../../../components/admin/SearchBox';
-import {
-  ADMIN_PAGE_SIZES,
-  type AdminSort,
-  pageSummary,
-  useAdminListParams,
-} from '../../../components/admin/useAdminListParams';
+import { type AdminSort, useAdminListParams } from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
@@ -195,14 +190,7 @@ export function ReviewListPage() {
           scroll={{ x: 1000 }}
           rowSelection={selection.rowSelection}
           failedTitle={messages.review.reviewListFailed}
-          paging={{
-            page: list.page,
-            pageSize: list.pageSize,
-            pageSizes: ADMIN_PAGE_SIZES,
-            total: projects.data?.pagination.total_count ?? 0,
-            summary: (count) => pageSummary(list.page, list.pageSize, count),
-            onChange: (page, pageSize) => list.update({ page, pageSize }),
-          }}
+          paging={list.paging(projects.data?.pagination.total_count ?? 0)}
           emptyText={list.search ? `没有找到匹配“${list.search}”的项目` : EMPTY_TEXT[list.status]}
         />
       </Card>
