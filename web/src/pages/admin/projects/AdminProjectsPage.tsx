@@ -3,7 +3,6 @@ import {
   DownloadOutlined,
   DownOutlined,
   ExportOutlined,
-  ReloadOutlined,
   StarFilled,
 } from '@ant-design/icons';
 import {
@@ -35,9 +34,9 @@ import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { BatchActionBar } from '../../../components/admin/BatchActionBar';
 import { PagedTable } from '../../../components/admin/PagedTable';
+import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
-import { SearchBox } from '../../../components/admin/SearchBox';
-import { type AdminSort, useAdminListParams } from '../../../components/admin/useAdminListParams';
+import { useAdminListParams } from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
@@ -239,13 +238,11 @@ export function AdminProjectsPage() {
         description="平台上的全部项目：状态、访问与下载统计；可下载文件、执行审核操作或删除项目。"
       />
       <Card>
-        <div className="admin-toolbar">
-          <SearchBox
-            value={list.search}
-            label="搜索项目"
-            placeholder="搜索项目名称、描述或所有者"
-            onSearch={(search) => list.update({ search, page: 1 })}
-          />
+        <ProjectListToolbar
+          list={list}
+          refresh={() => projects.refetch()}
+          refreshing={projects.isFetching && !projects.isPending}
+        >
           <Select<AdminTab>
             aria-label="按状态筛选"
             value={list.status}
@@ -253,24 +250,7 @@ export function AdminProjectsPage() {
             options={statusOptions}
             className="admin-projects__status"
           />
-          <Select<AdminSort>
-            aria-label="排序"
-            value={list.sort}
-            onChange={(sort) => list.update({ sort, page: 1 })}
-            options={[
-              { value: 'newest', label: '最新在前' },
-              { value: 'oldest', label: '最早在前' },
-            ]}
-            className="admin-projects__sort"
-          />
-          <Button
-            icon={<ReloadOutlined aria-hidden />}
-            onClick={() => projects.refetch()}
-            loading={projects.isFetching && !projects.isPending}
-          >
-            刷新
-          </Button>
-        </div>
+        </ProjectListToolbar>
 
         <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 

@@ -1,4 +1,3 @@
-import { ReloadOutlined } from '@ant-design/icons';
 import {
   ADMIN_STATUS_LABELS,
   type AdminProjectCounts,
@@ -6,7 +5,7 @@ import {
   type AdminTab,
   messages,
 } from '@sitehall/contracts';
-import { Badge, Button, Card, Select, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
+import { Badge, Card, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { useAdminProjects } from '../../../api/admin';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
@@ -14,9 +13,9 @@ import { BatchActionBar } from '../../../components/admin/BatchActionBar';
 import { ContentCheckBadge } from '../../../components/admin/ContentCheckBadge';
 import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
+import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
-import { SearchBox } from '../../../components/admin/SearchBox';
-import { type AdminSort, useAdminListParams } from '../../../components/admin/useAdminListParams';
+import { useAdminListParams } from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
@@ -155,31 +154,11 @@ export function ReviewListPage() {
           onChange={(key) => list.update({ status: key as AdminTab, page: 1 })}
           className="review-tabs"
         />
-        <div className="admin-toolbar">
-          <SearchBox
-            value={list.search}
-            label="搜索项目"
-            placeholder="搜索项目名称、描述或所有者"
-            onSearch={(search) => list.update({ search, page: 1 })}
-          />
-          <Select<AdminSort>
-            aria-label="排序"
-            value={list.sort}
-            onChange={(sort) => list.update({ sort, page: 1 })}
-            options={[
-              { value: 'newest', label: '最新上传在前' },
-              { value: 'oldest', label: '最早上传在前' },
-            ]}
-            className="review-toolbar__sort"
-          />
-          <Button
-            icon={<ReloadOutlined aria-hidden />}
-            onClick={() => projects.refetch()}
-            loading={projects.isFetching && !projects.isPending}
-          >
-            刷新
-          </Button>
-        </div>
+        <ProjectListToolbar
+          list={list}
+          refresh={() => projects.refetch()}
+          refreshing={projects.isFetching && !projects.isPending}
+        />
 
         <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 
