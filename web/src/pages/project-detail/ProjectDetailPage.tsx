@@ -5,11 +5,12 @@
 import './project-detail.css';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { Button, Card, Col, Result, Row } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { useProject } from '../../api/projects';
+import { DetailSkeleton } from '../../components/DetailSkeleton';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
 import { VersionsCard } from '../../components/VersionsCard';
@@ -81,18 +82,7 @@ export function ProjectDetailPage() {
     return (
       <>
         <PageHeader title="项目详情" back={backLink} />
-        <Row gutter={[24, 24]}>
-          <Col xs={24} lg={16}>
-            <Card>
-              <Skeleton active paragraph={{ rows: 8 }} />
-            </Card>
-          </Col>
-          <Col xs={24} lg={8}>
-            <Card>
-              <Skeleton active paragraph={{ rows: 5 }} />
-            </Card>
-          </Col>
-        </Row>
+        <DetailSkeleton gutter={24} />
       </>
     );
   }
