@@ -103,8 +103,19 @@ test('the admin reviews from the dashboard, the review list and the review detai
   await expect(ownerPage).toHaveURL(/\/dashboard$/);
   await ownerPage.goto(`/projects/${versioned.id}`);
   await expect(ownerPage.getByText(reason).first()).toBeVisible();
+  await ownerPage.getByRole('button', { name: '上传新版本' }).first().click();
+  const versionDialog = ownerPage.getByRole('dialog');
+  await expect(versionDialog.getByText('上传新版本 v3')).toBeVisible();
+  await versionDialog.getByTestId('file-input').setInputFiles({
+    name: 'index.html',
+    mimeType: 'text/html',
+    buffer: Buffer.from(
+      '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>版本站点</title></head><body><h1>版本站点</h1><p id="marker">site-v3-fixed</p></body></html>',
+    ),
+  });
+  await versionDialog.getByRole('button', { name: '上传新版本' }).click();
+  await expect(ownerPage.getByText('新版本已上传，等待审核')).toBeVisible();
   await ownerContext.close();
-  await uploadVersion(request, ownerToken, versioned.id, sitePage('版本站点', 'site-v3-fixed'));
 
   // The admin approves v3 while visitors keep loading the site: no answer is ever an error.
   await page.reload();
@@ -128,6 +139,20 @@ test('the admin reviews from the dashboard, the review list and the review detai
   // Once the new version serves, the old one never comes back.
   expect(poll.answers.slice(firstNew).every((a) => a.body.includes('site-v3-fixed'))).toBe(true);
   await expect(page.getByText('线上 v3').first()).toBeVisible();
+
+  // Rollback from the review detail: only the earlier approved v1 is offered (v2 was rejected).
+  const versions = page.locator('.ant-card', { has: page.getByText('版本记录', { exact: true }) });
+  await expect(versions.getByRole('button', { name: '回滚' })).toHaveCount(1);
+  await versions.getByRole('row', { name: /v1/ }).getByRole('button', { name: '回滚' }).click();
+  const confirm = page.locator('.ant-modal-confirm');
+  await expect(confirm.locator('.ant-modal-confirm-title')).toHaveText('回滚到版本 v1？');
+  await confirm.getByRole('button', { name: '回滚' }).click();
+  await expect(page.getByText('已回滚到所选版本')).toBeVisible();
+  expect(await (await request.get(`/sites/${versioned.id}/`)).text()).toContain('site-v1');
+  // The page shows the new state without a reload: v1 live, v3 now the one to go back to.
+  await expect(versions.getByRole('row', { name: /v1/ }).getByText('线上')).toBeVisible();
+  await expect(versions.getByRole('row', { name: /v3/ }).getByRole('button', { name: '回滚' })).toBeVisible();
+  await expect(page.locator('.review-history__item', { hasText: '回滚' }).first()).toBeVisible();
 });
 
 test('the admin pages show real data: projects, settings, audit log and the panel for other addresses', async ({

@@ -1,5 +1,14 @@
+import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, liveProject, review, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
+import {
+  createTestApp,
+  expectFailure,
+  liveProject,
+  review,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
 
 describe('review decisions', () => {
   let t: TestApp;
@@ -100,29 +109,55 @@ describe('review decisions', () => {
     expect(p.review_comments).toEqual([]);
   });
 
-  it('rolls back to an earlier approved version', async () => {
+  it('rolls back to an earlier approved version: the owner or an admin, only while live', async () => {
     const { id, owner } = await liveProject(t, [{ name: 'index.html', content: 'one' }]);
     await uploadProject(t, owner.token, { projectId: id, files: [{ name: 'index.html', content: 'two' }] });
     await review(t, id, 'approve');
+    await uploadProject(t, owner.token, { projectId: id, files: [{ name: 'index.html', content: 'bad' }] });
+    await review(t, id, 'reject', '不合格');
     const detail = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project;
-    const v1 = detail.deployments.find((d: { version: number }) => d.version === 1);
-    const res = await t.request({
-      method: 'POST',
-      url: `/api/projects/${id}/rollback`,
-      token: owner.token,
-      body: { deployment_id: v1.id },
-    });
+    const version = (n: number) => detail.deployments.find((d: { version: number }) => d.version === n);
+    const rollback = (token: string, deploymentId: number, projectId = id) =>
+      t.request({
+        method: 'POST',
+        url: `/api/projects/${projectId}/rollback`,
+        token,
+        body: { deployment_id: deploymentId },
+      });
+    const comments = async () =>
+      (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project
+        .review_comments.length as number;
+
+    const res = await rollback(owner.token, version(1).id);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.project.live_version).toBe(1);
+    expect(res.json().data.project).toMatchObject({ live_version: 1, latest_version: 3, status: 'rejected' });
     expect((await t.request({ url: `/sites/${id}/` })).body).toBe('one');
-    const stranger = await t.createUser();
-    const other = await t.request({
-      method: 'POST',
-      url: `/api/projects/${id}/rollback`,
-      token: stranger.token,
-      body: { deployment_id: v1.id },
+
+    // An admin may roll back anyone's project; the decision is kept in the history.
+    const admin = await rollback(await t.adminToken(), version(2).id);
+    expect(admin.statusCode).toBe(200);
+    expect(admin.json().data.project.live_version).toBe(2);
+    expect(admin.json().data.project.review_comments[0]).toMatchObject({
+      action: 'rollback',
+      comment: 'v2',
+      reviewer: 'admin',
     });
-    expect(other.statusCode).toBe(404);
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('two');
+
+    // Refused, changing nothing: the live version itself, a rejected one, another project's, a stranger.
+    const before = await comments();
+    expectFailure(await rollback(owner.token, version(2).id), 409, messages.review.rollbackAlreadyLive);
+    expectFailure(await rollback(owner.token, version(3).id), 409, messages.review.rollbackNotAllowed);
+    const other = await liveProject(t);
+    expectFailure(await rollback(owner.token, version(1).id, other.id), 404);
+    expectFailure(await rollback(other.owner.token, version(1).id), 404, messages.project.notFound);
+    expect(await comments()).toBe(before);
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('two');
+
+    // Taken down, the project has no live version to replace.
+    await review(t, id, 'takedown', '违规');
+    expectFailure(await rollback(owner.token, version(1).id), 409, messages.review.rollbackNotAllowed);
+    expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
   });
 
   it('batch actions report each project and apply all-or-nothing per project', async () => {

@@ -117,9 +117,14 @@ async function projectIn(state: State): Promise<number> {
   return id;
 }
 
-/** Everything a decision could change: the project, its versions, its comments and audit rows. */
+/**
+ * Everything a decision could change: the project, its versions, its comments and audit rows.
+ * Views counted by earlier site requests are written first: otherwise the timed view flush could
+ * land between two snapshots and change view_count, which no decision touches.
+ */
 async function snapshot(id: number) {
   const db = t.ctx.db;
+  await t.ctx.services.views.flush();
   return {
     project: await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst(),
     deployments: await db
@@ -147,8 +152,8 @@ async function snapshot(id: number) {
 describe.each(STATES)('from %s', (state) => {
   it.each(ACTIONS)('%s', async (action) => {
     const id = await projectIn(state);
-    const before = await snapshot(id);
     const site = (await t.request({ url: `/sites/${id}/` })).body;
+    const before = await snapshot(id);
     const res = await review(t, id, action, '审核意见');
     const outcome = ALLOWED[state][action];
 

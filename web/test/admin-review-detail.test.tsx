@@ -1,8 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeDetail } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
+import { makeDeployment } from './project-fixtures';
 import { renderApp } from './render';
 
 async function openDetail(routes: Record<string, FakeHandler> = {}, path = '/admin/reviews/7') {
@@ -124,5 +125,103 @@ describe('review detail page', () => {
       o.getAttribute('title'),
     );
     expect(labels).toEqual(['取消精选', '下线']);
+  });
+
+  it('rolls the live site back to an earlier approved version after asking, then shows the new state', async () => {
+    const detail = makeDetail();
+    const live = {
+      ...detail.project,
+      status: 'approved' as const,
+      is_live: true,
+      access_url: '/sites/7/',
+      live_version: 3,
+      latest_version: 3,
+      deployments: [
+        makeDeployment({ id: 23, version: 3, status: 'approved', is_live: true }),
+        makeDeployment({ id: 22, version: 2, status: 'rejected', review_comment: '缺少首页' }),
+        makeDeployment({ id: 21, version: 1, status: 'approved' }),
+      ],
+    };
+    const rolledBack = {
+      ...live,
+      live_version: 1,
+      deployments: live.deployments.map((d) => ({ ...d, is_live: d.version === 1 })),
+    };
+    let current = live;
+    const { api, user } = await openDetail({
+      'GET /admin/projects/7': () => ok({ ...detail, project: current }),
+      'POST /projects/7/rollback': () => {
+        current = rolledBack;
+        return ok({ project: rolledBack }, '已回滚到所选版本');
+      },
+    });
+    const versions = (await screen.findByText('版本记录')).closest('.ant-card') as HTMLElement;
+    // Only the earlier approved version is offered: not the live one, not the rejected one.
+    const offered = within(versions).getAllByRole('button', { name: /回滚/ });
+    expect(offered).toHaveLength(1);
+    expect(offered[0]!.closest('tr')).toHaveTextContent('v1');
+
+    await user.click(offered[0]!);
+    expect(
+      await screen.findByText('回滚到版本 v1？', { selector: '.ant-modal-confirm-title' }),
+    ).toBeInTheDocument();
+    expect(api.calls('POST /projects/7/rollback')).toHaveLength(0);
+    const confirm = (await screen.findAllByRole('button', { name: '回滚' })).at(-1)!;
+    await user.click(confirm);
+
+    expect(await screen.findByText('已回滚到所选版本')).toBeInTheDocument();
+    expect(api.calls('POST /projects/7/rollback')[0]?.body).toEqual({ deployment_id: 21 });
+    // The page asks the server again and shows v1 live, with v3 now offered instead.
+    await waitFor(() => expect(api.calls('GET /admin/projects/7').length).toBeGreaterThan(1));
+    await waitFor(() =>
+      expect(within(versions).getByRole('button', { name: /回滚/ }).closest('tr')).toHaveTextContent('v3'),
+    );
+  });
+
+  it('shows a refused rollback as an error message and keeps the versions as they were', async () => {
+    const detail = makeDetail();
+    const { user } = await openDetail({
+      'GET /admin/projects/7': ok({
+        ...detail,
+        project: {
+          ...detail.project,
+          status: 'approved',
+          is_live: true,
+          live_version: 2,
+          latest_version: 2,
+          deployments: [
+            makeDeployment({ id: 22, version: 2, status: 'approved', is_live: true }),
+            makeDeployment({ id: 21, version: 1, status: 'approved' }),
+          ],
+        },
+      }),
+      'POST /projects/7/rollback': fail(409, '只能回滚到已通过审核的历史版本'),
+    });
+    const versions = (await screen.findByText('版本记录')).closest('.ant-card') as HTMLElement;
+    await user.click(within(versions).getByRole('button', { name: /回滚/ }));
+    await user.click((await screen.findAllByRole('button', { name: '回滚' })).at(-1)!);
+    expect(await screen.findByText('只能回滚到已通过审核的历史版本')).toBeInTheDocument();
+    expect(within(versions).getByRole('button', { name: /回滚/ }).closest('tr')).toHaveTextContent('v1');
+  });
+
+  it('offers no rollback while the project is offline', async () => {
+    const detail = makeDetail();
+    await openDetail({
+      'GET /admin/projects/7': ok({
+        ...detail,
+        project: {
+          ...detail.project,
+          status: 'rejected',
+          is_live: false,
+          deployments: [
+            makeDeployment({ id: 22, version: 2, status: 'rejected' }),
+            makeDeployment({ id: 21, version: 1, status: 'approved' }),
+          ],
+        },
+      }),
+    });
+    const versions = (await screen.findByText('版本记录')).closest('.ant-card') as HTMLElement;
+    expect(within(versions).getByText('v2')).toBeInTheDocument();
+    expect(within(versions).queryByRole('button', { name: /回滚/ })).toBeNull();
   });
 });

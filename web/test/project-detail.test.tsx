@@ -1,33 +1,15 @@
-import type { DeploymentDto, ProjectDto } from '@sitehall/contracts';
+import type { ProjectDto } from '@sitehall/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fail, fakeApi, ok } from './fake-api';
 import { makeUser, signIn } from './fixtures';
-import { makeProject, myProjects, publicConfig } from './project-fixtures';
+import { makeDeployment, makeProject, myProjects, publicConfig } from './project-fixtures';
 import { renderApp } from './render';
 
 const button = (text: string | RegExp, root: HTMLElement = document.body) =>
   within(root).getByText(text, { selector: 'button span, a span' }).closest('button, a') as HTMLElement;
 const lastButton = async (text: string) =>
   (await screen.findAllByText(text, { selector: 'button span' })).at(-1)?.closest('button') as HTMLElement;
-
-function deployment(overrides: Partial<DeploymentDto>): DeploymentDto {
-  return {
-    id: 1,
-    version: 1,
-    status: 'approved',
-    upload_type: 'files',
-    file_count: 2,
-    file_size: 2048,
-    entry_file: 'index.html',
-    created_at: '2024-05-01T08:00:00.000Z',
-    reviewed_at: null,
-    reviewed_by: null,
-    review_comment: null,
-    is_live: false,
-    ...overrides,
-  };
-}
 
 const liveWithPendingVersion = makeProject({
   id: 7,
@@ -47,9 +29,9 @@ const liveWithPendingVersion = makeProject({
     { file_name: 'css/app.css', file_type: 'css', file_size: 1024, mime_type: 'text/css' },
   ],
   deployments: [
-    deployment({ id: 13, version: 3, status: 'pending' }),
-    deployment({ id: 12, version: 2, status: 'approved', is_live: true }),
-    deployment({ id: 11, version: 1, status: 'approved', review_comment: '首次通过' }),
+    makeDeployment({ id: 13, version: 3, status: 'pending' }),
+    makeDeployment({ id: 12, version: 2, status: 'approved', is_live: true }),
+    makeDeployment({ id: 11, version: 1, status: 'approved', review_comment: '首次通过' }),
   ],
   review_comments: [
     {

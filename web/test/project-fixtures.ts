@@ -1,5 +1,5 @@
 /** Projects and server answers for the owner's screens. */
-import type { MyProjectStats, ProjectDto, PublicConfigDto } from '@sitehall/contracts';
+import type { DeploymentDto, MyProjectStats, ProjectDto, PublicConfigDto } from '@sitehall/contracts';
 import { ok } from './fake-api';
 
 export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
@@ -81,4 +81,23 @@ export function myProjects(
     },
     stats,
   });
+}
+
+/** One version of a project. */
+export function makeDeployment(overrides: Partial<DeploymentDto>): DeploymentDto {
+  return {
+    id: 1,
+    version: 1,
+    status: 'approved',
+    upload_type: 'files',
+    file_count: 2,
+    file_size: 2048,
+    entry_file: 'index.html',
+    created_at: '2024-05-01T08:00:00.000Z',
+    reviewed_at: null,
+    reviewed_by: null,
+    review_comment: null,
+    is_live: false,
+    ...overrides,
+  };
 }

@@ -175,6 +175,8 @@ export function createReviewService(deps: {
         if (!d || d.project_id !== p.id) throw new NotFound(m.deploymentNotFound);
         if (d.status !== 'approved' || p.live_deployment_id === null)
           throw new Conflict(m.rollbackNotAllowed);
+        // Not a change: no comment, no audit entry, no cache to drop.
+        if (d.id === p.live_deployment_id) throw new Conflict(m.rollbackAlreadyLive);
         const at = now();
         await trx
           .updateTable('projects')

@@ -147,11 +147,18 @@ export function useDeleteProject() {
   });
 }
 
+/** Makes an earlier approved version live again (owner or admin). */
 export function useRollbackProject(id: number) {
-  const refresh = useRefreshProjects();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (deploymentId: number) => projectsApi.rollback(id, deploymentId),
-    onSuccess: refresh,
+    // The live files changed: the owner's screens, the admin's review screens and the showcase card.
+    onSuccess: () =>
+      Promise.all(
+        [queryKeys.projects.all, queryKeys.adminProjects.all, queryKeys.showcase.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }
 

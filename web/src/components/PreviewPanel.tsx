@@ -14,7 +14,8 @@ import {
   ReloadOutlined,
 } from '@ant-design/icons';
 import { messages, type ProjectDto } from '@sitehall/contracts';
-import { App, Button, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, type ButtonProps, Tag, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
 import { toApiError } from '../api/client';
 import { usePreviewLink } from '../api/projects';
 import { useCopyFeedback } from '../hooks/useCopyFeedback';
@@ -45,23 +46,55 @@ function CopyButton({ text, compact }: { text: string; compact?: boolean }) {
   );
 }
 
+/** A button that opens an address in a new tab. */
+function OpenButton({ href, icon, children, ...button }: { href: string; icon: ReactNode } & ButtonProps) {
+  return (
+    <Button {...button} icon={icon} href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </Button>
+  );
+}
+
+/** The full layout of an address: a label, the link, an open button, a copy button and more. */
+function AddressBlock({
+  label,
+  href,
+  open,
+  children,
+}: {
+  label: ReactNode;
+  href: string;
+  /** The primary button that opens the address. */
+  open: { icon: ReactNode; text: string };
+  /** Further buttons after the copy button. */
+  children?: ReactNode;
+}) {
+  return (
+    <div className="preview-panel__block">
+      <div className="preview-panel__label">{label}</div>
+      <Typography.Link href={href} target="_blank" rel="noopener noreferrer" className="preview-panel__link">
+        {href}
+      </Typography.Link>
+      <div className="preview-panel__buttons">
+        <OpenButton type="primary" href={href} icon={open.icon}>
+          {open.text}
+        </OpenButton>
+        <CopyButton text={href} />
+        {children}
+      </div>
+    </div>
+  );
+}
+
 /** The published address of a live project. */
 function LiveLink({ url, compact }: { url: string; compact: boolean }) {
   const href = absoluteUrl(url);
   if (compact) {
     return (
       <div className="preview-panel__row">
-        <Button
-          type="primary"
-          ghost
-          size="small"
-          icon={<GlobalOutlined aria-hidden />}
-          href={href}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
+        <OpenButton type="primary" ghost size="small" href={href} icon={<GlobalOutlined aria-hidden />}>
           访问
-        </Button>
+        </OpenButton>
         <Typography.Text type="secondary" className="preview-panel__url" ellipsis title={href}>
           {href}
         </Typography.Text>
@@ -70,26 +103,15 @@ function LiveLink({ url, compact }: { url: string; compact: boolean }) {
     );
   }
   return (
-    <div className="preview-panel__block">
-      <div className="preview-panel__label">
-        <GlobalOutlined aria-hidden /> 已发布地址
-      </div>
-      <Typography.Link href={href} target="_blank" rel="noopener noreferrer" className="preview-panel__link">
-        {href}
-      </Typography.Link>
-      <div className="preview-panel__buttons">
-        <Button
-          type="primary"
-          icon={<LinkOutlined aria-hidden />}
-          href={href}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          访问站点
-        </Button>
-        <CopyButton text={href} />
-      </div>
-    </div>
+    <AddressBlock
+      label={
+        <>
+          <GlobalOutlined aria-hidden /> 已发布地址
+        </>
+      }
+      href={href}
+      open={{ icon: <LinkOutlined aria-hidden />, text: '访问站点' }}
+    />
   );
 }
 
@@ -158,15 +180,9 @@ function TemporaryPreview({
   if (compact) {
     return (
       <div className="preview-panel__row">
-        <Button
-          size="small"
-          icon={<EyeOutlined aria-hidden />}
-          href={href}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
+        <OpenButton size="small" href={href} icon={<EyeOutlined aria-hidden />}>
           打开预览
-        </Button>
+        </OpenButton>
         {timer}
         <span className="preview-panel__spacer" />
         <CopyButton text={href} compact />
@@ -185,31 +201,21 @@ function TemporaryPreview({
   }
 
   return (
-    <div className="preview-panel__block">
-      <div className="preview-panel__label">
-        <EyeOutlined aria-hidden /> {title}
-        <span className="preview-panel__spacer" />
-        <span className="preview-panel__expires">剩余 {timer}</span>
-      </div>
-      <Typography.Link href={href} target="_blank" rel="noopener noreferrer" className="preview-panel__link">
-        {href}
-      </Typography.Link>
-      <div className="preview-panel__buttons">
-        <Button
-          type="primary"
-          icon={<EyeOutlined aria-hidden />}
-          href={href}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          打开预览
-        </Button>
-        <CopyButton text={href} />
-        <Button icon={<ReloadOutlined aria-hidden />} loading={generating} onClick={remake}>
-          {generating ? '生成中...' : '重新生成'}
-        </Button>
-      </div>
-    </div>
+    <AddressBlock
+      label={
+        <>
+          <EyeOutlined aria-hidden /> {title}
+          <span className="preview-panel__spacer" />
+          <span className="preview-panel__expires">剩余 {timer}</span>
+        </>
+      }
+      href={href}
+      open={{ icon: <EyeOutlined aria-hidden />, text: '打开预览' }}
+    >
+      <Button icon={<ReloadOutlined aria-hidden />} loading={generating} onClick={remake}>
+        {generating ? '生成中...' : '重新生成'}
+      </Button>
+    </AddressBlock>
   );
 }
 

@@ -26,6 +26,7 @@ export const reviewMessages = {
   configFileOverUpload: '单个文件大小不能超过单次上传总大小',
   rollbackDone: '已回滚到所选版本',
   rollbackNotAllowed: '只能回滚到已通过审核的历史版本',
+  rollbackAlreadyLive: '所选版本已是线上版本',
   deploymentNotFound: '版本不存在',
   auditTimeInvalid: '时间格式无效，请使用 ISO 8601 格式（如 2024-05-01 或 2024-05-01T08:00:00Z）',
   /** Field names of the platform settings, as the settings screen and its errors name them. */

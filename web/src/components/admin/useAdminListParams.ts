@@ -1,49 +1,36 @@
 import { ADMIN_TABS, type AdminProjectsQuery, type AdminTab } from '@sitehall/contracts';
-import { useSearchParams } from 'react-router-dom';
+import type { Paging } from './PagedTable';
+import { useListAddress } from './useListAddress';
 
 export const ADMIN_PAGE_SIZES = [10, 20, 50, 100];
-export type AdminSort = 'newest' | 'oldest';
+const SORTS = ['newest', 'oldest'] as const;
+export type AdminSort = (typeof SORTS)[number];
 
-/**
- * The admin project lists' query (tab, search, sort, page) lives in the address, so reload, back and
- * a shared link keep the same view.
- */
+/** The admin project lists' view (tab, search, sort, page) in the address, and its server query. */
 export function useAdminListParams(defaultPageSize: number) {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1);
-  const pageSizeParam = Number.parseInt(params.get('page_size') ?? '', 10);
-  const pageSize = ADMIN_PAGE_SIZES.includes(pageSizeParam) ? pageSizeParam : defaultPageSize;
-  const search = params.get('search')?.trim() ?? '';
-  const statusParam = params.get('status');
-  const status: AdminTab = ADMIN_TABS.includes(statusParam as AdminTab) ? (statusParam as AdminTab) : 'all';
-  const sort: AdminSort = params.get('sort') === 'oldest' ? 'oldest' : 'newest';
-
+  const list = useListAddress<{ status: AdminTab; sort: AdminSort }>({
+    defaultPageSize,
+    pageSizes: ADMIN_PAGE_SIZES,
+    filters: { status: ADMIN_TABS, sort: SORTS },
+  });
+  const { status, sort } = list.filters;
   const query: AdminProjectsQuery = {
     status,
-    page,
-    page_size: pageSize,
+    page: list.page,
+    page_size: list.pageSize,
     sort,
-    ...(search ? { search } : {}),
+    ...(list.search ? { search: list.search } : {}),
   };
-
-  const update = (next: {
-    page?: number;
-    pageSize?: number;
-    search?: string;
-    status?: AdminTab;
-    sort?: AdminSort;
-  }) => {
-    const merged = { page, pageSize, search, status, sort, ...next };
-    const out = new URLSearchParams();
-    if (merged.status !== 'all') out.set('status', merged.status);
-    if (merged.search) out.set('search', merged.search);
-    if (merged.sort !== 'newest') out.set('sort', merged.sort);
-    if (merged.page > 1) out.set('page', String(merged.page));
-    if (merged.pageSize !== defaultPageSize) out.set('page_size', String(merged.pageSize));
-    setParams(out, { replace: true });
-  };
-
-  return { query, page, pageSize, search, status, sort, update };
+  /** The pager of a page of these lists, with the spec's "第 x 页，共 y 页，总计 z 项". */
+  const paging = (total: number): Paging => ({
+    page: list.page,
+    pageSize: list.pageSize,
+    pageSizes: ADMIN_PAGE_SIZES,
+    total,
+    summary: (count) => pageSummary(list.page, list.pageSize, count),
+    onChange: (page, pageSize) => list.update({ page, pageSize }),
+  });
+  return { ...list, status, sort, query, paging };
 }
 
 /** "第 2 页，共 5 页，总计 43 项" (spec §2, review list). */

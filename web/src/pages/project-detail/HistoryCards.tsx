@@ -1,20 +1,11 @@
-/** The file list of the newest version, the versions with rollback, and the review history. */
-import { HistoryOutlined, RollbackOutlined } from '@ant-design/icons';
-import {
-  type DeploymentDto,
-  formatBytes,
-  messages,
-  type ProjectDto,
-  type ProjectFileDto,
-  type ReviewCommentDto,
-} from '@sitehall/contracts';
-import { App, Button, Card, Empty, Table, type TableProps, Tag, Timeline, Typography } from 'antd';
+/** The file list of the newest version and the review history (the versions: components/VersionsCard). */
+import { HistoryOutlined } from '@ant-design/icons';
+import type { ProjectDto, ProjectFileDto, ReviewCommentDto } from '@sitehall/contracts';
+import { Card, Empty, Table, type TableProps, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
-import { errorMessage } from '../../api/client';
-import { useRollbackProject } from '../../api/projects';
 import { FileSize } from '../../components/FileSize';
 import { formatDateTime } from '../../lib/format';
-import { DEPLOYMENT_STATUS_LABELS, reviewActionColor, reviewActionLabel, uploadTypeLabel } from './labels';
+import { reviewActionColor, reviewActionLabel } from '../../lib/project-labels';
 
 const FILE_PAGE_SIZE = 10;
 
@@ -89,107 +80,6 @@ export function FilesCard({ project }: { project: ProjectDto }) {
             : false
         }
         scroll={{ x: 480 }}
-      />
-    </Card>
-  );
-}
-
-function canRollBack(project: ProjectDto, version: DeploymentDto): boolean {
-  return project.is_live && version.status === 'approved' && !version.is_live;
-}
-
-export function VersionsCard({ project }: { project: ProjectDto }) {
-  const { message, modal } = App.useApp();
-  const rollback = useRollbackProject(project.id);
-  const versions = [...(project.deployments ?? [])].sort((a, b) => b.version - a.version);
-
-  const confirmRollback = (version: DeploymentDto) =>
-    modal.confirm({
-      title: `回滚到版本 v${version.version}？`,
-      content: '线上站点会立即切换到该版本的文件，之后仍可再切换回来。',
-      okText: '回滚',
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          await rollback.mutateAsync(version.id);
-          message.success(messages.review.rollbackDone);
-        } catch (error) {
-          message.error(errorMessage(error));
-        }
-      },
-    });
-
-  const columns: TableProps<DeploymentDto>['columns'] = [
-    {
-      title: '版本',
-      key: 'version',
-      width: 130,
-      render: (_, v) => (
-        <span className="detail-version">
-          <strong>v{v.version}</strong>
-          {v.is_live && <Tag color="green">线上</Tag>}
-        </span>
-      ),
-    },
-    {
-      title: '状态',
-      dataIndex: 'status',
-      key: 'status',
-      width: 130,
-      render: (status: DeploymentDto['status']) => (
-        <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>{DEPLOYMENT_STATUS_LABELS[status].label}</Tag>
-      ),
-    },
-    {
-      title: '文件',
-      key: 'files',
-      render: (_, v) => (
-        <span className="detail-version__files">
-          {v.file_count} 个 · {formatBytes(v.file_size)} · {uploadTypeLabel(v.upload_type)}
-          {v.review_comment && (
-            <Typography.Text type="secondary" className="detail-version__comment">
-              审核意见：{v.review_comment}
-            </Typography.Text>
-          )}
-        </span>
-      ),
-    },
-    {
-      title: '上传时间',
-      dataIndex: 'created_at',
-      key: 'created_at',
-      width: 150,
-      responsive: ['sm'],
-      render: (at: string) => formatDateTime(at),
-    },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 96,
-      render: (_, v) =>
-        canRollBack(project, v) ? (
-          <Button
-            size="small"
-            icon={<RollbackOutlined aria-hidden />}
-            loading={rollback.isPending && rollback.variables === v.id}
-            onClick={() => confirmRollback(v)}
-          >
-            回滚
-          </Button>
-        ) : null,
-    },
-  ];
-
-  return (
-    <Card title="版本记录" className="detail-card">
-      <Table<DeploymentDto>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={versions}
-        pagination={versions.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无版本" /> }}
-        scroll={{ x: 560 }}
       />
     </Card>
   );

@@ -5,14 +5,16 @@
 import './project-detail.css';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Button, Card, Col, Result, Row, Skeleton } from 'antd';
+import { Button, Card, Col, Result, Row } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { useProject } from '../../api/projects';
+import { DetailSkeleton } from '../../components/DetailSkeleton';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
-import { FilesCard, ReviewHistoryCard, VersionsCard } from './HistoryCards';
+import { VersionsCard } from '../../components/VersionsCard';
+import { FilesCard, ReviewHistoryCard } from './HistoryCards';
 import { EditProjectModal, NewVersionModal } from './ProjectModals';
 import { BasicInfoCard, FileInfoCard, StatusNotice } from './ProjectOverview';
 import { AccessCard, ActionsCard, StatsCard } from './ProjectSidebar';
@@ -80,18 +82,7 @@ export function ProjectDetailPage() {
     return (
       <>
         <PageHeader title="项目详情" back={backLink} />
-        <Row gutter={[24, 24]}>
-          <Col xs={24} lg={16}>
-            <Card>
-              <Skeleton active paragraph={{ rows: 8 }} />
-            </Card>
-          </Col>
-          <Col xs={24} lg={8}>
-            <Card>
-              <Skeleton active paragraph={{ rows: 5 }} />
-            </Card>
-          </Col>
-        </Row>
+        <DetailSkeleton gutter={24} />
       </>
     );
   }
@@ -110,7 +101,7 @@ export function ProjectDetailPage() {
             <BasicInfoCard project={project} />
             <FileInfoCard project={project} />
             <FilesCard project={project} />
-            <VersionsCard project={project} />
+            <VersionsCard project={project} className="detail-card" />
             <ReviewHistoryCard comments={project.review_comments ?? []} />
           </div>
         </Col>

@@ -5,8 +5,8 @@ import { Alert, Button, Card, Descriptions, Tag, Typography } from 'antd';
 import { FileSize } from '../../components/FileSize';
 import { StatusTag } from '../../components/StatusTag';
 import { formatDateTime } from '../../lib/format';
+import { uploadTypeLabel } from '../../lib/project-labels';
 import { liveVersionNote } from '../../lib/project-status';
-import { uploadTypeLabel } from './labels';
 
 export function StatusNotice({ project, onNewVersion }: { project: ProjectDto; onNewVersion: () => void }) {
   if (project.status === 'rejected') {

@@ -1,4 +1,4 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { SearchOutlined } from '@ant-design/icons';
 import {
   AUDIT_ACTION_LABELS,
   AUDIT_TARGET_LABELS,
@@ -7,17 +7,13 @@ import {
   messages,
 } from '@sitehall/contracts';
 import {
-  Alert,
   Button,
   Card,
   DatePicker,
-  Empty,
   Form,
   Input,
-  Result,
   Select,
   Space,
-  Table,
   type TableProps,
   Tag,
   Tooltip,
@@ -26,7 +22,7 @@ import {
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAuditLogs } from '../../../api/admin';
-import { errorMessage } from '../../../api/client';
+import { PagedTable } from '../../../components/admin/PagedTable';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/format';
 import { describeAuditDetail } from './auditDetail';
@@ -187,7 +183,6 @@ export function AuditLogsPage() {
   const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
   const query: AuditLogQuery = { ...filters, page, page_size: pageSize };
   const logs = useAuditLogs(query);
-  const total = logs.data?.pagination.total_count ?? 0;
   const filtered = Object.keys(filters).length > 0;
 
   const apply = (values: FilterValues) => {
@@ -264,55 +259,26 @@ export function AuditLogsPage() {
       </Card>
 
       <Card>
-        {logs.isError && logs.data && (
-          <Alert
-            type="warning"
-            showIcon
-            className="admin-card-alert"
-            title={`${messages.review.adminDataFailed}：${errorMessage(logs.error)}`}
-          />
-        )}
-        {logs.isError && !logs.data ? (
-          <Result
-            status="error"
-            title={messages.review.adminDataFailed}
-            subTitle={errorMessage(logs.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => logs.refetch()}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : (
-          <Table<AuditLogDto>
-            rowKey="id"
-            size="middle"
-            columns={columns}
-            dataSource={logs.data?.logs ?? []}
-            loading={logs.isPending || (logs.isFetching && logs.isPlaceholderData)}
-            scroll={{ x: 1000 }}
-            pagination={{
-              current: page,
-              pageSize,
-              total,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (count) => `共 ${count} 条记录`,
-            }}
-            onChange={(pagination) => {
-              setPage(pagination.current ?? 1);
-              setPageSize(pagination.pageSize ?? DEFAULT_PAGE_SIZE);
-            }}
-            locale={{
-              emptyText: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={filtered ? '没有符合条件的记录' : '暂无审计记录'}
-                />
-              ),
-            }}
-          />
-        )}
+        <PagedTable<AuditLogDto>
+          query={logs}
+          rows={logs.data?.logs ?? []}
+          size="middle"
+          columns={columns}
+          scroll={{ x: 1000 }}
+          failedTitle={messages.review.adminDataFailed}
+          paging={{
+            page,
+            pageSize,
+            pageSizes: PAGE_SIZES,
+            total: logs.data?.pagination.total_count ?? 0,
+            summary: (count) => `共 ${count} 条记录`,
+            onChange: (nextPage, nextPageSize) => {
+              setPage(nextPage);
+              setPageSize(nextPageSize);
+            },
+          }}
+          emptyText={filtered ? '没有符合条件的记录' : '暂无审计记录'}
+        />
       </Card>
     </>
   );

@@ -6,18 +6,18 @@ import {
   EyeOutlined,
   FileSearchOutlined,
   ProjectOutlined,
-  ReloadOutlined,
   RightOutlined,
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import { ADMIN_PENDING_COUNT, type AdminProjectDto, type AdminStatsDto, messages } from '@sitehall/contracts';
-import { Alert, Button, Card, Col, Empty, List, Result, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Card, Col, Empty, List, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useAdminStats, usePendingProjects } from '../../../api/admin';
 import { errorMessage } from '../../../api/client';
 import { ContentCheckBadge } from '../../../components/admin/ContentCheckBadge';
+import { LoadFailed } from '../../../components/admin/LoadFailed';
 import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
 import { StatCard } from '../../../components/admin/StatCard';
@@ -206,15 +206,11 @@ function PendingProjects() {
       className="admin-dashboard__pending"
     >
       {pending.isError ? (
-        <Result
+        <LoadFailed
           status="warning"
           title={messages.review.adminDataFailed}
-          subTitle={errorMessage(pending.error)}
-          extra={
-            <Button icon={<ReloadOutlined aria-hidden />} onClick={() => pending.refetch()}>
-              重新加载
-            </Button>
-          }
+          error={pending.error}
+          onRetry={() => pending.refetch()}
         />
       ) : pending.isPending ? (
         <Skeleton active paragraph={{ rows: 6 }} />
@@ -297,15 +293,10 @@ export function AdminDashboardPage() {
       />
       {stats.isError && !stats.data ? (
         <Card className="admin-dashboard__error">
-          <Result
-            status="error"
+          <LoadFailed
             title={messages.review.adminDataFailed}
-            subTitle={errorMessage(stats.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => stats.refetch()}>
-                重新加载
-              </Button>
-            }
+            error={stats.error}
+            onRetry={() => stats.refetch()}
           />
         </Card>
       ) : stats.isPending ? (

@@ -4,14 +4,13 @@ import {
   DashboardOutlined,
   GlobalOutlined,
   ProjectOutlined,
-  ReloadOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Alert, Button, Card, Col, Result, Row, Skeleton, Space } from 'antd';
+import { Alert, Card, Col, Row, Skeleton, Space } from 'antd';
 import { useLocation } from 'react-router-dom';
 import { useAdminStats } from '../../../api/admin';
-import { errorMessage } from '../../../api/client';
+import { LoadFailed } from '../../../components/admin/LoadFailed';
 import { StatCard } from '../../../components/admin/StatCard';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -44,15 +43,10 @@ export function AdminOverviewPage() {
       />
       {stats.isError && !stats.data ? (
         <Card>
-          <Result
-            status="error"
+          <LoadFailed
             title={messages.review.adminDataFailed}
-            subTitle={errorMessage(stats.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => stats.refetch()}>
-                重新加载
-              </Button>
-            }
+            error={stats.error}
+            onRetry={() => stats.refetch()}
           />
         </Card>
       ) : (

@@ -3,7 +3,6 @@ import {
   DownloadOutlined,
   DownOutlined,
   ExportOutlined,
-  ReloadOutlined,
   StarFilled,
 } from '@ant-design/icons';
 import {
@@ -17,36 +16,28 @@ import {
   REVIEW_ACTION_LABELS,
 } from '@sitehall/contracts';
 import {
-  Alert,
   App,
   Button,
   Card,
   Dropdown,
-  Empty,
-  Input,
   Popconfirm,
-  Result,
   Select,
   Space,
-  Table,
   type TableProps,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAdminProjects, useDeleteProjectAsAdmin, useDownloadProject } from '../../../api/admin';
 import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { BatchActionBar } from '../../../components/admin/BatchActionBar';
+import { PagedTable } from '../../../components/admin/PagedTable';
+import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
-import {
-  ADMIN_PAGE_SIZES,
-  type AdminSort,
-  pageSummary,
-  useAdminListParams,
-} from '../../../components/admin/useAdminListParams';
+import { useAdminListParams } from '../../../components/admin/useAdminListParams';
+import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -137,20 +128,10 @@ export function AdminProjectsPage() {
   const list = useAdminListParams(DEFAULT_PAGE_SIZE);
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
-  const [searchText, setSearchText] = useState(list.search);
-  const [selected, setSelected] = useState<number[]>([]);
-
-  const viewKey = JSON.stringify(list.query);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view starts a new selection
-  useEffect(() => setSelected([]), [viewKey]);
-
-  const lastPage = projects.data?.pagination.total_pages;
-  useEffect(() => {
-    if (lastPage !== undefined && lastPage > 0 && list.page > lastPage) list.update({ page: lastPage });
-  }, [lastPage, list]);
+  const selection = useRowSelection(list.query);
+  useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const counts = projects.data?.counts;
-  const total = projects.data?.pagination.total_count ?? 0;
 
   const columns: TableProps<AdminProjectDto>['columns'] = [
     {
@@ -257,18 +238,11 @@ export function AdminProjectsPage() {
         description="平台上的全部项目：状态、访问与下载统计；可下载文件、执行审核操作或删除项目。"
       />
       <Card>
-        <div className="admin-toolbar">
-          <Input.Search
-            className="admin-toolbar__search"
-            placeholder="搜索项目名称、描述或所有者"
-            aria-label="搜索项目"
-            allowClear
-            value={searchText}
-            maxLength={100}
-            onChange={(event) => setSearchText(event.target.value)}
-            onSearch={(value) => list.update({ search: value.trim(), page: 1 })}
-            enterButton="搜索"
-          />
+        <ProjectListToolbar
+          list={list}
+          refresh={() => projects.refetch()}
+          refreshing={projects.isFetching && !projects.isPending}
+        >
           <Select<AdminTab>
             aria-label="按状态筛选"
             value={list.status}
@@ -276,89 +250,20 @@ export function AdminProjectsPage() {
             options={statusOptions}
             className="admin-projects__status"
           />
-          <Select<AdminSort>
-            aria-label="排序"
-            value={list.sort}
-            onChange={(sort) => list.update({ sort, page: 1 })}
-            options={[
-              { value: 'newest', label: '最新在前' },
-              { value: 'oldest', label: '最早在前' },
-            ]}
-            className="admin-projects__sort"
-          />
-          <Button
-            icon={<ReloadOutlined aria-hidden />}
-            onClick={() => projects.refetch()}
-            loading={projects.isFetching && !projects.isPending}
-          >
-            刷新
-          </Button>
-        </div>
+        </ProjectListToolbar>
 
-        <BatchActionBar selected={selected} onDone={() => setSelected([])} />
+        <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 
-        {projects.isError && projects.data && (
-          <Alert
-            type="warning"
-            showIcon
-            className="admin-card-alert"
-            title={`${messages.review.reviewListFailed}：${errorMessage(projects.error)}`}
-            action={
-              <Button size="small" onClick={() => projects.refetch()}>
-                重试
-              </Button>
-            }
-          />
-        )}
-
-        {projects.isError && !projects.data ? (
-          <Result
-            status="error"
-            title={messages.review.reviewListFailed}
-            subTitle={errorMessage(projects.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => projects.refetch()}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : (
-          <Table<AdminProjectDto>
-            rowKey="id"
-            columns={columns}
-            dataSource={projects.data?.projects ?? []}
-            loading={projects.isPending || (projects.isFetching && projects.isPlaceholderData)}
-            scroll={{ x: 1190 }}
-            rowSelection={{
-              selectedRowKeys: selected,
-              onChange: (keys) => setSelected(keys.map(Number)),
-              columnWidth: 40,
-              fixed: true,
-            }}
-            pagination={{
-              current: list.page,
-              pageSize: list.pageSize,
-              total,
-              showSizeChanger: true,
-              pageSizeOptions: ADMIN_PAGE_SIZES,
-              showTotal: (count) => pageSummary(list.page, list.pageSize, count),
-            }}
-            onChange={(pagination) =>
-              list.update({
-                page: pagination.current ?? 1,
-                pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
-              })
-            }
-            locale={{
-              emptyText: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={list.search || list.status !== 'all' ? '没有找到匹配的项目' : '暂无项目'}
-                />
-              ),
-            }}
-          />
-        )}
+        <PagedTable<AdminProjectDto>
+          query={projects}
+          rows={projects.data?.projects ?? []}
+          columns={columns}
+          scroll={{ x: 1190 }}
+          rowSelection={{ ...selection.rowSelection, fixed: true }}
+          failedTitle={messages.review.reviewListFailed}
+          paging={list.paging(projects.data?.pagination.total_count ?? 0)}
+          emptyText={list.search || list.status !== 'all' ? '没有找到匹配的项目' : '暂无项目'}
+        />
       </Card>
       {actions.dialog}
     </>

@@ -1,12 +1,14 @@
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Button, Card, Col, Result, Row, Skeleton, Space } from 'antd';
+import { Button, Card, Col, Result, Row, Space } from 'antd';
 import { Link, useParams } from 'react-router-dom';
 import { useAdminProject } from '../../../api/admin';
 import { errorMessage, toApiError } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
+import { DetailSkeleton } from '../../../components/DetailSkeleton';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { VersionsCard } from '../../../components/VersionsCard';
 import { ContentCheckCard } from './ContentCheckCard';
 import { DecisionCard } from './DecisionCard';
 import { FilesCard } from './FilesCard';
@@ -91,18 +93,7 @@ export function ReviewDetailPage() {
     return (
       <>
         <PageHeader title="审核详情" back={backLink} />
-        <Row gutter={[16, 16]}>
-          <Col xs={24} lg={16}>
-            <Card>
-              <Skeleton active paragraph={{ rows: 8 }} />
-            </Card>
-          </Col>
-          <Col xs={24} lg={8}>
-            <Card>
-              <Skeleton active paragraph={{ rows: 5 }} />
-            </Card>
-          </Col>
-        </Row>
+        <DetailSkeleton />
       </>
     );
   }
@@ -129,6 +120,7 @@ export function ReviewDetailPage() {
           {diff && <VersionDiffCard diff={diff} />}
           <ContentCheckCard check={check} version={checkVersion} />
           <FilesCard project={project} />
+          <VersionsCard project={project} className="review-detail__card" />
         </Col>
         <Col xs={24} xl={8} className="review-detail__side">
           <DecisionCard project={project} />

@@ -1,21 +1,7 @@
-import { REVIEW_ACTION_LABELS, type ReviewCommentDto } from '@sitehall/contracts';
+import type { ReviewCommentDto } from '@sitehall/contracts';
 import { Card, Empty, Tag, Timeline, Typography } from 'antd';
 import { formatDateTime } from '../../../lib/format';
-
-const ACTION_COLORS: Record<string, string> = {
-  approve: 'green',
-  reject: 'red',
-  publish: 'blue',
-  unpublish: 'gray',
-  takedown: 'red',
-  rollback: 'purple',
-};
-
-/** 通过, 拒绝, 发布, 取消精选, 下线, 回滚. */
-export function reviewActionLabel(action: string): string {
-  if (action === 'rollback') return '回滚版本';
-  return (REVIEW_ACTION_LABELS as Record<string, string>)[action] ?? action;
-}
+import { reviewActionColor, reviewActionLabel } from '../../../lib/project-labels';
 
 /** Every decision on the project, newest first, with its reviewer and comment. */
 export function ReviewHistoryCard({ comments }: { comments: ReviewCommentDto[] }) {
@@ -28,11 +14,11 @@ export function ReviewHistoryCard({ comments }: { comments: ReviewCommentDto[] }
           className="review-history"
           items={comments.map((c) => ({
             key: c.id,
-            color: ACTION_COLORS[c.action] ?? 'gray',
+            color: reviewActionColor(c.action),
             content: (
               <div className="review-history__item">
                 <div className="review-history__head">
-                  <Tag color={ACTION_COLORS[c.action]}>{reviewActionLabel(c.action)}</Tag>
+                  <Tag color={reviewActionColor(c.action)}>{reviewActionLabel(c.action)}</Tag>
                   {c.deployment_version !== null && (
                     <span className="review-history__version">v{c.deployment_version}</span>
                   )}

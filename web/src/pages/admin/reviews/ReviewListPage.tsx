@@ -1,4 +1,3 @@
-import { ReloadOutlined } from '@ant-design/icons';
 import {
   ADMIN_STATUS_LABELS,
   type AdminProjectCounts,
@@ -6,37 +5,18 @@ import {
   type AdminTab,
   messages,
 } from '@sitehall/contracts';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Empty,
-  Input,
-  Result,
-  Select,
-  Space,
-  Table,
-  type TableProps,
-  Tabs,
-  Tooltip,
-  Typography,
-} from 'antd';
-import { useEffect, useState } from 'react';
+import { Badge, Card, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { useAdminProjects } from '../../../api/admin';
-import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { BatchActionBar } from '../../../components/admin/BatchActionBar';
 import { ContentCheckBadge } from '../../../components/admin/ContentCheckBadge';
+import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
+import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
-import {
-  ADMIN_PAGE_SIZES,
-  type AdminSort,
-  pageSummary,
-  useAdminListParams,
-} from '../../../components/admin/useAdminListParams';
+import { useAdminListParams } from '../../../components/admin/useAdminListParams';
+import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -86,18 +66,8 @@ export function ReviewListPage() {
   const list = useAdminListParams(DEFAULT_PAGE_SIZE);
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
-  const [searchText, setSearchText] = useState(list.search);
-  const [selected, setSelected] = useState<number[]>([]);
-
-  // A selection belongs to the rows on screen; a new page, tab or search starts a new one.
-  const viewKey = JSON.stringify(list.query);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of the view
-  useEffect(() => setSelected([]), [viewKey]);
-
-  const lastPage = projects.data?.pagination.total_pages;
-  useEffect(() => {
-    if (lastPage !== undefined && lastPage > 0 && list.page > lastPage) list.update({ page: lastPage });
-  }, [lastPage, list]);
+  const selection = useRowSelection(list.query);
+  useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const columns: TableProps<AdminProjectDto>['columns'] = [
     {
@@ -171,9 +141,6 @@ export function ReviewListPage() {
     },
   ];
 
-  const total = projects.data?.pagination.total_count ?? 0;
-  const rows = projects.data?.projects ?? [];
-
   return (
     <>
       <PageHeader
@@ -187,101 +154,24 @@ export function ReviewListPage() {
           onChange={(key) => list.update({ status: key as AdminTab, page: 1 })}
           className="review-tabs"
         />
-        <div className="admin-toolbar">
-          <Input.Search
-            className="admin-toolbar__search"
-            placeholder="搜索项目名称、描述或所有者"
-            aria-label="搜索项目"
-            allowClear
-            value={searchText}
-            maxLength={100}
-            onChange={(event) => setSearchText(event.target.value)}
-            onSearch={(value) => list.update({ search: value.trim(), page: 1 })}
-            enterButton="搜索"
-          />
-          <Select<AdminSort>
-            aria-label="排序"
-            value={list.sort}
-            onChange={(sort) => list.update({ sort, page: 1 })}
-            options={[
-              { value: 'newest', label: '最新上传在前' },
-              { value: 'oldest', label: '最早上传在前' },
-            ]}
-            className="review-toolbar__sort"
-          />
-          <Button
-            icon={<ReloadOutlined aria-hidden />}
-            onClick={() => projects.refetch()}
-            loading={projects.isFetching && !projects.isPending}
-          >
-            刷新
-          </Button>
-        </div>
+        <ProjectListToolbar
+          list={list}
+          refresh={() => projects.refetch()}
+          refreshing={projects.isFetching && !projects.isPending}
+        />
 
-        <BatchActionBar selected={selected} onDone={() => setSelected([])} />
+        <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 
-        {projects.isError && projects.data && (
-          <Alert
-            type="warning"
-            showIcon
-            className="admin-card-alert"
-            title={`${messages.review.reviewListFailed}：${errorMessage(projects.error)}`}
-            action={
-              <Button size="small" onClick={() => projects.refetch()}>
-                重试
-              </Button>
-            }
-          />
-        )}
-
-        {projects.isError && !projects.data ? (
-          <Result
-            status="error"
-            title={messages.review.reviewListFailed}
-            subTitle={errorMessage(projects.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => projects.refetch()}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : (
-          <Table<AdminProjectDto>
-            rowKey="id"
-            columns={columns}
-            dataSource={rows}
-            loading={projects.isPending || (projects.isFetching && projects.isPlaceholderData)}
-            scroll={{ x: 1000 }}
-            rowSelection={{
-              selectedRowKeys: selected,
-              onChange: (keys) => setSelected(keys.map(Number)),
-              columnWidth: 40,
-            }}
-            pagination={{
-              current: list.page,
-              pageSize: list.pageSize,
-              total,
-              showSizeChanger: true,
-              pageSizeOptions: ADMIN_PAGE_SIZES,
-              showTotal: (count) => pageSummary(list.page, list.pageSize, count),
-              hideOnSinglePage: false,
-            }}
-            onChange={(pagination) =>
-              list.update({
-                page: pagination.current ?? 1,
-                pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
-              })
-            }
-            locale={{
-              emptyText: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={list.search ? `没有找到匹配“${list.search}”的项目` : EMPTY_TEXT[list.status]}
-                />
-              ),
-            }}
-          />
-        )}
+        <PagedTable<AdminProjectDto>
+          query={projects}
+          rows={projects.data?.projects ?? []}
+          columns={columns}
+          scroll={{ x: 1000 }}
+          rowSelection={selection.rowSelection}
+          failedTitle={messages.review.reviewListFailed}
+          paging={list.paging(projects.data?.pagination.total_count ?? 0)}
+          emptyText={list.search ? `没有找到匹配“${list.search}”的项目` : EMPTY_TEXT[list.status]}
+        />
       </Card>
       {actions.dialog}
     </>

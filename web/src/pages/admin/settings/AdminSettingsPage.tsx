@@ -1,4 +1,4 @@
-import { ReloadOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { type AdminConfigBody, type AdminConfigDto, CONFIG_BOUNDS, MB, messages } from '@sitehall/contracts';
 import {
   Alert,
@@ -11,7 +11,6 @@ import {
   type FormRule,
   InputNumber,
   Popconfirm,
-  Result,
   Row,
   Skeleton,
   Space,
@@ -19,7 +18,8 @@ import {
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useAdminConfig, useSaveAdminConfig } from '../../../api/admin';
-import { errorMessage, toApiError } from '../../../api/client';
+import { toApiError } from '../../../api/client';
+import { LoadFailed } from '../../../components/admin/LoadFailed';
 import { PageHeader } from '../../../components/PageHeader';
 import { applyFieldErrors } from '../../../lib/form';
 import { extensionGroups } from './extensionGroups';
@@ -49,6 +49,7 @@ const FIELD_NAMES = [
 ] as const;
 
 type ByteField = 'max_file_bytes' | 'max_upload_bytes' | 'max_archive_uncompressed_bytes';
+type CountField = 'max_files_per_upload' | 'max_archive_entries';
 
 const LABELS: Record<(typeof FIELD_NAMES)[number], string> = {
   max_files_per_upload: '单次上传文件数上限',
@@ -87,7 +88,7 @@ export function fromForm(values: SettingsForm): AdminConfigBody {
 }
 
 /** A whole number inside the setting's bounds, checked in the unit the form shows. */
-function countRule(field: 'max_files_per_upload' | 'max_archive_entries'): FormRule {
+function countRule(field: CountField): FormRule {
   const { min, max } = CONFIG_BOUNDS[field];
   const message = `${LABELS[field]}必须是 ${min} 到 ${max} 之间的整数`;
   return { required: true, type: 'integer', min, max, message };
@@ -124,6 +125,59 @@ function defaultHint(text: string) {
   return <span className="settings-hint">默认：{text}</span>;
 }
 
+/** A limit counted in items (files, archive entries). */
+function CountSetting({ field, defaults }: { field: CountField; defaults: AdminConfigDto }) {
+  return (
+    <Col xs={24} md={12}>
+      <Form.Item
+        name={field}
+        label={LABELS[field]}
+        rules={[countRule(field)]}
+        extra={defaultHint(`${defaults[field]} 个`)}
+      >
+        <InputNumber className="settings-number" controls={false} precision={0} suffix="个" />
+      </Form.Item>
+    </Col>
+  );
+}
+
+/** A size limit, shown and typed in MB, stored in bytes. */
+function MegabyteSetting({
+  field,
+  defaults,
+  step = 1,
+  rules = [],
+  dependencies,
+}: {
+  field: ByteField;
+  defaults: AdminConfigDto;
+  step?: number;
+  rules?: FormRule[];
+  dependencies?: ByteField[];
+}) {
+  return (
+    <Col xs={24} md={12}>
+      <Form.Item
+        name={field}
+        label={LABELS[field]}
+        dependencies={dependencies}
+        rules={[megabyteRule(field), ...rules]}
+        extra={defaultHint(`${mbOf(defaults[field])} MB`)}
+      >
+        <InputNumber className="settings-number" controls={false} precision={2} step={step} suffix="MB" />
+      </Form.Item>
+    </Col>
+  );
+}
+
+/** A single file may not be larger than a whole upload. */
+const fileWithinUploadRule: FormRule = ({ getFieldValue }) => ({
+  validator: async (_rule, value: number | null) => {
+    const total = getFieldValue('max_upload_bytes') as number | null;
+    if (value !== null && total !== null && value > total) throw new Error(m.configFileOverUpload);
+  },
+});
+
 export function AdminSettingsPage() {
   const { message } = App.useApp();
   const config = useAdminConfig();
@@ -144,15 +198,10 @@ export function AdminSettingsPage() {
       <>
         <PageHeader title="系统设置" />
         <Card>
-          <Result
-            status="error"
+          <LoadFailed
             title={messages.review.adminDataFailed}
-            subTitle={errorMessage(config.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => config.refetch()}>
-                重新加载
-              </Button>
-            }
+            error={config.error}
+            onRetry={() => config.refetch()}
           />
         </Card>
       </>
@@ -186,6 +235,11 @@ export function AdminSettingsPage() {
     }
   };
 
+  const setExtensions = (extensions: readonly string[]) => {
+    form.setFieldsValue({ allowed_extensions: [...extensions] });
+    setDirty(true);
+  };
+
   const fillDefaults = () => {
     form.setFieldsValue(toForm(defaults));
     form.setFields(FIELD_NAMES.map((name) => ({ name, errors: [] })));
@@ -217,85 +271,16 @@ export function AdminSettingsPage() {
       >
         <Card title="上传限制" className="settings-card">
           <Row gutter={24}>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="max_files_per_upload"
-                label={LABELS.max_files_per_upload}
-                rules={[countRule('max_files_per_upload')]}
-                extra={defaultHint(`${defaults.max_files_per_upload} 个`)}
-              >
-                <InputNumber className="settings-number" controls={false} precision={0} suffix="个" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="max_file_bytes"
-                label={LABELS.max_file_bytes}
-                dependencies={['max_upload_bytes']}
-                rules={[
-                  megabyteRule('max_file_bytes'),
-                  ({ getFieldValue }) => ({
-                    validator: async (_rule, value: number | null) => {
-                      const total = getFieldValue('max_upload_bytes') as number | null;
-                      if (value !== null && total !== null && value > total) {
-                        throw new Error(m.configFileOverUpload);
-                      }
-                    },
-                  }),
-                ]}
-                extra={defaultHint(`${mbOf(defaults.max_file_bytes)} MB`)}
-              >
-                <InputNumber
-                  className="settings-number"
-                  controls={false}
-                  precision={2}
-                  step={1}
-                  suffix="MB"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="max_upload_bytes"
-                label={LABELS.max_upload_bytes}
-                rules={[megabyteRule('max_upload_bytes')]}
-                extra={defaultHint(`${mbOf(defaults.max_upload_bytes)} MB`)}
-              >
-                <InputNumber
-                  className="settings-number"
-                  controls={false}
-                  precision={2}
-                  step={1}
-                  suffix="MB"
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="max_archive_entries"
-                label={LABELS.max_archive_entries}
-                rules={[countRule('max_archive_entries')]}
-                extra={defaultHint(`${defaults.max_archive_entries} 个`)}
-              >
-                <InputNumber className="settings-number" controls={false} precision={0} suffix="个" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="max_archive_uncompressed_bytes"
-                label={LABELS.max_archive_uncompressed_bytes}
-                rules={[megabyteRule('max_archive_uncompressed_bytes')]}
-                extra={defaultHint(`${mbOf(defaults.max_archive_uncompressed_bytes)} MB`)}
-              >
-                <InputNumber
-                  className="settings-number"
-                  controls={false}
-                  precision={2}
-                  step={10}
-                  suffix="MB"
-                />
-              </Form.Item>
-            </Col>
+            <CountSetting field="max_files_per_upload" defaults={defaults} />
+            <MegabyteSetting
+              field="max_file_bytes"
+              defaults={defaults}
+              dependencies={['max_upload_bytes']}
+              rules={[fileWithinUploadRule]}
+            />
+            <MegabyteSetting field="max_upload_bytes" defaults={defaults} />
+            <CountSetting field="max_archive_entries" defaults={defaults} />
+            <MegabyteSetting field="max_archive_uncompressed_bytes" defaults={defaults} step={10} />
           </Row>
         </Card>
 
@@ -304,24 +289,10 @@ export function AdminSettingsPage() {
           className="settings-card"
           extra={
             <Space size={4}>
-              <Button
-                size="small"
-                type="link"
-                onClick={() => {
-                  form.setFieldsValue({ allowed_extensions: [...known] });
-                  setDirty(true);
-                }}
-              >
+              <Button size="small" type="link" onClick={() => setExtensions(known)}>
                 全选
               </Button>
-              <Button
-                size="small"
-                type="link"
-                onClick={() => {
-                  form.setFieldsValue({ allowed_extensions: [...defaults.allowed_extensions] });
-                  setDirty(true);
-                }}
-              >
+              <Button size="small" type="link" onClick={() => setExtensions(defaults.allowed_extensions)}>
                 恢复默认类型
               </Button>
             </Space>

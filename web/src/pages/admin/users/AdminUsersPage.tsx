@@ -2,7 +2,6 @@ import {
   CheckCircleOutlined,
   DeleteOutlined,
   KeyOutlined,
-  ReloadOutlined,
   StopOutlined,
   UserAddOutlined,
 } from '@ant-design/icons';
@@ -21,24 +20,22 @@ import {
   App,
   Button,
   Card,
-  Empty,
-  Input,
   Modal,
   Popconfirm,
-  Result,
   Segmented,
   Select,
   Space,
-  Table,
   type TableProps,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
-import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
 import { useAdminUsers, useDeleteUser, useResetUserPassword, useUpdateUser } from '../../../api/users';
+import { PagedTable } from '../../../components/admin/PagedTable';
+import { SearchBox } from '../../../components/admin/SearchBox';
+import { useListAddress, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { GeneratedPassword } from '../../../components/GeneratedPassword';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -50,34 +47,23 @@ const PAGE_SIZES = [10, 20, 50, 100];
 const DEFAULT_PAGE_SIZE = 20;
 type RoleFilter = Role | 'all';
 
-/** The list query lives in the address, so reload and back keep the same page and filters. */
-function useUserListParams() {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1);
-  const pageSizeParam = Number.parseInt(params.get('page_size') ?? '', 10);
-  const pageSize = PAGE_SIZES.includes(pageSizeParam) ? pageSizeParam : DEFAULT_PAGE_SIZE;
-  const search = params.get('search')?.trim() ?? '';
-  const roleParam = params.get('role');
-  const role: RoleFilter = ROLES.includes(roleParam as Role) ? (roleParam as Role) : 'all';
+const ROLE_FILTERS: readonly RoleFilter[] = ['all', ...ROLES];
 
+/** The users list's view in the address (page, search, role), and its server query. */
+function useUserListParams() {
+  const list = useListAddress<{ role: RoleFilter }>({
+    defaultPageSize: DEFAULT_PAGE_SIZE,
+    pageSizes: PAGE_SIZES,
+    filters: { role: ROLE_FILTERS },
+  });
+  const { role } = list.filters;
   const query: UserListQuery = {
-    page,
-    page_size: pageSize,
-    ...(search ? { search } : {}),
+    page: list.page,
+    page_size: list.pageSize,
+    ...(list.search ? { search: list.search } : {}),
     ...(role !== 'all' ? { role } : {}),
   };
-
-  const update = (next: { page?: number; pageSize?: number; search?: string; role?: RoleFilter }) => {
-    const merged = { page, pageSize, search, role, ...next };
-    const out = new URLSearchParams();
-    if (merged.page > 1) out.set('page', String(merged.page));
-    if (merged.pageSize !== DEFAULT_PAGE_SIZE) out.set('page_size', String(merged.pageSize));
-    if (merged.search) out.set('search', merged.search);
-    if (merged.role !== 'all') out.set('role', merged.role);
-    setParams(out, { replace: true });
-  };
-
-  return { query, page, pageSize, search, role, update };
+  return { ...list, role, query };
 }
 
 interface RowActionsProps {
@@ -271,7 +257,6 @@ export function AdminUsersPage() {
   const { user: me } = useAuth();
   const list = useUserListParams();
   const users = useAdminUsers(list.query);
-  const [searchText, setSearchText] = useState(list.search);
   const [resetResult, setResetResult] = useState<PasswordResetData | null>(null);
 
   const columns: TableProps<AdminUserDto>['columns'] = [
@@ -346,10 +331,7 @@ export function AdminUsersPage() {
   ];
 
   // After deleting the last user of the last page, step back to a page that exists.
-  const lastPage = users.data?.pagination.total_pages;
-  useEffect(() => {
-    if (lastPage !== undefined && list.page > lastPage) list.update({ page: lastPage });
-  }, [lastPage, list]);
+  useStayOnExistingPage(list, users.data?.pagination.total_pages);
 
   const filtered = Boolean(list.search) || list.role !== 'all';
   const total = users.data?.pagination.total_count;
@@ -365,18 +347,13 @@ export function AdminUsersPage() {
           </LinkButton>
         }
       />
-      <Card className="users-card">
-        <div className="users-toolbar">
-          <Input.Search
-            className="users-toolbar__search"
+      <Card>
+        <div className="admin-toolbar">
+          <SearchBox
+            value={list.search}
+            label="搜索用户"
             placeholder="搜索用户名或邮箱"
-            aria-label="搜索用户"
-            allowClear
-            value={searchText}
-            maxLength={100}
-            onChange={(event) => setSearchText(event.target.value)}
-            onSearch={(value) => list.update({ search: value.trim(), page: 1 })}
-            enterButton="搜索"
+            onSearch={(search) => list.update({ search, page: 1 })}
           />
           <Segmented<RoleFilter>
             aria-label="按角色筛选"
@@ -387,7 +364,7 @@ export function AdminUsersPage() {
               ...ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] })),
             ]}
           />
-          <div className="users-toolbar__count">
+          <div className="admin-toolbar__end">
             {total !== undefined && (
               <Typography.Text type="secondary">
                 {filtered ? `找到 ${total} 个用户` : `共 ${total} 个用户`}
@@ -396,63 +373,22 @@ export function AdminUsersPage() {
           </div>
         </div>
 
-        {users.isError && users.data && (
-          <Alert
-            type="warning"
-            showIcon
-            className="users-card__alert"
-            title={`${messages.auth.usersLoadFailed}：${errorMessage(users.error)}`}
-            action={
-              <Button size="small" onClick={() => users.refetch()}>
-                重试
-              </Button>
-            }
-          />
-        )}
-
-        {users.isError && !users.data ? (
-          <Result
-            status="error"
-            title={messages.auth.usersLoadFailed}
-            subTitle={errorMessage(users.error)}
-            extra={
-              <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => users.refetch()}>
-                重新加载
-              </Button>
-            }
-          />
-        ) : (
-          <Table<AdminUserDto>
-            rowKey="id"
-            columns={columns}
-            dataSource={users.data?.users ?? []}
-            loading={users.isPending || (users.isFetching && users.isPlaceholderData)}
-            scroll={{ x: 1000 }}
-            pagination={{
-              current: list.page,
-              pageSize: list.pageSize,
-              total: total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES,
-              showTotal: (count) => `共 ${count} 条`,
-              hideOnSinglePage: false,
-            }}
-            onChange={(pagination) =>
-              list.update({
-                page: pagination.current ?? 1,
-                pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
-              })
-            }
-            locale={{
-              emptyText: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={filtered ? '没有找到匹配的用户' : '暂无用户'}
-                />
-              ),
-            }}
-          />
-        )}
+        <PagedTable<AdminUserDto>
+          query={users}
+          rows={users.data?.users ?? []}
+          columns={columns}
+          scroll={{ x: 1000 }}
+          failedTitle={messages.auth.usersLoadFailed}
+          paging={{
+            page: list.page,
+            pageSize: list.pageSize,
+            pageSizes: PAGE_SIZES,
+            total: total ?? 0,
+            summary: (count) => `共 ${count} 条`,
+            onChange: (page, pageSize) => list.update({ page, pageSize }),
+          }}
+          emptyText={filtered ? '没有找到匹配的用户' : '暂无用户'}
+        />
       </Card>
       <PasswordResetModal result={resetResult} onClose={() => setResetResult(null)} />
     </>

@@ -1,4 +1,4 @@
-/** Words of the detail page for versions and review decisions. */
+/** Words for versions and review decisions, on the owner's and the admin's screens alike. */
 import { type DeploymentStatus, REVIEW_ACTION_LABELS, type UploadType } from '@sitehall/contracts';
 
 export const DEPLOYMENT_STATUS_LABELS: Record<DeploymentStatus, { label: string; color: string }> = {

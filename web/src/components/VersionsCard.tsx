@@ -1,0 +1,122 @@
+/**
+ * A project's versions, newest first, with a rollback to any earlier approved one while the project
+ * is live (DECISIONS.md "Deployments": the owner or an admin may roll back). Used on the owner's
+ * project page and on the admin's review detail.
+ */
+import './versions.css';
+import { RollbackOutlined } from '@ant-design/icons';
+import { type DeploymentDto, formatBytes, messages, type ProjectDto } from '@sitehall/contracts';
+import { App, Button, Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
+import { errorMessage } from '../api/client';
+import { useRollbackProject } from '../api/projects';
+import { formatDateTime } from '../lib/format';
+import { DEPLOYMENT_STATUS_LABELS, uploadTypeLabel } from '../lib/project-labels';
+
+const PAGE_SIZE = 10;
+
+/** An earlier approved version of a live project can be made live again. */
+export function canRollBack(project: Pick<ProjectDto, 'is_live'>, version: DeploymentDto): boolean {
+  return project.is_live && version.status === 'approved' && !version.is_live;
+}
+
+export function VersionsCard({ project, className }: { project: ProjectDto; className?: string }) {
+  const { message, modal } = App.useApp();
+  const rollback = useRollbackProject(project.id);
+  const versions = [...(project.deployments ?? [])].sort((a, b) => b.version - a.version);
+
+  const confirmRollback = (version: DeploymentDto) =>
+    modal.confirm({
+      title: `回滚到版本 v${version.version}？`,
+      content: '线上站点会立即切换到该版本的文件，之后仍可再切换回来。',
+      okText: '回滚',
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await rollback.mutateAsync(version.id);
+          message.success(messages.review.rollbackDone);
+        } catch (error) {
+          message.error(errorMessage(error));
+        }
+      },
+    });
+
+  const columns: TableProps<DeploymentDto>['columns'] = [
+    {
+      title: '版本',
+      key: 'version',
+      width: 130,
+      render: (_, v) => (
+        <span className="version-cell">
+          <strong>v{v.version}</strong>
+          {v.is_live && <Tag color="green">线上</Tag>}
+        </span>
+      ),
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      key: 'status',
+      width: 130,
+      render: (status: DeploymentDto['status']) => (
+        <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>{DEPLOYMENT_STATUS_LABELS[status].label}</Tag>
+      ),
+    },
+    {
+      title: '文件',
+      key: 'files',
+      render: (_, v) => (
+        <span className="version-files">
+          {v.file_count} 个 · {formatBytes(v.file_size)} · {uploadTypeLabel(v.upload_type)}
+          {v.reviewed_at && (
+            <Typography.Text type="secondary" className="version-files__comment">
+              {v.reviewed_by ?? '—'} 审核于 {formatDateTime(v.reviewed_at)}
+            </Typography.Text>
+          )}
+          {v.review_comment && (
+            <Typography.Text type="secondary" className="version-files__comment">
+              审核意见：{v.review_comment}
+            </Typography.Text>
+          )}
+        </span>
+      ),
+    },
+    {
+      title: '上传时间',
+      dataIndex: 'created_at',
+      key: 'created_at',
+      width: 150,
+      responsive: ['sm'],
+      render: (at: string) => formatDateTime(at),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 96,
+      render: (_, v) =>
+        canRollBack(project, v) ? (
+          <Button
+            size="small"
+            icon={<RollbackOutlined aria-hidden />}
+            loading={rollback.isPending && rollback.variables === v.id}
+            onClick={() => confirmRollback(v)}
+          >
+            回滚
+          </Button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <Card title="版本记录" className={className}>
+      <Table<DeploymentDto>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={versions}
+        pagination={versions.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, showSizeChanger: false } : false}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无版本" /> }}
+        scroll={{ x: 560 }}
+      />
+    </Card>
+  );
+}

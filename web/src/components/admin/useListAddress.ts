@@ -1,0 +1,74 @@
+import { type Key, useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+
+type Filters = Record<string, string>;
+type Choices<F extends Filters> = { readonly [K in keyof F]: readonly F[K][] };
+type Change<F extends Filters> = Partial<{ page: number; pageSize: number; search: string } & F>;
+
+/**
+ * An admin list's view (page, page size, search and the list's own filters) kept in the address,
+ * so reload, back and a shared link show the same view. Each filter lists its allowed values, the
+ * first being the default; the address holds only what differs from the defaults.
+ */
+export function useListAddress<F extends Filters>(opts: {
+  defaultPageSize: number;
+  pageSizes: readonly number[];
+  filters: Choices<F>;
+}) {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1);
+  const pageSizeParam = Number.parseInt(params.get('page_size') ?? '', 10);
+  const pageSize = opts.pageSizes.includes(pageSizeParam) ? pageSizeParam : opts.defaultPageSize;
+  const search = params.get('search')?.trim() ?? '';
+  const filterKeys = Object.keys(opts.filters) as Array<keyof F & string>;
+  const filters = {} as F;
+  for (const key of filterKeys) {
+    const allowed = opts.filters[key];
+    const value = params.get(key) as F[typeof key] | null;
+    filters[key] = value !== null && allowed.includes(value) ? value : (allowed[0] as F[typeof key]);
+  }
+
+  const update = (next: Change<F>) => {
+    const merged = { page, pageSize, search, ...filters, ...next } as {
+      page: number;
+      pageSize: number;
+      search: string;
+    } & F;
+    const out = new URLSearchParams();
+    for (const key of filterKeys) if (merged[key] !== opts.filters[key][0]) out.set(key, merged[key]);
+    if (merged.search) out.set('search', merged.search);
+    if (merged.page > 1) out.set('page', String(merged.page));
+    if (merged.pageSize !== opts.defaultPageSize) out.set('page_size', String(merged.pageSize));
+    setParams(out, { replace: true });
+  };
+
+  return { page, pageSize, search, filters, update };
+}
+
+/** After the last rows of the last page went (deleted, decided elsewhere), show the new last page. */
+export function useStayOnExistingPage(
+  list: { page: number; update: (next: { page: number }) => void },
+  totalPages: number | undefined,
+) {
+  useEffect(() => {
+    if (totalPages !== undefined && totalPages > 0 && list.page > totalPages)
+      list.update({ page: totalPages });
+  }, [totalPages, list]);
+}
+
+/** Rows picked for a batch action; a new page, filter or search starts a new selection. */
+export function useRowSelection(view: unknown) {
+  const [selected, setSelected] = useState<number[]>([]);
+  const viewKey = JSON.stringify(view);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of the view
+  useEffect(() => setSelected([]), [viewKey]);
+  return {
+    selected,
+    clear: () => setSelected([]),
+    rowSelection: {
+      selectedRowKeys: selected,
+      onChange: (keys: Key[]) => setSelected(keys.map(Number)),
+      columnWidth: 40,
+    },
+  };
+}

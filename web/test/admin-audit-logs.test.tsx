@@ -1,0 +1,95 @@
+import type { AuditLogDto } from '@sitehall/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { pagination } from './admin-fixtures';
+import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
+import { adminUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+function entry(overrides: Partial<AuditLogDto>): AuditLogDto {
+  return {
+    id: 1,
+    actor: { id: 1, username: 'admin' },
+    action: 'review.reject',
+    action_label: '拒绝项目',
+    target_type: 'project',
+    target_id: '7',
+    detail: null,
+    ip: '203.0.113.9',
+    created_at: '2024-05-01T08:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const logs = [
+  entry({ id: 2 }),
+  entry({
+    id: 1,
+    actor: null,
+    action: 'auth.login_failed',
+    action_label: '登录失败',
+    target_type: null,
+    target_id: null,
+    ip: '198.51.100.4',
+  }),
+];
+const page = (rows = logs, total = 45) => ok({ logs: rows, pagination: pagination(total, 1, 20) });
+
+async function openAudit(routes: Record<string, FakeHandler> = {}, path = '/admin/audit-logs') {
+  const api = fakeApi({ 'GET /admin/audit-logs': page(), ...routes });
+  signIn(adminUser());
+  const app = renderApp(path);
+  return { ...app, api };
+}
+
+describe('audit log page', () => {
+  it('lists who did what, to what, from where, with the count', async () => {
+    await openAudit();
+    const rejected = (await screen.findByText('拒绝项目')).closest('tr') as HTMLElement;
+    expect(within(rejected).getByText('admin')).toBeInTheDocument();
+    expect(within(rejected).getByRole('link', { name: '项目 #7' })).toHaveAttribute(
+      'href',
+      '/admin/reviews/7',
+    );
+    expect(within(rejected).getByText('203.0.113.9')).toBeInTheDocument();
+    const failed = screen.getByText('登录失败').closest('tr') as HTMLElement;
+    expect(within(failed).getByText('系统 / 未登录')).toBeInTheDocument();
+    expect(screen.getByText('共 45 条记录')).toBeInTheDocument();
+  });
+
+  it('filters by actor and IP from the first page, and a link can carry a filter', async () => {
+    const { api, user } = await openAudit({}, '/admin/audit-logs?target_type=project&target_id=7');
+    await screen.findByText('拒绝项目');
+    expect(api.calls('GET /admin/audit-logs')[0]?.params).toMatchObject({
+      target_type: 'project',
+      target_id: '7',
+      page: 1,
+    });
+    await user.type(screen.getByLabelText('操作者'), ' admin ');
+    await user.type(screen.getByLabelText('IP'), '203.0.113.9');
+    await user.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() =>
+      expect(api.calls('GET /admin/audit-logs').at(-1)?.params).toMatchObject({
+        actor: 'admin',
+        ip: '203.0.113.9',
+        target_id: '7',
+        page: 1,
+      }),
+    );
+  });
+
+  it('says when nothing matches', async () => {
+    await openAudit({ 'GET /admin/audit-logs': page([], 0) }, '/admin/audit-logs?actor=nobody');
+    expect(await screen.findByText('没有符合条件的记录')).toBeInTheDocument();
+  });
+
+  it('says 获取数据失败 with a reload button when the log cannot be loaded', async () => {
+    const { api, user } = await openAudit({
+      'GET /admin/audit-logs': fail(500, '服务器内部错误，请稍后重试'),
+    });
+    expect(await screen.findByText('获取数据失败')).toBeInTheDocument();
+    api.on('GET /admin/audit-logs', page());
+    await user.click(screen.getByRole('button', { name: /重新加载/ }));
+    expect(await screen.findByText('拒绝项目')).toBeInTheDocument();
+  });
+});
