@@ -37,7 +37,9 @@ export async function buildApp(
   await migrateToLatest(database);
   const ctx = createContext(config, database, opts);
   // Whatever a crash left half-made goes before the first request.
-  await sweepLeftovers(ctx.db, ctx.store, config.dataDir);
+  await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
+  // Subscribed before the first request, so no change made elsewhere after it goes unheard.
+  await ctx.cluster.bus.ready;
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
 
   const app = Fastify({
@@ -78,6 +80,7 @@ export async function buildApp(
     },
   });
 
+  ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
   registerErrorHandling(app);
   registerAppHeaders(app, ctx.siteHosts.frameSources());
   registerSiteSecurityHeaders(app, isolation);
@@ -89,6 +92,8 @@ export async function buildApp(
       await api.register(fastifyRateLimit, {
         max: 600,
         timeWindow: 60_000,
+        // With several instances the counts live in Redis; if it is unreachable, requests pass.
+        ...(ctx.redis ? { redis: ctx.redis, nameSpace: 'rate-limit:', skipOnError: true } : {}),
         errorResponseBuilder: (_req, context) => ({
           statusCode: 429,
           success: false,
@@ -118,6 +123,7 @@ export async function buildApp(
     { ...ctx.services, showcase: ctx.showcase },
     {
       viewFlushMs: opts.viewFlushMs,
+      jobs: ctx.cluster.jobs,
       onError: (job, err) => app.log.error({ err, job }, 'timed job failed'),
     },
   );
@@ -125,6 +131,7 @@ export async function buildApp(
     await jobs.stop();
     // Counted views reach the database before it closes: a graceful restart loses none.
     await ctx.services.views.close();
+    await ctx.cluster.close();
     await database.close();
   });
   return { app, ctx, database };

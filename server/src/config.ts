@@ -19,6 +19,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z.string().min(1).default('sitehall:'),
 });
 
 export interface Config {
@@ -35,7 +36,10 @@ export interface Config {
   logLevel: string;
   /** Folder of the built web app; absent when not built (API-only). */
   webDist: string;
+  /** With it, several instances share counters and cache invalidations (docs/decisions.md). */
   redisUrl?: string;
+  /** Put before every Redis key and channel, so installs (and tests) can share one Redis. */
+  redisPrefix: string;
   /**
    * HTTP timeouts in ms, chosen deliberately (Fastify leaves requestTimeout at 0): headers must
    * arrive within 15 s (slow-loris), an idle socket closes after 60 s, and a whole request may take
@@ -76,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
     maxConcurrentHashes: 4,
     ...overrides,
