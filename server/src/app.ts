@@ -22,6 +22,7 @@ import { showcaseRoutes } from './routes/showcase.js';
 import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
 import { userRoutes } from './routes/users.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
+import { openBlobStore } from './storage/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -35,7 +36,10 @@ export async function buildApp(
 ): Promise<BuiltApp> {
   const database = openDatabase(config.database);
   await migrateToLatest(database);
-  const ctx = createContext(config, database, opts);
+  const ctx = createContext(config, database, {
+    ...opts,
+    store: opts.store ?? (await openBlobStore(config)),
+  });
   // Whatever a crash left half-made goes before the first request.
   await sweepLeftovers(ctx.db, ctx.store, config.dataDir);
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
