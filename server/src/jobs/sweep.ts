@@ -11,6 +11,8 @@ import type { BlobStore } from '../storage/index.js';
 export interface SweepResult {
   stagingRemoved: number;
   blobsRemoved: number;
+  /** Store writes a crash cut off more than an hour ago (temp files, S3 temp objects). */
+  tempRemoved: number;
 }
 
 export async function sweepLeftovers(db: DB, store: BlobStore, dataDir: string): Promise<SweepResult> {
@@ -29,5 +31,6 @@ export async function sweepLeftovers(db: DB, store: BlobStore, dataDir: string):
       blobsRemoved++;
     }
   }
-  return { stagingRemoved, blobsRemoved };
+  const tempRemoved = await store.removeStaleTemp();
+  return { stagingRemoved, blobsRemoved, tempRemoved };
 }
