@@ -21,7 +21,13 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
   STORAGE: z.enum(['local', 's3'], { message: 'STORAGE must be local or s3' }).default('local'),
-  S3_ENDPOINT: z.string().url('S3_ENDPOINT must be a URL such as http://127.0.0.1:9000').optional(),
+  S3_ENDPOINT: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/]/,
+      'S3_ENDPOINT must be an http:// or https:// URL, such as http://127.0.0.1:9000',
+    )
+    .optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_BUCKET: z.string().optional(),
   S3_ACCESS_KEY_ID: z.string().optional(),
