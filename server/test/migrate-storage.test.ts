@@ -104,13 +104,15 @@ describe.skipIf(usingPostgres)('npm run migrate-storage', () => {
   }
 
   it('refuses to run with nothing to do, or with a target that is not PostgreSQL', async () => {
-    const nothing = await migrate({ STORAGE: 'local' });
+    const [nothing, badUrl, noBucket] = await Promise.all([
+      migrate({ STORAGE: 'local' }),
+      migrate({ STORAGE: 'local' }, '--to-database', 'mysql://x'),
+      migrate({ STORAGE: 's3' }),
+    ]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('STORAGE=s3');
-    const badUrl = await migrate({ STORAGE: 'local' }, '--to-database', 'mysql://x');
     expect(badUrl.code).toBe(1);
     expect(badUrl.stderr).toContain('--to-database must be a postgres://');
-    const noBucket = await migrate({ STORAGE: 's3' });
     expect(noBucket.code).toBe(1);
     expect(noBucket.stderr).toContain('S3_BUCKET');
   }, 120_000);

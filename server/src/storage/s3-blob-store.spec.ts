@@ -148,6 +148,26 @@ describe('S3BlobStore specifics', () => {
     expect(await fx.keys()).toEqual([]);
   });
 
+  it('when the store cannot be reached, put reports why, and putFile keeps the local file', async () => {
+    const client = createS3Client({
+      endpoint: 'http://127.0.0.1:9',
+      region: 'us-east-1',
+      bucket: 'nowhere',
+      accessKeyId: 'a',
+      secretAccessKey: 'b',
+      forcePathStyle: true,
+    });
+    const down = new S3BlobStore(client, 'nowhere');
+    try {
+      await expect(down.put(Readable.from([randomBytes(1000)]))).rejects.toThrow(/ECONNREFUSED/);
+      const file = await fx.makeFile(Buffer.from('kept'));
+      await expect(down.putFile(file, sha('kept'))).rejects.toThrow(/ECONNREFUSED/);
+      expect(await fs.readFile(file, 'utf8')).toBe('kept');
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('removeStaleTemp removes only temp objects older than the limit', async () => {
     await fx.store.client.send(
       new PutObjectCommand({ Bucket: s3.bucket, Key: `${fx.prefix}tmp/left-by-a-crash`, Body: 'x' }),

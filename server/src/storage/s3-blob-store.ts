@@ -121,7 +121,9 @@ export class S3BlobStore implements BlobStore {
       },
     });
     const tmpKey = `${this.#prefix}tmp/${Date.now()}-${randomBytes(8).toString('hex')}`;
-    await this.#upload(tmpKey, meter, pipeline(source, meter));
+    // A failed upload destroys meter, which ends this pipeline too: the upload reports the cause.
+    pipeline(source, meter).catch(() => {});
+    await this.#upload(tmpKey, meter, source);
     try {
       const sha256 = hash.digest('hex');
       const finalKey = this.#blobKey(sha256);
@@ -137,7 +139,7 @@ export class S3BlobStore implements BlobStore {
         } else {
           const body = await this.#get(tmpKey);
           if (!body) throw new Error(`Temporary object ${tmpKey} vanished before it was stored`);
-          await this.#upload(finalKey, body, null);
+          await this.#upload(finalKey, body, body);
         }
       }
       return { sha256, size };
@@ -151,7 +153,8 @@ export class S3BlobStore implements BlobStore {
     const key = this.#blobKey(sha256);
     if (!(await this.#headSize(key))) {
       // The hash is known: straight to the final key, which the upload fills in one step.
-      await this.#upload(key, fs.createReadStream(filePath, { highWaterMark: 1 * MiB }), null);
+      const file = fs.createReadStream(filePath, { highWaterMark: 1 * MiB });
+      await this.#upload(key, file, file);
     }
     await fsp.rm(filePath, { force: true });
   }
@@ -210,7 +213,7 @@ export class S3BlobStore implements BlobStore {
       throw new BlobNotFound(sha256);
     }
     const key = this.#variantKey(sha256, variant);
-    await this.#upload(key, source, null);
+    await this.#upload(key, source, source);
     // The blob may have been deleted while the variant was written: no variant may outlive it.
     if (!(await this.stat(sha256))) {
       await this.#deleteKey(key);
@@ -270,29 +273,29 @@ export class S3BlobStore implements BlobStore {
 
   /**
    * Streams `body` to `key` (one PutObject when small, a multipart upload otherwise; lib-storage
-   * aborts the multipart upload when the body fails). `feeding` is the pipeline writing into body,
-   * if any: its error (the client went away) is the one worth reporting, not the upload's.
+   * aborts the multipart upload when the body fails). When `source` (what feeds body, or body
+   * itself) fails, its error is the one reported (the client went away), not the upload's.
    */
-  async #upload(key: string, body: Readable, feeding: Promise<void> | null): Promise<void> {
+  async #upload(key: string, body: Readable, source: Readable): Promise<void> {
+    let sourceError: unknown = null;
+    const onError = (error: unknown) => {
+      sourceError ??= error;
+    };
+    source.on('error', onError);
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: body },
       partSize: this.#partSize,
       queueSize: this.#queueSize,
     });
-    const fed = feeding?.then(
-      () => null,
-      (error: unknown) => error,
-    );
     try {
       await upload.done();
     } catch (error) {
       body.destroy();
-      const sourceError = await fed;
       throw sourceError ?? error;
+    } finally {
+      source.off('error', onError);
     }
-    const sourceError = await fed;
-    if (sourceError) throw sourceError;
   }
 
   async #get(key: string): Promise<Readable | null> {
@@ -358,6 +361,11 @@ function isNotFound(error: unknown): boolean {
 function firstBytes(source: Readable, limit: number): Readable {
   let left = limit;
   const head = new Transform({
+    // The reader went away (a client closed the connection): release the S3 response too.
+    destroy(error, callback) {
+      source.destroy();
+      callback(error);
+    },
     transform(chunk: Buffer, _encoding, callback) {
       if (left <= 0) return callback();
       const part = chunk.length > left ? chunk.subarray(0, left) : chunk;
