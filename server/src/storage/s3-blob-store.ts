@@ -144,7 +144,8 @@ export class S3BlobStore implements BlobStore {
       }
       return { sha256, size };
     } finally {
-      await this.#deleteKey(tmpKey);
+      // A temp object that cannot be deleted now is harmless: removeStaleTemp takes it later.
+      await this.#deleteKey(tmpKey).catch(() => {});
     }
   }
 
