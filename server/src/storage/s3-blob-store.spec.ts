@@ -129,6 +129,27 @@ describe('S3BlobStore specifics', () => {
     expect(await fx.keys()).toEqual([]);
   }, 60_000);
 
+  it('putFile streams a small file in one PutObject and a large one in parts', async () => {
+    const sent: string[] = [];
+    fx.store.client.middlewareStack.add(
+      (next, context) => (args) => {
+        sent.push(context.commandName ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordCommands' },
+    );
+    const small = randomBytes(100_000);
+    await fx.store.putFile(await fx.makeFile(small), sha(small));
+    expect(sent).toEqual(['HeadObjectCommand', 'PutObjectCommand']);
+    sent.length = 0;
+    const large = randomBytes(6 * 1024 * 1024);
+    await fx.store.putFile(await fx.makeFile(large), sha(large));
+    expect(sent).toContain('CreateMultipartUploadCommand');
+    expect(sent).toContain('CompleteMultipartUploadCommand');
+    expect(sha(await bytes(await fx.store.read(sha(large))))).toBe(sha(large));
+    expect(await bytes(await fx.store.read(sha(small)))).toEqual(small);
+  }, 60_000);
+
   it('beyond the CopyObject limit, put streams the temp object to its final key instead', async () => {
     const small = await s3Fixture({ maxCopyObjectBytes: 1000 });
     try {

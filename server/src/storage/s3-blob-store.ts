@@ -26,6 +26,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -57,7 +58,7 @@ export interface S3BlobStoreOptions {
   maxCopyObjectBytes?: number;
   /** Multipart part size for streamed uploads (S3's minimum, 5 MiB, is the default). */
   partSize?: number;
-  /** Parts in flight per upload: memory per upload is about partSize × queueSize. */
+  /** Parts in flight per upload (default 2): memory per upload is about partSize × (queueSize + 1). */
   queueSize?: number;
 }
 
@@ -102,7 +103,7 @@ export class S3BlobStore implements BlobStore {
     this.#prefix = prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix;
     this.#maxCopy = opts.maxCopyObjectBytes ?? MAX_COPY_OBJECT;
     this.#partSize = opts.partSize ?? 5 * MiB;
-    this.#queueSize = opts.queueSize ?? 4;
+    this.#queueSize = opts.queueSize ?? 2;
   }
 
   static fromConfig(config: S3StorageConfig, opts?: S3BlobStoreOptions): S3BlobStore {
@@ -153,9 +154,21 @@ export class S3BlobStore implements BlobStore {
     assertSha256(sha256);
     const key = this.#blobKey(sha256);
     if (!(await this.#headSize(key))) {
-      // The hash is known: straight to the final key, which the upload fills in one step.
+      // The hash is known: straight to the final key, which the upload fills in one step. A file
+      // of known size up to one part streams in a single PutObject, with nothing held in memory.
+      const { size } = await fsp.stat(filePath);
       const file = fs.createReadStream(filePath, { highWaterMark: 1 * MiB });
-      await this.#upload(key, file, file);
+      if (size <= this.#partSize) {
+        try {
+          await this.client.send(
+            new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: file, ContentLength: size }),
+          );
+        } finally {
+          file.destroy();
+        }
+      } else {
+        await this.#upload(key, file, file);
+      }
     }
     await fsp.rm(filePath, { force: true });
   }
