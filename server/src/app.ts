@@ -34,12 +34,10 @@ export async function buildApp(
   config: Config,
   opts: { logger?: boolean } & ContextOptions = {},
 ): Promise<BuiltApp> {
+  const store = opts.store ?? (await openBlobStore(config));
   const database = openDatabase(config.database);
   await migrateToLatest(database);
-  const ctx = createContext(config, database, {
-    ...opts,
-    store: opts.store ?? (await openBlobStore(config)),
-  });
+  const ctx = createContext(config, database, { ...opts, store });
   // Whatever a crash left half-made goes before the first request.
   await sweepLeftovers(ctx.db, ctx.store, config.dataDir);
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';

@@ -5,10 +5,12 @@
  * stored beside the blobs in the bucket.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { DeleteObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { buildApp } from '../src/app.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { S3BlobStore } from '../src/storage/s3-blob-store.js';
 import {
   createTestApp,
@@ -18,6 +20,7 @@ import {
   rawRequest,
   review,
   type TestApp,
+  tempDir,
   uploadProject,
 } from './helpers.js';
 import { type LocalS3, startS3rver } from './support/s3rver.js';
@@ -134,6 +137,22 @@ describe('STORAGE=s3', () => {
     const again = await t.request({ url: `/sites/${id}/` });
     expect(again.statusCode).toBe(200);
     expect(again.body).toBe(html.body);
+  });
+
+  it('refuses to start, in plain words, when the bucket does not exist', async () => {
+    const dataDir = tempDir();
+    const config = loadConfig({
+      ...s3.env,
+      S3_BUCKET: 'no-such-bucket',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    });
+    const attempt = buildApp(config, { logger: false });
+    await expect(attempt).rejects.toBeInstanceOf(ConfigError);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await expect(attempt).rejects.toThrow(
+      /S3 storage: bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ cannot be used/,
+    );
   });
 
   it('stores compressed variants beside the blobs in the bucket', async () => {

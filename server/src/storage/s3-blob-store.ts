@@ -24,6 +24,7 @@ import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -108,6 +109,11 @@ export class S3BlobStore implements BlobStore {
 
   static fromConfig(config: S3StorageConfig, opts?: S3BlobStoreOptions): S3BlobStore {
     return new S3BlobStore(createS3Client(config), config.bucket, config.prefix ?? '', opts);
+  }
+
+  /** Resolves when the bucket exists and these credentials may use it; throws the reason otherwise. */
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   async put(source: Readable): Promise<{ sha256: string; size: number }> {
