@@ -22,6 +22,7 @@ import { showcaseRoutes } from './routes/showcase.js';
 import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
 import { userRoutes } from './routes/users.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
+import { openBlobStore } from './storage/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -33,9 +34,10 @@ export async function buildApp(
   config: Config,
   opts: { logger?: boolean } & ContextOptions = {},
 ): Promise<BuiltApp> {
+  const store = opts.store ?? (await openBlobStore(config));
   const database = openDatabase(config.database);
   await migrateToLatest(database);
-  const ctx = createContext(config, database, opts);
+  const ctx = createContext(config, database, { ...opts, store });
   // Whatever a crash left half-made goes before the first request.
   await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
   // Subscribed before the first request, so no change made elsewhere after it goes unheard.

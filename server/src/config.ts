@@ -1,6 +1,7 @@
 /** Environment → validated config object. The only place process.env is read. */
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3StorageConfig } from './storage/s3-blob-store.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -20,6 +21,20 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().min(1).default('sitehall:'),
+  STORAGE: z.enum(['local', 's3'], { message: 'STORAGE must be local or s3' }).default('local'),
+  S3_ENDPOINT: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/]/,
+      'S3_ENDPOINT must be an http:// or https:// URL, such as http://127.0.0.1:9000',
+    )
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_PREFIX: z.string().optional(),
 });
 
 export interface Config {
@@ -40,6 +55,8 @@ export interface Config {
   redisUrl?: string;
   /** Put before every Redis key and channel, so installs (and tests) can share one Redis. */
   redisPrefix: string;
+  /** Where site files (blobs) live: DATA_DIR/blobs, or an S3-compatible bucket. */
+  storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageConfig);
   /**
    * HTTP timeouts in ms, chosen deliberately (Fastify leaves requestTimeout at 0): headers must
    * arrive within 15 s (slow-loris), an idle socket closes after 60 s, and a whole request may take
@@ -69,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   return {
     env: e.NODE_ENV,
+    storage: storageConfig(e),
     port: e.PORT,
     host: e.HOST,
     dataDir,
@@ -85,5 +103,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxConcurrentHashes: 4,
     ...overrides,
     ...(overrides.database?.kind === 'sqlite' && !overrides.database.file ? { database } : {}),
+  };
+}
+
+function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
+  if (e.STORAGE === 'local') return { kind: 'local' };
+  if (!e.S3_BUCKET)
+    throw new ConfigError('STORAGE=s3 needs S3_BUCKET (the bucket that holds the site files)');
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither');
+  }
+  const prefix = e.S3_PREFIX?.replace(/^\/+/, '');
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    ...(prefix ? { prefix: prefix.endsWith('/') ? prefix : `${prefix}/` } : {}),
   };
 }

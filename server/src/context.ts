@@ -30,6 +30,7 @@ import { type BlobStore, LocalBlobStore } from './storage/index.js';
 
 export interface ContextOptions {
   counters?: CounterStore;
+  /** Required when STORAGE=s3 (see openBlobStore); the local store is made here otherwise. */
   store?: BlobStore;
   /** How often counted views are written (ms). */
   viewFlushMs?: number;
@@ -58,6 +59,8 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     audit,
     onChange: () => bus.publish({ kind: 'settings' }),
   });
+  if (!opts.store && config.storage.kind !== 'local')
+    throw new Error('STORAGE=s3: open the store first (openBlobStore)');
   const store = opts.store ?? LocalBlobStore.inDataDir(config.dataDir);
   const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
   const siteIndex = createSiteIndex(db);

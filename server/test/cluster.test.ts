@@ -1,6 +1,7 @@
 /**
  * Three real server processes on one PostgreSQL schema, one Redis (under a prefix of their own)
- * and one blob store: any instance takes any request. Runs in the PostgreSQL project when Redis is
+ * and one S3-compatible bucket (s3rver), each with a data folder of its own (staging only): any
+ * instance takes any request. Runs in the PostgreSQL project when Redis is
  * reachable; under CI=true a missing Redis fails the run instead of skipping it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -12,9 +13,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
-import { type BlobStore, LocalBlobStore } from '../src/storage/index.js';
+import { type BlobStore, openBlobStore } from '../src/storage/index.js';
 import { ADMIN_PASSWORD, makeZip, multipart, tempDir, usingPostgres } from './helpers.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
+import { type LocalS3, startS3rver } from './support/s3rver.js';
 
 const enabled = usingPostgres && (await redisReachable());
 /** Ports of this test's three instances (A, B, C). */
@@ -31,9 +33,12 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `cluster_${randomBytes(6).toString('hex')}`;
   const prefix = uniqueRedisPrefix();
-  const dataDir = tempDir('sitehall-cluster-');
+  /** Each instance's own DATA_DIR (upload staging); the setup app's is the first. */
+  const dataDirs: string[] = [];
+  let dataDir = '';
+  let s3: LocalS3 | undefined;
   const database: Config['database'] = { kind: 'postgres', url, schema };
-  const env = { REDIS_URL: testRedisUrl, REDIS_PREFIX: prefix };
+  let env: Record<string, string> = {};
   const instances: Instance[] = [];
   const orphan = 'an orphan blob left by a crash before its rows were written';
   let orphanHash = '';
@@ -53,14 +58,14 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
     }
   }
 
-  function start(name: string, port: number): Promise<Instance> {
+  function start(name: string, port: number, ownDir: string): Promise<Instance> {
     const child = spawn(
       process.execPath,
       ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'support/child-server.ts')],
       {
         env: {
           ...process.env,
-          SITEHALL_TEST_CONFIG: JSON.stringify({ dataDir, database, port, env, viewFlushMs: 200 }),
+          SITEHALL_TEST_CONFIG: JSON.stringify({ dataDir: ownDir, database, port, env, viewFlushMs: 200 }),
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
@@ -111,8 +116,8 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
   }
 
   /** The store the instances share, opened directly (an app would sweep it on start). */
-  function sharedStore(): BlobStore {
-    return LocalBlobStore.inDataDir(dataDir);
+  function sharedStore(): Promise<BlobStore> {
+    return openBlobStore(loadConfig({ DATA_DIR: dataDir, ...env }));
   }
 
   const a = () => instances[0]!;
@@ -127,18 +132,23 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
 
     // The first admin and a crash's leftover, made by a one-off app on the shared database and
     // store before the instances start.
+    dataDirs.push(...[0, 1, 2, 3].map(() => tempDir('sitehall-cluster-')));
+    dataDir = dataDirs[0]!;
+    s3 = await startS3rver();
+    env = { REDIS_URL: testRedisUrl, REDIS_PREFIX: prefix, ...s3.env };
     const config = loadConfig(
-      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: `${dataDir}/no-web` },
+      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: `${dataDir}/no-web`, ...s3.env },
       { database },
     );
     const setup = await buildApp(config, { logger: false });
     await setup.ctx.services.accounts.ensureFirstAdmin(ADMIN_PASSWORD);
-    orphanHash = (await sharedStore().put(Readable.from([Buffer.from(orphan)]))).sha256;
-    expect(await sharedStore().stat(orphanHash)).not.toBeNull();
+    const store = await sharedStore();
+    orphanHash = (await store.put(Readable.from([Buffer.from(orphan)]))).sha256;
+    expect(await store.stat(orphanHash)).not.toBeNull();
     await setup.app.close();
 
     // All three start at once.
-    instances.push(...(await Promise.all(PORTS.map((port, n) => start('ABC'[n]!, port)))));
+    instances.push(...(await Promise.all(PORTS.map((port, n) => start('ABC'[n]!, port, dataDirs[n + 1]!)))));
     adminToken = (await login(a(), 'admin', ADMIN_PASSWORD)).body.data!.token;
   });
 
@@ -150,14 +160,15 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();
     await dropRedisPrefix(prefix);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await s3?.close();
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('ran the startup sweep once although the instances started together', async () => {
     const [lease] = await sql<{ runs: number }>(`select runs from job_leases where name = 'orphan-sweep'`);
     expect(lease?.runs).toBe(1);
     // And that one run removed the orphan from the shared store.
-    expect(await sharedStore().stat(orphanHash)).toBeNull();
+    expect(await (await sharedStore()).stat(orphanHash)).toBeNull();
   });
 
   it('takes an upload on A, a review on B, and serves the site from C', async () => {

@@ -146,7 +146,7 @@ describe('blob leases', () => {
     const old = `${(Date.now() - STALE_AFTER_MS - 60_000).toString(36)}-bbbbbbbbbbbb`;
     for (const name of [young, old]) fs.mkdirSync(path.join(staging, name, 'in'), { recursive: true });
 
-    expect(await sweepOn(instance('b').gate)).toEqual({ stagingRemoved: 1, blobsRemoved: 1 });
+    expect(await sweepOn(instance('b').gate)).toMatchObject({ stagingRemoved: 1, blobsRemoved: 1 });
     expect(fs.readdirSync(staging)).toEqual([young]);
     expect(await t.ctx.store.stat(sha256)).toBeNull();
   });

@@ -25,6 +25,8 @@ export interface SweepResult {
   stagingRemoved: number;
   /** null when another instance had the orphan sweep. */
   blobsRemoved: number | null;
+  /** Store writes a crash cut off more than an hour ago (temp files, S3 temp objects). */
+  tempRemoved: number | null;
 }
 
 export interface SweepDeps {
@@ -68,8 +70,11 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
           batch = [];
         }
       }
-      return removed + (await deps.gate.deleteUnused(batch));
+      removed += await deps.gate.deleteUnused(batch);
+      return { removed, temp: await deps.store.removeStaleTemp() };
     },
   );
-  return { stagingRemoved, blobsRemoved: orphans.ran ? orphans.result : null };
+  return orphans.ran
+    ? { stagingRemoved, blobsRemoved: orphans.result.removed, tempRemoved: orphans.result.temp }
+    : { stagingRemoved, blobsRemoved: null, tempRemoved: null };
 }

@@ -84,7 +84,8 @@ export function createProjectService(deps: {
     return gate.storing(
       result.files.map((f) => f.sha256),
       async () => {
-        for (const f of result.files) await store.putFile(f.tempFile, f.sha256);
+        // A few at once: on object storage each file costs a round trip or two.
+        await eachLimit(result.files, 8, (f) => store.putFile(f.tempFile, f.sha256));
         return db.transaction().execute(async (trx) => {
           const at = now();
           let projectId = target.projectId;
@@ -385,4 +386,27 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)
 /** Lower-cased name, description and author, for substring search. */
 export function searchText(name: string, description: string | null, owner: string): string {
   return `${name}\n${description ?? ''}\n${owner}`.toLowerCase();
+}
+
+/**
+ * Runs `work` on every item, at most `limit` at a time. After a failure no new item starts, and the
+ * first error is thrown once the running ones have finished (nothing is left writing behind us).
+ */
+async function eachLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }
