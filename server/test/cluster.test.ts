@@ -207,6 +207,26 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
     expect(await page(c(), 'app.css')).toEqual({ status: 200, text: 'h1 { color: teal }' });
   });
 
+  it('shows a settings change made on A in the public config of B and C within a second', async () => {
+    const publicLimit = async (i: Instance) => {
+      const res = await fetch(`${i.url}/api/config/public`);
+      return ((await res.json()) as { data: { limits: { max_files_per_upload: number } } }).data.limits
+        .max_files_per_upload;
+    };
+    // B and C have the settings cached.
+    const before = await publicLimit(b());
+    expect(await publicLimit(c())).toBe(before);
+    const changed = await fetch(`${a().url}/api/admin/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify({ max_files_per_upload: before + 7 }),
+    });
+    expect(changed.status).toBe(200);
+    await expect
+      .poll(async () => [await publicLimit(b()), await publicLimit(c())], { timeout: 1_000, interval: 20 })
+      .toEqual([before + 7, before + 7]);
+  });
+
   it('counts views served by all three so that they add up exactly', async () => {
     // Every instance serves a different number of views.
     for (const [i, n] of [
