@@ -4,7 +4,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaultExpression } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { registerAccess } from './http/access.js';
@@ -38,10 +38,20 @@ export async function buildApp(
   const database = openDatabase(config.database);
   await migrateToLatest(database);
   const ctx = createContext(config, database, { ...opts, store });
-  // Whatever a crash left half-made goes before the first request.
-  await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
-  // Subscribed before the first request, so no change made elsewhere after it goes unheard.
-  await ctx.cluster.bus.ready;
+  try {
+    // Whatever a crash left half-made goes before the first request.
+    await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
+    // Subscribed before the first request, so no change made elsewhere after it goes unheard.
+    await ctx.cluster.bus.ready.catch((err: unknown) => {
+      throw new ConfigError(
+        `REDIS_URL: Redis cannot be reached (${err instanceof Error ? err.message : err})`,
+      );
+    });
+  } catch (err) {
+    await ctx.cluster.close();
+    await database.close();
+    throw err;
+  }
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
 
   const app = Fastify({

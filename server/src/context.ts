@@ -40,7 +40,9 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const db: DB = database.db;
   // Set only with REDIS_URL: several instances then share counters, invalidations and job leases.
   const redis = createRedis(config);
+  // Until the app's log exists a connection failure is not printed: startup then fails in words.
   let reportClusterError: (err: unknown) => void = () => {};
+  redis?.on('error', (err) => reportClusterError(err));
   const audit = createAuditService(db);
   const sessions = createSessionService(createSessionsRepository(db));
   const hasher = new PasswordHasher(config.maxConcurrentHashes);
@@ -130,7 +132,6 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       /** Where Redis connection errors are reported (the app's log, once it exists). */
       reportErrorsTo(fn: (err: unknown) => void) {
         reportClusterError = fn;
-        redis?.on('error', fn);
       },
       async close() {
         await bus.close();
