@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
@@ -283,6 +284,25 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
     const sixth = await login(c(), 'throttled_user', 'wrong-password');
     expect(sixth.status).toBe(429);
     expect((await login(a(), 'throttled_user', 'wrong-password')).status).toBe(429);
+  });
+
+  it('counts API requests to every instance against one rate limit', async () => {
+    const redis = new Redis(testRedisUrl, { keyPrefix: prefix });
+    try {
+      const [key] = await redis.keys(`${prefix}rate-limit:*`);
+      expect(key).toBeDefined();
+      const counted = async () => Number(await redis.get(key!.slice(prefix.length)));
+      // The window is a minute; should it end between the two reads on a slow machine, look again.
+      let [before, after] = [0, -1];
+      for (let attempt = 0; attempt < 2 && after < before; attempt++) {
+        before = await counted();
+        for (const i of [a(), b(), c()]) expect((await fetch(`${i.url}/api/config/public`)).status).toBe(200);
+        after = await counted();
+      }
+      expect(after).toBe(before + 3);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('loses no view when the instances stop: their last flushes add up exactly too', async () => {
