@@ -4,7 +4,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaultExpression } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { registerAccess } from './http/access.js';
@@ -22,6 +22,7 @@ import { showcaseRoutes } from './routes/showcase.js';
 import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
 import { userRoutes } from './routes/users.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
+import { openBlobStore } from './storage/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -33,11 +34,24 @@ export async function buildApp(
   config: Config,
   opts: { logger?: boolean } & ContextOptions = {},
 ): Promise<BuiltApp> {
+  const store = opts.store ?? (await openBlobStore(config));
   const database = openDatabase(config.database);
   await migrateToLatest(database);
-  const ctx = createContext(config, database, opts);
-  // Whatever a crash left half-made goes before the first request.
-  await sweepLeftovers(ctx.db, ctx.store, config.dataDir);
+  const ctx = createContext(config, database, { ...opts, store });
+  try {
+    // Whatever a crash left half-made goes before the first request.
+    await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
+    // Subscribed before the first request, so no change made elsewhere after it goes unheard.
+    await ctx.cluster.bus.ready.catch((err: unknown) => {
+      throw new ConfigError(
+        `REDIS_URL: Redis cannot be reached (${err instanceof Error ? err.message : err})`,
+      );
+    });
+  } catch (err) {
+    await ctx.cluster.close();
+    await database.close();
+    throw err;
+  }
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
 
   const app = Fastify({
@@ -78,6 +92,7 @@ export async function buildApp(
     },
   });
 
+  ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
   registerErrorHandling(app);
   registerAppHeaders(app, ctx.siteHosts.frameSources());
   registerSiteSecurityHeaders(app, isolation);
@@ -89,6 +104,8 @@ export async function buildApp(
       await api.register(fastifyRateLimit, {
         max: 600,
         timeWindow: 60_000,
+        // With several instances the counts live in Redis; if it is unreachable, requests pass.
+        ...(ctx.redis ? { redis: ctx.redis, nameSpace: 'rate-limit:', skipOnError: true } : {}),
         errorResponseBuilder: (_req, context) => ({
           statusCode: 429,
           success: false,
@@ -118,6 +135,7 @@ export async function buildApp(
     { ...ctx.services, showcase: ctx.showcase },
     {
       viewFlushMs: opts.viewFlushMs,
+      jobs: ctx.cluster.jobs,
       onError: (job, err) => app.log.error({ err, job }, 'timed job failed'),
     },
   );
@@ -125,6 +143,7 @@ export async function buildApp(
     await jobs.stop();
     // Counted views reach the database before it closes: a graceful restart loses none.
     await ctx.services.views.close();
+    await ctx.cluster.close();
     await database.close();
   });
   return { app, ctx, database };

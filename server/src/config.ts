@@ -1,6 +1,7 @@
 /** Environment → validated config object. The only place process.env is read. */
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3StorageConfig } from './storage/s3-blob-store.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -19,6 +20,21 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  REDIS_PREFIX: z.string().min(1).default('sitehall:'),
+  STORAGE: z.enum(['local', 's3'], { message: 'STORAGE must be local or s3' }).default('local'),
+  S3_ENDPOINT: z
+    .string()
+    .regex(
+      /^https?:\/\/[^/]/,
+      'S3_ENDPOINT must be an http:// or https:// URL, such as http://127.0.0.1:9000',
+    )
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_PREFIX: z.string().optional(),
 });
 
 export interface Config {
@@ -35,7 +51,12 @@ export interface Config {
   logLevel: string;
   /** Folder of the built web app; absent when not built (API-only). */
   webDist: string;
+  /** With it, several instances share counters and cache invalidations (docs/decisions.md). */
   redisUrl?: string;
+  /** Put before every Redis key and channel, so installs (and tests) can share one Redis. */
+  redisPrefix: string;
+  /** Where site files (blobs) live: DATA_DIR/blobs, or an S3-compatible bucket. */
+  storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageConfig);
   /**
    * HTTP timeouts in ms, chosen deliberately (Fastify leaves requestTimeout at 0): headers must
    * arrive within 15 s (slow-loris), an idle socket closes after 60 s, and a whole request may take
@@ -65,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   return {
     env: e.NODE_ENV,
+    storage: storageConfig(e),
     port: e.PORT,
     host: e.HOST,
     dataDir,
@@ -76,9 +98,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
     maxConcurrentHashes: 4,
     ...overrides,
     ...(overrides.database?.kind === 'sqlite' && !overrides.database.file ? { database } : {}),
+  };
+}
+
+function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
+  if (e.STORAGE === 'local') return { kind: 'local' };
+  if (!e.S3_BUCKET)
+    throw new ConfigError('STORAGE=s3 needs S3_BUCKET (the bucket that holds the site files)');
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither');
+  }
+  const prefix = e.S3_PREFIX?.replace(/^\/+/, '');
+  return {
+    kind: 's3',
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    bucket: e.S3_BUCKET,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    ...(prefix ? { prefix: prefix.endsWith('/') ? prefix : `${prefix}/` } : {}),
   };
 }

@@ -5,6 +5,7 @@
 import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
 import { migrateToLatest, openDatabase } from '../db/database.js';
+import { openBlobStore } from '../storage/index.js';
 
 async function main() {
   const username = process.argv[2];
@@ -16,7 +17,7 @@ async function main() {
   const database = openDatabase(config.database);
   try {
     await migrateToLatest(database);
-    const ctx = createContext(config, database);
+    const ctx = createContext(config, database, { store: await openBlobStore(config) });
     const user = await ctx.services.accounts.userByUsername(username);
     if (!user) {
       console.error(`用户不存在 / no such user: ${username}`);

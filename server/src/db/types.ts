@@ -170,6 +170,21 @@ export interface ShowcaseTotalsTable {
   version: number;
 }
 
+/** Which instance runs a timed job until when (migration 003). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+  runs: number;
+}
+
+/** Blobs an upload is storing before its rows exist: no sweep or delete may remove them. */
+export interface BlobLeasesTable {
+  upload_id: string;
+  sha256: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -186,6 +201,8 @@ export interface Database {
   showcase_entries: ShowcaseEntriesTable;
   showcase_queue: ShowcaseQueueTable;
   showcase_totals: ShowcaseTotalsTable;
+  job_leases: JobLeasesTable;
+  blob_leases: BlobLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

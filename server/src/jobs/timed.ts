@@ -4,10 +4,14 @@
  * showcase's search index takes queued changes in the background (from the start, so a large
  * backlog after an upgrade is not left to the first visitor). Timers never keep the process alive,
  * and a run never overlaps the previous one.
+ *
+ * With several instances the purge and the index run on one instance per round (jobs/job-runner.ts);
+ * the view flush runs on every instance, since each writes its own counts with atomic increments.
  */
 import type { ShowcaseRepository } from '../repositories/showcase.js';
 import type { PreviewService } from '../services/previews.js';
 import type { ViewCounter } from '../services/views.js';
+import { type JobRunner, runHere } from './job-runner.js';
 
 export interface TimedJobsOptions {
   /** How often counted views are written (ms). Default 5 s. */
@@ -17,6 +21,8 @@ export interface TimedJobsOptions {
   /** How often queued showcase changes are applied in the background (ms). Default 30 s. */
   showcaseIndexMs?: number;
   onError?: (job: string, error: unknown) => void;
+  /** Who runs the jobs that need only one instance (default: this process). */
+  jobs?: JobRunner;
 }
 
 export interface TimedJobs {
@@ -55,9 +61,26 @@ export function startTimedJobs(
     if (runNow) run();
   }
 
+  const jobs = opts.jobs ?? runHere;
+  /** A job one instance per round is enough for: the others' timers skip while it is held. */
+  const once = (name: string, ms: number, work: () => Promise<unknown>) => () =>
+    jobs.run(name, { holdMs: Math.max(ms, 10 * 60_000), cooldownMs: Math.floor(ms * 0.9) }, work);
+
   every('view-flush', opts.viewFlushMs ?? 5_000, () => services.views.flush());
-  every('preview-purge', opts.previewPurgeMs ?? 10 * 60_000, () => services.previews.purge(), true);
-  every('showcase-index', opts.showcaseIndexMs ?? 30_000, () => services.showcase.refreshIndex(), true);
+  const purgeMs = opts.previewPurgeMs ?? 10 * 60_000;
+  every(
+    'preview-purge',
+    purgeMs,
+    once('preview-purge', purgeMs, () => services.previews.purge()),
+    true,
+  );
+  const indexMs = opts.showcaseIndexMs ?? 30_000;
+  every(
+    'showcase-index',
+    indexMs,
+    once('showcase-index', indexMs, () => services.showcase.refreshIndex()),
+    true,
+  );
 
   return {
     async stop() {

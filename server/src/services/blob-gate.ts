@@ -1,13 +1,63 @@
 /**
- * Serialises "store blobs + commit rows" against "find unreferenced blobs + delete them" in this
- * process, so a delete never removes a blob that an upload is about to reference.
+ * Keeps "store blobs + commit rows" and "find unreferenced blobs + delete them" from removing a
+ * blob an upload is about to reference. In this process a queue serialises the two; across
+ * instances an upload first leases its hashes (repositories/leases.ts) and deleters skip leased
+ * hashes, checking under a lock that no lease is being written meanwhile.
  */
+import { randomUUID } from 'node:crypto';
+import { type DB, now } from '../db/database.js';
+import type { LeasesRepository } from '../repositories/leases.js';
+import type { BlobStore } from '../storage/index.js';
+
+/** Hashes checked and deleted per lock. */
+const DELETE_BATCH = 500;
+
 export class BlobGate {
   #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly deps: {
+      leases: LeasesRepository;
+      store: BlobStore;
+      unreferenced: (hashes: string[], trx: DB) => Promise<string[]>;
+    },
+  ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
     const result = this.#tail.then(work, work);
     this.#tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Stores an upload's blobs and commits its rows (both in `work`), its hashes leased meanwhile. */
+  async storing<T>(hashes: string[], work: () => Promise<T>): Promise<T> {
+    const uploadId = randomUUID();
+    await this.deps.leases.leaseBlobs(uploadId, hashes, now());
+    try {
+      return await this.run(work);
+    } finally {
+      // Once the rows are committed they protect the blobs; a failed release only leaves a lease
+      // that the sweep drops when it is stale.
+      await this.deps.leases.releaseBlobs(uploadId).catch(() => undefined);
+    }
+  }
+
+  /** Deletes those of the hashes that no deployment references and no upload has leased. */
+  async deleteUnused(hashes: Iterable<string>): Promise<number> {
+    const all = [...new Set(hashes)];
+    const { leases, store, unreferenced } = this.deps;
+    let deleted = 0;
+    for (let i = 0; i < all.length; i += DELETE_BATCH) {
+      const batch = all.slice(i, i + DELETE_BATCH);
+      deleted += await this.run(() =>
+        leases.deletingBlobs(async (trx) => {
+          const leased = await leases.leased(batch, trx);
+          const gone = (await unreferenced(batch, trx)).filter((h) => !leased.has(h));
+          for (const h of gone) await store.delete(h);
+          return gone.length;
+        }),
+      );
+    }
+    return deleted;
   }
 }

@@ -81,93 +81,97 @@ export function createProjectService(deps: {
     const contentCheck = await checkSiteContent(result.files.map(siteFileOnDisk), result.entryFile, {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
     });
-    return gate.run(async () => {
-      for (const f of result.files) await store.putFile(f.tempFile, f.sha256);
-      return db.transaction().execute(async (trx) => {
-        const at = now();
-        let projectId = target.projectId;
-        if (projectId === null) {
-          const p = await trx
-            .insertInto('projects')
+    return gate.storing(
+      result.files.map((f) => f.sha256),
+      async () => {
+        // A few at once: on object storage each file costs a round trip or two.
+        await eachLimit(result.files, 8, (f) => store.putFile(f.tempFile, f.sha256));
+        return db.transaction().execute(async (trx) => {
+          const at = now();
+          let projectId = target.projectId;
+          if (projectId === null) {
+            const p = await trx
+              .insertInto('projects')
+              .values({
+                owner_id: actor.id,
+                name: target.name!,
+                description: target.description || null,
+                status: 'pending',
+                is_public: 1,
+                live_deployment_id: null,
+                latest_deployment_id: null,
+                featured: 0,
+                view_count: 0,
+                download_count: 0,
+                approved_at: null,
+                approved_by: null,
+                published_at: null,
+                created_at: at,
+                updated_at: at,
+                search_text: searchText(target.name!, target.description ?? null, actor.username),
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            projectId = p.id;
+          } else {
+            // A pending version nobody reviewed yet is replaced by the newer one.
+            await trx
+              .updateTable('deployments')
+              .set({ status: 'superseded' })
+              .where('project_id', '=', projectId)
+              .where('status', '=', 'pending')
+              .execute();
+          }
+          const version = await projects.nextVersion(projectId, trx);
+          const d = await trx
+            .insertInto('deployments')
             .values({
-              owner_id: actor.id,
-              name: target.name!,
-              description: target.description || null,
+              project_id: projectId,
+              version,
               status: 'pending',
-              is_public: 1,
-              live_deployment_id: null,
-              latest_deployment_id: null,
-              featured: 0,
-              view_count: 0,
-              download_count: 0,
-              approved_at: null,
-              approved_by: null,
-              published_at: null,
+              upload_type: result.uploadType,
+              file_count: result.files.length,
+              total_size: result.totalSize,
+              entry_file: result.entryFile,
+              content_check: JSON.stringify(contentCheck),
+              created_by: actor.id,
               created_at: at,
-              updated_at: at,
-              search_text: searchText(target.name!, target.description ?? null, actor.username),
+              reviewed_at: null,
+              reviewed_by: null,
+              review_comment: null,
             })
             .returning('id')
             .executeTakeFirstOrThrow();
-          projectId = p.id;
-        } else {
-          // A pending version nobody reviewed yet is replaced by the newer one.
-          await trx
-            .updateTable('deployments')
-            .set({ status: 'superseded' })
-            .where('project_id', '=', projectId)
-            .where('status', '=', 'pending')
-            .execute();
-        }
-        const version = await projects.nextVersion(projectId, trx);
-        const d = await trx
-          .insertInto('deployments')
-          .values({
-            project_id: projectId,
-            version,
+          for (let i = 0; i < result.files.length; i += 200) {
+            await trx
+              .insertInto('deployment_files')
+              .values(
+                result.files.slice(i, i + 200).map((f) => ({
+                  deployment_id: d.id,
+                  path: f.path,
+                  size: f.size,
+                  mime_type: f.mimeType,
+                  extension: f.extension,
+                  sha256: f.sha256,
+                })),
+              )
+              .execute();
+          }
+          const patch: Record<string, unknown> = {
+            latest_deployment_id: d.id,
             status: 'pending',
-            upload_type: result.uploadType,
-            file_count: result.files.length,
-            total_size: result.totalSize,
-            entry_file: result.entryFile,
-            content_check: JSON.stringify(contentCheck),
-            created_by: actor.id,
-            created_at: at,
-            reviewed_at: null,
-            reviewed_by: null,
-            review_comment: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        for (let i = 0; i < result.files.length; i += 200) {
-          await trx
-            .insertInto('deployment_files')
-            .values(
-              result.files.slice(i, i + 200).map((f) => ({
-                deployment_id: d.id,
-                path: f.path,
-                size: f.size,
-                mime_type: f.mimeType,
-                extension: f.extension,
-                sha256: f.sha256,
-              })),
-            )
-            .execute();
-        }
-        const patch: Record<string, unknown> = {
-          latest_deployment_id: d.id,
-          status: 'pending',
-          updated_at: at,
-        };
-        if (target.projectId !== null) {
-          if (target.name !== undefined) patch.name = target.name;
-          if (target.description !== undefined) patch.description = target.description || null;
-        }
-        await trx.updateTable('projects').set(patch).where('id', '=', projectId).execute();
-        if (target.projectId !== null) await refreshSearchText(trx, projectId);
-        return projectId;
-      });
-    });
+            updated_at: at,
+          };
+          if (target.projectId !== null) {
+            if (target.name !== undefined) patch.name = target.name;
+            if (target.description !== undefined) patch.description = target.description || null;
+          }
+          await trx.updateTable('projects').set(patch).where('id', '=', projectId).execute();
+          if (target.projectId !== null) await refreshSearchText(trx, projectId);
+          return projectId;
+        });
+      },
+    );
   }
 
   async function refreshSearchText(trx: DB, projectId: number) {
@@ -294,13 +298,14 @@ export function createProjectService(deps: {
     async remove(actor: Actor, id: number, ip: string) {
       const p = await visible(actor, id);
       if (!projectPolicy.delete(actor, p)) throw new NotFound(m.notFound);
-      await gate.run(async () => {
-        const hashes = await projects.hashesOfProject(p.id);
+      const hashes = await gate.run(async () => {
+        const used = await projects.hashesOfProject(p.id);
         await db.transaction().execute(async (trx) => {
           await trx.deleteFrom('projects').where('id', '=', p.id).execute();
         });
-        for (const h of await projects.unreferenced(hashes)) await store.delete(h);
+        return used;
       });
+      await gate.deleteUnused(hashes);
       events.liveChanged(p.id);
       await audit.record({
         actor,
@@ -381,4 +386,27 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)
 /** Lower-cased name, description and author, for substring search. */
 export function searchText(name: string, description: string | null, owner: string): string {
   return `${name}\n${description ?? ''}\n${owner}`.toLowerCase();
+}
+
+/**
+ * Runs `work` on every item, at most `limit` at a time. After a failure no new item starts, and the
+ * first error is thrown once the running ones have finished (nothing is left writing behind us).
+ */
+async function eachLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) throw failure.reason;
 }

@@ -59,7 +59,15 @@ function fromAdminConfig(c: AdminConfigDto): PlatformSettings {
   };
 }
 
-export function createSettingsService(db: DB, opts: { sitesOrigin?: string; audit: AuditService }) {
+export function createSettingsService(
+  db: DB,
+  opts: {
+    sitesOrigin?: string;
+    audit: AuditService;
+    /** After a saved change: tells the other instances to forget their cached copy. */
+    onChange?: () => void;
+  },
+) {
   let cached: PlatformSettings | undefined;
 
   async function load(): Promise<PlatformSettings> {
@@ -89,6 +97,7 @@ export function createSettingsService(db: DB, opts: { sitesOrigin?: string; audi
     async update(next: PlatformSettings): Promise<PlatformSettings> {
       await save(next, db);
       cached = next;
+      opts.onChange?.();
       return next;
     },
     async adminConfig(): Promise<AdminConfigData> {
@@ -130,6 +139,7 @@ export function createSettingsService(db: DB, opts: { sitesOrigin?: string; audi
           );
         });
         cached = next;
+        opts.onChange?.();
       }
       return this.adminConfig();
     },

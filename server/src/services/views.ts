@@ -4,6 +4,11 @@
  * per request; jobs/timed.ts flushes every few seconds), adding to the project's total and to its
  * per-day row (UTC day of the view). Closing the app flushes, so a graceful restart loses nothing;
  * a crash loses at most the last few seconds of counts.
+ *
+ * Several instances each flush their own batch: every write is an increment made by the database
+ * (`view_count + n`, an upsert adding to the day's row), never a read-then-write, so their counts
+ * add up exactly. Rows are touched in one global order (project id, then day) so two instances'
+ * flushes wait for each other on PostgreSQL instead of deadlocking.
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
@@ -38,7 +43,7 @@ export function createViewCounter(db: DB) {
       for (const perDay of batch.values())
         for (const [id, n] of perDay) totals.set(id, (totals.get(id) ?? 0) + n);
       const gone = new Set<number>();
-      for (const [projectId, n] of totals) {
+      for (const [projectId, n] of [...totals].sort((a, b) => a[0] - b[0])) {
         const updated = await trx
           .updateTable('projects')
           .set({ view_count: sql`view_count + ${n}` })
@@ -47,17 +52,17 @@ export function createViewCounter(db: DB) {
         // The project was deleted since the view: nothing to add to.
         if (Number(updated.numUpdatedRows) === 0) gone.add(projectId);
       }
-      for (const [day, perDay] of batch) {
-        for (const [projectId, n] of perDay) {
-          if (gone.has(projectId)) continue;
-          await trx
-            .insertInto('project_daily_views')
-            .values({ project_id: projectId, day, views: n })
-            .onConflict((oc) =>
-              oc.columns(['project_id', 'day']).doUpdateSet({ views: sql`project_daily_views.views + ${n}` }),
-            )
-            .execute();
-        }
+      const daily = [...batch].flatMap(([day, perDay]) => [...perDay].map(([id, n]) => ({ day, id, n })));
+      daily.sort((a, b) => a.id - b.id || a.day.localeCompare(b.day));
+      for (const { day, id: projectId, n } of daily) {
+        if (gone.has(projectId)) continue;
+        await trx
+          .insertInto('project_daily_views')
+          .values({ project_id: projectId, day, views: n })
+          .onConflict((oc) =>
+            oc.columns(['project_id', 'day']).doUpdateSet({ views: sql`project_daily_views.views + ${n}` }),
+          )
+          .execute();
       }
     });
   }

@@ -40,6 +40,11 @@ export interface BlobStore {
   putVariant(sha256: string, variant: string, source: Readable): Promise<void>;
   readVariant(sha256: string, variant: string): Promise<Readable | null>;
   statVariant(sha256: string, variant: string): Promise<{ size: number } | null>;
+  /**
+   * Removes writes in progress older than maxAgeMs (default an hour), left by a crash; younger
+   * ones may still be running, here or in another instance. Returns how many were removed.
+   */
+  removeStaleTemp(maxAgeMs?: number): Promise<number>;
 }
 
 export class BlobNotFound extends Error {

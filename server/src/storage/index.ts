@@ -1,3 +1,7 @@
+import { type Config, ConfigError } from '../config.js';
+import type { BlobStore } from './blob-store.js';
+import { LocalBlobStore } from './local-blob-store.js';
+
 export {
   assertSha256,
   assertVariantName,
@@ -7,3 +11,25 @@ export {
   isSha256Hex,
 } from './blob-store.js';
 export { LocalBlobStore, type LocalBlobStoreOptions } from './local-blob-store.js';
+
+/**
+ * The blob store the configuration asks for (STORAGE). The AWS SDK is loaded only for S3: it
+ * would add a few hundred milliseconds to every start of the default install.
+ */
+export async function openBlobStore(config: Config): Promise<BlobStore> {
+  if (config.storage.kind === 'local') return LocalBlobStore.inDataDir(config.dataDir);
+  const { S3BlobStore } = await import('./s3-blob-store.js');
+  const store = S3BlobStore.fromConfig(config.storage);
+  // A wrong bucket, endpoint or key is said at start, in plain words, not at the first upload.
+  try {
+    await store.check();
+  } catch (error) {
+    store.client.destroy();
+    const { bucket, endpoint } = config.storage;
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new ConfigError(
+      `S3 storage: bucket "${bucket}" at ${endpoint ?? 'AWS'} cannot be used (${reason}). Check S3_ENDPOINT, S3_BUCKET and the access keys; the bucket must exist.`,
+    );
+  }
+  return store;
+}

@@ -5,6 +5,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001_initial.js';
 import * as m002 from './002_showcase_search.js';
+import * as m003 from './003_cluster_leases.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -12,6 +13,7 @@ type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Pr
 const all: Record<string, DialectMigration> = {
   '001_initial': m001,
   '002_showcase_search': m002,
+  '003_cluster_leases': m003,
 };
 
 export function migrationProvider(dialect: MigrationDialect): MigrationProvider {

@@ -1,0 +1,110 @@
+/**
+ * Leases that let several instances share one database (docs/decisions.md "Job leases" and
+ * "Orphan sweep safety"). Job leases are rows taken with one atomic upsert, the same SQL on both
+ * engines. Blob leases are rows an upload writes before it stores blobs; on PostgreSQL a
+ * transaction-scoped advisory lock (per schema) orders "write a lease" (shared) against "check
+ * leases and delete blobs" (exclusive), so a deleter either sees the lease or finishes before the
+ * upload stores anything. SQLite is one process: its BlobGate already orders the two.
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db/database.js';
+import type { MigrationDialect } from '../db/migrations/helpers.js';
+
+/** Hashes per statement: well under both engines' bound-parameter limits. */
+const CHUNK = 500;
+/** The second key of the advisory lock (the first is the schema's hash): "blob deletion". */
+const BLOB_GATE_LOCK = 7301;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
+  const pg = dialect === 'postgres';
+  const lock = (trx: DB, mode: 'shared' | 'exclusive') =>
+    sql`select ${sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock')}(hashtext(current_schema()), ${sql.lit(BLOB_GATE_LOCK)})`.execute(
+      trx,
+    );
+
+  return {
+    /** Takes the job's lease when it is free or expired; true when this holder now has it. */
+    async takeJob(name: string, holder: string, until: string, at: string): Promise<boolean> {
+      const row = await db
+        .insertInto('job_leases')
+        .values({ name, holder, expires_at: until, runs: 1 })
+        .onConflict((oc) =>
+          oc
+            .column('name')
+            .doUpdateSet({ holder, expires_at: until, runs: sql`job_leases.runs + 1` })
+            .where('job_leases.expires_at', '<=', at),
+        )
+        .returning('name')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    /** Moves the end of a lease this holder has (to keep others away, or to free it now). */
+    async holdJobUntil(name: string, holder: string, until: string): Promise<void> {
+      await db
+        .updateTable('job_leases')
+        .set({ expires_at: until })
+        .where('name', '=', name)
+        .where('holder', '=', holder)
+        .execute();
+    },
+    async job(name: string) {
+      return db.selectFrom('job_leases').selectAll().where('name', '=', name).executeTakeFirst();
+    },
+
+    /** Marks the blobs an upload is about to store (waits while a deleter is at work). */
+    async leaseBlobs(uploadId: string, hashes: string[], at: string): Promise<void> {
+      const unique = [...new Set(hashes)];
+      await db.transaction().execute(async (trx) => {
+        if (pg) await lock(trx, 'shared');
+        for (const part of chunks(unique)) {
+          await trx
+            .insertInto('blob_leases')
+            .values(part.map((sha256) => ({ upload_id: uploadId, sha256, created_at: at })))
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        }
+      });
+    },
+    async releaseBlobs(uploadId: string): Promise<void> {
+      await db.deleteFrom('blob_leases').where('upload_id', '=', uploadId).execute();
+    },
+    /** Leases an upload that died never released (its instance crashed). */
+    async dropBlobLeasesBefore(at: string): Promise<number> {
+      const r = await db.deleteFrom('blob_leases').where('created_at', '<', at).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+    /** Which of these hashes an upload has leased. */
+    async leased(hashes: string[], trx: DB = db): Promise<Set<string>> {
+      const out = new Set<string>();
+      for (const part of chunks([...new Set(hashes)])) {
+        const rows = await trx
+          .selectFrom('blob_leases')
+          .select('sha256')
+          .distinct()
+          .where('sha256', 'in', part)
+          .execute();
+        for (const r of rows) out.add(r.sha256);
+      }
+      return out;
+    },
+    /**
+     * Runs a deleter's "check references and leases, delete blobs" with no lease written
+     * meanwhile: in one transaction under the exclusive lock on PostgreSQL (keep the work short:
+     * one batch), directly on SQLite.
+     */
+    async deletingBlobs<T>(work: (trx: DB) => Promise<T>): Promise<T> {
+      if (!pg) return work(db);
+      return db.transaction().execute(async (trx) => {
+        await lock(trx, 'exclusive');
+        return work(trx);
+      });
+    },
+  };
+}
+export type LeasesRepository = ReturnType<typeof createLeasesRepository>;

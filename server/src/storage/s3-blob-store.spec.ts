@@ -1,0 +1,204 @@
+/**
+ * The BlobStore contract on S3BlobStore against a real S3-compatible server (s3rver, started here),
+ * and what is particular to object storage: the key layout, multipart uploads, temp objects.
+ * Each test gets its own key prefix in one bucket, so tests never see each other's objects.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type BlobStoreFixture,
+  blobStoreContract,
+  bytes,
+  collect,
+  failingSource,
+  sha,
+} from '../../test/support/blob-store-contract.js';
+import { type LocalS3, startS3rver } from '../../test/support/s3rver.js';
+import { BlobNotFound } from './blob-store.js';
+import { createS3Client, S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
+
+let s3: LocalS3;
+beforeAll(async () => {
+  s3 = await startS3rver();
+});
+afterAll(async () => {
+  await s3?.close();
+});
+
+async function s3Fixture(
+  opts: S3BlobStoreOptions = {},
+): Promise<BlobStoreFixture & { store: S3BlobStore; prefix: string; keys(): Promise<string[]> }> {
+  const prefix = `t-${randomBytes(6).toString('hex')}/`;
+  const client = createS3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    forcePathStyle: true,
+  });
+  const store = new S3BlobStore(client, s3.bucket, prefix, opts);
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sitehall-s3-files-'));
+  return {
+    store,
+    prefix,
+    tempLeftovers: () => store.tempKeys(),
+    makeFile: async (content) => {
+      const file = path.join(dir, `staged-${randomBytes(4).toString('hex')}`);
+      await fs.writeFile(file, content);
+      return file;
+    },
+    /** Every key under this fixture's prefix, without the prefix. */
+    keys: async () => {
+      const res = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: prefix }));
+      return (res.Contents ?? []).map((o) => o.Key!.slice(prefix.length)).sort();
+    },
+    cleanup: async () => {
+      await fs.rm(dir, { recursive: true, force: true });
+      client.destroy();
+    },
+  };
+}
+
+blobStoreContract('S3BlobStore (s3rver)', () => s3Fixture());
+
+describe('S3BlobStore specifics', () => {
+  let fx: Awaited<ReturnType<typeof s3Fixture>>;
+  beforeEach(async () => {
+    fx = await s3Fixture();
+  });
+  afterEach(async () => {
+    await fx.cleanup();
+  });
+
+  it('lays objects out as blobs/<aa>/<hash> and variants/<hash>.<name> under the prefix', async () => {
+    const { sha256 } = await fx.store.put(Readable.from([Buffer.from('layout')]));
+    await fx.store.putVariant(sha256, 'br', Readable.from([Buffer.from('v')]));
+    expect(await fx.keys()).toEqual([`blobs/${sha256.slice(0, 2)}/${sha256}`, `variants/${sha256}.br`]);
+  });
+
+  it('list ignores foreign keys under blobs/ and pages through many objects', async () => {
+    const put = (key: string) =>
+      fx.store.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `${fx.prefix}${key}`, Body: 'x' }));
+    const real = sha('real');
+    await put('blobs/README');
+    await put(`blobs/zz/${real}`); // wrong fan-out folder
+    await put(`blobs/${real.slice(0, 2)}/notes.txt`);
+    const hashes: string[] = [];
+    // More than one ListObjectsV2 page (1000 keys).
+    for (let i = 0; i < 1005; i++) hashes.push(sha(`blob ${i}`));
+    for (let i = 0; i < hashes.length; i += 25) {
+      await Promise.all(hashes.slice(i, i + 25).map((h) => put(`blobs/${h.slice(0, 2)}/${h}`)));
+    }
+    expect(await collect(fx.store.list())).toEqual(hashes.sort());
+  }, 120_000);
+
+  it('a multipart upload: a 12 MB blob streams in parts and reads back whole and in ranges', async () => {
+    const content = randomBytes(12 * 1024 * 1024);
+    const chunks = Array.from({ length: 12 }, (_, i) =>
+      content.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024),
+    );
+    const { sha256, size } = await fx.store.put(Readable.from(chunks));
+    expect(size).toBe(content.length);
+    expect(sha(await bytes(await fx.store.read(sha256)))).toBe(sha(content));
+    const tail = await bytes(
+      await fx.store.read(sha256, { start: content.length - 10, end: content.length + 99 }),
+    );
+    expect(tail).toEqual(content.subarray(content.length - 10));
+    expect(await fx.tempLeftovers()).toEqual([]);
+  }, 60_000);
+
+  it('an interrupted multipart put asks the server to abort the upload', async () => {
+    const sent: string[] = [];
+    fx.store.client.middlewareStack.add(
+      (next, context) => (args) => {
+        sent.push(context.commandName ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordCommands' },
+    );
+    await expect(fx.store.put(failingSource(100))).rejects.toThrow('client went away');
+    expect(sent).toContain('CreateMultipartUploadCommand');
+    expect(sent).toContain('AbortMultipartUploadCommand');
+    expect(sent).not.toContain('CompleteMultipartUploadCommand');
+    expect(await fx.keys()).toEqual([]);
+  }, 60_000);
+
+  it('putFile streams a small file in one PutObject and a large one in parts', async () => {
+    const sent: string[] = [];
+    fx.store.client.middlewareStack.add(
+      (next, context) => (args) => {
+        sent.push(context.commandName ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordCommands' },
+    );
+    const small = randomBytes(100_000);
+    await fx.store.putFile(await fx.makeFile(small), sha(small));
+    expect(sent).toEqual(['HeadObjectCommand', 'PutObjectCommand']);
+    sent.length = 0;
+    const large = randomBytes(6 * 1024 * 1024);
+    await fx.store.putFile(await fx.makeFile(large), sha(large));
+    expect(sent).toContain('CreateMultipartUploadCommand');
+    expect(sent).toContain('CompleteMultipartUploadCommand');
+    expect(sha(await bytes(await fx.store.read(sha(large))))).toBe(sha(large));
+    expect(await bytes(await fx.store.read(sha(small)))).toEqual(small);
+  }, 60_000);
+
+  it('beyond the CopyObject limit, put streams the temp object to its final key instead', async () => {
+    const small = await s3Fixture({ maxCopyObjectBytes: 1000 });
+    try {
+      const content = randomBytes(50_000);
+      const { sha256 } = await small.store.put(Readable.from([content]));
+      expect(await bytes(await small.store.read(sha256))).toEqual(content);
+      expect(await small.keys()).toEqual([`blobs/${sha256.slice(0, 2)}/${sha256}`]);
+    } finally {
+      await small.cleanup();
+    }
+  });
+
+  it('putFile of a missing local file fails and stores nothing', async () => {
+    const missing = path.join(os.tmpdir(), `sitehall-none-${randomBytes(4).toString('hex')}`);
+    await expect(fx.store.putFile(missing, sha('x'))).rejects.toThrow();
+    await expect(fx.store.read(sha('x'))).rejects.toBeInstanceOf(BlobNotFound);
+    expect(await fx.keys()).toEqual([]);
+  });
+
+  it('when the store cannot be reached, put reports why, and putFile keeps the local file', async () => {
+    const client = createS3Client({
+      endpoint: 'http://127.0.0.1:9',
+      region: 'us-east-1',
+      bucket: 'nowhere',
+      accessKeyId: 'a',
+      secretAccessKey: 'b',
+      forcePathStyle: true,
+    });
+    const down = new S3BlobStore(client, 'nowhere');
+    try {
+      await expect(down.put(Readable.from([randomBytes(1000)]))).rejects.toThrow(/ECONNREFUSED/);
+      const file = await fx.makeFile(Buffer.from('kept'));
+      await expect(down.putFile(file, sha('kept'))).rejects.toThrow(/ECONNREFUSED/);
+      expect(await fs.readFile(file, 'utf8')).toBe('kept');
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('removeStaleTemp removes only temp objects older than the limit', async () => {
+    await fx.store.client.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: `${fx.prefix}tmp/left-by-a-crash`, Body: 'x' }),
+    );
+    const { sha256 } = await fx.store.put(Readable.from([Buffer.from('kept')]));
+    // Nothing is an hour old yet; after a second, a one-second limit makes the leftover stale.
+    expect(await fx.store.removeStaleTemp()).toBe(0);
+    expect(await fx.store.tempKeys()).toEqual([`${fx.prefix}tmp/left-by-a-crash`]);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // LastModified has 1 s resolution
+    expect(await fx.store.removeStaleTemp(1000)).toBe(1);
+    expect(await fx.keys()).toEqual([`blobs/${sha256.slice(0, 2)}/${sha256}`]);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The login throttle's counting, on both counter stores: in memory (one process) and in Redis
+ * (several instances sharing one budget).
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis } from '../src/cluster/redis.js';
+import { RedisCounterStore } from '../src/cluster/redis-counter-store.js';
+import {
+  type CounterStore,
+  createLoginThrottle,
+  MemoryCounterStore,
+} from '../src/services/login-throttle.js';
+import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
+
+const hasRedis = await redisReachable();
+const prefix = uniqueRedisPrefix();
+const clients: Redis[] = [];
+
+function redisStore(): CounterStore {
+  const redis = createRedis({ redisUrl: testRedisUrl, redisPrefix: prefix })!;
+  clients.push(redis);
+  return new RedisCounterStore(redis);
+}
+
+afterAll(async () => {
+  if (!hasRedis) return;
+  await dropRedisPrefix(prefix);
+  for (const c of clients) c.disconnect();
+});
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+const stores: Array<[string, () => CounterStore, boolean]> = [
+  ['memory', () => new MemoryCounterStore(), true],
+  ['redis', redisStore, hasRedis],
+];
+
+for (const [name, makeStore, available] of stores) {
+  describe.skipIf(!available)(`counter store: ${name}`, () => {
+    let store: CounterStore;
+    let n = 0;
+    const key = () => `k${++n}`;
+    beforeAll(() => {
+      store = makeStore();
+    });
+
+    it('counts hits within one window that starts at the first hit', async () => {
+      const k = key();
+      expect(await store.peek(k)).toBeNull();
+      const before = Date.now();
+      const first = await store.hit(k, 60_000);
+      expect(first.count).toBe(1);
+      expect(first.resetAt).toBeGreaterThanOrEqual(before + 59_000);
+      const second = await store.hit(k, 60_000);
+      expect(second.count).toBe(2);
+      // The window is not pushed back by later hits.
+      expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThan(1_000);
+      expect((await store.peek(k))?.count).toBe(2);
+    });
+
+    it('starts over when the window has ended', async () => {
+      const k = key();
+      await store.hit(k, 50);
+      await store.hit(k, 50);
+      await until(async () => (await store.peek(k)) === null);
+      expect(await store.peek(k)).toBeNull();
+      expect((await store.hit(k, 60_000)).count).toBe(1);
+    });
+
+    it('reset forgets a key, and keys are independent', async () => {
+      const a = key();
+      const b = key();
+      await store.hit(a, 60_000);
+      await store.hit(b, 60_000);
+      await store.reset(a);
+      expect(await store.peek(a)).toBeNull();
+      expect((await store.peek(b))?.count).toBe(1);
+    });
+
+    it('throttles an account past its limit and clears it on success', async () => {
+      const throttle = createLoginThrottle(store, { windowMs: 60_000, perAccount: 3, perIp: 100 });
+      const account = `user:${key()}`;
+      for (let i = 0; i < 3; i++) {
+        await throttle.check(account, '10.0.0.1');
+        await throttle.failed(account, '10.0.0.1');
+      }
+      await expect(throttle.check(account, '10.0.0.1')).rejects.toMatchObject({ status: 429 });
+      await throttle.succeeded(account);
+      await expect(throttle.check(account, '10.0.0.1')).resolves.toBeUndefined();
+    });
+  });
+}
+
+describe.skipIf(!hasRedis)('redis counter store shared by several instances', () => {
+  it('counts hits from every client against one budget', async () => {
+    const stores = [redisStore(), redisStore(), redisStore()];
+    const throttles = stores.map((s) =>
+      createLoginThrottle(s, { windowMs: 60_000, perAccount: 5, perIp: 100 }),
+    );
+    const account = `user:shared-${Date.now()}`;
+    // Concurrent failures through three connections: the Lua script makes each increment atomic.
+    await Promise.all(throttles.flatMap((t, i) => [t.failed(account, `10.0.1.${i}`), t.failed(account)]));
+    expect((await stores[0]!.peek(`throttle:acct:${account}`))?.count).toBe(6);
+    for (const t of throttles) await expect(t.check(account)).rejects.toMatchObject({ status: 429 });
+  });
+});
