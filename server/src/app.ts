@@ -10,6 +10,8 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/databas
 import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerAppHeaders } from './http/headers.js';
+import { type Pingable, registerHealth } from './http/health.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerWebApp } from './http/web-app.js';
 import { sweepLeftovers } from './jobs/sweep.js';
 import { startTimedJobs } from './jobs/timed.js';
@@ -31,7 +33,7 @@ export interface BuiltApp {
 
 export async function buildApp(
   config: Config,
-  opts: { logger?: boolean } & ContextOptions = {},
+  opts: { logger?: boolean; redis?: Pingable } & ContextOptions = {},
 ): Promise<BuiltApp> {
   const database = openDatabase(config.database);
   await migrateToLatest(database);
@@ -79,6 +81,7 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources());
   registerSiteSecurityHeaders(app, isolation);
   registerSitesHostGuard(app, ctx);
@@ -108,8 +111,7 @@ export async function buildApp(
     { prefix: '/api' },
   );
 
-  // Liveness: the process is up and answering.
-  app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+  registerHealth(app, { db: ctx.db, store: ctx.store, redis: opts.redis });
 
   await siteRoutes(app, ctx);
   await registerWebApp(app, config.webDist);

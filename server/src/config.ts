@@ -19,6 +19,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -36,6 +39,11 @@ export interface Config {
   /** Folder of the built web app; absent when not built (API-only). */
   webDist: string;
   redisUrl?: string;
+  /**
+   * Prometheus metrics: on a port of their own (bound to loopback by default) and/or at /metrics
+   * on the main port for scrapers that send `Authorization: Bearer <token>`. Off when neither is set.
+   */
+  metrics: { port?: number; host: string; token?: string };
   /**
    * HTTP timeouts in ms, chosen deliberately (Fastify leaves requestTimeout at 0): headers must
    * arrive within 15 s (slow-loris), an idle socket closes after 60 s, and a whole request may take
@@ -76,6 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
     maxConcurrentHashes: 4,
     ...overrides,

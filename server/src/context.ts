@@ -12,6 +12,7 @@ import { createAccountService } from './services/accounts.js';
 import { createAuditService } from './services/audit.js';
 import { BlobGate } from './services/blob-gate.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './services/login-throttle.js';
+import { Metrics } from './services/metrics.js';
 import { PasswordHasher } from './services/passwords.js';
 import { createPreviewService } from './services/previews.js';
 import { createProjectService } from './services/projects.js';
@@ -45,6 +46,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   });
   const settings = createSettingsService(db, { sitesOrigin: config.sitesOrigin, audit });
   const store = opts.store ?? LocalBlobStore.inDataDir(config.dataDir);
+  const views = createViewCounter(db);
+  const metrics = new Metrics({
+    exposed: config.metrics.port !== undefined || config.metrics.token !== undefined,
+    lastViewFlushAt: views.lastFlushAt,
+  });
   const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
   const siteIndex = createSiteIndex(db);
   const projectsRepo = createProjectsRepository(db);
@@ -59,6 +65,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     dataDir: config.dataDir,
     urls,
     events,
+    metrics,
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);
@@ -70,8 +77,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     projectDetail: projects.detail,
   });
   const stats = createStatsService({ admin: adminRepo, projects: projectsRepo });
-  const siteFiles = new SiteFileSource(store);
-  const views = createViewCounter(db);
+  const siteFiles = new SiteFileSource(store, { onMemoryLookup: metrics.serveCacheLookup });
   const previews = createPreviewService(db, settings, audit, urls);
 
   return {
@@ -80,6 +86,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     dialect: database.dialect,
     store,
     urls,
+    metrics,
     repositories: { projects: projectsRepo },
     showcase: createShowcaseRepository(db, database.dialect),
     services: {

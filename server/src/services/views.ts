@@ -22,6 +22,8 @@ export function createViewCounter(db: DB) {
   let pending: Pending = new Map();
   let pendingTotal = 0;
   let flushing: Promise<void> | null = null;
+  /** When the counts were last all written (epoch ms): the flush lag metric reads it. */
+  let flushedAt = Date.now();
 
   function add(into: Pending, day: string, projectId: number, n: number) {
     let perDay = into.get(day);
@@ -65,7 +67,10 @@ export function createViewCounter(db: DB) {
   /** Writes everything counted so far; one flush at a time, later callers wait their turn. */
   async function flush(): Promise<void> {
     while (flushing) await flushing;
-    if (pendingTotal === 0) return;
+    if (pendingTotal === 0) {
+      flushedAt = Date.now();
+      return;
+    }
     const batch = pending;
     const total = pendingTotal;
     pending = new Map();
@@ -81,6 +86,7 @@ export function createViewCounter(db: DB) {
         flushing = null;
       });
     await flushing;
+    flushedAt = Date.now();
   }
 
   return {
@@ -94,6 +100,10 @@ export function createViewCounter(db: DB) {
     /** Views counted and not yet written. */
     pendingCount(): number {
       return pendingTotal;
+    },
+    /** When everything counted was last written (epoch ms). */
+    lastFlushAt(): number {
+      return flushedAt;
     },
     /** The last flush, at shutdown. */
     close: flush,

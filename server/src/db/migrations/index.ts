@@ -14,6 +14,9 @@ const all: Record<string, DialectMigration> = {
   '002_showcase_search': m002,
 };
 
+/** Every migration's name, in order: a database is current when all of them are recorded. */
+export const migrationNames: readonly string[] = Object.keys(all);
+
 export function migrationProvider(dialect: MigrationDialect): MigrationProvider {
   return {
     async getMigrations() {
