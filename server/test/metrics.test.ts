@@ -30,7 +30,11 @@ function parseExposition(text: string): Sample[] {
 }
 
 /** The value of the one sample with this name whose labels include `labels`, or undefined. */
-function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+function sampleValue(
+  samples: Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   const found = samples.filter(
     (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
   );
@@ -83,12 +87,12 @@ describe('metrics behind a token', () => {
     const requests = 'sitehall_http_request_duration_seconds_count';
     expect(sampleValue(samples, requests, { route: '/sites/*', method: 'GET', status: '200' })).toBe(4);
     expect(sampleValue(samples, requests, { route: '/sites/*', method: 'GET', status: '404' })).toBe(1);
-    expect(sampleValue(samples, requests, { route: '/api/projects/upload', method: 'POST', status: '201' })).toBe(
-      1,
-    );
-    expect(sampleValue(samples, requests, { route: '/api/projects/upload', method: 'POST', status: '400' })).toBe(
-      1,
-    );
+    expect(
+      sampleValue(samples, requests, { route: '/api/projects/upload', method: 'POST', status: '201' }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, requests, { route: '/api/projects/upload', method: 'POST', status: '400' }),
+    ).toBe(1);
     expect(sampleValue(samples, requests, { route: '(unmatched)', method: 'GET', status: '404' })).toBe(1);
     // Raw URLs never become labels.
     expect(samples.some((s) => s.labels.route?.includes(String(id)))).toBe(false);
