@@ -1,13 +1,20 @@
 /**
- * A server in a child process, for tests that kill it (kill -9) mid-work. Reads its config from
- * SITEHALL_TEST_CONFIG (JSON: dataDir, database) and prints "PORT <n>" once listening.
+ * A server in a child process, for tests that kill it (kill -9) mid-work or run several at once.
+ * Reads its config from SITEHALL_TEST_CONFIG (JSON: dataDir, database, and env: more environment
+ * variables for loadConfig) and prints "PORT <n>" once listening.
  */
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
 const spec = JSON.parse(process.env.SITEHALL_TEST_CONFIG ?? '{}');
 const config = loadConfig(
-  { NODE_ENV: 'test', DATA_DIR: spec.dataDir, LOG_LEVEL: 'silent', WEB_DIST: `${spec.dataDir}/no-web` },
+  {
+    NODE_ENV: 'test',
+    DATA_DIR: spec.dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST: `${spec.dataDir}/no-web`,
+    ...spec.env,
+  },
   spec.database ? { database: spec.database } : {},
 );
 const { app } = await buildApp(config, { logger: false });
