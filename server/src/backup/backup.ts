@@ -52,9 +52,12 @@ export async function backup({
   log = () => {},
 }: BackupOptions): Promise<BackupManifest> {
   if (!(await isEmptyDir(dest))) throw new BackupError(`目标文件夹不是空的 / ${dest} is not empty`);
+  const database = config.database;
+  if (database.kind === 'sqlite' && !fs.existsSync(database.file)) {
+    throw new BackupError(`数据库文件不存在 / no database at ${database.file}`);
+  }
   await fs.promises.mkdir(dest, { recursive: true });
   const blobs = new LocalBlobStore(path.join(dest, BLOBS_DIR));
-  const database = config.database;
   const dbFile = path.join(dest, database.kind === 'sqlite' ? SQLITE_FILE : PG_DUMP_FILE);
   const schema = database.kind === 'postgres' ? postgresSchema(database) : undefined;
   const copied = new Map<string, number>();
@@ -110,7 +113,6 @@ export async function backup({
 }
 
 async function snapshotSqlite(file: string, dest: string): Promise<Snapshot> {
-  if (!fs.existsSync(file)) throw new BackupError(`数据库文件不存在 / no database at ${file}`);
   await fs.promises.rm(dest, { force: true });
   const source = new SqliteDatabase(file, { fileMustExist: true });
   try {
