@@ -10,6 +10,8 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/databas
 import { registerAccess } from './http/access.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerAppHeaders } from './http/headers.js';
+import { type Pingable, registerHealth } from './http/health.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerWebApp } from './http/web-app.js';
 import { sweepLeftovers } from './jobs/sweep.js';
 import { startTimedJobs } from './jobs/timed.js';
@@ -32,7 +34,7 @@ export interface BuiltApp {
 
 export async function buildApp(
   config: Config,
-  opts: { logger?: boolean } & ContextOptions = {},
+  opts: { logger?: boolean; redis?: Pingable } & ContextOptions = {},
 ): Promise<BuiltApp> {
   const store = opts.store ?? (await openBlobStore(config));
   const database = openDatabase(config.database);
@@ -94,6 +96,7 @@ export async function buildApp(
 
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
   registerErrorHandling(app);
+  registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources());
   registerSiteSecurityHeaders(app, isolation);
   registerSitesHostGuard(app, ctx);
@@ -125,8 +128,8 @@ export async function buildApp(
     { prefix: '/api' },
   );
 
-  // Liveness: the process is up and answering.
-  app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+  // A test may pass its own client to check; otherwise the shared one (REDIS_URL).
+  registerHealth(app, { db: ctx.db, store: ctx.store, redis: opts.redis ?? ctx.redis });
 
   await siteRoutes(app, ctx);
   await registerWebApp(app, config.webDist);

@@ -35,6 +35,9 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.default(false),
   S3_PREFIX: z.string().optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -57,6 +60,11 @@ export interface Config {
   redisPrefix: string;
   /** Where site files (blobs) live: DATA_DIR/blobs, or an S3-compatible bucket. */
   storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageConfig);
+  /**
+   * Prometheus metrics: on a port of their own (bound to loopback by default) and/or at /metrics
+   * on the main port for scrapers that send `Authorization: Bearer <token>`. Off when neither is set.
+   */
+  metrics: { port?: number; host: string; token?: string };
   /**
    * HTTP timeouts in ms, chosen deliberately (Fastify leaves requestTimeout at 0): headers must
    * arrive within 15 s (slow-loris), an idle socket closes after 60 s, and a whole request may take
@@ -99,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
     maxConcurrentHashes: 4,
     ...overrides,

@@ -17,6 +17,7 @@ import { createAccountService } from './services/accounts.js';
 import { createAuditService } from './services/audit.js';
 import { BlobGate } from './services/blob-gate.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './services/login-throttle.js';
+import { Metrics } from './services/metrics.js';
 import { PasswordHasher } from './services/passwords.js';
 import { createPreviewService } from './services/previews.js';
 import { createProjectService } from './services/projects.js';
@@ -64,6 +65,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   if (!opts.store && config.storage.kind !== 'local')
     throw new Error('STORAGE=s3: open the store first (openBlobStore)');
   const store = opts.store ?? LocalBlobStore.inDataDir(config.dataDir);
+  const views = createViewCounter(db);
+  const metrics = new Metrics({
+    exposed: config.metrics.port !== undefined || config.metrics.token !== undefined,
+    lastViewFlushAt: views.lastFlushAt,
+  });
   const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
   const siteIndex = createSiteIndex(db);
   const projectsRepo = createProjectsRepository(db);
@@ -99,6 +105,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     dataDir: config.dataDir,
     urls,
     events,
+    metrics,
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);
@@ -110,8 +117,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     projectDetail: projects.detail,
   });
   const stats = createStatsService({ admin: adminRepo, projects: projectsRepo });
-  const siteFiles = new SiteFileSource(store);
-  const views = createViewCounter(db);
+  const siteFiles = new SiteFileSource(store, { onMemoryLookup: metrics.serveCacheLookup });
   const previews = createPreviewService(db, settings, audit, urls);
 
   return {
@@ -139,6 +145,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       },
     },
     urls,
+    metrics,
     repositories: { projects: projectsRepo },
     showcase: createShowcaseRepository(db, database.dialect),
     services: {

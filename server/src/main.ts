@@ -1,6 +1,7 @@
 /** config → app → listen; signals; nothing else. */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { type MetricsServer, serveMetrics } from './http/metrics.js';
 
 async function main() {
   const config = loadConfig();
@@ -14,6 +15,7 @@ async function main() {
       `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
     );
   }
+  let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -21,6 +23,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
+      await metricsServer?.close();
       await app.close();
       clearTimeout(force);
       process.exit(0);
@@ -32,6 +35,11 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  const { port: metricsPort } = config.metrics;
+  if (metricsPort !== undefined) {
+    metricsServer = await serveMetrics(ctx.metrics, { ...config.metrics, port: metricsPort });
+    app.log.info(`metrics: http://${config.metrics.host}:${metricsServer.port}/metrics`);
+  }
   app.log.info(`SiteHall 已启动: http://localhost:${config.port}`);
 }
 

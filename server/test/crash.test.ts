@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createTestApp, listTree, makeZip, projectRowCounts, type TestApp } from './helpers.js';
+import { type ChildServer, startChildServer } from './support/children.js';
 
 const blobFiles = (dataDir: string) =>
   listTree(path.join(dataDir, 'blobs')).filter((f) => /[0-9a-f]{64}$/.test(f));
@@ -73,8 +73,8 @@ describe('crash safety', () => {
 });
 
 describe('a server killed mid-ingest', () => {
-  let child: ChildProcess | undefined;
-  afterAll(() => child?.kill('SIGKILL'));
+  let child: ChildServer | undefined;
+  afterAll(() => child?.process.kill('SIGKILL'));
 
   it('restarts with no half project, no staging leftovers and no orphan blobs', async () => {
     // A reference app makes the database (and the user) that the child server then uses.
@@ -92,23 +92,8 @@ describe('a server killed mid-ingest', () => {
     fs.mkdirSync(path.join(dataDir, 'staging', 'old-upload', 'in'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'staging', 'old-upload', 'in', '0'), 'partial');
 
-    child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'support/child-server.ts')],
-      {
-        env: { ...process.env, SITEHALL_TEST_CONFIG: JSON.stringify({ dataDir, database }) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = '';
-      child!.stdout!.on('data', (d) => {
-        out += d;
-        const m = /PORT (\d+)/.exec(out);
-        if (m) resolve(Number(m[1]));
-      });
-      child!.on('exit', (code) => reject(new Error(`child exited ${code}`)));
-    });
+    child = await startChildServer({ dataDir, database });
+    const port = child.port;
     // Its own start swept the old leftovers.
     expect(fs.existsSync(path.join(dataDir, 'staging', 'old-upload'))).toBe(false);
     expect(blobFiles(dataDir)).not.toContain(`ab/ab/${orphan}`);
@@ -133,8 +118,8 @@ describe('a server killed mid-ingest', () => {
     expect(
       await waitFor(() => listTree(staging).some((f) => f.includes('/work/') && f.endsWith('.html')), 20_000),
     ).toBe(true);
-    child.kill('SIGKILL');
-    await new Promise((r) => child!.once('exit', r));
+    child.process.kill('SIGKILL');
+    await new Promise((r) => child!.process.once('exit', r));
     expect(listTree(staging).length).toBeGreaterThan(0);
 
     // Restart: the sweep clears everything the killed ingest left.

@@ -33,6 +33,8 @@ export interface SiteFileSourceOptions {
   gzipLevel?: number;
   /** Told about failed background work (the file keeps being served uncompressed). */
   onError?: (error: unknown) => void;
+  /** Told whether each whole body asked of fromMemory was there (the cache hit/miss metric). */
+  onMemoryLookup?: (hit: boolean) => void;
 }
 
 export interface EncodedBody {
@@ -56,6 +58,7 @@ export class SiteFileSource {
   readonly #brotliQuality: number;
   readonly #gzipLevel: number;
   readonly #onError: (error: unknown) => void;
+  readonly #onMemoryLookup: (hit: boolean) => void;
   /** `${sha}:${variant}` → stored size, or null when known to be absent. */
   readonly #variantSizes = new Map<string, number | null>();
   /** Compression jobs by `${sha}:${variant}`; `started` is false while the job waits in the queue. */
@@ -77,6 +80,7 @@ export class SiteFileSource {
     this.#brotliQuality = opts.brotliQuality ?? 6;
     this.#gzipLevel = opts.gzipLevel ?? 6;
     this.#onError = opts.onError ?? (() => {});
+    this.#onMemoryLookup = opts.onMemoryLookup ?? (() => {});
   }
 
   /**
@@ -134,8 +138,13 @@ export class SiteFileSource {
 
   /** The body from memory when it is there (plain or a known variant), else undefined. */
   fromMemory(file: SiteFile, encoding: ContentEncoding | null): Buffer | undefined {
-    if (!encoding) return file.size <= this.#maxMemoryFile ? this.memory.get(file.sha256) : undefined;
-    return this.memory.get(`${file.sha256}:${VARIANT[encoding]}`);
+    const body = !encoding
+      ? file.size <= this.#maxMemoryFile
+        ? this.memory.get(file.sha256)
+        : undefined
+      : this.memory.get(`${file.sha256}:${VARIANT[encoding]}`);
+    this.#onMemoryLookup(body !== undefined);
+    return body;
   }
 
   /** Resolves once no compression job is running or queued (tests, shutdown). */

@@ -26,6 +26,7 @@ import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
 import { checkSiteContent, siteFileOnDisk } from './content-check.js';
+import type { Metrics } from './metrics.js';
 import type { SettingsService } from './settings.js';
 
 const m = messages.project;
@@ -45,6 +46,7 @@ export function createProjectService(deps: {
   dataDir: string;
   urls: SiteUrlOptions;
   events: ProjectEvents;
+  metrics: Pick<Metrics, 'timeIngest'>;
 }) {
   const { db, projects, store, settings, audit, gate, dataDir, urls, events } = deps;
 
@@ -68,7 +70,9 @@ export function createProjectService(deps: {
     uploadType: 'auto' | 'files' | 'zip',
   ): Promise<IngestResult> {
     if (staged.files.length === 0) throw new Invalid('files', m.filesRequired);
-    return ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir });
+    return deps.metrics.timeIngest(() =>
+      ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir }),
+    );
   }
 
   /** Moves the ingested files into the blob store and writes the deployment rows, atomically. */

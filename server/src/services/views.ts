@@ -27,6 +27,8 @@ export function createViewCounter(db: DB) {
   let pending: Pending = new Map();
   let pendingTotal = 0;
   let flushing: Promise<void> | null = null;
+  /** When the counts were last all written (epoch ms): the flush lag metric reads it. */
+  let flushedAt = Date.now();
 
   function add(into: Pending, day: string, projectId: number, n: number) {
     let perDay = into.get(day);
@@ -70,7 +72,10 @@ export function createViewCounter(db: DB) {
   /** Writes everything counted so far; one flush at a time, later callers wait their turn. */
   async function flush(): Promise<void> {
     while (flushing) await flushing;
-    if (pendingTotal === 0) return;
+    if (pendingTotal === 0) {
+      flushedAt = Date.now();
+      return;
+    }
     const batch = pending;
     const total = pendingTotal;
     pending = new Map();
@@ -86,6 +91,7 @@ export function createViewCounter(db: DB) {
         flushing = null;
       });
     await flushing;
+    flushedAt = Date.now();
   }
 
   return {
@@ -99,6 +105,10 @@ export function createViewCounter(db: DB) {
     /** Views counted and not yet written. */
     pendingCount(): number {
       return pendingTotal;
+    },
+    /** When everything counted was last written (epoch ms). */
+    lastFlushAt(): number {
+      return flushedAt;
     },
     /** The last flush, at shutdown. */
     close: flush,

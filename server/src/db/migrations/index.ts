@@ -16,6 +16,9 @@ const all: Record<string, DialectMigration> = {
   '003_cluster_leases': m003,
 };
 
+/** Every migration's name, in order: a database is current when all of them are recorded. */
+export const migrationNames: readonly string[] = Object.keys(all);
+
 export function migrationProvider(dialect: MigrationDialect): MigrationProvider {
   return {
     async getMigrations() {

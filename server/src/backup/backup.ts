@@ -1,0 +1,200 @@
+/**
+ * `npm run backup -- DEST` while the server runs: the database first, then the blobs it refers to.
+ *
+ * Why that order gives a consistent backup: an upload stores its blobs before the transaction that
+ * refers to them commits, so every blob named by the database snapshot already existed when the
+ * snapshot was taken; blobs are named by their SHA-256 and never change, so copying one later
+ * yields exactly the bytes the snapshot meant. The one thing that can happen in between is a
+ * deletion (a project deleted after the snapshot): its blobs may be gone by the time they are
+ * copied. Then the snapshot is taken again and the copy resumes (blobs already copied stay), until
+ * a snapshot's blobs are all there. Blobs only newer data refers to are not copied at all.
+ *
+ * SQLite: SQLite's online backup API (better-sqlite3's db.backup), page by page, never blocking
+ * the server's writers for long. PostgreSQL: pg_dump in custom format, run on a snapshot exported
+ * from a read-only transaction in which the list of blobs is read too, so both see the same data.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { BlobNotFound, type BlobStore, LocalBlobStore } from '../storage/index.js';
+import {
+  BackupError,
+  type BackupManifest,
+  BLOBS_DIR,
+  fileDigest,
+  isEmptyDir,
+  PG_DUMP_FILE,
+  SQLITE_FILE,
+  writeManifest,
+} from './manifest.js';
+
+const MAX_ATTEMPTS = 5;
+
+interface Snapshot {
+  hashes: string[];
+  migrations: string[];
+}
+
+export interface BackupOptions {
+  config: Config;
+  store: BlobStore;
+  dest: string;
+  log?: (line: string) => void;
+}
+
+export async function backup({
+  config,
+  store,
+  dest,
+  log = () => {},
+}: BackupOptions): Promise<BackupManifest> {
+  if (!(await isEmptyDir(dest))) throw new BackupError(`目标文件夹不是空的 / ${dest} is not empty`);
+  const database = config.database;
+  if (database.kind === 'sqlite' && !fs.existsSync(database.file)) {
+    throw new BackupError(`数据库文件不存在 / no database at ${database.file}`);
+  }
+  await fs.promises.mkdir(dest, { recursive: true });
+  const blobs = new LocalBlobStore(path.join(dest, BLOBS_DIR));
+  const dbFile = path.join(dest, database.kind === 'sqlite' ? SQLITE_FILE : PG_DUMP_FILE);
+  const schema = database.kind === 'postgres' ? postgresSchema(database) : undefined;
+  const copied = new Map<string, number>();
+
+  for (let attempt = 1; ; attempt++) {
+    const snapshot =
+      database.kind === 'sqlite'
+        ? await snapshotSqlite(database.file, dbFile)
+        : await snapshotPostgres(database.url, schema, dbFile);
+    log(`database: ${snapshot.hashes.length} referenced blobs`);
+    let vanished = 0;
+    for (const sha256 of snapshot.hashes) {
+      if (copied.has(sha256)) continue;
+      try {
+        const { sha256: got, size } = await blobs.put(await store.read(sha256));
+        if (got !== sha256) throw new Error(`blob ${sha256} is damaged: its bytes hash to ${got}`);
+        copied.set(sha256, size);
+      } catch (error) {
+        if (!(error instanceof BlobNotFound)) throw error;
+        vanished++;
+      }
+    }
+    if (vanished === 0) {
+      // Blobs copied for an earlier snapshot that this one no longer refers to are left out.
+      const wanted = new Set(snapshot.hashes);
+      for (const sha256 of [...copied.keys()]) {
+        if (wanted.has(sha256)) continue;
+        await blobs.delete(sha256);
+        copied.delete(sha256);
+      }
+      const digest = await fileDigest(dbFile);
+      const manifest: BackupManifest = {
+        format: 'sitehall-backup',
+        version: 1,
+        createdAt: new Date().toISOString(),
+        database: {
+          kind: database.kind,
+          file: path.basename(dbFile),
+          ...digest,
+          ...(schema ? { schema } : {}),
+        },
+        migrations: snapshot.migrations,
+        blobs: { count: copied.size, bytes: [...copied.values()].reduce((a, b) => a + b, 0) },
+      };
+      await writeManifest(dest, manifest);
+      return manifest;
+    }
+    if (attempt >= MAX_ATTEMPTS) {
+      throw new Error(`${vanished} blobs kept disappearing while backing up; is something deleting them?`);
+    }
+    log(`${vanished} blobs were deleted after the snapshot; taking it again`);
+  }
+}
+
+async function snapshotSqlite(file: string, dest: string): Promise<Snapshot> {
+  await fs.promises.rm(dest, { force: true });
+  const source = new SqliteDatabase(file, { fileMustExist: true });
+  try {
+    source.pragma('busy_timeout = 10000');
+    await source.backup(dest);
+  } finally {
+    source.close();
+  }
+  const copy = new SqliteDatabase(dest, { fileMustExist: true });
+  try {
+    // The copy is a database of its own from now on: one file, no WAL beside it.
+    copy.pragma('journal_mode = DELETE');
+    return {
+      hashes: copy
+        .prepare('select distinct sha256 from deployment_files order by sha256')
+        .pluck()
+        .all() as string[],
+      migrations: copy.prepare('select name from kysely_migration order by name').pluck().all() as string[],
+    };
+  } finally {
+    copy.close();
+  }
+}
+
+async function snapshotPostgres(url: string, schema: string | undefined, dest: string): Promise<Snapshot> {
+  await fs.promises.rm(dest, { force: true });
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+    const dump = run('pg_dump', [
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      `--snapshot=${rows[0]!.id}`,
+      ...(schema ? ['--schema', schema] : []),
+      '--file',
+      dest,
+      '--dbname',
+      url,
+    ]);
+    const hashes = await client.query<{ sha256: string }>(
+      'select distinct sha256 from deployment_files order by sha256',
+    );
+    const migrations = await client.query<{ name: string }>(
+      'select name from kysely_migration order by name',
+    );
+    // The snapshot lives as long as this transaction: pg_dump must have started reading first.
+    await dump;
+    await client.query('commit');
+    return { hashes: hashes.rows.map((r) => r.sha256), migrations: migrations.rows.map((r) => r.name) };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The schema an install keeps its tables in, when not the default: the config's, or the
+ * search_path given in the URL's options (`?options=-c search_path=sitehall`).
+ */
+export function postgresSchema(database: { url: string; schema?: string }): string | undefined {
+  if (database.schema) return database.schema;
+  const options = new URL(database.url).searchParams.get('options') ?? '';
+  return /search_path=([A-Za-z_][A-Za-z0-9_]*)/.exec(options)?.[1];
+}
+
+/** Runs a PostgreSQL client tool; its stderr is passed through, a non-zero exit is an error. */
+export function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new BackupError(
+              `${command} 未安装 / ${command} is not installed (apt-get install postgresql-client)`,
+            )
+          : error,
+      ),
+    );
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`)),
+    );
+  });
+}

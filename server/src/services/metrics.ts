@@ -1,0 +1,127 @@
+/**
+ * Prometheus metrics of one app: its own registry (several apps in one process, as in the tests,
+ * never share series), the instruments the rest of the code feeds, and the text a scraper reads.
+ * Feeding is cheap enough for the hot serving path: a counter child bound once, a Map lookup per
+ * request, no strings built. Process metrics (event-loop delay, memory, CPU) start only when the
+ * metrics are exposed, since they keep a sampling timer running.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { AppError } from '../http/errors.js';
+
+export interface MetricsOptions {
+  /** Collect Node's process metrics (event-loop delay among them) and time HTTP requests. */
+  exposed: boolean;
+  /** When counted views were last written to the database (epoch ms), for the flush lag. */
+  lastViewFlushAt?: () => number;
+}
+
+type IngestOutcome = 'accepted' | 'refused' | 'failed';
+type RequestSeries = ReturnType<Histogram<'route' | 'method' | 'status'>['labels']>;
+
+/** Requests answered by no route (404s, the web app's fallback) share one label value. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly exposed: boolean;
+  readonly #requests: Histogram<'route' | 'method' | 'status'>;
+  readonly #ingests: Counter<'outcome'>;
+  readonly #ingestSeconds: Histogram<'outcome'>;
+  readonly #cacheHit: { inc(): void };
+  readonly #cacheMiss: { inc(): void };
+  /** route → method → status → bound series: label objects are made once per combination. */
+  readonly #series = new Map<string, Map<string, Map<number, RequestSeries>>>();
+
+  constructor(opts: MetricsOptions) {
+    this.exposed = opts.exposed;
+    const registers = [this.registry];
+    this.#requests = new Histogram({
+      name: 'sitehall_http_request_duration_seconds',
+      help: 'HTTP requests by route pattern, method and status: latency until the response was sent.',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+      registers,
+    });
+    this.#ingests = new Counter({
+      name: 'sitehall_ingests_total',
+      help: 'Uploads checked and unpacked, by outcome (refused: the upload broke a rule).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.#ingestSeconds = new Histogram({
+      name: 'sitehall_ingest_duration_seconds',
+      help: 'Time to check and unpack an upload once received, by outcome.',
+      labelNames: ['outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers,
+    });
+    const cache = new Counter({
+      name: 'sitehall_serve_cache_lookups_total',
+      help: 'Site file bodies sent from the in-memory hot cache (hit) or opened from the blob store (miss).',
+      labelNames: ['result'],
+      registers,
+    });
+    this.#cacheHit = cache.labels('hit');
+    this.#cacheMiss = cache.labels('miss');
+    const lastFlush = opts.lastViewFlushAt;
+    if (lastFlush) {
+      new Gauge({
+        name: 'sitehall_view_flush_lag_seconds',
+        help: 'Seconds since counted site views were last written to the database.',
+        registers,
+        collect() {
+          this.set((Date.now() - lastFlush()) / 1000);
+        },
+      });
+    }
+    if (opts.exposed) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One answered HTTP request (route: the route's pattern, never the raw URL). */
+  observeRequest(route: string | undefined, method: string, status: number, ms: number): void {
+    const key = route ?? UNMATCHED_ROUTE;
+    let byMethod = this.#series.get(key);
+    if (!byMethod) {
+      byMethod = new Map();
+      this.#series.set(key, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (!byStatus) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    let series = byStatus.get(status);
+    if (!series) {
+      series = this.#requests.labels(key, method, String(status));
+      byStatus.set(status, series);
+    }
+    series.observe(ms / 1000);
+  }
+
+  /** Times one ingest; `refused` is an error the user caused (a 4xx), anything else `failed`. */
+  async timeIngest<T>(work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let outcome: IngestOutcome = 'failed';
+    try {
+      const result = await work();
+      outcome = 'accepted';
+      return result;
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) outcome = 'refused';
+      throw error;
+    } finally {
+      this.#ingests.inc({ outcome });
+      this.#ingestSeconds.observe({ outcome }, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** Whether a site file body came from memory. Bound as a callback: keep it an arrow. */
+  readonly serveCacheLookup = (hit: boolean): void => {
+    (hit ? this.#cacheHit : this.#cacheMiss).inc();
+  };
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * npm run backup / npm run restore, run as an operator runs them (the commands' sources in a
+ * process of their own): a live site backed up while the server serves it, everything wiped,
+ * restored into an empty data folder (and, on PostgreSQL, the dropped schema), and the site is
+ * served again byte for byte.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { Config } from '../src/config.js';
+import { createTestApp, listenPort, liveProject, tempDir, type UploadFile } from './helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs a command of server/src/cli with tsx against the given data folder and database. */
+function runCli(
+  script: string,
+  args: string[],
+  config: Pick<Config, 'dataDir' | 'database'>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: config.dataDir, LOG_LEVEL: 'silent' };
+  delete env.DATABASE_URL;
+  if (config.database.kind === 'postgres') {
+    // %20, not URLSearchParams' '+': libpq (pg_dump, pg_restore) reads '+' literally.
+    const { url, schema } = config.database;
+    const options = schema ? `options=${encodeURIComponent(`-c search_path=${schema}`)}` : '';
+    env.DATABASE_URL = options ? `${url}${url.includes('?') ? '&' : '?'}${options}` : url;
+  }
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'server/src/cli', script), ...args],
+      { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+async function siteBytes(port: number, id: number, files: UploadFile[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const f of files) {
+    const res = await fetch(`http://127.0.0.1:${port}/sites/${id}/${f.name}`);
+    expect(res.status).toBe(200);
+    out.set(f.name, Buffer.from(await res.arrayBuffer()));
+  }
+  return out;
+}
+
+const SITE: UploadFile[] = [
+  { name: 'index.html', content: '<!doctype html><h1>备份测试</h1><a href="media/data.pdf">pdf</a>' },
+  { name: 'media/data.pdf', content: Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(300 * 1024)]) },
+  { name: 'js/app.js', content: `console.log(${JSON.stringify('x'.repeat(5000))});` },
+];
+
+describe('backup and restore', () => {
+  const dirs: string[] = [];
+  let dropSchema: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await dropSchema?.();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('backs up a running install, and a wiped one restored serves the same bytes', async () => {
+    const t = await createTestApp();
+    const { id } = await liveProject(t, SITE);
+    const port = await listenPort(t);
+    const before = await siteBytes(port, id, SITE);
+    const backupDir = tempDir('sitehall-backup-');
+    dirs.push(backupDir);
+    const dest = path.join(backupDir, 'b1');
+
+    // The server keeps answering while the backup runs.
+    let serving = true;
+    const load = (async () => {
+      let n = 0;
+      while (serving) {
+        const res = await fetch(`http://127.0.0.1:${port}/sites/${id}/`);
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+        n++;
+      }
+      return n;
+    })();
+    const made = await runCli('backup.ts', [dest], t.config);
+    serving = false;
+    expect(await load).toBeGreaterThan(0);
+    expect(made.stderr + made.stdout).toContain('backup written');
+    expect(made.code).toBe(0);
+
+    const manifest = JSON.parse(fs.readFileSync(path.join(dest, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      format: 'sitehall-backup',
+      version: 1,
+      database: { kind: t.config.database.kind },
+      migrations: ['001_initial', '002_showcase_search'],
+      blobs: { count: 3 },
+    });
+
+    // A backup never writes over another.
+    const again = await runCli('backup.ts', [dest], t.config);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('not empty');
+
+    // Wipe: the data folder and (PostgreSQL) the schema go.
+    const { database } = t.config;
+    if (database.kind === 'postgres') {
+      // createTestApp's cleanup drops the schema; the restored one must be dropped again at the end.
+      dropSchema = async () => {
+        const c = new pg.Client({ connectionString: database.url });
+        await c.connect();
+        await c.query(`drop schema if exists ${database.schema} cascade`);
+        await c.end();
+      };
+    }
+    await t.close();
+    expect(fs.existsSync(t.dataDir)).toBe(false);
+
+    const dataDir = tempDir('sitehall-restored-');
+    dirs.push(dataDir);
+    const target: Config = {
+      ...t.config,
+      dataDir,
+      database:
+        database.kind === 'sqlite' ? { kind: 'sqlite', file: path.join(dataDir, 'sitehall.db') } : database,
+    };
+    const restored = await runCli('restore.ts', [dest], target);
+    expect(restored.stderr + restored.stdout).toContain('restored');
+    expect(restored.code).toBe(0);
+
+    // A second restore would overwrite the install: refused without --force.
+    const refused = await runCli('restore.ts', [dest], target);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/not empty|already holds/);
+
+    const built = await buildApp(target, { logger: false });
+    try {
+      await built.app.listen({ port: 0, host: '127.0.0.1' });
+      const after = await siteBytes((built.app.server.address() as { port: number }).port, id, SITE);
+      for (const f of SITE) expect(after.get(f.name)!.equals(before.get(f.name)!)).toBe(true);
+    } finally {
+      await built.app.close();
+    }
+  });
+
+  it('refuses a folder that is not a finished backup', async () => {
+    const t = await createTestApp();
+    try {
+      const empty = tempDir('sitehall-not-backup-');
+      const dataDir = tempDir('sitehall-restored-');
+      dirs.push(empty, dataDir);
+      const res = await runCli('restore.ts', [empty], { ...t.config, dataDir });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain('manifest.json');
+    } finally {
+      await t.close();
+    }
+  });
+});
