@@ -189,6 +189,27 @@ describe('showcase', () => {
     expect((await show()).pagination.total_count).toBe(5);
   });
 
+  it('finds authors by the name they have for good: no request renames a user', async () => {
+    // The author's name is copied into each project's search text; it can't go stale because
+    // usernames never change (docs/decisions.md "Accounts and sessions").
+    const own = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token: alice.token,
+      body: { username: '李大龙' },
+    });
+    expect(own.statusCode).toBe(400);
+    const admin = await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${alice.id}`,
+      token: await t.adminToken(),
+      body: { username: '李大龙' },
+    });
+    expect(admin.statusCode).toBe(400);
+    expect((await search('李小龙')).names.sort()).toEqual(['个人博客', '天气预报']);
+    expect((await search('李大龙')).names).toEqual([]);
+  });
+
   it('sorts by latest, popular and name, and filters featured', async () => {
     const latest = (await show('?sort=latest')).names;
     expect(latest[0]).toBe('ＦＵＬＬ宽');

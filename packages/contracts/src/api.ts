@@ -136,7 +136,7 @@ export interface PublicProjectDto {
 
 /**
  * The showcase's pagination. total_capped: the search's matches were counted only up to
- * total_count, there are at least that many (a 3+ character term found in 1000+ projects).
+ * total_count, there are at least that many (a 3+ character term found in 500+ projects).
  */
 export interface ShowcasePagination extends Pagination {
   total_capped: boolean;

@@ -91,9 +91,9 @@ const MAX_APPLY_ATTEMPTS = 3;
 const REMEMBERED_COUNTS = 2000;
 /**
  * A 3+ character term's matches are counted up to this many (or one past the page asked for):
- * each needs its text tested, and a term with thousands of matches shows "1000+" (docs/decisions.md).
+ * each needs its text tested, and a term with more matches shows "500+" (docs/decisions.md).
  */
-const COUNT_CAP = 1000;
+const COUNT_CAP = 500;
 /** Besides the rarest, at most this many of a longer term's grams narrow the candidates. */
 const MAX_NARROWING = 3;
 
@@ -357,7 +357,8 @@ export function createShowcaseRepository(
     // More grams narrow the candidates before the substring test, which costs far more than an
     // index probe (each candidate's text is read): those held by fewer than half the projects,
     // picked one by one from the part of the term farthest from the grams already picked (nearby
-    // bigrams come from the same words and rarely narrow further), the rarer on a tie.
+    // bigrams come from the same words and rarely narrow further), the rarer on a tie, none that
+    // overlaps one picked.
     const at = (gram: string) =>
       chars.flatMap((_, i) => (chars[i]! + (chars[i + 1] ?? '') === gram ? [i] : []));
     const narrows: string[] = [];
@@ -368,6 +369,8 @@ export function createShowcaseRepository(
         const distance = (g: string) => Math.min(...at(g).flatMap((i) => picked.map((j) => Math.abs(i - j))));
         let best = 0;
         for (let i = 1; i < left.length; i++) if (distance(left[i]!) > distance(left[best]!)) best = i;
+        // A bigram overlapping one already picked comes from the same word: it narrows nothing.
+        if (distance(left[best]!) < 2) break;
         const [g] = left.splice(best, 1);
         narrows.push(g!);
         picked.push(...at(g!));
@@ -380,9 +383,16 @@ export function createShowcaseRepository(
      * planner would otherwise rather read every indexed text than look up the candidates'.
      */
     const alias = (i: number) => sql.id(`g${i + 2}`);
+    /**
+     * SQLite joins every narrowing gram (nested loops: a probe per candidate). PostgreSQL merges a
+     * joined gram's whole posting list with the candidates, and can't tell a gram held by 78
+     * projects from one held by 11,000: grams many times commoner than the rarest are probed per
+     * candidate instead (a subquery).
+     */
+    const joined = (i: number) => !pg || holders.get(narrows[i]!)! <= 8 * holders.get(rarest)!;
     const confirmJoins = sql.join(
       [
-        ...narrows.map((_, i) => sql`cross join showcase_grams ${alias(i)}`),
+        ...narrows.flatMap((_, i) => (joined(i) ? [sql`cross join showcase_grams ${alias(i)}`] : [])),
         ...(exact || pg ? [] : [sql`cross join showcase_entries e`]),
       ],
       sql` `,
@@ -393,16 +403,15 @@ export function createShowcaseRepository(
         sql`${alias(i)}.gram = ${g} and ${alias(i)}.featured = ${featured} and ${alias(i)}.project_id = ${id}`;
       // With the grams joined, the PostgreSQL subquery names all of them, so it runs on what the
       // grams leave (a join filter), not on every posting of one (a filter pushed into its scan).
-      const all =
-        narrows.length > 0 && !asSubqueries
-          ? sql.join(
-              narrows.map((_, i) => sql` and ${alias(i)}.project_id = ${id}`),
-              sql``,
-            )
-          : sql``;
+      const all = asSubqueries
+        ? sql``
+        : sql.join(
+            narrows.flatMap((_, i) => (joined(i) ? [sql` and ${alias(i)}.project_id = ${id}`] : [])),
+            sql``,
+          );
       return [
         ...narrows.map((g, i) =>
-          asSubqueries
+          asSubqueries || !joined(i)
             ? sql`(select 1 from showcase_grams ${alias(i)} where ${narrowing(g, i)}) is not null`
             : narrowing(g, i),
         ),

@@ -64,7 +64,7 @@ export function ShowcasePage() {
   const pages = showcase.data?.pages ?? [];
   const projects = pages.flatMap((page) => page.projects);
   const total = pages[0]?.pagination.total_count;
-  // A long search term found in very many projects is counted up to a cap: "1000+".
+  // A long search term found in very many projects is counted up to a cap: "500+".
   const totalText = pages[0]?.pagination.total_capped ? `${total}+` : `${total}`;
   const filtered = Boolean(filters.search) || filters.featured;
   const clear = () => filters.update({ search: '', featured: false });
