@@ -8,8 +8,8 @@
  * listed project's normalised text is cut into its distinct 1- and 2-character grams
  * (showcase_grams, with per-gram counts in showcase_gram_counts): a 1- or 2-character term is one
  * gram, answered exactly by the index; a longer term's candidates are the holders of its rarest
- * bigram (and of the next rarest, when that one narrows them), confirmed by a substring test of
- * the indexed text (showcase_entries).
+ * bigram (and of up to three more from other parts of the term), confirmed by a substring test
+ * of the indexed text (showcase_entries); their count stops at a cap ("500+").
  *
  * Triggers on projects queue every change that may alter a listing (migration 002); the queue is
  * applied here, before an answer, so the index is never behind what the caller just did, whatever
@@ -377,8 +377,8 @@ export function createShowcaseRepository(
       }
     }
     /**
-     * From posting g1 of the rarest gram to a confirmed match. The narrowing gram is a join (two
-     * index ranges in the same order: PostgreSQL merges them). The substring test is a join on
+     * From posting g1 of the rarest gram to a confirmed match. The narrowing grams are joins or
+     * probes (see joined). The substring test is a join on
      * SQLite, whose nested loops are cheapest, and a subquery per candidate on PostgreSQL, whose
      * planner would otherwise rather read every indexed text than look up the candidates'.
      */
