@@ -156,7 +156,7 @@ async function startSiteHall() {
   form.append('files', new Blob([await makeZip(FILES)]), 'site.zip');
   const { project } = await api('POST', '/api/projects/upload', { token, body: form });
   await api('POST', `/api/admin/projects/${project.id}/review`, { token, json: { action: 'approve' } });
-  return { base, prefix: `/sites/${project.id}/` };
+  return { base, prefix: `/sites/${project.id}/`, pid: child.pid };
 }
 
 // ---- nginx --------------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ http {
   children.push(child);
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}${prefix}`);
-  return { base };
+  return { base, pid: child.pid };
 }
 
 // ---- Node's own ceiling ----------------------------------------------------------------------
@@ -243,7 +243,32 @@ http.createServer((req, res) => {
   children.push(child);
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}${prefix}`);
-  return { base };
+  return { base, pid: child.pid };
+}
+
+// ---- CPU time ---------------------------------------------------------------------------------
+/**
+ * CPU time (ms) used so far by a server: the process and its children (nginx's worker), all
+ * threads. Other jobs on the machine slow the servers' clocks, not the CPU a request costs, so CPU
+ * per request compares the servers even on a busy machine.
+ */
+const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+function cpuMs(pid) {
+  let total = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop();
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      for (const task of fs.readdirSync(`/proc/${p}/task`)) {
+        const kids = fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
+        if (kids) stack.push(...kids.split(' ').map(Number));
+      }
+    } catch {}
+  }
+  return total;
 }
 
 // ---- wrk ----------------------------------------------------------------------------------------
@@ -254,7 +279,8 @@ function toMs(value) {
   return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
 }
 
-function wrk(url, seconds = DURATION) {
+function wrk(url, seconds = DURATION, pid = undefined) {
+  const cpuBefore = pid ? cpuMs(pid) : 0;
   const r = spawnSync(
     'taskset',
     ['-c', CLIENT_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url],
@@ -262,10 +288,13 @@ function wrk(url, seconds = DURATION) {
   );
   if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
+  const requests = Number(/(\d+) requests in/.exec(r.stdout)?.[1]);
+  // µs of server CPU per request.
+  const cpu = pid && requests ? ((cpuMs(pid) - cpuBefore) * 1000) / requests : Number.NaN;
   const p99 = toMs(/\s99%\s+(\S+)/.exec(r.stdout)?.[1] ?? '');
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout)?.[1];
   if (errors) throw new Error(`${url}: ${errors} error responses`);
-  return { rps, p99 };
+  return { rps, p99, cpu };
 }
 
 // ---- Run ----------------------------------------------------------------------------------------
@@ -291,12 +320,19 @@ for (const t of TARGETS) {
   const runs = { ours: [], nginx: [], floor: [] };
   // Alternate the servers so a noisy moment hurts all alike; keep each one's best round.
   for (let round = 0; round < ROUNDS; round++) {
-    runs.ours.push(wrk(`${sitehall.base}${sitehall.prefix}${t.path}`));
-    runs.nginx.push(wrk(`${nginx.base}${sitehall.prefix}${t.path}`));
-    runs.floor.push(wrk(`${floor.base}${sitehall.prefix}${t.path}`));
+    runs.ours.push(wrk(`${sitehall.base}${sitehall.prefix}${t.path}`, DURATION, sitehall.pid));
+    runs.nginx.push(wrk(`${nginx.base}${sitehall.prefix}${t.path}`, DURATION, nginx.pid));
+    runs.floor.push(wrk(`${floor.base}${sitehall.prefix}${t.path}`, DURATION, floor.pid));
   }
   const best = (rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
-  results.push({ ...t, ours: best(runs.ours), nginx: best(runs.nginx), floor: best(runs.floor) });
+  const leastCpu = (rs) => Math.min(...rs.map((r) => r.cpu));
+  results.push({
+    ...t,
+    ours: best(runs.ours),
+    nginx: best(runs.nginx),
+    floor: best(runs.floor),
+    cpu: { ours: leastCpu(runs.ours), nginx: leastCpu(runs.nginx), floor: leastCpu(runs.floor) },
+  });
 }
 
 const pad = (s, n) => String(s).padStart(n);
@@ -321,6 +357,17 @@ console.log(
   `${'file'.padEnd(20)} ${pad('node:http req/s', 15)} ${pad('p99 ms', 8)} ${pad('÷ nginx', 12)} ${pad('SiteHall ÷ it', 14)}`,
 );
 for (const line of floorLines) console.log(line);
+console.log(
+  `\nServer CPU per request (µs; least of the rounds): what each answer costs, whatever else runs on the machine`,
+);
+console.log(
+  `${'file'.padEnd(20)} ${pad('SiteHall', 9)} ${pad('nginx', 9)} ${pad('node:http', 10)} ${pad('nginx ÷ SiteHall', 17)}`,
+);
+for (const r of results) {
+  console.log(
+    `${r.label.padEnd(20)} ${pad(r.cpu.ours.toFixed(1), 9)} ${pad(r.cpu.nginx.toFixed(1), 9)} ${pad(r.cpu.floor.toFixed(1), 10)} ${pad((r.cpu.nginx / r.cpu.ours).toFixed(2), 17)}`,
+  );
+}
 cleanup();
 fs.rmSync(work, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

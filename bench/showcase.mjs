@@ -4,6 +4,8 @@
 // runs it (server/dist's repository): the first page of each sort, and searches for Chinese terms
 // of 1, 2 and 4 characters (common and rare), an ASCII term and an author. Prints median and p95.
 //   npm run bench:showcase [-- --pg postgres://postgres@127.0.0.1:5432/test] [--n 100000] [--runs 40]
+//   --keep DIR keeps the SQLite file in DIR and the PostgreSQL schema bench_showcase_kept, and
+//   reuses them when run again; --only REGEX runs the queries whose label matches.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +24,9 @@ const { values: args } = parseArgs({
     n: { type: 'string', default: '100000' },
     runs: { type: 'string', default: '40' },
     'sqlite-only': { type: 'boolean', default: false },
+    // Keep the seeded databases and reuse them on the next run (for working on the queries).
+    keep: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const N = Number(args.n);
@@ -104,6 +109,15 @@ async function insertBatches(db, table, rows) {
 
 async function seed(handle) {
   const { db } = handle;
+  if (args.keep) {
+    const r = await sql`select count(*) as n from projects`.execute(db);
+    if (Number(r.rows[0].n) === N) {
+      await createShowcaseRepository(db, handle.dialect).refreshIndex();
+      const repo = createShowcaseRepository(db, handle.dialect);
+      const cold = createShowcaseRepository(db, handle.dialect, { rememberCounts: false });
+      return { repo, cold, seedMs: 0, indexMs: 0 };
+    }
+  }
   prng = 20240601;
   const t0 = performance.now();
   const at = (i) => new Date(Date.UTC(2023, 0, 1) + i * 300_000).toISOString();
@@ -247,6 +261,7 @@ async function timeQuery(repo, query) {
 async function measure(setup) {
   const results = [];
   for (const [label, q] of QUERIES) {
+    if (args.only && !new RegExp(args.only).test(label)) continue;
     const query = { sort: 'latest', featured: false, page: 1, pageSize: 12, ...q };
     const cold = await timeQuery(setup.cold, query);
     const warm = q.search ? await timeQuery(setup.repo, query) : cold;
@@ -285,7 +300,8 @@ function print(engine, setup, results) {
 }
 
 async function runSqlite() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-showcase-'));
+  const dir = args.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-showcase-'));
+  fs.mkdirSync(dir, { recursive: true });
   const handle = openDatabase({ kind: 'sqlite', file: path.join(dir, 'bench.db') });
   try {
     await migrateToLatest(handle);
@@ -293,16 +309,16 @@ async function runSqlite() {
     print('SQLite', setup, await measure(setup));
   } finally {
     await handle.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 async function runPostgres(url) {
   const { default: pg } = await import('pg');
-  const schema = `bench_showcase_${process.pid}`;
+  const schema = args.keep ? 'bench_showcase_kept' : `bench_showcase_${process.pid}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create schema ${schema}`);
+  await admin.query(`create schema ${args.keep ? 'if not exists ' : ''}${schema}`);
   const handle = openDatabase({ kind: 'postgres', url, schema });
   try {
     await migrateToLatest(handle);
@@ -310,7 +326,7 @@ async function runPostgres(url) {
     print('PostgreSQL', setup, await measure(setup));
   } finally {
     await handle.close();
-    await admin.query(`drop schema ${schema} cascade`);
+    if (!args.keep) await admin.query(`drop schema ${schema} cascade`);
     await admin.end();
   }
 }

@@ -23,6 +23,7 @@ import { projectRoutes } from './routes/projects.js';
 import { showcaseRoutes } from './routes/showcase.js';
 import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
 import { userRoutes } from './routes/users.js';
+import { createSiteFastPath, type SiteFastPath, siteServerFactory } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
 import { openBlobStore } from './storage/index.js';
 
@@ -30,6 +31,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
   database: DatabaseHandle;
+  /** The /sites fast path, when on (tests check it is taken). */
+  fastPath: SiteFastPath | null;
 }
 
 export async function buildApp(
@@ -55,6 +58,16 @@ export async function buildApp(
     throw err;
   }
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
+  // Hot files of /sites answered before Fastify (serve/fast-path.ts); not with a sites origin,
+  // whose host checks and redirects are the route's.
+  const fastPath = config.sitesOrigin
+    ? null
+    : createSiteFastPath({
+        peekLive: (id) => ctx.services.siteIndex.peekLive(id),
+        source: ctx.services.siteFiles,
+        countView: (id, userAgent) => ctx.services.views.count(id, userAgent),
+        siteHeaders: siteHeadersForUrl('/sites/', isolation)!,
+      });
 
   const app = Fastify({
     logger:
@@ -77,6 +90,7 @@ export async function buildApp(
     // Client route paths may hold Chinese; ids are validated by each route.
     routerOptions: { maxParamLength: 500 },
     return503OnClosing: true,
+    serverFactory: siteServerFactory(() => fastPath),
     // With SITES_SUBDOMAINS, p{id}.{sites host}/x is served as /sites/{id}/x.
     ...(config.sitesSubdomains && config.sitesOrigin
       ? { rewriteUrl: (req: RawRequestDefaultExpression) => ctx.siteHosts.rewriteUrl(req) }
@@ -142,6 +156,7 @@ export async function buildApp(
       onError: (job, err) => app.log.error({ err, job }, 'timed job failed'),
     },
   );
+  app.addHook('preClose', () => fastPath?.stop());
   app.addHook('onClose', async () => {
     await jobs.stop();
     // Counted views reach the database before it closes: a graceful restart loses none.
@@ -149,5 +164,5 @@ export async function buildApp(
     await ctx.cluster.close();
     await database.close();
   });
-  return { app, ctx, database };
+  return { app, ctx, database, fastPath };
 }

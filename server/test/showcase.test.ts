@@ -4,6 +4,7 @@
  * featured filter and paging — and a search index that follows every change at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShowcaseRepository } from '../src/repositories/showcase.js';
 import { createTestApp, liveProject, review, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
 
 interface Card {
@@ -56,7 +57,12 @@ describe('showcase', () => {
   it('lists live public projects with public fields only', async () => {
     const { projects, pagination } = await show();
     expect(projects.length).toBe(5);
-    expect(pagination).toMatchObject({ current_page: 1, total_pages: 1, total_count: 5 });
+    expect(pagination).toMatchObject({
+      current_page: 1,
+      total_pages: 1,
+      total_count: 5,
+      total_capped: false,
+    });
     const card = projects.find((p) => p.name === '个人博客')!;
     expect(Object.keys(card).sort()).toEqual(
       [
@@ -181,6 +187,27 @@ describe('showcase', () => {
     await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token });
     expect((await search('月亮')).names).toEqual([]);
     expect((await show()).pagination.total_count).toBe(5);
+  });
+
+  it('finds authors by the name they have for good: no request renames a user', async () => {
+    // The author's name is copied into each project's search text; it can't go stale because
+    // usernames never change (docs/decisions.md "Accounts and sessions").
+    const own = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token: alice.token,
+      body: { username: '李大龙' },
+    });
+    expect(own.statusCode).toBe(400);
+    const admin = await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${alice.id}`,
+      token: await t.adminToken(),
+      body: { username: '李大龙' },
+    });
+    expect(admin.statusCode).toBe(400);
+    expect((await search('李小龙')).names.sort()).toEqual(['个人博客', '天气预报']);
+    expect((await search('李大龙')).names).toEqual([]);
   });
 
   it('sorts by latest, popular and name, and filters featured', async () => {
@@ -373,6 +400,9 @@ describe('showcase search against a plain substring filter', () => {
       });
     }
     const repo = t.ctx.showcase;
+    // The same index with a small count cap: counts of longer terms stop at it (or one past the
+    // page asked), the pages stay the same.
+    const cap = 15;
     const terms = [
       '个',
       '博客',
@@ -402,9 +432,24 @@ describe('showcase search against a plain substring filter', () => {
           for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
             const r = await repo.list({ search: term, sort: 'latest', featured, page, pageSize });
             expect(r.total, `${term} featured=${featured}`).toBe(expected.length);
+            expect(r.capped).toBe(false);
             found.push(...r.rows.map((row) => row.id));
           }
           expect(found, `${term} featured=${featured} pageSize=${pageSize}`).toEqual(expected);
+          // A new one each time: a count it remembers from deep pages would be exact.
+          const cappedRepo = createShowcaseRepository(t.ctx.db, t.database.dialect, { countCap: cap });
+          const foundCapped: number[] = [];
+          for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
+            const r = await cappedRepo.list({ search: term, sort: 'latest', featured, page, pageSize });
+            const limit = Math.max(cap, page * pageSize + 1);
+            const capped = Array.from(term).length > 2 && expected.length >= limit;
+            expect(r.capped, `${term} featured=${featured} page=${page}`).toBe(capped);
+            expect(r.total, `${term} featured=${featured} page=${page}`).toBe(
+              capped ? limit : expected.length,
+            );
+            foundCapped.push(...r.rows.map((row) => row.id));
+          }
+          expect(foundCapped, `${term} featured=${featured} pageSize=${pageSize} capped`).toEqual(expected);
         }
         const popular = await repo.list({ search: term, sort: 'popular', featured, page: 1, pageSize: 60 });
         const views = popular.rows.map((r) => Number(r.view_count));

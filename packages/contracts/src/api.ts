@@ -134,6 +134,14 @@ export interface PublicProjectDto {
   owner: { username: string };
 }
 
+/**
+ * The showcase's pagination. total_capped: the search's matches were counted only up to
+ * total_count, there are at least that many (a 3+ character term found in 500+ projects).
+ */
+export interface ShowcasePagination extends Pagination {
+  total_capped: boolean;
+}
+
 export interface PreviewTokenDto {
   token: string;
   preview_url: string;

@@ -8,8 +8,8 @@
  * listed project's normalised text is cut into its distinct 1- and 2-character grams
  * (showcase_grams, with per-gram counts in showcase_gram_counts): a 1- or 2-character term is one
  * gram, answered exactly by the index; a longer term's candidates are the holders of its rarest
- * bigram (and of the next rarest, when that one narrows them), confirmed by a substring test of
- * the indexed text (showcase_entries).
+ * bigram (and of up to three more from other parts of the term), confirmed by a substring test
+ * of the indexed text (showcase_entries); their count stops at a cap ("500+").
  *
  * Triggers on projects queue every change that may alter a listing (migration 002); the queue is
  * applied here, before an answer, so the index is never behind what the caller just did, whatever
@@ -80,8 +80,6 @@ export interface ShowcaseRow {
 const QUEUE_BATCH = 1000;
 /** Rows per statement when writing grams (sent as arrays: a few parameters whatever the count). */
 const WRITE_CHUNK = 20_000;
-/** A longer term whose rarest bigram has at most this many holders is found, sorted and counted in one pass. */
-const SORT_ALL_UP_TO = 400;
 /** Sorting a match costs about this many times testing one project on the walk (measured). */
 const SORT_COST = 5;
 /**
@@ -91,6 +89,13 @@ const SORT_COST = 5;
 const MAX_APPLY_ATTEMPTS = 3;
 /** Match counts of searched terms remembered until the index changes. */
 const REMEMBERED_COUNTS = 2000;
+/**
+ * A 3+ character term's matches are counted up to this many (or one past the page asked for):
+ * each needs its text tested, and a term with more matches shows "500+" (docs/decisions.md).
+ */
+const COUNT_CAP = 500;
+/** Besides the rarest, at most this many of a longer term's grams narrow the candidates. */
+const MAX_NARROWING = 3;
 
 const ORDER: Record<ShowcaseSort, RawBuilder<unknown>> = {
   latest: sql`p.approved_at desc, p.id desc`,
@@ -106,8 +111,9 @@ const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at,
 export function createShowcaseRepository(
   db: DB,
   dialect: MigrationDialect,
-  opts: { rememberCounts?: boolean } = {},
+  opts: { rememberCounts?: boolean; countCap?: number } = {},
 ) {
+  const countCap = opts.countCap ?? COUNT_CAP;
   const pg = dialect === 'postgres';
   /** A list of text as one parameter: a PostgreSQL array, or a JSON array on SQLite. */
   const textList = (values: string[]) =>
@@ -251,14 +257,15 @@ export function createShowcaseRepository(
 
   // ---- Answering ------------------------------------------------------------------------------
 
-  const rememberedCounts = new Map<string, { version: number; total: number }>();
+  const rememberedCounts = new Map<string, { version: number; total: number; capped: boolean }>();
 
   /** The page's SQL: matching listed projects `p` in order, then their authors and sizes. */
   function pageSql(
     q: ShowcaseQuery,
     from: RawBuilder<unknown>,
     where: RawBuilder<unknown>[],
-    withTotal = false,
+    /** Each row also gets this as `matches` (the page's rows then come with the match count). */
+    total?: RawBuilder<unknown>,
   ) {
     const conditions = [
       sql`p.live_deployment_id is not null`,
@@ -268,8 +275,8 @@ export function createShowcaseRepository(
     ];
     // 12 lookups of authors and sizes, not one per match. cross join fixes SQLite's join order to
     // the one written; PostgreSQL plans it freely.
-    return sql`select ${CARD_COLUMNS} ${withTotal ? sql`, p.matches` : sql``}
-      from (select ${PAGE_COLUMNS} ${withTotal ? sql`, count(*) over () as matches` : sql``}
+    return sql`select ${CARD_COLUMNS} ${total ? sql`, p.matches` : sql``}
+      from (select ${PAGE_COLUMNS} ${total ? sql`, ${total} as matches` : sql``}
         from ${from} where ${sql.join(conditions, sql` and `)}
         order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}) p
       cross join users u cross join deployments d
@@ -297,7 +304,7 @@ export function createShowcaseRepository(
         continue;
       }
       const rows = r.rows.filter((row) => row.id != null).map(cardOf);
-      return { rows, total: Number(q.featured ? head.all_featured : head.all_listed) };
+      return { rows, total: Number(q.featured ? head.all_featured : head.all_listed), capped: false };
     }
   }
 
@@ -344,51 +351,75 @@ export function createShowcaseRepository(
     const holders = new Map(
       grams.map((g) => [g, (q.featured ? info.counts.get(g)?.featured : info.counts.get(g)?.listed) ?? 0]),
     );
-    if (grams.some((g) => !holders.get(g))) return { rows: [], total: 0 };
+    if (grams.some((g) => !holders.get(g))) return { rows: [], total: 0, capped: false };
     const byRarity = [...grams].sort((a, b) => holders.get(a)! - holders.get(b)!);
     const rarest = byRarity[0]!;
-    // A second gram to narrow the candidates before the substring test: one from another part of
-    // the term (bigrams that overlap the rarest come from the same words and rarely narrow it),
-    // held by fewer than half the projects.
+    // More grams narrow the candidates before the substring test, which costs far more than an
+    // index probe (each candidate's text is read): those held by fewer than half the projects,
+    // picked one by one from the part of the term farthest from the grams already picked (nearby
+    // bigrams come from the same words and rarely narrow further), the rarer on a tie, none that
+    // overlaps one picked.
     const at = (gram: string) =>
       chars.flatMap((_, i) => (chars[i]! + (chars[i + 1] ?? '') === gram ? [i] : []));
-    const rarestAt = at(rarest);
-    const narrow = exact
-      ? undefined
-      : byRarity.find(
-          (g) =>
-            holders.get(g)! * 2 < listed && at(g).every((i) => rarestAt.every((j) => Math.abs(i - j) >= 2)),
-        );
+    const narrows: string[] = [];
+    if (!exact) {
+      const picked = at(rarest);
+      const left = byRarity.slice(1).filter((g) => holders.get(g)! * 2 < listed);
+      while (narrows.length < MAX_NARROWING && left.length > 0) {
+        const distance = (g: string) => Math.min(...at(g).flatMap((i) => picked.map((j) => Math.abs(i - j))));
+        let best = 0;
+        for (let i = 1; i < left.length; i++) if (distance(left[i]!) > distance(left[best]!)) best = i;
+        // A bigram overlapping one already picked comes from the same word: it narrows nothing.
+        if (distance(left[best]!) < 2) break;
+        const [g] = left.splice(best, 1);
+        narrows.push(g!);
+        picked.push(...at(g!));
+      }
+    }
     /**
-     * From posting g1 of the rarest gram to a confirmed match. The narrowing gram is a join (two
-     * index ranges in the same order: PostgreSQL merges them). The substring test is a join on
+     * From posting g1 of the rarest gram to a confirmed match. The narrowing grams are joins or
+     * probes (see joined). The substring test is a join on
      * SQLite, whose nested loops are cheapest, and a subquery per candidate on PostgreSQL, whose
      * planner would otherwise rather read every indexed text than look up the candidates'.
      */
+    const alias = (i: number) => sql.id(`g${i + 2}`);
+    /**
+     * SQLite joins every narrowing gram (nested loops: a probe per candidate). PostgreSQL merges a
+     * joined gram's whole posting list with the candidates, and can't tell a gram held by 78
+     * projects from one held by 11,000: grams many times commoner than the rarest are probed per
+     * candidate instead (a subquery).
+     */
+    const joined = (i: number) => !pg || holders.get(narrows[i]!)! <= 8 * holders.get(rarest)!;
     const confirmJoins = sql.join(
       [
-        ...(narrow ? [sql`cross join showcase_grams g2`] : []),
+        ...narrows.flatMap((_, i) => (joined(i) ? [sql`cross join showcase_grams ${alias(i)}`] : [])),
         ...(exact || pg ? [] : [sql`cross join showcase_entries e`]),
       ],
       sql` `,
     );
     /** The tests that a project (id, featured) matches, given it holds the rarest gram. */
     const confirmOf = (id: RawBuilder<unknown>, featured: RawBuilder<unknown>, asSubqueries = false) => {
-      const narrowing = sql`g2.gram = ${narrow} and g2.featured = ${featured} and g2.project_id = ${id}`;
-      // With g2 joined, the PostgreSQL subquery names both g1 and g2, so it runs on what the two
+      const narrowing = (g: string, i: number) =>
+        sql`${alias(i)}.gram = ${g} and ${alias(i)}.featured = ${featured} and ${alias(i)}.project_id = ${id}`;
+      // With the grams joined, the PostgreSQL subquery names all of them, so it runs on what the
       // grams leave (a join filter), not on every posting of one (a filter pushed into its scan).
-      const both = narrow && !asSubqueries ? sql` and g2.project_id = ${id}` : sql``;
+      const all = asSubqueries
+        ? sql``
+        : sql.join(
+            narrows.flatMap((_, i) => (joined(i) ? [sql` and ${alias(i)}.project_id = ${id}`] : [])),
+            sql``,
+          );
       return [
-        ...(!narrow
-          ? []
-          : asSubqueries
-            ? [sql`(select 1 from showcase_grams g2 where ${narrowing}) is not null`]
-            : [narrowing]),
+        ...narrows.map((g, i) =>
+          asSubqueries || !joined(i)
+            ? sql`(select 1 from showcase_grams ${alias(i)} where ${narrowing(g, i)}) is not null`
+            : narrowing(g, i),
+        ),
         ...(exact
           ? []
           : pg
             ? [
-                sql`${contains(sql`(select e.text from showcase_entries e where e.project_id = ${id}${both})`, term)}`,
+                sql`${contains(sql`(select e.text from showcase_entries e where e.project_id = ${id}${all})`, term)}`,
               ]
             : [sql`e.project_id = ${id} and ${contains(sql`e.text`, term)}`]),
       ];
@@ -396,12 +427,17 @@ export function createShowcaseRepository(
     const confirm = confirmOf(sql`g1.project_id`, sql`g1.featured`);
     const postings = [sql`g1.gram = ${rarest}`, ...(q.featured ? [sql`g1.featured = 1`] : [])];
     /** Every match, sorted: cost ~ the rarest gram's holders. Materialised, so PostgreSQL too finds the matches first. */
-    const sortAll = (withTotal: boolean) =>
+    const sortAll = (limit?: number) =>
       page(
         q,
         sql`with m as materialized (select g1.project_id, g1.featured from showcase_grams g1 ${confirmJoins}
-          where ${sql.join([...postings, ...confirm], sql` and `)})
-        ${pageSql(q, sql`m cross join projects p`, [sql`p.id = m.project_id and p.featured = m.featured`], withTotal)}`,
+          where ${sql.join([...postings, ...confirm], sql` and `)} ${limit ? sql`limit ${limit}` : sql``})
+        ${pageSql(
+          q,
+          sql`m cross join projects p`,
+          [sql`p.id = m.project_id and p.featured = m.featured`],
+          limit ? sql`(select count(*) from m)` : undefined,
+        )}`,
       );
     /**
      * The listed projects in the page's order, each tested: cost ~ rows needed / share that match.
@@ -422,33 +458,60 @@ export function createShowcaseRepository(
             ]),
       );
 
+    // Matches are counted up to the cap, or one past the page asked for: enough to know whether
+    // there is a next page.
+    const limit = Math.max(countCap, q.page * q.pageSize + 1);
     let total = exact ? holders.get(rarest)! : undefined;
+    let capped = false;
     const key = `${q.featured ? 1 : 0}:${term}`;
     const remembered = opts.rememberCounts === false ? undefined : rememberedCounts.get(key);
-    if (total === undefined && remembered?.version === info.version) total = remembered.total;
-    const remember = (n: number) => {
+    if (
+      total === undefined &&
+      remembered?.version === info.version &&
+      (!remembered.capped || remembered.total >= limit)
+    ) {
+      ({ total, capped } = remembered);
+    }
+    const remember = (n: number, isCapped: boolean) => {
       if (rememberedCounts.size >= REMEMBERED_COUNTS) rememberedCounts.clear();
-      rememberedCounts.set(key, { version: info.version, total: n });
+      rememberedCounts.set(key, { version: info.version, total: n, capped: isCapped });
       return n;
     };
-    if (total === undefined && holders.get(rarest)! <= SORT_ALL_UP_TO) {
-      // Few candidates: one pass finds, sorts and counts them.
-      const rows = await sortAll(true);
-      if (rows.length > 0) return { rows: rows.map(cardOf), total: remember(Number(rows[0]!.matches)) };
+    // The candidates expected if the grams were independent: when likely under the cap, one pass
+    // finds, counts and sorts every match (up to the cap: more means the page must be walked).
+    const expected = narrows.reduce((n, g) => (n * holders.get(g)!) / listed, holders.get(rarest)!);
+    if (total === undefined && expected * 2 <= limit) {
+      const rows = await sortAll(limit);
+      const n = rows.length > 0 ? Number(rows[0]!.matches) : undefined;
+      if (n !== undefined && n < limit)
+        return { rows: rows.map(cardOf), total: remember(n, false), capped: false };
+      if (n !== undefined) {
+        total = remember(n, true);
+        capped = true;
+      }
     }
     if (total === undefined) {
-      const r = await sql<{ n: number }>`select count(*) as n from showcase_grams g1 ${confirmJoins}
-        where ${sql.join([...postings, ...confirm], sql` and `)}`.execute(db);
-      total = remember(Number(r.rows[0]!.n));
+      const r = await sql<{
+        n: number;
+      }>`select count(*) as n from (select 1 from showcase_grams g1 ${confirmJoins}
+        where ${sql.join([...postings, ...confirm], sql` and `)} limit ${limit}) c`.execute(db);
+      const n = Number(r.rows[0]!.n);
+      capped = n >= limit;
+      total = remember(n, capped);
     }
-    if (total === 0) return { rows: [], total: 0 };
+    if (total === 0) return { rows: [], total: 0, capped: false };
+    // A capped total is a lower bound of the matches: the walk is then shorter than estimated.
     const walked = (q.page * q.pageSize * listed) / total;
-    const rows = SORT_COST * total <= walked ? await sortAll(false) : await walk();
-    return { rows: rows.map(cardOf), total };
+    const rows = !capped && SORT_COST * total <= walked ? await sortAll() : await walk();
+    return { rows: rows.map(cardOf), total, capped };
   }
 
   return {
-    async list(q: ShowcaseQuery): Promise<{ rows: ShowcaseRow[]; total: number }> {
+    /**
+     * A page of cards and the number of matches; `capped`: a long term's count stopped at the cap,
+     * there are at least `total`.
+     */
+    async list(q: ShowcaseQuery): Promise<{ rows: ShowcaseRow[]; total: number; capped: boolean }> {
       const term = q.search ? searchForm(q.search).replace(/\s+/g, ' ').trim() : '';
       return term ? search(q, term) : listAll(q);
     },

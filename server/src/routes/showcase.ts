@@ -12,7 +12,7 @@ export const showcaseRoutes =
   async (app) => {
     app.get('/projects/public', { config: { access: 'public' } }, async (request) => {
       const q = parse(showcaseQuery, request.query);
-      const { rows, total } = await ctx.showcase.list({
+      const { rows, total, capped } = await ctx.showcase.list({
         search: q.search || undefined,
         sort: q.sort,
         featured: q.featured,
@@ -21,7 +21,7 @@ export const showcaseRoutes =
       });
       return ok({
         projects: rows.map((r) => presentPublicProject(r, ctx.urls)),
-        pagination: paginate(q.page, q.page_size, total),
+        pagination: { ...paginate(q.page, q.page_size, total), total_capped: capped },
       });
     });
   };

@@ -15,6 +15,7 @@ import {
 import {
   acceptedEncodings,
   type ByteRangeRequest,
+  type ContentEncoding,
   etagFor,
   ifRangeAllows,
   isNotModified,
@@ -208,4 +209,112 @@ export function sendSiteRedirect(reply: FastifyReply, location: string): SiteBod
 
 function stringHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A whole answer known at once: status, headers as a flat [name, value, ...] list, body. */
+export interface PreparedAnswer {
+  status: 200 | 304;
+  headers: string[];
+  body: Buffer | null;
+}
+
+interface PreparedHeaders {
+  lastModified: Date;
+  /** By encoding ('' for the plain bytes): the 200's and the 304's headers, the site headers included. */
+  byEncoding: Map<string, { ok: string[]; notModified: string[] }>;
+}
+const prepared = new WeakMap<SiteFile, PreparedHeaders>();
+
+let lastAccept: string | undefined;
+let lastAccepted: ContentEncoding[] = [];
+
+/**
+ * The answer to a plain GET of a live site's file (no Range, no preview) when everything it needs
+ * is in memory: the body (plain or a compressed variant already known), and the headers, built
+ * once per file and encoding. The same headers, in the same cases, as sendSiteFile plus
+ * registerSiteSecurityHeaders (server/test/site-fast-path.test.ts compares them); null when
+ * sendSiteFile must answer (a variant to look up or make, a body to read).
+ */
+export function preparedAnswer(
+  file: SiteFile,
+  source: SiteFileSource,
+  request: { 'accept-encoding'?: string; 'if-none-match'?: string; 'if-modified-since'?: string },
+  lastModified: Date,
+  siteHeaders: Readonly<Record<string, string>>,
+): PreparedAnswer | null {
+  const facts = factsOf(file);
+  const compressible = facts.compressible && file.size >= source.minCompressBytes;
+  let encoded: EncodedBody | null = null;
+  if (compressible) {
+    const accept = request['accept-encoding'];
+    // Browsers send the same Accept-Encoding every time: parsed once.
+    if (accept !== lastAccept) {
+      lastAccepted = acceptedEncodings(accept);
+      lastAccept = accept;
+    }
+    if (lastAccepted.length > 0) {
+      const known = source.knownEncoding(file, lastAccepted);
+      if (known === undefined) return null;
+      encoded = known;
+    }
+  }
+  const encoding = encoded?.encoding ?? null;
+  const etag = encoded ? etagFor(file.sha256, encoded.encoding) : facts.etag;
+  const headers = headersFor(file, facts, compressible, lastModified, siteHeaders, etag, encoded);
+  const noneMatch = request['if-none-match'];
+  const since = request['if-modified-since'];
+  if (
+    (noneMatch !== undefined || since !== undefined) &&
+    isNotModified({ 'if-none-match': noneMatch, 'if-modified-since': since }, etag, lastModified)
+  ) {
+    return { status: 304, headers: headers.notModified, body: null };
+  }
+  const body = source.fromMemory(file, encoding);
+  return body ? { status: 200, headers: headers.ok, body } : null;
+}
+
+function headersFor(
+  file: SiteFile,
+  facts: FileFacts,
+  compressible: boolean,
+  lastModified: Date,
+  siteHeaders: Readonly<Record<string, string>>,
+  etag: string,
+  encoded: EncodedBody | null,
+) {
+  let entry = prepared.get(file);
+  if (!entry || entry.lastModified !== lastModified) {
+    entry = { lastModified, byEncoding: new Map() };
+    prepared.set(file, entry);
+  }
+  const key = encoded ? `${encoded.encoding}:${encoded.size}` : '';
+  let headers = entry.byEncoding.get(key);
+  if (!headers) {
+    // The order sendSiteFile sets them in, the site headers first (they are set last there, but
+    // over names of their own).
+    const common: string[] = [
+      ...Object.entries(siteHeaders).flat(),
+      'cache-control',
+      facts.html ? HTML_CACHE : ASSET_CACHE,
+      'last-modified',
+      httpDate(lastModified),
+      ...(compressible ? ['vary', 'Accept-Encoding'] : []),
+      'etag',
+      etag,
+    ];
+    const ok = [
+      ...common,
+      'content-type',
+      facts.contentType,
+      ...(facts.disposition ? ['content-disposition', facts.disposition] : []),
+      'accept-ranges',
+      'bytes',
+      ...(encoded ? ['content-encoding', encoded.encoding] : []),
+      'content-length',
+      String(encoded ? encoded.size : file.size),
+    ];
+    headers = { ok, notModified: common };
+    entry.byEncoding.set(key, headers);
+  }
+  return headers;
 }

@@ -1,12 +1,12 @@
 /** The public showcase (GET /api/projects/public, anyone). */
-import type { Pagination, PublicProjectDto, ShowcaseQuery } from '@sitehall/contracts';
+import type { PublicProjectDto, ShowcasePagination, ShowcaseQuery } from '@sitehall/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { http } from './client';
 import { queryKeys } from './query-keys';
 
 export interface ShowcasePage {
   projects: PublicProjectDto[];
-  pagination: Pagination;
+  pagination: ShowcasePagination;
 }
 
 /** Cards per request; 12 fills three or four columns evenly. */

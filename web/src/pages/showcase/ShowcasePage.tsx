@@ -64,6 +64,8 @@ export function ShowcasePage() {
   const pages = showcase.data?.pages ?? [];
   const projects = pages.flatMap((page) => page.projects);
   const total = pages[0]?.pagination.total_count;
+  // A long search term found in very many projects is counted up to a cap: "500+".
+  const totalText = pages[0]?.pagination.total_capped ? `${total}+` : `${total}`;
   const filtered = Boolean(filters.search) || filters.featured;
   const clear = () => filters.update({ search: '', featured: false });
 
@@ -192,7 +194,7 @@ export function ShowcasePage() {
         <div className="showcase-toolbar__count" aria-live="polite">
           {total !== undefined && (
             <Typography.Text type="secondary">
-              {`共 ${total} 个项目${filters.search ? `，匹配“${filters.search}”` : ''}${filters.featured ? '（仅精选）' : ''}`}
+              {`共 ${totalText} 个项目${filters.search ? `，匹配“${filters.search}”` : ''}${filters.featured ? '（仅精选）' : ''}`}
             </Typography.Text>
           )}
           {showcase.isFetching && !showcase.isPending && !showcase.isFetchingNextPage && (

@@ -1,0 +1,164 @@
+/**
+ * The /sites fast path (serve/fast-path.ts) answers hot files before Fastify. Whatever it answers
+ * must be what the Fastify route answers: the same status, headers and bytes, request by request
+ * (compared here against app.inject, which never reaches the fast path), and the same page views.
+ * What it does not answer falls through untouched.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, listenPort, liveProject, rawRequest, type TestApp } from './helpers.js';
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>首页</title></head><body>${'<p>站点展厅。</p>'.repeat(200)}</body></html>`;
+const CSS = `.card { margin: 0 auto; padding: 1em; }\n`.repeat(100);
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
+
+/** Headers that say something about the connection or the moment, not about the answer. */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+function answerHeaders(headers: IncomingHttpHeaders | Record<string, unknown>) {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([name]) => !TRANSPORT.has(name))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+}
+
+describe('the /sites fast path', () => {
+  let t: TestApp;
+  let id: number;
+  let port: number;
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ id } = await liveProject(t, [
+      { name: 'index.html', content: PAGE },
+      { name: 'docs/index.html', content: '<h1>文档</h1>' },
+      { name: 'css/style.css', content: CSS },
+      { name: 'img/logo.png', content: PNG },
+      { name: 'notes.md', content: '# 笔记' },
+      { name: 'js/app.js', content: 'console.log(1);' },
+    ]));
+    port = await listenPort(t);
+  });
+  afterAll(() => t.close());
+
+  const served = () => t.fastPath!.served;
+
+  /** The same request through Fastify (inject) and over a socket, which the fast path must answer. */
+  async function compare(path: string, headers: Record<string, string> = {}) {
+    const url = `/sites/${id}/${path}`;
+    // First through Fastify, which loads the body and makes the compressed variants.
+    await rawRequest(port, url, { headers });
+    await t.ctx.services.siteFiles.idle();
+    const viaFastify = await t.request({ url, headers });
+    const before = served();
+    const viaFastPath = await rawRequest(port, url, { headers });
+    expect(served(), `${url} ${JSON.stringify(headers)} took the fast path`).toBe(before + 1);
+    expect(viaFastPath.status, url).toBe(viaFastify.statusCode);
+    expect(answerHeaders(viaFastPath.headers), url).toEqual(answerHeaders(viaFastify.headers));
+    expect(viaFastPath.body.equals(viaFastify.rawPayload), url).toBe(true);
+    return viaFastPath;
+  }
+
+  it.each([
+    ['', {}],
+    ['index.html', {}],
+    ['index.html?v=2', {}],
+    ['index.html', { 'accept-encoding': 'gzip, deflate, br, zstd' }],
+    ['index.html', { 'accept-encoding': 'gzip' }],
+    ['docs/', {}],
+    ['css/style.css', { 'accept-encoding': 'br' }],
+    ['css/style.css', {}],
+    ['img/logo.png', { 'accept-encoding': 'gzip, br' }],
+    ['notes.md', {}],
+    ['js/app.js', { 'accept-encoding': 'gzip, br' }],
+  ])('answers %s %j as the route does', async (path, headers: Record<string, string>) => {
+    const res = await compare(path, headers);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-security-policy']).toContain('sandbox');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('answers 304 to a current ETag or date, as the route does, and 200 to a stale one', async () => {
+    const first = await rawRequest(port, `/sites/${id}/index.html`, { headers: { 'accept-encoding': 'br' } });
+    const etag = first.headers.etag as string;
+    const lastModified = first.headers['last-modified'] as string;
+    expect((await compare('index.html', { 'accept-encoding': 'br', 'if-none-match': etag })).status).toBe(
+      304,
+    );
+    expect((await compare('index.html', { 'if-modified-since': lastModified })).status).toBe(304);
+    // The br variant's tag does not match the plain bytes.
+    expect((await compare('index.html', { 'if-none-match': etag })).status).toBe(200);
+    expect((await compare('css/style.css', { 'if-none-match': '"stale"' })).status).toBe(200);
+  });
+
+  it('leaves ranges, HEAD, misses, redirects, previews and other methods to the route', async () => {
+    await compare('index.html');
+    const before = served();
+    const cases: Array<[string, { method?: string; headers?: Record<string, string> }, number]> = [
+      [`/sites/${id}/index.html`, { headers: { range: 'bytes=0-9' } }, 206],
+      [`/sites/${id}/index.html`, { method: 'HEAD' }, 200],
+      [`/sites/${id}/missing.html`, {}, 404],
+      [`/sites/${id}/docs`, {}, 302],
+      [`/sites/${id}`, {}, 302],
+      [`/sites/${id}/%2e%2e/index.html`, {}, 404],
+      ['/sites/999999/index.html', {}, 404],
+      [`/sites/${id}/index.html`, { method: 'POST' }, 405],
+      ['/preview/not-a-token/index.html', {}, 404],
+    ];
+    for (const [url, opts, status] of cases) {
+      const res = await rawRequest(port, url, opts);
+      expect(res.status, url).toBe(status);
+      expect(res.headers['content-security-policy'], url).toContain('sandbox');
+    }
+    expect(served()).toBe(before);
+  });
+
+  it('counts an HTML page view as the route does, and not assets or prefetches', async () => {
+    await t.ctx.services.views.flush();
+    const views = async () =>
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('projects')
+            .select('view_count')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).view_count,
+      );
+    const start = await views();
+    const before = served();
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      rawRequest(port, `/sites/${id}/${path}`, { headers: { 'user-agent': BROWSER, ...headers } });
+    await get('');
+    await get('index.html');
+    await get('css/style.css');
+    await get('img/logo.png');
+    await get('index.html', { 'sec-purpose': 'prefetch' });
+    await get('index.html', { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' });
+    expect(served()).toBe(before + 6);
+    await t.ctx.services.views.flush();
+    expect(await views()).toBe(start + 2);
+  });
+
+  it('stops when the app closes, so Fastify answers 503 while it drains', async () => {
+    const other = await createTestApp();
+    await listenPort(other);
+    const fastPath = other.fastPath!;
+    await other.close();
+    type Serve = NonNullable<TestApp['fastPath']>['serve'];
+    const req = { method: 'GET', url: '/sites/1/', headers: {} } as Parameters<Serve>[0];
+    expect(fastPath.serve(req, {} as Parameters<Serve>[1])).toBe(false);
+  });
+});
+
+describe('the /sites fast path with a separate sites origin', () => {
+  it('is off: the route checks the host', async () => {
+    const t = await createTestApp({ sitesOrigin: 'http://sites.example.test' });
+    try {
+      expect(t.fastPath).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
