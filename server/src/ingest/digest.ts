@@ -74,7 +74,23 @@ class Utf8Check {
 
   update(chunk: Buffer): void {
     if (!this.#valid) return;
-    const data = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
+    let data = chunk;
+    if (this.#carry) {
+      // Complete the sequence cut at the previous chunk's end with this chunk's first bytes
+      // (never copying the whole chunk: uploads pass through here).
+      const length = sequenceLength(this.#carry[0]!);
+      const joined = Buffer.concat([this.#carry, chunk.subarray(0, length - this.#carry.length)]);
+      data = chunk.subarray(length - this.#carry.length);
+      this.#carry = null;
+      if (joined.length < length) {
+        this.#carry = joined;
+        return;
+      }
+      if (!isUtf8(joined)) {
+        this.#valid = false;
+        return;
+      }
+    }
     const cut = incompleteTail(data);
     this.#valid = isUtf8(data.subarray(0, cut));
     this.#carry = cut < data.length ? Buffer.from(data.subarray(cut)) : null;
@@ -85,13 +101,17 @@ class Utf8Check {
   }
 }
 
+/** The length of a UTF-8 sequence by its first byte (invalid first bytes are caught by isUtf8). */
+function sequenceLength(first: number): number {
+  return first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+}
+
 /** Where a multi-byte sequence that the data ends in the middle of starts (data.length if none). */
 function incompleteTail(data: Buffer): number {
   for (let i = data.length - 1; i >= 0 && i >= data.length - 4; i--) {
     const b = data[i]!;
     if ((b & 0xc0) === 0x80) continue;
-    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return i + length > data.length ? i : data.length;
+    return i + sequenceLength(b) > data.length ? i : data.length;
   }
   return data.length;
 }

@@ -11,6 +11,9 @@ import { pipeline } from 'node:stream/promises';
 import { format, formatBytes, messages, type UploadLimits } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError, Invalid, TooLarge } from '../http/errors.js';
+import { isTextExtension } from './content.js';
+import { ContentDigest, type ContentFacts } from './digest.js';
+import { extensionOfPath } from './names.js';
 
 const m = messages.project;
 
@@ -19,6 +22,11 @@ export interface StagedFile {
   name: string;
   tempFile: string;
   size: number;
+  /**
+   * Hash, head and UTF-8 check, taken as the bytes arrived: a loose file then needs no second
+   * pass over its bytes (an archive's entries are hashed as they are extracted).
+   */
+  facts: ContentFacts;
 }
 
 export interface StagedUpload {
@@ -92,9 +100,11 @@ export async function stageUpload(
       }
       const tempFile = path.join(inDir, String(files.length));
       let size = 0;
+      const digest = new ContentDigest({ utf8: isTextExtension(extensionOfPath(name)), crc32: false });
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {
           size += chunk.length;
+          digest.update(chunk);
           total += chunk.length;
           if (total > limits.maxUploadBytes) {
             done(
@@ -106,7 +116,7 @@ export async function stageUpload(
         },
       });
       await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: 256 * 1024 }));
-      files.push({ name, tempFile, size });
+      files.push({ name, tempFile, size, facts: digest.finish() });
     }
   } catch (err) {
     await discard();
