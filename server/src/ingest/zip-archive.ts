@@ -111,15 +111,24 @@ class EntryReader {
   }
 
   async extract(entry: Entry, dest: string, checkUtf8: boolean): Promise<ContentFacts> {
-    const start = this.#dataStart(entry);
     const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
+    // One read for the local header and, for a small entry, its data too.
+    const head = this.#readLocal(entry);
+    const start = this.#dataStart(entry, head);
+    const inBuffer = start - entry.relativeOffsetOfLocalHeader + entry.compressedSize <= head.length;
     const out = fs.openSync(dest, 'wx', 0o644);
     try {
       if (entry.compressionMethod === METHOD_STORED) {
         if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
         this.#copyStored(start, entry.compressedSize, out, digest);
       } else if (entry.compressedSize <= WHOLE_ENTRY_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES) {
-        this.#inflateWhole(start, entry, out, digest);
+        const compressed = inBuffer
+          ? head.subarray(
+              start - entry.relativeOffsetOfLocalHeader,
+              start - entry.relativeOffsetOfLocalHeader + entry.compressedSize,
+            )
+          : this.#read(start, entry.compressedSize);
+        this.#inflateWhole(compressed, entry, out, digest);
       } else {
         await this.#inflateStream(start, entry, out, digest);
       }
@@ -131,9 +140,18 @@ class EntryReader {
     return facts;
   }
 
+  /**
+   * The local header, and as much after it as the entry's name, extra field (its central
+   * directory lengths, plus slack for a longer local one) and data are likely to need.
+   */
+  #readLocal(entry: Entry): Buffer {
+    const guess =
+      LOCAL_HEADER_BYTES + entry.fileNameLength + entry.extraFieldLength + 256 + entry.compressedSize;
+    return this.#read(entry.relativeOffsetOfLocalHeader, guess);
+  }
+
   /** The local header is checked the way yauzl does: signature, and data within the file. */
-  #dataStart(entry: Entry): number {
-    const header = this.#read(entry.relativeOffsetOfLocalHeader, LOCAL_HEADER_BYTES);
+  #dataStart(entry: Entry, header: Buffer): number {
     if (header.length < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
       throw new Refusal('corrupt');
     }
@@ -170,8 +188,7 @@ class EntryReader {
     }
   }
 
-  #inflateWhole(start: number, entry: Entry, out: number, digest: ContentDigest): void {
-    const compressed = this.#read(start, entry.compressedSize);
+  #inflateWhole(compressed: Buffer, entry: Entry, out: number, digest: ContentDigest): void {
     if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
     let data: Buffer;
     try {
