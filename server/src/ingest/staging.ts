@@ -40,6 +40,9 @@ export interface StagedUpload {
   discard(): Promise<void>;
 }
 
+/** Buffering between the socket, the multipart parser and the staged file. */
+const STREAM_BYTES = 1024 * 1024;
+
 /** Multipart framing and the text fields fit in this much on top of the files' bytes. */
 const OVERHEAD_BYTES = 1024 * 1024;
 
@@ -76,6 +79,9 @@ export async function stageUpload(
     const parts = request.parts({
       // Folder uploads send relative paths ('css/app.css') as filenames: keep them.
       preservePath: true,
+      // Part streams buffer up to 1 MB (the default, 16 KB, is less than one socket read, so
+      // the parser paused on every chunk).
+      fileHwm: STREAM_BYTES,
       limits: {
         fileSize: limits.maxFileBytes,
         files: limits.maxFilesPerUpload,
@@ -102,6 +108,7 @@ export async function stageUpload(
       let size = 0;
       const digest = new ContentDigest({ utf8: isTextExtension(extensionOfPath(name)), crc32: false });
       const counter = new Transform({
+        highWaterMark: STREAM_BYTES,
         transform(chunk: Buffer, _enc, done) {
           size += chunk.length;
           digest.update(chunk);
@@ -115,7 +122,7 @@ export async function stageUpload(
           done(null, chunk);
         },
       });
-      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: 256 * 1024 }));
+      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: STREAM_BYTES }));
       files.push({ name, tempFile, size, facts: digest.finish() });
     }
   } catch (err) {

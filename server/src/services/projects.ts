@@ -82,7 +82,10 @@ export function createProjectService(deps: {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
     });
     return gate.run(async () => {
-      for (const f of result.files) await store.putFile(f.tempFile, f.sha256);
+      // Each distinct blob once, several at a time: a durable put waits on fsync, and fsyncs in
+      // flight together share the file system's journal commits.
+      const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
+      await eachWithLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
       return db.transaction().execute(async (trx) => {
         const at = now();
         let projectId = target.projectId;
@@ -375,6 +378,29 @@ export function createProjectService(deps: {
   };
 }
 export type ProjectService = ReturnType<typeof createProjectService>;
+
+/** Blobs moved into the store at once by an upload. */
+const PUT_CONCURRENCY = 8;
+
+/** Runs `task` over `items` with at most `limit` running; the first failure stops new starts. */
+async function eachWithLimit<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await task(item);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const rejected = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (rejected) throw rejected.reason;
+}
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg)/;
 
