@@ -42,6 +42,8 @@ if (argv[0] === '--child') {
   process.exit(0);
 }
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-'));
+// Removed however the run ends (a failed stage included).
+process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
 const MB = 1024 * 1024;
 const mb = (n) => (n / MB).toFixed(1);
 const best = (xs) => Math.min(...xs);
