@@ -67,6 +67,10 @@ export async function buildApp(
         source: ctx.services.siteFiles,
         countView: (id, userAgent) => ctx.services.views.count(id, userAgent),
         siteHeaders: siteHeadersForUrl('/sites/', isolation)!,
+        // Counted under the pattern of the route that would otherwise have answered.
+        ...(ctx.metrics.exposed
+          ? { onServed: (status, ms) => ctx.metrics.observeRequest('/sites/*', 'GET', status, ms) }
+          : {}),
       });
 
   const app = Fastify({

@@ -4,7 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MetricsServer, serveMetrics } from '../src/http/metrics.js';
-import { createTestApp, liveProject, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
+import {
+  createTestApp,
+  listenPort,
+  liveProject,
+  rawRequest,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -161,5 +169,27 @@ describe('metrics without a token', () => {
     const text = (await t.ctx.metrics.scrape()).body;
     expect(text).not.toContain('sitehall_http_request_duration_seconds_count{');
     expect(text).not.toContain('nodejs_eventloop_lag');
+  });
+});
+
+describe('metrics of the hot-file fast path', () => {
+  it('counts /sites answers made before Fastify too', async () => {
+    const t = await createTestApp({ metrics: { host: '127.0.0.1', token: TOKEN } });
+    try {
+      const { id } = await liveProject(t, SIMPLE_SITE);
+      const port = await listenPort(t);
+      for (let i = 0; i < 3; i++) {
+        expect((await rawRequest(port, `/sites/${id}/css/style.css`)).status).toBe(200);
+      }
+      // The first read fills the memory cache through the route; later ones take the fast path.
+      expect(t.fastPath!.served).toBeGreaterThan(0);
+      const res = await t.request({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      const labels = { route: '/sites/*', method: 'GET', status: '200' };
+      expect(
+        sampleValue(parseExposition(res.body), 'sitehall_http_request_duration_seconds_count', labels),
+      ).toBe(3);
+    } finally {
+      await t.close();
+    }
   });
 });

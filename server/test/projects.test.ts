@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_LIMITS } from '@sitehall/contracts';
@@ -109,6 +110,28 @@ describe('projects', () => {
       await uploadProject(t, other.token, { name: '共享二', files: [{ name: 'index.html', content }] });
       const after = listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f)).length;
       expect(after - before).toBe(1);
+    });
+
+    it('stores identical files of one upload once, named by the hash of their bytes', async () => {
+      const before = listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f));
+      // Over one socket read, with Chinese text: hashed while it streams into staging.
+      const content = `<p>同一份内容 ${Date.now()}</p>\n`.repeat(20_000);
+      const res = await uploadProject(t, owner.token, {
+        name: '重复文件',
+        files: [
+          { name: 'index.html', content },
+          { name: 'copy/index.html', content },
+        ],
+      });
+      expect(res.statusCode).toBe(201);
+      const sha256 = createHash('sha256').update(content).digest('hex');
+      const added = listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f) && !before.includes(f));
+      expect(added.map((f) => path.basename(f))).toEqual([sha256]);
+      expect(fs.readFileSync(path.join(blobsDir(), added[0]!), 'utf8')).toBe(content);
+      const files = res.json().data.project.files as Array<{ file_name: string; mime_type: string }>;
+      expect(files.map((f) => f.file_name)).toEqual(['copy/index.html', 'index.html']);
+      expect(files[0]!.mime_type).toBe('text/html; charset=utf-8');
+      expect(listTree(stagingDir())).toEqual([]);
     });
 
     const refusals: Array<

@@ -1,11 +1,12 @@
 /**
- * One pass over a file's bytes as they stream by: SHA-256, CRC-32 (zip entries carry one), the
- * size, the first HEAD_BYTES for the content check and, for text, whether it is valid UTF-8.
- * Nothing but the head is kept in memory.
+ * One pass over a file's bytes as they go by: SHA-256, optionally CRC-32 (zip entries carry one),
+ * the size, the first HEAD_BYTES for the content check and, for text, whether it is valid UTF-8.
+ * Nothing but the head is kept in memory. Runs inside the extraction worker, where synchronous
+ * file I/O is the fast choice: it blocks only the worker, never the server's event loop.
  */
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { TextDecoder } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
 import { extensionOfPath } from './names.js';
@@ -13,8 +14,12 @@ import { extensionOfPath } from './names.js';
 /** How much of each file the content check looks at. */
 const HEAD_BYTES = 8192;
 
+/** Read and copy size: large enough that a 100 MB file is a hundred system calls. */
+export const IO_CHUNK_BYTES = 1024 * 1024;
+
 export interface ContentFacts {
   sha256: string;
+  /** 0 when the CRC was not asked for. */
   crc32: number;
   size: number;
   head: Buffer;
@@ -25,61 +30,111 @@ export interface ContentFacts {
 export class ContentDigest {
   readonly #hash = createHash('sha256');
   readonly #head: Buffer[] = [];
+  readonly #withCrc: boolean;
   #headLength = 0;
   #crc = 0;
   #size = 0;
-  #decoder: TextDecoder | null;
-  #utf8 = true;
+  #utf8: Utf8Check | null;
 
-  constructor(checkUtf8: boolean) {
-    this.#decoder = checkUtf8 ? new TextDecoder('utf-8', { fatal: true }) : null;
+  constructor(opts: { utf8: boolean; crc32: boolean }) {
+    this.#utf8 = opts.utf8 ? new Utf8Check() : null;
+    this.#withCrc = opts.crc32;
   }
 
   update(chunk: Buffer): void {
     this.#hash.update(chunk);
-    this.#crc = crc32(chunk, this.#crc);
+    if (this.#withCrc) this.#crc = crc32(chunk, this.#crc);
     this.#size += chunk.length;
     if (this.#headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.#headLength);
       this.#head.push(Buffer.from(part));
       this.#headLength += part.length;
     }
-    this.#decode(chunk, true);
+    this.#utf8?.update(chunk);
   }
 
   finish(): ContentFacts {
-    this.#decode(undefined, false);
     return {
       sha256: this.#hash.digest('hex'),
       crc32: this.#crc,
       size: this.#size,
       head: Buffer.concat(this.#head),
-      utf8: this.#utf8,
+      utf8: this.#utf8?.finish() ?? true,
     };
-  }
-
-  #decode(chunk: Buffer | undefined, stream: boolean): void {
-    if (!this.#decoder) return;
-    try {
-      this.#decoder.decode(chunk, { stream });
-    } catch {
-      this.#utf8 = false;
-      this.#decoder = null;
-    }
   }
 }
 
-/** Reads a file from disk through a ContentDigest. */
-export async function digestFile(file: string, checkUtf8: boolean): Promise<ContentFacts> {
-  const digest = new ContentDigest(checkUtf8);
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 })) {
-    digest.update(chunk as Buffer);
+/**
+ * Streaming UTF-8 validation with buffer.isUtf8 (no strings are made): a sequence cut by a chunk
+ * boundary is carried over to the next chunk.
+ */
+class Utf8Check {
+  #valid = true;
+  #carry: Buffer | null = null;
+
+  update(chunk: Buffer): void {
+    if (!this.#valid) return;
+    let data = chunk;
+    if (this.#carry) {
+      // Complete the sequence cut at the previous chunk's end with this chunk's first bytes
+      // (never copying the whole chunk: uploads pass through here).
+      const length = sequenceLength(this.#carry[0]!);
+      const joined = Buffer.concat([this.#carry, chunk.subarray(0, length - this.#carry.length)]);
+      data = chunk.subarray(length - this.#carry.length);
+      this.#carry = null;
+      if (joined.length < length) {
+        this.#carry = joined;
+        return;
+      }
+      if (!isUtf8(joined)) {
+        this.#valid = false;
+        return;
+      }
+    }
+    const cut = incompleteTail(data);
+    this.#valid = isUtf8(data.subarray(0, cut));
+    this.#carry = cut < data.length ? Buffer.from(data.subarray(cut)) : null;
+  }
+
+  finish(): boolean {
+    return this.#valid && this.#carry === null;
+  }
+}
+
+/** The length of a UTF-8 sequence by its first byte (invalid first bytes are caught by isUtf8). */
+function sequenceLength(first: number): number {
+  return first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
+}
+
+/** Where a multi-byte sequence that the data ends in the middle of starts (data.length if none). */
+function incompleteTail(data: Buffer): number {
+  for (let i = data.length - 1; i >= 0 && i >= data.length - 4; i--) {
+    const b = data[i]!;
+    if ((b & 0xc0) === 0x80) continue;
+    return i + sequenceLength(b) > data.length ? i : data.length;
+  }
+  return data.length;
+}
+
+/** Reads a file from disk through a ContentDigest, in IO_CHUNK_BYTES reads into one buffer. */
+export function digestFile(file: string, checkUtf8: boolean): ContentFacts {
+  const digest = new ContentDigest({ utf8: checkUtf8, crc32: false });
+  const buffer = Buffer.allocUnsafe(IO_CHUNK_BYTES);
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (n === 0) break;
+      digest.update(buffer.subarray(0, n));
+    }
+  } finally {
+    fs.closeSync(fd);
   }
   return digest.finish();
 }
 
 /** Hashes and checks a file already on disk (a loose file, or one 7-Zip extracted). */
-export async function inspectFile(path: string, tempFile: string): Promise<CheckedFile> {
-  const facts = await digestFile(tempFile, isTextExtension(extensionOfPath(path)));
+export function inspectFile(path: string, tempFile: string): CheckedFile {
+  const facts = digestFile(tempFile, isTextExtension(extensionOfPath(path)));
   return acceptContent(path, tempFile, facts);
 }

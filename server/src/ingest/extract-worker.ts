@@ -23,7 +23,7 @@ export type WorkerReply =
 async function runJob(job: IngestJob): Promise<CheckedFile[]> {
   if (job.kind === 'files') {
     const files: CheckedFile[] = [];
-    for (const f of job.files) files.push(await inspectFile(f.path, f.tempFile));
+    for (const f of job.files) files.push(inspectFile(f.path, f.tempFile));
     return files;
   }
   // Each reader is loaded only when needed: worker start-up time is part of every upload.

@@ -16,7 +16,8 @@ import {
   type UploadLimits,
 } from '@sitehall/contracts';
 import { AppError } from '../http/errors.js';
-import { type ArchiveFormat, archiveFormatOf, type CheckedFile } from './content.js';
+import { type ArchiveFormat, acceptContent, archiveFormatOf, type CheckedFile } from './content.js';
+import type { ContentFacts } from './digest.js';
 import { mediaTypeFor } from './media-type.js';
 import { displayName } from './names.js';
 import { planUpload } from './plan.js';
@@ -29,6 +30,8 @@ export interface StagedUpload {
   name: string;
   tempFile: string;
   size: number;
+  /** Taken while staging (see staging.ts); without them the worker reads the file. */
+  facts?: ContentFacts;
 }
 
 export interface IngestInput {
@@ -142,6 +145,13 @@ async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promi
     })),
   );
   const plan = planUpload(entries, input.limits, 'files');
+  // Hashed as they arrived: only the content check is left, a look at each file's first bytes.
+  const facts = plan.files.map((f) => staged[f.index]!.facts);
+  if (facts.every((x, i) => x !== undefined && x.size === entries[plan.files[i]!.index]!.size)) {
+    signal?.throwIfAborted();
+    const checked = plan.files.map((f, i) => acceptContent(f.path, staged[f.index]!.tempFile, facts[i]!));
+    return buildResult(checked, 'files');
+  }
   const checked = await runIngestJob(
     { kind: 'files', files: plan.files.map((f) => ({ path: f.path, tempFile: staged[f.index]!.tempFile })) },
     { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'processTimeout', signal },

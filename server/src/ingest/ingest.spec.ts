@@ -97,6 +97,12 @@ async function refused(
 }
 
 const paths = (r: IngestResult) => r.files.map((f) => f.path);
+
+/** Chinese text of about `bytes` bytes: three-byte characters, so read chunks end mid-character. */
+function chineseText(bytes: number): string {
+  const line = '<p>站点展厅：上传、审核、展示静态网站。</p>\n';
+  return line.repeat(Math.ceil(bytes / Buffer.byteLength(line)));
+}
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 async function zipOf(files: Record<string, string | Buffer>, dirs: string[] = []): Promise<Buffer> {
@@ -125,6 +131,8 @@ interface RawEntry {
   declaredSize?: number;
   /** Where the central directory says the local header is. */
   localOffset?: number;
+  /** Bytes cut from the end of the stored data (a truncated entry). */
+  cut?: number;
 }
 
 /** A zip written byte by byte, so that it can say what yazl never would. */
@@ -136,6 +144,7 @@ function rawZip(entries: RawEntry[], entryCount = entries.length): Buffer {
     const name = typeof e.name === 'string' ? Buffer.from(e.name) : e.name;
     const data = typeof e.data === 'string' ? Buffer.from(e.data) : (e.data ?? Buffer.alloc(0));
     let body = e.deflate ? zlib.deflateRawSync(data) : data;
+    if (e.cut) body = body.subarray(0, body.length - e.cut);
     const flags = e.flags ?? 0;
     if (flags & 1) body = Buffer.concat([Buffer.alloc(12), body]); // the traditional encryption header
     const method = e.method ?? (e.deflate ? 8 : 0);
@@ -430,6 +439,55 @@ describe('zip archives', () => {
     await refused([stage('lie.zip', deflated)], 'sizeMismatch');
     const stored = rawZip([{ name: 'big.txt', data: 'x'.repeat(5000), declaredSize: 10 }]);
     await refused([stage('lie2.zip', stored)], 'sizeMismatch');
+  });
+
+  it('extracts large entries, stored and deflated, in pieces', async () => {
+    // Over 4 MB, so read and inflated a chunk at a time; UTF-8 is still recognised across chunks.
+    const text = chineseText(9 * 1024 * 1024);
+    const media = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d]),
+      Buffer.alloc(6 * 1024 * 1024, 7),
+    ]);
+    const gbk = iconv.encode(chineseText(5 * 1024 * 1024), 'gbk');
+    const zip = rawZip([
+      { name: 'index.html', data: text, deflate: true },
+      { name: 'video.mp4', data: media },
+      { name: 'old.html', data: gbk, deflate: true },
+    ]);
+    const r = await run([stage('big.zip', zip)], { limits: { maxFileBytes: 50 * 1024 * 1024 } });
+    const byPath = new Map(r.files.map((f) => [f.path, f]));
+    expect(byPath.get('index.html')).toMatchObject({
+      sha256: sha256(text),
+      size: Buffer.byteLength(text),
+      mimeType: 'text/html; charset=utf-8',
+    });
+    expect(byPath.get('video.mp4')).toMatchObject({ sha256: sha256(media), size: media.length });
+    expect(byPath.get('old.html')).toMatchObject({ sha256: sha256(gbk), mimeType: 'text/html' });
+    for (const f of r.files) expect(sha256(fs.readFileSync(f.tempFile))).toBe(f.sha256);
+  });
+
+  it('refuses large entries that lie about their size or are cut short', async () => {
+    const limits = { maxFileBytes: 50 * 1024 * 1024 };
+    const text = 'x'.repeat(12 * 1024 * 1024);
+    const more = rawZip([{ name: 'a.txt', data: text, deflate: true, declaredSize: 5 * 1024 * 1024 }]);
+    await refused([stage('more.zip', more)], 'sizeMismatch', { limits });
+    const less = rawZip([{ name: 'a.txt', data: text, deflate: true, declaredSize: 20 * 1024 * 1024 }]);
+    await refused([stage('less.zip', less)], 'sizeMismatch', { limits });
+    const cutDeflated = rawZip([
+      { name: 'a.txt', data: chineseText(9 * 1024 * 1024), deflate: true, cut: 100 },
+    ]);
+    await refused([stage('cut.zip', cutDeflated)], 'corrupt', { limits });
+    const cutSmall = rawZip([{ name: 'a.txt', data: chineseText(100_000), deflate: true, cut: 100 }]);
+    await refused([stage('cut2.zip', cutSmall)], 'corrupt', { limits });
+  });
+
+  it('labels long text without a charset when a later chunk is not UTF-8', async () => {
+    // Loose files are read in 1 MB chunks: an invalid byte after the first one still counts.
+    const text = Buffer.concat([Buffer.from(chineseText(3 * 1024 * 1024)), iconv.encode('旧', 'gbk')]);
+    const r = await run([stage('index.html', text)]);
+    expect(r.files[0]!.mimeType).toBe('text/html');
+    const whole = await run([stage('index.html', chineseText(3 * 1024 * 1024))]);
+    expect(whole.files[0]!.mimeType).toBe('text/html; charset=utf-8');
   });
 
   it('refuses too many entries before reading them', async () => {

@@ -73,14 +73,14 @@ export async function extractWithSevenZip(
   );
   if (extracted.code !== 0) throw await failure(extracted, [], format, archivePath);
 
-  await verifyExtractedTree(outDir, [...plan.files, ...plan.junk]);
+  verifyExtractedTree(outDir, [...plan.files, ...plan.junk]);
   for (const junk of plan.junk) await fs.promises.rm(path.join(outDir, ...junk.name.split('/')));
   const files: CheckedFile[] = [];
   for (const planned of plan.files) {
     const file = path.join(outDir, ...planned.name.split('/'));
     // Emscripten creates files with mode 0777 (less the umask): these are data, not programs.
     await fs.promises.chmod(file, 0o644);
-    files.push(await inspectFile(planned.path, file));
+    files.push(inspectFile(planned.path, file));
   }
   return files;
 }

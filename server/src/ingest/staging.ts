@@ -11,6 +11,9 @@ import { pipeline } from 'node:stream/promises';
 import { format, formatBytes, messages, type UploadLimits } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError, Invalid, TooLarge } from '../http/errors.js';
+import { isTextExtension } from './content.js';
+import { ContentDigest, type ContentFacts } from './digest.js';
+import { extensionOfPath } from './names.js';
 
 const m = messages.project;
 
@@ -19,6 +22,11 @@ export interface StagedFile {
   name: string;
   tempFile: string;
   size: number;
+  /**
+   * Hash, head and UTF-8 check, taken as the bytes arrived: a loose file then needs no second
+   * pass over its bytes (an archive's entries are hashed as they are extracted).
+   */
+  facts: ContentFacts;
 }
 
 export interface StagedUpload {
@@ -31,6 +39,9 @@ export interface StagedUpload {
   /** Removes everything this upload staged. */
   discard(): Promise<void>;
 }
+
+/** Buffering between the socket, the multipart parser and the staged file. */
+const STREAM_BYTES = 1024 * 1024;
 
 /** Multipart framing and the text fields fit in this much on top of the files' bytes. */
 const OVERHEAD_BYTES = 1024 * 1024;
@@ -68,6 +79,9 @@ export async function stageUpload(
     const parts = request.parts({
       // Folder uploads send relative paths ('css/app.css') as filenames: keep them.
       preservePath: true,
+      // Part streams buffer up to 1 MB (the default, 16 KB, is less than one socket read, so
+      // the parser paused on every chunk).
+      fileHwm: STREAM_BYTES,
       limits: {
         fileSize: limits.maxFileBytes,
         files: limits.maxFilesPerUpload,
@@ -92,9 +106,12 @@ export async function stageUpload(
       }
       const tempFile = path.join(inDir, String(files.length));
       let size = 0;
+      const digest = new ContentDigest({ utf8: isTextExtension(extensionOfPath(name)), crc32: false });
       const counter = new Transform({
+        highWaterMark: STREAM_BYTES,
         transform(chunk: Buffer, _enc, done) {
           size += chunk.length;
+          digest.update(chunk);
           total += chunk.length;
           if (total > limits.maxUploadBytes) {
             done(
@@ -105,8 +122,8 @@ export async function stageUpload(
           done(null, chunk);
         },
       });
-      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: 256 * 1024 }));
-      files.push({ name, tempFile, size });
+      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: STREAM_BYTES }));
+      files.push({ name, tempFile, size, facts: digest.finish() });
     }
   } catch (err) {
     await discard();

@@ -4,20 +4,19 @@
  * compare the disk with the plan. Names are decoded here rather than by yauzl so that zips made
  * on Chinese Windows (GBK names without the UTF-8 flag) keep their names.
  */
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { TextDecoder } from 'node:util';
-import { crc32 } from 'node:zlib';
+import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
 import type { UploadLimits } from '@sitehall/contracts';
 import iconv from 'iconv-lite';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
-import { ContentDigest } from './digest.js';
+import { ContentDigest, type ContentFacts, IO_CHUNK_BYTES } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
 import { displayName, extensionOfPath } from './names.js';
-import { type ListedEntry, planUpload } from './plan.js';
+import { type ListedEntry, type Plan, planUpload } from './plan.js';
 import { Refusal } from './refusal.js';
 
 const FLAG_ENCRYPTED = 0x1;
@@ -34,6 +33,7 @@ const DOS_DIRECTORY = 0x10;
 const DOS_DEVICE = 0x40;
 const DOS_REPARSE_POINT = 0x400;
 const LOCAL_HEADER_BYTES = 30;
+const LOCAL_HEADER_SIGNATURE = 0x04034b50;
 
 interface ZipListedEntry extends ListedEntry {
   entry: Entry;
@@ -45,54 +45,201 @@ export async function extractZip(
   limits: UploadLimits,
 ): Promise<CheckedFile[]> {
   const zip = await openZip(archivePath);
+  let plan: Plan;
+  let entries: ZipListedEntry[];
   try {
     // The count is in the end-of-central-directory record: refuse a bomb before reading a record.
     if (zip.entryCount > limits.maxArchiveEntries) {
       throw new Refusal('tooManyEntries', { n: limits.maxArchiveEntries });
     }
     if (zip.entryCount === 0) throw new Refusal('emptyArchive');
-    const entries = await listEntries(zip);
+    entries = await listEntries(zip);
     checkNoOverlap(entries.map((e) => e.entry));
-    const plan = planUpload(entries, limits, 'archive');
+    plan = planUpload(entries, limits, 'archive');
+  } finally {
+    zip.close();
+  }
 
-    const files: CheckedFile[] = [];
+  const reader = new EntryReader(archivePath, limits);
+  const files: CheckedFile[] = [];
+  try {
     const madeDirs = new Set<string>();
-    let written = 0;
     for (const planned of plan.files) {
       const { entry } = entries[planned.index]!;
       const dest = path.join(outDir, ...planned.name.split('/'));
       const dir = path.dirname(dest);
       if (!madeDirs.has(dir)) {
-        await fs.promises.mkdir(dir, { recursive: true });
+        fs.mkdirSync(dir, { recursive: true });
         madeDirs.add(dir);
       }
-      const digest = new ContentDigest(isTextExtension(extensionOfPath(planned.path)));
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          written += chunk.length;
-          if (written > limits.maxArchiveUncompressedBytes) {
-            done(new Refusal('tooLargeUncompressed', { bytes: limits.maxArchiveUncompressedBytes }));
-            return;
-          }
-          digest.update(chunk);
-          done(null, chunk);
-        },
-      });
-      try {
-        const source = await zip.openReadStreamPromise(entry);
-        await pipeline(source, meter, fs.createWriteStream(dest, { flags: 'wx' }));
-      } catch (err) {
-        throw asRefusal(err);
-      }
-      const facts = digest.finish();
+      const facts = await reader.extract(entry, dest, isTextExtension(extensionOfPath(planned.path)));
       if (facts.crc32 !== entry.crc32) throw new Refusal('corrupt');
       files.push(acceptContent(planned.path, dest, facts));
     }
-    await verifyExtractedTree(outDir, plan.files);
-    return files;
   } finally {
-    zip.close();
+    reader.close();
   }
+  verifyExtractedTree(outDir, plan.files);
+  return files;
+}
+
+/** Entries whose data is at most this big (compressed and not) are inflated in one call. */
+const WHOLE_ENTRY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads entries' data straight from the archive with synchronous I/O (this runs in the worker):
+ * yauzl's streams cost several thread-pool round trips per entry, which dominated archives of
+ * many small files. Small entries are inflated in one call, capped at their declared size; large
+ * ones are copied (stored) or inflated as a stream (deflated) in IO_CHUNK_BYTES pieces, so memory
+ * stays flat whatever their size. An entry's real size must equal the declared one.
+ */
+class EntryReader {
+  readonly #fd: number;
+  readonly #archiveSize: number;
+  readonly #limits: UploadLimits;
+  readonly #buffer = Buffer.allocUnsafe(IO_CHUNK_BYTES);
+  #written = 0;
+
+  constructor(archivePath: string, limits: UploadLimits) {
+    this.#fd = fs.openSync(archivePath, 'r');
+    this.#archiveSize = fs.fstatSync(this.#fd).size;
+    this.#limits = limits;
+  }
+
+  close(): void {
+    fs.closeSync(this.#fd);
+  }
+
+  async extract(entry: Entry, dest: string, checkUtf8: boolean): Promise<ContentFacts> {
+    const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
+    // One read for the local header and, for a small entry, its data too.
+    const head = this.#readLocal(entry);
+    const start = this.#dataStart(entry, head);
+    const inBuffer = start - entry.relativeOffsetOfLocalHeader + entry.compressedSize <= head.length;
+    const out = fs.openSync(dest, 'wx', 0o644);
+    try {
+      if (entry.compressionMethod === METHOD_STORED) {
+        if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
+        this.#copyStored(start, entry.compressedSize, out, digest);
+      } else if (entry.compressedSize <= WHOLE_ENTRY_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES) {
+        const compressed = inBuffer
+          ? head.subarray(
+              start - entry.relativeOffsetOfLocalHeader,
+              start - entry.relativeOffsetOfLocalHeader + entry.compressedSize,
+            )
+          : this.#read(start, entry.compressedSize);
+        this.#inflateWhole(compressed, entry, out, digest);
+      } else {
+        await this.#inflateStream(start, entry, out, digest);
+      }
+    } finally {
+      fs.closeSync(out);
+    }
+    const facts = digest.finish();
+    if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
+    return facts;
+  }
+
+  /**
+   * The local header, and as much after it as the entry's name, extra field (its central
+   * directory lengths, plus slack for a longer local one) and data are likely to need.
+   */
+  #readLocal(entry: Entry): Buffer {
+    const guess =
+      LOCAL_HEADER_BYTES + entry.fileNameLength + entry.extraFieldLength + 256 + entry.compressedSize;
+    return this.#read(entry.relativeOffsetOfLocalHeader, guess);
+  }
+
+  /** The local header is checked the way yauzl does: signature, and data within the file. */
+  #dataStart(entry: Entry, header: Buffer): number {
+    if (header.length < LOCAL_HEADER_BYTES || header.readUInt32LE(0) !== LOCAL_HEADER_SIGNATURE) {
+      throw new Refusal('corrupt');
+    }
+    const start =
+      entry.relativeOffsetOfLocalHeader +
+      LOCAL_HEADER_BYTES +
+      header.readUInt16LE(26) +
+      header.readUInt16LE(28);
+    if (start + entry.compressedSize > this.#archiveSize) throw new Refusal('corrupt');
+    return start;
+  }
+
+  /** Up to IO_CHUNK_BYTES at `position`, in the shared buffer (valid until the next read). */
+  #read(position: number, length: number): Buffer {
+    const n = fs.readSync(this.#fd, this.#buffer, 0, Math.min(length, this.#buffer.length), position);
+    return this.#buffer.subarray(0, n);
+  }
+
+  #write(out: number, chunk: Buffer, digest: ContentDigest): void {
+    this.#written += chunk.length;
+    if (this.#written > this.#limits.maxArchiveUncompressedBytes) {
+      throw new Refusal('tooLargeUncompressed', { bytes: this.#limits.maxArchiveUncompressedBytes });
+    }
+    digest.update(chunk);
+    writeAll(out, chunk);
+  }
+
+  #copyStored(start: number, size: number, out: number, digest: ContentDigest): void {
+    for (let done = 0; done < size; ) {
+      const chunk = this.#read(start + done, size - done);
+      if (chunk.length === 0) throw new Refusal('corrupt');
+      this.#write(out, chunk, digest);
+      done += chunk.length;
+    }
+  }
+
+  #inflateWhole(compressed: Buffer, entry: Entry, out: number, digest: ContentDigest): void {
+    if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
+    let data: Buffer;
+    try {
+      // More output than declared stops the inflation there: a bomb never gets its memory.
+      data = inflateRawSync(compressed, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+    } catch (err) {
+      throw (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+        ? new Refusal('sizeMismatch')
+        : new Refusal('corrupt');
+    }
+    this.#write(out, data, digest);
+  }
+
+  async #inflateStream(start: number, entry: Entry, out: number, digest: ContentDigest): Promise<void> {
+    const declared = entry.uncompressedSize;
+    let produced = 0;
+    const inflate = createInflateRaw({ chunkSize: IO_CHUNK_BYTES });
+    const done = new Promise<void>((resolve, reject) => {
+      inflate.on('data', (chunk: Buffer) => {
+        try {
+          produced += chunk.length;
+          if (produced > declared) throw new Refusal('sizeMismatch');
+          this.#write(out, chunk, digest);
+        } catch (err) {
+          inflate.destroy(err as Error);
+        }
+      });
+      inflate.on('end', resolve);
+      inflate.on('error', (err) => reject(err instanceof Refusal ? err : asRefusal(err)));
+    });
+    // Settled below; until then a refusal from the data handler must not count as unhandled.
+    done.catch(() => undefined);
+    try {
+      // Compressed input in IO_CHUNK_BYTES pieces, each fed once zlib has taken the previous one.
+      for (let fed = 0; fed < entry.compressedSize && !inflate.destroyed; ) {
+        const chunk = Buffer.from(this.#read(start + fed, entry.compressedSize - fed));
+        if (chunk.length === 0) throw new Refusal('corrupt');
+        fed += chunk.length;
+        if (!inflate.write(chunk)) await once(inflate, 'drain').catch(() => undefined);
+      }
+    } catch (err) {
+      inflate.destroy();
+      throw err;
+    }
+    if (!inflate.destroyed) inflate.end();
+    await done;
+  }
+}
+
+function writeAll(fd: number, chunk: Buffer): void {
+  for (let off = 0; off < chunk.length; ) off += fs.writeSync(fd, chunk, off, chunk.length - off);
 }
 
 async function openZip(archivePath: string): Promise<ZipFile> {

@@ -22,6 +22,11 @@ export interface SiteFastPathDeps {
   countView(projectId: number, userAgent: string | undefined): void;
   /** The headers every /sites response carries (serve/site-headers.ts). */
   siteHeaders: Readonly<Record<string, string>>;
+  /**
+   * Told of each answer (status, ms since the request arrived), so the request metrics count these
+   * answers too: Fastify's hooks never see them. Absent when metrics are off.
+   */
+  onServed?: (status: number, ms: number) => void;
 }
 
 export interface SiteFastPath {
@@ -44,6 +49,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
       on = false;
     },
     serve(req, res) {
+      const started = deps.onServed ? performance.now() : 0;
       const url = req.url;
       if (!on || req.method !== 'GET' || url === undefined || !url.startsWith('/sites/')) return false;
       const headers = req.headers;
@@ -76,6 +82,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
       served++;
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body ?? undefined);
+      deps.onServed?.(answer.status, performance.now() - started);
       return true;
     },
   };

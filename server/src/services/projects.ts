@@ -88,8 +88,10 @@ export function createProjectService(deps: {
     return gate.storing(
       result.files.map((f) => f.sha256),
       async () => {
-        // A few at once: on object storage each file costs a round trip or two.
-        await eachLimit(result.files, 8, (f) => store.putFile(f.tempFile, f.sha256));
+        // Each distinct blob once, a few at a time: on object storage each file costs a round trip
+        // or two, and locally fsyncs in flight together share the file system's journal commits.
+        const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
+        await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
         return db.transaction().execute(async (trx) => {
           const at = now();
           let projectId = target.projectId;
@@ -384,6 +386,9 @@ export function createProjectService(deps: {
   };
 }
 export type ProjectService = ReturnType<typeof createProjectService>;
+
+/** Blobs moved into the store at once by an upload. */
+const PUT_CONCURRENCY = 8;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg)/;
 
