@@ -3,7 +3,7 @@
  * RAR (fixtures under server/test/fixtures, made by make-7z.py or given), limits, time limit and
  * abort, and that a refusal leaves workDir empty.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -464,6 +464,20 @@ describe('zip archives', () => {
     expect(byPath.get('video.mp4')).toMatchObject({ sha256: sha256(media), size: media.length });
     expect(byPath.get('old.html')).toMatchObject({ sha256: sha256(gbk), mimeType: 'text/html' });
     for (const f of r.files) expect(sha256(fs.readFileSync(f.tempFile))).toBe(f.sha256);
+  });
+
+  it('extracts a deflated entry whose compressed data is larger than one read', async () => {
+    // Random bytes barely compress: ~2 MB of deflated data, over the 1 MB read buffer but under
+    // the size inflated in one call.
+    const noise = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(2 * 1024 * 1024)]);
+    const zip = rawZip([
+      { name: 'index.html', data: '<h1>首页</h1>', deflate: true },
+      { name: 'noise.png', data: noise, deflate: true },
+    ]);
+    const r = await run([stage('noise.zip', zip)]);
+    const file = r.files.find((f) => f.path === 'noise.png');
+    expect(file).toMatchObject({ sha256: sha256(noise), size: noise.length });
+    expect(sha256(fs.readFileSync(file!.tempFile))).toBe(file!.sha256);
   });
 
   it('refuses large entries that lie about their size or are cut short', async () => {

@@ -83,7 +83,10 @@ export async function extractZip(
   return files;
 }
 
-/** Entries whose data is at most this big (compressed and not) are inflated in one call. */
+/**
+ * Entries whose inflated data is at most this big (and whose compressed data fits the read buffer)
+ * are inflated in one call.
+ */
 const WHOLE_ENTRY_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -121,7 +124,8 @@ class EntryReader {
       if (entry.compressionMethod === METHOD_STORED) {
         if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
         this.#copyStored(start, entry.compressedSize, out, digest);
-      } else if (entry.compressedSize <= WHOLE_ENTRY_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES) {
+      } else if (entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES) {
+        // (Compressed data is read in one piece of the shared buffer, so at most IO_CHUNK_BYTES.)
         const compressed = inBuffer
           ? head.subarray(
               start - entry.relativeOffsetOfLocalHeader,
