@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
+import { migrationNames } from '../src/db/migrations/index.js';
 import { createTestApp, listenPort, liveProject, tempDir, type UploadFile } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,7 +102,7 @@ describe('backup and restore', () => {
       format: 'sitehall-backup',
       version: 1,
       database: { kind: t.config.database.kind },
-      migrations: ['001_initial', '002_showcase_search'],
+      migrations: [...migrationNames],
       blobs: { count: 3 },
     });
 
