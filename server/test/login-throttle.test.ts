@@ -107,3 +107,29 @@ describe.skipIf(!hasRedis)('redis counter store shared by several instances', ()
     for (const t of throttles) await expect(t.check(account)).rejects.toMatchObject({ status: 429 });
   });
 });
+
+describe('counters that cannot be read', () => {
+  it('refuse the sign-in with 503 and a Chinese message, not a 500', async () => {
+    const broken: CounterStore = {
+      hit: () => Promise.reject(new Error('Connection is closed.')),
+      peek: () => Promise.reject(new Error('Connection is closed.')),
+      reset: () => Promise.reject(new Error('Connection is closed.')),
+    };
+    const throttle = createLoginThrottle(broken);
+    for (const call of [
+      () => throttle.check('user:1', '127.0.0.1'),
+      () => throttle.failed('user:1', '127.0.0.1'),
+      () => throttle.succeeded('user:1'),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ status: 503, message: '服务暂时不可用，请稍后重试' });
+    }
+  });
+
+  it.skipIf(!hasRedis)('a Redis store whose server went away answers 503 too', async () => {
+    const redis = createRedis({ redisUrl: testRedisUrl, redisPrefix: uniqueRedisPrefix() })!;
+    await redis.ping();
+    redis.disconnect();
+    const throttle = createLoginThrottle(new RedisCounterStore(redis));
+    await expect(throttle.check('user:1', '127.0.0.1')).rejects.toMatchObject({ status: 503 });
+  });
+});

@@ -54,6 +54,13 @@ export class TooManyRequests extends AppError {
   }
 }
 
+/** Something the server depends on (Redis, storage) can't be reached: try again later. */
+export class ServiceUnavailable extends AppError {
+  constructor(message: string = m.unavailable) {
+    super(503, message, undefined, { 'retry-after': '5' });
+  }
+}
+
 /** Field → first message, from a zod error; the field is the top-level key. */
 export function zodFieldErrors(error: ZodError): Record<string, string> {
   const errors: Record<string, string> = {};

@@ -4,7 +4,7 @@
  * CounterStore so several instances can share them (Redis) later.
  */
 import { messages } from '@sitehall/contracts';
-import { TooManyRequests } from '../http/errors.js';
+import { ServiceUnavailable, TooManyRequests } from '../http/errors.js';
 
 export interface CounterStore {
   /** Adds one to key within a window that starts at the first hit; returns the new count. */
@@ -54,7 +54,23 @@ export const THROTTLE: ThrottleLimits = { windowMs: 15 * 60_000, perAccount: 5, 
  * account (so its username and its email share one budget), `login:{name}` for an unknown name,
  * `password:{id}` for current-password checks.
  */
-export function createLoginThrottle(store: CounterStore, limits: ThrottleLimits = THROTTLE) {
+export function createLoginThrottle(counters: CounterStore, limits: ThrottleLimits = THROTTLE) {
+  // Counters that can't be read (Redis down) refuse the sign-in with 503: never a 500, and never
+  // a sign-in that skips the throttle (docs/decisions.md "Several instances").
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch {
+        throw new ServiceUnavailable();
+      }
+    };
+  const store = {
+    hit: guard((key: string, windowMs: number) => counters.hit(key, windowMs)),
+    peek: guard((key: string) => counters.peek(key)),
+    reset: guard((key: string) => counters.reset(key)),
+  };
   const keys = (account: string, ip?: string) =>
     [
       [`throttle:acct:${account}`, limits.perAccount],

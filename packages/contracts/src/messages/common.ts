@@ -14,6 +14,7 @@ export const commonMessages = {
   unsupportedMediaType: '不支持的请求格式',
   internal: '服务器内部错误，请稍后重试',
   timeout: '请求超时，请稍后重试',
+  unavailable: '服务暂时不可用，请稍后重试',
   genericErrorTitle: '出现了一些问题',
   genericErrorText: '页面遇到了意外错误，请刷新页面重试。',
 } as const;
