@@ -3,7 +3,8 @@
  * project refers to them. The interface speaks only of hashes, streams and sizes, never of paths,
  * so a store on S3-compatible object storage can replace the local one without changes elsewhere.
  */
-import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { type Readable, Transform } from 'node:stream';
 
 /** An inclusive byte range, as HTTP ranges are. */
 export interface ByteRange {
@@ -80,5 +81,24 @@ export function assertByteRange(range: ByteRange): void {
   const { start, end } = range;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
     throw new RangeError(`Invalid byte range ${start}-${end}`);
+  }
+}
+
+/** Passes bytes through unchanged, taking their SHA-256 and count on the way (for `put`). */
+export class HashingMeter extends Transform {
+  readonly #hash = createHash('sha256');
+  #size = 0;
+
+  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.#hash.update(bytes);
+    this.#size += bytes.length;
+    this.push(bytes);
+    callback();
+  }
+
+  /** Once every byte has passed: the hash (lower-case hex) and the byte count. */
+  result(): { sha256: string; size: number } {
+    return { sha256: this.#hash.digest('hex'), size: this.#size };
   }
 }

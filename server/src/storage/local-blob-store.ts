@@ -4,11 +4,11 @@
  * its name by rename(2) of a complete (and, by default, fsynced) temp file, so readers never see
  * half a file, and a crash leaves at worst a temp file for removeStaleTemp.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertByteRange,
@@ -17,6 +17,7 @@ import {
   BlobNotFound,
   type BlobStore,
   type ByteRange,
+  HashingMeter,
   isSha256Hex,
 } from './blob-store.js';
 
@@ -54,20 +55,11 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async put(source: Readable): Promise<{ sha256: string; size: number }> {
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer | string, _encoding, callback) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        hash.update(bytes);
-        size += bytes.length;
-        callback(null, bytes);
-      },
-    });
+    const meter = new HashingMeter();
     const tmp = await this.#tempFile();
     try {
       await pipeline(source, meter, fs.createWriteStream(tmp, { flags: 'wx', flush: this.#durable }));
-      const sha256 = hash.digest('hex');
+      const { sha256, size } = meter.result();
       await this.#publish(tmp, this.#blobPath(sha256), true);
       return { sha256, size };
     } catch (error) {

@@ -12,7 +12,7 @@
  * UploadPartCopy is not offered by every S3-compatible server (s3rver among them), and SiteHall's
  * upload limit keeps files far below 5 GiB anyway. See docs/decisions.md "S3-compatible storage".
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
@@ -38,6 +38,7 @@ import {
   BlobNotFound,
   type BlobStore,
   type ByteRange,
+  HashingMeter,
   isSha256Hex,
 } from './blob-store.js';
 
@@ -117,22 +118,13 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(source: Readable): Promise<{ sha256: string; size: number }> {
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer | string, _encoding, callback) {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        hash.update(bytes);
-        size += bytes.length;
-        callback(null, bytes);
-      },
-    });
+    const meter = new HashingMeter();
     const tmpKey = `${this.#prefix}tmp/${Date.now()}-${randomBytes(8).toString('hex')}`;
     // A failed upload destroys meter, which ends this pipeline too: the upload reports the cause.
     pipeline(source, meter).catch(() => {});
     await this.#upload(tmpKey, meter, source);
     try {
-      const sha256 = hash.digest('hex');
+      const { sha256, size } = meter.result();
       const finalKey = this.#blobKey(sha256);
       if (!(await this.#headSize(finalKey))) {
         if (size <= this.#maxCopy) {
