@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, makeCertificate, NGINX, renderSitehallConf, startNginx } from '../scripts/nginx-local.mjs';
+import { makeZip, pad, toMs } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -66,16 +67,6 @@ const FILES = {
     '<!doctype html><html lang="zh-CN"><head><link rel="stylesheet" href="assets/app.css"></head><body>集群</body></html>',
   'assets/app.css': asset(),
 };
-
-async function makeZip(entries) {
-  const { ZipFile } = await import('yazl');
-  const zip = new ZipFile();
-  for (const [p, c] of Object.entries(entries)) zip.addBuffer(Buffer.from(c), p);
-  zip.end();
-  const chunks = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 async function waitFor(url, ms = 30_000) {
   const until = Date.now() + ms;
@@ -192,14 +183,6 @@ const staticNginx = await startNginx({
 });
 stops.push(staticNginx.stop);
 
-// ---- wrk ----------------------------------------------------------------------------------------
-function toMs(value) {
-  const m = /^([\d.]+)(us|ms|s)$/.exec(value);
-  if (!m) return Number.NaN;
-  const n = Number(m[1]);
-  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
-}
-
 function wrk(url, seconds = DURATION) {
   const r = spawnSync(
     'taskset',
@@ -270,7 +253,6 @@ const best = runs.map((rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a)));
 const log = fs.readFileSync(path.join(proxyDir, 'access.log'), 'utf8');
 const share = ports.map((p) => log.split(`upstream=127.0.0.1:${p} `).length - 1);
 
-const pad = (s, n) => String(s).padStart(n);
 console.log(
   `\n${'10 KB asset via'.padEnd(28)} ${pad('req/s', 8)} ${pad('p99 ms', 8)} ${pad('÷ nginx static', 15)}`,
 );

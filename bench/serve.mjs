@@ -9,10 +9,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort, makeZip, pad, toMs } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -79,25 +79,6 @@ const TARGETS = [
   { label: '10 KB asset', path: 'assets/app.css', ratio: 0.7, p99: 5 },
   { label: '1 MB file', path: 'media/photo.png', ratio: 0.5, p99: null },
 ];
-
-async function makeZip(entries) {
-  const { ZipFile } = await import('yazl');
-  const zip = new ZipFile();
-  for (const [p, c] of Object.entries(entries)) zip.addBuffer(Buffer.from(c), p);
-  zip.end();
-  const chunks = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url, ms = 20_000) {
   const until = Date.now() + ms;
@@ -271,14 +252,6 @@ function cpuMs(pid) {
   return total;
 }
 
-// ---- wrk ----------------------------------------------------------------------------------------
-function toMs(value) {
-  const m = /^([\d.]+)(us|ms|s)$/.exec(value);
-  if (!m) return Number.NaN;
-  const n = Number(m[1]);
-  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
-}
-
 function wrk(url, seconds = DURATION, pid = undefined) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
   const r = spawnSync(
@@ -335,7 +308,6 @@ for (const t of TARGETS) {
   });
 }
 
-const pad = (s, n) => String(s).padStart(n);
 console.log(
   `\n${'file'.padEnd(20)} ${pad('SiteHall req/s', 15)} ${pad('p99 ms', 8)} ${pad('nginx req/s', 12)} ${pad('p99 ms', 8)} ${pad('ratio', 6)}  target`,
 );

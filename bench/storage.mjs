@@ -10,10 +10,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort, makeZip, pad, toMs } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -80,25 +80,6 @@ const TARGETS = [
   { label: '1 MB file (hot)', path: 'media/photo.png', ratio: null },
   { label: '2 MB file (streamed)', path: 'media/poster.png', ratio: null },
 ];
-
-async function makeZip(entries) {
-  const { ZipFile } = await import('yazl');
-  const zip = new ZipFile();
-  for (const [p, c] of Object.entries(entries)) zip.addBuffer(Buffer.from(c), p);
-  zip.end();
-  const chunks = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url, ms = 30_000) {
   const until = Date.now() + ms;
@@ -197,14 +178,6 @@ async function startSiteHall(name, extraEnv) {
   return { name, base, prefix: `/sites/${project.id}/` };
 }
 
-// ---- wrk ----------------------------------------------------------------------------------------
-function toMs(value) {
-  const m = /^([\d.]+)(us|ms|s)$/.exec(value);
-  if (!m) return Number.NaN;
-  const n = Number(m[1]);
-  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
-}
-
 function wrk(url, seconds = DURATION) {
   const r = spawnSync(
     'taskset',
@@ -251,7 +224,6 @@ for (const t of TARGETS) {
   results.push({ ...t, local: best(runs.local), s3: best(runs.s3) });
 }
 
-const pad = (s, n) => String(s).padStart(n);
 console.log(
   `\n${'file'.padEnd(22)} ${pad('local req/s', 12)} ${pad('p99 ms', 8)} ${pad('S3 req/s', 10)} ${pad('p99 ms', 8)} ${pad('S3/local', 9)}  target`,
 );
