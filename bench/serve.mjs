@@ -5,7 +5,8 @@
 // as a non-daemon child. Both servers share one core, wrk runs on the other (taskset), all over
 // loopback. For an index.html, a 10 KB asset and a 1 MB file: requests/s and p99 latency at 50
 // connections, and our ratio to nginx against the targets.
-//   npm run bench:serve [-- --duration 10 --connections 50 --rounds 2]
+//   npm run bench:serve [-- --duration 10 --connections 50 --rounds 2 --only REGEX]
+// (--only measures the files whose label matches, e.g. --only asset.)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     rounds: { type: 'string', default: '2' },
+    only: { type: 'string' },
   },
 });
 const DURATION = Number(args.duration);
@@ -74,11 +76,12 @@ const FILES = {
   'assets/app.css': textOf(10 * 1024, 7),
   'media/photo.png': Buffer.concat([PNG_HEAD, randomBytes(1024 * 1024 - PNG_HEAD.length)]),
 };
-const TARGETS = [
+const ALL_TARGETS = [
   { label: 'index.html (5 KB)', path: '', ratio: 0.7, p99: 5 },
   { label: '10 KB asset', path: 'assets/app.css', ratio: 0.7, p99: 5 },
   { label: '1 MB file', path: 'media/photo.png', ratio: 0.5, p99: null },
 ];
+const TARGETS = args.only ? ALL_TARGETS.filter((t) => new RegExp(args.only, 'i').test(t.label)) : ALL_TARGETS;
 
 async function waitFor(url, ms = 20_000) {
   const until = Date.now() + ms;
@@ -99,7 +102,14 @@ async function startSiteHall() {
   const password = 'bench-admin-password';
   const child = spawn(
     'taskset',
-    ['-c', SERVER_CPU, process.execPath, path.join(root, 'server/dist/main.js')],
+    [
+      '-c',
+      SERVER_CPU,
+      process.execPath,
+      // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      path.join(root, 'server/dist/main.js'),
+    ],
     {
       env: {
         ...process.env,

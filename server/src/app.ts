@@ -39,7 +39,9 @@ export async function buildApp(
   config: Config,
   opts: { logger?: boolean; redis?: Pingable } & ContextOptions = {},
 ): Promise<BuiltApp> {
+  // A store passed in is its caller's to close; one opened here is closed with the app.
   const store = opts.store ?? (await openBlobStore(config));
+  const ownStore = opts.store ? null : store;
   const database = openDatabase(config.database);
   await migrateToLatest(database);
   const ctx = createContext(config, database, { ...opts, store });
@@ -55,6 +57,7 @@ export async function buildApp(
   } catch (err) {
     await ctx.cluster.close();
     await database.close();
+    await ownStore?.close();
     throw err;
   }
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
@@ -167,6 +170,7 @@ export async function buildApp(
     await ctx.services.views.close();
     await ctx.cluster.close();
     await database.close();
+    await ownStore?.close();
   });
   return { app, ctx, database, fastPath };
 }

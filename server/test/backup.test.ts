@@ -12,9 +12,10 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { Config } from '../src/config.js';
+import { type Config, loadConfig } from '../src/config.js';
 import { migrationNames } from '../src/db/migrations/index.js';
-import { createTestApp, listenPort, liveProject, tempDir, type UploadFile } from './helpers.js';
+import { createTestApp, listenPort, listTree, liveProject, tempDir, type UploadFile } from './helpers.js';
+import { startS3rver } from './support/s3rver.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -23,8 +24,14 @@ function runCli(
   script: string,
   args: string[],
   config: Pick<Config, 'dataDir' | 'database'>,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: config.dataDir, LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: config.dataDir,
+    LOG_LEVEL: 'silent',
+    ...extraEnv,
+  };
   delete env.DATABASE_URL;
   if (config.database.kind === 'postgres') {
     // %20, not URLSearchParams' '+': libpq (pg_dump, pg_restore) reads '+' literally.
@@ -54,6 +61,11 @@ async function siteBytes(port: number, id: number, files: UploadFile[]): Promise
     out.set(f.name, Buffer.from(await res.arrayBuffer()));
   }
   return out;
+}
+
+/** Blobs in the data folder (writes in progress aside). */
+function storedLocally(dataDir: string): string[] {
+  return listTree(dataDir).filter((p) => p.startsWith('blobs/') && !p.startsWith('blobs/.tmp'));
 }
 
 const SITE: UploadFile[] = [
@@ -149,6 +161,71 @@ describe('backup and restore', () => {
       for (const f of SITE) expect(after.get(f.name)!.equals(before.get(f.name)!)).toBe(true);
     } finally {
       await built.app.close();
+    }
+  });
+
+  it('backs up an install on S3 storage, and restores it into a new, empty bucket', async () => {
+    // The bucket is lost (a deleted bucket, a provider's incident): the backup holds the blobs,
+    // read from the bucket through the configured store, and the restore puts them into another.
+    const lost = await startS3rver();
+    const fresh = await startS3rver();
+    try {
+      const t = await createTestApp({ storage: loadConfig(lost.env).storage });
+      const { id } = await liveProject(t, SITE);
+      const before = await siteBytes(await listenPort(t), id, SITE);
+      // The data folder holds no blobs on S3: only the database (SQLite) would be in it.
+      expect(storedLocally(t.dataDir)).toEqual([]);
+      const backupDir = tempDir('sitehall-backup-s3-');
+      dirs.push(backupDir);
+      const dest = path.join(backupDir, 'b');
+      const made = await runCli('backup.ts', [dest], t.config, lost.env);
+      expect(made.stderr + made.stdout).toContain('backup written');
+      expect(made.code).toBe(0);
+      expect(JSON.parse(fs.readFileSync(path.join(dest, 'manifest.json'), 'utf8'))).toMatchObject({
+        blobs: { count: 3 },
+      });
+
+      const { database } = t.config;
+      if (database.kind === 'postgres') {
+        dropSchema = async () => {
+          const c = new pg.Client({ connectionString: database.url });
+          await c.connect();
+          await c.query(`drop schema if exists ${database.schema} cascade`);
+          await c.end();
+        };
+      }
+      await t.close();
+      await lost.close();
+
+      const dataDir = tempDir('sitehall-restored-s3-');
+      dirs.push(dataDir);
+      const target: Config = {
+        ...t.config,
+        dataDir,
+        storage: loadConfig(fresh.env).storage,
+        database:
+          database.kind === 'sqlite' ? { kind: 'sqlite', file: path.join(dataDir, 'sitehall.db') } : database,
+      };
+      const restored = await runCli('restore.ts', [dest], target, fresh.env);
+      expect(restored.stderr + restored.stdout).toContain('restored');
+      expect(restored.code).toBe(0);
+
+      const built = await buildApp(target, { logger: false });
+      try {
+        await built.app.listen({ port: 0, host: '127.0.0.1' });
+        const after = await siteBytes((built.app.server.address() as { port: number }).port, id, SITE);
+        for (const f of SITE) expect(after.get(f.name)!.equals(before.get(f.name)!)).toBe(true);
+        // The blobs are in the new bucket, not the data folder.
+        const blobs: string[] = [];
+        for await (const sha256 of built.ctx.store.list()) blobs.push(sha256);
+        expect(blobs).toHaveLength(3);
+        expect(storedLocally(dataDir)).toEqual([]);
+      } finally {
+        await built.app.close();
+      }
+    } finally {
+      await lost.close();
+      await fresh.close();
     }
   });
 

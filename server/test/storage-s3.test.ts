@@ -60,6 +60,18 @@ afterAll(async () => {
   await s3?.close();
 });
 
+/** Open TCP connections from a client to 127.0.0.1:port (the kernel's table, /proc/net/tcp). */
+function establishedTo(port: number): number {
+  const ESTABLISHED = '01';
+  const remote = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return fs
+    .readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f[2] === remote && f[3] === ESTABLISHED).length;
+}
+
 async function bucketKeys(): Promise<string[]> {
   const store = t.ctx.store as S3BlobStore;
   const res = await store.client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
@@ -153,6 +165,27 @@ describe('STORAGE=s3', () => {
     await expect(attempt).rejects.toThrow(
       /S3 storage: bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ cannot be used/,
     );
+  });
+
+  it('closes its connections to the bucket when the app closes', async () => {
+    // Its own bucket server, so only this app's connections are counted.
+    const own = await startS3rver();
+    try {
+      const app = await createTestApp({ storage: loadConfig(own.env).storage });
+      const s3Port = Number(new URL(own.endpoint).port);
+      const res = await uploadProject(app, (await app.createUser()).token, {
+        name: '连接测试',
+        files: [{ name: 'index.html', content: '<!doctype html><h1>连接</h1>' }],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      // Keep-alive connections stay open between requests...
+      expect(establishedTo(s3Port)).toBeGreaterThan(0);
+      await app.close();
+      // ...and are closed with the app, not left for the process's exit.
+      expect(establishedTo(s3Port)).toBe(0);
+    } finally {
+      await own.close();
+    }
   });
 
   it('stores compressed variants beside the blobs in the bucket', async () => {

@@ -21,7 +21,7 @@ async function main() {
     store,
     dest: path.resolve(dest),
     log: (line) => console.error(line),
-  });
+  }).finally(() => store.close());
   console.log(
     `备份完成 / backup written to ${path.resolve(dest)}: ${manifest.database.kind} database, ${manifest.blobs.count} blobs (${manifest.blobs.bytes} bytes)`,
   );

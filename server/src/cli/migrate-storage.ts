@@ -55,7 +55,7 @@ async function main() {
           console.log(progressLine(p));
         }
       },
-    });
+    }).finally(() => target.close());
     if (result.total === 0) console.log('  (no files)');
     console.log(
       `完成 done: ${result.copied} copied, ${result.skipped} already there, ${result.variants} compressed variants, ${(result.bytes / MB).toFixed(1)} MB sent`,

@@ -15,9 +15,10 @@ async function main() {
   }
   const config = loadConfig();
   const database = openDatabase(config.database);
+  const store = await openBlobStore(config);
   try {
     await migrateToLatest(database);
-    const ctx = createContext(config, database, { store: await openBlobStore(config) });
+    const ctx = createContext(config, database, { store });
     const user = await ctx.services.accounts.userByUsername(username);
     if (!user) {
       console.error(`用户不存在 / no such user: ${username}`);
@@ -32,6 +33,7 @@ async function main() {
     );
   } finally {
     await database.close();
+    await store.close();
   }
 }
 

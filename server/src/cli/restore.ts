@@ -27,7 +27,7 @@ async function main() {
     src: path.resolve(src),
     force: values.force,
     log: (line) => console.error(line),
-  });
+  }).finally(() => store.close());
   console.log(`恢复完成 / restored the backup of ${manifest.createdAt}: ${manifest.blobs.count} blobs`);
 }
 

@@ -46,6 +46,11 @@ export interface BlobStore {
    * ones may still be running, here or in another instance. Returns how many were removed.
    */
   removeStaleTemp(maxAgeMs?: number): Promise<number>;
+  /**
+   * Releases what the store holds open (an S3 client's keep-alive connections); called once, by
+   * whoever opened the store, when nothing will use it again.
+   */
+  close(): Promise<void>;
 }
 
 export class BlobNotFound extends Error {

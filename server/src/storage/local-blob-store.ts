@@ -183,6 +183,9 @@ export class LocalBlobStore implements BlobStore {
    * Removes temp files older than maxAgeMs, left by a crash mid-write. The age limit keeps writes
    * that are still running (in this or another process) safe.
    */
+  /** Nothing is held open between calls. */
+  async close(): Promise<void> {}
+
   async removeStaleTemp(maxAgeMs = 60 * 60_000): Promise<number> {
     let removed = 0;
     const cutoff = Date.now() - maxAgeMs;

@@ -251,6 +251,11 @@ export class S3BlobStore implements BlobStore {
    * uploads cut off by a crash are not objects and are not listed here: a bucket lifecycle rule
    * (AbortIncompleteMultipartUpload) removes them, see README "S3-compatible storage".
    */
+  /** Closes the client's keep-alive connections (its HTTP agents); the store is unusable after. */
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+
   async removeStaleTemp(maxAgeMs = 60 * 60_000): Promise<number> {
     const cutoff = Date.now() - maxAgeMs;
     const stale: string[] = [];
