@@ -45,15 +45,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# An S3 bucket of its own for each use (s3rver: a local S3-compatible server).
-start_bucket() { # NAME -> prints the endpoint
+# An S3 bucket of its own for each use (s3rver: a local S3-compatible server). Sets S3_URL.
+start_bucket() { # NAME
   local dir="$WORK/s3-$1"
   mkdir -p "$dir"
+  # s3rver-main.mjs stops when its stdin ends: a FIFO opened read-write never does.
+  mkfifo "$WORK/s3-$1.stdin"
   node --openssl-legacy-provider /opt/sitehall/server/test/support/s3rver-main.mjs "$dir" "$1" \
-    >"$WORK/s3-$1.port" 2>"$WORK/s3-$1.log" </dev/null &
+    >"$WORK/s3-$1.port" 2>"$WORK/s3-$1.log" <>"$WORK/s3-$1.stdin" &
   PIDS+=($!)
   for _ in $(seq 50); do grep -q PORT "$WORK/s3-$1.port" && break; sleep 0.2; done
-  echo "http://127.0.0.1:$(awk '{print $2}' "$WORK/s3-$1.port")"
+  S3_URL="http://127.0.0.1:$(awk '{print $2}' "$WORK/s3-$1.port")"
 }
 
 # What the unit runs: `systemctl start sitehall@PORT`, with the environment file given.
@@ -148,7 +150,8 @@ ok "server/dist and web/dist built"
 install -d -o sitehall -g sitehall -m 0750 /var/lib/sitehall
 install -d -m 0750 /etc/sitehall
 
-S3_MAIN=$(start_bucket sitehall-blobs)
+start_bucket sitehall-blobs
+S3_MAIN=$S3_URL
 ok "S3-compatible bucket sitehall-blobs at $S3_MAIN"
 
 step "3. Configure"
@@ -289,7 +292,8 @@ grep -q 'backup written' "$WORK/backup.log" || fail "npm run backup said: $(cat 
 ok "$(grep 'backup written' "$WORK/backup.log")"
 # Restore into an empty database and a new, empty bucket (the old ones lost).
 "${PGADMIN[@]}" -c 'CREATE DATABASE sitehall_walk_restored OWNER sitehall'
-S3_RESTORED=$(start_bucket sitehall-restored)
+start_bucket sitehall-restored
+S3_RESTORED=$S3_URL
 sed -e "s#/sitehall_walk\$#/sitehall_walk_restored#" -e "s#^S3_ENDPOINT=.*#S3_ENDPOINT=$S3_RESTORED#" \
   -e 's#^S3_BUCKET=.*#S3_BUCKET=sitehall-restored#' /etc/sitehall/sitehall.env >"$WORK/restored.env"
 (
@@ -325,7 +329,8 @@ ok "1. backup before the move"
 stop_instance 3004
 ok "2. server stopped"
 "${PGADMIN[@]}" -c 'CREATE DATABASE sitehall_walk_moved OWNER sitehall'
-S3_MOVED=$(start_bucket sitehall-moved)
+start_bucket sitehall-moved
+S3_MOVED=$S3_URL
 (
   cd /opt/sitehall
   DATA_DIR=/srv/sitehall/data \

@@ -1,14 +1,20 @@
 /** Sign-in, sessions (bearer tokens), refresh, logout, the own profile and registration by admins. */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import {
   ADMIN_PASSWORD,
   auditEntries,
   createTestApp,
   expectFailure,
+  freshDatabase,
   sessionToken,
   type TestApp,
+  tempDir,
 } from './helpers.js';
 
 const m = messages.auth;
@@ -553,6 +559,33 @@ describe('first start', () => {
       generated: false,
     });
     expect(await auditEntries(t, { action: 'user.bootstrap_admin' })).toHaveLength(1);
+  });
+
+  it('creates it once when several instances start together on an empty database', async () => {
+    const { database, drop } = await freshDatabase();
+    const dataDir = tempDir();
+    const config = loadConfig(
+      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web') },
+      database.kind === 'postgres' ? { database } : {},
+    );
+    const instances = [await buildApp(config, { logger: false }), await buildApp(config, { logger: false })];
+    try {
+      // As main.ts does on each instance's start, at the same moment: none fails, one creates.
+      const results = await Promise.all(
+        instances.map((i) => i.ctx.services.accounts.ensureFirstAdmin('started-together')),
+      );
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const res = await instances[1]!.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: 'started-together' },
+      });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      for (const i of instances) await i.app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('issues sessions that the access hook accepts', async () => {

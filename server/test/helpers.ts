@@ -40,7 +40,7 @@ export interface TestApp extends BuiltApp {
   close(): Promise<void>;
 }
 
-async function freshDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
   if (!usingPostgres) return { database: { kind: 'sqlite', file: '' }, drop: async () => {} };
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');

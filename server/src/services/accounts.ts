@@ -327,7 +327,15 @@ export function createAccountService(deps: {
     ): Promise<{ created: boolean; password?: string; generated: boolean }> {
       if ((await users.count()) > 0) return { created: false, generated: false };
       const password = adminPassword ?? generatePassword();
-      const admin = await createAccount({ username: 'admin', email: null, role: 'admin', password });
+      let admin: Awaited<ReturnType<typeof createAccount>>;
+      try {
+        admin = await createAccount({ username: 'admin', email: null, role: 'admin', password });
+      } catch (err) {
+        // Instances started together (docs/deploy.md) race for the first account: the one whose
+        // insert lands creates it; for the others the database already has its users.
+        if (err instanceof Conflict && (await users.count()) > 0) return { created: false, generated: false };
+        throw err;
+      }
       await audit.record({ action: 'user.bootstrap_admin', targetType: 'user', targetId: admin.id });
       return { created: true, password: adminPassword ? undefined : password, generated: !adminPassword };
     },
