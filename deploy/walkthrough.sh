@@ -257,7 +257,7 @@ ok "and 401 without it"
 { [ "$("${CURL[@]}" -o /dev/null -w '%{http_code}' -H "authorization: Bearer $METRICS_TOKEN" https://app.example.com/metrics)" = 404 ]; } || fail "closed at the public entrance (nginx)"
 ok "closed at the public entrance (nginx)"
 
-step "4. Rolling restart (while a client keeps requesting through nginx)"
+step "4. Rolling restart, as in section 4 (a client keeps requesting through nginx meanwhile)"
 (
   n=0 bad=0
   while [ ! -f "$WORK/stop-load" ]; do
@@ -303,7 +303,7 @@ sed -e "s#/sitehall_walk\$#/sitehall_walk_restored#" -e "s#^S3_ENDPOINT=.*#S3_EN
   set +a
   npm run restore --silent -- "$BACKUP"
 ) >"$WORK/restore.log" 2>&1 || { cat "$WORK/restore.log"; fail "npm run restore"; }
-ok "$(grep restored "$WORK/restore.log")"
+ok "$(grep 恢复完成 "$WORK/restore.log")"
 chmod 0644 "$WORK/restored.env"
 start_instance 3004 "$WORK/restored.env"
 wait_ready 3004
