@@ -86,7 +86,7 @@ async function startInstance() {
   const port = await freePort();
   const child = spawn(
     'taskset',
-    ['-c', SERVER_CPU, process.execPath, path.join(root, 'server/dist/main.js')],
+    ['-c', SERVER_CPU, process.execPath, ...SERVER_NODE_ARGS, path.join(root, 'server/dist/main.js')],
     {
       env: {
         ...process.env,

@@ -16,12 +16,12 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { freePort, SERVER_NODE_ARGS } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const sevenZip = ['/usr/bin/7zz', '/usr/bin/7z'].find((p) => fs.existsSync(p));
@@ -248,15 +248,6 @@ if (want('upload') || want('e2e')) {
 }
 fs.rmSync(work, { recursive: true, force: true });
 
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * The ceiling of any Node server on this machine at this moment: node:http writing the request
  * body to a file, nothing else (no multipart parsing, hashing, checks or database).
@@ -279,19 +270,23 @@ async function startBareServer() {
 async function startServer() {
   const port = await freePort();
   const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ') ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'server/dist/main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: path.join(work, 'data'),
-      ADMIN_PASSWORD: 'bench-password-1',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(work, 'none'),
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_ARGS, ...nodeArgs, path.join(root, 'server/dist/main.js')],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATA_DIR: path.join(work, 'data'),
+        ADMIN_PASSWORD: 'bench-password-1',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        WEB_DIST: path.join(work, 'none'),
+      },
+      stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
     },
-    stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
-  });
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     const up = await fetch(`${base}/healthz`).then(

@@ -1,4 +1,5 @@
 // Helpers the benchmarks share: test sites as zips, free ports, and wrk's figures.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** A zip of { path: content } built in memory (bench sites are small). */
@@ -31,3 +32,14 @@ export function toMs(value) {
 }
 
 export const pad = (s, n) => String(s).padStart(n);
+
+/**
+ * Node's options for the server, as `npm run serve` (and so `npm start`) gives them: the benches
+ * measure the server as it is started.
+ */
+export const SERVER_NODE_ARGS = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const m = /^node (.*?) ?server\/dist\/main\.js$/.exec(pkg.scripts.serve);
+  if (!m) throw new Error('package.json scripts.serve is not "node [options] server/dist/main.js"');
+  return m[1] ? m[1].split(' ') : [];
+})();

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, makeZip, pad, toMs } from './lib.mjs';
+import { freePort, makeZip, pad, SERVER_NODE_ARGS, toMs } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -106,8 +106,9 @@ async function startSiteHall() {
       '-c',
       SERVER_CPU,
       process.execPath,
-      // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
-      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
+      ...SERVER_NODE_ARGS,
+      ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
       path.join(root, 'server/dist/main.js'),
     ],
     {

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, makeZip, pad, toMs } from './lib.mjs';
+import { freePort, makeZip, pad, SERVER_NODE_ARGS, toMs } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -137,7 +137,7 @@ async function startSiteHall(name, extraEnv) {
   const password = 'bench-admin-password';
   const child = spawn(
     'taskset',
-    ['-c', SERVER_CPU, process.execPath, path.join(root, 'server/dist/main.js')],
+    ['-c', SERVER_CPU, process.execPath, ...SERVER_NODE_ARGS, path.join(root, 'server/dist/main.js')],
     {
       env: {
         ...process.env,

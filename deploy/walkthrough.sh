@@ -59,6 +59,7 @@ start_bucket() { # NAME
 }
 
 # What the unit runs: `systemctl start sitehall@PORT`, with the environment file given.
+EXEC_START=$(sed -n 's/^ExecStart=//p' "$REPO/deploy/systemd/sitehall@.service")
 start_instance() { # PORT [ENVFILE]
   local port=$1 envfile=${2:-/etc/sitehall/sitehall.env}
   (
@@ -68,7 +69,8 @@ start_instance() { # PORT [ENVFILE]
     . "$envfile"
     set +a
     # Environment=PORT=%i and HOST=127.0.0.1 (the environment file does not set them).
-    PORT=$port HOST=127.0.0.1 exec runuser -u sitehall -- /usr/bin/node server/dist/main.js
+    # shellcheck disable=SC2086 # ExecStart's words
+    PORT=$port HOST=127.0.0.1 exec runuser -u sitehall -- $EXEC_START
   ) >"$WORK/instance-$port.log" 2>&1 &
   PIDS+=($!)
   echo $! >"$WORK/instance-$port.pid"
@@ -193,7 +195,7 @@ fi
 for port in 3001 3002 3003; do start_instance $port; done
 for port in 3001 3002 3003; do wait_ready $port; done
 ok "three instances ready: $(curl -fsS http://127.0.0.1:3001/readyz)"
-{ [ "$(pgrep -u sitehall -xf '/usr/bin/node server/dist/main.js' | wc -l)" = 3 ]; } || fail "they run as sitehall"
+{ [ "$(pgrep -u sitehall -xf "$EXEC_START" | wc -l)" = 3 ]; } || fail "they run as sitehall"
 ok "they run as sitehall"
 { [ -z "$(find /var/lib/sitehall -path '*/blobs/*' -type f)" ]; } || fail "no blobs in DATA_DIR: STORAGE=s3"
 ok "no blobs in DATA_DIR: STORAGE=s3"
