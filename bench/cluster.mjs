@@ -6,16 +6,14 @@
 // built server (server/dist) on one SQLite data folder; a project is uploaded and approved through
 // the API. Servers (both nginx and both instances) share CPU 0, wrk runs on CPU 1 (taskset).
 //   npm run bench:cluster [-- --duration 10 --connections 50 --rounds 3]
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, makeCertificate, NGINX, renderSitehallConf, startNginx } from '../scripts/nginx-local.mjs';
-import { makeZip, pad, toMs } from './lib.mjs';
+import { CLIENT_CPU, pad, publishSite, requireTools, SERVER_CPU, startServer, wrk } from './lib.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
@@ -27,18 +25,11 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
 
-for (const tool of ['wrk', 'taskset', 'openssl']) {
-  if (spawnSync('which', [tool]).status !== 0) {
-    console.error(`${tool} is needed: apt-get install -y nginx-light wrk util-linux openssl`);
-    process.exit(1);
-  }
-}
+requireTools(['wrk', 'taskset', 'openssl'], 'nginx-light wrk util-linux openssl');
 if (!NGINX) {
   console.error('nginx is needed: apt-get install -y nginx-light');
   process.exit(1);
 }
-const SERVER_CPU = '0';
-const CLIENT_CPU = os.cpus().length > 1 ? '1' : '0';
 const SITES_HOST = 'sites.example.com';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-cluster-'));
@@ -68,73 +59,27 @@ const FILES = {
   'assets/app.css': asset(),
 };
 
-async function waitFor(url, ms = 30_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {}
-    if (Date.now() > until) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 // ---- Two SiteHall instances on one data folder ----------------------------------------------------
 const dataDir = path.join(work, 'data');
-const password = 'bench-admin-password';
 async function startInstance() {
-  const port = await freePort();
-  const child = spawn(
-    'taskset',
-    ['-c', SERVER_CPU, process.execPath, ...SERVER_NODE_ARGS, path.join(root, 'server/dist/main.js')],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        ADMIN_PASSWORD: password,
-        SITES_ORIGIN: `https://${SITES_HOST}`,
-        TRUST_PROXY: 'true',
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const { child, port } = await startServer({
+    DATA_DIR: dataDir,
+    SITES_ORIGIN: `https://${SITES_HOST}`,
+    TRUST_PROXY: 'true',
+  });
   const exited = new Promise((r) => child.once('exit', r));
   stops.push(async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
   });
-  await waitFor(`http://127.0.0.1:${port}/healthz`);
   return port;
 }
 // One after the other: the first creates and migrates the database.
 const ports = [await startInstance()];
 ports.push(await startInstance());
 
-const api = async (method, url, { token, json, body } = {}) => {
-  const res = await fetch(`http://127.0.0.1:${ports[0]}${url}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(json ? { 'content-type': 'application/json' } : {}),
-    },
-    body: json ? JSON.stringify(json) : body,
-  });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-  return data.data;
-};
-const { token } = await api('POST', '/api/auth/login', { json: { username: 'admin', password } });
-const form = new FormData();
-form.append('project_name', '集群基准站点');
-form.append('files', new Blob([await makeZip(FILES)]), 'site.zip');
-const { project } = await api('POST', '/api/projects/upload', { token, body: form });
-await api('POST', `/api/admin/projects/${project.id}/review`, { token, json: { action: 'approve' } });
-const URL_PATH = `/sites/${project.id}/assets/app.css`;
+const projectId = await publishSite(`http://127.0.0.1:${ports[0]}`, FILES, '集群基准站点');
+const URL_PATH = `/sites/${projectId}/assets/app.css`;
 
 // ---- nginx: the deployed config in front of both, and a static server of the same file ----------
 const { cert, key } = makeCertificate(work);
@@ -183,37 +128,8 @@ const staticNginx = await startNginx({
 });
 stops.push(staticNginx.stop);
 
-function wrk(url, seconds = DURATION) {
-  const r = spawnSync(
-    'taskset',
-    [
-      '-c',
-      CLIENT_CPU,
-      'wrk',
-      '-t1',
-      `-c${CONNECTIONS}`,
-      `-d${seconds}s`,
-      '--latency',
-      '-H',
-      `Host: ${SITES_HOST}`,
-      url,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
-  const p99 = toMs(/\s99%\s+(\S+)/.exec(r.stdout)?.[1] ?? '');
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout)?.[1];
-  if (errors) {
-    const sample = spawnSync(
-      'curl',
-      ['-sk', '-o', '/dev/null', '-w', '%{http_code}', '-H', `Host: ${SITES_HOST}`, url],
-      { encoding: 'utf8' },
-    );
-    throw new Error(`${url}: ${errors} error responses (one now: ${sample.stdout})`);
-  }
-  return { rps, p99 };
-}
+const measure = (url, seconds = DURATION) =>
+  wrk(url, { seconds, connections: CONNECTIONS, headers: [`Host: ${SITES_HOST}`] });
 
 const targets = [
   { label: 'nginx → 2 instances (TLS)', url: `https://127.0.0.1:${proxyPort}${URL_PATH}` },
@@ -242,11 +158,11 @@ console.log(
     `nginx and both instances on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}, ${CONNECTIONS} connections, ` +
     `${DURATION} s × ${ROUNDS} rounds, load average ${os.loadavg()[0].toFixed(1)}`,
 );
-for (const t of targets) wrk(t.url, 2); // warm-up: caches, TLS sessions, upstream connections
+for (const t of targets) measure(t.url, 2); // warm-up: caches, TLS sessions, upstream connections
 const runs = targets.map(() => []);
 // Alternate so a noisy moment hurts all alike; keep each one's best round.
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [i, t] of targets.entries()) runs[i].push(wrk(t.url));
+  for (const [i, t] of targets.entries()) runs[i].push(measure(t.url));
 }
 const best = runs.map((rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a)));
 

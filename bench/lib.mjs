@@ -1,6 +1,172 @@
-// Helpers the benchmarks share: test sites as zips, free ports, and wrk's figures.
+// Helpers the benchmarks share: the built server started and given a live site, test files, free
+// ports, CPU pinning and wrk's figures.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { freePort } from '../scripts/nginx-local.mjs';
+
+/** A loopback port nothing listens on right now (the one helper, shared with the nginx tests). */
+export { freePort };
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Servers on core 0, the load generator on core 1 (both on 0 on a one-core machine). */
+export const SERVER_CPU = '0';
+export const CLIENT_CPU = os.cpus().length > 1 ? '1' : '0';
+
+/** Exits with the install hint when a command the bench needs is missing. */
+export function requireTools(tools, install) {
+  for (const tool of tools) {
+    if (spawnSync('which', [tool]).status !== 0) {
+      console.error(`${tool} is needed: apt-get install -y ${install}`);
+      process.exit(1);
+    }
+  }
+}
+
+/** Resolves once url answers with a status below 500. */
+export async function waitFor(url, ms = 30_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {}
+    if (Date.now() > until) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Child processes killed when the bench exits, however it exits. */
+const children = [];
+export function track(child) {
+  children.push(child);
+  return child;
+}
+export function stopChildren() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+process.on('exit', stopChildren);
+
+export const BENCH_PASSWORD = 'bench-admin-password';
+
+/**
+ * The built server (server/dist) pinned to SERVER_CPU, started as `npm run serve` starts it, plus
+ * BENCH_SERVER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); resolves once /healthz answers.
+ * SQLite in env.DATA_DIR unless env says otherwise.
+ */
+export async function startServer(env) {
+  const port = await freePort();
+  const child = track(
+    spawn(
+      'taskset',
+      [
+        '-c',
+        SERVER_CPU,
+        process.execPath,
+        ...SERVER_NODE_ARGS,
+        ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
+        path.join(root, 'server/dist/main.js'),
+      ],
+      {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: '',
+          ADMIN_PASSWORD: BENCH_PASSWORD,
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+          ...env,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    ),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`);
+  return { child, port, base };
+}
+
+/** Uploads `files` as a zip through the server's API, approves it, and returns the project id. */
+export async function publishSite(base, files, name) {
+  const api = async (method, url, { token, json, body } = {}) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(json ? { 'content-type': 'application/json' } : {}),
+      },
+      body: json ? JSON.stringify(json) : body,
+    });
+    const data = await res.json();
+    if (!res.ok) throw new Error(`${base} ${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+    return data.data;
+  };
+  const login = { username: 'admin', password: BENCH_PASSWORD };
+  const { token } = await api('POST', '/api/auth/login', { json: login });
+  const form = new FormData();
+  form.append('project_name', name);
+  form.append('files', new Blob([await makeZip(files)]), 'site.zip');
+  const { project } = await api('POST', '/api/projects/upload', { token, body: form });
+  await api('POST', `/api/admin/projects/${project.id}/review`, { token, json: { action: 'approve' } });
+  return project.id;
+}
+
+/** About `bytes` of text that reads like a page or a script (`seed` varies it). */
+export function siteText(bytes, seed) {
+  const words = [
+    '<div class="card">',
+    '</div>',
+    'function',
+    'return',
+    'const',
+    'color:',
+    '#333;',
+    '站点',
+    '展厅',
+    '项目',
+  ];
+  let s = '';
+  let i = seed;
+  while (Buffer.byteLength(s) < bytes) s += `${words[i++ % words.length]} ${(i * 2654435761) % 9973} `;
+  return Buffer.from(s)
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD/g, '');
+}
+
+const PNG_HEAD = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+/** A file of `size` bytes that passes for a PNG (its header, then random bytes). */
+export const png = (size) => Buffer.concat([PNG_HEAD, randomBytes(size - PNG_HEAD.length)]);
+
+/**
+ * wrk with one thread on CLIENT_CPU: requests/s, p99 (ms) and the number of requests. Throws on
+ * any non-2xx/3xx answer, with the status one request gets now.
+ */
+export function wrk(url, { seconds, connections, headers = [] }) {
+  const h = headers.flatMap((line) => ['-H', line]);
+  const r = spawnSync(
+    'taskset',
+    ['-c', CLIENT_CPU, 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...h, url],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout)?.[1];
+  if (errors) {
+    const sample = spawnSync('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', ...h, url], {
+      encoding: 'utf8',
+    });
+    throw new Error(`${url}: ${errors} error responses (one now: ${sample.stdout})`);
+  }
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]),
+    p99: toMs(/\s99%\s+(\S+)/.exec(r.stdout)?.[1] ?? ''),
+    requests: Number(/(\d+) requests in/.exec(r.stdout)?.[1]),
+  };
+}
 
 /** A zip of { path: content } built in memory (bench sites are small). */
 export async function makeZip(entries) {
@@ -11,16 +177,6 @@ export async function makeZip(entries) {
   const chunks = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk);
   return Buffer.concat(chunks);
-}
-
-/** A loopback port nothing listens on right now. */
-export function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** wrk's latency ("850.00us", "1.20ms", "2.00s") in ms. */

@@ -8,14 +8,26 @@
 //   npm run bench:serve [-- --duration 10 --connections 50 --rounds 2 --only REGEX]
 // (--only measures the files whose label matches, e.g. --only asset.)
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, makeZip, pad, SERVER_NODE_ARGS, toMs } from './lib.mjs';
+import {
+  CLIENT_CPU,
+  freePort,
+  pad,
+  png,
+  publishSite,
+  requireTools,
+  SERVER_CPU,
+  siteText,
+  startServer,
+  stopChildren,
+  track,
+  waitFor,
+  wrk,
+} from './lib.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
@@ -28,53 +40,16 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
 
-for (const tool of ['nginx', 'wrk', 'taskset']) {
-  if (spawnSync('which', [tool]).status !== 0) {
-    console.error(`${tool} is needed: apt-get install -y nginx wrk util-linux`);
-    process.exit(1);
-  }
-}
-const cpus = os.cpus().length;
-// Servers on core 0, the load generator on core 1 (or both on 0 on a one-core machine).
-const SERVER_CPU = '0';
-const CLIENT_CPU = cpus > 1 ? '1' : '0';
+requireTools(['nginx', 'wrk', 'taskset'], 'nginx wrk util-linux');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-serve-'));
-const children = [];
-function cleanup() {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-}
-process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
 // ---- The site ---------------------------------------------------------------------------------
-/** Text that reads like a real page or script. */
-function textOf(bytes, seed) {
-  const words = [
-    '<div class="card">',
-    '</div>',
-    'function',
-    'return',
-    'const',
-    'color:',
-    '#333;',
-    '站点',
-    '展厅',
-    '项目',
-  ];
-  let s = '';
-  let i = seed;
-  while (Buffer.byteLength(s) < bytes) s += `${words[i++ % words.length]} ${(i * 2654435761) % 9973} `;
-  return Buffer.from(s)
-    .subarray(0, bytes)
-    .toString('utf8')
-    .replace(/\uFFFD/g, '');
-}
-const PNG_HEAD = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const FILES = {
-  'index.html': `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>基准站点</title><link rel="stylesheet" href="assets/app.css"></head><body>${textOf(5 * 1024, 1)}</body></html>`,
-  'assets/app.css': textOf(10 * 1024, 7),
-  'media/photo.png': Buffer.concat([PNG_HEAD, randomBytes(1024 * 1024 - PNG_HEAD.length)]),
+  'index.html': `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>基准站点</title><link rel="stylesheet" href="assets/app.css"></head><body>${siteText(5 * 1024, 1)}</body></html>`,
+  'assets/app.css': siteText(10 * 1024, 7),
+  'media/photo.png': png(1024 * 1024),
 };
 const ALL_TARGETS = [
   { label: 'index.html (5 KB)', path: '', ratio: 0.7, p99: 5 },
@@ -83,72 +58,11 @@ const ALL_TARGETS = [
 ];
 const TARGETS = args.only ? ALL_TARGETS.filter((t) => new RegExp(args.only, 'i').test(t.label)) : ALL_TARGETS;
 
-async function waitFor(url, ms = 20_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {}
-    if (Date.now() > until) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 // ---- SiteHall -----------------------------------------------------------------------------------
 async function startSiteHall() {
-  const port = await freePort();
-  const dataDir = path.join(work, 'data');
-  const password = 'bench-admin-password';
-  const child = spawn(
-    'taskset',
-    [
-      '-c',
-      SERVER_CPU,
-      process.execPath,
-      // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
-      ...SERVER_NODE_ARGS,
-      ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
-      path.join(root, 'server/dist/main.js'),
-    ],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        ADMIN_PASSWORD: password,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`);
-  const api = async (method, url, { token, json, body, headers = {} } = {}) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(json ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      body: json ? JSON.stringify(json) : body,
-    });
-    const data = await res.json();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-    return data.data;
-  };
-  const { token } = await api('POST', '/api/auth/login', { json: { username: 'admin', password } });
-  const form = new FormData();
-  form.append('project_name', '基准测试站点');
-  form.append('files', new Blob([await makeZip(FILES)]), 'site.zip');
-  const { project } = await api('POST', '/api/projects/upload', { token, body: form });
-  await api('POST', `/api/admin/projects/${project.id}/review`, { token, json: { action: 'approve' } });
-  return { base, prefix: `/sites/${project.id}/`, pid: child.pid };
+  const { base, child } = await startServer({ DATA_DIR: path.join(work, 'data') });
+  const id = await publishSite(base, FILES, '基准测试站点');
+  return { base, prefix: `/sites/${id}/`, pid: child.pid };
 }
 
 // ---- nginx --------------------------------------------------------------------------------------
@@ -194,10 +108,11 @@ http {
 }
 `,
   );
-  const child = spawn('taskset', ['-c', SERVER_CPU, 'nginx', '-p', dir, '-c', conf], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
+  const child = track(
+    spawn('taskset', ['-c', SERVER_CPU, 'nginx', '-p', dir, '-c', conf], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}${prefix}`);
   return { base, pid: child.pid };
@@ -229,10 +144,11 @@ http.createServer((req, res) => {
 }).listen(${port}, '127.0.0.1');
 `,
   );
-  const child = spawn('taskset', ['-c', SERVER_CPU, process.execPath, file], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
+  const child = track(
+    spawn('taskset', ['-c', SERVER_CPU, process.execPath, file], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}${prefix}`);
   return { base, pid: child.pid };
@@ -263,22 +179,12 @@ function cpuMs(pid) {
   return total;
 }
 
-function wrk(url, seconds = DURATION, pid = undefined) {
+/** wrk's figures for url, with the server's CPU µs per request when its pid is given. */
+function measure(url, seconds = DURATION, pid = undefined) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  const r = spawnSync(
-    'taskset',
-    ['-c', CLIENT_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url],
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
-  const requests = Number(/(\d+) requests in/.exec(r.stdout)?.[1]);
-  // µs of server CPU per request.
-  const cpu = pid && requests ? ((cpuMs(pid) - cpuBefore) * 1000) / requests : Number.NaN;
-  const p99 = toMs(/\s99%\s+(\S+)/.exec(r.stdout)?.[1] ?? '');
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout)?.[1];
-  if (errors) throw new Error(`${url}: ${errors} error responses`);
-  return { rps, p99, cpu };
+  const r = wrk(url, { seconds, connections: CONNECTIONS });
+  const cpu = pid && r.requests ? ((cpuMs(pid) - cpuBefore) * 1000) / r.requests : Number.NaN;
+  return { ...r, cpu };
 }
 
 // ---- Run ----------------------------------------------------------------------------------------
@@ -295,18 +201,18 @@ for (const t of TARGETS) {
 }
 
 console.log(
-  `SiteHall serving benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${cpus}, Node ${process.version}, ` +
+  `SiteHall serving benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, Node ${process.version}, ` +
     `servers on CPU ${SERVER_CPU}, wrk on CPU ${CLIENT_CPU}, ${CONNECTIONS} connections, ${DURATION} s × ${ROUNDS} rounds, load average ${os.loadavg()[0].toFixed(1)}`,
 );
 const results = [];
 for (const t of TARGETS) {
-  for (const s of [sitehall, nginx, floor]) wrk(`${s.base}${sitehall.prefix}${t.path}`, 2); // warm-up
+  for (const s of [sitehall, nginx, floor]) measure(`${s.base}${sitehall.prefix}${t.path}`, 2); // warm-up
   const runs = { ours: [], nginx: [], floor: [] };
   // Alternate the servers so a noisy moment hurts all alike; keep each one's best round.
   for (let round = 0; round < ROUNDS; round++) {
-    runs.ours.push(wrk(`${sitehall.base}${sitehall.prefix}${t.path}`, DURATION, sitehall.pid));
-    runs.nginx.push(wrk(`${nginx.base}${sitehall.prefix}${t.path}`, DURATION, nginx.pid));
-    runs.floor.push(wrk(`${floor.base}${sitehall.prefix}${t.path}`, DURATION, floor.pid));
+    runs.ours.push(measure(`${sitehall.base}${sitehall.prefix}${t.path}`, DURATION, sitehall.pid));
+    runs.nginx.push(measure(`${nginx.base}${sitehall.prefix}${t.path}`, DURATION, nginx.pid));
+    runs.floor.push(measure(`${floor.base}${sitehall.prefix}${t.path}`, DURATION, floor.pid));
   }
   const best = (rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
   const leastCpu = (rs) => Math.min(...rs.map((r) => r.cpu));
@@ -351,6 +257,6 @@ for (const r of results) {
     `${r.label.padEnd(20)} ${pad(r.cpu.ours.toFixed(1), 9)} ${pad(r.cpu.nginx.toFixed(1), 9)} ${pad(r.cpu.floor.toFixed(1), 10)} ${pad((r.cpu.nginx / r.cpu.ours).toFixed(2), 17)}`,
   );
 }
-cleanup();
+stopChildren();
 fs.rmSync(work, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

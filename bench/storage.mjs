@@ -7,13 +7,24 @@
 // a 1 MB file (both within the memory cache's per-file limit) and a 2 MB file (streamed from the
 // store on every request): requests/s and p99 at 50 connections, and the S3/local ratio.
 //   npm run bench:storage [-- --duration 10 --connections 50 --rounds 2]
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, makeZip, pad, SERVER_NODE_ARGS, toMs } from './lib.mjs';
+import {
+  CLIENT_CPU,
+  pad,
+  png,
+  publishSite,
+  requireTools,
+  SERVER_CPU,
+  siteText,
+  startServer,
+  stopChildren,
+  track,
+  wrk,
+} from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
@@ -27,51 +38,16 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
 
-for (const tool of ['wrk', 'taskset']) {
-  if (spawnSync('which', [tool]).status !== 0) {
-    console.error(`${tool} is needed: apt-get install -y wrk util-linux`);
-    process.exit(1);
-  }
-}
-const cpus = os.cpus().length;
-const SERVER_CPU = '0';
-const CLIENT_CPU = cpus > 1 ? '1' : '0';
+requireTools(['wrk', 'taskset'], 'wrk util-linux');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-storage-'));
-const children = [];
-function cleanup() {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-}
-process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
 // ---- The site ---------------------------------------------------------------------------------
-function textOf(bytes, seed) {
-  const words = [
-    '<div class="card">',
-    '</div>',
-    'function',
-    'return',
-    'const',
-    'color:',
-    '#333;',
-    '站点',
-    '展厅',
-  ];
-  let s = '';
-  let i = seed;
-  while (Buffer.byteLength(s) < bytes) s += `${words[i++ % words.length]} ${(i * 2654435761) % 9973} `;
-  return Buffer.from(s)
-    .subarray(0, bytes)
-    .toString('utf8')
-    .replace(/\uFFFD/g, '');
-}
-const PNG_HEAD = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-const png = (size) => Buffer.concat([PNG_HEAD, randomBytes(size - PNG_HEAD.length)]);
 const FILES = {
   'index.html':
     '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>基准</title></head><body>基准站点</body></html>',
-  'assets/app.css': textOf(10 * 1024, 7),
+  'assets/app.css': siteText(10 * 1024, 7),
   'media/photo.png': png(1024 * 1024),
   'media/poster.png': png(2 * 1024 * 1024),
 };
@@ -81,37 +57,26 @@ const TARGETS = [
   { label: '2 MB file (streamed)', path: 'media/poster.png', ratio: null },
 ];
 
-async function waitFor(url, ms = 30_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {}
-    if (Date.now() > until) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 // ---- s3rver (the test suite's launcher: server/test/support/s3rver-main.mjs) ------------------
 async function startS3rver() {
   const dir = path.join(work, 's3rver');
   fs.mkdirSync(dir);
   const bucket = 'sitehall-bench';
-  const child = spawn(
-    'taskset',
-    [
-      '-c',
-      CLIENT_CPU,
-      process.execPath,
-      '--openssl-legacy-provider',
-      path.join(root, 'server/test/support/s3rver-main.mjs'),
-      dir,
-      bucket,
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
+  const child = track(
+    spawn(
+      'taskset',
+      [
+        '-c',
+        CLIENT_CPU,
+        process.execPath,
+        '--openssl-legacy-provider',
+        path.join(root, 'server/test/support/s3rver-main.mjs'),
+        dir,
+        bucket,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    ),
   );
-  children.push(child);
   const port = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
@@ -133,64 +98,12 @@ async function startS3rver() {
 
 // ---- SiteHall -----------------------------------------------------------------------------------
 async function startSiteHall(name, extraEnv) {
-  const port = await freePort();
-  const password = 'bench-admin-password';
-  const child = spawn(
-    'taskset',
-    ['-c', SERVER_CPU, process.execPath, ...SERVER_NODE_ARGS, path.join(root, 'server/dist/main.js')],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(work, name),
-        DATABASE_URL: '',
-        ADMIN_PASSWORD: password,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  children.push(child);
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/healthz`);
-  const api = async (method, url, { token, json, body } = {}) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(json ? { 'content-type': 'application/json' } : {}),
-      },
-      body: json ? JSON.stringify(json) : body,
-    });
-    const data = await res.json();
-    if (!res.ok) throw new Error(`${name} ${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-    return data.data;
-  };
-  const { token } = await api('POST', '/api/auth/login', { json: { username: 'admin', password } });
-  const form = new FormData();
-  form.append('project_name', '存储基准站点');
-  form.append('files', new Blob([await makeZip(FILES)]), 'site.zip');
-  const { project } = await api('POST', '/api/projects/upload', { token, body: form });
-  await api('POST', `/api/admin/projects/${project.id}/review`, { token, json: { action: 'approve' } });
-  return { name, base, prefix: `/sites/${project.id}/` };
+  const { base } = await startServer({ DATA_DIR: path.join(work, name), ...extraEnv });
+  const id = await publishSite(base, FILES, '存储基准站点');
+  return { name, base, prefix: `/sites/${id}/` };
 }
 
-function wrk(url, seconds = DURATION) {
-  const r = spawnSync(
-    'taskset',
-    ['-c', CLIENT_CPU, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', url],
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1]);
-  const p99 = toMs(/\s99%\s+(\S+)/.exec(r.stdout)?.[1] ?? '');
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout)?.[1];
-  if (errors) throw new Error(`${url}: ${errors} error responses`);
-  return { rps, p99 };
-}
+const measure = (url, seconds = DURATION) => wrk(url, { seconds, connections: CONNECTIONS });
 
 // ---- Run ----------------------------------------------------------------------------------------
 const s3Env = await startS3rver();
@@ -207,18 +120,18 @@ for (const t of TARGETS) {
 }
 
 console.log(
-  `SiteHall storage benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${cpus}, Node ${process.version}, ` +
+  `SiteHall storage benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, Node ${process.version}, ` +
     `servers on CPU ${SERVER_CPU}, wrk and s3rver on CPU ${CLIENT_CPU}, ${CONNECTIONS} connections, ` +
     `${DURATION} s × ${ROUNDS} rounds, load average ${os.loadavg()[0].toFixed(1)}`,
 );
 const results = [];
 for (const t of TARGETS) {
-  for (const s of [local, s3]) wrk(`${s.base}${s.prefix}${t.path}`, 2); // warm-up: fills the memory cache
+  for (const s of [local, s3]) measure(`${s.base}${s.prefix}${t.path}`, 2); // warm-up: fills the memory cache
   const runs = { local: [], s3: [] };
   // Alternate the servers so a noisy moment hurts both alike; keep each one's best round.
   for (let round = 0; round < ROUNDS; round++) {
-    runs.local.push(wrk(`${local.base}${local.prefix}${t.path}`));
-    runs.s3.push(wrk(`${s3.base}${s3.prefix}${t.path}`));
+    runs.local.push(measure(`${local.base}${local.prefix}${t.path}`));
+    runs.s3.push(measure(`${s3.base}${s3.prefix}${t.path}`));
   }
   const best = (rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a));
   results.push({ ...t, local: best(runs.local), s3: best(runs.s3) });
@@ -236,6 +149,6 @@ for (const r of results) {
     `${r.label.padEnd(22)} ${pad(Math.round(r.local.rps), 12)} ${pad(r.local.p99.toFixed(2), 8)} ${pad(Math.round(r.s3.rps), 10)} ${pad(r.s3.p99.toFixed(2), 8)} ${pad(ratio.toFixed(2), 9)}  ${r.ratio === null ? '(measured)' : `≥${r.ratio}× ${ok ? 'met' : 'MISSED'}`}`,
   );
 }
-cleanup();
+stopChildren();
 fs.rmSync(work, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;
