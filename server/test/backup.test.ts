@@ -4,54 +4,17 @@
  * restored into an empty data folder (and, on PostgreSQL, the dropped schema), and the site is
  * served again byte for byte.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { migrationNames } from '../src/db/migrations/index.js';
 import { createTestApp, listenPort, listTree, liveProject, tempDir, type UploadFile } from './helpers.js';
+import { runCli } from './support/cli.js';
 import { startS3rver } from './support/s3rver.js';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Runs a command of server/src/cli with tsx against the given data folder and database. */
-function runCli(
-  script: string,
-  args: string[],
-  config: Pick<Config, 'dataDir' | 'database'>,
-  extraEnv: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: config.dataDir,
-    LOG_LEVEL: 'silent',
-    ...extraEnv,
-  };
-  delete env.DATABASE_URL;
-  if (config.database.kind === 'postgres') {
-    // %20, not URLSearchParams' '+': libpq (pg_dump, pg_restore) reads '+' literally.
-    const { url, schema } = config.database;
-    const options = schema ? `options=${encodeURIComponent(`-c search_path=${schema}`)}` : '';
-    env.DATABASE_URL = options ? `${url}${url.includes('?') ? '&' : '?'}${options}` : url;
-  }
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', path.join(repoRoot, 'server/src/cli', script), ...args],
-      { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 async function siteBytes(port: number, id: number, files: UploadFile[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
@@ -76,9 +39,24 @@ const SITE: UploadFile[] = [
 
 describe('backup and restore', () => {
   const dirs: string[] = [];
-  let dropSchema: (() => Promise<void>) | undefined;
+  const schemas: string[] = [];
+  let pgUrl: string | undefined;
+  /**
+   * createTestApp's cleanup drops its PostgreSQL schema when the app closes; the schema a restore
+   * makes again under the same name is dropped when the tests end.
+   */
+  const dropRestoredSchemaAtEnd = (database: Config['database']) => {
+    if (database.kind !== 'postgres' || !database.schema) return;
+    pgUrl = database.url;
+    schemas.push(database.schema);
+  };
   afterAll(async () => {
-    await dropSchema?.();
+    if (pgUrl && schemas.length > 0) {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      for (const schema of schemas) await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    }
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
@@ -125,15 +103,7 @@ describe('backup and restore', () => {
 
     // Wipe: the data folder and (PostgreSQL) the schema go.
     const { database } = t.config;
-    if (database.kind === 'postgres') {
-      // createTestApp's cleanup drops the schema; the restored one must be dropped again at the end.
-      dropSchema = async () => {
-        const c = new pg.Client({ connectionString: database.url });
-        await c.connect();
-        await c.query(`drop schema if exists ${database.schema} cascade`);
-        await c.end();
-      };
-    }
+    dropRestoredSchemaAtEnd(database);
     await t.close();
     expect(fs.existsSync(t.dataDir)).toBe(false);
 
@@ -186,14 +156,7 @@ describe('backup and restore', () => {
       });
 
       const { database } = t.config;
-      if (database.kind === 'postgres') {
-        dropSchema = async () => {
-          const c = new pg.Client({ connectionString: database.url });
-          await c.connect();
-          await c.query(`drop schema if exists ${database.schema} cascade`);
-          await c.end();
-        };
-      }
+      dropRestoredSchemaAtEnd(database);
       await t.close();
       await lost.close();
 

@@ -1,61 +1,19 @@
 /**
- * The password-reset command, run as an operator would (without a build): `npx tsx` on its source,
+ * The password-reset command, run as an operator would (without a build): tsx on its source,
  * against the data directory (or PostgreSQL schema) of a database a test app made.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, createTestApp, expectFailure, loginAttempt, type TestApp } from './helpers.js';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+import { type CliResult, runCli } from './support/cli.js';
 
 let t: TestApp;
-let tsconfig: string;
 beforeAll(async () => {
   t = await createTestApp();
-  // Without a build, @sitehall/contracts resolves to its sources through a tsconfig path.
-  tsconfig = path.join(t.dataDir, 'tsconfig.cli.json');
-  fs.writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      extends: path.join(repoRoot, 'server/tsconfig.json'),
-      compilerOptions: {
-        baseUrl: repoRoot,
-        paths: { '@sitehall/contracts': ['packages/contracts/src/index.ts'] },
-      },
-    }),
-  );
 });
 afterAll(() => t.close());
 
-/** The environment pointing the command at the test app's database. */
-function databaseEnv(): Record<string, string> {
-  const env: Record<string, string> = { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' };
-  const db = t.config.database;
-  if (db.kind === 'postgres') {
-    const url = new URL(db.url);
-    if (db.schema) url.searchParams.set('options', `-c search_path=${db.schema}`);
-    env.DATABASE_URL = url.toString();
-  }
-  return env;
-}
-
-function resetPassword(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv() };
-  if (t.config.database.kind === 'sqlite') delete env.DATABASE_URL;
-  return new Promise((resolve) => {
-    execFile(
-      'npx',
-      ['tsx', '--tsconfig', tsconfig, 'server/src/cli/reset-password.ts', ...args],
-      { cwd: repoRoot, env, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
+function resetPassword(...args: string[]): Promise<CliResult> {
+  return runCli('reset-password.ts', args, t.config);
 }
 
 describe('npm run reset-password -- USERNAME', () => {

@@ -5,11 +5,9 @@
  * configuration serves the same sites to the same users. The source is always SQLite, so this file
  * runs once, in the SQLite project; the PostgreSQL half needs TEST_DATABASE_URL.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.js';
@@ -24,9 +22,9 @@ import {
   uploadProject,
   usingPostgres,
 } from './helpers.js';
+import { runCli } from './support/cli.js';
 import { type LocalS3, startS3rver } from './support/s3rver.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL;
 
 const CSS = `body { color: #333; }\n${'.card { margin: 0 auto; padding: 1em; }\n'.repeat(250)}`;
@@ -41,7 +39,6 @@ const SITE = {
 describe.skipIf(usingPostgres)('npm run migrate-storage', () => {
   let s3: LocalS3;
   let source: TestApp;
-  let tsconfig: string;
   let owner: { id: number; username: string; password: string; token: string };
   let liveId: number;
   let pendingId: number;
@@ -70,18 +67,6 @@ describe.skipIf(usingPostgres)('npm run migrate-storage', () => {
       before[p] = (await source.request({ url: `/sites/${liveId}/${p}` })).body;
     // Stopped, as the guide says, before migrating; its data stays.
     await source.app.close();
-
-    tsconfig = path.join(source.dataDir, 'tsconfig.cli.json');
-    fs.writeFileSync(
-      tsconfig,
-      JSON.stringify({
-        extends: path.join(repoRoot, 'server/tsconfig.json'),
-        compilerOptions: {
-          baseUrl: repoRoot,
-          paths: { '@sitehall/contracts': ['packages/contracts/src/index.ts'] },
-        },
-      }),
-    );
   });
   afterAll(async () => {
     fs.rmSync(source?.dataDir ?? '/nonexistent', { recursive: true, force: true });
@@ -89,18 +74,7 @@ describe.skipIf(usingPostgres)('npm run migrate-storage', () => {
   });
 
   function migrate(env: Record<string, string>, ...args: string[]) {
-    const full: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: source.dataDir, LOG_LEVEL: 'silent', ...env };
-    delete full.DATABASE_URL;
-    return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        'npx',
-        ['tsx', '--tsconfig', tsconfig, 'server/src/cli/migrate-storage.ts', ...args],
-        { cwd: repoRoot, env: full, timeout: 120_000 },
-        (error, stdout, stderr) => {
-          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-        },
-      );
-    });
+    return runCli('migrate-storage.ts', args, source.config, env);
   }
 
   it('refuses to run with nothing to do, or with a target that is not PostgreSQL', async () => {

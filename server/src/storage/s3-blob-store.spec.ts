@@ -67,6 +67,19 @@ async function s3Fixture(
 
 blobStoreContract('S3BlobStore (s3rver)', () => s3Fixture());
 
+/** The names of the S3 commands the store sends from now on, in order. */
+function recordCommands(store: S3BlobStore): string[] {
+  const sent: string[] = [];
+  store.client.middlewareStack.add(
+    (next, context) => (args) => {
+      sent.push(context.commandName ?? '');
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordCommands' },
+  );
+  return sent;
+}
+
 describe('S3BlobStore specifics', () => {
   let fx: Awaited<ReturnType<typeof s3Fixture>>;
   beforeEach(async () => {
@@ -114,14 +127,7 @@ describe('S3BlobStore specifics', () => {
   }, 60_000);
 
   it('an interrupted multipart put asks the server to abort the upload', async () => {
-    const sent: string[] = [];
-    fx.store.client.middlewareStack.add(
-      (next, context) => (args) => {
-        sent.push(context.commandName ?? '');
-        return next(args);
-      },
-      { step: 'initialize', name: 'recordCommands' },
-    );
+    const sent = recordCommands(fx.store);
     await expect(fx.store.put(failingSource(100))).rejects.toThrow('client went away');
     expect(sent).toContain('CreateMultipartUploadCommand');
     expect(sent).toContain('AbortMultipartUploadCommand');
@@ -130,14 +136,7 @@ describe('S3BlobStore specifics', () => {
   }, 60_000);
 
   it('putFile streams a small file in one PutObject and a large one in parts', async () => {
-    const sent: string[] = [];
-    fx.store.client.middlewareStack.add(
-      (next, context) => (args) => {
-        sent.push(context.commandName ?? '');
-        return next(args);
-      },
-      { step: 'initialize', name: 'recordCommands' },
-    );
+    const sent = recordCommands(fx.store);
     const small = randomBytes(100_000);
     await fx.store.putFile(await fx.makeFile(small), sha(small));
     expect(sent).toEqual(['HeadObjectCommand', 'PutObjectCommand']);
