@@ -1,5 +1,5 @@
 /**
- * npm run migrate-storage, run as an operator would (npx tsx on its source): an install made on
+ * npm run migrate-storage, run as an operator would (tsx on its source): an install made on
  * SQLite and the local data folder is copied to an S3-compatible bucket (s3rver) and, with
  * --to-database, to a new PostgreSQL schema (TEST_DATABASE_URL); then the app started on the new
  * configuration serves the same sites to the same users. The source is always SQLite, so this file
