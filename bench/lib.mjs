@@ -2,7 +2,7 @@
 // ports, CPU pinning and wrk's figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -55,6 +55,7 @@ export const BENCH_PASSWORD = 'bench-admin-password';
 /**
  * The built server (server/dist) pinned to SERVER_CPU, started as `npm run serve` starts it, plus
  * BENCH_SERVER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); resolves once /healthz answers.
+ * Its stdout goes to the file BENCH_SERVER_LOG names, if any (e.g. with "--trace-gc").
  * SQLite in env.DATA_DIR unless env says otherwise.
  */
 export async function startServer(env) {
@@ -81,7 +82,11 @@ export async function startServer(env) {
           NODE_ENV: 'production',
           ...env,
         },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        stdio: [
+          'ignore',
+          process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore',
+          'inherit',
+        ],
       },
     ),
   );

@@ -6,7 +6,15 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listenPort, liveProject, rawRequest, type TestApp } from './helpers.js';
+import {
+  createTestApp,
+  listenPort,
+  liveProject,
+  rawRequest,
+  review,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>首页</title></head><body>${'<p>站点展厅。</p>'.repeat(200)}</body></html>`;
 const CSS = `.card { margin: 0 auto; padding: 1em; }\n`.repeat(100);
@@ -139,6 +147,55 @@ describe('the /sites fast path', () => {
     expect(served()).toBe(before + 6);
     await t.ctx.services.views.flush();
     expect(await views()).toBe(start + 2);
+  });
+
+  it('answers a URL it has seen with the new version once that goes live, never the old bytes', async () => {
+    const owner = await t.createUser();
+    const v1 = await uploadProject(t, owner.token, {
+      name: '版本项目',
+      files: [
+        { name: 'index.html', content: '<h1>第一版</h1>' },
+        { name: 'app.js', content: 'console.log("v1");' },
+      ],
+    });
+    const projectId = v1.json().data.project.id as number;
+    expect((await review(t, projectId, 'approve')).statusCode).toBe(200);
+    const get = async (path: string) => {
+      const res = await rawRequest(port, `/sites/${projectId}/${path}`, {
+        headers: { 'user-agent': BROWSER },
+      });
+      return { status: res.status, text: res.body.toString(), etag: res.headers.etag };
+    };
+    // Seen twice: the second answer comes from the fast path's memory of the URL.
+    await get('app.js');
+    const before = served();
+    const first = await get('app.js');
+    expect(served()).toBe(before + 1);
+    expect(first.text).toBe('console.log("v1");');
+
+    const v2 = await uploadProject(t, owner.token, {
+      projectId,
+      files: [
+        { name: 'index.html', content: '<h1>第二版</h1>' },
+        { name: 'app.js', content: 'console.log("v2");' },
+      ],
+    });
+    expect(v2.statusCode).toBe(200);
+    // Still pending review: the live version is unchanged.
+    expect((await get('app.js')).text).toBe('console.log("v1");');
+    expect((await review(t, projectId, 'approve')).statusCode).toBe(200);
+    const after = await get('app.js');
+    expect(after.text).toBe('console.log("v2");');
+    expect(after.etag).not.toBe(first.etag);
+    const fast = served();
+    expect((await get('app.js')).text).toBe('console.log("v2");');
+    expect(served()).toBe(fast + 1);
+
+    // Taken down: the same URL is a 404 at once, from the route.
+    const down = await review(t, projectId, 'takedown', '测试下架');
+    expect(down.statusCode, down.body).toBe(200);
+    expect((await get('app.js')).status).toBe(404);
+    expect(served()).toBe(fast + 1);
   });
 
   it('stops when the app closes, so Fastify answers 503 while it drains', async () => {

@@ -106,6 +106,38 @@ describe('site views', () => {
     expect(orphans).toEqual([]);
   });
 
+  it('counts each view on its UTC day, across midnight and when the clock is set back', async () => {
+    const { id } = await liveProject(t, SIMPLE_SITE);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-03-01T23:59:59.500Z'));
+      await visit(`/sites/${id}/`);
+      vi.setSystemTime(new Date('2026-03-02T00:00:00.200Z'));
+      await visit(`/sites/${id}/`);
+      await visit(`/sites/${id}/index.html`);
+      vi.setSystemTime(new Date('2026-02-28T12:00:00.000Z'));
+      await visit(`/sites/${id}/`);
+    } finally {
+      vi.useRealTimers();
+    }
+    await t.ctx.services.views.flush();
+    const { total, days } = await stored(t, id);
+    expect(total).toBe(4);
+    expect(days.sort((a, b) => a.day.localeCompare(b.day))).toEqual([
+      { day: '2026-02-28', views: 1 },
+      { day: '2026-03-01', views: 1 },
+      { day: '2026-03-02', views: 2 },
+    ]);
+  });
+
+  it('tells a bot from a browser on every view, whichever came before it', async () => {
+    const { id } = await liveProject(t, SIMPLE_SITE);
+    const agents = [BROWSER, 'Googlebot/2.1', BROWSER, BROWSER, 'curl/8.5.0', '', BROWSER, 'Googlebot/2.1'];
+    for (const agent of agents) await visit(`/sites/${id}/`, { 'user-agent': agent });
+    await t.ctx.services.views.flush();
+    expect((await stored(t, id)).total).toBe(4);
+  });
+
   it('flushes by itself every few seconds', async () => {
     const { id } = await liveProject(t);
     await visit(`/sites/${id}/`);

@@ -12,6 +12,7 @@ import type { FastifyServerFactory } from 'fastify';
 import { idParam } from '../http/reply.js';
 import type { DeploymentIndex } from '../services/site-index.js';
 import { isHtml } from './content-types.js';
+import type { SiteFile } from './resolve.js';
 import { preparedAnswer } from './send.js';
 import type { SiteFileSource } from './site-file-source.js';
 import { decodeSitePath, splitSiteUrl } from './site-path.js';
@@ -38,9 +39,50 @@ export interface SiteFastPath {
   readonly served: number;
 }
 
+/**
+ * What a URL was found to be: a file of a project's deployment. Kept per raw URL so that a hot
+ * file's request costs one map read, not a parse and a decode; checked against the live
+ * deployment on every use. Holds ids and the file record, never the deployment's file table, so
+ * an old deployment is not kept in memory by it.
+ */
+interface Route {
+  projectId: number;
+  deploymentId: number;
+  file: SiteFile;
+  html: boolean;
+}
+
+/** URLs remembered; all forgotten at once when full (query strings make URLs endless). */
+const MAX_ROUTES = 4096;
+
 export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
   let on = true;
   let served = 0;
+  const routes = new Map<string, Route>();
+
+  /** The route of a URL the fast path may answer, found the long way; null when it may not. */
+  function route(url: string): Route | null {
+    if (!url.startsWith('/sites/')) return null;
+    const parts = splitSiteUrl(url);
+    if (!parts || parts.rawPath === null) return null;
+    const id = idParam(parts.key);
+    const site = id === null ? undefined : deps.peekLive(id);
+    if (!site) return null;
+    const path = decodeSitePath(parts.rawPath);
+    if (path === null) return null;
+    const file = site.files.get(path === '' || path.endsWith('/') ? `${path}index.html` : path);
+    if (!file) return null;
+    const found = {
+      projectId: site.projectId,
+      deploymentId: site.deploymentId,
+      file,
+      html: isHtml(file.mime_type),
+    };
+    if (routes.size >= MAX_ROUTES) routes.clear();
+    routes.set(url, found);
+    return found;
+  }
+
   return {
     get served() {
       return served;
@@ -51,20 +93,21 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     serve(req, res) {
       const started = deps.onServed ? performance.now() : 0;
       const url = req.url;
-      if (!on || req.method !== 'GET' || url === undefined || !url.startsWith('/sites/')) return false;
+      if (!on || req.method !== 'GET' || url === undefined) return false;
+      let found = routes.get(url);
+      let site = found && deps.peekLive(found.projectId);
+      if (!found || !site || site.deploymentId !== found.deploymentId) {
+        // Not seen, or the project's live deployment changed or is not in memory.
+        if (found) routes.delete(url);
+        found = route(url) ?? undefined;
+        if (!found) return false;
+        site = deps.peekLive(found.projectId);
+        if (!site) return false;
+      }
       const headers = req.headers;
       if (headers.range !== undefined) return false;
-      const parts = splitSiteUrl(url);
-      if (!parts || parts.rawPath === null) return false;
-      const id = idParam(parts.key);
-      const site = id === null ? undefined : deps.peekLive(id);
-      if (!site) return false;
-      const path = decodeSitePath(parts.rawPath);
-      if (path === null) return false;
-      const file = site.files.get(path === '' || path.endsWith('/') ? `${path}index.html` : path);
-      if (!file) return false;
       const answer = preparedAnswer(
-        file,
+        found.file,
         deps.source,
         {
           'accept-encoding': single(headers['accept-encoding']),
@@ -75,9 +118,11 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         deps.siteHeaders,
       );
       if (!answer) return false;
-      const purpose = headers['sec-purpose'] ?? headers.purpose;
-      if (isHtml(file.mime_type) && !(typeof purpose === 'string' && purpose.includes('prefetch'))) {
-        deps.countView(site.projectId, headers['user-agent']);
+      if (found.html) {
+        const purpose = headers['sec-purpose'] ?? headers.purpose;
+        if (!(typeof purpose === 'string' && purpose.includes('prefetch'))) {
+          deps.countView(found.projectId, headers['user-agent']);
+        }
       }
       served++;
       res.writeHead(answer.status, answer.headers);

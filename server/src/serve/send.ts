@@ -170,6 +170,8 @@ interface FileFacts {
   compressible: boolean;
   html: boolean;
   etag: string;
+  /** preparedAnswer's memory of this file. */
+  hot?: HotFile;
 }
 
 /** What a file's type and hash mean for serving, worked out once per file record. */
@@ -218,15 +220,34 @@ export interface PreparedAnswer {
   body: Buffer | null;
 }
 
-interface PreparedHeaders {
+/** A file's prepared answer in one encoding: the 200's and the 304's headers, site headers included. */
+interface Prepared {
+  /** What they were built for (identities: deployment date, header set, negotiated variant). */
   lastModified: Date;
-  /** By encoding ('' for the plain bytes): the 200's and the 304's headers, the site headers included. */
-  byEncoding: Map<string, { ok: string[]; notModified: string[] }>;
+  siteHeaders: Readonly<Record<string, string>>;
+  encoded: EncodedBody | null;
+  ok: string[];
+  notModified: string[];
+  etag: string;
+  /** Where the body is in the source's memory; null when it is too large to be kept there. */
+  memoryKey: string | null;
 }
-const prepared = new WeakMap<SiteFile, PreparedHeaders>();
+
+/**
+ * What preparedAnswer remembers of a file between requests: the variant chosen for the last
+ * Accept-Encoding list seen, and the answers built for the plain bytes and that variant.
+ * Browsers send the same requests again and again, so a hot file's answer is a few identity
+ * comparisons away: no string is built and no map is keyed by one per request.
+ */
+interface HotFile {
+  accepted: readonly ContentEncoding[] | null;
+  encoded: EncodedBody | null;
+  plain: Prepared | null;
+  variant: Prepared | null;
+}
 
 let lastAccept: string | undefined;
-let lastAccepted: ContentEncoding[] = [];
+let lastAccepted: readonly ContentEncoding[] = [];
 
 /**
  * The answer to a plain GET of a live site's file (no Range, no preview) when everything it needs
@@ -243,6 +264,11 @@ export function preparedAnswer(
   siteHeaders: Readonly<Record<string, string>>,
 ): PreparedAnswer | null {
   const facts = factsOf(file);
+  let hot = facts.hot;
+  if (!hot) {
+    hot = { accepted: null, encoded: null, plain: null, variant: null };
+    facts.hot = hot;
+  }
   const compressible = facts.compressible && file.size >= source.minCompressBytes;
   let encoded: EncodedBody | null = null;
   if (compressible) {
@@ -253,68 +279,75 @@ export function preparedAnswer(
       lastAccept = accept;
     }
     if (lastAccepted.length > 0) {
-      const known = source.knownEncoding(file, lastAccepted);
-      if (known === undefined) return null;
-      encoded = known;
+      if (hot.accepted !== lastAccepted) {
+        const known = source.knownEncoding(file, lastAccepted);
+        if (known === undefined) return null;
+        // A variant's size never changes once known (blobs are immutable): safe to keep.
+        hot.accepted = lastAccepted;
+        hot.encoded = known;
+      }
+      encoded = hot.encoded;
     }
   }
-  const encoding = encoded?.encoding ?? null;
-  const etag = encoded ? etagFor(file.sha256, encoded.encoding) : facts.etag;
-  const headers = headersFor(file, facts, compressible, lastModified, siteHeaders, etag, encoded);
+  let p = encoded ? hot.variant : hot.plain;
+  if (!p || p.encoded !== encoded || p.lastModified !== lastModified || p.siteHeaders !== siteHeaders) {
+    p = prepare(file, facts, compressible, lastModified, siteHeaders, encoded, source);
+    if (encoded) hot.variant = p;
+    else hot.plain = p;
+  }
   const noneMatch = request['if-none-match'];
   const since = request['if-modified-since'];
   if (
     (noneMatch !== undefined || since !== undefined) &&
-    isNotModified({ 'if-none-match': noneMatch, 'if-modified-since': since }, etag, lastModified)
+    isNotModified({ 'if-none-match': noneMatch, 'if-modified-since': since }, p.etag, lastModified)
   ) {
-    return { status: 304, headers: headers.notModified, body: null };
+    return { status: 304, headers: p.notModified, body: null };
   }
-  const body = source.fromMemory(file, encoding);
-  return body ? { status: 200, headers: headers.ok, body } : null;
+  if (p.memoryKey === null) return null;
+  const body = source.fromMemoryKey(p.memoryKey);
+  return body ? { status: 200, headers: p.ok, body } : null;
 }
 
-function headersFor(
+function prepare(
   file: SiteFile,
   facts: FileFacts,
   compressible: boolean,
   lastModified: Date,
   siteHeaders: Readonly<Record<string, string>>,
-  etag: string,
   encoded: EncodedBody | null,
-) {
-  let entry = prepared.get(file);
-  if (!entry || entry.lastModified !== lastModified) {
-    entry = { lastModified, byEncoding: new Map() };
-    prepared.set(file, entry);
-  }
-  const key = encoded ? `${encoded.encoding}:${encoded.size}` : '';
-  let headers = entry.byEncoding.get(key);
-  if (!headers) {
-    // The order sendSiteFile sets them in, the site headers first (they are set last there, but
-    // over names of their own).
-    const common: string[] = [
-      ...Object.entries(siteHeaders).flat(),
-      'cache-control',
-      facts.html ? HTML_CACHE : ASSET_CACHE,
-      'last-modified',
-      httpDate(lastModified),
-      ...(compressible ? ['vary', 'Accept-Encoding'] : []),
-      'etag',
-      etag,
-    ];
-    const ok = [
-      ...common,
-      'content-type',
-      facts.contentType,
-      ...(facts.disposition ? ['content-disposition', facts.disposition] : []),
-      'accept-ranges',
-      'bytes',
-      ...(encoded ? ['content-encoding', encoded.encoding] : []),
-      'content-length',
-      String(encoded ? encoded.size : file.size),
-    ];
-    headers = { ok, notModified: common };
-    entry.byEncoding.set(key, headers);
-  }
-  return headers;
+  source: SiteFileSource,
+): Prepared {
+  const etag = encoded ? etagFor(file.sha256, encoded.encoding) : facts.etag;
+  // The order sendSiteFile sets them in, the site headers first (they are set last there, but
+  // over names of their own).
+  const common: string[] = [
+    ...Object.entries(siteHeaders).flat(),
+    'cache-control',
+    facts.html ? HTML_CACHE : ASSET_CACHE,
+    'last-modified',
+    httpDate(lastModified),
+    ...(compressible ? ['vary', 'Accept-Encoding'] : []),
+    'etag',
+    etag,
+  ];
+  const ok = [
+    ...common,
+    'content-type',
+    facts.contentType,
+    ...(facts.disposition ? ['content-disposition', facts.disposition] : []),
+    'accept-ranges',
+    'bytes',
+    ...(encoded ? ['content-encoding', encoded.encoding] : []),
+    'content-length',
+    String(encoded ? encoded.size : file.size),
+  ];
+  return {
+    lastModified,
+    siteHeaders,
+    encoded,
+    ok,
+    notModified: common,
+    etag,
+    memoryKey: source.memoryKey(file, encoded?.encoding ?? null),
+  };
 }

@@ -138,11 +138,23 @@ export class SiteFileSource {
 
   /** The body from memory when it is there (plain or a known variant), else undefined. */
   fromMemory(file: SiteFile, encoding: ContentEncoding | null): Buffer | undefined {
-    const body = !encoding
-      ? file.size <= this.#maxMemoryFile
-        ? this.memory.get(file.sha256)
-        : undefined
-      : this.memory.get(`${file.sha256}:${VARIANT[encoding]}`);
+    const key = this.memoryKey(file, encoding);
+    if (key === null) return undefined;
+    return this.fromMemoryKey(key);
+  }
+
+  /**
+   * Where memory keeps a file's body (plain or a variant), or null when it is never kept there:
+   * a plain body over the memory limit (a variant is only asked for once its size is known).
+   */
+  memoryKey(file: SiteFile, encoding: ContentEncoding | null): string | null {
+    if (encoding) return `${file.sha256}:${VARIANT[encoding]}`;
+    return file.size <= this.#maxMemoryFile ? file.sha256 : null;
+  }
+
+  /** fromMemory for a key from memoryKey (kept by the caller, so no key is built per request). */
+  fromMemoryKey(key: string): Buffer | undefined {
+    const body = this.memory.get(key);
     this.#onMemoryLookup(body !== undefined);
     return body;
   }

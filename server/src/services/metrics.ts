@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics of one app: its own registry (several apps in one process, as in the tests,
  * never share series), the instruments the rest of the code feeds, and the text a scraper reads.
- * Feeding is cheap enough for the hot serving path: a counter child bound once, a Map lookup per
- * request, no strings built. Process metrics (event-loop delay, memory, CPU) start only when the
+ * Feeding is cheap enough for the hot serving path: serve-cache lookups are plain numbers added to
+ * the counter when scraped, and a request's series is a Map lookup with no strings built. Process metrics (event-loop delay, memory, CPU) start only when the
  * metrics are exposed, since they keep a sampling timer running.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -27,8 +27,9 @@ export class Metrics {
   readonly #requests: Histogram<'route' | 'method' | 'status'>;
   readonly #ingests: Counter<'outcome'>;
   readonly #ingestSeconds: Histogram<'outcome'>;
-  readonly #cacheHit: { inc(): void };
-  readonly #cacheMiss: { inc(): void };
+  /** Counted as plain numbers (every site response looks up its body) and read at scrape time. */
+  #cacheHits = 0;
+  #cacheMisses = 0;
   /** route → method → status → bound series: label objects are made once per combination. */
   readonly #series = new Map<string, Map<string, Map<number, RequestSeries>>>();
 
@@ -55,14 +56,21 @@ export class Metrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       registers,
     });
-    const cache = new Counter({
+    const lookups = { hit: 0, miss: 0 };
+    const counted = () => ({ hit: this.#cacheHits, miss: this.#cacheMisses });
+    new Counter({
       name: 'sitehall_serve_cache_lookups_total',
       help: 'Site file bodies sent from the in-memory hot cache (hit) or opened from the blob store (miss).',
       labelNames: ['result'],
       registers,
+      collect() {
+        const now = counted();
+        for (const result of ['hit', 'miss'] as const) {
+          if (now[result] > lookups[result]) this.inc({ result }, now[result] - lookups[result]);
+          lookups[result] = now[result];
+        }
+      },
     });
-    this.#cacheHit = cache.labels('hit');
-    this.#cacheMiss = cache.labels('miss');
     const lastFlush = opts.lastViewFlushAt;
     if (lastFlush) {
       new Gauge({
@@ -117,7 +125,8 @@ export class Metrics {
 
   /** Whether a site file body came from memory. Bound as a callback: keep it an arrow. */
   readonly serveCacheLookup = (hit: boolean): void => {
-    (hit ? this.#cacheHit : this.#cacheMiss).inc();
+    if (hit) this.#cacheHits++;
+    else this.#cacheMisses++;
   };
 
   /** The exposition text and its content type. */

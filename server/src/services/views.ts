@@ -20,6 +20,21 @@ export function isBot(userAgent: string | undefined): boolean {
   return !userAgent || BOTS.test(userAgent);
 }
 
+const DAY_MS = 86_400_000;
+let day = '';
+let dayStart = 0;
+/** The UTC day (YYYY-MM-DD) of a moment; formatted once per day, not once per view. */
+function utcDay(now: number): string {
+  if (now < dayStart || now >= dayStart + DAY_MS) {
+    dayStart = now - (now % DAY_MS);
+    day = new Date(dayStart).toISOString().slice(0, 10);
+  }
+  return day;
+}
+
+let lastAgent: string | undefined;
+let lastAgentIsBot = true;
+
 /** Counts not yet written: UTC day → project id → views. */
 type Pending = Map<string, Map<number, number>>;
 
@@ -97,8 +112,13 @@ export function createViewCounter(db: DB) {
   return {
     /** Counts one page view (call only for HTML pages of live sites). */
     count(projectId: number, userAgent: string | undefined): void {
-      if (isBot(userAgent)) return;
-      add(pending, new Date().toISOString().slice(0, 10), projectId, 1);
+      // A browser sends the same User-Agent with every page: tested once.
+      if (userAgent !== lastAgent) {
+        lastAgent = userAgent;
+        lastAgentIsBot = isBot(userAgent);
+      }
+      if (lastAgentIsBot) return;
+      add(pending, utcDay(Date.now()), projectId, 1);
       pendingTotal++;
     },
     flush,
