@@ -3,9 +3,18 @@
  * only, Chinese search of any length over name, description and author, the three sorts, the
  * featured filter and paging — and a search index that follows every change at once.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShowcaseRepository } from '../src/repositories/showcase.js';
-import { createTestApp, liveProject, review, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
+import {
+  createTestApp,
+  liveProject,
+  review,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+  usingPostgres,
+} from './helpers.js';
 
 interface Card {
   id: number;
@@ -456,5 +465,28 @@ describe('showcase search against a plain substring filter', () => {
         expect(views).toEqual([...views].sort((a, b) => b - a));
       }
     }
+  });
+});
+
+describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('plans with each common gram’s real count and joins in the order written', async () => {
+    const target = await sql<{ attstattarget: number }>`select attstattarget from pg_attribute
+      where attrelid = 'showcase_grams'::regclass and attname = 'gram'`.execute(t.ctx.db);
+    expect(Number(target.rows[0]!.attstattarget)).toBe(1000);
+    // Every connection of the pool, not just one: the search may run on any.
+    const limits = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.ctx.db
+          .connection()
+          .execute((c) => sql<{ join_collapse_limit: string }>`show join_collapse_limit`.execute(c)),
+      ),
+    );
+    expect(limits.map((r) => r.rows[0]!.join_collapse_limit)).toEqual(['1', '1', '1', '1']);
   });
 });

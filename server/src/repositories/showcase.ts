@@ -260,13 +260,7 @@ export function createShowcaseRepository(
   const rememberedCounts = new Map<string, { version: number; total: number; capped: boolean }>();
 
   /** The page's SQL: matching listed projects `p` in order, then their authors and sizes. */
-  function pageSql(
-    q: ShowcaseQuery,
-    from: RawBuilder<unknown>,
-    where: RawBuilder<unknown>[],
-    /** Each row also gets this as `matches` (the page's rows then come with the match count). */
-    total?: RawBuilder<unknown>,
-  ) {
+  function pageSql(q: ShowcaseQuery, from: RawBuilder<unknown>, where: RawBuilder<unknown>[]) {
     const conditions = [
       sql`p.live_deployment_id is not null`,
       sql`p.is_public = 1`,
@@ -274,9 +268,9 @@ export function createShowcaseRepository(
       ...where,
     ];
     // 12 lookups of authors and sizes, not one per match. cross join fixes SQLite's join order to
-    // the one written; PostgreSQL plans it freely.
-    return sql`select ${CARD_COLUMNS} ${total ? sql`, p.matches` : sql``}
-      from (select ${PAGE_COLUMNS} ${total ? sql`, ${total} as matches` : sql``}
+    // the one written; PostgreSQL keeps it too (join_collapse_limit=1, db/database.ts).
+    return sql`select ${CARD_COLUMNS}
+      from (select ${PAGE_COLUMNS}
         from ${from} where ${sql.join(conditions, sql` and `)}
         order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}) p
       cross join users u cross join deployments d
@@ -426,19 +420,27 @@ export function createShowcaseRepository(
     };
     const confirm = confirmOf(sql`g1.project_id`, sql`g1.featured`);
     const postings = [sql`g1.gram = ${rarest}`, ...(q.featured ? [sql`g1.featured = 1`] : [])];
+    const matchSql = (limit?: number) =>
+      sql`with m as materialized (select g1.project_id, g1.featured from showcase_grams g1 ${confirmJoins}
+        where ${sql.join([...postings, ...confirm], sql` and `)} ${limit ? sql`limit ${limit}` : sql``})`;
+    const fromMatches = sql`m cross join projects p`;
+    const matched = sql`p.id = m.project_id and p.featured = m.featured`;
     /** Every match, sorted: cost ~ the rarest gram's holders. Materialised, so PostgreSQL too finds the matches first. */
-    const sortAll = (limit?: number) =>
-      page(
+    const sortAll = () => page(q, sql`${matchSql()} ${pageSql(q, fromMatches, [matched])}`);
+    /**
+     * The matches counted up to `limit`, and sorted into the page only when fewer: past the limit
+     * the page is walked instead, and fetching and sorting what was found would be wasted (the
+     * count is an init plan both engines test before they read a project). One row at least:
+     * `matches` and, when sorted, the page's cards.
+     */
+    const countAndSort = async (limit: number) => {
+      const rows = await page(
         q,
-        sql`with m as materialized (select g1.project_id, g1.featured from showcase_grams g1 ${confirmJoins}
-          where ${sql.join([...postings, ...confirm], sql` and `)} ${limit ? sql`limit ${limit}` : sql``})
-        ${pageSql(
-          q,
-          sql`m cross join projects p`,
-          [sql`p.id = m.project_id and p.featured = m.featured`],
-          limit ? sql`(select count(*) from m)` : undefined,
-        )}`,
+        sql`${matchSql(limit)} select c.n as matches, p.* from (select count(*) as n from m) c
+          left join (${pageSql(q, fromMatches, [matched, sql`(select count(*) from m) < ${limit}`])}) p on 1 = 1`,
       );
+      return { n: Number(rows[0]!.matches), rows: rows.filter((r) => r.id != null) };
+    };
     /**
      * The listed projects in the page's order, each tested: cost ~ rows needed / share that match.
      * On PostgreSQL every test is a subquery of p, so projects is the only table to plan and the
@@ -481,14 +483,11 @@ export function createShowcaseRepository(
     // finds, counts and sorts every match (up to the cap: more means the page must be walked).
     const expected = narrows.reduce((n, g) => (n * holders.get(g)!) / listed, holders.get(rarest)!);
     if (total === undefined && expected * 2 <= limit) {
-      const rows = await sortAll(limit);
-      const n = rows.length > 0 ? Number(rows[0]!.matches) : undefined;
-      if (n !== undefined && n < limit)
-        return { rows: rows.map(cardOf), total: remember(n, false), capped: false };
-      if (n !== undefined) {
-        total = remember(n, true);
-        capped = true;
-      }
+      const found = await countAndSort(limit);
+      if (found.n < limit)
+        return { rows: found.rows.map(cardOf), total: remember(found.n, false), capped: false };
+      total = remember(found.n, true);
+      capped = true;
     }
     if (total === undefined) {
       const r = await sql<{

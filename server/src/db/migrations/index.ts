@@ -6,6 +6,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001_initial.js';
 import * as m002 from './002_showcase_search.js';
 import * as m003 from './003_cluster_leases.js';
+import * as m004 from './004_showcase_statistics.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -14,6 +15,7 @@ const all: Record<string, DialectMigration> = {
   '001_initial': m001,
   '002_showcase_search': m002,
   '003_cluster_leases': m003,
+  '004_showcase_statistics': m004,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
