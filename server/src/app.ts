@@ -61,20 +61,19 @@ export async function buildApp(
     throw err;
   }
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
-  // Hot files of /sites answered before Fastify (serve/fast-path.ts); not with a sites origin,
-  // whose host checks and redirects are the route's.
-  const fastPath = config.sitesOrigin
-    ? null
-    : createSiteFastPath({
-        peekLive: (id) => ctx.services.siteIndex.peekLive(id),
-        source: ctx.services.siteFiles,
-        countView: (id, userAgent) => ctx.services.views.count(id, userAgent),
-        siteHeaders: siteHeadersForUrl('/sites/', isolation)!,
-        // Counted under the pattern of the route that would otherwise have answered.
-        ...(ctx.metrics.exposed
-          ? { onServed: (status, ms) => ctx.metrics.observeRequest('/sites/*', 'GET', status, ms) }
-          : {}),
-      });
+  // Hot files of /sites answered before Fastify (serve/fast-path.ts); with a sites origin, on
+  // the sites host only (the app host's redirects are the route's).
+  const fastPath = createSiteFastPath({
+    peekLive: (id) => ctx.services.siteIndex.peekLive(id),
+    source: ctx.services.siteFiles,
+    countView: (id, userAgent) => ctx.services.views.count(id, userAgent),
+    siteHeaders: siteHeadersForUrl('/sites/', isolation)!,
+    ...(ctx.siteHosts.separate ? { hosts: ctx.siteHosts } : {}),
+    // Counted under the pattern of the route that would otherwise have answered.
+    ...(ctx.metrics.exposed
+      ? { onServed: (status, ms) => ctx.metrics.observeRequest('/sites/*', 'GET', status, ms) }
+      : {}),
+  });
 
   const app = Fastify({
     logger:

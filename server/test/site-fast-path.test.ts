@@ -209,13 +209,67 @@ describe('the /sites fast path', () => {
   });
 });
 
-describe('the /sites fast path with a separate sites origin', () => {
-  it('is off: the route checks the host', async () => {
-    const t = await createTestApp({ sitesOrigin: 'http://sites.example.test' });
-    try {
-      expect(t.fastPath).toBeNull();
-    } finally {
-      await t.close();
-    }
+describe.each([
+  ['a separate sites origin', false],
+  ['a host per project', true],
+])('the /sites fast path with %s', (_name, subdomains) => {
+  let t: TestApp;
+  let id: number;
+  let port: number;
+  beforeAll(async () => {
+    t = await createTestApp({ sitesOrigin: 'http://sites.example.test', sitesSubdomains: subdomains });
+    ({ id } = await liveProject(t, [
+      { name: 'index.html', content: PAGE },
+      { name: 'css/style.css', content: CSS },
+    ]));
+    port = await listenPort(t);
+  });
+  afterAll(() => t.close());
+
+  const served = () => t.fastPath!.served;
+  /** Where the site lives: its own host, or /sites/{id}/ on the sites host. */
+  const siteHost = () => (subdomains ? `p${id}.sites.example.test` : 'sites.example.test');
+  const sitePath = (path: string) => (subdomains ? `/${path}` : `/sites/${id}/${path}`);
+
+  it.each([
+    ['', {}],
+    ['css/style.css', {}],
+    ['css/style.css', { 'accept-encoding': 'gzip, br' }],
+    ['index.html?v=3', {}],
+  ])('answers %s %j on the sites host as the route does, without the sandbox', async (path, extra) => {
+    const headers: Record<string, string> = { host: siteHost(), ...extra };
+    // First through the route (loads the body, makes the variants), then the comparison.
+    await rawRequest(port, sitePath(path), { headers });
+    await t.ctx.services.siteFiles.idle();
+    const viaFastify = await t.request({ url: sitePath(path), headers });
+    const before = served();
+    const viaFastPath = await rawRequest(port, sitePath(path), { headers });
+    expect(served()).toBe(before + 1);
+    expect(viaFastPath.status).toBe(200);
+    expect(viaFastPath.status).toBe(viaFastify.statusCode);
+    expect(answerHeaders(viaFastPath.headers)).toEqual(answerHeaders(viaFastify.headers));
+    expect(viaFastPath.body.equals(viaFastify.rawPayload)).toBe(true);
+    expect(viaFastPath.headers['content-security-policy']).toBeUndefined();
+    expect(viaFastPath.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('leaves the app host’s redirects and the sites host’s own answers to the route', async () => {
+    const path = 'css/style.css';
+    await rawRequest(port, sitePath(path), { headers: { host: siteHost() } });
+    const before = served();
+    // The app host sends /sites over to the sites origin.
+    const fromApp = await rawRequest(port, `/sites/${id}/${path}`, { headers: { host: '127.0.0.1' } });
+    expect(fromApp.status).toBe(302);
+    expect(fromApp.headers.location).toBe(`http://${siteHost()}${sitePath(path)}`);
+    // With a host per project, the sites host moves /sites/{id}/ there.
+    const onSitesHost = await rawRequest(port, `/sites/${id}/${path}`, {
+      headers: { host: 'sites.example.test' },
+    });
+    expect(onSitesHost.status).toBe(subdomains ? 302 : 200);
+    // Nothing but sites on the sites host.
+    expect((await rawRequest(port, '/api/projects/public', { headers: { host: siteHost() } })).status).toBe(
+      404,
+    );
+    expect(served()).toBe(before + (subdomains ? 0 : 1));
   });
 });

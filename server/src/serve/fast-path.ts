@@ -4,7 +4,8 @@
  * Routing, hooks and the reply object cost a small file more than everything else it takes
  * (docs/benchmarks.md); here the lookup is a few map reads and the headers are prepared once per
  * file. Everything else — ranges, HEAD, previews, redirects, 404s, a variant or body not in memory
- * yet, a site not in the cache, the separate sites origin — falls through to the Fastify route,
+ * yet, a site not in the cache, the app host when sites have an origin of their own — falls
+ * through to the Fastify route,
  * which answers the same way (server/test/site-fast-path.test.ts compares the two).
  */
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
@@ -15,6 +16,7 @@ import { isHtml } from './content-types.js';
 import type { SiteFile } from './resolve.js';
 import { preparedAnswer } from './send.js';
 import type { SiteFileSource } from './site-file-source.js';
+import type { RequestHost, SiteHosts } from './site-hosts.js';
 import { decodeSitePath, splitSiteUrl } from './site-path.js';
 
 export interface SiteFastPathDeps {
@@ -23,6 +25,12 @@ export interface SiteFastPathDeps {
   countView(projectId: number, userAgent: string | undefined): void;
   /** The headers every /sites response carries (serve/site-headers.ts). */
   siteHeaders: Readonly<Record<string, string>>;
+  /**
+   * With SITES_ORIGIN: which host a request came to. Only the sites host (and, with
+   * SITES_SUBDOMAINS, a project's own host) is answered here; the app host's redirects, and the
+   * sites host's redirects to subdomains, are the route's.
+   */
+  hosts?: SiteHosts;
   /**
    * Told of each answer (status, ms since the request arrived), so the request metrics count these
    * answers too: Fastify's hooks never see them. Absent when metrics are off.
@@ -59,6 +67,11 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
   let on = true;
   let served = 0;
   const routes = new Map<string, Route>();
+  const hosts = deps.hosts;
+  const subdomains = hosts?.subdomains ?? false;
+  // Browsers on one site send the same Host every time: classified once.
+  let lastHostHeader: string | undefined;
+  let lastHost: RequestHost = { kind: 'app' };
 
   /** The route of a URL the fast path may answer, found the long way; null when it may not. */
   function route(url: string): Route | null {
@@ -92,8 +105,21 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     },
     serve(req, res) {
       const started = deps.onServed ? performance.now() : 0;
-      const url = req.url;
+      let url = req.url;
       if (!on || req.method !== 'GET' || url === undefined) return false;
+      if (hosts) {
+        const hostHeader = req.headers.host;
+        if (hostHeader !== lastHostHeader) {
+          lastHostHeader = hostHeader;
+          lastHost = hosts.classify(hostHeader);
+        }
+        if (lastHost.kind === 'app') return false;
+        // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x is /sites/12/x.
+        if (lastHost.kind === 'project')
+          url = `/sites/${lastHost.projectId}${url.startsWith('/') ? url : `/${url}`}`;
+        // With subdomains the sites host moves /sites/12/ to p12's own host.
+        else if (subdomains) return false;
+      }
       let found = routes.get(url);
       let site = found && deps.peekLive(found.projectId);
       if (!found || !site || site.deploymentId !== found.deploymentId) {

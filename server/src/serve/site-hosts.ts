@@ -41,6 +41,11 @@ export class SiteHosts {
     return this.#host !== null;
   }
 
+  /** True when each project's site is on a host of its own (p{id}.{sites host}). */
+  get subdomains(): boolean {
+    return this.#subdomains;
+  }
+
   classify(hostHeader: string | undefined): RequestHost {
     if (this.#host === null || !hostHeader) return APP;
     const host = hostHeader.toLowerCase();
