@@ -106,6 +106,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     urls,
     events,
     metrics,
+    dialect: database.dialect,
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { DEFAULT_LIMITS } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import {
   createTestApp,
+  listenPort,
   listTree,
   makeZip,
+  multipart,
   projectRowCounts,
   SIMPLE_SITE,
   type TestApp,
@@ -275,6 +278,95 @@ describe('projects', () => {
       });
       expect(res.statusCode).toBe(415);
       expect(res.json().success).toBe(false);
+    });
+  });
+
+  describe('an upload that outlives its project or account', () => {
+    /**
+     * Sends an upload over a socket in two halves and runs `meanwhile` between them, so the
+     * server has accepted the request (and checked who sent it) before the deletion happens.
+     */
+    async function racingUpload(
+      method: string,
+      url: string,
+      token: string,
+      fields: Record<string, string>,
+      meanwhile: () => Promise<void>,
+    ) {
+      const { payload, headers } = await multipart(fields, [
+        { name: 'index.html', content: '<!doctype html><title>新版本</title>' },
+        { name: 'notes.txt', content: Buffer.alloc(3 << 20, 0x61) },
+      ]);
+      const port = await listenPort(t);
+      const socket = net.connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      const ended = new Promise((resolve) => socket.once('close', resolve));
+      const half = payload.length >> 1;
+      socket.write(
+        `${method} ${url} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+          `content-type: ${headers['content-type']}\r\ncontent-length: ${payload.length}\r\nconnection: close\r\n\r\n`,
+      );
+      socket.write(payload.subarray(0, half));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await meanwhile();
+      socket.write(payload.subarray(half));
+      await ended;
+      const text = Buffer.concat(chunks).toString();
+      return {
+        status: Number(text.split(' ')[1]),
+        body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)),
+      };
+    }
+    const blobs = () => listTree(blobsDir()).filter((f) => /[0-9a-f]{64}$/.test(f));
+
+    it('answers 404 for a new version of a project deleted meanwhile, and keeps none of its files', async () => {
+      const user = await t.createUser();
+      const created = await uploadProject(t, user.token, { name: '将被删除', files: SIMPLE_SITE });
+      const id = created.json().data.project.id as number;
+      const before = blobs();
+      const rowsBefore = await projectRowCounts(t);
+      const res = await racingUpload('PUT', `/api/projects/${id}`, user.token, {}, async () => {
+        const del = await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: user.token });
+        expect(del.statusCode).toBe(200);
+      });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ success: false, message: '项目不存在' });
+      // The deleted project's own files went with it; the new version's were never kept.
+      expect(blobs().filter((b) => !before.includes(b))).toEqual([]);
+      expect(listTree(stagingDir())).toEqual([]);
+      // Only the deleted project's one version and two files are gone: the new version left none.
+      expect(await projectRowCounts(t)).toEqual({
+        projects: rowsBefore.projects - 1,
+        deployments: rowsBefore.deployments - 1,
+        files: rowsBefore.files - SIMPLE_SITE.length,
+      });
+    });
+
+    it('answers 401 for an upload by an account deleted meanwhile, and creates nothing', async () => {
+      const user = await t.createUser();
+      const before = blobs();
+      const rowsBefore = await projectRowCounts(t);
+      const res = await racingUpload(
+        'POST',
+        '/api/projects/upload',
+        user.token,
+        { project_name: '孤儿项目' },
+        async () => {
+          const del = await t.request({
+            method: 'DELETE',
+            url: `/api/admin/users/${user.id}`,
+            token: await t.adminToken(),
+          });
+          expect(del.statusCode).toBe(200);
+        },
+      );
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ success: false, message: '登录已过期，请重新登录' });
+      expect(blobs().filter((b) => !before.includes(b))).toEqual([]);
+      expect(listTree(stagingDir())).toEqual([]);
+      expect(await projectRowCounts(t)).toEqual(rowsBefore);
     });
   });
 

@@ -13,9 +13,10 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { ZipFile } from 'yazl';
 import type { DB } from '../db/database.js';
+import type { MigrationDialect } from '../db/migrations/helpers.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../http/access.js';
-import { Invalid, NotFound, parse } from '../http/errors.js';
+import { Invalid, NotFound, parse, Unauthorized } from '../http/errors.js';
 import { type IngestResult, ingest } from '../ingest/index.js';
 import { checkDeclaredLength, type StagedUpload, stageUpload } from '../ingest/staging.js';
 import { projectPolicy } from '../policies/project.js';
@@ -47,8 +48,10 @@ export function createProjectService(deps: {
   urls: SiteUrlOptions;
   events: ProjectEvents;
   metrics: Pick<Metrics, 'timeIngest'>;
+  dialect: MigrationDialect;
 }) {
   const { db, projects, store, settings, audit, gate, dataDir, urls, events } = deps;
+  const pg = deps.dialect === 'postgres';
 
   /** A project the actor may see, else 404 (others' projects look missing). */
   async function visible(actor: Actor, id: number): Promise<ProjectWithOwner> {
@@ -85,8 +88,26 @@ export function createProjectService(deps: {
     const contentCheck = await checkSiteContent(result.files.map(siteFileOnDisk), result.entryFile, {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
     });
+    const hashes = result.files.map((f) => f.sha256);
+    try {
+      return await storeAndCommit(actor, result, target, contentCheck, hashes);
+    } catch (error) {
+      // Nothing references what this upload stored: don't leave it for the sweep (a failed
+      // cleanup still leaves it to the sweep, and the upload's own error is the answer).
+      await gate.deleteUnused(hashes).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function storeAndCommit(
+    actor: Actor,
+    result: IngestResult,
+    target: { projectId: number | null; name?: string; description?: string | null },
+    contentCheck: Awaited<ReturnType<typeof checkSiteContent>>,
+    hashes: string[],
+  ): Promise<number> {
     return gate.storing(
-      result.files.map((f) => f.sha256),
+      hashes,
       async () => {
         // Each distinct blob once, a few at a time: on object storage each file costs a round trip
         // or two, and locally fsyncs in flight together share the file system's journal commits.
@@ -95,6 +116,18 @@ export function createProjectService(deps: {
         return db.transaction().execute(async (trx) => {
           const at = now();
           let projectId = target.projectId;
+          // The account or project may have been deleted while the upload ran: say so, rather than
+          // fail on a foreign key. On PostgreSQL the row is locked until the commit, so a delete
+          // waits for this upload (and then removes it too) instead of slipping in between.
+          if (projectId === null) {
+            let owner = trx.selectFrom('users').select('id').where('id', '=', actor.id);
+            if (pg) owner = owner.forKeyShare();
+            if (!(await owner.executeTakeFirst())) throw new Unauthorized(messages.common.sessionExpired);
+          } else {
+            let project = trx.selectFrom('projects').select('id').where('id', '=', projectId);
+            if (pg) project = project.forUpdate();
+            if (!(await project.executeTakeFirst())) throw new NotFound(m.notFound);
+          }
           if (projectId === null) {
             const p = await trx
               .insertInto('projects')
