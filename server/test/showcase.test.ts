@@ -198,6 +198,21 @@ describe('showcase', () => {
     expect((await show()).pagination.total_count).toBe(5);
   });
 
+  it('refuses a search with control characters or over 100 characters, in Chinese, on every list', async () => {
+    const admin = await t.adminToken();
+    for (const url of ['/api/projects/public', '/api/admin/projects', '/api/admin/users']) {
+      for (const term of ['\u0000', '游戏\u0000', 'a\u001fb', '游'.repeat(101)]) {
+        const res = await t.request({ url: `${url}?search=${encodeURIComponent(term)}`, token: admin });
+        expect(res.statusCode, `${url} ${JSON.stringify(term)}`).toBe(400);
+        expect(res.json()).toMatchObject({ success: false, message: '搜索内容无效或过长' });
+      }
+    }
+    // Spaces around a term are not part of it.
+    expect((await search('  游戏  ')).pagination.total_count).toBe(
+      (await search('游戏')).pagination.total_count,
+    );
+  });
+
   it('finds authors by the name they have for good: no request renames a user', async () => {
     // The author's name is copied into each project's search text; it can't go stale because
     // usernames never change (docs/decisions.md "Accounts and sessions").

@@ -13,8 +13,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { ZipFile } from 'yazl';
 import type { DB } from '../db/database.js';
-import type { MigrationDialect } from '../db/migrations/helpers.js';
 import { now } from '../db/database.js';
+import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { Actor } from '../http/access.js';
 import { Invalid, NotFound, parse, Unauthorized } from '../http/errors.js';
 import { type IngestResult, ingest } from '../ingest/index.js';
@@ -106,111 +106,108 @@ export function createProjectService(deps: {
     contentCheck: Awaited<ReturnType<typeof checkSiteContent>>,
     hashes: string[],
   ): Promise<number> {
-    return gate.storing(
-      hashes,
-      async () => {
-        // Each distinct blob once, a few at a time: on object storage each file costs a round trip
-        // or two, and locally fsyncs in flight together share the file system's journal commits.
-        const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
-        await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
-        return db.transaction().execute(async (trx) => {
-          const at = now();
-          let projectId = target.projectId;
-          // The account or project may have been deleted while the upload ran: say so, rather than
-          // fail on a foreign key. On PostgreSQL the row is locked until the commit, so a delete
-          // waits for this upload (and then removes it too) instead of slipping in between.
-          if (projectId === null) {
-            let owner = trx.selectFrom('users').select('id').where('id', '=', actor.id);
-            if (pg) owner = owner.forKeyShare();
-            if (!(await owner.executeTakeFirst())) throw new Unauthorized(messages.common.sessionExpired);
-          } else {
-            let project = trx.selectFrom('projects').select('id').where('id', '=', projectId);
-            if (pg) project = project.forUpdate();
-            if (!(await project.executeTakeFirst())) throw new NotFound(m.notFound);
-          }
-          if (projectId === null) {
-            const p = await trx
-              .insertInto('projects')
-              .values({
-                owner_id: actor.id,
-                name: target.name!,
-                description: target.description || null,
-                status: 'pending',
-                is_public: 1,
-                live_deployment_id: null,
-                latest_deployment_id: null,
-                featured: 0,
-                view_count: 0,
-                download_count: 0,
-                approved_at: null,
-                approved_by: null,
-                published_at: null,
-                created_at: at,
-                updated_at: at,
-                search_text: searchText(target.name!, target.description ?? null, actor.username),
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            projectId = p.id;
-          } else {
-            // A pending version nobody reviewed yet is replaced by the newer one.
-            await trx
-              .updateTable('deployments')
-              .set({ status: 'superseded' })
-              .where('project_id', '=', projectId)
-              .where('status', '=', 'pending')
-              .execute();
-          }
-          const version = await projects.nextVersion(projectId, trx);
-          const d = await trx
-            .insertInto('deployments')
+    return gate.storing(hashes, async () => {
+      // Each distinct blob once, a few at a time: on object storage each file costs a round trip
+      // or two, and locally fsyncs in flight together share the file system's journal commits.
+      const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
+      await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
+      return db.transaction().execute(async (trx) => {
+        const at = now();
+        let projectId = target.projectId;
+        // The account or project may have been deleted while the upload ran: say so, rather than
+        // fail on a foreign key. On PostgreSQL the row is locked until the commit, so a delete
+        // waits for this upload (and then removes it too) instead of slipping in between.
+        if (projectId === null) {
+          let owner = trx.selectFrom('users').select('id').where('id', '=', actor.id);
+          if (pg) owner = owner.forKeyShare();
+          if (!(await owner.executeTakeFirst())) throw new Unauthorized(messages.common.sessionExpired);
+        } else {
+          let project = trx.selectFrom('projects').select('id').where('id', '=', projectId);
+          if (pg) project = project.forUpdate();
+          if (!(await project.executeTakeFirst())) throw new NotFound(m.notFound);
+        }
+        if (projectId === null) {
+          const p = await trx
+            .insertInto('projects')
             .values({
-              project_id: projectId,
-              version,
+              owner_id: actor.id,
+              name: target.name!,
+              description: target.description || null,
               status: 'pending',
-              upload_type: result.uploadType,
-              file_count: result.files.length,
-              total_size: result.totalSize,
-              entry_file: result.entryFile,
-              content_check: JSON.stringify(contentCheck),
-              created_by: actor.id,
+              is_public: 1,
+              live_deployment_id: null,
+              latest_deployment_id: null,
+              featured: 0,
+              view_count: 0,
+              download_count: 0,
+              approved_at: null,
+              approved_by: null,
+              published_at: null,
               created_at: at,
-              reviewed_at: null,
-              reviewed_by: null,
-              review_comment: null,
+              updated_at: at,
+              search_text: searchText(target.name!, target.description ?? null, actor.username),
             })
             .returning('id')
             .executeTakeFirstOrThrow();
-          for (let i = 0; i < result.files.length; i += 200) {
-            await trx
-              .insertInto('deployment_files')
-              .values(
-                result.files.slice(i, i + 200).map((f) => ({
-                  deployment_id: d.id,
-                  path: f.path,
-                  size: f.size,
-                  mime_type: f.mimeType,
-                  extension: f.extension,
-                  sha256: f.sha256,
-                })),
-              )
-              .execute();
-          }
-          const patch: Record<string, unknown> = {
-            latest_deployment_id: d.id,
+          projectId = p.id;
+        } else {
+          // A pending version nobody reviewed yet is replaced by the newer one.
+          await trx
+            .updateTable('deployments')
+            .set({ status: 'superseded' })
+            .where('project_id', '=', projectId)
+            .where('status', '=', 'pending')
+            .execute();
+        }
+        const version = await projects.nextVersion(projectId, trx);
+        const d = await trx
+          .insertInto('deployments')
+          .values({
+            project_id: projectId,
+            version,
             status: 'pending',
-            updated_at: at,
-          };
-          if (target.projectId !== null) {
-            if (target.name !== undefined) patch.name = target.name;
-            if (target.description !== undefined) patch.description = target.description || null;
-          }
-          await trx.updateTable('projects').set(patch).where('id', '=', projectId).execute();
-          if (target.projectId !== null) await refreshSearchText(trx, projectId);
-          return projectId;
-        });
-      },
-    );
+            upload_type: result.uploadType,
+            file_count: result.files.length,
+            total_size: result.totalSize,
+            entry_file: result.entryFile,
+            content_check: JSON.stringify(contentCheck),
+            created_by: actor.id,
+            created_at: at,
+            reviewed_at: null,
+            reviewed_by: null,
+            review_comment: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        for (let i = 0; i < result.files.length; i += 200) {
+          await trx
+            .insertInto('deployment_files')
+            .values(
+              result.files.slice(i, i + 200).map((f) => ({
+                deployment_id: d.id,
+                path: f.path,
+                size: f.size,
+                mime_type: f.mimeType,
+                extension: f.extension,
+                sha256: f.sha256,
+              })),
+            )
+            .execute();
+        }
+        const patch: Record<string, unknown> = {
+          latest_deployment_id: d.id,
+          status: 'pending',
+          updated_at: at,
+        };
+        if (target.projectId !== null) {
+          if (target.name !== undefined) patch.name = target.name;
+          if (target.description !== undefined) patch.description = target.description || null;
+        }
+        await trx.updateTable('projects').set(patch).where('id', '=', projectId).execute();
+        if (target.projectId !== null) await refreshSearchText(trx, projectId);
+        return projectId;
+      });
+    });
   }
 
   async function refreshSearchText(trx: DB, projectId: number) {

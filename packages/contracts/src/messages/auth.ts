@@ -48,7 +48,6 @@ export const authMessages = {
   passwordChanged: '密码已修改，其他设备上的登录已退出',
   pageInvalid: '页码无效',
   pageSizeInvalid: '每页数量必须在1到100之间',
-  searchInvalid: '搜索内容无效或过长',
   passwordMismatch: '两次输入的新密码不一致',
   usersLoadFailed: '获取用户列表失败',
   /** {name} {role} */

@@ -4,6 +4,7 @@ export const commonMessages = {
   notFound: '请求的资源不存在',
   apiNotFound: '接口不存在',
   badRequest: '请求参数无效',
+  searchInvalid: '搜索内容无效或过长',
   invalidJson: '请求内容不是有效的 JSON',
   unauthenticated: '请先登录',
   sessionExpired: '登录已过期，请重新登录',

@@ -1,12 +1,24 @@
 import { z } from 'zod';
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../limits.js';
 import { authMessages as m } from '../messages/auth.js';
+import { commonMessages } from '../messages/common.js';
 import { ROLES } from '../statuses.js';
 
 const trimmed = (required: string) => z.string({ error: required }).trim().min(1, { error: required });
 
 /** No control characters (NUL can't even be stored in PostgreSQL text). */
 export const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f]*$/;
+
+/**
+ * A list's search box: trimmed, up to 100 characters, no control characters (a NUL would reach
+ * the database, and PostgreSQL refuses it in text). Empty means no search.
+ */
+export const searchParam = z
+  .string({ error: commonMessages.searchInvalid })
+  .trim()
+  .max(100, { error: commonMessages.searchInvalid })
+  .regex(NO_CONTROL_CHARS, { error: commonMessages.searchInvalid })
+  .optional();
 
 /** The longest password accepted at sign-in and as a current password. */
 export const LOGIN_PASSWORD_MAX = 1024;
@@ -89,12 +101,7 @@ const positiveInt = (message: string, max: number, fallback: number) =>
 export const userListQuery = z.object({
   page: positiveInt(m.pageInvalid, 100_000, 1),
   page_size: positiveInt(m.pageSizeInvalid, 100, 20),
-  search: z
-    .string({ error: m.searchInvalid })
-    .trim()
-    .max(100, { error: m.searchInvalid })
-    .regex(NO_CONTROL_CHARS, { error: m.searchInvalid })
-    .optional(),
+  search: searchParam,
   role: z.enum(ROLES, { error: m.roleInvalid }).optional(),
 });
 export type UserListQuery = z.input<typeof userListQuery>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DESCRIPTION_MAX, PROJECT_NAME_MAX, PROJECT_NAME_MIN } from '../limits.js';
 import { projectMessages as m } from '../messages/projects.js';
 import { UPLOAD_TYPES } from '../statuses.js';
+import { searchParam } from './auth.js';
 
 export const projectName = z
   .string({ error: m.nameRequired })
@@ -51,7 +52,7 @@ export const SHOWCASE_SORTS = ['latest', 'popular', 'name'] as const;
 export type ShowcaseSort = (typeof SHOWCASE_SORTS)[number];
 
 export const showcaseQuery = z.object({
-  search: z.string().trim().max(100).optional(),
+  search: searchParam,
   sort: z.enum(SHOWCASE_SORTS).optional().default('latest'),
   featured: z
     .enum(['true', 'false', '1', '0'])

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reviewMessages as m } from '../messages/review.js';
 import { BATCH_ACTIONS, PROJECT_STATUSES, REVIEW_ACTIONS } from '../statuses.js';
+import { searchParam } from './auth.js';
 
 const comment = z.string().trim().max(1000).optional();
 
@@ -27,12 +28,7 @@ export type AdminTab = (typeof ADMIN_TABS)[number];
 /** GET /api/admin/projects: a tab, a search over name, description and owner, a page. */
 export const adminProjectsQuery = z.object({
   status: z.enum(ADMIN_TABS).optional().default('all'),
-  search: z
-    .string()
-    .trim()
-    .max(100)
-    .optional()
-    .transform((v) => v || undefined),
+  search: searchParam.transform((v) => v || undefined),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(10),
   sort: z.enum(['newest', 'oldest']).optional().default('newest'),
