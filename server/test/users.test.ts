@@ -117,9 +117,9 @@ describe('list', () => {
     expectFailure(await list('?page=1e308'), 400, m.pageInvalid);
     expectFailure(await list('?page=1.5'), 400, m.pageInvalid);
     expectFailure(await list('?page_size=101'), 400, m.pageSizeInvalid);
-    expectFailure(await list(`?search=${'x'.repeat(101)}`), 400, m.searchInvalid);
-    expectFailure(await list('?search=a%00b'), 400, m.searchInvalid);
-    expectFailure(await list('?search=a&search=b'), 400, m.searchInvalid);
+    expectFailure(await list(`?search=${'x'.repeat(101)}`), 400, messages.common.searchInvalid);
+    expectFailure(await list('?search=a%00b'), 400, messages.common.searchInvalid);
+    expectFailure(await list('?search=a&search=b'), 400, messages.common.searchInvalid);
     expectFailure(await list('?role=root'), 400, m.roleInvalid);
   });
 
