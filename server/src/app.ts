@@ -8,6 +8,7 @@ import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { registerAccess } from './http/access.js';
+import { answerClientError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerAppHeaders } from './http/headers.js';
 import { type Pingable, registerHealth } from './http/health.js';
@@ -101,6 +102,8 @@ export async function buildApp(
     ...(config.sitesSubdomains && config.sitesOrigin
       ? { rewriteUrl: (req: RawRequestDefaultExpression) => ctx.siteHosts.rewriteUrl(req) }
       : {}),
+    // Requests the HTTP parser refuses (malformed, too large, timed out): the envelope in Chinese.
+    clientErrorHandler: answerClientError,
     // Fastify answers URLs it can't decode without running hooks: give those the envelope and,
     // under /sites and /preview, the sandbox headers too.
     frameworkErrors(error, request, rawReply) {

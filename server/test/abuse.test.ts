@@ -3,12 +3,13 @@
  * time), the cap on concurrent password hashing, and hostile request bodies that must never
  * reach a 500.
  */
+import net from 'node:net';
 import { messages } from '@sitehall/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TooManyRequests } from '../src/http/errors.js';
 import { createLoginThrottle, MemoryCounterStore } from '../src/services/login-throttle.js';
 import { DUMMY_HASH, HASH_OPTIONS, PasswordHasher } from '../src/services/passwords.js';
-import { createTestApp, expectFailure, loginAttempt, type TestApp } from './helpers.js';
+import { createTestApp, expectFailure, listenPort, loginAttempt, type TestApp } from './helpers.js';
 
 const m = messages.auth;
 
@@ -378,4 +379,75 @@ describe('hostile request bodies', () => {
     expectFailure(await register('cafe\u0301_noir'), 409, m.usernameTaken);
     expect((await login('CAFE\u0301_NOIR', composed.json().data.password, '10.10.1.1')).statusCode).toBe(200);
   });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await createTestApp();
+    port = await listenPort(t);
+  });
+  afterAll(() => t.close());
+
+  /** Sends raw bytes and returns what came back before the server closed the connection. */
+  async function raw(bytes: string) {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.on('error', () => undefined);
+    socket.write(bytes);
+    await closed;
+    const text = Buffer.concat(chunks).toString();
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    const headers = Object.fromEntries(
+      head
+        .split('\r\n')
+        .slice(1)
+        .map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+    );
+    return { status: Number(head.split(' ')[1]), headers, body: body ? JSON.parse(body) : null };
+  }
+
+  it.each([
+    ['a malformed request line', 'GARBAGE\r\n\r\n', 400, messages.common.badRequest],
+    [
+      'a bad Content-Length',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+      400,
+      messages.common.badRequest,
+    ],
+    [
+      'Transfer-Encoding with Content-Length',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+      messages.common.badRequest,
+    ],
+    [
+      'a control character in the URL',
+      'GET /sites/1/a\u0001b HTTP/1.1\r\nHost: x\r\n\r\n',
+      400,
+      messages.common.badRequest,
+    ],
+    [
+      'a 70 KB URL under /sites',
+      `GET /sites/1/${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      431,
+      messages.common.headersTooLarge,
+    ],
+  ])(
+    'answers %s in Chinese, in the envelope, with the site headers',
+    async (_name, bytes, status, message) => {
+      const res = await raw(bytes);
+      expect(res.status).toBe(status);
+      expect(res.body).toEqual({ success: false, message });
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe('sandbox');
+    },
+  );
 });

@@ -12,6 +12,7 @@ export const commonMessages = {
   adminOnly: '只有管理员可以执行此操作',
   tooManyRequests: '请求过于频繁，请稍后再试',
   payloadTooLarge: '请求内容过大',
+  headersTooLarge: '请求地址或请求头过长',
   unsupportedMediaType: '不支持的请求格式',
   internal: '服务器内部错误，请稍后重试',
   timeout: '请求超时，请稍后重试',
