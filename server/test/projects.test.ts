@@ -170,7 +170,7 @@ describe('projects', () => {
         'a blank file name',
         { name: '项目', files: [{ name: ' ', content: 'x' }] },
         400,
-        { files: /为空文件/ },
+        { files: '有文件没有文件名，请重新选择' },
       ],
       [
         'a type not allowed',
@@ -267,6 +267,26 @@ describe('projects', () => {
       });
       expect(res.statusCode).toBe(413);
       expect(res.json().message).toMatch(/上传内容总大小超过限制/);
+    });
+
+    it('calls a malformed multipart body malformed, not an interrupted upload', async () => {
+      const post = (headers: Record<string, string>, payload: string) =>
+        t.request({ method: 'POST', url: '/api/projects/upload', token: owner.token, headers, payload });
+      for (const [headers, payload] of [
+        // No boundary at all.
+        [{ 'content-type': 'multipart/form-data' }, 'xx'],
+        // A whole body that never opens a part, or ends inside one.
+        [{ 'content-type': 'multipart/form-data; boundary=b' }, 'garbage'],
+        [
+          { 'content-type': 'multipart/form-data; boundary=b' },
+          '--b\r\nContent-Disposition: form-data; name="project_name"\r\n\r\nx',
+        ],
+      ] as const) {
+        const res = await post({ ...headers }, payload);
+        expect(res.statusCode, payload).toBe(400);
+        expect(res.json().message, payload).toBe('上传的内容格式无效，请重新上传');
+      }
+      expect(listTree(stagingDir())).toEqual([]);
     });
 
     it('refuses a JSON body on the upload call', async () => {

@@ -102,7 +102,7 @@ export async function stageUpload(
       const name = part.filename ?? '';
       if (!name.trim()) {
         part.file.resume();
-        throw new Invalid('files', format(m.emptyFile, { name }));
+        throw new Invalid('files', m.fileNameBlank);
       }
       const tempFile = path.join(inDir, String(files.length));
       let size = 0;
@@ -127,12 +127,12 @@ export async function stageUpload(
     }
   } catch (err) {
     await discard();
-    throw translateMultipartError(err, limits);
+    throw translateMultipartError(err, limits, request);
   }
   return { id, dir, workDir, fields, files, discard };
 }
 
-function translateMultipartError(err: unknown, limits: UploadLimits): unknown {
+function translateMultipartError(err: unknown, limits: UploadLimits, request: FastifyRequest): unknown {
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
@@ -148,6 +148,11 @@ function translateMultipartError(err: unknown, limits: UploadLimits): unknown {
   ) {
     return new Invalid(null, messages.common.badRequest);
   }
-  // The client went away or sent a broken body.
-  return new AppError(400, m.uploadInterrupted);
+  // The client went away before the end (the request was aborted or reset), or sent a body that
+  // isn't multipart as it said (no boundary, a broken part header, no closing boundary).
+  const message = err instanceof Error ? err.message : '';
+  if (request.raw.readableAborted || code === 'ECONNRESET' || /aborted/i.test(message)) {
+    return new AppError(400, m.uploadInterrupted);
+  }
+  return new Invalid(null, m.uploadMalformed);
 }

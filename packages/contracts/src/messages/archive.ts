@@ -10,7 +10,7 @@ export const archiveMessages = {
   /** {size} */
   tooLargeUncompressed: '压缩包解压后的总大小超过限制。最大允许：{size}',
   /** {name} */
-  pathTraversal: '压缩包包含不安全的路径："{name}"',
+  pathTraversal: '文件路径不安全："{name}"',
   /** {name} */
   notRegularFile: '压缩包包含符号链接或特殊文件："{name}"',
   /** {name} */

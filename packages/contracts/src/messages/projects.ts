@@ -8,6 +8,7 @@ export const projectMessages = {
   noFiles: '没有选择文件',
   /** {name} */
   emptyFile: '文件 "{name}" 为空文件',
+  fileNameBlank: '有文件没有文件名，请重新选择',
   /** {name} */
   unreadableFile: '文件 "{name}" 为空或无法读取',
   /** {list} */
@@ -43,6 +44,7 @@ export const projectMessages = {
   showcaseEmpty: '暂无已发布的项目',
   showcaseEnd: '已显示所有项目',
   uploadInterrupted: '上传未完成，连接已中断',
+  uploadMalformed: '上传的内容格式无效，请重新上传',
   uploadTypeInvalid: '上传类型无效',
   versionUploaded: '新版本已上传，等待审核',
 } as const;
