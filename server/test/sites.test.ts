@@ -469,6 +469,10 @@ describe('isolation headers', () => {
     ['POST', 'POST', () => `/sites/${id}/`, {}, 405],
     ['PUT', 'PUT', () => `/sites/${id}/x`, {}, 405],
     ['DELETE', 'DELETE', () => `/sites/${id}/`, {}, 405],
+    // Methods no route names at all answer the same.
+    ['TRACE', 'TRACE', () => `/sites/${id}/`, {}, 405],
+    ['PROPFIND', 'PROPFIND', () => `/sites/${id}/x`, {}, 405],
+    ['preview PROPFIND', 'PROPFIND', () => `/preview/${token}/`, {}, 405],
     [
       'OPTIONS',
       'OPTIONS',

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../services/accounts.js';
 
 /** The success envelope of DECISIONS.md "API shape". */
@@ -16,4 +16,13 @@ export function idParam(value: unknown): number | null {
   if (!/^[1-9][0-9]{0,9}$/.test(s)) return null;
   const n = Number(s);
   return n <= 2_147_483_647 ? n : null;
+}
+
+/** The answer to any method but GET and HEAD under /sites and /preview. */
+export function sendSiteMethodNotAllowed(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(405)
+    .header('allow', 'GET, HEAD')
+    .type('text/plain; charset=utf-8')
+    .send('405 不支持的请求方法');
 }

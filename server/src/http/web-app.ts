@@ -8,6 +8,8 @@ import fastifyStatic from '@fastify/static';
 import { messages } from '@sitehall/contracts';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './errors.js';
+import { isSiteContentPath } from './headers.js';
+import { sendSiteMethodNotAllowed } from './reply.js';
 
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
@@ -26,6 +28,10 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     });
   }
   app.setNotFoundHandler((request, reply) => {
+    // Methods no route is registered for (TRACE, PROPFIND…) on a site: the routes' 405.
+    if (isSiteContentPath(request.url) && request.method !== 'GET' && request.method !== 'HEAD') {
+      return sendSiteMethodNotAllowed(reply);
+    }
     if (request.url.startsWith('/api/') || request.url === '/api') {
       return sendError(reply, 404, messages.common.apiNotFound);
     }

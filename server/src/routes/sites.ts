@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { isSiteContentPath } from '../http/headers.js';
-import { idParam } from '../http/reply.js';
+import { idParam, sendSiteMethodNotAllowed } from '../http/reply.js';
 import {
   decodeSitePath,
   isHtml,
@@ -148,11 +148,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
   };
 
   const methodNotAllowed = (_request: FastifyRequest, reply: FastifyReply) => {
-    reply
-      .code(405)
-      .header('allow', 'GET, HEAD')
-      .type('text/plain; charset=utf-8')
-      .send('405 不支持的请求方法');
+    sendSiteMethodNotAllowed(reply);
   };
 
   for (const prefix of ['/sites', '/preview']) {
