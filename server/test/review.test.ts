@@ -191,4 +191,30 @@ describe('review decisions', () => {
     expect(del.json().data.succeeded).toBe(2);
     expect((await t.request({ url: `/sites/${a}/` })).statusCode).toBe(404);
   });
+
+  it('names the problem with a comment over 1,000 characters or a batch of 0 or over 100 projects', async () => {
+    const owner = await t.createUser();
+    const id = (await uploadProject(t, owner.token, { name: '长意见', files: SIMPLE_SITE })).json().data
+      .project.id;
+    const admin = await t.adminToken();
+    const long = await t.request({
+      method: 'POST',
+      url: `/api/admin/projects/${id}/review`,
+      token: admin,
+      body: { action: 'reject', comment: '改'.repeat(1001) },
+    });
+    expectFailure(long, 400, messages.review.commentTooLong);
+    for (const projectIds of [[], Array.from({ length: 101 }, (_, i) => i + 1), 'all']) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/admin/projects/batch',
+        token: admin,
+        body: { projectIds, action: 'approve' },
+      });
+      expectFailure(res, 400, messages.review.batchSize);
+    }
+    // Still pending: nothing was applied.
+    const detail = await t.request({ url: `/api/projects/${id}`, token: owner.token });
+    expect(detail.json().data.project.status).toBe('pending');
+  });
 });

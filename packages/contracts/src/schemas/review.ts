@@ -3,7 +3,7 @@ import { reviewMessages as m } from '../messages/review.js';
 import { BATCH_ACTIONS, PROJECT_STATUSES, REVIEW_ACTIONS } from '../statuses.js';
 import { searchParam } from './auth.js';
 
-const comment = z.string().trim().max(1000).optional();
+const comment = z.string().trim().max(1000, { error: m.commentTooLong }).optional();
 
 /** POST /api/admin/projects/{id}/review (DECISIONS.md "Statuses and transitions"). */
 export const reviewBody = z.object({
@@ -14,7 +14,10 @@ export type ReviewBody = z.input<typeof reviewBody>;
 
 /** POST /api/admin/projects/batch */
 export const batchBody = z.object({
-  projectIds: z.array(z.number().int().positive()).min(1).max(100),
+  projectIds: z
+    .array(z.number().int().positive(), { error: m.batchSize })
+    .min(1, { error: m.batchSize })
+    .max(100, { error: m.batchSize }),
   action: z.enum(BATCH_ACTIONS, { error: m.statusRequired }),
   data: z.object({ comment }).optional().default({}),
 });
