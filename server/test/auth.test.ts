@@ -180,15 +180,21 @@ describe('bearer tokens', () => {
   });
 
   it('refuses other schemes and malformed or unknown tokens', async () => {
-    for (const authorization of [
-      token,
-      `Basic ${token}`,
-      `Token ${token}`,
-      'Bearer ',
-      'Bearer short',
-      `Bearer ${'x'.repeat(43)}`,
-    ]) {
-      expectFailure(await t.request({ url: '/api/auth/profile', headers: { authorization } }), 401);
+    // No bearer token at all: never signed in.
+    for (const authorization of [token, `Basic ${token}`, `Token ${token}`, 'Bearer ']) {
+      expectFailure(
+        await t.request({ url: '/api/auth/profile', headers: { authorization } }),
+        401,
+        messages.common.unauthenticated,
+      );
+    }
+    // A bearer token that doesn't (or no longer) work: the session is over.
+    for (const authorization of ['Bearer short', `Bearer ${'x'.repeat(43)}`]) {
+      expectFailure(
+        await t.request({ url: '/api/auth/profile', headers: { authorization } }),
+        401,
+        messages.common.sessionExpired,
+      );
     }
   });
 

@@ -86,7 +86,10 @@ export function registerAccess(app: FastifyInstance, sessions: SessionService): 
         };
         request.actorUser = found.user;
       } else if (access !== 'public') {
-        throw new Unauthorized(messages.common.sessionExpired);
+        // A bearer token that doesn't work (any more) is a session that is over; another scheme,
+        // or no token, was never a sign-in.
+        const bearer = /^bearer +\S/i.test(header);
+        throw new Unauthorized(bearer ? messages.common.sessionExpired : messages.common.unauthenticated);
       }
     }
     if (access === 'public') return;
