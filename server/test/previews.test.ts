@@ -165,6 +165,20 @@ describe('preview links', () => {
     expect(Number(row.view_count)).toBe(0);
   });
 
+  it('a new link revokes only its maker’s earlier one: an admin’s preview leaves the owner’s link working', async () => {
+    const { id, owner } = await pendingProject();
+    const admin = await t.adminToken();
+    const owners = (await makeToken(id, owner.token)).json().data;
+    const admins = (await makeToken(id, admin)).json().data;
+    expect((await open(owners.preview_url)).statusCode).toBe(200);
+    expect((await open(admins.preview_url)).statusCode).toBe(200);
+    // The owner's 重新生成 replaces the owner's link, not the admin's.
+    const again = (await makeToken(id, owner.token)).json().data;
+    expect((await open(owners.preview_url)).statusCode).toBe(404);
+    expect((await open(again.preview_url)).statusCode).toBe(200);
+    expect((await open(admins.preview_url)).statusCode).toBe(200);
+  });
+
   it('purges expired and revoked tokens, keeping live ones', async () => {
     const { id, owner } = await pendingProject();
     const old = (await makeToken(id, owner.token)).json().data;

@@ -1,7 +1,8 @@
 /**
  * Preview links: /preview/{token}/ shows one deployment (the newest, usually pending review) to
  * whoever has the link, until it expires. Tokens are 128-bit random, stored hashed, bound to one
- * deployment; making a new one revokes the project's previous links.
+ * deployment; making a new one revokes the links the same person made for the project before (an
+ * admin's look at a project in review doesn't cut off the link its owner has shared).
  */
 import { randomBytes } from 'node:crypto';
 import { messages, type PreviewTokenDto } from '@sitehall/contracts';
@@ -39,6 +40,7 @@ export function createPreviewService(
           .updateTable('preview_tokens')
           .set({ revoked: 1 })
           .where('project_id', '=', project.id)
+          .where('created_by', '=', actor.id)
           .where('revoked', '=', 0)
           .execute();
         await trx
