@@ -44,12 +44,12 @@ describe('trend display', () => {
     expect(screen.getByLabelText('下降')).toBeInTheDocument();
   });
 
-  it('shows no percentage at all when last week had nothing to compare with', () => {
+  it('says 新增, with no percentage, when last week had nothing to compare with', () => {
     render(<TrendIndicator trend={trend(4, 0, null)} />);
     const shown = screen.getByTestId('trend');
-    expect(shown).toHaveTextContent('较上周 —');
+    expect(shown).toHaveTextContent('较上周 新增');
     expect(shown.textContent).not.toMatch(/%/);
-    expect(screen.queryByLabelText('上升')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('上升')).toBeInTheDocument();
   });
 });
 

@@ -35,7 +35,9 @@ const rowOf = (name: string) => screen.getByRole('link', { name }).closest('tr')
 describe('admin projects page', () => {
   it('lists every project with its live and featured marks, views, downloads and the page summary', async () => {
     await openProjects();
-    expect(within(rowOf('作品集')).getByText('1,234')).toBeInTheDocument();
+    expect(within(rowOf('作品集')).getByTitle('访问 1234 次，下载 5 次')).toHaveTextContent('1,234 / 5');
+    // The owner is on the project's line (the table fits a 1280-pixel window without scrolling).
+    expect(within(rowOf('作品集')).getByText(/^#1 · .+ · /)).toBeInTheDocument();
     expect(within(rowOf('作品集')).getByText('未上线')).toBeInTheDocument();
     expect(within(rowOf('精选站点')).getByRole('link', { name: '打开 精选站点 的站点' })).toHaveAttribute(
       'href',

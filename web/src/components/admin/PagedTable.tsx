@@ -83,7 +83,14 @@ export function PagedTable<T extends object>({
         onChange={(pagination) =>
           paging.onChange(pagination.current ?? 1, pagination.pageSize ?? paging.pageSize)
         }
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} /> }}
+        // While the first page loads there is nothing to say yet: "no projects" would be untrue.
+        locale={{
+          emptyText: query.isPending ? (
+            <div className="admin-table-loading" />
+          ) : (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />
+          ),
+        }}
       />
     </>
   );

@@ -2,13 +2,16 @@ import './admin.css';
 import { ArrowDownOutlined, ArrowUpOutlined, MinusOutlined } from '@ant-design/icons';
 import type { WeekTrendDto } from '@sitehall/contracts';
 
-/** "较上周 ↑ 12.5%" from this week against last; without last week's figure, a dash and no percentage. */
+/**
+ * "较上周 ↑ 12.5%" from this week against last. With nothing last week and something this week
+ * (the server's null) a percentage would mean nothing: "较上周 ↑ 新增".
+ */
 export function TrendIndicator({ trend, label = '较上周' }: { trend: WeekTrendDto; label?: string }) {
   const percent = trend.trend_percent;
   if (percent === null) {
     return (
-      <span className="trend trend--none" data-testid="trend" title="上周没有数据，无法计算变化">
-        {label} —
+      <span className="trend trend--up" data-testid="trend" title="上周为 0，本周有新增">
+        {label} <ArrowUpOutlined aria-label="上升" /> 新增
       </span>
     );
   }

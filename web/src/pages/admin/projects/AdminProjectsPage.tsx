@@ -20,6 +20,7 @@ import {
   Button,
   Card,
   Dropdown,
+  Grid,
   Popconfirm,
   Select,
   Space,
@@ -75,16 +76,16 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
       <LinkButton size="small" type="link" to={`/admin/reviews/${project.id}`}>
         详情
       </LinkButton>
-      <Button
-        size="small"
-        type="link"
-        icon={<DownloadOutlined aria-hidden />}
-        loading={download.isPending}
-        onClick={startDownload}
-        aria-label={`下载 ${project.name}`}
-      >
-        下载
-      </Button>
+      <Tooltip title="下载">
+        <Button
+          size="small"
+          type="link"
+          icon={<DownloadOutlined aria-hidden />}
+          loading={download.isPending}
+          onClick={startDownload}
+          aria-label={`下载 ${project.name}`}
+        />
+      </Tooltip>
       <Dropdown
         trigger={['click']}
         disabled={reviewActions.length === 0}
@@ -116,9 +117,8 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
           icon={<DeleteOutlined aria-hidden />}
           loading={remove.isPending}
           aria-label={`删除 ${project.name}`}
-        >
-          删除
-        </Button>
+          title="删除"
+        />
       </Popconfirm>
     </Space>
   );
@@ -129,6 +129,7 @@ export function AdminProjectsPage() {
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
   const selection = useRowSelection(list.query);
+  const wide = Grid.useBreakpoint().md ?? true;
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const counts = projects.data?.counts;
@@ -137,20 +138,19 @@ export function AdminProjectsPage() {
     {
       title: '项目',
       key: 'project',
-      fixed: 'left',
+      fixed: wide ? 'left' : undefined,
       width: 200,
       render: (_, project) => (
         <div className="admin-project-cell">
           <Link to={`/admin/reviews/${project.id}`} className="admin-project-cell__name">
             {project.name}
           </Link>
-          <Typography.Text type="secondary" className="admin-project-cell__desc">
-            #{project.id} · {versionSummary(project)}
+          <Typography.Text type="secondary" ellipsis className="admin-project-cell__desc">
+            #{project.id} · {project.owner.username} · {versionSummary(project)}
           </Typography.Text>
         </div>
       ),
     },
-    { title: '所有者', key: 'owner', width: 110, render: (_, project) => project.owner.username },
     {
       title: '状态',
       key: 'status',
@@ -186,23 +186,20 @@ export function AdminProjectsPage() {
       ),
     },
     {
-      title: '访问量',
-      key: 'views',
-      width: 80,
+      title: '访问 / 下载',
+      key: 'counts',
+      width: 100,
       align: 'right',
-      render: (_, project) => numberFormat.format(project.viewCount),
-    },
-    {
-      title: '下载量',
-      key: 'downloads',
-      width: 80,
-      align: 'right',
-      render: (_, project) => numberFormat.format(project.download_count),
+      render: (_, project) => (
+        <span title={`访问 ${project.viewCount} 次，下载 ${project.download_count} 次`}>
+          {numberFormat.format(project.viewCount)} / {numberFormat.format(project.download_count)}
+        </span>
+      ),
     },
     {
       title: '大小',
       key: 'size',
-      width: 110,
+      width: 100,
       align: 'right',
       render: (_, project) => (
         <div className="admin-projects__size">
@@ -214,14 +211,15 @@ export function AdminProjectsPage() {
     {
       title: '创建时间',
       key: 'created',
-      width: 110,
+      width: 116,
       render: (_, project) => formatDate(project.created_at),
     },
     {
       title: '操作',
       key: 'actions',
-      fixed: 'right',
-      width: 280,
+      // Pinned beside the rows on a wide screen; on a phone it would cover them.
+      fixed: wide ? 'right' : undefined,
+      width: 176,
       render: (_, project) => <RowActions project={project} actions={actions} />,
     },
   ];
@@ -258,8 +256,9 @@ export function AdminProjectsPage() {
           query={projects}
           rows={projects.data?.projects ?? []}
           columns={columns}
-          scroll={{ x: 1190 }}
-          rowSelection={{ ...selection.rowSelection, fixed: true }}
+          // Fits the content area of a 1280-pixel window beside the admin menu; narrower scrolls.
+          scroll={{ x: 950 }}
+          rowSelection={{ ...selection.rowSelection, fixed: wide }}
           failedTitle={messages.review.reviewListFailed}
           paging={list.paging(projects.data?.pagination.total_count ?? 0)}
           emptyText={list.search || list.status !== 'all' ? '没有找到匹配的项目' : '暂无项目'}

@@ -5,7 +5,7 @@ import {
   type AdminTab,
   messages,
 } from '@sitehall/contracts';
-import { Badge, Card, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
+import { Badge, Card, Grid, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { useAdminProjects } from '../../../api/admin';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
@@ -67,6 +67,7 @@ export function ReviewListPage() {
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
   const selection = useRowSelection(list.query);
+  const wide = Grid.useBreakpoint().md ?? true;
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const columns: TableProps<AdminProjectDto>['columns'] = [
@@ -84,7 +85,13 @@ export function ReviewListPage() {
         </div>
       ),
     },
-    { title: '所有者', key: 'owner', width: 90, render: (_, project) => project.owner.username },
+    {
+      title: '所有者',
+      key: 'owner',
+      width: 100,
+      ellipsis: true,
+      render: (_, project) => project.owner.username,
+    },
     {
       title: '状态',
       key: 'status',
@@ -103,19 +110,19 @@ export function ReviewListPage() {
     {
       title: '内容检查',
       key: 'check',
-      width: 104,
+      width: 96,
       render: (_, project) => <ContentCheckBadge check={project.content_check} />,
     },
     {
       title: '版本',
       key: 'version',
-      width: 140,
+      width: 110,
       render: (_, project) => <span className="review-table__version">{versionSummary(project)}</span>,
     },
     {
       title: '上传时间',
       key: 'uploaded',
-      width: 150,
+      width: 140,
       render: (_, project) => (
         <span className="review-table__time">{formatDateTime(uploadTimeOf(project))}</span>
       ),
@@ -123,8 +130,9 @@ export function ReviewListPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 230,
-      fixed: 'right',
+      width: 176,
+      // Pinned beside the rows on a wide screen; on a phone it would cover them.
+      fixed: wide ? 'right' : undefined,
       render: (_, project) => (
         <Space size={6} wrap>
           <LinkButton
@@ -166,7 +174,8 @@ export function ReviewListPage() {
           query={projects}
           rows={projects.data?.projects ?? []}
           columns={columns}
-          scroll={{ x: 1000 }}
+          // Fits the content area of a 1280-pixel window beside the admin menu; narrower scrolls.
+          scroll={{ x: 950 }}
           rowSelection={selection.rowSelection}
           failedTitle={messages.review.reviewListFailed}
           paging={list.paging(projects.data?.pagination.total_count ?? 0)}
