@@ -115,6 +115,23 @@ describe('project detail', () => {
     expect(screen.queryByText('访问项目')).not.toBeInTheDocument();
   });
 
+  it('shows the approval only while the site is live: not after a takedown', async () => {
+    await openDetail(
+      makeProject({
+        id: 10,
+        name: '已下线的站点',
+        status: 'rejected',
+        rejectionReason: '内容违规',
+        access_url: null,
+        approved_at: '2024-05-01T08:00:00.000Z',
+        approved_by: 'admin',
+      }),
+    );
+    expect(screen.queryByText('审核时间')).not.toBeInTheDocument();
+    expect(screen.getByText('审核人').closest('tr')).toHaveTextContent('—');
+    expect(screen.queryByText('admin', { selector: '.detail-stats__times *' })).not.toBeInTheDocument();
+  });
+
   it('says 项目不存在 with a way back, and 加载项目失败 on other errors', async () => {
     fakeApi({
       'GET /projects/404': fail(404, '项目不存在'),

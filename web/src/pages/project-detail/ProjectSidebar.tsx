@@ -106,6 +106,9 @@ export function AccessCard({ project }: { project: ProjectDto }) {
 }
 
 export function StatsCard({ project }: { project: ProjectDto }) {
+  // The approval shown is the one the site is live by (spec: review time "when published"): after
+  // a takedown the old approval would read as the current decision.
+  const live = project.access_url !== null && project.approved_at !== null;
   return (
     <Card title="统计信息" className="detail-card">
       <div className="detail-stats">
@@ -118,10 +121,10 @@ export function StatsCard({ project }: { project: ProjectDto }) {
         className="detail-stats__times"
         items={[
           { key: 'created', label: '创建时间', children: formatDateTime(project.created_at) },
-          ...(project.approved_at
+          ...(live
             ? [{ key: 'approved', label: '审核时间', children: formatDateTime(project.approved_at) }]
             : []),
-          { key: 'reviewer', label: '审核人', children: project.approved_by ?? '—' },
+          { key: 'reviewer', label: '审核人', children: (live && project.approved_by) || '—' },
         ]}
       />
     </Card>
