@@ -179,6 +179,29 @@ describe('preview links', () => {
     expect((await open(admins.preview_url)).statusCode).toBe(200);
   });
 
+  it('tells the reviewer at a preview’s root that the version has no home page', async () => {
+    const owner = await t.createUser();
+    const res = await uploadProject(t, owner.token, {
+      files: [
+        { name: 'about.html', content: '<h1>关于</h1>' },
+        { name: 'contact.html', content: '<h1>联系</h1>' },
+      ],
+    });
+    const id = res.json().data.project.id as number;
+    expect(res.json().data.project.entry_file).toBeNull();
+    const { preview_url } = (await makeToken(id, owner.token)).json().data;
+    const root = await open(preview_url);
+    expect(root.statusCode).toBe(404);
+    expect(root.body).toContain('这个版本没有首页文件（index.html）');
+    expect(root.headers['content-security-policy']).toMatch(/^sandbox /);
+    expect((await open(preview_url, 'about.html')).body).toBe('<h1>关于</h1>');
+    // Anything else missing, and any bad link, is the plain 404.
+    const missing = await open(preview_url, 'nope.html');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).not.toContain('首页');
+    expect((await open('/preview/AAAAAAAAAAAAAAAAAAAAAA/')).body).toBe(missing.body);
+  });
+
   it('purges expired and revoked tokens, keeping live ones', async () => {
     const { id, owner } = await pendingProject();
     const old = (await makeToken(id, owner.token)).json().data;

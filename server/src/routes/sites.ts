@@ -21,14 +21,20 @@ import {
 } from '../serve/index.js';
 import type { DeploymentIndex } from '../services/site-index.js';
 
-const NOT_FOUND_HTML =
+const notFoundPage = (text: string) =>
   '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>404 页面不存在</title></head>' +
   '<body style="font-family:sans-serif;text-align:center;padding:4em 1em;color:#555">' +
-  '<h1>404</h1><p>页面不存在，或该站点尚未发布。</p></body></html>';
+  `<h1>404</h1><p>${text}</p></body></html>`;
+const NOT_FOUND_HTML = notFoundPage('页面不存在，或该站点尚未发布。');
+/**
+ * The root of a preview whose version has no index.html and no entry file: what a reviewer
+ * opening it needs to know (only a valid link gets this far; a bad one is the plain 404).
+ */
+const NO_ENTRY_HTML = notFoundPage('这个版本没有首页文件（index.html），请从文件列表中打开要查看的页面。');
 
-function notFound(reply: FastifyReply): SiteBody {
+function notFound(reply: FastifyReply, html = NOT_FOUND_HTML): SiteBody {
   reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-  return NOT_FOUND_HTML;
+  return html;
 }
 
 /** Prefetches and prerenders are not someone looking at the page. */
@@ -72,7 +78,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return resolveSiteFile((p) => site.files.get(p), path, {
       entryFile: site.entryFile,
       query: q === -1 ? '' : rawPath.slice(q),
-    }).then((resolution) => sendFound(request, reply, site, resolution, preview));
+    }).then((resolution) =>
+      !resolution && preview && path === '' && !site.entryFile
+        ? notFound(reply, NO_ENTRY_HTML)
+        : sendFound(request, reply, site, resolution, preview),
+    );
   }
 
   function sendFound(
