@@ -306,6 +306,49 @@ describe('the checker', () => {
     expect(report.findings.map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('reports references to files the upload does not have, as the server would look them up', async () => {
+    const report = await checkSiteContent(
+      site({
+        'index.html': [
+          '<link rel="stylesheet" href="css/app.css">',
+          '<link rel="stylesheet" href="css/missing.css?v=2">',
+          '<script src="./js/app.js"></script>',
+          '<img src="img/%E5%9B%BE.png" srcset="img/logo.png 1x, img/logo@2x.png 2x">',
+          '<a href="docs/">文档</a> <a href="docs">文档</a> <a href="blog/">博客</a>',
+          '<a href="#top">顶部</a> <a href="mailto:a@example.org">信</a> <a href="tel:110">电话</a>',
+          '<img src="data:image/png;base64,AAAA"> <a href="{{ url }}">模板</a> <a href="?page=2">下页</a>',
+          '<a href="../outside.html">站外</a> <a href="https://example.org/x.html">外部</a>',
+        ].join('\n'),
+        'css/app.css': '.a { background: url("../img/bg.png") } .b { background: url(../img/none.png) }',
+        'js/app.js': 'console.log(1)',
+        'img/图.png': 'x',
+        'img/logo.png': 'x',
+        'img/bg.png': 'x',
+        'docs/index.html': '<a href="../index.html">回到首页</a> <a href="guide.html#part">指南</a>',
+      }),
+      'index.html',
+    );
+    const missing = pick(report, 'missing_file')
+      .map((f) => [f.file, f.line, f.message])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]));
+    expect(missing).toEqual([
+      ['css/app.css', 1, '引用的文件不在上传内容中：“../img/none.png”，打开页面时会加载失败'],
+      ['docs/index.html', 1, '引用的文件不在上传内容中：“guide.html#part”，打开页面时会加载失败'],
+      ['index.html', 2, '引用的文件不在上传内容中：“css/missing.css?v=2”，打开页面时会加载失败'],
+      ['index.html', 4, '引用的文件不在上传内容中：“img/logo@2x.png”，打开页面时会加载失败'],
+      ['index.html', 5, '引用的文件不在上传内容中：“blog/”，打开页面时会加载失败'],
+    ]);
+    expect(pick(report, 'missing_file').every((f) => f.severity === 'low')).toBe(true);
+  });
+
+  it('does not judge relative references after a <base href>', async () => {
+    const report = await checkSiteContent(
+      site({ 'index.html': '<base href="https://cdn.example.org/site/"><img src="img/a.png">' }),
+      'index.html',
+    );
+    expect(pick(report, 'missing_file')).toEqual([]);
+  });
+
   it('does not report root paths when sites have their own host (they work there)', async () => {
     const report = await checkSiteContent(
       site({ 'index.html': '<a href="/about.html">x</a>' }),

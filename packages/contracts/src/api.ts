@@ -184,6 +184,7 @@ export type ContentCheckLevel = ContentCheckSeverity | 'clean';
 export type ContentCheckKind =
   | 'missing_entry'
   | 'root_absolute_link'
+  | 'missing_file'
   | 'external_script'
   | 'external_stylesheet'
   | 'external_frame'

@@ -139,6 +139,7 @@ export async function checkSiteContent(
   const partial: string[] = [];
 
   if (entryFile === null) out.add('medium', 'missing_entry', m.missingEntry, null, null);
+  const paths = new Set(files.map((f) => f.path));
 
   for (const f of files) {
     if (f.size >= CONTENT_CHECK_LIMITS.largeFileBytes) {
@@ -165,6 +166,7 @@ export async function checkSiteContent(
     if (!complete && full) partial.push(f.path);
     const scan = new FileScan(f.path, bytes.toString('utf8').replace(/^\ufeff/, ''), out, {
       rootPathsWork: opts.rootPathsWork ?? false,
+      paths,
     });
     if (HTML.has(ext)) await scan.html();
     else if (ext === 'svg') await scan.svg();
@@ -286,6 +288,40 @@ export function classifyUrl(raw: string): Target {
   return { kind: 'local' };
 }
 
+/**
+ * Whether a relative reference from the file `from` names a file the site does not have, the
+ * way the server would look it up (the path itself, or a folder's index page). False for what
+ * can't be judged: fragments, other schemes (mailto:, data:…), template placeholders, paths
+ * that leave the site, undecodable escapes.
+ */
+export function missingLocal(url: string, from: string, paths: ReadonlySet<string>): boolean {
+  const trimmed = url.trim();
+  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?')) return false;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /[{}$<>`]/.test(trimmed)) return false;
+  const bare = trimmed.split('#', 1)[0]!.split('?', 1)[0]!;
+  if (bare === '') return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(bare);
+  } catch {
+    return false;
+  }
+  const segments = `${from.slice(0, from.lastIndexOf('/') + 1)}${decoded}`.split('/');
+  const resolved: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    if (segment === '..') {
+      if (resolved.length === 0) return false;
+      resolved.pop();
+    } else if (segment !== '.' && (segment !== '' || i === segments.length - 1)) {
+      resolved.push(segment);
+    }
+  }
+  const path = resolved.join('/').normalize('NFC');
+  const folder = path === '' || path.endsWith('/') ? path : `${path}/`;
+  if (path !== folder && paths.has(path)) return false;
+  return !paths.has(`${folder}index.html`) && !paths.has(`${folder}index.htm`);
+}
+
 /** Known browser crypto-miners (names of their libraries, hosts and entry points). */
 const MINERS =
   /\b(coin-?hive|authedmine|crypto-?loot|coinimp|jsecoin|webmine(?:pool|rpool|\.pro)|deepminer|cryptonight|coinhave|minero\.cc|monerominer|nfwebminer|crypto-webminer|ppoi\.org|CRLT\.Anonymous)\b/gi;
@@ -338,8 +374,11 @@ class FileScan {
     readonly path: string,
     readonly text: string,
     private readonly out: Collector,
-    private readonly opts: { rootPathsWork: boolean },
+    private readonly opts: { rootPathsWork: boolean; paths: ReadonlySet<string> },
   ) {}
+
+  /** A <base href> changes what relative references mean: they are not checked after one. */
+  private based = false;
 
   private line(offset: number): number {
     if (!this.lineStarts) {
@@ -372,6 +411,9 @@ class FileScan {
     const target = classifyUrl(url);
     if (target.kind === 'root' && !this.opts.rootPathsWork) {
       this.add('medium', 'root_absolute_link', format(m.rootAbsolute, { url: target.url }), at);
+    }
+    if (target.kind === 'local' && !this.based && missingLocal(url, this.path, this.opts.paths)) {
+      this.add('low', 'missing_file', format(m.missingFile, { url: url.trim().slice(0, 200) }), at);
     }
     return target;
   }
@@ -408,6 +450,7 @@ class FileScan {
       else if (/^\s*javascript:/i.test(a.value)) this.scriptText(a.value, a.at);
       else if (a.name === 'style') this.cssText(a.value, a.at);
     }
+    if (tag.name === 'base' && attr('href')) this.based = true;
     for (const name of ATTR_URLS[tag.name] ?? []) {
       const a = attr(name);
       if (!a) continue;

@@ -47,6 +47,8 @@ export const reviewMessages = {
     /** {url} */
     rootAbsolute:
       '以 / 开头的地址“{url}”在站点地址 /sites/项目编号/ 下会指向平台根目录而失效，请改为相对地址',
+    /** {url} */
+    missingFile: '引用的文件不在上传内容中：“{url}”，打开页面时会加载失败',
     /** {domain} */
     externalScript: '引用外部脚本：{domain}',
     /** {domain} */
@@ -97,6 +99,7 @@ export const CONTENT_CHECK_LEVEL_LABELS = {
 export const CONTENT_CHECK_KIND_LABELS = {
   missing_entry: '缺少入口文件',
   root_absolute_link: '根路径链接',
+  missing_file: '引用的文件缺失',
   external_script: '外部脚本',
   external_stylesheet: '外部样式表',
   external_frame: '外部嵌入',
