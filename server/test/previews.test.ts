@@ -2,6 +2,7 @@
  * Preview links (DECISIONS.md "Serving sites"): who may make one, what it shows, how long, and
  * that a newer link, expiry or a deleted project closes it — always as the same 404.
  */
+import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/services/sessions.js';
 import {
@@ -202,6 +203,47 @@ describe('preview links', () => {
     expect((await open('/preview/AAAAAAAAAAAAAAAAAAAAAA/')).body).toBe(missing.body);
   });
 
+  it('is no way around a review: a rejected or taken-down version and a disabled maker close the link', async () => {
+    const admin = await t.adminToken();
+    // Rejected while pending: its link dies, and no new one is made for it.
+    const pending = await pendingProject();
+    const link = (await makeToken(pending.id, pending.owner.token)).json().data;
+    expect((await review(t, pending.id, 'reject', '钓鱼页面')).statusCode).toBe(200);
+    expect((await open(link.preview_url)).statusCode).toBe(404);
+    const refused = await makeToken(pending.id, pending.owner.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(messages.project.previewRejected);
+    // A fixed version can be previewed again.
+    await uploadProject(t, pending.owner.token, { projectId: pending.id, files: SIMPLE_SITE });
+    expect((await makeToken(pending.id, pending.owner.token)).statusCode).toBe(200);
+
+    // Taken down while live: the owner's and the admin's links die with the site.
+    const live = await liveProject(t, SIMPLE_SITE);
+    const owners = (await makeToken(live.id, live.owner.token)).json().data;
+    const admins = (await makeToken(live.id, admin)).json().data;
+    expect((await open(owners.preview_url)).statusCode).toBe(200);
+    expect((await review(t, live.id, 'takedown', '违规内容')).statusCode).toBe(200);
+    expect((await open(owners.preview_url)).statusCode).toBe(404);
+    expect((await open(admins.preview_url)).statusCode).toBe(404);
+    expect((await makeToken(live.id, live.owner.token)).statusCode).toBe(409);
+
+    // A disabled account's links stop working; an admin's link to the same project doesn't.
+    const other = await pendingProject();
+    const mine = (await makeToken(other.id, other.owner.token)).json().data;
+    const theirs = (await makeToken(other.id, admin)).json().data;
+    const ownerId = (await t.request({ url: '/api/auth/profile', token: other.owner.token })).json().data.user
+      .id;
+    const disabled = await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${ownerId}`,
+      token: admin,
+      body: { disabled: true },
+    });
+    expect(disabled.statusCode).toBe(200);
+    expect((await open(mine.preview_url)).statusCode).toBe(404);
+    expect((await open(theirs.preview_url)).statusCode).toBe(200);
+  });
+
   it('purges expired and revoked tokens, keeping live ones', async () => {
     const { id, owner } = await pendingProject();
     const old = (await makeToken(id, owner.token)).json().data;
@@ -241,12 +283,5 @@ describe('preview links', () => {
       .executeTakeFirstOrThrow();
     expect(Date.parse(row.expires_at) - Date.now()).toBeLessThanOrEqual(600 * 1000);
     expect(Date.parse(row.expires_at) - Date.now()).toBeGreaterThan(590 * 1000);
-  });
-
-  it('a rejected project can still be previewed by its owner', async () => {
-    const { id, owner } = await pendingProject('<h1>被拒绝</h1>');
-    await review(t, id, 'reject', '请修改');
-    const { preview_url } = (await makeToken(id, owner.token)).json().data;
-    expect((await open(preview_url)).body).toBe('<h1>被拒绝</h1>');
   });
 });

@@ -113,6 +113,9 @@ describe('project detail', () => {
     expect(screen.getByText(/未指定/)).toBeInTheDocument();
     expect(screen.getByText('私有', { selector: '.ant-tag' })).toBeInTheDocument();
     expect(screen.queryByText('访问项目')).not.toBeInTheDocument();
+    // The server makes no preview link of a rejected version: no button that would only fail.
+    expect(screen.queryByRole('button', { name: /生成预览/ })).not.toBeInTheDocument();
+    expect(screen.getByText('未通过审核的版本不能预览，上传修改后的新版本即可预览。')).toBeInTheDocument();
   });
 
   it('shows the approval only while the site is live: not after a takedown', async () => {

@@ -5,17 +5,20 @@
  * admin's look at a project in review doesn't cut off the link its owner has shared).
  */
 import { randomBytes } from 'node:crypto';
-import { messages, type PreviewTokenDto } from '@sitehall/contracts';
+import { type DeploymentStatus, messages, type PreviewTokenDto } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../http/access.js';
-import { NotFound } from '../http/errors.js';
+import { Conflict, NotFound } from '../http/errors.js';
 import { previewUrl, type SiteUrlOptions } from '../presenters/urls.js';
 import type { AuditService } from './audit.js';
 import { hashToken } from './sessions.js';
 import type { SettingsService } from './settings.js';
 
 export const PREVIEW_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
+
+/** Versions a preview may show: waiting for review (or replaced while waiting), or approved. */
+const PREVIEWABLE: DeploymentStatus[] = ['pending', 'superseded', 'approved'];
 
 export function createPreviewService(
   db: DB,
@@ -31,6 +34,14 @@ export function createPreviewService(
     ): Promise<PreviewTokenDto> {
       const deploymentId = project.latest_deployment_id ?? project.live_deployment_id;
       if (!deploymentId) throw new NotFound(messages.project.notFound);
+      // What review refused (or took down) is not shown to anyone through a link either.
+      const target = await db
+        .selectFrom('deployments')
+        .select('status')
+        .where('id', '=', deploymentId)
+        .executeTakeFirst();
+      if (!target || !PREVIEWABLE.includes(target.status))
+        throw new Conflict(messages.project.previewRejected);
       const { previewTtlSeconds } = await settings.get();
       const token = randomBytes(16).toString('base64url');
       const at = now();
@@ -74,12 +85,18 @@ export function createPreviewService(
     /** The deployment a live (unexpired, unrevoked) token shows, or null. */
     async resolve(token: string): Promise<{ deploymentId: number; projectId: number } | null> {
       if (!PREVIEW_TOKEN.test(token)) return null;
+      // A link stops working as soon as its version is rejected or taken down, or the account
+      // that made it is disabled: a preview is not a way around a review decision.
       const row = await db
-        .selectFrom('preview_tokens')
-        .select(['deployment_id', 'project_id'])
-        .where('token_hash', '=', hashToken(token))
-        .where('revoked', '=', 0)
-        .where('expires_at', '>', now())
+        .selectFrom('preview_tokens as t')
+        .innerJoin('deployments as d', 'd.id', 't.deployment_id')
+        .innerJoin('users as u', 'u.id', 't.created_by')
+        .select(['t.deployment_id', 't.project_id'])
+        .where('t.token_hash', '=', hashToken(token))
+        .where('t.revoked', '=', 0)
+        .where('t.expires_at', '>', now())
+        .where('d.status', 'in', PREVIEWABLE)
+        .where('u.disabled', '=', 0)
         .executeTakeFirst();
       return row ? { deploymentId: row.deployment_id, projectId: row.project_id } : null;
     },

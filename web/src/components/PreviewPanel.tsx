@@ -21,7 +21,7 @@ import { usePreviewLink } from '../api/projects';
 import { useCopyFeedback } from '../hooks/useCopyFeedback';
 import { useCountdown } from '../hooks/useCountdown';
 
-type PreviewProject = Pick<ProjectDto, 'id' | 'access_url' | 'live_version' | 'latest_version'>;
+type PreviewProject = Pick<ProjectDto, 'id' | 'status' | 'access_url' | 'live_version' | 'latest_version'>;
 
 /** Server addresses are paths on this host unless a separate sites host is configured. */
 export function absoluteUrl(url: string): string {
@@ -226,6 +226,17 @@ interface PreviewPanelProps {
 }
 
 export function PreviewPanel({ project, compact = false }: PreviewPanelProps) {
+  // The newest version was rejected (or the site taken down): the server makes no link for it.
+  const rejected = project.status === 'rejected';
+  if (!project.access_url && rejected) {
+    return (
+      <div className="preview-panel">
+        <Typography.Text type="secondary" className={compact ? undefined : 'preview-panel__note'}>
+          未通过审核的版本不能预览，上传修改后的新版本即可预览。
+        </Typography.Text>
+      </div>
+    );
+  }
   if (!project.access_url) {
     return (
       <div className="preview-panel">
@@ -236,6 +247,7 @@ export function PreviewPanel({ project, compact = false }: PreviewPanelProps) {
   // While live, a newer version waiting for review can be previewed before it replaces the live one.
   const newerVersion =
     !compact &&
+    !rejected &&
     project.latest_version !== null &&
     project.live_version !== null &&
     project.latest_version > project.live_version;

@@ -39,6 +39,7 @@ export const projectMessages = {
   updated: '项目已更新',
   addressCopied: '地址已复制到剪贴板',
   previewFailed: '生成预览失败，请重试',
+  previewRejected: '这个版本未通过审核或已被下线，不能生成预览；请上传修改后的新版本',
   showcaseLoadFailed: '加载项目失败，请稍后重试',
   showcaseNoMatch: '没有找到匹配的项目',
   showcaseEmpty: '暂无已发布的项目',
