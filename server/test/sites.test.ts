@@ -466,6 +466,9 @@ describe('isolation headers', () => {
     // The router itself refuses an overlong escape (frameworkErrors answers it).
     ['undecodable', 'GET', () => `/sites/${id}/%c0%ae`, {}, 400],
     ['bare prefix', 'GET', () => '/sites', {}, 404],
+    // The router decodes '%73' to 's': the site route answers, with the site headers.
+    ['encoded prefix', 'GET', () => `/%73ites/${id}/`, {}, 404],
+    ['encoded preview prefix', 'GET', () => `/%70review/${token}/`, {}, 404],
     ['POST', 'POST', () => `/sites/${id}/`, {}, 405],
     ['PUT', 'PUT', () => `/sites/${id}/x`, {}, 405],
     ['DELETE', 'DELETE', () => `/sites/${id}/`, {}, 405],

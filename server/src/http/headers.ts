@@ -2,7 +2,7 @@
  * Security headers for the platform's own pages and API. Site content under /sites and /preview
  * gets its own sandboxing headers from serve/ instead.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export function appCsp(sitesOrigin?: string): string {
   const frames = ["'self'", ...(sitesOrigin ? [sitesOrigin] : [])].join(' ');
@@ -27,10 +27,18 @@ export function isSiteContentPath(url: string): boolean {
   return /^\/(?:sites|preview)(?:[/?]|$)/.test(url);
 }
 
+/**
+ * Whether a request is answered as user content: its URL is under /sites or /preview, or the
+ * route that answered is (the router matches decoded paths: '/%73ites/1/' reaches '/sites/*').
+ */
+export function isSiteRequest(request: FastifyRequest): boolean {
+  return isSiteContentPath(request.url) || isSiteContentPath(request.routeOptions.url ?? '');
+}
+
 export function registerAppHeaders(app: FastifyInstance, sitesOrigin?: string): void {
   const csp = appCsp(sitesOrigin);
   app.addHook('onSend', async (request, reply, payload) => {
-    if (isSiteContentPath(request.url)) return payload;
+    if (isSiteRequest(request)) return payload;
     reply.header('content-security-policy', csp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');

@@ -43,7 +43,10 @@ export function siteSecurityHeaders(
 export function registerSiteSecurityHeaders(app: FastifyInstance, kind: SiteIsolation): void {
   // A callback hook, not an async one: it runs on every site response.
   app.addHook('onSend', (request, reply, payload, done) => {
-    const headers = siteHeadersForUrl(request.url, kind);
+    // The router matches decoded paths ('/%73ites/1/' is '/sites/1/' to it): the route that
+    // answered counts as much as the raw URL (http/headers.ts isSiteRequest).
+    const route = request.routeOptions.url;
+    const headers = siteHeadersForUrl(request.url, kind) ?? (route ? siteHeadersForUrl(route, kind) : null);
     if (headers) reply.headers(headers);
     done(null, payload);
   });
