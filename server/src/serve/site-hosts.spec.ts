@@ -21,6 +21,11 @@ describe('SiteHosts', () => {
     expect(hosts.classify('SITES.example.com:8443')).toEqual({ kind: 'sites' });
     expect(hosts.classify('sites.example.com')).toEqual({ kind: 'app' });
     expect(hosts.classify('app.example.com')).toEqual({ kind: 'app' });
+    // The same host however it is spelt: a trailing dot (a browser sends it as typed), a padded port.
+    expect(hosts.classify('sites.example.com.:8443')).toEqual({ kind: 'sites' });
+    expect(hosts.classify('sites.example.com:08443')).toEqual({ kind: 'sites' });
+    expect(hosts.classify('sites.example.com:+8443')).toEqual({ kind: 'app' });
+    expect(hosts.classify('sites.example.com:80')).toEqual({ kind: 'app' });
     // Without SITES_SUBDOMAINS a subdomain is not a project.
     expect(hosts.classify('p1.sites.example.com:8443')).toEqual({ kind: 'app' });
     expect(hosts.redirectFor({ kind: 'app' }, splitSiteUrl('/sites/3/a?b')!, '/sites/3/a?b')).toBe(
@@ -36,6 +41,9 @@ describe('SiteHosts', () => {
     expect(hosts.classify('www.sites.test')).toEqual({ kind: 'sites' });
     expect(hosts.classify('a.p12.sites.test')).toEqual({ kind: 'sites' });
     expect(hosts.classify('p12.sites.test.evil.com')).toEqual({ kind: 'app' });
+    expect(hosts.classify('p12.sites.test.')).toEqual({ kind: 'project', projectId: 12 });
+    expect(hosts.classify('P12.Sites.Test:80')).toEqual({ kind: 'project', projectId: 12 });
+    expect(hosts.classify('sites.test.')).toEqual({ kind: 'sites' });
     expect(hosts.rewriteUrl(req('p12.sites.test', '/css/a.css?v=1'))).toBe('/sites/12/css/a.css?v=1');
     expect(hosts.rewriteUrl(req('sites.test', '/sites/12/'))).toBe('/sites/12/');
     for (const arrived of [{ kind: 'app' }, { kind: 'sites' }] as const) {

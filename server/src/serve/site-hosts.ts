@@ -23,16 +23,42 @@ export interface SiteHostOptions {
 const APP: RequestHost = { kind: 'app' };
 const SITES: RequestHost = { kind: 'sites' };
 
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * A Host header as [hostname, port]: lower-case, without the one trailing dot a fully qualified
+ * name may carry ('sites.example.com.' is the same host to a browser), the port as a plain number
+ * (the protocol's default when absent). Null for what no browser sends (a malformed port).
+ */
+function hostAndPort(hostHeader: string, defaultPort: string): [string, string] | null {
+  const host = hostHeader.toLowerCase();
+  const colon = host.lastIndexOf(':');
+  const hasPort = colon !== -1 && colon > host.lastIndexOf(']');
+  let hostname = hasPort ? host.slice(0, colon) : host;
+  const port = hasPort ? host.slice(colon + 1) : defaultPort;
+  if (!/^[0-9]{1,5}$/.test(port)) return null;
+  if (hostname.endsWith('.')) hostname = hostname.slice(0, -1);
+  return [hostname, String(Number(port))];
+}
+
 export class SiteHosts {
   /** 'https:' and 'sites.example.com[:port]', lower-case; null on the one-host install. */
   readonly #protocol: string | null;
   readonly #host: string | null;
+  /** The sites host's name and port, as hostAndPort gives them, for matching requests. */
+  readonly #hostname: string | null;
+  readonly #port: string;
+  readonly #defaultPort: string;
   readonly #subdomains: boolean;
 
   constructor(opts: SiteHostOptions) {
     const origin = opts.sitesOrigin ? new URL(opts.sitesOrigin) : null;
     this.#protocol = origin?.protocol ?? null;
     this.#host = origin?.host.toLowerCase() ?? null;
+    this.#defaultPort = (origin && DEFAULT_PORTS[origin.protocol]) ?? '80';
+    const own = origin ? hostAndPort(origin.host, this.#defaultPort) : null;
+    this.#hostname = own?.[0] ?? null;
+    this.#port = own?.[1] ?? this.#defaultPort;
     this.#subdomains = !!origin && !!opts.sitesSubdomains;
   }
 
@@ -47,11 +73,14 @@ export class SiteHosts {
   }
 
   classify(hostHeader: string | undefined): RequestHost {
-    if (this.#host === null || !hostHeader) return APP;
-    const host = hostHeader.toLowerCase();
-    if (host === this.#host) return SITES;
-    if (this.#subdomains && host.endsWith(`.${this.#host}`)) {
-      const label = host.slice(0, -this.#host.length - 1);
+    if (this.#hostname === null || !hostHeader) return APP;
+    const parsed = hostAndPort(hostHeader, this.#defaultPort);
+    // Another port is another origin (the app may run on the same name at another port).
+    if (!parsed || parsed[1] !== this.#port) return APP;
+    const host = parsed[0];
+    if (host === this.#hostname) return SITES;
+    if (this.#subdomains && host.endsWith(`.${this.#hostname}`)) {
+      const label = host.slice(0, -this.#hostname.length - 1);
       const match = /^p([0-9]+)$/.exec(label);
       const id = match ? idParam(match[1]) : null;
       // An unknown label on the sites domain is still the sites domain: it serves no app either.
