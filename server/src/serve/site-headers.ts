@@ -31,7 +31,10 @@ export function siteSecurityHeaders(
     // sites use each other's public files, as they could from any static host.
     'access-control-allow-origin': '*',
   };
-  if (kind === 'sandboxed') headers['content-security-policy'] = SITE_SANDBOX_CSP;
+  // Previews stay sandboxed on a separate sites origin too: they are unreviewed uploads, all on the
+  // sites host itself, the parent domain of every p{id} host; unsandboxed, one could set cookies
+  // that every live site receives, or read what other previews stored.
+  if (kind === 'sandboxed' || opts.preview) headers['content-security-policy'] = SITE_SANDBOX_CSP;
   if (opts.preview) Object.assign(headers, PREVIEW_HEADERS);
   return headers;
 }
