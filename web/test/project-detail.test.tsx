@@ -118,6 +118,17 @@ describe('project detail', () => {
     expect(screen.getByText('未通过审核的版本不能预览，上传修改后的新版本即可预览。')).toBeInTheDocument();
   });
 
+  it('offers a preview of a newer version only while it waits for review, not after a rollback', async () => {
+    await openDetail(liveWithPendingVersion);
+    expect(screen.getByText('预览新版本 v3')).toBeInTheDocument();
+  });
+
+  it('offers no preview of the newer version a rollback left approved but not live', async () => {
+    await openDetail(makeProject({ ...liveWithPendingVersion, id: 11, status: 'approved' }));
+    expect(screen.queryByText(/预览新版本/)).not.toBeInTheDocument();
+    expect(button('访问项目')).toBeInTheDocument();
+  });
+
   it('shows the approval only while the site is live: not after a takedown', async () => {
     await openDetail(
       makeProject({

@@ -244,10 +244,11 @@ export function PreviewPanel({ project, compact = false }: PreviewPanelProps) {
       </div>
     );
   }
-  // While live, a newer version waiting for review can be previewed before it replaces the live one.
+  // While live, a newer version waiting for review can be previewed before it replaces the live one
+  // (Only while it waits for review: after a rollback the newer version is approved, not new.)
   const newerVersion =
     !compact &&
-    !rejected &&
+    project.status === 'pending' &&
     project.latest_version !== null &&
     project.live_version !== null &&
     project.latest_version > project.live_version;

@@ -94,7 +94,7 @@ export function LoginPage() {
             <Checkbox>记住我</Checkbox>
           </Form.Item>
           <Typography.Text type="secondary" className="auth-card__hint">
-            勾选后 30 天内保持登录；未勾选时关闭浏览器即退出。
+            勾选后 30 天内保持登录；未勾选时只在当前标签页内保持登录，关闭它即退出。
           </Typography.Text>
           <Form.Item className="auth-card__submit">
             <Button type="primary" htmlType="submit" block loading={signIn.isPending}>
