@@ -127,6 +127,9 @@ describe('project detail', () => {
     await openDetail(makeProject({ ...liveWithPendingVersion, id: 11, status: 'approved' }));
     expect(screen.queryByText(/预览新版本/)).not.toBeInTheDocument();
     expect(button('访问项目')).toBeInTheDocument();
+    // The page says the file details are not the live version's.
+    expect(screen.getByText('线上运行的是较早的版本 v2')).toBeInTheDocument();
+    expect(screen.getByText(/下方的文件信息和文件列表是 v3 的/)).toBeInTheDocument();
   });
 
   it('shows the approval only while the site is live: not after a takedown', async () => {

@@ -52,6 +52,23 @@ export function StatusNotice({ project, onNewVersion }: { project: ProjectDto; o
       />
     );
   }
+  // After a rollback the live version is older than the newest one, which the file details show.
+  if (
+    project.is_live &&
+    project.live_version !== null &&
+    project.latest_version !== null &&
+    project.latest_version > project.live_version
+  ) {
+    return (
+      <Alert
+        className="detail-notice"
+        type="info"
+        showIcon
+        title={`线上运行的是较早的版本 v${project.live_version}`}
+        description={`最新的 v${project.latest_version} 已通过审核但不在线上；下方的文件信息和文件列表是 v${project.latest_version} 的。可在版本记录中切换线上版本。`}
+      />
+    );
+  }
   return null;
 }
 
