@@ -87,6 +87,18 @@ describe('admin status labels', () => {
 });
 
 describe('admin review list', () => {
+  it('says 暂无项目 only once the list has come back empty, not while it loads', async () => {
+    let answer: (reply: ReturnType<typeof list>) => void = () => {};
+    fakeApi({ 'GET /admin/projects': () => new Promise((resolve) => (answer = resolve)) });
+    signIn(adminUser());
+    renderApp('/admin/reviews');
+    await screen.findByRole('tab', { name: /^全部/ });
+    await waitFor(() => expect(document.querySelector('.ant-spin-spinning')).not.toBeNull());
+    expect(screen.queryByText('暂无项目')).not.toBeInTheDocument();
+    answer(list([]));
+    expect(await screen.findByText('暂无项目')).toBeInTheDocument();
+  });
+
   it('shows tabs with counts, status tags, check badges, versions and the page summary', async () => {
     await openReviews();
     for (const [label, count] of [
