@@ -27,9 +27,8 @@ export class Metrics {
   readonly #requests: Histogram<'route' | 'method' | 'status'>;
   readonly #ingests: Counter<'outcome'>;
   readonly #ingestSeconds: Histogram<'outcome'>;
-  /** Counted as plain numbers (every site response looks up its body) and read at scrape time. */
-  #cacheHits = 0;
-  #cacheMisses = 0;
+  /** Counted as plain numbers (every site response looks up its body); reported when scraped. */
+  readonly #cacheLookups = { hit: 0, miss: 0 };
   /** route → method → status → bound series: label objects are made once per combination. */
   readonly #series = new Map<string, Map<string, Map<number, RequestSeries>>>();
 
@@ -56,18 +55,17 @@ export class Metrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       registers,
     });
-    const lookups = { hit: 0, miss: 0 };
-    const counted = () => ({ hit: this.#cacheHits, miss: this.#cacheMisses });
+    const lookups = this.#cacheLookups;
+    const reported = { hit: 0, miss: 0 };
     new Counter({
       name: 'sitehall_serve_cache_lookups_total',
       help: 'Site file bodies sent from the in-memory hot cache (hit) or opened from the blob store (miss).',
       labelNames: ['result'],
       registers,
       collect() {
-        const now = counted();
         for (const result of ['hit', 'miss'] as const) {
-          if (now[result] > lookups[result]) this.inc({ result }, now[result] - lookups[result]);
-          lookups[result] = now[result];
+          if (lookups[result] > reported[result]) this.inc({ result }, lookups[result] - reported[result]);
+          reported[result] = lookups[result];
         }
       },
     });
@@ -125,8 +123,7 @@ export class Metrics {
 
   /** Whether a site file body came from memory. Bound as a callback: keep it an arrow. */
   readonly serveCacheLookup = (hit: boolean): void => {
-    if (hit) this.#cacheHits++;
-    else this.#cacheMisses++;
+    this.#cacheLookups[hit ? 'hit' : 'miss']++;
   };
 
   /** The exposition text and its content type. */
