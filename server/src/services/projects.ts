@@ -4,6 +4,7 @@
  * staging → ingest (validated tree) → blobs → one database transaction.
  */
 import {
+  type ContentCheckReport,
   type MyProjectStats,
   messages,
   type UploadLimits,
@@ -103,7 +104,7 @@ export function createProjectService(deps: {
     actor: Actor,
     result: IngestResult,
     target: { projectId: number | null; name?: string; description?: string | null },
-    contentCheck: Awaited<ReturnType<typeof checkSiteContent>>,
+    contentCheck: ContentCheckReport,
     hashes: string[],
   ): Promise<number> {
     return gate.storing(hashes, async () => {
@@ -121,12 +122,6 @@ export function createProjectService(deps: {
           let owner = trx.selectFrom('users').select('id').where('id', '=', actor.id);
           if (pg) owner = owner.forKeyShare();
           if (!(await owner.executeTakeFirst())) throw new Unauthorized(messages.common.sessionExpired);
-        } else {
-          let project = trx.selectFrom('projects').select('id').where('id', '=', projectId);
-          if (pg) project = project.forUpdate();
-          if (!(await project.executeTakeFirst())) throw new NotFound(m.notFound);
-        }
-        if (projectId === null) {
           const p = await trx
             .insertInto('projects')
             .values({
@@ -151,6 +146,9 @@ export function createProjectService(deps: {
             .executeTakeFirstOrThrow();
           projectId = p.id;
         } else {
+          let project = trx.selectFrom('projects').select('id').where('id', '=', projectId);
+          if (pg) project = project.forUpdate();
+          if (!(await project.executeTakeFirst())) throw new NotFound(m.notFound);
           // A pending version nobody reviewed yet is replaced by the newer one.
           await trx
             .updateTable('deployments')
