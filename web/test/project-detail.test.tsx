@@ -1,4 +1,4 @@
-import type { ProjectDto } from '@sitehall/contracts';
+import { messages, type ProjectDto } from '@sitehall/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fail, fakeApi, ok } from './fake-api';
@@ -115,7 +115,8 @@ describe('project detail', () => {
     expect(screen.queryByText('访问项目')).not.toBeInTheDocument();
     // The server makes no preview link of a rejected version: no button that would only fail.
     expect(screen.queryByRole('button', { name: /生成预览/ })).not.toBeInTheDocument();
-    expect(screen.getByText('未通过审核的版本不能预览，上传修改后的新版本即可预览。')).toBeInTheDocument();
+    // The server's own words for it (the same message its 409 carries).
+    expect(screen.getByText(messages.project.previewRejected)).toBeInTheDocument();
   });
 
   it('offers a preview of a newer version only while it waits for review, not after a rollback', async () => {

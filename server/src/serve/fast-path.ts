@@ -1,20 +1,22 @@
 /**
  * The hot path of /sites: a plain GET of a live site's file whose body is in memory is answered
- * straight from Node's request event, before Fastify (docs/decisions.md "Serving and showcase").
- * Routing, hooks and the reply object cost a small file more than everything else it takes
- * (docs/benchmarks.md); here the lookup is a few map reads and the headers are prepared once per
- * file. Everything else — ranges, HEAD, previews, redirects, 404s, a variant or body not in memory
- * yet, a site not in the cache, the app host when sites have an origin of their own — falls
- * through to the Fastify route,
- * which answers the same way (server/test/site-fast-path.test.ts compares the two).
+ * before Fastify (docs/decisions.md "Serving and showcase"): from the connection's bytes on a
+ * connection still read by serve/fast-connections.ts (`answer`), else from Node's request event
+ * (`serve`). Routing, hooks and the reply object cost a small file more than everything else it
+ * takes (docs/benchmarks.md); here the lookup is a few map reads and the headers are prepared once
+ * per file. Everything else — ranges, HEAD, previews, redirects, 404s, a variant or body not in
+ * memory yet, a site not in the cache, the app host when sites have an origin of their own — falls
+ * through to the Fastify route, which answers the same way (server/test/site-fast-path.test.ts
+ * compares the two).
  */
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
 import { idParam } from '../http/reply.js';
 import type { DeploymentIndex } from '../services/site-index.js';
 import { isHtml } from './content-types.js';
+import { serveFastConnections } from './fast-connections.js';
 import type { SiteFile } from './resolve.js';
-import { preparedAnswer } from './send.js';
+import { type PreparedAnswer, preparedAnswer } from './send.js';
 import type { SiteFileSource } from './site-file-source.js';
 import type { RequestHost, SiteHosts } from './site-hosts.js';
 import { decodeSitePath, splitSiteUrl } from './site-path.js';
@@ -38,13 +40,37 @@ export interface SiteFastPathDeps {
   onServed?: (status: number, ms: number) => void;
 }
 
+/** What the fast path reads of a GET: its URL and the few headers that shape the answer. */
+export interface SiteRequest {
+  url: string;
+  host: string | undefined;
+  acceptEncoding: string | undefined;
+  ifNoneMatch: string | undefined;
+  ifModifiedSince: string | undefined;
+  userAgent: string | undefined;
+  /** Sec-Purpose, or the older Purpose (prefetches are not page views). */
+  purpose: string | undefined;
+}
+
 export interface SiteFastPath {
   /** Answers the request and returns true, or returns false and leaves it untouched. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * The answer to a plain GET without a Range (counted as served, and as a page view when it is
+   * one), or null when the route must answer. For callers that write the answer themselves.
+   */
+  answer(request: SiteRequest): PreparedAnswer | null;
   /** Stops answering (the app is closing: Fastify answers 503 from now on). */
   stop(): void;
   /** Requests answered here (tests check that the path is taken). */
   readonly served: number;
+  /**
+   * Of those, the ones answered from a connection's bytes (serve/fast-connections.ts, which counts
+   * them), and the connections it handed to Node's server.
+   */
+  readonly connections: { answered: number; handedOff: number };
+  /** The metrics' callback for answers written outside Fastify (SiteFastPathDeps.onServed). */
+  readonly onServed: ((status: number, ms: number) => void) | undefined;
 }
 
 /**
@@ -96,66 +122,87 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     return found;
   }
 
+  /** The prepared answer to a GET the fast path may answer (view counted), or null. */
+  function answer(request: SiteRequest): PreparedAnswer | null {
+    if (!on) return null;
+    let url = request.url;
+    if (hosts) {
+      const hostHeader = request.host;
+      if (hostHeader !== lastHostHeader) {
+        lastHostHeader = hostHeader;
+        lastHost = hosts.classify(hostHeader);
+      }
+      if (lastHost.kind === 'app') return null;
+      // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x is /sites/12/x.
+      if (lastHost.kind === 'project')
+        url = `/sites/${lastHost.projectId}${url.startsWith('/') ? url : `/${url}`}`;
+      // With subdomains the sites host moves /sites/12/ to p12's own host.
+      else if (subdomains) return null;
+    }
+    let found = routes.get(url);
+    let site = found && deps.peekLive(found.projectId);
+    if (!found || !site || site.deploymentId !== found.deploymentId) {
+      // Not seen, or the project's live deployment changed or is not in memory.
+      if (found) routes.delete(url);
+      found = route(url) ?? undefined;
+      if (!found) return null;
+      site = deps.peekLive(found.projectId);
+      if (!site) return null;
+    }
+    const prepared = preparedAnswer(
+      found.file,
+      deps.source,
+      {
+        'accept-encoding': request.acceptEncoding,
+        'if-none-match': request.ifNoneMatch,
+        'if-modified-since': request.ifModifiedSince,
+      },
+      site.lastModified,
+      deps.siteHeaders,
+    );
+    if (!prepared) return null;
+    if (found.html) {
+      const purpose = request.purpose;
+      if (!purpose?.includes('prefetch')) {
+        deps.countView(found.projectId, request.userAgent);
+      }
+    }
+    served++;
+    return prepared;
+  }
+
   return {
     get served() {
       return served;
     },
+    connections: { answered: 0, handedOff: 0 },
     stop() {
       on = false;
     },
+    answer,
     serve(req, res) {
       const started = deps.onServed ? performance.now() : 0;
-      let url = req.url;
-      if (!on || req.method !== 'GET' || url === undefined) return false;
-      if (hosts) {
-        const hostHeader = req.headers.host;
-        if (hostHeader !== lastHostHeader) {
-          lastHostHeader = hostHeader;
-          lastHost = hosts.classify(hostHeader);
-        }
-        if (lastHost.kind === 'app') return false;
-        // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x is /sites/12/x.
-        if (lastHost.kind === 'project')
-          url = `/sites/${lastHost.projectId}${url.startsWith('/') ? url : `/${url}`}`;
-        // With subdomains the sites host moves /sites/12/ to p12's own host.
-        else if (subdomains) return false;
-      }
-      let found = routes.get(url);
-      let site = found && deps.peekLive(found.projectId);
-      if (!found || !site || site.deploymentId !== found.deploymentId) {
-        // Not seen, or the project's live deployment changed or is not in memory.
-        if (found) routes.delete(url);
-        found = route(url) ?? undefined;
-        if (!found) return false;
-        site = deps.peekLive(found.projectId);
-        if (!site) return false;
-      }
+      const url = req.url;
+      if (req.method !== 'GET' || url === undefined) return false;
       const headers = req.headers;
       if (headers.range !== undefined) return false;
-      const answer = preparedAnswer(
-        found.file,
-        deps.source,
-        {
-          'accept-encoding': single(headers['accept-encoding']),
-          'if-none-match': single(headers['if-none-match']),
-          'if-modified-since': single(headers['if-modified-since']),
-        },
-        site.lastModified,
-        deps.siteHeaders,
-      );
-      if (!answer) return false;
-      if (found.html) {
-        const purpose = headers['sec-purpose'] ?? headers.purpose;
-        if (!(typeof purpose === 'string' && purpose.includes('prefetch'))) {
-          deps.countView(found.projectId, headers['user-agent']);
-        }
-      }
-      served++;
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body ?? undefined);
-      deps.onServed?.(answer.status, performance.now() - started);
+      const purpose = headers['sec-purpose'] ?? headers.purpose;
+      const answered = answer({
+        url,
+        host: headers.host,
+        acceptEncoding: single(headers['accept-encoding']),
+        ifNoneMatch: single(headers['if-none-match']),
+        ifModifiedSince: single(headers['if-modified-since']),
+        userAgent: headers['user-agent'],
+        purpose: typeof purpose === 'string' ? purpose : undefined,
+      });
+      if (!answered) return false;
+      res.writeHead(answered.status, answered.headers);
+      res.end(answered.body ?? undefined);
+      deps.onServed?.(answered.status, performance.now() - started);
       return true;
     },
+    onServed: deps.onServed,
   };
 }
 
@@ -164,8 +211,9 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Fastify's own HTTP/1 server (same options and timeouts) with the fast path in front of it. The
- * path is looked up per request, so it can be set once the services it needs exist.
+ * Fastify's own HTTP/1 server (same options and timeouts) with the fast path in front of it, on
+ * new connections (serve/fast-connections.ts) and on each request Node parses. The path is looked
+ * up when used, so it can be set once the services it needs exist.
  */
 export function siteServerFactory(fastPath: () => SiteFastPath | null): FastifyServerFactory {
   return (handler, fastifyOptions) => {
@@ -183,6 +231,12 @@ export function siteServerFactory(fastPath: () => SiteFastPath | null): FastifyS
     if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
     if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
     if (opts.connectionTimeout !== undefined) server.setTimeout(opts.connectionTimeout);
+    // "A half-closed TCP connection does not [...] imply that the client is no longer interested
+    // in a response" (RFC 9112, Message Body Length): answer every request already read, then
+    // close. Node's default closes at the client's end, dropping answers still being made or queued
+    // behind a pipelined one. The switch is untyped; Node's own tests set it.
+    (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+    serveFastConnections(server, fastPath);
     return server;
   };
 }

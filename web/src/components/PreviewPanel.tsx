@@ -232,7 +232,7 @@ export function PreviewPanel({ project, compact = false }: PreviewPanelProps) {
     return (
       <div className="preview-panel">
         <Typography.Text type="secondary" className={compact ? undefined : 'preview-panel__note'}>
-          未通过审核的版本不能预览，上传修改后的新版本即可预览。
+          {messages.project.previewRejected}
         </Typography.Text>
       </div>
     );

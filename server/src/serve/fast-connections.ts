@@ -1,0 +1,203 @@
+/**
+ * The connection fast path: a keep-alive connection asking for hot /sites files is answered from
+ * its bytes, without Node's HTTP machinery (docs/decisions.md, "Hot files skip Node's HTTP server
+ * too"). Node's server spends more on a small file's request (an IncomingMessage, a
+ * ServerResponse, their streams, header validation) than everything else it takes; here a request
+ * costs one strict read of its head (serve/request-head.ts), the fast path's lookup, and one write
+ * of a head prepared once per file.
+ *
+ * Each new connection starts here. While its requests are plain GETs the fast path answers, they
+ * are answered here, in order, as Node would (the same bytes: server/test/fast-connections.test.ts
+ * compares them). At the first request that is anything else — another method, a body, a Range, a
+ * file not in memory, an API call, a head split across packets, bytes this module does not read —
+ * the connection is handed to Node's HTTP server with that request's bytes put back in front, and
+ * stays there. So everything but the hottest path keeps Node's parser, limits and timeouts.
+ */
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { SiteFastPath } from './fast-path.js';
+import { readRequestHead } from './request-head.js';
+import type { PreparedAnswer } from './send.js';
+
+/**
+ * Heads longer than this go to Node: 8 KB is far above what a browser sends to a static site, and
+ * half Node's limit leaves room however Node counts, so a head read here is never one Node would
+ * refuse with 431 (also with --max-http-header-size or the server's maxHeaderSize set lower).
+ */
+function maxHeadBytes(server: http.Server): number {
+  // Node keeps the option on the server (untyped); unset, the process-wide default applies.
+  const limit = (server as { maxHeaderSize?: number }).maxHeaderSize || http.maxHeaderSize;
+  return Math.min(8 * 1024, Math.floor(limit / 2));
+}
+
+type ConnectionListener = (this: http.Server, socket: Socket) => void;
+
+/**
+ * Puts the connection fast path in front of `server`'s own connection handling. `fastPath` is
+ * asked for each new connection (none, or stopped: Node's server takes it at once).
+ */
+export function serveFastConnections(server: http.Server, fastPath: () => SiteFastPath | null): void {
+  const nodeListener = server.listeners('connection').find((l) => l.name === 'connectionListener') as
+    | ConnectionListener
+    | undefined;
+  if (!nodeListener) return;
+  server.removeListener('connection', nodeListener);
+  /** Open connections still answered here, and how to close each. */
+  const open = new Map<Socket, (force: boolean) => void>();
+
+  server.on('connection', (socket: Socket) => {
+    const path = fastPath();
+    // Node's per-socket request cap is Node's to count.
+    if (!path || server.maxRequestsPerSocket) nodeListener.call(server, socket);
+    else serveConnection(server, socket, path, open, nodeListener);
+  });
+
+  // Node closes its idle connections when the server closes (and all of them when Fastify forces
+  // it); these are idle between requests too, as each is answered as it arrives.
+  const closeIdle = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => {
+    closeIdle();
+    for (const close of [...open.values()]) close(false);
+  };
+  const closeAll = server.closeAllConnections.bind(server);
+  server.closeAllConnections = () => {
+    closeAll();
+    for (const close of [...open.values()]) close(true);
+  };
+}
+
+function serveConnection(
+  server: http.Server,
+  socket: Socket,
+  path: SiteFastPath,
+  open: Map<Socket, (force: boolean) => void>,
+  nodeListener: ConnectionListener,
+): void {
+  let keepAliveSet = false;
+  const maxHead = maxHeadBytes(server);
+
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString('latin1');
+    let at = 0;
+    socket.cork();
+    try {
+      // A client that sends requests without reading the answers (pipelining) is Node's to hold
+      // back: past the socket's buffer the rest goes to Node's server, which pauses it.
+      while (at < text.length && !socket.writableNeedDrain) {
+        const started = path.onServed ? performance.now() : 0;
+        const head = readRequestHead(text, at, maxHead);
+        const answer = head && path.answer(head);
+        if (!head || !answer) break;
+        writeAnswer(socket, answer, server.keepAliveTimeout);
+        path.connections.answered++;
+        path.onServed?.(answer.status, performance.now() - started);
+        at = head.end;
+      }
+    } finally {
+      socket.uncork();
+    }
+    if (at < text.length) {
+      handOff(at === 0 ? chunk : chunk.subarray(at));
+      return;
+    }
+    if (!keepAliveSet) {
+      // Between requests Node waits keepAliveTimeout, as the Keep-Alive header says.
+      keepAliveSet = true;
+      socket.setTimeout(server.keepAliveTimeout || server.timeout);
+    }
+  };
+  // The client has sent all it will: close once what it asked for is written.
+  const onEnd = () => socket.end();
+  const onTimeout = () => socket.destroy();
+  const onError = () => {};
+  const onClose = () => open.delete(socket);
+
+  function detach() {
+    open.delete(socket);
+    socket.removeListener('data', onData);
+    socket.removeListener('end', onEnd);
+    socket.removeListener('timeout', onTimeout);
+    socket.removeListener('error', onError);
+    socket.removeListener('close', onClose);
+    socket.setTimeout(0);
+  }
+
+  /** Node's server takes the connection from `rest`, the bytes of a request not answered here. */
+  function handOff(rest: Buffer) {
+    detach();
+    path.connections.handedOff++;
+    // Paused, the bytes put back wait in the socket's buffer, ahead of any that arrive later,
+    // until Node's server has its parser in place; resuming feeds them to it.
+    socket.pause();
+    socket.unshift(rest);
+    nodeListener.call(server, socket);
+    socket.resume();
+  }
+
+  open.set(socket, (force) => {
+    detach();
+    socket.on('error', onError);
+    if (force || socket.writableLength === 0) socket.destroy();
+    else {
+      // What is written still goes out, then the connection closes; a client that does not read
+      // it is cut off after the server's idle timeout, as Node's server would.
+      socket.end();
+      socket.once('finish', () => socket.destroy());
+      socket.setTimeout(server.timeout || 60_000, () => socket.destroy());
+    }
+  });
+  // A head must arrive within headersTimeout, as Node's server requires (a silent connection is
+  // closed then).
+  const first = server.headersTimeout || server.timeout;
+  if (first) socket.setTimeout(first);
+  socket.on('data', onData);
+  socket.on('end', onEnd);
+  socket.on('timeout', onTimeout);
+  socket.on('error', onError);
+  socket.on('close', onClose);
+}
+
+// ---- Writing an answer as Node's ServerResponse would -------------------------------------------
+
+/** The status line and headers of each prepared header list, as bytes (built once per list). */
+const heads = new WeakMap<readonly string[], Buffer>();
+
+function headOf(answer: PreparedAnswer): Buffer {
+  let head = heads.get(answer.headers);
+  if (!head) {
+    let text = `HTTP/1.1 ${answer.status} ${http.STATUS_CODES[answer.status]}\r\n`;
+    const h = answer.headers;
+    for (let i = 0; i < h.length; i += 2) text += `${h[i]}: ${h[i + 1]}\r\n`;
+    // Prepared headers are ASCII (types, tags, dates, encoded file names): latin1 is what Node writes.
+    head = Buffer.from(text, 'latin1');
+    heads.set(answer.headers, head);
+  }
+  return head;
+}
+
+let closing: Buffer = Buffer.alloc(0);
+let closingUntil = 0;
+let closingKeepAlive = -1;
+
+/** Date, Connection and Keep-Alive and the blank line, as Node adds them: remade once a second. */
+function closingLines(keepAliveTimeout: number): Buffer {
+  const now = Date.now();
+  if (now >= closingUntil || keepAliveTimeout !== closingKeepAlive) {
+    closingUntil = now - (now % 1000) + 1000;
+    closingKeepAlive = keepAliveTimeout;
+    const keepAlive = keepAliveTimeout
+      ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeout / 1000)}\r\n`
+      : '';
+    closing = Buffer.from(
+      `Date: ${new Date(now).toUTCString()}\r\nConnection: keep-alive\r\n${keepAlive}\r\n`,
+      'latin1',
+    );
+  }
+  return closing;
+}
+
+function writeAnswer(socket: Socket, answer: PreparedAnswer, keepAliveTimeout: number): void {
+  socket.write(headOf(answer));
+  socket.write(closingLines(keepAliveTimeout));
+  if (answer.body) socket.write(answer.body);
+}
