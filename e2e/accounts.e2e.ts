@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, createAccount, signIn } from './helpers';
+import { ADMIN, createAccount, signIn, untilStill } from './helpers';
 
 test('the admin signs in, creates a user from /register and copies the generated password', async ({
   page,
@@ -72,6 +72,7 @@ test('a user signs in with remember-me, sees a user’s navigation, is kept out 
   await menu.click();
   await expect(page.locator('.ant-dropdown')).toContainText(user.username);
   await expect(page.locator('.ant-dropdown')).toContainText('用户');
+  await untilStill(page.locator('.ant-dropdown'));
   await page.getByRole('menuitem', { name: /登出/ }).click();
   await expect(page.getByText('登出成功')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);

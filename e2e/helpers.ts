@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './env';
 
 export const ADMIN = { username: 'admin', password: E2E_ADMIN_PASSWORD };
@@ -15,6 +15,16 @@ export async function signIn(
   await page.getByLabel('密码', { exact: true }).fill(password);
   if (opts.remember) await page.getByLabel('记住我').check();
   await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+/**
+ * Waits until `popup` (a dropdown or dialog) has finished its opening animation. Playwright's
+ * "stable" check compares two frames, which a loaded machine can draw before the zoom has ended:
+ * a click then lands where the item was, not where it is, and does nothing (once in ten runs
+ * under load, for the user menu's 登出).
+ */
+export async function untilStill(popup: Locator) {
+  await expect.poll(() => popup.evaluate((el) => el.getAnimations({ subtree: true }).length)).toBe(0);
 }
 
 export async function apiToken(
