@@ -13,10 +13,9 @@ import { serveFastConnections } from '../src/serve/fast-connections.js';
 import type { SiteFastPath } from '../src/serve/fast-path.js';
 import type { PreparedAnswer } from '../src/serve/send.js';
 import { createTestApp, listenPort, liveProject, rawRequest, type TestApp } from './helpers.js';
+import { CSS, PAGE } from './support/site-files.js';
 import { getRequest, Wire } from './support/wire.js';
 
-const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>首页</title></head><body>${'<p>站点展厅。</p>'.repeat(200)}</body></html>`;
-const CSS = `.card { margin: 0 auto; padding: 1em; }\n`.repeat(100);
 const PNG_HEAD = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 const BIG_PNG = Buffer.concat([PNG_HEAD, Buffer.alloc(512 * 1024 - PNG_HEAD.length, 7)]);
 

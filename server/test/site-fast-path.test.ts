@@ -15,9 +15,8 @@ import {
   type TestApp,
   uploadProject,
 } from './helpers.js';
+import { CSS, PAGE } from './support/site-files.js';
 
-const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>首页</title></head><body>${'<p>站点展厅。</p>'.repeat(200)}</body></html>`;
-const CSS = `.card { margin: 0 auto; padding: 1em; }\n`.repeat(100);
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
 
