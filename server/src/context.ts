@@ -72,7 +72,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   });
   const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
   const siteIndex = createSiteIndex(db);
-  const projectsRepo = createProjectsRepository(db);
+  const projectsRepo = createProjectsRepository(db, database.dialect);
   const bus = redis
     ? createRedisBus(redis, config.redisPrefix, {
         apply: (e) => (e.kind === 'live' ? siteIndex.invalidate(e.projectId) : settings.invalidate()),

@@ -1,6 +1,7 @@
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditEntries,
   createTestApp,
   expectFailure,
   liveProject,
@@ -216,5 +217,74 @@ describe('review decisions', () => {
     // Still pending: nothing was applied.
     const detail = await t.request({ url: `/api/projects/${id}`, token: owner.token });
     expect(detail.json().data.project.status).toBe('pending');
+  });
+
+  describe('sent at the same moment (on PostgreSQL they run side by side)', () => {
+    const statuses = (answers: { statusCode: number }[]) => answers.map((a) => a.statusCode).sort();
+
+    it('takes one of many identical decisions; the rest are refused and change nothing', async () => {
+      const owner = await t.createUser();
+      const { id } = (await uploadProject(t, owner.token, { name: '并发审核', files: SIMPLE_SITE })).json()
+        .data.project;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => review(t, id, 'approve')));
+      expect(statuses(answers)).toEqual([200, 409, 409, 409, 409, 409]);
+      expect(await auditEntries(t, { action: 'review.approve', targetId: id })).toHaveLength(1);
+      const comments = await t.ctx.db
+        .selectFrom('review_comments')
+        .select('action')
+        .where('project_id', '=', id)
+        .execute();
+      expect(comments).toEqual([{ action: 'approve' }]);
+    });
+
+    it('leaves a consistent project when a takedown and a publish cross', async () => {
+      for (let round = 0; round < 4; round++) {
+        const { id } = await liveProject(t, SIMPLE_SITE);
+        const [takedown, publish] = await Promise.all([
+          review(t, id, 'takedown', '违规内容'),
+          review(t, id, 'publish'),
+        ]);
+        expect(takedown.statusCode).toBe(200);
+        // The publish came first (then the takedown undid it) or after (refused).
+        expect([200, 409]).toContain(publish.statusCode);
+        const row = await t.ctx.db
+          .selectFrom('projects')
+          .select(['status', 'live_deployment_id', 'featured'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(row).toEqual({ status: 'rejected', live_deployment_id: null, featured: 0 });
+        expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
+      }
+    });
+
+    it('answers a decision crossing the project’s deletion with 200 or 404, never an error', async () => {
+      for (let round = 0; round < 4; round++) {
+        const owner = await t.createUser();
+        const { id } = (
+          await uploadProject(t, owner.token, { name: '审核时删除', files: SIMPLE_SITE })
+        ).json().data.project;
+        const [decision, deletion] = await Promise.all([
+          review(t, id, 'approve'),
+          t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token }),
+        ]);
+        expect(deletion.statusCode).toBe(200);
+        expect([200, 404]).toContain(decision.statusCode);
+        if (decision.statusCode === 404) expectFailure(decision, 404, messages.project.notFound);
+        expect((await t.request({ url: `/api/projects/${id}`, token: owner.token })).statusCode).toBe(404);
+      }
+    });
+
+    it('deletes a project once when asked many times at once', async () => {
+      const owner = await t.createUser();
+      const { id } = (await uploadProject(t, owner.token, { name: '重复删除', files: SIMPLE_SITE })).json()
+        .data.project;
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token }),
+        ),
+      );
+      expect(statuses(answers)).toEqual([200, 404, 404, 404, 404]);
+      expect(await auditEntries(t, { action: 'project.delete', targetId: id })).toHaveLength(1);
+    });
   });
 });

@@ -2,6 +2,7 @@
 import type { ProjectStatus } from '@sitehall/contracts';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { DeploymentFileRow, DeploymentRow, ProjectRow } from '../db/types.js';
 
 export interface ProjectWithOwner extends ProjectRow {
@@ -25,7 +26,7 @@ export function statusesOf(filter: OwnerFilter): ProjectStatus[] | null {
   }
 }
 
-export function createProjectsRepository(db: DB) {
+export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
   const withOwner = (trx: DB = db) =>
     trx
       .selectFrom('projects')
@@ -37,6 +38,17 @@ export function createProjectsRepository(db: DB) {
   return {
     byId(id: number, trx: DB = db): Promise<ProjectWithOwner | undefined> {
       return withOwner(trx).where('projects.id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * The project, read inside `trx` to decide a change of its state: on PostgreSQL its row is
+     * locked until the commit, so a second decision (or a delete) waits and then sees the first's
+     * result instead of passing the same check. SQLite's transactions begin IMMEDIATE: one
+     * runs at a time.
+     */
+    byIdForChange(id: number, trx: DB): Promise<ProjectWithOwner | undefined> {
+      const q = withOwner(trx).where('projects.id', '=', id);
+      return (dialect === 'postgres' ? q.forUpdate('projects') : q).executeTakeFirst();
     },
 
     async listByOwner(ownerId: number, filter: OwnerFilter, page: number, pageSize: number) {

@@ -335,7 +335,9 @@ export function createProjectService(deps: {
       const hashes = await gate.run(async () => {
         const used = await projects.hashesOfProject(p.id);
         await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('projects').where('id', '=', p.id).execute();
+          // A delete that raced this one (PostgreSQL runs them side by side) already took it.
+          const gone = await trx.deleteFrom('projects').where('id', '=', p.id).executeTakeFirst();
+          if (!gone.numDeletedRows) throw new NotFound(m.notFound);
         });
         return used;
       });

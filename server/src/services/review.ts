@@ -66,7 +66,7 @@ export function createReviewService(deps: {
       if (ACTIONS_REQUIRING_COMMENT.includes(action) && !text) throw new Invalid('comment', m.reasonRequired);
       let liveChanged = false;
       await db.transaction().execute(async (trx) => {
-        const p = await projects.byId(projectId, trx);
+        const p = await projects.byIdForChange(projectId, trx);
         if (!p) throw new NotFound(messages.project.notFound);
         const live = p.live_deployment_id !== null;
         if (!canTransition(action, { status: p.status, live })) {
@@ -167,7 +167,7 @@ export function createReviewService(deps: {
     /** Makes an earlier approved version live again (owner or admin), while the project is live. */
     async rollback(actor: Actor, projectId: number, deploymentId: number, ip: string) {
       await db.transaction().execute(async (trx) => {
-        const p = await projects.byId(projectId, trx);
+        const p = await projects.byIdForChange(projectId, trx);
         if (!p || !projectPolicy.view(actor, p)) throw new NotFound(messages.project.notFound);
         if (actor.role !== 'admin' && !projectPolicy.edit(actor, p))
           throw new NotFound(messages.project.notFound);
