@@ -520,7 +520,7 @@ describe('audit log', () => {
     expect(page.logs).toHaveLength(2);
     expect(page.pagination.total_pages).toBe(Math.ceil(page.pagination.total_count / 2));
 
-    for (const bad of ['from=yesterday', 'to=2024-13-45', 'page_size=101', 'actor_id=x']) {
+    for (const bad of ['from=yesterday', 'to=2024-13-45', 'from=2024-02-30', 'page_size=101', 'actor_id=x']) {
       const res = await t.request({ url: `/api/admin/audit-logs?${bad}`, token: await t.adminToken() });
       expectFailure(res, 400);
     }
@@ -529,6 +529,15 @@ describe('audit log', () => {
       token: await t.adminToken(),
     });
     expect(badTime.json().errors.from).toBe(messages.review.auditTimeInvalid);
+    // A NUL would reach the database, which PostgreSQL refuses in text: a field error on both.
+    for (const field of ['actor', 'action', 'target_id', 'ip']) {
+      const res = await t.request({
+        url: `/api/admin/audit-logs?${field}=a%00b`,
+        token: await t.adminToken(),
+      });
+      expectFailure(res, 400, messages.review.auditFilterInvalid);
+      expect(res.json().errors[field]).toBe(messages.review.auditFilterInvalid);
+    }
   });
 });
 

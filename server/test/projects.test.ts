@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { DEFAULT_LIMITS } from '@sitehall/contracts';
+import { DEFAULT_LIMITS, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import {
   createTestApp,
+  expectFailure,
   listenPort,
   listTree,
   makeZip,
@@ -137,9 +138,8 @@ describe('projects', () => {
       expect(listTree(stagingDir())).toEqual([]);
     });
 
-    const refusals: Array<
-      [string, Parameters<typeof uploadProject>[2], number, Record<string, string | RegExp>]
-    > = [
+    type Refusal = [string, Parameters<typeof uploadProject>[2], number, Record<string, string | RegExp>];
+    const refusals: Refusal[] = [
       ['a missing name', { name: '', files: SIMPLE_SITE }, 400, { project_name: '请输入项目名称' }],
       [
         'a one-character name after trimming',
@@ -152,6 +152,26 @@ describe('projects', () => {
         { name: '名'.repeat(51), files: SIMPLE_SITE },
         400,
         { project_name: '项目名称不能超过50个字符' },
+      ],
+      ...(['站\u0000点', '站\n点', 'abc\u202egpj.exe', '站\u2066点'] as const).map(
+        (name): Refusal => [
+          `a name holding ${JSON.stringify(name)}`,
+          { name, files: SIMPLE_SITE },
+          400,
+          { project_name: messages.project.nameInvalid },
+        ],
+      ),
+      [
+        'a name of zero-width characters only',
+        { name: '\u200b\u200b\u200d', files: SIMPLE_SITE },
+        400,
+        { project_name: messages.project.nameRequired },
+      ],
+      [
+        'a description holding a NUL',
+        { name: '项目', description: '第一行\n第二行\u0000', files: SIMPLE_SITE },
+        400,
+        { description: messages.project.descriptionInvalid },
       ],
       [
         'a description over 500 characters',
@@ -471,6 +491,23 @@ describe('projects', () => {
       });
       expect(invalid.statusCode).toBe(400);
       expect(invalid.json().errors.name).toBe('项目名称至少需要2个字符');
+      // PostgreSQL can't store a NUL: refused as a field error on both databases, never a 500.
+      const nul = await t.request({
+        method: 'PUT',
+        url: `/api/projects/${projectId}`,
+        token: owner.token,
+        body: { name: '新\u0000名字', description: '多行\r\n描述\t可以' },
+      });
+      expectFailure(nul, 400);
+      expect(nul.json().errors).toEqual({ name: messages.project.nameInvalid });
+      const lines = await t.request({
+        method: 'PUT',
+        url: `/api/projects/${projectId}`,
+        token: owner.token,
+        body: { description: '多行\n描述\t可以' },
+      });
+      expect(lines.statusCode).toBe(200);
+      expect(lines.json().data.project.description).toBe('多行\n描述\t可以');
       const stranger = await t.request({
         method: 'PUT',
         url: `/api/projects/${projectId}`,

@@ -157,8 +157,16 @@ describe('review decisions', () => {
 
     // Taken down, the project has no live version to replace.
     await review(t, id, 'takedown', '违规');
-    expectFailure(await rollback(owner.token, version(1).id), 409, messages.review.rollbackNotAllowed);
+    expectFailure(await rollback(owner.token, version(1).id), 409, messages.review.rollbackOffline);
+    expectFailure(await rollback(await t.adminToken(), version(1).id), 409, messages.review.rollbackOffline);
     expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
+
+    // An id no row can have is refused as such, on both databases (PostgreSQL's ids are 32-bit).
+    for (const bad of [2_147_483_648, 0, 1.5, '1']) {
+      const res = await rollback(owner.token, bad as number);
+      expectFailure(res, 400);
+      expect(res.json().errors.deployment_id).toBe(messages.review.deploymentIdInvalid);
+    }
   });
 
   it('batch actions report each project and apply all-or-nothing per project', async () => {
@@ -213,6 +221,16 @@ describe('review decisions', () => {
         body: { projectIds, action: 'approve' },
       });
       expectFailure(res, 400, messages.review.batchSize);
+    }
+    // An id no row can have (PostgreSQL's ids are 32-bit) is refused before any is applied.
+    for (const bad of [2_147_483_648, 0, -1, 2.5, '3']) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/admin/projects/batch',
+        token: admin,
+        body: { projectIds: [id, bad], action: 'approve' },
+      });
+      expectFailure(res, 400, messages.review.batchIdsInvalid);
     }
     // Still pending: nothing was applied.
     const detail = await t.request({ url: `/api/projects/${id}`, token: owner.token });

@@ -66,6 +66,9 @@ export const DEFAULT_LIMITS: UploadLimits = {
 export const DEFAULT_PREVIEW_TTL_SECONDS = 30 * 60;
 
 export const PROJECT_NAME_MIN = 2;
+/** The largest id a row can have (a 32-bit integer column on PostgreSQL). */
+export const ID_MAX = 2_147_483_647;
+
 export const PROJECT_NAME_MAX = 50;
 export const DESCRIPTION_MAX = 500;
 export const USERNAME_MIN = 3;

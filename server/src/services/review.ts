@@ -173,8 +173,9 @@ export function createReviewService(deps: {
           throw new NotFound(messages.project.notFound);
         const d = await projects.deployment(deploymentId, trx);
         if (!d || d.project_id !== p.id) throw new NotFound(m.deploymentNotFound);
-        if (d.status !== 'approved' || p.live_deployment_id === null)
-          throw new Conflict(m.rollbackNotAllowed);
+        // Taken down or never approved: going live again is review's decision, not a rollback's.
+        if (p.live_deployment_id === null) throw new Conflict(m.rollbackOffline);
+        if (d.status !== 'approved') throw new Conflict(m.rollbackNotAllowed);
         // Not a change: no comment, no audit entry, no cache to drop.
         if (d.id === p.live_deployment_id) throw new Conflict(m.rollbackAlreadyLive);
         const at = now();

@@ -4,6 +4,8 @@ export const projectMessages = {
   nameTooShort: '项目名称至少需要2个字符',
   nameTooLong: '项目名称不能超过50个字符',
   descriptionTooLong: '项目描述不能超过500个字符',
+  nameInvalid: '项目名称不能包含控制字符或文字方向控制符',
+  descriptionInvalid: '项目描述不能包含控制字符或文字方向控制符',
   filesRequired: '请选择要上传的项目文件',
   noFiles: '没有选择文件',
   /** {name} */

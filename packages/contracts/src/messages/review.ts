@@ -4,6 +4,7 @@ export const reviewMessages = {
   reasonRequired: '拒绝项目时必须提供原因',
   commentTooLong: '审核意见不能超过1000个字符',
   batchSize: '请选择 1 到 100 个项目',
+  batchIdsInvalid: '项目编号无效',
   quickRejectComment: '需要进一步修改',
   reviewDone: '审核完成',
   reviewFailed: '提交审核失败',
@@ -28,8 +29,11 @@ export const reviewMessages = {
   configFileOverUpload: '单个文件大小不能超过单次上传总大小',
   rollbackDone: '已回滚到所选版本',
   rollbackNotAllowed: '只能回滚到已通过审核的历史版本',
+  rollbackOffline: '项目当前未上线，不能回滚版本',
+  deploymentIdInvalid: '版本编号无效',
   rollbackAlreadyLive: '所选版本已是线上版本',
   deploymentNotFound: '版本不存在',
+  auditFilterInvalid: '筛选条件不能包含控制字符',
   auditTimeInvalid: '时间格式无效，请使用 ISO 8601 格式（如 2024-05-01 或 2024-05-01T08:00:00Z）',
   /** Field names of the platform settings, as the settings screen and its errors name them. */
   configFields: {

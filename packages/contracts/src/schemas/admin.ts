@@ -1,8 +1,9 @@
 /** Admin console requests: platform settings, audit log and pending list queries. */
 import { z } from 'zod';
-import { EXTRA_EXTENSIONS, MB, SPEC_EXTENSIONS } from '../limits.js';
+import { EXTRA_EXTENSIONS, ID_MAX, MB, SPEC_EXTENSIONS } from '../limits.js';
 import { reviewMessages as m } from '../messages/review.js';
 import { format } from '../messages.js';
+import { NO_CONTROL_CHARS } from './auth.js';
 
 export {
   AUDIT_ACTION_LABELS,
@@ -73,19 +74,28 @@ const filterText = (max: number) =>
   z
     .string()
     .trim()
-    .max(max)
+    .max(max, { error: m.auditFilterInvalid })
+    .regex(NO_CONTROL_CHARS, { error: m.auditFilterInvalid })
     .optional()
     .transform((v) => v || undefined);
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** Date.parse rolls a day past the month's end over ("2024-02-30" is 1 March): refuse those. */
+function realDay(day: string): boolean {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === day;
+}
+
 const isoTime = z
   .string()
   .trim()
   .optional()
   .transform((v) => v || undefined)
   .refine(
-    (v) => v === undefined || ((DATE_ONLY.test(v) || DATE_TIME.test(v)) && !Number.isNaN(Date.parse(v))),
+    (v) =>
+      v === undefined ||
+      ((DATE_ONLY.test(v) || DATE_TIME.test(v)) && !Number.isNaN(Date.parse(v)) && realDay(v.slice(0, 10))),
     {
       error: m.auditTimeInvalid,
     },
@@ -99,7 +109,7 @@ export const auditLogQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(20),
   actor: filterText(64),
-  actor_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  actor_id: z.coerce.number().int().positive().max(ID_MAX).optional(),
   action: filterText(64),
   target_type: filterText(32),
   target_id: filterText(64),

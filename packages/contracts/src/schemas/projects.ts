@@ -4,14 +4,32 @@ import { projectMessages as m } from '../messages/projects.js';
 import { UPLOAD_TYPES } from '../statuses.js';
 import { searchParam } from './auth.js';
 
+/**
+ * Characters a name or description must not hold: controls (a NUL can't even be stored in
+ * PostgreSQL text) and the bidirectional overrides and isolates that make text read otherwise than
+ * it is stored ("abc\u202Egpj.exe" shows as "abcexe.jpg").
+ */
+const HIDDEN_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** The same, but a description may run over several lines. */
+const HIDDEN_CONTROLS_BUT_LINES =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** Blanks and invisible format characters (zero-width space, joiners, marks): not a name. */
+const INVISIBLE = /[\s\p{Cf}]/gu;
+
 export const projectName = z
   .string({ error: m.nameRequired })
   .trim()
   .min(1, { error: m.nameRequired })
   .min(PROJECT_NAME_MIN, { error: m.nameTooShort })
-  .max(PROJECT_NAME_MAX, { error: m.nameTooLong });
+  .max(PROJECT_NAME_MAX, { error: m.nameTooLong })
+  .refine((v) => !HIDDEN_CONTROLS.test(v), { error: m.nameInvalid })
+  .refine((v) => v === '' || v.replace(INVISIBLE, '') !== '', { error: m.nameRequired });
 
-export const projectDescription = z.string().trim().max(DESCRIPTION_MAX, { error: m.descriptionTooLong });
+export const projectDescription = z
+  .string()
+  .trim()
+  .max(DESCRIPTION_MAX, { error: m.descriptionTooLong })
+  .refine((v) => !HIDDEN_CONTROLS_BUT_LINES.test(v), { error: m.descriptionInvalid });
 
 /** The text fields of the multipart upload (DECISIONS.md "Uploads"). */
 export const uploadFields = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX } from '../limits.js';
 import { reviewMessages as m } from '../messages/review.js';
 import { BATCH_ACTIONS, PROJECT_STATUSES, REVIEW_ACTIONS } from '../statuses.js';
 import { searchParam } from './auth.js';
@@ -15,7 +16,14 @@ export type ReviewBody = z.input<typeof reviewBody>;
 /** POST /api/admin/projects/batch */
 export const batchBody = z.object({
   projectIds: z
-    .array(z.number().int().positive(), { error: m.batchSize })
+    .array(
+      z
+        .number({ error: m.batchIdsInvalid })
+        .int({ error: m.batchIdsInvalid })
+        .min(1, { error: m.batchIdsInvalid })
+        .max(ID_MAX, { error: m.batchIdsInvalid }),
+      { error: m.batchSize },
+    )
     .min(1, { error: m.batchSize })
     .max(100, { error: m.batchSize }),
   action: z.enum(BATCH_ACTIONS, { error: m.statusRequired }),
@@ -23,7 +31,13 @@ export const batchBody = z.object({
 });
 export type BatchBody = z.input<typeof batchBody>;
 
-export const rollbackBody = z.object({ deployment_id: z.number().int().positive() });
+const deploymentId = z
+  .number({ error: m.deploymentIdInvalid })
+  .int({ error: m.deploymentIdInvalid })
+  .min(1, { error: m.deploymentIdInvalid })
+  .max(ID_MAX, { error: m.deploymentIdInvalid });
+
+export const rollbackBody = z.object({ deployment_id: deploymentId });
 
 export const ADMIN_TABS = ['all', ...PROJECT_STATUSES] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
