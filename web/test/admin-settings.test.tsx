@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
+import { myProjects, publicConfig } from './project-fixtures';
 import { renderApp } from './render';
 
 const defaults = {
@@ -57,6 +58,30 @@ describe('admin settings', () => {
       preview_ttl_seconds: 1800,
       allowed_extensions: ['html', 'css', 'js', 'png'],
     });
+  });
+
+  it('puts the saved limits on the upload page at once, without a reload', async () => {
+    let maxFiles = 20;
+    const { router, user } = await openSettings({
+      'GET /config/public': () =>
+        ok({ ...publicConfig, limits: { ...publicConfig.limits, max_files_per_upload: maxFiles } }),
+      'GET /projects/my': myProjects([]),
+      'PUT /admin/config': (request) => {
+        const body = request.body as AdminConfigData['config'];
+        maxFiles = body.max_files_per_upload;
+        return ok({ ...configData, config: { ...configData.config, ...body } }, '设置已保存');
+      },
+    });
+    await router.navigate('/upload');
+    expect(await screen.findByText(/单次最多上传 20 个文件/)).toBeInTheDocument();
+    await router.navigate('/admin/settings');
+    const count = await screen.findByLabelText('单次上传文件数上限');
+    await user.clear(count);
+    await user.type(count, '5');
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(await screen.findByText('设置已保存')).toBeInTheDocument();
+    await router.navigate('/upload');
+    expect(await screen.findByText(/单次最多上传 5 个文件/)).toBeInTheDocument();
   });
 
   it('puts the server’s per-field message under its field', async () => {

@@ -1,6 +1,8 @@
-import type { AdminUserDto } from '@sitehall/contracts';
+import { type AdminUserDto, messages } from '@sitehall/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { queryKeys } from '../src/api/query-keys';
+import { makeStats } from './admin-fixtures';
 import { fail, fakeApi, ok } from './fake-api';
 import { adminUser, makeAdminUser, signIn } from './fixtures';
 import { renderApp } from './render';
@@ -72,13 +74,54 @@ describe('admin users page', () => {
 
   it('deletes after confirmation and shows the server message on failure', async () => {
     const { api, user } = await openUsers({
-      'DELETE /admin/users/2': fail(409, '该用户仍有项目，请先删除其项目，或改为停用账号'),
+      // Projects may have been uploaded since the list was loaded: the server has the last word.
+      'DELETE /admin/users/3': fail(409, messages.auth.userHasProjects),
+    });
+    await user.click(within(rowOf('carol')).getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('确定要删除用户 "carol" 吗？此操作不可撤销。')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '确认删除' }));
+    expect(await screen.findByText(messages.auth.userHasProjects)).toBeInTheDocument();
+    expect(api.calls('DELETE /admin/users/3')).toHaveLength(1);
+  });
+
+  it('says before deleting that a user who owns projects cannot be, and offers to disable instead', async () => {
+    const { api, user } = await openUsers({
+      'PATCH /admin/users/2': ok({ user: { ...rows[1], disabled: true } }),
     });
     await user.click(within(rowOf('alice')).getByRole('button', { name: '删除' }));
-    expect(await screen.findByText('确定要删除用户 "alice" 吗？此操作不可撤销。')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: '确认删除' }));
-    expect(await screen.findByText('该用户仍有项目，请先删除其项目，或改为停用账号')).toBeInTheDocument();
-    expect(api.calls('DELETE /admin/users/2')).toHaveLength(1);
+    expect(
+      await screen.findByText('用户 "alice" 还有 3 个项目，不能删除。请先删除其项目，或停用该账号。'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '改为停用' }));
+    expect(await screen.findByText('用户已停用')).toBeInTheDocument();
+    expect(api.calls('PATCH /admin/users/2')[0]?.body).toEqual({ disabled: true });
+    expect(api.calls('DELETE /admin/users/2')).toHaveLength(0);
+  });
+
+  it('marks the overview’s user counts stale after a change to a user', async () => {
+    const { user, queryClient } = await openUsers({
+      'PATCH /admin/users/2': ok({ user: { ...rows[1], disabled: true } }),
+    });
+    queryClient.setQueryData(queryKeys.adminStats, makeStats());
+    await user.click(within(rowOf('alice')).getByRole('button', { name: '停用' }));
+    await user.click(await screen.findByRole('button', { name: '确认停用' }));
+    expect(await screen.findByText('用户已停用')).toBeInTheDocument();
+    await waitFor(() => expect(queryClient.getQueryState(queryKeys.adminStats)?.isInvalidated).toBe(true));
+  });
+
+  it('pins the action column on a wide screen only: on a phone it would cover the names', async () => {
+    const actionsCell = () => within(rowOf('alice')).getByRole('button', { name: '停用' }).closest('td');
+    const wide = await openUsers();
+    expect(actionsCell()).toHaveClass('ant-table-cell-fix-end');
+    wide.unmount();
+    const width = window.innerWidth;
+    window.innerWidth = 390;
+    try {
+      await openUsers();
+      expect(actionsCell()).not.toHaveClass('ant-table-cell-fix-end');
+    } finally {
+      window.innerWidth = width;
+    }
   });
 
   it('disables a user after confirmation', async () => {

@@ -181,7 +181,11 @@ export function useSaveAdminConfig() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: adminApi.saveConfig,
-    onSuccess: (data) => queryClient.setQueryData(queryKeys.adminConfig, data),
+    // The upload screens check files against the public limits: they must hold the new ones too.
+    onSuccess: (data) => {
+      queryClient.setQueryData(queryKeys.adminConfig, data);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.publicConfig });
+    },
   });
 }
 

@@ -47,6 +47,10 @@ export function useRegisterUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: authApi.register,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.all }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminStats }),
+      ]),
   });
 }

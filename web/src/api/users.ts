@@ -35,7 +35,12 @@ function useUsersMutation<Vars, Result>(mutationFn: (vars: Vars) => Promise<Resu
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.all }),
+    // The user list, and the counts of users, admins and disabled accounts the overview shows.
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminStats }),
+      ]),
   });
 }
 

@@ -43,6 +43,8 @@ export const authMessages = {
   userDeleted: '用户已删除',
   roleChanged: '角色已修改',
   userHasProjects: '该用户仍有项目，请先删除其项目，或改为停用账号',
+  /** {name} {count}: asked before deleting, when the list shows the user still owns projects. */
+  userOwnsProjects: '用户 "{name}" 还有 {count} 个项目，不能删除。请先删除其项目，或停用该账号。',
   userUpdated: '用户信息已更新',
   disabledInvalid: '停用状态必须是 true 或 false',
   passwordChanged: '密码已修改，其他设备上的登录已退出',

@@ -20,7 +20,6 @@ import {
   Button,
   Card,
   Dropdown,
-  Grid,
   Popconfirm,
   Select,
   Space,
@@ -42,6 +41,7 @@ import { useRowSelection, useStayOnExistingPage } from '../../../components/admi
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { useWideLayout } from '../../../hooks/useWideLayout';
 import { formatDate } from '../../../lib/format';
 import './projects.css';
 
@@ -129,7 +129,7 @@ export function AdminProjectsPage() {
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
   const selection = useRowSelection(list.query);
-  const wide = Grid.useBreakpoint().md ?? true;
+  const wide = useWideLayout();
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const counts = projects.data?.counts;

@@ -5,7 +5,7 @@ import {
   type AdminTab,
   messages,
 } from '@sitehall/contracts';
-import { Badge, Card, Grid, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
+import { Badge, Card, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { useAdminProjects } from '../../../api/admin';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
@@ -20,6 +20,7 @@ import { useRowSelection, useStayOnExistingPage } from '../../../components/admi
 import { useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { useWideLayout } from '../../../hooks/useWideLayout';
 import { formatDateTime } from '../../../lib/format';
 import './reviews.css';
 
@@ -67,7 +68,7 @@ export function ReviewListPage() {
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
   const selection = useRowSelection(list.query);
-  const wide = Grid.useBreakpoint().md ?? true;
+  const wide = useWideLayout();
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const columns: TableProps<AdminProjectDto>['columns'] = [

@@ -41,6 +41,7 @@ import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { useAuth } from '../../../hooks/useAuth';
+import { useWideLayout } from '../../../hooks/useWideLayout';
 import { formatDate, formatDateTime } from '../../../lib/format';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -135,6 +136,8 @@ function RowActions({ user, isSelf, onPasswordReset }: RowActionsProps) {
     }
   };
 
+  const ownsProjects = user.project_count > 0;
+
   const remove = async () => {
     try {
       await deleteUser.mutateAsync(user.id);
@@ -201,12 +204,26 @@ function RowActions({ user, isSelf, onPasswordReset }: RowActionsProps) {
       </Tooltip>
       <Tooltip title={isSelf ? messages.auth.cannotDeleteSelf : undefined}>
         <Popconfirm
-          title="删除用户"
-          description={format(messages.auth.deleteUserConfirm, { name: user.username })}
-          okText="确认删除"
+          {...(ownsProjects
+            ? {
+                // The server would refuse (DECISIONS.md): say so before, and offer what it suggests.
+                title: '无法删除用户',
+                description: format(messages.auth.userOwnsProjects, {
+                  name: user.username,
+                  count: user.project_count,
+                }),
+                okText: user.disabled ? '知道了' : '改为停用',
+                showCancel: !user.disabled,
+                onConfirm: user.disabled ? undefined : () => setDisabled(true),
+              }
+            : {
+                title: '删除用户',
+                description: format(messages.auth.deleteUserConfirm, { name: user.username }),
+                okText: '确认删除',
+                okButtonProps: { danger: true },
+                onConfirm: remove,
+              })}
           cancelText="取消"
-          okButtonProps={{ danger: true }}
-          onConfirm={remove}
           disabled={isSelf}
         >
           <Button
@@ -258,6 +275,7 @@ export function AdminUsersPage() {
   const list = useUserListParams();
   const users = useAdminUsers(list.query);
   const [resetResult, setResetResult] = useState<PasswordResetData | null>(null);
+  const wide = useWideLayout();
 
   const columns: TableProps<AdminUserDto>['columns'] = [
     {
@@ -322,8 +340,9 @@ export function AdminUsersPage() {
       title: '操作',
       key: 'actions',
       width: 250,
-      // Always in view when the table scrolls sideways on narrower screens.
-      fixed: 'right',
+      // In view when the table scrolls sideways on narrower screens; on a phone, pinned, it would
+      // cover the names.
+      fixed: wide ? 'right' : undefined,
       render: (_, user) => (
         <RowActions user={user} isSelf={user.id === me?.id} onPasswordReset={setResetResult} />
       ),
