@@ -76,6 +76,15 @@ test('the admin reviews from the dashboard, the review list and the review detai
   await expect(page.getByText('项目已发布')).toBeVisible();
   await page.getByRole('tab', { name: /已发布/ }).click();
   await expect(page.getByRole('row', { name: new RegExp(listPick.name) }).getByText('已发布')).toBeVisible();
+  // Taking it down asks a reason: the box has the focus at once, and Esc leaves the site as it was.
+  await page
+    .getByRole('row', { name: new RegExp(listPick.name) })
+    .getByRole('button', { name: `下线 ${listPick.name}` })
+    .click();
+  await expect(page.getByLabel('原因')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  expect((await request.get(`/sites/${listPick.id}/`)).status()).toBe(200);
 
   // Review detail: the waiting v2 against the live v1, rejected with a reason.
   await page.goto(`/admin/reviews/${versioned.id}`);

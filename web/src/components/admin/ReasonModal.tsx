@@ -1,6 +1,7 @@
 import { messages } from '@sitehall/contracts';
 import { Form, Input, Modal, Typography } from 'antd';
-import { useEffect } from 'react';
+import type { TextAreaRef } from 'antd/es/input/TextArea';
+import { useEffect, useRef } from 'react';
 
 export const REASON_MAX = 1000;
 
@@ -29,6 +30,7 @@ export function ReasonModal({
   onCancel,
 }: ReasonModalProps) {
   const [form] = Form.useForm<{ reason: string }>();
+  const box = useRef<TextAreaRef>(null);
 
   useEffect(() => {
     if (open) form.setFields([{ name: 'reason', value: defaultReason, errors: [] }]);
@@ -53,6 +55,10 @@ export function ReasonModal({
       confirmLoading={confirmLoading}
       onOk={submit}
       onCancel={onCancel}
+      // Rendered ahead (forceRender), the box can't take focus as it mounts: it does once open.
+      afterOpenChange={(opened) => {
+        if (opened) box.current?.focus({ cursor: 'end' });
+      }}
       forceRender
     >
       {description && <Typography.Paragraph type="secondary">{description}</Typography.Paragraph>}
@@ -63,7 +69,7 @@ export function ReasonModal({
           rules={[{ required: true, whitespace: true, message: messages.review.reasonRequired }]}
         >
           <Input.TextArea
-            autoFocus
+            ref={box}
             rows={4}
             maxLength={REASON_MAX}
             showCount
