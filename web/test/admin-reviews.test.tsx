@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AdminStatusTag } from '../src/components/admin/AdminStatusTag';
 import { allowedActions, versionSummary } from '../src/components/admin/projectFacts';
-import { makeProject, pagination } from './admin-fixtures';
+import { makeDetail, makeProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
 import { renderApp } from './render';
@@ -200,5 +200,44 @@ describe('admin review list', () => {
     renderApp('/admin/reviews');
     expect(await screen.findByText('获取项目列表失败')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /重新加载/ })).toBeInTheDocument();
+  });
+
+  it('comes back from a project’s detail to the list as it was: tab, search and page', async () => {
+    const { router, user } = await openReviews(
+      {
+        'GET /admin/projects': list(rows, 25),
+        'GET /admin/projects/1': ok(
+          makeDetail({ project: { ...makeDetail().project, id: 1, name: '待审项目' } }),
+        ),
+      },
+      '/admin/reviews?status=pending&search=%E5%BE%85&page=2',
+    );
+    await user.click(screen.getByRole('link', { name: '待审项目' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/reviews/1'));
+    await user.click((await screen.findAllByRole('link', { name: /返回审核列表/ }))[0]!);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/reviews'));
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      status: 'pending',
+      search: '待',
+      page: '2',
+    });
+  });
+
+  it('goes back to project management when the detail was opened there', async () => {
+    const { router, user } = await openReviews(
+      {
+        'GET /admin/projects/1': ok(
+          makeDetail({ project: { ...makeDetail().project, id: 1, name: '待审项目' } }),
+        ),
+      },
+      '/admin/projects?status=pending',
+    );
+    await user.click(screen.getByRole('link', { name: '待审项目' }));
+    await user.click((await screen.findAllByRole('link', { name: /返回项目管理/ }))[0]!);
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe(
+        '/admin/projects?status=pending',
+      ),
+    );
   });
 });

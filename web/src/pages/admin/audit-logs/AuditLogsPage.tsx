@@ -23,6 +23,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAuditLogs } from '../../../api/admin';
 import { PagedTable } from '../../../components/admin/PagedTable';
+import { useReturnState } from '../../../components/admin/returnTo';
 import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/format';
 import { describeAuditDetail } from './auditDetail';
@@ -109,12 +110,17 @@ function toFilters(values: FilterValues): Filters {
 }
 
 function Target({ log }: { log: AuditLogDto }) {
+  const back = useReturnState();
   if (!log.target_type) return <Typography.Text type="secondary">—</Typography.Text>;
   const label = AUDIT_TARGET_LABELS[log.target_type] ?? log.target_type;
   if (!log.target_id) return <span>{label}</span>;
   const text = `${label} #${log.target_id}`;
   if (log.target_type === 'project' && log.action !== 'project.delete') {
-    return <Link to={`/admin/reviews/${log.target_id}`}>{text}</Link>;
+    return (
+      <Link to={`/admin/reviews/${log.target_id}`} state={back}>
+        {text}
+      </Link>
+    );
   }
   return <span>{text}</span>;
 }

@@ -20,6 +20,7 @@ import { ContentCheckBadge } from '../../../components/admin/ContentCheckBadge';
 import { LoadFailed } from '../../../components/admin/LoadFailed';
 import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
+import { useReturnState } from '../../../components/admin/returnTo';
 import { StatCard } from '../../../components/admin/StatCard';
 import { TrendIndicator } from '../../../components/admin/TrendIndicator';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
@@ -145,11 +146,12 @@ function PendingItem({
   project: AdminProjectDto;
   actions: ReturnType<typeof useProjectActions>;
 }) {
+  const back = useReturnState();
   return (
     <List.Item className="pending-item">
       <div className="pending-item__main">
         <div className="pending-item__title">
-          <Link to={`/admin/reviews/${project.id}`} className="pending-item__name">
+          <Link to={`/admin/reviews/${project.id}`} state={back} className="pending-item__name">
             {project.name}
           </Link>
           <ContentCheckBadge check={project.content_check} />
@@ -176,7 +178,7 @@ function PendingItem({
         )}
       </div>
       <Space className="pending-item__actions" wrap>
-        <LinkButton size="small" to={`/admin/reviews/${project.id}`}>
+        <LinkButton size="small" to={`/admin/reviews/${project.id}`} state={back}>
           详情
         </LinkButton>
         <ProjectActionButtons project={project} actions={actions} only={['approve', 'reject']} />

@@ -36,6 +36,7 @@ import { BatchActionBar } from '../../../components/admin/BatchActionBar';
 import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
+import { useReturnState } from '../../../components/admin/returnTo';
 import { useAdminListParams } from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
@@ -52,6 +53,7 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
   const { message } = App.useApp();
   const download = useDownloadProject();
   const remove = useDeleteProjectAsAdmin();
+  const back = useReturnState();
   const reviewActions = allowedActions(project);
 
   const startDownload = async () => {
@@ -73,7 +75,7 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
 
   return (
     <Space size={0}>
-      <LinkButton size="small" type="link" to={`/admin/reviews/${project.id}`}>
+      <LinkButton size="small" type="link" to={`/admin/reviews/${project.id}`} state={back}>
         详情
       </LinkButton>
       <Tooltip title="下载">
@@ -130,6 +132,7 @@ export function AdminProjectsPage() {
   const actions = useProjectActions();
   const selection = useRowSelection(list.query);
   const wide = useWideLayout();
+  const back = useReturnState();
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const counts = projects.data?.counts;
@@ -142,7 +145,7 @@ export function AdminProjectsPage() {
       width: 200,
       render: (_, project) => (
         <div className="admin-project-cell">
-          <Link to={`/admin/reviews/${project.id}`} className="admin-project-cell__name">
+          <Link to={`/admin/reviews/${project.id}`} state={back} className="admin-project-cell__name">
             {project.name}
           </Link>
           <Typography.Text type="secondary" ellipsis className="admin-project-cell__desc">

@@ -1,10 +1,11 @@
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
 import { Button, Card, Col, Result, Row, Space } from 'antd';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { useAdminProject } from '../../../api/admin';
 import { errorMessage, toApiError } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
+import { returnTarget } from '../../../components/admin/returnTo';
 import { DetailSkeleton } from '../../../components/DetailSkeleton';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -18,14 +19,6 @@ import { StatsCard } from './StatsCard';
 import { VersionDiffCard } from './VersionDiffCard';
 import './review-detail.css';
 
-const BACK_TO_LIST = '/admin/reviews';
-
-const backLink = (
-  <Link to={BACK_TO_LIST}>
-    <ArrowLeftOutlined aria-hidden /> 返回审核列表
-  </Link>
-);
-
 /** The project id of the address, or null when it is not a positive whole number. */
 export function parseProjectId(raw: string | undefined): number | null {
   if (!raw || !/^\d+$/.test(raw)) return null;
@@ -33,25 +26,35 @@ export function parseProjectId(raw: string | undefined): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-function BackButton() {
-  return (
-    <LinkButton to={BACK_TO_LIST} icon={<ArrowLeftOutlined aria-hidden />}>
-      返回审核列表
-    </LinkButton>
-  );
+/** Back to the admin page the detail was opened from, as it was (components/admin/returnTo.ts). */
+function useBack() {
+  const { to, label } = returnTarget(useLocation().state);
+  return {
+    link: (
+      <Link to={to}>
+        <ArrowLeftOutlined aria-hidden /> {label}
+      </Link>
+    ),
+    button: (
+      <LinkButton to={to} icon={<ArrowLeftOutlined aria-hidden />}>
+        {label}
+      </LinkButton>
+    ),
+  };
 }
 
 export function ReviewDetailPage() {
   const { id: rawId } = useParams();
   const id = parseProjectId(rawId);
   const detail = useAdminProject(id);
+  const back = useBack();
 
   if (id === null) {
     return (
       <>
-        <PageHeader title="审核详情" back={backLink} />
+        <PageHeader title="审核详情" back={back.link} />
         <Card>
-          <Result status="warning" title={messages.project.invalidId} extra={<BackButton />} />
+          <Result status="warning" title={messages.project.invalidId} extra={back.button} />
         </Card>
       </>
     );
@@ -61,10 +64,10 @@ export function ReviewDetailPage() {
     const notFound = toApiError(detail.error).status === 404;
     return (
       <>
-        <PageHeader title="审核详情" back={backLink} />
+        <PageHeader title="审核详情" back={back.link} />
         <Card>
           {notFound ? (
-            <Result status="404" title={messages.project.notFound} extra={<BackButton />} />
+            <Result status="404" title={messages.project.notFound} extra={back.button} />
           ) : (
             <Result
               status="error"
@@ -79,7 +82,7 @@ export function ReviewDetailPage() {
                   >
                     重新加载
                   </Button>
-                  <BackButton />
+                  {back.button}
                 </Space>
               }
             />
@@ -92,7 +95,7 @@ export function ReviewDetailPage() {
   if (detail.isPending) {
     return (
       <>
-        <PageHeader title="审核详情" back={backLink} />
+        <PageHeader title="审核详情" back={back.link} />
         <DetailSkeleton />
       </>
     );
@@ -104,7 +107,7 @@ export function ReviewDetailPage() {
     <>
       <PageHeader
         title={`审核：${project.name}`}
-        back={backLink}
+        back={back.link}
         description={
           <span className="review-detail__subtitle">
             <AdminStatusTag status={project.status} />

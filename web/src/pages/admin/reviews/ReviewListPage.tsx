@@ -15,6 +15,7 @@ import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
 import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
+import { useReturnState } from '../../../components/admin/returnTo';
 import { useAdminListParams } from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
@@ -69,6 +70,7 @@ export function ReviewListPage() {
   const actions = useProjectActions();
   const selection = useRowSelection(list.query);
   const wide = useWideLayout();
+  const back = useReturnState();
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const columns: TableProps<AdminProjectDto>['columns'] = [
@@ -77,7 +79,7 @@ export function ReviewListPage() {
       key: 'project',
       render: (_, project) => (
         <div className="admin-project-cell">
-          <Link to={`/admin/reviews/${project.id}`} className="admin-project-cell__name">
+          <Link to={`/admin/reviews/${project.id}`} state={back} className="admin-project-cell__name">
             {project.name}
           </Link>
           <Typography.Text type="secondary" ellipsis className="admin-project-cell__desc">
@@ -140,6 +142,7 @@ export function ReviewListPage() {
             size="small"
             type="link"
             to={`/admin/reviews/${project.id}`}
+            state={back}
             className="review-table__detail"
           >
             详情
