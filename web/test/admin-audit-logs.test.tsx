@@ -78,6 +78,40 @@ describe('audit log page', () => {
     );
   });
 
+  it('keeps filters, page and period in the address, so back and reload show the same records', async () => {
+    const { api, router, user } = await openAudit();
+    await screen.findByText('拒绝项目');
+    await user.type(screen.getByLabelText('操作者'), 'admin');
+    await user.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?actor=admin'));
+    await user.click(await screen.findByTitle('2'));
+    await waitFor(() => expect(router.state.location.search).toBe('?actor=admin&page=2'));
+    expect(api.calls('GET /admin/audit-logs').at(-1)?.params).toMatchObject({ actor: 'admin', page: 2 });
+
+    // Elsewhere, then back: the same view, asked of the server again.
+    await router.navigate('/admin/users');
+    await router.navigate(-1);
+    await waitFor(() => expect(screen.getByLabelText('操作者')).toHaveValue('admin'));
+    expect(router.state.location.search).toBe('?actor=admin&page=2');
+
+    // A link with a period opens on it, the days shown in the picker.
+    await router.navigate(
+      '/admin/audit-logs?from=2024-05-01T00%3A00%3A00.000Z&to=2024-05-02T23%3A59%3A59.999Z',
+    );
+    await waitFor(() =>
+      expect(api.calls('GET /admin/audit-logs').at(-1)?.params).toMatchObject({
+        from: '2024-05-01T00:00:00.000Z',
+        to: '2024-05-02T23:59:59.999Z',
+        page: 1,
+      }),
+    );
+    expect(screen.getByLabelText('操作者')).toHaveValue('');
+    expect(screen.getByPlaceholderText('开始日期')).not.toHaveValue('');
+
+    await user.click(screen.getByRole('button', { name: /重\s*置/ }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
   it('says when nothing matches', async () => {
     await openAudit({ 'GET /admin/audit-logs': page([], 0) }, '/admin/audit-logs?actor=nobody');
     expect(await screen.findByText('没有符合条件的记录')).toBeInTheDocument();

@@ -19,7 +19,8 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
-import { useState } from 'react';
+import dayjs from 'dayjs';
+import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAuditLogs } from '../../../api/admin';
 import { PagedTable } from '../../../components/admin/PagedTable';
@@ -85,15 +86,50 @@ interface FilterValues {
 }
 
 type Filters = Omit<AuditLogQuery, 'page' | 'page_size'>;
+const FILTER_KEYS = ['actor', 'action', 'target_type', 'target_id', 'ip', 'from', 'to'] as const;
 
-/** Filters a link may carry (the review page links here with its project). */
-function filtersFromAddress(params: URLSearchParams): Filters {
+/**
+ * The view (filters, page, page size) lives in the address, as on the other admin lists: reload,
+ * back and a shared link show the same records; the review page links here with its project.
+ */
+function viewFromAddress(params: URLSearchParams) {
   const filters: Filters = {};
-  for (const key of ['actor', 'action', 'target_type', 'target_id', 'ip'] as const) {
+  for (const key of FILTER_KEYS) {
     const value = params.get(key)?.trim();
     if (value) filters[key] = value;
   }
-  return filters;
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1);
+  const size = Number.parseInt(params.get('page_size') ?? '', 10);
+  return { filters, page, pageSize: PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE };
+}
+
+function addressOf(filters: Filters, page: number, pageSize: number): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of FILTER_KEYS) {
+    const value = filters[key];
+    if (value) out.set(key, value);
+  }
+  if (page > 1) out.set('page', String(page));
+  if (pageSize !== DEFAULT_PAGE_SIZE) out.set('page_size', String(pageSize));
+  return out;
+}
+
+/** The filter form's values for the address's filters (the days of the instants, here). */
+function formValuesOf(filters: Filters): FilterValues {
+  const day = (instant: string | undefined) => {
+    const value = instant ? dayjs(instant) : null;
+    return value?.isValid() ? value : null;
+  };
+  const from = day(filters.from);
+  const to = day(filters.to);
+  return {
+    actor: filters.actor,
+    action: filters.action,
+    target_type: filters.target_type,
+    target_id: filters.target_id,
+    ip: filters.ip,
+    range: from || to ? [from, to] : null,
+  };
 }
 
 function toFilters(values: FilterValues): Filters {
@@ -182,31 +218,27 @@ const columns: TableProps<AuditLogDto>['columns'] = [
 ];
 
 export function AuditLogsPage() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const [form] = Form.useForm<FilterValues>();
-  const [filters, setFilters] = useState<Filters>(() => filtersFromAddress(params));
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE);
+  const current = useRef(params);
+  current.current = params;
+  const { filters, page, pageSize } = viewFromAddress(params);
   const query: AuditLogQuery = { ...filters, page, page_size: pageSize };
   const logs = useAuditLogs(query);
   const filtered = Object.keys(filters).length > 0;
 
-  const apply = (values: FilterValues) => {
-    setFilters(toFilters(values));
-    setPage(1);
-  };
+  // The form shows what the address filters by, also when a link changes it while here.
+  const address = params.toString();
+  useEffect(() => {
+    form.setFieldsValue(formValuesOf(viewFromAddress(new URLSearchParams(address)).filters));
+  }, [address, form]);
 
+  const show = (next: Filters, nextPage: number, nextPageSize = pageSize) =>
+    setParams(addressOf(next, nextPage, nextPageSize), { replace: true });
+  const apply = (values: FilterValues) => show(toFilters(values), 1);
   const reset = () => {
-    form.setFieldsValue({
-      actor: undefined,
-      action: undefined,
-      target_type: undefined,
-      target_id: undefined,
-      ip: undefined,
-      range: null,
-    });
-    setFilters({});
-    setPage(1);
+    form.setFieldsValue(formValuesOf({}));
+    show({}, 1);
   };
 
   return (
@@ -220,7 +252,7 @@ export function AuditLogsPage() {
           form={form}
           layout="inline"
           onFinish={apply}
-          initialValues={filtersFromAddress(params)}
+          initialValues={formValuesOf(filters)}
           className="audit-filters__form"
         >
           <Form.Item name="actor" label="操作者">
@@ -278,10 +310,10 @@ export function AuditLogsPage() {
             pageSizes: PAGE_SIZES,
             total: logs.data?.pagination.total_count ?? 0,
             summary: (count) => `共 ${count} 条记录`,
-            onChange: (nextPage, nextPageSize) => {
-              setPage(nextPage);
-              setPageSize(nextPageSize);
-            },
+            // The filters of the address as it is now: the table may call a handler it kept from
+            // an earlier render.
+            onChange: (nextPage, nextPageSize) =>
+              show(viewFromAddress(current.current).filters, nextPage, nextPageSize),
           }}
           emptyText={filtered ? '没有符合条件的记录' : '暂无审计记录'}
         />
