@@ -105,8 +105,10 @@ describe('audit log page', () => {
         page: 1,
       }),
     );
-    expect(screen.getByLabelText('操作者')).toHaveValue('');
-    expect(screen.getByPlaceholderText('开始日期')).not.toHaveValue('');
+    await waitFor(() => {
+      expect(screen.getByLabelText('操作者')).toHaveValue('');
+      expect(screen.getByPlaceholderText('开始日期')).not.toHaveValue('');
+    });
 
     await user.click(screen.getByRole('button', { name: /重\s*置/ }));
     await waitFor(() => expect(router.state.location.search).toBe(''));

@@ -84,6 +84,25 @@ describe('admin settings', () => {
     expect(await screen.findByText(/单次最多上传 5 个文件/)).toBeInTheDocument();
   });
 
+  it('asks before leaving with unsaved changes, and can stay with them', async () => {
+    const { router, user } = await openSettings();
+    const count = screen.getByLabelText('单次上传文件数上限');
+    await user.clear(count);
+    await user.type(count, '7');
+    expect(await screen.findByText('有未保存的修改')).toBeInTheDocument();
+    await router.navigate('/admin/dashboard');
+    expect(await screen.findByRole('dialog')).toHaveTextContent(
+      '设置有未保存的修改，离开本页后这些修改将丢失。',
+    );
+    await user.click(screen.getByRole('button', { name: '留下继续编辑' }));
+    expect(router.state.location.pathname).toBe('/admin/settings');
+    expect(screen.getByLabelText('单次上传文件数上限')).toHaveValue('7');
+
+    await router.navigate('/admin/dashboard');
+    await user.click(await screen.findByRole('button', { name: /离\s*开/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/dashboard'));
+  });
+
   it('puts the server’s per-field message under its field', async () => {
     const { user } = await openSettings({
       'PUT /admin/config': fail(400, '设置无效', { max_file_bytes: '单个文件大小不能超过单次上传总大小' }),

@@ -21,6 +21,7 @@ import { useAdminConfig, useSaveAdminConfig } from '../../../api/admin';
 import { toApiError } from '../../../api/client';
 import { LoadFailed } from '../../../components/admin/LoadFailed';
 import { PageHeader } from '../../../components/PageHeader';
+import { useLeaveGuard } from '../../../hooks/useLeaveGuard';
 import { applyFieldErrors } from '../../../lib/form';
 import { extensionGroups } from './extensionGroups';
 import './settings.css';
@@ -184,6 +185,10 @@ export function AdminSettingsPage() {
   const save = useSaveAdminConfig();
   const [form] = Form.useForm<SettingsForm>();
   const [dirty, setDirty] = useState(false);
+  useLeaveGuard(dirty, {
+    title: '放弃未保存的修改？',
+    content: '设置有未保存的修改，离开本页后这些修改将丢失。',
+  });
 
   const current = config.data?.config;
   useEffect(() => {
