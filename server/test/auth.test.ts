@@ -516,6 +516,10 @@ describe('register (admin only)', () => {
     }
     expectFailure(await register({ username: 'valid_name', email: 'nope' }), 400, m.emailInvalid);
     expectFailure(await register({ username: 'valid_name', role: 'root' }), 400, m.roleInvalid);
+    // The password is generated: one sent along would be silently dropped, so it is refused.
+    const extra = expectFailure(await register({ username: 'valid_name', password: 'mine12345' }), 400);
+    expect(extra.errors).toEqual({ password: '不支持的字段：password' });
+    expect((await login({ username: 'valid_name', password: 'mine12345' })).statusCode).toBe(401);
   });
 
   it('refuses a username taken in any letter case, and an email in use, with 409', async () => {

@@ -49,11 +49,14 @@ export const email = z
   .email({ error: m.emailInvalid })
   .max(254, { error: m.emailInvalid });
 
-export const registerBody = z.object({
-  username,
-  email: email.optional().or(z.literal('').transform(() => undefined)),
-  role: z.enum(ROLES, { error: m.roleInvalid }).optional().default('user'),
-});
+/** The password is always generated and shown once: a `password` sent here is refused, not ignored. */
+export const registerBody = z
+  .object({
+    username,
+    email: email.optional().or(z.literal('').transform(() => undefined)),
+    role: z.enum(ROLES, { error: m.roleInvalid }).optional().default('user'),
+  })
+  .strict();
 export type RegisterBody = z.input<typeof registerBody>;
 
 export const newPassword = z
