@@ -121,6 +121,8 @@ describe('review list', () => {
     for (const q of ['status=live', 'page=0', 'page_size=500', 'sort=random']) {
       expectFailure(await t.request({ url: `/api/admin/projects?${q}`, token: await t.adminToken() }), 400);
     }
+    const size = await t.request({ url: '/api/admin/projects?page_size=500', token: await t.adminToken() });
+    expect(size.json().errors).toEqual({ page_size: '每页数量必须在1到100之间' });
   });
 });
 

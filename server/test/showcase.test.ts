@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShowcaseRepository } from '../src/repositories/showcase.js';
 import {
   createTestApp,
+  expectFailure,
   liveProject,
   review,
   SIMPLE_SITE,
@@ -262,6 +263,16 @@ describe('showcase', () => {
 
     const bad = await t.request({ url: '/api/projects/public?sort=random' });
     expect(bad.statusCode).toBe(400);
+    // Paging parameters name what is wrong, with the list's own largest page size.
+    for (const [query, message] of [
+      ['page=abc', '页码无效'],
+      ['page=0', '页码无效'],
+      ['page=1e6', '页码无效'],
+      ['page_size=61', '每页数量必须在1到60之间'],
+      ['page_size=-1', '每页数量必须在1到60之间'],
+    ]) {
+      expectFailure(await t.request({ url: `/api/projects/public?${query}` }), 400, message);
+    }
   });
 
   it('pages through results', async () => {

@@ -112,11 +112,11 @@ describe('list', () => {
   });
 
   it('validates the query in Chinese', async () => {
-    expectFailure(await list('?page=0'), 400, m.pageInvalid);
-    expectFailure(await list('?page=abc'), 400, m.pageInvalid);
-    expectFailure(await list('?page=1e308'), 400, m.pageInvalid);
-    expectFailure(await list('?page=1.5'), 400, m.pageInvalid);
-    expectFailure(await list('?page_size=101'), 400, m.pageSizeInvalid);
+    expectFailure(await list('?page=0'), 400, messages.common.pageInvalid);
+    expectFailure(await list('?page=abc'), 400, messages.common.pageInvalid);
+    expectFailure(await list('?page=1e308'), 400, messages.common.pageInvalid);
+    expectFailure(await list('?page=1.5'), 400, messages.common.pageInvalid);
+    expectFailure(await list('?page_size=101'), 400, '每页数量必须在1到100之间');
     expectFailure(await list(`?search=${'x'.repeat(101)}`), 400, messages.common.searchInvalid);
     expectFailure(await list('?search=a%00b'), 400, messages.common.searchInvalid);
     expectFailure(await list('?search=a&search=b'), 400, messages.common.searchInvalid);

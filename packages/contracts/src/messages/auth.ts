@@ -48,8 +48,6 @@ export const authMessages = {
   userUpdated: '用户信息已更新',
   disabledInvalid: '停用状态必须是 true 或 false',
   passwordChanged: '密码已修改，其他设备上的登录已退出',
-  pageInvalid: '页码无效',
-  pageSizeInvalid: '每页数量必须在1到100之间',
   passwordMismatch: '两次输入的新密码不一致',
   usersLoadFailed: '获取用户列表失败',
   /** {name} {role} */

@@ -5,6 +5,9 @@ export const commonMessages = {
   apiNotFound: '接口不存在',
   badRequest: '请求参数无效',
   searchInvalid: '搜索内容无效或过长',
+  pageInvalid: '页码无效',
+  /** {max} */
+  pageSizeRange: '每页数量必须在1到{max}之间',
   invalidJson: '请求内容不是有效的 JSON',
   unauthenticated: '请先登录',
   sessionExpired: '登录已过期，请重新登录',

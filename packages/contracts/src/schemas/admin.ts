@@ -12,6 +12,8 @@ export {
   CONTENT_CHECK_LEVEL_LABELS,
 } from '../messages/review.js';
 
+import { pageParam, pageSizeParam } from './paging.js';
+
 /** Every extension an admin may allow: static-site types only, never server code or executables. */
 export const KNOWN_EXTENSIONS: readonly string[] = [...SPEC_EXTENSIONS, ...EXTRA_EXTENSIONS];
 
@@ -106,8 +108,8 @@ const isoTime = z
  * ('review.approve') or a group ('review'); from/to: ISO 8601, a date alone is a whole UTC day.
  */
 export const auditLogQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  page: pageParam,
+  page_size: pageSizeParam(100, 20),
   actor: filterText(64),
   actor_id: z.coerce.number().int().positive().max(ID_MAX).optional(),
   action: filterText(64),
@@ -122,7 +124,7 @@ export type AuditLogFilters = z.output<typeof auditLogQuery>;
 
 /** GET /api/admin/projects/pending: oldest first; the dashboard asks for 5. */
 export const pendingProjectsQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(50).default(5),
+  page: pageParam,
+  page_size: pageSizeParam(50, 5),
 });
 export type PendingProjectsQuery = z.input<typeof pendingProjectsQuery>;

@@ -3,6 +3,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../limit
 import { authMessages as m } from '../messages/auth.js';
 import { commonMessages } from '../messages/common.js';
 import { ROLES } from '../statuses.js';
+import { pageParam, pageSizeParam } from './paging.js';
 
 const trimmed = (required: string) => z.string({ error: required }).trim().min(1, { error: required });
 
@@ -93,17 +94,9 @@ export const updateProfileBody = z
 export type UpdateProfileBody = z.input<typeof updateProfileBody>;
 
 /** A positive whole number from a query string, up to max; one message for every way it can be wrong. */
-const positiveInt = (message: string, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: message })
-    .int({ error: message })
-    .min(1, { error: message })
-    .max(max, { error: message })
-    .default(fallback);
-
 export const userListQuery = z.object({
-  page: positiveInt(m.pageInvalid, 100_000, 1),
-  page_size: positiveInt(m.pageSizeInvalid, 100, 20),
+  page: pageParam,
+  page_size: pageSizeParam(100, 20),
   search: searchParam,
   role: z.enum(ROLES, { error: m.roleInvalid }).optional(),
 });

@@ -3,6 +3,7 @@ import { DESCRIPTION_MAX, PROJECT_NAME_MAX, PROJECT_NAME_MIN } from '../limits.j
 import { projectMessages as m } from '../messages/projects.js';
 import { UPLOAD_TYPES } from '../statuses.js';
 import { searchParam } from './auth.js';
+import { pageParam, pageSizeParam } from './paging.js';
 
 /**
  * Characters a name or description must not hold: controls (a NUL can't even be stored in
@@ -61,8 +62,8 @@ export type OwnerFilter = (typeof OWNER_FILTERS)[number];
 
 export const myProjectsQuery = z.object({
   status: z.enum(OWNER_FILTERS).optional().default('all'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(24),
+  page: pageParam,
+  page_size: pageSizeParam(100, 24),
 });
 export type MyProjectsQuery = z.input<typeof myProjectsQuery>;
 
@@ -76,7 +77,7 @@ export const showcaseQuery = z.object({
     .enum(['true', 'false', '1', '0'])
     .optional()
     .transform((v) => v === 'true' || v === '1'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(60).default(12),
+  page: pageParam,
+  page_size: pageSizeParam(60, 12),
 });
 export type ShowcaseQuery = z.input<typeof showcaseQuery>;

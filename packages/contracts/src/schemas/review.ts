@@ -3,6 +3,7 @@ import { ID_MAX } from '../limits.js';
 import { reviewMessages as m } from '../messages/review.js';
 import { BATCH_ACTIONS, PROJECT_STATUSES, REVIEW_ACTIONS } from '../statuses.js';
 import { searchParam } from './auth.js';
+import { pageParam, pageSizeParam } from './paging.js';
 
 const comment = z.string().trim().max(1000, { error: m.commentTooLong }).optional();
 
@@ -46,8 +47,8 @@ export type AdminTab = (typeof ADMIN_TABS)[number];
 export const adminProjectsQuery = z.object({
   status: z.enum(ADMIN_TABS).optional().default('all'),
   search: searchParam.transform((v) => v || undefined),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(10),
+  page: pageParam,
+  page_size: pageSizeParam(100, 10),
   sort: z.enum(['newest', 'oldest']).optional().default('newest'),
 });
 export type AdminProjectsQuery = z.input<typeof adminProjectsQuery>;
