@@ -119,7 +119,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   });
   const stats = createStatsService({ admin: adminRepo, projects: projectsRepo });
   const siteFiles = new SiteFileSource(store, { onMemoryLookup: metrics.serveCacheLookup });
-  const previews = createPreviewService(db, settings, audit, urls);
+  const previews = createPreviewService(db, settings, audit, projectsRepo, urls);
 
   return {
     config,

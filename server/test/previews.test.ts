@@ -141,6 +141,14 @@ describe('preview links', () => {
     }
   });
 
+  it('leaves one link working when several are asked for at the same moment', async () => {
+    const { id, owner } = await pendingProject();
+    const made = await Promise.all(Array.from({ length: 12 }, () => makeToken(id, owner.token)));
+    expect(made.every((r) => r.statusCode === 200)).toBe(true);
+    const opened = await Promise.all(made.map((r) => open(r.json().data.preview_url)));
+    expect(opened.filter((r) => r.statusCode === 200)).toHaveLength(1);
+  });
+
   it('closes when the project is deleted', async () => {
     const { id, owner } = await pendingProject();
     const { preview_url } = (await makeToken(id, owner.token)).json().data;

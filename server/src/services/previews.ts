@@ -11,6 +11,7 @@ import { now } from '../db/database.js';
 import type { Actor } from '../http/access.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { previewUrl, type SiteUrlOptions } from '../presenters/urls.js';
+import type { ProjectsRepository } from '../repositories/projects.js';
 import type { AuditService } from './audit.js';
 import { hashToken } from './sessions.js';
 import type { SettingsService } from './settings.js';
@@ -24,6 +25,7 @@ export function createPreviewService(
   db: DB,
   settings: SettingsService,
   audit: AuditService,
+  projects: ProjectsRepository,
   urls: SiteUrlOptions = {},
 ) {
   return {
@@ -47,6 +49,9 @@ export function createPreviewService(
       const at = now();
       const expiresAt = new Date(Date.now() + previewTtlSeconds * 1000).toISOString();
       await db.transaction().execute(async (trx) => {
+        // Two requests at once (PostgreSQL runs them side by side) would each revoke only the
+        // links committed before them and both stay valid: the project's row orders them.
+        if (!(await projects.byIdForChange(project.id, trx))) throw new NotFound(messages.project.notFound);
         await trx
           .updateTable('preview_tokens')
           .set({ revoked: 1 })
