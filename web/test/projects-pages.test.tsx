@@ -51,7 +51,10 @@ describe('my projects', () => {
       expect(await screen.findByText(text)).toBeInTheDocument();
       // Only the header's upload button is left.
       expect(within(main()).getAllByText('上传项目', { selector: 'a span' })).toHaveLength(1);
-      expect(api.calls('GET /projects/my').at(-1)?.params).toMatchObject({ status, page: 1 });
+      // The text follows the address at once; the request goes out as the list's query starts.
+      await waitFor(() =>
+        expect(api.calls('GET /projects/my').at(-1)?.params).toMatchObject({ status, page: 1 }),
+      );
     }
   });
 
