@@ -90,7 +90,9 @@ describe('audit log page', () => {
     );
     await user.click(await screen.findByTitle('2'));
     await waitFor(() => expect(router.state.location.search).toBe('?actor=admin&page=2'));
-    expect(api.calls('GET /admin/audit-logs').at(-1)?.params).toMatchObject({ actor: 'admin', page: 2 });
+    await waitFor(() =>
+      expect(api.calls('GET /admin/audit-logs').at(-1)?.params).toMatchObject({ actor: 'admin', page: 2 }),
+    );
 
     // Elsewhere, then back: the same view, asked of the server again.
     await router.navigate('/admin/users');
