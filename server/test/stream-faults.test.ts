@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backup } from '../src/backup/backup.js';
 import { LocalBlobStore } from '../src/storage/index.js';
@@ -130,12 +131,15 @@ describe('stream faults', () => {
   describe('site files', () => {
     const big = pdf(1536 * KB);
     const small = pdf(40 * KB);
+    /** Over the memory limit and compressible: its brotli copy is made from a stream of the blob. */
+    const script = `const data = ${JSON.stringify(randomBytes(700 * KB).toString('hex'))};\n`;
     let id: number;
     beforeAll(async () => {
       ({ id } = await liveProject(t, [
         { name: 'index.html', content: page('首页') },
         { name: 'media/big.pdf', content: big },
         { name: 'media/small.pdf', content: small },
+        { name: 'js/app.js', content: script },
       ]));
     });
 
@@ -154,6 +158,23 @@ describe('stream faults', () => {
       const whole = await get(port, `/sites/${id}/media/big.pdf`);
       expect(whole).toMatchObject({ status: 200, complete: true });
       expect(whole.body.equals(big)).toBe(true);
+    });
+
+    it('a compressed copy whose making breaks: the plain file is tried, and cut off when it breaks too', async () => {
+      store.breakAfter(await blobOf(id, 'js/app.js'), 200 * KB);
+      const failed = store.failedReads;
+      const res = await get(port, `/sites/${id}/js/app.js`, { headers: { 'accept-encoding': 'br' } });
+      expectCutOff(res, 200, script.length);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      // One read to compress, one to send.
+      expect(store.failedReads).toBe(failed + 2);
+      await t.ctx.services.siteFiles.idle();
+      expect(listTree(path.join(t.dataDir, 'blobs', '.tmp'))).toEqual([]);
+      store.heal();
+      const whole = await get(port, `/sites/${id}/js/app.js`, { headers: { 'accept-encoding': 'br' } });
+      expect(whole).toMatchObject({ status: 200, complete: true });
+      expect(whole.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(whole.body).toString()).toBe(script);
     });
 
     it('a small file whose read breaks before it was ever sent: a complete error answer', async () => {

@@ -168,6 +168,19 @@ describe('S3BlobStore specifics', () => {
     expect(await fx.keys()).toEqual([]);
   });
 
+  it('putFile of a file that fails while it is read: that error, nothing stored, the process up', async () => {
+    // A folder stats fine and opens, then every read fails (EISDIR): the read error of a file
+    // small enough for one PutObject, whose body the SDK pipes without listening to it.
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'sitehall-unreadable-'));
+    try {
+      await expect(fx.store.putFile(folder, sha('unreadable'))).rejects.toMatchObject({ code: 'EISDIR' });
+      await expect(fx.store.read(sha('unreadable'))).rejects.toBeInstanceOf(BlobNotFound);
+      expect(await fx.keys()).toEqual([]);
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('when the store cannot be reached, put reports why, and putFile keeps the local file', async () => {
     const client = createS3Client({
       endpoint: 'http://127.0.0.1:9',
