@@ -7,23 +7,28 @@
  * complete). The app runs inside this test process, so an error event nobody listens to would be
  * an uncaught exception here: each test checks none happened, and that the server serves on.
  */
+
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backup } from '../src/backup/backup.js';
 import { LocalBlobStore } from '../src/storage/index.js';
 import {
+  ADMIN_PASSWORD,
   createTestApp,
   listenPort,
-  liveProject,
   listTree,
+  liveProject,
   type TestApp,
   tempDir,
   type UploadFile,
   uploadProject,
+  usingPostgres,
 } from './helpers.js';
 import { FaultyBlobStore, InjectedReadError } from './support/faulty-blob-store.js';
 
@@ -61,7 +66,12 @@ function get(
         const settle = (complete: boolean) => {
           if (settled) return;
           settled = true;
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), complete });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            complete,
+          });
         };
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => settle(res.complete));
@@ -221,7 +231,10 @@ describe('stream faults', () => {
       const fresh = new http.Agent({ keepAlive: true });
       try {
         const answered = fastPath.connections.answered;
-        expect(await get(port, `/sites/${id}/`, { agent: fresh })).toMatchObject({ status: 200, complete: true });
+        expect(await get(port, `/sites/${id}/`, { agent: fresh })).toMatchObject({
+          status: 200,
+          complete: true,
+        });
         expect(fastPath.connections.answered).toBe(answered + 1);
       } finally {
         fresh.destroy();
@@ -341,7 +354,7 @@ describe('stream faults', () => {
               ...t.config,
               database: {
                 kind: 'postgres' as const,
-                url: `${database.url}${database.url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${database.schema}`)}`,
+                url: `${database.url}${database.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${database.schema}`)}`,
               },
             }
           : t.config;
@@ -355,4 +368,54 @@ describe('stream faults', () => {
       }
     });
   });
+});
+
+describe.skipIf(usingPostgres)('the last resort (main.ts)', () => {
+  it('an error nothing handled is logged as fatal before the process exits', async () => {
+    const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+    const dataDir = tempDir();
+    // Stands in for an error event without a listener: thrown from a callback, out of any handler.
+    const slip = `data:text/javascript,process.on('SIGUSR2', () => setImmediate(() => { throw new Error('slipped through'); }));`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+    };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', '--import', slip, path.join(repoRoot, 'server/src/main.ts')],
+      { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      let out = '';
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('SiteHall 已启动')) resolve();
+        });
+        exited.then(() => reject(new Error(`main.ts exited before listening: ${out}`)));
+      });
+      child.kill('SIGUSR2');
+      expect(await exited).not.toBe(0);
+      const lines = out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; origin?: string; err?: { message?: string } });
+      expect(lines.find((line) => line.level === 60)).toMatchObject({
+        origin: 'uncaughtException',
+        err: { message: 'slipped through' },
+      });
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

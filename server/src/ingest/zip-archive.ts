@@ -290,9 +290,7 @@ function moreRecordsFollow(archivePath: string, zip: ZipFile): boolean {
   const fd = fs.openSync(archivePath, 'r');
   try {
     const bytes = Buffer.alloc(4);
-    return (
-      fs.readSync(fd, bytes, 0, 4, cursor) === 4 && bytes.readUInt32LE(0) === CENTRAL_HEADER_SIGNATURE
-    );
+    return fs.readSync(fd, bytes, 0, 4, cursor) === 4 && bytes.readUInt32LE(0) === CENTRAL_HEADER_SIGNATURE;
   } finally {
     fs.closeSync(fd);
   }

@@ -8,7 +8,7 @@
  * with that error, so whoever sends it aborts the response: a client never gets a zip that looks
  * complete. When the reader goes away first, the blob being read is closed at once.
  */
-import type { Readable } from 'node:stream';
+import type { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { BlobStore } from './blob-store.js';
 
@@ -22,7 +22,8 @@ export interface ZipEntry {
 
 export function zipOfBlobs(store: BlobStore, entries: readonly ZipEntry[], mtime: Date): Readable {
   const zip = new ZipFile();
-  const output = zip.outputStream;
+  // A PassThrough, which the typings call a plain NodeJS.ReadableStream.
+  const output = zip.outputStream as PassThrough;
   let reading: Readable | null = null;
   const fail = (error: Error) => {
     if (!output.destroyed) output.destroy(error);

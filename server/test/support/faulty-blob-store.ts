@@ -138,4 +138,3 @@ function failAfter(source: Readable, limit: number, onFail: () => void): Readabl
   source.on('error', (error) => out.destroy(error));
   return source.pipe(out);
 }
-
