@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backup } from '../src/backup/backup.js';
+import { loadConfig } from '../src/config.js';
 import { LocalBlobStore } from '../src/storage/index.js';
 import {
   ADMIN_PASSWORD,
@@ -30,7 +31,9 @@ import {
   uploadProject,
   usingPostgres,
 } from './helpers.js';
+import { type CuttingProxy, startCuttingProxy } from './support/cutting-proxy.js';
 import { FaultyBlobStore, InjectedReadError } from './support/faulty-blob-store.js';
+import { type LocalS3, startS3rver } from './support/s3rver.js';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -367,6 +370,59 @@ describe('stream faults', () => {
         fs.rmSync(path.dirname(dest), { recursive: true, force: true });
       }
     });
+  });
+});
+
+describe('stream faults on S3 storage (a connection cut mid-answer)', () => {
+  let s3: LocalS3;
+  let proxy: CuttingProxy;
+  let t: TestApp;
+  let port: number;
+  let id: number;
+  let owner: { token: string };
+  const big = pdf(1536 * KB);
+  const uncaught: unknown[] = [];
+  const record = (error: unknown) => uncaught.push(error);
+
+  beforeAll(async () => {
+    process.on('uncaughtExceptionMonitor', record);
+    process.on('unhandledRejection', record);
+    s3 = await startS3rver();
+    proxy = await startCuttingProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
+    const { storage } = loadConfig({ ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` });
+    t = await createTestApp({ storage });
+    port = await listenPort(t);
+    ({ id, owner } = await liveProject(t, [
+      { name: 'a-media.pdf', content: big },
+      { name: 'b-index.html', content: page('对象存储') },
+    ]));
+  });
+  afterAll(async () => {
+    process.off('uncaughtExceptionMonitor', record);
+    process.off('unhandledRejection', record);
+    await t?.close();
+    await proxy?.close();
+    await s3?.close();
+  });
+
+  it('the download and the site file are cut off, never complete; the server serves on', async () => {
+    const download = () =>
+      get(port, `/api/projects/${id}/download`, { headers: { authorization: `Bearer ${owner.token}` } });
+    proxy.cutAfter(200 * KB);
+    const zip = await download();
+    expect(zip).toMatchObject({ status: 200, complete: false });
+    expect(zip.body.includes(ZIP_END)).toBe(false);
+    const file = await get(port, `/sites/${id}/a-media.pdf`);
+    expect(file).toMatchObject({ status: 200, complete: false });
+    expect(file.body.length).toBeLessThan(big.length);
+    expect(proxy.cuts).toBeGreaterThanOrEqual(2);
+
+    proxy.cutAfter(null);
+    const whole = await download();
+    expect(whole).toMatchObject({ status: 200, complete: true });
+    expect(whole.body.includes(ZIP_END)).toBe(true);
+    expect((await get(port, `/sites/${id}/a-media.pdf`)).body.equals(big)).toBe(true);
+    expect(uncaught).toEqual([]);
   });
 });
 
