@@ -48,7 +48,8 @@ export function refuseRar4SpecialEntries(archivePath: string, maxBlocks: number)
       const header = read(fd, head, position, headerSize);
       if (header.length < headerSize) return;
       let next = position + headerSize;
-      if (flags & LONG_BLOCK) {
+      // A file header always has PACK_SIZE (unrar reads it whatever the flag says).
+      if (flags & LONG_BLOCK || type === FILE_HEADER) {
         if (headerSize < 11) return;
         next += header.readUInt32LE(7);
       }
