@@ -4,10 +4,11 @@
  * as owner and as admin, backups — a blob that vanishes between listing and reading, or a read
  * that fails after N bytes (test/support/faulty-blob-store.ts), ends that one response cleanly: a
  * 404 when nothing was sent yet, an aborted response when it had begun (never a zip that looks
- * complete). The app runs inside this test process, so an error event nobody listens to would be
- * an uncaught exception here: each test checks none happened, and that the server serves on.
+ * complete). On S3 storage the same holds when a TCP proxy cuts the store's connections
+ * mid-answer. The app runs inside this test process, so an error event nobody listens to would be
+ * an uncaught exception here: each test checks none happened, and that the server serves on. Last,
+ * main.ts logs an error that slips through anyway before the process exits.
  */
-
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -90,16 +91,31 @@ function get(
   });
 }
 
+/**
+ * Errors nothing handled while the enclosing describe block runs: thrown ones (an 'error' event
+ * without a listener) and unhandled rejections. Vitest reports them too, but not as the test's.
+ */
+function watchUncaught(): unknown[] {
+  const seen: unknown[] = [];
+  const record = (error: unknown) => seen.push(error);
+  beforeAll(() => {
+    process.on('uncaughtExceptionMonitor', record);
+    process.on('unhandledRejection', record);
+  });
+  afterAll(() => {
+    process.off('uncaughtExceptionMonitor', record);
+    process.off('unhandledRejection', record);
+  });
+  return seen;
+}
+
 describe('stream faults', () => {
   let t: TestApp;
   let store: FaultyBlobStore;
   let port: number;
-  const uncaught: unknown[] = [];
-  const record = (error: unknown) => uncaught.push(error);
+  const uncaught = watchUncaught();
 
   beforeAll(async () => {
-    process.on('uncaughtExceptionMonitor', record);
-    process.on('unhandledRejection', record);
     t = await createTestApp(
       {},
       {
@@ -116,11 +132,7 @@ describe('stream faults', () => {
     const health = await get(port, '/healthz');
     expect(health.status).toBe(200);
   });
-  afterAll(async () => {
-    process.off('uncaughtExceptionMonitor', record);
-    process.off('unhandledRejection', record);
-    await t.close();
-  });
+  afterAll(() => t.close());
 
   /** The blob behind a file of a project's newest version. */
   async function blobOf(projectId: number, filePath: string): Promise<string> {
@@ -381,12 +393,9 @@ describe('stream faults on S3 storage (a connection cut mid-answer)', () => {
   let id: number;
   let owner: { token: string };
   const big = pdf(1536 * KB);
-  const uncaught: unknown[] = [];
-  const record = (error: unknown) => uncaught.push(error);
+  const uncaught = watchUncaught();
 
   beforeAll(async () => {
-    process.on('uncaughtExceptionMonitor', record);
-    process.on('unhandledRejection', record);
     s3 = await startS3rver();
     proxy = await startCuttingProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
     const { storage } = loadConfig({ ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` });
@@ -398,8 +407,6 @@ describe('stream faults on S3 storage (a connection cut mid-answer)', () => {
     ]));
   });
   afterAll(async () => {
-    process.off('uncaughtExceptionMonitor', record);
-    process.off('unhandledRejection', record);
     await t?.close();
     await proxy?.close();
     await s3?.close();
