@@ -6,6 +6,12 @@ import { type MetricsServer, serveMetrics } from './http/metrics.js';
 async function main() {
   const config = loadConfig();
   const { app, ctx } = await buildApp(config);
+  // Every stream and emitter handles its own errors (docs/decisions.md "HTTP"). Should one slip
+  // through, the process still ends (its state is unknown; a supervisor restarts it), but the log
+  // says first what it was.
+  process.on('uncaughtExceptionMonitor', (err, origin) => {
+    app.log.fatal({ err, origin }, 'uncaught error: an error nothing handled ends the process');
+  });
   const admin = await ctx.services.accounts.ensureFirstAdmin(config.adminPassword);
   if (admin.created) {
     const line = '='.repeat(60);

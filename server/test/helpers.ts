@@ -11,6 +11,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
+import type { BlobStore } from '../src/storage/index.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
 export const ADMIN_PASSWORD = 'admin-password-123';
@@ -66,8 +67,21 @@ export function tempDir(prefix = 'sitehall-test-'): string {
 
 /** What closing a test app must remove besides the app: its database schema and data dir. */
 const cleanups = new WeakMap<TestApp, () => Promise<void>>();
+/** The store a test app was given (TestAppOptions.store), kept across a restart. */
+const testStores = new WeakMap<TestApp, BlobStore>();
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /**
+   * The blob store the app uses instead of the one its config opens (e.g. a fault-injecting
+   * wrapper, test/support/faulty-blob-store.ts); closed with the test app.
+   */
+  store?: (config: Config) => BlobStore;
+}
+
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  opts: TestAppOptions = {},
+): Promise<TestApp> {
   const dataDir = tempDir();
   const { database, drop } = await freshDatabase();
   const config = loadConfig(
@@ -80,10 +94,16 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     },
     { ...(database.kind === 'postgres' ? { database } : {}), ...overrides },
   );
-  return startTestApp(config, async () => {
-    await drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const store = opts.store?.(config);
+  return startTestApp(
+    config,
+    async () => {
+      await store?.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    store,
+  );
 }
 
 /**
@@ -93,12 +113,16 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
 export async function restartTestApp(t: TestApp): Promise<TestApp> {
   const cleanup = cleanups.get(t)!;
   await t.app.close();
-  return startTestApp(t.config, cleanup);
+  return startTestApp(t.config, cleanup, testStores.get(t));
 }
 
-async function startTestApp(config: Config, cleanup: () => Promise<void>): Promise<TestApp> {
+async function startTestApp(
+  config: Config,
+  cleanup: () => Promise<void>,
+  store?: BlobStore,
+): Promise<TestApp> {
   const dataDir = config.dataDir;
-  const built = await buildApp(config, { logger: false });
+  const built = await buildApp(config, { logger: false, ...(store ? { store } : {}) });
   await built.ctx.services.accounts.ensureFirstAdmin(ADMIN_PASSWORD);
   let adminToken: string | undefined;
   let counter = 0;
@@ -148,6 +172,7 @@ async function startTestApp(config: Config, cleanup: () => Promise<void>): Promi
     },
   };
   cleanups.set(t, cleanup);
+  if (store) testStores.set(t, store);
   return t;
 }
 

@@ -155,6 +155,8 @@ async function snapshotPostgres(url: string, schema: string | undefined, dest: s
       '--dbname',
       url,
     ]);
+    // Awaited below; should a query fail first, its failure is the one reported, not pg_dump's.
+    dump.catch(() => {});
     const hashes = await client.query<{ sha256: string }>(
       'select distinct sha256 from deployment_files order by sha256',
     );

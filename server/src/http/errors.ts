@@ -5,6 +5,7 @@
 import { format, messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { BlobNotFound } from '../storage/blob-store.js';
 
 const m = messages.common;
 
@@ -133,6 +134,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error instanceof AppError) {
         if (error.headers) reply.headers(error.headers);
         return sendError(reply, error.status, error.message, error.errors);
+      }
+      // A stored file gone before its answer began (its project deleted meanwhile): gone, not a fault.
+      if (error instanceof BlobNotFound) {
+        request.log.warn({ err: error }, 'blob not found');
+        return sendError(reply, 404, m.notFound);
       }
       if (error instanceof ZodError) {
         const errors = zodFieldErrors(error);

@@ -432,6 +432,21 @@ describe('zip archives', () => {
     await refused([stage('overlap.zip', overlapping)], 'overlapping');
   });
 
+  it('refuses an end record that counts fewer entries than the central directory holds', async () => {
+    const entries = [
+      { name: 'index.html', data: '<p>x</p>' },
+      { name: 'hidden.html', data: '<p>y</p>' },
+      { name: 'also-hidden.css', data: 'a{}' },
+    ];
+    const err = await refused([stage('short-count.zip', rawZip(entries, 1))], 'entryCountMismatch');
+    expect(err.status).toBe(400);
+    expect(err.message).toBe('压缩包结构异常（目录中的文件数与记录的不一致）');
+    await refused([stage('zero-count.zip', rawZip(entries, 0))], 'entryCountMismatch');
+    // The same entries with a true count are taken, all three.
+    const whole = await run([stage('true-count.zip', rawZip(entries))]);
+    expect(paths(whole)).toEqual(['also-hidden.css', 'hidden.html', 'index.html']);
+  });
+
   it('refuses entries larger than they declare', async () => {
     const deflated = rawZip([
       { name: 'big.txt', data: 'x'.repeat(100_000), deflate: true, declaredSize: 1000 },
@@ -617,6 +632,15 @@ describe('RAR archives', () => {
       ['Folder Space/long.txt', 1_049_076],
       ['Folder 中文/2中文.txt', 15],
     ]);
+  });
+
+  it.each([
+    ['RAR 4', 'UnixSymlink.rar'],
+    ['RAR 5', 'UnixSymlink5.rar'],
+  ])('refuses a Unix symbolic link (%s) as zip and 7z links are', async (_format, fixture) => {
+    const err = await refused([stageFixture(fixture, `rar/${fixture}`)], 'notRegularFile');
+    expect(err.status).toBe(400);
+    expect(err.message).toBe('压缩包包含符号链接或特殊文件："link.html"');
   });
 
   it.each(['HeaderEnc1234.rar', 'FileEncByName.rar'])(

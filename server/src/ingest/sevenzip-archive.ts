@@ -17,6 +17,7 @@ import { inspectFile } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
 import { displayName } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
+import { refuseRar4SpecialEntries } from './rar4-headers.js';
 import { Refusal } from './refusal.js';
 
 // The package is CommonJS with an ES-style `export default` in its typings: at run time the
@@ -33,7 +34,8 @@ export async function extractWithSevenZip(
   outDir: string,
   limits: UploadLimits,
 ): Promise<CheckedFile[]> {
-  const typeSwitch = format === '7z' ? '-t7z' : (await isRar5(archivePath)) ? '-trar5' : '-trar';
+  const rar4 = format === 'rar' && !(await isRar5(archivePath));
+  const typeSwitch = format === '7z' ? '-t7z' : rar4 ? '-trar' : '-trar5';
   const archiveArg = `${ARCHIVE_MOUNT}/${path.basename(archivePath)}`;
   const mounts = { [ARCHIVE_MOUNT]: path.dirname(archivePath) };
 
@@ -55,6 +57,8 @@ export async function extractWithSevenZip(
   const entries = listing.entries.map(describeEntry);
   if (listing.archiveEncrypted()) throw new Refusal('encrypted');
   if (entries.length === 0) throw new Refusal('emptyArchive');
+  // 7-Zip lists a RAR 4 link as an ordinary file: its mode is read from the headers instead.
+  if (rar4) refuseRar4SpecialEntries(archivePath, 4 * entries.length + 64);
   const plan = planUpload(entries, limits, 'archive');
 
   // Everything the listing declared, junk included, is what 7-Zip may write; not a byte more.

@@ -34,6 +34,7 @@ const DOS_DEVICE = 0x40;
 const DOS_REPARSE_POINT = 0x400;
 const LOCAL_HEADER_BYTES = 30;
 const LOCAL_HEADER_SIGNATURE = 0x04034b50;
+const CENTRAL_HEADER_SIGNATURE = 0x02014b50;
 
 interface ZipListedEntry extends ListedEntry {
   entry: Entry;
@@ -52,8 +53,9 @@ export async function extractZip(
     if (zip.entryCount > limits.maxArchiveEntries) {
       throw new Refusal('tooManyEntries', { n: limits.maxArchiveEntries });
     }
-    if (zip.entryCount === 0) throw new Refusal('emptyArchive');
     entries = await listEntries(zip);
+    if (moreRecordsFollow(archivePath, zip)) throw new Refusal('entryCountMismatch');
+    if (zip.entryCount === 0) throw new Refusal('emptyArchive');
     checkNoOverlap(entries.map((e) => e.entry));
     plan = planUpload(entries, limits, 'archive');
   } finally {
@@ -275,6 +277,23 @@ function listEntries(zip: ZipFile): Promise<ZipListedEntry[]> {
     });
     zip.readEntry();
   });
+}
+
+/**
+ * yauzl reads exactly as many central directory records as the end record counts. Another record
+ * right after the last one read means the count is lower than the directory: other tools would
+ * extract the entries it hides, so the archive says two things and is refused, not half-taken.
+ */
+function moreRecordsFollow(archivePath: string, zip: ZipFile): boolean {
+  // The typings call it a boolean; it is the offset of the next record to read.
+  const cursor = zip.readEntryCursor as unknown as number;
+  const fd = fs.openSync(archivePath, 'r');
+  try {
+    const bytes = Buffer.alloc(4);
+    return fs.readSync(fd, bytes, 0, 4, cursor) === 4 && bytes.readUInt32LE(0) === CENTRAL_HEADER_SIGNATURE;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Decodes the name and refuses encrypted, unsupported and non-regular entries. */

@@ -12,7 +12,6 @@ import {
   versionFields,
 } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
-import { ZipFile } from 'yazl';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
@@ -25,6 +24,7 @@ import { presentProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
 import type { OwnerFilter, ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
 import type { BlobStore } from '../storage/index.js';
+import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
 import { checkSiteContent, siteFileOnDisk } from './content-check.js';
@@ -354,8 +354,9 @@ export function createProjectService(deps: {
     },
 
     /**
-     * A streamed zip of the live version (or the newest when none is live). Blobs are opened one at
-     * a time as the zip is written, so memory and open files stay flat whatever the project's size.
+     * A streamed zip of the live version (or the newest when none is live), written as it is sent
+     * (storage/zip-blobs.ts). A blob that cannot be read (deleted with the project meanwhile, a
+     * storage fault) aborts the response; it never ends the process.
      */
     async download(actor: Actor, id: number, ip: string) {
       const p = await visible(actor, id);
@@ -363,28 +364,24 @@ export function createProjectService(deps: {
       const deploymentId = p.live_deployment_id ?? p.latest_deployment_id;
       if (!deploymentId) throw new NotFound(m.notFound);
       const files = await projects.filesOf(deploymentId);
-      const zip = new ZipFile();
-      const mtime = new Date(p.updated_at);
-      for (const f of files) {
-        zip.addReadStreamLazy(
-          f.path,
-          { size: Number(f.size), mtime, compress: COMPRESSIBLE.test(f.mime_type) },
-          (cb) => {
-            store.read(f.sha256).then(
-              (stream) => cb(null, stream),
-              (err: Error) => cb(err, undefined as never),
-            );
-          },
-        );
-      }
-      zip.end();
       await db
         .updateTable('projects')
         .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
         .where('id', '=', p.id)
         .execute();
       await audit.record({ actor, action: 'project.download', targetType: 'project', targetId: p.id, ip });
-      return { stream: zip.outputStream, filename: `project-${p.id}.zip` };
+      // Made last: nothing may fail between its first read and the route that sends it.
+      const zip = zipOfBlobs(
+        store,
+        files.map((f) => ({
+          path: f.path,
+          sha256: f.sha256,
+          size: Number(f.size),
+          compress: COMPRESSIBLE.test(f.mime_type),
+        })),
+        new Date(p.updated_at),
+      );
+      return { stream: zip, filename: `project-${p.id}.zip` };
     },
 
     async listMine(actor: Actor, q: { status: OwnerFilter; page: number; page_size: number }) {

@@ -18,6 +18,7 @@ import {
   failingSource,
   sha,
 } from '../../test/support/blob-store-contract.js';
+import { startCuttingProxy } from '../../test/support/cutting-proxy.js';
 import { type LocalS3, startS3rver } from '../../test/support/s3rver.js';
 import { BlobNotFound } from './blob-store.js';
 import { createS3Client, S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
@@ -166,6 +167,45 @@ describe('S3BlobStore specifics', () => {
     await expect(fx.store.putFile(missing, sha('x'))).rejects.toThrow();
     await expect(fx.store.read(sha('x'))).rejects.toBeInstanceOf(BlobNotFound);
     expect(await fx.keys()).toEqual([]);
+  });
+
+  it('a read cut off by the network fails as a stream error, never as a short clean end', async () => {
+    const proxy = await startCuttingProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
+    proxy.cutAfter(300 * 1024);
+    const client = createS3Client({
+      endpoint: `http://127.0.0.1:${proxy.port}`,
+      region: s3.region,
+      bucket: s3.bucket,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+    });
+    const cutOff = new S3BlobStore(client, s3.bucket, fx.prefix);
+    try {
+      const content = randomBytes(2 * 1024 * 1024);
+      const { sha256 } = await fx.store.put(Readable.from([content]));
+      await expect(bytes(await cutOff.read(sha256))).rejects.toThrow();
+      await expect(bytes(await cutOff.read(sha256, { start: 1000, end: 1_500_000 }))).rejects.toThrow();
+      expect(proxy.cuts).toBe(2);
+      proxy.cutAfter(null);
+      expect((await bytes(await cutOff.read(sha256))).equals(content)).toBe(true);
+    } finally {
+      client.destroy();
+      await proxy.close();
+    }
+  });
+
+  it('putFile of a file that fails while it is read: that error, nothing stored, the process up', async () => {
+    // A folder stats fine and opens, then every read fails (EISDIR): the read error of a file
+    // small enough for one PutObject, whose body the SDK pipes without listening to it.
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'sitehall-unreadable-'));
+    try {
+      await expect(fx.store.putFile(folder, sha('unreadable'))).rejects.toMatchObject({ code: 'EISDIR' });
+      await expect(fx.store.read(sha('unreadable'))).rejects.toBeInstanceOf(BlobNotFound);
+      expect(await fx.keys()).toEqual([]);
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('when the store cannot be reached, put reports why, and putFile keeps the local file', async () => {

@@ -157,10 +157,21 @@ export class S3BlobStore implements BlobStore {
       const { size } = await fsp.stat(filePath);
       const file = fs.createReadStream(filePath, { highWaterMark: 1 * MiB });
       if (size <= this.#partSize) {
+        // The SDK pipes the body into its request without listening to it: a read error is taken
+        // here (it would otherwise end the process), aborts the request and is what is reported.
+        const abort = new AbortController();
+        let readError: unknown = null;
+        file.on('error', (error) => {
+          readError ??= error;
+          abort.abort();
+        });
         try {
           await this.client.send(
             new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: file, ContentLength: size }),
+            { abortSignal: abort.signal },
           );
+        } catch (error) {
+          throw readError ?? error;
         } finally {
           file.destroy();
         }

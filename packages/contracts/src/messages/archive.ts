@@ -20,6 +20,7 @@ export const archiveMessages = {
   /** {name} */
   fileFolderClash: '同一路径既是文件又是文件夹："{name}"',
   overlapping: '压缩包结构异常（文件数据重叠）',
+  entryCountMismatch: '压缩包结构异常（目录中的文件数与记录的不一致）',
   sizeMismatch: '压缩包内文件的实际大小与声明不符',
   /** {name} */
   tooDeep: '文件夹层级过深："{name}"',
