@@ -51,7 +51,7 @@ export async function buildApp(
     await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
     // Subscribed before the first request, so no change made elsewhere after it goes unheard;
     // unless Redis can't be reached: then the instance starts without it and joins when it answers.
-    await ctx.cluster.bus.ready;
+    await ctx.cluster.ready;
   } catch (err) {
     await ctx.cluster.close();
     await database.close();

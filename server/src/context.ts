@@ -1,6 +1,6 @@
 /** Everything a route needs, built once per app: config, database and the services over it. */
 import { createRedisBus, localBus } from './cluster/invalidation.js';
-import { createRedis, reportOutages } from './cluster/redis.js';
+import { createRedis, firstAttempt, reportOutages } from './cluster/redis.js';
 import { RedisCounterStore } from './cluster/redis-counter-store.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
@@ -133,6 +133,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     redis,
     cluster: {
       bus,
+      /**
+       * Settles once both Redis connections are up (subscribed), or once reaching Redis has failed
+       * (the instance then runs without it, and joins when it answers).
+       */
+      ready: Promise.all([bus.ready, redis ? firstAttempt(redis) : undefined]).then(() => {}),
       gate,
       leases,
       /** One process runs every job; with REDIS_URL, jobs that need one instance go by lease. */

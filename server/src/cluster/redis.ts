@@ -76,3 +76,19 @@ export function reportOutages(client: Redis, report: (err: unknown) => void): vo
     down = false;
   });
 }
+
+/** Settles once a client's first connection attempt is over: connected, or failed (it keeps dialling). */
+export function firstAttempt(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      client.off('ready', done);
+      client.off('error', done);
+      client.off('close', done);
+      resolve();
+    };
+    client.once('ready', done);
+    client.once('error', done);
+    client.once('close', done);
+  });
+}
