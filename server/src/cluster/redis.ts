@@ -6,14 +6,13 @@
  *
  * Redis is never worth waiting for (docs/decisions.md "Redis outages"): while it is unreachable a
  * command fails at once instead of queueing, one it does not answer fails after
- * REDIS_COMMAND_TIMEOUT_MS, a connection that stops answering is dropped and dialled again, and
+ * REDIS_TIMEOUT_MS, a connection that stops answering is dropped and dialled again, and
  * the client keeps dialling for as long as it takes. Callers then go on without Redis.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { type Config, DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../config.js';
+import { type Config, DEFAULT_REDIS_TIMEOUT_MS } from '../config.js';
 
-export type RedisConfig = Pick<Config, 'redisUrl' | 'redisPrefix'> &
-  Partial<Pick<Config, 'redisCommandTimeoutMs'>>;
+export type RedisConfig = Pick<Config, 'redisUrl' | 'redisPrefix'> & Partial<Pick<Config, 'redisTimeoutMs'>>;
 
 /** An idle connection is pinged this often, so a silent partition is noticed without a request. */
 const HEARTBEAT_MS = 1_000;
@@ -42,7 +41,7 @@ export function createRedis(config: RedisConfig): Redis | undefined {
   const redis = new Redis(config.redisUrl, {
     keyPrefix: config.redisPrefix,
     lazyConnect: false,
-    ...redisOptions(config.redisCommandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS),
+    ...redisOptions(config.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS),
   });
   keepWatch(redis);
   return redis;

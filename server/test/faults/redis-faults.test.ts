@@ -9,8 +9,9 @@
  * published during the outage is published then. A server started while Redis is unreachable
  * starts, says which part is missing, serves, and joins once Redis answers.
  */
-import { Redis } from 'ioredis';
+
 import type { LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../../src/app.js';
 import { UNHEARD_MAX_AGE_MS } from '../../src/services/cache-lifetime.js';
@@ -80,7 +81,12 @@ describe.skipIf(!hasRedis)('Redis outages, two instances through a proxy', () =>
   const maxFiles = async (app: BuiltApp['app']) =>
     (await inject(app, { url: '/api/config/public' })).json().data.limits.max_files_per_upload as number;
   const setMaxFiles = (n: number) =>
-    inject(a.app, { method: 'PUT', url: '/api/admin/config', token: admin, body: { max_files_per_upload: n } });
+    inject(a.app, {
+      method: 'PUT',
+      url: '/api/admin/config',
+      token: admin,
+      body: { max_files_per_upload: n },
+    });
 
   /**
    * Every request a visitor, a user and an uploader make: each answers, within the bound. A user of
@@ -203,9 +209,9 @@ describe.skipIf(!hasRedis)('Redis outages, two instances through a proxy', () =>
       // A settings change on A can't be published; B re-reads its copy within the short lifetime.
       heard.length = 0;
       expect((await setMaxFiles(before + 1)).statusCode).toBe(200);
-      expect(await waitFor(async () => (await maxFiles(b.app)) === before + 1, UNHEARD_MAX_AGE_MS + 3_000)).toBe(
-        true,
-      );
+      expect(
+        await waitFor(async () => (await maxFiles(b.app)) === before + 1, UNHEARD_MAX_AGE_MS + 3_000),
+      ).toBe(true);
     } finally {
       proxy.restore();
     }
@@ -232,9 +238,9 @@ describe.skipIf(!hasRedis)('Redis outages, two instances through a proxy', () =>
       expect(noticed).toBe(true);
       const before = await maxFiles(b.app);
       expect((await setMaxFiles(before + 1)).statusCode).toBe(200);
-      expect(await waitFor(async () => (await maxFiles(b.app)) === before + 1, UNHEARD_MAX_AGE_MS + 3_000)).toBe(
-        true,
-      );
+      expect(
+        await waitFor(async () => (await maxFiles(b.app)) === before + 1, UNHEARD_MAX_AGE_MS + 3_000),
+      ).toBe(true);
     } finally {
       proxy.restore();
     }
@@ -268,7 +274,9 @@ describe.skipIf(!hasRedis)('Redis outages, two instances through a proxy', () =>
   async function expectSharedAgain() {
     const victim = await newUser();
     for (let i = 0; i < 5; i++) {
-      expect((await loginAttempt(a, victim.username, 'wrong-password', { ip: freshIp() })).statusCode).toBe(401);
+      expect((await loginAttempt(a, victim.username, 'wrong-password', { ip: freshIp() })).statusCode).toBe(
+        401,
+      );
     }
     const onB = await inject(b.app, {
       method: 'POST',
@@ -280,7 +288,9 @@ describe.skipIf(!hasRedis)('Redis outages, two instances through a proxy', () =>
     // The API rate limit counts in Redis again: a request on B sees the one made on A.
     const limitIp = freshIp();
     const remaining = async (app: BuiltApp['app']) =>
-      Number((await inject(app, { url: '/api/config/public', ip: limitIp })).headers['x-ratelimit-remaining']);
+      Number(
+        (await inject(app, { url: '/api/config/public', ip: limitIp })).headers['x-ratelimit-remaining'],
+      );
     const onA = await remaining(a.app);
     expect(await remaining(b.app)).toBe(onA - 1);
     const before = await maxFiles(b.app);
