@@ -92,13 +92,20 @@ export function createRedisBus(
     if (m && m.from !== self) handlers.apply(m.event);
   });
   subscriber.on('ready', () => {
-    subscriber.subscribe(channel).then(() => {
-      if (closed || subscriber.status !== 'ready') return;
-      // Whatever was published while this instance was not subscribed is lost: forget it all.
-      handlers.resync();
-      listening = true;
-      settleReady();
-    }, onError);
+    subscriber.subscribe(channel).then(
+      () => {
+        if (closed || subscriber.status !== 'ready') return;
+        // Whatever was published while this instance was not subscribed is lost: forget it all.
+        handlers.resync();
+        listening = true;
+        settleReady();
+      },
+      (err: unknown) => {
+        // Refused (an ACL, say) or cut off: start without it; the next connection tries again.
+        onError(err);
+        settleReady();
+      },
+    );
   });
 
   // Changes whose publish failed, sent again when the shared connection is back (one per key).
