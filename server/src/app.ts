@@ -4,7 +4,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaultExpression } from 'fastify';
-import { type Config, ConfigError } from './config.js';
+import type { Config } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { registerAccess } from './http/access.js';
@@ -49,12 +49,9 @@ export async function buildApp(
   try {
     // Whatever a crash left half-made goes before the first request.
     await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
-    // Subscribed before the first request, so no change made elsewhere after it goes unheard.
-    await ctx.cluster.bus.ready.catch((err: unknown) => {
-      throw new ConfigError(
-        `REDIS_URL: Redis cannot be reached (${err instanceof Error ? err.message : err})`,
-      );
-    });
+    // Subscribed before the first request, so no change made elsewhere after it goes unheard;
+    // unless Redis can't be reached: then the instance starts without it and joins when it answers.
+    await ctx.cluster.ready;
   } catch (err) {
     await ctx.cluster.close();
     await database.close();
@@ -118,6 +115,8 @@ export async function buildApp(
   });
 
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
+  if (ctx.redis && !ctx.cluster.bus.listening())
+    app.log.warn('redis: cannot be reached; started without it, it joins once Redis answers');
   registerErrorHandling(app);
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources());
@@ -151,8 +150,16 @@ export async function buildApp(
     { prefix: '/api' },
   );
 
-  // A test may pass its own client to check; otherwise the shared one (REDIS_URL).
-  registerHealth(app, { db: ctx.db, store: ctx.store, redis: opts.redis ?? ctx.redis });
+  // A test may pass its own client to check; otherwise the shared one (REDIS_URL), which counts as
+  // ready only while the invalidation subscription is up too.
+  const redis = ctx.redis;
+  const redisCheck: Pingable | undefined = redis && {
+    ping: async () => {
+      if (!ctx.cluster.bus.listening()) throw new Error('not subscribed to cache invalidations');
+      return redis.ping();
+    },
+  };
+  registerHealth(app, { db: ctx.db, store: ctx.store, redis: opts.redis ?? redisCheck });
 
   await siteRoutes(app, ctx);
   await registerWebApp(app, config.webDist);

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3StorageConfig } from './storage/s3-blob-store.js';
 
+/** See Config.redisTimeoutMs. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 500;
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -21,6 +24,12 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().min(1).default('sitehall:'),
+  REDIS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(50, 'REDIS_TIMEOUT_MS must be between 50 and 1000')
+    .max(1_000, 'REDIS_TIMEOUT_MS must be between 50 and 1000')
+    .default(DEFAULT_REDIS_TIMEOUT_MS),
   STORAGE: z.enum(['local', 's3'], { message: 'STORAGE must be local or s3' }).default('local'),
   S3_ENDPOINT: z
     .string()
@@ -58,6 +67,11 @@ export interface Config {
   redisUrl?: string;
   /** Put before every Redis key and channel, so installs (and tests) can share one Redis. */
   redisPrefix: string;
+  /**
+   * How long a Redis command may take before the caller goes on without it (rate limits pass, the
+   * login throttle counts locally) and the connection is dropped and dialled again.
+   */
+  redisTimeoutMs: number;
   /** Where site files (blobs) live: DATA_DIR/blobs, or an S3-compatible bucket. */
   storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageConfig);
   /**
@@ -107,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
     maxConcurrentHashes: 4,

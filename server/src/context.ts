@@ -1,6 +1,6 @@
 /** Everything a route needs, built once per app: config, database and the services over it. */
 import { createRedisBus, localBus } from './cluster/invalidation.js';
-import { createRedis } from './cluster/redis.js';
+import { createRedis, firstAttempt, reportOutages } from './cluster/redis.js';
 import { RedisCounterStore } from './cluster/redis-counter-store.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
@@ -41,9 +41,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const db: DB = database.db;
   // Set only with REDIS_URL: several instances then share counters, invalidations and job leases.
   const redis = createRedis(config);
-  // Until the app's log exists a connection failure is not printed: startup then fails in words.
+  // Until the app's log exists a connection failure is not printed; then once per outage.
   let reportClusterError: (err: unknown) => void = () => {};
-  redis?.on('error', (err) => reportClusterError(err));
+  if (redis) reportOutages(redis, (err) => reportClusterError(err));
+  // Whether other instances' changes reach this one now; caches keep entries briefly when not.
+  const hearsChanges = () => bus.listening();
   const audit = createAuditService(db);
   const sessions = createSessionService(createSessionsRepository(db));
   const hasher = new PasswordHasher(config.maxConcurrentHashes);
@@ -61,6 +63,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     sitesOrigin: config.sitesOrigin,
     audit,
     onChange: () => bus.publish({ kind: 'settings' }),
+    hearsChanges,
   });
   if (!opts.store && config.storage.kind !== 'local')
     throw new Error('STORAGE=s3: open the store first (openBlobStore)');
@@ -71,7 +74,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     lastViewFlushAt: views.lastFlushAt,
   });
   const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
-  const siteIndex = createSiteIndex(db);
+  const siteIndex = createSiteIndex(db, { hearsChanges });
   const projectsRepo = createProjectsRepository(db, database.dialect);
   const bus = redis
     ? createRedisBus(redis, config.redisPrefix, {
@@ -130,6 +133,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     redis,
     cluster: {
       bus,
+      /**
+       * Settles once both Redis connections are up (subscribed), or once reaching Redis has failed
+       * (the instance then runs without it, and joins when it answers).
+       */
+      ready: Promise.all([bus.ready, redis ? firstAttempt(redis) : undefined]).then(() => {}),
       gate,
       leases,
       /** One process runs every job; with REDIS_URL, jobs that need one instance go by lease. */

@@ -2,9 +2,12 @@
  * The password-reset command, run as an operator would (without a build): tsx on its source,
  * against the data directory (or PostgreSQL schema) of a database a test app made.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisCounterStore } from '../src/cluster/redis-counter-store.js';
 import { auditEntries, createTestApp, expectFailure, loginAttempt, type TestApp } from './helpers.js';
 import { type CliResult, runCli } from './support/cli.js';
+import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,5 +55,27 @@ describe('npm run reset-password -- USERNAME', () => {
     expect(
       await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute(),
     ).toEqual(before);
+  });
+});
+
+describe.skipIf(!(await redisReachable()))('npm run reset-password with REDIS_URL', () => {
+  const prefix = uniqueRedisPrefix();
+  afterAll(() => dropRedisPrefix(prefix));
+
+  it('clears the account’s shared sign-in count in Redis, and exits', async () => {
+    const u = await t.createUser();
+    const redis = new Redis(testRedisUrl, { keyPrefix: prefix });
+    try {
+      const counters = new RedisCounterStore(redis);
+      for (let i = 0; i < 5; i++) await counters.hit(`throttle:acct:user:${u.id}`, 60_000);
+      const { code, stderr } = await runCli('reset-password.ts', [u.username], t.config, {
+        REDIS_URL: testRedisUrl,
+        REDIS_PREFIX: prefix,
+      });
+      expect(code, stderr).toBe(0);
+      expect(await counters.peek(`throttle:acct:user:${u.id}`)).toBeNull();
+    } finally {
+      redis.disconnect();
+    }
   });
 });

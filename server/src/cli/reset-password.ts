@@ -16,9 +16,13 @@ async function main() {
   const config = loadConfig();
   const database = openDatabase(config.database);
   const store = await openBlobStore(config);
+  let closeCluster = async () => {};
   try {
     await migrateToLatest(database);
     const ctx = createContext(config, database, { store });
+    closeCluster = () => ctx.cluster.close();
+    // With REDIS_URL the sign-in counts cleared below live in Redis: connect before using it.
+    await ctx.cluster.ready;
     const user = await ctx.services.accounts.userByUsername(username);
     if (!user) {
       console.error(`用户不存在 / no such user: ${username}`);
@@ -32,6 +36,7 @@ async function main() {
       `已重置 ${user.username} 的密码，所有登录已退出 / new password for ${user.username}:\n${password}`,
     );
   } finally {
+    await closeCluster();
     await database.close();
     await store.close();
   }

@@ -3,10 +3,13 @@
  * across instances"). Each instance applies a change to its own caches at once and publishes it;
  * the others drop the same entries when the message arrives (milliseconds). A message missed while
  * the subscription was down cannot be replayed, so on every (re)subscribe the instance drops all
- * it caches instead; the live-pointer TTL in services/site-index.ts stays as the last safety net.
+ * it caches instead, and while it is down `listening()` is false and the caches keep entries only
+ * briefly (services/cache-lifetime.ts). A change this instance could not publish (Redis down) is
+ * published again once Redis answers.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { keepWatch, reportOutages } from './redis.js';
 
 export type ClusterEvent = { kind: 'live'; projectId: number } | { kind: 'settings' };
 
@@ -21,13 +24,26 @@ export interface InvalidationHandlers {
 export interface InvalidationBus {
   /** Tells the other instances (this one has applied the change itself). */
   publish(event: ClusterEvent): void;
-  /** Resolves once subscribed, so a change made after it reaches this instance. */
+  /**
+   * Resolves once subscribed, so a change made after it reaches this instance; or once the first
+   * attempt to reach Redis has failed: the instance then starts without, and subscribes later.
+   */
   ready: Promise<void>;
+  /** Whether other instances' changes reach this one now (false while the subscription is down). */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
-/** One process: nothing to tell anyone. */
-export const localBus: InvalidationBus = { publish() {}, ready: Promise.resolve(), close: async () => {} };
+/** One process: nothing to tell anyone, and nothing made elsewhere to miss. */
+export const localBus: InvalidationBus = {
+  publish() {},
+  ready: Promise.resolve(),
+  listening: () => true,
+  close: async () => {},
+};
+
+/** Changes kept for publishing once Redis is back; past this many, the pointers' TTL must do. */
+const MAX_UNPUBLISHED = 10_000;
 
 function parse(text: string): { from: string; event: ClusterEvent } | null {
   try {
@@ -51,29 +67,71 @@ export function createRedisBus(
   const channel = `${prefix}invalidate`;
   const self = randomUUID();
   const onError = handlers.onError ?? (() => {});
-  const subscriber = redis.duplicate();
-  subscriber.on('error', onError);
+  // Subscribed by hand on every connection (below), so the moment it is done is known.
+  const subscriber = redis.duplicate({ autoResubscribe: false });
+  keepWatch(subscriber);
+  let listening = false;
+  let closed = false;
+  let settleReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    settleReady = resolve;
+  });
+
+  reportOutages(subscriber, onError);
+  subscriber.on('error', () => {
+    // The first attempt failed: start without Redis rather than wait for it.
+    if (!listening) settleReady();
+  });
+  subscriber.on('close', () => {
+    if (!listening) settleReady();
+    listening = false;
+  });
   subscriber.on('message', (ch: string, text: string) => {
     if (ch !== channel) return;
     const m = parse(text);
     if (m && m.from !== self) handlers.apply(m.event);
   });
-  let subscribedOnce = false;
-  // ioredis resubscribes by itself after a reconnect; whatever was published meanwhile is lost.
   subscriber.on('ready', () => {
-    if (subscribedOnce) handlers.resync();
+    subscriber.subscribe(channel).then(
+      () => {
+        if (closed || subscriber.status !== 'ready') return;
+        // Whatever was published while this instance was not subscribed is lost: forget it all.
+        handlers.resync();
+        listening = true;
+        settleReady();
+      },
+      (err: unknown) => {
+        // Refused (an ACL, say) or cut off: start without it; the next connection tries again.
+        onError(err);
+        settleReady();
+      },
+    );
   });
-  const ready = subscriber.subscribe(channel).then(() => {
-    subscribedOnce = true;
-  });
-  ready.catch(onError);
+
+  // Changes whose publish failed, sent again when the shared connection is back (one per key).
+  let unpublished = new Map<string, ClusterEvent>();
+  const send = (event: ClusterEvent) => {
+    redis.publish(channel, JSON.stringify({ from: self, event })).catch((err: unknown) => {
+      const key = event.kind === 'live' ? `live:${event.projectId}` : event.kind;
+      if (unpublished.size < MAX_UNPUBLISHED) unpublished.set(key, event);
+      onError(err);
+    });
+  };
+  const resend = () => {
+    const events = [...unpublished.values()];
+    unpublished = new Map();
+    for (const event of events) send(event);
+  };
+  redis.on('ready', resend);
 
   return {
-    publish(event) {
-      redis.publish(channel, JSON.stringify({ from: self, event })).catch(onError);
-    },
+    publish: send,
     ready,
+    listening: () => listening,
     async close() {
+      closed = true;
+      listening = false;
+      redis.off('ready', resend);
       subscriber.disconnect();
     },
   };

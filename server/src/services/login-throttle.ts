@@ -1,10 +1,11 @@
 /**
  * Failed sign-ins are counted per account and per IP over a 15-minute window. Past the limit the
  * next attempts answer 429 with Retry-After until the window ends. Counters live behind
- * CounterStore so several instances can share them (Redis) later.
+ * CounterStore so several instances can share them (Redis). When the shared counters can't be
+ * reached, the instance counts in its own memory meanwhile: sign-ins go on, still throttled.
  */
 import { messages } from '@sitehall/contracts';
-import { ServiceUnavailable, TooManyRequests } from '../http/errors.js';
+import { TooManyRequests } from '../http/errors.js';
 
 export interface CounterStore {
   /** Adds one to key within a window that starts at the first hit; returns the new count. */
@@ -54,22 +55,31 @@ export const THROTTLE: ThrottleLimits = { windowMs: 15 * 60_000, perAccount: 5, 
  * account (so its username and its email share one budget), `login:{name}` for an unknown name,
  * `password:{id}` for current-password checks.
  */
-export function createLoginThrottle(counters: CounterStore, limits: ThrottleLimits = THROTTLE) {
-  // Counters that can't be read (Redis down) refuse the sign-in with 503: never a 500, and never
-  // a sign-in that skips the throttle (docs/decisions.md "Several instances").
-  const guard =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        return await call(...args);
-      } catch {
-        throw new ServiceUnavailable();
-      }
-    };
+export function createLoginThrottle(
+  counters: CounterStore,
+  limits: ThrottleLimits = THROTTLE,
+  local: CounterStore = new MemoryCounterStore(),
+) {
+  // Shared counters that fail (Redis down or silent) fail open, but not wide open: failures are
+  // counted in this instance's memory meanwhile, and a count made there still refuses sign-ins
+  // after Redis is back, until its window ends (docs/decisions.md "Redis outages").
   const store = {
-    hit: guard((key: string, windowMs: number) => counters.hit(key, windowMs)),
-    peek: guard((key: string) => counters.peek(key)),
-    reset: guard((key: string) => counters.reset(key)),
+    async hit(key: string, windowMs: number) {
+      try {
+        return await counters.hit(key, windowMs);
+      } catch {
+        return local.hit(key, windowMs);
+      }
+    },
+    async peek(key: string) {
+      const own = await local.peek(key);
+      const shared = await counters.peek(key).catch(() => null);
+      return own && (!shared || own.count > shared.count) ? own : shared;
+    },
+    async reset(key: string) {
+      await local.reset(key);
+      await counters.reset(key).catch(() => {});
+    },
   };
   const keys = (account: string, ip?: string) =>
     [

@@ -19,6 +19,7 @@ import { now } from '../db/database.js';
 import type { Actor } from '../http/access.js';
 import { Invalid } from '../http/errors.js';
 import type { AuditService } from './audit.js';
+import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
 export interface PlatformSettings {
   limits: UploadLimits;
@@ -66,9 +67,18 @@ export function createSettingsService(
     audit: AuditService;
     /** After a saved change: tells the other instances to forget their cached copy. */
     onChange?: () => void;
+    /** Whether other instances' changes reach this one now; if not, the cache is kept briefly. */
+    hearsChanges?: HearsChanges;
   },
 ) {
+  const hears = opts.hearsChanges ?? alwaysHears;
   let cached: PlatformSettings | undefined;
+  let cachedAt = 0;
+  let generation = 0;
+  const remember = (next: PlatformSettings, at = Date.now()) => {
+    cached = next;
+    cachedAt = at;
+  };
 
   async function load(): Promise<PlatformSettings> {
     const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
@@ -91,12 +101,16 @@ export function createSettingsService(
 
   return {
     async get(): Promise<PlatformSettings> {
-      cached ??= await load();
-      return cached;
+      if (cached && Date.now() - cachedAt <= maxAge(Number.POSITIVE_INFINITY, hears)) return cached;
+      const [startedAt, at] = [generation, Date.now()];
+      const loaded = await load();
+      // Don't cache an answer that an invalidation overtook while it was read.
+      if (startedAt === generation) remember(loaded, at);
+      return loaded;
     },
     async update(next: PlatformSettings): Promise<PlatformSettings> {
       await save(next, db);
-      cached = next;
+      remember(next);
       opts.onChange?.();
       return next;
     },
@@ -138,7 +152,7 @@ export function createSettingsService(
             trx,
           );
         });
-        cached = next;
+        remember(next);
         opts.onChange?.();
       }
       return this.adminConfig();
@@ -146,6 +160,7 @@ export function createSettingsService(
 
     /** Forgets the cache (another instance changed the settings). */
     invalidate() {
+      generation++;
       cached = undefined;
     },
     async publicConfig(): Promise<PublicConfigDto> {

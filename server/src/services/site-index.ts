@@ -5,6 +5,7 @@
  */
 import type { DB } from '../db/database.js';
 import type { SiteFile } from '../serve/index.js';
+import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
 export interface DeploymentIndex {
   deploymentId: number;
@@ -23,7 +24,8 @@ const MAX_CACHED_FILES = 200_000;
 const LIVE_POINTER_TTL_MS = 60_000;
 const MAX_LIVE_POINTERS = 100_000;
 
-export function createSiteIndex(db: DB) {
+export function createSiteIndex(db: DB, opts: { hearsChanges?: HearsChanges } = {}) {
+  const hears = opts.hearsChanges ?? alwaysHears;
   const live = new Map<number, { deploymentId: number | null; at: number }>();
   const deployments = new Map<number, DeploymentIndex>();
   let cachedFiles = 0;
@@ -76,7 +78,7 @@ export function createSiteIndex(db: DB) {
       const cached = live.get(projectId);
       let deploymentId = cached?.deploymentId;
       const at = Date.now();
-      if (cached === undefined || at - cached.at > LIVE_POINTER_TTL_MS) {
+      if (cached === undefined || at - cached.at > maxAge(LIVE_POINTER_TTL_MS, hears)) {
         const startedAt = generation;
         const p = await db
           .selectFrom('projects')
@@ -99,7 +101,7 @@ export function createSiteIndex(db: DB) {
      */
     peekLive(projectId: number): DeploymentIndex | null | undefined {
       const cached = live.get(projectId);
-      if (!cached || Date.now() - cached.at > LIVE_POINTER_TTL_MS) return undefined;
+      if (!cached || Date.now() - cached.at > maxAge(LIVE_POINTER_TTL_MS, hears)) return undefined;
       if (cached.deploymentId === null) return null;
       return deployments.get(cached.deploymentId);
     },
