@@ -39,7 +39,7 @@ export interface BuiltApp {
 
 export async function buildApp(
   config: Config,
-  opts: { logger?: boolean; redis?: Pingable } & ContextOptions = {},
+  opts: { logger?: boolean; redis?: Pingable; logStream?: NodeJS.WritableStream } & ContextOptions = {},
 ): Promise<BuiltApp> {
   // A store passed in is its caller's to close; one opened here is closed with the app.
   const store = opts.store ?? (await openBlobStore(config));
@@ -107,6 +107,8 @@ export async function buildApp(
               paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'],
               remove: true,
             },
+            // Tests read the log from a stream of their own.
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
           },
     trustProxy: config.trustProxy,
     requestTimeout: config.timeouts.request,

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
+import type { BlobStore } from '../src/storage/index.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
 export const ADMIN_PASSWORD = 'admin-password-123';
@@ -67,7 +68,11 @@ export function tempDir(prefix = 'sitehall-test-'): string {
 /** What closing a test app must remove besides the app: its database schema and data dir. */
 const cleanups = new WeakMap<TestApp, () => Promise<void>>();
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  /** A store of the test's own (a fault-injecting one), or a stream that receives the log. */
+  opts: { store?: BlobStore; logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const dataDir = tempDir();
   const { database, drop } = await freshDatabase();
   const config = loadConfig(
@@ -80,10 +85,14 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     },
     { ...(database.kind === 'postgres' ? { database } : {}), ...overrides },
   );
-  return startTestApp(config, async () => {
-    await drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  return startTestApp(
+    config,
+    async () => {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    opts,
+  );
 }
 
 /**
@@ -96,9 +105,13 @@ export async function restartTestApp(t: TestApp): Promise<TestApp> {
   return startTestApp(t.config, cleanup);
 }
 
-async function startTestApp(config: Config, cleanup: () => Promise<void>): Promise<TestApp> {
+async function startTestApp(
+  config: Config,
+  cleanup: () => Promise<void>,
+  opts: { store?: BlobStore; logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const dataDir = config.dataDir;
-  const built = await buildApp(config, { logger: false });
+  const built = await buildApp(config, { logger: opts.logStream !== undefined, ...opts });
   await built.ctx.services.accounts.ensureFirstAdmin(ADMIN_PASSWORD);
   let adminToken: string | undefined;
   let counter = 0;

@@ -94,6 +94,8 @@ const DEFAULT_IDLE_MS = 60_000;
 function watchIdle(request: FastifyRequest, idleMs: number, onIdle: () => void): () => void {
   const raw = request.raw;
   const socket = raw.socket;
+  // An injected request (tests) has no real socket, and its body is all there already.
+  if (typeof socket?.setTimeout !== 'function' || typeof socket.bytesRead !== 'number') return () => {};
   const socketTimeout = (socket as { timeout?: number }).timeout ?? 0;
   socket.setTimeout(0);
   let lastRead = socket.bytesRead;

@@ -4,6 +4,7 @@
  * /readyz and for the start-up message.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 
 const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 
@@ -27,10 +28,19 @@ export function isStorageIoError(err: unknown): boolean {
   return code !== undefined && (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN');
 }
 
-/** Bytes an unprivileged process may still write on the disk holding `dir`. */
+/**
+ * Bytes an unprivileged process may still write on the disk holding `dir` (or, until the folder
+ * is made by the first upload, its nearest existing parent).
+ */
 export async function freeBytes(dir: string): Promise<number> {
-  const s = await fs.promises.statfs(dir);
-  return s.bavail * s.bsize;
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      const s = await fs.promises.statfs(d);
+      return s.bavail * s.bsize;
+    } catch (err) {
+      if (codeOf(err) !== 'ENOENT' || path.dirname(d) === d) throw err;
+    }
+  }
 }
 
 export class LowDiskSpace extends Error {
