@@ -75,7 +75,6 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
   const names = await fs.promises.readdir(root).catch(() => [] as string[]);
   const alive = await aliveNow();
   let stagingRemoved = 0;
-  let stagingBytes = 0;
   for (const name of names) {
     if (isInstanceId(name)) {
       if (alive(name)) continue;
@@ -84,11 +83,11 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
       continue;
     }
     const dir = path.join(root, name);
-    stagingBytes += await folderBytes(dir);
+    const bytes = await folderBytes(dir);
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    deps.metrics?.reclaimed('staging', bytes);
     stagingRemoved++;
   }
-  deps.metrics?.reclaimed('staging', stagingBytes);
 
   const orphans = await deps.jobs.run(
     ORPHAN_SWEEP_JOB,
@@ -106,10 +105,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
       leasesRemoved += await deps.leases.dropBlobLeasesOf(dead);
       await deps.leases.dropDeadInstances(new Date().toISOString());
       let removed = 0;
-      let bytes = 0;
-      const onDeleted = (size: number) => {
-        bytes += size;
-      };
+      const onDeleted = (size: number) => deps.metrics?.reclaimed('blobs', size);
       let batch: string[] = [];
       for await (const hash of deps.store.list()) {
         batch.push(hash);
@@ -119,7 +115,6 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
         }
       }
       removed += await deps.gate.deleteUnused(batch, onDeleted);
-      deps.metrics?.reclaimed('blobs', bytes);
       return { removed, leasesRemoved, temp: await deps.store.removeStaleTemp() };
     },
   );
