@@ -207,7 +207,10 @@ export async function buildApp(
     fastPath?.stop();
     graceTimer = setTimeout(() => {
       const n = ctx.receiving.stopAll(
-        new AppError(503, messages.common.unavailable, undefined, { connection: 'close', 'retry-after': '5' }),
+        new AppError(503, messages.common.unavailable, undefined, {
+          connection: 'close',
+          'retry-after': '5',
+        }),
       );
       if (n > 0) app.log.warn({ uploads: n }, 'shutdown: uploads still receiving were answered 503');
     }, config.shutdownGraceMs);

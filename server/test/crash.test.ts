@@ -161,7 +161,11 @@ describe('a server killed mid-commit', () => {
     for (let i = 0; i < 2000; i++) entries[`pages/p${i}.html`] = `<p>page ${i}</p>`;
     const zip = await makeZip(entries);
     const boundary = 'commitboundary';
-    const body = Buffer.concat([multipartHead(boundary, 'site.zip'), zip, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const body = Buffer.concat([
+      multipartHead(boundary, 'site.zip'),
+      zip,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
     const login = await fetch(`http://127.0.0.1:${child.port}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -180,7 +184,9 @@ describe('a server killed mid-commit', () => {
     // The killed upload's leases are still there (it never released them).
     const before = openDatabase(database);
     try {
-      expect((await before.db.selectFrom('blob_leases').select('sha256').execute()).length).toBeGreaterThan(0);
+      expect((await before.db.selectFrom('blob_leases').select('sha256').execute()).length).toBeGreaterThan(
+        0,
+      );
     } finally {
       await before.close();
     }
@@ -197,9 +203,9 @@ describe('a server killed mid-commit', () => {
       expect(listTree(path.join(dataDir, 'staging'))).toEqual([]);
       expect(await restarted.ctx.db.selectFrom('projects').selectAll().execute()).toEqual([]);
       const { body: metrics } = await restarted.ctx.metrics.scrape();
-      expect(Number(/sitehall_sweep_reclaimed_bytes_total\{kind="blobs"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThan(
-        0,
-      );
+      expect(
+        Number(/sitehall_sweep_reclaimed_bytes_total\{kind="blobs"\} (\d+)/.exec(metrics)?.[1]),
+      ).toBeGreaterThan(0);
       expect(
         Number(/sitehall_sweep_reclaimed_bytes_total\{kind="staging"\} (\d+)/.exec(metrics)?.[1]),
       ).toBeGreaterThan(0);

@@ -6,8 +6,7 @@
  * The disk is a small tmpfs the test mounts (root only, as in CI); without root those parts are
  * skipped, and a fault-injecting blob store (which runs anywhere) covers the 507 mapping.
  */
-import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -170,45 +169,49 @@ describe.skipIf(!isRoot)('a full disk (tmpfs; needs root to mount)', () => {
     expect(await waitFor(async () => (await readyz(t)).status === 200, 10_000)).toBe(true);
   });
 
-  it.skipIf(usingPostgres)('starting on a full disk says the disk is full', async () => {
-    const dataDir = t.dataDir;
-    await t.close();
-    closed = true;
-    const filler = fillDisk(mount);
-    try {
-      const child = spawn(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, '../src/main.ts')],
-        {
-          env: {
-            ...process.env,
-            NODE_ENV: 'test',
-            DATA_DIR: dataDir,
-            LOG_LEVEL: 'silent',
-            PORT: '0',
-            HOST: '127.0.0.1',
-            ADMIN_PASSWORD: 'admin-password-123',
-            WEB_DIST: path.join(dataDir, 'no-web'),
+  it.skipIf(usingPostgres)(
+    'starting on a full disk says the disk is full',
+    async () => {
+      const dataDir = t.dataDir;
+      await t.close();
+      closed = true;
+      const filler = fillDisk(mount);
+      try {
+        const child = spawn(
+          process.execPath,
+          ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, '../src/main.ts')],
+          {
+            env: {
+              ...process.env,
+              NODE_ENV: 'test',
+              DATA_DIR: dataDir,
+              LOG_LEVEL: 'silent',
+              PORT: '0',
+              HOST: '127.0.0.1',
+              ADMIN_PASSWORD: 'admin-password-123',
+              WEB_DIST: path.join(dataDir, 'no-web'),
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
           },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let output = '';
-      child.stdout.on('data', (d) => {
-        output += d;
-      });
-      child.stderr.on('data', (d) => {
-        output += d;
-      });
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      expect(code).toBe(1);
-      expect(output).toMatch(/The disk is full/);
-      expect(output).toMatch(/磁盘空间已满/);
-      expect(output).not.toMatch(/disk I\/O error/);
-    } finally {
-      fs.rmSync(filler);
-    }
-  }, 30_000);
+        );
+        let output = '';
+        child.stdout.on('data', (d) => {
+          output += d;
+        });
+        child.stderr.on('data', (d) => {
+          output += d;
+        });
+        const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+        expect(code).toBe(1);
+        expect(output).toMatch(/The disk is full/);
+        expect(output).toMatch(/磁盘空间已满/);
+        expect(output).not.toMatch(/disk I\/O error/);
+      } finally {
+        fs.rmSync(filler);
+      }
+    },
+    30_000,
+  );
 });
 
 describe.skipIf(!isRoot || usingPostgres)('SQLite full while the blob disk is not (tmpfs)', () => {
@@ -236,7 +239,9 @@ describe.skipIf(!isRoot || usingPostgres)('SQLite full while the blob disk is no
     const entries: Record<string, string> = { 'index.html': '<h1>many</h1>' };
     for (let i = 0; i < 3000; i++) entries[`pages/p${i}-${'n'.repeat(60)}.html`] = `<p>${i}</p>`;
     const zip = await makeZip(entries);
-    const { payload, headers } = await multipart({ project_name: '数据库满' }, [{ name: 'site.zip', content: zip }]);
+    const { payload, headers } = await multipart({ project_name: '数据库满' }, [
+      { name: 'site.zip', content: zip },
+    ]);
     const filler = fillDisk(dbMount);
 
     const res = await t.request({ method: 'POST', url: '/api/projects/upload', token, payload, headers });
@@ -262,7 +267,8 @@ describe('a blob store that reports a full disk (runs anywhere)', () => {
     const faulty: BlobStore = {
       put: (source) => local.put(source),
       async putFile(file, sha256) {
-        if (full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        if (full)
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
         return local.putFile(file, sha256);
       },
       read: (sha256, range) => local.read(sha256, range),

@@ -9,8 +9,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { messages } from '@sitehall/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startChildServer } from './support/children.js';
 import { createTestApp, listenPort, listTree, projectRowCounts, type TestApp } from './helpers.js';
+import { startChildServer } from './support/children.js';
 
 const BOUNDARY = 'slowboundary';
 const head = Buffer.from(

@@ -45,7 +45,9 @@ async function leasedOrphan(t: TestApp, instance: string, text: string): Promise
 
 async function reclaimed(t: TestApp, kind: 'staging' | 'blobs'): Promise<number> {
   const { body } = await t.ctx.metrics.scrape();
-  return Number(new RegExp(`sitehall_sweep_reclaimed_bytes_total\\{kind="${kind}"\\} (\\d+)`).exec(body)?.[1] ?? 0);
+  return Number(
+    new RegExp(`sitehall_sweep_reclaimed_bytes_total\\{kind="${kind}"\\} (\\d+)`).exec(body)?.[1] ?? 0,
+  );
 }
 
 describe('leftover sweep', () => {

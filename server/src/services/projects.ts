@@ -19,7 +19,12 @@ import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { Actor } from '../http/access.js';
 import { Invalid, NotFound, parse, Unauthorized } from '../http/errors.js';
 import { type IngestResult, ingest } from '../ingest/index.js';
-import { checkDeclaredLength, type StagedUpload, type StagingOptions, stageUpload } from '../ingest/staging.js';
+import {
+  checkDeclaredLength,
+  type StagedUpload,
+  type StagingOptions,
+  stageUpload,
+} from '../ingest/staging.js';
 import { projectPolicy } from '../policies/project.js';
 import { presentProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
