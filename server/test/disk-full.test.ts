@@ -88,9 +88,8 @@ async function diskFullCount(t: TestApp): Promise<number> {
 
 const blobFiles = (dataDir: string) =>
   listTree(path.join(dataDir, 'blobs')).filter((f) => /[0-9a-f]{64}$/.test(f));
-/** Upload folders under staging (the instance folder itself may stay). */
-const stagedUploads = (dataDir: string) =>
-  listTree(path.join(dataDir, 'staging')).filter((f) => f.includes('/'));
+/** Everything under staging: empty once no upload is in progress. */
+const stagedUploads = (dataDir: string) => listTree(path.join(dataDir, 'staging'));
 
 async function readyz(t: TestApp) {
   const res = await t.request({ url: '/readyz' });

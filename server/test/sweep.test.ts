@@ -30,10 +30,10 @@ const OTHER_DEAD = 'i_otherhost_4343_deadbeef';
 
 /** A staging folder with one staged file, as an upload of that instance leaves it. */
 function stagedBy(t: TestApp, instance: string, bytes: number): string {
-  const dir = path.join(t.dataDir, 'staging', instance, `${Date.now().toString(36)}-abc`, 'in');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, '0'), Buffer.alloc(bytes, 1));
-  return path.join(t.dataDir, 'staging', instance);
+  const folder = path.join(t.dataDir, 'staging', `${instance}.${Date.now().toString(36)}-abc`);
+  fs.mkdirSync(path.join(folder, 'in'), { recursive: true });
+  fs.writeFileSync(path.join(folder, 'in', '0'), Buffer.alloc(bytes, 1));
+  return folder;
 }
 
 /** A stored blob no deployment references, leased by an upload of that instance. */

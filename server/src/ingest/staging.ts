@@ -4,8 +4,8 @@
  * limits, bad fields, a client that disconnects or goes silent, a full disk, a shutdown — removes
  * the upload's staging folder.
  *
- * Folders live under staging/{instance}/ (docs/decisions.md "Leftover sweep"), so a sweep on any
- * instance can tell whether the process that made one is gone.
+ * Folders are named `{instance}.{time}-{random}` (docs/decisions.md "Leftover sweep"), so a sweep
+ * on any instance can tell whether the process that made one is gone.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -77,7 +77,7 @@ export class ReceivingUploads {
 }
 
 export interface StagingOptions {
-  /** The instance id (jobs/instances.ts): the folder goes under staging/{owner}/. */
+  /** The instance id (jobs/instances.ts): the folder is named staging/{owner}.{upload}. */
   owner?: string;
   /** A body that sends nothing for this long is answered 408 (default 60 s). */
   idleTimeoutMs?: number;
@@ -136,7 +136,7 @@ export async function stageUpload(
 ): Promise<StagedUpload> {
   if (!request.isMultipart()) throw new AppError(415, messages.common.unsupportedMediaType);
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-  const dir = path.join(stagingRoot(dataDir), ...(opts.owner ? [opts.owner] : []), id);
+  const dir = path.join(stagingRoot(dataDir), opts.owner ? `${opts.owner}.${id}` : id);
   const inDir = path.join(dir, 'in');
   const workDir = path.join(dir, 'work');
   // Retries: a part being destroyed may still create its file while the folder goes.

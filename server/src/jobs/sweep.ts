@@ -4,8 +4,8 @@
  * staging folders of uploads whose process is gone, blob leases of uploads whose process is gone,
  * and blobs no deployment references (stored just before a crash, before their rows were written).
  *
- * Staging folders are named after their instance (staging/{instance}/...): any process sweeping
- * the folder removes those of dead instances (jobs/instances.ts), never a live one's. The blob part
+ * Staging folders are named after their instance (staging/{instance}.{upload}): any process
+ * sweeping the folder removes those of dead instances (jobs/instances.ts), never a live one's. The blob part
  * runs on one instance at a time through a job lease and never deletes a blob a live upload has
  * leased (docs/decisions.md "Orphan sweep safety").
  */
@@ -54,6 +54,12 @@ function stagedAt(name: string): number {
   return Number.isFinite(ms) ? ms : 0;
 }
 
+/** The instance that made a staging folder (`{instance}.{upload}`), when its name says. */
+function stagedBy(name: string): string | null {
+  const owner = name.split('.')[0] ?? '';
+  return name.includes('.') && isInstanceId(owner) ? owner : null;
+}
+
 /** Bytes of the files under a folder (what removing it frees). */
 async function folderBytes(dir: string): Promise<number> {
   let total = 0;
@@ -76,8 +82,9 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
   const alive = await aliveNow();
   let stagingRemoved = 0;
   for (const name of names) {
-    if (isInstanceId(name)) {
-      if (alive(name)) continue;
+    const owner = stagedBy(name);
+    if (owner) {
+      if (alive(owner)) continue;
     } else if (deps.shared && stagedAt(name) > cutoff) {
       // A folder from before instance folders (or unknown): by its age, as before.
       continue;
