@@ -168,6 +168,36 @@ describe.skipIf(!isRoot)('a full disk (tmpfs; needs root to mount)', () => {
     expect(await waitFor(async () => (await readyz(t)).status === 200, 10_000)).toBe(true);
   });
 
+  it('answers 507 when extracting an archive fills the disk (zip and 7z), not "corrupt archive"', async () => {
+    const sevenZip = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/7z/site.7z'));
+    const zip = await makeZip({
+      'index.html': `<h1>${'z'.repeat(9000)}</h1>`,
+      'a.html': `<p>${'a'.repeat(9000)}</p>`,
+      'b.html': `<p>${'b'.repeat(9000)}</p>`,
+    });
+    for (const archive of [
+      { name: 'site.zip', content: zip },
+      { name: 'site.7z', content: sevenZip },
+    ]) {
+      const filler = fillDisk(mount);
+      // Room for the staged archive itself (a page or two), not for what it unpacks to.
+      fs.truncateSync(filler, fs.statSync(filler).size - 8192);
+      try {
+        const before = await projectRowCounts(t);
+        const res = await uploadProject(t, token, { name: '解压满盘', files: [archive] });
+        expect({ archive: archive.name, status: res.statusCode, body: res.json() }).toEqual({
+          archive: archive.name,
+          status: 507,
+          body: { success: false, message: messages.common.insufficientStorage },
+        });
+        expect(stagedUploads(t.dataDir)).toEqual([]);
+        expect(await projectRowCounts(t)).toEqual(before);
+      } finally {
+        fs.rmSync(filler);
+      }
+    }
+  });
+
   it.skipIf(usingPostgres)(
     'starting on a full disk says the disk is full',
     async () => {
