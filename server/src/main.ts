@@ -23,7 +23,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     // Uploads still receiving are answered 503 after the grace period (app.ts); the rest of the
     // requests get a few more seconds to finish.
-    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 10_000).unref();
+    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
     try {
       await metricsServer?.close();
       await app.close();

@@ -64,10 +64,6 @@ export class ReceivingUploads {
     return () => this.#stops.delete(stop);
   }
 
-  get size(): number {
-    return this.#stops.size;
-  }
-
   /** Ends every upload still receiving with this answer (its staging is removed). */
   stopAll(error: AppError): number {
     const n = this.#stops.size;
