@@ -9,7 +9,7 @@ import { type AppContext, type ContextOptions, createContext } from './context.j
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { registerAccess } from './http/access.js';
 import { answerClientError } from './http/client-errors.js';
-import { registerErrorHandling } from './http/errors.js';
+import { AppError, registerErrorHandling } from './http/errors.js';
 import { registerAppHeaders } from './http/headers.js';
 import { type Pingable, registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
@@ -26,6 +26,7 @@ import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
 import { userRoutes } from './routes/users.js';
 import { createSiteFastPath, type SiteFastPath, siteServerFactory } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
+import { diskFullAtStart } from './storage/disk-space.js';
 import { openBlobStore } from './storage/index.js';
 
 export interface BuiltApp {
@@ -38,17 +39,36 @@ export interface BuiltApp {
 
 export async function buildApp(
   config: Config,
-  opts: { logger?: boolean; redis?: Pingable } & ContextOptions = {},
+  opts: { logger?: boolean; redis?: Pingable; logStream?: NodeJS.WritableStream } & ContextOptions = {},
 ): Promise<BuiltApp> {
   // A store passed in is its caller's to close; one opened here is closed with the app.
   const store = opts.store ?? (await openBlobStore(config));
   const ownStore = opts.store ? null : store;
-  const database = openDatabase(config.database);
-  await migrateToLatest(database);
-  const ctx = createContext(config, database, { ...opts, store });
+  let database: DatabaseHandle;
   try {
+    database = openDatabase(config.database);
+    await migrateToLatest(database).catch(async (err: unknown) => {
+      await database.close();
+      throw err;
+    });
+  } catch (err) {
+    await ownStore?.close();
+    throw await startupError(err, config.dataDir);
+  }
+  const ctx = createContext(config, database, { ...opts, store });
+  const sweep = (cooldownMs?: number) =>
+    sweepLeftovers({
+      ...ctx.cluster,
+      store: ctx.store,
+      dataDir: config.dataDir,
+      metrics: ctx.metrics,
+      ...(cooldownMs ? { cooldownMs } : {}),
+    });
+  try {
+    // Seen alive before it makes anything a sweep elsewhere could take for a dead one's leftovers.
+    await ctx.cluster.instances.heartbeat();
     // Whatever a crash left half-made goes before the first request.
-    await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
+    await sweep();
     // Subscribed before the first request, so no change made elsewhere after it goes unheard;
     // unless Redis can't be reached: then the instance starts without it and joins when it answers.
     await ctx.cluster.ready;
@@ -56,7 +76,7 @@ export async function buildApp(
     await ctx.cluster.close();
     await database.close();
     await ownStore?.close();
-    throw err;
+    throw await startupError(err, config.dataDir);
   }
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
   // Hot files of /sites answered before Fastify (serve/fast-path.ts); with a sites origin, on
@@ -84,6 +104,8 @@ export async function buildApp(
               paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'],
               remove: true,
             },
+            // Tests read the log from a stream of their own.
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
           },
     trustProxy: config.trustProxy,
     requestTimeout: config.timeouts.request,
@@ -117,7 +139,12 @@ export async function buildApp(
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
   if (ctx.redis && !ctx.cluster.bus.listening())
     app.log.warn('redis: cannot be reached; started without it, it joins once Redis answers');
-  registerErrorHandling(app);
+  registerErrorHandling(app, {
+    onDiskFull: () => {
+      ctx.metrics.diskFull();
+      ctx.diskSpace.forget();
+    },
+  });
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources());
   registerSiteSecurityHeaders(app, isolation);
@@ -159,7 +186,12 @@ export async function buildApp(
       return redis.ping();
     },
   };
-  registerHealth(app, { db: ctx.db, store: ctx.store, redis: opts.redis ?? redisCheck });
+  registerHealth(app, {
+    db: ctx.db,
+    store: ctx.store,
+    redis: opts.redis ?? redisCheck,
+    disk: () => ctx.diskSpace.check(),
+  });
 
   await siteRoutes(app, ctx);
   await registerWebApp(app, config.webDist);
@@ -170,11 +202,32 @@ export async function buildApp(
       viewFlushMs: opts.viewFlushMs,
       jobs: ctx.cluster.jobs,
       onError: (job, err) => app.log.error({ err, job }, 'timed job failed'),
+      heartbeat: () => ctx.cluster.instances.heartbeat(),
+      // After a round, the other instances skip the blob part for most of an interval.
+      sweep: { everyMs: config.sweepIntervalMs, run: () => sweep(Math.floor(config.sweepIntervalMs * 0.9)) },
     },
   );
-  app.addHook('preClose', () => fastPath?.stop());
+  // At shutdown, uploads still receiving after the grace period are answered 503 (and their
+  // staging removed) rather than cut off when the process exits.
+  let graceTimer: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    fastPath?.stop();
+    graceTimer = setTimeout(() => {
+      const n = ctx.receiving.stopAll(
+        new AppError(503, messages.common.unavailable, undefined, {
+          connection: 'close',
+          'retry-after': '5',
+        }),
+      );
+      if (n > 0) app.log.warn({ uploads: n }, 'shutdown: uploads still receiving were answered 503');
+    }, config.shutdownGraceMs);
+    graceTimer.unref();
+  });
   app.addHook('onClose', async () => {
+    clearTimeout(graceTimer);
     await jobs.stop();
+    // Nothing of this instance is left to protect: its leftovers may go at once.
+    await ctx.cluster.instances.end().catch(() => undefined);
     // Counted views reach the database before it closes: a graceful restart loses none.
     await ctx.services.views.close();
     await ctx.cluster.close();
@@ -182,4 +235,10 @@ export async function buildApp(
     await ownStore?.close();
   });
   return { app, ctx, database, fastPath };
+}
+
+/** A start that failed on a full disk says so in words (SQLite may say only "disk I/O error"). */
+async function startupError(err: unknown, dataDir: string): Promise<unknown> {
+  const message = await diskFullAtStart(err, dataDir);
+  return message ? new ConfigError(message) : err;
 }

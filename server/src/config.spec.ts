@@ -1,4 +1,4 @@
-/** Storage settings (STORAGE, S3_*): defaults, and plain-words refusals of incomplete setups. */
+/** Storage settings (STORAGE, S3_*) and the failure settings (disk, sweep, idle uploads, shutdown). */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -51,5 +51,36 @@ describe('storage configuration', () => {
   ])('refuses %j in plain words', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('failure settings', () => {
+  it('has defaults that a machine with a few GB free passes', () => {
+    const c = loadConfig({});
+    expect(c.minFreeDiskBytes).toBe(512 * 1024 * 1024);
+    expect(c.sweepIntervalMs).toBe(300_000);
+    expect(c.uploadIdleTimeoutMs).toBe(60_000);
+    expect(c.shutdownGraceMs).toBe(10_000);
+  });
+
+  it('reads MIN_FREE_DISK_BYTES as bytes or with K/M/G (powers of 1024), 0 for off', () => {
+    const min = (v: string) => loadConfig({ MIN_FREE_DISK_BYTES: v }).minFreeDiskBytes;
+    expect(min('1048576')).toBe(1024 * 1024);
+    expect(min('2G')).toBe(2 * 1024 ** 3);
+    expect(min('256MiB')).toBe(256 * 1024 ** 2);
+    expect(min('64kb')).toBe(64 * 1024);
+    expect(min('0')).toBe(0);
+    expect(() => min('lots')).toThrow(ConfigError);
+    expect(() => min('-5')).toThrow(/MIN_FREE_DISK_BYTES/);
+  });
+
+  it('reads the sweep interval, the upload idle limit and the shutdown grace in seconds', () => {
+    const c = loadConfig({
+      SWEEP_INTERVAL_SECONDS: '60',
+      UPLOAD_IDLE_TIMEOUT_SECONDS: '5',
+      SHUTDOWN_GRACE_SECONDS: '0',
+    });
+    expect([c.sweepIntervalMs, c.uploadIdleTimeoutMs, c.shutdownGraceMs]).toEqual([60_000, 5_000, 0]);
+    expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: '1' })).toThrow(/SWEEP_INTERVAL_SECONDS/);
   });
 });

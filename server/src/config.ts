@@ -47,7 +47,21 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  MIN_FREE_DISK_BYTES: z
+    .string()
+    .regex(/^\d+\s*([KMG]i?B?)?$/i, 'MIN_FREE_DISK_BYTES must be a byte count such as 536870912 or 512MiB')
+    .default('512MiB'),
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
 });
+
+/** '512MiB', '1G', '1048576' → bytes (K, M, G are powers of 1024, with or without "iB"). */
+function byteCount(text: string): number {
+  const m = /^(\d+)\s*([KMG])?/i.exec(text.trim())!;
+  const unit = { K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[(m[2] ?? '').toUpperCase()] ?? 1;
+  return Number(m[1]) * unit;
+}
 
 export interface Config {
   env: string;
@@ -87,6 +101,14 @@ export interface Config {
   timeouts: { request: number; headers: number; keepAlive: number; idle: number };
   /** Hashes allowed to run at once; more waiting logins are refused with 429. */
   maxConcurrentHashes: number;
+  /** /readyz fails when DATA_DIR's disk has less free space than this (0: not checked). */
+  minFreeDiskBytes: number;
+  /** How often the leftover sweep runs after the one at start-up (ms). */
+  sweepIntervalMs: number;
+  /** An upload body that sends nothing for this long is answered 408 (ms). */
+  uploadIdleTimeoutMs: number;
+  /** At shutdown, uploads still receiving after this long are answered 503 (ms). */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +147,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
     maxConcurrentHashes: 4,
+    minFreeDiskBytes: byteCount(e.MIN_FREE_DISK_BYTES),
+    sweepIntervalMs: e.SWEEP_INTERVAL_SECONDS * 1000,
+    uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     ...overrides,
     ...(overrides.database?.kind === 'sqlite' && !overrides.database.file ? { database } : {}),
   };

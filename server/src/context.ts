@@ -4,6 +4,8 @@ import { createRedis, firstAttempt, reportOutages } from './cluster/redis.js';
 import { RedisCounterStore } from './cluster/redis-counter-store.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
+import { ReceivingUploads } from './ingest/staging.js';
+import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
 import type { SiteUrlOptions } from './presenters/urls.js';
 import { createAdminRepository } from './repositories/admin.js';
@@ -27,6 +29,7 @@ import { createSettingsService } from './services/settings.js';
 import { createSiteIndex } from './services/site-index.js';
 import { createStatsService } from './services/stats.js';
 import { createViewCounter } from './services/views.js';
+import { DiskSpace } from './storage/disk-space.js';
 import { type BlobStore, LocalBlobStore } from './storage/index.js';
 
 export interface ContextOptions {
@@ -93,10 +96,14 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     },
   };
   const leases = createLeasesRepository(db, database.dialect);
+  // This process's id names its staging folder and blob leases (docs/decisions.md "Leftover sweep").
+  const instances = new Instances(leases);
+  const receiving = new ReceivingUploads();
   const gate = new BlobGate({
     leases,
     store,
     unreferenced: (hashes, trx) => projectsRepo.unreferenced(hashes, trx),
+    owner: instances.self,
   });
   const projects = createProjectService({
     db,
@@ -110,6 +117,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     events,
     metrics,
     dialect: database.dialect,
+    staging: { owner: instances.self, idleTimeoutMs: config.uploadIdleTimeoutMs, receiving },
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);
@@ -131,6 +139,10 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     store,
     /** The shared Redis client (undefined without REDIS_URL). */
     redis,
+    /** Free space on DATA_DIR's disk against MIN_FREE_DISK_BYTES (/readyz). */
+    diskSpace: new DiskSpace(config.dataDir, config.minFreeDiskBytes),
+    /** Uploads still receiving their body (shutdown answers them after its grace period). */
+    receiving,
     cluster: {
       bus,
       /**
@@ -140,6 +152,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       ready: Promise.all([bus.ready, redis ? firstAttempt(redis) : undefined]).then(() => {}),
       gate,
       leases,
+      instances,
       /** One process runs every job; with REDIS_URL, jobs that need one instance go by lease. */
       jobs: redis ? leasedJobs(leases) : runHere,
       /** Several instances may share DATA_DIR and the blob store. */

@@ -27,7 +27,9 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    // Uploads still receiving are answered 503 after the grace period (app.ts); the rest of the
+    // requests get a few more seconds to finish.
+    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
     try {
       await metricsServer?.close();
       await app.close();

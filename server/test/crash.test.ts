@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
 import { createTestApp, listTree, makeZip, projectRowCounts, type TestApp } from './helpers.js';
 import { type ChildServer, startChildServer } from './support/children.js';
 
@@ -140,4 +141,76 @@ describe('a server killed mid-ingest', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('a server killed mid-commit', () => {
+  let child: ChildServer | undefined;
+  afterAll(() => child?.process.kill('SIGKILL'));
+
+  it('leaves blobs and leases that the next start sweeps at once (not after an hour)', async () => {
+    const t = await createTestApp();
+    const owner = await t.createUser();
+    const dataDir = t.dataDir;
+    const database = t.config.database;
+    await t.app.close();
+
+    // Durable blob writes (an fsync each) make storing 2,000 files take long enough to kill it.
+    child = await startChildServer({ dataDir, database });
+    const entries: Record<string, string> = { 'index.html': '<h1>commit</h1>' };
+    for (let i = 0; i < 2000; i++) entries[`pages/p${i}.html`] = `<p>page ${i}</p>`;
+    const zip = await makeZip(entries);
+    const boundary = 'commitboundary';
+    const body = Buffer.concat([
+      multipartHead(boundary, 'site.zip'),
+      zip,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const login = await fetch(`http://127.0.0.1:${child.port}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: owner.username, password: owner.password }),
+    });
+    const { data } = (await login.json()) as { data: { token: string } };
+    startUpload(child.port, data.token, body, body.length, boundary).end();
+
+    // Kill once the commit step has stored some blobs (and so leased them) but not all.
+    expect(await waitFor(() => blobFiles(dataDir).length > 0, 30_000)).toBe(true);
+    child.process.kill('SIGKILL');
+    await new Promise((r) => child!.process.once('exit', r));
+    const stored = blobFiles(dataDir).length;
+    expect(stored).toBeGreaterThan(0);
+    expect(stored).toBeLessThan(2001);
+    // The killed upload's leases are still there (it never released them).
+    const before = openDatabase(database);
+    try {
+      expect((await before.db.selectFrom('blob_leases').select('sha256').execute()).length).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      await before.close();
+    }
+
+    const config = loadConfig(
+      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: `${dataDir}/no-web` },
+      database.kind === 'postgres' ? { database } : {},
+    );
+    const restarted = await buildApp(config, { logger: false });
+    try {
+      // The leases are minutes old, not an hour: they go because their process is gone.
+      expect(await restarted.ctx.db.selectFrom('blob_leases').selectAll().execute()).toEqual([]);
+      expect(blobFiles(dataDir)).toEqual([]);
+      expect(listTree(path.join(dataDir, 'staging'))).toEqual([]);
+      expect(await restarted.ctx.db.selectFrom('projects').selectAll().execute()).toEqual([]);
+      const { body: metrics } = await restarted.ctx.metrics.scrape();
+      expect(
+        Number(/sitehall_sweep_reclaimed_bytes_total\{kind="blobs"\} (\d+)/.exec(metrics)?.[1]),
+      ).toBeGreaterThan(0);
+      expect(
+        Number(/sitehall_sweep_reclaimed_bytes_total\{kind="staging"\} (\d+)/.exec(metrics)?.[1]),
+      ).toBeGreaterThan(0);
+    } finally {
+      await restarted.app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

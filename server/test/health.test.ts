@@ -66,7 +66,7 @@ describe('health', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       status: 'ok',
-      checks: { database: 'ok', migrations: 'ok', storage: 'ok', redis: 'not configured' },
+      checks: { database: 'ok', migrations: 'ok', storage: 'ok', redis: 'not configured', disk: 'ok' },
     });
     expect(headers['cache-control']).toBe('no-store');
     // Outside /api: no rate limit counts it.
@@ -81,7 +81,7 @@ describe('health', () => {
     const { status, body, headers } = await readyz(built.app);
     expect(headers['content-type']).toMatch(/^application\/json/);
     expect(status).toBe(200);
-    expect(body.checks).toEqual({ database: 'ok', migrations: 'ok', storage: 'ok', redis: 'ok' });
+    expect(body.checks).toEqual({ database: 'ok', migrations: 'ok', storage: 'ok', redis: 'ok', disk: 'ok' });
     // The fallback still answers other client routes with the web app.
     const page = await built.app.inject({ method: 'GET', url: '/some/client/route' });
     expect(page.body).toContain('<title>app</title>');
@@ -114,6 +114,19 @@ describe('health', () => {
     expect(status).toBe(503);
     expect(body.failed).toEqual(['migrations']);
     expect(body.checks).toMatchObject({ database: 'ok', migrations: 'failed', storage: 'ok' });
+  });
+
+  it('503 naming disk when free space on the data folder is below MIN_FREE_DISK_BYTES', async () => {
+    const t = await createTestApp({ minFreeDiskBytes: Number.MAX_SAFE_INTEGER });
+    opened.push(t);
+    const { status, body } = await readyz(t.app);
+    expect(status).toBe(503);
+    expect(body.failed).toEqual(['disk']);
+    expect(body.checks).toMatchObject({ database: 'ok', storage: 'ok', disk: 'failed' });
+    // Turned off with 0.
+    const off = await createTestApp({ minFreeDiskBytes: 0 });
+    opened.push(off);
+    expect((await readyz(off.app)).body.checks.disk).toBe('ok');
   });
 
   it('503 naming storage when the blob folder cannot be read', async () => {

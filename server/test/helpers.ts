@@ -73,9 +73,12 @@ const testStores = new WeakMap<TestApp, BlobStore>();
 export interface TestAppOptions {
   /**
    * The blob store the app uses instead of the one its config opens (e.g. a fault-injecting
-   * wrapper, test/support/faulty-blob-store.ts); closed with the test app.
+   * wrapper, test/support/faulty-blob-store.ts). A function's store is made from the test app's
+   * config and closed with the test app; a store passed as it is stays its caller's to close.
    */
-  store?: (config: Config) => BlobStore;
+  store?: BlobStore | ((config: Config) => BlobStore);
+  /** A stream that receives the app's log (JSON lines); without it the app logs nothing. */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function createTestApp(
@@ -94,15 +97,15 @@ export async function createTestApp(
     },
     { ...(database.kind === 'postgres' ? { database } : {}), ...overrides },
   );
-  const store = opts.store?.(config);
+  const made = typeof opts.store === 'function' ? opts.store(config) : undefined;
   return startTestApp(
     config,
     async () => {
-      await store?.close();
+      await made?.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
-    store,
+    { ...opts, store: made ?? (opts.store as BlobStore | undefined) },
   );
 }
 
@@ -113,16 +116,22 @@ export async function createTestApp(
 export async function restartTestApp(t: TestApp): Promise<TestApp> {
   const cleanup = cleanups.get(t)!;
   await t.app.close();
-  return startTestApp(t.config, cleanup, testStores.get(t));
+  const store = testStores.get(t);
+  return startTestApp(t.config, cleanup, store ? { store } : {});
 }
 
 async function startTestApp(
   config: Config,
   cleanup: () => Promise<void>,
-  store?: BlobStore,
+  opts: { store?: BlobStore; logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestApp> {
   const dataDir = config.dataDir;
-  const built = await buildApp(config, { logger: false, ...(store ? { store } : {}) });
+  const store = opts.store as BlobStore | undefined;
+  const built = await buildApp(config, {
+    logger: opts.logStream !== undefined,
+    ...(opts.logStream ? { logStream: opts.logStream } : {}),
+    ...(store ? { store } : {}),
+  });
   await built.ctx.services.accounts.ensureFirstAdmin(ADMIN_PASSWORD);
   let adminToken: string | undefined;
   let counter = 0;

@@ -38,14 +38,27 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
  * for the lock is bounded by busy_timeout.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #sqlite: SqliteDatabase.Database;
+  constructor(config: { database: SqliteDatabase.Database }) {
+    super(config);
+    this.#sqlite = config.database;
+  }
   override async beginTransaction(connection: DatabaseConnection) {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  /**
+   * SQLite rolls a transaction back by itself after some errors (SQLITE_FULL on a full disk): a
+   * second rollback would fail with "cannot rollback - no transaction is active" and hide the
+   * error that caused it (docs/decisions.md "Disk full").
+   */
+  override async rollbackTransaction(connection: DatabaseConnection) {
+    if (this.#sqlite.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+  readonly #config: { database: SqliteDatabase.Database };
+  constructor(config: { database: SqliteDatabase.Database }) {
     super(config);
     this.#config = config;
   }

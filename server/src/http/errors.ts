@@ -5,6 +5,7 @@
 import { format, messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { isDiskFull } from '../storage/disk-space.js';
 import { BlobNotFound } from '../storage/blob-store.js';
 
 const m = messages.common;
@@ -59,6 +60,16 @@ export class TooManyRequests extends AppError {
 export class ServiceUnavailable extends AppError {
   constructor(message: string = m.unavailable) {
     super(503, message, undefined, { 'retry-after': '5' });
+  }
+}
+
+/**
+ * 507: the server's disk is full (staging, the blob store or SQLite; docs/decisions.md "Disk
+ * full"). Not the user's fault, so never a 400; the handler logs it at error level and counts it.
+ */
+export class InsufficientStorage extends AppError {
+  constructor(readonly diskError?: unknown) {
+    super(507, m.insufficientStorage);
   }
 }
 
@@ -128,9 +139,20 @@ export function sendError(
     .send({ success: false, message, ...(errors ? { errors } : {}) });
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export interface ErrorHandlingHooks {
+  /** A request failed because the disk is full (it is answered 507): count it. */
+  onDiskFull?(error: unknown): void;
+}
+
+export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
   app.setErrorHandler(
     (error: FastifyError | AppError | ZodError, request: FastifyRequest, reply: FastifyReply) => {
+      if (error instanceof InsufficientStorage || isDiskFull(error)) {
+        const cause = error instanceof InsufficientStorage ? (error.diskError ?? error) : error;
+        request.log.error({ err: cause }, 'disk full: request refused with 507');
+        hooks.onDiskFull?.(cause);
+        return sendError(reply, 507, m.insufficientStorage);
+      }
       if (error instanceof AppError) {
         if (error.headers) reply.headers(error.headers);
         return sendError(reply, error.status, error.message, error.errors);

@@ -1,8 +1,9 @@
 /**
  * Liveness and readiness for load balancers and orchestrators, outside /api (no session, no rate
  * limit). /healthz: the process answers. /readyz: everything a request may need answers too —
- * the database (a trivial query), its migrations (all recorded), the blob store (a stat) and Redis
- * when one is configured (PING) — each within a short timeout, checked in parallel. A failing part
+ * the database (a trivial query), its migrations (all recorded), the blob store (a stat), Redis
+ * when one is configured (PING) and free space on the data folder's disk (MIN_FREE_DISK_BYTES) —
+ * each within a short timeout, checked in parallel. A failing part
  * is named in the answer; why it failed goes to the log only, since the endpoint is public.
  */
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +21,8 @@ export interface ReadinessDeps {
   db: DB;
   store: Pick<BlobStore, 'stat'>;
   redis?: Pingable;
+  /** Throws when DATA_DIR's disk is below MIN_FREE_DISK_BYTES (storage/disk-space.ts). */
+  disk?: () => Promise<void>;
   /** Per check, in ms. Default 2 s: a probe must answer well within a balancer's own timeout. */
   timeoutMs?: number;
 }
@@ -57,6 +60,7 @@ export function registerHealth(app: FastifyInstance, deps: ReadinessDeps): void 
     },
     storage: () => deps.store.stat(PROBE_BLOB),
     redis: deps.redis ? () => deps.redis!.ping() : undefined,
+    disk: deps.disk,
   };
 
   // Liveness: the process is up and answering.

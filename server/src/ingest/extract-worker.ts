@@ -18,7 +18,7 @@ export type IngestJob =
 export type WorkerReply =
   | { ok: true; files: CheckedFile[] }
   | { ok: false; refusal: RefusalData }
-  | { ok: false; error: string };
+  | { ok: false; error: string; code?: string };
 
 async function runJob(job: IngestJob): Promise<CheckedFile[]> {
   if (job.kind === 'files') {
@@ -44,7 +44,14 @@ if (parentPort) {
     (files) => reply({ ok: true, files }),
     (err: unknown) => {
       if (err instanceof Refusal) reply({ ok: false, refusal: { reason: err.reason, values: err.values } });
-      else reply({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      else {
+        const code = (err as { code?: unknown } | null)?.code;
+        reply({
+          ok: false,
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+          ...(typeof code === 'string' ? { code } : {}),
+        });
+      }
     },
   );
 }

@@ -117,7 +117,10 @@ function runInWorker(
       settle(() => {
         if (message.ok) resolve(message.files);
         else if ('refusal' in message) reject(new Refusal(message.refusal.reason, message.refusal.values));
-        else reject(new Error(`ingest worker failed: ${message.error}`));
+        else {
+          // The code (ENOSPC: the disk is full) decides the answer; keep it across the thread.
+          reject(Object.assign(new Error(`ingest worker failed: ${message.error}`), { code: message.code }));
+        }
       }),
     );
     worker.on('error', (err: Error & { code?: string }) =>

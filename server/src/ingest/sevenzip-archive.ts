@@ -27,6 +27,8 @@ const loadSevenZip = sevenZipModule as unknown as SevenZipModuleFactory;
 const DUMMY_PASSWORD = '-psitehall-no-password';
 const ARCHIVE_MOUNT = '/in';
 const OUTPUT_MOUNT = '/out';
+/** Emscripten's (WASI) errno numbers for ENOSPC and EDQUOT, as its NODEFS reports them. */
+const NO_SPACE_ERRNOS = new Set([51, 19]);
 
 export async function extractWithSevenZip(
   format: '7z' | 'rar',
@@ -126,19 +128,30 @@ async function runSevenZip(
   FS.fchmod = () => {};
   FS.lchmod = () => {};
   const { onWrite } = hooks;
-  if (onWrite) {
-    // Every byte 7-Zip writes, to a file or to the terminal, goes through FS.write.
-    const write = FS.write.bind(FS);
-    FS.write = (stream, buffer, offset, length, position, canOwn) => {
-      onWrite(length, (stream as { path?: string }).path ?? '');
+  let diskFull = false;
+  // Every byte 7-Zip writes, to a file or to the terminal, goes through FS.write.
+  const write = FS.write.bind(FS);
+  FS.write = (stream, buffer, offset, length, position, canOwn) => {
+    onWrite?.(length, (stream as { path?: string }).path ?? '');
+    try {
       return write(stream, buffer, offset, length, position, canOwn);
-    };
-  }
+    } catch (err) {
+      // 7-Zip turns a failed write into a crash; remember a full disk, which is not the archive's
+      // fault (docs/decisions.md "Disk full").
+      if (NO_SPACE_ERRNOS.has((err as { errno?: unknown } | null)?.errno as number)) diskFull = true;
+      throw err;
+    }
+  };
+  const noSpace = () =>
+    Object.assign(new Error('ENOSPC: no space left on device (7-Zip output)'), { code: 'ENOSPC' });
   try {
-    return { code: sevenZip.callMain(args) as unknown as number, errors };
+    const code = sevenZip.callMain(args) as unknown as number;
+    if (diskFull) throw noSpace();
+    return { code, errors };
   } catch (err) {
     // A Refusal thrown by a hook unwinds through 7-Zip and comes out here.
     if (err instanceof Refusal) throw err;
+    if (diskFull) throw noSpace();
     return { code: null, errors };
   } finally {
     // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.

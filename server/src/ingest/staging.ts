@@ -1,7 +1,11 @@
 /**
  * Multipart upload → staging area. Each file part streams to its own temp file (never buffered
  * whole), with the upload limits enforced while the bytes arrive. Anything that goes wrong —
- * limits, bad fields, a client that disconnects — removes the upload's staging folder.
+ * limits, bad fields, a client that disconnects or goes silent, a full disk, a shutdown — removes
+ * the upload's staging folder.
+ *
+ * Folders are named `{instance}.{time}-{random}` (docs/decisions.md "Leftover sweep"), so a sweep
+ * on any instance can tell whether the process that made one is gone.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +14,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { format, formatBytes, messages, type UploadLimits } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AppError, Invalid, TooLarge } from '../http/errors.js';
+import { AppError, InsufficientStorage, Invalid, TooLarge } from '../http/errors.js';
+import { isDiskFull } from '../storage/disk-space.js';
 import { isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts } from './digest.js';
 import { extensionOfPath } from './names.js';
@@ -50,6 +55,67 @@ export function stagingRoot(dataDir: string): string {
   return path.join(dataDir, 'staging');
 }
 
+/** Uploads still receiving their body: shutdown answers those left after its grace period. */
+export class ReceivingUploads {
+  readonly #stops = new Set<(error: AppError) => void>();
+
+  add(stop: (error: AppError) => void): () => void {
+    this.#stops.add(stop);
+    return () => this.#stops.delete(stop);
+  }
+
+  /** Ends every upload still receiving with this answer (its staging is removed). */
+  stopAll(error: AppError): number {
+    const n = this.#stops.size;
+    for (const stop of [...this.#stops]) stop(error);
+    return n;
+  }
+}
+
+export interface StagingOptions {
+  /** The instance id (jobs/instances.ts): the folder is named staging/{owner}.{upload}. */
+  owner?: string;
+  /** A body that sends nothing for this long is answered 408 (default 60 s). */
+  idleTimeoutMs?: number;
+  receiving?: ReceivingUploads;
+}
+
+const DEFAULT_IDLE_MS = 60_000;
+
+/**
+ * Calls onIdle when the request's socket has read nothing for idleMs while the body is wanted. A
+ * body paused by our own back-pressure (a slow disk) is not the client's silence. The socket's own
+ * idle timeout (the server's 60 s) is off meanwhile, so this one decides, and answers.
+ */
+function watchIdle(request: FastifyRequest, idleMs: number, onIdle: () => void): () => void {
+  const raw = request.raw;
+  const socket = raw.socket;
+  // An injected request (tests) has no real socket, and its body is all there already.
+  if (typeof socket?.setTimeout !== 'function' || typeof socket.bytesRead !== 'number') return () => {};
+  const socketTimeout = (socket as { timeout?: number }).timeout ?? 0;
+  socket.setTimeout(0);
+  let lastRead = socket.bytesRead;
+  let lastProgress = Date.now();
+  const timer = setInterval(
+    () => {
+      const t = Date.now();
+      if (socket.bytesRead !== lastRead || raw.readableFlowing === false || raw.complete) {
+        lastRead = socket.bytesRead;
+        lastProgress = t;
+      } else if (t - lastProgress >= idleMs) {
+        clearInterval(timer);
+        onIdle();
+      }
+    },
+    Math.min(1_000, Math.max(50, Math.floor(idleMs / 10))),
+  );
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    if (!socket.destroyed) socket.setTimeout(socketTimeout);
+  };
+}
+
 /** Refuses by Content-Length before reading a byte of a body that can't fit. */
 export function checkDeclaredLength(request: FastifyRequest, limits: UploadLimits): void {
   const declared = Number(request.headers['content-length']);
@@ -62,20 +128,60 @@ export async function stageUpload(
   request: FastifyRequest,
   dataDir: string,
   limits: UploadLimits,
+  opts: StagingOptions = {},
 ): Promise<StagedUpload> {
   if (!request.isMultipart()) throw new AppError(415, messages.common.unsupportedMediaType);
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-  const dir = path.join(stagingRoot(dataDir), id);
+  const dir = path.join(stagingRoot(dataDir), opts.owner ? `${opts.owner}.${id}` : id);
   const inDir = path.join(dir, 'in');
   const workDir = path.join(dir, 'work');
-  await fs.promises.mkdir(inDir, { recursive: true });
-  await fs.promises.mkdir(workDir, { recursive: true });
-  const discard = () => fs.promises.rm(dir, { recursive: true, force: true });
+  // Retries: a part being destroyed may still create its file while the folder goes.
+  const discard = () => fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
 
   const fields: Record<string, string> = {};
   const files: StagedFile[] = [];
   let total = 0;
+  // Silence or shutdown ends the upload from outside the loop: the part being written is
+  // destroyed (abort) and the loop, wherever it waits, loses the race against `stopped`.
+  const abort = new AbortController();
+  const state: { stoppedBy: AppError | null } = { stoppedBy: null };
+  let rejectStopped: (error: AppError) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    rejectStopped = reject;
+  });
+  stopped.catch(() => undefined);
+  const stop = (error: AppError) => {
+    if (state.stoppedBy) return;
+    state.stoppedBy = error;
+    abort.abort(error);
+    rejectStopped(error);
+  };
+  const unwatch = watchIdle(request, opts.idleTimeoutMs ?? DEFAULT_IDLE_MS, () =>
+    stop(new AppError(408, m.uploadIdle, undefined, { connection: 'close' })),
+  );
+  const unregister = opts.receiving?.add(stop) ?? (() => false);
+  let received: Promise<void> | undefined;
   try {
+    await fs.promises.mkdir(inDir, { recursive: true });
+    await fs.promises.mkdir(workDir, { recursive: true });
+    received = receiveParts();
+    await Promise.race([received, stopped]);
+  } catch (err) {
+    await discard();
+    if (state.stoppedBy) {
+      // The loop ends once its part is destroyed or the connection closes; then nothing it made
+      // may stay behind either.
+      received?.then(undefined, () => undefined).finally(() => discard().catch(() => undefined));
+      throw state.stoppedBy;
+    }
+    throw translateMultipartError(err, limits, request);
+  } finally {
+    unwatch();
+    unregister();
+  }
+  return { id, dir, workDir, fields, files, discard };
+
+  async function receiveParts(): Promise<void> {
     const parts = request.parts({
       // Folder uploads send relative paths ('css/app.css') as filenames: keep them.
       preservePath: true,
@@ -91,6 +197,10 @@ export async function stageUpload(
       },
     });
     for await (const part of parts) {
+      if (state.stoppedBy) {
+        if (part.type === 'file') part.file.resume();
+        throw state.stoppedBy;
+      }
       if (part.type === 'field') {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
         continue;
@@ -122,18 +232,18 @@ export async function stageUpload(
           done(null, chunk);
         },
       });
-      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: STREAM_BYTES }));
+      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: STREAM_BYTES }), {
+        signal: abort.signal,
+      });
       files.push({ name, tempFile, size, facts: digest.finish() });
     }
-  } catch (err) {
-    await discard();
-    throw translateMultipartError(err, limits, request);
   }
-  return { id, dir, workDir, fields, files, discard };
 }
 
 function translateMultipartError(err: unknown, limits: UploadLimits, request: FastifyRequest): unknown {
   if (err instanceof AppError) return err;
+  // Our disk, not the user's upload: 507, never "invalid upload".
+  if (isDiskFull(err)) return new InsufficientStorage(err);
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
     return new TooLarge(format(m.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }), 'files');

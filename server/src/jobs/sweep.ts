@@ -1,20 +1,22 @@
 /**
- * Startup sweep: whatever a crash (kill -9) left half-made is removed before the server takes
- * requests — staging folders of uploads that never committed, and blobs no deployment references
- * (stored just before a crash, before their rows were written).
+ * The leftover sweep (docs/decisions.md "Leftover sweep"): whatever a crash (kill -9) left
+ * half-made is removed — at start-up before the server takes requests, then every few minutes:
+ * staging folders of uploads whose process is gone, blob leases of uploads whose process is gone,
+ * and blobs no deployment references (stored just before a crash, before their rows were written).
  *
- * With several instances (docs/decisions.md "Orphan sweep safety") the blob part runs on one
- * instance at a time through a job lease and never deletes a blob an upload has leased (one that
- * another instance is storing right now); leases left by a crashed instance are dropped once
- * stale. Staging folders are the instance's own unless DATA_DIR is shared, so only those older
- * than any upload can take are removed there.
+ * Staging folders are named after their instance (staging/{instance}.{upload}): any process
+ * sweeping the folder removes those of dead instances (jobs/instances.ts), never a live one's. The blob part
+ * runs on one instance at a time through a job lease and never deletes a blob a live upload has
+ * leased (docs/decisions.md "Orphan sweep safety").
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { stagingRoot } from '../ingest/staging.js';
 import type { LeasesRepository } from '../repositories/leases.js';
 import type { BlobGate } from '../services/blob-gate.js';
+import type { Metrics } from '../services/metrics.js';
 import type { BlobStore } from '../storage/index.js';
+import { type Instances, isInstanceId, leaseOwner } from './instances.js';
 import type { JobRunner } from './job-runner.js';
 
 /** Longer than any upload takes from its first byte to its commit (requests end after 10 min). */
@@ -27,6 +29,8 @@ export interface SweepResult {
   blobsRemoved: number | null;
   /** Store writes a crash cut off more than an hour ago (temp files, S3 temp objects). */
   tempRemoved: number | null;
+  /** Blob leases of dead uploads removed (null as above). */
+  leasesRemoved: number | null;
 }
 
 export interface SweepDeps {
@@ -37,6 +41,11 @@ export interface SweepDeps {
   dataDir: string;
   /** Several instances: keep young staging folders and stale-check leases (see above). */
   shared: boolean;
+  /** Who is alive; without it (older callers) only the hour-old rule applies. */
+  instances?: Instances;
+  metrics?: Pick<Metrics, 'reclaimed'>;
+  /** How long after this run other instances leave the blob part alone (default 1 min). */
+  cooldownMs?: number;
 }
 
 /** When a staging folder was made, from its name (stageUpload's `{base36 ms}-{random}`). */
@@ -45,36 +54,83 @@ function stagedAt(name: string): number {
   return Number.isFinite(ms) ? ms : 0;
 }
 
+/** The instance that made a staging folder (`{instance}.{upload}`), when its name says. */
+function stagedBy(name: string): string | null {
+  const owner = name.split('.')[0] ?? '';
+  return name.includes('.') && isInstanceId(owner) ? owner : null;
+}
+
+/** Bytes of the files under a folder (what removing it frees). */
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += await folderBytes(p);
+    else total += (await fs.promises.lstat(p).catch(() => null))?.size ?? 0;
+  }
+  return total;
+}
+
 export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
   const root = stagingRoot(deps.dataDir);
   const cutoff = Date.now() - STALE_AFTER_MS;
+  // Who is alive is read after the listing: an instance beats before it makes a folder or a
+  // lease, so whatever is listed belongs to an instance the snapshot knows, if it is alive.
+  const aliveNow = async () => (deps.instances ? deps.instances.aliveNow() : () => true);
+  const names = await fs.promises.readdir(root).catch(() => [] as string[]);
+  const alive = await aliveNow();
   let stagingRemoved = 0;
-  for (const name of await fs.promises.readdir(root).catch(() => [] as string[])) {
-    if (deps.shared && stagedAt(name) > cutoff) continue;
-    await fs.promises.rm(path.join(root, name), { recursive: true, force: true });
+  for (const name of names) {
+    const owner = stagedBy(name);
+    if (owner) {
+      if (alive(owner)) continue;
+    } else if (deps.shared && stagedAt(name) > cutoff) {
+      // A folder from before instance folders (or unknown): by its age, as before.
+      continue;
+    }
+    const dir = path.join(root, name);
+    const bytes = await folderBytes(dir);
+    await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    deps.metrics?.reclaimed('staging', bytes);
     stagingRemoved++;
   }
 
   const orphans = await deps.jobs.run(
     ORPHAN_SWEEP_JOB,
     // Others starting within a minute of this sweep need not repeat it.
-    { holdMs: 30 * 60_000, cooldownMs: 60_000 },
+    { holdMs: 30 * 60_000, cooldownMs: deps.cooldownMs ?? 60_000 },
     async () => {
-      await deps.leases.dropBlobLeasesBefore(new Date(cutoff).toISOString());
+      let leasesRemoved = await deps.leases.dropBlobLeasesBefore(new Date(cutoff).toISOString());
+      // Leases of uploads whose instance is gone: their blobs are orphans now, not in an hour.
+      const uploads = await deps.leases.blobLeaseUploads();
+      const leaseAlive = await aliveNow();
+      const dead = uploads.filter((id) => {
+        const owner = leaseOwner(id);
+        return owner !== null && !leaseAlive(owner);
+      });
+      leasesRemoved += await deps.leases.dropBlobLeasesOf(dead);
+      await deps.leases.dropDeadInstances(new Date().toISOString());
       let removed = 0;
+      const onDeleted = (size: number) => deps.metrics?.reclaimed('blobs', size);
       let batch: string[] = [];
       for await (const hash of deps.store.list()) {
         batch.push(hash);
         if (batch.length === 500) {
-          removed += await deps.gate.deleteUnused(batch);
+          removed += await deps.gate.deleteUnused(batch, onDeleted);
           batch = [];
         }
       }
-      removed += await deps.gate.deleteUnused(batch);
-      return { removed, temp: await deps.store.removeStaleTemp() };
+      removed += await deps.gate.deleteUnused(batch, onDeleted);
+      return { removed, leasesRemoved, temp: await deps.store.removeStaleTemp() };
     },
   );
   return orphans.ran
-    ? { stagingRemoved, blobsRemoved: orphans.result.removed, tempRemoved: orphans.result.temp }
-    : { stagingRemoved, blobsRemoved: null, tempRemoved: null };
+    ? {
+        stagingRemoved,
+        blobsRemoved: orphans.result.removed,
+        tempRemoved: orphans.result.temp,
+        leasesRemoved: orphans.result.leasesRemoved,
+      }
+    : { stagingRemoved, blobsRemoved: null, tempRemoved: null, leasesRemoved: null };
 }

@@ -7,10 +7,13 @@
  *
  * With several instances the purge and the index run on one instance per round (jobs/job-runner.ts);
  * the view flush runs on every instance, since each writes its own counts with atomic increments.
+ * Every instance renews its heartbeat and sweeps leftovers every few minutes (jobs/sweep.ts: the
+ * blob part of it runs on one instance per round).
  */
 import type { ShowcaseRepository } from '../repositories/showcase.js';
 import type { PreviewService } from '../services/previews.js';
 import type { ViewCounter } from '../services/views.js';
+import { HEARTBEAT_MS } from './instances.js';
 import { type JobRunner, runHere } from './job-runner.js';
 
 export interface TimedJobsOptions {
@@ -23,6 +26,10 @@ export interface TimedJobsOptions {
   onError?: (job: string, error: unknown) => void;
   /** Who runs the jobs that need only one instance (default: this process). */
   jobs?: JobRunner;
+  /** Renews this instance's heartbeat (jobs/instances.ts), every HEARTBEAT_MS. */
+  heartbeat?: () => Promise<unknown>;
+  /** The leftover sweep (jobs/sweep.ts) after the one at start-up; it leases its own blob part. */
+  sweep?: { everyMs: number; run: () => Promise<unknown> };
 }
 
 export interface TimedJobs {
@@ -81,6 +88,9 @@ export function startTimedJobs(
     once('showcase-index', indexMs, () => services.showcase.refreshIndex()),
     true,
   );
+
+  if (opts.heartbeat) every('instance-heartbeat', HEARTBEAT_MS, opts.heartbeat);
+  if (opts.sweep) every('leftover-sweep', opts.sweep.everyMs, opts.sweep.run);
 
   return {
     async stop() {

@@ -14,6 +14,8 @@ import type { MigrationDialect } from '../db/migrations/helpers.js';
 const CHUNK = 500;
 /** The second key of the advisory lock (the first is the schema's hash): "blob deletion". */
 const BLOB_GATE_LOCK = 7301;
+/** Heartbeat rows share job_leases with the jobs, under this prefix. */
+const INSTANCE = 'instance:';
 
 function chunks<T>(items: T[]): T[][] {
   const out: T[][] = [];
@@ -53,6 +55,38 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
         .where('holder', '=', holder)
         .execute();
     },
+    /** An instance's heartbeat (jobs/instances.ts): a job_leases row `instance:{id}`. */
+    async heartbeat(instance: string, until: string): Promise<void> {
+      await db
+        .insertInto('job_leases')
+        .values({ name: `${INSTANCE}${instance}`, holder: instance, expires_at: until, runs: 1 })
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet({ expires_at: until, runs: sql`job_leases.runs + 1` }),
+        )
+        .execute();
+    },
+    async endInstance(instance: string): Promise<void> {
+      await db.deleteFrom('job_leases').where('name', '=', `${INSTANCE}${instance}`).execute();
+    },
+    /** Instances whose heartbeat has not expired at `at`. */
+    async liveInstances(at: string): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('job_leases')
+        .select('holder')
+        .where('name', 'like', `${INSTANCE}%`)
+        .where('expires_at', '>', at)
+        .execute();
+      return new Set(rows.map((r) => r.holder));
+    },
+    /** Heartbeat rows of instances that stopped beating before `at`. */
+    async dropDeadInstances(at: string): Promise<number> {
+      const r = await db
+        .deleteFrom('job_leases')
+        .where('name', 'like', `${INSTANCE}%`)
+        .where('expires_at', '<=', at)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
     async job(name: string) {
       return db.selectFrom('job_leases').selectAll().where('name', '=', name).executeTakeFirst();
     },
@@ -73,6 +107,19 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
     },
     async releaseBlobs(uploadId: string): Promise<void> {
       await db.deleteFrom('blob_leases').where('upload_id', '=', uploadId).execute();
+    },
+    /** The uploads holding blob leases now. */
+    async blobLeaseUploads(): Promise<string[]> {
+      const rows = await db.selectFrom('blob_leases').select('upload_id').distinct().execute();
+      return rows.map((r) => r.upload_id);
+    },
+    async dropBlobLeasesOf(uploadIds: string[]): Promise<number> {
+      let n = 0;
+      for (const part of chunks(uploadIds)) {
+        const r = await db.deleteFrom('blob_leases').where('upload_id', 'in', part).executeTakeFirst();
+        n += Number(r.numDeletedRows);
+      }
+      return n;
     },
     /** Leases an upload that died never released (its instance crashed). */
     async dropBlobLeasesBefore(at: string): Promise<number> {

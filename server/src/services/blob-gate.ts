@@ -20,6 +20,8 @@ export class BlobGate {
       leases: LeasesRepository;
       store: BlobStore;
       unreferenced: (hashes: string[], trx: DB) => Promise<string[]>;
+      /** This process's instance id: its leases are named after it, so a sweep can tell it died. */
+      owner?: string;
     },
   ) {}
 
@@ -31,7 +33,7 @@ export class BlobGate {
 
   /** Stores an upload's blobs and commits its rows (both in `work`), its hashes leased meanwhile. */
   async storing<T>(hashes: string[], work: () => Promise<T>): Promise<T> {
-    const uploadId = randomUUID();
+    const uploadId = this.deps.owner ? `${this.deps.owner}/${randomUUID()}` : randomUUID();
     await this.deps.leases.leaseBlobs(uploadId, hashes, now());
     try {
       return await this.run(work);
@@ -42,8 +44,11 @@ export class BlobGate {
     }
   }
 
-  /** Deletes those of the hashes that no deployment references and no upload has leased. */
-  async deleteUnused(hashes: Iterable<string>): Promise<number> {
+  /**
+   * Deletes those of the hashes that no deployment references and no upload has leased. With
+   * onDeleted, each deleted blob's size is measured first (the sweep reports bytes reclaimed).
+   */
+  async deleteUnused(hashes: Iterable<string>, onDeleted?: (bytes: number) => void): Promise<number> {
     const all = [...new Set(hashes)];
     const { leases, store, unreferenced } = this.deps;
     let deleted = 0;
@@ -53,7 +58,11 @@ export class BlobGate {
         leases.deletingBlobs(async (trx) => {
           const leased = await leases.leased(batch, trx);
           const gone = (await unreferenced(batch, trx)).filter((h) => !leased.has(h));
-          for (const h of gone) await store.delete(h);
+          for (const h of gone) {
+            const size = onDeleted ? ((await store.stat(h))?.size ?? 0) : 0;
+            await store.delete(h);
+            onDeleted?.(size);
+          }
           return gone.length;
         }),
       );

@@ -27,6 +27,8 @@ export class Metrics {
   readonly #requests: Histogram<'route' | 'method' | 'status'>;
   readonly #ingests: Counter<'outcome'>;
   readonly #ingestSeconds: Histogram<'outcome'>;
+  readonly #diskFull: Counter;
+  readonly #reclaimed: Counter<'kind'>;
   /** Counted as plain numbers (every site response looks up its body); reported when scraped. */
   readonly #cacheLookups = { hit: 0, miss: 0 };
   /** route → method → status → bound series: label objects are made once per combination. */
@@ -53,6 +55,17 @@ export class Metrics {
       help: 'Time to check and unpack an upload once received, by outcome.',
       labelNames: ['outcome'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers,
+    });
+    this.#diskFull = new Counter({
+      name: 'sitehall_disk_full_errors_total',
+      help: 'Requests answered 507 because the disk was full (staging, blob store or SQLite).',
+      registers,
+    });
+    this.#reclaimed = new Counter({
+      name: 'sitehall_sweep_reclaimed_bytes_total',
+      help: 'Bytes the leftover sweep freed, by kind: staging folders of dead uploads, orphan blobs.',
+      labelNames: ['kind'],
       registers,
     });
     const lookups = this.#cacheLookups;
@@ -119,6 +132,16 @@ export class Metrics {
       this.#ingests.inc({ outcome });
       this.#ingestSeconds.observe({ outcome }, (performance.now() - started) / 1000);
     }
+  }
+
+  /** A request refused because the disk was full. */
+  diskFull(): void {
+    this.#diskFull.inc();
+  }
+
+  /** Bytes the leftover sweep removed. */
+  reclaimed(kind: 'staging' | 'blobs', bytes: number): void {
+    if (bytes > 0) this.#reclaimed.inc({ kind }, bytes);
   }
 
   /** Whether a site file body came from memory. Bound as a callback: keep it an arrow. */

@@ -18,7 +18,12 @@ import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { Actor } from '../http/access.js';
 import { Invalid, NotFound, parse, Unauthorized } from '../http/errors.js';
 import { type IngestResult, ingest } from '../ingest/index.js';
-import { checkDeclaredLength, type StagedUpload, stageUpload } from '../ingest/staging.js';
+import {
+  checkDeclaredLength,
+  type StagedUpload,
+  type StagingOptions,
+  stageUpload,
+} from '../ingest/staging.js';
 import { projectPolicy } from '../policies/project.js';
 import { presentProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
@@ -50,6 +55,8 @@ export function createProjectService(deps: {
   events: ProjectEvents;
   metrics: Pick<Metrics, 'timeIngest'>;
   dialect: MigrationDialect;
+  /** Where and how upload bodies are received (instance folder, idle limit, shutdown). */
+  staging?: StagingOptions;
 }) {
   const { db, projects, store, settings, audit, gate, dataDir, urls, events } = deps;
   const pg = deps.dialect === 'postgres';
@@ -64,7 +71,7 @@ export function createProjectService(deps: {
   async function receive(request: FastifyRequest): Promise<{ staged: StagedUpload; limits: UploadLimits }> {
     const { limits } = await settings.get();
     checkDeclaredLength(request, limits);
-    const staged = await stageUpload(request, dataDir, limits);
+    const staged = await stageUpload(request, dataDir, limits, deps.staging);
     return { staged, limits };
   }
 

@@ -47,6 +47,8 @@ export const projectMessages = {
   showcaseEmpty: '暂无已发布的项目',
   showcaseEnd: '已显示所有项目',
   uploadInterrupted: '上传未完成，连接已中断',
+  /** The body stopped arriving for longer than UPLOAD_IDLE_TIMEOUT_SECONDS. */
+  uploadIdle: '上传超时：长时间没有收到数据',
   uploadMalformed: '上传的内容格式无效，请重新上传',
   uploadTypeInvalid: '上传类型无效',
   versionUploaded: '新版本已上传，等待审核',

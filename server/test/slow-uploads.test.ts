@@ -1,0 +1,153 @@
+/**
+ * Upload bodies that stall or outlive a shutdown (docs/decisions.md "Slow and interrupted
+ * uploads"): a body that sends nothing for UPLOAD_IDLE_TIMEOUT_SECONDS is answered 408 and its
+ * staging removed; at shutdown, an upload still receiving after SHUTDOWN_GRACE_SECONDS is answered
+ * 503 with Connection: close instead of being cut off. Real sockets: inject() has no silence.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { messages } from '@sitehall/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp, listenPort, listTree, projectRowCounts, type TestApp } from './helpers.js';
+import { startChildServer } from './support/children.js';
+
+const BOUNDARY = 'slowboundary';
+const head = Buffer.from(
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="project_name"\r\n\r\n慢速上传\r\n` +
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="index.html"\r\nContent-Type: text/html\r\n\r\n`,
+);
+const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** ms from the start of the request */
+  at: number;
+}
+
+/** Starts an upload whose body the test writes itself; resolves with the answer, if any. */
+function openUpload(port: number, token: string, declaredLength: number) {
+  const started = performance.now();
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/api/projects/upload',
+    agent: false,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      'content-length': String(declaredLength),
+    },
+  });
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, at: performance.now() - started }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+  answer.catch(() => undefined);
+  return { req, answer };
+}
+
+/** Everything under staging: empty once no upload is in progress. */
+const stagedUploads = (dataDir: string) => listTree(path.join(dataDir, 'staging'));
+
+describe('an upload body that goes silent', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('is answered 408 after the idle limit, its staging removed, and a steady slow one is not', async () => {
+    t = await createTestApp({ uploadIdleTimeoutMs: 800 });
+    const { token } = await t.createUser();
+    const port = await listenPort(t);
+
+    const { req, answer } = openUpload(port, token, head.length + 10_000 + tail.length);
+    req.write(Buffer.concat([head, Buffer.alloc(1000, 'a')]));
+    await expect.poll(() => stagedUploads(t.dataDir).some((f) => f.endsWith('/in/0'))).toBe(true);
+    const res = await answer;
+    expect(res.status).toBe(408);
+    expect(JSON.parse(res.body)).toEqual({ success: false, message: messages.project.uploadIdle });
+    expect(res.headers.connection).toBe('close');
+    // The limit, not the server's 60 s socket timeout, decided (with a margin for a busy machine).
+    expect(res.at).toBeGreaterThanOrEqual(700);
+    expect(res.at).toBeLessThan(5_000);
+    await expect.poll(() => stagedUploads(t.dataDir)).toEqual([]);
+    req.destroy();
+
+    // A body that keeps coming, slower than the limit in total but never silent that long: 201.
+    const slow = openUpload(port, token, head.length + 6 * 100 + tail.length);
+    slow.req.write(head);
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      slow.req.write(Buffer.alloc(100, 'b'));
+    }
+    slow.req.end(tail);
+    const ok = await slow.answer;
+    expect(ok.status).toBe(201);
+    expect(ok.at).toBeGreaterThan(1_500);
+    expect(await projectRowCounts(t)).toEqual({ projects: 1, deployments: 1, files: 1 });
+    // Still serving.
+    expect((await t.request({ url: '/healthz' })).statusCode).toBe(200);
+  }, 30_000);
+});
+
+describe('an upload still receiving at shutdown', () => {
+  it('gets 503 with Connection: close after the grace period, not a reset; the server exits cleanly', async () => {
+    const t = await createTestApp();
+    const owner = await t.createUser();
+    const dataDir = t.dataDir;
+    const database = t.config.database;
+    await t.app.close();
+    const child = await startChildServer({ dataDir, database, env: { SHUTDOWN_GRACE_SECONDS: '1' } });
+    try {
+      const login = await fetch(`http://127.0.0.1:${child.port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: owner.username, password: owner.password }),
+      });
+      const { data } = (await login.json()) as { data: { token: string } };
+      const { req, answer } = openUpload(child.port, data.token, head.length + 1_000_000 + tail.length);
+      req.write(head);
+      // A client that keeps sending, slowly, through the whole shutdown.
+      let sending = true;
+      const trickle = (async () => {
+        while (sending && !req.destroyed) {
+          req.write(Buffer.alloc(200, 'c'));
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      await expect.poll(() => stagedUploads(dataDir).some((f) => f.endsWith('/in/0'))).toBe(true);
+
+      const exited = new Promise<number | null>((r) => child.process.once('exit', r));
+      const termAt = performance.now();
+      child.process.kill('SIGTERM');
+      const res = await answer;
+      const after = performance.now() - termAt;
+      sending = false;
+      await trickle;
+      expect(res.status).toBe(503);
+      expect(JSON.parse(res.body)).toEqual({ success: false, message: messages.common.unavailable });
+      expect(res.headers.connection).toBe('close');
+      // After the 1 s grace, well before the forced exit.
+      expect(after).toBeGreaterThanOrEqual(900);
+      expect(after).toBeLessThan(6_000);
+      expect(await exited).toBe(0);
+      expect(stagedUploads(dataDir)).toEqual([]);
+      req.destroy();
+    } finally {
+      child.process.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
