@@ -5,8 +5,8 @@
 import { format, messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { isDiskFull } from '../storage/disk-space.js';
 import { BlobNotFound } from '../storage/blob-store.js';
+import { isDiskFull } from '../storage/disk-space.js';
 
 const m = messages.common;
 
