@@ -16,6 +16,16 @@ export function presentUser(u: UserRow): UserDto {
   };
 }
 
-export function presentAdminUser(u: UserRow & { project_count: number | null }): AdminUserDto {
-  return { ...presentUser(u), project_count: Number(u.project_count ?? 0) };
+/** platformQuota: the quota of accounts without their own. */
+export function presentAdminUser(
+  u: UserRow & { project_count: number | null; storage_used_bytes: number | null },
+  platformQuota: number,
+): AdminUserDto {
+  return {
+    ...presentUser(u),
+    project_count: Number(u.project_count ?? 0),
+    storage_used_bytes: Number(u.storage_used_bytes ?? 0),
+    storage_quota_bytes: u.storage_quota_bytes === null ? null : Number(u.storage_quota_bytes),
+    storage_limit_bytes: Number(u.storage_quota_bytes ?? platformQuota),
+  };
 }

@@ -101,7 +101,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** A page of users with their project counts; search matches username or email substrings. */
+    /** A page of users with their project counts and used space; search matches username or email substrings. */
     async list(q: { page: number; pageSize: number; search?: string; role?: 'admin' | 'user' }) {
       let query = db.selectFrom('users');
       if (q.search) {
@@ -123,6 +123,15 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
             .whereRef('projects.owner_id', '=', 'users.id')
             .select((e2) => e2.fn.countAll<number>().as('c'))
             .as('project_count'),
+        )
+        // Each listed account's used space in the same query (docs/decisions.md "Storage quota").
+        .select((eb) =>
+          eb
+            .selectFrom('projects')
+            .innerJoin('deployments', 'deployments.project_id', 'projects.id')
+            .whereRef('projects.owner_id', '=', 'users.id')
+            .select((e2) => e2.fn.sum<number>('deployments.total_size').as('s'))
+            .as('storage_used_bytes'),
         )
         .orderBy('users.id')
         .limit(q.pageSize)
