@@ -124,20 +124,32 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
             .select((e2) => e2.fn.countAll<number>().as('c'))
             .as('project_count'),
         )
-        // Each listed account's used space in the same query (docs/decisions.md "Storage quota").
-        .select((eb) =>
-          eb
-            .selectFrom('projects')
-            .innerJoin('deployments', 'deployments.project_id', 'projects.id')
-            .whereRef('projects.owner_id', '=', 'users.id')
-            .select((e2) => e2.fn.sum<number>('deployments.total_size').as('s'))
-            .as('storage_used_bytes'),
-        )
+
         .orderBy('users.id')
         .limit(q.pageSize)
         .offset((q.page - 1) * q.pageSize)
         .execute();
-      return { rows, total: Number(total.n) };
+      // The page's used space in one more query, not one per account (and not computed for the
+      // rows an offset skips, as a subquery in the list would be on PostgreSQL).
+      const used = new Map<number, number>();
+      if (rows.length > 0) {
+        const sums = await db
+          .selectFrom('projects')
+          .innerJoin('deployments', 'deployments.project_id', 'projects.id')
+          .select((eb) => ['projects.owner_id', eb.fn.sum<number>('deployments.total_size').as('used')])
+          .where(
+            'projects.owner_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .groupBy('projects.owner_id')
+          .execute();
+        for (const s of sums) used.set(s.owner_id, Number(s.used));
+      }
+      return {
+        rows: rows.map((r) => ({ ...r, storage_used_bytes: used.get(r.id) ?? 0 })),
+        total: Number(total.n),
+      };
     },
   };
 }
