@@ -55,7 +55,12 @@ const uploadEvents = async () =>
 
 /** Everything an upload could leave behind: blobs, staging, rows, upload log entries. */
 async function leftovers() {
-  return { blobs: blobs(), staging: staging(), rows: await projectRowCounts(t), events: await uploadEvents() };
+  return {
+    blobs: blobs(),
+    staging: staging(),
+    rows: await projectRowCounts(t),
+    events: await uploadEvents(),
+  };
 }
 
 async function setConfig(body: Record<string, unknown>) {
@@ -109,7 +114,12 @@ describe('settings', () => {
       [{ max_uploads_per_hour: -1 }, 'max_uploads_per_hour'],
       [{ max_uploads_per_hour: 1.5 }, 'max_uploads_per_hour'],
     ] as const) {
-      const res = await t.request({ method: 'PUT', url: '/api/admin/config', token: await t.adminToken(), body });
+      const res = await t.request({
+        method: 'PUT',
+        url: '/api/admin/config',
+        token: await t.adminToken(),
+        body,
+      });
       const failure = expectFailure(res, 400);
       expect(failure.errors?.[field]).toMatch(/必须是 \d+ 到 \d+ 之间的整数/);
     }
@@ -144,7 +154,10 @@ describe("an account's own quota", () => {
     const set = await setQuota(user.id, 50 * MB);
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().message).toBe(messages.auth.storageQuotaSaved);
-    expect(await adminRow(user)).toMatchObject({ storage_quota_bytes: 50 * MB, storage_limit_bytes: 50 * MB });
+    expect(await adminRow(user)).toMatchObject({
+      storage_quota_bytes: 50 * MB,
+      storage_limit_bytes: 50 * MB,
+    });
     expect((await storageOf(user)).quota_bytes).toBe(50 * MB);
 
     const invalid = format(messages.auth.storageQuotaInvalid, {
@@ -203,7 +216,9 @@ describe('over the quota', () => {
   beforeAll(async () => {
     user = await t.createUser();
     expect((await setQuota(user.id, 10 * MB)).statusCode).toBe(200);
-    expect((await uploadProject(t, user.token, { name: '已有项目', files: SIMPLE_SITE })).statusCode).toBe(201);
+    expect((await uploadProject(t, user.token, { name: '已有项目', files: SIMPLE_SITE })).statusCode).toBe(
+      201,
+    );
   });
 
   it('is refused from Content-Length before the body is sent, naming used space and limit', async () => {
@@ -253,12 +268,18 @@ describe('over the quota', () => {
       quota: formatBytes(10 * MB),
       needed: formatBytes(needed),
     });
-    const res = await uploadProject(t, user.token, { name: '太大了', files: [{ name: 'big.zip', content: zip }] });
+    const res = await uploadProject(t, user.token, {
+      name: '太大了',
+      files: [{ name: 'big.zip', content: zip }],
+    });
     expectFailure(res, 413, expected);
 
     // A new version is held to the same quota.
     const id = (await t.request({ url: '/api/projects/my', token: user.token })).json().data.projects[0].id;
-    const version = await uploadProject(t, user.token, { projectId: id, files: [{ name: 'big.zip', content: zip }] });
+    const version = await uploadProject(t, user.token, {
+      projectId: id,
+      files: [{ name: 'big.zip', content: zip }],
+    });
     expectFailure(version, 413, expected);
     expect(await leftovers()).toEqual(before);
 
@@ -340,7 +361,9 @@ describe('two instances on one database', () => {
       const before = await leftovers();
       const [a, b] = await Promise.all(['m', 'n'].map((fill) => paddedZip(6 * MB, fill)));
       const bodyOf = async (zip: Buffer, name: string) => {
-        const { payload, headers } = await multipart({ project_name: name }, [{ name: 'site.zip', content: zip }]);
+        const { payload, headers } = await multipart({ project_name: name }, [
+          { name: 'site.zip', content: zip },
+        ]);
         return { payload, headers: { ...headers, authorization: `Bearer ${user.token}` } };
       };
       const [one, two] = await Promise.all([bodyOf(a!, '实例一'), bodyOf(b!, '实例二')]);
@@ -385,14 +408,26 @@ describe('uploads per hour', () => {
 
     // Deleting what was uploaded gives no upload back.
     await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: user.token });
-    expect((await uploadProject(t, user.token, { name: '删除之后', files: SIMPLE_SITE })).statusCode).toBe(429);
+    expect((await uploadProject(t, user.token, { name: '删除之后', files: SIMPLE_SITE })).statusCode).toBe(
+      429,
+    );
 
     // An hour later (the log is the database's, shared by every instance) the account may upload.
     const earlier = new Date(Date.now() - 61 * 60_000).toISOString();
-    await t.ctx.db.updateTable('upload_events').set({ created_at: earlier }).where('user_id', '=', user.id).execute();
-    expect((await uploadProject(t, user.token, { name: '一小时后', files: SIMPLE_SITE })).statusCode).toBe(201);
+    await t.ctx.db
+      .updateTable('upload_events')
+      .set({ created_at: earlier })
+      .where('user_id', '=', user.id)
+      .execute();
+    expect((await uploadProject(t, user.token, { name: '一小时后', files: SIMPLE_SITE })).statusCode).toBe(
+      201,
+    );
     // Old entries are forgotten as the account uploads.
-    const rows = await t.ctx.db.selectFrom('upload_events').selectAll().where('user_id', '=', user.id).execute();
+    const rows = await t.ctx.db
+      .selectFrom('upload_events')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
@@ -400,12 +435,16 @@ describe('uploads per hour', () => {
     await setConfig({ max_uploads_per_hour: 1 });
     const admin = await t.adminToken();
     for (let i = 0; i < 3; i++) {
-      expect((await uploadProject(t, admin, { name: `管理员${i}`, files: SIMPLE_SITE })).statusCode).toBe(201);
+      expect((await uploadProject(t, admin, { name: `管理员${i}`, files: SIMPLE_SITE })).statusCode).toBe(
+        201,
+      );
     }
     await setConfig({ max_uploads_per_hour: 0 });
     const user = await t.createUser();
     for (let i = 0; i < 3; i++) {
-      expect((await uploadProject(t, user.token, { name: `不限${i}`, files: SIMPLE_SITE })).statusCode).toBe(201);
+      expect((await uploadProject(t, user.token, { name: `不限${i}`, files: SIMPLE_SITE })).statusCode).toBe(
+        201,
+      );
     }
   });
 

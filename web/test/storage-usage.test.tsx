@@ -42,6 +42,8 @@ describe('storage usage bar', () => {
     expect(within(box).getByText('已使用 1.2 GB / 1 GB')).toBeInTheDocument();
     expect(within(box).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
     expect(box.querySelector('.ant-progress-status-exception')).not.toBeNull();
-    expect(within(box).getByText(/存储空间已用完：请删除不再需要的项目，或联系管理员提高配额/)).toBeInTheDocument();
+    expect(
+      within(box).getByText(/存储空间已用完：请删除不再需要的项目，或联系管理员提高配额/),
+    ).toBeInTheDocument();
   });
 });

@@ -67,7 +67,6 @@ export function createStorageRepository(db: DB, dialect: MigrationDialect) {
         .execute();
       await trx.insertInto('upload_events').values({ user_id: userId, created_at: at }).execute();
     },
-
   };
 }
 export type StorageRepository = ReturnType<typeof createStorageRepository>;

@@ -37,7 +37,10 @@ export const userRoutes =
       const body = parse(updateUserBody, request.body);
       const user = await accounts.updateUser(actorOf(request), userId(request.params), body, metaOf(request));
       const done = Object.keys(body).length === 1 && 'storage_quota_bytes' in body;
-      return ok({ user: presentUser(user) }, done ? messages.auth.storageQuotaSaved : messages.auth.userUpdated);
+      return ok(
+        { user: presentUser(user) },
+        done ? messages.auth.storageQuotaSaved : messages.auth.userUpdated,
+      );
     });
 
     app.post('/admin/users/:id/reset-password', { config: { access: 'admin' } }, async (request) => {
