@@ -49,7 +49,7 @@ export function StorageUsage({
       percent={percent}
       status={barStatus(usage)}
       strokeColor={nearlyFull(usage) ? token.colorWarning : undefined}
-      showInfo={size !== 'small'}
+      showInfo={false}
       size={size === 'small' ? 'small' : 'default'}
       aria-label={`${label}：${text}`}
     />
