@@ -35,7 +35,7 @@ export interface UserDto {
 /** Admin view of a user, with the number of projects they own and the space they use. */
 export interface AdminUserDto extends UserDto {
   project_count: number;
-  /** Stored size of every version of their projects (docs/decisions.md "Storage quota"). */
+  /** Stored size of every version of their projects (docs/decisions.md "Storage quota and upload rate"). */
   storage_used_bytes: number;
   /** Their own quota set by an admin; null = the platform's setting. */
   storage_quota_bytes: number | null;
