@@ -16,15 +16,16 @@ export function presentUser(u: UserRow): UserDto {
   };
 }
 
-/** platformQuota: the quota of accounts without their own. */
+/** usedBytes: the account's used space; platformQuota: the quota of accounts without their own. */
 export function presentAdminUser(
-  u: UserRow & { project_count: number | null; storage_used_bytes: number | null },
+  u: UserRow & { project_count: number | null },
+  usedBytes: number,
   platformQuota: number,
 ): AdminUserDto {
   return {
     ...presentUser(u),
     project_count: Number(u.project_count ?? 0),
-    storage_used_bytes: Number(u.storage_used_bytes ?? 0),
+    storage_used_bytes: usedBytes,
     storage_quota_bytes: u.storage_quota_bytes === null ? null : Number(u.storage_quota_bytes),
     storage_limit_bytes: Number(u.storage_quota_bytes ?? platformQuota),
   };

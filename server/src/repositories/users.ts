@@ -101,7 +101,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    /** A page of users with their project counts and used space; search matches username or email substrings. */
+    /** A page of users with their project counts; search matches username or email substrings. */
     async list(q: { page: number; pageSize: number; search?: string; role?: 'admin' | 'user' }) {
       let query = db.selectFrom('users');
       if (q.search) {
@@ -124,32 +124,11 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
             .select((e2) => e2.fn.countAll<number>().as('c'))
             .as('project_count'),
         )
-
         .orderBy('users.id')
         .limit(q.pageSize)
         .offset((q.page - 1) * q.pageSize)
         .execute();
-      // The page's used space in one more query, not one per account (and not computed for the
-      // rows an offset skips, as a subquery in the list would be on PostgreSQL).
-      const used = new Map<number, number>();
-      if (rows.length > 0) {
-        const sums = await db
-          .selectFrom('projects')
-          .innerJoin('deployments', 'deployments.project_id', 'projects.id')
-          .select((eb) => ['projects.owner_id', eb.fn.sum<number>('deployments.total_size').as('used')])
-          .where(
-            'projects.owner_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .groupBy('projects.owner_id')
-          .execute();
-        for (const s of sums) used.set(s.owner_id, Number(s.used));
-      }
-      return {
-        rows: rows.map((r) => ({ ...r, storage_used_bytes: used.get(r.id) ?? 0 })),
-        total: Number(total.n),
-      };
+      return { rows, total: Number(total.n) };
     },
   };
 }

@@ -26,9 +26,9 @@ export const userRoutes =
         search: q.search,
         role: q.role,
       });
-      const platformQuota = await ctx.services.quota.platformQuota();
+      const { used, platformQuota } = await ctx.services.quota.ofAccounts(rows.map((u) => u.id));
       return ok({
-        users: rows.map((u) => presentAdminUser(u, platformQuota)),
+        users: rows.map((u) => presentAdminUser(u, used.get(u.id) ?? 0, platformQuota)),
         pagination: paginate(q.page, q.page_size, total),
       });
     });
