@@ -96,6 +96,22 @@ describe('admin settings', () => {
     });
   });
 
+  it('keeps a quota shown rounded to the byte when saved untouched', async () => {
+    const odd: AdminConfigData = {
+      ...configData,
+      config: { ...configData.config, max_user_storage_bytes: 20 * MB },
+    };
+    const { api, user } = await openSettings({
+      'GET /admin/config': ok(odd),
+      'PUT /admin/config': (request) =>
+        ok({ ...odd, config: { ...odd.config, ...(request.body as object) } }),
+    });
+    expect(screen.getByLabelText('每个用户的存储空间')).toHaveValue('0.02');
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    await waitFor(() => expect(api.calls('PUT /admin/config')).toHaveLength(1));
+    expect(api.calls('PUT /admin/config')[0]?.body).toMatchObject({ max_user_storage_bytes: 20 * MB });
+  });
+
   it('puts the saved limits on the upload page at once, without a reload', async () => {
     let maxFiles = 20;
     const { router, user } = await openSettings({

@@ -86,7 +86,15 @@ export function toForm(config: AdminConfigDto): SettingsForm {
   };
 }
 
-export function fromForm(values: SettingsForm): AdminConfigBody {
+/**
+ * The form's values in the API's units. GB are shown to two decimals, so a quota that is not a
+ * whole hundredth of a GB (set through the API) comes back as it was unless it was edited.
+ */
+export function fromForm(values: SettingsForm, current?: AdminConfigDto): AdminConfigBody {
+  const storage =
+    current && gbOf(current.max_user_storage_bytes) === values.max_user_storage_bytes
+      ? current.max_user_storage_bytes
+      : bytesOfGb(values.max_user_storage_bytes);
   return {
     max_files_per_upload: values.max_files_per_upload,
     max_file_bytes: bytesOf(values.max_file_bytes),
@@ -95,7 +103,7 @@ export function fromForm(values: SettingsForm): AdminConfigBody {
     max_archive_uncompressed_bytes: bytesOf(values.max_archive_uncompressed_bytes),
     allowed_extensions: values.allowed_extensions,
     preview_ttl_seconds: values.preview_ttl_seconds * 60,
-    max_user_storage_bytes: bytesOfGb(values.max_user_storage_bytes),
+    max_user_storage_bytes: storage,
     max_uploads_per_hour: values.max_uploads_per_hour,
   };
 }
@@ -259,7 +267,7 @@ export function AdminSettingsPage() {
 
   const submit = async (values: SettingsForm) => {
     try {
-      const saved = await save.mutateAsync(fromForm(values));
+      const saved = await save.mutateAsync(fromForm(values, current));
       form.setFieldsValue(toForm(saved.config));
       setDirty(false);
       message.success(m.configSaved);

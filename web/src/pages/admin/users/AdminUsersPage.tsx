@@ -87,9 +87,8 @@ const gbOf = (bytes: number) => Math.round((bytes / GB) * 100) / 100;
 function QuotaModal({ user, onClose }: { user: AdminUserDto; onClose: () => void }) {
   const { message } = App.useApp();
   const updateUser = useUpdateUser();
-  const [value, setValue] = useState<number | null>(
-    user.storage_quota_bytes === null ? null : gbOf(user.storage_quota_bytes),
-  );
+  const shown = user.storage_quota_bytes === null ? null : gbOf(user.storage_quota_bytes);
+  const [value, setValue] = useState<number | null>(shown);
   const [error, setError] = useState<string | null>(null);
   const invalid = format(messages.auth.storageQuotaInvalid, {
     min: formatBytes(USER_STORAGE_BOUNDS.min),
@@ -97,7 +96,8 @@ function QuotaModal({ user, onClose }: { user: AdminUserDto; onClose: () => void
   });
 
   const save = async () => {
-    const bytes = value === null ? null : Math.round(value * GB);
+    // Shown to two decimals: a quota left as it was is kept to the byte, not rounded to the GB.
+    const bytes = value === null ? null : value === shown ? user.storage_quota_bytes : Math.round(value * GB);
     if (bytes !== null && (bytes < USER_STORAGE_BOUNDS.min || bytes > USER_STORAGE_BOUNDS.max)) {
       setError(invalid);
       return;
