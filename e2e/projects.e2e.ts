@@ -98,7 +98,7 @@ test('a user uploads a folder and a zip, sees them everywhere, downloads, previe
   await slowUploads(page);
   await page.getByRole('button', { name: '上传', exact: true }).click();
   await expect(page.getByRole('button', { name: /上传中\.\.\./ })).toBeVisible();
-  await expect(page.getByRole('progressbar')).toBeVisible();
+  await expect(page.locator('form').getByRole('progressbar')).toBeVisible();
   await expect(page.getByText(/^\d+%$/)).toBeVisible();
   await expect(page.getByText('文件上传成功！')).toBeVisible();
   await expect(page).toHaveURL(/\/projects$/);

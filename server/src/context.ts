@@ -13,6 +13,7 @@ import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
 import { createSessionsRepository } from './repositories/sessions.js';
 import { createShowcaseRepository } from './repositories/showcase.js';
+import { createStorageRepository } from './repositories/storage.js';
 import { createUsersRepository } from './repositories/users.js';
 import { SiteFileSource, SiteHosts } from './serve/index.js';
 import { createAccountService } from './services/accounts.js';
@@ -23,6 +24,7 @@ import { Metrics } from './services/metrics.js';
 import { PasswordHasher } from './services/passwords.js';
 import { createPreviewService } from './services/previews.js';
 import { createProjectService } from './services/projects.js';
+import { createQuotaService } from './services/quota.js';
 import { createReviewQueue, createReviewService } from './services/review.js';
 import { createSessionService } from './services/sessions.js';
 import { createSettingsService } from './services/settings.js';
@@ -105,11 +107,13 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     unreferenced: (hashes, trx) => projectsRepo.unreferenced(hashes, trx),
     owner: instances.self,
   });
+  const quota = createQuotaService({ storage: createStorageRepository(db, database.dialect), settings });
   const projects = createProjectService({
     db,
     projects: projectsRepo,
     store,
     settings,
+    quota,
     audit,
     gate,
     dataDir: config.dataDir,
@@ -177,6 +181,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       throttle,
       accounts,
       settings,
+      quota,
       projects,
       review,
       reviewQueue,

@@ -4,7 +4,14 @@
  * downloads), the dashboard's figures, the audit log with its filters, and the platform settings,
  * which apply at once to uploads and to /api/config/public. Every one is admin-only.
  */
-import { DEFAULT_LIMITS, DEFAULT_PREVIEW_TTL_SECONDS, format, messages } from '@sitehall/contracts';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_PREVIEW_TTL_SECONDS,
+  DEFAULT_UPLOADS_PER_HOUR,
+  DEFAULT_USER_STORAGE_BYTES,
+  format,
+  messages,
+} from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trendPercent } from '../src/services/stats.js';
 import {
@@ -339,6 +346,8 @@ describe('platform settings', () => {
     max_archive_uncompressed_bytes: DEFAULT_LIMITS.maxArchiveUncompressedBytes,
     allowed_extensions: DEFAULT_LIMITS.allowedExtensions,
     preview_ttl_seconds: DEFAULT_PREVIEW_TTL_SECONDS,
+    max_user_storage_bytes: DEFAULT_USER_STORAGE_BYTES,
+    max_uploads_per_hour: DEFAULT_UPLOADS_PER_HOUR,
   };
 
   it('shows the settings, their defaults and every extension that may be allowed', async () => {

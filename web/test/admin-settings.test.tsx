@@ -1,4 +1,11 @@
-import { type AdminConfigData, DEFAULT_LIMITS, KNOWN_EXTENSIONS, MB } from '@sitehall/contracts';
+import {
+  type AdminConfigData,
+  DEFAULT_LIMITS,
+  DEFAULT_UPLOADS_PER_HOUR,
+  DEFAULT_USER_STORAGE_BYTES,
+  KNOWN_EXTENSIONS,
+  MB,
+} from '@sitehall/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { pagination } from './admin-fixtures';
@@ -15,6 +22,8 @@ const defaults = {
   max_archive_uncompressed_bytes: DEFAULT_LIMITS.maxArchiveUncompressedBytes,
   allowed_extensions: [...DEFAULT_LIMITS.allowedExtensions],
   preview_ttl_seconds: 1800,
+  max_user_storage_bytes: DEFAULT_USER_STORAGE_BYTES,
+  max_uploads_per_hour: DEFAULT_UPLOADS_PER_HOUR,
 };
 const configData: AdminConfigData = {
   config: { ...defaults, max_files_per_upload: 30, allowed_extensions: ['html', 'css', 'js'] },
@@ -58,6 +67,49 @@ describe('admin settings', () => {
       preview_ttl_seconds: 1800,
       allowed_extensions: ['html', 'css', 'js', 'png'],
     });
+  });
+
+  it('shows the storage quota in GB and uploads per hour, and saves them in bytes', async () => {
+    const { api, user } = await openSettings({
+      'PUT /admin/config': (request) =>
+        ok({ ...configData, config: { ...configData.config, ...(request.body as object) } }, '设置已保存'),
+    });
+    const quota = screen.getByLabelText('每个用户的存储空间');
+    expect(quota).toHaveValue('1.00');
+    expect(screen.getByLabelText('每个用户每小时上传次数')).toHaveValue('30');
+    await user.clear(quota);
+    await user.type(quota, '0.001');
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(await screen.findByText('每个用户的存储空间必须在 0.01 GB 到 102400 GB 之间')).toBeInTheDocument();
+    expect(api.calls('PUT /admin/config')).toHaveLength(0);
+
+    await user.clear(quota);
+    await user.type(quota, '2.5');
+    const perHour = screen.getByLabelText('每个用户每小时上传次数');
+    await user.clear(perHour);
+    await user.type(perHour, '0');
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(await screen.findByText('设置已保存')).toBeInTheDocument();
+    expect(api.calls('PUT /admin/config')[0]?.body).toMatchObject({
+      max_user_storage_bytes: 2.5 * 1024 * MB,
+      max_uploads_per_hour: 0,
+    });
+  });
+
+  it('keeps a quota shown rounded to the byte when saved untouched', async () => {
+    const odd: AdminConfigData = {
+      ...configData,
+      config: { ...configData.config, max_user_storage_bytes: 20 * MB },
+    };
+    const { api, user } = await openSettings({
+      'GET /admin/config': ok(odd),
+      'PUT /admin/config': (request) =>
+        ok({ ...odd, config: { ...odd.config, ...(request.body as object) } }),
+    });
+    expect(screen.getByLabelText('每个用户的存储空间')).toHaveValue('0.02');
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    await waitFor(() => expect(api.calls('PUT /admin/config')).toHaveLength(1));
+    expect(api.calls('PUT /admin/config')[0]?.body).toMatchObject({ max_user_storage_bytes: 20 * MB });
   });
 
   it('puts the saved limits on the upload page at once, without a reload', async () => {

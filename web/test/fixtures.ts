@@ -20,7 +20,14 @@ export const adminUser = (overrides: Partial<UserDto> = {}) =>
   makeUser({ id: 1, username: 'admin', email: null, role: 'admin', ...overrides });
 
 export function makeAdminUser(overrides: Partial<AdminUserDto> = {}): AdminUserDto {
-  return { ...makeUser(), project_count: 0, ...overrides };
+  return {
+    ...makeUser(),
+    project_count: 0,
+    storage_used_bytes: 0,
+    storage_quota_bytes: null,
+    storage_limit_bytes: 1024 ** 3,
+    ...overrides,
+  };
 }
 
 /** Stores a signed-in session the way a real sign-in does. */

@@ -1,5 +1,11 @@
 /** Projects and server answers for the owner's screens. */
-import type { DeploymentDto, MyProjectStats, ProjectDto, PublicConfigDto } from '@sitehall/contracts';
+import type {
+  DeploymentDto,
+  MyProjectStats,
+  ProjectDto,
+  PublicConfigDto,
+  StorageUsageDto,
+} from '@sitehall/contracts';
 import { ok } from './fake-api';
 
 export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
@@ -70,6 +76,7 @@ export function myProjects(
   stats: MyProjectStats = { total: projects.length, pending: 0, reviewed: 0, published: 0 },
   page = 1,
   pageSize = 12,
+  storage: StorageUsageDto = { used_bytes: 0, quota_bytes: 1024 ** 3 },
 ) {
   return ok({
     projects,
@@ -80,6 +87,7 @@ export function myProjects(
       page_size: pageSize,
     },
     stats,
+    storage,
   });
 }
 

@@ -191,7 +191,7 @@ describe('upload page', () => {
 
     expect(await findButton('上传中...')).toBeInTheDocument();
     expect(await screen.findByText('50%')).toBeInTheDocument();
-    expect(document.querySelector('[role="progressbar"]')).not.toBeNull();
+    expect(document.querySelector('.upload-progress [role="progressbar"]')).not.toBeNull();
     const body = sent?.body as FormData;
     expect(body.get('project_name')).toBe('我的站点');
     expect(body.get('description')).toBe('一个静态网站');

@@ -32,9 +32,15 @@ export interface UserDto {
   last_login_at: string | null;
 }
 
-/** Admin view of a user, with the number of projects they own. */
+/** Admin view of a user, with the number of projects they own and the space they use. */
 export interface AdminUserDto extends UserDto {
   project_count: number;
+  /** Stored size of every version of their projects (docs/decisions.md "Storage quota and upload rate"). */
+  storage_used_bytes: number;
+  /** Their own quota set by an admin; null = the platform's setting. */
+  storage_quota_bytes: number | null;
+  /** The quota that applies: their own, else the platform's. */
+  storage_limit_bytes: number;
 }
 
 export interface AuthData {
@@ -170,10 +176,17 @@ export interface MyProjectStats {
   published: number;
 }
 
+/** The owner's storage: what all versions of their projects take, and the quota that applies. */
+export interface StorageUsageDto {
+  used_bytes: number;
+  quota_bytes: number;
+}
+
 export interface MyProjectsData {
   projects: ProjectDto[];
   pagination: Pagination;
   stats: MyProjectStats;
+  storage: StorageUsageDto;
 }
 
 /* ---- Review and admin console (GET /api/admin/...) ---- */
@@ -367,6 +380,10 @@ export interface AdminConfigDto {
   max_archive_uncompressed_bytes: number;
   allowed_extensions: string[];
   preview_ttl_seconds: number;
+  /** Each account's storage quota unless an admin set its own. */
+  max_user_storage_bytes: number;
+  /** Accepted uploads per account per hour; 0 = no limit. */
+  max_uploads_per_hour: number;
 }
 
 /** GET and PUT /api/admin/config */

@@ -65,6 +65,13 @@ export const DEFAULT_LIMITS: UploadLimits = {
 
 export const DEFAULT_PREVIEW_TTL_SECONDS = 30 * 60;
 
+/** Stored bytes each account may keep over all its projects' versions, unless an admin set its own. */
+export const DEFAULT_USER_STORAGE_BYTES = 1024 * MB;
+/** Bounds of the platform's storage quota and of an account's own (inclusive). */
+export const USER_STORAGE_BOUNDS = { min: 10 * MB, max: 100 * 1024 * 1024 * MB } as const;
+/** Accepted uploads (new projects and new versions) per account per hour; 0 = no limit. */
+export const DEFAULT_UPLOADS_PER_HOUR = 30;
+
 export const PROJECT_NAME_MIN = 2;
 /** The largest id a row can have (a 32-bit integer column on PostgreSQL). */
 export const ID_MAX = 2_147_483_647;

@@ -19,6 +19,8 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
+  /** The account's own storage quota in bytes; null = the platform's setting. */
+  storage_quota_bytes: number | null;
 }
 
 export interface SessionsTable {
@@ -185,6 +187,13 @@ export interface BlobLeasesTable {
   created_at: string;
 }
 
+/** One accepted upload (new project or new version), counted by the hourly upload limit. */
+export interface UploadEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -203,6 +212,7 @@ export interface Database {
   showcase_totals: ShowcaseTotalsTable;
   job_leases: JobLeasesTable;
   blob_leases: BlobLeasesTable;
+  upload_events: UploadEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -16,6 +16,17 @@ export function presentUser(u: UserRow): UserDto {
   };
 }
 
-export function presentAdminUser(u: UserRow & { project_count: number | null }): AdminUserDto {
-  return { ...presentUser(u), project_count: Number(u.project_count ?? 0) };
+/** usedBytes: the account's used space; platformQuota: the quota of accounts without their own. */
+export function presentAdminUser(
+  u: UserRow & { project_count: number | null },
+  usedBytes: number,
+  platformQuota: number,
+): AdminUserDto {
+  return {
+    ...presentUser(u),
+    project_count: Number(u.project_count ?? 0),
+    storage_used_bytes: usedBytes,
+    storage_quota_bytes: u.storage_quota_bytes === null ? null : Number(u.storage_quota_bytes),
+    storage_limit_bytes: Number(u.storage_quota_bytes ?? platformQuota),
+  };
 }

@@ -25,8 +25,8 @@ export const projectRoutes =
 
     app.get('/projects/my', { config: { access: 'user' } }, async (request) => {
       const q = parse(myProjectsQuery, request.query);
-      const { projects: list, total, stats } = await projects.listMine(actorOf(request), q);
-      return ok({ projects: list, pagination: paginate(q.page, q.page_size, total), stats });
+      const { projects: list, total, stats, storage } = await projects.listMine(actorOf(request), q);
+      return ok({ projects: list, pagination: paginate(q.page, q.page_size, total), stats, storage });
     });
 
     app.get('/projects/:id', { config: { access: 'user' } }, async (request) => {

@@ -26,13 +26,21 @@ export const userRoutes =
         search: q.search,
         role: q.role,
       });
-      return ok({ users: rows.map(presentAdminUser), pagination: paginate(q.page, q.page_size, total) });
+      const { used, platformQuota } = await ctx.services.quota.ofAccounts(rows.map((u) => u.id));
+      return ok({
+        users: rows.map((u) => presentAdminUser(u, used.get(u.id) ?? 0, platformQuota)),
+        pagination: paginate(q.page, q.page_size, total),
+      });
     });
 
     app.patch('/admin/users/:id', { config: { access: 'admin' } }, async (request) => {
       const body = parse(updateUserBody, request.body);
       const user = await accounts.updateUser(actorOf(request), userId(request.params), body, metaOf(request));
-      return ok({ user: presentUser(user) }, messages.auth.userUpdated);
+      const done = Object.keys(body).length === 1 && 'storage_quota_bytes' in body;
+      return ok(
+        { user: presentUser(user) },
+        done ? messages.auth.storageQuotaSaved : messages.auth.userUpdated,
+      );
     });
 
     app.post('/admin/users/:id/reset-password', { config: { access: 'admin' } }, async (request) => {

@@ -244,7 +244,7 @@ export function createAccountService(deps: {
     async updateUser(
       actor: Actor,
       id: number,
-      input: { role?: Role; disabled?: boolean; email?: string | null },
+      input: { role?: Role; disabled?: boolean; email?: string | null; storage_quota_bytes?: number | null },
       meta: RequestMeta,
     ): Promise<UserRow> {
       const user = await requireUser(id);
@@ -261,6 +261,9 @@ export function createAccountService(deps: {
         await assertEmailFree(input.email, user.id);
         patch.email = input.email;
       }
+      if (input.storage_quota_bytes !== undefined && input.storage_quota_bytes !== user.storage_quota_bytes) {
+        patch.storage_quota_bytes = input.storage_quota_bytes;
+      }
       if (Object.keys(patch).length === 0) return user;
 
       const updated = await uniquely(() =>
@@ -275,6 +278,11 @@ export function createAccountService(deps: {
       if (patch.role) await record('user.role_change', { from: user.role, to: patch.role });
       if (patch.disabled !== undefined) await record(patch.disabled ? 'user.disable' : 'user.enable');
       if (patch.email !== undefined) await record('user.email_change');
+      if (patch.storage_quota_bytes !== undefined) {
+        await record('user.quota_change', {
+          storage_quota_bytes: { from: user.storage_quota_bytes, to: patch.storage_quota_bytes },
+        });
+      }
       return updated;
     },
 

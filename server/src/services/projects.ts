@@ -34,6 +34,7 @@ import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
 import { checkSiteContent, siteFileOnDisk } from './content-check.js';
 import type { Metrics } from './metrics.js';
+import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
 
 const m = messages.project;
@@ -48,6 +49,7 @@ export function createProjectService(deps: {
   projects: ProjectsRepository;
   store: BlobStore;
   settings: SettingsService;
+  quota: QuotaService;
   audit: AuditService;
   gate: BlobGate;
   dataDir: string;
@@ -58,7 +60,7 @@ export function createProjectService(deps: {
   /** Where and how upload bodies are received (instance folder, idle limit, shutdown). */
   staging?: StagingOptions;
 }) {
-  const { db, projects, store, settings, audit, gate, dataDir, urls, events } = deps;
+  const { db, projects, store, settings, quota, audit, gate, dataDir, urls, events } = deps;
   const pg = deps.dialect === 'postgres';
 
   /** A project the actor may see, else 404 (others' projects look missing). */
@@ -68,9 +70,14 @@ export function createProjectService(deps: {
     return p;
   }
 
-  async function receive(request: FastifyRequest): Promise<{ staged: StagedUpload; limits: UploadLimits }> {
+  async function receive(
+    actor: Actor,
+    ownerId: number,
+    request: FastifyRequest,
+  ): Promise<{ staged: StagedUpload; limits: UploadLimits }> {
     const { limits } = await settings.get();
     checkDeclaredLength(request, limits);
+    await quota.beforeBody(actor, ownerId, request.headers['content-length']);
     const staged = await stageUpload(request, dataDir, limits, deps.staging);
     return { staged, limits };
   }
@@ -90,8 +97,9 @@ export function createProjectService(deps: {
   async function commitDeployment(
     actor: Actor,
     result: IngestResult,
-    target: { projectId: number | null; name?: string; description?: string | null },
+    target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
   ): Promise<number> {
+    await quota.beforeStoring(target.ownerId, result.totalSize);
     // Read while the files are still in the upload's folder; stored with the deployment for review.
     const contentCheck = await checkSiteContent(result.files.map(siteFileOnDisk), result.entryFile, {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
@@ -110,7 +118,7 @@ export function createProjectService(deps: {
   async function storeAndCommit(
     actor: Actor,
     result: IngestResult,
-    target: { projectId: number | null; name?: string; description?: string | null },
+    target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
     contentCheck: ContentCheckReport,
     hashes: string[],
   ): Promise<number> {
@@ -121,6 +129,7 @@ export function createProjectService(deps: {
       await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
       return db.transaction().execute(async (trx) => {
         const at = now();
+        await quota.admit(trx, actor, target.ownerId, result.totalSize, at);
         let projectId = target.projectId;
         // The account or project may have been deleted while the upload ran: say so, rather than
         // fail on a foreign key. On PostgreSQL the row is locked until the commit, so a delete
@@ -253,12 +262,13 @@ export function createProjectService(deps: {
     detail,
 
     async upload(actor: Actor, request: FastifyRequest, ip: string) {
-      const { staged, limits } = await receive(request);
+      const { staged, limits } = await receive(actor, actor.id, request);
       try {
         const fields = parse(uploadFields, staged.fields);
         const result = await ingestStaged(staged, limits, fields.upload_type);
         const projectId = await commitDeployment(actor, result, {
           projectId: null,
+          ownerId: actor.id,
           name: fields.project_name,
           description: fields.description,
         });
@@ -284,12 +294,13 @@ export function createProjectService(deps: {
     async uploadVersion(actor: Actor, id: number, request: FastifyRequest, ip: string) {
       const p = await visible(actor, id);
       if (!projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
-      const { staged, limits } = await receive(request);
+      const { staged, limits } = await receive(actor, p.owner_id, request);
       try {
         const fields = parse(versionFields, staged.fields);
         const result = await ingestStaged(staged, limits, fields.upload_type);
         await commitDeployment(actor, result, {
           projectId: p.id,
+          ownerId: p.owner_id,
           name: fields.project_name,
           description: fields.description,
         });
@@ -398,7 +409,7 @@ export function createProjectService(deps: {
           [r.latest_deployment_id, r.live_deployment_id].filter((id): id is number => id !== null),
         ),
       );
-      const counts = await projects.countByStatus(actor.id);
+      const [counts, storage] = await Promise.all([projects.countByStatus(actor.id), quota.usage(actor.id)]);
       const stats: MyProjectStats = {
         total: counts.pending + counts.approved + counts.published + counts.rejected,
         pending: counts.pending,
@@ -415,6 +426,7 @@ export function createProjectService(deps: {
         ),
         total,
         stats,
+        storage,
       };
     },
   };

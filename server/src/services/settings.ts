@@ -1,5 +1,6 @@
 /**
- * Platform settings editable by admins (limits, allowed types, preview lifetime), stored in the
+ * Platform settings editable by admins (limits, allowed types, preview lifetime, each account's
+ * storage quota and uploads per hour), stored in the
  * settings table over the defaults of DECISIONS.md and cached in memory. One set of numbers used by
  * the upload pipeline, the public config endpoint and the admin screen.
  */
@@ -9,6 +10,8 @@ import {
   type AdminConfigDto,
   DEFAULT_LIMITS,
   DEFAULT_PREVIEW_TTL_SECONDS,
+  DEFAULT_UPLOADS_PER_HOUR,
+  DEFAULT_USER_STORAGE_BYTES,
   KNOWN_EXTENSIONS,
   messages,
   type PublicConfigDto,
@@ -24,11 +27,17 @@ import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 export interface PlatformSettings {
   limits: UploadLimits;
   previewTtlSeconds: number;
+  /** Each account's storage quota, unless an admin gave the account its own. */
+  userStorageBytes: number;
+  /** Accepted uploads per account per hour; 0 = no limit. */
+  uploadsPerHour: number;
 }
 
 export const DEFAULT_SETTINGS: PlatformSettings = {
   limits: DEFAULT_LIMITS,
   previewTtlSeconds: DEFAULT_PREVIEW_TTL_SECONDS,
+  userStorageBytes: DEFAULT_USER_STORAGE_BYTES,
+  uploadsPerHour: DEFAULT_UPLOADS_PER_HOUR,
 };
 
 const KEY = 'platform';
@@ -43,6 +52,8 @@ export function toAdminConfig(s: PlatformSettings): AdminConfigDto {
     max_archive_uncompressed_bytes: s.limits.maxArchiveUncompressedBytes,
     allowed_extensions: [...s.limits.allowedExtensions],
     preview_ttl_seconds: s.previewTtlSeconds,
+    max_user_storage_bytes: s.userStorageBytes,
+    max_uploads_per_hour: s.uploadsPerHour,
   };
 }
 
@@ -57,6 +68,8 @@ function fromAdminConfig(c: AdminConfigDto): PlatformSettings {
       allowedExtensions: c.allowed_extensions,
     },
     previewTtlSeconds: c.preview_ttl_seconds,
+    userStorageBytes: c.max_user_storage_bytes,
+    uploadsPerHour: c.max_uploads_per_hour,
   };
 }
 
@@ -86,6 +99,8 @@ export function createSettingsService(
     return {
       limits: { ...DEFAULT_SETTINGS.limits, ...stored.limits },
       previewTtlSeconds: stored.previewTtlSeconds ?? DEFAULT_SETTINGS.previewTtlSeconds,
+      userStorageBytes: stored.userStorageBytes ?? DEFAULT_SETTINGS.userStorageBytes,
+      uploadsPerHour: stored.uploadsPerHour ?? DEFAULT_SETTINGS.uploadsPerHour,
     };
   }
 

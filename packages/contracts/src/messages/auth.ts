@@ -47,6 +47,9 @@ export const authMessages = {
   userOwnsProjects: '用户 "{name}" 还有 {count} 个项目，不能删除。请先删除其项目，或停用该账号。',
   userUpdated: '用户信息已更新',
   disabledInvalid: '停用状态必须是 true 或 false',
+  /** {min} {max} */
+  storageQuotaInvalid: '存储配额必须在 {min} 到 {max} 之间（留空则使用平台默认值）',
+  storageQuotaSaved: '存储配额已更新',
   passwordChanged: '密码已修改，其他设备上的登录已退出',
   passwordMismatch: '两次输入的新密码不一致',
   usersLoadFailed: '获取用户列表失败',

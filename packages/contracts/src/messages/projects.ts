@@ -52,4 +52,13 @@ export const projectMessages = {
   uploadMalformed: '上传的内容格式无效，请重新上传',
   uploadTypeInvalid: '上传类型无效',
   versionUploaded: '新版本已上传，等待审核',
+  /** {used} {quota} {needed}: the upload's stored size, known after extraction. */
+  storageQuotaExceeded: '存储空间不足：已使用 {used}，上限 {quota}（本次上传需要 {needed}）',
+  /** {used} {quota} {needed}: refused from the request's declared length, before reading it. */
+  storageQuotaExceededDeclared: '存储空间不足：已使用 {used}，上限 {quota}（本次上传约 {needed}）',
+  /** {n} {minutes} */
+  uploadsPerHourExceeded: '上传过于频繁：每小时最多上传 {n} 次，请 {minutes} 分钟后再试',
+  storageUsage: '存储空间',
+  /** {used} {quota} */
+  storageUsageText: '已使用 {used} / {quota}',
 } as const;

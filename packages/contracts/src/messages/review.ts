@@ -44,6 +44,8 @@ export const reviewMessages = {
     max_archive_uncompressed_bytes: '压缩包解压后总大小（字节）',
     allowed_extensions: '允许的文件类型',
     preview_ttl_seconds: '预览链接有效期（秒）',
+    max_user_storage_bytes: '每个用户的存储空间（字节）',
+    max_uploads_per_hour: '每个用户每小时上传次数',
   },
   /** The content check's findings (review detail) and its badge (review list). */
   contentCheck: {
@@ -133,6 +135,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.password_changed': '修改密码',
   'user.password_reset': '重置密码',
   'user.delete': '删除用户',
+  'user.quota_change': '修改存储配额',
   'project.upload': '上传项目',
   'project.new_version': '上传新版本',
   'project.update': '修改项目信息',

@@ -1,6 +1,6 @@
 /** Admin console requests: platform settings, audit log and pending list queries. */
 import { z } from 'zod';
-import { EXTRA_EXTENSIONS, ID_MAX, MB, SPEC_EXTENSIONS } from '../limits.js';
+import { EXTRA_EXTENSIONS, ID_MAX, MB, SPEC_EXTENSIONS, USER_STORAGE_BOUNDS } from '../limits.js';
 import { reviewMessages as m } from '../messages/review.js';
 import { format } from '../messages.js';
 import { NO_CONTROL_CHARS } from './auth.js';
@@ -27,6 +27,9 @@ export const CONFIG_BOUNDS = {
   max_archive_entries: { min: 1, max: 100_000 },
   max_archive_uncompressed_bytes: { min: MB, max: 50 * GB },
   preview_ttl_seconds: { min: 60, max: 7 * 24 * 3600 },
+  max_user_storage_bytes: USER_STORAGE_BOUNDS,
+  /** 0 = no limit. */
+  max_uploads_per_hour: { min: 0, max: 10_000 },
 } as const;
 
 const bounded = (field: keyof typeof CONFIG_BOUNDS) => {
@@ -66,6 +69,8 @@ export const adminConfigBody = z
       .transform((list) => [...new Set(list)])
       .optional(),
     preview_ttl_seconds: bounded('preview_ttl_seconds'),
+    max_user_storage_bytes: bounded('max_user_storage_bytes'),
+    max_uploads_per_hour: bounded('max_uploads_per_hour'),
   })
   .strict();
 export type AdminConfigBody = z.input<typeof adminConfigBody>;

@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../limits.js';
+import {
+  formatBytes,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  USER_STORAGE_BOUNDS,
+  USERNAME_MAX,
+  USERNAME_MIN,
+} from '../limits.js';
 import { authMessages as m } from '../messages/auth.js';
 import { commonMessages } from '../messages/common.js';
+import { format } from '../messages.js';
 import { ROLES } from '../statuses.js';
 import { pageParam, pageSizeParam } from './paging.js';
 
@@ -102,6 +110,17 @@ export const userListQuery = z.object({
 });
 export type UserListQuery = z.input<typeof userListQuery>;
 
+const storageQuotaError = format(m.storageQuotaInvalid, {
+  min: formatBytes(USER_STORAGE_BOUNDS.min),
+  max: formatBytes(USER_STORAGE_BOUNDS.max),
+});
+/** An account's own storage quota in bytes; null gives it the platform's setting again. */
+const storageQuota = z
+  .number({ error: storageQuotaError })
+  .int({ error: storageQuotaError })
+  .min(USER_STORAGE_BOUNDS.min, { error: storageQuotaError })
+  .max(USER_STORAGE_BOUNDS.max, { error: storageQuotaError });
+
 export const updateUserBody = z
   .object({
     role: z.enum(ROLES, { error: m.roleInvalid }).optional(),
@@ -110,6 +129,7 @@ export const updateUserBody = z
       .nullable()
       .optional()
       .or(z.literal('').transform(() => null)),
+    storage_quota_bytes: storageQuota.nullable().optional(),
   })
   .strict();
 export type UpdateUserBody = z.input<typeof updateUserBody>;

@@ -1,6 +1,6 @@
 /**
  * 控制台 (spec §2 "Dashboard"): a greeting, the four counters of the owner's projects, the five
- * newest projects, quick actions and usage tips.
+ * newest projects, the storage they use, quick actions and usage tips.
  */
 import './dashboard.css';
 import {
@@ -22,6 +22,7 @@ import { useMyProjects } from '../../api/projects';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
+import { StorageUsage } from '../../components/StorageUsage';
 import { useAuth } from '../../hooks/useAuth';
 import { formatDate } from '../../lib/format';
 
@@ -188,6 +189,11 @@ export function DashboardPage() {
         </Col>
         <Col xs={24} lg={8}>
           <div className="dashboard-side">
+            {!recent.isError && (
+              <Card className="dashboard-card">
+                <StorageUsage usage={recent.data?.storage} />
+              </Card>
+            )}
             <Card title="快捷操作" className="dashboard-card">
               <div className="quick-actions">
                 <LinkButton to="/upload" type="primary" block icon={<CloudUploadOutlined aria-hidden />}>

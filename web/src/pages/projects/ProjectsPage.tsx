@@ -1,6 +1,6 @@
 /**
  * 我的项目 (spec §2 "My projects"): the owner's projects as cards, filtered by status, a page at a
- * time. Filter and page live in the address, so reload and back keep them.
+ * time, with the storage they use. Filter and page live in the address, so reload and back keep them.
  */
 import './projects.css';
 import { CloudUploadOutlined, ReloadOutlined } from '@ant-design/icons';
@@ -12,6 +12,7 @@ import { errorMessage } from '../../api/client';
 import { useMyProjects } from '../../api/projects';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
+import { StorageUsage } from '../../components/StorageUsage';
 import { filterOf, PROJECT_FILTERS, parseFilter } from './filters';
 import { ProjectCard } from './ProjectCard';
 
@@ -58,6 +59,7 @@ export function ProjectsPage() {
   const projects = list.data?.projects ?? [];
   const pagination = list.data?.pagination;
   const stats = list.data?.stats;
+  const storage = list.data?.storage;
 
   // A page emptied by a delete (or an old link past the end) falls back to the last page.
   const lastPage = pagination?.total_pages;
@@ -151,6 +153,11 @@ export function ProjectsPage() {
             ),
           }))}
         />
+        {storage && (
+          <div className="projects-toolbar__storage">
+            <StorageUsage usage={storage} />
+          </div>
+        )}
       </div>
       {content}
     </>

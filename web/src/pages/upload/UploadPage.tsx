@@ -5,6 +5,7 @@
 import './upload.css';
 import { CloudUploadOutlined, InfoCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
+  DASHBOARD_RECENT_COUNT,
   DESCRIPTION_MAX,
   formatBytes,
   messages,
@@ -32,9 +33,10 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
-import { useUploadProject } from '../../api/projects';
+import { useMyProjects, useUploadProject } from '../../api/projects';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
+import { StorageUsage } from '../../components/StorageUsage';
 import { UploadDropzone } from '../../components/UploadDropzone';
 import { useUploadTask } from '../../hooks/useUploadTask';
 import { applyFieldErrors, characterCounter, schemaRule } from '../../lib/form';
@@ -81,8 +83,15 @@ function UploadTypeField({ files }: { files: PickedFile[]; value?: unknown; onCh
 /** The info box: the rules of an upload, with this server's numbers. */
 function UploadGuide({ config }: { config: PublicConfigDto }) {
   const { limits } = config;
+  // The dashboard's own query: the storage comes with the owner's newest projects.
+  const mine = useMyProjects({ status: 'all', page: 1, page_size: DASHBOARD_RECENT_COUNT });
   return (
     <div className="upload-guide">
+      {!mine.isError && (
+        <Card size="small">
+          <StorageUsage usage={mine.data?.storage} />
+        </Card>
+      )}
       <Alert
         type="info"
         showIcon

@@ -31,6 +31,9 @@ const KEY_LABELS: Record<string, string> = {
   max_archive_uncompressed_bytes: '压缩包解压后大小',
   allowed_extensions: '允许的文件类型',
   preview_ttl_seconds: '预览有效期（秒）',
+  max_user_storage_bytes: '每个用户的存储空间',
+  max_uploads_per_hour: '每小时上传次数',
+  storage_quota_bytes: '存储配额',
 };
 
 /** Keys whose values are statuses or roles, shown by their Chinese names. */
@@ -43,13 +46,23 @@ const TYPE_LABELS: Record<string, string> = {
   '7z': '7z 压缩包',
 };
 
-const BYTE_KEYS = new Set(['bytes', 'max_file_bytes', 'max_upload_bytes', 'max_archive_uncompressed_bytes']);
+const BYTE_KEYS = new Set([
+  'bytes',
+  'max_file_bytes',
+  'max_upload_bytes',
+  'max_archive_uncompressed_bytes',
+  'max_user_storage_bytes',
+  'storage_quota_bytes',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function valueText(key: string, value: unknown): string {
+  // An account without a quota of its own has the platform's.
+  if (key === 'storage_quota_bytes' && value === null) return '平台默认';
+  if (key === 'max_uploads_per_hour' && value === 0) return '不限';
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (typeof value === 'number' && BYTE_KEYS.has(key)) return formatBytes(value);

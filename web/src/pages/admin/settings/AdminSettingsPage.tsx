@@ -28,7 +28,7 @@ import './settings.css';
 
 const m = messages.review;
 
-/** The form holds the settings in the units people think in: MB and minutes. */
+/** The form holds the settings in the units people think in: MB, GB and minutes. */
 interface SettingsForm {
   max_files_per_upload: number;
   max_file_bytes: number;
@@ -37,6 +37,8 @@ interface SettingsForm {
   max_archive_uncompressed_bytes: number;
   allowed_extensions: string[];
   preview_ttl_seconds: number;
+  max_user_storage_bytes: number;
+  max_uploads_per_hour: number;
 }
 
 const FIELD_NAMES = [
@@ -47,6 +49,8 @@ const FIELD_NAMES = [
   'max_archive_uncompressed_bytes',
   'allowed_extensions',
   'preview_ttl_seconds',
+  'max_user_storage_bytes',
+  'max_uploads_per_hour',
 ] as const;
 
 type ByteField = 'max_file_bytes' | 'max_upload_bytes' | 'max_archive_uncompressed_bytes';
@@ -60,10 +64,15 @@ const LABELS: Record<(typeof FIELD_NAMES)[number], string> = {
   max_archive_uncompressed_bytes: '压缩包解压后总大小上限',
   allowed_extensions: '允许的文件类型',
   preview_ttl_seconds: '预览链接有效期',
+  max_user_storage_bytes: '每个用户的存储空间',
+  max_uploads_per_hour: '每个用户每小时上传次数',
 };
 
 const mbOf = (bytes: number) => Math.round((bytes / MB) * 100) / 100;
 const bytesOf = (mb: number) => Math.round(mb * MB);
+const GB = 1024 * MB;
+const gbOf = (bytes: number) => Math.round((bytes / GB) * 100) / 100;
+const bytesOfGb = (gb: number) => Math.round(gb * GB);
 
 export function toForm(config: AdminConfigDto): SettingsForm {
   return {
@@ -72,11 +81,20 @@ export function toForm(config: AdminConfigDto): SettingsForm {
     max_upload_bytes: mbOf(config.max_upload_bytes),
     max_archive_uncompressed_bytes: mbOf(config.max_archive_uncompressed_bytes),
     preview_ttl_seconds: Math.round(config.preview_ttl_seconds / 60),
+    max_user_storage_bytes: gbOf(config.max_user_storage_bytes),
     allowed_extensions: [...config.allowed_extensions],
   };
 }
 
-export function fromForm(values: SettingsForm): AdminConfigBody {
+/**
+ * The form's values in the API's units. GB are shown to two decimals, so a quota that is not a
+ * whole hundredth of a GB (set through the API) comes back as it was unless it was edited.
+ */
+export function fromForm(values: SettingsForm, current?: AdminConfigDto): AdminConfigBody {
+  const storage =
+    current && gbOf(current.max_user_storage_bytes) === values.max_user_storage_bytes
+      ? current.max_user_storage_bytes
+      : bytesOfGb(values.max_user_storage_bytes);
   return {
     max_files_per_upload: values.max_files_per_upload,
     max_file_bytes: bytesOf(values.max_file_bytes),
@@ -85,6 +103,8 @@ export function fromForm(values: SettingsForm): AdminConfigBody {
     max_archive_uncompressed_bytes: bytesOf(values.max_archive_uncompressed_bytes),
     allowed_extensions: values.allowed_extensions,
     preview_ttl_seconds: values.preview_ttl_seconds * 60,
+    max_user_storage_bytes: storage,
+    max_uploads_per_hour: values.max_uploads_per_hour,
   };
 }
 
@@ -119,6 +139,24 @@ const minutesRule: FormRule = (() => {
     max,
     message: `${LABELS.preview_ttl_seconds}必须是 ${min} 到 ${max} 分钟之间的整数`,
   };
+})();
+
+const gigabyteRule: FormRule = (() => {
+  const { min, max } = CONFIG_BOUNDS.max_user_storage_bytes;
+  const message = `${LABELS.max_user_storage_bytes}必须在 ${gbOf(min)} GB 到 ${gbOf(max)} GB 之间`;
+  return {
+    validator: async (_rule, value: number | null | undefined) => {
+      if (value === null || value === undefined) throw new Error(message);
+      const bytes = bytesOfGb(value);
+      if (bytes < min || bytes > max) throw new Error(message);
+    },
+  };
+})();
+
+const uploadsPerHourRule: FormRule = (() => {
+  const { min, max } = CONFIG_BOUNDS.max_uploads_per_hour;
+  const message = `${LABELS.max_uploads_per_hour}必须是 ${min} 到 ${max} 之间的整数（0 表示不限）`;
+  return { required: true, type: 'integer', min, max, message };
 })();
 
 /** Help under a field: its default, so an admin sees how far they moved from it. */
@@ -229,7 +267,7 @@ export function AdminSettingsPage() {
 
   const submit = async (values: SettingsForm) => {
     try {
-      const saved = await save.mutateAsync(fromForm(values));
+      const saved = await save.mutateAsync(fromForm(values, current));
       form.setFieldsValue(toForm(saved.config));
       setDirty(false);
       message.success(m.configSaved);
@@ -262,7 +300,7 @@ export function AdminSettingsPage() {
     <>
       <PageHeader
         title="系统设置"
-        description="上传限制、允许的文件类型与预览有效期。保存后立即对新的上传和预览生效，上传页面的提示会同步更新。"
+        description="上传限制、允许的文件类型、用户配额与预览有效期。保存后立即对新的上传和预览生效，上传页面的提示会同步更新。"
       />
       <Form<SettingsForm>
         form={form}
@@ -325,6 +363,34 @@ export function AdminSettingsPage() {
               ))}
             </Checkbox.Group>
           </Form.Item>
+        </Card>
+
+        <Card title="用户配额" className="settings-card">
+          <Typography.Paragraph type="secondary" className="settings-card__lead">
+            存储空间按每个用户所有项目的全部版本（含待审核、已拒绝和被替换的版本）计算；可在“用户管理”中为单个用户设置不同的配额。管理员上传不受每小时次数限制。
+          </Typography.Paragraph>
+          <Row gutter={24}>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="max_user_storage_bytes"
+                label={LABELS.max_user_storage_bytes}
+                rules={[gigabyteRule]}
+                extra={defaultHint(`${gbOf(defaults.max_user_storage_bytes)} GB`)}
+              >
+                <InputNumber className="settings-number" controls={false} precision={2} suffix="GB" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="max_uploads_per_hour"
+                label={LABELS.max_uploads_per_hour}
+                rules={[uploadsPerHourRule]}
+                extra={defaultHint(`${defaults.max_uploads_per_hour} 次，0 表示不限`)}
+              >
+                <InputNumber className="settings-number" controls={false} precision={0} suffix="次" />
+              </Form.Item>
+            </Col>
+          </Row>
         </Card>
 
         <Card title="预览与站点" className="settings-card">

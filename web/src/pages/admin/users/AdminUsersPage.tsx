@@ -1,5 +1,6 @@
 import {
   CheckCircleOutlined,
+  DatabaseOutlined,
   DeleteOutlined,
   KeyOutlined,
   StopOutlined,
@@ -8,11 +9,14 @@ import {
 import {
   type AdminUserDto,
   format,
+  formatBytes,
+  MB,
   messages,
   type PasswordResetData,
   ROLE_LABELS,
   ROLES,
   type Role,
+  USER_STORAGE_BOUNDS,
   type UserListQuery,
 } from '@sitehall/contracts';
 import {
@@ -20,6 +24,7 @@ import {
   App,
   Button,
   Card,
+  InputNumber,
   Modal,
   Popconfirm,
   Segmented,
@@ -39,6 +44,7 @@ import { useListAddress, useStayOnExistingPage } from '../../../components/admin
 import { GeneratedPassword } from '../../../components/GeneratedPassword';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { StorageUsage } from '../../../components/StorageUsage';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { useAuth } from '../../../hooks/useAuth';
 import { useWideLayout } from '../../../hooks/useWideLayout';
@@ -71,6 +77,84 @@ interface RowActionsProps {
   user: AdminUserDto;
   isSelf: boolean;
   onPasswordReset: (result: PasswordResetData) => void;
+  onEditQuota: (user: AdminUserDto) => void;
+}
+
+const GB = 1024 * MB;
+const gbOf = (bytes: number) => Math.round((bytes / GB) * 100) / 100;
+
+/** An account's own storage quota, typed in GB; empty gives it the platform's setting again. */
+function QuotaModal({ user, onClose }: { user: AdminUserDto; onClose: () => void }) {
+  const { message } = App.useApp();
+  const updateUser = useUpdateUser();
+  const shown = user.storage_quota_bytes === null ? null : gbOf(user.storage_quota_bytes);
+  const [value, setValue] = useState<number | null>(shown);
+  const [error, setError] = useState<string | null>(null);
+  const invalid = format(messages.auth.storageQuotaInvalid, {
+    min: formatBytes(USER_STORAGE_BOUNDS.min),
+    max: formatBytes(USER_STORAGE_BOUNDS.max),
+  });
+
+  const save = async () => {
+    // Shown to two decimals: a quota left as it was is kept to the byte, not rounded to the GB.
+    const bytes = value === null ? null : value === shown ? user.storage_quota_bytes : Math.round(value * GB);
+    if (bytes !== null && (bytes < USER_STORAGE_BOUNDS.min || bytes > USER_STORAGE_BOUNDS.max)) {
+      setError(invalid);
+      return;
+    }
+    try {
+      await updateUser.mutateAsync({ id: user.id, body: { storage_quota_bytes: bytes } });
+      message.success(messages.auth.storageQuotaSaved);
+      onClose();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title="存储配额"
+      okText="保存"
+      cancelText="取消"
+      onOk={save}
+      onCancel={onClose}
+      confirmLoading={updateUser.isPending}
+      destroyOnHidden
+    >
+      <div className="quota-form">
+        <Typography.Paragraph>
+          用户 <Typography.Text strong>{user.username}</Typography.Text> 已使用{' '}
+          {formatBytes(user.storage_used_bytes)}，当前上限 {formatBytes(user.storage_limit_bytes)}
+          {user.storage_quota_bytes === null ? '（平台默认）' : ''}。
+        </Typography.Paragraph>
+        <InputNumber<number>
+          aria-label="存储配额（GB）"
+          className="quota-form__input"
+          value={value}
+          onChange={(next) => {
+            setValue(next);
+            setError(null);
+          }}
+          min={0}
+          precision={2}
+          controls={false}
+          suffix="GB"
+          placeholder="留空使用平台默认值"
+          status={error ? 'error' : undefined}
+        />
+        {error ? (
+          <Typography.Text type="danger" className="quota-form__hint" role="alert">
+            {error}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="secondary" className="quota-form__hint">
+            留空则使用平台默认值（在“系统设置”中修改）。已存储的内容不受影响，超出配额后不能再上传。
+          </Typography.Text>
+        )}
+      </div>
+    </Modal>
+  );
 }
 
 function RoleSelect({ user, isSelf }: { user: AdminUserDto; isSelf: boolean }) {
@@ -113,7 +197,7 @@ function RoleSelect({ user, isSelf }: { user: AdminUserDto; isSelf: boolean }) {
   );
 }
 
-function RowActions({ user, isSelf, onPasswordReset }: RowActionsProps) {
+function RowActions({ user, isSelf, onPasswordReset, onEditQuota }: RowActionsProps) {
   const { message } = App.useApp();
   const updateUser = useUpdateUser();
   const resetPassword = useResetUserPassword();
@@ -149,6 +233,14 @@ function RowActions({ user, isSelf, onPasswordReset }: RowActionsProps) {
 
   return (
     <Space size={4} wrap>
+      <Button
+        type="link"
+        size="small"
+        icon={<DatabaseOutlined aria-hidden />}
+        onClick={() => onEditQuota(user)}
+      >
+        配额
+      </Button>
       {user.disabled ? (
         <Button
           type="link"
@@ -275,6 +367,7 @@ export function AdminUsersPage() {
   const list = useUserListParams();
   const users = useAdminUsers(list.query);
   const [resetResult, setResetResult] = useState<PasswordResetData | null>(null);
+  const [quotaUser, setQuotaUser] = useState<AdminUserDto | null>(null);
   const wide = useWideLayout();
 
   const columns: TableProps<AdminUserDto>['columns'] = [
@@ -323,6 +416,17 @@ export function AdminUsersPage() {
     },
     { title: '项目数', dataIndex: 'project_count', key: 'projects', width: 90, align: 'right' },
     {
+      title: '存储空间',
+      key: 'storage',
+      width: 170,
+      render: (_, user) => (
+        <StorageUsage
+          size="small"
+          usage={{ used_bytes: user.storage_used_bytes, quota_bytes: user.storage_limit_bytes }}
+        />
+      ),
+    },
+    {
       title: '最近登录',
       dataIndex: 'last_login_at',
       key: 'last_login',
@@ -339,12 +443,17 @@ export function AdminUsersPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 250,
+      width: 310,
       // In view when the table scrolls sideways on narrower screens; on a phone, pinned, it would
       // cover the names.
       fixed: wide ? 'right' : undefined,
       render: (_, user) => (
-        <RowActions user={user} isSelf={user.id === me?.id} onPasswordReset={setResetResult} />
+        <RowActions
+          user={user}
+          isSelf={user.id === me?.id}
+          onPasswordReset={setResetResult}
+          onEditQuota={setQuotaUser}
+        />
       ),
     },
   ];
@@ -359,7 +468,7 @@ export function AdminUsersPage() {
     <>
       <PageHeader
         title="用户管理"
-        description="管理平台账号：修改角色、停用或启用账号、重置密码。平台不开放自助注册，新账号由管理员创建。"
+        description="管理平台账号：修改角色、存储配额，停用或启用账号、重置密码。平台不开放自助注册，新账号由管理员创建。"
         extra={
           <LinkButton to="/register" type="primary" icon={<UserAddOutlined aria-hidden />}>
             注册新用户
@@ -396,7 +505,7 @@ export function AdminUsersPage() {
           query={users}
           rows={users.data?.users ?? []}
           columns={columns}
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1230 }}
           failedTitle={messages.auth.usersLoadFailed}
           paging={{
             page: list.page,
@@ -410,6 +519,7 @@ export function AdminUsersPage() {
         />
       </Card>
       <PasswordResetModal result={resetResult} onClose={() => setResetResult(null)} />
+      {quotaUser && <QuotaModal key={quotaUser.id} user={quotaUser} onClose={() => setQuotaUser(null)} />}
     </>
   );
 }

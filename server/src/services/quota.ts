@@ -1,0 +1,113 @@
+/**
+ * Each account's storage quota and upload rate (docs/decisions.md "Storage quota and upload
+ * rate"). An upload is checked three times: before its body is read (the declared length, and the
+ * hourly count), after extraction (its real stored size, before anything is stored), and inside
+ * the commit's transaction with the account's row held, so uploads at the same moment, on any
+ * instance, are counted one after the other and can't pass the limits together.
+ */
+import { format, formatBytes, messages, type StorageUsageDto } from '@sitehall/contracts';
+import type { DB } from '../db/database.js';
+import type { Actor } from '../http/access.js';
+import { TooLarge, TooManyRequests } from '../http/errors.js';
+import type { StorageRepository } from '../repositories/storage.js';
+import type { SettingsService } from './settings.js';
+
+const m = messages.project;
+const HOUR_MS = 3_600_000;
+
+/** Multipart framing and the text fields of an upload fit in this much of its body. */
+const FRAMING_BYTES = 1024 * 1024;
+/**
+ * Archive framing (entry headers, the directory) in a body that may not end up stored: a body up to
+ * this share larger than what is left may still fit once extracted, and is read.
+ */
+const ARCHIVE_FRAMING_SHARE = 0.05;
+
+export function createQuotaService(deps: { storage: StorageRepository; settings: SettingsService }) {
+  const { storage, settings } = deps;
+
+  async function quotaOf(own: number | null | undefined): Promise<number> {
+    return own ?? (await settings.get()).userStorageBytes;
+  }
+
+  function refuse(template: string, used: number, quota: number, needed: number): never {
+    throw new TooLarge(
+      format(template, { used: formatBytes(used), quota: formatBytes(quota), needed: formatBytes(needed) }),
+      'files',
+    );
+  }
+
+  /** Refuses an upload that would make the account's used space pass its quota. */
+  async function checkSpace(ownerId: number, needed: number, own: number | null | undefined, trx?: DB) {
+    const quota = await quotaOf(own);
+    const used = await storage.usedBytes(ownerId, trx);
+    if (used + needed > quota) refuse(m.storageQuotaExceeded, used, quota, needed);
+  }
+
+  /** Refuses the account's upload over its hourly limit (admins have none), with Retry-After. */
+  async function checkRate(actor: Actor, at: number, trx?: DB) {
+    if (actor.role === 'admin') return;
+    const limit = (await settings.get()).uploadsPerHour;
+    if (limit === 0) return;
+    const nth = await storage.nthUploadSince(actor.id, new Date(at - HOUR_MS).toISOString(), limit, trx);
+    if (nth === undefined) return;
+    const waitSeconds = Math.max(1, Math.ceil((Date.parse(nth) + HOUR_MS - at) / 1000));
+    throw new TooManyRequests(
+      format(m.uploadsPerHourExceeded, { n: limit, minutes: Math.ceil(waitSeconds / 60) }),
+      waitSeconds,
+    );
+  }
+
+  return {
+    /** GET /api/projects/my: what the account's projects take, and its quota. */
+    async usage(userId: number): Promise<StorageUsageDto> {
+      const [used, own] = await Promise.all([storage.usedBytes(userId), storage.quotaOf(userId)]);
+      return { used_bytes: used, quota_bytes: await quotaOf(own) };
+    },
+
+    /**
+     * For the admin user list: each listed account's used space, in one query for the page (a
+     * subquery per row would also run, on PostgreSQL, for the rows an offset skips), and the
+     * platform's quota for accounts without their own.
+     */
+    async ofAccounts(ids: readonly number[]) {
+      const [used, settingsNow] = await Promise.all([storage.usedBytesByOwner(ids), settings.get()]);
+      return { used, platformQuota: settingsNow.userStorageBytes };
+    },
+
+    /**
+     * Before the body is read: the hourly limit, and a declared length that can't fit in what is
+     * left even allowing for the framing around the files.
+     */
+    async beforeBody(actor: Actor, ownerId: number, contentLength: string | undefined) {
+      await checkRate(actor, Date.now());
+      const declared = Number(contentLength);
+      if (!contentLength || !Number.isFinite(declared)) return;
+      const atLeast = Math.max(0, Math.floor((declared - FRAMING_BYTES) * (1 - ARCHIVE_FRAMING_SHARE)));
+      const quota = await quotaOf(await storage.quotaOf(ownerId));
+      const used = await storage.usedBytes(ownerId);
+      if (used + atLeast > quota) refuse(m.storageQuotaExceededDeclared, used, quota, declared);
+    },
+
+    /** After extraction, before anything is stored: the upload's real size. */
+    async beforeStoring(ownerId: number, needed: number) {
+      await checkSpace(ownerId, needed, await storage.quotaOf(ownerId));
+    },
+
+    /**
+     * In the commit's transaction, first: holds the owner's row, checks both limits again against
+     * everything committed so far, and logs the upload. The hourly limit applies to the uploader,
+     * who is the owner unless an admin (who has no such limit) uploads to someone's project. An
+     * owner that is gone is left to the commit's own checks (they answer 401 or 404).
+     */
+    async admit(trx: DB, actor: Actor, ownerId: number, needed: number, at: string) {
+      const own = await storage.lockAccount(trx, ownerId);
+      if (own === undefined) return;
+      const now = Date.parse(at);
+      await checkRate(actor, now, trx);
+      await checkSpace(ownerId, needed, own, trx);
+      await storage.recordUpload(trx, actor.id, at, new Date(now - HOUR_MS).toISOString());
+    },
+  };
+}
+export type QuotaService = ReturnType<typeof createQuotaService>;
