@@ -250,7 +250,7 @@ describe.skipIf(!isRoot || usingPostgres)('SQLite full while the blob disk is no
 
   beforeAll(async () => {
     mountTmpfs(dataMount, '64m');
-    mountTmpfs(dbMount, '4m');
+    mountTmpfs(dbMount, '8m');
     t = await createTestApp({
       dataDir: dataMount,
       database: { kind: 'sqlite', file: path.join(dbMount, 'sitehall.db') },
@@ -282,7 +282,7 @@ describe.skipIf(!isRoot || usingPostgres)('SQLite full while the blob disk is no
 
     fs.rmSync(filler);
     const again = await t.request({ method: 'POST', url: '/api/projects/upload', token, payload, headers });
-    expect(again.statusCode).toBe(201);
+    expect(again.statusCode, again.body).toBe(201);
     expect((await projectRowCounts(t)).files).toBe(3001);
   }, 60_000);
 });
