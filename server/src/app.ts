@@ -4,9 +4,10 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaultExpression } from 'fastify';
-import { type Config, ConfigError } from './config.js';
+import type { Config } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
+import { isDatabaseUnavailable, type PoolEvent } from './db/postgres-pool.js';
 import { registerAccess } from './http/access.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -34,7 +35,18 @@ export interface BuiltApp {
   database: DatabaseHandle;
   /** The /sites fast path, when on (tests check it is taken). */
   fastPath: SiteFastPath | null;
+  /**
+   * Settles once the database is migrated and the leftovers swept: before buildApp returns
+   * normally; later when PostgreSQL was unreachable at start (the app then answers 503 until it).
+   */
+  startup: Promise<void>;
 }
+
+/** Between attempts to reach the database at start: doubling, up to the cap. */
+const STARTUP_RETRY_FIRST_MS = 250;
+const STARTUP_RETRY_MAX_MS = 5_000;
+/** How long a start waits for the Redis subscription before going on without it (not ready). */
+const SUBSCRIBE_WAIT_MS = 2_000;
 
 export async function buildApp(
   config: Config,
@@ -43,24 +55,64 @@ export async function buildApp(
   // A store passed in is its caller's to close; one opened here is closed with the app.
   const store = opts.store ?? (await openBlobStore(config));
   const ownStore = opts.store ? null : store;
-  const database = openDatabase(config.database);
-  await migrateToLatest(database);
+  // Closed until migrated: a query before that is a 503, not a missing table.
+  const database = openDatabase(config.database, { timeouts: config.databaseTimeouts, closed: true });
   const ctx = createContext(config, database, { ...opts, store });
+  let log: (level: 'info' | 'warn' | 'error', msg: string, err?: unknown) => void = () => {};
+  /** Migrations, then the sweep of whatever a crash left half-made, before requests use the database. */
+  const prepare = async () => {
+    await migrateToLatest(database);
+    database.pool?.open();
+    // An upload that began once the database opened is not a leftover (the delayed start).
+    const openedAt = Date.now();
+    await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir, keepStagedFrom: openedAt });
+  };
+  let reachedAtStart = true;
   try {
-    // Whatever a crash left half-made goes before the first request.
-    await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir });
-    // Subscribed before the first request, so no change made elsewhere after it goes unheard.
-    await ctx.cluster.bus.ready.catch((err: unknown) => {
-      throw new ConfigError(
-        `REDIS_URL: Redis cannot be reached (${err instanceof Error ? err.message : err})`,
-      );
-    });
+    try {
+      await prepare();
+    } catch (err) {
+      // PostgreSQL unreachable: start anyway (sites in no need of it are served, the rest is 503)
+      // and keep trying below. Anything else (a broken migration) stops the start.
+      if (!isDatabaseUnavailable(err)) throw err;
+      reachedAtStart = false;
+    }
+    // Subscribed before the first request when Redis answers, so no change made elsewhere after it
+    // goes unheard; without it the instance starts, not ready, and subscribes once Redis is back.
+    await Promise.race([ctx.cluster.bus.ready, delay(SUBSCRIBE_WAIT_MS)]);
   } catch (err) {
     await ctx.cluster.close();
     await database.close();
     await ownStore?.close();
     throw err;
   }
+  let closing = false;
+  const startup = reachedAtStart
+    ? Promise.resolve()
+    : (async () => {
+        let wait = STARTUP_RETRY_FIRST_MS;
+        for (;;) {
+          await delay(wait);
+          if (closing) return;
+          try {
+            await prepare();
+            log('info', 'database reached: migrated, ready');
+            return;
+          } catch (err) {
+            if (!isDatabaseUnavailable(err)) {
+              log('error', 'database startup failed', err);
+              throw err;
+            }
+            wait = Math.min(wait * 2, STARTUP_RETRY_MAX_MS);
+          }
+        }
+      })();
+  // Reported in the log; callers that wait for it (main.ts) see the failure too.
+  startup.catch(() => {});
+  let subscribed = false;
+  void ctx.cluster.bus.ready.then(() => {
+    subscribed = true;
+  });
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
   // Hot files of /sites answered before Fastify (serve/fast-path.ts); with a sites origin, on
   // the sites host only (the app host's redirects are the route's).
@@ -118,6 +170,15 @@ export async function buildApp(
   });
 
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
+  log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
+  database.pool?.reportTo((event: PoolEvent) => {
+    if (event.kind === 'down')
+      app.log.error({ err: event.err }, 'database unreachable: requests that need it get 503 until it is back');
+    else if (event.kind === 'up') app.log.info('database reachable again');
+    else app.log.warn({ err: event.err }, 'database connection lost');
+  });
+  if (!reachedAtStart)
+    app.log.error('database unreachable at start: serving what needs no database, retrying until it answers');
   registerErrorHandling(app);
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources());
@@ -152,7 +213,15 @@ export async function buildApp(
   );
 
   // A test may pass its own client to check; otherwise the shared one (REDIS_URL).
-  registerHealth(app, { db: ctx.db, store: ctx.store, redis: opts.redis ?? ctx.redis });
+  // Redis is ready once the invalidation channel is subscribed too (a start while Redis was down).
+  const sharedRedis = ctx.redis;
+  const redisReadiness = sharedRedis && {
+    ping: async () => {
+      if (!subscribed) throw new Error('not subscribed to cache invalidations yet');
+      return sharedRedis.ping();
+    },
+  };
+  registerHealth(app, { db: ctx.db, store: ctx.store, redis: opts.redis ?? redisReadiness });
 
   await siteRoutes(app, ctx);
   await registerWebApp(app, config.webDist);
@@ -162,17 +231,27 @@ export async function buildApp(
     {
       viewFlushMs: opts.viewFlushMs,
       jobs: ctx.cluster.jobs,
-      onError: (job, err) => app.log.error({ err, job }, 'timed job failed'),
+      // An outage is logged once, by the pool; each job it stops is not worth a line more.
+      onError: (job, err) =>
+        isDatabaseUnavailable(err)
+          ? app.log.debug({ err, job }, 'timed job waits for the database')
+          : app.log.error({ err, job }, 'timed job failed'),
     },
   );
   app.addHook('preClose', () => fastPath?.stop());
   app.addHook('onClose', async () => {
+    closing = true;
     await jobs.stop();
-    // Counted views reach the database before it closes: a graceful restart loses none.
-    await ctx.services.views.close();
+    // Counted views reach the database before it closes: a graceful restart loses none (unless
+    // the database is unreachable right then: the rest still closes).
+    await ctx.services.views.close().catch((err: unknown) => app.log.error({ err }, 'view counts not written'));
     await ctx.cluster.close();
     await database.close();
     await ownStore?.close();
   });
-  return { app, ctx, database, fastPath };
+  return { app, ctx, database, fastPath, startup };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

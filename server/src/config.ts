@@ -1,6 +1,7 @@
 /** Environment → validated config object. The only place process.env is read. */
 import path from 'node:path';
 import { z } from 'zod';
+import type { PostgresTimeouts } from './db/postgres-pool.js';
 import type { S3StorageConfig } from './storage/s3-blob-store.js';
 
 const bool = z
@@ -38,6 +39,9 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_500),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
 });
 
 export interface Config {
@@ -47,6 +51,12 @@ export interface Config {
   dataDir: string;
   /** SQLite file path, or a postgres:// URL. */
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  /**
+   * PostgreSQL bounds (docs/decisions.md "Database outages"): opening a connection, waiting for
+   * one from the pool, and one statement. With the defaults a request meets a 503 within about
+   * 1.5 s when the database stops answering.
+   */
+  databaseTimeouts: PostgresTimeouts;
   adminPassword?: string;
   sitesOrigin?: string;
   sitesSubdomains: boolean;
@@ -99,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: e.HOST,
     dataDir,
     database,
+    databaseTimeouts: {
+      connectMs: e.DB_CONNECT_TIMEOUT_MS,
+      acquireMs: e.DB_ACQUIRE_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+    },
     adminPassword: e.ADMIN_PASSWORD,
     sitesOrigin: e.SITES_ORIGIN?.replace(/\/$/, ''),
     sitesSubdomains: e.SITES_SUBDOMAINS,

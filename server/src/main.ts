@@ -5,16 +5,20 @@ import { type MetricsServer, serveMetrics } from './http/metrics.js';
 
 async function main() {
   const config = loadConfig();
-  const { app, ctx } = await buildApp(config);
-  const admin = await ctx.services.accounts.ensureFirstAdmin(config.adminPassword);
-  if (admin.created) {
-    const line = '='.repeat(60);
-    const pw = admin.generated ? admin.password : '(取自 ADMIN_PASSWORD)';
-    // Printed once, straight to the console, never through the structured log.
-    process.stdout.write(
-      `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
-    );
-  }
+  const { app, ctx, startup } = await buildApp(config);
+  // After the database answers: at once, or (PostgreSQL down at start) once it is back.
+  startup
+    .then(() => ctx.services.accounts.ensureFirstAdmin(config.adminPassword))
+    .then((admin) => {
+      if (!admin.created) return;
+      const line = '='.repeat(60);
+      const pw = admin.generated ? admin.password : '(取自 ADMIN_PASSWORD)';
+      // Printed once, straight to the console, never through the structured log.
+      process.stdout.write(
+        `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
+      );
+    })
+    .catch((err: unknown) => app.log.error({ err }, 'first admin account not created'));
   let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -21,7 +21,7 @@ export interface InvalidationHandlers {
 export interface InvalidationBus {
   /** Tells the other instances (this one has applied the change itself). */
   publish(event: ClusterEvent): void;
-  /** Resolves once subscribed, so a change made after it reaches this instance. */
+  /** Resolves once subscribed (retried until Redis answers), so a change made after it reaches this instance. */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -63,10 +63,28 @@ export function createRedisBus(
   subscriber.on('ready', () => {
     if (subscribedOnce) handlers.resync();
   });
-  const ready = subscriber.subscribe(channel).then(() => {
-    subscribedOnce = true;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  // Redis unreachable at start: the first subscribe is tried again until it succeeds (ioredis
+  // only renews subscriptions that once succeeded); what was cached meanwhile may be stale.
+  const ready = new Promise<void>((resolve) => {
+    const attempt = (waitMs: number, failedBefore: boolean) => {
+      subscriber.subscribe(channel).then(
+        () => {
+          subscribedOnce = true;
+          if (failedBefore) handlers.resync();
+          resolve();
+        },
+        (err: unknown) => {
+          onError(err);
+          if (closed) return;
+          retry = setTimeout(() => attempt(Math.min(waitMs * 2, 5_000), true), waitMs);
+          retry.unref();
+        },
+      );
+    };
+    attempt(250, false);
   });
-  ready.catch(onError);
 
   return {
     publish(event) {
@@ -74,6 +92,8 @@ export function createRedisBus(
     },
     ready,
     async close() {
+      closed = true;
+      clearTimeout(retry);
       subscriber.disconnect();
     },
   };

@@ -5,6 +5,7 @@
 import { format, messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/postgres-pool.js';
 
 const m = messages.common;
 
@@ -130,6 +131,11 @@ export function sendError(
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(
     (error: FastifyError | AppError | ZodError, request: FastifyRequest, reply: FastifyReply) => {
+      // PostgreSQL unreachable (or a statement it gave up on): try again later, never a 500.
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        error = new ServiceUnavailable();
+      }
       if (error instanceof AppError) {
         if (error.headers) reply.headers(error.headers);
         return sendError(reply, error.status, error.message, error.errors);

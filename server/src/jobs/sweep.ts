@@ -37,6 +37,11 @@ export interface SweepDeps {
   dataDir: string;
   /** Several instances: keep young staging folders and stale-check leases (see above). */
   shared: boolean;
+  /**
+   * Staging folders made from this moment (epoch ms) on are uploads of the running instance, not
+   * leftovers: the sweep runs after requests began when the database was unreachable at start.
+   */
+  keepStagedFrom?: number;
 }
 
 /** When a staging folder was made, from its name (stageUpload's `{base36 ms}-{random}`). */
@@ -51,6 +56,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
   let stagingRemoved = 0;
   for (const name of await fs.promises.readdir(root).catch(() => [] as string[])) {
     if (deps.shared && stagedAt(name) > cutoff) continue;
+    if (deps.keepStagedFrom !== undefined && stagedAt(name) >= deps.keepStagedFrom) continue;
     await fs.promises.rm(path.join(root, name), { recursive: true, force: true });
     stagingRemoved++;
   }
