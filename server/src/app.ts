@@ -65,7 +65,12 @@ export async function buildApp(
     database.pool?.open();
     // An upload that began once the database opened is not a leftover (the delayed start).
     const openedAt = Date.now();
-    await sweepLeftovers({ ...ctx.cluster, store: ctx.store, dataDir: config.dataDir, keepStagedFrom: openedAt });
+    await sweepLeftovers({
+      ...ctx.cluster,
+      store: ctx.store,
+      dataDir: config.dataDir,
+      keepStagedFrom: openedAt,
+    });
   };
   let reachedAtStart = true;
   try {
@@ -173,7 +178,10 @@ export async function buildApp(
   log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
   database.pool?.reportTo((event: PoolEvent) => {
     if (event.kind === 'down')
-      app.log.error({ err: event.err }, 'database unreachable: requests that need it get 503 until it is back');
+      app.log.error(
+        { err: event.err },
+        'database unreachable: requests that need it get 503 until it is back',
+      );
     else if (event.kind === 'up') app.log.info('database reachable again');
     else app.log.warn({ err: event.err }, 'database connection lost');
   });
@@ -244,7 +252,9 @@ export async function buildApp(
     await jobs.stop();
     // Counted views reach the database before it closes: a graceful restart loses none (unless
     // the database is unreachable right then: the rest still closes).
-    await ctx.services.views.close().catch((err: unknown) => app.log.error({ err }, 'view counts not written'));
+    await ctx.services.views
+      .close()
+      .catch((err: unknown) => app.log.error({ err }, 'view counts not written'));
     await ctx.cluster.close();
     await database.close();
     await ownStore?.close();

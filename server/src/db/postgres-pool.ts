@@ -7,10 +7,11 @@
  *   restart or a network cut is logged and the connection replaced, never a crash;
  * - bounds every wait: a new connection (`connectMs`), a connection from the pool (`acquireMs`),
  *   a statement (`statementMs`, on the server and, a little later, on the client);
- * - notices a server gone silent: when a query gets no answer within PROBE_AFTER_MS, a fresh
- *   connection is tried (`select 1`, within `connectMs`). If that fails too the database is
- *   *down*: every connection is dropped (their queries fail at once), and until a probe succeeds
- *   again every query fails at once with DatabaseUnavailable (the API's 503), without waiting;
+ * - notices a server gone silent: while a query has waited more than PROBE_AFTER_MS for its
+ *   answer, the pool asks the server `select 1` on a connection of its own (at most every
+ *   PROBE_GAP_MS, each within `connectMs`). When that goes unanswered too the database is *down*:
+ *   every connection is dropped (their queries fail at once), and until a probe succeeds again
+ *   every query fails at once with DatabaseUnavailable (the API's 503), without waiting;
  * - is *closed* until the app has migrated the database (`open()`), so an instance that starts
  *   while PostgreSQL is unreachable answers 503 instead of querying missing tables.
  */
@@ -32,8 +33,12 @@ export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
   statementMs: 30_000,
 };
 
-/** A query unanswered this long makes the pool check, on a fresh connection, that the server is there. */
-const PROBE_AFTER_MS = 400;
+/** A query unanswered this long makes the pool check, on a connection of its own, that the server is there. */
+const PROBE_AFTER_MS = 300;
+/** Between two such checks while queries keep waiting (a long statement is not an outage). */
+const PROBE_GAP_MS = 250;
+/** How often waiting queries are looked at. */
+const WATCH_TICK_MS = 100;
 /** Between probes while the database is down: doubling from the first, up to the last. */
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 2_000;
@@ -119,6 +124,11 @@ export class GuardedPool implements PostgresPool {
   #open: boolean;
   #down = false;
   #probing: Promise<boolean> | null = null;
+  #probeClient: pg.Client | null = null;
+  #lastProbeEnd = 0;
+  /** When each query now waiting for its answer was sent. */
+  readonly #waiting = new Set<{ since: number }>();
+  #watch: NodeJS.Timeout | null = null;
   #retry: NodeJS.Timeout | null = null;
   #ended = false;
   #onEvent: (event: PoolEvent) => void = () => {};
@@ -204,14 +214,15 @@ export class GuardedPool implements PostgresPool {
     const query = (...args: unknown[]): unknown => {
       const result = (client.query as (...a: unknown[]) => unknown)(...args);
       if (!(result instanceof Promise)) return result;
-      const probe = setTimeout(() => this.#suspect(), PROBE_AFTER_MS);
+      const entry = { since: performance.now() };
+      this.#watchQuery(entry);
       return result.then(
         (value) => {
-          clearTimeout(probe);
+          this.#waiting.delete(entry);
           return value;
         },
         (err: unknown) => {
-          clearTimeout(probe);
+          this.#waiting.delete(entry);
           const kind = databaseFailureKind(err);
           if (kind === 'connection') {
             // Whatever state the connection is in, it is not used again.
@@ -240,35 +251,66 @@ export class GuardedPool implements PostgresPool {
     this.#suspect();
   }
 
-  /** Something looked wrong: check on a fresh connection (one check at a time). */
+  #watchQuery(entry: { since: number }): void {
+    this.#waiting.add(entry);
+    if (this.#watch) return;
+    this.#watch = setInterval(() => {
+      if (this.#waiting.size === 0) {
+        clearInterval(this.#watch!);
+        this.#watch = null;
+        return;
+      }
+      const at = performance.now();
+      if (at - this.#lastProbeEnd < PROBE_GAP_MS) return;
+      for (const w of this.#waiting) {
+        if (at - w.since >= PROBE_AFTER_MS) {
+          this.#suspect();
+          return;
+        }
+      }
+    }, WATCH_TICK_MS);
+    this.#watch.unref();
+  }
+
+  /** Something looked wrong: ask the server (one check at a time). */
   #suspect(): void {
     if (this.#probing || this.#down || this.#ended) return;
     this.#probing = this.probe().then((reachable) => {
       this.#probing = null;
-      if (!reachable) this.#goDown(new Error('probe failed'));
+      this.#lastProbeEnd = performance.now();
+      if (!reachable) this.#goDown(new Error('the database did not answer select 1'));
       return reachable;
     });
   }
 
   /**
-   * Whether the server answers `select 1` on a new connection within connectMs. A server that
-   * answers with an error other than a connection one (too many connections, say) is there.
+   * Whether the server answers `select 1` within connectMs, on the pool's own probe connection
+   * (opened when needed). A server that answers with an error other than a connection one (too
+   * many connections, say) is there.
    */
   async probe(): Promise<boolean> {
-    const client = new pg.Client({
-      ...this.#config,
-      connectionTimeoutMillis: this.#timeouts.connectMs,
-      query_timeout: this.#timeouts.connectMs,
-    });
-    client.on('error', () => {});
+    let client = this.#probeClient;
+    const deadline = setTimeout(() => {
+      if (client) destroyClient(client);
+    }, this.#timeouts.connectMs);
     try {
-      await client.connect();
+      if (!client) {
+        const fresh = new pg.Client({ ...this.#config, connectionTimeoutMillis: this.#timeouts.connectMs });
+        client = fresh;
+        fresh.on('error', () => {
+          if (this.#probeClient === fresh) this.#probeClient = null;
+        });
+        this.#probeClient = fresh;
+        await fresh.connect();
+      }
       await client.query('select 1');
-      await client.end();
       return true;
     } catch (err) {
-      destroyClient(client);
+      if (client) destroyClient(client);
+      if (this.#probeClient === client) this.#probeClient = null;
       return databaseFailureKind(err) !== 'connection';
+    } finally {
+      clearTimeout(deadline);
     }
   }
 
@@ -299,6 +341,8 @@ export class GuardedPool implements PostgresPool {
   async end(): Promise<void> {
     this.#ended = true;
     if (this.#retry) clearTimeout(this.#retry);
+    if (this.#watch) clearInterval(this.#watch);
+    if (this.#probeClient) destroyClient(this.#probeClient);
     for (const waiter of this.#waiters) waiter.reject(new DatabaseUnavailable('closed'));
     // Connections to a silent server would never finish a polite goodbye: cut them after a while.
     const cut = setTimeout(() => {
