@@ -77,6 +77,10 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       ADMIN_PASSWORD,
       LOG_LEVEL: 'silent',
       WEB_DIST: path.join(dataDir, 'no-web'),
+      // Patient with a PostgreSQL that the whole suite keeps busy (a slow connection is not an
+      // outage here); the fault tests use the defaults.
+      DB_CONNECT_TIMEOUT_MS: '5000',
+      DB_ACQUIRE_TIMEOUT_MS: '5000',
     },
     { ...(database.kind === 'postgres' ? { database } : {}), ...overrides },
   );
@@ -99,6 +103,9 @@ export async function restartTestApp(t: TestApp): Promise<TestApp> {
 async function startTestApp(config: Config, cleanup: () => Promise<void>): Promise<TestApp> {
   const dataDir = config.dataDir;
   const built = await buildApp(config, { logger: false });
+  // A start on a busy machine may find PostgreSQL slow to answer: the app then finishes starting
+  // in the background (docs/decisions.md "Database outages").
+  await built.startup;
   await built.ctx.services.accounts.ensureFirstAdmin(ADMIN_PASSWORD);
   let adminToken: string | undefined;
   let counter = 0;

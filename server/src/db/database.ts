@@ -16,10 +16,10 @@ import type { Config } from '../config.js';
 import type { MigrationDialect } from './migrations/helpers.js';
 import { migrationProvider } from './migrations/index.js';
 import {
-  DEFAULT_POSTGRES_TIMEOUTS,
   GuardedPool,
   isDatabaseUnavailable,
   type PostgresTimeouts,
+  TOOL_POSTGRES_TIMEOUTS,
 } from './postgres-pool.js';
 import type { Database } from './types.js';
 
@@ -38,7 +38,7 @@ export interface DatabaseHandle {
 }
 
 export interface OpenDatabaseOptions {
-  /** PostgreSQL bounds (config.databaseTimeouts); the defaults otherwise. */
+  /** PostgreSQL bounds: the app's (config.databaseTimeouts), else a command-line tool's. */
   timeouts?: PostgresTimeouts;
   /**
    * PostgreSQL: every query fails with DatabaseUnavailable until `pool.open()` (the app opens it
@@ -107,7 +107,7 @@ export function openDatabase(database: Config['database'], opts: OpenDatabaseOpt
       ...(database.schema ? [`-c search_path=${database.schema}`] : []),
     ].join(' '),
   };
-  const timeouts = opts.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS;
+  const timeouts = opts.timeouts ?? TOOL_POSTGRES_TIMEOUTS;
   const pool = new GuardedPool(connection, timeouts, { open: !opts.closed });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {

@@ -23,14 +23,18 @@ export interface PostgresTimeouts {
   connectMs: number;
   /** Longest a query waits for a connection: a free one from the pool, or a new one. */
   acquireMs: number;
-  /** Longest a statement may run (PostgreSQL's statement_timeout). */
+  /** Longest a statement may run (PostgreSQL's statement_timeout); 0 for no bound. */
   statementMs: number;
 }
 
-export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
-  connectMs: 1_000,
-  acquireMs: 1_500,
-  statementMs: 30_000,
+/**
+ * For command-line tools (reset-password, restore, copying a database), which serve no requests:
+ * patient with a busy server, and no bound on a statement (the app's bounds are in config.ts).
+ */
+export const TOOL_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  connectMs: 10_000,
+  acquireMs: 10_000,
+  statementMs: 0,
 };
 
 /** A query unanswered this long makes the pool check, on a connection of its own, that the server is there. */
@@ -149,10 +153,14 @@ export class GuardedPool implements PostgresPool {
       ...config,
       Client: BoundedClient,
       connectionTimeoutMillis: timeouts.acquireMs,
-      statement_timeout: timeouts.statementMs,
-      // The server cancels a statement at statementMs and the connection stays usable; the client
-      // gives up a little later only when the server did not answer at all.
-      query_timeout: timeouts.statementMs + 2_000,
+      ...(timeouts.statementMs > 0
+        ? {
+            statement_timeout: timeouts.statementMs,
+            // The server cancels a statement at statementMs and the connection stays usable; the
+            // client gives up a little later only when the server did not answer at all.
+            query_timeout: timeouts.statementMs + 2_000,
+          }
+        : {}),
     });
     this.#pool.on('error', (err) => this.#connectionError(err));
     this.#pool.on('connect', (client) => {

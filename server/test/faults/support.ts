@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { expect } from 'vitest';
-import type { Config } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import { createTestApp, freshDatabase, listenPort, type TestApp } from '../helpers.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
@@ -55,7 +55,12 @@ export interface FaultApp {
 /** A test app on a fresh schema, reached through the proxy, listening on a loopback port. */
 export async function faultApp(overrides: Partial<Config> = {}): Promise<FaultApp> {
   const db = await proxiedDatabase();
-  const t = await createTestApp({ database: db.database, ...overrides });
+  // The production bounds (createTestApp is more patient), which the 2 s assertions are about.
+  const t = await createTestApp({
+    database: db.database,
+    databaseTimeouts: loadConfig({}).databaseTimeouts,
+    ...overrides,
+  });
   const port = await listenPort(t);
   return {
     t,
