@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaul
 import type { Config } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
-import { isDatabaseUnavailable, type PoolEvent } from './db/postgres-pool.js';
+import { DatabaseUnavailable, isDatabaseUnavailable, type PoolEvent } from './db/postgres-pool.js';
 import { registerAccess } from './http/access.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -78,8 +78,9 @@ export async function buildApp(
       await prepare();
     } catch (err) {
       // PostgreSQL unreachable: start anyway (sites in no need of it are served, the rest is 503)
-      // and keep trying below. Anything else (a broken migration) stops the start.
-      if (!isDatabaseUnavailable(err)) throw err;
+      // and keep trying below. Anything else (a broken migration, a bucket that can't be used)
+      // stops the start.
+      if (!(err instanceof DatabaseUnavailable)) throw err;
       reachedAtStart = false;
     }
     // Subscribed before the first request when Redis answers, so no change made elsewhere after it
@@ -104,7 +105,7 @@ export async function buildApp(
             log('info', 'database reached: migrated, ready');
             return;
           } catch (err) {
-            if (!isDatabaseUnavailable(err)) {
+            if (!(err instanceof DatabaseUnavailable)) {
               log('error', 'database startup failed', err);
               throw err;
             }

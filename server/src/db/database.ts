@@ -16,6 +16,7 @@ import type { Config } from '../config.js';
 import type { MigrationDialect } from './migrations/helpers.js';
 import { migrationProvider } from './migrations/index.js';
 import {
+  DatabaseUnavailable,
   GuardedPool,
   isDatabaseUnavailable,
   type PostgresTimeouts,
@@ -153,7 +154,7 @@ async function migrateWith(handle: DatabaseHandle, db: DB): Promise<void> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     // An outage during the migration is not a broken migration: the caller may try again.
-    if (isDatabaseUnavailable(error)) throw error;
+    if (isDatabaseUnavailable(error)) throw new DatabaseUnavailable('connection', { cause: error });
     throw new Error(
       `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
     );
