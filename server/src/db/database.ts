@@ -142,7 +142,23 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   return migrateWith(handle, handle.db);
 }
 
+/**
+ * Kysely's migrator reads the catalog of every schema (its table check calls
+ * pg_get_serial_sequence on each table), which fails with 3F000 when another schema is dropped
+ * during the read (parallel test runs drop theirs all the time): tried again, a few times.
+ */
 async function migrateWith(handle: DatabaseHandle, db: DB): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(handle, db);
+    } catch (err) {
+      const code = (err as { cause?: { code?: unknown } }).cause?.code;
+      if (code !== '3F000' || attempt === 3) throw err;
+    }
+  }
+}
+
+async function migrateOnce(handle: DatabaseHandle, db: DB): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: migrationProvider(handle.dialect),
@@ -157,6 +173,7 @@ async function migrateWith(handle: DatabaseHandle, db: DB): Promise<void> {
     if (isDatabaseUnavailable(error)) throw new DatabaseUnavailable('connection', { cause: error });
     throw new Error(
       `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+      { cause: error },
     );
   }
 }
