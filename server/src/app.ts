@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaul
 import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
+import { DatabaseUnavailable, isDatabaseUnavailable, type PoolEvent } from './db/postgres-pool.js';
 import { registerAccess } from './http/access.js';
 import { answerClientError } from './http/client-errors.js';
 import { AppError, registerErrorHandling } from './http/errors.js';
@@ -35,7 +36,18 @@ export interface BuiltApp {
   database: DatabaseHandle;
   /** The /sites fast path, when on (tests check it is taken). */
   fastPath: SiteFastPath | null;
+  /**
+   * Settles once the database is migrated and the leftovers swept: before buildApp returns
+   * normally; later when PostgreSQL was unreachable at start (the app then answers 503 until it).
+   */
+  startup: Promise<void>;
 }
+
+/** Between attempts to reach the database at start: doubling, up to the cap. */
+const STARTUP_RETRY_FIRST_MS = 250;
+const STARTUP_RETRY_MAX_MS = 5_000;
+/** How long a start waits for the Redis subscription before going on without it (not ready). */
+const SUBSCRIBE_WAIT_MS = 2_000;
 
 export async function buildApp(
   config: Config,
@@ -46,38 +58,76 @@ export async function buildApp(
   const ownStore = opts.store ? null : store;
   let database: DatabaseHandle;
   try {
-    database = openDatabase(config.database);
-    await migrateToLatest(database).catch(async (err: unknown) => {
-      await database.close();
-      throw err;
-    });
+    // Closed until migrated: a query before that is a 503, not a missing table.
+    database = openDatabase(config.database, { timeouts: config.databaseTimeouts, closed: true });
   } catch (err) {
     await ownStore?.close();
     throw await startupError(err, config.dataDir);
   }
   const ctx = createContext(config, database, { ...opts, store });
-  const sweep = (cooldownMs?: number) =>
+  let log: (level: 'info' | 'warn' | 'error', msg: string, err?: unknown) => void = () => {};
+  const sweep = (cooldownMs?: number, keepStagedFrom?: number) =>
     sweepLeftovers({
       ...ctx.cluster,
       store: ctx.store,
       dataDir: config.dataDir,
       metrics: ctx.metrics,
       ...(cooldownMs ? { cooldownMs } : {}),
+      ...(keepStagedFrom !== undefined ? { keepStagedFrom } : {}),
     });
-  try {
+  /** Migrations, then the sweep of whatever a crash left half-made, before requests use the database. */
+  const prepare = async () => {
+    await migrateToLatest(database);
+    database.pool?.open();
+    // An upload that began once the database opened is not a leftover (the delayed start).
+    const openedAt = Date.now();
     // Seen alive before it makes anything a sweep elsewhere could take for a dead one's leftovers.
     await ctx.cluster.instances.heartbeat();
-    // Whatever a crash left half-made goes before the first request.
-    await sweep();
-    // Subscribed before the first request, so no change made elsewhere after it goes unheard;
-    // unless Redis can't be reached: then the instance starts without it and joins when it answers.
-    await ctx.cluster.ready;
+    await sweep(undefined, openedAt);
+  };
+  let reachedAtStart = true;
+  try {
+    try {
+      await prepare();
+    } catch (err) {
+      // PostgreSQL unreachable: start anyway (sites in no need of it are served, the rest is 503)
+      // and keep trying below. Anything else (a broken migration, a full disk, a bucket that can't
+      // be used) stops the start.
+      if (!(err instanceof DatabaseUnavailable)) throw err;
+      reachedAtStart = false;
+    }
+    // Subscribed before the first request when Redis answers, so no change made elsewhere after it
+    // goes unheard; without it the instance starts, not ready, and subscribes once Redis is back.
+    await Promise.race([ctx.cluster.ready, delay(SUBSCRIBE_WAIT_MS)]);
   } catch (err) {
     await ctx.cluster.close();
     await database.close();
     await ownStore?.close();
     throw await startupError(err, config.dataDir);
   }
+  let closing = false;
+  const startup = reachedAtStart
+    ? Promise.resolve()
+    : (async () => {
+        let wait = STARTUP_RETRY_FIRST_MS;
+        for (;;) {
+          await delay(wait);
+          if (closing) return;
+          try {
+            await prepare();
+            log('info', 'database reached: migrated, ready');
+            return;
+          } catch (err) {
+            if (!(err instanceof DatabaseUnavailable)) {
+              log('error', 'database startup failed', err);
+              throw err;
+            }
+            wait = Math.min(wait * 2, STARTUP_RETRY_MAX_MS);
+          }
+        }
+      })();
+  // Reported in the log; callers that wait for it (main.ts) see the failure too.
+  startup.catch(() => {});
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
   // Hot files of /sites answered before Fastify (serve/fast-path.ts); with a sites origin, on
   // the sites host only (the app host's redirects are the route's).
@@ -137,6 +187,18 @@ export async function buildApp(
   });
 
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
+  log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
+  database.pool?.reportTo((event: PoolEvent) => {
+    if (event.kind === 'down')
+      app.log.error(
+        { err: event.err },
+        'database unreachable: requests that need it get 503 until it is back',
+      );
+    else if (event.kind === 'up') app.log.info('database reachable again');
+    else app.log.warn({ err: event.err }, 'database connection lost');
+  });
+  if (!reachedAtStart)
+    app.log.error('database unreachable at start: serving what needs no database, retrying until it answers');
   if (ctx.redis && !ctx.cluster.bus.listening())
     app.log.warn('redis: cannot be reached; started without it, it joins once Redis answers');
   registerErrorHandling(app, {
@@ -201,7 +263,11 @@ export async function buildApp(
     {
       viewFlushMs: opts.viewFlushMs,
       jobs: ctx.cluster.jobs,
-      onError: (job, err) => app.log.error({ err, job }, 'timed job failed'),
+      // An outage is logged once, by the pool; each job it stops is not worth a line more.
+      onError: (job, err) =>
+        isDatabaseUnavailable(err)
+          ? app.log.debug({ err, job }, 'timed job waits for the database')
+          : app.log.error({ err, job }, 'timed job failed'),
       heartbeat: () => ctx.cluster.instances.heartbeat(),
       // After a round, the other instances skip the blob part for most of an interval.
       sweep: { everyMs: config.sweepIntervalMs, run: () => sweep(Math.floor(config.sweepIntervalMs * 0.9)) },
@@ -224,17 +290,25 @@ export async function buildApp(
     graceTimer.unref();
   });
   app.addHook('onClose', async () => {
+    closing = true;
     clearTimeout(graceTimer);
     await jobs.stop();
     // Nothing of this instance is left to protect: its leftovers may go at once.
     await ctx.cluster.instances.end().catch(() => undefined);
-    // Counted views reach the database before it closes: a graceful restart loses none.
-    await ctx.services.views.close();
+    // Counted views reach the database before it closes: a graceful restart loses none (unless
+    // the database is unreachable right then: the rest still closes).
+    await ctx.services.views
+      .close()
+      .catch((err: unknown) => app.log.error({ err }, 'view counts not written'));
     await ctx.cluster.close();
     await database.close();
     await ownStore?.close();
   });
-  return { app, ctx, database, fastPath };
+  return { app, ctx, database, fastPath, startup };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** A start that failed on a full disk says so in words (SQLite may say only "disk I/O error"). */

@@ -1,4 +1,5 @@
-/** Storage settings (STORAGE, S3_*) and the failure settings (disk, sweep, idle uploads, shutdown). */
+/** Settings read from the environment: storage (STORAGE, S3_*), the failure settings (disk, sweep,
+ * idle uploads, shutdown) and the database timeouts (DB_*). */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -82,5 +83,31 @@ describe('failure settings', () => {
     });
     expect([c.sweepIntervalMs, c.uploadIdleTimeoutMs, c.shutdownGraceMs]).toEqual([60_000, 5_000, 0]);
     expect(() => loadConfig({ SWEEP_INTERVAL_SECONDS: '1' })).toThrow(/SWEEP_INTERVAL_SECONDS/);
+  });
+});
+
+describe('database timeouts', () => {
+  it('bound connecting, waiting for a connection and a statement, by default and as set', () => {
+    expect(loadConfig({}).databaseTimeouts).toEqual({
+      connectMs: 1_000,
+      acquireMs: 1_500,
+      statementMs: 30_000,
+    });
+    expect(
+      loadConfig({
+        DB_CONNECT_TIMEOUT_MS: '800',
+        DB_ACQUIRE_TIMEOUT_MS: '1200',
+        DB_STATEMENT_TIMEOUT_MS: '60000',
+      }).databaseTimeouts,
+    ).toEqual({ connectMs: 800, acquireMs: 1_200, statementMs: 60_000 });
+  });
+
+  it.each([
+    { DB_CONNECT_TIMEOUT_MS: '0' },
+    { DB_ACQUIRE_TIMEOUT_MS: 'soon' },
+    { DB_STATEMENT_TIMEOUT_MS: '10' },
+  ])('refuses %j, naming it', (env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(Object.keys(env)[0]!);
   });
 });

@@ -1,6 +1,7 @@
 /** Environment → validated config object. The only place process.env is read. */
 import path from 'node:path';
 import { z } from 'zod';
+import type { PostgresTimeouts } from './db/postgres-pool.js';
 import type { S3StorageConfig } from './storage/s3-blob-store.js';
 
 /** See Config.redisTimeoutMs. */
@@ -54,6 +55,9 @@ const envSchema = z.object({
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_500),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
 });
 
 /** '512MiB', '1G', '1048576' → bytes (K, M, G are powers of 1024, with or without "iB"). */
@@ -70,6 +74,12 @@ export interface Config {
   dataDir: string;
   /** SQLite file path, or a postgres:// URL. */
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  /**
+   * PostgreSQL bounds (docs/decisions.md "Database outages"): opening a connection, waiting for
+   * one from the pool, and one statement. With the defaults a request meets a 503 within about
+   * 1.5 s when the database stops answering.
+   */
+  databaseTimeouts: PostgresTimeouts;
   adminPassword?: string;
   sitesOrigin?: string;
   sitesSubdomains: boolean;
@@ -135,6 +145,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: e.HOST,
     dataDir,
     database,
+    databaseTimeouts: {
+      connectMs: e.DB_CONNECT_TIMEOUT_MS,
+      acquireMs: e.DB_ACQUIRE_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+    },
     adminPassword: e.ADMIN_PASSWORD,
     sitesOrigin: e.SITES_ORIGIN?.replace(/\/$/, ''),
     sitesSubdomains: e.SITES_SUBDOMAINS,

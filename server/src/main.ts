@@ -5,22 +5,26 @@ import { type MetricsServer, serveMetrics } from './http/metrics.js';
 
 async function main() {
   const config = loadConfig();
-  const { app, ctx } = await buildApp(config);
+  const { app, ctx, startup } = await buildApp(config);
   // Every stream and emitter handles its own errors (docs/decisions.md "HTTP"). Should one slip
   // through, the process still ends (its state is unknown; a supervisor restarts it), but the log
   // says first what it was.
   process.on('uncaughtExceptionMonitor', (err, origin) => {
     app.log.fatal({ err, origin }, 'uncaught error: an error nothing handled ends the process');
   });
-  const admin = await ctx.services.accounts.ensureFirstAdmin(config.adminPassword);
-  if (admin.created) {
-    const line = '='.repeat(60);
-    const pw = admin.generated ? admin.password : '(取自 ADMIN_PASSWORD)';
-    // Printed once, straight to the console, never through the structured log.
-    process.stdout.write(
-      `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
-    );
-  }
+  // After the database answers: at once, or (PostgreSQL down at start) once it is back.
+  startup
+    .then(() => ctx.services.accounts.ensureFirstAdmin(config.adminPassword))
+    .then((admin) => {
+      if (!admin.created) return;
+      const line = '='.repeat(60);
+      const pw = admin.generated ? admin.password : '(取自 ADMIN_PASSWORD)';
+      // Printed once, straight to the console, never through the structured log.
+      process.stdout.write(
+        `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
+      );
+    })
+    .catch((err: unknown) => app.log.error({ err }, 'first admin account not created'));
   let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {

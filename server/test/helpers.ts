@@ -94,6 +94,10 @@ export async function createTestApp(
       ADMIN_PASSWORD,
       LOG_LEVEL: 'silent',
       WEB_DIST: path.join(dataDir, 'no-web'),
+      // Patient with a PostgreSQL that the whole suite keeps busy (a slow connection is not an
+      // outage here); the fault tests use the defaults.
+      DB_CONNECT_TIMEOUT_MS: '5000',
+      DB_ACQUIRE_TIMEOUT_MS: '5000',
     },
     { ...(database.kind === 'postgres' ? { database } : {}), ...overrides },
   );
@@ -132,6 +136,9 @@ async function startTestApp(
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
     ...(store ? { store } : {}),
   });
+  // A start on a busy machine may find PostgreSQL slow to answer: the app then finishes starting
+  // in the background (docs/decisions.md "Database outages").
+  await built.startup;
   await built.ctx.services.accounts.ensureFirstAdmin(ADMIN_PASSWORD);
   let adminToken: string | undefined;
   let counter = 0;

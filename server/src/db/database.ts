@@ -15,6 +15,13 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import type { MigrationDialect } from './migrations/helpers.js';
 import { migrationProvider } from './migrations/index.js';
+import {
+  DatabaseUnavailable,
+  GuardedPool,
+  isDatabaseUnavailable,
+  type PostgresTimeouts,
+  TOOL_POSTGRES_TIMEOUTS,
+} from './postgres-pool.js';
 import type { Database } from './types.js';
 
 export type DB = Kysely<Database>;
@@ -24,7 +31,21 @@ export interface DatabaseHandle {
   dialect: MigrationDialect;
   /** The PostgreSQL schema in use when one is configured (tests use one each). */
   schema?: string;
+  /** PostgreSQL: the pool, which knows whether the database can be reached (db/postgres-pool.ts). */
+  pool?: GuardedPool;
+  /** PostgreSQL: a connection outside the pool, without its statement timeout (migrations). */
+  withoutTimeouts?<T>(work: (db: DB) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL bounds: the app's (config.databaseTimeouts), else a command-line tool's. */
+  timeouts?: PostgresTimeouts;
+  /**
+   * PostgreSQL: every query fails with DatabaseUnavailable until `pool.open()` (the app opens it
+   * once it has migrated). Tools that migrate before they query leave it open.
+   */
+  closed?: boolean;
 }
 
 // PostgreSQL returns bigint (count(*), sums, bigint columns) as strings by default; every number
@@ -77,14 +98,16 @@ export function openSqlite(file: string): SqliteDatabase.Database {
   return sqlite;
 }
 
-export function openDatabase(database: Config['database']): DatabaseHandle {
+export function openDatabase(database: Config['database'], opts: OpenDatabaseOptions = {}): DatabaseHandle {
   if (database.kind === 'sqlite') {
     const sqlite = openSqlite(database.file);
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({
+  const connection: pg.PoolConfig = {
     connectionString: database.url,
+    // Names the connections in pg_stat_activity (a URL's own application_name wins).
+    application_name: 'sitehall',
     max: 10,
     // Parallel workers cost more to start than these short queries take (the showcase: several
     // times slower on small machines), so every query runs in its own backend. Joins run in the
@@ -97,14 +120,60 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
       '-c join_collapse_limit=1',
       ...(database.schema ? [`-c search_path=${database.schema}`] : []),
     ].join(' '),
-  });
+  };
+  const timeouts = opts.timeouts ?? TOOL_POSTGRES_TIMEOUTS;
+  const pool = new GuardedPool(connection, timeouts, { open: !opts.closed });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', schema: database.schema, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    schema: database.schema,
+    pool,
+    async withoutTimeouts(work) {
+      // No statement timeout, but a server that stops answering is still given up on (10 min).
+      const own = new pg.Pool({
+        ...connection,
+        max: 1,
+        connectionTimeoutMillis: timeouts.connectMs,
+        query_timeout: 10 * 60_000,
+      });
+      own.on('error', () => {});
+      const ownDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: own }) });
+      try {
+        return await work(ownDb);
+      } finally {
+        await ownDb.destroy();
+      }
+    },
+    close: () => db.destroy(),
+  };
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  // Migrations may run longer than any request's statement: on PostgreSQL, outside the pool.
+  if (handle.withoutTimeouts) return handle.withoutTimeouts((db) => migrateWith(handle, db));
+  return migrateWith(handle, handle.db);
+}
+
+/**
+ * Kysely's migrator reads the catalog of every schema (its table check calls
+ * pg_get_serial_sequence on each table), which fails with 3F000 when another schema is dropped
+ * during the read (parallel test runs drop theirs all the time): tried again, a few times.
+ */
+async function migrateWith(handle: DatabaseHandle, db: DB): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(handle, db);
+    } catch (err) {
+      const code = (err as { cause?: { code?: unknown } }).cause?.code;
+      if (code !== '3F000' || attempt === 3) throw err;
+    }
+  }
+}
+
+async function migrateOnce(handle: DatabaseHandle, db: DB): Promise<void> {
   const migrator = new Migrator({
-    db: handle.db,
+    db,
     provider: migrationProvider(handle.dialect),
     // Kysely looks for its migration tables in every schema unless told which one: without this,
     // another schema's tables (a parallel test's) make it skip creating its own.
@@ -113,8 +182,11 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
+    // An outage during the migration is not a broken migration: the caller may try again.
+    if (isDatabaseUnavailable(error)) throw new DatabaseUnavailable('connection', { cause: error });
     throw new Error(
       `Database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`,
+      { cause: error },
     );
   }
 }

@@ -5,6 +5,7 @@
 import { format, messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/postgres-pool.js';
 import { BlobNotFound } from '../storage/blob-store.js';
 import { isDiskFull } from '../storage/disk-space.js';
 
@@ -147,6 +148,11 @@ export interface ErrorHandlingHooks {
 export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
   app.setErrorHandler(
     (error: FastifyError | AppError | ZodError, request: FastifyRequest, reply: FastifyReply) => {
+      // PostgreSQL unreachable (or a statement it gave up on): try again later, never a 500.
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        error = new ServiceUnavailable();
+      }
       if (error instanceof InsufficientStorage || isDiskFull(error)) {
         const cause = error instanceof InsufficientStorage ? (error.diskError ?? error) : error;
         request.log.error({ err: cause }, 'disk full: request refused with 507');

@@ -46,6 +46,11 @@ export interface SweepDeps {
   metrics?: Pick<Metrics, 'reclaimed'>;
   /** How long after this run other instances leave the blob part alone (default 1 min). */
   cooldownMs?: number;
+  /**
+   * Staging folders made from this moment (epoch ms) on are uploads of the running instance, not
+   * leftovers: the sweep runs after requests began when the database was unreachable at start.
+   */
+  keepStagedFrom?: number;
 }
 
 /** When a staging folder was made, from its name (stageUpload's `{base36 ms}-{random}`). */
@@ -89,6 +94,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
       // A folder from before instance folders (or unknown): by its age, as before.
       continue;
     }
+    if (deps.keepStagedFrom !== undefined && stagedAt(name) >= deps.keepStagedFrom) continue;
     const dir = path.join(root, name);
     const bytes = await folderBytes(dir);
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });

@@ -4,6 +4,7 @@
  * cached until evicted). The hot path answers from memory; a miss costs one or two queries.
  */
 import type { DB } from '../db/database.js';
+import { isDatabaseUnavailable } from '../db/postgres-pool.js';
 import type { SiteFile } from '../serve/index.js';
 import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
@@ -23,6 +24,12 @@ const MAX_CACHED_FILES = 200_000;
  */
 const LIVE_POINTER_TTL_MS = 60_000;
 const MAX_LIVE_POINTERS = 100_000;
+/**
+ * While the database can't be reached, a cached live pointer is used whatever its age (a site
+ * served before the outage stays up), and re-checked this often rather than on every request.
+ * An invalidation still drops it: a takedown heard from another instance is not undone.
+ */
+const STALE_RECHECK_MS = 5_000;
 
 export function createSiteIndex(db: DB, opts: { hearsChanges?: HearsChanges } = {}) {
   const hears = opts.hearsChanges ?? alwaysHears;
@@ -80,11 +87,19 @@ export function createSiteIndex(db: DB, opts: { hearsChanges?: HearsChanges } = 
       const at = Date.now();
       if (cached === undefined || at - cached.at > maxAge(LIVE_POINTER_TTL_MS, hears)) {
         const startedAt = generation;
-        const p = await db
-          .selectFrom('projects')
-          .select('live_deployment_id')
-          .where('id', '=', projectId)
-          .executeTakeFirst();
+        let p: { live_deployment_id: number | null } | undefined;
+        try {
+          p = await db
+            .selectFrom('projects')
+            .select('live_deployment_id')
+            .where('id', '=', projectId)
+            .executeTakeFirst();
+        } catch (err) {
+          const kept = live.get(projectId);
+          if (!kept || !isDatabaseUnavailable(err)) throw err;
+          kept.at = Date.now() - LIVE_POINTER_TTL_MS + STALE_RECHECK_MS;
+          return kept.deploymentId == null ? null : loadDeployment(kept.deploymentId);
+        }
         // Live means a live deployment, whatever the newest upload's review says.
         deploymentId = p?.live_deployment_id ?? null;
         // Don't cache an answer that an invalidation overtook while the query ran.
