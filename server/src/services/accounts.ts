@@ -1,4 +1,5 @@
 /** Accounts: sign-in, the first admin, registration by admins, profiles and user administration. */
+import { setTimeout } from 'node:timers/promises';
 import { messages, type Role } from '@sitehall/contracts';
 import { now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
@@ -84,8 +85,9 @@ export function createAccountService(deps: {
       const user = await users.byLogin(input.username);
       // One budget per account, whether it is named by username or by email.
       const account = user ? `user:${user.id}` : `login:${usernameKey(input.username)}`;
+      let delayMs: number;
       try {
-        await throttle.check(account, meta.ip);
+        ({ delayMs } = await throttle.check(account, meta.ip));
       } catch (err) {
         await audit.record({
           action: 'auth.login_throttled',
@@ -96,6 +98,8 @@ export function createAccountService(deps: {
         });
         throw err;
       }
+      // An account failing from many addresses: every sign-in of it waits a little, right or wrong.
+      if (delayMs > 0) await setTimeout(delayMs);
       const ok = user
         ? await hasher.verify(user.password_hash, input.password)
         : await hasher.verifyNothing(input.password);
@@ -120,7 +124,7 @@ export function createAccountService(deps: {
         });
         throw new Forbidden(m.accountDisabled);
       }
-      await throttle.succeeded(account);
+      await throttle.succeeded(account, meta.ip);
       const session = await sessions.issue(user, { remember: input.remember, ...meta });
       const updated = (await users.update(user.id, { last_login_at: now() })) ?? user;
       await audit.record({
@@ -292,7 +296,7 @@ export function createAccountService(deps: {
       if (!updated) throw new NotFound(m.userNotFound);
       await sessions.revokeAllOf(user.id);
       // Earlier failed sign-ins must not lock the owner out of the new password.
-      await throttle.succeeded(`user:${user.id}`);
+      await throttle.cleared(`user:${user.id}`);
       await audit.record({
         actor,
         action: 'user.password_reset',
