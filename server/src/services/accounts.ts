@@ -8,6 +8,7 @@ import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../http/er
 import { type UsersRepository, uniqueViolation, usernameKey } from '../repositories/users.js';
 import type { AuditService } from './audit.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { weakPasswordReason } from './password-strength.js';
 import { generatePassword, type PasswordHasher } from './passwords.js';
 import type { SessionService } from './sessions.js';
 
@@ -179,6 +180,11 @@ export function createAccountService(deps: {
       if (input.avatar !== undefined && input.avatar !== user.avatar) patch.avatar = input.avatar;
       if (input.new_password !== undefined) {
         if (!input.current_password) throw new Invalid('current_password', m.currentPasswordRequired);
+        const weak = weakPasswordReason(input.new_password, {
+          username: user.username,
+          email: patch.email !== undefined ? patch.email : user.email,
+        });
+        if (weak) throw new Invalid('new_password', weak);
         // A stolen session must not become a way to guess the password.
         const account = `password:${user.id}`;
         await throttle.check(account, undefined, m.currentPasswordThrottled);
