@@ -17,6 +17,13 @@ const envSchema = z.object({
   SITES_ORIGIN: z.string().url().optional(),
   SITES_SUBDOMAINS: bool.default(false),
   TRUST_PROXY: bool.default(false),
+  HSTS_MAX_AGE: z.coerce
+    .number({ message: 'HSTS_MAX_AGE must be a number of seconds' })
+    .int('HSTS_MAX_AGE must be a whole number of seconds')
+    .min(0, 'HSTS_MAX_AGE must be 0 (off) or more')
+    .max(2 ** 31 - 1)
+    .default(15_552_000),
+  HSTS_INCLUDE_SUBDOMAINS: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
@@ -51,6 +58,11 @@ export interface Config {
   sitesOrigin?: string;
   sitesSubdomains: boolean;
   trustProxy: boolean;
+  /**
+   * Strict-Transport-Security for requests that came over TLS (directly, or X-Forwarded-Proto with
+   * TRUST_PROXY): max-age in seconds, 0 = not sent.
+   */
+  hsts: { maxAge: number; includeSubDomains: boolean };
   logLevel: string;
   /** Folder of the built web app; absent when not built (API-only). */
   webDist: string;
@@ -103,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sitesOrigin: e.SITES_ORIGIN?.replace(/\/$/, ''),
     sitesSubdomains: e.SITES_SUBDOMAINS,
     trustProxy: e.TRUST_PROXY,
+    hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_INCLUDE_SUBDOMAINS },
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,

@@ -3,6 +3,13 @@
  * gets its own sandboxing headers from serve/ instead.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+
+/** The Strict-Transport-Security value HSTS_MAX_AGE and HSTS_INCLUDE_SUBDOMAINS ask for, or null (off). */
+export function hstsHeader(hsts: Config['hsts']): string | null {
+  if (hsts.maxAge <= 0) return null;
+  return `max-age=${hsts.maxAge}${hsts.includeSubDomains ? '; includeSubDomains' : ''}`;
+}
 
 export function appCsp(sitesOrigin?: string): string {
   const frames = ["'self'", ...(sitesOrigin ? [sitesOrigin] : [])].join(' ');
@@ -35,10 +42,20 @@ export function isSiteRequest(request: FastifyRequest): boolean {
   return isSiteContentPath(request.url) || isSiteContentPath(request.routeOptions.url ?? '');
 }
 
-export function registerAppHeaders(app: FastifyInstance, sitesOrigin?: string): void {
+/**
+ * `hsts` goes on answers to requests that came over TLS: `request.protocol` is 'https' for a TLS
+ * socket, or with TRUST_PROXY for X-Forwarded-Proto: https (browsers ignore it over plain HTTP
+ * anyway, but a plain-HTTP install should not be told it is HTTPS-only).
+ */
+export function registerAppHeaders(
+  app: FastifyInstance,
+  sitesOrigin?: string,
+  hsts: string | null = null,
+): void {
   const csp = appCsp(sitesOrigin);
   app.addHook('onSend', async (request, reply, payload) => {
     if (isSiteRequest(request)) return payload;
+    if (hsts && request.protocol === 'https') reply.header('strict-transport-security', hsts);
     reply.header('content-security-policy', csp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
