@@ -73,7 +73,8 @@ export async function buildApp(
   const fastPath = createSiteFastPath({
     peekLive: (id) => ctx.services.siteIndex.peekLive(id),
     source: ctx.services.siteFiles,
-    countView: (id, userAgent) => ctx.services.views.count(id, userAgent),
+    countView: (id, userAgent, client) => ctx.services.views.count(id, userAgent, client),
+    trustProxy: config.trustProxy,
     siteHeaders: { ...siteHeadersForUrl('/sites/', isolation)!, ...siteExtraHeaders },
     ...(ctx.siteHosts.separate ? { hosts: ctx.siteHosts } : {}),
     // Counted under the pattern of the route that would otherwise have answered.
