@@ -1,6 +1,6 @@
-/** Storage settings (STORAGE, S3_*): defaults, and plain-words refusals of incomplete setups. */
+/** Settings: storage (STORAGE, S3_*) defaults and plain-words refusals, and the shared-origin notice. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
 
 const S3 = { STORAGE: 's3', S3_BUCKET: 'sites', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' };
 
@@ -51,5 +51,14 @@ describe('storage configuration', () => {
   ])('refuses %j in plain words', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('sharedOriginNotice', () => {
+  it('says once at start that sites share the app’s origin without SITES_ORIGIN, and recommends it', () => {
+    const notice = sharedOriginNotice(loadConfig({}));
+    expect(notice).toContain('未设置 SITES_ORIGIN');
+    expect(notice).toContain('生产环境建议');
+    expect(sharedOriginNotice(loadConfig({ SITES_ORIGIN: 'https://sites.example.com' }))).toBeNull();
   });
 });

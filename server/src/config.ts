@@ -147,3 +147,16 @@ function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
     ...(prefix ? { prefix: prefix.endsWith('/') ? prefix : `${prefix}/` } : {}),
   };
 }
+
+/**
+ * Said once at start when sites share the app's origin (no SITES_ORIGIN): they are sandboxed and
+ * the app's CSP runs only its own scripts, but a separate origin is the stronger wall.
+ */
+export function sharedOriginNotice(config: Pick<Config, 'sitesOrigin'>): string | null {
+  if (config.sitesOrigin) return null;
+  return (
+    '未设置 SITES_ORIGIN：用户上传的站点与平台共用同一来源（origin），仅靠沙箱隔离。' +
+    '生产环境建议为站点设置单独的域名 SITES_ORIGIN（见 docs/deploy.md）。' +
+    ' / SITES_ORIGIN is not set: uploaded sites share the app’s origin (sandboxed only); set SITES_ORIGIN in production.'
+  );
+}
