@@ -23,7 +23,7 @@ const envSchema = z.object({
     .min(0, 'HSTS_MAX_AGE must be 0 (off) or more')
     .max(2 ** 31 - 1)
     .default(15_552_000),
-  HSTS_INCLUDE_SUBDOMAINS: bool.default(false),
+  HSTS_SUBDOMAINS: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
@@ -115,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sitesOrigin: e.SITES_ORIGIN?.replace(/\/$/, ''),
     sitesSubdomains: e.SITES_SUBDOMAINS,
     trustProxy: e.TRUST_PROXY,
-    hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_INCLUDE_SUBDOMAINS },
+    hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_SUBDOMAINS },
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,

@@ -75,10 +75,10 @@ describe('HSTS on an https sites origin', () => {
 });
 
 describe('HSTS configuration', () => {
-  it('reads HSTS_MAX_AGE and HSTS_INCLUDE_SUBDOMAINS, and refuses a bad value', () => {
+  it('reads HSTS_MAX_AGE and HSTS_SUBDOMAINS, and refuses a bad value', () => {
     expect(loadConfig({}).hsts).toEqual({ maxAge: 15_552_000, includeSubDomains: false });
     expect(loadConfig({ HSTS_MAX_AGE: '0' }).hsts.maxAge).toBe(0);
-    expect(loadConfig({ HSTS_MAX_AGE: '31536000', HSTS_INCLUDE_SUBDOMAINS: 'true' }).hsts).toEqual({
+    expect(loadConfig({ HSTS_MAX_AGE: '31536000', HSTS_SUBDOMAINS: 'true' }).hsts).toEqual({
       maxAge: 31_536_000,
       includeSubDomains: true,
     });

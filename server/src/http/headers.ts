@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 
-/** The Strict-Transport-Security value HSTS_MAX_AGE and HSTS_INCLUDE_SUBDOMAINS ask for, or null (off). */
+/** The Strict-Transport-Security value HSTS_MAX_AGE and HSTS_SUBDOMAINS ask for, or null (off). */
 export function hstsHeader(hsts: Config['hsts']): string | null {
   if (hsts.maxAge <= 0) return null;
   return `max-age=${hsts.maxAge}${hsts.includeSubDomains ? '; includeSubDomains' : ''}`;
