@@ -101,8 +101,7 @@ for (const [name, makeStore, available] of stores) {
     it('forgets every address’s failures of an account when its password is reset', async () => {
       const throttle = createLoginThrottle(store, { ...limits, perAccount: 2, perIp: 100 });
       const account = `user:${key()}`;
-      for (const ip of ['10.0.1.1', '10.0.1.1', '10.0.1.2', '10.0.1.2'])
-        await throttle.failed(account, ip);
+      for (const ip of ['10.0.1.1', '10.0.1.1', '10.0.1.2', '10.0.1.2']) await throttle.failed(account, ip);
       await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ status: 429 });
       await expect(throttle.check(account, '10.0.1.2')).rejects.toMatchObject({ status: 429 });
       await throttle.cleared(account);

@@ -126,7 +126,10 @@ function zxcvbn(): ZxcvbnFactory {
 }
 
 /** Why the password is refused (a Chinese sentence), or null when it may be used. */
-export function weakPasswordReason(password: string, context: { username: string; email?: string | null }): string | null {
+export function weakPasswordReason(
+  password: string,
+  context: { username: string; email?: string | null },
+): string | null {
   const m = messages.auth;
   const lower = password.toLowerCase();
   const username = context.username.toLowerCase();

@@ -20,7 +20,8 @@ describe('visitorHash', () => {
 
   it('spreads 100,000 visitors without a collision', () => {
     const seen = new Set<number>();
-    for (let i = 0; i < 100_000; i++) seen.add(visitorHash(i % 50, `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, UA));
+    for (let i = 0; i < 100_000; i++)
+      seen.add(visitorHash(i % 50, `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, UA));
     expect(seen.size).toBe(100_000);
   });
 });
