@@ -46,6 +46,20 @@ describe('RecentVisitors', () => {
     expect(recent.size).toBe(3);
   });
 
+  it('forgets the oldest tenth at once when full, and stays cheap with many visitors', () => {
+    const recent = new RecentVisitors(60_000, 1_000);
+    for (let v = 0; v <= 1_000; v++) recent.firstVisit(v, 0);
+    expect(recent.size).toBe(901);
+    expect(recent.firstVisit(99, 1)).toBe(true);
+    expect(recent.firstVisit(100, 1)).toBe(false);
+    // 400,000 new visitors through a full map of 100,000: linear, not slowed by what it forgot.
+    const big = new RecentVisitors();
+    const started = performance.now();
+    for (let v = 0; v < 400_000; v++) big.firstVisit(v, 0);
+    expect(big.size).toBeLessThanOrEqual(100_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('keeps a visitor seen again after its window as the newest', () => {
     const recent = new RecentVisitors(10, 2);
     recent.firstVisit(1, 0);
