@@ -8,6 +8,11 @@ const backend = 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],
+  // Every script, module preload and style tag of the built index.html carries this placeholder as
+  // its nonce, and Vite's chunk preloader copies it from <meta property="csp-nonce">: the server
+  // puts a fresh nonce in its place for each answer, and its CSP allows only scripts with that
+  // nonce and those they load (server/src/http/web-app.ts).
+  html: { cspNonce: 'SITEHALL_CSP_NONCE' },
   resolve: { alias: { '@sitehall/contracts': contracts } },
   build: {
     outDir: 'dist',

@@ -11,7 +11,7 @@ import { DatabaseUnavailable, isDatabaseUnavailable, type PoolEvent } from './db
 import { registerAccess } from './http/access.js';
 import { answerClientError } from './http/client-errors.js';
 import { AppError, registerErrorHandling } from './http/errors.js';
-import { registerAppHeaders } from './http/headers.js';
+import { hstsHeader, registerAppHeaders } from './http/headers.js';
 import { type Pingable, registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerWebApp } from './http/web-app.js';
@@ -129,13 +129,20 @@ export async function buildApp(
   // Reported in the log; callers that wait for it (main.ts) see the failure too.
   startup.catch(() => {});
   const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
+  const hsts = hstsHeader(config.hsts);
+  // A sites origin the operator gave as https:// gets HSTS on every answer (browsers ignore it over
+  // plain HTTP), so the fast path's prepared headers can carry it. On one host, the app's own
+  // pages set the host's policy (docs/decisions.md "HTTP").
+  const siteExtraHeaders: Record<string, string> =
+    hsts && config.sitesOrigin?.startsWith('https://') ? { 'strict-transport-security': hsts } : {};
   // Hot files of /sites answered before Fastify (serve/fast-path.ts); with a sites origin, on
   // the sites host only (the app host's redirects are the route's).
   const fastPath = createSiteFastPath({
     peekLive: (id) => ctx.services.siteIndex.peekLive(id),
     source: ctx.services.siteFiles,
-    countView: (id, userAgent) => ctx.services.views.count(id, userAgent),
-    siteHeaders: siteHeadersForUrl('/sites/', isolation)!,
+    countView: (id, userAgent, client) => ctx.services.views.count(id, userAgent, client),
+    trustProxy: config.trustProxy,
+    siteHeaders: { ...siteHeadersForUrl('/sites/', isolation)!, ...siteExtraHeaders },
     ...(ctx.siteHosts.separate ? { hosts: ctx.siteHosts } : {}),
     // Counted under the pattern of the route that would otherwise have answered.
     ...(ctx.metrics.exposed
@@ -178,7 +185,12 @@ export async function buildApp(
     frameworkErrors(error, request, rawReply) {
       const reply = rawReply as unknown as FastifyReply;
       const site = siteHeadersForUrl(request.url, isolation);
-      if (site) return reply.code(400).headers(site).type('text/plain; charset=utf-8').send('400 无效的地址');
+      if (site)
+        return reply
+          .code(400)
+          .headers({ ...site, ...siteExtraHeaders })
+          .type('text/plain; charset=utf-8')
+          .send('400 无效的地址');
       return reply
         .code(error.statusCode ?? 400)
         .type('application/json; charset=utf-8')
@@ -208,8 +220,8 @@ export async function buildApp(
     },
   });
   registerMetrics(app, ctx.metrics, config.metrics);
-  registerAppHeaders(app, ctx.siteHosts.frameSources());
-  registerSiteSecurityHeaders(app, isolation);
+  registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
+  registerSiteSecurityHeaders(app, isolation, siteExtraHeaders);
   registerSitesHostGuard(app, ctx);
   registerAccess(app, ctx.services.sessions);
 

@@ -1,7 +1,9 @@
-/** Settings read from the environment: storage (STORAGE, S3_*), the failure settings (disk, sweep,
- * idle uploads, shutdown) and the database timeouts (DB_*). */
+/**
+ * Settings read from the environment: storage (STORAGE, S3_*), the failure settings (disk, sweep,
+ * idle uploads, shutdown), the database timeouts (DB_*) and the shared-origin notice.
+ */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
 
 const S3 = { STORAGE: 's3', S3_BUCKET: 'sites', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' };
 
@@ -109,5 +111,14 @@ describe('database timeouts', () => {
   ])('refuses %j, naming it', (env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(Object.keys(env)[0]!);
+  });
+});
+
+describe('sharedOriginNotice', () => {
+  it('says once at start that sites share the app’s origin without SITES_ORIGIN, and recommends it', () => {
+    const notice = sharedOriginNotice(loadConfig({}));
+    expect(notice).toContain('未设置 SITES_ORIGIN');
+    expect(notice).toContain('生产环境建议');
+    expect(sharedOriginNotice(loadConfig({ SITES_ORIGIN: 'https://sites.example.com' }))).toBeNull();
   });
 });

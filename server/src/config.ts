@@ -21,6 +21,13 @@ const envSchema = z.object({
   SITES_ORIGIN: z.string().url().optional(),
   SITES_SUBDOMAINS: bool.default(false),
   TRUST_PROXY: bool.default(false),
+  HSTS_MAX_AGE: z.coerce
+    .number({ message: 'HSTS_MAX_AGE must be a number of seconds' })
+    .int('HSTS_MAX_AGE must be a whole number of seconds')
+    .min(0, 'HSTS_MAX_AGE must be 0 (off) or more')
+    .max(2 ** 31 - 1)
+    .default(15_552_000),
+  HSTS_SUBDOMAINS: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
@@ -84,6 +91,11 @@ export interface Config {
   sitesOrigin?: string;
   sitesSubdomains: boolean;
   trustProxy: boolean;
+  /**
+   * Strict-Transport-Security for requests that came over TLS (directly, or X-Forwarded-Proto with
+   * TRUST_PROXY): max-age in seconds, 0 = not sent.
+   */
+  hsts: { maxAge: number; includeSubDomains: boolean };
   logLevel: string;
   /** Folder of the built web app; absent when not built (API-only). */
   webDist: string;
@@ -154,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sitesOrigin: e.SITES_ORIGIN?.replace(/\/$/, ''),
     sitesSubdomains: e.SITES_SUBDOMAINS,
     trustProxy: e.TRUST_PROXY,
+    hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_SUBDOMAINS },
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,
@@ -189,4 +202,17 @@ function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
     forcePathStyle: e.S3_FORCE_PATH_STYLE,
     ...(prefix ? { prefix: prefix.endsWith('/') ? prefix : `${prefix}/` } : {}),
   };
+}
+
+/**
+ * Said once at start when sites share the app's origin (no SITES_ORIGIN): they are sandboxed and
+ * the app's CSP runs only its own scripts, but a separate origin is the stronger wall.
+ */
+export function sharedOriginNotice(config: Pick<Config, 'sitesOrigin'>): string | null {
+  if (config.sitesOrigin) return null;
+  return (
+    '未设置 SITES_ORIGIN：用户上传的站点与平台共用同一来源（origin），仅靠沙箱隔离。' +
+    '生产环境建议为站点设置单独的域名 SITES_ORIGIN（见 docs/deploy.md）。' +
+    ' / SITES_ORIGIN is not set: uploaded sites share the app’s origin (sandboxed only); set SITES_ORIGIN in production.'
+  );
 }

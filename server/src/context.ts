@@ -73,7 +73,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   if (!opts.store && config.storage.kind !== 'local')
     throw new Error('STORAGE=s3: open the store first (openBlobStore)');
   const store = opts.store ?? LocalBlobStore.inDataDir(config.dataDir);
-  const views = createViewCounter(db);
+  const views = createViewCounter(db, { redis });
   const metrics = new Metrics({
     exposed: config.metrics.port !== undefined || config.metrics.token !== undefined,
     lastViewFlushAt: views.lastFlushAt,

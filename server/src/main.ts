@@ -1,6 +1,6 @@
 /** config → app → listen; signals; nothing else. */
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
 import { type MetricsServer, serveMetrics } from './http/metrics.js';
 
 async function main() {
@@ -53,6 +53,8 @@ async function main() {
     app.log.info(`metrics: http://${config.metrics.host}:${metricsServer.port}/metrics`);
   }
   app.log.info(`SiteHall 已启动: http://localhost:${config.port}`);
+  const notice = sharedOriginNotice(config);
+  if (notice) app.log.warn(notice);
 }
 
 main().catch((err) => {

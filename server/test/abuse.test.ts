@@ -7,7 +7,12 @@ import net from 'node:net';
 import { messages } from '@sitehall/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TooManyRequests } from '../src/http/errors.js';
-import { createLoginThrottle, MemoryCounterStore } from '../src/services/login-throttle.js';
+import {
+  accountDelayMs,
+  createLoginThrottle,
+  MemoryCounterStore,
+  THROTTLE,
+} from '../src/services/login-throttle.js';
 import { DUMMY_HASH, HASH_OPTIONS, PasswordHasher } from '../src/services/passwords.js';
 import { createTestApp, expectFailure, listenPort, loginAttempt, type TestApp } from './helpers.js';
 
@@ -29,15 +34,15 @@ function expectThrottled(res: Awaited<ReturnType<typeof login>>, message: string
 }
 
 describe('sign-in throttling', () => {
-  it('locks an account after 5 failures, from any IP and even with the right password', async () => {
+  it('locks an account after 5 failures from one address, even with the right password', async () => {
     const u = await t.createUser({ email: 'locked@example.com' });
     // Username and email share the account's budget.
     for (let i = 0; i < 5; i++) {
       const name = i % 2 ? u.username : 'LOCKED@example.com';
-      expectFailure(await login(name, `wrong-${i}`, `10.3.0.${i + 1}`), 401, m.badCredentials);
+      expectFailure(await login(name, `wrong-${i}`, '10.3.0.1'), 401, m.badCredentials);
     }
-    expectThrottled(await login(u.username, u.password, '10.3.1.1'));
-    expectThrottled(await login('locked@example.com', u.password, '10.3.1.2'));
+    expectThrottled(await login(u.username, u.password, '10.3.0.1'));
+    expectThrottled(await login('locked@example.com', u.password, '10.3.0.1'));
     // Refused attempts are audited too, with the address they came from.
     const throttled = await t.ctx.db
       .selectFrom('audit_logs')
@@ -45,15 +50,42 @@ describe('sign-in throttling', () => {
       .where('action', '=', 'auth.login_throttled')
       .where('target_id', '=', String(u.id))
       .execute();
-    expect(throttled.map((r) => r.ip).sort()).toEqual(['10.3.1.1', '10.3.1.2']);
-    // Other accounts from the same addresses are unaffected.
+    expect(throttled.map((r) => r.ip)).toEqual(['10.3.0.1', '10.3.0.1']);
+    // The owner, from an address that has not been failing, is let in.
+    expect((await login(u.username, u.password, '10.3.1.1')).statusCode).toBe(200);
+    // Other accounts from the failing address are unaffected.
     const other = await t.createUser();
     expect((await login(other.username, other.password, '10.3.0.1')).statusCode).toBe(200);
   });
 
+  it('never locks the owner out through guesses from other addresses: they only slow sign-ins down', async () => {
+    const u = await t.createUser();
+    const timed = async (password: string, ip: string) => {
+      const started = performance.now();
+      const res = await login(u.username, password, ip);
+      return { res, ms: performance.now() - started };
+    };
+    // Seven addresses, one guess each: none of them is refused, none reaches its own limit.
+    for (let i = 0; i < 7; i++) expectFailure(await login(u.username, `guess-${i}`, `10.9.0.${i + 1}`), 401);
+    // Seven failures of the account: every sign-in of it now waits 250 ms × 2^(7 − 5), then more.
+    const wrong = await timed('guess-again', '10.9.1.1');
+    expectFailure(wrong.res, 401, m.badCredentials);
+    expect(wrong.ms).toBeGreaterThanOrEqual(1_000);
+    const right = await timed(u.password, '10.9.1.2');
+    expect(right.res.statusCode).toBe(200);
+    expect(right.ms).toBeGreaterThanOrEqual(2_000);
+    // Nobody else waits.
+    const other = await t.createUser();
+    const started = performance.now();
+    expect((await login(other.username, other.password, '10.9.1.3')).statusCode).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1_900);
+  }, 30_000);
+
   it('throttles unknown names the same way as real accounts', async () => {
-    for (let i = 0; i < 5; i++) expectFailure(await login('ghost_user', 'pw', `10.4.0.${i + 1}`), 401);
-    expectThrottled(await login('GHOST_USER', 'pw', '10.4.1.1'));
+    for (let i = 0; i < 5; i++) expectFailure(await login('ghost_user', 'pw', '10.4.0.1'), 401);
+    expectThrottled(await login('GHOST_USER', 'pw', '10.4.0.1'));
+    // From elsewhere the name is answered as usual (slowly: the name failed five times).
+    expectFailure(await login('ghost_user', 'pw', '10.4.0.2'), 401, m.badCredentials);
   });
 
   it('locks an IP after 30 failures across any accounts', async () => {
@@ -65,13 +97,49 @@ describe('sign-in throttling', () => {
     expect((await login(u.username, u.password, '10.5.0.2')).statusCode).toBe(200);
   });
 
-  it('clears an account’s count on success, so a typo now and then never locks anyone out', async () => {
+  it('clears an account’s count from an address on success, so a typo now and then never locks anyone out', async () => {
     const u = await t.createUser();
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < 4; i++) expectFailure(await login(u.username, 'typo', `10.6.${round}.${i}`), 401);
-      expect((await login(u.username, u.password, '10.6.9.9')).statusCode).toBe(200);
+      for (let i = 0; i < 4; i++) expectFailure(await login(u.username, 'typo', '10.6.0.1'), 401);
+      expect((await login(u.username, u.password, '10.6.0.1')).statusCode).toBe(200);
     }
   });
+
+  it('grows the account-wide wait by doubling from the 5th failure, up to 3 s', () => {
+    expect([0, 4, 5, 6, 7, 8, 9, 50].map((n) => accountDelayMs(n))).toEqual([
+      0, 0, 250, 500, 1_000, 2_000, 3_000, 3_000,
+    ]);
+  });
+
+  it('counts by the address in X-Forwarded-For with TRUST_PROXY, and by the peer without it', async () => {
+    const behindProxy = await createTestApp({ trustProxy: true });
+    try {
+      const u = await behindProxy.createUser();
+      const attempt = (password: string, forwardedFor: string) =>
+        behindProxy.request({
+          method: 'POST',
+          url: '/api/auth/login',
+          body: { username: u.username, password },
+          headers: { 'x-forwarded-for': forwardedFor },
+        });
+      for (let i = 0; i < 5; i++) expectFailure(await attempt('wrong', '198.51.100.7'), 401);
+      expectThrottled(await attempt(u.password, '198.51.100.7'));
+      expect((await attempt(u.password, '198.51.100.8')).statusCode).toBe(200);
+    } finally {
+      await behindProxy.close();
+    }
+    // Without TRUST_PROXY the header is the client's word: every attempt is the peer's (127.0.0.1).
+    const u = await t.createUser();
+    const attempt = (password: string, forwardedFor: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { username: u.username, password },
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    for (let i = 0; i < 5; i++) expectFailure(await attempt('wrong', `198.51.100.${i + 10}`), 401);
+    expectThrottled(await attempt(u.password, '198.51.100.99'));
+  }, 30_000);
 
   describe('the window', () => {
     afterEach(() => {
@@ -82,6 +150,7 @@ describe('sign-in throttling', () => {
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
       const throttle = createLoginThrottle(new MemoryCounterStore(), {
+        ...THROTTLE,
         windowMs: 60_000,
         perAccount: 2,
         perIp: 100,
@@ -94,7 +163,7 @@ describe('sign-in throttling', () => {
       // The window started at the first failure: 40 s are left.
       expect((refused as TooManyRequests).headers).toEqual({ 'retry-after': '40' });
       vi.setSystemTime(new Date('2030-01-01T00:01:00.001Z'));
-      await expect(throttle.check('user:1', '1.1.1.1')).resolves.toBeUndefined();
+      await expect(throttle.check('user:1', '1.1.1.1')).resolves.toEqual({ delayMs: 0 });
     });
   });
 });

@@ -434,6 +434,41 @@ describe('own profile', () => {
     expect(await auditEntries(t, { action: 'user.password_changed', targetId: u.id })).toHaveLength(0);
   });
 
+  it('refuses common and guessable new passwords with the reason, changing nothing', async () => {
+    const u = await t.createUser({ username: 'weakling', email: 'wei.ling@example.com' });
+    const other = await t.login(u.username, u.password);
+    const put = (new_password: string) =>
+      t.request({
+        method: 'PUT',
+        url: '/api/auth/profile',
+        token: u.token,
+        body: { current_password: u.password, new_password },
+      });
+    for (const [password, reason] of [
+      ['12345678', m.passwordTooCommon],
+      ['password', m.passwordTooCommon],
+      ['woaini1314', m.passwordTooCommon],
+      ['5201314520', m.passwordTooCommon],
+      ['qq123456', m.passwordTooCommon],
+      ['1qaz2wsx', m.passwordTooCommon],
+      ['weakling2024', m.passwordHasUsername],
+      ['WEAKLING-and-more-words', m.passwordHasUsername],
+      ['wei.ling1990', m.passwordHasUsername],
+      ['aaaaaaaaaa', m.passwordRepetitive],
+      ['abcdefghij', m.passwordRepetitive],
+      ['xyzxyzxyzxyz', m.passwordRepetitive],
+    ] as const) {
+      const body = expectFailure(await put(password), 400, reason);
+      expect(body.errors, password).toEqual({ new_password: reason });
+    }
+    // Nothing changed: the old password and the other session still work, nothing audited.
+    expect((await profile(other)).statusCode).toBe(200);
+    expect((await login({ username: u.username, password: u.password })).statusCode).toBe(200);
+    expect(await auditEntries(t, { action: 'user.password_changed', targetId: u.id })).toHaveLength(0);
+    // A password that is hard to guess is taken.
+    expect((await put('冬天的雪落在旧城墙上')).statusCode).toBe(200);
+  });
+
   it('stops a stolen session from guessing the current password', async () => {
     const u = await t.createUser();
     const put = (current_password: string) =>

@@ -108,11 +108,16 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
     return api(i, 'POST', '/auth/login', { username, password });
   }
 
-  /** A page of the project's site from one instance, as a browser asks for it. */
-  async function page(i: Instance, file = '') {
-    const res = await fetch(`${i.url}/sites/${projectId}/${file}`, { headers: { 'user-agent': BROWSER } });
+  /**
+   * A page of the project's site from one instance, as a browser asks for it: each call a new
+   * visitor (its own User-Agent), unless `visitor` names one (a visitor counts once per 30 minutes).
+   */
+  let visitors = 0;
+  async function page(i: Instance, file = '', visitor?: string) {
+    const agent = `${BROWSER} visitor/${visitor ?? ++visitors}`;
+    const res = await fetch(`${i.url}/sites/${projectId}/${file}`, { headers: { 'user-agent': agent } });
     const text = await res.text();
-    if (res.status === 200 && (file === '' || file.endsWith('.html'))) viewsSent++;
+    if (res.status === 200 && (file === '' || file.endsWith('.html')) && !visitor) viewsSent++;
     return { status: res.status, text };
   }
 
@@ -240,6 +245,9 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
       await page(i, 'app.css');
       await fetch(`${i.url}/sites/${projectId}/`, { headers: { 'user-agent': 'curl/8.0' } });
     }
+    // One visitor reloading on every instance counts once: they share who was seen (Redis).
+    for (const i of [a(), b(), c(), a(), b(), c()]) expect((await page(i, '', 'reloader')).status).toBe(200);
+    viewsSent++;
     const total = async () =>
       Number(
         (await sql<{ n: number }>('select view_count as n from projects where id = $1', [projectId]))[0]!.n,

@@ -10,10 +10,12 @@ import {
   type CounterStore,
   createLoginThrottle,
   MemoryCounterStore,
+  THROTTLE,
 } from '../src/services/login-throttle.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const hasRedis = await redisReachable();
+const limits = { ...THROTTLE, windowMs: 60_000 };
 const prefix = uniqueRedisPrefix();
 const clients: Redis[] = [];
 
@@ -82,16 +84,42 @@ for (const [name, makeStore, available] of stores) {
       expect((await store.peek(b))?.count).toBe(1);
     });
 
-    it('throttles an account past its limit and clears it on success', async () => {
-      const throttle = createLoginThrottle(store, { windowMs: 60_000, perAccount: 3, perIp: 100 });
+    it('refuses an account from the address that failed, slows it down elsewhere, and clears on success', async () => {
+      const throttle = createLoginThrottle(store, { ...limits, perAccount: 3, perIp: 100, delayAfter: 3 });
       const account = `user:${key()}`;
       for (let i = 0; i < 3; i++) {
         await throttle.check(account, '10.0.0.1');
         await throttle.failed(account, '10.0.0.1');
       }
       await expect(throttle.check(account, '10.0.0.1')).rejects.toMatchObject({ status: 429 });
-      await throttle.succeeded(account);
-      await expect(throttle.check(account, '10.0.0.1')).resolves.toBeUndefined();
+      // Elsewhere: no refusal, only the account-wide wait.
+      await expect(throttle.check(account, '10.0.0.2')).resolves.toEqual({ delayMs: limits.delayBaseMs });
+      await throttle.failed(account, '10.0.0.2');
+      await expect(throttle.check(account, '10.0.0.3')).resolves.toEqual({ delayMs: limits.delayBaseMs * 2 });
+      await throttle.succeeded(account, '10.0.0.1');
+      await expect(throttle.check(account, '10.0.0.1')).resolves.toEqual({ delayMs: 0 });
+    });
+
+    it('forgets every address’s failures of an account when its password is reset', async () => {
+      const throttle = createLoginThrottle(store, { ...limits, perAccount: 2, perIp: 100 });
+      const account = `user:${key()}`;
+      for (const ip of ['10.0.1.1', '10.0.1.1', '10.0.1.2', '10.0.1.2']) await throttle.failed(account, ip);
+      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ status: 429 });
+      await expect(throttle.check(account, '10.0.1.2')).rejects.toMatchObject({ status: 429 });
+      await throttle.cleared(account);
+      await expect(throttle.check(account, '10.0.1.1')).resolves.toEqual({ delayMs: 0 });
+      await expect(throttle.check(account, '10.0.1.2')).resolves.toEqual({ delayMs: 0 });
+      // Counting starts again after the reset.
+      await throttle.failed(account, '10.0.1.1');
+      await throttle.failed(account, '10.0.1.1');
+      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ status: 429 });
+    });
+
+    it('refuses a client address past its own limit, whatever the account', async () => {
+      const throttle = createLoginThrottle(store, { ...limits, perAccount: 100, perIp: 3 });
+      const ip = `10.0.2.${n % 250}`;
+      for (let i = 0; i < 3; i++) await throttle.failed(`login:${key()}`, ip);
+      await expect(throttle.check(`login:${key()}`, ip)).rejects.toMatchObject({ status: 429 });
     });
   });
 }
@@ -99,9 +127,7 @@ for (const [name, makeStore, available] of stores) {
 describe.skipIf(!hasRedis)('redis counter store shared by several instances', () => {
   it('counts hits from every client against one budget', async () => {
     const stores = await Promise.all([redisStore(), redisStore(), redisStore()]);
-    const throttles = stores.map((s) =>
-      createLoginThrottle(s, { windowMs: 60_000, perAccount: 5, perIp: 100 }),
-    );
+    const throttles = stores.map((s) => createLoginThrottle(s, { ...limits, perAccount: 5, perIp: 100 }));
     const account = `user:shared-${Date.now()}`;
     // Concurrent failures through three connections: the Lua script makes each increment atomic.
     await Promise.all(throttles.flatMap((t, i) => [t.failed(account, `10.0.1.${i}`), t.failed(account)]));
@@ -118,7 +144,7 @@ describe('counters that cannot be read', () => {
   };
 
   it('let sign-ins through, counted in memory meanwhile: still 429 past the limit', async () => {
-    const throttle = createLoginThrottle(broken, { windowMs: 60_000, perAccount: 3, perIp: 100 });
+    const throttle = createLoginThrottle(broken, { ...limits, perAccount: 3, perIp: 100 });
     await throttle.check('user:1', '127.0.0.1');
     await throttle.succeeded('user:1');
     for (let i = 0; i < 3; i++) {
@@ -138,7 +164,7 @@ describe('counters that cannot be read', () => {
       peek: (k) => (down ? broken.peek(k) : shared.peek(k)),
       reset: (k) => (down ? broken.reset(k) : shared.reset(k)),
     };
-    const throttle = createLoginThrottle(flaky, { windowMs: 60_000, perAccount: 2, perIp: 100 });
+    const throttle = createLoginThrottle(flaky, { ...limits, perAccount: 2, perIp: 100 });
     await throttle.failed('user:1');
     await throttle.failed('user:1');
     down = false;
@@ -154,7 +180,7 @@ describe('counters that cannot be read', () => {
       await redis.ping();
       redis.disconnect();
       const throttle = createLoginThrottle(new RedisCounterStore(redis), {
-        windowMs: 60_000,
+        ...limits,
         perAccount: 2,
         perIp: 100,
       });

@@ -131,6 +131,8 @@ describe.skipIf(!NGINX && !ci)('two instances behind nginx with deploy/nginx/sit
   it('serves the web app, the API, an upload and the site on its own subdomain', async () => {
     const page = await request('app.example.com', '/dashboard');
     expect(page.status).toBe(200);
+    // Once, from nginx (the instance's own is hidden), never a doubled header.
+    expect(page.headers['strict-transport-security']).toBe('max-age=15552000');
     expect(page.body.toString()).toContain('<title>站点展厅</title>');
     expect((await request('app.example.com', '/assets/app-1234.js')).status).toBe(200);
 
@@ -181,6 +183,7 @@ describe.skipIf(!NGINX && !ci)('two instances behind nginx with deploy/nginx/sit
     const site = await request(`p${id}.sites.example.com`, '/');
     expect(site.status).toBe(200);
     expect(site.body.toString()).toContain('经由 nginx');
+    expect(site.headers['strict-transport-security']).toBe('max-age=15552000');
     const data = await request(`p${id}.sites.example.com`, '/data.txt');
     expect(data.status).toBe(200);
     expect(data.body.equals(big)).toBe(true);

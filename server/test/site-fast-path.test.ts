@@ -16,6 +16,7 @@ import {
   uploadProject,
 } from './helpers.js';
 import { CSS, PAGE } from './support/site-files.js';
+import { getRequest, Wire } from './support/wire.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
@@ -138,12 +139,14 @@ describe('the /sites fast path', () => {
     const get = (path: string, headers: Record<string, string> = {}) =>
       rawRequest(port, `/sites/${id}/${path}`, { headers: { 'user-agent': BROWSER, ...headers } });
     await get('');
+    // Another visitor (the same one again would count once per 30 minutes).
+    await get('index.html', { 'user-agent': `${BROWSER} Edg/140.0` });
     await get('index.html');
     await get('css/style.css');
     await get('img/logo.png');
     await get('index.html', { 'sec-purpose': 'prefetch' });
     await get('index.html', { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' });
-    expect(served()).toBe(before + 6);
+    expect(served()).toBe(before + 7);
     await t.ctx.services.views.flush();
     expect(await views()).toBe(start + 2);
   });
@@ -205,6 +208,46 @@ describe('the /sites fast path', () => {
     type Serve = NonNullable<TestApp['fastPath']>['serve'];
     const req = { method: 'GET', url: '/sites/1/', headers: {} } as Parameters<Serve>[0];
     expect(fastPath.serve(req, {} as Parameters<Serve>[1])).toBe(false);
+  });
+});
+
+describe('page views on the fast paths behind a proxy (TRUST_PROXY)', () => {
+  it('count a visitor once, told apart by X-Forwarded-For, on a kept-alive connection and on Node’s', async () => {
+    const t = await createTestApp({ trustProxy: true });
+    try {
+      const { id } = await liveProject(t, [{ name: 'index.html', content: PAGE }]);
+      const port = await listenPort(t);
+      const nodePath = (client: string) =>
+        rawRequest(port, `/sites/${id}/`, {
+          headers: { 'user-agent': BROWSER, 'x-forwarded-for': client, connection: 'close' },
+        });
+      // Loaded into memory by the route first (counted: 203.0.113.1).
+      expect((await nodePath('203.0.113.1')).status).toBe(200);
+      const page = (client: string) =>
+        getRequest(`/sites/${id}/`, { 'user-agent': BROWSER, 'x-forwarded-for': `${client}, 10.0.0.1` });
+      const wire = await Wire.connect(port);
+      const answered = t.fastPath!.connections.answered;
+      // The connection fast path: one new visitor, two repeats.
+      for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.2']) {
+        wire.send(page(client));
+        expect((await wire.answer()).status).toBe(200);
+      }
+      expect(t.fastPath!.connections.answered).toBe(answered + 3);
+      wire.socket.destroy();
+      // Node's request path (a request the connection path hands over): one new, one repeat.
+      const served = t.fastPath!.served;
+      for (const client of ['203.0.113.3', '203.0.113.1']) expect((await nodePath(client)).status).toBe(200);
+      expect(t.fastPath!.served).toBe(served + 2);
+      await t.ctx.services.views.flush();
+      const row = await t.ctx.db
+        .selectFrom('projects')
+        .select('view_count')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(Number(row.view_count)).toBe(3);
+    } finally {
+      await t.close();
+    }
   });
 });
 

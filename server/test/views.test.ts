@@ -1,10 +1,15 @@
 /**
  * View counting (DECISIONS.md "Serving sites"): an HTML page view of a live site counts one;
- * assets, bots, HEAD, prefetches, 404s and previews don't. Counts are written in batches, per
- * project and per day, and a graceful restart keeps them.
+ * assets, bots, HEAD, prefetches, 404s and previews don't; one visitor (address and User-Agent)
+ * counts once per project per 30 minutes, in memory or shared through Redis. Counts are written in
+ * batches, per project and per day, and a graceful restart keeps them.
  */
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRedis } from '../src/cluster/redis.js';
+import { createViewCounter } from '../src/services/views.js';
 import { createTestApp, liveProject, restartTestApp, SIMPLE_SITE, type TestApp } from './helpers.js';
+import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
 
@@ -34,8 +39,15 @@ describe('site views', () => {
   });
   afterAll(() => t.close());
 
-  const visit = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
-    t.request({ method, url, headers: { 'user-agent': BROWSER, ...headers } });
+  // Each call a different visitor (address), unless `ip` says which: a visitor counts once.
+  let visitors = 0;
+  const visit = (url: string, headers: Record<string, string> = {}, method = 'GET', ip?: string) =>
+    t.request({
+      method,
+      url,
+      headers: { 'user-agent': BROWSER, ...headers },
+      ip: ip ?? `10.20.${Math.floor(++visitors / 250)}.${visitors % 250}`,
+    });
 
   it('counts HTML page views only, in memory, and writes them in one batch', async () => {
     const { id } = await liveProject(t, [
@@ -138,6 +150,59 @@ describe('site views', () => {
     expect((await stored(t, id)).total).toBe(4);
   });
 
+  it('counts one visitor (address and User-Agent) once per project per 30 minutes', async () => {
+    const a = await liveProject(t, [...SIMPLE_SITE, { name: 'about.html', content: '<h1>关于</h1>' }]);
+    const b = await liveProject(t, SIMPLE_SITE);
+    await t.ctx.services.views.flush();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2030-05-01T08:00:00Z'));
+      // Scripted reloads: twenty views, one visitor, any page of the site.
+      for (let i = 0; i < 20; i++)
+        await visit(`/sites/${a.id}/${i % 2 ? 'about.html' : ''}`, {}, 'GET', '10.30.0.1');
+      // Another project, another browser, another address: each a visitor of its own.
+      await visit(`/sites/${b.id}/`, {}, 'GET', '10.30.0.1');
+      await visit(`/sites/${a.id}/`, { 'user-agent': `${BROWSER} Edg/140.0` }, 'GET', '10.30.0.1');
+      await visit(`/sites/${a.id}/`, {}, 'GET', '10.30.0.2');
+      // Within the window: still not counted again.
+      vi.setSystemTime(new Date('2030-05-01T08:29:59Z'));
+      await visit(`/sites/${a.id}/`, {}, 'GET', '10.30.0.1');
+      // After it: one more.
+      vi.setSystemTime(new Date('2030-05-01T08:30:01Z'));
+      await visit(`/sites/${a.id}/`, {}, 'GET', '10.30.0.1');
+      await visit(`/sites/${a.id}/`, {}, 'GET', '10.30.0.1');
+    } finally {
+      vi.useRealTimers();
+    }
+    await t.ctx.services.views.flush();
+    expect((await stored(t, a.id)).total).toBe(4);
+    expect((await stored(t, b.id)).total).toBe(1);
+  });
+
+  it('tells visitors apart by X-Forwarded-For only with TRUST_PROXY', async () => {
+    const behindProxy = await createTestApp({ trustProxy: true });
+    try {
+      const { id } = await liveProject(behindProxy, SIMPLE_SITE);
+      for (const client of ['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.3, 10.0.0.1']) {
+        await behindProxy.request({
+          url: `/sites/${id}/`,
+          headers: { 'user-agent': BROWSER, 'x-forwarded-for': client },
+        });
+      }
+      await behindProxy.ctx.services.views.flush();
+      expect((await stored(behindProxy, id)).total).toBe(3);
+    } finally {
+      await behindProxy.close();
+    }
+    // Without it the header is the client's word: one peer, one visitor.
+    const { id } = await liveProject(t, SIMPLE_SITE);
+    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      await visit(`/sites/${id}/`, { 'x-forwarded-for': client }, 'GET', '10.31.0.1');
+    }
+    await t.ctx.services.views.flush();
+    expect((await stored(t, id)).total).toBe(1);
+  });
+
   it('flushes by itself every few seconds', async () => {
     const { id } = await liveProject(t);
     await visit(`/sites/${id}/`);
@@ -158,14 +223,77 @@ describe('views across a graceful restart', () => {
   it('keeps every counted view: closing the app writes what is still in memory', async () => {
     const { id } = await liveProject(t);
     for (let i = 0; i < 4; i++) {
-      await t.request({ url: `/sites/${id}/`, headers: { 'user-agent': BROWSER } });
+      await t.request({ url: `/sites/${id}/`, headers: { 'user-agent': BROWSER }, ip: `10.40.0.${i}` });
     }
     expect(t.ctx.services.views.pendingCount()).toBe(4);
     t = await restartTestApp(t);
     expect(await stored(t, id)).toEqual({ total: 4, days: [{ day: today(), views: 4 }] });
     // The restarted app serves and counts on top.
-    await t.request({ url: `/sites/${id}/`, headers: { 'user-agent': BROWSER } });
+    await t.request({ url: `/sites/${id}/`, headers: { 'user-agent': BROWSER }, ip: '10.40.1.1' });
     await t.ctx.services.views.flush();
     expect((await stored(t, id)).total).toBe(5);
+  });
+});
+
+const hasRedis = await redisReachable();
+
+describe.skipIf(!hasRedis)('views with REDIS_URL: visitors shared by the instances', () => {
+  let t: TestApp;
+  const prefix = uniqueRedisPrefix();
+  const clients: Redis[] = [];
+  const redis = () => {
+    const r = createRedis({ redisUrl: testRedisUrl, redisPrefix: prefix })!;
+    r.on('error', () => {});
+    clients.push(r);
+    return r;
+  };
+  beforeAll(async () => {
+    t = await createTestApp({ redisUrl: testRedisUrl, redisPrefix: prefix });
+  });
+  afterAll(async () => {
+    await t.close();
+    for (const r of clients) r.disconnect();
+    await dropRedisPrefix(prefix);
+  });
+
+  it('counts a visitor once whichever instance it reaches, with one pipeline per turn', async () => {
+    const { id } = await liveProject(t, SIMPLE_SITE);
+    // Two more instances' counters on the same database and Redis.
+    const a = createViewCounter(t.ctx.db, { redis: redis() });
+    const bClient = redis();
+    const b = createViewCounter(t.ctx.db, { redis: bClient });
+    const pipelines = vi.spyOn(bClient, 'pipeline');
+    a.count(id, BROWSER, '10.50.0.1');
+    await a.flush();
+    // B sees the same visitor: not counted; three new ones in one turn: counted, in one pipeline.
+    b.count(id, BROWSER, '10.50.0.1');
+    b.count(id, BROWSER, '10.50.0.2');
+    b.count(id, BROWSER, '10.50.0.3');
+    b.count(id, `${BROWSER} Firefox/140.0`, '10.50.0.1');
+    await b.flush();
+    expect(pipelines).toHaveBeenCalledTimes(1);
+    expect((await stored(t, id)).total).toBe(4);
+    // The app itself, wired to the same Redis, has seen them all too.
+    await t.request({ url: `/sites/${id}/`, headers: { 'user-agent': BROWSER }, ip: '10.50.0.2' });
+    await t.request({ url: `/sites/${id}/`, headers: { 'user-agent': BROWSER }, ip: '10.50.0.9' });
+    await t.ctx.services.views.flush();
+    expect((await stored(t, id)).total).toBe(5);
+    const keys = await clients[0]!.keys(`${prefix}views:seen:${id}:*`);
+    expect(keys).toHaveLength(5);
+    expect(await clients[0]!.ttl(keys[0]!.slice(prefix.length))).toBeGreaterThan(29 * 60);
+  });
+
+  it('counts the view when Redis cannot answer (fails open)', async () => {
+    const { id } = await liveProject(t, SIMPLE_SITE);
+    const gone = redis();
+    await gone.ping();
+    gone.disconnect();
+    const counter = createViewCounter(t.ctx.db, { redis: gone });
+    counter.count(id, BROWSER, '10.51.0.1');
+    counter.count(id, BROWSER, '10.51.0.2');
+    // The same visitor again is still known to this instance.
+    counter.count(id, BROWSER, '10.51.0.1');
+    await counter.flush();
+    expect((await stored(t, id)).total).toBe(2);
   });
 });

@@ -17,6 +17,8 @@ export interface FakeRequest {
 export interface FakeReply {
   status?: number;
   body?: unknown;
+  /** Response headers (e.g. Retry-After). */
+  headers?: Record<string, string>;
   /** Simulate a failure without an answer (network down). */
   networkError?: boolean;
 }
@@ -73,7 +75,7 @@ export function fakeApi(routes: Record<string, FakeHandler> = {}) {
       data: reply.body,
       status: reply.status ?? 200,
       statusText: String(reply.status ?? 200),
-      headers: new AxiosHeaders(),
+      headers: new AxiosHeaders(reply.headers ?? {}),
       config,
       request: {},
     };

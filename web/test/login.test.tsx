@@ -38,6 +38,21 @@ describe('login page', () => {
     await waitFor(() => expect(screen.queryByText('用户名或密码错误')).not.toBeInTheDocument());
   });
 
+  it('says how long a throttled sign-in must wait, from Retry-After', async () => {
+    const api = fakeApi({
+      'POST /auth/login': { ...fail(429, '登录失败次数过多，请稍后再试'), headers: { 'retry-after': '841' } },
+    });
+    const { user } = await openLogin();
+    await user.type(screen.getByLabelText('用户名或邮箱'), 'alice');
+    await user.type(screen.getByLabelText('密码'), 'wrong-password');
+    await user.click(screen.getByRole('button', { name: '登录' }));
+    // 841 s is 14 minutes and 1 second: rounded up.
+    expect(await screen.findByRole('alert')).toHaveTextContent('登录失败次数过多，请在 15 分钟后重试');
+    api.on('POST /auth/login', { ...fail(429, '登录请求过多，请稍后再试'), headers: { 'retry-after': '5' } });
+    await user.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('登录请求过多，请在 5 秒后重试');
+  });
+
   it('falls back to 登录失败 when the server gives no message, and stays on /login', async () => {
     fakeApi({ 'POST /auth/login': { networkError: true } });
     const { user, router } = await openLogin();

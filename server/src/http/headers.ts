@@ -2,13 +2,28 @@
  * Security headers for the platform's own pages and API. Site content under /sites and /preview
  * gets its own sandboxing headers from serve/ instead.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 
-export function appCsp(sitesOrigin?: string): string {
+/** The Strict-Transport-Security value HSTS_MAX_AGE and HSTS_SUBDOMAINS ask for, or null (off). */
+export function hstsHeader(hsts: Config['hsts']): string | null {
+  if (hsts.maxAge <= 0) return null;
+  return `max-age=${hsts.maxAge}${hsts.includeSubDomains ? '; includeSubDomains' : ''}`;
+}
+
+/**
+ * The app's CSP. Scripts: only those carrying `nonce` — the web app's own script and module
+ * preload tags, which the server stamps with a fresh nonce for each index.html it sends
+ * (http/web-app.ts) — and what they load ('strict-dynamic': the chunks of lazy pages). Not 'self':
+ * on a one-host install every uploaded script under /sites and /preview is 'self' too, so one HTML
+ * injection anywhere in the app would run any of them with the visitor's session. Answers that are
+ * not the app's page (API, assets, errors) allow no script at all.
+ */
+export function appCsp(sitesOrigin?: string, nonce?: string): string {
   const frames = ["'self'", ...(sitesOrigin ? [sitesOrigin] : [])].join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    nonce ? `script-src 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'none'",
     // antd writes its styles at run time (CSS-in-JS), which needs inline styles.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
@@ -20,6 +35,14 @@ export function appCsp(sitesOrigin?: string): string {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** The nonce of the app page an answer carries (http/web-app.ts), for its CSP. */
+const scriptNonces = new WeakMap<FastifyReply, string>();
+
+/** Marks `reply` as the app's page whose script tags carry `nonce`. */
+export function allowScriptsWithNonce(reply: FastifyReply, nonce: string): void {
+  scriptNonces.set(reply, nonce);
 }
 
 /** /sites and /preview, with or without a path or query: user content, never the app. */
@@ -35,11 +58,22 @@ export function isSiteRequest(request: FastifyRequest): boolean {
   return isSiteContentPath(request.url) || isSiteContentPath(request.routeOptions.url ?? '');
 }
 
-export function registerAppHeaders(app: FastifyInstance, sitesOrigin?: string): void {
+/**
+ * `hsts` goes on answers to requests that came over TLS: `request.protocol` is 'https' for a TLS
+ * socket, or with TRUST_PROXY for X-Forwarded-Proto: https (browsers ignore it over plain HTTP
+ * anyway, but a plain-HTTP install should not be told it is HTTPS-only).
+ */
+export function registerAppHeaders(
+  app: FastifyInstance,
+  sitesOrigin?: string,
+  hsts: string | null = null,
+): void {
   const csp = appCsp(sitesOrigin);
   app.addHook('onSend', async (request, reply, payload) => {
     if (isSiteRequest(request)) return payload;
-    reply.header('content-security-policy', csp);
+    if (hsts && request.protocol === 'https') reply.header('strict-transport-security', hsts);
+    const nonce = scriptNonces.get(reply);
+    reply.header('content-security-policy', nonce ? appCsp(sitesOrigin, nonce) : csp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');

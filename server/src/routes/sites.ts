@@ -101,7 +101,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       isHtml(resolution.file.mime_type) &&
       !isPrefetch(request)
     ) {
-      views.count(site.projectId, request.headers['user-agent']);
+      views.count(site.projectId, request.headers['user-agent'], request.ip);
     }
     return sendSiteFile(request, reply, resolution.file, {
       source: siteFiles,

@@ -75,6 +75,8 @@ function serveConnection(
 ): void {
   let keepAliveSet = false;
   const maxHead = maxHeadBytes(server);
+  // Read once: the getter asks the socket's handle each time.
+  const remoteAddress = socket.remoteAddress;
 
   const onData = (chunk: Buffer) => {
     const text = chunk.toString('latin1');
@@ -86,6 +88,7 @@ function serveConnection(
       while (at < text.length && !socket.writableNeedDrain) {
         const started = path.onServed ? performance.now() : 0;
         const head = readRequestHead(text, at, maxHead);
+        if (head) head.remoteAddress = remoteAddress;
         const answer = head && path.answer(head);
         if (!head || !answer) break;
         writeAnswer(socket, answer, server.keepAliveTimeout);

@@ -24,7 +24,10 @@ import { decodeSitePath, splitSiteUrl } from './site-path.js';
 export interface SiteFastPathDeps {
   peekLive(projectId: number): DeploymentIndex | null | undefined;
   source: SiteFileSource;
-  countView(projectId: number, userAgent: string | undefined): void;
+  /** `client`: the address the request came from, as Fastify's `request.ip` would say. */
+  countView(projectId: number, userAgent: string | undefined, client: string): void;
+  /** TRUST_PROXY: the client is the first address of X-Forwarded-For, as for Fastify. */
+  trustProxy?: boolean;
   /** The headers every /sites response carries (serve/site-headers.ts). */
   siteHeaders: Readonly<Record<string, string>>;
   /**
@@ -50,6 +53,26 @@ export interface SiteRequest {
   userAgent: string | undefined;
   /** Sec-Purpose, or the older Purpose (prefetches are not page views). */
   purpose: string | undefined;
+  /** The connection's peer, and X-Forwarded-For: read only for a page view. */
+  remoteAddress: string | undefined;
+  forwardedFor: string | undefined;
+}
+
+/**
+ * The client address Fastify's `request.ip` gives: the peer, or with TRUST_PROXY (which trusts
+ * every hop) the first address in X-Forwarded-For.
+ */
+export function clientAddress(
+  remoteAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trustProxy: boolean,
+): string {
+  if (trustProxy && forwardedFor) {
+    const comma = forwardedFor.indexOf(',');
+    const first = (comma < 0 ? forwardedFor : forwardedFor.slice(0, comma)).trim();
+    if (first) return first;
+  }
+  return remoteAddress ?? '';
 }
 
 export interface SiteFastPath {
@@ -94,6 +117,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
   let served = 0;
   const routes = new Map<string, Route>();
   const hosts = deps.hosts;
+  const trustProxy = deps.trustProxy ?? false;
   const subdomains = hosts?.subdomains ?? false;
   // Browsers on one site send the same Host every time: classified once.
   let lastHostHeader: string | undefined;
@@ -164,7 +188,11 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     if (found.html) {
       const purpose = request.purpose;
       if (!purpose?.includes('prefetch')) {
-        deps.countView(found.projectId, request.userAgent);
+        deps.countView(
+          found.projectId,
+          request.userAgent,
+          clientAddress(request.remoteAddress, request.forwardedFor, trustProxy),
+        );
       }
     }
     served++;
@@ -195,6 +223,8 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         ifModifiedSince: single(headers['if-modified-since']),
         userAgent: headers['user-agent'],
         purpose: typeof purpose === 'string' ? purpose : undefined,
+        remoteAddress: req.socket?.remoteAddress,
+        forwardedFor: single(headers['x-forwarded-for']),
       });
       if (!answered) return false;
       res.writeHead(answered.status, answered.headers);

@@ -23,16 +23,24 @@ export interface RequestHead {
   userAgent: string | undefined;
   /** Sec-Purpose, or the older Purpose (prefetches). */
   purpose: string | undefined;
+  /** The client address a proxy saw (used with TRUST_PROXY, for page views). */
+  forwardedFor: string | undefined;
+  /** The connection's peer: not in the bytes, the caller fills it in. */
+  remoteAddress: string | undefined;
 }
 
 /** The headers that shape the answer, and where they go (Sec-Purpose or the older Purpose). */
-const READ = new Map<string, 'acceptEncoding' | 'ifNoneMatch' | 'ifModifiedSince' | 'userAgent' | 'purpose'>([
+const READ = new Map<
+  string,
+  'acceptEncoding' | 'ifNoneMatch' | 'ifModifiedSince' | 'userAgent' | 'purpose' | 'forwardedFor'
+>([
   ['accept-encoding', 'acceptEncoding'],
   ['if-none-match', 'ifNoneMatch'],
   ['if-modified-since', 'ifModifiedSince'],
   ['user-agent', 'userAgent'],
   ['sec-purpose', 'purpose'],
   ['purpose', 'purpose'],
+  ['x-forwarded-for', 'forwardedFor'],
 ]);
 
 /** What the head does not say decides the answer: any of these hands the request to Node. */
@@ -75,6 +83,8 @@ export function readRequestHead(text: string, start: number, maxBytes: number): 
     ifModifiedSince: undefined,
     userAgent: undefined,
     purpose: undefined,
+    forwardedFor: undefined,
+    remoteAddress: undefined,
   };
   let hosts = 0;
   let lines = 0;

@@ -43,14 +43,23 @@ export function siteSecurityHeaders(
  * Puts the site headers on every response under /sites and /preview, whatever the route, method or
  * status (404s, 304s, 416s, redirects and errors included), as the last word before sending.
  */
-export function registerSiteSecurityHeaders(app: FastifyInstance, kind: SiteIsolation): void {
+export function registerSiteSecurityHeaders(
+  app: FastifyInstance,
+  kind: SiteIsolation,
+  /** Headers every site response of this install adds (Strict-Transport-Security on an https sites origin). */
+  extra: Readonly<Record<string, string>> = {},
+): void {
+  const more = Object.keys(extra).length > 0;
   // A callback hook, not an async one: it runs on every site response.
   app.addHook('onSend', (request, reply, payload, done) => {
     // The router matches decoded paths ('/%73ites/1/' is '/sites/1/' to it): the route that
     // answered counts as much as the raw URL (http/headers.ts isSiteRequest).
     const route = request.routeOptions.url;
     const headers = siteHeadersForUrl(request.url, kind) ?? (route ? siteHeadersForUrl(route, kind) : null);
-    if (headers) reply.headers(headers);
+    if (headers) {
+      reply.headers(headers);
+      if (more) reply.headers(extra);
+    }
     done(null, payload);
   });
 }

@@ -1,4 +1,5 @@
 /** Accounts: sign-in, the first admin, registration by admins, profiles and user administration. */
+import { setTimeout } from 'node:timers/promises';
 import { messages, type Role } from '@sitehall/contracts';
 import { now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
@@ -7,6 +8,7 @@ import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../http/er
 import { type UsersRepository, uniqueViolation, usernameKey } from '../repositories/users.js';
 import type { AuditService } from './audit.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { weakPasswordReason } from './password-strength.js';
 import { generatePassword, type PasswordHasher } from './passwords.js';
 import type { SessionService } from './sessions.js';
 
@@ -84,8 +86,9 @@ export function createAccountService(deps: {
       const user = await users.byLogin(input.username);
       // One budget per account, whether it is named by username or by email.
       const account = user ? `user:${user.id}` : `login:${usernameKey(input.username)}`;
+      let delayMs: number;
       try {
-        await throttle.check(account, meta.ip);
+        ({ delayMs } = await throttle.check(account, meta.ip));
       } catch (err) {
         await audit.record({
           action: 'auth.login_throttled',
@@ -96,6 +99,8 @@ export function createAccountService(deps: {
         });
         throw err;
       }
+      // An account failing from many addresses: every sign-in of it waits a little, right or wrong.
+      if (delayMs > 0) await setTimeout(delayMs);
       const ok = user
         ? await hasher.verify(user.password_hash, input.password)
         : await hasher.verifyNothing(input.password);
@@ -120,7 +125,7 @@ export function createAccountService(deps: {
         });
         throw new Forbidden(m.accountDisabled);
       }
-      await throttle.succeeded(account);
+      await throttle.succeeded(account, meta.ip);
       const session = await sessions.issue(user, { remember: input.remember, ...meta });
       const updated = (await users.update(user.id, { last_login_at: now() })) ?? user;
       await audit.record({
@@ -175,6 +180,11 @@ export function createAccountService(deps: {
       if (input.avatar !== undefined && input.avatar !== user.avatar) patch.avatar = input.avatar;
       if (input.new_password !== undefined) {
         if (!input.current_password) throw new Invalid('current_password', m.currentPasswordRequired);
+        const weak = weakPasswordReason(input.new_password, {
+          username: user.username,
+          email: patch.email !== undefined ? patch.email : user.email,
+        });
+        if (weak) throw new Invalid('new_password', weak);
         // A stolen session must not become a way to guess the password.
         const account = `password:${user.id}`;
         await throttle.check(account, undefined, m.currentPasswordThrottled);
@@ -300,7 +310,7 @@ export function createAccountService(deps: {
       if (!updated) throw new NotFound(m.userNotFound);
       await sessions.revokeAllOf(user.id);
       // Earlier failed sign-ins must not lock the owner out of the new password.
-      await throttle.succeeded(`user:${user.id}`);
+      await throttle.cleared(`user:${user.id}`);
       await audit.record({
         actor,
         action: 'user.password_reset',

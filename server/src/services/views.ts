@@ -1,5 +1,7 @@
 /**
- * Site view counting: an HTML page view of a live site counts one; assets and obvious bots don't.
+ * Site view counting: an HTML page view of a live site counts one; assets and obvious bots don't,
+ * and one visitor (client address and User-Agent) counts once per project per 30 minutes
+ * (services/view-visitors.ts).
  * Counts gather in memory and are written in batches (one transaction per flush, never a write
  * per request; jobs/timed.ts flushes every few seconds), adding to the project's total and to its
  * per-day row (UTC day of the view). Closing the app flushes, so a graceful restart loses nothing;
@@ -10,8 +12,10 @@
  * add up exactly. Rows are touched in one global order (project id, then day) so two instances'
  * flushes wait for each other on PostgreSQL instead of deadlocking.
  */
+import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import { RecentVisitors, SharedVisitors, VISITOR_WINDOW_MS, visitorHash } from './view-visitors.js';
 
 const BOTS =
   /bot\b|bot\/|crawler|spider|slurp|bingpreview|facebookexternalhit|embedly|python-requests|python-urllib|go-http-client|wget|curl\/|httpclient|libwww|scrapy|lighthouse|pingdom|uptime/i;
@@ -38,7 +42,18 @@ let lastAgentIsBot = true;
 /** Counts not yet written: UTC day → project id → views. */
 type Pending = Map<string, Map<number, number>>;
 
-export function createViewCounter(db: DB) {
+export function createViewCounter(
+  db: DB,
+  opts: {
+    /** With REDIS_URL: the instances share who viewed what lately. */
+    redis?: Redis;
+    /** How long one visitor's views of a project count once. */
+    visitorWindowMs?: number;
+  } = {},
+) {
+  const windowMs = opts.visitorWindowMs ?? VISITOR_WINDOW_MS;
+  const recent = new RecentVisitors(windowMs);
+  const shared = opts.redis ? new SharedVisitors(opts.redis, windowMs) : undefined;
   let pending: Pending = new Map();
   let pendingTotal = 0;
   let flushing: Promise<void> | null = null;
@@ -84,8 +99,15 @@ export function createViewCounter(db: DB) {
     });
   }
 
+  function countOne(projectId: number): void {
+    add(pending, utcDay(Date.now()), projectId, 1);
+    pendingTotal++;
+  }
+
   /** Writes everything counted so far; one flush at a time, later callers wait their turn. */
   async function flush(): Promise<void> {
+    // Views whose visitor check is still with Redis are counted first.
+    await shared?.settled();
     while (flushing) await flushing;
     if (pendingTotal === 0) {
       flushedAt = Date.now();
@@ -110,16 +132,22 @@ export function createViewCounter(db: DB) {
   }
 
   return {
-    /** Counts one page view (call only for HTML pages of live sites). */
-    count(projectId: number, userAgent: string | undefined): void {
+    /**
+     * Counts one page view (call only for HTML pages of live sites) from `client` (the address the
+     * request came from, X-Forwarded-For's with TRUST_PROXY), unless the same visitor's view of the
+     * project was counted within the window.
+     */
+    count(projectId: number, userAgent: string | undefined, client: string): void {
       // A browser sends the same User-Agent with every page: tested once.
       if (userAgent !== lastAgent) {
         lastAgent = userAgent;
         lastAgentIsBot = isBot(userAgent);
       }
-      if (lastAgentIsBot) return;
-      add(pending, utcDay(Date.now()), projectId, 1);
-      pendingTotal++;
+      if (lastAgentIsBot || userAgent === undefined) return;
+      const visitor = visitorHash(projectId, client, userAgent);
+      if (!recent.firstVisit(visitor, Date.now())) return;
+      if (shared) shared.check(projectId, visitor, () => countOne(projectId));
+      else countOne(projectId);
     },
     flush,
     /** Views counted and not yet written. */

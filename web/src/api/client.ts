@@ -26,6 +26,8 @@ export class ApiError extends Error {
     readonly serverMessage: string | null,
     /** Per-field messages from the server's `errors` object. */
     readonly fieldErrors: Record<string, string> = {},
+    /** Seconds from the answer's Retry-After (a 429 or 503), or null without one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
@@ -80,6 +82,12 @@ function fieldErrorsOf(data: unknown): Record<string, string> {
   return {};
 }
 
+/** Retry-After in seconds (the server sends seconds, never a date), or null. */
+function retryAfterOf(value: unknown): number | null {
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
 /** Turns any failure of a call into an ApiError with a message fit to show. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -89,7 +97,13 @@ export function toApiError(error: unknown): ApiError {
     const serverMessage = serverMessageOf(data);
     const timedOut = !error.response && error.code === AxiosError.ECONNABORTED;
     const fallback = timedOut ? messages.common.timeout : messages.common.network;
-    return new ApiError(serverMessage ?? fallback, status, serverMessage, fieldErrorsOf(data));
+    return new ApiError(
+      serverMessage ?? fallback,
+      status,
+      serverMessage,
+      fieldErrorsOf(data),
+      retryAfterOf(error.response?.headers?.['retry-after']),
+    );
   }
   return new ApiError(messages.common.network, 0, null);
 }

@@ -1,4 +1,6 @@
-/** Dates as the Chinese interface shows them. */
+/** Dates and waits as the Chinese interface shows them. */
+import { format, messages } from '@sitehall/contracts';
+
 const dateTime = new Intl.DateTimeFormat('zh-CN', {
   year: 'numeric',
   month: '2-digit',
@@ -25,4 +27,15 @@ export function formatDateTime(value: string | null | undefined, fallback = '—
 export function formatDate(value: string | null | undefined, fallback = '—'): string {
   const date = parse(value);
   return date ? dateOnly.format(date) : fallback;
+}
+
+/**
+ * How long to wait, from a Retry-After in seconds: 请在 N 分钟后重试 (whole minutes, rounded up),
+ * or 请在 N 秒后重试 under a minute, where "1 分钟" would be up to twice too long.
+ */
+export function formatRetryWait(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  return s < 60
+    ? format(messages.auth.retryInSeconds, { n: s })
+    : format(messages.auth.retryInMinutes, { n: Math.ceil(s / 60) });
 }

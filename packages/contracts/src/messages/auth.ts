@@ -14,6 +14,16 @@ export const authMessages = {
   accountDisabled: '账号已被停用，请联系管理员',
   loginThrottled: '登录失败次数过多，请稍后再试',
   loginBusy: '登录请求过多，请稍后再试',
+  /**
+   * {wait}: a throttled sign-in on the login page, with the wait from Retry-After
+   * (retryInMinutes or retryInSeconds).
+   */
+  loginThrottledFor: '登录失败次数过多，{wait}',
+  loginBusyFor: '登录请求过多，{wait}',
+  /** {n}: whole minutes, rounded up (a wait of a minute or more). */
+  retryInMinutes: '请在 {n} 分钟后重试',
+  /** {n}: seconds (a wait under a minute). */
+  retryInSeconds: '请在 {n} 秒后重试',
   loginSuccess: '登录成功',
   logoutSuccess: '登出成功',
   logoutFailed: '登出失败',
@@ -29,6 +39,12 @@ export const authMessages = {
   currentPasswordThrottled: '当前密码错误次数过多，请稍后再试',
   newPasswordTooShort: '新密码至少8个字符',
   newPasswordTooLong: '新密码不能超过128个字符',
+  // Why a chosen password is refused (server/src/services/password-strength.ts).
+  passwordTooCommon: '密码过于常见，请换一个不容易被猜到的密码',
+  passwordHasUsername: '密码不能包含用户名',
+  passwordRepetitive: '密码不能是重复或连续的字符',
+  passwordKeyboardPattern: '密码不能是键盘上相邻的按键',
+  passwordGuessable: '密码太容易被猜到，请使用更长的密码，或混合字母、数字和符号',
   profileUpdated: '个人资料已更新',
   avatarInvalid: '头像地址无效',
   userNotFound: '用户不存在',

@@ -1,18 +1,30 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { loginBody, messages } from '@sitehall/contracts';
+import { format, loginBody, messages } from '@sitehall/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { toApiError } from '../../api/client';
+import { type ApiError, toApiError } from '../../api/client';
 import { returnPath } from '../../components/auth/RouteGuards';
 import { BrandMark } from '../../components/BrandLogo';
 import { type FromState, type LoginCredentials, useAuth } from '../../hooks/useAuth';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle';
 import { schemaRule } from '../../lib/form';
+import { formatRetryWait } from '../../lib/format';
 
 const usernameRule = schemaRule(loginBody.shape.username);
 const passwordRule = schemaRule(loginBody.shape.password);
+
+/** The banner for a failed sign-in: a throttled one says how long to wait (from Retry-After). */
+function loginFailureText(error: ApiError): string {
+  const m = messages.auth;
+  const text = error.serverMessage ?? m.loginFailed;
+  if (error.status !== 429 || error.retryAfterSeconds === null) return text;
+  const wait = formatRetryWait(error.retryAfterSeconds);
+  if (text === m.loginThrottled) return format(m.loginThrottledFor, { wait });
+  if (text === m.loginBusy) return format(m.loginBusyFor, { wait });
+  return `${text}（${wait}）`;
+}
 
 export function LoginPage() {
   useDocumentTitle('登录');
@@ -31,9 +43,7 @@ export function LoginPage() {
       message.success(messages.auth.loginSuccess);
       navigate(returnPath(state), { replace: true });
     },
-    onError: (failure) => {
-      setError(toApiError(failure).serverMessage ?? messages.auth.loginFailed);
-    },
+    onError: (failure) => setError(loginFailureText(toApiError(failure))),
   });
 
   const notice = state?.expired

@@ -1,0 +1,73 @@
+/**
+ * The built web app as the server sends it: index.html for every client route with a fresh script
+ * nonce that its CSP names, so only the app's own scripts (and what they load) run on its pages;
+ * never an uploaded script from /sites or /preview, which share the app's origin on a one-host
+ * install. e2e/csp.e2e.ts checks the same in Chromium.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, listenPort, rawRequest, type TestApp, tempDir } from './helpers.js';
+
+const INDEX = `<!doctype html><html><head><title>站点展厅</title>
+<meta property="csp-nonce" nonce="SITEHALL_CSP_NONCE">
+<script type="module" crossorigin src="/assets/index-abc.js" nonce="SITEHALL_CSP_NONCE"></script>
+<link rel="modulepreload" crossorigin href="/assets/react-abc.js" nonce="SITEHALL_CSP_NONCE">
+</head><body><div id="root"></div></body></html>`;
+
+describe('the web app’s pages and their CSP', () => {
+  let t: TestApp;
+  let webDist: string;
+  beforeAll(async () => {
+    webDist = tempDir('sitehall-web-');
+    fs.mkdirSync(path.join(webDist, 'assets'));
+    fs.writeFileSync(path.join(webDist, 'index.html'), INDEX);
+    fs.writeFileSync(path.join(webDist, 'assets', 'index-abc.js'), 'console.log("app")');
+    t = await createTestApp({ webDist });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(webDist, { recursive: true, force: true });
+  });
+
+  const nonceOf = (csp: string) => /script-src 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/.exec(csp)?.[1];
+
+  it('stamps every script tag of the page with a fresh nonce that only its own CSP names', async () => {
+    const nonces = new Set<string>();
+    for (const url of ['/', '/login', '/admin/users?page=2', '/index.html']) {
+      const res = await t.request({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const csp = res.headers['content-security-policy'] as string;
+      const nonce = nonceOf(csp);
+      expect(nonce, csp).toBeDefined();
+      // No 'self' for scripts: uploaded sites are 'self' too on one host.
+      expect(csp).not.toMatch(/script-src[^;]*'self'/);
+      expect(res.body).not.toContain('SITEHALL_CSP_NONCE');
+      expect(res.body.match(/nonce="([^"]+)"/g)).toEqual([
+        `nonce="${nonce}"`,
+        `nonce="${nonce}"`,
+        `nonce="${nonce}"`,
+      ]);
+      expect(Buffer.from(nonce!, 'base64')).toHaveLength(16);
+      nonces.add(nonce!);
+    }
+    expect(nonces.size).toBe(4);
+  });
+
+  it('allows no script at all on answers that are not the page', async () => {
+    for (const url of ['/assets/index-abc.js', '/api/config/public', '/api/nothing-here']) {
+      const res = await t.request({ url });
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'none'");
+    }
+    expect((await t.request({ url: '/assets/index-abc.js' })).body).toBe('console.log("app")');
+  });
+
+  it('answers HEAD for a client route without a body', async () => {
+    const res = await rawRequest(await listenPort(t), '/dashboard', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(0);
+    expect(nonceOf(res.headers['content-security-policy'] as string)).toBeDefined();
+  });
+});

@@ -1,0 +1,26 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fail, fakeApi, ok } from './fake-api';
+import { makeUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+describe('profile: changing the password', () => {
+  it('shows the server’s reason for refusing a weak new password under the field', async () => {
+    const user = makeUser({ username: 'alice' });
+    const api = fakeApi({
+      'GET /auth/profile': ok({ user }),
+      'PUT /auth/profile': fail(400, '密码不能包含用户名', { new_password: '密码不能包含用户名' }),
+    });
+    signIn(user);
+    const app = renderApp('/profile');
+    await app.user.type(await screen.findByLabelText('当前密码'), 'the-current-one');
+    await app.user.type(screen.getByLabelText('新密码'), 'alice2024');
+    await app.user.type(screen.getByLabelText('确认新密码'), 'alice2024');
+    await app.user.click(screen.getByRole('button', { name: '修改密码' }));
+    expect(await screen.findByText('密码不能包含用户名')).toBeInTheDocument();
+    expect(api.calls('PUT /auth/profile')[0]?.body).toEqual({
+      current_password: 'the-current-one',
+      new_password: 'alice2024',
+    });
+  });
+});
