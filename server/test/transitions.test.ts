@@ -75,6 +75,14 @@ let owner: { token: string };
 beforeAll(async () => {
   t = await createTestApp();
   owner = await t.createUser();
+  // One owner makes every project of the table here: more than the default uploads per hour.
+  const res = await t.request({
+    method: 'PUT',
+    url: '/api/admin/config',
+    token: await t.adminToken(),
+    body: { max_uploads_per_hour: 0 },
+  });
+  if (res.statusCode !== 200) throw new Error(`config failed: ${res.statusCode} ${res.body}`);
 });
 afterAll(() => t.close());
 

@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRedis } from '../src/cluster/redis.js';
+import { createRedis, firstAttempt } from '../src/cluster/redis.js';
 import { createViewCounter } from '../src/services/views.js';
 import { createTestApp, liveProject, restartTestApp, SIMPLE_SITE, type TestApp } from './helpers.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
@@ -241,10 +241,13 @@ describe.skipIf(!hasRedis)('views with REDIS_URL: visitors shared by the instanc
   let t: TestApp;
   const prefix = uniqueRedisPrefix();
   const clients: Redis[] = [];
-  const redis = () => {
+  /** A connected client: commands fail at once while disconnected (no offline queue). */
+  const redis = async () => {
     const r = createRedis({ redisUrl: testRedisUrl, redisPrefix: prefix })!;
     r.on('error', () => {});
     clients.push(r);
+    await firstAttempt(r);
+    await r.ping();
     return r;
   };
   beforeAll(async () => {
@@ -259,8 +262,8 @@ describe.skipIf(!hasRedis)('views with REDIS_URL: visitors shared by the instanc
   it('counts a visitor once whichever instance it reaches, with one pipeline per turn', async () => {
     const { id } = await liveProject(t, SIMPLE_SITE);
     // Two more instances' counters on the same database and Redis.
-    const a = createViewCounter(t.ctx.db, { redis: redis() });
-    const bClient = redis();
+    const a = createViewCounter(t.ctx.db, { redis: await redis() });
+    const bClient = await redis();
     const b = createViewCounter(t.ctx.db, { redis: bClient });
     const pipelines = vi.spyOn(bClient, 'pipeline');
     a.count(id, BROWSER, '10.50.0.1');
@@ -285,7 +288,7 @@ describe.skipIf(!hasRedis)('views with REDIS_URL: visitors shared by the instanc
 
   it('counts the view when Redis cannot answer (fails open)', async () => {
     const { id } = await liveProject(t, SIMPLE_SITE);
-    const gone = redis();
+    const gone = await redis();
     await gone.ping();
     gone.disconnect();
     const counter = createViewCounter(t.ctx.db, { redis: gone });

@@ -58,18 +58,17 @@ describe('weakPasswordReason', () => {
     for (let i = 0; i < 20; i++) expect(weakPasswordReason(generatePassword(), alice)).toBeNull();
   });
 
-  it('checks the longest password allowed in well under 100 ms', () => {
-    weakPasswordReason('warm up', alice);
-    // The slowest kinds found: each took 70–220 ms at 128 characters with zxcvbn's defaults.
+  it('judges only the first 32 characters, so a long crafted password costs no more than a short one', () => {
+    // zxcvbn's matching grows steeply with length (70–220 ms at 128 characters for these kinds, on
+    // the event loop): what follows the first 32 characters must not change the verdict.
     for (const password of [
       'aB3$'.repeat(32),
       `${'1234567890'.repeat(12)}abcdefgh`,
       '1a'.repeat(64),
       '19901231'.repeat(16),
     ]) {
-      const started = performance.now();
-      weakPasswordReason(password, alice);
-      expect(performance.now() - started).toBeLessThan(100);
+      expect(weakPasswordReason(password, alice)).toBe(weakPasswordReason(password.slice(0, 32), alice));
     }
+    expect(weakPasswordReason(`Zq8#mT2!vL9@xR4$kP7&${'1'.repeat(200)}`, alice)).toBeNull();
   });
 });

@@ -43,8 +43,10 @@ const viewCount = async (f: FaultApp, id: number) =>
   );
 
 /** A site page, as a browser asks for it (counted as a view). */
+/** A page view by a new visitor each time (a visitor's views count once per 30 minutes). */
+let visits = 0;
 const page = (f: FaultApp, id: number) =>
-  timed(f.port, `/sites/${id}/`, { headers: { 'user-agent': BROWSER_UA } });
+  timed(f.port, `/sites/${id}/`, { headers: { 'user-agent': `${BROWSER_UA} visit/${++visits}` } });
 
 describe.skipIf(!usingPostgres)('PostgreSQL faults', () => {
   it('refused connections: 503 within 2 s, cached sites still served, views kept, recovery without restart', async () => {
