@@ -27,7 +27,7 @@ import type { OwnerFilter, ProjectsRepository, ProjectWithOwner } from '../repos
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
-import { checkSiteContent, siteFileOnDisk } from './content-check.js';
+import { checkSiteContent, riskRankOf, siteFileOnDisk } from '../content-check/index.js';
 import type { Metrics } from './metrics.js';
 import type { SettingsService } from './settings.js';
 
@@ -169,6 +169,7 @@ export function createProjectService(deps: {
             total_size: result.totalSize,
             entry_file: result.entryFile,
             content_check: JSON.stringify(contentCheck),
+            content_risk: riskRankOf(contentCheck),
             created_by: actor.id,
             created_at: at,
             reviewed_at: null,

@@ -39,9 +39,10 @@ import type { AuditService } from './audit.js';
 import {
   checkSiteContent,
   parseContentCheck,
+  riskRankOf,
   siteFileInStore,
   summarizeContentCheck,
-} from './content-check.js';
+} from '../content-check/index.js';
 import type { ProjectEvents } from './projects.js';
 
 const m = messages.review;
@@ -238,7 +239,7 @@ export function createReviewQueue(deps: {
         d.entry_file,
         { rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains) },
       );
-      await admin.saveContentCheck(d.id, JSON.stringify(report));
+      await admin.saveContentCheck(d.id, JSON.stringify(report), riskRankOf(report));
       return report;
     } catch {
       // A blob gone missing must not take the review page down: it shows the check as not done.
@@ -335,6 +336,7 @@ export function createReviewQueue(deps: {
           status: q.status,
           search: q.search,
           sort: q.sort,
+          risk: q.risk,
           page: q.page,
           pageSize: q.page_size,
         }),
