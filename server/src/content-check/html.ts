@@ -15,6 +15,7 @@ import {
   executableExtension,
   isFormService,
   isKnownEmbed,
+  isKnownService,
   isServerScript,
 } from './urls.js';
 
@@ -308,9 +309,10 @@ class HtmlScan {
 
   private judgeFrame(frame: Frame) {
     const hidden = frame.hidden ?? (frame.selectors.some((s) => this.hiddenCss.includes(s)) ? 'display:none' : null);
-    if (hidden) {
+    // A tag manager's <noscript> frame is hidden on purpose: known services are listed, not flagged.
+    if (hidden && !isKnownService(frame.host)) {
       this.ctx.add('html.hidden-frame', { domain: frame.host, how: hidden }, frame.at);
-    } else if (isKnownEmbed(frame.host)) {
+    } else if (isKnownEmbed(frame.host) || isKnownService(frame.host)) {
       this.ctx.add('html.embed-frame', { domain: frame.host }, frame.at);
     } else {
       this.ctx.add('html.external-frame', { domain: frame.host }, frame.at);
