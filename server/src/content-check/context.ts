@@ -67,9 +67,9 @@ export class FileContext {
 
   /** The line at `offset`, trimmed; on a long (minified) line, the part around the offset. */
   excerpt(offset: number): string {
-    const start = this.text.lastIndexOf('\n', offset - 1) + 1;
-    let end = this.text.indexOf('\n', offset);
-    if (end === -1) end = this.text.length;
+    const line = this.line(offset);
+    const start = this.lineStarts![line - 1]!;
+    const end = line < this.lineStarts!.length ? this.lineStarts![line]! - 1 : this.text.length;
     const max = REPORT_LIMITS.excerptChars;
     let from = start;
     let to = end;

@@ -238,8 +238,13 @@ class HtmlScan {
       } else if (name === 'title' || name === 'textarea') this.addText(body);
     }
     if (name === 'form') this.form = null;
-    const i = this.stack.map((s) => s.name).lastIndexOf(name);
-    if (i >= 0) this.stack.length = i;
+    // From the top: the element closed is almost always the innermost one.
+    for (let i = this.stack.length - 1; i >= 0 && i >= this.stack.length - 100; i--) {
+      if (this.stack[i]!.name === name) {
+        this.stack.length = i;
+        break;
+      }
+    }
   }
 
   private textChunk(data: string, at: number) {

@@ -38,7 +38,6 @@ const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\
 const EVAL_ENCODED = /\b(eval|Function)\s*\(\s*(['"`])([A-Za-z0-9+/]{200,}={0,2})\2/g;
 const CHAR_CODES = /String\.fromCharCode\s*\((?:\s*\d{1,6}\s*,){40}/g;
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){40}/g;
-const STRING_LITERAL = /(['"`])((?:\\.|(?!\1)[^\\\n]){4,2000})\1/g;
 const DECODE_CALL_IN_TEXT = /\b(document\.write(?:ln)?|eval|Function|setTimeout|setInterval)\s*\(\s*(?:window\.)?(atob|unescape|decodeURIComponent|String\.fromCharCode)\s*\(/g;
 const KEY_EVENTS = new Set(['keydown', 'keypress', 'keyup', 'input', 'beforeinput']);
 const PASSWORD_WORDS = /pass(?:word|wd)?\b|\bpwd\b|密码|type\s*=\s*['"]?password/i;
@@ -71,7 +70,9 @@ function parseLoose(code: string): AnyNode {
   } as const;
   try {
     return parse(code, { ...common, sourceType: 'script' }) as AnyNode;
-  } catch {
+  } catch (error) {
+    // Parsing again as a module only helps module syntax (a second full parse costs as much).
+    if (!/module|import|export|await|strict/i.test(String(error))) throw error;
     return parse(code, { ...common, sourceType: 'module' }) as AnyNode;
   }
 }
@@ -91,13 +92,28 @@ function fallback(ctx: FileContext, code: string, base: number, depth: number) {
     ctx.add('js.decoded-execution', { fn: match[1]!, decoder: match[2]! }, base + match.index);
   }
   let n = 0;
-  for (const match of code.matchAll(STRING_LITERAL)) {
+  for (const [value, at] of stringLiterals(code)) {
     if (++n % NODES_PER_TIME_CHECK === 0) ctx.checkTime();
-    let value = match[2]!;
-    value = value.replace(/\\x([0-9a-f]{2})|\\u([0-9a-f]{4})/gi, (_, x: string, u: string) =>
+    const text = value.replace(/\\x([0-9a-f]{2})|\\u([0-9a-f]{4})/gi, (_, x: string, u: string) =>
       String.fromCharCode(Number.parseInt(x ?? u, 16)),
     );
-    scanString(ctx, value, base + match.index, depth, false);
+    scanString(ctx, text, base + at, depth, false);
+  }
+}
+
+/** Quoted strings of code that doesn't parse, in one linear pass (an unclosed quote ends at its line). */
+function* stringLiterals(code: string): Generator<[string, number]> {
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i]!;
+    if (c !== '"' && c !== "'" && c !== '`') {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < code.length && code[j] !== c && code[j] !== '\n') j += code[j] === '\\' ? 2 : 1;
+    if (code[j] === c && j - i - 1 >= 4 && j - i - 1 <= 2000) yield [code.slice(i + 1, j), i];
+    i = j + 1;
   }
 }
 

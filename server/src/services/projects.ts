@@ -27,7 +27,13 @@ import type { OwnerFilter, ProjectsRepository, ProjectWithOwner } from '../repos
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
-import { checkSiteContent, riskRankOf, siteFileOnDisk } from '../content-check/index.js';
+import {
+  checkSiteContent,
+  parseContentCheck,
+  riskRankOf,
+  siteFileOnDisk,
+  usabilityFindings,
+} from '../content-check/index.js';
 import type { Metrics } from './metrics.js';
 import type { SettingsService } from './settings.js';
 
@@ -232,6 +238,7 @@ export function createProjectService(deps: {
       latest,
       live,
       files,
+      usability: usabilityFindings(parseContentCheck(latest?.content_check ?? null)),
       deployments,
       reviewComments: comments.map((c) => ({
         ...c,
