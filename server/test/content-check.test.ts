@@ -50,7 +50,14 @@ describe('sites made in the tests', () => {
       findings: [],
       usability_count: 0,
       omitted_findings: 0,
-      external_domains: { scripts: [], stylesheets: [], frames: [], forms: [], redirects: [], script_hosts: [] },
+      external_domains: {
+        scripts: [],
+        stylesheets: [],
+        frames: [],
+        forms: [],
+        redirects: [],
+        script_hosts: [],
+      },
       scanned_files: 5,
       partially_scanned_files: [],
     });
@@ -212,7 +219,14 @@ describe('sites made in the tests', () => {
       ['medium', 'type_mismatch', 'notes.txt', 1],
       ['low', 'type_mismatch', 'broken.json', null],
     ]);
-    expect(report.findings.map((f) => f.category)).toEqual(['risk', 'risk', 'risk', 'risk', 'usability', 'usability']);
+    expect(report.findings.map((f) => f.category)).toEqual([
+      'risk',
+      'risk',
+      'risk',
+      'risk',
+      'usability',
+      'usability',
+    ]);
     expect(report.external_domains.redirects).toEqual(['other.example.org', 'phish.example.net']);
     expect(report.counts).toEqual({ high: 1, medium: 3, low: 0, info: 0 });
     expect(report.usability_count).toBe(2);
@@ -249,7 +263,12 @@ describe('sites made in the tests', () => {
 
   it('is stored with the version at upload, and made again for a version stored without one', async () => {
     const id = await upload(
-      [{ name: 'index.html', content: '<form method="post" action="https://x.example/a"><input name="q"></form>' }],
+      [
+        {
+          name: 'index.html',
+          content: '<form method="post" action="https://x.example/a"><input name="q"></form>',
+        },
+      ],
       '补做检查',
     );
     const row = () =>
@@ -432,7 +451,10 @@ describe('the checker', () => {
 describe('content check 2.0 over HTTP', () => {
   it('reads a backslash in a link as the browser does: works\\list.html is not missing', async () => {
     const id = await upload([
-      { name: 'index.html', content: '<a href="works\\list.html">作品</a> <a href="works\\gone.html">旧作品</a>' },
+      {
+        name: 'index.html',
+        content: '<a href="works\\list.html">作品</a> <a href="works\\gone.html">旧作品</a>',
+      },
       { name: 'works/list.html', content: '<p>列表</p>' },
     ]);
     const report = await checkOf(id);
@@ -445,13 +467,18 @@ describe('content check 2.0 over HTTP', () => {
     const res = await uploadProject(t, owner.token, {
       name: '可用性',
       files: [
-        { name: 'index.html', content: '<script type="module" src="/assets/app.js"></script>\n<img src="img/x.png">' },
+        {
+          name: 'index.html',
+          content: '<script type="module" src="/assets/app.js"></script>\n<img src="img/x.png">',
+        },
         { name: 'assets/app.js', content: 'console.log(1)' },
       ],
     });
     expect(res.statusCode).toBe(201);
     const project = res.json().data.project;
-    expect(project.usability_findings.map((f: ContentFinding) => [f.kind, f.category, f.line, f.excerpt])).toEqual([
+    expect(
+      project.usability_findings.map((f: ContentFinding) => [f.kind, f.category, f.line, f.excerpt]),
+    ).toEqual([
       ['root_absolute_link', 'usability', 1, '<script type="module" src="/assets/app.js"></script>'],
       ['missing_file', 'usability', 2, '<img src="img/x.png">'],
     ]);
@@ -464,16 +491,31 @@ describe('content check 2.0 over HTTP', () => {
   it('sorts and filters the review list by risk level; the badge counts findings at its level', async () => {
     const admin = await t.adminToken();
     const tag = `风险排序${Date.now()}`;
-    const high = await upload([{ name: 'index.html', content: '<a href="https://x.example/setup.exe">下载</a>' }], `${tag}高`);
+    const high = await upload(
+      [{ name: 'index.html', content: '<a href="https://x.example/setup.exe">下载</a>' }],
+      `${tag}高`,
+    );
     const medium = await upload(
-      [{ name: 'index.html', content: '<script>document.write(atob("PGI+aGk8L2I+"))</script><iframe src="https://v.example.com/1"></iframe>' }],
+      [
+        {
+          name: 'index.html',
+          content:
+            '<script>document.write(atob("PGI+aGk8L2I+"))</script><iframe src="https://v.example.com/1"></iframe>',
+        },
+      ],
       `${tag}中`,
     );
     const clean = await upload([{ name: 'index.html', content: '<p>你好</p>' }], `${tag}无`);
     const list = async (query: string) => {
-      const res = await t.request({ url: `/api/admin/projects?search=${encodeURIComponent(tag)}&${query}`, token: admin });
+      const res = await t.request({
+        url: `/api/admin/projects?search=${encodeURIComponent(tag)}&${query}`,
+        token: admin,
+      });
       expect(res.statusCode, res.body).toBe(200);
-      return res.json().data as { projects: Array<{ id: number; content_check: { level: string; counts: Record<string, number> } }>; pagination: { total_count: number } };
+      return res.json().data as {
+        projects: Array<{ id: number; content_check: { level: string; counts: Record<string, number> } }>;
+        pagination: { total_count: number };
+      };
     };
     const byRisk = await list('sort=risk');
     expect(byRisk.projects.map((p) => p.id)).toEqual([high, medium, clean]);
@@ -496,11 +538,29 @@ describe('content check 2.0 over HTTP', () => {
       counts: { high: 0, medium: 1, low: 1, info: 0 },
       checked_at: '2024-01-01T00:00:00.000Z',
       findings: [
-        { severity: 'medium', kind: 'root_absolute_link', message: '以 / 开头…', file: 'index.html', line: 1 },
-        { severity: 'low', kind: 'external_script', message: '引用外部脚本：cdn.example.com', file: 'index.html', line: 2 },
+        {
+          severity: 'medium',
+          kind: 'root_absolute_link',
+          message: '以 / 开头…',
+          file: 'index.html',
+          line: 1,
+        },
+        {
+          severity: 'low',
+          kind: 'external_script',
+          message: '引用外部脚本：cdn.example.com',
+          file: 'index.html',
+          line: 2,
+        },
       ],
       omitted_findings: 0,
-      external_domains: { scripts: ['cdn.example.com'], stylesheets: [], frames: [], forms: [], redirects: [] },
+      external_domains: {
+        scripts: ['cdn.example.com'],
+        stylesheets: [],
+        frames: [],
+        forms: [],
+        redirects: [],
+      },
       largest_files: [],
       scanned_files: 1,
       partially_scanned_files: [],
@@ -511,7 +571,12 @@ describe('content check 2.0 over HTTP', () => {
       .where('project_id', '=', id)
       .execute();
     const report = await checkOf(id);
-    expect(report).toMatchObject({ version: 2, level: 'low', counts: { medium: 0, low: 1 }, usability_count: 1 });
+    expect(report).toMatchObject({
+      version: 2,
+      level: 'low',
+      counts: { medium: 0, low: 1 },
+      usability_count: 1,
+    });
     expect(report.findings.map((f) => f.category)).toEqual(['usability', 'risk']);
     expect(report.external_domains.script_hosts).toEqual([]);
   });

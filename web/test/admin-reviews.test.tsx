@@ -174,7 +174,9 @@ describe('admin review list', () => {
   it('sorts by risk and filters by risk level through the address; the badge counts findings at its level', async () => {
     const { api, user, router } = await openReviews();
     // "高风险 2": the two high findings, not the low one beside them.
-    expect(within(rowOf('拒绝项目')).getByText('高风险').closest('.content-check-badge')).toHaveTextContent('高风险2');
+    expect(within(rowOf('拒绝项目')).getByText('高风险').closest('.content-check-badge')).toHaveTextContent(
+      '高风险2',
+    );
     await user.click(screen.getByRole('combobox', { name: '排序' }));
     await user.click(await screen.findByTitle('风险最高在前'));
     await waitFor(() =>

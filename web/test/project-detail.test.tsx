@@ -92,7 +92,8 @@ describe('project detail', () => {
             severity: 'medium',
             category: 'usability',
             kind: 'root_absolute_link',
-            message: '以 / 开头的地址“/assets/index.js”在站点地址 /sites/项目编号/ 下会指向平台根目录而失效，请改为相对地址',
+            message:
+              '以 / 开头的地址“/assets/index.js”在站点地址 /sites/项目编号/ 下会指向平台根目录而失效，请改为相对地址',
             file: 'index.html',
             line: 8,
             excerpt: '<script type="module" src="/assets/index.js"></script>',

@@ -24,7 +24,18 @@ export const CONTENT_CHECK_LIMITS = {
 export const HTML = new Set(['html', 'htm']);
 export const SCRIPT = new Set(['js', 'mjs']);
 /** Text types that must not be an HTML page in disguise. */
-export const PLAIN_TEXT = new Set(['css', 'js', 'mjs', 'json', 'map', 'webmanifest', 'txt', 'md', 'csv', 'xml']);
+export const PLAIN_TEXT = new Set([
+  'css',
+  'js',
+  'mjs',
+  'json',
+  'map',
+  'webmanifest',
+  'txt',
+  'md',
+  'csv',
+  'xml',
+]);
 const JSON_TYPES = new Set(['json', 'map', 'webmanifest']);
 
 /** Whether a file is read whole (up to the per-file cap) or only its head. */
@@ -72,14 +83,16 @@ export function analyzeSite(
     }
     const ext = f.extension;
     if (!isScanned(ext)) continue;
-    if (f.text === null) {
+    // Read once: in the worker, `text` decodes the file's bytes on access (nothing keeps the string).
+    const raw = f.text;
+    if (raw === null) {
       if (f.size > 0) partial.push(f.path);
       continue;
     }
     scanned++;
     const complete = f.complete || !readsWhole(ext);
     if (!complete) partial.push(f.path);
-    const text = f.text.replace(/^\ufeff/, '');
+    const text = raw.replace(/^\ufeff/, '');
     const ctx = new FileContext(
       f.path,
       text,

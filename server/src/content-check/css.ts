@@ -37,7 +37,8 @@ export function hiddenBy(style: string): string | null {
   if (/visibility\s*:\s*hidden/.test(s)) return 'visibility:hidden';
   if (/(?:^|[;\s])(?:width|height)\s*:\s*[01](?:\.0+)?(?:px)?\s*(?:;|$|!)/.test(s)) return '尺寸为 0 或 1';
   if (/opacity\s*:\s*0(?:\.0+)?\s*(?:;|$|!)/.test(s)) return 'opacity:0';
-  if (/(?:left|top|right|bottom)\s*:\s*-\d{3,}/.test(s) || /text-indent\s*:\s*-\d{3,}/.test(s)) return '移出屏幕';
+  if (/(?:left|top|right|bottom)\s*:\s*-\d{3,}/.test(s) || /text-indent\s*:\s*-\d{3,}/.test(s))
+    return '移出屏幕';
   if (/transform\s*:[^;]*scale\(\s*0(?:\.0+)?\s*\)/.test(s)) return '缩放为 0';
   return null;
 }

@@ -96,7 +96,6 @@ class HtmlScan {
   ) {}
 
   run(markup: string) {
-    // biome-ignore lint/complexity/noUselessThisAlias: the parser's callbacks need the scan
     const self = this;
     const parser: Parser = new Parser(
       {
@@ -110,7 +109,12 @@ class HtmlScan {
           self.textChunk(data, self.at(parser.startIndex));
         },
       },
-      { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true },
+      {
+        decodeEntities: true,
+        lowerCaseTags: true,
+        lowerCaseAttributeNames: true,
+        recognizeSelfClosing: true,
+      },
     );
     parser.write(markup);
     parser.end();
@@ -135,12 +139,16 @@ class HtmlScan {
       (style ? hiddenBy(style) : null) ??
       (name === 'iframe' || name === 'frame' ? frameSizeHidden(attribs) : null);
     this.stack.push({ name, hidden });
-    if (this.svg && (name === 'script' || Object.keys(attribs).some((a) => a.startsWith('on') && a.length > 2))) {
+    if (
+      this.svg &&
+      (name === 'script' || Object.keys(attribs).some((a) => a.startsWith('on') && a.length > 2))
+    ) {
       ctx.add('svg.script', {}, at);
     }
     for (const [attr, value] of Object.entries(attribs)) {
       if (attr.startsWith('on') && attr.length > 2) scanScript(ctx, value, at, this.depth);
-      else if (/^\s*javascript:/i.test(value)) scanScript(ctx, value.replace(/^\s*javascript:/i, ''), at, this.depth);
+      else if (/^\s*javascript:/i.test(value))
+        scanScript(ctx, value.replace(/^\s*javascript:/i, ''), at, this.depth);
     }
     if (style) scanCss(ctx, style, at);
     if (name === 'base' && attribs.href) this.based = true;
@@ -172,7 +180,13 @@ class HtmlScan {
       }
     } else if (FIELDS.has(name)) {
       const type = (attribs.type ?? '').trim().toLowerCase();
-      const described = [attribs.name, attribs.id, attribs.placeholder, attribs.autocomplete, attribs['aria-label']]
+      const described = [
+        attribs.name,
+        attribs.id,
+        attribs.placeholder,
+        attribs.autocomplete,
+        attribs['aria-label'],
+      ]
         .filter(Boolean)
         .join(' ');
       const kind = sensitiveField(type, described);
@@ -221,7 +235,10 @@ class HtmlScan {
       ctx.add('html.external-stylesheet', { domain }, at);
     } else if (FRAMES.has(tag)) {
       ctx.domain('frames', domain);
-      const selectors = [attribs.class?.split(/\s+/).map((c) => `.${c}`) ?? [], attribs.id ? [`#${attribs.id}`] : []].flat();
+      const selectors = [
+        attribs.class?.split(/\s+/).map((c) => `.${c}`) ?? [],
+        attribs.id ? [`#${attribs.id}`] : [],
+      ].flat();
       this.frames.push({ at, host: domain, hidden, selectors });
     }
   }
@@ -258,12 +275,11 @@ class HtmlScan {
     if (this.form && this.form.text.length < 2000) this.form.text += data;
   }
 
+  /** Page text, kept as it comes (whitespace is folded once, at the end). */
   private addText(s: string) {
     if (this.textLength >= MAX_TEXT) return;
-    const t = s.replace(/\s+/g, ' ').trim();
-    if (!t) return;
-    this.text.push(t);
-    this.textLength += t.length + 1;
+    this.text.push(s);
+    this.textLength += s.length + 1;
   }
 
   private finish() {
@@ -273,7 +289,7 @@ class HtmlScan {
     const drivesForms = ctx.facts.drivesForms || inherited.some((f) => f.drivesForms);
     const externalSink = ctx.facts.sinks.length > 0 || inherited.some((f) => f.sinks.length > 0);
     for (const frame of this.frames) this.judgeFrame(frame);
-    const pageText = this.text.join(' ');
+    const pageText = this.text.join(' ').slice(0, MAX_TEXT).replace(/\s+/g, ' ');
     for (const form of this.forms) {
       const text = `${form.text}`;
       for (const kind of sensitiveWordsIn(text)) form.sensitive.add(kind);
@@ -294,7 +310,11 @@ class HtmlScan {
     if (!this.decoded) {
       const signals = scamSignals(pageText, this.qrHints);
       if (signals.topics.length > 0) {
-        const values = { topics: signals.topics.join('、'), words: signals.words.join('、'), extras: signals.extras.join('、') };
+        const values = {
+          topics: signals.topics.join('、'),
+          words: signals.words.join('、'),
+          extras: signals.extras.join('、'),
+        };
         if (signals.extras.length > 0) ctx.add('text.scam-contact', values, null);
         else ctx.add('text.scam', values, null);
       }
@@ -313,7 +333,8 @@ class HtmlScan {
   }
 
   private judgeFrame(frame: Frame) {
-    const hidden = frame.hidden ?? (frame.selectors.some((s) => this.hiddenCss.includes(s)) ? 'display:none' : null);
+    const hidden =
+      frame.hidden ?? (frame.selectors.some((s) => this.hiddenCss.includes(s)) ? 'display:none' : null);
     // A tag manager's <noscript> frame is hidden on purpose: known services are listed, not flagged.
     if (hidden && !isKnownService(frame.host)) {
       this.ctx.add('html.hidden-frame', { domain: frame.host, how: hidden }, frame.at);
@@ -336,16 +357,26 @@ class HtmlScan {
     const external = target?.kind === 'external' ? target.host : null;
     const service = external !== null && isFormService(external);
     const server = action !== null && isServerScript(action);
-    const nowhere = action === null || action === '' || action.startsWith('#') || /^javascript:/i.test(action);
-    const byScript = page.drivesForms || (form.handler && page.externalSink) || (nowhere && page.externalSink);
+    const nowhere =
+      action === null || action === '' || action.startsWith('#') || /^javascript:/i.test(action);
+    const byScript =
+      page.drivesForms || (form.handler && page.externalSink) || (nowhere && page.externalSink);
     const sensitive = [...form.sensitive];
     if (sensitive.length > 0) {
       const brand = brandIn(pageText);
       const lure = lureIn(pageText);
-      const sends = (external !== null) || byScript || server || action === null;
+      const sends = external !== null || byScript || server || action === null;
       if (brand && lure && sends) {
-        const where = external ? `提交到 ${external}` : byScript ? '由脚本提交' : server ? `提交到服务器脚本 ${action}` : '未写提交地址';
-        const signals = [`收集${sensitive.join('、')}`, `冒用“${brand}”`, `诱导用语“${lure}”`, where].join('，');
+        const where = external
+          ? `提交到 ${external}`
+          : byScript
+            ? '由脚本提交'
+            : server
+              ? `提交到服务器脚本 ${action}`
+              : '未写提交地址';
+        const signals = [`收集${sensitive.join('、')}`, `冒用“${brand}”`, `诱导用语“${lure}”`, where].join(
+          '，',
+        );
         ctx.add('form.phishing', { signals }, form.at);
       } else if (external && !service) {
         ctx.add('form.password-external', { domain: external }, form.at);

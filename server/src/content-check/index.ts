@@ -12,11 +12,18 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentCheckReport } from '@sitehall/contracts';
 import type { BlobStore } from '../storage/index.js';
-import { type AnalyzeOptions, analyzeSite, CONTENT_CHECK_LIMITS, type FileText, isScanned, readsWhole } from './analyze.js';
+import {
+  type AnalyzeOptions,
+  analyzeSite,
+  CONTENT_CHECK_LIMITS,
+  type FileText,
+  isScanned,
+  readsWhole,
+} from './analyze.js';
 import { Collector } from './report.js';
-import type { CheckJob } from './worker.js';
+import type { CheckJob, FileBytes } from './worker.js';
 
-export { CONTENT_CHECK_LIMITS, analyzeSite, type FileText } from './analyze.js';
+export { analyzeSite, CONTENT_CHECK_LIMITS, type FileText } from './analyze.js';
 export {
   parseContentCheck,
   riskRankOf,
@@ -35,7 +42,12 @@ export interface SiteFile {
 }
 
 /** A file still on disk (the ingest's output, before it moves into the blob store). */
-export function siteFileOnDisk(f: { path: string; size: number; extension: string; tempFile: string }): SiteFile {
+export function siteFileOnDisk(f: {
+  path: string;
+  size: number;
+  extension: string;
+  tempFile: string;
+}): SiteFile {
   return {
     path: f.path,
     size: f.size,
@@ -88,57 +100,68 @@ export async function checkSiteContent(
   entryFile: string | null,
   opts: ContentCheckOptions = {},
 ): Promise<ContentCheckReport> {
-  const texts = await readSite(files, opts);
+  const read = await readSite(files, opts);
   const job: CheckJob = {
-    files: texts,
+    files: read,
     entryFile,
     opts: { rootPathsWork: opts.rootPathsWork, maxMsPerFile: opts.maxMsPerFile },
   };
+  // What is left to say without the files' text, should the worker fail (taken before the bytes go).
+  const skeleton = read.map(({ bytes: _, ...f }) => ({ ...f, text: null }));
   try {
     return await runInWorker(job, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   } catch {
-    return incompleteReport(texts, entryFile, opts);
+    return incompleteReport(skeleton, entryFile, opts);
   }
 }
 
-/** Each scanned file's text, within the per-file and total read budgets. */
-async function readSite(files: readonly SiteFile[], opts: ContentCheckOptions): Promise<FileText[]> {
+/** Each scanned file's bytes, within the per-file and total read budgets. */
+async function readSite(files: readonly SiteFile[], opts: ContentCheckOptions): Promise<FileBytes[]> {
   const perFile = opts.maxBytesPerFile ?? CONTENT_CHECK_LIMITS.maxBytesPerFile;
   let budget = opts.maxBytesTotal ?? CONTENT_CHECK_LIMITS.maxBytesTotal;
-  const out: FileText[] = [];
+  const out: FileBytes[] = [];
   for (const f of files) {
     const base = { path: f.path, size: f.size, extension: f.extension };
     if (!isScanned(f.extension)) {
-      out.push({ ...base, text: null, complete: false });
+      out.push({ ...base, bytes: null, complete: false });
       continue;
     }
-    const want = Math.min(f.size, readsWhole(f.extension) ? perFile : CONTENT_CHECK_LIMITS.headBytes, Math.max(budget, 0));
+    const want = Math.min(
+      f.size,
+      readsWhole(f.extension) ? perFile : CONTENT_CHECK_LIMITS.headBytes,
+      Math.max(budget, 0),
+    );
     if (want <= 0 && f.size > 0) {
-      out.push({ ...base, text: null, complete: false });
+      out.push({ ...base, bytes: null, complete: false });
       continue;
     }
     try {
-      const bytes = await f.read(want);
-      budget -= bytes.length;
-      out.push({ ...base, text: bytes.toString('utf8'), complete: bytes.length >= f.size });
+      const read = await f.read(want);
+      budget -= read.length;
+      // Its own memory (a read may share a pooled buffer), so it can be transferred to the worker.
+      out.push({ ...base, bytes: new Uint8Array(read), complete: read.length >= f.size });
     } catch {
       // An unreadable file is skipped, as if it were not text.
-      out.push({ ...base, extension: '', text: null, complete: false });
+      out.push({ ...base, extension: '', bytes: null, complete: false });
     }
   }
   return out;
 }
 
 /** The worker ran out of time or failed: a report that says so, with what needs no scanning. */
-function incompleteReport(texts: FileText[], entryFile: string | null, opts: AnalyzeOptions): ContentCheckReport {
-  const skeleton = analyzeSite(
-    texts.map((f) => ({ ...f, text: null })),
-    entryFile,
-    opts,
-  );
+function incompleteReport(
+  texts: FileText[],
+  entryFile: string | null,
+  opts: AnalyzeOptions,
+): ContentCheckReport {
+  const skeleton = analyzeSite(texts, entryFile, opts);
   const out = new Collector();
   out.add('site.check-incomplete', { file: '全部文件' }, { file: null, line: null });
-  const extra = out.report({ largest: skeleton.largest_files, scanned: 0, partial: skeleton.partially_scanned_files });
+  const extra = out.report({
+    largest: skeleton.largest_files,
+    scanned: 0,
+    partial: texts.filter((f) => isScanned(f.extension) && f.size > 0).map((f) => f.path),
+  });
   return {
     ...extra,
     findings: [...extra.findings, ...skeleton.findings],
@@ -154,9 +177,12 @@ const fromSource = import.meta.url.endsWith('.ts');
  * ingest/run-worker.ts does: `--import tsx` does not reach worker threads on Node 20).
  */
 function startWorker(job: CheckJob): Worker {
-  const options = { workerData: job, resourceLimits: { maxOldGenerationSizeMb: 512 } };
+  const transferList = job.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : []));
+  const options = { workerData: job, transferList, resourceLimits: { maxOldGenerationSizeMb: 512 } };
   if (!fromSource) return new Worker(new URL('./worker.js', import.meta.url), options);
-  const tsxApi = createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  const tsxApi = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
   const bootstrap = [
     `import { register } from ${JSON.stringify(pathToFileURL(tsxApi).href)};`,
     'register();',

@@ -38,7 +38,8 @@ const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\
 const EVAL_ENCODED = /\b(eval|Function)\s*\(\s*(['"`])([A-Za-z0-9+/]{200,}={0,2})\2/g;
 const CHAR_CODES = /String\.fromCharCode\s*\((?:\s*\d{1,6}\s*,){40}/g;
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){40}/g;
-const DECODE_CALL_IN_TEXT = /\b(document\.write(?:ln)?|eval|Function|setTimeout|setInterval)\s*\(\s*(?:window\.)?(atob|unescape|decodeURIComponent|String\.fromCharCode)\s*\(/g;
+const DECODE_CALL_IN_TEXT =
+  /\b(document\.write(?:ln)?|eval|Function|setTimeout|setInterval)\s*\(\s*(?:window\.)?(atob|unescape|decodeURIComponent|String\.fromCharCode)\s*\(/g;
 const KEY_EVENTS = new Set(['keydown', 'keypress', 'keyup', 'input', 'beforeinput']);
 const PASSWORD_WORDS = /pass(?:word|wd)?\b|\bpwd\b|密码|type\s*=\s*['"]?password/i;
 const DECODERS = new Set(['atob', 'unescape', 'decodeURIComponent', 'decodeURI', 'fromCharCode']);
@@ -80,7 +81,8 @@ function parseLoose(code: string): AnyNode {
 function rawPatterns(ctx: FileContext, code: string, base: number) {
   const at = (i: number) => base + i;
   for (const match of code.matchAll(PACKER)) ctx.add('js.packer', {}, at(match.index));
-  for (const match of code.matchAll(EVAL_ENCODED)) ctx.add('js.eval-encoded', { fn: match[1]! }, at(match.index));
+  for (const match of code.matchAll(EVAL_ENCODED))
+    ctx.add('js.eval-encoded', { fn: match[1]! }, at(match.index));
   for (const match of code.matchAll(CHAR_CODES)) ctx.add('js.char-codes', {}, at(match.index));
   for (const match of code.matchAll(HEX_ESCAPES)) ctx.add('js.hex-escapes', {}, at(match.index));
   for (const match of code.matchAll(MINERS)) ctx.add('js.crypto-miner', { name: match[1]! }, at(match.index));
@@ -183,7 +185,8 @@ const nameOf = (node: Expr | undefined): string | null => {
   if (node.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier') {
     return node.property.name;
   }
-  if (node.type === 'MemberExpression' && node.property.type === 'Literal') return String(node.property.value);
+  if (node.type === 'MemberExpression' && node.property.type === 'Literal')
+    return String(node.property.value);
   return null;
 };
 
@@ -239,7 +242,11 @@ class ScriptWalk {
       this.bindings.set(node.id.name, node.init);
       const element = this.elementOf(node.init);
       if (element) this.elements.set(node.id.name, element);
-    } else if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'Identifier') {
+    } else if (
+      node.type === 'AssignmentExpression' &&
+      node.operator === '=' &&
+      node.left.type === 'Identifier'
+    ) {
       this.bindings.set(node.left.name, node.right);
       const element = this.elementOf(node.right);
       if (element) this.elements.set(node.left.name, element);
@@ -337,7 +344,8 @@ class ScriptWalk {
     } else if (prop === 'setAttribute' && args.length >= 2) {
       const attr = this.evaluate(args[0])?.s.toLowerCase();
       if (attr === 'action') this.formAction(args[1]!, node);
-      else if (attr === 'src' && callee.type === 'MemberExpression') this.source(callee.object, args[1]!, node);
+      else if (attr === 'src' && callee.type === 'MemberExpression')
+        this.source(callee.object, args[1]!, node);
     } else if (prop === 'addEventListener' || prop === 'on') {
       const type = this.evaluate(args[0])?.s.toLowerCase() ?? '';
       if (KEY_EVENTS.has(type)) this.ctx.facts.sources.add('键盘输入');
@@ -357,9 +365,17 @@ class ScriptWalk {
       name === 'Function' ||
       ((name === 'setTimeout' || name === 'setInterval') && args[0] !== undefined && !isFunction(args[0]));
     if (executes && args[0] && this.feedsDecoder(args[0])) {
-      this.ctx.add('js.decoded-execution', { fn: name ?? path, decoder: this.decoderIn(args[0])! }, this.at(node));
+      this.ctx.add(
+        'js.decoded-execution',
+        { fn: name ?? path, decoder: this.decoderIn(args[0])! },
+        this.at(node),
+      );
     } else if (prop === 'insertAdjacentHTML' && args[1] && this.feedsDecoder(args[1])) {
-      this.ctx.add('js.decoded-execution', { fn: 'insertAdjacentHTML', decoder: this.decoderIn(args[1])! }, this.at(node));
+      this.ctx.add(
+        'js.decoded-execution',
+        { fn: 'insertAdjacentHTML', decoder: this.decoderIn(args[1])! },
+        this.at(node),
+      );
     }
   }
 
@@ -370,7 +386,11 @@ class ScriptWalk {
     else if (name === 'EventSource') this.sink(args[0], 'EventSource', node, false);
     else if (name === 'FormData' && args.length > 0) this.ctx.facts.sources.add('表单字段');
     else if (name === 'Function' && args.length > 0 && this.feedsDecoder(args[args.length - 1]!)) {
-      this.ctx.add('js.decoded-execution', { fn: 'Function', decoder: this.decoderIn(args[args.length - 1]!)! }, this.at(node));
+      this.ctx.add(
+        'js.decoded-execution',
+        { fn: 'Function', decoder: this.decoderIn(args[args.length - 1]!)! },
+        this.at(node),
+      );
     }
   }
 
@@ -386,7 +406,8 @@ class ScriptWalk {
       if (this.feedsDecoder(right)) {
         this.ctx.add('js.decoded-execution', { fn: prop, decoder: this.decoderIn(right)! }, this.at(node));
       }
-    } else if (prop && /^on(keydown|keypress|keyup|input)$/i.test(prop)) this.ctx.facts.sources.add('键盘输入');
+    } else if (prop && /^on(keydown|keypress|keyup|input)$/i.test(prop))
+      this.ctx.facts.sources.add('键盘输入');
     else if (prop && /^on(paste|copy)$/i.test(prop)) this.ctx.facts.sources.add('剪贴板');
   }
 
@@ -395,7 +416,7 @@ class ScriptWalk {
     const element =
       object.type === 'Identifier'
         ? this.elements.get(object.name)
-        : this.elementOf(object as Expression) ?? undefined;
+        : (this.elementOf(object as Expression) ?? undefined);
     const target = this.externalOf(value);
     if (!target) return;
     if (element === 'script') {
@@ -431,7 +452,8 @@ class ScriptWalk {
     if (target && redirect) {
       this.ctx.domain('redirects', target.host);
       this.ctx.addOnce('js.redirect', target.host, { domain: target.host }, this.at(node));
-      if (!target.complete) this.ctx.facts.sinks.push({ host: target.host, sink: '页面跳转', offset: this.at(node) });
+      if (!target.complete)
+        this.ctx.facts.sinks.push({ host: target.host, sink: '页面跳转', offset: this.at(node) });
     }
   }
 
@@ -563,7 +585,10 @@ class ScriptWalk {
       }
       case 'apply': {
         // String.fromCharCode.apply(null, [..])
-        if (node.callee.type !== 'MemberExpression' || nameOf(node.callee.object as Expression) !== 'fromCharCode') {
+        if (
+          node.callee.type !== 'MemberExpression' ||
+          nameOf(node.callee.object as Expression) !== 'fromCharCode'
+        ) {
           return null;
         }
         const list = this.arrayOf(args[1]);
@@ -645,7 +670,10 @@ class ScriptWalk {
         out.push(...inner);
         continue;
       }
-      const v = a.type === 'Literal' && typeof a.value === 'number' ? a.value : Number(this.evaluate(a, depth + 1)?.s);
+      const v =
+        a.type === 'Literal' && typeof a.value === 'number'
+          ? a.value
+          : Number(this.evaluate(a, depth + 1)?.s);
       if (!Number.isInteger(v) || v < 0 || v > 0xffff) return null;
       out.push(v);
       if (out.length > 100_000) return null;
@@ -660,7 +688,8 @@ function sourceOf(node: Expr): string {
   full(node as AnyNode, (n) => {
     const x = n as AnyNode;
     if (x.type === 'Identifier') names += ` ${x.name}`;
-    else if (x.type === 'MemberExpression' && x.property.type === 'Identifier') names += ` ${x.property.name}`;
+    else if (x.type === 'MemberExpression' && x.property.type === 'Identifier')
+      names += ` ${x.property.name}`;
   });
   return names;
 }
@@ -671,7 +700,9 @@ const isFunction = (node: Expr): boolean =>
 function isLocation(node: Expr): boolean {
   if (node.type === 'Identifier') return node.name === 'location';
   if (node.type === 'MemberExpression') {
-    return nameOf(node) === 'location' || (nameOf(node.object) === 'location' && node.object.type !== 'Super');
+    return (
+      nameOf(node) === 'location' || (nameOf(node.object) === 'location' && node.object.type !== 'Super')
+    );
   }
   return false;
 }
@@ -683,7 +714,8 @@ function hasProperty(node: ObjectExpression, key: string): boolean {
 function propertyValue(node: ObjectExpression, key: string): Expression | undefined {
   for (const p of node.properties) {
     if (p.type !== 'Property') continue;
-    const name = p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : null;
+    const name =
+      p.key.type === 'Identifier' ? p.key.name : p.key.type === 'Literal' ? String(p.key.value) : null;
     if (name === key) return p.value as Expression;
   }
   return undefined;
@@ -692,7 +724,12 @@ function propertyValue(node: ObjectExpression, key: string): Expression | undefi
 function isCharCodeArray(node: ArrayExpression): boolean {
   if (node.elements.length < 8) return false;
   return node.elements.every(
-    (e) => e?.type === 'Literal' && typeof e.value === 'number' && Number.isInteger(e.value) && e.value >= 0 && e.value <= 0xffff,
+    (e) =>
+      e?.type === 'Literal' &&
+      typeof e.value === 'number' &&
+      Number.isInteger(e.value) &&
+      e.value >= 0 &&
+      e.value <= 0xffff,
   );
 }
 
@@ -701,7 +738,12 @@ export function judgeSinks(ctx: FileContext, inherited: readonly string[] = []) 
   const sources = [...new Set([...ctx.facts.sources, ...inherited])];
   for (const s of ctx.facts.sinks) {
     if (sources.length > 0) {
-      ctx.addOnce('js.network-sink-input', s.host, { domain: s.host, sink: s.sink, source: sources.join('、') }, s.offset);
+      ctx.addOnce(
+        'js.network-sink-input',
+        s.host,
+        { domain: s.host, sink: s.sink, source: sources.join('、') },
+        s.offset,
+      );
     } else {
       ctx.addOnce('js.network-sink', s.host, { domain: s.host, sink: s.sink }, s.offset);
     }

@@ -27,7 +27,13 @@ export const REPORT_LIMITS = {
 export const SEVERITIES: readonly ContentCheckSeverity[] = ['high', 'medium', 'low', 'info'];
 const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
 /** The stored order of levels (deployments.content_risk): higher is worse, null never checked. */
-export const LEVEL_RANK: Record<ContentCheckLevel, number> = { clean: 0, info: 1, low: 2, medium: 3, high: 4 };
+export const LEVEL_RANK: Record<ContentCheckLevel, number> = {
+  clean: 0,
+  info: 1,
+  low: 2,
+  medium: 3,
+  high: 4,
+};
 
 const USABILITY = new Set<string>(USABILITY_KINDS);
 export const categoryOf = (kind: ContentCheckKind): ContentCheckCategory =>
@@ -158,7 +164,10 @@ export function parseContentCheck(json: string | null): ContentCheckReport | nul
     counts,
     findings,
     usability_count: findings.filter((f) => f.category === 'usability').length,
-    external_domains: { ...report.external_domains, script_hosts: report.external_domains?.script_hosts ?? [] },
+    external_domains: {
+      ...report.external_domains,
+      script_hosts: report.external_domains?.script_hosts ?? [],
+    },
   };
 }
 

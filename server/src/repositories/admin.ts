@@ -38,11 +38,15 @@ export function createAdminRepository(db: DB) {
         .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
         .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
         .$if(risk !== undefined, (qb) =>
-          risk === null ? qb.where('newest.content_risk', 'is', null) : qb.where('newest.content_risk', '=', risk!),
+          risk === null
+            ? qb.where('newest.content_risk', 'is', null)
+            : qb.where('newest.content_risk', '=', risk!),
         );
       const count = db
         .selectFrom('projects')
-        .$if(byRisk, (qb) => qb.leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id'))
+        .$if(byRisk, (qb) =>
+          qb.leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id'),
+        )
         .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
         .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
         .$if(risk !== undefined, (qb) =>

@@ -13,6 +13,13 @@ import {
 } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ZipFile } from 'yazl';
+import {
+  checkSiteContent,
+  parseContentCheck,
+  riskRankOf,
+  siteFileOnDisk,
+  usabilityFindings,
+} from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
@@ -27,13 +34,6 @@ import type { OwnerFilter, ProjectsRepository, ProjectWithOwner } from '../repos
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
-import {
-  checkSiteContent,
-  parseContentCheck,
-  riskRankOf,
-  siteFileOnDisk,
-  usabilityFindings,
-} from '../content-check/index.js';
 import type { Metrics } from './metrics.js';
 import type { SettingsService } from './settings.js';
 

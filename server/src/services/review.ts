@@ -23,6 +23,13 @@ import {
   type ReviewAction,
   type VersionDiffDto,
 } from '@sitehall/contracts';
+import {
+  checkSiteContent,
+  parseContentCheck,
+  riskRankOf,
+  siteFileInStore,
+  summarizeContentCheck,
+} from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { DeploymentRow, ProjectUpdate } from '../db/types.js';
@@ -36,13 +43,6 @@ import type { AdminRepository } from '../repositories/admin.js';
 import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
-import {
-  checkSiteContent,
-  parseContentCheck,
-  riskRankOf,
-  siteFileInStore,
-  summarizeContentCheck,
-} from '../content-check/index.js';
 import type { ProjectEvents } from './projects.js';
 
 const m = messages.review;

@@ -57,7 +57,13 @@ export function UsabilityFindingsList({ findings }: { findings: readonly Content
 }
 
 /** The uploader's card: shown only when the newest version has usability findings. */
-export function UsabilityCard({ findings, className }: { findings?: readonly ContentFinding[]; className?: string }) {
+export function UsabilityCard({
+  findings,
+  className,
+}: {
+  findings?: readonly ContentFinding[];
+  className?: string;
+}) {
   if (!findings || findings.length === 0) return null;
   return (
     <Card title={`${m.usabilityTitle}（${findings.length}）`} className={className}>

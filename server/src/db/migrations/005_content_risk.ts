@@ -20,7 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     for (const row of rows) {
       const report = parseContentCheck(row.content_check);
       if (report) {
-        await sql`update deployments set content_risk = ${riskRankOf(report)} where id = ${row.id}`.execute(db);
+        await sql`update deployments set content_risk = ${riskRankOf(report)} where id = ${row.id}`.execute(
+          db,
+        );
       }
     }
     after = Number(rows.at(-1)!.id);

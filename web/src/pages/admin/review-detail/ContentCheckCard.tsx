@@ -46,15 +46,23 @@ function FindingLocation({ finding }: { finding: ContentFinding }) {
   }
   return (
     <>
-      <Button type="link" size="small" className="finding-location" title={where} onClick={() => setOpen(true)}>
+      <Button
+        type="link"
+        size="small"
+        className="finding-location"
+        title={where}
+        onClick={() => setOpen(true)}
+      >
         {where}
       </Button>
       <Modal open={open} title={where} footer={null} onCancel={() => setOpen(false)} width={720}>
         <Typography.Paragraph type="secondary">{finding.message}</Typography.Paragraph>
-        <pre className="finding-excerpt" aria-label={`${where} 摘录`}>
-          <span className="finding-excerpt__line">{finding.line}</span>
-          <code>{finding.excerpt}</code>
-        </pre>
+        <figure className="finding-excerpt-figure" aria-label={`${where} 摘录`}>
+          <pre className="finding-excerpt">
+            <span className="finding-excerpt__line">{finding.line}</span>
+            <code>{finding.excerpt}</code>
+          </pre>
+        </figure>
       </Modal>
     </>
   );
@@ -89,7 +97,11 @@ const columns: TableProps<ContentFinding>['columns'] = [
       <div>
         <FindingLocation finding={finding} />
         {finding.excerpt && (
-          <Typography.Text type="secondary" className="finding-excerpt-inline" ellipsis={{ tooltip: finding.excerpt }}>
+          <Typography.Text
+            type="secondary"
+            className="finding-excerpt-inline"
+            ellipsis={{ tooltip: finding.excerpt }}
+          >
             {finding.excerpt}
           </Typography.Text>
         )}
