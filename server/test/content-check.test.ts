@@ -580,4 +580,32 @@ describe('content check 2.0 over HTTP', () => {
     expect(report.findings.map((f) => f.category)).toEqual(['usability', 'risk']);
     expect(report.external_domains.script_hosts).toEqual([]);
   });
+
+  it('opens a text file of the newest version around a line for the reviewer (admin only)', async () => {
+    const admin = await t.adminToken();
+    const body = Array.from({ length: 100 }, (_, i) => `<p>${i + 1}</p>`).join('\r\n');
+    const id = await upload([
+      { name: 'index.html', content: `\ufeff${body}` },
+      { name: 'img/a.png', content: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') },
+    ]);
+    const source = (query: string, token = admin) =>
+      t.request({ url: `/api/admin/projects/${id}/source?${query}`, token });
+    const res = await source('path=index.html&line=50');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({ path: 'index.html', version: 1, first_line: 10, truncated: false });
+    expect(data.lines).toHaveLength(81);
+    expect(data.lines[40]).toBe('<p>50</p>');
+    expect((await source('path=index.html')).json().data).toMatchObject({ first_line: 1 });
+    expect((await source('path=index.html&line=9999')).json().data.lines.at(-1)).toBe('<p>100</p>');
+    const notText = await source('path=img/a.png');
+    expect(notText.statusCode).toBe(400);
+    expect(notText.json().message).toContain('只能查看文本文件');
+    const missing = await source('path=none.html');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('该版本中没有这个文件');
+    expect((await source('line=3')).statusCode).toBe(400);
+    expect((await source('path=index.html&line=0')).statusCode).toBe(400);
+    expect((await source('path=index.html', owner.token)).statusCode).toBe(403);
+  });
 });

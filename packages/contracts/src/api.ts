@@ -328,6 +328,18 @@ export interface AdminProjectDetailData {
   stats: ProjectStatsDto;
 }
 
+/** GET /api/admin/projects/{id}/source: lines of a text file of the newest version. */
+export interface AdminSourceData {
+  path: string;
+  version: number;
+  /** The 1-based number of lines[0]. */
+  first_line: number;
+  /** Up to 81 lines around the one asked for, each cut to 1,000 characters. */
+  lines: string[];
+  /** The file was longer than what was read (2 MB). */
+  truncated: boolean;
+}
+
 /** This week against last week: rolling 7-day windows ending now. */
 export interface WeekTrendDto {
   this_week: number;

@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentCheckReport } from '@sitehall/contracts';
@@ -108,11 +109,34 @@ export async function checkSiteContent(
   };
   // What is left to say without the files' text, should the worker fail (taken before the bytes go).
   const skeleton = read.map(({ bytes: _, ...f }) => ({ ...f, text: null }));
+  const release = await acquireSlot();
   try {
     return await runInWorker(job, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   } catch {
     return incompleteReport(skeleton, entryFile, opts);
+  } finally {
+    release();
   }
+}
+
+/** At most one check per CPU at once (each worker may take up to 512 MB); the rest wait their turn. */
+const MAX_RUNNING = Math.max(1, os.availableParallelism());
+let running = 0;
+const waiting: Array<() => void> = [];
+
+function acquireSlot(): Promise<() => void> {
+  const release = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  return new Promise((resolve) => {
+    const start = () => {
+      running++;
+      resolve(release);
+    };
+    if (running < MAX_RUNNING) start();
+    else waiting.push(start);
+  });
 }
 
 /** Each scanned file's bytes, within the per-file and total read budgets. */
@@ -138,14 +162,22 @@ async function readSite(files: readonly SiteFile[], opts: ContentCheckOptions): 
     try {
       const read = await f.read(want);
       budget -= read.length;
-      // Its own memory (a read may share a pooled buffer), so it can be transferred to the worker.
-      out.push({ ...base, bytes: new Uint8Array(read), complete: read.length >= f.size });
+      out.push({ ...base, bytes: transferable(read), complete: read.length >= f.size });
     } catch {
       // An unreadable file is skipped, as if it were not text.
       out.push({ ...base, extension: '', bytes: null, complete: false });
     }
   }
   return out;
+}
+
+/**
+ * Bytes whose memory can be handed to the worker: a read into its own buffer as is (a disk read is
+ * one), else a copy (a small store read may sit in Node's shared buffer pool, which must not move).
+ */
+function transferable(read: Buffer): Uint8Array {
+  const own = read.byteOffset === 0 && read.byteLength === read.buffer.byteLength;
+  return own ? new Uint8Array(read.buffer, 0, read.byteLength) : new Uint8Array(read);
 }
 
 /** The worker ran out of time or failed: a report that says so, with what needs no scanning. */

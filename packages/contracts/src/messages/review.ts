@@ -139,6 +139,11 @@ export const reviewMessages = {
     usabilityHint: '这些问题不影响审核结论，但会让站点显示不正常，修改后重新上传新版本即可。',
     /** {line} */
     excerptAt: '第 {line} 行',
+    sourcePathRequired: '请指定要查看的文件',
+    sourceLineInvalid: '行号无效',
+    sourceNotFound: '该版本中没有这个文件',
+    sourceNotText: '只能查看文本文件（HTML、CSS、JavaScript、SVG、JSON 等）',
+    sourceFailed: '读取文件失败',
   },
 } as const;
 

@@ -7,8 +7,10 @@ import {
   formatBytes,
   messages,
 } from '@sitehall/contracts';
-import { Alert, Button, Card, Empty, Modal, Table, type TableProps, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Modal, Spin, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { useAdminSource } from '../../../api/admin';
+import { errorMessage } from '../../../api/client';
 import {
   ContentCheckBadge,
   describeCounts,
@@ -31,13 +33,62 @@ const DOMAIN_GROUPS: Array<{ key: keyof ContentCheckReport['external_domains']; 
 
 const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
 
-export { findingLocation };
+/** The lines around a finding, its own line marked; the excerpt stands in while they load or fail. */
+function SourceLines({ projectId, finding }: { projectId: number; finding: ContentFinding }) {
+  const where = findingLocation(finding);
+  const source = useAdminSource(projectId, finding.file, finding.line);
+  if (source.isSuccess) {
+    const { first_line: first, lines } = source.data;
+    return (
+      <figure className="finding-excerpt-figure" aria-label={`${where} 文件内容`}>
+        <pre className="finding-source">
+          {lines.map((text, i) => {
+            const number = first + i;
+            const current = number === finding.line;
+            return (
+              <div
+                key={number}
+                className={
+                  current ? 'finding-source__line finding-source__line--current' : 'finding-source__line'
+                }
+                ref={current ? (el) => el?.scrollIntoView?.({ block: 'center' }) : undefined}
+              >
+                <span className="finding-excerpt__line">{number}</span>
+                <code>{text}</code>
+              </div>
+            );
+          })}
+        </pre>
+        {source.data.truncated && (
+          <Typography.Text type="secondary">文件较大，只显示了前 2 MB。</Typography.Text>
+        )}
+      </figure>
+    );
+  }
+  return (
+    <>
+      {source.isPending ? (
+        <Spin size="small" />
+      ) : (
+        <Alert type="warning" showIcon title={errorMessage(source.error)} />
+      )}
+      {finding.excerpt && (
+        <figure className="finding-excerpt-figure" aria-label={`${where} 摘录`}>
+          <pre className="finding-excerpt">
+            <span className="finding-excerpt__line">{finding.line}</span>
+            <code>{finding.excerpt}</code>
+          </pre>
+        </figure>
+      )}
+    </>
+  );
+}
 
-/** A finding's location: opens the line it points at, with its excerpt. */
-function FindingLocation({ finding }: { finding: ContentFinding }) {
+/** A finding's location: opens the file at its line (the excerpt shows in the table already). */
+function FindingLocation({ finding, projectId }: { finding: ContentFinding; projectId: number | null }) {
   const [open, setOpen] = useState(false);
   const where = findingLocation(finding);
-  if (!finding.excerpt) {
+  if (!finding.file || projectId === null) {
     return (
       <Typography.Text code className="finding-location" title={where}>
         {where}
@@ -55,20 +106,22 @@ function FindingLocation({ finding }: { finding: ContentFinding }) {
       >
         {where}
       </Button>
-      <Modal open={open} title={where} footer={null} onCancel={() => setOpen(false)} width={720}>
+      <Modal
+        open={open}
+        title={where}
+        footer={null}
+        onCancel={() => setOpen(false)}
+        width={860}
+        destroyOnHidden
+      >
         <Typography.Paragraph type="secondary">{finding.message}</Typography.Paragraph>
-        <figure className="finding-excerpt-figure" aria-label={`${where} 摘录`}>
-          <pre className="finding-excerpt">
-            <span className="finding-excerpt__line">{finding.line}</span>
-            <code>{finding.excerpt}</code>
-          </pre>
-        </figure>
+        {open && <SourceLines projectId={projectId} finding={finding} />}
       </Modal>
     </>
   );
 }
 
-const columns: TableProps<ContentFinding>['columns'] = [
+const columnsFor = (projectId: number | null): TableProps<ContentFinding>['columns'] => [
   {
     title: '级别',
     dataIndex: 'severity',
@@ -95,7 +148,7 @@ const columns: TableProps<ContentFinding>['columns'] = [
     width: 220,
     render: (_, finding) => (
       <div>
-        <FindingLocation finding={finding} />
+        <FindingLocation finding={finding} projectId={projectId} />
         {finding.excerpt && (
           <Typography.Text
             type="secondary"
@@ -155,12 +208,14 @@ function ExternalDomains({ domains }: { domains: ContentCheckReport['external_do
 
 interface ContentCheckCardProps {
   check: ContentCheckReport | null;
+  /** The project, for opening a finding's file (null: locations are shown, not opened). */
+  projectId?: number | null;
   /** The version the check describes. */
   version: number | null;
 }
 
 /** The automatic content check of the newest version: what a reviewer should look at first. */
-export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
+export function ContentCheckCard({ check, version, projectId = null }: ContentCheckCardProps) {
   if (!check) {
     return (
       <Card title="内容检查" className="review-detail__card">
@@ -206,7 +261,7 @@ export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
           rowKey={(finding) =>
             `${finding.severity}|${finding.kind}|${finding.file}|${finding.line}|${finding.message}`
           }
-          columns={columns}
+          columns={columnsFor(projectId)}
           dataSource={risks}
           size="small"
           pagination={risks.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
