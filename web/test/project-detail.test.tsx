@@ -82,6 +82,37 @@ describe('project detail', () => {
     expect(screen.getAllByText('回滚', { selector: 'button span' })).toHaveLength(1);
   });
 
+  it('lists the newest version’s usability findings for the uploader, each with how to fix it', async () => {
+    await openDetail(
+      makeProject({
+        id: 9,
+        name: 'Vue 作业',
+        usability_findings: [
+          {
+            severity: 'medium',
+            category: 'usability',
+            kind: 'root_absolute_link',
+            message:
+              '以 / 开头的地址“/assets/index.js”在站点地址 /sites/项目编号/ 下会指向平台根目录而失效，请改为相对地址',
+            file: 'index.html',
+            line: 8,
+            excerpt: '<script type="module" src="/assets/index.js"></script>',
+          },
+        ],
+      }),
+    );
+    expect(screen.getByText('可用性问题（1）')).toBeInTheDocument();
+    expect(screen.getByText(/在站点地址 \/sites\/项目编号\/ 下会指向平台根目录而失效/)).toBeInTheDocument();
+    expect(screen.getByText('index.html:8')).toBeInTheDocument();
+    expect(screen.getByText('<script type="module" src="/assets/index.js"></script>')).toBeInTheDocument();
+    expect(screen.getByText(/修改方法：.*base: "\.\/"/)).toBeInTheDocument();
+  });
+
+  it('shows no usability card when there is nothing to fix', async () => {
+    await openDetail(liveWithPendingVersion);
+    expect(screen.queryByText(/可用性问题/)).toBeNull();
+  });
+
   it('rolls back to an earlier approved version after asking', async () => {
     const { user, api } = await openDetail(liveWithPendingVersion, {
       'POST /projects/7/rollback': ok({ project: liveWithPendingVersion }, '已回滚到所选版本'),

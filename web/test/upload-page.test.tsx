@@ -209,6 +209,35 @@ describe('upload page', () => {
     await waitFor(() => expect(api.calls('GET /projects/my').length).toBeGreaterThan(0));
   });
 
+  it('goes to the new project’s detail right after an upload with usability findings, to fix them', async () => {
+    const project = makeProject({
+      id: 31,
+      name: 'Vue 作业',
+      usability_findings: [
+        {
+          severity: 'low',
+          category: 'usability',
+          kind: 'missing_file',
+          message: '引用的文件不在上传内容中：“img/logo.png”，打开页面时会加载失败',
+          file: 'index.html',
+          line: 3,
+          excerpt: '<img src="img/logo.png">',
+        },
+      ],
+    });
+    const { user, router } = await openUpload({
+      'POST /projects/upload': ok({ project }, '文件上传成功！'),
+      'GET /projects/31': ok({ project }),
+    });
+    await user.type(nameInput(), 'Vue 作业');
+    pick('file-input', [file('index.html')]);
+    await user.click(submitButton());
+    expect(await screen.findByText('可用性问题：1 个，请查看并修改')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/31'));
+    expect(await screen.findByText('可用性问题（1）')).toBeInTheDocument();
+    expect(screen.getByText(/修改方法：把缺少的文件一起上传/)).toBeInTheDocument();
+  });
+
   it('shows the server’s field errors on their fields', async () => {
     const { user } = await openUpload({
       'POST /projects/upload': fail(400, '项目名称至少需要2个字符', {

@@ -122,6 +122,8 @@ export interface ProjectDto {
   review_comments?: ReviewCommentDto[];
   live_version: number | null;
   latest_version: number | null;
+  /** Detail only: the newest version's usability findings (how to fix them: CONTENT_CHECK_FIXES). */
+  usability_findings?: ContentFinding[];
 }
 
 /** A showcase card: public fields only. */
@@ -192,8 +194,10 @@ export interface MyProjectsData {
 /* ---- Review and admin console (GET /api/admin/...) ---- */
 
 export type ContentCheckSeverity = 'high' | 'medium' | 'low' | 'info';
-/** The badge: the highest severity found, or clean. */
+/** The badge: the highest severity of the risk findings, or clean. */
 export type ContentCheckLevel = ContentCheckSeverity | 'clean';
+/** Risk findings decide the level; usability findings are what the uploader should fix. */
+export type ContentCheckCategory = 'risk' | 'usability';
 export type ContentCheckKind =
   | 'missing_entry'
   | 'root_absolute_link'
@@ -208,47 +212,64 @@ export type ContentCheckKind =
   | 'crypto_miner'
   | 'type_mismatch'
   | 'svg_script'
-  | 'large_file';
+  | 'large_file'
+  | 'network_sink'
+  | 'exfil_endpoint'
+  | 'hidden_frame'
+  | 'executable_download'
+  | 'scam_text'
+  | 'check_incomplete';
 
 export interface ContentFinding {
   severity: ContentCheckSeverity;
+  /** Absent in reports stored before version 2: derived from the kind when read. */
+  category: ContentCheckCategory;
   kind: ContentCheckKind;
+  /** The rule that found it (server/src/content-check/rules.ts); absent in version 1 reports. */
+  rule?: string;
   /** Chinese, for the review screen. */
   message: string;
   /** Path in the site, null for findings about the whole site. */
   file: string | null;
   /** 1-based line in that file, null when not about a line. */
   line: number | null;
+  /** The line, trimmed and cut to ~160 characters, so the reviewer sees it without opening the file. */
+  excerpt?: string | null;
 }
 
-/** What the review list shows as a badge. */
+/** What the review list shows as a badge: risk findings only. */
 export interface ContentCheckSummary {
   level: ContentCheckLevel;
-  /** Every finding counted, including those beyond the listed ones. */
+  /** Every risk finding counted, including those beyond the listed ones. */
   counts: Record<ContentCheckSeverity, number>;
 }
 
 /** The content check of one deployment, computed at ingest and stored with it. */
 export interface ContentCheckReport extends ContentCheckSummary {
-  version: 1;
+  /** 2 since the risk/usability split; version 1 reports are upgraded when read. */
+  version: 2;
   checked_at: string;
-  /** Most severe first, then by file and line; at most 300. */
+  /** Most severe first, then by file and line; at most 300 (risk and usability together). */
   findings: ContentFinding[];
+  /** Usability findings counted (listed ones and beyond). */
+  usability_count: number;
   /** Findings found but not listed (the list's cap, or more than 10 of one kind in one file). */
   omitted_findings: number;
-  /** Other domains the site loads from, posts to or redirects to, sorted. */
+  /** Other domains the site loads from, posts to, sends data to or redirects to, sorted. */
   external_domains: {
     scripts: string[];
     stylesheets: string[];
     frames: string[];
     forms: string[];
     redirects: string[];
+    /** Hosts named in scripts (string literals, decoded strings) and links to downloads. */
+    script_hosts: string[];
   };
   /** The five largest files, largest first. */
   largest_files: Array<{ file: string; size: number }>;
   /** HTML, CSS, JavaScript, SVG and other text files read. */
   scanned_files: number;
-  /** Files read only in part (beyond the per-file or total read budget). */
+  /** Files read only in part (beyond the per-file or total read budget, or the time budget). */
   partially_scanned_files: string[];
 }
 
@@ -269,6 +290,9 @@ export interface AdminProjectCounts {
   published: number;
   rejected: number;
 }
+
+/** The review list's risk filter: a level, or versions never checked. */
+export type ContentRiskFilter = ContentCheckLevel | 'unchecked';
 
 export interface AdminProjectListData {
   projects: AdminProjectDto[];
@@ -315,6 +339,18 @@ export interface AdminProjectDetailData {
   /** Present when the newest version differs from the live one. */
   diff: VersionDiffDto | null;
   stats: ProjectStatsDto;
+}
+
+/** GET /api/admin/projects/{id}/source: lines of a text file of the newest version. */
+export interface AdminSourceData {
+  path: string;
+  version: number;
+  /** The 1-based number of lines[0]. */
+  first_line: number;
+  /** Up to 81 lines around the one asked for, each cut to 1,000 characters. */
+  lines: string[];
+  /** The file was longer than what was read (2 MB). */
+  truncated: boolean;
 }
 
 /** This week against last week: rolling 7-day windows ending now. */

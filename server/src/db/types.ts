@@ -72,6 +72,8 @@ export interface DeploymentsTable {
   entry_file: string | null;
   /** JSON: the content check's findings (review issue). */
   content_check: string | null;
+  /** The check's risk level as a rank (0 clean, 1 info, 2 low, 3 medium, 4 high); null unchecked. */
+  content_risk: number | null;
   created_by: number;
   created_at: string;
   reviewed_at: string | null;

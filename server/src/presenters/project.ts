@@ -2,6 +2,7 @@
 import type {
   AdminProjectDto,
   ContentCheckSummary,
+  ContentFinding,
   DeploymentDto,
   ProjectDto,
   ProjectFileDto,
@@ -45,6 +46,8 @@ export function presentProject(
     files?: DeploymentFileRow[];
     deployments?: (DeploymentRow & { reviewer: string | null })[];
     reviewComments?: ReviewCommentDto[];
+    /** Detail only: the newest version's usability findings, for the uploader to fix. */
+    usability?: ContentFinding[];
     urls: SiteUrlOptions;
   },
 ): ProjectDto {
@@ -83,6 +86,7 @@ export function presentProject(
     ...(extra.reviewComments ? { review_comments: extra.reviewComments } : {}),
     live_version: extra.live?.version ?? null,
     latest_version: d?.version ?? null,
+    ...(extra.usability ? { usability_findings: extra.usability } : {}),
   };
 }
 

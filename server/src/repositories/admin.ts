@@ -1,6 +1,7 @@
 /** Queries of the admin console: the review lists, the dashboard's figures, a project's views. */
-import type { AdminProjectCounts, AdminTab } from '@sitehall/contracts';
+import type { AdminProjectCounts, AdminTab, ContentRiskFilter } from '@sitehall/contracts';
 import { sql } from 'kysely';
+import { LEVEL_RANK } from '../content-check/report.js';
 import type { DB } from '../db/database.js';
 import type { ProjectWithOwner } from './projects.js';
 import { likePattern } from './showcase.js';
@@ -22,20 +23,41 @@ export function createAdminRepository(db: DB) {
     async listProjects(q: {
       status: AdminTab;
       search?: string;
-      sort: 'newest' | 'oldest';
+      sort: 'newest' | 'oldest' | 'risk';
+      /** The newest version's check at this risk level, or never checked. */
+      risk?: ContentRiskFilter;
       page: number;
       pageSize: number;
     }): Promise<{ rows: ProjectWithOwner[]; total: number }> {
       const status = q.status === 'all' ? null : q.status;
+      // The newest version's risk rank (deployments.content_risk: 0 clean … 4 high, null unchecked).
+      const risk = q.risk === undefined ? undefined : q.risk === 'unchecked' ? null : LEVEL_RANK[q.risk];
+      const byRisk = q.risk !== undefined || q.sort === 'risk';
       const list = withOwner()
+        .leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id')
         .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
-        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!));
+        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
+        .$if(risk !== undefined, (qb) =>
+          risk === null
+            ? qb.where('newest.content_risk', 'is', null)
+            : qb.where('newest.content_risk', '=', risk!),
+        );
       const count = db
         .selectFrom('projects')
+        .$if(byRisk, (qb) =>
+          qb.leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id'),
+        )
         .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
-        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!));
+        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
+        .$if(risk !== undefined, (qb) =>
+          risk === null
+            ? qb.where(sql.ref('newest.content_risk'), 'is', null)
+            : qb.where(sql.ref('newest.content_risk'), '=', risk!),
+        );
       const direction = q.sort === 'oldest' ? 'asc' : 'desc';
       const rows = await list
+        // Highest risk first; unchecked versions (null) after clean ones on both engines.
+        .$if(q.sort === 'risk', (qb) => qb.orderBy(sql`coalesce(newest.content_risk, -1)`, 'desc'))
         .orderBy('projects.created_at', direction)
         .orderBy('projects.id', direction)
         .limit(q.pageSize)
@@ -109,10 +131,10 @@ export function createAdminRepository(db: DB) {
     },
 
     /** Stores the check of a deployment that had none (made before the check existed). */
-    async saveContentCheck(deploymentId: number, json: string): Promise<void> {
+    async saveContentCheck(deploymentId: number, json: string, risk: number): Promise<void> {
       await db
         .updateTable('deployments')
-        .set({ content_check: json })
+        .set({ content_check: json, content_risk: risk })
         .where('id', '=', deploymentId)
         .where('content_check', 'is', null)
         .execute();

@@ -5,6 +5,7 @@
 import {
   adminConfigBody,
   adminProjectsQuery,
+  adminSourceQuery,
   auditLogQuery,
   batchBody,
   messages,
@@ -52,6 +53,12 @@ export const adminRoutes =
     app.get('/admin/projects/:id', { config: { access: 'admin' } }, async (request) =>
       ok(await reviewQueue.detail(projectId(request.params))),
     );
+
+    // A text file of the newest version around a line: where a content check finding points.
+    app.get('/admin/projects/:id/source', { config: { access: 'admin' } }, async (request) => {
+      const q = parse(adminSourceQuery, request.query);
+      return ok(await reviewQueue.source(projectId(request.params), q.path, q.line));
+    });
 
     app.post('/admin/projects/:id/review', { config: { access: 'admin' } }, async (request) => {
       const body = parse(reviewBody, request.body);

@@ -12,6 +12,13 @@ import {
   versionFields,
 } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
+import {
+  checkSiteContent,
+  parseContentCheck,
+  riskRankOf,
+  siteFileOnDisk,
+  usabilityFindings,
+} from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
@@ -32,7 +39,6 @@ import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
-import { checkSiteContent, siteFileOnDisk } from './content-check.js';
 import type { Metrics } from './metrics.js';
 import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
@@ -185,6 +191,7 @@ export function createProjectService(deps: {
             total_size: result.totalSize,
             entry_file: result.entryFile,
             content_check: JSON.stringify(contentCheck),
+            content_risk: riskRankOf(contentCheck),
             created_by: actor.id,
             created_at: at,
             reviewed_at: null,
@@ -247,6 +254,7 @@ export function createProjectService(deps: {
       latest,
       live,
       files,
+      usability: usabilityFindings(parseContentCheck(latest?.content_check ?? null)),
       deployments,
       reviewComments: comments.map((c) => ({
         ...c,

@@ -14,6 +14,7 @@ import {
   type AdminProjectDetailData,
   type AdminProjectDto,
   type AdminProjectsFilters,
+  type AdminSourceData,
   type ContentCheckReport,
   format,
   messages,
@@ -23,6 +24,13 @@ import {
   type ReviewAction,
   type VersionDiffDto,
 } from '@sitehall/contracts';
+import {
+  checkSiteContent,
+  parseContentCheck,
+  riskRankOf,
+  siteFileInStore,
+  summarizeContentCheck,
+} from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { DeploymentRow, ProjectUpdate } from '../db/types.js';
@@ -36,12 +44,6 @@ import type { AdminRepository } from '../repositories/admin.js';
 import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
-import {
-  checkSiteContent,
-  parseContentCheck,
-  siteFileInStore,
-  summarizeContentCheck,
-} from './content-check.js';
 import type { ProjectEvents } from './projects.js';
 
 const m = messages.review;
@@ -238,7 +240,7 @@ export function createReviewQueue(deps: {
         d.entry_file,
         { rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains) },
       );
-      await admin.saveContentCheck(d.id, JSON.stringify(report));
+      await admin.saveContentCheck(d.id, JSON.stringify(report), riskRankOf(report));
       return report;
     } catch {
       // A blob gone missing must not take the review page down: it shows the check as not done.
@@ -335,6 +337,7 @@ export function createReviewQueue(deps: {
           status: q.status,
           search: q.search,
           sort: q.sort,
+          risk: q.risk,
           page: q.page,
           pageSize: q.page_size,
         }),
@@ -367,6 +370,63 @@ export function createReviewQueue(deps: {
         stats,
       };
     },
+
+    /** Lines of a text file of the newest version around `line`: where a content check finding points. */
+    async source(id: number, path: string, line = 1): Promise<AdminSourceData> {
+      const cc = messages.review.contentCheck;
+      const p = await projects.byId(id);
+      if (!p?.latest_deployment_id) throw new NotFound(messages.project.notFound);
+      const d = await projects.deployment(p.latest_deployment_id);
+      const file = d ? (await projects.filesOf(d.id)).find((f) => f.path === path) : undefined;
+      if (!d || !file) throw new NotFound(cc.sourceNotFound);
+      if (!SOURCE_TYPES.has(file.extension)) throw new Invalid('path', cc.sourceNotText);
+      const size = Number(file.size);
+      const want = Math.min(size, SOURCE_MAX_BYTES);
+      const chunks: Buffer[] = [];
+      try {
+        if (want > 0) {
+          for await (const chunk of await store.read(file.sha256, { start: 0, end: want - 1 })) {
+            chunks.push(chunk as Buffer);
+          }
+        }
+      } catch {
+        // A blob gone missing or unreadable: the page says so, the server goes on.
+        throw new NotFound(cc.sourceFailed);
+      }
+      const lines = Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/^\ufeff/, '')
+        .split(/\r?\n/);
+      const at = Math.min(line, lines.length);
+      const first = Math.max(1, at - SOURCE_CONTEXT_LINES);
+      return {
+        path,
+        version: d.version,
+        first_line: first,
+        lines: lines.slice(first - 1, at + SOURCE_CONTEXT_LINES).map((l) => l.slice(0, SOURCE_LINE_CHARS)),
+        truncated: size > want,
+      };
+    },
   };
 }
+
+/** The file view of the review detail: text types only, the first 2 MB, 40 lines either side. */
+const SOURCE_TYPES = new Set([
+  'html',
+  'htm',
+  'css',
+  'js',
+  'mjs',
+  'json',
+  'map',
+  'svg',
+  'txt',
+  'md',
+  'xml',
+  'csv',
+  'webmanifest',
+]);
+const SOURCE_MAX_BYTES = 2 * 1024 * 1024;
+const SOURCE_CONTEXT_LINES = 40;
+const SOURCE_LINE_CHARS = 1000;
 export type ReviewQueue = ReturnType<typeof createReviewQueue>;

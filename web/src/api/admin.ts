@@ -9,6 +9,7 @@ import type {
   AdminProjectDto,
   AdminProjectListData,
   AdminProjectsQuery,
+  AdminSourceData,
   AdminStatsDto,
   AuditLogListData,
   AuditLogQuery,
@@ -56,6 +57,11 @@ export const adminApi = {
   pending: (query: PendingProjectsQuery) =>
     http.get<PendingProjectsData>('/admin/projects/pending', { params: query }),
   project: (id: number) => http.get<AdminProjectDetailData>(`/admin/projects/${id}`),
+  /** Lines of a text file of the newest version around `line` (a content check finding). */
+  source: (id: number, path: string, line: number | null) =>
+    http.get<AdminSourceData>(`/admin/projects/${id}/source`, {
+      params: { path, ...(line ? { line } : {}) },
+    }),
   review: ({ id, action, comment }: ReviewDecision) =>
     http.post<{ project: ProjectDto }>(`/admin/projects/${id}/review`, {
       action,
@@ -109,6 +115,16 @@ export function useAdminProject(id: number | null) {
     queryKey: queryKeys.adminProjects.detail(id ?? 0),
     queryFn: () => adminApi.project(id ?? 0),
     enabled: id !== null,
+  });
+}
+
+/** The file a finding points at, fetched when its dialog opens. */
+export function useAdminSource(id: number, path: string | null, line: number | null) {
+  return useQuery({
+    queryKey: queryKeys.adminProjects.source(id, path ?? '', line ?? 0),
+    queryFn: () => adminApi.source(id, path ?? '', line),
+    enabled: path !== null,
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }
 

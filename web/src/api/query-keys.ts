@@ -31,6 +31,8 @@ export const queryKeys = {
     list: (query: AdminProjectsQuery) => ['admin', 'projects', 'list', query] as const,
     pending: (query: PendingProjectsQuery) => ['admin', 'projects', 'pending', query] as const,
     detail: (id: number) => ['admin', 'projects', 'detail', id] as const,
+    source: (id: number, path: string, line: number) =>
+      ['admin', 'projects', 'source', id, path, line] as const,
   },
   adminStats: ['admin', 'stats'] as const,
   adminConfig: ['admin', 'config'] as const,

@@ -61,15 +61,26 @@ export const reviewMessages = {
     externalStylesheet: '引用外部样式表：{domain}',
     /** {domain} */
     externalFrame: '嵌入外部页面或内容：{domain}',
-    passwordForm: '页面包含密码输入框：静态站点无法处理登录，可能是钓鱼页面',
+    /** {signals}: what made the form look like phishing, joined with "、". */
+    phishingForm: '疑似钓鱼表单：{signals}',
+    passwordForm: '页面包含密码输入框，表单提交目标可疑：静态站点无法处理登录',
+    passwordFormDemo: '演示用登录表单（action 为空或 #，不提交到任何地方）',
     /** {domain} */
     passwordFormExternal: '表单收集密码并提交到外部域名 {domain}：疑似钓鱼',
     /** {domain} */
     externalForm: '表单提交到外部域名 {domain}',
     /** {domain} */
+    externalFormGet: '表单以 GET 方式提交到外部域名 {domain}（如站外搜索框），不含敏感字段',
+    /** {domain} */
+    formService: '表单提交到表单服务 {domain}',
+    /** {url} */
+    formServerScript: '表单提交到服务器脚本“{url}”：静态站点不能运行它，可能是钓鱼页面的残留',
+    /** {domain} */
     metaRefresh: '页面自动跳转（meta refresh）到外部域名 {domain}',
     /** {domain} */
     scriptRedirect: '脚本将页面跳转到外部域名 {domain}',
+    /** {fn} {decoder} */
+    decodedExecution: '通过 {fn} 执行或输出 {decoder} 解码后的内容（混淆特征）',
     /** {fn} */
     evalBase64: '通过 {fn} 执行 base64 解码后的代码（混淆特征）',
     /** {fn} */
@@ -81,6 +92,22 @@ export const reviewMessages = {
     hexEscapes: '包含长串十六进制转义字符（混淆特征）',
     /** {name} */
     cryptoMiner: '发现已知挖矿脚本特征：{name}',
+    /** {domain} {sink} */
+    networkSink: '脚本向外部域名 {domain} 发送请求（{sink}）',
+    /** {domain} {sink} {source} */
+    networkSinkWithInput: '脚本读取{source}并发送到外部域名 {domain}（{sink}）：疑似窃取用户输入',
+    /** {what} {host} */
+    exfilEndpoint: '脚本引用常被用来外传数据的地址：{what}（{host}）',
+    /** {domain} {how} */
+    hiddenFrame: '隐藏的外部框架：{domain}（{how}），访客看不到它却会加载它',
+    /** {url} */
+    executableDownload: '链接到可执行文件或安装包：“{url}”',
+    /** {topics} {words} */
+    scamText: '页面含{topics}类诈骗常见用语：{words}',
+    /** {topics} {words} {extras} */
+    scamTextWithContact: '页面含{topics}类诈骗常见用语（{words}），并附有{extras}',
+    /** {file} */
+    checkIncomplete: '自动检查未能在时限内读完“{file}”，请人工检查该文件',
     /** {ext} */
     htmlInOtherType: '文件扩展名为 .{ext}，内容却是 HTML 页面',
     /** {ext} */
@@ -91,6 +118,34 @@ export const reviewMessages = {
     /** {size} */
     largeFile: '文件较大（{size}），可能影响加载速度',
     notChecked: '未检查',
+    /** A report without risk findings: never a reassuring "no problems". */
+    noKnownRisk: '自动检查未发现已知风险',
+    noKnownRiskHint: '自动检查只能发现已知的风险特征，发布前仍请预览站点并人工判断。',
+    coversTitle: '自动检查涵盖',
+    covers: [
+      'HTML 中的外部脚本、样式、框架（含隐藏框架）、表单及其提交目标、页面跳转',
+      '脚本中的网址（含 base64、百分号、十六进制、fromCharCode 可静态解码的部分）、向外部发送数据的调用及其是否读取键盘、剪贴板、表单和密码输入',
+      '已知的数据外传地址（Telegram 机器人、Discord Webhook、IP 地址、内网穿透服务）',
+      '钓鱼表单（敏感字段、品牌词、诱导用语、提交目标）、可执行文件和安装包链接',
+      '赌博、彩票、投资、收款类诈骗用语与收款码、联系方式',
+      'eval、document.write 等执行解码内容的混淆写法，已知挖矿脚本',
+    ],
+    notCoveredTitle: '不涵盖',
+    notCovered: [
+      '图片、视频中的文字与内容（收款码只按文件名和说明文字识别）',
+      '运行时才拼出的网址、从服务器加载的内容、复杂混淆',
+      '外部网站本身是否安全、页面内容是否侵权或违法',
+      '超过单个文件读取上限（2 MB）或总读取上限（64 MB）的部分',
+    ],
+    usabilityTitle: '可用性问题',
+    usabilityHint: '这些问题不影响审核结论，但会让站点显示不正常，修改后重新上传新版本即可。',
+    /** {line} */
+    excerptAt: '第 {line} 行',
+    sourcePathRequired: '请指定要查看的文件',
+    sourceLineInvalid: '行号无效',
+    sourceNotFound: '该版本中没有这个文件',
+    sourceNotText: '只能查看文本文件（HTML、CSS、JavaScript、SVG、JSON 等）',
+    sourceFailed: '读取文件失败',
   },
 } as const;
 
@@ -99,7 +154,7 @@ export const CONTENT_CHECK_LEVEL_LABELS = {
   medium: '中风险',
   low: '低风险',
   info: '提示',
-  clean: '未发现问题',
+  clean: '未发现已知风险',
 } as const;
 
 export const CONTENT_CHECK_KIND_LABELS = {
@@ -117,7 +172,32 @@ export const CONTENT_CHECK_KIND_LABELS = {
   type_mismatch: '内容与扩展名不符',
   svg_script: 'SVG 脚本',
   large_file: '大文件',
+  network_sink: '向外部发送数据',
+  exfil_endpoint: '数据外传地址',
+  hidden_frame: '隐藏框架',
+  executable_download: '可执行文件下载',
+  scam_text: '诈骗用语',
+  check_incomplete: '检查未完成',
 } as const;
+
+/** Which findings are usability problems (the uploader's to fix); every other kind is a risk. */
+export const USABILITY_KINDS = [
+  'missing_entry',
+  'root_absolute_link',
+  'missing_file',
+  'type_mismatch',
+  'large_file',
+] as const;
+
+/** How the uploader fixes each usability finding (project detail page, upload result). */
+export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], string> = {
+  missing_entry: '在站点根目录放一个 index.html（或把入口页改名为 index.html），再上传新版本',
+  root_absolute_link:
+    '把以 / 开头的地址改为相对地址（如 /assets/app.js 改为 ./assets/app.js）；Vue/Vite 项目可设置 base: "./" 后重新构建',
+  missing_file: '把缺少的文件一起上传，或修正引用的路径（注意大小写；路径分隔符请用 /）',
+  type_mismatch: '把文件改为与内容相符的扩展名，或修正文件内容',
+  large_file: '压缩图片和视频，或改用更小的文件，访客打开会更快',
+};
 
 /** Chinese names of the audit log's actions (the audit log page and its filter). */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {

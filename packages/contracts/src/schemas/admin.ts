@@ -8,8 +8,10 @@ import { NO_CONTROL_CHARS } from './auth.js';
 export {
   AUDIT_ACTION_LABELS,
   AUDIT_TARGET_LABELS,
+  CONTENT_CHECK_FIXES,
   CONTENT_CHECK_KIND_LABELS,
   CONTENT_CHECK_LEVEL_LABELS,
+  USABILITY_KINDS,
 } from '../messages/review.js';
 
 import { pageParam, pageSizeParam } from './paging.js';

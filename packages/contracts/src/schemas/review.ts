@@ -43,13 +43,34 @@ export const rollbackBody = z.object({ deployment_id: deploymentId });
 export const ADMIN_TABS = ['all', ...PROJECT_STATUSES] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
+/** GET /api/admin/projects/{id}/source: a text file of the newest version, around a line. */
+export const adminSourceQuery = z.object({
+  path: z
+    .string({ error: m.contentCheck.sourcePathRequired })
+    .min(1, m.contentCheck.sourcePathRequired)
+    .max(1000),
+  line: z.coerce
+    .number({ error: m.contentCheck.sourceLineInvalid })
+    .int(m.contentCheck.sourceLineInvalid)
+    .min(1, m.contentCheck.sourceLineInvalid)
+    .max(10_000_000, m.contentCheck.sourceLineInvalid)
+    .optional(),
+});
+export type AdminSourceQuery = z.input<typeof adminSourceQuery>;
+
+/** The review list's orders: by upload time, or by risk (highest first, then newest). */
+export const ADMIN_SORTS = ['newest', 'oldest', 'risk'] as const;
+export const CONTENT_RISK_FILTERS = ['high', 'medium', 'low', 'info', 'clean', 'unchecked'] as const;
+
 /** GET /api/admin/projects: a tab, a search over name, description and owner, a page. */
 export const adminProjectsQuery = z.object({
   status: z.enum(ADMIN_TABS).optional().default('all'),
   search: searchParam.transform((v) => v || undefined),
   page: pageParam,
   page_size: pageSizeParam(100, 10),
-  sort: z.enum(['newest', 'oldest']).optional().default('newest'),
+  sort: z.enum(ADMIN_SORTS).optional().default('newest'),
+  /** Only projects whose newest version's check is at this risk level (or was never checked). */
+  risk: z.enum(CONTENT_RISK_FILTERS).optional(),
 });
 export type AdminProjectsQuery = z.input<typeof adminProjectsQuery>;
 export type AdminProjectsFilters = z.output<typeof adminProjectsQuery>;

@@ -15,7 +15,7 @@ export const LEVEL_COLORS: Record<ContentCheckLevel, string> = {
   medium: 'orange',
   low: 'gold',
   info: 'blue',
-  clean: 'green',
+  clean: 'default',
 };
 
 /** "高风险 2 · 提示 1": the counts of every severity found. */
@@ -25,18 +25,21 @@ export function describeCounts(counts: Record<ContentCheckSeverity, number>): st
     .join(' · ');
 }
 
-/** The content check of a project's newest version: its worst level and how many findings of each kind. */
+/**
+ * The content check of a project's newest version: its risk level and how many risk findings are at
+ * that level (the other levels are in the tooltip). Usability findings never count here.
+ */
 export function ContentCheckBadge({ check }: { check: ContentCheckSummary | null }) {
   if (!check) {
     return <Tag className="content-check-badge">{messages.review.contentCheck.notChecked}</Tag>;
   }
   const counts = describeCounts(check.counts);
-  const total = SEVERITIES.reduce((sum, s) => sum + check.counts[s], 0);
+  const atLevel = check.level === 'clean' ? 0 : check.counts[check.level];
   return (
     <Tooltip title={counts || undefined}>
-      <Tag color={LEVEL_COLORS[check.level]} className="content-check-badge">
+      <Tag color={LEVEL_COLORS[check.level]} className="content-check-badge" data-level={check.level}>
         {CONTENT_CHECK_LEVEL_LABELS[check.level]}
-        {total > 0 && <span className="content-check-badge__count">{total}</span>}
+        {atLevel > 0 && <span className="content-check-badge__count">{atLevel}</span>}
       </Tag>
     </Tooltip>
   );

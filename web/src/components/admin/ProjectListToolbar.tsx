@@ -13,7 +13,7 @@ interface ProjectList {
 
 /**
  * Above the admin project lists (review list, projects page): search, the list's own filters,
- * sort by upload time, and a refresh. A new search or order starts again from the first page.
+ * sort by upload time or risk, and a refresh. A new search or order starts again from the first page.
  */
 export function ProjectListToolbar({
   list,
@@ -43,6 +43,7 @@ export function ProjectListToolbar({
         options={[
           { value: 'newest', label: '最新上传在前' },
           { value: 'oldest', label: '最早上传在前' },
+          { value: 'risk', label: '风险最高在前' },
         ]}
         className="admin-toolbar__sort"
       />

@@ -1,24 +1,33 @@
-import { ADMIN_TABS, type AdminProjectsQuery, type AdminTab } from '@sitehall/contracts';
+import {
+  ADMIN_SORTS,
+  ADMIN_TABS,
+  type AdminProjectsQuery,
+  type AdminTab,
+  CONTENT_RISK_FILTERS,
+} from '@sitehall/contracts';
 import type { Paging } from './PagedTable';
 import { useListAddress } from './useListAddress';
 
 export const ADMIN_PAGE_SIZES = [10, 20, 50, 100];
-const SORTS = ['newest', 'oldest'] as const;
-export type AdminSort = (typeof SORTS)[number];
+export type AdminSort = (typeof ADMIN_SORTS)[number];
+/** The risk filter: any level first (the default), then each level and never checked. */
+const RISKS = ['any', ...CONTENT_RISK_FILTERS] as const;
+export type AdminRiskFilter = (typeof RISKS)[number];
 
 /** The admin project lists' view (tab, search, sort, page) in the address, and its server query. */
 export function useAdminListParams(defaultPageSize: number) {
-  const list = useListAddress<{ status: AdminTab; sort: AdminSort }>({
+  const list = useListAddress<{ status: AdminTab; sort: AdminSort; risk: AdminRiskFilter }>({
     defaultPageSize,
     pageSizes: ADMIN_PAGE_SIZES,
-    filters: { status: ADMIN_TABS, sort: SORTS },
+    filters: { status: ADMIN_TABS, sort: ADMIN_SORTS, risk: RISKS },
   });
-  const { status, sort } = list.filters;
+  const { status, sort, risk } = list.filters;
   const query: AdminProjectsQuery = {
     status,
     page: list.page,
     page_size: list.pageSize,
     sort,
+    ...(risk !== 'any' ? { risk } : {}),
     ...(list.search ? { search: list.search } : {}),
   };
   /** The pager of a page of these lists, with the spec's "第 x 页，共 y 页，总计 z 项". */
@@ -30,7 +39,7 @@ export function useAdminListParams(defaultPageSize: number) {
     summary: (count) => pageSummary(list.page, list.pageSize, count),
     onChange: (page, pageSize) => list.update({ page, pageSize }),
   });
-  return { ...list, status, sort, query, paging };
+  return { ...list, status, sort, risk, query, paging };
 }
 
 /** "第 2 页，共 5 页，总计 43 项" (spec §2, review list). */

@@ -13,6 +13,7 @@ import { useProject } from '../../api/projects';
 import { DetailSkeleton } from '../../components/DetailSkeleton';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
+import { UsabilityCard } from '../../components/UsabilityFindings';
 import { VersionsCard } from '../../components/VersionsCard';
 import { FilesCard, ReviewHistoryCard } from './HistoryCards';
 import { EditProjectModal, NewVersionModal } from './ProjectModals';
@@ -100,6 +101,7 @@ export function ProjectDetailPage() {
           <div className="detail-column">
             <BasicInfoCard project={project} />
             <FileInfoCard project={project} />
+            <UsabilityCard findings={project.usability_findings} className="detail-card" />
             <FilesCard project={project} />
             <VersionsCard project={project} className="detail-card" />
             <ReviewHistoryCard comments={project.review_comments ?? []} />

@@ -190,14 +190,19 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
         project_name: values.project_name,
         description: values.description ?? '',
       });
-      await upload.mutateAsync({ form: body, ...task.begin() });
+      const { project } = await upload.mutateAsync({ form: body, ...task.begin() });
       busyRef.current = false;
       message.success(messages.project.uploadSuccess);
+      // Problems the uploader can fix now (root-absolute links, missing files): shown right away.
+      const usability = project.usability_findings?.length ?? 0;
       // Someone who asked to leave mid-upload goes where they were going; everyone else to the list.
       if (blockerRef.current.state === 'blocked') {
         confirmRef.current?.destroy();
         confirmRef.current = null;
         blockerRef.current.proceed();
+      } else if (usability > 0) {
+        message.warning(`${messages.review.contentCheck.usabilityTitle}：${usability} 个，请查看并修改`);
+        navigate(`/projects/${project.id}`);
       } else {
         navigate('/projects');
       }

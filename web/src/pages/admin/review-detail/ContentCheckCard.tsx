@@ -5,15 +5,22 @@ import {
   type ContentCheckSeverity,
   type ContentFinding,
   formatBytes,
+  messages,
 } from '@sitehall/contracts';
-import { Alert, Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Modal, Spin, Table, type TableProps, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useAdminSource } from '../../../api/admin';
+import { errorMessage } from '../../../api/client';
 import {
   ContentCheckBadge,
   describeCounts,
   LEVEL_COLORS,
   SEVERITIES,
 } from '../../../components/admin/ContentCheckBadge';
+import { findingLocation, UsabilityFindingsList } from '../../../components/UsabilityFindings';
 import { formatDateTime } from '../../../lib/format';
+
+const m = messages.review.contentCheck;
 
 const DOMAIN_GROUPS: Array<{ key: keyof ContentCheckReport['external_domains']; label: string }> = [
   { key: 'scripts', label: '外部脚本' },
@@ -21,17 +28,100 @@ const DOMAIN_GROUPS: Array<{ key: keyof ContentCheckReport['external_domains']; 
   { key: 'frames', label: '嵌入页面' },
   { key: 'forms', label: '表单提交' },
   { key: 'redirects', label: '页面跳转' },
+  { key: 'script_hosts', label: '脚本中出现' },
 ];
 
 const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
 
-/** "index.html:12", or the whole site. */
-export function findingLocation(finding: Pick<ContentFinding, 'file' | 'line'>): string {
-  if (!finding.file) return '整个站点';
-  return finding.line ? `${finding.file}:${finding.line}` : finding.file;
+/** The lines around a finding, its own line marked; the excerpt stands in while they load or fail. */
+function SourceLines({ projectId, finding }: { projectId: number; finding: ContentFinding }) {
+  const where = findingLocation(finding);
+  const source = useAdminSource(projectId, finding.file, finding.line);
+  if (source.isSuccess) {
+    const { first_line: first, lines } = source.data;
+    return (
+      <figure className="finding-excerpt-figure" aria-label={`${where} 文件内容`}>
+        <pre className="finding-source">
+          {lines.map((text, i) => {
+            const number = first + i;
+            const current = number === finding.line;
+            return (
+              <div
+                key={number}
+                className={
+                  current ? 'finding-source__line finding-source__line--current' : 'finding-source__line'
+                }
+                ref={current ? (el) => el?.scrollIntoView?.({ block: 'center' }) : undefined}
+              >
+                <span className="finding-excerpt__line">{number}</span>
+                <code>{text}</code>
+              </div>
+            );
+          })}
+        </pre>
+        {source.data.truncated && (
+          <Typography.Text type="secondary">文件较大，只显示了前 2 MB。</Typography.Text>
+        )}
+      </figure>
+    );
+  }
+  return (
+    <>
+      {source.isPending ? (
+        <Spin size="small" />
+      ) : (
+        <Alert type="warning" showIcon title={errorMessage(source.error)} />
+      )}
+      {finding.excerpt && (
+        <figure className="finding-excerpt-figure" aria-label={`${where} 摘录`}>
+          <pre className="finding-excerpt">
+            <span className="finding-excerpt__line">{finding.line}</span>
+            <code>{finding.excerpt}</code>
+          </pre>
+        </figure>
+      )}
+    </>
+  );
 }
 
-const columns: TableProps<ContentFinding>['columns'] = [
+/** A finding's location: opens the file at its line (the excerpt shows in the table already). */
+function FindingLocation({ finding, projectId }: { finding: ContentFinding; projectId: number | null }) {
+  const [open, setOpen] = useState(false);
+  const where = findingLocation(finding);
+  if (!finding.file || projectId === null) {
+    return (
+      <Typography.Text code className="finding-location" title={where}>
+        {where}
+      </Typography.Text>
+    );
+  }
+  return (
+    <>
+      <Button
+        type="link"
+        size="small"
+        className="finding-location"
+        title={where}
+        onClick={() => setOpen(true)}
+      >
+        {where}
+      </Button>
+      <Modal
+        open={open}
+        title={where}
+        footer={null}
+        onCancel={() => setOpen(false)}
+        width={860}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">{finding.message}</Typography.Paragraph>
+        {open && <SourceLines projectId={projectId} finding={finding} />}
+      </Modal>
+    </>
+  );
+}
+
+const columnsFor = (projectId: number | null): TableProps<ContentFinding>['columns'] => [
   {
     title: '级别',
     dataIndex: 'severity',
@@ -55,19 +145,48 @@ const columns: TableProps<ContentFinding>['columns'] = [
   {
     title: '位置',
     key: 'location',
-    width: 200,
+    width: 220,
     render: (_, finding) => (
-      <Typography.Text code className="finding-location" title={findingLocation(finding)}>
-        {findingLocation(finding)}
-      </Typography.Text>
+      <div>
+        <FindingLocation finding={finding} projectId={projectId} />
+        {finding.excerpt && (
+          <Typography.Text
+            type="secondary"
+            className="finding-excerpt-inline"
+            ellipsis={{ tooltip: finding.excerpt }}
+          >
+            {finding.excerpt}
+          </Typography.Text>
+        )}
+      </div>
     ),
   },
 ];
 
+/** What the automatic check covers and what it does not: shown with a report without risk findings. */
+export function CheckCoverage() {
+  return (
+    <div className="check-coverage">
+      <Typography.Text strong>{m.coversTitle}</Typography.Text>
+      <ul>
+        {m.covers.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <Typography.Text strong>{m.notCoveredTitle}</Typography.Text>
+      <ul>
+        {m.notCovered.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function ExternalDomains({ domains }: { domains: ContentCheckReport['external_domains'] }) {
   const groups = DOMAIN_GROUPS.filter((g) => domains[g.key].length > 0);
   if (groups.length === 0) {
-    return <Typography.Text type="secondary">未引用任何外部域名</Typography.Text>;
+    return <Typography.Text type="secondary">HTML 与脚本中未发现外部域名</Typography.Text>;
   }
   return (
     <dl className="check-domains">
@@ -89,12 +208,14 @@ function ExternalDomains({ domains }: { domains: ContentCheckReport['external_do
 
 interface ContentCheckCardProps {
   check: ContentCheckReport | null;
+  /** The project, for opening a finding's file (null: locations are shown, not opened). */
+  projectId?: number | null;
   /** The version the check describes. */
   version: number | null;
 }
 
 /** The automatic content check of the newest version: what a reviewer should look at first. */
-export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
+export function ContentCheckCard({ check, version, projectId = null }: ContentCheckCardProps) {
   if (!check) {
     return (
       <Card title="内容检查" className="review-detail__card">
@@ -103,6 +224,8 @@ export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
     );
   }
   const counts = describeCounts(check.counts);
+  const risks = check.findings.filter((f) => f.category !== 'usability');
+  const usability = check.findings.filter((f) => f.category === 'usability');
   return (
     <Card
       title={
@@ -120,7 +243,8 @@ export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
     >
       <Typography.Paragraph type="secondary" className="check-summary">
         共检查 {check.scanned_files} 个文本文件；
-        {counts ? `发现 ${counts}` : '未发现问题'}
+        {counts ? `风险：${counts}` : m.noKnownRisk}
+        {check.usability_count > 0 && `；可用性问题 ${check.usability_count} 个`}
         {check.omitted_findings > 0 && `；另有 ${check.omitted_findings} 条同类问题未列出`}。
       </Typography.Paragraph>
       {check.partially_scanned_files.length > 0 && (
@@ -128,24 +252,43 @@ export function ContentCheckCard({ check, version }: ContentCheckCardProps) {
           type="info"
           showIcon
           className="check-partial"
-          title={`${check.partially_scanned_files.length} 个文件过大，只检查了一部分`}
+          title={`${check.partially_scanned_files.length} 个文件过大或超时，只检查了一部分`}
           description={check.partially_scanned_files.join('、')}
         />
       )}
-      {check.findings.length > 0 ? (
+      {risks.length > 0 ? (
         <Table<ContentFinding>
           rowKey={(finding) =>
             `${finding.severity}|${finding.kind}|${finding.file}|${finding.line}|${finding.message}`
           }
-          columns={columns}
-          dataSource={check.findings}
+          columns={columnsFor(projectId)}
+          dataSource={risks}
           size="small"
-          pagination={check.findings.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+          pagination={risks.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
           scroll={{ x: 640 }}
           className="check-findings"
         />
       ) : (
-        <Alert type="success" showIcon title="自动检查未发现问题" className="check-clean" />
+        <Alert
+          type="info"
+          showIcon
+          title={m.noKnownRisk}
+          description={
+            <>
+              <Typography.Paragraph>{m.noKnownRiskHint}</Typography.Paragraph>
+              <CheckCoverage />
+            </>
+          }
+          className="check-clean"
+        />
+      )}
+      {usability.length > 0 && (
+        <section className="check-usability">
+          <Typography.Title level={5}>
+            {m.usabilityTitle}（{check.usability_count}）
+          </Typography.Title>
+          <UsabilityFindingsList findings={usability} />
+        </section>
       )}
       <div className="check-sections">
         <section>

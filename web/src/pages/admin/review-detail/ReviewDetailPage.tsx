@@ -121,7 +121,7 @@ export function ReviewDetailPage() {
         <Col xs={24} xl={16} className="review-detail__main">
           <ProjectInfoCard project={project} />
           {diff && <VersionDiffCard diff={diff} />}
-          <ContentCheckCard check={check} version={checkVersion} />
+          <ContentCheckCard check={check} version={checkVersion} projectId={project.id} />
           <FilesCard project={project} />
           <VersionsCard project={project} className="review-detail__card" />
         </Col>

@@ -3,9 +3,10 @@ import {
   type AdminProjectCounts,
   type AdminProjectDto,
   type AdminTab,
+  CONTENT_CHECK_LEVEL_LABELS,
   messages,
 } from '@sitehall/contracts';
-import { Badge, Card, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
+import { Badge, Card, Select, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { useAdminProjects } from '../../../api/admin';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
@@ -16,7 +17,7 @@ import { ProjectActionButtons } from '../../../components/admin/ProjectActionBut
 import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
 import { useReturnState } from '../../../components/admin/returnTo';
-import { useAdminListParams } from '../../../components/admin/useAdminListParams';
+import { type AdminRiskFilter, useAdminListParams } from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
@@ -26,6 +27,17 @@ import { formatDateTime } from '../../../lib/format';
 import './reviews.css';
 
 const DEFAULT_PAGE_SIZE = 10;
+
+/** The risk filter's choices: the content check's levels, from the most severe. */
+const RISK_OPTIONS: Array<{ value: AdminRiskFilter; label: string }> = [
+  { value: 'any', label: '全部风险等级' },
+  { value: 'high', label: CONTENT_CHECK_LEVEL_LABELS.high },
+  { value: 'medium', label: CONTENT_CHECK_LEVEL_LABELS.medium },
+  { value: 'low', label: CONTENT_CHECK_LEVEL_LABELS.low },
+  { value: 'info', label: CONTENT_CHECK_LEVEL_LABELS.info },
+  { value: 'clean', label: CONTENT_CHECK_LEVEL_LABELS.clean },
+  { value: 'unchecked', label: messages.review.contentCheck.notChecked },
+];
 
 /** The tabs in the spec's order: all, pending, approved, rejected, published. */
 const TABS: Array<{ key: AdminTab; label: string }> = [
@@ -170,7 +182,15 @@ export function ReviewListPage() {
           list={list}
           refresh={() => projects.refetch()}
           refreshing={projects.isFetching && !projects.isPending}
-        />
+        >
+          <Select<AdminRiskFilter>
+            aria-label="风险等级"
+            value={list.risk}
+            onChange={(risk) => list.update({ risk, page: 1 })}
+            options={RISK_OPTIONS}
+            className="review-toolbar__risk"
+          />
+        </ProjectListToolbar>
 
         <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 

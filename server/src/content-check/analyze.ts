@@ -1,0 +1,149 @@
+/**
+ * The check of a whole site, synchronous and pure: the files' text in, the report out. It runs in
+ * a worker thread (index.ts), so a slow file never blocks the server's event loop; each file has a
+ * time budget besides the size caps, and a file that runs out of it is named in the report.
+ */
+import { type ContentCheckReport, formatBytes } from '@sitehall/contracts';
+import { FileContext, type ScriptFacts, type SiteContext, TimeUp } from './context.js';
+import { scanCss } from './css.js';
+import { scanDecodedMarkup, scanHtml } from './html.js';
+import { judgeSinks, scanScript } from './js.js';
+import { Collector } from './report.js';
+
+export const CONTENT_CHECK_LIMITS = {
+  maxBytesPerFile: 2 * 1024 * 1024,
+  maxBytesTotal: 64 * 1024 * 1024,
+  /** Scanning time of one file; the rest of a slower file is not looked at. */
+  maxMsPerFile: 2000,
+  /** Files at least this large get an info finding. */
+  largeFileBytes: 10 * 1024 * 1024,
+  /** Bytes of a non-markup text file looked at for a content/extension mismatch. */
+  headBytes: 1024,
+} as const;
+
+export const HTML = new Set(['html', 'htm']);
+export const SCRIPT = new Set(['js', 'mjs']);
+/** Text types that must not be an HTML page in disguise. */
+export const PLAIN_TEXT = new Set([
+  'css',
+  'js',
+  'mjs',
+  'json',
+  'map',
+  'webmanifest',
+  'txt',
+  'md',
+  'csv',
+  'xml',
+]);
+const JSON_TYPES = new Set(['json', 'map', 'webmanifest']);
+
+/** Whether a file is read whole (up to the per-file cap) or only its head. */
+export const readsWhole = (ext: string) =>
+  HTML.has(ext) || ext === 'svg' || SCRIPT.has(ext) || ext === 'css' || JSON_TYPES.has(ext);
+export const isScanned = (ext: string) => readsWhole(ext) || PLAIN_TEXT.has(ext);
+
+export interface FileText {
+  path: string;
+  size: number;
+  extension: string;
+  /** What was read: all of it, or up to the read caps (null: not read, e.g. over the total budget). */
+  text: string | null;
+  /** Whether `text` is the whole file. */
+  complete: boolean;
+}
+
+export interface AnalyzeOptions {
+  rootPathsWork?: boolean;
+  maxMsPerFile?: number;
+}
+
+export function analyzeSite(
+  files: readonly FileText[],
+  entryFile: string | null,
+  opts: AnalyzeOptions = {},
+): ContentCheckReport {
+  const out = new Collector();
+  const site: SiteContext = {
+    out,
+    paths: new Set(files.map((f) => f.path)),
+    rootPathsWork: opts.rootPathsWork ?? false,
+    scriptFacts: new Map<string, ScriptFacts>(),
+  };
+  const partial: string[] = [];
+  let scanned = 0;
+  const site0 = { file: null, line: null };
+  if (entryFile === null) out.add('site.missing-entry', {}, site0);
+
+  // Scripts first: the pages that include them inherit what they do (reads input, drives forms).
+  const order = [...files].sort((a, b) => rank(a.extension) - rank(b.extension));
+  for (const f of order) {
+    if (f.size >= CONTENT_CHECK_LIMITS.largeFileBytes) {
+      out.add('file.large', { size: formatBytes(f.size) }, { file: f.path, line: null });
+    }
+    const ext = f.extension;
+    if (!isScanned(ext)) continue;
+    // Read once: in the worker, `text` decodes the file's bytes on access (nothing keeps the string).
+    const raw = f.text;
+    if (raw === null) {
+      if (f.size > 0) partial.push(f.path);
+      continue;
+    }
+    scanned++;
+    const complete = f.complete || !readsWhole(ext);
+    if (!complete) partial.push(f.path);
+    const text = raw.replace(/^\ufeff/, '');
+    const ctx = new FileContext(
+      f.path,
+      text,
+      site,
+      performance.now() + (opts.maxMsPerFile ?? CONTENT_CHECK_LIMITS.maxMsPerFile),
+    );
+    ctx.scanMarkup = (html, offset, depth) => scanDecodedMarkup(ctx, html, offset, depth);
+    try {
+      if (HTML.has(ext)) scanHtml(ctx, { svg: false });
+      else if (ext === 'svg') scanHtml(ctx, { svg: true });
+      else if (SCRIPT.has(ext)) {
+        scanScript(ctx, text, 0);
+        judgeSinks(ctx);
+        site.scriptFacts.set(f.path, ctx.facts);
+      } else if (ext === 'css') scanCss(ctx, text, 0);
+    } catch (error) {
+      if (!(error instanceof TimeUp)) throw error;
+      if (!partial.includes(f.path)) partial.push(f.path);
+      out.add('site.check-incomplete', { file: f.path }, { file: f.path, line: null });
+    }
+    if (PLAIN_TEXT.has(ext)) plainText(ctx, ext, complete);
+    else if (HTML.has(ext)) looksLikeHtml(ctx, ext);
+  }
+
+  const largest = [...files]
+    .sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1))
+    .slice(0, 5)
+    .map((f) => ({ file: f.path, size: f.size }));
+  return out.report({ largest, scanned, partial: partial.sort() });
+}
+
+const rank = (ext: string) => (SCRIPT.has(ext) ? 0 : HTML.has(ext) ? 2 : 1);
+
+/** A text type that is really an HTML page, or JSON that does not parse. */
+function plainText(ctx: FileContext, ext: string, complete: boolean) {
+  const head = ctx.text.slice(0, CONTENT_CHECK_LIMITS.headBytes).trimStart().toLowerCase();
+  if (head.startsWith('<!doctype html') || head.startsWith('<html')) {
+    ctx.add('file.html-in-other-type', { ext }, 0);
+    return;
+  }
+  if (JSON_TYPES.has(ext) && complete) {
+    try {
+      JSON.parse(ctx.text);
+    } catch {
+      ctx.add('file.invalid-json', { ext }, null);
+    }
+  }
+}
+
+function looksLikeHtml(ctx: FileContext, ext: string) {
+  if (!ctx.text.slice(0, CONTENT_CHECK_LIMITS.headBytes).includes('<')) {
+    ctx.add('file.not-html', { ext }, null);
+  }
+}

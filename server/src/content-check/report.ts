@@ -1,0 +1,184 @@
+/**
+ * The report: findings collected in order of severity (counted in full, listed up to the caps),
+ * and reading stored reports, including version 1 ones from before the risk/usability split.
+ */
+import {
+  type ContentCheckCategory,
+  type ContentCheckKind,
+  type ContentCheckLevel,
+  type ContentCheckReport,
+  type ContentCheckSeverity,
+  type ContentCheckSummary,
+  type ContentFinding,
+  format,
+  USABILITY_KINDS,
+} from '@sitehall/contracts';
+import { RULES, type RuleId } from './rules.js';
+
+export const REPORT_LIMITS = {
+  /** Findings listed in the report (all are counted). */
+  maxFindings: 300,
+  /** Findings of one rule listed per file. */
+  maxPerRuleAndFile: 10,
+  /** Characters of a line kept as the finding's excerpt. */
+  excerptChars: 160,
+} as const;
+
+export const SEVERITIES: readonly ContentCheckSeverity[] = ['high', 'medium', 'low', 'info'];
+const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
+/** The stored order of levels (deployments.content_risk): higher is worse, null never checked. */
+export const LEVEL_RANK: Record<ContentCheckLevel, number> = {
+  clean: 0,
+  info: 1,
+  low: 2,
+  medium: 3,
+  high: 4,
+};
+
+const USABILITY = new Set<string>(USABILITY_KINDS);
+export const categoryOf = (kind: ContentCheckKind): ContentCheckCategory =>
+  USABILITY.has(kind) ? 'usability' : 'risk';
+
+export type DomainGroup = keyof ContentCheckReport['external_domains'];
+
+export class Collector {
+  private list: ContentFinding[] = [];
+  private perKey = new Map<string, number>();
+  private omitted = 0;
+  readonly counts: Record<ContentCheckSeverity, number> = { high: 0, medium: 0, low: 0, info: 0 };
+  usabilityCount = 0;
+  readonly domains: Record<DomainGroup, Set<string>> = {
+    scripts: new Set(),
+    stylesheets: new Set(),
+    frames: new Set(),
+    forms: new Set(),
+    redirects: new Set(),
+    script_hosts: new Set(),
+  };
+
+  add(
+    rule: RuleId,
+    values: Record<string, string | number>,
+    at: { file: string | null; line: number | null; excerpt?: string | null },
+  ) {
+    const r = RULES[rule];
+    if (r.category === 'risk') this.counts[r.severity]++;
+    else this.usabilityCount++;
+    const key = `${rule}\u0000${at.file ?? ''}`;
+    const n = this.perKey.get(key) ?? 0;
+    if (n >= REPORT_LIMITS.maxPerRuleAndFile) {
+      this.omitted++;
+      return;
+    }
+    this.perKey.set(key, n + 1);
+    this.list.push({
+      severity: r.severity,
+      category: r.category,
+      kind: r.kind,
+      rule,
+      message: format(r.message, values),
+      file: at.file,
+      line: at.line,
+      excerpt: at.excerpt ?? null,
+    });
+    // Keep memory flat on huge sites: trim to the most severe now and then.
+    if (this.list.length >= REPORT_LIMITS.maxFindings * 4) this.trim();
+  }
+
+  private trim() {
+    this.list.sort(byImportance);
+    const cut = this.list.length - REPORT_LIMITS.maxFindings;
+    if (cut > 0) {
+      this.omitted += cut;
+      this.list.length = REPORT_LIMITS.maxFindings;
+    }
+  }
+
+  report(extra: {
+    largest: Array<{ file: string; size: number }>;
+    scanned: number;
+    partial: string[];
+  }): ContentCheckReport {
+    this.trim();
+    const sorted = (s: Set<string>) => [...s].sort();
+    return {
+      version: 2,
+      level: levelOf(this.counts),
+      counts: { ...this.counts },
+      checked_at: new Date().toISOString(),
+      findings: this.list,
+      usability_count: this.usabilityCount,
+      omitted_findings: this.omitted,
+      external_domains: {
+        scripts: sorted(this.domains.scripts),
+        stylesheets: sorted(this.domains.stylesheets),
+        frames: sorted(this.domains.frames),
+        forms: sorted(this.domains.forms),
+        redirects: sorted(this.domains.redirects),
+        script_hosts: sorted(this.domains.script_hosts),
+      },
+      largest_files: extra.largest,
+      scanned_files: extra.scanned,
+      partially_scanned_files: extra.partial,
+    };
+  }
+}
+
+const levelOf = (counts: Record<ContentCheckSeverity, number>): ContentCheckLevel =>
+  SEVERITIES.find((s) => counts[s] > 0) ?? 'clean';
+
+function byImportance(a: ContentFinding, b: ContentFinding): number {
+  return (
+    (a.category === b.category ? 0 : a.category === 'risk' ? -1 : 1) ||
+    SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+    (a.file ?? '').localeCompare(b.file ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0)
+  );
+}
+
+/**
+ * Reads the stored JSON of a deployment's check; null when absent or unreadable. A version 1
+ * report (before the risk/usability split) is upgraded: each finding's category comes from its
+ * kind, and the level and counts are recomputed from the listed risk findings (what version 1 did
+ * not list is not known by category).
+ */
+export function parseContentCheck(json: string | null): ContentCheckReport | null {
+  if (!json) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (!raw || typeof raw !== 'object') return null;
+  const report = raw as Omit<ContentCheckReport, 'version'> & { version: number };
+  if (report.version === 2) return report as ContentCheckReport;
+  if (report.version !== 1 || !Array.isArray(report.findings)) return null;
+  const findings = report.findings.map((f) => ({ ...f, category: f.category ?? categoryOf(f.kind) }));
+  const counts: Record<ContentCheckSeverity, number> = { high: 0, medium: 0, low: 0, info: 0 };
+  for (const f of findings) if (f.category === 'risk') counts[f.severity]++;
+  return {
+    ...report,
+    version: 2,
+    level: levelOf(counts),
+    counts,
+    findings,
+    usability_count: findings.filter((f) => f.category === 'usability').length,
+    external_domains: {
+      ...report.external_domains,
+      script_hosts: report.external_domains?.script_hosts ?? [],
+    },
+  };
+}
+
+export function summarizeContentCheck(report: ContentCheckReport | null): ContentCheckSummary | null {
+  return report ? { level: report.level, counts: report.counts } : null;
+}
+
+/** The uploader's list: the usability findings of a version's check. */
+export function usabilityFindings(report: ContentCheckReport | null): ContentFinding[] {
+  return report ? report.findings.filter((f) => f.category === 'usability') : [];
+}
+
+/** The stored risk rank of a report (deployments.content_risk), for the review list's sort and filter. */
+export const riskRankOf = (report: ContentCheckReport): number => LEVEL_RANK[report.level];

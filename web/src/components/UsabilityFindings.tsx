@@ -1,0 +1,74 @@
+import './usability-findings.css';
+import {
+  CONTENT_CHECK_FIXES,
+  CONTENT_CHECK_KIND_LABELS,
+  type ContentFinding,
+  messages,
+  type USABILITY_KINDS,
+} from '@sitehall/contracts';
+import { Alert, Card, List, Tag, Typography } from 'antd';
+
+const m = messages.review.contentCheck;
+
+/** "index.html:12", or the whole site. */
+export function findingLocation(finding: Pick<ContentFinding, 'file' | 'line'>): string {
+  if (!finding.file) return '整个站点';
+  return finding.line ? `${finding.file}:${finding.line}` : finding.file;
+}
+
+const fixOf = (kind: ContentFinding['kind']): string | undefined =>
+  CONTENT_CHECK_FIXES[kind as (typeof USABILITY_KINDS)[number]];
+
+/**
+ * The usability findings of a version: what keeps the site from working as uploaded, each with
+ * how to fix it. Shown to the uploader (project detail, right after the upload) and to reviewers.
+ */
+export function UsabilityFindingsList({ findings }: { findings: readonly ContentFinding[] }) {
+  return (
+    <List
+      size="small"
+      className="usability-findings"
+      dataSource={[...findings]}
+      renderItem={(finding) => (
+        <List.Item className="usability-findings__item">
+          <div>
+            <Tag>{CONTENT_CHECK_KIND_LABELS[finding.kind] ?? finding.kind}</Tag>
+            <Typography.Text>{finding.message}</Typography.Text>
+            <div>
+              <Typography.Text type="secondary" code>
+                {findingLocation(finding)}
+              </Typography.Text>
+              {finding.excerpt && (
+                <Typography.Text type="secondary" className="usability-findings__excerpt" code>
+                  {finding.excerpt}
+                </Typography.Text>
+              )}
+            </div>
+            {fixOf(finding.kind) && (
+              <Typography.Text type="secondary" className="usability-findings__fix">
+                修改方法：{fixOf(finding.kind)}
+              </Typography.Text>
+            )}
+          </div>
+        </List.Item>
+      )}
+    />
+  );
+}
+
+/** The uploader's card: shown only when the newest version has usability findings. */
+export function UsabilityCard({
+  findings,
+  className,
+}: {
+  findings?: readonly ContentFinding[];
+  className?: string;
+}) {
+  if (!findings || findings.length === 0) return null;
+  return (
+    <Card title={`${m.usabilityTitle}（${findings.length}）`} className={className}>
+      <Alert type="warning" showIcon title={m.usabilityHint} className="usability-findings__hint" />
+      <UsabilityFindingsList findings={findings} />
+    </Card>
+  );
+}
