@@ -22,7 +22,7 @@ export default defineConfig({
               name: 'react',
               test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/,
             },
-            { name: 'data', test: /node_modules[\\/](axios|@tanstack|zod)[\\/]/ },
+
           ],
         },
       },

@@ -1,11 +1,10 @@
 /** The route table of spec §2 with its guards. Pages load on demand, one chunk per page. */
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router-dom';
 import { GuestOnly, RequireAuth } from './components/auth/RouteGuards';
 import { RouteErrorScreen } from './components/ErrorScreen';
-import { AdminLayout } from './components/layout/AdminLayout';
-import { ConsoleLayout } from './components/layout/ConsoleLayout';
 import { PublicLayout } from './components/layout/PublicLayout';
+import { PageLoading } from './components/PageLoading';
 import { AuthProvider } from './hooks/useAuth';
 
 /** A page component loaded when its route is first visited. */
@@ -13,6 +12,14 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
   const Page = lazy(async () => ({ default: pick(await load()) }));
   return <Page />;
 }
+
+// The console and admin layouts (side menu) load with their first page: the public pages don't carry them.
+const ConsoleLayout = lazy(async () => ({
+  default: (await import('./components/layout/ConsoleLayout')).ConsoleLayout,
+}));
+const AdminLayout = lazy(async () => ({
+  default: (await import('./components/layout/AdminLayout')).AdminLayout,
+}));
 
 const HomePage = page(
   () => import('./pages/home/HomePage'),
@@ -116,7 +123,9 @@ export const routes: RouteObject[] = [
       {
         element: (
           <RequireAuth>
-            <ConsoleLayout />
+            <Suspense fallback={<PageLoading fullscreen />}>
+              <ConsoleLayout />
+            </Suspense>
           </RequireAuth>
         ),
         children: withinLayout([
@@ -131,7 +140,9 @@ export const routes: RouteObject[] = [
         path: 'admin',
         element: (
           <RequireAuth permission="admin">
-            <AdminLayout />
+            <Suspense fallback={<PageLoading fullscreen />}>
+              <AdminLayout />
+            </Suspense>
           </RequireAuth>
         ),
         children: withinLayout([

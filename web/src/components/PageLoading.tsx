@@ -1,4 +1,4 @@
-import { Spin, Typography } from 'antd';
+import { Spin } from 'antd';
 
 /** Shown while a page's code or the sign-in state is loading. */
 export function PageLoading({ fullscreen = false }: { fullscreen?: boolean }) {
@@ -9,7 +9,7 @@ export function PageLoading({ fullscreen = false }: { fullscreen?: boolean }) {
       aria-live="polite"
     >
       <Spin size="large" />
-      <Typography.Text type="secondary">加载中...</Typography.Text>
+      <span className="page-loading__text">加载中...</span>
     </div>
   );
 }

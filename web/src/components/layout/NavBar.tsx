@@ -7,14 +7,18 @@ import {
   MenuOutlined,
   UserAddOutlined,
 } from '@ant-design/icons';
-import { Button, Drawer } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { Button } from 'antd';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useAuth } from '../../hooks/useAuth';
 import { BrandLogo } from '../BrandLogo';
 import { LinkButton } from '../LinkButton';
 import type { SideNavItem } from './SideNavLayout';
-import { UserMenu } from './UserMenu';
+
+// Only signed-in people see the user menu, and only narrow screens open the drawer: both load on
+// demand, so a visitor's first page does not carry the dropdown and drawer code.
+const UserMenu = lazy(async () => ({ default: (await import('./UserMenu')).UserMenu }));
+const NavDrawer = lazy(async () => ({ default: (await import('./NavDrawer')).NavDrawer }));
 
 interface NavItem {
   to: string;
@@ -81,6 +85,7 @@ export function NavBar({ section }: { section?: NavSection }) {
   const isAdmin = hasPermission('admin');
   const items = navItemsFor(user !== null, isAdmin);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const closeDrawer = () => setDrawerOpen(false);
 
   return (
@@ -101,7 +106,9 @@ export function NavBar({ section }: { section?: NavSection }) {
             </LinkButton>
           )}
           {user ? (
-            <UserMenu />
+            <Suspense fallback={<span className="user-menu-placeholder" />}>
+              <UserMenu />
+            </Suspense>
           ) : (
             <LinkButton to="/login" type="primary">
               登录
@@ -112,42 +119,42 @@ export function NavBar({ section }: { section?: NavSection }) {
             type="text"
             icon={<MenuOutlined aria-hidden />}
             aria-label="打开导航菜单"
-            onClick={() => setDrawerOpen(true)}
+            onClick={() => {
+              setDrawerUsed(true);
+              setDrawerOpen(true);
+            }}
           />
         </div>
       </div>
-      <Drawer
-        title="站点展厅"
-        placement="left"
-        size={280}
-        open={drawerOpen}
-        onClose={closeDrawer}
-        destroyOnHidden
-      >
-        <NavLinks items={items} vertical onNavigate={closeDrawer} />
-        {section && (
-          <div className="drawer-section">
-            <div className="drawer-section__title">{section.title}</div>
-            <NavLinks
-              label={section.title}
-              items={section.items.map((item) => ({ ...item, end: true }))}
-              vertical
-              onNavigate={closeDrawer}
-            />
-          </div>
-        )}
-        {isAdmin && (
-          <LinkButton
-            to="/register"
-            block
-            icon={<UserAddOutlined aria-hidden />}
-            className="drawer-register"
-            onNavigate={closeDrawer}
-          >
-            注册用户
-          </LinkButton>
-        )}
-      </Drawer>
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <NavDrawer open={drawerOpen} onClose={closeDrawer}>
+            <NavLinks items={items} vertical onNavigate={closeDrawer} />
+            {section && (
+              <div className="drawer-section">
+                <div className="drawer-section__title">{section.title}</div>
+                <NavLinks
+                  label={section.title}
+                  items={section.items.map((item) => ({ ...item, end: true }))}
+                  vertical
+                  onNavigate={closeDrawer}
+                />
+              </div>
+            )}
+            {isAdmin && (
+              <LinkButton
+                to="/register"
+                block
+                icon={<UserAddOutlined aria-hidden />}
+                className="drawer-register"
+                onNavigate={closeDrawer}
+              >
+                注册用户
+              </LinkButton>
+            )}
+          </NavDrawer>
+        </Suspense>
+      )}
     </header>
   );
 }
