@@ -1,6 +1,8 @@
 /**
  * Serves the built web app: hashed assets with long caching, and index.html for every client
  * route (React Router decides what to show). Unknown /api paths answer the JSON envelope instead.
+ * The build writes a brotli (.br) and a gzip (.gz) copy beside every text file
+ * (web/vite.config.ts), so a compressed answer costs a file read, not a compression per request.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,16 @@ import { sendError } from './errors.js';
 import { isSiteContentPath } from './headers.js';
 import { sendSiteMethodNotAllowed } from './reply.js';
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const COMPRESSED_COPY = /\.(?:br|gz)$/;
+/** The types the build writes compressed copies of (web/vite.config.ts), whatever copy is sent. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt)(?:\.br|\.gz)?$/;
+
+/** Files under assets/ carry a content hash in their names: they never change under one name. */
+function isHashedAsset(file: string): boolean {
+  return file.includes(`${path.sep}assets${path.sep}`);
+}
+
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const built = fs.existsSync(indexFile);
@@ -19,11 +31,14 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       root: webDist,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      // Our own Cache-Control below; send's default (public, max-age=0) would otherwise stand.
+      cacheControl: false,
+      // The compressed copies are answers to their plain names, not addresses of their own.
+      allowedPath: (pathname) => !COMPRESSED_COPY.test(pathname),
       setHeaders(res, file) {
-        res.setHeader(
-          'cache-control',
-          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        res.setHeader('cache-control', isHashedAsset(file) ? IMMUTABLE : 'no-cache');
+        if (COMPRESSIBLE.test(file)) res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }
@@ -35,7 +50,9 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     if (request.url.startsWith('/api/') || request.url === '/api') {
       return sendError(reply, 404, messages.common.apiNotFound);
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && built) {
+    // A hashed asset that is gone (an open tab asking for last deployment's chunk) is a 404: the
+    // page's import fails and shows the error screen, instead of parsing index.html as a script.
+    if ((request.method === 'GET' || request.method === 'HEAD') && built && !request.url.startsWith('/assets/')) {
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
