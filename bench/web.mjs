@@ -13,7 +13,7 @@
 // Median of --runs loads (default 5). Prints each figure against its budget and exits 1 when one
 // is over:
 //   home-page JavaScript ≤ 150 KB; home and showcase usable ≤ 2.5 s on slow 4G, ≤ 1 s on fast.
-//   npm run bench:web [-- --runs 5]
+//   npm run bench:web [-- --runs 5 --only REGEX]   (--only showcase: the pages and profiles it matches)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,9 @@ import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { pad, publishSite, siteText, startServer, stopChildren } from './lib.mjs';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, only: { type: 'string' } },
+});
 const RUNS = Number(args.runs);
 
 const KB = 1000;
@@ -108,6 +110,7 @@ async function load(browser, base, page, profile) {
   const usable = Math.max(ready.at, lastTaskEnd);
   const scriptBytes = [...scripts.values()].reduce((a, b) => a + b, 0);
   await context.close();
+  if (process.env.BENCH_DEBUG) console.log(JSON.stringify({ path: page.path, at: Math.round(ready.at), lastTaskEnd: Math.round(lastTaskEnd), tasks: ready.longTasks.map((t) => [Math.round(t.start), Math.round(t.end - t.start)]) }));
   return { usable, scriptBytes, scripts: scripts.size };
 }
 
@@ -144,6 +147,7 @@ try {
   );
   for (const [profileName, profile] of Object.entries(PROFILES)) {
     for (const [pageName, page] of Object.entries(PAGES)) {
+      if (args.only && !new RegExp(args.only).test(`${pageName} ${profileName}`)) continue;
       const runs = [];
       for (let i = 0; i < RUNS; i++) runs.push(await load(browser, base, page, profile));
       const usable = median(runs.map((r) => r.usable));

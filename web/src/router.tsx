@@ -1,15 +1,21 @@
 /** The route table of spec §2 with its guards. Pages load on demand, one chunk per page. */
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router-dom';
+import { lazyInShell } from './AppProviders';
 import { GuestOnly, RequireAuth } from './components/auth/RouteGuards';
 import { RouteErrorScreen } from './components/ErrorScreen';
 import { PublicLayout } from './components/layout/PublicLayout';
 import { PageLoading } from './components/PageLoading';
 import { AuthProvider } from './hooks/useAuth';
 
-/** A page component loaded when its route is first visited. */
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  const Page = lazy(async () => ({ default: pick(await load()) }));
+/**
+ * A page component loaded when its route is first visited. `shell`: the page draws with antd and
+ * sits in no layout that provides it (the console and admin layouts do), so AntdShell comes with it.
+ */
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType, { shell = false } = {}) {
+  const Page = shell
+    ? lazyInShell(async () => pick(await load()))
+    : lazy(async () => ({ default: pick(await load()) }));
   return <Page />;
 }
 
@@ -28,14 +34,17 @@ const HomePage = page(
 const ShowcasePage = page(
   () => import('./pages/showcase/ShowcasePage'),
   (m) => m.ShowcasePage,
+  { shell: true },
 );
 const LoginPage = page(
   () => import('./pages/login/LoginPage'),
   (m) => m.LoginPage,
+  { shell: true },
 );
 const RegisterPage = page(
   () => import('./pages/register/RegisterPage'),
   (m) => m.RegisterPage,
+  { shell: true },
 );
 const DashboardPage = page(
   () => import('./pages/dashboard/DashboardPage'),

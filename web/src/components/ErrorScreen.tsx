@@ -4,25 +4,26 @@
  */
 import { CloseCircleFilled, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Button } from 'antd';
 import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { useRouteError } from 'react-router-dom';
 
 export function ErrorScreen() {
-  // Plain markup rather than antd's Result, whose status pictures all load with it: this screen is
-  // in every page's first load.
+  // Plain markup, no antd: this screen is in every page's first load, and shows when a page's code
+  // (antd included) failed to load.
   return (
     <div className="error-screen" role="alert">
       <CloseCircleFilled className="error-screen__icon" aria-hidden />
       <h1 className="error-screen__title">{messages.common.genericErrorTitle}</h1>
       <p className="error-screen__text">{messages.common.genericErrorText}</p>
       <div className="error-screen__actions">
-        <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => window.location.reload()}>
-          刷新页面
-        </Button>
-        <Button icon={<RollbackOutlined aria-hidden />} onClick={() => window.history.back()}>
-          返回上一页
-        </Button>
+        <button type="button" className="sh-btn sh-btn--primary" onClick={() => window.location.reload()}>
+          <ReloadOutlined aria-hidden />
+          <span>刷新页面</span>
+        </button>
+        <button type="button" className="sh-btn sh-btn--default" onClick={() => window.history.back()}>
+          <RollbackOutlined aria-hidden />
+          <span>返回上一页</span>
+        </button>
       </div>
     </div>
   );

@@ -1,6 +1,4 @@
-import { Spin } from 'antd';
-
-/** Shown while a page's code or the sign-in state is loading. */
+/** Shown while a page's code or the sign-in state is loading (plain markup: antd may not be loaded yet). */
 export function PageLoading({ fullscreen = false }: { fullscreen?: boolean }) {
   return (
     <div
@@ -8,7 +6,7 @@ export function PageLoading({ fullscreen = false }: { fullscreen?: boolean }) {
       role="status"
       aria-live="polite"
     >
-      <Spin size="large" />
+      <span className="page-loading__spinner" aria-hidden="true" />
       <span className="page-loading__text">加载中...</span>
     </div>
   );

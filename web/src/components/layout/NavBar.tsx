@@ -7,18 +7,18 @@ import {
   MenuOutlined,
   UserAddOutlined,
 } from '@ant-design/icons';
-import { Button } from 'antd';
-import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { NavLink } from 'react-router-dom';
+import { lazyInShell } from '../../AppProviders';
 import { useAuth } from '../../hooks/useAuth';
 import { BrandLogo } from '../BrandLogo';
-import { LinkButton } from '../LinkButton';
+import { PlainLinkButton } from '../PlainLinkButton';
 import type { SideNavItem } from './SideNavLayout';
 
-// Only signed-in people see the user menu, and only narrow screens open the drawer: both load on
-// demand, so a visitor's first page does not carry the dropdown and drawer code.
-const UserMenu = lazy(async () => ({ default: (await import('./UserMenu')).UserMenu }));
-const NavDrawer = lazy(async () => ({ default: (await import('./NavDrawer')).NavDrawer }));
+// The bar itself is drawn without antd (it is on the home page's first load). Only signed-in people
+// see the user menu, and only narrow screens open the drawer: both load on demand, with antd.
+const UserMenu = lazyInShell(async () => (await import('./UserMenu')).UserMenu, { inline: true });
+const NavDrawer = lazyInShell(async () => (await import('./NavDrawer')).NavDrawer, { inline: true });
 
 interface NavItem {
   to: string;
@@ -97,33 +97,34 @@ export function NavBar({ section }: { section?: NavSection }) {
         </div>
         <div className="app-header__actions">
           {isAdmin && (
-            <LinkButton
+            <PlainLinkButton
               to="/register"
               icon={<UserAddOutlined aria-hidden />}
               className="app-header__register"
             >
               注册用户
-            </LinkButton>
+            </PlainLinkButton>
           )}
           {user ? (
             <Suspense fallback={<span className="user-menu-placeholder" />}>
               <UserMenu />
             </Suspense>
           ) : (
-            <LinkButton to="/login" type="primary">
+            <PlainLinkButton to="/login" variant="primary">
               登录
-            </LinkButton>
+            </PlainLinkButton>
           )}
-          <Button
-            className="app-header__menu-button"
-            type="text"
-            icon={<MenuOutlined aria-hidden />}
+          <button
+            type="button"
+            className="sh-btn sh-btn--text app-header__menu-button"
             aria-label="打开导航菜单"
             onClick={() => {
               setDrawerUsed(true);
               setDrawerOpen(true);
             }}
-          />
+          >
+            <MenuOutlined aria-hidden />
+          </button>
         </div>
       </div>
       {drawerUsed && (
@@ -142,7 +143,7 @@ export function NavBar({ section }: { section?: NavSection }) {
               </div>
             )}
             {isAdmin && (
-              <LinkButton
+              <PlainLinkButton
                 to="/register"
                 block
                 icon={<UserAddOutlined aria-hidden />}
@@ -150,7 +151,7 @@ export function NavBar({ section }: { section?: NavSection }) {
                 onNavigate={closeDrawer}
               >
                 注册用户
-              </LinkButton>
+              </PlainLinkButton>
             )}
           </NavDrawer>
         </Suspense>

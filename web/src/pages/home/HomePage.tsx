@@ -9,7 +9,7 @@ import {
   SafetyCertificateOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
-import { LinkButton } from '../../components/LinkButton';
+import { PlainLinkButton } from '../../components/PlainLinkButton';
 import { useAuth } from '../../hooks/useAuth';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle';
 
@@ -105,31 +105,31 @@ export function HomePage() {
             <div className="hero__actions">
               {isAuthenticated ? (
                 <>
-                  <LinkButton
+                  <PlainLinkButton
                     to="/dashboard"
-                    type="primary"
+                    variant="primary"
                     size="large"
                     icon={<DashboardOutlined aria-hidden />}
                   >
                     进入控制台
-                  </LinkButton>
-                  <LinkButton to="/upload" size="large" icon={<CloudUploadOutlined aria-hidden />}>
+                  </PlainLinkButton>
+                  <PlainLinkButton to="/upload" size="large" icon={<CloudUploadOutlined aria-hidden />}>
                     上传项目
-                  </LinkButton>
+                  </PlainLinkButton>
                 </>
               ) : (
                 <>
-                  <LinkButton
+                  <PlainLinkButton
                     to="/register"
-                    type="primary"
+                    variant="primary"
                     size="large"
                     icon={<ArrowRightOutlined aria-hidden />}
                   >
                     开始使用
-                  </LinkButton>
-                  <LinkButton to="/public" size="large" icon={<AppstoreOutlined aria-hidden />}>
+                  </PlainLinkButton>
+                  <PlainLinkButton to="/public" size="large" icon={<AppstoreOutlined aria-hidden />}>
                     浏览项目
-                  </LinkButton>
+                  </PlainLinkButton>
                 </>
               )}
             </div>
@@ -189,12 +189,17 @@ export function HomePage() {
                 <p className="cta__text">在“我的项目”中查看审核进度，或到展厅看看其他人的作品。</p>
               </div>
               <div className="cta__actions">
-                <LinkButton to="/projects" size="large" icon={<FolderOpenOutlined aria-hidden />}>
+                <PlainLinkButton to="/projects" size="large" icon={<FolderOpenOutlined aria-hidden />}>
                   查看我的项目
-                </LinkButton>
-                <LinkButton to="/public" size="large" ghost icon={<AppstoreOutlined aria-hidden />}>
+                </PlainLinkButton>
+                <PlainLinkButton
+                  to="/public"
+                  size="large"
+                  variant="ghost"
+                  icon={<AppstoreOutlined aria-hidden />}
+                >
                   浏览展厅
-                </LinkButton>
+                </PlainLinkButton>
               </div>
             </>
           ) : (
@@ -206,12 +211,17 @@ export function HomePage() {
                 <p className="cta__text">登录后即可上传站点。平台不开放自助注册，账号由管理员创建。</p>
               </div>
               <div className="cta__actions">
-                <LinkButton to="/login" size="large" icon={<LoginOutlined aria-hidden />}>
+                <PlainLinkButton to="/login" size="large" icon={<LoginOutlined aria-hidden />}>
                   立即登录
-                </LinkButton>
-                <LinkButton to="/register" size="large" ghost icon={<ArrowRightOutlined aria-hidden />}>
+                </PlainLinkButton>
+                <PlainLinkButton
+                  to="/register"
+                  size="large"
+                  variant="ghost"
+                  icon={<ArrowRightOutlined aria-hidden />}
+                >
                   注册账号
-                </LinkButton>
+                </PlainLinkButton>
               </div>
             </>
           )}
