@@ -56,6 +56,8 @@ export interface ProjectsTable {
   updated_at: string;
   /** Lower-cased name + description + owner username, for substring search. */
   search_text: string;
+  /** The name's pinyin order (services/name-order.ts): the showcase's 名称 sort. */
+  name_sort_key: Generated<string>;
 }
 
 export interface DeploymentsTable {

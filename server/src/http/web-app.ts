@@ -52,7 +52,11 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     }
     // A hashed asset that is gone (an open tab asking for last deployment's chunk) is a 404: the
     // page's import fails and shows the error screen, instead of parsing index.html as a script.
-    if ((request.method === 'GET' || request.method === 'HEAD') && built && !request.url.startsWith('/assets/')) {
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      built &&
+      !request.url.startsWith('/assets/')
+    ) {
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')

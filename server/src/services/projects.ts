@@ -29,6 +29,7 @@ import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
 import { checkSiteContent, siteFileOnDisk } from './content-check.js';
 import type { Metrics } from './metrics.js';
+import { nameSortKey } from './name-order.js';
 import type { SettingsService } from './settings.js';
 
 const m = messages.project;
@@ -141,6 +142,7 @@ export function createProjectService(deps: {
               created_at: at,
               updated_at: at,
               search_text: searchText(target.name!, target.description ?? null, actor.username),
+              name_sort_key: nameSortKey(target.name!),
             })
             .returning('id')
             .executeTakeFirstOrThrow();
@@ -213,7 +215,10 @@ export function createProjectService(deps: {
     if (p) {
       await trx
         .updateTable('projects')
-        .set({ search_text: searchText(p.name, p.description, p.owner_username) })
+        .set({
+          search_text: searchText(p.name, p.description, p.owner_username),
+          name_sort_key: nameSortKey(p.name),
+        })
         .where('id', '=', projectId)
         .execute();
     }
