@@ -31,7 +31,12 @@ export interface SessionsTable {
   last_used_at: string;
   ip: string | null;
   user_agent: string | null;
+  /** Set when the session was ended for a reason to tell its holder ('account_disabled'); null while live. */
+  ended_reason: Generated<SessionEndReason | null>;
 }
+
+/** Why a session that still exists no longer signs anyone in. */
+export type SessionEndReason = 'account_disabled';
 
 export interface ProjectsTable {
   id: Generated<number>;

@@ -317,18 +317,29 @@ export function createProjectService(deps: {
       if (body.name !== undefined) patch.name = body.name;
       if (body.description !== undefined) patch.description = body.description || null;
       if (body.is_public !== undefined) patch.is_public = body.is_public ? 1 : 0;
+      // The form sends every field: the audit log names only those whose value changed.
+      const current: Record<string, unknown> = {
+        name: p.name,
+        description: p.description,
+        is_public: p.is_public,
+      };
+      const changed = ['name', 'description', 'is_public'].filter(
+        (field) => field in patch && patch[field] !== current[field],
+      );
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('projects').set(patch).where('id', '=', p.id).execute();
         await refreshSearchText(trx, p.id);
       });
-      await audit.record({
-        actor,
-        action: 'project.update',
-        targetType: 'project',
-        targetId: p.id,
-        detail: { fields: Object.keys(body) },
-        ip,
-      });
+      if (changed.length > 0) {
+        await audit.record({
+          actor,
+          action: 'project.update',
+          targetType: 'project',
+          targetId: p.id,
+          detail: { fields: changed },
+          ip,
+        });
+      }
       if (body.is_public !== undefined) events.liveChanged(p.id);
       return detail((await projects.byId(p.id))!);
     },
