@@ -1,9 +1,9 @@
 /**
- * antd's theme, Chinese locale and message/modal host. Every page but the home page renders inside
- * it; it loads with the first such page (AppProviders' lazyInShell), so the home page's first load
- * carries no antd code.
+ * antd's theme and Chinese locale. Every page but the home page renders inside it; it loads with
+ * the first such page (AppProviders' lazyInShell), so the home page's first load carries no antd
+ * code. The message/modal host is AntdFeedback, for the pages that use it.
  */
-import { App as AntdApp, ConfigProvider, theme } from 'antd';
+import { ConfigProvider, theme } from 'antd';
 import { type ReactNode, useLayoutEffect } from 'react';
 import { appLocale, appTheme, brand } from './theme';
 
@@ -34,13 +34,10 @@ function ThemeVariables({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** `inline`: no wrapping element (a menu inside the navigation bar). */
-export function AntdShell({ children, inline = false }: { children: ReactNode; inline?: boolean }) {
+export function AntdShell({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider locale={appLocale} theme={appTheme} button={{ autoInsertSpace: false }}>
-      <AntdApp component={inline ? false : 'div'}>
-        <ThemeVariables>{children}</ThemeVariables>
-      </AntdApp>
+      <ThemeVariables>{children}</ThemeVariables>
     </ConfigProvider>
   );
 }

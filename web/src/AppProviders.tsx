@@ -26,19 +26,31 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
 }
 
 /**
- * A component loaded on demand, inside AntdShell, which loads at the same time (in parallel, not
- * one after the other). `inline`: the shell adds no element around it.
+ * A component loaded on demand inside AntdShell (antd's theme and locale) and, unless `feedback` is
+ * false, AntdFeedback (App.useApp's message and modal host); all load at once, not one after the
+ * other. `inline`: no element is added around it.
  */
 export function lazyInShell<P extends object>(
   load: () => Promise<ComponentType<P>>,
-  { inline = false }: { inline?: boolean } = {},
+  { inline = false, feedback = true }: { inline?: boolean; feedback?: boolean } = {},
 ) {
   return lazy(async () => {
-    const [Component, { AntdShell }] = await Promise.all([load(), import('./AntdShell')]);
+    const [Component, { AntdShell }, host] = await Promise.all([
+      load(),
+      import('./AntdShell'),
+      feedback ? import('./AntdFeedback') : null,
+    ]);
+    const Feedback = host?.AntdFeedback;
     return {
       default: (props: P) => (
-        <AntdShell inline={inline}>
-          <Component {...props} />
+        <AntdShell>
+          {Feedback ? (
+            <Feedback inline={inline}>
+              <Component {...props} />
+            </Feedback>
+          ) : (
+            <Component {...props} />
+          )}
         </AntdShell>
       ),
     };

@@ -10,22 +10,25 @@ import { AuthProvider } from './hooks/useAuth';
 
 /**
  * A page component loaded when its route is first visited. `shell`: the page draws with antd and
- * sits in no layout that provides it (the console and admin layouts do), so AntdShell comes with it.
+ * sits in no layout that provides it (the console and admin layouts do), so AntdShell comes with
+ * it; `feedback: false`: it shows no antd message or modal, so AntdFeedback does not.
  */
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType, { shell = false } = {}) {
+function page<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  { shell = false, feedback = true } = {},
+) {
   const Page = shell
-    ? lazyInShell(async () => pick(await load()))
+    ? lazyInShell(async () => pick(await load()), { feedback })
     : lazy(async () => ({ default: pick(await load()) }));
   return <Page />;
 }
 
-// The console and admin layouts (side menu) load with their first page: the public pages don't carry them.
-const ConsoleLayout = lazy(async () => ({
-  default: (await import('./components/layout/ConsoleLayout')).ConsoleLayout,
-}));
-const AdminLayout = lazy(async () => ({
-  default: (await import('./components/layout/AdminLayout')).AdminLayout,
-}));
+// The console and admin layouts (side menu) load with their first page, antd with them: the public pages don't carry them.
+const ConsoleLayout = lazyInShell(
+  async () => (await import('./components/layout/ConsoleLayout')).ConsoleLayout,
+);
+const AdminLayout = lazyInShell(async () => (await import('./components/layout/AdminLayout')).AdminLayout);
 
 const HomePage = page(
   () => import('./pages/home/HomePage'),
@@ -34,7 +37,7 @@ const HomePage = page(
 const ShowcasePage = page(
   () => import('./pages/showcase/ShowcasePage'),
   (m) => m.ShowcasePage,
-  { shell: true },
+  { shell: true, feedback: false },
 );
 const LoginPage = page(
   () => import('./pages/login/LoginPage'),

@@ -18,7 +18,10 @@ import type { SideNavItem } from './SideNavLayout';
 // The bar itself is drawn without antd (it is on the home page's first load). Only signed-in people
 // see the user menu, and only narrow screens open the drawer: both load on demand, with antd.
 const UserMenu = lazyInShell(async () => (await import('./UserMenu')).UserMenu, { inline: true });
-const NavDrawer = lazyInShell(async () => (await import('./NavDrawer')).NavDrawer, { inline: true });
+const NavDrawer = lazyInShell(async () => (await import('./NavDrawer')).NavDrawer, {
+  inline: true,
+  feedback: false,
+});
 
 interface NavItem {
   to: string;
