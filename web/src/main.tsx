@@ -1,3 +1,5 @@
+// First: zod's settings apply to the schemas built after them.
+import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
