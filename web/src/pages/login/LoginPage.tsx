@@ -61,7 +61,12 @@ export function LoginPage() {
         </div>
 
         {notice && !error && (
-          <Alert className="auth-card__alert" type={state?.reason ? 'warning' : 'info'} showIcon title={notice} />
+          <Alert
+            className="auth-card__alert"
+            type={state?.reason ? 'warning' : 'info'}
+            showIcon
+            title={notice}
+          />
         )}
         {fromRegister && !error && (
           <Alert

@@ -101,7 +101,7 @@ export function ProjectDetailPage() {
             <BasicInfoCard project={project} />
             <FileInfoCard project={project} />
             <FilesCard project={project} />
-            <VersionsCard project={project} className="detail-card" />
+            <VersionsCard project={project} className="detail-card" audience="owner" />
             <ReviewHistoryCard comments={project.review_comments ?? []} />
           </div>
         </Col>

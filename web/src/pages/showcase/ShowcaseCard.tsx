@@ -6,10 +6,9 @@ import {
   StarFilled,
   UserOutlined,
 } from '@ant-design/icons';
-import { messages, type PublicProjectDto } from '@sitehall/contracts';
+import { formatBytes, messages, type PublicProjectDto } from '@sitehall/contracts';
 import { Button, Tag } from 'antd';
 import { formatDate } from '../../lib/format';
-import { formatKB } from '../../lib/kilobytes';
 
 const TONES = ['indigo', 'sky', 'emerald', 'amber', 'rose', 'violet'] as const;
 
@@ -50,7 +49,7 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
           <li>
             <FileOutlined aria-hidden />
             <span>
-              {project.file_count} 个文件 · {formatKB(project.file_size)}
+              {project.file_count} 个文件 · {formatBytes(project.file_size)}
             </span>
           </li>
           <li>
