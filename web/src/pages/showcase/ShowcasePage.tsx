@@ -4,7 +4,7 @@ import { Alert, Button, Checkbox, Col, Empty, Input, Row, Segmented, Skeleton } 
 import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
-import { useShowcase } from '../../api/showcase';
+import { showcaseFiltersOf, useShowcase } from '../../api/showcase';
 import { PageHeader } from '../../components/PageHeader';
 import { ShowcaseCard } from './ShowcaseCard';
 import './showcase.css';
@@ -16,12 +16,7 @@ const SORT_LABELS: Record<ShowcaseSort, string> = { latest: '最新', popular: '
 /** Search, sort and the 精选 filter live in the address: a reload or a shared link shows the same list. */
 function useShowcaseParams() {
   const [params, setParams] = useSearchParams();
-  const search = params.get('search')?.trim() ?? '';
-  const sortParam = params.get('sort');
-  const sort: ShowcaseSort = SHOWCASE_SORTS.includes(sortParam as ShowcaseSort)
-    ? (sortParam as ShowcaseSort)
-    : 'latest';
-  const featured = params.get('featured') === 'true';
+  const { search, sort, featured } = showcaseFiltersOf(params);
 
   const update = (next: { search?: string; sort?: ShowcaseSort; featured?: boolean }) => {
     const merged = { search, sort, featured, ...next };
@@ -39,11 +34,7 @@ const skeletonCards = Array.from({ length: 6 }, (_, i) => `skeleton-${i}`);
 
 export function ShowcasePage() {
   const filters = useShowcaseParams();
-  const showcase = useShowcase({
-    sort: filters.sort,
-    ...(filters.search ? { search: filters.search } : {}),
-    ...(filters.featured ? { featured: 'true' as const } : {}),
-  });
+  const showcase = useShowcase(filters);
   const [searchText, setSearchText] = useState(filters.search);
   // Back/forward or the clear button change the address; the box follows it.
   useEffect(() => setSearchText(filters.search), [filters.search]);
