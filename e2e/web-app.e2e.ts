@@ -3,21 +3,27 @@
  * a page whose code is gone (an open tab after a redeploy) offers a reload, and the pages a
  * first-time visitor meets fit the screen and lead somewhere.
  */
-import { expect, type Page, test } from '@playwright/test';
-import { ADMIN, signIn } from './helpers';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { ADMIN, apiToken, createAccount, signIn } from './helpers';
+import { uploadSite } from './site-helpers';
 
 /** Content-Security-Policy violations the page reports, collected from the first script on. */
 async function watchCsp(page: Page) {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __csp: string[] }).__csp = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   const logged: string[] = [];
   page.on('console', (msg) => {
     if (/Content Security Policy|unsafe-eval/i.test(msg.text())) logged.push(msg.text());
   });
-  return async () => [...logged, ...(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp))];
+  return async () => [
+    ...logged,
+    ...(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)),
+  ];
 }
 
 test('the app’s scripts arrive compressed, hashed ones cached for good, index.html revalidated', async ({
@@ -27,7 +33,11 @@ test('the app’s scripts arrive compressed, hashed ones cached for good, index.
   page.on('response', (res) => {
     if (res.request().resourceType() === 'script') {
       const headers = res.headers();
-      scripts.push({ url: res.url(), encoding: headers['content-encoding'], cache: headers['cache-control'] });
+      scripts.push({
+        url: res.url(),
+        encoding: headers['content-encoding'],
+        cache: headers['cache-control'],
+      });
     }
   });
   const html = await page.goto('/');
@@ -50,7 +60,14 @@ test('no page evaluates strings: the CSP without unsafe-eval is never tripped', 
   }
   await signIn(page, ADMIN.username, ADMIN.password);
   await expect(page).toHaveURL(/\/dashboard$/);
-  for (const path of ['/upload', '/projects', '/admin/reviews', '/admin/projects', '/admin/users', '/admin/settings']) {
+  for (const path of [
+    '/upload',
+    '/projects',
+    '/admin/reviews',
+    '/admin/projects',
+    '/admin/users',
+    '/admin/settings',
+  ]) {
     await page.goto(path);
     await expect(page.locator('main')).toBeVisible();
     await page.waitForLoadState('networkidle');
@@ -94,4 +111,68 @@ test('a visitor’s 开始使用 leads to the sign-in page, which says accounts 
   await expect(page.getByText('请先登录')).toHaveCount(0);
   await page.getByRole('link', { name: '先去逛逛展厅' }).click();
   await expect(page.getByRole('heading', { name: '项目展厅' })).toBeVisible();
+});
+
+/** Whether an element lies wholly inside the window, sideways. */
+async function inViewSideways(page: Page, element: Locator) {
+  const box = await element.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  return box !== null && box.x >= 0 && box.x + box.width <= width;
+}
+
+test('on a 390-pixel phone the admin’s review and project lists show status and actions without scrolling sideways', async ({
+  page,
+  request,
+}) => {
+  const owner = await createAccount(request, 'phone');
+  const token = await apiToken(request, owner.username, owner.password);
+  const site = await uploadSite(request, token, `手机列表-${Date.now().toString(36)}`, {
+    'index.html': '<!doctype html><title>手机</title><p>hi</p>',
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  for (const path of ['/admin/reviews', '/admin/projects']) {
+    await page.goto(path);
+    const name = page.getByRole('link', { name: site.name, exact: true });
+    await expect(name).toBeVisible();
+    const row = page.locator('tr').filter({ has: name });
+    const status = row.getByText('待审核').first();
+    const approve = row.getByRole('button', { name: `通过 ${site.name}` });
+    await expect(status).toBeVisible();
+    await expect(approve).toBeVisible();
+    expect(await inViewSideways(page, status), path).toBe(true);
+    expect(await inViewSideways(page, approve), path).toBe(true);
+  }
+});
+
+test('at 1440×900 the upload progress bar is in view while the upload runs', async ({ page, request }) => {
+  const owner = await createAccount(request, 'upload');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, owner.username, owner.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/upload');
+  await page.getByLabel('项目名称').fill('进度可见');
+  // A file large enough that the upload takes a moment, sent slowly.
+  await page.route('**/api/projects/upload', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'index.html',
+    mimeType: 'text/html',
+    buffer: Buffer.from(`<!doctype html><title>x</title>${'<p>站点</p>'.repeat(20000)}`),
+  });
+  await page.getByRole('button', { name: '上传', exact: true }).click();
+  const bar = page.locator('.upload-progress');
+  await expect(bar).toBeVisible();
+  await expect
+    .poll(() =>
+      bar.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      }),
+    )
+    .toBe(true);
 });
