@@ -133,13 +133,16 @@ test('on a 390-pixel phone the admin’s review and project lists show status an
   await signIn(page, ADMIN.username, ADMIN.password);
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  for (const path of ['/admin/reviews', '/admin/projects']) {
+  for (const [path, action] of [
+    ['/admin/reviews', '通过'],
+    ['/admin/projects', '删除'],
+  ] as const) {
     await page.goto(path);
     const name = page.getByRole('link', { name: site.name, exact: true });
     await expect(name).toBeVisible();
     const row = page.locator('tr').filter({ has: name });
     const status = row.getByText('待审核').first();
-    const approve = row.getByRole('button', { name: `通过 ${site.name}` });
+    const approve = row.getByRole('button', { name: `${action} ${site.name}` });
     await expect(status).toBeVisible();
     await expect(approve).toBeVisible();
     expect(await inViewSideways(page, status), path).toBe(true);
