@@ -3,12 +3,15 @@
  * disabled user told why their session ended, the audit log naming only the fields that changed,
  * and a project's newest upload time.
  */
+import { DEFAULT_LIMITS } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEntries,
   createTestApp,
   expectFailure,
+  listTree,
   liveProject,
+  projectRowCounts,
   review,
   SIMPLE_SITE,
   type TestApp,
@@ -119,5 +122,47 @@ describe('a new version', () => {
     const mine = (await t.request({ url: '/api/projects/my', token: owner.token })).json().data;
     const listed = mine.projects.find((p: { id: number }) => p.id === first.id);
     expect(listed.uploaded_at).toBe(second.uploaded_at);
+  });
+});
+
+describe('a folder upload', () => {
+  const folder = (name: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      name: i === 0 ? `${name}/index.html` : `${name}/pages/p${i}.html`,
+      content: `<p>${i}</p>`,
+    }));
+
+  it('counts as one item against the files-per-upload limit, like an archive; entries still count', async () => {
+    const settings = t.ctx.services.settings;
+    const saved = await settings.get();
+    const owner = await t.createUser();
+    try {
+      await settings.update({
+        ...saved,
+        limits: { ...DEFAULT_LIMITS, maxFilesPerUpload: 2, maxArchiveEntries: 30 },
+      });
+      // One folder of 25 files, and one loose file: two items.
+      const ok = await uploadProject(t, owner.token, {
+        files: [...folder('site', 25), { name: 'readme.txt', content: 'hi' }],
+      });
+      expect(ok.statusCode, ok.body).toBe(201);
+      expect(ok.json().data.project.file_count).toBe(26);
+
+      const before = await projectRowCounts(t);
+      // Three items: refused with the files-per-upload message.
+      const three = await uploadProject(t, owner.token, {
+        files: [...folder('a', 2), ...folder('b', 2), { name: 'c.html', content: 'c' }],
+      });
+      expectFailure(three, 413);
+      expect(three.json().errors.files).toBe('文件数量超过限制。最多允许上传 2 个文件');
+      // A folder of more files than an archive may hold: refused, and nothing is left behind.
+      const huge = await uploadProject(t, owner.token, { files: folder('big', 31) });
+      expectFailure(huge, 413);
+      expect(huge.json().errors.files).toBe('文件夹中的文件数量超过限制。最多允许 30 个');
+      expect(await projectRowCounts(t)).toEqual(before);
+      expect(listTree(`${t.dataDir}/staging`)).toEqual([]);
+    } finally {
+      await settings.update(saved);
+    }
   });
 });
