@@ -1,13 +1,59 @@
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // The app reads the contracts' sources directly, as the tests do, so no contracts build is needed first.
 const contracts = fileURLToPath(new URL('../packages/contracts/src/index.ts', import.meta.url));
 const backend = 'http://localhost:3000';
 
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** The types worth compressing; the server sends the copies (server/src/http/web-app.ts). */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt)$/;
+
+/**
+ * Writes a brotli (.br, best quality) and a gzip (.gz) copy beside every text file of the build,
+ * once, so the server never compresses the app per request. A copy that saves nothing is skipped.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'sitehall-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async writeBundle() {
+      const files = (await readdir(outDir, { recursive: true })).filter((name) => COMPRESSIBLE.test(name));
+      await Promise.all(
+        files.map(async (name) => {
+          const file = path.join(outDir, name);
+          if (!(await stat(file)).isFile()) return;
+          const plain = await readFile(file);
+          const [br, gz] = await Promise.all([
+            brotli(plain, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: plain.length,
+              },
+            }),
+            gzipped(plain, { level: 9 }),
+          ]);
+          if (br.length < plain.length) await writeFile(`${file}.br`, br);
+          if (gz.length < plain.length) await writeFile(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // Every script, module preload and style tag of the built index.html carries this placeholder as
   // its nonce, and Vite's chunk preloader copies it from <meta property="csp-nonce">: the server
   // puts a fresh nonce in its place for each answer, and its CSP allows only scripts with that
@@ -18,6 +64,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
+      // The contracts' schemas are built with zod at module level: declaring those calls pure lets a
+      // page that needs a constant beside a schema (SHOWCASE_SORTS) leave zod out.
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         // React and the data libraries change rarely: their own long-cached chunks. antd is left to the
         // automatic splitting, so each lazy page only loads the components it uses.
@@ -27,7 +76,6 @@ export default defineConfig({
               name: 'react',
               test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/,
             },
-            { name: 'data', test: /node_modules[\\/](axios|@tanstack|zod)[\\/]/ },
           ],
         },
       },

@@ -246,8 +246,14 @@ describe('showcase', () => {
     expect((await show('?sort=popular')).names.slice(0, 2)).toEqual(['天气预报', '个人博客']);
     expect((await search('小', '&sort=popular')).names).toEqual(['天气预报', '个人博客', '贪吃蛇小游戏']);
 
-    const byName = (await show('?sort=name')).names;
-    expect(byName).toEqual([...byName].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    // Pinyin order (services/name-order.ts): 100% · FULL · ge ren · tan chi · tian qi.
+    expect((await show('?sort=name')).names).toEqual([
+      '100%_完成',
+      'ＦＵＬＬ宽',
+      '个人博客',
+      '贪吃蛇小游戏',
+      '天气预报',
+    ]);
 
     await review(t, ids.贪吃蛇小游戏!, 'publish');
     const featured = await show('?featured=true');

@@ -38,7 +38,7 @@ describe('the web app’s pages and their CSP', () => {
       const res = await t.request({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['cache-control']).toBe('no-cache');
       const csp = res.headers['content-security-policy'] as string;
       const nonce = nonceOf(csp);
       expect(nonce, csp).toBeDefined();

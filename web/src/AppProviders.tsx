@@ -1,9 +1,10 @@
-/** Everything the pages rely on around the router: data cache, antd theme and locale, message host. */
+/**
+ * What every page relies on around the router: the data cache. antd's theme, locale and message
+ * host (AntdShell) come with the pages that use antd, through lazyInShell.
+ */
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntdApp, ConfigProvider, theme } from 'antd';
-import { type ReactNode, useLayoutEffect } from 'react';
+import { type ComponentType, lazy, type ReactNode } from 'react';
 import { ApiError } from './api/client';
-import { appLocale, appTheme, brand } from './theme';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -20,40 +21,38 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/**
- * Exposes the theme tokens to the app's own stylesheet as CSS variables on the root element, so
- * they also reach antd's portals (modals, dropdowns) rendered outside the app's tree.
- */
-function ThemeVariables({ children }: { children: ReactNode }) {
-  const { token } = theme.useToken();
-  useLayoutEffect(() => {
-    const variables: Record<string, string> = {
-      '--sh-primary': token.colorPrimary,
-      '--sh-primary-hover': token.colorPrimaryHover,
-      '--sh-primary-bg': token.colorPrimaryBg,
-      '--sh-primary-deep': brand.primaryDeep,
-      '--sh-accent': brand.accent,
-      '--sh-text': token.colorText,
-      '--sh-text-secondary': token.colorTextSecondary,
-      '--sh-border': token.colorBorderSecondary,
-      '--sh-bg': token.colorBgLayout,
-      '--sh-radius': `${token.borderRadius}px`,
-      '--sh-radius-lg': `${token.borderRadiusLG}px`,
-    };
-    const root = document.documentElement.style;
-    for (const [name, value] of Object.entries(variables)) root.setProperty(name, value);
-  }, [token]);
-  return children;
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={appLocale} theme={appTheme} button={{ autoInsertSpace: false }}>
-        <AntdApp>
-          <ThemeVariables>{children}</ThemeVariables>
-        </AntdApp>
-      </ConfigProvider>
-    </QueryClientProvider>
-  );
+/**
+ * A component loaded on demand inside AntdShell (antd's theme and locale) and, unless `feedback` is
+ * false, AntdFeedback (App.useApp's message and modal host); all load at once, not one after the
+ * other. `inline`: no element is added around it.
+ */
+export function lazyInShell<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  { inline = false, feedback = true }: { inline?: boolean; feedback?: boolean } = {},
+) {
+  return lazy(async () => {
+    const [Component, { AntdShell }, host] = await Promise.all([
+      load(),
+      import('./AntdShell'),
+      feedback ? import('./AntdFeedback') : null,
+    ]);
+    const Feedback = host?.AntdFeedback;
+    return {
+      default: (props: P) => (
+        <AntdShell>
+          {Feedback ? (
+            <Feedback inline={inline}>
+              <Component {...props} />
+            </Feedback>
+          ) : (
+            <Component {...props} />
+          )}
+        </AntdShell>
+      ),
+    };
+  });
 }

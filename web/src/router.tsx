@@ -1,18 +1,34 @@
 /** The route table of spec §2 with its guards. Pages load on demand, one chunk per page. */
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router-dom';
+import { lazyInShell } from './AppProviders';
 import { GuestOnly, RequireAuth } from './components/auth/RouteGuards';
 import { RouteErrorScreen } from './components/ErrorScreen';
-import { AdminLayout } from './components/layout/AdminLayout';
-import { ConsoleLayout } from './components/layout/ConsoleLayout';
 import { PublicLayout } from './components/layout/PublicLayout';
+import { PageLoading } from './components/PageLoading';
 import { AuthProvider } from './hooks/useAuth';
 
-/** A page component loaded when its route is first visited. */
-function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  const Page = lazy(async () => ({ default: pick(await load()) }));
+/**
+ * A page component loaded when its route is first visited. `shell`: the page draws with antd and
+ * sits in no layout that provides it (the console and admin layouts do), so AntdShell comes with
+ * it; `feedback: false`: it shows no antd message or modal, so AntdFeedback does not.
+ */
+function page<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  { shell = false, feedback = true } = {},
+) {
+  const Page = shell
+    ? lazyInShell(async () => pick(await load()), { feedback })
+    : lazy(async () => ({ default: pick(await load()) }));
   return <Page />;
 }
+
+// The console and admin layouts (side menu) load with their first page, antd with them: the public pages don't carry them.
+const ConsoleLayout = lazyInShell(
+  async () => (await import('./components/layout/ConsoleLayout')).ConsoleLayout,
+);
+const AdminLayout = lazyInShell(async () => (await import('./components/layout/AdminLayout')).AdminLayout);
 
 const HomePage = page(
   () => import('./pages/home/HomePage'),
@@ -21,14 +37,17 @@ const HomePage = page(
 const ShowcasePage = page(
   () => import('./pages/showcase/ShowcasePage'),
   (m) => m.ShowcasePage,
+  { shell: true, feedback: false },
 );
 const LoginPage = page(
   () => import('./pages/login/LoginPage'),
   (m) => m.LoginPage,
+  { shell: true },
 );
 const RegisterPage = page(
   () => import('./pages/register/RegisterPage'),
   (m) => m.RegisterPage,
+  { shell: true },
 );
 const DashboardPage = page(
   () => import('./pages/dashboard/DashboardPage'),
@@ -116,7 +135,9 @@ export const routes: RouteObject[] = [
       {
         element: (
           <RequireAuth>
-            <ConsoleLayout />
+            <Suspense fallback={<PageLoading fullscreen />}>
+              <ConsoleLayout />
+            </Suspense>
           </RequireAuth>
         ),
         children: withinLayout([
@@ -131,7 +152,9 @@ export const routes: RouteObject[] = [
         path: 'admin',
         element: (
           <RequireAuth permission="admin">
-            <AdminLayout />
+            <Suspense fallback={<PageLoading fullscreen />}>
+              <AdminLayout />
+            </Suspense>
           </RequireAuth>
         ),
         children: withinLayout([

@@ -1,4 +1,4 @@
-/** The look of the app: antd theme tokens and the Chinese locale, applied once in AppProviders. */
+/** The look of the app: antd theme tokens and the Chinese locale, applied by AntdShell. */
 import type { ThemeConfig } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 

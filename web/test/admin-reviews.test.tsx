@@ -145,7 +145,7 @@ describe('admin review list', () => {
     });
     await user.click(within(rowOf('精选项目')).getByRole('button', { name: '下线 精选项目' }));
     await user.click(await screen.findByRole('button', { name: '确认下线' }));
-    expect(await screen.findByText('拒绝项目时必须提供原因')).toBeInTheDocument();
+    expect(await screen.findByText('下线项目时必须提供原因')).toBeInTheDocument();
     await user.type(screen.getByLabelText('原因'), '含有违规内容');
     await user.click(screen.getByRole('button', { name: '确认下线' }));
     expect(await screen.findByText('项目已下线')).toBeInTheDocument();

@@ -27,6 +27,7 @@ export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
     entry_file: 'index.html',
     created_at: '2024-05-01T08:00:00.000Z',
     createdAt: '2024-05-01T08:00:00.000Z',
+    uploaded_at: '2024-05-01T08:00:00.000Z',
     updated_at: '2024-05-01T08:00:00.000Z',
     approved_at: null,
     approved_by: null,

@@ -108,6 +108,8 @@ export interface ProjectDto {
   created_at: string;
   createdAt: string;
   updated_at: string;
+  /** When the newest version was uploaded (created_at is the first upload's). */
+  uploaded_at: string;
   approved_at: string | null;
   approved_by: string | null;
   published_at: string | null;

@@ -5,4 +5,5 @@ export * from './schemas/admin.js';
 export * from './schemas/auth.js';
 export * from './schemas/projects.js';
 export * from './schemas/review.js';
+export * from './showcase.js';
 export * from './statuses.js';

@@ -1,4 +1,5 @@
 /** Roles, project statuses, review actions and their Chinese labels (DECISIONS.md "Statuses and transitions"). */
+import { reviewMessages } from './messages/review.js';
 
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
@@ -52,6 +53,11 @@ export const REVIEW_ACTION_LABELS: Record<BatchAction, string> = {
 
 /** Actions that must carry a comment. */
 export const ACTIONS_REQUIRING_COMMENT: readonly ReviewAction[] = ['reject', 'takedown'];
+
+/** What a decision of ACTIONS_REQUIRING_COMMENT says without its reason: each in its own words. */
+export function reasonRequiredMessage(action: ReviewAction): string {
+  return action === 'takedown' ? reviewMessages.takedownReasonRequired : reviewMessages.reasonRequired;
+}
 
 export const UPLOAD_TYPES = ['auto', 'files', 'zip'] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];

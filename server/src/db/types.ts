@@ -33,7 +33,12 @@ export interface SessionsTable {
   last_used_at: string;
   ip: string | null;
   user_agent: string | null;
+  /** Set when the session was ended for a reason to tell its holder ('account_disabled'); null while live. */
+  ended_reason: Generated<SessionEndReason | null>;
 }
+
+/** Why a session that still exists no longer signs anyone in. */
+export type SessionEndReason = 'account_disabled';
 
 export interface ProjectsTable {
   id: Generated<number>;
@@ -58,6 +63,8 @@ export interface ProjectsTable {
   updated_at: string;
   /** Lower-cased name + description + owner username, for substring search. */
   search_text: string;
+  /** The name's pinyin order (services/name-order.ts): the showcase's 名称 sort. */
+  name_sort_key: Generated<string>;
 }
 
 export interface DeploymentsTable {

@@ -77,7 +77,11 @@ export function registerAccess(app: FastifyInstance, sessions: SessionService): 
     if (header && request.url.startsWith('/api/')) {
       const match = BEARER.exec(header);
       const found = match ? await sessions.authenticate(match[1]!) : null;
-      if (found) {
+      if (found && 'ended' in found) {
+        // The account was disabled: the session is over, and its holder is told why (public routes
+        // answer as to anyone).
+        if (access !== 'public') throw new Unauthorized(messages.auth.accountDisabled);
+      } else if (found) {
         request.actor = {
           id: found.user.id,
           username: found.user.username,

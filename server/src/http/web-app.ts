@@ -1,10 +1,13 @@
 /**
  * Serves the built web app: hashed assets with long caching, and index.html for every client
  * route (React Router decides what to show). Unknown /api paths answer the JSON envelope instead.
+ * The build writes a brotli (.br) and a gzip (.gz) copy beside every text file
+ * (web/vite.config.ts), so a compressed answer costs a file read, not a compression per request.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { messages } from '@sitehall/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +20,15 @@ import { sendSiteMethodNotAllowed } from './reply.js';
  * `html.cspNonce`); each answer gets a fresh one in its place, which its CSP names.
  */
 const NONCE_PLACEHOLDER = 'SITEHALL_CSP_NONCE';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const COMPRESSED_COPY = /\.(?:br|gz)$/;
+/** The types the build writes compressed copies of (web/vite.config.ts), whatever copy is sent. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt)(?:\.br|\.gz)?$/;
+
+/** Files under assets/ carry a content hash in their names: they never change under one name. */
+function isHashedAsset(file: string): boolean {
+  return file.includes(`${path.sep}assets${path.sep}`);
+}
 
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
@@ -28,13 +40,15 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       root: webDist,
       wildcard: false,
       index: false,
-      // index.html is only ever sent with its nonce filled in, below.
-      allowedPath: (pathName) => pathName !== '/index.html',
+      preCompressed: true,
+      // Our own Cache-Control below; send's default (public, max-age=0) would otherwise stand.
+      cacheControl: false,
+      // index.html is only ever sent with its nonce filled in, below; the compressed copies are
+      // answers to their plain names, not addresses of their own.
+      allowedPath: (pathname) => pathname !== '/index.html' && !COMPRESSED_COPY.test(pathname),
       setHeaders(res, file) {
-        res.setHeader(
-          'cache-control',
-          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        res.setHeader('cache-control', isHashedAsset(file) ? IMMUTABLE : 'no-cache');
+        if (COMPRESSIBLE.test(file)) res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }
@@ -46,14 +60,30 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     if (request.url.startsWith('/api/') || request.url === '/api') {
       return sendError(reply, 404, messages.common.apiNotFound);
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && built) {
+    // A hashed asset that is gone (an open tab asking for last deployment's chunk) is a 404: the
+    // page's import fails and shows the error screen, instead of parsing index.html as a script.
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      built &&
+      !request.url.startsWith('/assets/')
+    ) {
       const nonce = randomBytes(16).toString('base64');
       allowScriptsWithNonce(reply, nonce);
-      // Never stored: a cached copy would carry a nonce that an attacker could have read.
-      return reply
+      // Revalidated on every visit: with no validator, never answered from a cache, so a nonce
+      // is never seen twice. Compressed here, since each answer differs by its nonce (a page of
+      // about 2 KB: tens of microseconds).
+      reply
         .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(indexParts.join(nonce));
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Encoding');
+      const html = Buffer.from(indexParts.join(nonce));
+      const accepts = String(request.headers['accept-encoding'] ?? '');
+      if (/\bbr\b/.test(accepts)) {
+        const br = brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });
+        return reply.header('content-encoding', 'br').send(br);
+      }
+      if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(gzipSync(html));
+      return reply.send(html);
     }
     return reply
       .code(404)

@@ -210,6 +210,7 @@ const MESSAGES: Record<RefusalReason, string> = {
   emptyFile: messages.project.emptyFile,
   unreadableFile: messages.project.unreadableFile,
   tooManyFiles: messages.project.tooManyFiles,
+  tooManyFolderFiles: messages.project.tooManyFolderFiles,
   uploadTooLarge: messages.project.uploadTooLarge,
   noFiles: messages.project.noFiles,
 };

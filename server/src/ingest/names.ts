@@ -123,3 +123,18 @@ export class EntryTree {
     }
   }
 }
+
+/**
+ * How many items a loose upload holds against the files-per-upload limit: a folder picked or
+ * dropped as a whole (its files' paths share a first segment, 'site/css/a.css') counts as one
+ * item, like an archive; each loose file counts as one. The web app counts the same way
+ * (web/src/lib/upload-files.ts); the entry and byte limits still apply to every file.
+ */
+export function uploadItemCount(paths: Iterable<string>): number {
+  const items = new Set<string>();
+  for (const path of paths) {
+    const slash = path.indexOf('/');
+    items.add(slash > 0 ? `${path.slice(0, slash)}/` : path);
+  }
+  return items.size;
+}

@@ -4,7 +4,7 @@
  * entries (extraction worker); see refusal.ts about imports.
  */
 import type { UploadLimits } from '@sitehall/contracts';
-import { checkEntryName, displayName, EntryTree, extensionOfPath, isJunk } from './names.js';
+import { checkEntryName, displayName, EntryTree, extensionOfPath, isJunk, uploadItemCount } from './names.js';
 import { Refusal } from './refusal.js';
 
 export interface ListedEntry {
@@ -65,8 +65,12 @@ export function planUpload(entries: ListedEntry[], limits: UploadLimits, source:
     }
   } else {
     if (plan.files.length === 0) throw new Refusal('noFiles');
-    if (plan.files.length > limits.maxFilesPerUpload) {
+    // A folder counts as one item (names.ts); its files are bounded by the archive entry limit.
+    if (uploadItemCount(plan.files.map((f) => f.path)) > limits.maxFilesPerUpload) {
       throw new Refusal('tooManyFiles', { n: limits.maxFilesPerUpload });
+    }
+    if (plan.files.length > limits.maxArchiveEntries) {
+      throw new Refusal('tooManyFolderFiles', { n: limits.maxArchiveEntries });
     }
     if (declaredBytes > limits.maxUploadBytes) {
       throw new Refusal('uploadTooLarge', { bytes: limits.maxUploadBytes });

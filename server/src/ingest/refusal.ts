@@ -12,6 +12,7 @@ export type RefusalReason =
   | 'emptyFile'
   | 'unreadableFile'
   | 'tooManyFiles'
+  | 'tooManyFolderFiles'
   | 'uploadTooLarge'
   | 'noFiles';
 
@@ -28,6 +29,7 @@ const LIMIT_REASONS: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
   'tooLargeUncompressed',
   'oversizedFile',
   'tooManyFiles',
+  'tooManyFolderFiles',
   'uploadTooLarge',
 ]);
 

@@ -140,6 +140,8 @@ export async function stageUpload(
 
   const fields: Record<string, string> = {};
   const files: StagedFile[] = [];
+  /** The items against the files-per-upload limit (uploadItemCount's rule: a folder is one). */
+  const items = new Set<string>();
   let total = 0;
   // Silence or shutdown ends the upload from outside the loop: the part being written is
   // destroyed (abort) and the loop, wherever it waits, loses the race against `stopped`.
@@ -190,10 +192,12 @@ export async function stageUpload(
       fileHwm: STREAM_BYTES,
       limits: {
         fileSize: limits.maxFileBytes,
-        files: limits.maxFilesPerUpload,
+        // A folder counts as one item (ingest/names.ts): the parser's own cap is the most files a
+        // folder may hold; the items are counted below.
+        files: Math.max(limits.maxFilesPerUpload, limits.maxArchiveEntries),
         fields: 20,
         fieldSize: 64 * 1024,
-        parts: limits.maxFilesPerUpload + 20,
+        parts: Math.max(limits.maxFilesPerUpload, limits.maxArchiveEntries) + 20,
       },
     });
     for await (const part of parts) {
@@ -213,6 +217,11 @@ export async function stageUpload(
       if (!name.trim()) {
         part.file.resume();
         throw new Invalid('files', m.fileNameBlank);
+      }
+      items.add(name.indexOf('/') > 0 ? `${name.slice(0, name.indexOf('/'))}/` : name);
+      if (items.size > limits.maxFilesPerUpload) {
+        part.file.resume();
+        throw new TooLarge(format(m.tooManyFiles, { n: limits.maxFilesPerUpload }), 'files');
       }
       const tempFile = path.join(inDir, String(files.length));
       let size = 0;
@@ -249,7 +258,7 @@ function translateMultipartError(err: unknown, limits: UploadLimits, request: Fa
     return new TooLarge(format(m.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }), 'files');
   }
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return new TooLarge(format(m.tooManyFiles, { n: limits.maxFilesPerUpload }), 'files');
+    return new TooLarge(format(m.tooManyFolderFiles, { n: limits.maxArchiveEntries }), 'files');
   }
   if (
     code === 'FST_FIELDS_LIMIT' ||

@@ -70,6 +70,7 @@ export function presentProject(
     created_at: p.created_at,
     createdAt: p.created_at,
     updated_at: p.updated_at,
+    uploaded_at: d?.created_at ?? p.created_at,
     approved_at: p.approved_at,
     approved_by: p.approved_by_username,
     published_at: p.published_at,

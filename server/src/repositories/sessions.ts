@@ -1,12 +1,12 @@
 import type { DB } from '../db/database.js';
-import type { SessionRow, UserRow } from '../db/types.js';
+import type { SessionEndReason, SessionRow, UserRow } from '../db/types.js';
 
 export function createSessionsRepository(db: DB) {
   return {
-    async insert(s: Omit<SessionRow, 'id'>): Promise<SessionRow> {
+    async insert(s: Omit<SessionRow, 'id' | 'ended_reason'>): Promise<SessionRow> {
       return db.insertInto('sessions').values(s).returningAll().executeTakeFirstOrThrow();
     },
-    /** The live session of a token hash, with its user. */
+    /** The unexpired session of a token hash (live, or ended with a reason), with its user. */
     async findValid(
       tokenHash: string,
       at: string,
@@ -25,6 +25,7 @@ export function createSessionsRepository(db: DB) {
           'sessions.last_used_at as s_last_used_at',
           'sessions.ip as s_ip',
           'sessions.user_agent as s_user_agent',
+          'sessions.ended_reason as s_ended_reason',
         ])
         .where('sessions.token_hash', '=', tokenHash)
         .where('sessions.expires_at', '>', at)
@@ -40,6 +41,7 @@ export function createSessionsRepository(db: DB) {
         s_last_used_at,
         s_ip,
         s_user_agent,
+        s_ended_reason,
         ...user
       } = row;
       return {
@@ -53,6 +55,7 @@ export function createSessionsRepository(db: DB) {
           last_used_at: s_last_used_at,
           ip: s_ip,
           user_agent: s_user_agent,
+          ended_reason: s_ended_reason,
         },
         user,
       };
@@ -71,6 +74,10 @@ export function createSessionsRepository(db: DB) {
       let q = db.deleteFrom('sessions').where('user_id', '=', userId);
       if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
       await q.execute();
+    },
+    /** Ends every session of a user, keeping them (until they expire) to tell why. */
+    async endForUser(userId: number, reason: SessionEndReason): Promise<void> {
+      await db.updateTable('sessions').set({ ended_reason: reason }).where('user_id', '=', userId).execute();
     },
     async deleteExpired(at: string): Promise<number> {
       const r = await db.deleteFrom('sessions').where('expires_at', '<=', at).executeTakeFirst();

@@ -97,16 +97,21 @@ const COUNT_CAP = 500;
 /** Besides the rarest, at most this many of a longer term's grams narrow the candidates. */
 const MAX_NARROWING = 3;
 
-const ORDER: Record<ShowcaseSort, RawBuilder<unknown>> = {
-  latest: sql`p.approved_at desc, p.id desc`,
-  popular: sql`p.view_count desc, p.id desc`,
-  name: sql`p.name asc, p.id asc`,
-};
+/** Each sort's ORDER BY; name is pinyin order (services/name-order.ts), bytes compared on both engines. */
+function orders(pg: boolean): Record<ShowcaseSort, RawBuilder<unknown>> {
+  const bytes = pg ? sql` collate "C"` : sql``;
+  return {
+    latest: sql`p.approved_at desc, p.id desc`,
+    popular: sql`p.view_count desc, p.id desc`,
+    name: sql`p.name_sort_key${bytes} asc, p.name${bytes} asc, p.id asc`,
+  };
+}
 
+// name_sort_key: the outer queries order by it too.
 const PAGE_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count, p.owner_id,
-  p.live_deployment_id`;
+  p.live_deployment_id, p.name_sort_key`;
 const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
-  u.username as owner_username, d.file_count, d.total_size`;
+  u.username as owner_username, d.file_count, d.total_size, p.name_sort_key`;
 
 export function createShowcaseRepository(
   db: DB,
@@ -115,6 +120,7 @@ export function createShowcaseRepository(
 ) {
   const countCap = opts.countCap ?? COUNT_CAP;
   const pg = dialect === 'postgres';
+  const ORDER = orders(pg);
   /** A list of text as one parameter: a PostgreSQL array, or a JSON array on SQLite. */
   const textList = (values: string[]) =>
     pg

@@ -281,7 +281,9 @@ export function createAccountService(deps: {
       );
       if (updated === 'missing') throw new NotFound(m.userNotFound);
       if (updated === 'last-admin') throw new Conflict(m.lastAdmin);
-      if (patch.disabled === 1) await sessions.revokeAllOf(user.id);
+      if (patch.disabled === 1) await sessions.endForDisabledAccount(user.id);
+      // Enabled again: the sessions it ended stay over, and no longer say 账号已被停用.
+      if (patch.disabled === 0) await sessions.revokeAllOf(user.id);
 
       const record = (action: string, detail?: Record<string, unknown>) =>
         audit.record({ actor, action, targetType: 'user', targetId: user.id, detail, ip: meta.ip });

@@ -40,6 +40,7 @@ import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
 import type { Metrics } from './metrics.js';
+import { nameSortKey } from './name-order.js';
 import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
 
@@ -163,6 +164,7 @@ export function createProjectService(deps: {
               created_at: at,
               updated_at: at,
               search_text: searchText(target.name!, target.description ?? null, actor.username),
+              name_sort_key: nameSortKey(target.name!),
             })
             .returning('id')
             .executeTakeFirstOrThrow();
@@ -236,7 +238,10 @@ export function createProjectService(deps: {
     if (p) {
       await trx
         .updateTable('projects')
-        .set({ search_text: searchText(p.name, p.description, p.owner_username) })
+        .set({
+          search_text: searchText(p.name, p.description, p.owner_username),
+          name_sort_key: nameSortKey(p.name),
+        })
         .where('id', '=', projectId)
         .execute();
     }
@@ -338,18 +343,29 @@ export function createProjectService(deps: {
       if (body.name !== undefined) patch.name = body.name;
       if (body.description !== undefined) patch.description = body.description || null;
       if (body.is_public !== undefined) patch.is_public = body.is_public ? 1 : 0;
+      // The form sends every field: the audit log names only those whose value changed.
+      const current: Record<string, unknown> = {
+        name: p.name,
+        description: p.description,
+        is_public: p.is_public,
+      };
+      const changed = ['name', 'description', 'is_public'].filter(
+        (field) => field in patch && patch[field] !== current[field],
+      );
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('projects').set(patch).where('id', '=', p.id).execute();
         await refreshSearchText(trx, p.id);
       });
-      await audit.record({
-        actor,
-        action: 'project.update',
-        targetType: 'project',
-        targetId: p.id,
-        detail: { fields: Object.keys(body) },
-        ip,
-      });
+      if (changed.length > 0) {
+        await audit.record({
+          actor,
+          action: 'project.update',
+          targetType: 'project',
+          targetId: p.id,
+          detail: { fields: changed },
+          ip,
+        });
+      }
       if (body.is_public !== undefined) events.liveChanged(p.id);
       return detail((await projects.byId(p.id))!);
     },

@@ -22,6 +22,7 @@ import {
   type ProjectStatsDto,
   REVIEW_ACTION_LABELS,
   type ReviewAction,
+  reasonRequiredMessage,
   type VersionDiffDto,
 } from '@sitehall/contracts';
 import {
@@ -65,7 +66,8 @@ export function createReviewService(deps: {
       ip: string,
     ) {
       const text = comment?.trim() || null;
-      if (ACTIONS_REQUIRING_COMMENT.includes(action) && !text) throw new Invalid('comment', m.reasonRequired);
+      if (ACTIONS_REQUIRING_COMMENT.includes(action) && !text)
+        throw new Invalid('comment', reasonRequiredMessage(action));
       let liveChanged = false;
       await db.transaction().execute(async (trx) => {
         const p = await projects.byIdForChange(projectId, trx);

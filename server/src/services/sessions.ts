@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { now } from '../db/database.js';
-import type { UserRow } from '../db/types.js';
+import type { SessionEndReason, UserRow } from '../db/types.js';
 import type { SessionsRepository } from '../repositories/sessions.js';
 
 export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, normal: 12 * 3600_000 } as const;
@@ -52,13 +52,18 @@ export function createSessionService(repo: SessionsRepository) {
   return {
     issue,
 
-    /** The user of a live token; disabled accounts have no live sessions. */
+    /**
+     * The user of a live token; disabled accounts have no live sessions. A session ended for a
+     * reason its holder should hear (the account was disabled) answers that reason instead.
+     */
     async authenticate(
       token: string,
-    ): Promise<{ user: UserRow; sessionId: number; remember: boolean } | null> {
+    ): Promise<{ user: UserRow; sessionId: number; remember: boolean } | { ended: SessionEndReason } | null> {
       const at = now();
       const found = await repo.findValid(hashToken(token), at);
-      if (!found || found.user.disabled) return null;
+      if (!found) return null;
+      if (found.session.ended_reason) return { ended: found.session.ended_reason };
+      if (found.user.disabled) return null;
       if (Date.parse(at) - Date.parse(found.session.last_used_at) > TOUCH_EVERY_MS) {
         await repo.touch(found.session.id, at);
       }
@@ -84,6 +89,10 @@ export function createSessionService(repo: SessionsRepository) {
     },
     revokeAllOf(userId: number, exceptSessionId?: number) {
       return repo.deleteForUser(userId, exceptSessionId);
+    },
+    /** Ends every session of a disabled account; their holders are told why on their next request. */
+    endForDisabledAccount(userId: number) {
+      return repo.endForUser(userId, 'account_disabled');
     },
     deleteExpired() {
       return repo.deleteExpired(now());

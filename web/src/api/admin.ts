@@ -188,8 +188,8 @@ export function useDownloadProject() {
       saveBlob(blob, `project-${id}.zip`);
       return id;
     },
-    // The download is counted; the detail page's statistics show it.
-    onSuccess: (id) => queryClient.invalidateQueries({ queryKey: queryKeys.adminProjects.detail(id) }),
+    // The download is counted: the project list's 下载 column and the detail page's statistics show it.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminProjects.all }),
   });
 }
 

@@ -52,7 +52,8 @@ apiClient.interceptors.request.use((config) => {
   return config;
 });
 
-type UnauthorizedListener = () => void;
+/** Told the server's reason, when it gave one (账号已被停用 for a disabled account). */
+type UnauthorizedListener = (reason: string | null) => void;
 let unauthorizedListener: UnauthorizedListener | null = null;
 
 /**
@@ -115,7 +116,7 @@ apiClient.interceptors.response.use(
     const config = axios.isAxiosError(error) ? error.config : undefined;
     if (apiError.status === 401 && !config?.skipAuthRedirect) {
       clearSession();
-      if (unauthorizedListener) unauthorizedListener();
+      if (unauthorizedListener) unauthorizedListener(apiError.serverMessage);
       else if (window.location.pathname !== '/login') window.location.assign('/login');
     }
     return Promise.reject(apiError);

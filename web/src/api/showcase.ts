@@ -1,6 +1,17 @@
 /** The public showcase (GET /api/projects/public, anyone). */
-import type { PublicProjectDto, ShowcasePagination, ShowcaseQuery } from '@sitehall/contracts';
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import {
+  type PublicProjectDto,
+  SHOWCASE_SORTS,
+  type ShowcasePagination,
+  type ShowcaseQuery,
+  type ShowcaseSort,
+} from '@sitehall/contracts';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  type QueryClient,
+  useInfiniteQuery,
+} from '@tanstack/react-query';
 import { http } from './client';
 import { queryKeys } from './query-keys';
 
@@ -16,17 +27,49 @@ export const showcaseApi = {
   list: (query: ShowcaseQuery) => http.get<ShowcasePage>('/projects/public', { params: query }),
 };
 
-/** The showcase as one growing list: 加载更多 asks for the next page of the same search. */
-export function useShowcase(query: Omit<ShowcaseQuery, 'page' | 'page_size'>) {
-  const filters = { ...query, page_size: SHOWCASE_PAGE_SIZE };
-  return useInfiniteQuery({
-    queryKey: queryKeys.showcase.list(filters),
-    queryFn: ({ pageParam }) => showcaseApi.list({ ...filters, page: pageParam }),
+/** Search, sort and the 精选 filter as the showcase's address holds them. */
+export interface ShowcaseFilters {
+  search: string;
+  sort: ShowcaseSort;
+  featured: boolean;
+}
+
+export function showcaseFiltersOf(params: URLSearchParams): ShowcaseFilters {
+  const sortParam = params.get('sort');
+  return {
+    search: params.get('search')?.trim() ?? '',
+    sort: SHOWCASE_SORTS.includes(sortParam as ShowcaseSort) ? (sortParam as ShowcaseSort) : 'latest',
+    featured: params.get('featured') === 'true',
+  };
+}
+
+function showcaseOptions(filters: ShowcaseFilters) {
+  const query = {
+    sort: filters.sort,
+    ...(filters.search ? { search: filters.search } : {}),
+    ...(filters.featured ? { featured: 'true' as const } : {}),
+    page_size: SHOWCASE_PAGE_SIZE,
+  };
+  return infiniteQueryOptions({
+    queryKey: queryKeys.showcase.list(query),
+    queryFn: ({ pageParam }) => showcaseApi.list({ ...query, page: pageParam }),
     initialPageParam: 1,
-    getNextPageParam: (last) =>
+    getNextPageParam: (last: ShowcasePage) =>
       last.pagination.current_page < last.pagination.total_pages
         ? last.pagination.current_page + 1
         : undefined,
-    placeholderData: keepPreviousData,
   });
+}
+
+/** The showcase as one growing list: 加载更多 asks for the next page of the same search. */
+export function useShowcase(filters: ShowcaseFilters) {
+  return useInfiniteQuery({ ...showcaseOptions(filters), placeholderData: keepPreviousData });
+}
+
+/**
+ * Asks for the showcase's first page as the app starts on /public, while the page's code is still
+ * loading, rather than after it: on a slow connection that is a round trip saved.
+ */
+export function prefetchShowcase(queryClient: QueryClient, params: URLSearchParams): void {
+  void queryClient.prefetchInfiniteQuery(showcaseOptions(showcaseFiltersOf(params)));
 }

@@ -2,33 +2,29 @@
  * The generic error screen (spec §2, §8). It uses no router or auth hooks, so it also works as the
  * outermost error boundary, outside the router.
  */
-import { ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
+import { CloseCircleFilled, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Button, Result } from 'antd';
 import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { useRouteError } from 'react-router-dom';
 
 export function ErrorScreen() {
+  // Plain markup, no antd: this screen is in every page's first load, and shows when a page's code
+  // (antd included) failed to load.
   return (
-    <div className="error-screen">
-      <Result
-        status="error"
-        title={messages.common.genericErrorTitle}
-        subTitle={messages.common.genericErrorText}
-        extra={[
-          <Button
-            key="reload"
-            type="primary"
-            icon={<ReloadOutlined aria-hidden />}
-            onClick={() => window.location.reload()}
-          >
-            刷新页面
-          </Button>,
-          <Button key="back" icon={<RollbackOutlined aria-hidden />} onClick={() => window.history.back()}>
-            返回上一页
-          </Button>,
-        ]}
-      />
+    <div className="error-screen" role="alert">
+      <CloseCircleFilled className="error-screen__icon" aria-hidden />
+      <h1 className="error-screen__title">{messages.common.genericErrorTitle}</h1>
+      <p className="error-screen__text">{messages.common.genericErrorText}</p>
+      <div className="error-screen__actions">
+        <button type="button" className="sh-btn sh-btn--primary" onClick={() => window.location.reload()}>
+          <ReloadOutlined aria-hidden />
+          <span>刷新页面</span>
+        </button>
+        <button type="button" className="sh-btn sh-btn--default" onClick={() => window.history.back()}>
+          <RollbackOutlined aria-hidden />
+          <span>返回上一页</span>
+        </button>
+      </div>
     </div>
   );
 }

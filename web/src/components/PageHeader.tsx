@@ -1,4 +1,3 @@
-import { Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../hooks/useDocumentTitle';
 
@@ -11,7 +10,7 @@ interface PageHeaderProps {
   back?: ReactNode;
 }
 
-/** The heading of a page; also names the browser tab. */
+/** The heading of a page; also names the browser tab. Plain markup: antd's Typography is heavy for a title. */
 export function PageHeader({ title, description, extra, back }: PageHeaderProps) {
   useDocumentTitle(title);
   return (
@@ -19,14 +18,8 @@ export function PageHeader({ title, description, extra, back }: PageHeaderProps)
       {back && <div className="page-header__back">{back}</div>}
       <div className="page-header__row">
         <div className="page-header__text">
-          <Typography.Title level={1} className="page-header__title">
-            {title}
-          </Typography.Title>
-          {description && (
-            <Typography.Paragraph type="secondary" className="page-header__description">
-              {description}
-            </Typography.Paragraph>
-          )}
+          <h1 className="page-header__title">{title}</h1>
+          {description && <div className="page-header__description">{description}</div>}
         </div>
         {extra && <div className="page-header__extra">{extra}</div>}
       </div>

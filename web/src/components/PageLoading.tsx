@@ -1,6 +1,4 @@
-import { Spin, Typography } from 'antd';
-
-/** Shown while a page's code or the sign-in state is loading. */
+/** Shown while a page's code or the sign-in state is loading (plain markup: antd may not be loaded yet). */
 export function PageLoading({ fullscreen = false }: { fullscreen?: boolean }) {
   return (
     <div
@@ -8,8 +6,8 @@ export function PageLoading({ fullscreen = false }: { fullscreen?: boolean }) {
       role="status"
       aria-live="polite"
     >
-      <Spin size="large" />
-      <Typography.Text type="secondary">加载中...</Typography.Text>
+      <span className="page-loading__spinner" aria-hidden="true" />
+      <span className="page-loading__text">加载中...</span>
     </div>
   );
 }

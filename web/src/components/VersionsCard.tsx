@@ -5,7 +5,13 @@
  */
 import './versions.css';
 import { RollbackOutlined } from '@ant-design/icons';
-import { type DeploymentDto, formatBytes, messages, type ProjectDto } from '@sitehall/contracts';
+import {
+  type DeploymentDto,
+  formatBytes,
+  messages,
+  OWNER_STATUS_LABELS,
+  type ProjectDto,
+} from '@sitehall/contracts';
 import { App, Button, Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
 import { errorMessage } from '../api/client';
 import { useRollbackProject } from '../api/projects';
@@ -19,7 +25,19 @@ export function canRollBack(project: Pick<ProjectDto, 'is_live'>, version: Deplo
   return project.is_live && version.status === 'approved' && !version.is_live;
 }
 
-export function VersionsCard({ project, className }: { project: ProjectDto; className?: string }) {
+/**
+ * `audience`: the owner's page calls an approved version 已发布, the word of the owner's status tag
+ * (OWNER_STATUS_LABELS); the admin's screens say 已通过, as their status tags do.
+ */
+export function VersionsCard({
+  project,
+  className,
+  audience = 'admin',
+}: {
+  project: ProjectDto;
+  className?: string;
+  audience?: 'owner' | 'admin';
+}) {
   const { message, modal } = App.useApp();
   const rollback = useRollbackProject(project.id);
   const versions = [...(project.deployments ?? [])].sort((a, b) => b.version - a.version);
@@ -58,7 +76,11 @@ export function VersionsCard({ project, className }: { project: ProjectDto; clas
       key: 'status',
       width: 130,
       render: (status: DeploymentDto['status']) => (
-        <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>{DEPLOYMENT_STATUS_LABELS[status].label}</Tag>
+        <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>
+          {audience === 'owner' && status === 'approved'
+            ? OWNER_STATUS_LABELS.approved
+            : DEPLOYMENT_STATUS_LABELS[status].label}
+        </Tag>
       ),
     },
     {

@@ -38,6 +38,8 @@ export interface LoginCredentials {
 export interface FromState {
   from?: { pathname: string; search?: string; hash?: string };
   expired?: boolean;
+  /** Why the session ended, in the server's words (账号已被停用), for the sign-in page. */
+  reason?: string;
 }
 
 export interface AuthContextValue {
@@ -46,6 +48,8 @@ export interface AuthContextValue {
   isAuthenticated: boolean;
   /** The last sign-in failure or why the session ended, for the login screen. */
   error: string | null;
+  /** Why the stored session ended, when the server said more than that it expired (账号已被停用). */
+  endedReason: string | null;
   login(credentials: LoginCredentials): Promise<UserDto>;
   /**
    * Signs out and goes to the home page; resolves false when the server call failed (the local
@@ -62,6 +66,7 @@ interface AuthState {
   loading: boolean;
   session: StoredSession | null;
   error: string | null;
+  endedReason?: string | null;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -85,10 +90,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   locationRef.current = location;
 
   const signedOut = useCallback(
-    (error: string | null = null) => {
+    (error: string | null = null, endedReason: string | null = null) => {
       clearSession();
       queryClient.clear();
-      setState({ loading: false, session: null, error });
+      setState({ loading: false, session: null, error, endedReason });
     },
     [queryClient],
   );
@@ -109,13 +114,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // changes first, so the page being left never renders signed out.
   useEffect(
     () =>
-      onUnauthorized(() => {
+      onUnauthorized((reason) => {
         const { pathname, search, hash } = locationRef.current;
         if (pathname !== '/login') {
-          const state: FromState = { from: { pathname, search, hash }, expired: true };
+          const state: FromState = {
+            from: { pathname, search, hash },
+            expired: true,
+            ...(reason ? { reason } : {}),
+          };
           navigate('/login', { replace: true, state, flushSync: true });
         }
-        signedOut(messages.common.sessionExpired);
+        const told = reason && reason !== messages.common.sessionExpired ? reason : null;
+        signedOut(reason ?? messages.common.sessionExpired, told);
       }),
     [navigate, signedOut],
   );
@@ -132,8 +142,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setState((prev) => (prev.session ? { ...prev, session: { ...prev.session, user: fresh } } : prev));
   }, [profile.data, sessionUser]);
   useEffect(() => {
-    // A stale token on a public page just signs out; protected pages then send the visitor to /login.
-    if (profile.error && toApiError(profile.error).status === 401) signedOut();
+    // A stale token on a public page just signs out; protected pages then send the visitor to
+    // /login, which tells the server's reason when it was more than an expiry (账号已被停用).
+    if (profile.error && toApiError(profile.error).status === 401) {
+      const reason = toApiError(profile.error).serverMessage;
+      const told = reason && reason !== messages.common.sessionExpired ? reason : null;
+      signedOut(told, told);
+    }
   }, [profile.error, signedOut]);
 
   const login = useCallback(
@@ -216,13 +231,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       loading: state.loading,
       isAuthenticated: user !== null,
       error: state.error,
+      endedReason: state.endedReason ?? null,
       login,
       logout,
       refresh,
       hasPermission: (permission) => hasPermission(user, permission),
       setUser,
     }),
-    [user, state.loading, state.error, login, logout, refresh, setUser],
+    [user, state.loading, state.error, state.endedReason, login, logout, refresh, setUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -55,6 +55,12 @@ export function detectUploadType(files: readonly PickedFile[]): Exclude<UploadTy
   return only && (ARCHIVE_EXTENSIONS as readonly string[]).includes(extensionOf(only.path)) ? 'zip' : 'files';
 }
 
+/** What a single picked archive is called on the upload screens: 压缩包（ZIP）, 压缩包（7Z）, 压缩包（RAR）. */
+export function archiveLabel(files: readonly PickedFile[]): string {
+  const only = files[0];
+  return `压缩包（${only ? extensionOf(only.path).toUpperCase() : 'ZIP'}）`;
+}
+
 export function totalBytes(files: readonly PickedFile[]): number {
   return files.reduce((sum, f) => sum + f.file.size, 0);
 }

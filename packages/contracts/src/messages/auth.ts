@@ -10,6 +10,8 @@ export const authMessages = {
   emailInvalid: '邮箱格式不正确',
   emailTaken: '邮箱已被使用',
   loginFailed: '登录失败',
+  /** The sign-in page, for a visitor sent there from 开始使用 (/register). */
+  accountsByAdmin: '账号由管理员创建：平台不开放自助注册，请联系管理员为你创建账号后再登录。',
   badCredentials: '用户名或密码错误',
   accountDisabled: '账号已被停用，请联系管理员',
   loginThrottled: '登录失败次数过多，请稍后再试',

@@ -21,6 +21,8 @@ export const projectMessages = {
   uploadTooLarge: '上传内容总大小超过限制。最大允许：{size}',
   /** {n} */
   tooManyFiles: '文件数量超过限制。最多允许上传 {n} 个文件',
+  /** A folder counts as one item; its files are bounded by the archive entry limit. */
+  tooManyFolderFiles: '文件夹中的文件数量超过限制。最多允许 {n} 个',
   dropInvalid: '拖拽的文件无效或为空',
   pickInvalid: '选择的文件无效或为空',
   dropFailed: '处理拖拽内容失败，请重试',

@@ -2,6 +2,7 @@
 export const reviewMessages = {
   statusRequired: '请选择审核状态',
   reasonRequired: '拒绝项目时必须提供原因',
+  takedownReasonRequired: '下线项目时必须提供原因',
   commentTooLong: '审核意见不能超过1000个字符',
   batchSize: '请选择 1 到 100 个项目',
   batchIdsInvalid: '项目编号无效',

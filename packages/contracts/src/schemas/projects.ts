@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DESCRIPTION_MAX, PROJECT_NAME_MAX, PROJECT_NAME_MIN } from '../limits.js';
 import { projectMessages as m } from '../messages/projects.js';
+import { SHOWCASE_SORTS } from '../showcase.js';
 import { UPLOAD_TYPES } from '../statuses.js';
 import { searchParam } from './auth.js';
 import { pageParam, pageSizeParam } from './paging.js';
@@ -66,9 +67,6 @@ export const myProjectsQuery = z.object({
   page_size: pageSizeParam(100, 24),
 });
 export type MyProjectsQuery = z.input<typeof myProjectsQuery>;
-
-export const SHOWCASE_SORTS = ['latest', 'popular', 'name'] as const;
-export type ShowcaseSort = (typeof SHOWCASE_SORTS)[number];
 
 export const showcaseQuery = z.object({
   search: searchParam,

@@ -9,6 +9,8 @@ import * as m003 from './003_cluster_leases.js';
 import * as m004 from './004_showcase_statistics.js';
 import * as m005 from './005_storage_quota.js';
 import * as m006 from './006_content_risk.js';
+import * as m007 from './007_name_sort_key.js';
+import * as m008 from './008_session_end_reason.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -20,6 +22,8 @@ const all: Record<string, DialectMigration> = {
   '004_showcase_statistics': m004,
   '005_storage_quota': m005,
   '006_content_risk': m006,
+  '007_name_sort_key': m007,
+  '008_session_end_reason': m008,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */

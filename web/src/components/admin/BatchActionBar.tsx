@@ -86,6 +86,7 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
       </Space>
       <ReasonModal
         open={askReason}
+        action="reject"
         title={`批量拒绝 ${selected.length} 个项目`}
         description="只有待审核的项目会被拒绝；请填写原因，项目所有者会看到它。"
         okText="确认拒绝"

@@ -34,6 +34,11 @@ type PagedTableProps<T> = Omit<
   /** Said when loading fails: as a page-size notice over rows already shown, or in their place. */
   failedTitle: string;
   emptyText: string;
+  /**
+   * On a phone (under 576 px) each row becomes a card: every cell on its own line under its
+   * column's name, status and actions in view without scrolling sideways.
+   */
+  stackOnPhone?: boolean;
 };
 
 /**
@@ -47,8 +52,19 @@ export function PagedTable<T extends object>({
   paging,
   failedTitle,
   emptyText,
+  stackOnPhone = false,
   ...table
 }: PagedTableProps<T>) {
+  // Each cell carries its column's name, which the phone layout shows before it (admin.css).
+  const columns = stackOnPhone
+    ? table.columns?.map((column) => ({
+        ...column,
+        onCell: (row: T, index?: number) => ({
+          ...column.onCell?.(row, index),
+          'data-label': typeof column.title === 'string' ? column.title : undefined,
+        }),
+      }))
+    : table.columns;
   if (query.isError && !query.data) {
     return <LoadFailed title={failedTitle} error={query.error} onRetry={() => query.refetch()} />;
   }
@@ -70,6 +86,10 @@ export function PagedTable<T extends object>({
       <Table<T>
         rowKey="id"
         {...table}
+        columns={columns}
+        className={
+          [table.className, stackOnPhone ? 'paged-table--stack' : ''].filter(Boolean).join(' ') || undefined
+        }
         dataSource={rows}
         loading={query.isPending || (query.isFetching && query.isPlaceholderData)}
         pagination={{

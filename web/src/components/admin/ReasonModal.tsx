@@ -1,4 +1,4 @@
-import { messages } from '@sitehall/contracts';
+import { type ReviewAction, reasonRequiredMessage } from '@sitehall/contracts';
 import { Form, Input, Modal, Typography } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useEffect, useRef } from 'react';
@@ -7,6 +7,8 @@ export const REASON_MAX = 1000;
 
 interface ReasonModalProps {
   open: boolean;
+  /** The decision the reason is for: an empty box says so in its words (reject, takedown). */
+  action: ReviewAction;
   title: string;
   /** What the decision does, shown above the box. */
   description?: string;
@@ -21,6 +23,7 @@ interface ReasonModalProps {
 /** Asks for the reason a reject or takedown needs; the owner sees it. */
 export function ReasonModal({
   open,
+  action,
   title,
   description,
   okText,
@@ -66,7 +69,7 @@ export function ReasonModal({
         <Form.Item
           name="reason"
           label="原因"
-          rules={[{ required: true, whitespace: true, message: messages.review.reasonRequired }]}
+          rules={[{ required: true, whitespace: true, message: reasonRequiredMessage(action) }]}
         >
           <Input.TextArea
             ref={box}

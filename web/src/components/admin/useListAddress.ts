@@ -56,8 +56,12 @@ export function useStayOnExistingPage(
   }, [totalPages, list]);
 }
 
-/** Rows picked for a batch action; a new page, filter or search starts a new selection. */
-export function useRowSelection(view: unknown) {
+/**
+ * Rows picked for a batch action; a new page, filter or search starts a new selection. The
+ * checkboxes are named in Chinese for screen readers (antd's own names are English: "Select all",
+ * "Select row 3"): 全选本页, and 选择 plus the row's name.
+ */
+export function useRowSelection<Row extends { name: string }>(view: unknown) {
   const [selected, setSelected] = useState<number[]>([]);
   const viewKey = JSON.stringify(view);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of the view
@@ -69,6 +73,8 @@ export function useRowSelection(view: unknown) {
       selectedRowKeys: selected,
       onChange: (keys: Key[]) => setSelected(keys.map(Number)),
       columnWidth: 40,
+      getTitleCheckboxProps: () => ({ 'aria-label': '全选本页' }),
+      getCheckboxProps: (row: Row) => ({ 'aria-label': `选择 ${row.name}` }),
     },
   };
 }

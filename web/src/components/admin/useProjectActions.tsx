@@ -82,6 +82,7 @@ export function useProjectActions(): ProjectActions {
   const dialog = (
     <ReasonModal
       open={prompt !== null}
+      action={prompt?.action ?? 'reject'}
       title={texts ? `${texts.title}：${prompt?.project.name}` : ''}
       description={texts?.description}
       okText={texts?.okText ?? '确定'}

@@ -25,12 +25,14 @@ export function RequireAuth({
   permission?: Permission;
   children: ReactNode;
 }) {
-  const { loading, user, hasPermission } = useAuth();
+  const { loading, user, hasPermission, endedReason } = useAuth();
   const location = useLocation();
   if (loading) return <PageLoading fullscreen />;
   if (!user) {
     const state: FromState = {
       from: { pathname: location.pathname, search: location.search, hash: location.hash },
+      // Why the stored session ended (账号已被停用), for the sign-in page.
+      ...(endedReason ? { reason: endedReason } : {}),
     };
     return <Navigate to="/login" replace state={state} />;
   }

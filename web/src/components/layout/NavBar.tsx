@@ -7,14 +7,21 @@ import {
   MenuOutlined,
   UserAddOutlined,
 } from '@ant-design/icons';
-import { Button, Drawer } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { NavLink } from 'react-router-dom';
+import { lazyInShell } from '../../AppProviders';
 import { useAuth } from '../../hooks/useAuth';
 import { BrandLogo } from '../BrandLogo';
-import { LinkButton } from '../LinkButton';
+import { PlainLinkButton } from '../PlainLinkButton';
 import type { SideNavItem } from './SideNavLayout';
-import { UserMenu } from './UserMenu';
+
+// The bar itself is drawn without antd (it is on the home page's first load). Only signed-in people
+// see the user menu, and only narrow screens open the drawer: both load on demand, with antd.
+const UserMenu = lazyInShell(async () => (await import('./UserMenu')).UserMenu, { inline: true });
+const NavDrawer = lazyInShell(async () => (await import('./NavDrawer')).NavDrawer, {
+  inline: true,
+  feedback: false,
+});
 
 interface NavItem {
   to: string;
@@ -81,6 +88,7 @@ export function NavBar({ section }: { section?: NavSection }) {
   const isAdmin = hasPermission('admin');
   const items = navItemsFor(user !== null, isAdmin);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const closeDrawer = () => setDrawerOpen(false);
 
   return (
@@ -92,62 +100,65 @@ export function NavBar({ section }: { section?: NavSection }) {
         </div>
         <div className="app-header__actions">
           {isAdmin && (
-            <LinkButton
+            <PlainLinkButton
               to="/register"
               icon={<UserAddOutlined aria-hidden />}
               className="app-header__register"
             >
               注册用户
-            </LinkButton>
+            </PlainLinkButton>
           )}
           {user ? (
-            <UserMenu />
+            <Suspense fallback={<span className="user-menu-placeholder" />}>
+              <UserMenu />
+            </Suspense>
           ) : (
-            <LinkButton to="/login" type="primary">
+            <PlainLinkButton to="/login" variant="primary">
               登录
-            </LinkButton>
+            </PlainLinkButton>
           )}
-          <Button
-            className="app-header__menu-button"
-            type="text"
-            icon={<MenuOutlined aria-hidden />}
+          <button
+            type="button"
+            className="sh-btn sh-btn--text app-header__menu-button"
             aria-label="打开导航菜单"
-            onClick={() => setDrawerOpen(true)}
-          />
+            onClick={() => {
+              setDrawerUsed(true);
+              setDrawerOpen(true);
+            }}
+          >
+            <MenuOutlined aria-hidden />
+          </button>
         </div>
       </div>
-      <Drawer
-        title="站点展厅"
-        placement="left"
-        size={280}
-        open={drawerOpen}
-        onClose={closeDrawer}
-        destroyOnHidden
-      >
-        <NavLinks items={items} vertical onNavigate={closeDrawer} />
-        {section && (
-          <div className="drawer-section">
-            <div className="drawer-section__title">{section.title}</div>
-            <NavLinks
-              label={section.title}
-              items={section.items.map((item) => ({ ...item, end: true }))}
-              vertical
-              onNavigate={closeDrawer}
-            />
-          </div>
-        )}
-        {isAdmin && (
-          <LinkButton
-            to="/register"
-            block
-            icon={<UserAddOutlined aria-hidden />}
-            className="drawer-register"
-            onNavigate={closeDrawer}
-          >
-            注册用户
-          </LinkButton>
-        )}
-      </Drawer>
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <NavDrawer open={drawerOpen} onClose={closeDrawer}>
+            <NavLinks items={items} vertical onNavigate={closeDrawer} />
+            {section && (
+              <div className="drawer-section">
+                <div className="drawer-section__title">{section.title}</div>
+                <NavLinks
+                  label={section.title}
+                  items={section.items.map((item) => ({ ...item, end: true }))}
+                  vertical
+                  onNavigate={closeDrawer}
+                />
+              </div>
+            )}
+            {isAdmin && (
+              <PlainLinkButton
+                to="/register"
+                block
+                icon={<UserAddOutlined aria-hidden />}
+                className="drawer-register"
+                onNavigate={closeDrawer}
+              >
+                注册用户
+              </PlainLinkButton>
+            )}
+          </NavDrawer>
+        </Suspense>
+      )}
     </header>
   );
 }

@@ -1,26 +1,25 @@
-import { Layout } from 'antd';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { PageLoading } from '../PageLoading';
 import { NavBar } from './NavBar';
 
-/** Home, showcase, login and register: the navigation bar over full-width content. */
+/** Home, showcase, login and register: the navigation bar over full-width content (no antd: see AntdShell). */
 export function PublicLayout() {
   return (
-    <Layout className="app-shell">
+    <div className="app-shell app-shell--public">
       <NavBar />
-      <Layout.Content className="public-content">
+      <main className="public-content">
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>
-      </Layout.Content>
-      <Layout.Footer className="app-footer">
+      </main>
+      <footer className="app-footer">
         <span>站点展厅 · 静态网站上传、审核与展示平台</span>
         <span className="app-footer__sep" aria-hidden="true">
           ·
         </span>
         <span>所有站点均经管理员审核后发布</span>
-      </Layout.Footer>
-    </Layout>
+      </footer>
+    </div>
   );
 }

@@ -8,9 +8,8 @@ import {
   LoginOutlined,
   SafetyCertificateOutlined,
 } from '@ant-design/icons';
-import { Card, Col, Row, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { LinkButton } from '../../components/LinkButton';
+import { PlainLinkButton } from '../../components/PlainLinkButton';
 import { useAuth } from '../../hooks/useAuth';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle';
 
@@ -95,42 +94,42 @@ export function HomePage() {
         <div className="hero__inner">
           <div className="hero__text">
             <span className="hero__eyebrow">静态网站托管 · 审核 · 展示</span>
-            <Typography.Title level={1} id="hero-title" className="hero__title">
+            <h1 id="hero-title" className="hero__title">
               把你的静态网站，
               <br />
               搬进<span className="hero__highlight">站点展厅</span>
-            </Typography.Title>
-            <Typography.Paragraph className="hero__lead">
+            </h1>
+            <p className="hero__lead">
               上传网页作品，经管理员审核后获得独立访问地址，并在公开展厅中与所有人分享。
-            </Typography.Paragraph>
+            </p>
             <div className="hero__actions">
               {isAuthenticated ? (
                 <>
-                  <LinkButton
+                  <PlainLinkButton
                     to="/dashboard"
-                    type="primary"
+                    variant="primary"
                     size="large"
                     icon={<DashboardOutlined aria-hidden />}
                   >
                     进入控制台
-                  </LinkButton>
-                  <LinkButton to="/upload" size="large" icon={<CloudUploadOutlined aria-hidden />}>
+                  </PlainLinkButton>
+                  <PlainLinkButton to="/upload" size="large" icon={<CloudUploadOutlined aria-hidden />}>
                     上传项目
-                  </LinkButton>
+                  </PlainLinkButton>
                 </>
               ) : (
                 <>
-                  <LinkButton
+                  <PlainLinkButton
                     to="/register"
-                    type="primary"
+                    variant="primary"
                     size="large"
                     icon={<ArrowRightOutlined aria-hidden />}
                   >
                     开始使用
-                  </LinkButton>
-                  <LinkButton to="/public" size="large" icon={<AppstoreOutlined aria-hidden />}>
+                  </PlainLinkButton>
+                  <PlainLinkButton to="/public" size="large" icon={<AppstoreOutlined aria-hidden />}>
                     浏览项目
-                  </LinkButton>
+                  </PlainLinkButton>
                 </>
               )}
             </div>
@@ -141,35 +140,28 @@ export function HomePage() {
 
       <section className="home-section" aria-labelledby="features-title">
         <div className="home-section__head">
-          <Typography.Title level={2} id="features-title" className="home-section__title">
+          <h2 id="features-title" className="home-section__title">
             为静态站点准备的一站式平台
-          </Typography.Title>
-          <Typography.Paragraph type="secondary" className="home-section__lead">
-            从上传到上线，每一步都清晰可见。
-          </Typography.Paragraph>
+          </h2>
+          <p className="home-section__lead">从上传到上线，每一步都清晰可见。</p>
         </div>
-        <Row gutter={[20, 20]}>
+        {/* Plain markup rather than antd's cards and text: the home page is the first load. */}
+        <div className="feature-grid">
           {features.map((feature) => (
-            <Col key={feature.title} xs={24} sm={12} lg={6}>
-              <Card className="feature-card" variant="borderless">
-                <div className={`feature-card__icon feature-card__icon--${feature.tone}`}>{feature.icon}</div>
-                <Typography.Title level={3} className="feature-card__title">
-                  {feature.title}
-                </Typography.Title>
-                <Typography.Paragraph type="secondary" className="feature-card__text">
-                  {feature.text}
-                </Typography.Paragraph>
-              </Card>
-            </Col>
+            <div key={feature.title} className="feature-card">
+              <div className={`feature-card__icon feature-card__icon--${feature.tone}`}>{feature.icon}</div>
+              <h3 className="feature-card__title">{feature.title}</h3>
+              <p className="feature-card__text">{feature.text}</p>
+            </div>
           ))}
-        </Row>
+        </div>
       </section>
 
       <section className="home-section home-section--steps" aria-labelledby="steps-title">
         <div className="home-section__head">
-          <Typography.Title level={2} id="steps-title" className="home-section__title">
+          <h2 id="steps-title" className="home-section__title">
             三步上线
-          </Typography.Title>
+          </h2>
         </div>
         <ol className="steps">
           {steps.map((step, index) => (
@@ -191,39 +183,45 @@ export function HomePage() {
           {isAuthenticated ? (
             <>
               <div>
-                <Typography.Title level={2} id="cta-title" className="cta__title">
+                <h2 id="cta-title" className="cta__title">
                   继续打造你的下一个站点
-                </Typography.Title>
-                <Typography.Paragraph className="cta__text">
-                  在“我的项目”中查看审核进度，或到展厅看看其他人的作品。
-                </Typography.Paragraph>
+                </h2>
+                <p className="cta__text">在“我的项目”中查看审核进度，或到展厅看看其他人的作品。</p>
               </div>
               <div className="cta__actions">
-                <LinkButton to="/projects" size="large" icon={<FolderOpenOutlined aria-hidden />}>
+                <PlainLinkButton to="/projects" size="large" icon={<FolderOpenOutlined aria-hidden />}>
                   查看我的项目
-                </LinkButton>
-                <LinkButton to="/public" size="large" ghost icon={<AppstoreOutlined aria-hidden />}>
+                </PlainLinkButton>
+                <PlainLinkButton
+                  to="/public"
+                  size="large"
+                  variant="ghost"
+                  icon={<AppstoreOutlined aria-hidden />}
+                >
                   浏览展厅
-                </LinkButton>
+                </PlainLinkButton>
               </div>
             </>
           ) : (
             <>
               <div>
-                <Typography.Title level={2} id="cta-title" className="cta__title">
+                <h2 id="cta-title" className="cta__title">
                   准备好展示你的作品了吗？
-                </Typography.Title>
-                <Typography.Paragraph className="cta__text">
-                  登录后即可上传站点。平台不开放自助注册，账号由管理员创建。
-                </Typography.Paragraph>
+                </h2>
+                <p className="cta__text">登录后即可上传站点。平台不开放自助注册，账号由管理员创建。</p>
               </div>
               <div className="cta__actions">
-                <LinkButton to="/login" size="large" icon={<LoginOutlined aria-hidden />}>
+                <PlainLinkButton to="/login" size="large" icon={<LoginOutlined aria-hidden />}>
                   立即登录
-                </LinkButton>
-                <LinkButton to="/register" size="large" ghost icon={<ArrowRightOutlined aria-hidden />}>
+                </PlainLinkButton>
+                <PlainLinkButton
+                  to="/register"
+                  size="large"
+                  variant="ghost"
+                  icon={<ArrowRightOutlined aria-hidden />}
+                >
                   注册账号
-                </LinkButton>
+                </PlainLinkButton>
               </div>
             </>
           )}

@@ -3,7 +3,7 @@ import { format, loginBody, messages } from '@sitehall/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { type ApiError, toApiError } from '../../api/client';
 import { returnPath } from '../../components/auth/RouteGuards';
 import { BrandMark } from '../../components/BrandLogo';
@@ -46,11 +46,16 @@ export function LoginPage() {
     onError: (failure) => setError(loginFailureText(toApiError(failure))),
   });
 
-  const notice = state?.expired
-    ? messages.common.sessionExpired
-    : state?.from
-      ? messages.common.unauthenticated
-      : null;
+  // 开始使用 leads a visitor to /register (spec §2), which sends them here: no account to sign in
+  // with yet, so say where accounts come from and offer the showcase instead of 请先登录.
+  const fromRegister = !state?.expired && state?.from?.pathname === '/register';
+  const notice = state?.reason
+    ? state.reason
+    : state?.expired
+      ? messages.common.sessionExpired
+      : state?.from && !fromRegister
+        ? messages.common.unauthenticated
+        : null;
 
   return (
     <div className="auth-page">
@@ -65,7 +70,27 @@ export function LoginPage() {
           </Typography.Paragraph>
         </div>
 
-        {notice && !error && <Alert className="auth-card__alert" type="info" showIcon title={notice} />}
+        {notice && !error && (
+          <Alert
+            className="auth-card__alert"
+            type={state?.reason ? 'warning' : 'info'}
+            showIcon
+            title={notice}
+          />
+        )}
+        {fromRegister && !error && (
+          <Alert
+            className="auth-card__alert"
+            type="info"
+            showIcon
+            title={messages.auth.accountsByAdmin}
+            action={
+              <Link to="/public" className="auth-card__showcase">
+                先去逛逛展厅
+              </Link>
+            }
+          />
+        )}
         {error && (
           <Alert
             className="auth-card__alert"

@@ -103,7 +103,7 @@ export function ProjectDetailPage() {
             <FileInfoCard project={project} />
             <UsabilityCard findings={project.usability_findings} className="detail-card" />
             <FilesCard project={project} />
-            <VersionsCard project={project} className="detail-card" />
+            <VersionsCard project={project} className="detail-card" audience="owner" />
             <ReviewHistoryCard comments={project.review_comments ?? []} />
           </div>
         </Col>

@@ -16,7 +16,13 @@ import { useUpdateProject, useUploadVersion } from '../../api/projects';
 import { UploadDropzone } from '../../components/UploadDropzone';
 import { useUploadTask } from '../../hooks/useUploadTask';
 import { applyFieldErrors, characterCounter, schemaRule } from '../../lib/form';
-import { detectUploadType, type PickedFile, rulesFromConfig, uploadFormData } from '../../lib/upload-files';
+import {
+  archiveLabel,
+  detectUploadType,
+  type PickedFile,
+  rulesFromConfig,
+  uploadFormData,
+} from '../../lib/upload-files';
 
 interface EditValues {
   name: string;
@@ -198,7 +204,8 @@ export function NewVersionModal({ project, open, onClose }: ModalProps) {
           <UploadDropzone value={files} onChange={setFiles} rules={rules} disabled={busy} />
           {files.length > 0 && (
             <Typography.Paragraph type="secondary" className="detail-modal__type">
-              上传类型：{detectUploadType(files) === 'zip' ? '压缩包（ZIP）' : `文件（${files.length} 个）`}
+              上传类型：
+              {detectUploadType(files) === 'zip' ? archiveLabel(files) : `文件（${files.length} 个）`}
             </Typography.Paragraph>
           )}
         </>

@@ -73,7 +73,7 @@ export function ProjectCard({ project }: { project: ProjectDto }) {
         </div>
         <div>
           <dt>上传时间</dt>
-          <dd>{formatDateTime(project.created_at)}</dd>
+          <dd>{formatDateTime(project.uploaded_at)}</dd>
         </div>
       </dl>
       <div className="project-card__access">

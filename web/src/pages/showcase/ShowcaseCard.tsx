@@ -6,10 +6,9 @@ import {
   StarFilled,
   UserOutlined,
 } from '@ant-design/icons';
-import { messages, type PublicProjectDto } from '@sitehall/contracts';
-import { Button, Card, Tag, Tooltip, Typography } from 'antd';
+import { formatBytes, messages, type PublicProjectDto } from '@sitehall/contracts';
+import { Button, Tag } from 'antd';
 import { formatDate } from '../../lib/format';
-import { formatKB } from '../../lib/kilobytes';
 
 const TONES = ['indigo', 'sky', 'emerald', 'amber', 'rose', 'violet'] as const;
 
@@ -22,28 +21,26 @@ function toneOf(id: number): string {
 export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
   const initial = Array.from(project.name.trim())[0] ?? '站';
   return (
-    <Card className="showcase-card" aria-label={project.name} role="article">
+    // Plain markup with CSS ellipsis and native titles: antd's Card and Typography would add a tenth
+    // of the showcase's first load (docs/benchmarks.md, web app load).
+    <article className="showcase-card sh-panel" aria-label={project.name}>
       <div className={`showcase-card__cover showcase-card__cover--${toneOf(project.id)}`} aria-hidden>
         <span className="showcase-card__initial">{initial}</span>
       </div>
       <div className="showcase-card__body">
         <div className="showcase-card__title-row">
-          <Typography.Title level={3} className="showcase-card__title" ellipsis={{ tooltip: project.name }}>
+          <h3 className="showcase-card__title" title={project.name}>
             {project.name}
-          </Typography.Title>
+          </h3>
           {project.featured && (
             <Tag color="gold" icon={<StarFilled aria-hidden />} className="showcase-card__featured">
               精选
             </Tag>
           )}
         </div>
-        <Typography.Paragraph
-          type="secondary"
-          className="showcase-card__description"
-          ellipsis={{ rows: 2, tooltip: project.description || undefined }}
-        >
+        <p className="showcase-card__description" title={project.description || undefined}>
           {project.description || messages.project.noDescription}
-        </Typography.Paragraph>
+        </p>
         <ul className="showcase-card__meta">
           <li>
             <CalendarOutlined aria-hidden />
@@ -52,7 +49,7 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
           <li>
             <FileOutlined aria-hidden />
             <span>
-              {project.file_count} 个文件 · {formatKB(project.file_size)}
+              {project.file_count} 个文件 · {formatBytes(project.file_size)}
             </span>
           </li>
           <li>
@@ -79,13 +76,13 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
             访问
           </Button>
         ) : (
-          <Tooltip title="该项目暂时无法访问">
+          <span className="showcase-card__unavailable" title="该项目暂时无法访问">
             <Button block disabled icon={<ExportOutlined aria-hidden />} aria-label={`访问 ${project.name}`}>
               访问
             </Button>
-          </Tooltip>
+          </span>
         )}
       </div>
-    </Card>
+    </article>
   );
 }

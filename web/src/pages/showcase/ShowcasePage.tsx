@@ -1,23 +1,10 @@
 import { ReloadOutlined, StarOutlined } from '@ant-design/icons';
 import { messages, SHOWCASE_SORTS, type ShowcaseSort } from '@sitehall/contracts';
-import {
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Col,
-  Empty,
-  Input,
-  Result,
-  Row,
-  Segmented,
-  Skeleton,
-  Typography,
-} from 'antd';
+import { Alert, Button, Checkbox, Col, Empty, Input, Row, Segmented, Skeleton } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
-import { useShowcase } from '../../api/showcase';
+import { showcaseFiltersOf, useShowcase } from '../../api/showcase';
 import { PageHeader } from '../../components/PageHeader';
 import { ShowcaseCard } from './ShowcaseCard';
 import './showcase.css';
@@ -29,12 +16,7 @@ const SORT_LABELS: Record<ShowcaseSort, string> = { latest: '最新', popular: '
 /** Search, sort and the 精选 filter live in the address: a reload or a shared link shows the same list. */
 function useShowcaseParams() {
   const [params, setParams] = useSearchParams();
-  const search = params.get('search')?.trim() ?? '';
-  const sortParam = params.get('sort');
-  const sort: ShowcaseSort = SHOWCASE_SORTS.includes(sortParam as ShowcaseSort)
-    ? (sortParam as ShowcaseSort)
-    : 'latest';
-  const featured = params.get('featured') === 'true';
+  const { search, sort, featured } = showcaseFiltersOf(params);
 
   const update = (next: { search?: string; sort?: ShowcaseSort; featured?: boolean }) => {
     const merged = { search, sort, featured, ...next };
@@ -52,11 +34,7 @@ const skeletonCards = Array.from({ length: 6 }, (_, i) => `skeleton-${i}`);
 
 export function ShowcasePage() {
   const filters = useShowcaseParams();
-  const showcase = useShowcase({
-    sort: filters.sort,
-    ...(filters.search ? { search: filters.search } : {}),
-    ...(filters.featured ? { featured: 'true' as const } : {}),
-  });
+  const showcase = useShowcase(filters);
   const [searchText, setSearchText] = useState(filters.search);
   // Back/forward or the clear button change the address; the box follows it.
   useEffect(() => setSearchText(filters.search), [filters.search]);
@@ -72,34 +50,37 @@ export function ShowcasePage() {
   let body: ReactNode;
   if (showcase.isError && !showcase.data) {
     body = (
-      <Card>
-        <Result
-          status="error"
-          title={m.showcaseLoadFailed}
-          subTitle={errorMessage(showcase.error)}
-          extra={
-            <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => showcase.refetch()}>
-              重新加载
-            </Button>
+      <div className="showcase-empty sh-panel">
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description={
+            <>
+              <div className="showcase-failed__title">{m.showcaseLoadFailed}</div>
+              <div className="showcase-failed__text">{errorMessage(showcase.error)}</div>
+            </>
           }
-        />
-      </Card>
+        >
+          <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => showcase.refetch()}>
+            重新加载
+          </Button>
+        </Empty>
+      </div>
     );
   } else if (showcase.isPending) {
     body = (
       <Row gutter={[20, 20]}>
         {skeletonCards.map((key) => (
           <Col key={key} xs={24} sm={12} lg={8}>
-            <Card className="showcase-card showcase-card--loading">
+            <div className="showcase-card showcase-card--loading sh-panel">
               <Skeleton active paragraph={{ rows: 4 }} />
-            </Card>
+            </div>
           </Col>
         ))}
       </Row>
     );
   } else if (projects.length === 0) {
     body = (
-      <Card className="showcase-empty">
+      <div className="showcase-empty sh-panel">
         {filtered ? (
           <Empty description={m.showcaseNoMatch}>
             <Button type="primary" onClick={clear}>
@@ -109,7 +90,7 @@ export function ShowcasePage() {
         ) : (
           <Empty description={m.showcaseEmpty} />
         )}
-      </Card>
+      </div>
     );
   } else {
     body = (
@@ -144,9 +125,7 @@ export function ShowcasePage() {
               加载更多
             </Button>
           ) : (
-            <Typography.Text type="secondary" className="showcase-more__end">
-              {m.showcaseEnd}
-            </Typography.Text>
+            <span className="showcase-more__end">{m.showcaseEnd}</span>
           )}
         </div>
       </>
@@ -159,7 +138,7 @@ export function ShowcasePage() {
         title="项目展厅"
         description="浏览经过审核、公开展示的静态网站，点击“访问”在新标签页中打开。"
       />
-      <Card className="showcase-toolbar">
+      <section className="showcase-toolbar sh-panel" aria-label="搜索与筛选">
         <div className="showcase-toolbar__row">
           <Input.Search
             className="showcase-toolbar__search"
@@ -193,15 +172,15 @@ export function ShowcasePage() {
         </div>
         <div className="showcase-toolbar__count" aria-live="polite">
           {total !== undefined && (
-            <Typography.Text type="secondary">
+            <span className="showcase-toolbar__total">
               {`共 ${totalText} 个项目${filters.search ? `，匹配“${filters.search}”` : ''}${filters.featured ? '（仅精选）' : ''}`}
-            </Typography.Text>
+            </span>
           )}
           {showcase.isFetching && !showcase.isPending && !showcase.isFetchingNextPage && (
-            <Typography.Text type="secondary">正在更新...</Typography.Text>
+            <span className="showcase-toolbar__total">正在更新...</span>
           )}
         </div>
-      </Card>
+      </section>
       {body}
     </div>
   );

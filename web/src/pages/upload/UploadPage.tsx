@@ -29,7 +29,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
@@ -41,6 +41,7 @@ import { UploadDropzone } from '../../components/UploadDropzone';
 import { useUploadTask } from '../../hooks/useUploadTask';
 import { applyFieldErrors, characterCounter, schemaRule } from '../../lib/form';
 import {
+  archiveLabel,
   detectUploadType,
   extensionList,
   type PickedFile,
@@ -69,7 +70,7 @@ function UploadTypeField({ files }: { files: PickedFile[]; value?: unknown; onCh
   }
   return detectUploadType(files) === 'zip' ? (
     <span className="upload-type">
-      <Tag color="purple">压缩包（ZIP）</Tag>
+      <Tag color="purple">{archiveLabel(files)}</Tag>
       <Typography.Text type="secondary">服务器会解压后发布其中的网站文件</Typography.Text>
     </span>
   ) : (
@@ -153,6 +154,11 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
   blockerRef.current = blocker;
   const confirmRef = useRef<{ destroy: () => void } | null>(null);
   const abortUpload = task.abort;
+  // The progress bar appears below the form, at the fold's edge of a laptop screen: bring it (and
+  // the buttons under it) into view as the upload starts.
+  const showProgress = useCallback((bar: HTMLDivElement | null) => {
+    bar?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+  }, []);
   useEffect(() => {
     // One question per attempt to leave, however often this runs while it is open.
     if (blocker.state !== 'blocked' || confirmRef.current) return;
@@ -260,7 +266,7 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
             </Form.Item>
 
             {busy && (
-              <div className="upload-progress" aria-live="polite">
+              <div className="upload-progress" aria-live="polite" ref={showProgress}>
                 <div className="upload-progress__label">
                   {task.percent < 100 ? '正在上传...' : '上传完成，正在处理文件...'}
                 </div>

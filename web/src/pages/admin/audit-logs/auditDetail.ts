@@ -46,6 +46,13 @@ const TYPE_LABELS: Record<string, string> = {
   '7z': '7z 压缩包',
 };
 
+/** A project's fields, as an edit lists them (修改字段：描述、公开状态). */
+const FIELD_LABELS: Record<string, string> = {
+  name: '名称',
+  description: '描述',
+  is_public: '公开状态',
+};
+
 const BYTE_KEYS = new Set([
   'bytes',
   'max_file_bytes',
@@ -71,6 +78,7 @@ function valueText(key: string, value: unknown): string {
     if (Object.hasOwn(ROLE_LABELS, value)) return ROLE_LABELS[value as Role];
   }
   if (typeof value === 'string' && key === 'type') return TYPE_LABELS[value] ?? value;
+  if (typeof value === 'string' && key === 'fields') return FIELD_LABELS[value] ?? value;
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((v) => valueText(key, v)).join('、');
   return JSON.stringify(value);

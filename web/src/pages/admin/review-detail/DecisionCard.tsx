@@ -4,6 +4,7 @@ import {
   type ProjectDto,
   REVIEW_ACTION_LABELS,
   type ReviewAction,
+  reasonRequiredMessage,
 } from '@sitehall/contracts';
 import { Alert, App, Button, Card, Form, Input, Select, Typography } from 'antd';
 import { useReviewDecision } from '../../../api/admin';
@@ -94,7 +95,7 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
                 validator: async (_rule, value: string | undefined) => {
                   const action = getFieldValue('decision') as ReviewAction | undefined;
                   if (action && ACTIONS_REQUIRING_COMMENT.includes(action) && !value?.trim()) {
-                    throw new Error(m.reasonRequired);
+                    throw new Error(reasonRequiredMessage(action));
                   }
                 },
               }),

@@ -1,6 +1,6 @@
 import type { ProjectDto, ProjectFileDto } from '@sitehall/contracts';
+import { formatBytes } from '@sitehall/contracts';
 import { Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
-import { formatKB } from '../../../lib/kilobytes';
 
 const fileColumns: TableProps<ProjectFileDto>['columns'] = [
   {
@@ -24,7 +24,7 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
     width: 120,
     align: 'right',
     sorter: (a, b) => a.file_size - b.file_size,
-    render: formatKB,
+    render: formatBytes,
   },
   {
     title: 'MIME 类型',

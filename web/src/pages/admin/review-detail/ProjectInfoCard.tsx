@@ -1,5 +1,5 @@
 import { DownloadOutlined, ExportOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
-import { messages, type PreviewTokenDto, type ProjectDto } from '@sitehall/contracts';
+import { formatBytes, messages, type PreviewTokenDto, type ProjectDto } from '@sitehall/contracts';
 import {
   App,
   Button,
@@ -17,7 +17,6 @@ import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { versionSummary } from '../../../components/admin/projectFacts';
 import { formatDateTime } from '../../../lib/format';
-import { formatKB } from '../../../lib/kilobytes';
 import { ReviewPreview } from './ReviewPreview';
 
 const UPLOAD_TYPE_LABELS = { zip: 'ZIP 压缩包', files: '文件上传', auto: '自动识别' } as const;
@@ -70,7 +69,7 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
         <Typography.Text type="secondary">{messages.project.noDescription}</Typography.Text>
       ),
     },
-    { key: 'size', label: '文件大小', children: formatKB(project.file_size) },
+    { key: 'size', label: '文件大小', children: formatBytes(project.file_size) },
     { key: 'count', label: '文件数量', children: `${project.file_count} 个` },
     { key: 'type', label: '上传方式', children: UPLOAD_TYPE_LABELS[project.upload_type] },
     {

@@ -1,6 +1,6 @@
 import type { ChangedFileDto, DiffFileDto, VersionDiffDto } from '@sitehall/contracts';
+import { formatBytes } from '@sitehall/contracts';
 import { Card, Empty, Table, type TableProps, Tabs, Tag, Typography } from 'antd';
-import { formatKB } from '../../../lib/kilobytes';
 
 const fileColumn = {
   title: '文件',
@@ -11,20 +11,20 @@ const fileColumn = {
 
 const sizeColumns: TableProps<DiffFileDto>['columns'] = [
   fileColumn,
-  { title: '大小', dataIndex: 'size', key: 'size', width: 130, align: 'right', render: formatKB },
+  { title: '大小', dataIndex: 'size', key: 'size', width: 130, align: 'right', render: formatBytes },
 ];
 
 /** "+1.5 KB" / "-0.2 KB" */
 function sizeDelta(change: ChangedFileDto): string {
   const delta = change.new_size - change.old_size;
   if (delta === 0) return '大小不变';
-  return `${delta > 0 ? '+' : '-'}${formatKB(Math.abs(delta))}`;
+  return `${delta > 0 ? '+' : '-'}${formatBytes(Math.abs(delta))}`;
 }
 
 const changedColumns: TableProps<ChangedFileDto>['columns'] = [
   fileColumn,
-  { title: '原大小', dataIndex: 'old_size', key: 'old', width: 120, align: 'right', render: formatKB },
-  { title: '新大小', dataIndex: 'new_size', key: 'new', width: 120, align: 'right', render: formatKB },
+  { title: '原大小', dataIndex: 'old_size', key: 'old', width: 120, align: 'right', render: formatBytes },
+  { title: '新大小', dataIndex: 'new_size', key: 'new', width: 120, align: 'right', render: formatBytes },
   {
     title: '变化',
     key: 'delta',

@@ -198,8 +198,10 @@ export function ReviewListPage() {
           query={projects}
           rows={projects.data?.projects ?? []}
           columns={columns}
-          // Fits the content area of a 1280-pixel window beside the admin menu; narrower scrolls.
+          // Fits the content area of a 1280-pixel window beside the admin menu; narrower scrolls,
+          // and a phone shows each project as a card.
           scroll={{ x: 950 }}
+          stackOnPhone
           rowSelection={selection.rowSelection}
           failedTitle={messages.review.reviewListFailed}
           paging={list.paging(projects.data?.pagination.total_count ?? 0)}

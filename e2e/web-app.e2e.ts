@@ -1,0 +1,181 @@
+/**
+ * The web app itself in Chromium: its files arrive compressed and cached, no page trips the CSP,
+ * a page whose code is gone (an open tab after a redeploy) offers a reload, and the pages a
+ * first-time visitor meets fit the screen and lead somewhere.
+ */
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { ADMIN, apiToken, createAccount, signIn } from './helpers';
+import { uploadSite } from './site-helpers';
+
+/** Content-Security-Policy violations the page reports, collected from the first script on. */
+async function watchCsp(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+  const logged: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy|unsafe-eval/i.test(msg.text())) logged.push(msg.text());
+  });
+  return async () => [
+    ...logged,
+    ...(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)),
+  ];
+}
+
+test('the app’s scripts arrive compressed, hashed ones cached for good, index.html revalidated', async ({
+  page,
+}) => {
+  const scripts: { url: string; encoding?: string; cache?: string }[] = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() === 'script') {
+      const headers = res.headers();
+      scripts.push({
+        url: res.url(),
+        encoding: headers['content-encoding'],
+        cache: headers['cache-control'],
+      });
+    }
+  });
+  const html = await page.goto('/');
+  expect(html?.headers()['cache-control']).toBe('no-cache');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('站点展厅');
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const s of scripts) {
+    expect(s.url).toMatch(/\/assets\//);
+    expect(['br', 'gzip']).toContain(s.encoding);
+    expect(s.cache).toBe('public, max-age=31536000, immutable');
+  }
+});
+
+test('no page evaluates strings: the CSP without unsafe-eval is never tripped', async ({ page }) => {
+  const violations = await watchCsp(page);
+  for (const path of ['/', '/public', '/login']) {
+    await page.goto(path);
+    await expect(page.locator('main')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  for (const path of [
+    '/upload',
+    '/projects',
+    '/admin/reviews',
+    '/admin/projects',
+    '/admin/users',
+    '/admin/settings',
+  ]) {
+    await page.goto(path);
+    await expect(page.locator('main')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+  expect(await violations()).toEqual([]);
+});
+
+test('a page whose code can no longer be loaded shows the error screen, and 刷新页面 recovers', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('站点展厅');
+  // As after a redeploy: the showcase's chunk under the old name is gone.
+  await page.route(/\/assets\/ShowcasePage-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
+  await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '展厅' }).click();
+  await expect(page.getByText('出现了一些问题')).toBeVisible();
+  const reload = page.getByRole('button', { name: '刷新页面' });
+  await expect(reload).toBeVisible();
+  await page.unroute(/\/assets\/ShowcasePage-[^/]+\.js$/);
+  await reload.click();
+  await expect(page.getByRole('heading', { name: '项目展厅' })).toBeVisible();
+});
+
+test('the sign-in page fits a 1440×900 screen without scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/login');
+  await expect(page.getByLabel('用户名或邮箱')).toBeVisible();
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollHeight - document.documentElement.clientHeight,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('a visitor’s 开始使用 leads to the sign-in page, which says accounts come from the administrator and offers the showcase', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByRole('link', { name: '开始使用' }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByText('账号由管理员创建')).toBeVisible();
+  await expect(page.getByText('请先登录')).toHaveCount(0);
+  await page.getByRole('link', { name: '先去逛逛展厅' }).click();
+  await expect(page.getByRole('heading', { name: '项目展厅' })).toBeVisible();
+});
+
+/** Whether an element lies wholly inside the window, sideways. */
+async function inViewSideways(page: Page, element: Locator) {
+  const box = await element.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  return box !== null && box.x >= 0 && box.x + box.width <= width;
+}
+
+test('on a 390-pixel phone the admin’s review and project lists show status and actions without scrolling sideways', async ({
+  page,
+  request,
+}) => {
+  const owner = await createAccount(request, 'phone');
+  const token = await apiToken(request, owner.username, owner.password);
+  const site = await uploadSite(request, token, `手机列表-${Date.now().toString(36)}`, {
+    'index.html': '<!doctype html><title>手机</title><p>hi</p>',
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  for (const [path, action] of [
+    ['/admin/reviews', '通过'],
+    ['/admin/projects', '删除'],
+  ] as const) {
+    await page.goto(path);
+    const name = page.getByRole('link', { name: site.name, exact: true });
+    await expect(name).toBeVisible();
+    const row = page.locator('tr').filter({ has: name });
+    const status = row.getByText('待审核').first();
+    const approve = row.getByRole('button', { name: `${action} ${site.name}` });
+    await expect(status).toBeVisible();
+    await expect(approve).toBeVisible();
+    expect(await inViewSideways(page, status), path).toBe(true);
+    expect(await inViewSideways(page, approve), path).toBe(true);
+  }
+});
+
+test('at 1440×900 the upload progress bar is in view while the upload runs', async ({ page, request }) => {
+  const owner = await createAccount(request, 'upload');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, owner.username, owner.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/upload');
+  await page.getByLabel('项目名称').fill('进度可见');
+  // A file large enough that the upload takes a moment, sent slowly.
+  await page.route('**/api/projects/upload', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'index.html',
+    mimeType: 'text/html',
+    buffer: Buffer.from(`<!doctype html><title>x</title>${'<p>站点</p>'.repeat(20000)}`),
+  });
+  await page.getByRole('button', { name: '上传', exact: true }).click();
+  const bar = page.locator('.upload-progress');
+  await expect(bar).toBeVisible();
+  await expect
+    .poll(() =>
+      bar.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      }),
+    )
+    .toBe(true);
+});
