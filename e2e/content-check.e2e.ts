@@ -28,6 +28,8 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
   });
 
   await signIn(page, ADMIN.username, ADMIN.password);
+  // Signed in once the login page has gone (the token is kept before it navigates).
+  await expect(page).not.toHaveURL(/\/login/);
   await page.goto(`/admin/reviews?search=${encodeURIComponent(name)}`);
   await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   const badge = page

@@ -221,7 +221,7 @@ describe('review detail', () => {
       'new.txt',
     ]);
     expect(data.content_check_version).toBe(2);
-    expect(data.content_check).toMatchObject({ version: 1, level: 'clean' });
+    expect(data.content_check).toMatchObject({ version: 2, level: 'clean' });
     expect(data.diff).toEqual({
       from_version: 1,
       to_version: 2,

@@ -62,8 +62,8 @@ interface Frame {
   selectors: string[];
 }
 
-export function scanHtml(ctx: FileContext, opts: { svg: boolean; depth?: number; base?: number }) {
-  new HtmlScan(ctx, opts.svg, opts.depth ?? 0, opts.base ?? 0).run(ctx.text);
+export function scanHtml(ctx: FileContext, opts: { svg: boolean }) {
+  new HtmlScan(ctx, opts.svg, 0, 0).run(ctx.text);
 }
 
 /** Markup a script decoded (document.write(atob(…))): scanned as part of the same file. */
@@ -96,18 +96,11 @@ class HtmlScan {
   ) {}
 
   run(markup: string) {
-    const self = this;
     const parser: Parser = new Parser(
       {
-        onopentag(name, attribs) {
-          self.open(name, attribs, self.at(parser.startIndex));
-        },
-        onclosetag(name) {
-          self.close(name);
-        },
-        ontext(data) {
-          self.textChunk(data, self.at(parser.startIndex));
-        },
+        onopentag: (name, attribs) => this.open(name, attribs, this.at(parser.startIndex)),
+        onclosetag: (name) => this.close(name),
+        ontext: (data) => this.textChunk(data, this.at(parser.startIndex)),
       },
       {
         decodeEntities: true,

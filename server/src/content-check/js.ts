@@ -41,7 +41,7 @@ const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){40}/g;
 const DECODE_CALL_IN_TEXT =
   /\b(document\.write(?:ln)?|eval|Function|setTimeout|setInterval)\s*\(\s*(?:window\.)?(atob|unescape|decodeURIComponent|String\.fromCharCode)\s*\(/g;
 const KEY_EVENTS = new Set(['keydown', 'keypress', 'keyup', 'input', 'beforeinput']);
-const PASSWORD_WORDS = /pass(?:word|wd)?\b|\bpwd\b|密码|type\s*=\s*['"]?password/i;
+const PASSWORD_WORDS = /password|passwd|\bpass\b|\bpwd\b|密码|type\s*=\s*['"]?password/i;
 const DECODERS = new Set(['atob', 'unescape', 'decodeURIComponent', 'decodeURI', 'fromCharCode']);
 const GLOBAL_OBJECTS = new Set(['window', 'self', 'globalThis', 'top', 'parent', 'document']);
 
