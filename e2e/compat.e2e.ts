@@ -85,7 +85,10 @@ async function openSite(page: Page, id: number, file = ''): Promise<string[]> {
   return errors;
 }
 
-test('reveal.js, as its package ships it: the deck renders and a slide advances', async ({ page, request }) => {
+test('reveal.js, as its package ships it: the deck renders and a slide advances', async ({
+  page,
+  request,
+}) => {
   const id = await publish(request, 'reveal.js', folder(path.join(NODE_MODULES, 'reveal.js')));
   const errors = await openSite(page, id);
   const present = page.locator('.reveal .slides > section.present');

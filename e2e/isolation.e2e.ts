@@ -7,7 +7,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
-import { type APIRequestContext, type Browser, expect, type PlaywrightWorkerArgs, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  expect,
+  type PlaywrightWorkerArgs,
+  test,
+} from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './env';
 import { apiToken, createAccount, signIn } from './helpers';
 import { review, uploadSite } from './site-helpers';
@@ -145,7 +151,9 @@ for (const mode of ['sandboxed', 'sites-origin', 'subdomains'] as const) {
       await probeTheToken(browser, playwright, `http://127.0.0.1:${port}`, mode);
     } finally {
       server.kill('SIGTERM');
-      await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));
+      await new Promise((resolve) =>
+        server.exitCode !== null ? resolve(null) : server.once('exit', resolve),
+      );
     }
   });
 }

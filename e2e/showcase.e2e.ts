@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiToken, createAccount, signIn } from './helpers';
+import { apiToken, createAccount } from './helpers';
 import { review, page as sitePage, uploadSite } from './site-helpers';
 
 /** Two characters of this run, so searches match only the projects made here. */

@@ -126,7 +126,9 @@ describe('sites port', () => {
   });
 
   it('refuses a sites port equal to PORT, or not a port', () => {
-    expect(() => loadConfig({ PORT: '8080', SITES_PORT: '8080' })).toThrow(/SITES_PORT must differ from PORT/);
+    expect(() => loadConfig({ PORT: '8080', SITES_PORT: '8080' })).toThrow(
+      /SITES_PORT must differ from PORT/,
+    );
     expect(() => loadConfig({ SITES_PORT: '70000' })).toThrow(/SITES_PORT/);
     expect(() => loadConfig({ SITES_PORT: 'next' })).toThrow(/SITES_PORT/);
   });

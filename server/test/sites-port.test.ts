@@ -97,7 +97,12 @@ describe('the sites port', () => {
       [`192.168.1.5:${appPort}`, '192.168.1.5'],
       [`[::1]:${appPort}`, '[::1]'],
     ] as const) {
-      for (const url of [`/sites/${id}/`, `/sites/${id}/css/style.css?v=2`, `/sites/${id}`, '/preview/tok/a']) {
+      for (const url of [
+        `/sites/${id}/`,
+        `/sites/${id}/css/style.css?v=2`,
+        `/sites/${id}`,
+        '/preview/tok/a',
+      ]) {
         const res = await get(appPort, url, host);
         expect(res.status, `${host}${url}`).toBe(302);
         expect(res.headers.get('location'), `${host}${url}`).toBe(`http://${name}:${sitesPort}${url}`);
@@ -129,7 +134,11 @@ describe('the sites port', () => {
       files: [{ name: 'index.html', content: '<h1>预览</h1>' }],
     });
     const pid = up.json().data.project.id;
-    const res = await t.request({ method: 'POST', url: `/api/projects/${pid}/preview-token`, token: owner.token });
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/projects/${pid}/preview-token`,
+      token: owner.token,
+    });
     const { preview_url, token } = res.json().data;
     // Relative: the app port redirects it to the sites port under whatever name the visitor used.
     expect(preview_url).toBe(`/preview/${token}/`);

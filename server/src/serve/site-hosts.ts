@@ -121,12 +121,7 @@ export class SiteHosts {
    * serves it: the app host sends everything to the sites origin; with subdomains, a project's
    * site moves from /sites/{id}/ to its own p{id} host.
    */
-  redirectFor(
-    arrivedOn: RequestHost,
-    url: SiteUrl,
-    originalUrl: string,
-    hostHeader?: string,
-  ): string | null {
+  redirectFor(arrivedOn: RequestHost, url: SiteUrl, originalUrl: string, hostHeader?: string): string | null {
     if (this.#sitesPort !== null) {
       if (arrivedOn.kind !== 'app') return null;
       // The name the visitor used (a plain name, an IPv4 or a bracketed IPv6 address).
