@@ -76,11 +76,6 @@ export class SiteHosts {
     return this.#host !== null || this.#sitesPort !== null;
   }
 
-  /** The port that serves sites when there is no SITES_ORIGIN, or null. */
-  get sitesPort(): number | null {
-    return this.#sitesPort === null ? null : Number(this.#sitesPort);
-  }
-
   /** True when each project's site is on a host of its own (p{id}.{sites host}). */
   get subdomains(): boolean {
     return this.#subdomains;
