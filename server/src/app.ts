@@ -1,5 +1,6 @@
 /** Builds the Fastify instance, used by main.ts and by the tests. */
 
+import type http from 'node:http';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
@@ -41,6 +42,11 @@ export interface BuiltApp {
    * normally; later when PostgreSQL was unreachable at start (the app then answers 503 until it).
    */
   startup: Promise<void>;
+  /**
+   * The sites port's server (config.sitesPort), not yet listening (listenSitesPort): the same
+   * handlers as the app's, answering only what its guard lets through. Null without a sites port.
+   */
+  sitesServer: http.Server | null;
 }
 
 /** Between attempts to reach the database at start: doubling, up to the cap. */
@@ -128,7 +134,7 @@ export async function buildApp(
       })();
   // Reported in the log; callers that wait for it (main.ts) see the failure too.
   startup.catch(() => {});
-  const isolation: SiteIsolation = config.sitesOrigin ? 'separate-origin' : 'sandboxed';
+  const isolation: SiteIsolation = ctx.siteHosts.separate ? 'separate-origin' : 'sandboxed';
   const hsts = hstsHeader(config.hsts);
   // A sites origin the operator gave as https:// gets HSTS on every answer (browsers ignore it over
   // plain HTTP), so the fast path's prepared headers can carry it. On one host, the app's own
@@ -150,6 +156,7 @@ export async function buildApp(
       : {}),
   });
 
+  let sitesServer: http.Server | null = null;
   const app = Fastify({
     logger:
       opts.logger === false
@@ -173,7 +180,12 @@ export async function buildApp(
     // Client route paths may hold Chinese; ids are validated by each route.
     routerOptions: { maxParamLength: 500 },
     return503OnClosing: true,
-    serverFactory: siteServerFactory(() => fastPath),
+    serverFactory: siteServerFactory(
+      () => fastPath,
+      (make) => {
+        if (config.sitesPort) sitesServer = make((req, res) => answerOffSitesHost(ctx, req, res));
+      },
+    ),
     // With SITES_SUBDOMAINS, p{id}.{sites host}/x is served as /sites/{id}/x.
     ...(config.sitesSubdomains && config.sitesOrigin
       ? { rewriteUrl: (req: RawRequestDefaultExpression) => ctx.siteHosts.rewriteUrl(req) }
@@ -288,6 +300,16 @@ export async function buildApp(
   // At shutdown, uploads still receiving after the grace period are answered 503 (and their
   // staging removed) rather than cut off when the process exits.
   let graceTimer: NodeJS.Timeout | undefined;
+  if (sitesServer) {
+    const server: http.Server = sitesServer;
+    server.on('clientError', answerClientError);
+    app.addHook('preClose', async () => {
+      if (server.listening) server.close();
+    });
+    app.addHook('onClose', async () => {
+      server.closeAllConnections();
+    });
+  }
   app.addHook('preClose', async () => {
     fastPath?.stop();
     graceTimer = setTimeout(() => {
@@ -316,7 +338,50 @@ export async function buildApp(
     await database.close();
     await ownStore?.close();
   });
-  return { app, ctx, database, fastPath, startup };
+  return { app, ctx, database, fastPath, startup, sitesServer };
+}
+
+/**
+ * The sites port answers sites only: a request whose Host does not name it (a port mapped to
+ * another number, a proxy that rewrote Host) is not the app either, but the sites host's 404.
+ */
+function answerOffSitesHost(ctx: AppContext, req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (ctx.siteHosts.classify(req.headers.host).kind !== 'app') return false;
+  res.writeHead(404, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(messages.common.wrongSitesHost);
+  return true;
+}
+
+/**
+ * Starts the sites port. One that can't be bound stops the start with a message saying what to do:
+ * going on sandboxed would hand out addresses that lead nowhere (docs/decisions.md "Serving sites").
+ */
+export async function listenSitesPort(built: BuiltApp, config: Config): Promise<void> {
+  const server = built.sitesServer;
+  if (!server) return;
+  await new Promise<void>((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => {
+      reject(
+        new ConfigError(
+          `站点端口 SITES_PORT=${config.sitesPort} 无法监听（${err.code ?? err.message}）。` +
+            '请释放该端口、改用其他 SITES_PORT，或设置 SITES_PORT=0（站点与平台共用一个端口，以沙箱隔离）。' +
+            ` / The sites port ${config.sitesPort} cannot be bound (${err.code ?? err.message}):` +
+            ' free it, choose another SITES_PORT, or set SITES_PORT=0 to serve sandboxed sites on the app port.',
+        ),
+      );
+    };
+    server.once('error', failed);
+    server.listen(config.sitesPort, config.host, () => {
+      server.off('error', failed);
+      // Later errors (a socket's, the OS's) are logged, never thrown.
+      server.on('error', (err) => built.app.log.error({ err }, 'sites port'));
+      resolve();
+    });
+  });
 }
 
 function delay(ms: number): Promise<void> {

@@ -114,9 +114,35 @@ describe('database timeouts', () => {
   });
 });
 
+describe('sites port', () => {
+  it('is PORT + 1 by default, SITES_PORT when given, none with SITES_PORT=0 or SITES_ORIGIN', () => {
+    expect(loadConfig({}).sitesPort).toBe(3001);
+    expect(loadConfig({ PORT: '8080' }).sitesPort).toBe(8081);
+    expect(loadConfig({ PORT: '8080', SITES_PORT: '9000' }).sitesPort).toBe(9000);
+    expect(loadConfig({ SITES_PORT: '0' }).sitesPort).toBe(0);
+    expect(loadConfig({ SITES_ORIGIN: 'https://sites.example.com', SITES_PORT: '9000' }).sitesPort).toBe(0);
+    // A port the OS picks has no "next" one.
+    expect(loadConfig({ PORT: '0' }).sitesPort).toBe(0);
+  });
+
+  it('refuses a sites port equal to PORT, or not a port', () => {
+    expect(() => loadConfig({ PORT: '8080', SITES_PORT: '8080' })).toThrow(
+      /SITES_PORT must differ from PORT/,
+    );
+    expect(() => loadConfig({ SITES_PORT: '70000' })).toThrow(/SITES_PORT/);
+    expect(() => loadConfig({ SITES_PORT: 'next' })).toThrow(/SITES_PORT/);
+  });
+});
+
 describe('sharedOriginNotice', () => {
-  it('says once at start that sites share the app’s origin without SITES_ORIGIN, and recommends it', () => {
+  it('on the sites port, says sites share one origin with each other, and recommends SITES_ORIGIN', () => {
     const notice = sharedOriginNotice(loadConfig({}));
+    expect(notice).toContain('端口 3001');
+    expect(notice).toContain('SITES_SUBDOMAINS');
+  });
+
+  it('says once at start that sites share the app’s origin without SITES_ORIGIN, and recommends it', () => {
+    const notice = sharedOriginNotice(loadConfig({ SITES_PORT: '0' }));
     expect(notice).toContain('未设置 SITES_ORIGIN');
     expect(notice).toContain('生产环境建议');
     expect(sharedOriginNotice(loadConfig({ SITES_ORIGIN: 'https://sites.example.com' }))).toBeNull();

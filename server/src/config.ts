@@ -20,6 +20,12 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters').optional(),
   SITES_ORIGIN: z.string().url().optional(),
   SITES_SUBDOMAINS: bool.default(false),
+  SITES_PORT: z.coerce
+    .number({ message: 'SITES_PORT must be a port number (0: no sites port)' })
+    .int()
+    .min(0, 'SITES_PORT must be between 0 and 65535')
+    .max(65535, 'SITES_PORT must be between 0 and 65535')
+    .optional(),
   TRUST_PROXY: bool.default(false),
   HSTS_MAX_AGE: z.coerce
     .number({ message: 'HSTS_MAX_AGE must be a number of seconds' })
@@ -90,6 +96,12 @@ export interface Config {
   adminPassword?: string;
   sitesOrigin?: string;
   sitesSubdomains: boolean;
+  /**
+   * Without SITES_ORIGIN: a second port (same HOST) that serves sites only, on an origin of their
+   * own (docs/decisions.md "Serving sites"). 0: none, sites are sandboxed on the app's port.
+   * Always 0 when SITES_ORIGIN is set.
+   */
+  sitesPort: number;
   trustProxy: boolean;
   /**
    * Strict-Transport-Security for requests that came over TLS (directly, or X-Forwarded-Proto with
@@ -165,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminPassword: e.ADMIN_PASSWORD,
     sitesOrigin: e.SITES_ORIGIN?.replace(/\/$/, ''),
     sitesSubdomains: e.SITES_SUBDOMAINS,
+    sitesPort: sitesPort(e),
     trustProxy: e.TRUST_PROXY,
     hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_SUBDOMAINS },
     logLevel: e.LOG_LEVEL,
@@ -182,6 +195,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
     ...(overrides.database?.kind === 'sqlite' && !overrides.database.file ? { database } : {}),
   };
+}
+
+/** SITES_PORT, or PORT + 1; none with SITES_ORIGIN (it wins) or with a port the OS picks (PORT=0). */
+function sitesPort(e: z.infer<typeof envSchema>): number {
+  if (e.SITES_ORIGIN) return 0;
+  const port = e.SITES_PORT ?? (e.PORT === 0 || e.PORT === 65535 ? 0 : e.PORT + 1);
+  if (port !== 0 && port === e.PORT)
+    throw new ConfigError(`SITES_PORT must differ from PORT (${e.PORT}): sites need an origin of their own`);
+  return port;
 }
 
 function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
@@ -205,11 +227,17 @@ function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
 }
 
 /**
- * Said once at start when sites share the app's origin (no SITES_ORIGIN): they are sandboxed and
- * the app's CSP runs only its own scripts, but a separate origin is the stronger wall.
+ * Said once at start while no SITES_ORIGIN is set. On the sites port, sites have an origin apart
+ * from the app but share it with each other; without it they share the app's origin, sandboxed.
  */
-export function sharedOriginNotice(config: Pick<Config, 'sitesOrigin'>): string | null {
+export function sharedOriginNotice(config: Pick<Config, 'sitesOrigin' | 'sitesPort'>): string | null {
   if (config.sitesOrigin) return null;
+  if (config.sitesPort)
+    return (
+      `站点在单独的端口 ${config.sitesPort} 上提供，与平台隔离，但所有站点共用同一来源（origin），彼此可读写对方的存储。` +
+      '生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS，让每个站点拥有自己的来源（见 docs/deploy.md）。' +
+      ` / Sites are served on port ${config.sitesPort}, apart from the app but on one origin shared by all sites; in production set SITES_ORIGIN and SITES_SUBDOMAINS.`
+    );
   return (
     '未设置 SITES_ORIGIN：用户上传的站点与平台共用同一来源（origin），仅靠沙箱隔离。' +
     '生产环境建议为站点设置单独的域名 SITES_ORIGIN（见 docs/deploy.md）。' +

@@ -132,7 +132,20 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     urls,
     projectDetail: projects.detail,
   });
-  const stats = createStatsService({ admin: adminRepo, projects: projectsRepo });
+  const stats = createStatsService({
+    admin: adminRepo,
+    projects: projectsRepo,
+    siteIsolation: {
+      mode: config.sitesOrigin
+        ? config.sitesSubdomains
+          ? 'subdomains'
+          : 'sites_origin'
+        : config.sitesPort
+          ? 'sites_port'
+          : 'sandboxed',
+      sites_port: config.sitesOrigin ? null : config.sitesPort || null,
+    },
+  });
   const siteFiles = new SiteFileSource(store, { onMemoryLookup: metrics.serveCacheLookup });
   const previews = createPreviewService(db, settings, audit, projectsRepo, urls);
 
@@ -192,7 +205,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       previews,
     },
     /** Which host a request came to when sites have their own origin (SITES_ORIGIN). */
-    siteHosts: new SiteHosts(urls),
+    siteHosts: new SiteHosts({ ...urls, sitesPort: config.sitesPort }),
   };
 }
 export type AppContext = ReturnType<typeof createContext>;

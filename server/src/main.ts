@@ -1,11 +1,12 @@
 /** config → app → listen; signals; nothing else. */
-import { buildApp } from './app.js';
+import { buildApp, listenSitesPort } from './app.js';
 import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
 import { type MetricsServer, serveMetrics } from './http/metrics.js';
 
 async function main() {
   const config = loadConfig();
-  const { app, ctx, startup } = await buildApp(config);
+  const built = await buildApp(config);
+  const { app, ctx, startup } = built;
   // Every stream and emitter handles its own errors (docs/decisions.md "HTTP"). Should one slip
   // through, the process still ends (its state is unknown; a supervisor restarts it), but the log
   // says first what it was.
@@ -47,12 +48,14 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  await listenSitesPort(built, config);
   const { port: metricsPort } = config.metrics;
   if (metricsPort !== undefined) {
     metricsServer = await serveMetrics(ctx.metrics, { ...config.metrics, port: metricsPort });
     app.log.info(`metrics: http://${config.metrics.host}:${metricsServer.port}/metrics`);
   }
   app.log.info(`SiteHall 已启动: http://localhost:${config.port}`);
+  if (config.sitesPort) app.log.info(`sites: http://localhost:${config.sitesPort}/sites/{id}/ (SITES_PORT)`);
   const notice = sharedOriginNotice(config);
   if (notice) app.log.warn(notice);
 }

@@ -143,7 +143,14 @@ describe.skipIf(!enabled)('three instances on one PostgreSQL, Redis and blob sto
     s3 = await startS3rver();
     env = { REDIS_URL: testRedisUrl, REDIS_PREFIX: prefix, ...s3.env };
     const config = loadConfig(
-      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: `${dataDir}/no-web`, ...s3.env },
+      {
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        WEB_DIST: `${dataDir}/no-web`,
+        SITES_PORT: '0',
+        ...s3.env,
+      },
       { database },
     );
     const setup = await buildApp(config, { logger: false });

@@ -94,6 +94,8 @@ export async function createTestApp(
       ADMIN_PASSWORD,
       LOG_LEVEL: 'silent',
       WEB_DIST: path.join(dataDir, 'no-web'),
+      // One port, sandboxed, as the tests were written for; sites-port.test.ts opts in.
+      SITES_PORT: '0',
       // Patient with a PostgreSQL that the whole suite keeps busy (a slow connection is not an
       // outage here); the fault tests use the defaults.
       DB_CONNECT_TIMEOUT_MS: '5000',

@@ -158,6 +158,7 @@ describe.skipIf(usingPostgres)('npm run migrate-storage', () => {
           DATA_DIR: newDataDir,
           LOG_LEVEL: 'silent',
           WEB_DIST: `${newDataDir}/no-web`,
+          SITES_PORT: '0',
         },
         { database: { kind: 'postgres', url: PG_URL!, schema } },
       );

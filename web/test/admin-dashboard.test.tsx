@@ -118,6 +118,27 @@ describe('admin dashboard', () => {
     expect(await screen.findByText('操作失败：当前状态（已通过）不能执行此操作（通过）')).toBeInTheDocument();
   });
 
+  it('warns while sites share one origin (the sites port), saying what production should set', async () => {
+    await openDashboard({ 'GET /admin/stats': ok(makeStats({}, { mode: 'sites_port', sites_port: 3001 })) });
+    const alert = await screen.findByTestId('site-isolation-warning');
+    expect(alert).toHaveTextContent('所有站点共用一个来源（origin）');
+    expect(alert).toHaveTextContent('站点在端口 3001 上提供');
+    expect(alert).toHaveTextContent('SITES_ORIGIN 与 SITES_SUBDOMAINS');
+  });
+
+  it('warns that sites are only sandboxed with SITES_PORT=0', async () => {
+    await openDashboard({ 'GET /admin/stats': ok(makeStats({}, { mode: 'sandboxed', sites_port: null })) });
+    const alert = await screen.findByTestId('site-isolation-warning');
+    expect(alert).toHaveTextContent('仅靠沙箱隔离');
+    expect(alert).toHaveTextContent('SITES_PORT=0');
+  });
+
+  it('does not warn with SITES_ORIGIN and SITES_SUBDOMAINS', async () => {
+    await openDashboard();
+    await screen.findByText('项目总数', { selector: '.stat-card__title' });
+    expect(screen.queryByTestId('site-isolation-warning')).toBeNull();
+  });
+
   it('says 获取数据失败 with a reload button when the figures cannot be loaded', async () => {
     await openDashboard({ 'GET /admin/stats': fail(500, '服务器内部错误，请稍后重试') });
     expect(await screen.findByText('获取数据失败')).toBeInTheDocument();

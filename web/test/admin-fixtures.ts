@@ -125,7 +125,10 @@ export function trend(this_week: number, last_week: number, trend_percent: numbe
   return { this_week, last_week, trend_percent };
 }
 
-export function makeStats(overrides: Partial<AdminStatsDto['weekly']> = {}): AdminStatsDto {
+export function makeStats(
+  overrides: Partial<AdminStatsDto['weekly']> = {},
+  siteIsolation: AdminStatsDto['site_isolation'] = { mode: 'subdomains', sites_port: null },
+): AdminStatsDto {
   return {
     projects: { total: 12, pending: 3, approved: 5, published: 2, rejected: 2, live: 7 },
     users: { total: 9, admins: 1, disabled: 0 },
@@ -140,6 +143,7 @@ export function makeStats(overrides: Partial<AdminStatsDto['weekly']> = {}): Adm
       users: trend(1, 0, null),
       ...overrides,
     },
+    site_isolation: siteIsolation,
     generated_at: '2024-05-08T08:00:00.000Z',
   };
 }

@@ -388,8 +388,16 @@ export interface AdminStatsDto {
     views: WeekTrendDto;
     users: WeekTrendDto;
   };
+  /**
+   * How live sites are kept apart (docs/decisions.md "Serving sites"): 'sandboxed' on the app's
+   * port (SITES_PORT=0), 'sites_port' on a port of their own shared by all sites, 'sites_origin'
+   * on SITES_ORIGIN, 'subdomains' one origin per site. The dashboard warns for the first two.
+   */
+  site_isolation: { mode: SiteIsolationMode; sites_port: number | null };
   generated_at: string;
 }
+
+export type SiteIsolationMode = 'sandboxed' | 'sites_port' | 'sites_origin' | 'subdomains';
 
 export interface AuditLogDto {
   id: number;

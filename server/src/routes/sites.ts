@@ -120,6 +120,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
         ctx.siteHosts.classify(request.headers.host),
         url,
         request.originalUrl,
+        request.headers.host,
       );
       if (moved) {
         reply.code(302).headers({ location: moved, 'cache-control': 'no-cache' });

@@ -245,7 +245,14 @@ function single(value: string | string[] | undefined): string | undefined {
  * new connections (serve/fast-connections.ts) and on each request Node parses. The path is looked
  * up when used, so it can be set once the services it needs exist.
  */
-export function siteServerFactory(fastPath: () => SiteFastPath | null): FastifyServerFactory {
+export function siteServerFactory(
+  fastPath: () => SiteFastPath | null,
+  /**
+   * Given a maker of more servers like this one (the sites port's, app.ts): same options, fast
+   * path and Fastify behind it, with `first` asked before anything else on each request.
+   */
+  twin?: (make: (first: RequestListenerFirst) => http.Server) => void,
+): FastifyServerFactory {
   return (handler, fastifyOptions) => {
     // Fastify's options after its defaults; typed loosely by Fastify.
     const opts = fastifyOptions as {
@@ -254,19 +261,27 @@ export function siteServerFactory(fastPath: () => SiteFastPath | null): FastifyS
       requestTimeout?: number;
       connectionTimeout?: number;
     };
-    const listener: RequestListener = (req, res) => {
-      if (!fastPath()?.serve(req, res)) handler(req, res);
+    const make = (first?: RequestListenerFirst) => {
+      const listener: RequestListener = (req, res) => {
+        if (first?.(req, res)) return;
+        if (!fastPath()?.serve(req, res)) handler(req, res);
+      };
+      const server = http.createServer(opts.http ?? {}, listener);
+      if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
+      if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
+      if (opts.connectionTimeout !== undefined) server.setTimeout(opts.connectionTimeout);
+      // "A half-closed TCP connection does not [...] imply that the client is no longer interested
+      // in a response" (RFC 9112, Message Body Length): answer every request already read, then
+      // close. Node's default closes at the client's end, dropping answers still being made or
+      // queued behind a pipelined one. The switch is untyped; Node's own tests set it.
+      (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+      serveFastConnections(server, fastPath);
+      return server;
     };
-    const server = http.createServer(opts.http ?? {}, listener);
-    if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
-    if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
-    if (opts.connectionTimeout !== undefined) server.setTimeout(opts.connectionTimeout);
-    // "A half-closed TCP connection does not [...] imply that the client is no longer interested
-    // in a response" (RFC 9112, Message Body Length): answer every request already read, then
-    // close. Node's default closes at the client's end, dropping answers still being made or queued
-    // behind a pipelined one. The switch is untyped; Node's own tests set it.
-    (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
-    serveFastConnections(server, fastPath);
-    return server;
+    twin?.(make);
+    return make();
   };
 }
+
+/** Answers a request itself (true) or leaves it to the fast path and Fastify (false). */
+export type RequestListenerFirst = (req: IncomingMessage, res: ServerResponse) => boolean;

@@ -4,6 +4,10 @@
  * subdomain p{id}.{sites host}. The sites host serves /sites and /preview and nothing of the app;
  * the app host sends /sites and /preview over to it. Hosts are read from the Host header, which a
  * reverse proxy must pass through unchanged.
+ *
+ * Without SITES_ORIGIN, the sites port (SITES_PORT) plays the sites host: whatever name a request
+ * came with, its port says which it is, and the app host's redirects keep the name it was reached
+ * by (localhost:3000 → localhost:3001, 192.168.1.5:3000 → 192.168.1.5:3001).
  */
 import type { IncomingMessage } from 'node:http';
 import { idParam } from '../http/reply.js';
@@ -18,6 +22,8 @@ export type RequestHost =
 export interface SiteHostOptions {
   sitesOrigin?: string;
   sitesSubdomains?: boolean;
+  /** Used only without sitesOrigin: the port that serves sites (0 or absent: none). */
+  sitesPort?: number;
 }
 
 const APP: RequestHost = { kind: 'app' };
@@ -50,6 +56,8 @@ export class SiteHosts {
   readonly #port: string;
   readonly #defaultPort: string;
   readonly #subdomains: boolean;
+  /** The sites port as a string, when it is the sites host (no SITES_ORIGIN). */
+  readonly #sitesPort: string | null;
 
   constructor(opts: SiteHostOptions) {
     const origin = opts.sitesOrigin ? new URL(opts.sitesOrigin) : null;
@@ -60,11 +68,12 @@ export class SiteHosts {
     this.#hostname = own?.[0] ?? null;
     this.#port = own?.[1] ?? this.#defaultPort;
     this.#subdomains = !!origin && !!opts.sitesSubdomains;
+    this.#sitesPort = !origin && opts.sitesPort ? String(opts.sitesPort) : null;
   }
 
   /** True when sites have an origin of their own. */
   get separate(): boolean {
-    return this.#host !== null;
+    return this.#host !== null || this.#sitesPort !== null;
   }
 
   /** True when each project's site is on a host of its own (p{id}.{sites host}). */
@@ -73,6 +82,8 @@ export class SiteHosts {
   }
 
   classify(hostHeader: string | undefined): RequestHost {
+    if (this.#sitesPort !== null)
+      return hostHeader && hostAndPort(hostHeader, '80')?.[1] === this.#sitesPort ? SITES : APP;
     if (this.#hostname === null || !hostHeader) return APP;
     const parsed = hostAndPort(hostHeader, this.#defaultPort);
     // Another port is another origin (the app may run on the same name at another port).
@@ -105,7 +116,14 @@ export class SiteHosts {
    * serves it: the app host sends everything to the sites origin; with subdomains, a project's
    * site moves from /sites/{id}/ to its own p{id} host.
    */
-  redirectFor(arrivedOn: RequestHost, url: SiteUrl, originalUrl: string): string | null {
+  redirectFor(arrivedOn: RequestHost, url: SiteUrl, originalUrl: string, hostHeader?: string): string | null {
+    if (this.#sitesPort !== null) {
+      if (arrivedOn.kind !== 'app') return null;
+      // The name the visitor used (a plain name, an IPv4 or a bracketed IPv6 address).
+      const name = hostHeader ? hostAndPort(hostHeader, '80')?.[0] : undefined;
+      const hostname = name && /^([a-z0-9.-]+|\[[0-9a-f:.]+\])$/.test(name) ? name : 'localhost';
+      return `http://${hostname}:${this.#sitesPort}${originalUrl}`;
+    }
     if (this.#host === null || arrivedOn.kind === 'project') return null;
     if (this.#subdomains && url.area === 'sites') {
       const id = idParam(url.key);
@@ -117,6 +135,8 @@ export class SiteHosts {
 
   /** The sources the app's CSP frame-src allows, so its pages may frame sites and previews. */
   frameSources(): string | undefined {
+    // Any name at the sites port: the app's page may be reached by any of the machine's names.
+    if (this.#sitesPort !== null) return `http://*:${this.#sitesPort}`;
     if (this.#host === null) return undefined;
     const base = `${this.#protocol}//${this.#host}`;
     return this.#subdomains ? `${base} ${this.#protocol}//*.${this.#host}` : base;

@@ -2,7 +2,7 @@
  * The admin dashboard's figures, all counted from the data: projects by status, users, views,
  * downloads, and this week against last week (rolling 7-day windows ending now; views by UTC day).
  */
-import type { AdminStatsDto, WeekTrendDto } from '@sitehall/contracts';
+import type { AdminStatsDto, SiteIsolationMode, WeekTrendDto } from '@sitehall/contracts';
 import type { AdminRepository } from '../repositories/admin.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
 
@@ -18,8 +18,14 @@ function trend(thisWeek: number, lastWeek: number): WeekTrendDto {
   return { this_week: thisWeek, last_week: lastWeek, trend_percent: trendPercent(thisWeek, lastWeek) };
 }
 
-export function createStatsService(deps: { admin: AdminRepository; projects: ProjectsRepository }) {
+export function createStatsService(deps: {
+  admin: AdminRepository;
+  projects: ProjectsRepository;
+  /** Fixed by the configuration: said on the dashboard, which warns while sites share an origin. */
+  siteIsolation?: AdminStatsDto['site_isolation'];
+}) {
   const { admin, projects } = deps;
+  const siteIsolation = deps.siteIsolation ?? { mode: 'sandboxed' as SiteIsolationMode, sites_port: null };
   return {
     async overview(at: Date = new Date()): Promise<AdminStatsDto> {
       const iso = (ms: number) => new Date(ms).toISOString();
@@ -61,6 +67,7 @@ export function createStatsService(deps: { admin: AdminRepository; projects: Pro
         views: { total: totals.views },
         downloads: { total: totals.downloads },
         weekly: { projects: newProjects, uploads, approvals, rejections, views, users: newUsers },
+        site_isolation: siteIsolation,
         generated_at: at.toISOString(),
       };
     },

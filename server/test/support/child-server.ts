@@ -14,6 +14,8 @@ const config = loadConfig(
     DATA_DIR: spec.dataDir,
     LOG_LEVEL: 'silent',
     WEB_DIST: `${spec.dataDir}/no-web`,
+    // Listens on one port only (a sites port would be PORT + 1 of the default PORT).
+    SITES_PORT: '0',
     ...spec.env,
   },
   spec.database ? { database: spec.database } : {},

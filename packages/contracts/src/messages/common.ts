@@ -22,6 +22,16 @@ export const commonMessages = {
   unavailable: '服务暂时不可用，请稍后重试',
   /** 507: the server's disk (staging, blob store or database) is full; not the user's fault. */
   insufficientStorage: '服务器存储空间不足，请联系管理员',
+  /** The sites port (SITES_PORT) reached under a name or port it does not know as its own. */
+  wrongSitesHost: '这里只提供用户站点。请从平台打开站点的地址（/sites/站点编号/）。',
+  /** Admin dashboard, while no SITES_ORIGIN is set (docs/deploy.md "Sites origin"). */
+  sitesPortWarningTitle: '所有站点共用一个来源（origin）',
+  /** {port} */
+  sitesPortWarning:
+    '站点在端口 {port} 上提供，与平台隔离，但站点之间可以读写彼此的本地存储和 Cookie。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS，让每个站点拥有自己的来源。',
+  sandboxedWarningTitle: '站点与平台共用同一来源，仅靠沙箱隔离',
+  sandboxedWarning:
+    '未设置 SITES_ORIGIN 且 SITES_PORT=0：站点在沙箱中运行，无法使用本地存储、Cookie 和 Service Worker，部分站点因此无法正常工作。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS。',
   genericErrorTitle: '出现了一些问题',
   genericErrorText: '页面遇到了意外错误，请刷新页面重试。',
 } as const;

@@ -10,7 +10,13 @@ import {
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
-import { ADMIN_PENDING_COUNT, type AdminProjectDto, type AdminStatsDto, messages } from '@sitehall/contracts';
+import {
+  ADMIN_PENDING_COUNT,
+  type AdminProjectDto,
+  type AdminStatsDto,
+  format,
+  messages,
+} from '@sitehall/contracts';
 import { Alert, Card, Col, Empty, List, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -279,6 +285,25 @@ function QuickLinks() {
   );
 }
 
+/** While no SITES_ORIGIN is set: what the sites share, and what production should set. */
+function SiteIsolationWarning({ isolation }: { isolation: AdminStatsDto['site_isolation'] }) {
+  const { mode, sites_port: port } = isolation;
+  if (mode !== 'sandboxed' && mode !== 'sites_port') return null;
+  const text = messages.common;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      className="admin-dashboard__alert"
+      data-testid="site-isolation-warning"
+      title={mode === 'sites_port' ? text.sitesPortWarningTitle : text.sandboxedWarningTitle}
+      description={
+        mode === 'sites_port' ? format(text.sitesPortWarning, { port: port ?? '' }) : text.sandboxedWarning
+      }
+    />
+  );
+}
+
 export function AdminDashboardPage() {
   const stats = useAdminStats();
 
@@ -322,6 +347,7 @@ export function AdminDashboardPage() {
               title={`${messages.review.adminDataFailed}：${errorMessage(stats.error)}`}
             />
           )}
+          <SiteIsolationWarning isolation={stats.data.site_isolation} />
           <StatCards stats={stats.data} />
         </>
       )}

@@ -1,0 +1,189 @@
+/**
+ * The sites port (SITES_PORT, default PORT + 1, without SITES_ORIGIN): live sites on an origin of
+ * their own, unsandboxed; previews sandboxed; nothing of the app there; the app port's /sites and
+ * /preview redirect to it under the name the visitor used. Real ports: the server a request
+ * arrives on matters.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenSitesPort } from '../src/app.js';
+import { SITE_SANDBOX_CSP } from '../src/serve/site-headers.js';
+import {
+  createTestApp,
+  listenPort,
+  liveProject,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
+
+/** A port free right now (the OS's pick, released at once). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Answer {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** node:http, not fetch: fetch sends a Host of its own choosing. */
+function get(
+  port: number,
+  path: string,
+  host = `127.0.0.1:${port}`,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { ...init.headers, host } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: { get: (name) => (res.headers[name] as string | undefined) ?? null },
+            text: async () => body,
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+describe('the sites port', () => {
+  let t: TestApp;
+  let appPort: number;
+  let sitesPort: number;
+  let id: number;
+  beforeAll(async () => {
+    sitesPort = await freePort();
+    t = await createTestApp({ sitesPort });
+    appPort = await listenPort(t);
+    await listenSitesPort(t, t.config);
+    ({ id } = await liveProject(t));
+  });
+  afterAll(() => t.close());
+
+  it('serves live sites without the sandbox, still nosniff', async () => {
+    const res = await get(sitesPort, `/sites/${id}/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(SIMPLE_SITE[0]!.content);
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    // Again, now from the fast path's memory: the same headers.
+    const again = await get(sitesPort, `/sites/${id}/`);
+    expect(again.headers.get('content-security-policy')).toBeNull();
+    const miss = await get(sitesPort, `/sites/${id}/nope`);
+    expect(miss.status).toBe(404);
+    expect(miss.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('redirects the app port’s /sites and /preview there, under the name the visitor used', async () => {
+    for (const [host, name] of [
+      [`localhost:${appPort}`, 'localhost'],
+      [`127.0.0.1:${appPort}`, '127.0.0.1'],
+      [`192.168.1.5:${appPort}`, '192.168.1.5'],
+      [`[::1]:${appPort}`, '[::1]'],
+    ] as const) {
+      for (const url of [
+        `/sites/${id}/`,
+        `/sites/${id}/css/style.css?v=2`,
+        `/sites/${id}`,
+        '/preview/tok/a',
+      ]) {
+        const res = await get(appPort, url, host);
+        expect(res.status, `${host}${url}`).toBe(302);
+        expect(res.headers.get('location'), `${host}${url}`).toBe(`http://${name}:${sitesPort}${url}`);
+      }
+    }
+  });
+
+  it('serves nothing of the app, whatever the Host says', async () => {
+    for (const host of [`127.0.0.1:${sitesPort}`, `127.0.0.1:${appPort}`, 'example.com']) {
+      for (const url of ['/', '/login', '/api/projects/public', '/api/auth/profile', '/healthz']) {
+        const res = await get(sitesPort, url, host);
+        expect(res.status, `${host}${url}`).toBe(404);
+        expect(await res.text(), `${host}${url}`).not.toContain('success');
+      }
+      const post = await get(sitesPort, '/api/auth/login', host, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'x' }),
+      });
+      expect(post.status).toBe(404);
+    }
+    // And the app port still is the app.
+    expect((await get(appPort, '/healthz')).status).toBe(200);
+  });
+
+  it('keeps previews sandboxed and hands out addresses that lead there', async () => {
+    const owner = await t.createUser();
+    const up = await uploadProject(t, owner.token, {
+      files: [{ name: 'index.html', content: '<h1>预览</h1>' }],
+    });
+    const pid = up.json().data.project.id;
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/projects/${pid}/preview-token`,
+      token: owner.token,
+    });
+    const { preview_url, token } = res.json().data;
+    // Relative: the app port redirects it to the sites port under whatever name the visitor used.
+    expect(preview_url).toBe(`/preview/${token}/`);
+    const page = await get(sitesPort, `/preview/${token}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe('<h1>预览</h1>');
+    expect(page.headers.get('content-security-policy')).toBe(SITE_SANDBOX_CSP);
+    expect(page.headers.get('cache-control')).toBe('private, no-store');
+    const detail = await t.request({ url: `/api/projects/${id}`, token: await t.adminToken() });
+    expect(detail.json().data.project.access_url).toBe(`/sites/${id}/`);
+  });
+
+  it('lets the app frame the sites port, and tells the dashboard', async () => {
+    const page = await get(appPort, '/');
+    expect(page.headers.get('content-security-policy')).toContain(`frame-src 'self' http://*:${sitesPort}`);
+    const stats = await t.request({ url: '/api/admin/stats', token: await t.adminToken() });
+    expect(stats.json().data.site_isolation).toEqual({ mode: 'sites_port', sites_port: sitesPort });
+  });
+
+  it('a sites port in use stops the start with a message saying what to do', async () => {
+    const other = await createTestApp({ sitesPort });
+    try {
+      await expect(listenSitesPort(other, other.config)).rejects.toThrow(
+        new RegExp(`SITES_PORT=${sitesPort} 无法监听（EADDRINUSE）.*SITES_PORT=0`),
+      );
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('SITES_PORT=0', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ sitesPort: 0 });
+  });
+  afterAll(() => t.close());
+
+  it('serves sites sandboxed on the app port, and the dashboard warns', async () => {
+    const { id } = await liveProject(t);
+    const res = await t.request({ url: `/sites/${id}/` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-security-policy']).toBe(SITE_SANDBOX_CSP);
+    expect(t.sitesServer).toBeNull();
+    const stats = await t.request({ url: '/api/admin/stats', token: await t.adminToken() });
+    expect(stats.json().data.site_isolation).toEqual({ mode: 'sandboxed', sites_port: null });
+  });
+});
