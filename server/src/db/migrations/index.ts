@@ -8,6 +8,7 @@ import * as m002 from './002_showcase_search.js';
 import * as m003 from './003_cluster_leases.js';
 import * as m004 from './004_showcase_statistics.js';
 import * as m005 from './005_storage_quota.js';
+import * as m006 from './006_download_only_files.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -18,6 +19,7 @@ const all: Record<string, DialectMigration> = {
   '003_cluster_leases': m003,
   '004_showcase_statistics': m004,
   '005_storage_quota': m005,
+  '006_download_only_files': m006,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
