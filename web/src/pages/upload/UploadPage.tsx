@@ -7,6 +7,7 @@ import { CloudUploadOutlined, InfoCircleOutlined, ReloadOutlined } from '@ant-de
 import {
   DASHBOARD_RECENT_COUNT,
   DESCRIPTION_MAX,
+  format,
   formatBytes,
   messages,
   PROJECT_NAME_MAX,
@@ -190,9 +191,11 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
         project_name: values.project_name,
         description: values.description ?? '',
       });
-      await upload.mutateAsync({ form: body, ...task.begin() });
+      const { project } = await upload.mutateAsync({ form: body, ...task.begin() });
       busyRef.current = false;
       message.success(messages.project.uploadSuccess);
+      const downloadOnly = (project.files ?? []).filter((f) => f.download_only).length;
+      if (downloadOnly > 0) message.info(format(messages.archive.downloadOnlyFiles, { n: downloadOnly }));
       // Someone who asked to leave mid-upload goes where they were going; everyone else to the list.
       if (blockerRef.current.state === 'blocked') {
         confirmRef.current?.destroy();
