@@ -52,7 +52,12 @@ describe('files of other types', () => {
   afterAll(() => t.close());
 
   const setConfig = async (body: Record<string, unknown>) => {
-    const res = await t.request({ method: 'PUT', url: '/api/admin/config', token: await t.adminToken(), body });
+    const res = await t.request({
+      method: 'PUT',
+      url: '/api/admin/config',
+      token: await t.adminToken(),
+      body,
+    });
     expect(res.statusCode, res.body).toBe(200);
   };
 
@@ -79,16 +84,17 @@ describe('files of other types', () => {
 
     const admin = await t.request({ url: `/api/admin/projects/${id}`, token: await t.adminToken() });
     expect(admin.statusCode).toBe(200);
-    const adminFiles = admin.json().data.project.files as Array<{ file_name: string; download_only: boolean }>;
+    const adminFiles = admin.json().data.project.files as Array<{
+      file_name: string;
+      download_only: boolean;
+    }>;
     expect(adminFiles.filter((f) => f.download_only).map((f) => f.file_name)).toEqual(DOWNLOAD_ONLY);
   });
 
   it('serves download-only files as attachments a page can still fetch, web types with their type', async () => {
-    const { id } = await liveProject(
-      t,
-      [{ name: 'docs.zip', content: await makeZip(SHIPPED) }],
-      { name: '下载文件' },
-    );
+    const { id } = await liveProject(t, [{ name: 'docs.zip', content: await makeZip(SHIPPED) }], {
+      name: '下载文件',
+    });
     for (const file of DOWNLOAD_ONLY) {
       const res = await t.request({ url: `/sites/${id}/${file}` });
       expect(res.statusCode, file).toBe(200);
@@ -136,7 +142,9 @@ describe('files of other types', () => {
   it('refuses a Windows program renamed .png by its bytes', async () => {
     const owner = await t.createUser();
     const res = await uploadProject(t, owner.token, {
-      files: [{ name: 'x.zip', content: await makeZip({ 'index.html': '<p>x</p>', 'img/logo.png': peFile() }) }],
+      files: [
+        { name: 'x.zip', content: await makeZip({ 'index.html': '<p>x</p>', 'img/logo.png': peFile() }) },
+      ],
     });
     expectFailure(res, 400, format(messages.archive.executable, { names: '"img/logo.png"' }));
   });
@@ -164,7 +172,9 @@ describe('files of other types', () => {
         url: `/api/projects/${skipped.json().data.project.id}`,
         token: owner.token,
       });
-      const names = (detail.json().data.project.files as Array<{ file_name: string }>).map((f) => f.file_name);
+      const names = (detail.json().data.project.files as Array<{ file_name: string }>).map(
+        (f) => f.file_name,
+      );
       expect(names).toEqual(['app.js', 'cmaps/UniGB-UCS2-H.bcmap', 'fonts/a.pfb', 'index.html']);
 
       await setConfig({ unknown_file_types: 'refuse' });

@@ -25,8 +25,20 @@ const liveWithPendingVersion = makeProject({
   viewCount: 42,
   download_count: 3,
   files: [
-    { file_name: 'index.html', file_type: 'html', file_size: 1024, mime_type: 'text/html', download_only: false },
-    { file_name: 'css/app.css', file_type: 'css', file_size: 1024, mime_type: 'text/css', download_only: false },
+    {
+      file_name: 'index.html',
+      file_type: 'html',
+      file_size: 1024,
+      mime_type: 'text/html',
+      download_only: false,
+    },
+    {
+      file_name: 'css/app.css',
+      file_type: 'css',
+      file_size: 1024,
+      mime_type: 'text/css',
+      download_only: false,
+    },
   ],
   deployments: [
     makeDeployment({ id: 13, version: 3, status: 'pending' }),

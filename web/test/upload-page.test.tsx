@@ -178,8 +178,20 @@ describe('upload page', () => {
           release = resolve;
         });
         const files = [
-          { file_name: 'index.html', file_type: 'html', file_size: 16, mime_type: 'text/html', download_only: false },
-          { file_name: 'LICENSE', file_type: '', file_size: 16, mime_type: 'application/octet-stream', download_only: true },
+          {
+            file_name: 'index.html',
+            file_type: 'html',
+            file_size: 16,
+            mime_type: 'text/html',
+            download_only: false,
+          },
+          {
+            file_name: 'LICENSE',
+            file_type: '',
+            file_size: 16,
+            mime_type: 'application/octet-stream',
+            download_only: true,
+          },
         ];
         return {
           status: 201,

@@ -28,7 +28,11 @@ export function format(template: string, values: Record<string, string | number>
  * '"a.exe"、"b.php"' for a refusal naming many files; past `shown` names, '… 等 N 个文件' with N
  * the whole count.
  */
-export function formatNameList(names: readonly string[], total = names.length, shown = REFUSAL_NAMES_SHOWN): string {
+export function formatNameList(
+  names: readonly string[],
+  total = names.length,
+  shown = REFUSAL_NAMES_SHOWN,
+): string {
   const listed = names
     .slice(0, shown)
     .map((n) => `"${n}"`)

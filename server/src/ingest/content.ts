@@ -145,7 +145,13 @@ function looksLikeSvg(h: Buffer, size: number): boolean {
  * JavaScript (where it is valid syntax and the browser ignores it), since every other type has no
  * use for one.
  */
-export function checkContent(name: string, ext: string, head: Buffer, size: number, downloadOnly = false): void {
+export function checkContent(
+  name: string,
+  ext: string,
+  head: Buffer,
+  size: number,
+  downloadOnly = false,
+): void {
   if (isNativeExecutable(head)) throw new Refusal('executable', { name });
   if (startsWith(head, '#!') && ext !== 'js' && ext !== 'mjs') throw new Refusal('executable', { name });
   if (downloadOnly) return;

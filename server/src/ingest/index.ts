@@ -156,8 +156,9 @@ async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promi
     const executables = new RefusedNames('executable');
     const checked = plan.files.flatMap(
       (f, i) =>
-        executables.check(() => acceptContent(f.path, staged[f.index]!.tempFile, facts[i]!, f.downloadOnly)) ??
-        [],
+        executables.check(() =>
+          acceptContent(f.path, staged[f.index]!.tempFile, facts[i]!, f.downloadOnly),
+        ) ?? [],
     );
     executables.throwIfAny();
     return buildResult(checked, 'files');

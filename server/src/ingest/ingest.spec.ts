@@ -248,7 +248,9 @@ describe('loose files', () => {
       'executable',
     );
     expect(err.status).toBe(400);
-    expect(err.message).toBe('不接受可执行文件、安装程序或服务器端脚本："api.php"、"setup.exe"、"bin/run.sh"');
+    expect(err.message).toBe(
+      '不接受可执行文件、安装程序或服务器端脚本："api.php"、"setup.exe"、"bin/run.sh"',
+    );
   });
 
   it('keeps files of other types as downloads only, by default', async () => {
@@ -264,7 +266,10 @@ describe('loose files', () => {
     for (const p of ['LICENSE', 'data.json.gz', 'src/app.scss']) {
       expect(byPath.get(p)).toMatchObject({ downloadOnly: true, mimeType: 'application/octet-stream' });
     }
-    expect(byPath.get('index.html')).toMatchObject({ downloadOnly: false, mimeType: 'text/html; charset=utf-8' });
+    expect(byPath.get('index.html')).toMatchObject({
+      downloadOnly: false,
+      mimeType: 'text/html; charset=utf-8',
+    });
   });
 
   it('skips or refuses files of other types when the settings say so', async () => {
@@ -657,7 +662,12 @@ describe('zip archives', () => {
     );
     expect(empty.message).toBe('文件 "a.css" 为空文件');
     const scripts = await refused(
-      [stage('t.zip', await zipOf({ 'index.html': '<p>x</p>', 'run.sh': 'echo', 'a/x.php': '<?php', 'b.exe': 'x' }))],
+      [
+        stage(
+          't.zip',
+          await zipOf({ 'index.html': '<p>x</p>', 'run.sh': 'echo', 'a/x.php': '<?php', 'b.exe': 'x' }),
+        ),
+      ],
       'executable',
     );
     expect(scripts.message).toBe('不接受可执行文件、安装程序或服务器端脚本："run.sh"、"a/x.php"、"b.exe"');

@@ -5,7 +5,13 @@
 import { format, formatNameList, messages, type ProjectFileDto } from '@sitehall/contracts';
 import { Alert, Tag } from 'antd';
 
-export function DownloadOnlyNotice({ files, className }: { files: readonly ProjectFileDto[]; className?: string }) {
+export function DownloadOnlyNotice({
+  files,
+  className,
+}: {
+  files: readonly ProjectFileDto[];
+  className?: string;
+}) {
   const names = files.filter((f) => f.download_only).map((f) => f.file_name);
   if (names.length === 0) return null;
   return (

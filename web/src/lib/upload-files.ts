@@ -140,7 +140,11 @@ export async function addFiles(
     const ext = extensionOf(item.path);
     const otherType = !allowed.has(ext) && !FORBIDDEN_EXTENSIONS.includes(ext);
     // The server drops these too: skipped types, and empty marker files (.nojekyll) of other types.
-    if (otherType && rules.unknownFileTypes !== 'refuse' && (rules.unknownFileTypes === 'skip' || item.file?.size === 0)) {
+    if (
+      otherType &&
+      rules.unknownFileTypes !== 'refuse' &&
+      (rules.unknownFileTypes === 'skip' || item.file?.size === 0)
+    ) {
       continue;
     }
     if (!item.file || item.file.size === 0) {
