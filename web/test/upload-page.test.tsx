@@ -54,6 +54,9 @@ describe('upload page', () => {
       expect.stringContaining('.zip,.rar,.7z,.html'),
     );
     expect(screen.getByTestId('file-input')).toHaveAttribute('multiple');
+    expect(
+      screen.getByText('文件夹或压缩包中的其他文件（如 LICENSE、源码）会保留，但仅供下载，不作为网页内容。'),
+    ).toBeInTheDocument();
     expect((screen.getByTestId('folder-input') as HTMLInputElement).webkitdirectory).toBe(true);
     expect(submitButton()).toBeDisabled();
   });

@@ -119,6 +119,11 @@ function UploadGuide({ config }: { config: PublicConfigDto }) {
         <Typography.Text type="secondary" className="upload-guide__extensions">
           {extensionList(config.allowed_extensions)}
         </Typography.Text>
+        {config.unknown_file_types === 'download' && (
+          <Typography.Paragraph type="secondary" className="upload-guide__other-types">
+            文件夹或压缩包中的其他文件（如 LICENSE、源码）会保留，但仅供下载，不作为网页内容。
+          </Typography.Paragraph>
+        )}
       </Card>
       <Card size="small" title="发布流程">
         <Steps
