@@ -241,7 +241,9 @@ const MESSAGES: Record<RefusalReason, string> = {
 };
 
 function toIngestError(refusal: Refusal, limits: UploadLimits): IngestError {
-  const { name, names, n, bytes } = refusal.values;
+  const { name, n, bytes } = refusal.values;
+  // A message about many files also reads right when a check named one alone.
+  const names = refusal.values.names ?? (name !== undefined ? [name] : undefined);
   const values: Record<string, string | number> = {
     list: limits.allowedExtensions.map((e) => `.${e}`).join(', '),
     ...(name !== undefined ? { name } : {}),
