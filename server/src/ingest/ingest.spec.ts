@@ -695,6 +695,18 @@ describe('7z archives', () => {
     expect(onDisk.some((p) => p.includes('.DS_Store') || p.includes('._index.html'))).toBe(false);
   });
 
+  it('keeps other types as downloads only, and names every executable at once', async () => {
+    const r = await run([stageFixture('shipped.7z', '7z/shipped.7z')]);
+    expect(r.files.map((f) => [f.path, f.downloadOnly, f.mimeType])).toEqual([
+      ['LICENSE', true, 'application/octet-stream'],
+      ['data.json.gz', true, 'application/octet-stream'],
+      ['index.html', false, 'text/html; charset=utf-8'],
+      ['src/theme.scss', true, 'application/octet-stream'],
+    ]);
+    const err = await refused([stageFixture('programs.7z', '7z/programs.7z')], 'executable');
+    expect(err.message).toBe('不接受可执行文件、安装程序或服务器端脚本："img/logo.png"、"tool"');
+  });
+
   it.each([
     ['encrypted.7z', 'encrypted'],
     ['encrypted-headers.7z', 'encrypted'],
