@@ -35,6 +35,8 @@ export default defineConfig({
           include: ['src/**/*.spec.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./test/setup.ts'],
+          // A page test renders antd forms in jsdom: seconds each on a loaded 2-core machine.
+          testTimeout: 15_000,
         },
       },
     ],

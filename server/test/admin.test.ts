@@ -345,6 +345,7 @@ describe('platform settings', () => {
     max_archive_entries: DEFAULT_LIMITS.maxArchiveEntries,
     max_archive_uncompressed_bytes: DEFAULT_LIMITS.maxArchiveUncompressedBytes,
     allowed_extensions: DEFAULT_LIMITS.allowedExtensions,
+    unknown_file_types: 'download',
     preview_ttl_seconds: DEFAULT_PREVIEW_TTL_SECONDS,
     max_user_storage_bytes: DEFAULT_USER_STORAGE_BYTES,
     max_uploads_per_hour: DEFAULT_UPLOADS_PER_HOUR,
@@ -355,7 +356,7 @@ describe('platform settings', () => {
     expect(data).toEqual({
       config: defaults,
       defaults,
-      known_extensions: expect.arrayContaining(['html', 'zip', 'wasm']),
+      known_extensions: expect.arrayContaining(['html', 'zip', 'wasm', 'bcmap', 'pfb', 'eot', 'glb']),
       sites_origin: null,
     });
     expect(data.known_extensions).not.toContain('php');
@@ -378,6 +379,17 @@ describe('platform settings', () => {
         'allowed_extensions',
         format(messages.review.configExtensionUnknown, { ext: 'php' }),
       ],
+      [
+        { allowed_extensions: ['html', '.EXE'] },
+        'allowed_extensions',
+        format(messages.review.configExtensionUnknown, { ext: 'exe' }),
+      ],
+      [
+        { allowed_extensions: ['html', 'a/b'] },
+        'allowed_extensions',
+        format(messages.review.configExtensionInvalid, { ext: 'a/b' }),
+      ],
+      [{ unknown_file_types: 'delete' }, 'unknown_file_types', messages.review.configUnknownTypesInvalid],
       [{ max_file_bytes: 300 * 1024 * 1024 }, 'max_file_bytes', messages.review.configFileOverUpload],
       [{ colour: 'red' }, 'colour', '不支持的字段：colour'],
     ];
@@ -395,6 +407,7 @@ describe('platform settings', () => {
     const res = await put({
       max_files_per_upload: 2,
       allowed_extensions: ['html', '.CSS', 'css', 'zip'],
+      unknown_file_types: 'refuse',
       preview_ttl_seconds: 600,
     });
     expect(res.statusCode).toBe(200);
@@ -406,6 +419,7 @@ describe('platform settings', () => {
           ...defaults,
           max_files_per_upload: 2,
           allowed_extensions: ['html', 'css', 'zip'],
+          unknown_file_types: 'refuse',
           preview_ttl_seconds: 600,
         },
       },
@@ -414,6 +428,7 @@ describe('platform settings', () => {
     expect(pub).toMatchObject({
       limits: { max_files_per_upload: 2 },
       allowed_extensions: ['html', 'css', 'zip'],
+      unknown_file_types: 'refuse',
       preview_ttl_seconds: 600,
     });
 
@@ -432,7 +447,11 @@ describe('platform settings', () => {
         { name: 'notes.txt', content: 'x' },
       ],
     });
-    expectFailure(txt, 400);
+    expectFailure(
+      txt,
+      400,
+      format(messages.archive.entryTypeNotAllowed, { names: '"notes.txt"', list: '.html, .css, .zip' }),
+    );
     const id = await upload(t, owner.token, '设置生效', [{ name: 'index.html', content: '<p>ok</p>' }]);
     const preview = await t.request({
       method: 'POST',
@@ -446,6 +465,7 @@ describe('platform settings', () => {
     expect(JSON.parse(entry!.detail!)).toEqual({
       max_files_per_upload: { from: 20, to: 2 },
       allowed_extensions: { from: DEFAULT_LIMITS.allowedExtensions, to: ['html', 'css', 'zip'] },
+      unknown_file_types: { from: 'download', to: 'refuse' },
       preview_ttl_seconds: { from: DEFAULT_PREVIEW_TTL_SECONDS, to: 600 },
     });
 

@@ -193,10 +193,10 @@ describe('projects', () => {
         { files: '有文件没有文件名，请重新选择' },
       ],
       [
-        'a type not allowed',
+        'a server-side script',
         { name: '项目', files: [{ name: 'run.php', content: '<?php echo 1;' }] },
         400,
-        { files: /不支持的文件类型/ },
+        { files: '不接受可执行文件、安装程序或服务器端脚本："run.php"' },
       ],
       [
         'a .png that is HTML',

@@ -61,8 +61,20 @@ export function makeDetail(overrides: Partial<AdminProjectDetailData> = {}): Adm
     project: {
       ...project,
       files: [
-        { file_name: 'index.html', file_type: 'html', file_size: 2048, mime_type: 'text/html' },
-        { file_name: 'css/app.css', file_type: 'css', file_size: 1024, mime_type: 'text/css' },
+        {
+          file_name: 'index.html',
+          file_type: 'html',
+          file_size: 2048,
+          mime_type: 'text/html',
+          download_only: false,
+        },
+        {
+          file_name: 'css/app.css',
+          file_type: 'css',
+          file_size: 1024,
+          mime_type: 'text/css',
+          download_only: false,
+        },
       ],
       deployments: [],
       review_comments: [],

@@ -126,6 +126,24 @@ describe('review detail page', () => {
     expect(document.querySelector('.check-clean.ant-alert-success')).toBeNull();
   });
 
+  it('shows the reviewer which files are kept as downloads only', async () => {
+    const detail = makeDetail();
+    detail.project.files = [
+      ...detail.project.files!,
+      {
+        file_name: 'html.meta.json.gz',
+        file_type: 'gz',
+        file_size: 300,
+        mime_type: 'application/octet-stream',
+        download_only: true,
+      },
+    ];
+    await openDetail({ 'GET /admin/projects/7': ok(detail) });
+    expect(await screen.findByText('1 个文件仅供下载，不作为网页内容')).toBeInTheDocument();
+    expect(screen.getByText(/"html\.meta\.json\.gz"/)).toBeInTheDocument();
+    expect(screen.getByText('仅供下载', { selector: '.ant-tag' })).toBeInTheDocument();
+  });
+
   it('asks for a decision before submitting: 请选择审核状态', async () => {
     const { api, user } = await openDetail();
     await user.click(await screen.findByRole('button', { name: '提交审核' }));

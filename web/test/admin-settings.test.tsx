@@ -21,6 +21,7 @@ const defaults = {
   max_archive_entries: DEFAULT_LIMITS.maxArchiveEntries,
   max_archive_uncompressed_bytes: DEFAULT_LIMITS.maxArchiveUncompressedBytes,
   allowed_extensions: [...DEFAULT_LIMITS.allowedExtensions],
+  unknown_file_types: DEFAULT_LIMITS.unknownFileTypes,
   preview_ttl_seconds: 1800,
   max_user_storage_bytes: DEFAULT_USER_STORAGE_BYTES,
   max_uploads_per_hour: DEFAULT_UPLOADS_PER_HOUR,
@@ -66,6 +67,32 @@ describe('admin settings', () => {
       max_file_bytes: 50 * MB,
       preview_ttl_seconds: 1800,
       allowed_extensions: ['html', 'css', 'js', 'png'],
+    });
+  });
+
+  it('allows any other extension and chooses what happens to other types', async () => {
+    const { api, user } = await openSettings({
+      'PUT /admin/config': (request) =>
+        ok({ ...configData, config: { ...configData.config, ...(request.body as object) } }, '设置已保存'),
+    });
+    expect(screen.getByRole('radio', { name: '保存，仅供下载（不作为网页内容）' })).toBeChecked();
+    const extra = screen.getByLabelText('其他允许的扩展名');
+    await user.type(extra, 'exe{enter}');
+    expect(
+      await screen.findByText('不能允许文件类型 .exe：可执行文件、安装程序和服务器端脚本不能上传'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(api.calls('PUT /admin/config')).toHaveLength(0);
+
+    // Remove the refused tag, add two good ones.
+    await user.type(extra, '{backspace}');
+    await user.type(extra, '.SCSS{enter}yml{enter}');
+    await user.click(screen.getByRole('radio', { name: '拒绝整个上传' }));
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(await screen.findByText('设置已保存')).toBeInTheDocument();
+    expect(api.calls('PUT /admin/config')[0]?.body).toMatchObject({
+      allowed_extensions: ['html', 'css', 'js', 'scss', 'yml'],
+      unknown_file_types: 'refuse',
     });
   });
 

@@ -25,8 +25,20 @@ const liveWithPendingVersion = makeProject({
   viewCount: 42,
   download_count: 3,
   files: [
-    { file_name: 'index.html', file_type: 'html', file_size: 1024, mime_type: 'text/html' },
-    { file_name: 'css/app.css', file_type: 'css', file_size: 1024, mime_type: 'text/css' },
+    {
+      file_name: 'index.html',
+      file_type: 'html',
+      file_size: 1024,
+      mime_type: 'text/html',
+      download_only: false,
+    },
+    {
+      file_name: 'css/app.css',
+      file_type: 'css',
+      file_size: 1024,
+      mime_type: 'text/css',
+      download_only: false,
+    },
   ],
   deployments: [
     makeDeployment({ id: 13, version: 3, status: 'pending' }),
@@ -111,6 +123,28 @@ describe('project detail', () => {
   it('shows no usability card when there is nothing to fix', async () => {
     await openDetail(liveWithPendingVersion);
     expect(screen.queryByText(/可用性问题/)).toBeNull();
+  });
+
+  it('lists the files kept as downloads only: N 个文件仅供下载，不作为网页内容', async () => {
+    const download = (file_name: string, file_type: string) => ({
+      file_name,
+      file_type,
+      file_size: 10,
+      mime_type: 'application/octet-stream',
+      download_only: true,
+    });
+    await openDetail({
+      ...liveWithPendingVersion,
+      files: [...liveWithPendingVersion.files!, download('LICENSE', ''), download('src/app.scss', 'scss')],
+    });
+    expect(screen.getByText('2 个文件仅供下载，不作为网页内容')).toBeInTheDocument();
+    expect(screen.getByText(/"LICENSE"、"src\/app\.scss"/)).toBeInTheDocument();
+    expect(screen.getAllByText('仅供下载', { selector: '.ant-tag' })).toHaveLength(2);
+  });
+
+  it('says nothing about downloads when every file is web content', async () => {
+    await openDetail(liveWithPendingVersion);
+    expect(screen.queryByText(/仅供下载/)).not.toBeInTheDocument();
   });
 
   it('rolls back to an earlier approved version after asking', async () => {

@@ -68,6 +68,7 @@ export const publicConfig: PublicConfigDto = {
     'gif',
     'svg',
   ],
+  unknown_file_types: 'download',
   preview_ttl_seconds: 1800,
   sites_origin: null,
 };

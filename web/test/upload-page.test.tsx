@@ -54,6 +54,9 @@ describe('upload page', () => {
       expect.stringContaining('.zip,.rar,.7z,.html'),
     );
     expect(screen.getByTestId('file-input')).toHaveAttribute('multiple');
+    expect(
+      screen.getByText('文件夹或压缩包中的其他文件（如 LICENSE、源码）会保留，但仅供下载，不作为网页内容。'),
+    ).toBeInTheDocument();
     expect((screen.getByTestId('folder-input') as HTMLInputElement).webkitdirectory).toBe(true);
     expect(submitButton()).toBeDisabled();
   });
@@ -114,13 +117,13 @@ describe('upload page', () => {
     expect(screen.getByText('选择文件后自动识别')).toBeInTheDocument();
   });
 
-  it('refuses unsupported, empty and too many files with the spec’s messages', async () => {
+  it('refuses server scripts, empty and too many files with the spec’s messages', async () => {
     await openUpload();
-    pick('file-input', [file('server.php'), file('index.html')]);
-    expect(
-      await screen.findByText(/^不支持的文件类型。支持的格式：\.zip, \.rar, \.7z, \.html/),
-    ).toBeInTheDocument();
+    pick('file-input', [file('server.php'), file('index.html'), file('LICENSE')]);
+    expect(await screen.findByText('不接受可执行文件、安装程序或服务器端脚本')).toBeInTheDocument();
     expect(screen.getByText('涉及文件：server.php')).toBeInTheDocument();
+    // Another type is kept, to be served as a download only.
+    expect(screen.getByText('LICENSE')).toBeInTheDocument();
 
     pick('file-input', [file('empty.css', 0)]);
     expect(await screen.findByText('选择的文件无效或为空')).toBeInTheDocument();
@@ -130,7 +133,7 @@ describe('upload page', () => {
       Array.from({ length: 20 }, (_, i) => file(`page${i}.html`)),
     );
     expect(await screen.findByText('文件数量超过限制。最多允许上传 20 个文件')).toBeInTheDocument();
-    expect(screen.getByLabelText('已选择的文件').querySelectorAll('li')).toHaveLength(1);
+    expect(screen.getByLabelText('已选择的文件').querySelectorAll('li')).toHaveLength(2);
   });
 
   it('takes dropped files; an empty drop says 拖拽的文件无效或为空, a failing one 处理拖拽内容失败，请重试', async () => {
@@ -177,9 +180,25 @@ describe('upload page', () => {
         await new Promise<void>((resolve) => {
           release = resolve;
         });
+        const files = [
+          {
+            file_name: 'index.html',
+            file_type: 'html',
+            file_size: 16,
+            mime_type: 'text/html',
+            download_only: false,
+          },
+          {
+            file_name: 'LICENSE',
+            file_type: '',
+            file_size: 16,
+            mime_type: 'application/octet-stream',
+            download_only: true,
+          },
+        ];
         return {
           status: 201,
-          body: { success: true, data: { project: makeProject() }, message: '文件上传成功！' },
+          body: { success: true, data: { project: { ...makeProject(), files } }, message: '文件上传成功！' },
         };
       },
     });
@@ -205,6 +224,7 @@ describe('upload page', () => {
 
     release();
     expect(await screen.findByText('文件上传成功！')).toBeInTheDocument();
+    expect(await screen.findByText('1 个文件仅供下载，不作为网页内容')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
     await waitFor(() => expect(api.calls('GET /projects/my').length).toBeGreaterThan(0));
   });

@@ -1,4 +1,5 @@
 /** Response shapes of the API (DECISIONS.md "API shape"). */
+import type { UnknownFileTypeMode } from './limits.js';
 import type { DeploymentStatus, ProjectStatus, Role, UploadType } from './statuses.js';
 
 export interface ApiSuccess<T> {
@@ -64,6 +65,8 @@ export interface ProjectFileDto {
   file_type: string;
   file_size: number;
   mime_type: string;
+  /** A file of a type that is not web content: stored and served as a download only. */
+  download_only: boolean;
 }
 
 export interface DeploymentDto {
@@ -168,6 +171,8 @@ export interface PublicConfigDto {
     max_archive_uncompressed_bytes: number;
   };
   allowed_extensions: string[];
+  /** What an upload does with a file of another type (not allowed, not forbidden). */
+  unknown_file_types: UnknownFileTypeMode;
   preview_ttl_seconds: number;
   sites_origin: string | null;
 }
@@ -425,6 +430,7 @@ export interface AdminConfigDto {
   max_archive_entries: number;
   max_archive_uncompressed_bytes: number;
   allowed_extensions: string[];
+  unknown_file_types: UnknownFileTypeMode;
   preview_ttl_seconds: number;
   /** Each account's storage quota unless an admin set its own. */
   max_user_storage_bytes: number;

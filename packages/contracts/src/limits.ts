@@ -31,15 +31,96 @@ export const EXTRA_EXTENSIONS = [
   'woff2',
   'ttf',
   'otf',
+  'eot',
   'mp3',
   'mp4',
   'webm',
   'ogg',
   'wav',
+  'vtt',
   'pdf',
   'csv',
   'wasm',
+  // What real sites load: pdf.js's character maps, Type 1 fonts and colour profile, 3D models,
+  // linked data.
+  'bcmap',
+  'pfb',
+  'icc',
+  'glb',
+  'gltf',
+  'jsonld',
 ] as const;
+
+/**
+ * The web types: files served as web content with their own Content-Type. The one list the upload
+ * picker's accept attribute, the settings page's defaults and the server's rules derive from.
+ */
+export const WEB_FILE_TYPES: readonly string[] = [...SPEC_EXTENSIONS, ...EXTRA_EXTENSIONS];
+
+/**
+ * Executables, installers and server-side scripts: they refuse the whole upload (a static site has
+ * no use for them, and they signal abuse), and no admin may allow them. Source files of languages
+ * a site may document (.py, .rb, .ts) are not here: they are only downloads (docs/decisions.md).
+ */
+export const FORBIDDEN_EXTENSIONS: readonly string[] = [
+  // Windows executables, libraries, installers and scripts
+  'exe',
+  'msi',
+  'msp',
+  'dll',
+  'com',
+  'scr',
+  'pif',
+  'cpl',
+  'bat',
+  'cmd',
+  'ps1',
+  'vbs',
+  'vbe',
+  'wsf',
+  'hta',
+  'lnk',
+  // other platforms' packages and executables
+  'jar',
+  'apk',
+  'dmg',
+  'pkg',
+  'deb',
+  'rpm',
+  'appimage',
+  'run',
+  'sh',
+  'bash',
+  // server-side scripts
+  'php',
+  'php3',
+  'php4',
+  'php5',
+  'php7',
+  'phtml',
+  'phar',
+  'asp',
+  'aspx',
+  'ashx',
+  'asmx',
+  'jsp',
+  'jspx',
+  'cgi',
+  'pl',
+];
+
+/**
+ * What an upload does with a file of a type that is neither a web type nor forbidden (a LICENSE, a
+ * dotfile, an .scss source, a .gz): keep it as a download only, drop it, or refuse the upload.
+ */
+export const UNKNOWN_FILE_TYPE_MODES = ['download', 'skip', 'refuse'] as const;
+export type UnknownFileTypeMode = (typeof UNKNOWN_FILE_TYPE_MODES)[number];
+
+/** An extension an admin may type: letters, digits and inner '-', '_' or '+', up to 16 characters. */
+export const EXTENSION_PATTERN = /^[a-z0-9](?:[a-z0-9_+-]{0,14}[a-z0-9])?$/;
+
+/** How many names a refusal lists before "等 N 个文件". */
+export const REFUSAL_NAMES_SHOWN = 20;
 
 export const ARCHIVE_EXTENSIONS = ['zip', 'rar', '7z'] as const;
 
@@ -52,6 +133,7 @@ export interface UploadLimits {
   maxArchiveEntries: number;
   maxArchiveUncompressedBytes: number;
   allowedExtensions: string[];
+  unknownFileTypes: UnknownFileTypeMode;
 }
 
 export const DEFAULT_LIMITS: UploadLimits = {
@@ -60,7 +142,8 @@ export const DEFAULT_LIMITS: UploadLimits = {
   maxUploadBytes: 200 * MB,
   maxArchiveEntries: 10_000,
   maxArchiveUncompressedBytes: 500 * MB,
-  allowedExtensions: [...SPEC_EXTENSIONS, ...EXTRA_EXTENSIONS],
+  allowedExtensions: [...WEB_FILE_TYPES],
+  unknownFileTypes: 'download',
 };
 
 export const DEFAULT_PREVIEW_TTL_SECONDS = 30 * 60;

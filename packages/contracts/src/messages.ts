@@ -1,3 +1,4 @@
+import { REFUSAL_NAMES_SHOWN } from './limits.js';
 import { archiveMessages } from './messages/archive.js';
 import { authMessages } from './messages/auth.js';
 import { commonMessages } from './messages/common.js';
@@ -21,4 +22,20 @@ export function format(template: string, values: Record<string, string | number>
   return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
     key in values ? String(values[key]) : whole,
   );
+}
+
+/**
+ * '"a.exe"、"b.php"' for a refusal naming many files; past `shown` names, '… 等 N 个文件' with N
+ * the whole count.
+ */
+export function formatNameList(
+  names: readonly string[],
+  total = names.length,
+  shown = REFUSAL_NAMES_SHOWN,
+): string {
+  const listed = names
+    .slice(0, shown)
+    .map((n) => `"${n}"`)
+    .join('、');
+  return total > shown ? `${listed} ${format(archiveMessages.moreNames, { n: total })}` : listed;
 }

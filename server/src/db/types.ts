@@ -97,6 +97,8 @@ export interface DeploymentFilesTable {
   mime_type: string;
   extension: string;
   sha256: string;
+  /** 1: not web content, served as a download only (its mime_type is application/octet-stream). */
+  download_only: Generated<Flag>;
 }
 
 export interface ReviewCommentsTable {

@@ -15,6 +15,8 @@ export interface CheckedFile {
   size: number;
   sha256: string;
   utf8: boolean;
+  /** Of a type that is not web content (see plan.ts): stored and served as a download only. */
+  downloadOnly: boolean;
 }
 
 export type ArchiveFormat = 'zip' | '7z' | 'rar';
@@ -33,6 +35,9 @@ const TEXT_EXTENSIONS = new Set([
   'map',
   'webmanifest',
   'svg',
+  'vtt',
+  'gltf',
+  'jsonld',
 ]);
 
 /** Files whose content is text; they are served with charset=utf-8 when they are valid UTF-8. */
@@ -61,7 +66,10 @@ const FONT = (h: Buffer) =>
   startsWith(h, 'ttcf');
 const AVIF_BRANDS = new Set(['avif', 'avis', 'mif1', 'msf1', 'miaf']);
 
-/** Signature checks of the binary types; every other allowed type is text. */
+/**
+ * Signature checks of the binary types. Text types must not look binary; other types (pdf.js's
+ * .bcmap, an extension an admin added, download-only files) are checked for executables only.
+ */
 const BINARY_SIGNATURES: Record<string, (head: Buffer) => boolean> = {
   png: (h) => startsWith(h, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   jpg: (h) => startsWith(h, [0xff, 0xd8, 0xff]),
@@ -75,6 +83,12 @@ const BINARY_SIGNATURES: Record<string, (head: Buffer) => boolean> = {
   woff2: (h) => startsWith(h, 'wOF2'),
   ttf: FONT,
   otf: FONT,
+  // Embedded OpenType: the magic number 0x504C after the fixed header fields.
+  eot: (h) => startsWith(h, 'LP', 34),
+  // Type 1 font in PFB segments: each starts 0x80, the first is ASCII (1).
+  pfb: (h) => startsWith(h, [0x80, 0x01]),
+  icc: (h) => startsWith(h, 'acsp', 36),
+  glb: (h) => startsWith(h, 'glTF'),
   pdf: (h) => h.subarray(0, 1024).includes('%PDF-'),
   wasm: (h) => startsWith(h, [0, 0x61, 0x73, 0x6d]),
   mp3: (h) => startsWith(h, 'ID3') || (h.length >= 2 && h[0] === 0xff && (h[1]! & 0xe0) === 0xe0),
@@ -127,19 +141,34 @@ function looksLikeSvg(h: Buffer, size: number): boolean {
 
 /**
  * Throws when the first bytes of a file contradict its extension. Executables are refused
- * whatever the extension; a "#!" line is accepted only in JavaScript (where it is valid syntax and
- * the browser ignores it), since every other text type has no use for one.
+ * whatever the extension, download-only files included; a "#!" line is accepted only in
+ * JavaScript (where it is valid syntax and the browser ignores it), since every other type has no
+ * use for one.
  */
-export function checkContent(name: string, ext: string, head: Buffer, size: number): void {
+export function checkContent(
+  name: string,
+  ext: string,
+  head: Buffer,
+  size: number,
+  downloadOnly = false,
+): void {
   if (isNativeExecutable(head)) throw new Refusal('executable', { name });
   if (startsWith(head, '#!') && ext !== 'js' && ext !== 'mjs') throw new Refusal('executable', { name });
+  if (downloadOnly) return;
   const signature = BINARY_SIGNATURES[ext];
-  const ok = signature ? signature(head) : !looksBinary(head) && (ext !== 'svg' || looksLikeSvg(head, size));
+  const ok = signature
+    ? signature(head)
+    : !TEXT_EXTENSIONS.has(ext) || (!looksBinary(head) && (ext !== 'svg' || looksLikeSvg(head, size)));
   if (!ok) throw new Refusal('typeMismatch', { name });
 }
 
 /** Checks a file's content against its extension; returns it as accepted. */
-export function acceptContent(path: string, tempFile: string, facts: ContentFacts): CheckedFile {
-  checkContent(displayName(path), extensionOfPath(path), facts.head, facts.size);
-  return { path, tempFile, size: facts.size, sha256: facts.sha256, utf8: facts.utf8 };
+export function acceptContent(
+  path: string,
+  tempFile: string,
+  facts: ContentFacts,
+  downloadOnly: boolean,
+): CheckedFile {
+  checkContent(displayName(path), extensionOfPath(path), facts.head, facts.size, downloadOnly);
+  return { path, tempFile, size: facts.size, sha256: facts.sha256, utf8: facts.utf8, downloadOnly };
 }

@@ -134,7 +134,7 @@ export function digestFile(file: string, checkUtf8: boolean): ContentFacts {
 }
 
 /** Hashes and checks a file already on disk (a loose file, or one 7-Zip extracted). */
-export function inspectFile(path: string, tempFile: string): CheckedFile {
+export function inspectFile(path: string, tempFile: string, downloadOnly: boolean): CheckedFile {
   const facts = digestFile(tempFile, isTextExtension(extensionOfPath(path)));
-  return acceptContent(path, tempFile, facts);
+  return acceptContent(path, tempFile, facts, downloadOnly);
 }

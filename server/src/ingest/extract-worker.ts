@@ -4,16 +4,15 @@
  * starts it, enforces the time limit and kills it on abort.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { UploadLimits } from '@sitehall/contracts';
 import type { ArchiveFormat, CheckedFile } from './content.js';
 import { inspectFile } from './digest.js';
-import { Refusal, type RefusalData } from './refusal.js';
+import { type IngestLimits, Refusal, type RefusalData, RefusedNames } from './refusal.js';
 
 export type IngestJob =
   /** Loose files already validated by name, type and size: hash them and check their content. */
-  | { kind: 'files'; files: { path: string; tempFile: string }[] }
+  | { kind: 'files'; files: { path: string; tempFile: string; downloadOnly: boolean }[] }
   /** An archive: list, validate, extract into outDir, verify, hash and check. */
-  | { kind: 'archive'; format: ArchiveFormat; archivePath: string; outDir: string; limits: UploadLimits };
+  | { kind: 'archive'; format: ArchiveFormat; archivePath: string; outDir: string; limits: IngestLimits };
 
 export type WorkerReply =
   | { ok: true; files: CheckedFile[] }
@@ -23,7 +22,12 @@ export type WorkerReply =
 async function runJob(job: IngestJob): Promise<CheckedFile[]> {
   if (job.kind === 'files') {
     const files: CheckedFile[] = [];
-    for (const f of job.files) files.push(inspectFile(f.path, f.tempFile));
+    const executables = new RefusedNames('executable');
+    for (const f of job.files) {
+      const checked = executables.check(() => inspectFile(f.path, f.tempFile, f.downloadOnly));
+      if (checked) files.push(checked);
+    }
+    executables.throwIfAny();
     return files;
   }
   // Each reader is loaded only when needed: worker start-up time is part of every upload.

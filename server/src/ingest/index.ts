@@ -10,8 +10,10 @@ import path from 'node:path';
 import {
   ARCHIVE_EXTENSIONS,
   extensionOf,
+  FORBIDDEN_EXTENSIONS,
   format,
   formatBytes,
+  formatNameList,
   messages,
   type UploadLimits,
 } from '@sitehall/contracts';
@@ -21,7 +23,7 @@ import type { ContentFacts } from './digest.js';
 import { mediaTypeFor } from './media-type.js';
 import { displayName } from './names.js';
 import { planUpload } from './plan.js';
-import { Refusal, type RefusalReason } from './refusal.js';
+import { type IngestLimits, Refusal, type RefusalReason, RefusedNames } from './refusal.js';
 import { runIngestJob } from './run-worker.js';
 import { findEntryFile, unwrapSingleFolder } from './site-tree.js';
 
@@ -55,6 +57,8 @@ export interface IngestedFile {
   /** By extension; text types carry "; charset=utf-8" when their bytes are valid UTF-8. */
   mimeType: string;
   extension: string;
+  /** Not web content: stored with application/octet-stream, so it is served as a download only. */
+  downloadOnly: boolean;
 }
 
 export interface IngestResult {
@@ -113,7 +117,7 @@ async function ingestArchive(
   const { limits } = input;
   const name = displayName(upload.name);
   if (!limits.allowedExtensions.includes(extensionOf(upload.name))) {
-    throw new Refusal('entryTypeNotAllowed', { name });
+    throw new Refusal('entryTypeNotAllowed', { names: [name] });
   }
   const archivePath = path.resolve(upload.tempFile);
   const size = await fileSize(archivePath, name);
@@ -125,7 +129,7 @@ async function ingestArchive(
   const outDir = await fs.promises.mkdtemp(path.join(input.workDir, 'archive-'));
   try {
     const checked = await runIngestJob(
-      { kind: 'archive', format: archiveFormat, archivePath, outDir, limits },
+      { kind: 'archive', format: archiveFormat, archivePath, outDir, limits: withForbidden(limits) },
       { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'extractTimeout', signal },
     );
     return buildResult(checked, 'zip', archiveFormat);
@@ -144,19 +148,37 @@ async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promi
       size: await fileSize(f.tempFile, displayName(f.name)),
     })),
   );
-  const plan = planUpload(entries, input.limits, 'files');
+  const plan = planUpload(entries, withForbidden(input.limits), 'files');
   // Hashed as they arrived: only the content check is left, a look at each file's first bytes.
   const facts = plan.files.map((f) => staged[f.index]!.facts);
   if (facts.every((x, i) => x !== undefined && x.size === entries[plan.files[i]!.index]!.size)) {
     signal?.throwIfAborted();
-    const checked = plan.files.map((f, i) => acceptContent(f.path, staged[f.index]!.tempFile, facts[i]!));
+    const executables = new RefusedNames('executable');
+    const checked = plan.files.flatMap(
+      (f, i) =>
+        executables.check(() =>
+          acceptContent(f.path, staged[f.index]!.tempFile, facts[i]!, f.downloadOnly),
+        ) ?? [],
+    );
+    executables.throwIfAny();
     return buildResult(checked, 'files');
   }
   const checked = await runIngestJob(
-    { kind: 'files', files: plan.files.map((f) => ({ path: f.path, tempFile: staged[f.index]!.tempFile })) },
+    {
+      kind: 'files',
+      files: plan.files.map((f) => ({
+        path: f.path,
+        tempFile: staged[f.index]!.tempFile,
+        downloadOnly: f.downloadOnly,
+      })),
+    },
     { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'processTimeout', signal },
   );
   return buildResult(checked, 'files');
+}
+
+function withForbidden(limits: UploadLimits): IngestLimits {
+  return { ...limits, forbiddenExtensions: FORBIDDEN_EXTENSIONS };
 }
 
 /** The size on disk (not the size the client claimed); a missing or odd file is unreadable. */
@@ -176,6 +198,9 @@ async function readHead(file: string, length: number): Promise<Buffer> {
   }
 }
 
+/** Served as an attachment (serve/content-types.ts): no browser renders it in the site's origin. */
+const DOWNLOAD_ONLY_TYPE = 'application/octet-stream';
+
 function buildResult(
   checked: CheckedFile[],
   uploadType: IngestResult['uploadType'],
@@ -191,15 +216,16 @@ function buildResult(
         tempFile: f.tempFile,
         size: f.size,
         sha256: f.sha256,
-        mimeType: mediaTypeFor(extension, f.utf8),
+        mimeType: f.downloadOnly ? DOWNLOAD_ONLY_TYPE : mediaTypeFor(extension, f.utf8),
         extension,
+        downloadOnly: f.downloadOnly,
       };
     })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     files,
     uploadType,
-    entryFile: findEntryFile(paths),
+    entryFile: findEntryFile(paths.filter((_, i) => !checked[i]!.downloadOnly)),
     totalSize: files.reduce((sum, f) => sum + f.size, 0),
     ...(archiveFormat ? { archiveFormat } : {}),
   };
@@ -217,9 +243,12 @@ const MESSAGES: Record<RefusalReason, string> = {
 
 function toIngestError(refusal: Refusal, limits: UploadLimits): IngestError {
   const { name, n, bytes } = refusal.values;
+  // A message about many files also reads right when a check named one alone.
+  const names = refusal.values.names ?? (name !== undefined ? [name] : undefined);
   const values: Record<string, string | number> = {
     list: limits.allowedExtensions.map((e) => `.${e}`).join(', '),
     ...(name !== undefined ? { name } : {}),
+    ...(names !== undefined ? { names: formatNameList(names, n ?? names.length) } : {}),
     ...(n !== undefined ? { n } : {}),
     ...(bytes !== undefined ? { size: formatBytes(bytes) } : {}),
   };

@@ -237,13 +237,60 @@ describe('loose files', () => {
     expect(err.message).toBe('文件 "site/empty.css" 为空文件');
   });
 
-  it('refuses a type not allowed, naming the allowed ones', async () => {
+  it('refuses server-side scripts and executables by extension, naming every one', async () => {
     const err = await refused(
-      [stage('index.html', '<p>x</p>'), stage('api.php', '<?php echo 1;')],
-      'entryTypeNotAllowed',
+      [
+        stage('index.html', '<p>x</p>'),
+        stage('api.php', '<?php echo 1;'),
+        stage('setup.exe', 'not really'),
+        stage('bin/run.sh', 'echo'),
+      ],
+      'executable',
     );
-    expect(err.message).toContain('"api.php"');
+    expect(err.status).toBe(400);
+    expect(err.message).toBe(
+      '不接受可执行文件、安装程序或服务器端脚本："api.php"、"setup.exe"、"bin/run.sh"',
+    );
+  });
+
+  it('keeps files of other types as downloads only, by default', async () => {
+    const gz = zlib.gzipSync(Buffer.from('{"a":1}'));
+    const r = await run([
+      stage('index.html', '<p>x</p>'),
+      stage('LICENSE', 'MIT License'),
+      stage('src/app.scss', 'a { b: c }'),
+      stage('data.json.gz', gz),
+    ]);
+    const byPath = new Map(r.files.map((f) => [f.path, f]));
+    expect([...byPath.keys()]).toEqual(['LICENSE', 'data.json.gz', 'index.html', 'src/app.scss']);
+    for (const p of ['LICENSE', 'data.json.gz', 'src/app.scss']) {
+      expect(byPath.get(p)).toMatchObject({ downloadOnly: true, mimeType: 'application/octet-stream' });
+    }
+    expect(byPath.get('index.html')).toMatchObject({
+      downloadOnly: false,
+      mimeType: 'text/html; charset=utf-8',
+    });
+  });
+
+  it('skips or refuses files of other types when the settings say so', async () => {
+    const files = () => [stage('index.html', '<p>x</p>'), stage('LICENSE', 'MIT'), stage('a.yml', 'a: 1')];
+    const skipped = await run(files(), { limits: { unknownFileTypes: 'skip' } });
+    expect(paths(skipped)).toEqual(['index.html']);
+    const err = await refused(files(), 'entryTypeNotAllowed', { limits: { unknownFileTypes: 'refuse' } });
+    expect(err.message).toContain('"LICENSE"、"a.yml"');
     expect(err.message).toContain('.html, .css, .js');
+  });
+
+  it('names every executable found by content at once, download-only files included', async () => {
+    const pe = Buffer.alloc(256);
+    pe.write('MZ', 0, 'latin1');
+    pe.writeUInt32LE(128, 0x3c);
+    pe.write('PE\0\0', 128, 'latin1');
+    const err = await refused(
+      [stage('index.html', '<p>x</p>'), stage('logo.png', pe), stage('tool', pe), stage('notes.txt', pe)],
+      'executable',
+    );
+    expect(err.message).toBe('不接受可执行文件、安装程序或服务器端脚本："logo.png"、"tool"、"notes.txt"');
   });
 
   it('refuses content that contradicts the extension, and executables', async () => {
@@ -558,16 +605,72 @@ describe('zip archives', () => {
     await refused([stage('bad.zip', flipped)], 'corrupt');
   });
 
+  it('takes a real site as shipped: web types it loads, other files as downloads only', async () => {
+    const eot = Buffer.alloc(64);
+    eot.write('LP', 34, 'latin1');
+    const icc = Buffer.alloc(128);
+    icc.write('acsp', 36, 'latin1');
+    const r = await run([
+      stage(
+        'dist.zip',
+        await zipOf({
+          'site/index.html': '<p>x</p>',
+          'site/LICENSE': 'MIT License',
+          'site/.nojekyll': '',
+          'site/.jshintrc': '{}',
+          'site/types/index.d.ts': 'export {};',
+          'site/css/theme.scss': '$a: 1;',
+          'site/config.yml': 'a: 1',
+          'site/html.meta.json.gz': zlib.gzipSync(Buffer.from('{}')),
+          'site/cmaps/UniGB-UCS2-H.bcmap': Buffer.from([0xe0, 0x01, 0x00, 0x00, 0x55, 0xaa]),
+          'site/fonts/a.pfb': Buffer.from([0x80, 0x01, 0x10, 0x00, 0x00, 0x00, 0x25, 0x21]),
+          'site/fonts/b.eot': eot,
+          'site/profile.icc': icc,
+          'site/model.glb': Buffer.concat([Buffer.from('glTF'), Buffer.alloc(16)]),
+          'site/model.gltf': '{"asset":{"version":"2.0"}}',
+          'site/subs.vtt': 'WEBVTT\n',
+          'site/data.jsonld': '{"@context":"https://schema.org"}',
+        }),
+      ),
+    ]);
+    const kinds = Object.fromEntries(r.files.map((f) => [f.path, [f.downloadOnly, f.mimeType]]));
+    expect(kinds).toEqual({
+      // The empty .nojekyll is a marker for another tool: dropped.
+      '.jshintrc': [true, 'application/octet-stream'],
+      LICENSE: [true, 'application/octet-stream'],
+      'cmaps/UniGB-UCS2-H.bcmap': [false, 'application/octet-stream'],
+      'config.yml': [true, 'application/octet-stream'],
+      'css/theme.scss': [true, 'application/octet-stream'],
+      'data.jsonld': [false, 'application/ld+json; charset=utf-8'],
+      'fonts/a.pfb': [false, 'application/x-font-type1'],
+      'fonts/b.eot': [false, 'application/vnd.ms-fontobject'],
+      'html.meta.json.gz': [true, 'application/octet-stream'],
+      'index.html': [false, 'text/html; charset=utf-8'],
+      'model.glb': [false, 'model/gltf-binary'],
+      'model.gltf': [false, 'model/gltf+json; charset=utf-8'],
+      'profile.icc': [false, 'application/vnd.iccprofile'],
+      'subs.vtt': [false, 'text/vtt; charset=utf-8'],
+      'types/index.d.ts': [true, 'application/octet-stream'],
+    });
+    expect(r.entryFile).toBe('index.html');
+  });
+
   it('refuses empty files, disallowed types and mismatched content inside', async () => {
     const empty = await refused(
       [stage('e.zip', await zipOf({ 'index.html': '<p>x</p>', 'a.css': '' }))],
       'emptyFile',
     );
     expect(empty.message).toBe('文件 "a.css" 为空文件');
-    await refused(
-      [stage('t.zip', await zipOf({ 'index.html': '<p>x</p>', 'run.sh': 'echo' }))],
-      'entryTypeNotAllowed',
+    const scripts = await refused(
+      [
+        stage(
+          't.zip',
+          await zipOf({ 'index.html': '<p>x</p>', 'run.sh': 'echo', 'a/x.php': '<?php', 'b.exe': 'x' }),
+        ),
+      ],
+      'executable',
     );
+    expect(scripts.message).toBe('不接受可执行文件、安装程序或服务器端脚本："run.sh"、"a/x.php"、"b.exe"');
     await refused(
       [stage('m.zip', await zipOf({ 'index.html': '<p>x</p>', 'logo.png': '<p>no</p>' }))],
       'typeMismatch',
@@ -590,6 +693,18 @@ describe('7z archives', () => {
     expect(paths(junk)).toEqual(['index.html']);
     const onDisk = fs.readdirSync(junk.workDir, { recursive: true }).map(String);
     expect(onDisk.some((p) => p.includes('.DS_Store') || p.includes('._index.html'))).toBe(false);
+  });
+
+  it('keeps other types as downloads only, and names every executable at once', async () => {
+    const r = await run([stageFixture('shipped.7z', '7z/shipped.7z')]);
+    expect(r.files.map((f) => [f.path, f.downloadOnly, f.mimeType])).toEqual([
+      ['LICENSE', true, 'application/octet-stream'],
+      ['data.json.gz', true, 'application/octet-stream'],
+      ['index.html', false, 'text/html; charset=utf-8'],
+      ['src/theme.scss', true, 'application/octet-stream'],
+    ]);
+    const err = await refused([stageFixture('programs.7z', '7z/programs.7z')], 'executable');
+    expect(err.message).toBe('不接受可执行文件、安装程序或服务器端脚本："img/logo.png"、"tool"');
   });
 
   it.each([

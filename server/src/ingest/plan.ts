@@ -5,7 +5,7 @@
  */
 import type { UploadLimits } from '@sitehall/contracts';
 import { checkEntryName, displayName, EntryTree, extensionOfPath, isJunk, uploadItemCount } from './names.js';
-import { Refusal } from './refusal.js';
+import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 
 export interface ListedEntry {
   /** The name as listed: a decoded archive entry name, or a loose file's relative path. */
@@ -22,21 +22,29 @@ export interface PlannedFile {
   /** NFC, '/'-separated, before any wrapper folder is unwrapped. */
   path: string;
   size: number;
+  /** Of a type that is not web content: stored and served as a download only. */
+  downloadOnly: boolean;
 }
 
 export interface Plan {
   files: PlannedFile[];
-  /** Files dropped silently (__MACOSX/, .DS_Store, ...). */
+  /** Files dropped silently (__MACOSX/, .DS_Store, ..., and other types when the settings skip them). */
   junk: PlannedFile[];
 }
 
-/** Throws a Refusal for the first rule the listing breaks. */
-export function planUpload(entries: ListedEntry[], limits: UploadLimits, source: 'archive' | 'files'): Plan {
+/**
+ * Throws a Refusal for the first rule the listing breaks; forbidden files (and, when the settings
+ * refuse them, files of other types) are named all at once.
+ */
+export function planUpload(entries: ListedEntry[], limits: IngestLimits, source: 'archive' | 'files'): Plan {
   if (source === 'archive' && entries.length > limits.maxArchiveEntries) {
     throw new Refusal('tooManyEntries', { n: limits.maxArchiveEntries });
   }
   const tree = new EntryTree();
   const allowed = new Set(limits.allowedExtensions.map((e) => e.toLowerCase()));
+  const forbidden = new Set(limits.forbiddenExtensions);
+  const executables = new RefusedNames('executable');
+  const unknownTypes = new RefusedNames('entryTypeNotAllowed');
   const plan: Plan = { files: [], junk: [] };
   let declaredBytes = 0;
   entries.forEach((entry, index) => {
@@ -44,19 +52,34 @@ export function planUpload(entries: ListedEntry[], limits: UploadLimits, source:
     tree.add(entry.isDir ? 'dir' : 'file', path, entry.name);
     if (entry.isDir) return;
     declaredBytes += entry.size;
-    const file = { index, name: entry.name, path, size: entry.size };
+    const ext = extensionOfPath(path);
+    const file = { index, name: entry.name, path, size: entry.size, downloadOnly: !allowed.has(ext) };
     if (isJunk(path)) {
       plan.junk.push(file);
       return;
     }
     const name = displayName(path);
-    if (!allowed.has(extensionOfPath(path))) throw new Refusal('entryTypeNotAllowed', { name });
+    if (forbidden.has(ext)) {
+      executables.add(name);
+      return;
+    }
+    if (file.downloadOnly && limits.unknownFileTypes === 'refuse') {
+      unknownTypes.add(name);
+      return;
+    }
+    // An empty file of another type (.nojekyll, .gitkeep) is a marker for some other tool.
+    if (file.downloadOnly && (limits.unknownFileTypes === 'skip' || entry.size === 0)) {
+      plan.junk.push(file);
+      return;
+    }
     if (entry.size === 0) throw new Refusal('emptyFile', { name });
     if (entry.size > limits.maxFileBytes) {
       throw new Refusal('oversizedFile', { name, bytes: limits.maxFileBytes });
     }
     plan.files.push(file);
   });
+  executables.throwIfAny();
+  unknownTypes.throwIfAny();
 
   if (source === 'archive') {
     if (plan.files.length === 0) throw new Refusal('emptyArchive');

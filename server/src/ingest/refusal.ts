@@ -4,7 +4,7 @@
  * module imports contracts for types only, because the worker loads no workspace package at run
  * time (under Vitest the contracts package is not built).
  */
-import type { messages } from '@sitehall/contracts';
+import type { messages, UploadLimits } from '@sitehall/contracts';
 
 /** A key of messages.archive, or one of the upload messages of messages.project. */
 export type RefusalReason =
@@ -16,12 +16,22 @@ export type RefusalReason =
   | 'uploadTooLarge'
   | 'noFiles';
 
-/** Placeholder values; `bytes` becomes {size} and the allowed list becomes {list} in index.ts. */
+/**
+ * Placeholder values; `bytes` becomes {size}, `names` (with `n` the whole count) becomes {names}
+ * and the allowed list becomes {list} in index.ts.
+ */
 export interface RefusalValues {
   name?: string;
+  names?: string[];
   n?: number;
   bytes?: number;
 }
+
+/**
+ * The upload limits with the forbidden extensions, which the worker cannot import from contracts
+ * at run time: index.ts adds them before a job crosses the thread boundary.
+ */
+export type IngestLimits = UploadLimits & { forbiddenExtensions: readonly string[] };
 
 /** Reasons that are about size or count limits answer 413; every other refusal is a 400. */
 const LIMIT_REASONS: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
@@ -50,4 +60,38 @@ export class Refusal extends Error {
 export interface RefusalData {
   reason: RefusalReason;
   values: RefusalValues;
+}
+
+/** How many names a refusal carries (contracts' REFUSAL_NAMES_SHOWN; see the header). */
+const NAMES_KEPT = 20;
+
+/**
+ * Files that refuse an upload together (executables; types the settings refuse): every one is
+ * noted, so that the refusal names them all at once instead of the first.
+ */
+export class RefusedNames {
+  readonly #names: string[] = [];
+  #count = 0;
+
+  constructor(readonly reason: 'executable' | 'entryTypeNotAllowed') {}
+
+  add(name: string): void {
+    this.#count++;
+    if (this.#names.length < NAMES_KEPT) this.#names.push(name);
+  }
+
+  /** Runs a check, noting (not throwing) a refusal of this kind. */
+  check<T>(run: () => T): T | undefined {
+    try {
+      return run();
+    } catch (err) {
+      if (!(err instanceof Refusal) || err.reason !== this.reason) throw err;
+      for (const name of err.values.names ?? [err.values.name ?? '']) this.add(name);
+      return undefined;
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.#count > 0) throw new Refusal(this.reason, { names: this.#names, n: this.#count });
+  }
 }

@@ -158,6 +158,36 @@ describe('content by magic bytes', () => {
     expect(check('txt', Buffer.from('MZ is a fine start for a text file'))).toBeNull();
   });
 
+  it('checks the types real sites load: fonts, colour profiles, 3D models, captions', () => {
+    const at = (offset: number, magic: string) => {
+      const b = Buffer.alloc(offset + 16);
+      b.write(magic, offset, 'latin1');
+      return b;
+    };
+    expect(check('eot', at(34, 'LP'))).toBeNull();
+    expect(check('eot', html)).toBe('typeMismatch');
+    expect(check('icc', at(36, 'acsp'))).toBeNull();
+    expect(check('icc', png)).toBe('typeMismatch');
+    expect(check('pfb', bytes([0x80, 0x01, 0x10, 0, 0, 0], '%!PS'))).toBeNull();
+    expect(check('pfb', html)).toBe('typeMismatch');
+    expect(check('glb', bytes('glTF', [2, 0, 0, 0]))).toBeNull();
+    expect(check('glb', html)).toBe('typeMismatch');
+    expect(check('gltf', Buffer.from('{"asset":{"version":"2.0"}}'))).toBeNull();
+    expect(check('gltf', bytes('{', [0], '}'))).toBe('typeMismatch');
+    expect(check('vtt', Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\n你好'))).toBeNull();
+    // pdf.js's character maps have no signature: binary is fine, an executable is not.
+    expect(check('bcmap', bytes([0xe0, 0x01, 0, 0, 0x55]))).toBeNull();
+    expect(check('bcmap', bytes([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0], Array(56).fill(0)))).toBe('executable');
+  });
+
+  it('checks download-only files for executables only', () => {
+    const downloadOnly = (head: Buffer) => reasonOf(() => checkContent('f', 'gz', head, head.length, true));
+    expect(downloadOnly(bytes([0x1f, 0x8b, 8, 0, 0, 0]))).toBeNull();
+    expect(downloadOnly(Buffer.from('MIT License'))).toBeNull();
+    expect(downloadOnly(bytes([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0], Array(56).fill(0)))).toBe('executable');
+    expect(downloadOnly(Buffer.from('#!/usr/bin/env python\nprint(1)'))).toBe('executable');
+  });
+
   it('tells archive formats by magic bytes', () => {
     expect(archiveFormatOf(bytes('PK', [3, 4]))).toBe('zip');
     expect(archiveFormatOf(bytes('7z', [0xbc, 0xaf, 0x27, 0x1c]))).toBe('7z');

@@ -10,7 +10,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { UploadLimits } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
 import type { CheckedFile } from './content.js';
 import { inspectFile } from './digest.js';
@@ -18,7 +17,7 @@ import { verifyExtractedTree } from './extracted-tree.js';
 import { displayName } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
 import { refuseRar4SpecialEntries } from './rar4-headers.js';
-import { Refusal } from './refusal.js';
+import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 
 // The package is CommonJS with an ES-style `export default` in its typings: at run time the
 // default import is the factory itself.
@@ -34,7 +33,7 @@ export async function extractWithSevenZip(
   format: '7z' | 'rar',
   archivePath: string,
   outDir: string,
-  limits: UploadLimits,
+  limits: IngestLimits,
 ): Promise<CheckedFile[]> {
   const rar4 = format === 'rar' && !(await isRar5(archivePath));
   const typeSwitch = format === '7z' ? '-t7z' : rar4 ? '-trar' : '-trar5';
@@ -82,12 +81,15 @@ export async function extractWithSevenZip(
   verifyExtractedTree(outDir, [...plan.files, ...plan.junk]);
   for (const junk of plan.junk) await fs.promises.rm(path.join(outDir, ...junk.name.split('/')));
   const files: CheckedFile[] = [];
+  const executables = new RefusedNames('executable');
   for (const planned of plan.files) {
     const file = path.join(outDir, ...planned.name.split('/'));
     // Emscripten creates files with mode 0777 (less the umask): these are data, not programs.
     await fs.promises.chmod(file, 0o644);
-    files.push(inspectFile(planned.path, file));
+    const checked = executables.check(() => inspectFile(planned.path, file, planned.downloadOnly));
+    if (checked) files.push(checked);
   }
+  executables.throwIfAny();
   return files;
 }
 

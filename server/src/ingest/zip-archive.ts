@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
 import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
-import type { UploadLimits } from '@sitehall/contracts';
 import iconv from 'iconv-lite';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
@@ -17,7 +16,7 @@ import { ContentDigest, type ContentFacts, IO_CHUNK_BYTES } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
 import { displayName, extensionOfPath } from './names.js';
 import { type ListedEntry, type Plan, planUpload } from './plan.js';
-import { Refusal } from './refusal.js';
+import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 
 const FLAG_ENCRYPTED = 0x1;
 const FLAG_STRONG_ENCRYPTION = 0x40;
@@ -43,7 +42,7 @@ interface ZipListedEntry extends ListedEntry {
 export async function extractZip(
   archivePath: string,
   outDir: string,
-  limits: UploadLimits,
+  limits: IngestLimits,
 ): Promise<CheckedFile[]> {
   const zip = await openZip(archivePath);
   let plan: Plan;
@@ -64,6 +63,7 @@ export async function extractZip(
 
   const reader = new EntryReader(archivePath, limits);
   const files: CheckedFile[] = [];
+  const executables = new RefusedNames('executable');
   try {
     const madeDirs = new Set<string>();
     for (const planned of plan.files) {
@@ -76,11 +76,13 @@ export async function extractZip(
       }
       const facts = await reader.extract(entry, dest, isTextExtension(extensionOfPath(planned.path)));
       if (facts.crc32 !== entry.crc32) throw new Refusal('corrupt');
-      files.push(acceptContent(planned.path, dest, facts));
+      const checked = executables.check(() => acceptContent(planned.path, dest, facts, planned.downloadOnly));
+      if (checked) files.push(checked);
     }
   } finally {
     reader.close();
   }
+  executables.throwIfAny();
   verifyExtractedTree(outDir, plan.files);
   return files;
 }
@@ -101,11 +103,11 @@ const WHOLE_ENTRY_BYTES = 4 * 1024 * 1024;
 class EntryReader {
   readonly #fd: number;
   readonly #archiveSize: number;
-  readonly #limits: UploadLimits;
+  readonly #limits: IngestLimits;
   readonly #buffer = Buffer.allocUnsafe(IO_CHUNK_BYTES);
   #written = 0;
 
-  constructor(archivePath: string, limits: UploadLimits) {
+  constructor(archivePath: string, limits: IngestLimits) {
     this.#fd = fs.openSync(archivePath, 'r');
     this.#archiveSize = fs.fstatSync(this.#fd).size;
     this.#limits = limits;

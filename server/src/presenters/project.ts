@@ -14,7 +14,13 @@ import type { ProjectWithOwner } from '../repositories/projects.js';
 import { type SiteUrlOptions, siteUrl } from './urls.js';
 
 export function presentFile(f: DeploymentFileRow): ProjectFileDto {
-  return { file_name: f.path, file_type: f.extension, file_size: Number(f.size), mime_type: f.mime_type };
+  return {
+    file_name: f.path,
+    file_type: f.extension,
+    file_size: Number(f.size),
+    mime_type: f.mime_type,
+    download_only: Number(f.download_only) === 1,
+  };
 }
 
 export function presentDeployment(

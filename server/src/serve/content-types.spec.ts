@@ -37,6 +37,13 @@ describe('content types', () => {
       'application/wasm',
       'application/pdf',
       'text/plain',
+      'text/vtt',
+      'application/ld+json',
+      'application/vnd.ms-fontobject',
+      'application/x-font-type1',
+      'application/vnd.iccprofile',
+      'model/gltf-binary',
+      'model/gltf+json',
     ]) {
       expect(isInlineWebContent(mime), mime).toBe(true);
     }

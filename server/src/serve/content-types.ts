@@ -47,13 +47,20 @@ const INLINE_TYPES = new Set([
   'application/wasm',
   'application/pdf',
   'text/plain',
+  'text/vtt',
+  'application/ld+json',
+  'application/vnd.ms-fontobject',
+  'application/x-font-type1',
+  'application/vnd.iccprofile',
 ]);
-const INLINE_FAMILIES = ['image/', 'font/', 'audio/', 'video/'];
+const INLINE_FAMILIES = ['image/', 'font/', 'audio/', 'video/', 'model/'];
 
 /**
  * Web content a browser may render in place: pages, styles, scripts, JSON, images, fonts, media,
- * wasm, PDF and plain text. Anything else (md, csv, xml, archives, unknown types) is sent as an
- * attachment, so no other renderer is ever reached by navigating to a user's file.
+ * 3D models, captions, wasm, PDF and plain text. Anything else (md, csv, xml, archives, pdf.js's
+ * .bcmap, and every download-only file, stored as application/octet-stream) is sent as an
+ * attachment, so no other renderer is ever reached by navigating to a user's file; a page's
+ * scripts still fetch it.
  */
 export function isInlineWebContent(mime: string): boolean {
   const type = essence(mime);

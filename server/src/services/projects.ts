@@ -213,6 +213,7 @@ export function createProjectService(deps: {
                 mime_type: f.mimeType,
                 extension: f.extension,
                 sha256: f.sha256,
+                download_only: f.downloadOnly ? 1 : 0,
               })),
             )
             .execute();

@@ -1,6 +1,6 @@
 /**
- * Platform settings editable by admins (limits, allowed types, preview lifetime, each account's
- * storage quota and uploads per hour), stored in the
+ * Platform settings editable by admins (limits, allowed types and what happens to other types,
+ * preview lifetime, each account's storage quota and uploads per hour), stored in the
  * settings table over the defaults of DECISIONS.md and cached in memory. One set of numbers used by
  * the upload pipeline, the public config endpoint and the admin screen.
  */
@@ -51,6 +51,7 @@ export function toAdminConfig(s: PlatformSettings): AdminConfigDto {
     max_archive_entries: s.limits.maxArchiveEntries,
     max_archive_uncompressed_bytes: s.limits.maxArchiveUncompressedBytes,
     allowed_extensions: [...s.limits.allowedExtensions],
+    unknown_file_types: s.limits.unknownFileTypes,
     preview_ttl_seconds: s.previewTtlSeconds,
     max_user_storage_bytes: s.userStorageBytes,
     max_uploads_per_hour: s.uploadsPerHour,
@@ -66,6 +67,7 @@ function fromAdminConfig(c: AdminConfigDto): PlatformSettings {
       maxArchiveEntries: c.max_archive_entries,
       maxArchiveUncompressedBytes: c.max_archive_uncompressed_bytes,
       allowedExtensions: c.allowed_extensions,
+      unknownFileTypes: c.unknown_file_types,
     },
     previewTtlSeconds: c.preview_ttl_seconds,
     userStorageBytes: c.max_user_storage_bytes,
@@ -189,6 +191,7 @@ export function createSettingsService(
           max_archive_uncompressed_bytes: s.limits.maxArchiveUncompressedBytes,
         },
         allowed_extensions: s.limits.allowedExtensions,
+        unknown_file_types: s.limits.unknownFileTypes,
         preview_ttl_seconds: s.previewTtlSeconds,
         sites_origin: opts.sitesOrigin ?? null,
       };

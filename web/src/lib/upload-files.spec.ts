@@ -15,6 +15,7 @@ const rules: UploadRules = {
   maxFileBytes: 4096,
   maxUploadBytes: 6000,
   allowedExtensions: ['zip', 'rar', '7z', 'html', 'css', 'js', 'png'],
+  unknownFileTypes: 'download',
 };
 
 const LIST = '.zip, .rar, .7z, .html, .css, .js, .png';
@@ -45,16 +46,29 @@ describe('adding files to an upload', () => {
     expect(chosen.problems[0]?.message).toBe('选择的文件无效或为空');
   });
 
-  it('refuses unsupported types with the list of supported formats', async () => {
+  it('refuses executables and server-side scripts, keeps other types for download by default', async () => {
     const result = await addFiles(
       [],
-      [picked('shell.php'), picked('README'), picked('a.html')],
+      [picked('shell.php'), picked('README'), picked('a.html'), picked('setup.EXE'), picked('.nojekyll', 0)],
       rules,
       'pick',
     );
-    expect(result.files.map((f) => f.path)).toEqual(['a.html']);
+    // The empty marker file is dropped, as the server drops it.
+    expect(result.files.map((f) => f.path)).toEqual(['README', 'a.html']);
     expect(result.problems).toEqual([
-      { message: `不支持的文件类型。支持的格式：${LIST}`, paths: ['shell.php', 'README'] },
+      { message: '不接受可执行文件、安装程序或服务器端脚本', paths: ['shell.php', 'setup.EXE'] },
+    ]);
+  });
+
+  it('skips or refuses other types when the settings say so', async () => {
+    const incoming = [picked('LICENSE'), picked('a.html'), picked('src/a.scss')];
+    const skipped = await addFiles([], incoming, { ...rules, unknownFileTypes: 'skip' }, 'pick');
+    expect(skipped.files.map((f) => f.path)).toEqual(['a.html']);
+    expect(skipped.problems).toEqual([]);
+    const refused = await addFiles([], incoming, { ...rules, unknownFileTypes: 'refuse' }, 'pick');
+    expect(refused.files.map((f) => f.path)).toEqual(['a.html']);
+    expect(refused.problems).toEqual([
+      { message: `不支持的文件类型。支持的格式：${LIST}`, paths: ['LICENSE', 'src/a.scss'] },
     ]);
   });
 
@@ -147,6 +161,7 @@ describe('adding files to an upload', () => {
       maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
       maxUploadBytes: DEFAULT_LIMITS.maxUploadBytes,
       allowedExtensions: DEFAULT_LIMITS.allowedExtensions,
+      unknownFileTypes: DEFAULT_LIMITS.unknownFileTypes,
     };
     const huge = file('video.mp4', 1);
     Object.defineProperty(huge, 'size', { value: DEFAULT_LIMITS.maxFileBytes + 1 });

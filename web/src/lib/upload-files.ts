@@ -7,10 +7,12 @@ import {
   ARCHIVE_EXTENSIONS,
   CONTENT_CHECK_BYTES,
   extensionOf,
+  FORBIDDEN_EXTENSIONS,
   format,
   formatBytes,
   messages,
   type PublicConfigDto,
+  type UnknownFileTypeMode,
   type UploadType,
 } from '@sitehall/contracts';
 
@@ -28,6 +30,8 @@ export interface UploadRules {
   maxFileBytes: number;
   maxUploadBytes: number;
   allowedExtensions: string[];
+  /** Files of other types: kept as downloads only, skipped, or refused (the server does the same). */
+  unknownFileTypes: UnknownFileTypeMode;
 }
 
 export function rulesFromConfig(config: PublicConfigDto): UploadRules {
@@ -36,6 +40,7 @@ export function rulesFromConfig(config: PublicConfigDto): UploadRules {
     maxFileBytes: config.limits.max_file_bytes,
     maxUploadBytes: config.limits.max_upload_bytes,
     allowedExtensions: config.allowed_extensions,
+    unknownFileTypes: config.unknown_file_types,
   };
 }
 
@@ -117,9 +122,11 @@ export interface AddResult {
 }
 
 /**
- * Adds incoming files to the chosen ones. Empty items, unsupported types, files over the size
- * limit and unreadable files are left out with a message; duplicates are merged; a batch that
- * would go over the file-count or total-size limit is refused as a whole, since half a site is no use.
+ * Adds incoming files to the chosen ones. Empty items, executables and server-side scripts, files
+ * over the size limit and unreadable files are left out with a message; files of other types go
+ * as the settings say (kept for download, skipped as the server would skip them, or refused);
+ * duplicates are merged; a batch that would go over the file-count or total-size limit is refused
+ * as a whole, since half a site is no use.
  */
 export async function addFiles(
   current: readonly PickedFile[],
@@ -136,9 +143,21 @@ export async function addFiles(
   const accepted: PickedFile[] = [];
   for (const item of incoming) {
     if (isJunk(item.path)) continue;
+    const ext = extensionOf(item.path);
+    const otherType = !allowed.has(ext) && !FORBIDDEN_EXTENSIONS.includes(ext);
+    // The server drops these too: skipped types, and empty marker files (.nojekyll) of other types.
+    if (
+      otherType &&
+      rules.unknownFileTypes !== 'refuse' &&
+      (rules.unknownFileTypes === 'skip' || item.file?.size === 0)
+    ) {
+      continue;
+    }
     if (!item.file || item.file.size === 0) {
       refuse(source === 'drop' ? m.dropInvalid : m.pickInvalid, item.path);
-    } else if (!allowed.has(extensionOf(item.path))) {
+    } else if (FORBIDDEN_EXTENSIONS.includes(ext)) {
+      refuse(m.forbiddenType, item.path);
+    } else if (otherType && rules.unknownFileTypes === 'refuse') {
       refuse(format(m.unsupportedType, { list: extensionList(rules.allowedExtensions) }), item.path);
     } else if (item.file.size > rules.maxFileBytes) {
       refuse(format(m.fileTooLarge, { size: formatBytes(rules.maxFileBytes) }), item.path);

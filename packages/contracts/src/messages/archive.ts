@@ -28,12 +28,16 @@ export const archiveMessages = {
   nameTooLong: '文件名过长："{name}"',
   /** {name} */
   typeMismatch: '文件内容与扩展名不符："{name}"',
-  /** {name} {list} */
-  entryTypeNotAllowed: '不支持的文件类型："{name}"。支持的格式：{list}',
+  /** {names} {list}: every file of an unknown type, when the settings refuse them. */
+  entryTypeNotAllowed: '不支持的文件类型：{names}。支持的格式：{list}',
   /** {name} {size} */
   oversizedFile: '文件 "{name}" 大小超过限制。最大允许：{size}',
-  /** {name} */
-  executable: '不接受可执行文件："{name}"',
+  /** {names}: every such file of the upload, by extension or by content. */
+  executable: '不接受可执行文件、安装程序或服务器端脚本：{names}',
+  /** {n}: after the first names of a long list. */
+  moreNames: '等 {n} 个文件',
+  /** {n}: files stored and served only as downloads (the uploader's and reviewer's notice). */
+  downloadOnlyFiles: '{n} 个文件仅供下载，不作为网页内容',
   archiveRequired: '上传类型为压缩包时，请只选择一个 .zip、.rar 或 .7z 文件',
   extractTimeout: '解压超时，压缩包过大或过于复杂',
   extractFailed: '解压失败，请检查压缩包',

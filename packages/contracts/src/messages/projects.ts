@@ -15,6 +15,7 @@ export const projectMessages = {
   unreadableFile: '文件 "{name}" 为空或无法读取',
   /** {list} */
   unsupportedType: '不支持的文件类型。支持的格式：{list}',
+  forbiddenType: '不接受可执行文件、安装程序或服务器端脚本',
   /** {size} */
   fileTooLarge: '文件大小超过限制。最大允许：{size}',
   /** {size} */

@@ -25,8 +25,17 @@ export const reviewMessages = {
   /** {field} {min} {max}: a setting outside its range. */
   configRange: '{field}必须是 {min} 到 {max} 之间的整数',
   configExtensionsRequired: '至少需要允许一种文件类型',
+  /** {ext}: an executable, installer or server-side script type. */
+  configExtensionUnknown: '不能允许文件类型 .{ext}：可执行文件、安装程序和服务器端脚本不能上传',
   /** {ext} */
-  configExtensionUnknown: '不支持的文件类型：{ext}（服务器端代码和可执行文件不能上传）',
+  configExtensionInvalid: '文件类型“{ext}”无效：扩展名只能包含小写字母、数字和 - _ +，最长 16 个字符',
+  configUnknownTypesInvalid: '请选择其他类型文件的处理方式',
+  /** The choices for files of other types (settings page, audit log). */
+  unknownFileTypeLabels: {
+    download: '保存，仅供下载（不作为网页内容）',
+    skip: '跳过，不保存',
+    refuse: '拒绝整个上传',
+  },
   configFileOverUpload: '单个文件大小不能超过单次上传总大小',
   rollbackDone: '已回滚到所选版本',
   rollbackNotAllowed: '只能回滚到已通过审核的历史版本',
@@ -44,6 +53,7 @@ export const reviewMessages = {
     max_archive_entries: '压缩包条目数',
     max_archive_uncompressed_bytes: '压缩包解压后总大小（字节）',
     allowed_extensions: '允许的文件类型',
+    unknown_file_types: '其他类型的文件',
     preview_ttl_seconds: '预览链接有效期（秒）',
     max_user_storage_bytes: '每个用户的存储空间（字节）',
     max_uploads_per_hour: '每个用户每小时上传次数',

@@ -1,6 +1,14 @@
 /** Admin console requests: platform settings, audit log and pending list queries. */
 import { z } from 'zod';
-import { EXTRA_EXTENSIONS, ID_MAX, MB, SPEC_EXTENSIONS, USER_STORAGE_BOUNDS } from '../limits.js';
+import {
+  EXTENSION_PATTERN,
+  FORBIDDEN_EXTENSIONS,
+  ID_MAX,
+  MB,
+  UNKNOWN_FILE_TYPE_MODES,
+  USER_STORAGE_BOUNDS,
+  WEB_FILE_TYPES,
+} from '../limits.js';
 import { reviewMessages as m } from '../messages/review.js';
 import { format } from '../messages.js';
 import { NO_CONTROL_CHARS } from './auth.js';
@@ -16,8 +24,11 @@ export {
 
 import { pageParam, pageSizeParam } from './paging.js';
 
-/** Every extension an admin may allow: static-site types only, never server code or executables. */
-export const KNOWN_EXTENSIONS: readonly string[] = [...SPEC_EXTENSIONS, ...EXTRA_EXTENSIONS];
+/**
+ * The extensions the settings page offers as checkboxes. An admin may also allow any other
+ * well-formed extension, except the forbidden ones (executables, installers, server-side scripts).
+ */
+export const KNOWN_EXTENSIONS: readonly string[] = WEB_FILE_TYPES;
 
 const GB = 1024 * MB;
 
@@ -60,16 +71,19 @@ export const adminConfigBody = z
       .min(1, { error: m.configExtensionsRequired })
       .max(100, { error: m.configExtensionsRequired })
       .superRefine((list, ctx) => {
-        const unknown = list.find((e) => !KNOWN_EXTENSIONS.includes(e));
-        if (unknown !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            message: format(m.configExtensionUnknown, { ext: unknown || '""' }),
-          });
+        const malformed = list.find((e) => !EXTENSION_PATTERN.test(e));
+        if (malformed !== undefined) {
+          ctx.addIssue({ code: 'custom', message: format(m.configExtensionInvalid, { ext: malformed }) });
+          return;
+        }
+        const forbidden = list.find((e) => FORBIDDEN_EXTENSIONS.includes(e));
+        if (forbidden !== undefined) {
+          ctx.addIssue({ code: 'custom', message: format(m.configExtensionUnknown, { ext: forbidden }) });
         }
       })
       .transform((list) => [...new Set(list)])
       .optional(),
+    unknown_file_types: z.enum(UNKNOWN_FILE_TYPE_MODES, { error: m.configUnknownTypesInvalid }).optional(),
     preview_ttl_seconds: bounded('preview_ttl_seconds'),
     max_user_storage_bytes: bounded('max_user_storage_bytes'),
     max_uploads_per_hour: bounded('max_uploads_per_hour'),

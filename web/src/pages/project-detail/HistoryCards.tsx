@@ -3,6 +3,7 @@ import { HistoryOutlined } from '@ant-design/icons';
 import type { ProjectDto, ProjectFileDto, ReviewCommentDto } from '@sitehall/contracts';
 import { Card, Empty, Table, type TableProps, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
+import { DownloadOnlyNotice, FileTypeCell } from '../../components/DownloadOnlyNotice';
 import { FileSize } from '../../components/FileSize';
 import { formatDateTime } from '../../lib/format';
 import { reviewActionColor, reviewActionLabel } from '../../lib/project-labels';
@@ -25,8 +26,8 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
     title: '类型',
     dataIndex: 'file_type',
     key: 'file_type',
-    width: 90,
-    render: (type: string) => (type ? <Tag>{type}</Tag> : '—'),
+    width: 150,
+    render: (_type: string, file) => <FileTypeCell file={file} />,
   },
   {
     title: '大小',
@@ -62,6 +63,7 @@ export function FilesCard({ project }: { project: ProjectDto }) {
         )
       }
     >
+      <DownloadOnlyNotice files={files} className="detail-download-only" />
       <Table<ProjectFileDto>
         rowKey="file_name"
         size="middle"

@@ -7,6 +7,7 @@ import { CloudUploadOutlined, InfoCircleOutlined, ReloadOutlined } from '@ant-de
 import {
   DASHBOARD_RECENT_COUNT,
   DESCRIPTION_MAX,
+  format,
   formatBytes,
   messages,
   PROJECT_NAME_MAX,
@@ -119,6 +120,11 @@ function UploadGuide({ config }: { config: PublicConfigDto }) {
         <Typography.Text type="secondary" className="upload-guide__extensions">
           {extensionList(config.allowed_extensions)}
         </Typography.Text>
+        {config.unknown_file_types === 'download' && (
+          <Typography.Paragraph type="secondary" className="upload-guide__other-types">
+            文件夹或压缩包中的其他文件（如 LICENSE、源码）会保留，但仅供下载，不作为网页内容。
+          </Typography.Paragraph>
+        )}
       </Card>
       <Card size="small" title="发布流程">
         <Steps
@@ -199,6 +205,8 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
       const { project } = await upload.mutateAsync({ form: body, ...task.begin() });
       busyRef.current = false;
       message.success(messages.project.uploadSuccess);
+      const downloadOnly = (project.files ?? []).filter((f) => f.download_only).length;
+      if (downloadOnly > 0) message.info(format(messages.archive.downloadOnlyFiles, { n: downloadOnly }));
       // Problems the uploader can fix now (root-absolute links, missing files): shown right away.
       const usability = project.usability_findings?.length ?? 0;
       // Someone who asked to leave mid-upload goes where they were going; everyone else to the list.

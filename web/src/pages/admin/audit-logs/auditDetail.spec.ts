@@ -14,3 +14,11 @@ describe('audit detail of the storage settings', () => {
     ).toBe('每个用户的存储空间：1 GB → 2 GB；每小时上传次数：30 → 不限');
   });
 });
+
+describe('audit detail of the file type settings', () => {
+  it('names what happens to files of other types in words', () => {
+    expect(describeAuditDetail({ unknown_file_types: { from: 'download', to: 'refuse' } })).toBe(
+      '其他类型的文件：保存，仅供下载（不作为网页内容） → 拒绝整个上传',
+    );
+  });
+});

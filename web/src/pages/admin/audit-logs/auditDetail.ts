@@ -2,6 +2,7 @@
 import {
   ADMIN_STATUS_LABELS,
   formatBytes,
+  messages,
   type ProjectStatus,
   ROLE_LABELS,
   type Role,
@@ -30,6 +31,7 @@ const KEY_LABELS: Record<string, string> = {
   max_archive_entries: '压缩包条目数',
   max_archive_uncompressed_bytes: '压缩包解压后大小',
   allowed_extensions: '允许的文件类型',
+  unknown_file_types: messages.review.configFields.unknown_file_types,
   preview_ttl_seconds: '预览有效期（秒）',
   max_user_storage_bytes: '每个用户的存储空间',
   max_uploads_per_hour: '每小时上传次数',
@@ -79,6 +81,10 @@ function valueText(key: string, value: unknown): string {
   }
   if (typeof value === 'string' && key === 'type') return TYPE_LABELS[value] ?? value;
   if (typeof value === 'string' && key === 'fields') return FIELD_LABELS[value] ?? value;
+  if (typeof value === 'string' && key === 'unknown_file_types') {
+    const labels: Record<string, string> = messages.review.unknownFileTypeLabels;
+    return labels[value] ?? value;
+  }
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((v) => valueText(key, v)).join('、');
   return JSON.stringify(value);

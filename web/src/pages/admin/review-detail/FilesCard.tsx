@@ -1,6 +1,7 @@
 import type { ProjectDto, ProjectFileDto } from '@sitehall/contracts';
 import { formatBytes } from '@sitehall/contracts';
-import { Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
+import { Card, Empty, Table, type TableProps, Typography } from 'antd';
+import { DownloadOnlyNotice, FileTypeCell } from '../../../components/DownloadOnlyNotice';
 
 const fileColumns: TableProps<ProjectFileDto>['columns'] = [
   {
@@ -14,8 +15,8 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
     title: '类型',
     dataIndex: 'file_type',
     key: 'type',
-    width: 90,
-    render: (type: string) => (type ? <Tag>{type}</Tag> : '—'),
+    width: 150,
+    render: (_type: string, file) => <FileTypeCell file={file} />,
   },
   {
     title: '大小',
@@ -48,6 +49,7 @@ export function FilesCard({ project }: { project: ProjectDto }) {
         )
       }
     >
+      <DownloadOnlyNotice files={files} className="review-detail__download-only" />
       <Table<ProjectFileDto>
         rowKey="file_name"
         size="small"

@@ -1,5 +1,17 @@
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
-import { type AdminConfigBody, type AdminConfigDto, CONFIG_BOUNDS, MB, messages } from '@sitehall/contracts';
+import {
+  type AdminConfigBody,
+  type AdminConfigDto,
+  CONFIG_BOUNDS,
+  EXTENSION_PATTERN,
+  FORBIDDEN_EXTENSIONS,
+  format,
+  KNOWN_EXTENSIONS,
+  MB,
+  messages,
+  UNKNOWN_FILE_TYPE_MODES,
+  type UnknownFileTypeMode,
+} from '@sitehall/contracts';
 import {
   Alert,
   App,
@@ -11,7 +23,9 @@ import {
   type FormRule,
   InputNumber,
   Popconfirm,
+  Radio,
   Row,
+  Select,
   Skeleton,
   Space,
   Typography,
@@ -35,7 +49,11 @@ interface SettingsForm {
   max_upload_bytes: number;
   max_archive_entries: number;
   max_archive_uncompressed_bytes: number;
+  /** The checked known types. */
   allowed_extensions: string[];
+  /** Allowed types an admin typed in (any well-formed extension but the forbidden ones). */
+  extra_extensions: string[];
+  unknown_file_types: UnknownFileTypeMode;
   preview_ttl_seconds: number;
   max_user_storage_bytes: number;
   max_uploads_per_hour: number;
@@ -48,6 +66,7 @@ const FIELD_NAMES = [
   'max_archive_entries',
   'max_archive_uncompressed_bytes',
   'allowed_extensions',
+  'unknown_file_types',
   'preview_ttl_seconds',
   'max_user_storage_bytes',
   'max_uploads_per_hour',
@@ -63,6 +82,7 @@ const LABELS: Record<(typeof FIELD_NAMES)[number], string> = {
   max_archive_entries: '压缩包条目数上限',
   max_archive_uncompressed_bytes: '压缩包解压后总大小上限',
   allowed_extensions: '允许的文件类型',
+  unknown_file_types: '其他类型的文件',
   preview_ttl_seconds: '预览链接有效期',
   max_user_storage_bytes: '每个用户的存储空间',
   max_uploads_per_hour: '每个用户每小时上传次数',
@@ -82,9 +102,23 @@ export function toForm(config: AdminConfigDto): SettingsForm {
     max_archive_uncompressed_bytes: mbOf(config.max_archive_uncompressed_bytes),
     preview_ttl_seconds: Math.round(config.preview_ttl_seconds / 60),
     max_user_storage_bytes: gbOf(config.max_user_storage_bytes),
-    allowed_extensions: [...config.allowed_extensions],
+    allowed_extensions: config.allowed_extensions.filter((e) => KNOWN_EXTENSIONS.includes(e)),
+    extra_extensions: config.allowed_extensions.filter((e) => !KNOWN_EXTENSIONS.includes(e)),
   };
 }
+
+/** '.SCSS ' → 'scss', as the server normalises a typed extension. */
+const normalExtension = (typed: string) => typed.trim().toLowerCase().replace(/^\./, '');
+
+/** Each typed extension well-formed and none of the forbidden ones, with the server's words. */
+const extraExtensionsRule: FormRule = {
+  validator: async (_rule, value: string[] | undefined) => {
+    for (const ext of (value ?? []).map(normalExtension)) {
+      if (!EXTENSION_PATTERN.test(ext)) throw new Error(format(m.configExtensionInvalid, { ext }));
+      if (FORBIDDEN_EXTENSIONS.includes(ext)) throw new Error(format(m.configExtensionUnknown, { ext }));
+    }
+  },
+};
 
 /**
  * The form's values in the API's units. GB are shown to two decimals, so a quota that is not a
@@ -101,7 +135,10 @@ export function fromForm(values: SettingsForm, current?: AdminConfigDto): AdminC
     max_upload_bytes: bytesOf(values.max_upload_bytes),
     max_archive_entries: values.max_archive_entries,
     max_archive_uncompressed_bytes: bytesOf(values.max_archive_uncompressed_bytes),
-    allowed_extensions: values.allowed_extensions,
+    allowed_extensions: [
+      ...new Set([...values.allowed_extensions, ...(values.extra_extensions ?? []).map(normalExtension)]),
+    ],
+    unknown_file_types: values.unknown_file_types,
     preview_ttl_seconds: values.preview_ttl_seconds * 60,
     max_user_storage_bytes: storage,
     max_uploads_per_hour: values.max_uploads_per_hour,
@@ -279,7 +316,7 @@ export function AdminSettingsPage() {
   };
 
   const setExtensions = (extensions: readonly string[]) => {
-    form.setFieldsValue({ allowed_extensions: [...extensions] });
+    form.setFieldsValue({ allowed_extensions: extensions.filter((e) => known.includes(e)) });
     setDirty(true);
   };
 
@@ -342,7 +379,7 @@ export function AdminSettingsPage() {
           }
         >
           <Typography.Paragraph type="secondary" className="settings-card__lead">
-            同一份列表同时适用于直接上传的文件和压缩包内的文件。服务器端代码和可执行文件始终不能上传。
+            允许的类型作为网页内容提供。同一份列表同时适用于直接上传的文件和压缩包内的文件。可执行文件、安装程序和服务器端脚本始终不能上传。
           </Typography.Paragraph>
           <Form.Item
             name="allowed_extensions"
@@ -362,6 +399,34 @@ export function AdminSettingsPage() {
                 </fieldset>
               ))}
             </Checkbox.Group>
+          </Form.Item>
+          <Form.Item
+            name="extra_extensions"
+            label="其他允许的扩展名"
+            rules={[extraExtensionsRule]}
+            extra="输入扩展名后按回车，例如 scss、yml。"
+          >
+            <Select
+              mode="tags"
+              open={false}
+              suffixIcon={null}
+              tokenSeparators={[',', ' ', '，']}
+              placeholder="例如 scss"
+              aria-label="其他允许的扩展名"
+            />
+          </Form.Item>
+          <Form.Item
+            name="unknown_file_types"
+            label={LABELS.unknown_file_types}
+            extra="不在允许列表中、也不是可执行文件的文件（如 LICENSE、.scss 源码、.gz）。仅供下载的文件以附件方式提供，页面的脚本仍可读取。"
+          >
+            <Radio.Group aria-label={LABELS.unknown_file_types}>
+              {UNKNOWN_FILE_TYPE_MODES.map((mode) => (
+                <Radio key={mode} value={mode}>
+                  {m.unknownFileTypeLabels[mode]}
+                </Radio>
+              ))}
+            </Radio.Group>
           </Form.Item>
         </Card>
 

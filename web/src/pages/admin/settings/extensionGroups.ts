@@ -6,9 +6,10 @@ const GROUPS: Array<{ label: string; extensions: string[] }> = [
     extensions: ['html', 'htm', 'css', 'js', 'mjs', 'json', 'map', 'xml', 'webmanifest', 'wasm'],
   },
   { label: '图片', extensions: ['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'avif', 'bmp', 'ico'] },
-  { label: '字体', extensions: ['woff', 'woff2', 'ttf', 'otf'] },
-  { label: '音频与视频', extensions: ['mp3', 'mp4', 'webm', 'ogg', 'wav'] },
-  { label: '文档与数据', extensions: ['txt', 'md', 'csv', 'pdf'] },
+  { label: '字体', extensions: ['woff', 'woff2', 'ttf', 'otf', 'eot', 'pfb'] },
+  { label: '音频与视频', extensions: ['mp3', 'mp4', 'webm', 'ogg', 'wav', 'vtt'] },
+  { label: '3D 模型', extensions: ['glb', 'gltf'] },
+  { label: '文档与数据', extensions: ['txt', 'md', 'csv', 'pdf', 'bcmap', 'icc', 'jsonld'] },
 ];
 
 /** The known extensions in their groups; any the groups do not name go under 其他. */
