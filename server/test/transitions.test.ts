@@ -9,6 +9,7 @@ import {
   format,
   messages,
   REVIEW_ACTION_LABELS,
+  reasonRequiredMessage,
   type ReviewAction,
 } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,8 +211,9 @@ describe('comments and batches', () => {
           token: await t.adminToken(),
           body: { action, ...(comment !== undefined ? { comment } : {}) },
         });
-        const body = expectFailure(res, 400, messages.review.reasonRequired);
-        expect(body.errors?.comment).toBe(messages.review.reasonRequired);
+        // Each decision in its own words: 拒绝… for reject, 下线… for takedown.
+        const body = expectFailure(res, 400, reasonRequiredMessage(action));
+        expect(body.errors?.comment).toBe(reasonRequiredMessage(action));
       }
       expect(await snapshot(id)).toEqual(before);
     }
