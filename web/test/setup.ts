@@ -1,6 +1,5 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { message } from 'antd';
 import { afterEach, vi } from 'vitest';
 
 // Whole-app renders with antd are slow in jsdom; leave room on a busy machine.
@@ -51,9 +50,6 @@ window.getComputedStyle = (element: Element) => originalGetComputedStyle(element
 
 afterEach(() => {
   cleanup();
-  // antd's static messages (the user menu's sign-out) live outside the rendered tree: close them
-  // with the test, or their timers fire after jsdom is gone.
-  message.destroy();
   window.localStorage.clear();
   window.sessionStorage.clear();
   vi.restoreAllMocks();
