@@ -110,7 +110,15 @@ async function load(browser, base, page, profile) {
   const usable = Math.max(ready.at, lastTaskEnd);
   const scriptBytes = [...scripts.values()].reduce((a, b) => a + b, 0);
   await context.close();
-  if (process.env.BENCH_DEBUG) console.log(JSON.stringify({ path: page.path, at: Math.round(ready.at), lastTaskEnd: Math.round(lastTaskEnd), tasks: ready.longTasks.map((t) => [Math.round(t.start), Math.round(t.end - t.start)]) }));
+  if (process.env.BENCH_DEBUG)
+    console.log(
+      JSON.stringify({
+        path: page.path,
+        at: Math.round(ready.at),
+        lastTaskEnd: Math.round(lastTaskEnd),
+        tasks: ready.longTasks.map((t) => [Math.round(t.start), Math.round(t.end - t.start)]),
+      }),
+    );
   return { usable, scriptBytes, scripts: scripts.size };
 }
 

@@ -9,8 +9,8 @@ import {
   format,
   messages,
   REVIEW_ACTION_LABELS,
-  reasonRequiredMessage,
   type ReviewAction,
+  reasonRequiredMessage,
 } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectFailure, review, type TestApp, uploadProject } from './helpers.js';

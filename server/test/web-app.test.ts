@@ -28,14 +28,20 @@ function writeBuild(dir: string): void {
 describe('web app files', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const webDist = path.join(fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'sitehall-web-')), 'dist');
+    const webDist = path.join(
+      fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'sitehall-web-')),
+      'dist',
+    );
     writeBuild(webDist);
     t = await createTestApp({ webDist });
   });
   afterAll(() => t.close());
 
   it('sends a hashed asset as brotli when the browser takes it, cached for a year as immutable', async () => {
-    const res = await t.request({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const res = await t.request({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['content-type']).toMatch(/javascript/);
@@ -50,12 +56,18 @@ describe('web app files', () => {
     expect(gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
     expect(gz.headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
-    const plain = await t.request({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    const plain = await t.request({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(SCRIPT);
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
-    const tiny = await t.request({ url: '/assets/tiny-def456.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const tiny = await t.request({
+      url: '/assets/tiny-def456.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(tiny.statusCode).toBe(200);
     expect(tiny.headers['content-encoding']).toBeUndefined();
     expect(tiny.body).toBe('export {};\n');
@@ -73,7 +85,10 @@ describe('web app files', () => {
   });
 
   it('answers 404 for a hashed asset that is not there (a tab opened before a redeploy)', async () => {
-    const res = await t.request({ url: '/assets/ShowcasePage-old999.js', headers: { 'accept-encoding': 'br' } });
+    const res = await t.request({
+      url: '/assets/ShowcasePage-old999.js',
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).not.toMatch(/html/);
   });
