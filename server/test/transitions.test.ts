@@ -10,6 +10,7 @@ import {
   messages,
   REVIEW_ACTION_LABELS,
   type ReviewAction,
+  reasonRequiredMessage,
 } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectFailure, review, type TestApp, uploadProject } from './helpers.js';
@@ -218,8 +219,9 @@ describe('comments and batches', () => {
           token: await t.adminToken(),
           body: { action, ...(comment !== undefined ? { comment } : {}) },
         });
-        const body = expectFailure(res, 400, messages.review.reasonRequired);
-        expect(body.errors?.comment).toBe(messages.review.reasonRequired);
+        // Each decision in its own words: 拒绝… for reject, 下线… for takedown.
+        const body = expectFailure(res, 400, reasonRequiredMessage(action));
+        expect(body.errors?.comment).toBe(reasonRequiredMessage(action));
       }
       expect(await snapshot(id)).toEqual(before);
     }

@@ -273,10 +273,16 @@ describe('disable and enable', () => {
     const res = await patch(u.id, { disabled: true });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.user.disabled).toBe(true);
-    expectFailure(await profile(u.token), 401);
-    expectFailure(await profile(second), 401);
+    expectFailure(await profile(u.token), 401, m.accountDisabled);
+    expectFailure(await profile(second), 401, m.accountDisabled);
+    // Its sessions are over: kept only to tell their holders why (docs/decisions.md).
     expect(
-      await t.ctx.db.selectFrom('sessions').select('id').where('user_id', '=', u.id).execute(),
+      await t.ctx.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', u.id)
+        .where('ended_reason', 'is', null)
+        .execute(),
     ).toHaveLength(0);
     expectFailure(await loginAttempt(t, u.username, u.password), 403, m.accountDisabled);
 

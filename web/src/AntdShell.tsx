@@ -34,6 +34,16 @@ function ThemeVariables({ children }: { children: ReactNode }) {
   return children;
 }
 
+// antd's static message, notification and modal (used where the component that calls them is about
+// to go, as the user menu on sign-out) render in the app's theme and locale too.
+ConfigProvider.config({
+  holderRender: (children) => (
+    <ConfigProvider locale={appLocale} theme={appTheme}>
+      {children}
+    </ConfigProvider>
+  ),
+});
+
 export function AntdShell({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider locale={appLocale} theme={appTheme} button={{ autoInsertSpace: false }}>

@@ -1,8 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { message } from 'antd';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fail, fakeApi, ok } from './fake-api';
 import { adminUser, makeUser, signIn } from './fixtures';
 import { renderApp } from './render';
+
+// Sign-out shows antd's static message, which outlives the test: close it before jsdom goes, or its
+// timer fires into a window that is gone.
+afterAll(() => message.destroy());
 
 const mainNav = () => screen.getByRole('navigation', { name: '主导航' });
 const navLinkNames = () =>

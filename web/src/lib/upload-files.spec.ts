@@ -7,11 +7,13 @@ import {
   type PickedFile,
   type UploadRules,
   uploadFormData,
+  uploadItemCount,
   walkEntry,
 } from './upload-files';
 
 const rules: UploadRules = {
   maxFiles: 3,
+  maxEntries: 6,
   maxFileBytes: 4096,
   maxUploadBytes: 6000,
   allowedExtensions: ['zip', 'rar', '7z', 'html', 'css', 'js', 'png'],
@@ -133,6 +135,28 @@ describe('adding files to an upload', () => {
     ]);
   });
 
+  it('counts a folder as one item against the file count, its files against the entry limit', async () => {
+    const folder = (name: string, n: number) =>
+      Array.from({ length: n }, (_, i) => picked(`${name}/p${i}.html`, 10));
+    // A folder of five files and two loose files: three items, seven files… over the entry limit.
+    const over = await addFiles([], [...folder('site', 5), picked('a.js'), picked('b.css')], rules, 'drop');
+    expect(over.files).toEqual([]);
+    expect(over.problems[0]?.message).toBe('文件夹中的文件数量超过限制。最多允许 6 个');
+    // A folder of five files and one loose file: two items, six files.
+    const ok = await addFiles([], [...folder('site', 5), picked('a.js')], rules, 'drop');
+    expect(ok.files).toHaveLength(6);
+    expect(ok.problems).toEqual([]);
+    // Four items (three folders and a file) are over three, however few files they hold.
+    const many = await addFiles(
+      [],
+      [...folder('a', 1), ...folder('b', 1), ...folder('c', 1), picked('d.js')],
+      rules,
+      'drop',
+    );
+    expect(many.problems[0]?.message).toBe('文件数量超过限制。最多允许上传 3 个文件');
+    expect(uploadItemCount(['site/a.html', 'site/css/b.css', 'x.js'])).toBe(2);
+  });
+
   it('refuses a batch that goes over the total size', async () => {
     const result = await addFiles([picked('a.js', 4000)], [picked('b.js', 4000)], rules, 'pick');
     expect(result.files.map((f) => f.path)).toEqual(['a.js']);
@@ -158,6 +182,7 @@ describe('adding files to an upload', () => {
   it('uses the server defaults when given them (100 MB per file)', async () => {
     const defaults: UploadRules = {
       maxFiles: DEFAULT_LIMITS.maxFilesPerUpload,
+      maxEntries: DEFAULT_LIMITS.maxArchiveEntries,
       maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
       maxUploadBytes: DEFAULT_LIMITS.maxUploadBytes,
       allowedExtensions: DEFAULT_LIMITS.allowedExtensions,

@@ -26,7 +26,10 @@ export interface PickedFile {
 
 /** The limits the picker enforces; the same numbers the server checks. */
 export interface UploadRules {
+  /** Items per upload: a folder picked or dropped as a whole counts as one (uploadItemCount). */
   maxFiles: number;
+  /** The most files a folder may hold (the archive entry limit). */
+  maxEntries: number;
   maxFileBytes: number;
   maxUploadBytes: number;
   allowedExtensions: string[];
@@ -37,6 +40,7 @@ export interface UploadRules {
 export function rulesFromConfig(config: PublicConfigDto): UploadRules {
   return {
     maxFiles: config.limits.max_files_per_upload,
+    maxEntries: config.limits.max_archive_entries,
     maxFileBytes: config.limits.max_file_bytes,
     maxUploadBytes: config.limits.max_upload_bytes,
     allowedExtensions: config.allowed_extensions,
@@ -64,6 +68,16 @@ export function detectUploadType(files: readonly PickedFile[]): Exclude<UploadTy
 export function archiveLabel(files: readonly PickedFile[]): string {
   const only = files[0];
   return `压缩包（${only ? extensionOf(only.path).toUpperCase() : 'ZIP'}）`;
+}
+
+/**
+ * How many items the files make against the files-per-upload limit: a folder picked or dropped as a
+ * whole (paths sharing a first segment) is one item, like an archive; each loose file is one. The
+ * server counts the same way (server/src/ingest/names.ts).
+ */
+export function uploadItemCount(paths: readonly string[]): number {
+  return new Set(paths.map((path) => (path.indexOf('/') > 0 ? `${path.slice(0, path.indexOf('/'))}/` : path)))
+    .size;
 }
 
 export function totalBytes(files: readonly PickedFile[]): number {
@@ -178,8 +192,11 @@ export async function addFiles(
   }
 
   let files = [...current, ...added];
-  if (files.length > rules.maxFiles) {
+  if (uploadItemCount(files.map((f) => f.path)) > rules.maxFiles) {
     refuse(format(m.tooManyFiles, { n: rules.maxFiles }), ...added.map((f) => f.path));
+    files = [...current];
+  } else if (files.length > rules.maxEntries) {
+    refuse(format(m.tooManyFolderFiles, { n: rules.maxEntries }), ...added.map((f) => f.path));
     files = [...current];
   } else if (totalBytes(files) > rules.maxUploadBytes) {
     refuse(

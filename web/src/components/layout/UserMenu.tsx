@@ -1,6 +1,6 @@
 import { DashboardOutlined, DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { App, Dropdown, type MenuProps, Typography } from 'antd';
+import { Dropdown, type MenuProps, message, Typography } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../hooks/useAuth';
 import { RoleTag } from '../RoleTag';
@@ -10,9 +10,11 @@ import { UserAvatar } from '../UserAvatar';
 export function UserMenu() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
-  const { message } = App.useApp();
   if (!user) return null;
 
+  // antd's static message, not App.useApp's: signing out removes this menu (and the message host
+  // around it) at once, and the home page it leads to has none of its own (docs/decisions.md
+  // "Web app"). AntdShell gives static messages the app's theme.
   const signOut = async () => {
     const ok = await logout();
     if (ok) message.success(messages.auth.logoutSuccess);
