@@ -321,7 +321,7 @@ export async function auditEntries(t: TestApp, filter: { action?: string; target
 }
 
 /**
- * Asserts the failure envelope of DECISIONS.md "API shape": the status, { success: false, message }
+ * Asserts the failure envelope of docs/product.md "API shape": the status, { success: false, message }
  * with a non-empty message (the given one when passed), and string-valued per-field errors if any.
  */
 export function expectFailure(res: LightMyRequestResponse, status: number, message?: string) {

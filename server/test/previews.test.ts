@@ -1,5 +1,5 @@
 /**
- * Preview links (DECISIONS.md "Serving sites"): who may make one, what it shows, how long, and
+ * Preview links (docs/product.md "Serving sites"): who may make one, what it shows, how long, and
  * that a newer link, expiry or a deleted project closes it — always as the same 404.
  */
 import { messages } from '@sitehall/contracts';

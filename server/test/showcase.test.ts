@@ -1,5 +1,5 @@
 /**
- * The public showcase (DECISIONS.md "Showcase"): live and public projects only, public fields
+ * The public showcase (docs/product.md "Showcase"): live and public projects only, public fields
  * only, Chinese search of any length over name, description and author, the three sorts, the
  * featured filter and paging — and a search index that follows every change at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The whole review transition table of DECISIONS.md "Statuses and transitions": every action from
+ * The whole review transition table of docs/product.md "Statuses and transitions": every action from
  * every state a project can be in, run through POST /api/admin/projects/{id}/review. An allowed
  * action answers 200 and lands in the expected state (live version, featured mark, site served or
  * not, a review comment and an audit entry); any other answers 409 and changes nothing at all.

@@ -1,5 +1,5 @@
 /**
- * View counting (DECISIONS.md "Serving sites"): an HTML page view of a live site counts one;
+ * View counting (docs/product.md "Serving sites"): an HTML page view of a live site counts one;
  * assets, bots, HEAD, prefetches, 404s and previews don't; one visitor (address and User-Agent)
  * counts once per project per 30 minutes, in memory or shared through Redis. Counts are written in
  * batches, per project and per day, and a graceful restart keeps them.

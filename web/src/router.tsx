@@ -1,4 +1,4 @@
-/** The route table of spec §2 with its guards. Pages load on demand, one chunk per page. */
+/** The route table of docs/product.md §2 with its guards. Pages load on demand, one chunk per page. */
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router-dom';
 import { lazyInShell } from './AppProviders';
@@ -128,7 +128,7 @@ export const routes: RouteObject[] = [
           { index: true, element: HomePage },
           { path: 'public', element: ShowcasePage },
           { path: 'login', element: <GuestOnly>{LoginPage}</GuestOnly> },
-          // Sign-in is enough to reach it; the page itself tells non-admins it is restricted (spec §6).
+          // Sign-in is enough to reach it; the page itself tells non-admins it is restricted (docs/product.md §6).
           { path: 'register', element: <RequireAuth>{RegisterPage}</RequireAuth> },
         ]),
       },
@@ -166,7 +166,7 @@ export const routes: RouteObject[] = [
           { path: 'projects', element: AdminProjectsPage },
           { path: 'settings', element: AdminSettingsPage },
           { path: 'audit-logs', element: AuditLogsPage },
-          // Any other admin address: the admin panel with the platform's real counters (spec §2).
+          // Any other admin address: the admin panel with the platform's real counters (docs/product.md §2).
           { path: '*', element: AdminOverviewPage },
         ]),
       },

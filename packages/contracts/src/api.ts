@@ -1,4 +1,4 @@
-/** Response shapes of the API (DECISIONS.md "API shape"). */
+/** Response shapes of the API (docs/product.md "API shape"). */
 import type { UnknownFileTypeMode } from './limits.js';
 import type { DeploymentStatus, ProjectStatus, Role, UploadType } from './statuses.js';
 
@@ -93,7 +93,7 @@ export interface ReviewCommentDto {
   created_at: string;
 }
 
-/** A project as the owner and admins see it; both naming styles of spec §3 are present. */
+/** A project as the owner and admins see it; both naming styles of docs/product.md §3 are present. */
 export interface ProjectDto {
   id: number;
   project_id: number;
@@ -177,7 +177,7 @@ export interface PublicConfigDto {
   sites_origin: string | null;
 }
 
-/** Counters of the owner's dashboard (spec §2): reviewed = approved, published or rejected. */
+/** Counters of the owner's dashboard (docs/product.md §2): reviewed = approved, published or rejected. */
 export interface MyProjectStats {
   total: number;
   pending: number;

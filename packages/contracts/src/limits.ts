@@ -1,4 +1,4 @@
-/** Limits and allowed types (DECISIONS.md "Uploads"). The server's config holds the live values. */
+/** Limits and allowed types (docs/product.md "Uploads"). The server's config holds the live values. */
 
 export const SPEC_EXTENSIONS = [
   'zip',
@@ -174,7 +174,7 @@ export const CONTENT_CHECK_BYTES = 1024;
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const COPY_FEEDBACK_MS = 3_000;
 
-/** Sizes in Bytes, KB, MB, GB with base 1024 (spec §9). */
+/** Sizes in Bytes, KB, MB, GB with base 1024 (docs/product.md §9). */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const units = ['Bytes', 'KB', 'MB', 'GB', 'TB'];

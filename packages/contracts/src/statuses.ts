@@ -1,4 +1,4 @@
-/** Roles, project statuses, review actions and their Chinese labels (DECISIONS.md "Statuses and transitions"). */
+/** Roles, project statuses, review actions and their Chinese labels (docs/product.md "Statuses and transitions"). */
 import { reviewMessages } from './messages/review.js';
 
 export const ROLES = ['admin', 'user'] as const;

@@ -45,7 +45,7 @@ export interface ProjectsTable {
   owner_id: number;
   name: string;
   description: string | null;
-  /** pending | approved | published | rejected: the state machine of DECISIONS.md. */
+  /** pending | approved | published | rejected: the state machine of docs/product.md. */
   status: 'pending' | 'approved' | 'published' | 'rejected';
   is_public: Flag;
   /** The deployment served at /sites/{id}/, null when not live. */

@@ -1,6 +1,6 @@
 /**
  * Domain errors thrown by services, and the one handler that maps every failure to the JSON
- * envelope of DECISIONS.md "API shape": { success: false, message, errors? } with a fitting status.
+ * envelope of docs/product.md "API shape": { success: false, message, errors? } with a fitting status.
  */
 import { format, messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../services/accounts.js';
 
-/** The success envelope of DECISIONS.md "API shape". */
+/** The success envelope of docs/product.md "API shape". */
 export function ok<T>(data: T, message?: string) {
   return message ? { success: true as const, data, message } : { success: true as const, data };
 }

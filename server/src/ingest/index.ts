@@ -1,6 +1,6 @@
 /**
  * Ingest: from an upload's staged temp files to a validated, normalised file tree with hashes,
- * ready to store (DECISIONS.md "Uploads"). A single .zip/.rar/.7z is an archive (its format told by
+ * ready to store (docs/product.md "Uploads"). A single .zip/.rar/.7z is an archive (its format told by
  * magic bytes, not by name); anything else is a set of loose files. Everything is checked before a
  * byte is extracted, the heavy work runs in a worker thread under a time limit, and a refusal
  * leaves nothing behind in workDir.

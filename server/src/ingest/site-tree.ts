@@ -2,7 +2,7 @@
 import { extensionOf } from '@sitehall/contracts';
 
 /**
- * Removes the folder every file sits under ('mysite/index.html' → 'index.html'). DECISIONS.md
+ * Removes the folder every file sits under ('mysite/index.html' → 'index.html'). docs/product.md
  * unwraps "that folder"; we repeat while the root still holds a single folder and no file, because
  * re-zipping an extracted download often nests the folder twice ('site/site/index.html') and a
  * root with nothing but one folder is never what the author meant to publish.

@@ -1,5 +1,5 @@
 /**
- * The review state machine of DECISIONS.md, in one table: which action may run from which state.
+ * The review state machine of docs/product.md, in one table: which action may run from which state.
  * "Live" is a project with a live deployment, whatever its newest upload's review says.
  */
 import type { ProjectStatus, ReviewAction } from '@sitehall/contracts';

@@ -1,4 +1,4 @@
-/** The only place project rows become JSON (spec §3 field names, both naming styles). */
+/** The only place project rows become JSON (docs/product.md §3 field names, both naming styles). */
 import type {
   AdminProjectDto,
   ContentCheckSummary,

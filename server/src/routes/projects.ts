@@ -1,4 +1,4 @@
-/** The owner's project calls under /api/projects (spec §7, DECISIONS.md "Deployments"). */
+/** The owner's project calls under /api/projects (docs/product.md §7, docs/product.md "Deployments"). */
 import { messages, myProjectsQuery, rollbackBody, updateProjectBody } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';

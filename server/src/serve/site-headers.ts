@@ -1,5 +1,5 @@
 /**
- * The headers that keep user content away from the platform's session (DECISIONS.md "Serving
+ * The headers that keep user content away from the platform's session (docs/product.md "Serving
  * sites"). On the default one-host install every site response is sandboxed into an opaque origin:
  * its scripts run, but can neither read the platform's storage nor call its API as the visitor.
  */

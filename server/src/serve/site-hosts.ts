@@ -1,5 +1,5 @@
 /**
- * Which host a request came to when sites have their own origin (SITES_ORIGIN, DECISIONS.md
+ * Which host a request came to when sites have their own origin (SITES_ORIGIN, docs/product.md
  * "Serving sites"): the platform's own host, the sites host, or (SITES_SUBDOMAINS) one project's
  * subdomain p{id}.{sites host}. The sites host serves /sites and /preview and nothing of the app;
  * the app host sends /sites and /preview over to it. Hosts are read from the Host header, which a

@@ -1,7 +1,7 @@
 /**
  * Platform settings editable by admins (limits, allowed types and what happens to other types,
  * preview lifetime, each account's storage quota and uploads per hour), stored in the
- * settings table over the defaults of DECISIONS.md and cached in memory. One set of numbers used by
+ * settings table over the defaults of docs/product.md and cached in memory. One set of numbers used by
  * the upload pipeline, the public config endpoint and the admin screen.
  */
 import {

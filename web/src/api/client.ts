@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the app (spec §7, §8): base /api, 10 s timeout, the stored bearer token on
+ * The one HTTP client of the app (docs/product.md §7, §8): base /api, 10 s timeout, the stored bearer token on
  * every request, one error type with the server's Chinese message, and sign-out on HTTP 401.
  */
 import { type ApiFailure, type ApiSuccess, messages, REQUEST_TIMEOUT_MS } from '@sitehall/contracts';

@@ -1,5 +1,5 @@
 /**
- * The generic error screen (spec §2, §8). It uses no router or auth hooks, so it also works as the
+ * The generic error screen (docs/product.md §2, §8). It uses no router or auth hooks, so it also works as the
  * outermost error boundary, outside the router.
  */
 import { CloseCircleFilled, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';

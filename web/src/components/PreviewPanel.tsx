@@ -1,5 +1,5 @@
 /**
- * How a project is seen before and after review (spec §4 "Preview"): a live project shows its
+ * How a project is seen before and after review (docs/product.md §4 "Preview"): a live project shows its
  * published address; otherwise a temporary preview link can be made, which counts down to its
  * expiry, is reused while it lasts and can be made again (the server then revokes the old one).
  */

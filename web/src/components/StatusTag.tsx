@@ -3,7 +3,7 @@ import { Tag } from 'antd';
 
 /**
  * A project's status as its owner reads it: 待审核, 已发布 or 已拒绝. Approved and published are
- * both live, so both read 已发布 in the same colour (DECISIONS.md "Statuses and transitions").
+ * both live, so both read 已发布 in the same colour (docs/product.md "Statuses and transitions").
  */
 export function StatusTag({ status }: { status: ProjectStatus }) {
   const color = status === 'published' ? STATUS_COLORS.approved : STATUS_COLORS[status];

@@ -1,5 +1,5 @@
 /**
- * Where the files of an upload are chosen (spec §2 "Upload", §5): drop folders, loose files or an
+ * Where the files of an upload are chosen (docs/product.md §2 "Upload", §5): drop folders, loose files or an
  * archive, or pick files or a whole folder. Every addition goes through the same rules
  * (lib/upload-files), and the chosen files are listed with their relative paths.
  */

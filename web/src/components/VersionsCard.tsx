@@ -1,6 +1,6 @@
 /**
  * A project's versions, newest first, with a rollback to any earlier approved one while the project
- * is live (DECISIONS.md "Deployments": the owner or an admin may roll back). Used on the owner's
+ * is live (docs/product.md "Deployments": the owner or an admin may roll back). Used on the owner's
  * project page and on the admin's review detail.
  */
 import './versions.css';

@@ -1,5 +1,5 @@
 /**
- * Who is signed in (spec §4 "Auth state"): loading at first, then the stored token and user are read;
+ * Who is signed in (docs/product.md §4 "Auth state"): loading at first, then the stored token and user are read;
  * login, logout and refresh keep the browser's copy and this state in step.
  */
 import { messages, type UserDto } from '@sitehall/contracts';

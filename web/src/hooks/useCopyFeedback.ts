@@ -1,4 +1,4 @@
-/** Copies text, says so, and shows a "copied" state on the button for 3 s (spec §9). */
+/** Copies text, says so, and shows a "copied" state on the button for 3 s (docs/product.md §9). */
 import { COPY_FEEDBACK_MS, messages } from '@sitehall/contracts';
 import { App } from 'antd';
 import { useCallback, useEffect, useState } from 'react';

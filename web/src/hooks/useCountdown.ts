@@ -1,4 +1,4 @@
-/** Time left until a deadline, ticking every second (spec §4 "Preview", §9: 1 s ticks). */
+/** Time left until a deadline, ticking every second (docs/product.md §4 "Preview", §9: 1 s ticks). */
 import { useEffect, useRef, useState } from 'react';
 
 const TICK_MS = 1_000;

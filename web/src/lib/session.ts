@@ -1,5 +1,5 @@
 /**
- * Where the signed-in session lives in the browser (DECISIONS.md "Accounts"): with remember-me
+ * Where the signed-in session lives in the browser (docs/product.md "Accounts"): with remember-me
  * in localStorage (a 30-day token), otherwise in sessionStorage (a 12-hour token, gone with the tab).
  */
 import type { UserDto } from '@sitehall/contracts';

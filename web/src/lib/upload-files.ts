@@ -1,5 +1,5 @@
 /**
- * The upload form's file rules (spec §5, DECISIONS.md "Uploads"): what a drop or a pick adds to the
+ * The upload form's file rules (docs/product.md §5, docs/product.md "Uploads"): what a drop or a pick adds to the
  * chosen files, and why anything is refused. The limits come from GET /api/config/public, so what
  * is said here is what the server enforces.
  */
@@ -58,7 +58,7 @@ export function acceptAttribute(extensions: readonly string[]): string {
   return extensions.map((e) => `.${e}`).join(',');
 }
 
-/** Zip when exactly one file is chosen and it is an archive; otherwise loose files (spec §4). */
+/** Zip when exactly one file is chosen and it is an archive; otherwise loose files (docs/product.md §4). */
 export function detectUploadType(files: readonly PickedFile[]): Exclude<UploadType, 'auto'> {
   const only = files.length === 1 ? files[0] : undefined;
   return only && (ARCHIVE_EXTENSIONS as readonly string[]).includes(extensionOf(only.path)) ? 'zip' : 'files';

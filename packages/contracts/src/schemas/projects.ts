@@ -33,7 +33,7 @@ export const projectDescription = z
   .max(DESCRIPTION_MAX, { error: m.descriptionTooLong })
   .refine((v) => !HIDDEN_CONTROLS_BUT_LINES.test(v), { error: m.descriptionInvalid });
 
-/** The text fields of the multipart upload (DECISIONS.md "Uploads"). */
+/** The text fields of the multipart upload (docs/product.md "Uploads"). */
 export const uploadFields = z.object({
   project_name: projectName,
   description: projectDescription.optional().default(''),

@@ -7,7 +7,7 @@ import { pageParam, pageSizeParam } from './paging.js';
 
 const comment = z.string().trim().max(1000, { error: m.commentTooLong }).optional();
 
-/** POST /api/admin/projects/{id}/review (DECISIONS.md "Statuses and transitions"). */
+/** POST /api/admin/projects/{id}/review (docs/product.md "Statuses and transitions"). */
 export const reviewBody = z.object({
   action: z.enum(REVIEW_ACTIONS, { error: m.statusRequired }),
   comment,

@@ -42,7 +42,7 @@ export function useAdminListParams(defaultPageSize: number) {
   return { ...list, status, sort, risk, query, paging };
 }
 
-/** "第 2 页，共 5 页，总计 43 项" (spec §2, review list). */
+/** "第 2 页，共 5 页，总计 43 项" (docs/product.md §2, review list). */
 export function pageSummary(page: number, pageSize: number, total: number): string {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return `第 ${Math.min(page, pages)} 页，共 ${pages} 页，总计 ${total} 项`;

@@ -1,5 +1,5 @@
 /**
- * Route guards of spec §2: signed-out visitors go to /login remembering where they were headed;
+ * Route guards of docs/product.md §2: signed-out visitors go to /login remembering where they were headed;
  * admin pages send others to /dashboard; guest-only pages send signed-in users to /dashboard
  * (or back to the page they were sent from, right after signing in).
  */

@@ -17,7 +17,7 @@ const items: SideNavItem[] = [
   { to: '/admin/audit-logs', label: '审计日志', icon: <FileSearchOutlined aria-hidden /> },
 ];
 
-/** Every /admin page: the admin side menu (spec §2, admin only). */
+/** Every /admin page: the admin side menu (docs/product.md §2, admin only). */
 export function AdminLayout() {
   return <SideNavLayout title="管理后台" items={items} />;
 }

@@ -6,7 +6,7 @@ import { useAuth } from '../../hooks/useAuth';
 import { RoleTag } from '../RoleTag';
 import { UserAvatar } from '../UserAvatar';
 
-/** The signed-in user's menu in the navigation bar (spec §2 "Navigation bar"). */
+/** The signed-in user's menu in the navigation bar (docs/product.md §2 "Navigation bar"). */
 export function UserMenu() {
   const { user, logout } = useAuth();
   const navigate = useNavigate();

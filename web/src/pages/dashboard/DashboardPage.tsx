@@ -1,5 +1,5 @@
 /**
- * 控制台 (spec §2 "Dashboard"): a greeting, the four counters of the owner's projects, the five
+ * 控制台 (docs/product.md §2 "Dashboard"): a greeting, the four counters of the owner's projects, the five
  * newest projects, the storage they use, quick actions and usage tips.
  */
 import './dashboard.css';

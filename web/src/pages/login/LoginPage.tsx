@@ -46,7 +46,7 @@ export function LoginPage() {
     onError: (failure) => setError(loginFailureText(toApiError(failure))),
   });
 
-  // 开始使用 leads a visitor to /register (spec §2), which sends them here: no account to sign in
+  // 开始使用 leads a visitor to /register (docs/product.md §2), which sends them here: no account to sign in
   // with yet, so say where accounts come from and offer the showcase instead of 请先登录.
   const fromRegister = !state?.expired && state?.from?.pathname === '/register';
   const notice = state?.reason

@@ -1,5 +1,5 @@
 /**
- * 项目详情 (spec §2 "Project detail"): everything about one of the owner's projects: information,
+ * 项目详情 (docs/product.md §2 "Project detail"): everything about one of the owner's projects: information,
  * files, versions, review history, access and preview, statistics, and what can be done with it.
  */
 import './project-detail.css';

@@ -1,5 +1,5 @@
 /**
- * 我的项目 (spec §2 "My projects"): the owner's projects as cards, filtered by status, a page at a
+ * 我的项目 (docs/product.md §2 "My projects"): the owner's projects as cards, filtered by status, a page at a
  * time, with the storage they use. Filter and page live in the address, so reload and back keep them.
  */
 import './projects.css';

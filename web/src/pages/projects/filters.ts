@@ -1,4 +1,4 @@
-/** The filters of my projects (spec §2): all, pending, approved (labelled 已发布, includes published), rejected. */
+/** The filters of my projects (docs/product.md §2): all, pending, approved (labelled 已发布, includes published), rejected. */
 import { type MyProjectStats, OWNER_FILTERS, type OwnerFilter } from '@sitehall/contracts';
 
 export interface ProjectFilter {

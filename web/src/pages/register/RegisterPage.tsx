@@ -17,7 +17,7 @@ interface RegisterValues {
 
 const usernameRule = schemaRule(username);
 
-/** Shown to signed-in users who are not admins (spec §2 "Register"). */
+/** Shown to signed-in users who are not admins (docs/product.md §2 "Register"). */
 function RestrictedNotice() {
   return (
     <div className="auth-page">

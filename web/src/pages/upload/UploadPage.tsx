@@ -1,5 +1,5 @@
 /**
- * 上传项目 (spec §2 "Upload", §5): name, description and files of a new project, checked here with
+ * 上传项目 (docs/product.md §2 "Upload", §5): name, description and files of a new project, checked here with
  * the server's own limits, sent with progress, cancellable while it runs.
  */
 import './upload.css';

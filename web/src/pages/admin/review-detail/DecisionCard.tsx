@@ -37,7 +37,7 @@ interface DecisionValues {
   comment?: string;
 }
 
-/** The review decision (spec §5): a decision must be chosen, and rejecting or taking down needs a reason. */
+/** The review decision (docs/product.md §5): a decision must be chosen, and rejecting or taking down needs a reason. */
 export function DecisionCard({ project }: { project: ProjectDto }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<DecisionValues>();

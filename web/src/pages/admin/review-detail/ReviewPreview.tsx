@@ -4,7 +4,7 @@ import { Button, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
 
-/** "29:59": minutes and seconds left (spec §4, the preview countdown). */
+/** "29:59": minutes and seconds left (docs/product.md §4, the preview countdown). */
 export function formatRemaining(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const minutes = Math.floor(total / 60);

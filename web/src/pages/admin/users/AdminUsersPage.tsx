@@ -298,7 +298,7 @@ function RowActions({ user, isSelf, onPasswordReset, onEditQuota }: RowActionsPr
         <Popconfirm
           {...(ownsProjects
             ? {
-                // The server would refuse (DECISIONS.md): say so before, and offer what it suggests.
+                // The server would refuse (docs/product.md): say so before, and offer what it suggests.
                 title: '无法删除用户',
                 description: format(messages.auth.userOwnsProjects, {
                   name: user.username,
