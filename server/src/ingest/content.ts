@@ -3,9 +3,19 @@
  * must not be binary, and executables are refused whatever they are called. Runs inside the
  * extraction worker (see refusal.ts about imports).
  */
-import type { ContentFacts } from './digest.js';
 import { displayName, extensionOfPath } from './names.js';
 import { Refusal } from './refusal.js';
+
+/** What hashing a file while it is written tells about its bytes (ingest/digest.ts makes it). */
+export interface ContentFacts {
+  sha256: string;
+  /** 0 when the CRC was not asked for. */
+  crc32: number;
+  size: number;
+  head: Buffer;
+  /** Always true when the UTF-8 check was not asked for. */
+  utf8: boolean;
+}
 
 /** A file that passed every check, as the worker hands it back. */
 export interface CheckedFile {

@@ -8,24 +8,17 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
+import { acceptContent, type CheckedFile, type ContentFacts, isTextExtension } from './content.js';
 import { extensionOfPath } from './names.js';
 
 /** How much of each file the content check looks at. */
 const HEAD_BYTES = 8192;
 
 /** Read and copy size: large enough that a 100 MB file is a hundred system calls. */
-export const IO_CHUNK_BYTES = 1024 * 1024;
+// ContentFacts lives with the checks that read it (content.ts); digests make it.
+export type { ContentFacts } from './content.js';
 
-export interface ContentFacts {
-  sha256: string;
-  /** 0 when the CRC was not asked for. */
-  crc32: number;
-  size: number;
-  head: Buffer;
-  /** Always true when the UTF-8 check was not asked for. */
-  utf8: boolean;
-}
+export const IO_CHUNK_BYTES = 1024 * 1024;
 
 export class ContentDigest {
   readonly #hash = createHash('sha256');

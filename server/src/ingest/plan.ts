@@ -3,7 +3,6 @@
  * file's type and size, and the totals. The same rules serve loose files (main thread) and archive
  * entries (extraction worker); see refusal.ts about imports.
  */
-import type { UploadLimits } from '@sitehall/contracts';
 import { checkEntryName, displayName, EntryTree, extensionOfPath, isJunk, uploadItemCount } from './names.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 

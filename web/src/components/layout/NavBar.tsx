@@ -13,7 +13,15 @@ import { lazyInShell } from '../../AppProviders';
 import { useAuth } from '../../hooks/useAuth';
 import { BrandLogo } from '../BrandLogo';
 import { PlainLinkButton } from '../PlainLinkButton';
-import type { SideNavItem } from './SideNavLayout';
+
+/** An entry of the console's side navigation (SideNavLayout), also listed in the phone menu here. */
+export interface SideNavItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+  /** Other paths that show this item as current (e.g. /admin for the overview). */
+  aliases?: string[];
+}
 
 // The bar itself is drawn without antd (it is on the home page's first load). Only signed-in people
 // see the user menu, and only narrow screens open the drawer: both load on demand, with antd.

@@ -1,16 +1,10 @@
 import { Layout, Menu, type MenuProps } from 'antd';
-import { type ReactNode, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PageLoading } from '../PageLoading';
-import { NavBar } from './NavBar';
+import { NavBar, type SideNavItem } from './NavBar';
 
-export interface SideNavItem {
-  to: string;
-  label: string;
-  icon: ReactNode;
-  /** Other paths that show this item as current (e.g. /admin for the overview). */
-  aliases?: string[];
-}
+export type { SideNavItem };
 
 /** The item whose path is the longest prefix of the current path. */
 export function currentItem(items: SideNavItem[], pathname: string): SideNavItem | undefined {
