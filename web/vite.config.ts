@@ -64,12 +64,10 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
-      // The contracts' schemas are built with zod at module level: declaring those calls pure lets a
-      // page that needs a constant beside a schema (SHOWCASE_SORTS) leave zod out.
-      treeshake: { manualPureFunctions: ['z'] },
       output: {
-        // React and the data libraries change rarely: their own long-cached chunks. antd is left to the
-        // automatic splitting, so each lazy page only loads the components it uses.
+        // React changes rarely: its own long-cached chunk. Everything else (antd, zod, the data
+        // libraries) is left to the automatic splitting, so each page loads only what it uses: a
+        // forced group would put a library any page uses into every page's first load.
         codeSplitting: {
           groups: [
             {

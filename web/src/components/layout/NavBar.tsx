@@ -25,7 +25,11 @@ export interface SideNavItem {
 
 // The bar itself is drawn without antd (it is on the home page's first load). Only signed-in people
 // see the user menu, and only narrow screens open the drawer: both load on demand, with antd.
-const UserMenu = lazyInShell(async () => (await import('./UserMenu')).UserMenu, { inline: true });
+// The menu tells sign-out's outcome with antd's static message, so it needs no message host.
+const UserMenu = lazyInShell(async () => (await import('./UserMenu')).UserMenu, {
+  inline: true,
+  feedback: false,
+});
 const NavDrawer = lazyInShell(async () => (await import('./NavDrawer')).NavDrawer, {
   inline: true,
   feedback: false,
