@@ -5,9 +5,14 @@ import { fail, fakeApi, ok } from './fake-api';
 import { adminUser, makeUser, signIn } from './fixtures';
 import { renderApp } from './render';
 
-// Sign-out shows antd's static message, which outlives the test: close it before jsdom goes, or its
-// timer fires into a window that is gone.
-afterAll(() => message.destroy());
+// Sign-out shows antd's static message, which outlives the test: close it before jsdom goes, and let
+// React finish removing it while the window is still there (its render otherwise ran after the
+// environment was torn down: "window is not defined").
+afterAll(async () => {
+  message.destroy();
+  await waitFor(() => expect(document.querySelector('.ant-message-notice')).toBeNull());
+  await new Promise((resolve) => setTimeout(resolve, 200));
+});
 
 const mainNav = () => screen.getByRole('navigation', { name: '主导航' });
 const navLinkNames = () =>
