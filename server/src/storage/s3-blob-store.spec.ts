@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTcpProxy } from '../../test/faults/tcp-proxy.js';
 import {
   type BlobStoreFixture,
   blobStoreContract,
@@ -240,4 +241,36 @@ describe('S3BlobStore specifics', () => {
     expect(await fx.store.removeStaleTemp(1000)).toBe(1);
     expect(await fx.keys()).toEqual([`blobs/${sha256.slice(0, 2)}/${sha256}`]);
   });
+});
+
+describe('S3BlobStore when the store stops answering', () => {
+  it('fails a call within its idle bound instead of waiting forever, and works again after', async () => {
+    const port = Number(new URL(s3.endpoint).port);
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port });
+    const client = createS3Client(
+      {
+        endpoint: `http://${proxy.address}`,
+        region: s3.region,
+        bucket: s3.bucket,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        forcePathStyle: true,
+      },
+      { connectMs: 500, idleMs: 1_000 },
+    );
+    const store = new S3BlobStore(client, s3.bucket, `t-${randomBytes(6).toString('hex')}/`);
+    try {
+      expect(await store.stat('a'.repeat(64))).toBeNull();
+      proxy.blackhole();
+      const started = Date.now();
+      await expect(store.stat('b'.repeat(64))).rejects.toThrow();
+      // The SDK retries (three attempts by default), each bounded by the idle limit.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      proxy.restore();
+      expect(await store.stat('c'.repeat(64))).toBeNull();
+    } finally {
+      client.destroy();
+      await proxy.close();
+    }
+  }, 30_000);
 });

@@ -73,7 +73,15 @@ const MAX_COPY_OBJECT = 5 * 1024 * MiB;
  * the SDK's default (a CRC32 trailer on every upload) is refused by several S3-compatible servers,
  * and every blob is already named by its SHA-256.
  */
-export function createS3Client(config: S3StorageConfig): S3Client {
+export function createS3Client(
+  config: S3StorageConfig,
+  /**
+   * Nothing waits on the store without a bound: a connection must open within `connectMs`, and a
+   * socket that stays silent for `idleMs` (a store that stopped answering, mid-answer too) fails
+   * the call. An idle bound, not a total one, so a long download of a large file still finishes.
+   */
+  timeouts: { connectMs: number; idleMs: number } = { connectMs: 2_000, idleMs: 15_000 },
+): S3Client {
   // The SDK warns once per process on Node 20 that releases after January 2027 will need Node 22;
   // this is the switch it documents for that (aws/aws-sdk-js-v3#7983). An operator's own value wins.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -87,7 +95,12 @@ export function createS3Client(config: S3StorageConfig): S3Client {
       : {}),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { httpAgent: new http.Agent(agent), httpsAgent: new https.Agent(agent) },
+    requestHandler: {
+      httpAgent: new http.Agent(agent),
+      httpsAgent: new https.Agent(agent),
+      connectionTimeout: timeouts.connectMs,
+      socketTimeout: timeouts.idleMs,
+    },
   });
 }
 
