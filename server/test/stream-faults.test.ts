@@ -20,6 +20,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backup } from '../src/backup/backup.js';
 import { loadConfig } from '../src/config.js';
 import { LocalBlobStore } from '../src/storage/index.js';
+import { startTcpProxy, type TcpProxy } from './faults/tcp-proxy.js';
 import {
   ADMIN_PASSWORD,
   createTestApp,
@@ -32,7 +33,6 @@ import {
   uploadProject,
   usingPostgres,
 } from './helpers.js';
-import { type CuttingProxy, startCuttingProxy } from './support/cutting-proxy.js';
 import { FaultyBlobStore, InjectedReadError } from './support/faulty-blob-store.js';
 import { type LocalS3, startS3rver } from './support/s3rver.js';
 
@@ -387,7 +387,7 @@ describe('stream faults', () => {
 
 describe('stream faults on S3 storage (a connection cut mid-answer)', () => {
   let s3: LocalS3;
-  let proxy: CuttingProxy;
+  let proxy: TcpProxy;
   let t: TestApp;
   let port: number;
   let id: number;
@@ -397,7 +397,7 @@ describe('stream faults on S3 storage (a connection cut mid-answer)', () => {
 
   beforeAll(async () => {
     s3 = await startS3rver();
-    proxy = await startCuttingProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
+    proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
     const { storage } = loadConfig({ ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` });
     t = await createTestApp({ storage });
     port = await listenPort(t);

@@ -19,7 +19,6 @@ import {
   failingSource,
   sha,
 } from '../../test/support/blob-store-contract.js';
-import { startCuttingProxy } from '../../test/support/cutting-proxy.js';
 import { type LocalS3, startS3rver } from '../../test/support/s3rver.js';
 import { BlobNotFound } from './blob-store.js';
 import { createS3Client, S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
@@ -171,7 +170,7 @@ describe('S3BlobStore specifics', () => {
   });
 
   it('a read cut off by the network fails as a stream error, never as a short clean end', async () => {
-    const proxy = await startCuttingProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
     proxy.cutAfter(300 * 1024);
     const client = createS3Client({
       endpoint: `http://127.0.0.1:${proxy.port}`,

@@ -7,6 +7,8 @@
  * - `restore()`: back to forwarding; connections made from then on work.
  * - `dropConnections()`: resets the open connections but keeps accepting new ones (a restart or a
  *   `pg_terminate_backend` of every backend, seen from the client).
+ * - `cutAfter(bytes)`: every connection, open or new, breaks once that many more bytes have come
+ *   from the server (a store failing mid-answer); `cutAfter(null)` stops it.
  */
 import net from 'node:net';
 
@@ -22,6 +24,9 @@ export interface TcpProxy {
   blackhole(): void;
   restore(): void;
   dropConnections(): void;
+  cutAfter(bytes: number | null): void;
+  /** Connections broken by cutAfter so far. */
+  readonly cuts: number;
   /** Connections currently open through the proxy. */
   openConnections(): number;
   close(): Promise<void>;
@@ -35,6 +40,10 @@ interface Pair {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let mode: ProxyMode = 'forward';
   const pairs = new Set<Pair>();
+  let limit: number | null = null;
+  /** Bumped by each cutAfter: a connection counts the server's bytes since the latest. */
+  let armed = 0;
+  let cuts = 0;
 
   const destroy = (pair: Pair) => {
     // resetAndDestroy sends an RST, as a crashed peer or a cut link does; destroy() would send a
@@ -65,8 +74,31 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.on('data', (chunk) => {
       if (mode === 'forward') upstream.write(chunk);
     });
-    upstream.on('data', (chunk) => {
-      if (mode === 'forward') client.write(chunk);
+    let counting = armed;
+    let passed = 0;
+    let cut = false;
+    upstream.on('data', (chunk: Buffer) => {
+      if (mode !== 'forward' || cut) return;
+      if (limit === null) {
+        client.write(chunk);
+        return;
+      }
+      if (counting !== armed) {
+        counting = armed;
+        passed = 0;
+      }
+      const room = limit - passed;
+      passed += chunk.length;
+      if (room > chunk.length) {
+        client.write(chunk);
+        return;
+      }
+      if (room > 0) client.write(chunk.subarray(0, room));
+      cut = true;
+      cuts++;
+      // What was written goes out first; then the connection breaks.
+      client.end(() => destroy(pair));
+      upstream.destroy();
     });
   });
   server.on('error', () => {});
@@ -92,6 +124,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     dropConnections() {
       for (const pair of [...pairs]) destroy(pair);
+    },
+    cutAfter(bytes) {
+      limit = bytes;
+      armed++;
+    },
+    get cuts() {
+      return cuts;
     },
     openConnections: () => pairs.size,
     async close() {
