@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { messages } from '@sitehall/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TooManyRequests } from '../src/http/errors.js';
+import { TooManyRequests } from '../src/domain/errors.js';
 import {
   accountDelayMs,
   createLoginThrottle,

@@ -5,22 +5,15 @@
  * every request.
  */
 
-import type { Role } from '@sitehall/contracts';
 import { messages } from '@sitehall/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/types.js';
+import type { Actor } from '../domain/actor.js';
+import { Forbidden, Unauthorized } from '../domain/errors.js';
 import type { SessionService } from '../services/sessions.js';
-import { Forbidden, Unauthorized } from './errors.js';
 
 /** public: anyone; user: any signed-in user; admin: administrators only. */
 export type Access = 'public' | 'user' | 'admin';
-
-export interface Actor {
-  id: number;
-  username: string;
-  role: Role;
-  sessionId: number;
-}
 
 export const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'admin'];
 

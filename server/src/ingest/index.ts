@@ -17,7 +17,7 @@ import {
   messages,
   type UploadLimits,
 } from '@sitehall/contracts';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../domain/errors.js';
 import { type ArchiveFormat, acceptContent, archiveFormatOf, type CheckedFile } from './content.js';
 import type { ContentFacts } from './digest.js';
 import { mediaTypeFor } from './media-type.js';

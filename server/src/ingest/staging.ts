@@ -14,7 +14,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { format, formatBytes, messages, type UploadLimits } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
-import { AppError, InsufficientStorage, Invalid, TooLarge } from '../http/errors.js';
+import { AppError, InsufficientStorage, Invalid, TooLarge } from '../domain/errors.js';
 import { isDiskFull } from '../storage/disk-space.js';
 import { isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts } from './digest.js';

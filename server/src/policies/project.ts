@@ -1,5 +1,5 @@
 /** Who may do what to a project. Others' projects are invisible: the same 404 as a missing one. */
-import type { Actor } from '../http/access.js';
+import type { Actor } from '../domain/actor.js';
 
 interface OwnedProject {
   owner_id: number;

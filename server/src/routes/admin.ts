@@ -14,8 +14,8 @@ import {
 } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
+import { AppError, NotFound, parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { AppError, NotFound, parse } from '../http/errors.js';
 import { idParam, ok } from '../http/reply.js';
 import { presentAuditLog } from '../presenters/audit.js';
 import { paginate } from '../presenters/pagination.js';

@@ -1,8 +1,8 @@
 import { loginBody, messages, registerBody, updateProfileBody } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
+import { parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { parse } from '../http/errors.js';
 import { metaOf, ok } from '../http/reply.js';
 import { presentUser } from '../presenters/user.js';
 

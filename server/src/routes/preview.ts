@@ -2,8 +2,8 @@
 import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
+import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { NotFound } from '../http/errors.js';
 import { idParam, ok } from '../http/reply.js';
 
 export const previewRoutes =

@@ -2,8 +2,8 @@
 import { messages, myProjectsQuery, rollbackBody, updateProjectBody } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
+import { NotFound, parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { NotFound, parse } from '../http/errors.js';
 import { idParam, ok } from '../http/reply.js';
 import { paginate } from '../presenters/pagination.js';
 

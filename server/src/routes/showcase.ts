@@ -2,7 +2,7 @@
 import { showcaseQuery } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parse } from '../http/errors.js';
+import { parse } from '../domain/errors.js';
 import { ok } from '../http/reply.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentPublicProject } from '../presenters/project.js';

@@ -1,8 +1,8 @@
 import { messages, updateUserBody, userListQuery } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
+import { NotFound, parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { NotFound, parse } from '../http/errors.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentAdminUser, presentUser } from '../presenters/user.js';

@@ -6,7 +6,7 @@
  * reached, the instance counts in its own memory meanwhile: sign-ins go on, still throttled.
  */
 import { messages } from '@sitehall/contracts';
-import { TooManyRequests } from '../http/errors.js';
+import { TooManyRequests } from '../domain/errors.js';
 
 export interface CounterStore {
   /** Adds one to key within a window that starts at the first hit; returns the new count. */

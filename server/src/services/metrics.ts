@@ -6,7 +6,7 @@
  * metrics are exposed, since they keep a sampling timer running.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../domain/errors.js';
 
 export interface MetricsOptions {
   /** Collect Node's process metrics (event-loop delay among them) and time HTTP requests. */

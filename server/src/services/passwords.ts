@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { GENERATED_PASSWORD_LENGTH, messages } from '@sitehall/contracts';
-import { TooManyRequests } from '../http/errors.js';
+import { TooManyRequests } from '../domain/errors.js';
 
 // Algorithm.Argon2id; @node-rs/argon2 exports it as a const enum, which isolatedModules can't inline.
 const ARGON2ID = 2;

@@ -22,8 +22,8 @@ import {
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
-import type { Actor } from '../http/access.js';
-import { Invalid, NotFound, parse, Unauthorized } from '../http/errors.js';
+import type { Actor } from '../domain/actor.js';
+import { Invalid, NotFound, parse, Unauthorized } from '../domain/errors.js';
 import { type IngestResult, ingest } from '../ingest/index.js';
 import {
   checkDeclaredLength,

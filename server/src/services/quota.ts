@@ -7,8 +7,8 @@
  */
 import { format, formatBytes, messages, type StorageUsageDto } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
-import type { Actor } from '../http/access.js';
-import { TooLarge, TooManyRequests } from '../http/errors.js';
+import type { Actor } from '../domain/actor.js';
+import { TooLarge, TooManyRequests } from '../domain/errors.js';
 import type { StorageRepository } from '../repositories/storage.js';
 import type { SettingsService } from './settings.js';
 

@@ -35,8 +35,8 @@ import {
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { DeploymentRow, ProjectUpdate } from '../db/types.js';
-import type { Actor } from '../http/access.js';
-import { Conflict, Invalid, NotFound } from '../http/errors.js';
+import type { Actor } from '../domain/actor.js';
+import { Conflict, Invalid, NotFound } from '../domain/errors.js';
 import { projectPolicy } from '../policies/project.js';
 import { canTransition } from '../policies/review.js';
 import { presentAdminProject } from '../presenters/project.js';

@@ -19,8 +19,8 @@ import {
 } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
-import type { Actor } from '../http/access.js';
-import { Invalid } from '../http/errors.js';
+import type { Actor } from '../domain/actor.js';
+import { Invalid } from '../domain/errors.js';
 import type { AuditService } from './audit.js';
 import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
