@@ -9,7 +9,7 @@ import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { DatabaseUnavailable, isDatabaseUnavailable, type PoolEvent } from './db/postgres-pool.js';
-import { AppError } from './domain/errors.js';
+import { ServiceUnavailable } from './domain/errors.js';
 import { registerAccess } from './http/access.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -315,10 +315,7 @@ export async function buildApp(
     fastPath?.stop();
     graceTimer = setTimeout(() => {
       const n = ctx.receiving.stopAll(
-        new AppError(503, messages.common.unavailable, undefined, {
-          connection: 'close',
-          'retry-after': '5',
-        }),
+        new ServiceUnavailable(messages.common.unavailable, { closeConnection: true }),
       );
       if (n > 0) app.log.warn({ uploads: n }, 'shutdown: uploads still receiving were answered 503');
     }, config.shutdownGraceMs);

@@ -161,7 +161,7 @@ describe('sign-in throttling', () => {
       const refused = await throttle.check('user:1', '1.1.1.1').catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(TooManyRequests);
       // The window started at the first failure: 40 s are left.
-      expect((refused as TooManyRequests).headers).toEqual({ 'retry-after': '40' });
+      expect((refused as TooManyRequests).retryAfterSeconds).toBe(40);
       vi.setSystemTime(new Date('2030-01-01T00:01:00.001Z'));
       await expect(throttle.check('user:1', '1.1.1.1')).resolves.toEqual({ delayMs: 0 });
     });
@@ -242,9 +242,9 @@ describe('password hashing under a flood', () => {
     for (const r of refused) {
       const err = (r as PromiseRejectedResult).reason as TooManyRequests;
       expect(err).toBeInstanceOf(TooManyRequests);
-      expect(err.status).toBe(429);
+      expect(err.kind).toBe('rate_limited');
       expect(err.message).toBe(m.loginBusy);
-      expect(err.headers?.['retry-after']).toBe('5');
+      expect(err.retryAfterSeconds).toBe(5);
     }
     expect(results.filter((r) => r.status === 'fulfilled' && r.value === false)).toHaveLength(10);
     expect(peak).toBeLessThanOrEqual(2);

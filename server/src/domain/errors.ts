@@ -1,73 +1,118 @@
 /**
- * Domain errors: what a service, ingest or a policy throws when a request can't be done. Each
- * carries the status the HTTP layer answers with; `http/errors.ts` turns them into the JSON
- * envelope of docs/product.md "API shape". Nothing here knows about Fastify.
+ * Domain errors: what a service, ingest or a policy throws when a request can't be done. Each says
+ * what went wrong (its `kind`) with the data an answer needs (field errors, when to retry, that
+ * the connection should not be reused); `http/errors.ts` alone decides the status and headers and
+ * builds the JSON envelope of docs/product.md "API shape". Nothing here knows about HTTP.
  */
 import { format, messages } from '@sitehall/contracts';
 import type { ZodError } from 'zod';
 
 const m = messages.common;
 
+export type ErrorKind =
+  /** The input is wrong: a field, a body, an upload. */
+  | 'invalid'
+  /** No valid session. */
+  | 'unauthenticated'
+  | 'forbidden'
+  /** Missing, or not the actor's to see (the same answer, so others' things look missing). */
+  | 'not_found'
+  /** The thing's current state does not allow it. */
+  | 'conflict'
+  | 'too_large'
+  /** Too many attempts: try again after retryAfterSeconds. */
+  | 'rate_limited'
+  /** The client went silent while sending. */
+  | 'timeout'
+  | 'unsupported_media_type'
+  /** Something the server depends on can't be reached, or the server is stopping. */
+  | 'unavailable'
+  /** The server's disk is full: not the user's fault. */
+  | 'storage_full';
+
+/** The kinds that are the server's condition rather than something the request did wrong. */
+const SERVER_SIDE: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['unavailable', 'storage_full']);
+
+export interface AppErrorOptions {
+  /** Field → message, shown next to the form's fields. */
+  errors?: Record<string, string>;
+  /** When the client may try again (rate limits, outages). */
+  retryAfterSeconds?: number;
+  /** The request's connection must not carry another one (its body was abandoned half-read). */
+  closeConnection?: boolean;
+}
+
 export class AppError extends Error {
+  readonly errors?: Record<string, string>;
+  readonly retryAfterSeconds?: number;
+  readonly closeConnection: boolean;
+
   constructor(
-    readonly status: number,
+    readonly kind: ErrorKind,
     message: string,
-    readonly errors?: Record<string, string>,
-    readonly headers?: Record<string, string>,
+    options: AppErrorOptions = {},
   ) {
     super(message);
+    this.errors = options.errors;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.closeConnection = options.closeConnection ?? false;
+  }
+
+  /** The server's own condition (an outage, a full disk), not a refusal of what the user sent. */
+  get serverSide(): boolean {
+    return SERVER_SIDE.has(this.kind);
   }
 }
 export class Invalid extends AppError {
   constructor(field: string | null, message: string, errors?: Record<string, string>) {
-    super(400, message, field ? { [field]: message, ...errors } : errors);
+    super('invalid', message, { errors: field ? { [field]: message, ...errors } : errors });
   }
 }
 export class Unauthorized extends AppError {
   constructor(message: string = m.unauthenticated) {
-    super(401, message);
+    super('unauthenticated', message);
   }
 }
 export class Forbidden extends AppError {
   constructor(message: string = m.forbidden) {
-    super(403, message);
+    super('forbidden', message);
   }
 }
 export class NotFound extends AppError {
   constructor(message: string = m.notFound) {
-    super(404, message);
+    super('not_found', message);
   }
 }
 export class Conflict extends AppError {
   constructor(message: string, field?: string) {
-    super(409, message, field ? { [field]: message } : undefined);
+    super('conflict', message, { errors: field ? { [field]: message } : undefined });
   }
 }
 export class TooLarge extends AppError {
   constructor(message: string, field?: string) {
-    super(413, message, field ? { [field]: message } : undefined);
+    super('too_large', message, { errors: field ? { [field]: message } : undefined });
   }
 }
 export class TooManyRequests extends AppError {
   constructor(message: string, retryAfterSeconds: number) {
-    super(429, message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+    super('rate_limited', message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
   }
 }
 
 /** Something the server depends on (Redis, storage) can't be reached: try again later. */
 export class ServiceUnavailable extends AppError {
-  constructor(message: string = m.unavailable) {
-    super(503, message, undefined, { 'retry-after': '5' });
+  constructor(message: string = m.unavailable, options: { closeConnection?: boolean } = {}) {
+    super('unavailable', message, { retryAfterSeconds: 5, ...options });
   }
 }
 
 /**
- * 507: the server's disk is full (staging, the blob store or SQLite; docs/decisions.md "Disk
- * full"). Not the user's fault, so never a 400; the handler logs it at error level and counts it.
+ * The server's disk is full (staging, the blob store or SQLite; docs/decisions.md "Disk full").
+ * Not the user's fault, so never "invalid"; the handler logs it at error level and counts it.
  */
 export class InsufficientStorage extends AppError {
   constructor(readonly diskError?: unknown) {
-    super(507, m.insufficientStorage);
+    super('storage_full', m.insufficientStorage);
   }
 }
 
@@ -111,5 +156,5 @@ export function parse<T>(
   if (result.success) return result.data;
   const errors = zodFieldErrors(result.error);
   const first = Object.values(errors)[0];
-  throw new AppError(400, first ?? m.badRequest, first ? errors : undefined);
+  throw new AppError('invalid', first ?? m.badRequest, { errors: first ? errors : undefined });
 }

@@ -7,7 +7,13 @@ import { messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/postgres-pool.js';
-import { AppError, InsufficientStorage, ServiceUnavailable, zodFieldErrors } from '../domain/errors.js';
+import {
+  AppError,
+  type ErrorKind,
+  InsufficientStorage,
+  ServiceUnavailable,
+  zodFieldErrors,
+} from '../domain/errors.js';
 
 const m = messages.common;
 
@@ -24,6 +30,29 @@ const STATUS_MESSAGES: Record<number, string> = {
   415: m.unsupportedMediaType,
   429: m.tooManyRequests,
 };
+
+/** The one place a domain error's kind becomes an HTTP status. */
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  timeout: 408,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+  storage_full: 507,
+};
+
+/** Retry-After and Connection: close, from what the error says. */
+function headersOf(error: AppError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.closeConnection) headers.connection = 'close';
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  return headers;
+}
 
 export function sendError(
   reply: FastifyReply,
@@ -57,8 +86,8 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
         return sendError(reply, 507, m.insufficientStorage);
       }
       if (error instanceof AppError) {
-        if (error.headers) reply.headers(error.headers);
-        return sendError(reply, error.status, error.message, error.errors);
+        reply.headers(headersOf(error));
+        return sendError(reply, STATUS_OF_KIND[error.kind], error.message, error.errors);
       }
       // A stored file gone before its answer began (its project deleted meanwhile): gone, not a fault.
       if (error instanceof BlobNotFound) {

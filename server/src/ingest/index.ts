@@ -23,7 +23,7 @@ import type { ContentFacts } from './digest.js';
 import { mediaTypeFor } from './media-type.js';
 import { displayName } from './names.js';
 import { planUpload } from './plan.js';
-import { type IngestLimits, Refusal, type RefusalReason, RefusedNames } from './refusal.js';
+import { type IngestLimits, Refusal, type RefusalKind, type RefusalReason, RefusedNames } from './refusal.js';
 import { runIngestJob } from './run-worker.js';
 import { findEntryFile, unwrapSingleFolder } from './site-tree.js';
 
@@ -70,15 +70,15 @@ export interface IngestResult {
   archiveFormat?: ArchiveFormat;
 }
 
-/** A refused upload: 413 for size and count limits, 400 otherwise; the message names the field. */
+/** A refused upload: too large for size and count limits, invalid otherwise; the message names the field. */
 export class IngestError extends AppError {
   constructor(
-    status: 400 | 413,
+    kind: RefusalKind,
     message: string,
     /** Which rule refused it (a key of messages.archive or messages.project), for logs and tests. */
     readonly reason: RefusalReason,
   ) {
-    super(status, message, { files: message });
+    super(kind, message, { errors: { files: message } });
     this.name = 'IngestError';
   }
 }
@@ -252,5 +252,5 @@ function toIngestError(refusal: Refusal, limits: UploadLimits): IngestError {
     ...(n !== undefined ? { n } : {}),
     ...(bytes !== undefined ? { size: formatBytes(bytes) } : {}),
   };
-  return new IngestError(refusal.status, format(MESSAGES[refusal.reason], values), refusal.reason);
+  return new IngestError(refusal.kind, format(MESSAGES[refusal.reason], values), refusal.reason);
 }

@@ -233,7 +233,7 @@ describe('loose files', () => {
       [stage('site/index.html', '<p>x</p>'), stage('site/empty.css', '')],
       'emptyFile',
     );
-    expect(err.status).toBe(400);
+    expect(err.kind).toBe('invalid');
     expect(err.message).toBe('文件 "site/empty.css" 为空文件');
   });
 
@@ -247,7 +247,7 @@ describe('loose files', () => {
       ],
       'executable',
     );
-    expect(err.status).toBe(400);
+    expect(err.kind).toBe('invalid');
     expect(err.message).toBe(
       '不接受可执行文件、安装程序或服务器端脚本："api.php"、"setup.exe"、"bin/run.sh"',
     );
@@ -305,15 +305,15 @@ describe('loose files', () => {
     await refused([stage('a/Index.html', '<p>x</p>'), stage('a/index.html', '<p>y</p>')], 'duplicateName');
   });
 
-  it('answers 413 past the count and size limits', async () => {
+  it('refuses as too large past the count and size limits', async () => {
     const many = Array.from({ length: 21 }, (_, i) => stage(`p${i}.html`, '<p>x</p>'));
     const count = await refused(many, 'tooManyFiles');
-    expect(count.status).toBe(413);
+    expect(count.kind).toBe('too_large');
     expect(count.message).toBe('文件数量超过限制。最多允许上传 20 个文件');
     const big = await refused([stage('a.txt', 'x'.repeat(2048))], 'oversizedFile', {
       limits: { maxFileBytes: 1024 },
     });
-    expect(big.status).toBe(413);
+    expect(big.kind).toBe('too_large');
     expect(big.message).toBe('文件 "a.txt" 大小超过限制。最大允许：1 KB');
     const total = await refused(
       [stage('a.txt', 'x'.repeat(600)), stage('b.txt', 'y'.repeat(600))],
@@ -322,7 +322,7 @@ describe('loose files', () => {
         limits: { maxUploadBytes: 1024 },
       },
     );
-    expect(total.status).toBe(413);
+    expect(total.kind).toBe('too_large');
   });
 
   it('needs at least one file', async () => {
@@ -486,7 +486,7 @@ describe('zip archives', () => {
       { name: 'also-hidden.css', data: 'a{}' },
     ];
     const err = await refused([stage('short-count.zip', rawZip(entries, 1))], 'entryCountMismatch');
-    expect(err.status).toBe(400);
+    expect(err.kind).toBe('invalid');
     expect(err.message).toBe('压缩包结构异常（目录中的文件数与记录的不一致）');
     await refused([stage('zero-count.zip', rawZip(entries, 0))], 'entryCountMismatch');
     // The same entries with a true count are taken, all three.
@@ -571,7 +571,7 @@ describe('zip archives', () => {
     const err = await refused([stage('many.zip', few)], 'tooManyEntries', {
       limits: { maxArchiveEntries: 2 },
     });
-    expect(err.status).toBe(413);
+    expect(err.kind).toBe('too_large');
     expect(err.message).toBe('压缩包内文件数量超过限制。最多允许 2 个');
     // The end record claims 60,000 entries; reading any would fail as corrupt.
     const claims = rawZip([{ name: 'a.html', data: '<p>a</p>' }], 60_000);
@@ -583,7 +583,7 @@ describe('zip archives', () => {
     const err = await refused([stage('big.zip', zip)], 'tooLargeUncompressed', {
       limits: { maxArchiveUncompressedBytes: 4096 },
     });
-    expect(err.status).toBe(413);
+    expect(err.kind).toBe('too_large');
     expect(err.message).toBe('压缩包解压后的总大小超过限制。最大允许：4 KB');
     await refused([stage('big.zip', zip)], 'oversizedFile', { limits: { maxFileBytes: 2048 } });
   });
@@ -754,7 +754,7 @@ describe('RAR archives', () => {
     ['RAR 5', 'UnixSymlink5.rar'],
   ])('refuses a Unix symbolic link (%s) as zip and 7z links are', async (_format, fixture) => {
     const err = await refused([stageFixture(fixture, `rar/${fixture}`)], 'notRegularFile');
-    expect(err.status).toBe(400);
+    expect(err.kind).toBe('invalid');
     expect(err.message).toBe('压缩包包含符号链接或特殊文件："link.html"');
   });
 

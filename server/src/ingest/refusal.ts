@@ -33,7 +33,10 @@ export interface RefusalValues {
  */
 export type IngestLimits = UploadLimits & { forbiddenExtensions: readonly string[] };
 
-/** Reasons that are about size or count limits answer 413; every other refusal is a 400. */
+/** What kind of refusal (domain/errors.ts) a reason is. */
+export type RefusalKind = 'invalid' | 'too_large';
+
+/** Reasons that are about size or count limits are "too large"; every other refusal is "invalid". */
 const LIMIT_REASONS: ReadonlySet<RefusalReason> = new Set<RefusalReason>([
   'tooManyEntries',
   'tooLargeUncompressed',
@@ -52,8 +55,8 @@ export class Refusal extends Error {
     this.name = 'Refusal';
   }
 
-  get status(): 400 | 413 {
-    return LIMIT_REASONS.has(this.reason) ? 413 : 400;
+  get kind(): RefusalKind {
+    return LIMIT_REASONS.has(this.reason) ? 'too_large' : 'invalid';
   }
 }
 

@@ -130,7 +130,8 @@ export async function stageUpload(
   limits: UploadLimits,
   opts: StagingOptions = {},
 ): Promise<StagedUpload> {
-  if (!request.isMultipart()) throw new AppError(415, messages.common.unsupportedMediaType);
+  if (!request.isMultipart())
+    throw new AppError('unsupported_media_type', messages.common.unsupportedMediaType);
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
   const dir = path.join(stagingRoot(dataDir), opts.owner ? `${opts.owner}.${id}` : id);
   const inDir = path.join(dir, 'in');
@@ -159,7 +160,7 @@ export async function stageUpload(
     rejectStopped(error);
   };
   const unwatch = watchIdle(request, opts.idleTimeoutMs ?? DEFAULT_IDLE_MS, () =>
-    stop(new AppError(408, m.uploadIdle, undefined, { connection: 'close' })),
+    stop(new AppError('timeout', m.uploadIdle, { closeConnection: true })),
   );
   const unregister = opts.receiving?.add(stop) ?? (() => false);
   let received: Promise<void> | undefined;
@@ -271,7 +272,7 @@ function translateMultipartError(err: unknown, limits: UploadLimits, request: Fa
   // isn't multipart as it said (no boundary, a broken part header, no closing boundary).
   const message = err instanceof Error ? err.message : '';
   if (request.raw.readableAborted || code === 'ECONNRESET' || /aborted/i.test(message)) {
-    return new AppError(400, m.uploadInterrupted);
+    return new AppError('invalid', m.uploadInterrupted);
   }
   return new Invalid(null, m.uploadMalformed);
 }

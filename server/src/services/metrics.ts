@@ -117,7 +117,7 @@ export class Metrics {
     series.observe(ms / 1000);
   }
 
-  /** Times one ingest; `refused` is an error the user caused (a 4xx), anything else `failed`. */
+  /** Times one ingest; `refused` is an error the user caused (not an outage or a full disk), anything else `failed`. */
   async timeIngest<T>(work: () => Promise<T>): Promise<T> {
     const started = performance.now();
     let outcome: IngestOutcome = 'failed';
@@ -126,7 +126,7 @@ export class Metrics {
       outcome = 'accepted';
       return result;
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) outcome = 'refused';
+      if (error instanceof AppError && !error.serverSide) outcome = 'refused';
       throw error;
     } finally {
       this.#ingests.inc({ outcome });
