@@ -11,4 +11,6 @@ export const projectPolicy = {
   edit: (actor: Actor, p: OwnedProject) => p.owner_id === actor.id,
   delete: (actor: Actor, p: OwnedProject) => actor.role === 'admin' || p.owner_id === actor.id,
   download: (actor: Actor, p: OwnedProject) => actor.role === 'admin' || p.owner_id === actor.id,
+  /** Making an earlier approved version live again: the owner, or an admin. */
+  rollback: (actor: Actor, p: OwnedProject) => actor.role === 'admin' || p.owner_id === actor.id,
 };

@@ -1,25 +1,28 @@
 /**
- * The review state machine of docs/product.md, in one table: which action may run from which state.
- * "Live" is a project with a live deployment, whatever its newest upload's review says.
+ * May a review action (or a rollback to a chosen version) run on a project now? The answer is the
+ * transition table's guard (domain/review-transitions.ts), so the state machine is written once.
  */
-import type { ProjectStatus, ReviewAction } from '@sitehall/contracts';
+import {
+  type ChosenVersion,
+  type ReviewedProject,
+  TRANSITIONS,
+  type TransitionAction,
+  type TransitionRefusal,
+} from '../domain/review-transitions.js';
 
-export interface ReviewState {
-  status: ProjectStatus;
-  live: boolean;
+/** null when the action may run now; else why not (a key of messages.review). */
+export function transitionRefusal(
+  action: TransitionAction,
+  project: ReviewedProject,
+  chosen?: ChosenVersion,
+): TransitionRefusal | null {
+  return TRANSITIONS[action].guard(project, chosen);
 }
 
-const RULES: Record<ReviewAction, (s: ReviewState) => boolean> = {
-  // Decisions apply to the newest upload while it waits for review.
-  approve: (s) => s.status === 'pending',
-  reject: (s) => s.status === 'pending',
-  // Featuring applies to a live project whose newest version is the live one.
-  publish: (s) => s.status === 'approved' && s.live,
-  unpublish: (s) => s.status === 'published' && s.live,
-  // Any live site can be taken offline at once, even while a new version waits for review.
-  takedown: (s) => s.live,
-};
-
-export function canTransition(action: ReviewAction, state: ReviewState): boolean {
-  return RULES[action](state);
+export function canTransition(
+  action: TransitionAction,
+  project: ReviewedProject,
+  chosen?: ChosenVersion,
+): boolean {
+  return transitionRefusal(action, project, chosen) === null;
 }

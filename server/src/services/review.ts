@@ -1,7 +1,7 @@
 /**
  * The review queue (admin lists, pending list, review detail with content check and version diff)
  * and the review decisions: approve, reject, publish, unpublish, take down, and rollback. Each is one
- * transaction that re-reads the project, checks the state machine (policies/review.ts), applies
+ * transaction that re-reads the project, checks the transition table (domain/review-transitions.ts), applies
  * the change, and keeps the decision as a review comment; the audit log records it too.
  * Approving a new version switches the live pointer in that same transaction: the old version
  * serves until the commit, the new one from the next request.
@@ -34,11 +34,12 @@ import {
 } from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
-import type { DeploymentRow, ProjectUpdate } from '../db/types.js';
+import type { DeploymentRow, ProjectRow, ProjectUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, Invalid, NotFound } from '../domain/errors.js';
+import { planTransition, type ReviewedProject, type TransitionPlan } from '../domain/review-transitions.js';
 import { projectPolicy } from '../policies/project.js';
-import { canTransition } from '../policies/review.js';
+import { canTransition, transitionRefusal } from '../policies/review.js';
 import { presentAdminProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
 import type { AdminRepository } from '../repositories/admin.js';
@@ -48,6 +49,30 @@ import type { AuditService } from './audit.js';
 import type { ProjectEvents } from './projects.js';
 
 const m = messages.review;
+
+function reviewedProject(p: ProjectRow): ReviewedProject {
+  return {
+    status: p.status,
+    featured: Boolean(p.featured),
+    latestDeploymentId: p.latest_deployment_id,
+    liveDeploymentId: p.live_deployment_id,
+  };
+}
+
+/** The project row's changes for a planned transition (domain/review-transitions.ts). */
+function projectPatch(plan: TransitionPlan, at: string, actor: Actor): ProjectUpdate {
+  const { status, featured, liveDeploymentId, stamp } = plan.project;
+  const patch: ProjectUpdate = { updated_at: at };
+  if (status !== undefined) patch.status = status;
+  if (featured !== undefined) patch.featured = featured ? 1 : 0;
+  if (liveDeploymentId !== undefined) patch.live_deployment_id = liveDeploymentId;
+  if (stamp === 'approved') {
+    patch.approved_at = at;
+    patch.approved_by = actor.id;
+  }
+  if (stamp === 'published') patch.published_at = at;
+  return patch;
+}
 
 export function createReviewService(deps: {
   db: DB;
@@ -72,8 +97,8 @@ export function createReviewService(deps: {
       await db.transaction().execute(async (trx) => {
         const p = await projects.byIdForChange(projectId, trx);
         if (!p) throw new NotFound(messages.project.notFound);
-        const live = p.live_deployment_id !== null;
-        if (!canTransition(action, { status: p.status, live })) {
+        const project = reviewedProject(p);
+        if (!canTransition(action, project)) {
           throw new Conflict(
             format(m.transitionNotAllowed, {
               from: ADMIN_STATUS_LABELS[p.status],
@@ -81,62 +106,27 @@ export function createReviewService(deps: {
             }),
           );
         }
+        const plan = planTransition(action, project);
         const at = now();
-        const patch: ProjectUpdate = { updated_at: at };
-        let deploymentId: number | null = p.latest_deployment_id;
-        switch (action) {
-          case 'approve': {
-            patch.live_deployment_id = p.latest_deployment_id;
-            patch.status = p.featured ? 'published' : 'approved';
-            patch.approved_at = at;
-            patch.approved_by = actor.id;
-            liveChanged = true;
-            break;
-          }
-          case 'reject':
-            // A live version keeps serving; the status tells the owner the new upload was refused.
-            patch.status = 'rejected';
-            break;
-          case 'publish':
-            patch.status = 'published';
-            patch.featured = 1;
-            patch.published_at = at;
-            deploymentId = p.live_deployment_id;
-            break;
-          case 'unpublish':
-            patch.status = 'approved';
-            patch.featured = 0;
-            deploymentId = p.live_deployment_id;
-            break;
-          case 'takedown':
-            deploymentId = p.live_deployment_id;
-            patch.status = 'rejected';
-            patch.live_deployment_id = null;
-            patch.featured = 0;
-            liveChanged = true;
-            break;
-        }
-        if (deploymentId !== null && (action === 'approve' || action === 'reject' || action === 'takedown')) {
+        const patch = projectPatch(plan, at, actor);
+        const deploymentId = plan.deploymentId;
+        liveChanged = plan.liveChanged;
+        if (deploymentId !== null && plan.versionStatus !== null) {
           await trx
             .updateTable('deployments')
             .set({
-              status: action === 'approve' ? 'approved' : 'rejected',
+              status: plan.versionStatus,
               reviewed_at: at,
               reviewed_by: actor.id,
               review_comment: text,
             })
             .where('id', '=', deploymentId)
             .execute();
-          // A takedown of an older live version leaves the newest upload's rejection reason in view.
-          if (
-            action === 'takedown' &&
-            p.latest_deployment_id !== deploymentId &&
-            p.latest_deployment_id !== null
-          ) {
+          if (plan.alsoRejectId !== null) {
             await trx
               .updateTable('deployments')
               .set({ status: 'rejected', reviewed_at: at, reviewed_by: actor.id, review_comment: text })
-              .where('id', '=', p.latest_deployment_id)
+              .where('id', '=', plan.alsoRejectId)
               .where('status', 'in', ['pending', 'rejected'])
               .execute();
           }
@@ -172,20 +162,17 @@ export function createReviewService(deps: {
     async rollback(actor: Actor, projectId: number, deploymentId: number, ip: string) {
       await db.transaction().execute(async (trx) => {
         const p = await projects.byIdForChange(projectId, trx);
-        if (!p || !projectPolicy.view(actor, p)) throw new NotFound(messages.project.notFound);
-        if (actor.role !== 'admin' && !projectPolicy.edit(actor, p))
-          throw new NotFound(messages.project.notFound);
+        if (!p || !projectPolicy.rollback(actor, p)) throw new NotFound(messages.project.notFound);
         const d = await projects.deployment(deploymentId, trx);
         if (!d || d.project_id !== p.id) throw new NotFound(m.deploymentNotFound);
-        // Taken down or never approved: going live again is review's decision, not a rollback's.
-        if (p.live_deployment_id === null) throw new Conflict(m.rollbackOffline);
-        if (d.status !== 'approved') throw new Conflict(m.rollbackNotAllowed);
-        // Not a change: no comment, no audit entry, no cache to drop.
-        if (d.id === p.live_deployment_id) throw new Conflict(m.rollbackAlreadyLive);
+        const project = reviewedProject(p);
+        const chosen = { id: d.id, status: d.status };
+        const refusal = transitionRefusal('rollback', project, chosen);
+        if (refusal) throw new Conflict(m[refusal]);
         const at = now();
         await trx
           .updateTable('projects')
-          .set({ live_deployment_id: d.id, updated_at: at })
+          .set(projectPatch(planTransition('rollback', project, chosen), at, actor))
           .where('id', '=', p.id)
           .execute();
         await trx
