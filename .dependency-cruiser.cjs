@@ -40,9 +40,17 @@ module.exports = {
       name: 'lower-layers-not-http',
       severity: 'error',
       comment:
-        'ingest, policies, serve, storage, repositories and db are below HTTP: they never import http/.',
-      from: { path: '^server/src/(ingest|policies|serve|storage|repositories|db|domain)/' },
+        'services, ingest, policies, serve, storage, repositories and db are below HTTP: they never import http/.',
+      from: { path: '^server/src/(services|ingest|policies|serve|storage|repositories|db|domain)/' },
       to: { path: '^server/src/http/' },
+    },
+    {
+      name: 'domain-imports-nothing-of-ours',
+      severity: 'error',
+      comment:
+        'domain/ (errors, Actor, request metadata, the review transitions) is what every layer shares: it imports only contracts.',
+      from: { path: '^server/src/domain/' },
+      to: { path: '^(server|web)/', pathNot: '^server/src/domain/' },
     },
     {
       name: 'nothing-imports-routes',

@@ -4,7 +4,7 @@ import { createRedis, firstAttempt, reportOutages } from './cluster/redis.js';
 import { RedisCounterStore } from './cluster/redis-counter-store.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
-import { ReceivingUploads } from './ingest/staging.js';
+import { ReceivingUploads, type StagingOptions } from './ingest/staging.js';
 import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
 import type { SiteUrlOptions } from './presenters/urls.js';
@@ -116,12 +116,10 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     quota,
     audit,
     gate,
-    dataDir: config.dataDir,
     urls,
     events,
     metrics,
     dialect: database.dialect,
-    staging: { owner: instances.self, idleTimeoutMs: config.uploadIdleTimeoutMs, receiving },
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);
@@ -160,6 +158,13 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     diskSpace: new DiskSpace(config.dataDir, config.minFreeDiskBytes),
     /** Uploads still receiving their body (shutdown answers them after its grace period). */
     receiving,
+    /** Where and how upload bodies are received (instance folder, idle limit, shutdown). */
+    staging: {
+      dataDir: config.dataDir,
+      owner: instances.self,
+      idleTimeoutMs: config.uploadIdleTimeoutMs,
+      receiving,
+    } satisfies StagingOptions,
     cluster: {
       bus,
       /**

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestMeta } from '../services/accounts.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 
 /** The success envelope of docs/product.md "API shape". */
 export function ok<T>(data: T, message?: string) {

@@ -1,8 +1,8 @@
 /**
- * Multipart upload → staging area. Each file part streams to its own temp file (never buffered
- * whole), with the upload limits enforced while the bytes arrive. Anything that goes wrong —
- * limits, bad fields, a client that disconnects or goes silent, a full disk, a shutdown — removes
- * the upload's staging folder.
+ * The staging area of uploads: each upload's own folder, and the writing of one received file into
+ * it (never buffered whole) with the upload's byte limit enforced while the bytes arrive. Reading a
+ * request's multipart body into it is the HTTP side's work (http/multipart-upload.ts); whoever
+ * stages an upload removes its folder whatever happens (`discard`).
  *
  * Folders are named `{instance}.{time}-{random}` (docs/decisions.md "Leftover sweep"), so a sweep
  * on any instance can tell whether the process that made one is gone.
@@ -10,12 +10,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { format, formatBytes, messages, type UploadLimits } from '@sitehall/contracts';
-import type { FastifyRequest } from 'fastify';
-import { AppError, InsufficientStorage, Invalid, TooLarge } from '../domain/errors.js';
-import { isDiskFull } from '../storage/disk-space.js';
+import { type AppError, TooLarge } from '../domain/errors.js';
 import { isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts } from './digest.js';
 import { extensionOfPath } from './names.js';
@@ -45,8 +43,8 @@ export interface StagedUpload {
   discard(): Promise<void>;
 }
 
-/** Buffering between the socket, the multipart parser and the staged file. */
-const STREAM_BYTES = 1024 * 1024;
+/** Buffering between the source, the staged file and the disk. */
+export const STREAM_BYTES = 1024 * 1024;
 
 /** Multipart framing and the text fields fit in this much on top of the files' bytes. */
 const OVERHEAD_BYTES = 1024 * 1024;
@@ -72,207 +70,100 @@ export class ReceivingUploads {
   }
 }
 
+/** Where and how upload bodies are received. */
 export interface StagingOptions {
+  dataDir: string;
   /** The instance id (jobs/instances.ts): the folder is named staging/{owner}.{upload}. */
   owner?: string;
-  /** A body that sends nothing for this long is answered 408 (default 60 s). */
+  /** A body that sends nothing for this long is refused as timed out (default 60 s). */
   idleTimeoutMs?: number;
   receiving?: ReceivingUploads;
 }
 
-const DEFAULT_IDLE_MS = 60_000;
-
-/**
- * Calls onIdle when the request's socket has read nothing for idleMs while the body is wanted. A
- * body paused by our own back-pressure (a slow disk) is not the client's silence. The socket's own
- * idle timeout (the server's 60 s) is off meanwhile, so this one decides, and answers.
- */
-function watchIdle(request: FastifyRequest, idleMs: number, onIdle: () => void): () => void {
-  const raw = request.raw;
-  const socket = raw.socket;
-  // An injected request (tests) has no real socket, and its body is all there already.
-  if (typeof socket?.setTimeout !== 'function' || typeof socket.bytesRead !== 'number') return () => {};
-  const socketTimeout = (socket as { timeout?: number }).timeout ?? 0;
-  socket.setTimeout(0);
-  let lastRead = socket.bytesRead;
-  let lastProgress = Date.now();
-  const timer = setInterval(
-    () => {
-      const t = Date.now();
-      if (socket.bytesRead !== lastRead || raw.readableFlowing === false || raw.complete) {
-        lastRead = socket.bytesRead;
-        lastProgress = t;
-      } else if (t - lastProgress >= idleMs) {
-        clearInterval(timer);
-        onIdle();
-      }
-    },
-    Math.min(1_000, Math.max(50, Math.floor(idleMs / 10))),
-  );
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    if (!socket.destroyed) socket.setTimeout(socketTimeout);
-  };
-}
-
-/** Refuses by Content-Length before reading a byte of a body that can't fit. */
-export function checkDeclaredLength(request: FastifyRequest, limits: UploadLimits): void {
-  const declared = Number(request.headers['content-length']);
+/** Refuses by the declared body length before reading a byte of a body that can't fit. */
+export function checkDeclaredLength(contentLength: string | undefined, limits: UploadLimits): void {
+  const declared = Number(contentLength);
   if (Number.isFinite(declared) && declared > limits.maxUploadBytes + OVERHEAD_BYTES) {
     throw new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files');
   }
 }
 
-export async function stageUpload(
-  request: FastifyRequest,
-  dataDir: string,
-  limits: UploadLimits,
-  opts: StagingOptions = {},
-): Promise<StagedUpload> {
-  if (!request.isMultipart())
-    throw new AppError('unsupported_media_type', messages.common.unsupportedMediaType);
+/** One upload's folder: `in/` for the received files, `work/` (empty) for the ingest step. */
+export interface StagingFolder {
+  id: string;
+  dir: string;
+  inDir: string;
+  workDir: string;
+  discard(): Promise<void>;
+}
+
+/** Names the folder; `create` makes it (a failure there is the caller's to discard). */
+export function stagingFolder(opts: StagingOptions): StagingFolder & { create(): Promise<void> } {
   const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-  const dir = path.join(stagingRoot(dataDir), opts.owner ? `${opts.owner}.${id}` : id);
+  const dir = path.join(stagingRoot(opts.dataDir), opts.owner ? `${opts.owner}.${id}` : id);
   const inDir = path.join(dir, 'in');
   const workDir = path.join(dir, 'work');
-  // Retries: a part being destroyed may still create its file while the folder goes.
-  const discard = () => fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
-
-  const fields: Record<string, string> = {};
-  const files: StagedFile[] = [];
-  /** The items against the files-per-upload limit (uploadItemCount's rule: a folder is one). */
-  const items = new Set<string>();
-  let total = 0;
-  // Silence or shutdown ends the upload from outside the loop: the part being written is
-  // destroyed (abort) and the loop, wherever it waits, loses the race against `stopped`.
-  const abort = new AbortController();
-  const state: { stoppedBy: AppError | null } = { stoppedBy: null };
-  let rejectStopped: (error: AppError) => void = () => {};
-  const stopped = new Promise<never>((_, reject) => {
-    rejectStopped = reject;
-  });
-  stopped.catch(() => undefined);
-  const stop = (error: AppError) => {
-    if (state.stoppedBy) return;
-    state.stoppedBy = error;
-    abort.abort(error);
-    rejectStopped(error);
+  return {
+    id,
+    dir,
+    inDir,
+    workDir,
+    // Retries: a file being destroyed may still be created while the folder goes.
+    discard: () => fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 }),
+    async create() {
+      await fs.promises.mkdir(inDir, { recursive: true });
+      await fs.promises.mkdir(workDir, { recursive: true });
+    },
   };
-  const unwatch = watchIdle(request, opts.idleTimeoutMs ?? DEFAULT_IDLE_MS, () =>
-    stop(new AppError('timeout', m.uploadIdle, { closeConnection: true })),
-  );
-  const unregister = opts.receiving?.add(stop) ?? (() => false);
-  let received: Promise<void> | undefined;
-  try {
-    await fs.promises.mkdir(inDir, { recursive: true });
-    await fs.promises.mkdir(workDir, { recursive: true });
-    received = receiveParts();
-    await Promise.race([received, stopped]);
-  } catch (err) {
-    await discard();
-    if (state.stoppedBy) {
-      // The loop ends once its part is destroyed or the connection closes; then nothing it made
-      // may stay behind either.
-      received?.then(undefined, () => undefined).finally(() => discard().catch(() => undefined));
-      throw state.stoppedBy;
-    }
-    throw translateMultipartError(err, limits, request);
-  } finally {
-    unwatch();
-    unregister();
-  }
-  return { id, dir, workDir, fields, files, discard };
+}
 
-  async function receiveParts(): Promise<void> {
-    const parts = request.parts({
-      // Folder uploads send relative paths ('css/app.css') as filenames: keep them.
-      preservePath: true,
-      // Part streams buffer up to 1 MB (the default, 16 KB, is less than one socket read, so
-      // the parser paused on every chunk).
-      fileHwm: STREAM_BYTES,
-      limits: {
-        fileSize: limits.maxFileBytes,
-        // A folder counts as one item (ingest/names.ts): the parser's own cap is the most files a
-        // folder may hold; the items are counted below.
-        files: Math.max(limits.maxFilesPerUpload, limits.maxArchiveEntries),
-        fields: 20,
-        fieldSize: 64 * 1024,
-        parts: Math.max(limits.maxFilesPerUpload, limits.maxArchiveEntries) + 20,
-      },
-    });
-    for await (const part of parts) {
-      if (state.stoppedBy) {
-        if (part.type === 'file') part.file.resume();
-        throw state.stoppedBy;
-      }
-      if (part.type === 'field') {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
-        continue;
-      }
-      if (part.fieldname !== 'files') {
-        part.file.resume();
-        throw new Invalid('files', messages.common.badRequest);
-      }
-      const name = part.filename ?? '';
-      if (!name.trim()) {
-        part.file.resume();
-        throw new Invalid('files', m.fileNameBlank);
-      }
-      items.add(name.indexOf('/') > 0 ? `${name.slice(0, name.indexOf('/'))}/` : name);
-      if (items.size > limits.maxFilesPerUpload) {
-        part.file.resume();
-        throw new TooLarge(format(m.tooManyFiles, { n: limits.maxFilesPerUpload }), 'files');
-      }
-      const tempFile = path.join(inDir, String(files.length));
-      let size = 0;
-      const digest = new ContentDigest({ utf8: isTextExtension(extensionOfPath(name)), crc32: false });
-      const counter = new Transform({
-        highWaterMark: STREAM_BYTES,
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          digest.update(chunk);
-          total += chunk.length;
-          if (total > limits.maxUploadBytes) {
-            done(
-              new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files'),
-            );
-            return;
-          }
-          done(null, chunk);
-        },
-      });
-      await pipeline(part.file, counter, fs.createWriteStream(tempFile, { highWaterMark: STREAM_BYTES }), {
-        signal: abort.signal,
-      });
-      files.push({ name, tempFile, size, facts: digest.finish() });
+/** Counts an upload's bytes across its files against maxUploadBytes. */
+export class UploadByteBudget {
+  #total = 0;
+
+  constructor(private readonly limits: UploadLimits) {}
+
+  /** Throws TooLarge once the upload's bytes pass the limit. */
+  add(n: number): void {
+    this.#total += n;
+    if (this.#total > this.limits.maxUploadBytes) {
+      throw new TooLarge(
+        format(m.uploadTooLarge, { size: formatBytes(this.limits.maxUploadBytes) }),
+        'files',
+      );
     }
   }
 }
 
-function translateMultipartError(err: unknown, limits: UploadLimits, request: FastifyRequest): unknown {
-  if (err instanceof AppError) return err;
-  // Our disk, not the user's upload: 507, never "invalid upload".
-  if (isDiskFull(err)) return new InsufficientStorage(err);
-  const code = (err as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new TooLarge(format(m.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }), 'files');
-  }
-  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-    return new TooLarge(format(m.tooManyFolderFiles, { n: limits.maxArchiveEntries }), 'files');
-  }
-  if (
-    code === 'FST_FIELDS_LIMIT' ||
-    code === 'FST_PROTO_VIOLATION' ||
-    code === 'FST_INVALID_MULTIPART_CONTENT_TYPE'
-  ) {
-    return new Invalid(null, messages.common.badRequest);
-  }
-  // The client went away before the end (the request was aborted or reset), or sent a body that
-  // isn't multipart as it said (no boundary, a broken part header, no closing boundary).
-  const message = err instanceof Error ? err.message : '';
-  if (request.raw.readableAborted || code === 'ECONNRESET' || /aborted/i.test(message)) {
-    return new AppError('invalid', m.uploadInterrupted);
-  }
-  return new Invalid(null, m.uploadMalformed);
+/**
+ * Writes one received file to `tempFile`, taking its facts (hash, head, UTF-8 check) as the bytes
+ * pass and counting them against the upload's budget.
+ */
+export async function stageFile(
+  source: Readable,
+  name: string,
+  tempFile: string,
+  budget: UploadByteBudget,
+  signal: AbortSignal,
+): Promise<StagedFile> {
+  let size = 0;
+  const digest = new ContentDigest({ utf8: isTextExtension(extensionOfPath(name)), crc32: false });
+  const counter = new Transform({
+    highWaterMark: STREAM_BYTES,
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      digest.update(chunk);
+      try {
+        budget.add(chunk.length);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done(null, chunk);
+    },
+  });
+  await pipeline(source, counter, fs.createWriteStream(tempFile, { highWaterMark: STREAM_BYTES }), {
+    signal,
+  });
+  return { name, tempFile, size, facts: digest.finish() };
 }

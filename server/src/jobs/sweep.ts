@@ -53,7 +53,7 @@ export interface SweepDeps {
   keepStagedFrom?: number;
 }
 
-/** When a staging folder was made, from its name (stageUpload's `{base36 ms}-{random}`). */
+/** When a staging folder was made, from its name (ingest/staging.ts's `{base36 ms}-{random}`). */
 function stagedAt(name: string): number {
   const ms = Number.parseInt(name.split('-')[0] ?? '', 36);
   return Number.isFinite(ms) ? ms : 0;

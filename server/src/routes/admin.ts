@@ -16,7 +16,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError, NotFound, parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { idParam, ok } from '../http/reply.js';
+import { idParam, metaOf, ok } from '../http/reply.js';
 import { presentAuditLog } from '../presenters/audit.js';
 import { paginate } from '../presenters/pagination.js';
 
@@ -64,7 +64,7 @@ export const adminRoutes =
       const body = parse(reviewBody, request.body);
       const actor = actorOf(request);
       const id = projectId(request.params);
-      await review.decide(actor, id, body.action, body.comment, request.ip);
+      await review.decide(actor, id, body.action, body.comment, metaOf(request));
       const p = await projects.visible(actor, id);
       return ok({ project: await projects.detail(p) }, doneMessage[body.action]);
     });
@@ -76,8 +76,8 @@ export const adminRoutes =
       const results: Array<{ id: number; success: boolean; message: string }> = [];
       for (const id of [...new Set(body.projectIds)]) {
         try {
-          if (body.action === 'delete') await projects.remove(actor, id, request.ip);
-          else await review.decide(actor, id, body.action, body.data.comment, request.ip);
+          if (body.action === 'delete') await projects.remove(actor, id, metaOf(request));
+          else await review.decide(actor, id, body.action, body.data.comment, metaOf(request));
           results.push({ id, success: true, message: doneMessage[body.action] });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
@@ -92,7 +92,7 @@ export const adminRoutes =
       const { stream, filename } = await projects.download(
         actorOf(request),
         projectId(request.params),
-        request.ip,
+        metaOf(request),
       );
       return reply
         .type('application/zip')
@@ -113,6 +113,6 @@ export const adminRoutes =
 
     app.put('/admin/config', { config: { access: 'admin' } }, async (request) => {
       const body = parse(adminConfigBody, request.body);
-      return ok(await settings.change(actorOf(request), body, request.ip), messages.review.configSaved);
+      return ok(await settings.change(actorOf(request), body, metaOf(request)), messages.review.configSaved);
     });
   };

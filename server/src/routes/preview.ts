@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { idParam, ok } from '../http/reply.js';
+import { idParam, metaOf, ok } from '../http/reply.js';
 
 export const previewRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -15,6 +15,6 @@ export const previewRoutes =
       const actor = actorOf(request);
       // The owner or an admin (projectPolicy.view); to anyone else the project does not exist.
       const project = await ctx.services.projects.visible(actor, id);
-      return ok(await ctx.services.previews.create(actor, project, request.ip));
+      return ok(await ctx.services.previews.create(actor, project, metaOf(request)));
     });
   };

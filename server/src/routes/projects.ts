@@ -4,7 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { NotFound, parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { idParam, ok } from '../http/reply.js';
+import { stageMultipartUpload } from '../http/multipart-upload.js';
+import { idParam, metaOf, ok } from '../http/reply.js';
 import { paginate } from '../presenters/pagination.js';
 
 export const projectRoutes =
@@ -18,7 +19,10 @@ export const projectRoutes =
     };
 
     app.post('/projects/upload', { config: { access: 'user' } }, async (request, reply) => {
-      const project = await projects.upload(actorOf(request), request, request.ip);
+      const actor = actorOf(request);
+      const admission = await projects.admitUpload(actor, null, request.headers['content-length']);
+      const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
+      const project = await projects.upload(actor, admission, staged, metaOf(request));
       reply.code(201);
       return ok({ project }, messages.project.uploadSuccess);
     });
@@ -38,7 +42,10 @@ export const projectRoutes =
     app.put('/projects/:id', { config: { access: 'user' } }, async (request) => {
       const id = projectId(request.params);
       if (request.isMultipart()) {
-        const project = await projects.uploadVersion(actorOf(request), id, request, request.ip);
+        const actor = actorOf(request);
+        const admission = await projects.admitUpload(actor, id, request.headers['content-length']);
+        const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
+        const project = await projects.uploadVersion(actor, admission, staged, metaOf(request));
         return ok({ project }, messages.project.versionUploaded);
       }
       const body = parse(updateProjectBody, request.body);
@@ -46,13 +53,13 @@ export const projectRoutes =
         actorOf(request),
         id,
         { name: body.project_name ?? body.name, description: body.description, is_public: body.is_public },
-        request.ip,
+        metaOf(request),
       );
       return ok({ project }, messages.project.updated);
     });
 
     app.delete('/projects/:id', { config: { access: 'user' } }, async (request) => {
-      await projects.remove(actorOf(request), projectId(request.params), request.ip);
+      await projects.remove(actorOf(request), projectId(request.params), metaOf(request));
       return ok(null, messages.project.deleted);
     });
 
@@ -60,7 +67,7 @@ export const projectRoutes =
       const body = parse(rollbackBody, request.body);
       const actor = actorOf(request);
       const id = projectId(request.params);
-      await ctx.services.review.rollback(actor, id, body.deployment_id, request.ip);
+      await ctx.services.review.rollback(actor, id, body.deployment_id, metaOf(request));
       return ok(
         { project: await projects.detail(await projects.visible(actor, id)) },
         messages.review.rollbackDone,
@@ -71,7 +78,7 @@ export const projectRoutes =
       const { stream, filename } = await projects.download(
         actorOf(request),
         projectId(request.params),
-        request.ip,
+        metaOf(request),
       );
       return reply
         .type('application/zip')

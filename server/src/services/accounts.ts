@@ -5,6 +5,7 @@ import { now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../domain/errors.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import { type UsersRepository, uniqueViolation, usernameKey } from '../repositories/users.js';
 import type { AuditService } from './audit.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -13,11 +14,6 @@ import { generatePassword, type PasswordHasher } from './passwords.js';
 import type { SessionService } from './sessions.js';
 
 const m = messages.auth;
-
-export interface RequestMeta {
-  ip: string;
-  userAgent?: string;
-}
 
 export function createAccountService(deps: {
   users: UsersRepository;

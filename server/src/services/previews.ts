@@ -10,6 +10,7 @@ import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, NotFound } from '../domain/errors.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import { previewUrl, type SiteUrlOptions } from '../presenters/urls.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
 import type { AuditService } from './audit.js';
@@ -32,7 +33,7 @@ export function createPreviewService(
     async create(
       actor: Actor,
       project: { id: number; latest_deployment_id: number | null; live_deployment_id: number | null },
-      ip: string,
+      meta: RequestMeta,
     ): Promise<PreviewTokenDto> {
       const deploymentId = project.latest_deployment_id ?? project.live_deployment_id;
       if (!deploymentId) throw new NotFound(messages.project.notFound);
@@ -77,7 +78,7 @@ export function createPreviewService(
         action: 'project.preview_link',
         targetType: 'project',
         targetId: project.id,
-        ip,
+        ip: meta.ip,
       });
       return {
         token,

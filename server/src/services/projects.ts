@@ -11,7 +11,6 @@ import {
   uploadFields,
   versionFields,
 } from '@sitehall/contracts';
-import type { FastifyRequest } from 'fastify';
 import {
   checkSiteContent,
   parseContentCheck,
@@ -24,13 +23,9 @@ import { now } from '../db/database.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { Actor } from '../domain/actor.js';
 import { Invalid, NotFound, parse, Unauthorized } from '../domain/errors.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import { type IngestResult, ingest } from '../ingest/index.js';
-import {
-  checkDeclaredLength,
-  type StagedUpload,
-  type StagingOptions,
-  stageUpload,
-} from '../ingest/staging.js';
+import { checkDeclaredLength, type StagedUpload } from '../ingest/staging.js';
 import { projectPolicy } from '../policies/project.js';
 import { presentProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
@@ -51,6 +46,12 @@ export interface ProjectEvents {
   liveChanged(projectId: number): void;
 }
 
+/** What admitUpload decided before the body was read: the limits, and the project of a new version. */
+export interface UploadAdmission {
+  limits: UploadLimits;
+  project: ProjectWithOwner | null;
+}
+
 export function createProjectService(deps: {
   db: DB;
   projects: ProjectsRepository;
@@ -59,15 +60,12 @@ export function createProjectService(deps: {
   quota: QuotaService;
   audit: AuditService;
   gate: BlobGate;
-  dataDir: string;
   urls: SiteUrlOptions;
   events: ProjectEvents;
   metrics: Pick<Metrics, 'timeIngest'>;
   dialect: MigrationDialect;
-  /** Where and how upload bodies are received (instance folder, idle limit, shutdown). */
-  staging?: StagingOptions;
 }) {
-  const { db, projects, store, settings, quota, audit, gate, dataDir, urls, events } = deps;
+  const { db, projects, store, settings, quota, audit, gate, urls, events } = deps;
   const pg = deps.dialect === 'postgres';
 
   /** A project the actor may see, else 404 (others' projects look missing). */
@@ -75,18 +73,6 @@ export function createProjectService(deps: {
     const p = await projects.byId(id);
     if (!p || !projectPolicy.view(actor, p)) throw new NotFound(m.notFound);
     return p;
-  }
-
-  async function receive(
-    actor: Actor,
-    ownerId: number,
-    request: FastifyRequest,
-  ): Promise<{ staged: StagedUpload; limits: UploadLimits }> {
-    const { limits } = await settings.get();
-    checkDeclaredLength(request, limits);
-    await quota.beforeBody(actor, ownerId, request.headers['content-length']);
-    const staged = await stageUpload(request, dataDir, limits, deps.staging);
-    return { staged, limits };
   }
 
   async function ingestStaged(
@@ -275,8 +261,30 @@ export function createProjectService(deps: {
     visible,
     detail,
 
-    async upload(actor: Actor, request: FastifyRequest, ip: string) {
-      const { staged, limits } = await receive(actor, actor.id, request);
+    /**
+     * Before an upload's body is read: may the actor upload (a new project, or a new version of
+     * this one), and can a body of the declared length fit the limits and the owner's quota? The
+     * route then stages the body with the limits returned and passes both to upload/uploadVersion.
+     */
+    async admitUpload(
+      actor: Actor,
+      projectId: number | null,
+      contentLength: string | undefined,
+    ): Promise<UploadAdmission> {
+      let project: ProjectWithOwner | null = null;
+      if (projectId !== null) {
+        project = await visible(actor, projectId);
+        if (!projectPolicy.edit(actor, project)) throw new NotFound(m.notFound);
+      }
+      const { limits } = await settings.get();
+      checkDeclaredLength(contentLength, limits);
+      await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
+      return { limits, project };
+    },
+
+    /** A new project from a staged upload, which is discarded whatever happens. */
+    async upload(actor: Actor, admission: UploadAdmission, staged: StagedUpload, meta: RequestMeta) {
+      const { limits } = admission;
       try {
         const fields = parse(uploadFields, staged.fields);
         const result = await ingestStaged(staged, limits, fields.upload_type);
@@ -296,7 +304,7 @@ export function createProjectService(deps: {
             bytes: result.totalSize,
             type: result.archiveFormat ?? result.uploadType,
           },
-          ip,
+          ip: meta.ip,
         });
         return detail((await projects.byId(projectId))!);
       } finally {
@@ -305,11 +313,10 @@ export function createProjectService(deps: {
     },
 
     /** A new version of the files: a new pending deployment while the live one keeps serving. */
-    async uploadVersion(actor: Actor, id: number, request: FastifyRequest, ip: string) {
-      const p = await visible(actor, id);
-      if (!projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
-      const { staged, limits } = await receive(actor, p.owner_id, request);
+    async uploadVersion(actor: Actor, admission: UploadAdmission, staged: StagedUpload, meta: RequestMeta) {
+      const { limits, project: p } = admission;
       try {
+        if (!p) throw new NotFound(m.notFound);
         const fields = parse(versionFields, staged.fields);
         const result = await ingestStaged(staged, limits, fields.upload_type);
         await commitDeployment(actor, result, {
@@ -324,7 +331,7 @@ export function createProjectService(deps: {
           targetType: 'project',
           targetId: p.id,
           detail: { files: result.files.length, bytes: result.totalSize },
-          ip,
+          ip: meta.ip,
         });
         return detail((await projects.byId(p.id))!);
       } finally {
@@ -336,7 +343,7 @@ export function createProjectService(deps: {
       actor: Actor,
       id: number,
       body: { name?: string; description?: string | null; is_public?: boolean },
-      ip: string,
+      meta: RequestMeta,
     ) {
       const p = await visible(actor, id);
       if (!projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
@@ -364,7 +371,7 @@ export function createProjectService(deps: {
           targetType: 'project',
           targetId: p.id,
           detail: { fields: changed },
-          ip,
+          ip: meta.ip,
         });
       }
       if (body.is_public !== undefined) events.liveChanged(p.id);
@@ -372,7 +379,7 @@ export function createProjectService(deps: {
     },
 
     /** Deletes the project, its versions and every blob nothing else uses. */
-    async remove(actor: Actor, id: number, ip: string) {
+    async remove(actor: Actor, id: number, meta: RequestMeta) {
       const p = await visible(actor, id);
       if (!projectPolicy.delete(actor, p)) throw new NotFound(m.notFound);
       const hashes = await gate.run(async () => {
@@ -392,7 +399,7 @@ export function createProjectService(deps: {
         targetType: 'project',
         targetId: p.id,
         detail: { name: p.name, owner: p.owner_username },
-        ip,
+        ip: meta.ip,
       });
     },
 
@@ -401,7 +408,7 @@ export function createProjectService(deps: {
      * (storage/zip-blobs.ts). A blob that cannot be read (deleted with the project meanwhile, a
      * storage fault) aborts the response; it never ends the process.
      */
-    async download(actor: Actor, id: number, ip: string) {
+    async download(actor: Actor, id: number, meta: RequestMeta) {
       const p = await visible(actor, id);
       if (!projectPolicy.download(actor, p)) throw new NotFound(m.notFound);
       const deploymentId = p.live_deployment_id ?? p.latest_deployment_id;
@@ -412,7 +419,13 @@ export function createProjectService(deps: {
         .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
         .where('id', '=', p.id)
         .execute();
-      await audit.record({ actor, action: 'project.download', targetType: 'project', targetId: p.id, ip });
+      await audit.record({
+        actor,
+        action: 'project.download',
+        targetType: 'project',
+        targetId: p.id,
+        ip: meta.ip,
+      });
       // Made last: nothing may fail between its first read and the route that sends it.
       const zip = zipOfBlobs(
         store,

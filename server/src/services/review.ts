@@ -37,6 +37,7 @@ import { now } from '../db/database.js';
 import type { DeploymentRow, ProjectRow, ProjectUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, Invalid, NotFound } from '../domain/errors.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import { planTransition, type ReviewedProject, type TransitionPlan } from '../domain/review-transitions.js';
 import { projectPolicy } from '../policies/project.js';
 import { canTransition, transitionRefusal } from '../policies/review.js';
@@ -88,7 +89,7 @@ export function createReviewService(deps: {
       projectId: number,
       action: ReviewAction,
       comment: string | undefined,
-      ip: string,
+      meta: RequestMeta,
     ) {
       const text = comment?.trim() || null;
       if (ACTIONS_REQUIRING_COMMENT.includes(action) && !text)
@@ -150,7 +151,7 @@ export function createReviewService(deps: {
             targetType: 'project',
             targetId: p.id,
             detail: { from: p.status, to: patch.status, comment: text },
-            ip,
+            ip: meta.ip,
           },
           trx,
         );
@@ -159,7 +160,7 @@ export function createReviewService(deps: {
     },
 
     /** Makes an earlier approved version live again (owner or admin), while the project is live. */
-    async rollback(actor: Actor, projectId: number, deploymentId: number, ip: string) {
+    async rollback(actor: Actor, projectId: number, deploymentId: number, meta: RequestMeta) {
       await db.transaction().execute(async (trx) => {
         const p = await projects.byIdForChange(projectId, trx);
         if (!p || !projectPolicy.rollback(actor, p)) throw new NotFound(messages.project.notFound);
@@ -193,7 +194,7 @@ export function createReviewService(deps: {
             targetType: 'project',
             targetId: p.id,
             detail: { version: d.version },
-            ip,
+            ip: meta.ip,
           },
           trx,
         );

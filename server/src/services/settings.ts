@@ -21,6 +21,7 @@ import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { Invalid } from '../domain/errors.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import type { AuditService } from './audit.js';
 import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
@@ -145,7 +146,7 @@ export function createSettingsService(
      * the current settings; uploads, previews and the public config see it from the next request.
      * Only a real change is saved and audited, with each changed field's old and new value.
      */
-    async change(actor: Actor, patch: AdminConfigChange, ip: string): Promise<AdminConfigData> {
+    async change(actor: Actor, patch: AdminConfigChange, meta: RequestMeta): Promise<AdminConfigData> {
       const before = toAdminConfig(await this.get());
       const after: AdminConfigDto = { ...before };
       for (const [key, value] of Object.entries(patch) as [keyof AdminConfigDto, never][]) {
@@ -165,7 +166,7 @@ export function createSettingsService(
         await db.transaction().execute(async (trx) => {
           await save(next, trx);
           await opts.audit.record(
-            { actor, action: 'config.update', targetType: 'config', detail: changed, ip },
+            { actor, action: 'config.update', targetType: 'config', detail: changed, ip: meta.ip },
             trx,
           );
         });
