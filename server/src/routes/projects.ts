@@ -1,6 +1,6 @@
 /** The owner's project calls under /api/projects (docs/product.md §7, docs/product.md "Deployments"). */
 import { messages, myProjectsQuery, rollbackBody, updateProjectBody } from '@sitehall/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { NotFound, parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
@@ -17,12 +17,19 @@ export const projectRoutes =
       if (id === null) throw new NotFound(messages.project.notFound);
       return id;
     };
+    /**
+     * A multipart upload: admitted before its body is read (may the actor upload here, does the
+     * declared length fit), then staged; the service discards the staged files when done.
+     */
+    const receiveUpload = async (request: FastifyRequest, id: number | null) => {
+      const actor = actorOf(request);
+      const admission = await projects.admitUpload(actor, id, request.headers['content-length']);
+      const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
+      return [actor, admission, staged, metaOf(request)] as const;
+    };
 
     app.post('/projects/upload', { config: { access: 'user' } }, async (request, reply) => {
-      const actor = actorOf(request);
-      const admission = await projects.admitUpload(actor, null, request.headers['content-length']);
-      const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
-      const project = await projects.upload(actor, admission, staged, metaOf(request));
+      const project = await projects.upload(...(await receiveUpload(request, null)));
       reply.code(201);
       return ok({ project }, messages.project.uploadSuccess);
     });
@@ -42,10 +49,7 @@ export const projectRoutes =
     app.put('/projects/:id', { config: { access: 'user' } }, async (request) => {
       const id = projectId(request.params);
       if (request.isMultipart()) {
-        const actor = actorOf(request);
-        const admission = await projects.admitUpload(actor, id, request.headers['content-length']);
-        const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
-        const project = await projects.uploadVersion(actor, admission, staged, metaOf(request));
+        const project = await projects.uploadVersion(...(await receiveUpload(request, id)));
         return ok({ project }, messages.project.versionUploaded);
       }
       const body = parse(updateProjectBody, request.body);
