@@ -42,7 +42,9 @@ import { canTransition } from '../policies/review.js';
 import { presentAdminProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
 import type { AdminRepository } from '../repositories/admin.js';
+import * as deployments from '../repositories/deployments.js';
 import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
+import * as reviewComments from '../repositories/review-comments.js';
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
 import type { ProjectEvents } from './projects.js';
@@ -117,42 +119,36 @@ export function createReviewService(deps: {
             break;
         }
         if (deploymentId !== null && (action === 'approve' || action === 'reject' || action === 'takedown')) {
-          await trx
-            .updateTable('deployments')
-            .set({
-              status: action === 'approve' ? 'approved' : 'rejected',
-              reviewed_at: at,
-              reviewed_by: actor.id,
-              review_comment: text,
-            })
-            .where('id', '=', deploymentId)
-            .execute();
+          await deployments.markReviewed(trx, deploymentId, {
+            status: action === 'approve' ? 'approved' : 'rejected',
+            at,
+            by: actor.id,
+            comment: text,
+          });
           // A takedown of an older live version leaves the newest upload's rejection reason in view.
           if (
             action === 'takedown' &&
             p.latest_deployment_id !== deploymentId &&
             p.latest_deployment_id !== null
           ) {
-            await trx
-              .updateTable('deployments')
-              .set({ status: 'rejected', reviewed_at: at, reviewed_by: actor.id, review_comment: text })
-              .where('id', '=', p.latest_deployment_id)
-              .where('status', 'in', ['pending', 'rejected'])
-              .execute();
+            await deployments.markReviewed(trx, p.latest_deployment_id, {
+              status: 'rejected',
+              at,
+              by: actor.id,
+              comment: text,
+              onlyIf: ['pending', 'rejected'],
+            });
           }
         }
-        await trx.updateTable('projects').set(patch).where('id', '=', p.id).execute();
-        await trx
-          .insertInto('review_comments')
-          .values({
-            project_id: p.id,
-            deployment_id: deploymentId,
-            actor_id: actor.id,
-            action,
-            comment: text,
-            created_at: at,
-          })
-          .execute();
+        await projects.update(trx, p.id, patch);
+        await reviewComments.add(trx, {
+          project_id: p.id,
+          deployment_id: deploymentId,
+          actor_id: actor.id,
+          action,
+          comment: text,
+          created_at: at,
+        });
         await audit.record(
           {
             actor,
@@ -183,22 +179,15 @@ export function createReviewService(deps: {
         // Not a change: no comment, no audit entry, no cache to drop.
         if (d.id === p.live_deployment_id) throw new Conflict(m.rollbackAlreadyLive);
         const at = now();
-        await trx
-          .updateTable('projects')
-          .set({ live_deployment_id: d.id, updated_at: at })
-          .where('id', '=', p.id)
-          .execute();
-        await trx
-          .insertInto('review_comments')
-          .values({
-            project_id: p.id,
-            deployment_id: d.id,
-            actor_id: actor.id,
-            action: 'rollback',
-            comment: `v${d.version}`,
-            created_at: at,
-          })
-          .execute();
+        await projects.update(trx, p.id, { live_deployment_id: d.id, updated_at: at });
+        await reviewComments.add(trx, {
+          project_id: p.id,
+          deployment_id: d.id,
+          actor_id: actor.id,
+          action: 'rollback',
+          comment: `v${d.version}`,
+          created_at: at,
+        });
         await audit.record(
           {
             actor,
