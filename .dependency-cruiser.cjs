@@ -67,6 +67,14 @@ module.exports = {
       to: { path: '^server/src/(services|routes)/' },
     },
     {
+      name: 'search-plan-is-pure',
+      severity: 'error',
+      comment:
+        'The showcase search planner needs no database (its spec runs without one). Where SQL may be written is held by server/test/layout.test.ts: npm packages are outside this graph.',
+      from: { path: '^server/src/search/plan\\.ts$' },
+      to: { path: '^server/src/(db/database|repositories/|search/sql|search/index-maintenance)' },
+    },
+    {
       name: 'services-not-routes-or-presenters',
       severity: 'error',
       comment: 'Services return domain data; routes present it.',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Showcase benchmark: 100,000 live public projects seeded straight into the database (SQLite, and
 // PostgreSQL when TEST_DATABASE_URL or --pg URL is given), then the showcase query as the server
-// runs it (server/dist's repository): the first page of each sort, and searches for Chinese terms
+// runs it (server/dist's services/showcase.js): the first page of each sort, and searches for Chinese terms
 // of 1, 2 and 4 characters (common and rare), an ASCII term and an author. Prints median and p95.
 //   npm run bench:showcase [-- --pg postgres://postgres@127.0.0.1:5432/test] [--n 100000] [--runs 40]
 //   --keep DIR keeps the SQLite file in DIR and the PostgreSQL schema bench_showcase_kept, and
@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { openDatabase, migrateToLatest } = await import(path.join(root, 'server/dist/db/database.js'));
-const { createShowcaseRepository } = await import(path.join(root, 'server/dist/repositories/showcase.js'));
+const { createShowcaseService } = await import(path.join(root, 'server/dist/services/showcase.js'));
 const { searchText } = await import(path.join(root, 'server/dist/services/projects.js'));
 
 const { values: args } = parseArgs({
@@ -112,9 +112,9 @@ async function seed(handle) {
   if (args.keep) {
     const r = await sql`select count(*) as n from projects`.execute(db);
     if (Number(r.rows[0].n) === N) {
-      await createShowcaseRepository(db, handle.dialect).refreshIndex();
-      const repo = createShowcaseRepository(db, handle.dialect);
-      const cold = createShowcaseRepository(db, handle.dialect, { rememberCounts: false });
+      await createShowcaseService(db, handle.dialect).refreshIndex();
+      const repo = createShowcaseService(db, handle.dialect);
+      const cold = createShowcaseService(db, handle.dialect, { rememberCounts: false });
       return { repo, cold, seedMs: 0, indexMs: 0 };
     }
   }
@@ -202,14 +202,14 @@ async function seed(handle) {
       );
   }
   const seeded = performance.now() - t0;
-  const repo = createShowcaseRepository(db, handle.dialect);
+  const repo = createShowcaseService(db, handle.dialect);
   const t1 = performance.now();
   // The search index is kept from a queue the triggers fill; the seed queued every project.
   await repo.refreshIndex();
   const indexMs = performance.now() - t1;
   await analyze(handle);
   // Cold: every search counts its matches afresh (first search of a term since the index changed).
-  const cold = createShowcaseRepository(db, handle.dialect, { rememberCounts: false });
+  const cold = createShowcaseService(db, handle.dialect, { rememberCounts: false });
   return { repo, cold, seedMs: seeded, indexMs };
 }
 

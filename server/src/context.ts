@@ -12,7 +12,6 @@ import { createAdminRepository } from './repositories/admin.js';
 import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
 import { createSessionsRepository } from './repositories/sessions.js';
-import { createShowcaseRepository } from './repositories/showcase.js';
 import { createStorageRepository } from './repositories/storage.js';
 import { createUsersRepository } from './repositories/users.js';
 import { SiteFileSource, SiteHosts } from './serve/index.js';
@@ -28,6 +27,7 @@ import { createQuotaService } from './services/quota.js';
 import { createReviewQueue, createReviewService } from './services/review.js';
 import { createSessionService } from './services/sessions.js';
 import { createSettingsService } from './services/settings.js';
+import { createShowcaseService } from './services/showcase.js';
 import { createSiteIndex } from './services/site-index.js';
 import { createStatsService } from './services/stats.js';
 import { createViewCounter } from './services/views.js';
@@ -191,7 +191,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     urls,
     metrics,
     repositories: { projects: projectsRepo },
-    showcase: createShowcaseRepository(db, database.dialect),
+    showcase: createShowcaseService(db, database.dialect),
     services: {
       audit,
       sessions,

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShowcaseRepository } from '../src/repositories/showcase.js';
+import { createShowcaseService } from '../src/services/showcase.js';
 import {
   createTestApp,
   expectFailure,
@@ -478,7 +478,7 @@ describe('showcase search against a plain substring filter', () => {
           }
           expect(found, `${term} featured=${featured} pageSize=${pageSize}`).toEqual(expected);
           // A new one each time: a count it remembers from deep pages would be exact.
-          const cappedRepo = createShowcaseRepository(t.ctx.db, t.database.dialect, { countCap: cap });
+          const cappedRepo = createShowcaseService(t.ctx.db, t.database.dialect, { countCap: cap });
           const foundCapped: number[] = [];
           for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
             const r = await cappedRepo.list({ search: term, sort: 'latest', featured, page, pageSize });

@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrationNames } from '../db/migrations/index.js';
+import * as deploymentFiles from '../repositories/deployment-files.js';
 import { type BlobStore, LocalBlobStore } from '../storage/index.js';
 import { run } from './backup.js';
 import {
@@ -69,9 +70,9 @@ export async function restore({ config, store, src, force = false, log = () => {
 
   const handle = openDatabase(database);
   try {
-    const rows = await handle.db.selectFrom('deployment_files').select('sha256').distinct().execute();
     const missing: string[] = [];
-    for (const { sha256 } of rows) if (!(await store.stat(sha256))) missing.push(sha256);
+    for (const sha256 of await deploymentFiles.distinctHashes(handle.db))
+      if (!(await store.stat(sha256))) missing.push(sha256);
     if (missing.length > 0) {
       throw new BackupError(
         `${missing.length} 个文件在备份中缺失 / blobs missing from the backup: ${missing[0]}…`,

@@ -149,7 +149,7 @@ export interface SettingsTable {
   updated_at: string;
 }
 
-/** The showcase search index (migration 002; repositories/showcase.ts keeps it). */
+/** The showcase search index (migration 002; search/index-maintenance.ts keeps it). */
 export interface ShowcaseGramsTable {
   /** One or two characters of a listed project's normalised search text. */
   gram: string;

@@ -8,6 +8,9 @@
  */
 import type { DeploymentStatus, ProjectStatus, ReviewAction } from '@sitehall/contracts';
 
+/** What a review decision can make a version: approved or rejected (never pending or superseded). */
+export type ReviewedVersionStatus = Extract<DeploymentStatus, 'approved' | 'rejected'>;
+
 /** The review decisions, and an earlier approved version going live again. */
 export type TransitionAction = ReviewAction | 'rollback';
 
@@ -44,7 +47,7 @@ export interface Transition {
   /** The version the action is about: the newest upload, the live one, or the one it names. */
   version: 'latest' | 'live' | 'chosen';
   /** That version's status afterwards (null: unchanged). */
-  versionStatus: DeploymentStatus | null;
+  versionStatus: ReviewedVersionStatus | null;
   /** The live version afterwards: the version acted on, none (offline), or unchanged. */
   live: 'version' | 'offline' | 'unchanged';
   /**
@@ -129,7 +132,7 @@ export interface TransitionPlan {
   };
   /** The version the action is about (null: the project has none), and its status afterwards. */
   deploymentId: number | null;
-  versionStatus: DeploymentStatus | null;
+  versionStatus: ReviewedVersionStatus | null;
   /** The newest upload, when it too becomes rejected (if pending or rejected). */
   alsoRejectId: number | null;
   liveChanged: boolean;

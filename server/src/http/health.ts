@@ -7,9 +7,9 @@
  * is named in the answer; why it failed goes to the log only, since the endpoint is public.
  */
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_MIGRATION_TABLE, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import { migrationNames } from '../db/migrations/index.js';
+import { appliedMigrations, ping } from '../db/probe.js';
 import type { BlobStore } from '../storage/index.js';
 
 /** Anything that answers a PING: the Redis client when REDIS_URL is set. */
@@ -49,12 +49,9 @@ async function withTimeout(work: () => Promise<unknown>, ms: number): Promise<vo
 export function registerHealth(app: FastifyInstance, deps: ReadinessDeps): void {
   const timeoutMs = deps.timeoutMs ?? 2_000;
   const checks: Record<string, (() => Promise<unknown>) | undefined> = {
-    database: () => sql`select 1`.execute(deps.db),
+    database: () => ping(deps.db),
     migrations: async () => {
-      const rows = await sql<{
-        name: string;
-      }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(deps.db);
-      const applied = new Set(rows.rows.map((r) => r.name));
+      const applied = await appliedMigrations(deps.db);
       const missing = migrationNames.filter((name) => !applied.has(name));
       if (missing.length > 0) throw new Error(`migrations not applied: ${missing.join(', ')}`);
     },

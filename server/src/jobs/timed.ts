@@ -10,8 +10,9 @@
  * Every instance renews its heartbeat and sweeps leftovers every few minutes (jobs/sweep.ts: the
  * blob part of it runs on one instance per round).
  */
-import type { ShowcaseRepository } from '../repositories/showcase.js';
+
 import type { PreviewService } from '../services/previews.js';
+import type { ShowcaseService } from '../services/showcase.js';
 import type { ViewCounter } from '../services/views.js';
 import { HEARTBEAT_MS } from './instances.js';
 import { type JobRunner, runHere } from './job-runner.js';
@@ -41,7 +42,7 @@ export function startTimedJobs(
   services: {
     views: ViewCounter;
     previews: PreviewService;
-    showcase: Pick<ShowcaseRepository, 'refreshIndex'>;
+    showcase: Pick<ShowcaseService, 'refreshIndex'>;
   },
   opts: TimedJobsOptions = {},
 ): TimedJobs {

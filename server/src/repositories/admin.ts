@@ -3,8 +3,8 @@ import type { AdminProjectCounts, AdminTab, ContentRiskFilter } from '@sitehall/
 import { sql } from 'kysely';
 import { LEVEL_RANK } from '../content-check/report.js';
 import type { DB } from '../db/database.js';
+import { likePattern } from '../db/like.js';
 import type { ProjectWithOwner } from './projects.js';
-import { likePattern } from './showcase.js';
 
 export function createAdminRepository(db: DB) {
   const withOwner = () =>

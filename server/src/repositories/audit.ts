@@ -2,8 +2,8 @@
 import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import { likePattern } from '../db/like.js';
 import type { AuditLogsTable } from '../db/types.js';
-import { likePattern } from './showcase.js';
 
 export interface AuditFilter {
   /** Part of the actor's username, any case. */

@@ -1,9 +1,9 @@
 /** Queries over projects, deployments and their files. */
 import type { ProjectStatus } from '@sitehall/contracts';
-import { sql } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
-import type { DeploymentFileRow, DeploymentRow, ProjectRow } from '../db/types.js';
+import type { DeploymentFileRow, DeploymentRow, ProjectRow, ProjectsTable } from '../db/types.js';
 
 export interface ProjectWithOwner extends ProjectRow {
   owner_username: string;
@@ -26,6 +26,53 @@ export function statusesOf(filter: OwnerFilter): ProjectStatus[] | null {
   }
 }
 
+// ---- Writes and single-column reads: functions of the executor (the caller's transaction) ----
+
+export async function insert(trx: DB, row: Insertable<ProjectsTable>): Promise<number> {
+  const p = await trx.insertInto('projects').values(row).returning('id').executeTakeFirstOrThrow();
+  return p.id;
+}
+
+export type ProjectPatch = Updateable<ProjectsTable>;
+
+export async function update(trx: DB, id: number, patch: ProjectPatch): Promise<void> {
+  await trx.updateTable('projects').set(patch).where('id', '=', id).execute();
+}
+
+/** Deletes a project (its versions and files go with it); false when it was already gone. */
+export async function remove(trx: DB, id: number): Promise<boolean> {
+  const gone = await trx.deleteFrom('projects').where('id', '=', id).executeTakeFirst();
+  return Number(gone.numDeletedRows) > 0;
+}
+
+export async function countDownload(db: DB, id: number): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Adds n views to a project's total, made by the database; false when the project is gone. */
+export async function addViews(trx: DB, id: number, n: number): Promise<boolean> {
+  const updated = await trx
+    .updateTable('projects')
+    .set({ view_count: sql`view_count + ${n}` })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+/** The live deployment's id of a project: null when not live, undefined when there is no project. */
+export async function livePointer(db: DB, id: number): Promise<number | null | undefined> {
+  const p = await db
+    .selectFrom('projects')
+    .select('live_deployment_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return p ? p.live_deployment_id : undefined;
+}
+
 export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
   const withOwner = (trx: DB = db) =>
     trx
@@ -36,6 +83,21 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
       .select(['owner.username as owner_username', 'approver.username as approved_by_username']);
 
   return {
+    insert,
+    update,
+    remove,
+    countDownload: (id: number) => countDownload(db, id),
+
+    /**
+     * Whether the project still exists, read inside `trx` before adding a version to it: on
+     * PostgreSQL its row is locked until the commit, so a delete waits for the upload.
+     */
+    async existsForUpload(trx: DB, id: number): Promise<boolean> {
+      let q = trx.selectFrom('projects').select('id').where('id', '=', id);
+      if (dialect === 'postgres') q = q.forUpdate();
+      return (await q.executeTakeFirst()) !== undefined;
+    },
+
     byId(id: number, trx: DB = db): Promise<ProjectWithOwner | undefined> {
       return withOwner(trx).where('projects.id', '=', id).executeTakeFirst();
     },

@@ -14,6 +14,16 @@ function removesAnAdmin(user: UserRow, patch: UserUpdate | 'delete'): boolean {
   return patch === 'delete' || (patch.role !== undefined && patch.role !== 'admin') || patch.disabled === 1;
 }
 
+/**
+ * Whether the account still exists, read inside `trx` before something is added under it: on
+ * PostgreSQL its row is share-locked until the commit, so deleting the account waits for that.
+ */
+export async function existsForNewRows(trx: DB, id: number, dialect: MigrationDialect): Promise<boolean> {
+  let q = trx.selectFrom('users').select('id').where('id', '=', id);
+  if (dialect === 'postgres') q = q.forKeyShare();
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
 export function createUsersRepository(db: DB, dialect: MigrationDialect) {
   /**
    * The user row and whether someone other than them is an enabled admin, read inside `trx` with

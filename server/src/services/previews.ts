@@ -12,6 +12,8 @@ import type { Actor } from '../domain/actor.js';
 import { Conflict, NotFound } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import { previewUrl, type SiteUrlOptions } from '../presenters/urls.js';
+import * as deployments from '../repositories/deployments.js';
+import * as previewTokens from '../repositories/preview-tokens.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
 import type { AuditService } from './audit.js';
 import { hashToken } from './sessions.js';
@@ -38,13 +40,8 @@ export function createPreviewService(
       const deploymentId = project.latest_deployment_id ?? project.live_deployment_id;
       if (!deploymentId) throw new NotFound(messages.project.notFound);
       // What review refused (or took down) is not shown to anyone through a link either.
-      const target = await db
-        .selectFrom('deployments')
-        .select('status')
-        .where('id', '=', deploymentId)
-        .executeTakeFirst();
-      if (!target || !PREVIEWABLE.includes(target.status))
-        throw new Conflict(messages.project.previewRejected);
+      const status = await deployments.statusOf(db, deploymentId);
+      if (!status || !PREVIEWABLE.includes(status)) throw new Conflict(messages.project.previewRejected);
       const { previewTtlSeconds } = await settings.get();
       const token = randomBytes(16).toString('base64url');
       const at = now();
@@ -53,25 +50,16 @@ export function createPreviewService(
         // Two requests at once (PostgreSQL runs them side by side) would each revoke only the
         // links committed before them and both stay valid: the project's row orders them.
         if (!(await projects.byIdForChange(project.id, trx))) throw new NotFound(messages.project.notFound);
-        await trx
-          .updateTable('preview_tokens')
-          .set({ revoked: 1 })
-          .where('project_id', '=', project.id)
-          .where('created_by', '=', actor.id)
-          .where('revoked', '=', 0)
-          .execute();
-        await trx
-          .insertInto('preview_tokens')
-          .values({
-            project_id: project.id,
-            deployment_id: deploymentId,
-            token_hash: hashToken(token),
-            created_by: actor.id,
-            created_at: at,
-            expires_at: expiresAt,
-            revoked: 0,
-          })
-          .execute();
+        await previewTokens.revokeOf(trx, project.id, actor.id);
+        await previewTokens.insert(trx, {
+          project_id: project.id,
+          deployment_id: deploymentId,
+          token_hash: hashToken(token),
+          created_by: actor.id,
+          created_at: at,
+          expires_at: expiresAt,
+          revoked: 0,
+        });
       });
       await audit.record({
         actor,
@@ -93,27 +81,13 @@ export function createPreviewService(
       if (!PREVIEW_TOKEN.test(token)) return null;
       // A link stops working as soon as its version is rejected or taken down, or the account
       // that made it is disabled: a preview is not a way around a review decision.
-      const row = await db
-        .selectFrom('preview_tokens as t')
-        .innerJoin('deployments as d', 'd.id', 't.deployment_id')
-        .innerJoin('users as u', 'u.id', 't.created_by')
-        .select(['t.deployment_id', 't.project_id'])
-        .where('t.token_hash', '=', hashToken(token))
-        .where('t.revoked', '=', 0)
-        .where('t.expires_at', '>', now())
-        .where('d.status', 'in', PREVIEWABLE)
-        .where('u.disabled', '=', 0)
-        .executeTakeFirst();
+      const row = await previewTokens.findUsable(db, hashToken(token), now(), PREVIEWABLE);
       return row ? { deploymentId: row.deployment_id, projectId: row.project_id } : null;
     },
 
     /** Removes tokens that can never open anything again: expired or revoked (jobs/preview-purge.ts). */
     async purge(): Promise<number> {
-      const r = await db
-        .deleteFrom('preview_tokens')
-        .where((eb) => eb.or([eb('expires_at', '<=', now()), eb('revoked', '=', 1)]))
-        .executeTakeFirst();
-      return Number(r.numDeletedRows);
+      return previewTokens.deleteDead(db, now());
     },
   };
 }

@@ -29,7 +29,15 @@ import { checkDeclaredLength, type StagedUpload } from '../ingest/staging.js';
 import { projectPolicy } from '../policies/project.js';
 import { presentProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
-import type { OwnerFilter, ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
+import * as deploymentFiles from '../repositories/deployment-files.js';
+import * as deployments from '../repositories/deployments.js';
+import type {
+  OwnerFilter,
+  ProjectPatch,
+  ProjectsRepository,
+  ProjectWithOwner,
+} from '../repositories/projects.js';
+import * as users from '../repositories/users.js';
 import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
@@ -66,7 +74,6 @@ export function createProjectService(deps: {
   dialect: MigrationDialect;
 }) {
   const { db, projects, store, settings, quota, audit, gate, urls, events } = deps;
-  const pg = deps.dialect === 'postgres';
 
   /** A project the actor may see, else 404 (others' projects look missing). */
   async function visible(actor: Actor, id: number): Promise<ProjectWithOwner> {
@@ -128,84 +135,52 @@ export function createProjectService(deps: {
         // fail on a foreign key. On PostgreSQL the row is locked until the commit, so a delete
         // waits for this upload (and then removes it too) instead of slipping in between.
         if (projectId === null) {
-          let owner = trx.selectFrom('users').select('id').where('id', '=', actor.id);
-          if (pg) owner = owner.forKeyShare();
-          if (!(await owner.executeTakeFirst())) throw new Unauthorized(messages.common.sessionExpired);
-          const p = await trx
-            .insertInto('projects')
-            .values({
-              owner_id: actor.id,
-              name: target.name!,
-              description: target.description || null,
-              status: 'pending',
-              is_public: 1,
-              live_deployment_id: null,
-              latest_deployment_id: null,
-              featured: 0,
-              view_count: 0,
-              download_count: 0,
-              approved_at: null,
-              approved_by: null,
-              published_at: null,
-              created_at: at,
-              updated_at: at,
-              search_text: searchText(target.name!, target.description ?? null, actor.username),
-              name_sort_key: nameSortKey(target.name!),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          projectId = p.id;
+          if (!(await users.existsForNewRows(trx, actor.id, deps.dialect)))
+            throw new Unauthorized(messages.common.sessionExpired);
+          projectId = await projects.insert(trx, {
+            owner_id: actor.id,
+            name: target.name!,
+            description: target.description || null,
+            status: 'pending',
+            is_public: 1,
+            live_deployment_id: null,
+            latest_deployment_id: null,
+            featured: 0,
+            view_count: 0,
+            download_count: 0,
+            approved_at: null,
+            approved_by: null,
+            published_at: null,
+            created_at: at,
+            updated_at: at,
+            search_text: searchText(target.name!, target.description ?? null, actor.username),
+            name_sort_key: nameSortKey(target.name!),
+          });
         } else {
-          let project = trx.selectFrom('projects').select('id').where('id', '=', projectId);
-          if (pg) project = project.forUpdate();
-          if (!(await project.executeTakeFirst())) throw new NotFound(m.notFound);
+          if (!(await projects.existsForUpload(trx, projectId))) throw new NotFound(m.notFound);
           // A pending version nobody reviewed yet is replaced by the newer one.
-          await trx
-            .updateTable('deployments')
-            .set({ status: 'superseded' })
-            .where('project_id', '=', projectId)
-            .where('status', '=', 'pending')
-            .execute();
+          await deployments.supersedePending(trx, projectId);
         }
         const version = await projects.nextVersion(projectId, trx);
-        const d = await trx
-          .insertInto('deployments')
-          .values({
-            project_id: projectId,
-            version,
-            status: 'pending',
-            upload_type: result.uploadType,
-            file_count: result.files.length,
-            total_size: result.totalSize,
-            entry_file: result.entryFile,
-            content_check: JSON.stringify(contentCheck),
-            content_risk: riskRankOf(contentCheck),
-            created_by: actor.id,
-            created_at: at,
-            reviewed_at: null,
-            reviewed_by: null,
-            review_comment: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        for (let i = 0; i < result.files.length; i += 200) {
-          await trx
-            .insertInto('deployment_files')
-            .values(
-              result.files.slice(i, i + 200).map((f) => ({
-                deployment_id: d.id,
-                path: f.path,
-                size: f.size,
-                mime_type: f.mimeType,
-                extension: f.extension,
-                sha256: f.sha256,
-                download_only: f.downloadOnly ? 1 : 0,
-              })),
-            )
-            .execute();
-        }
-        const patch: Record<string, unknown> = {
-          latest_deployment_id: d.id,
+        const deploymentId = await deployments.insert(trx, {
+          project_id: projectId,
+          version,
+          status: 'pending',
+          upload_type: result.uploadType,
+          file_count: result.files.length,
+          total_size: result.totalSize,
+          entry_file: result.entryFile,
+          content_check: JSON.stringify(contentCheck),
+          content_risk: riskRankOf(contentCheck),
+          created_by: actor.id,
+          created_at: at,
+          reviewed_at: null,
+          reviewed_by: null,
+          review_comment: null,
+        });
+        await deploymentFiles.insertMany(trx, deploymentId, result.files);
+        const patch: ProjectPatch = {
+          latest_deployment_id: deploymentId,
           status: 'pending',
           updated_at: at,
         };
@@ -213,7 +188,7 @@ export function createProjectService(deps: {
           if (target.name !== undefined) patch.name = target.name;
           if (target.description !== undefined) patch.description = target.description || null;
         }
-        await trx.updateTable('projects').set(patch).where('id', '=', projectId).execute();
+        await projects.update(trx, projectId, patch);
         if (target.projectId !== null) await refreshSearchText(trx, projectId);
         return projectId;
       });
@@ -223,14 +198,10 @@ export function createProjectService(deps: {
   async function refreshSearchText(trx: DB, projectId: number) {
     const p = await projects.byId(projectId, trx);
     if (p) {
-      await trx
-        .updateTable('projects')
-        .set({
-          search_text: searchText(p.name, p.description, p.owner_username),
-          name_sort_key: nameSortKey(p.name),
-        })
-        .where('id', '=', projectId)
-        .execute();
+      await projects.update(trx, projectId, {
+        search_text: searchText(p.name, p.description, p.owner_username),
+        name_sort_key: nameSortKey(p.name),
+      });
     }
   }
 
@@ -347,7 +318,7 @@ export function createProjectService(deps: {
     ) {
       const p = await visible(actor, id);
       if (!projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
-      const patch: Record<string, unknown> = { updated_at: now() };
+      const patch: ProjectPatch & Record<string, unknown> = { updated_at: now() };
       if (body.name !== undefined) patch.name = body.name;
       if (body.description !== undefined) patch.description = body.description || null;
       if (body.is_public !== undefined) patch.is_public = body.is_public ? 1 : 0;
@@ -361,7 +332,7 @@ export function createProjectService(deps: {
         (field) => field in patch && patch[field] !== current[field],
       );
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('projects').set(patch).where('id', '=', p.id).execute();
+        await projects.update(trx, p.id, patch);
         await refreshSearchText(trx, p.id);
       });
       if (changed.length > 0) {
@@ -386,8 +357,7 @@ export function createProjectService(deps: {
         const used = await projects.hashesOfProject(p.id);
         await db.transaction().execute(async (trx) => {
           // A delete that raced this one (PostgreSQL runs them side by side) already took it.
-          const gone = await trx.deleteFrom('projects').where('id', '=', p.id).executeTakeFirst();
-          if (!gone.numDeletedRows) throw new NotFound(m.notFound);
+          if (!(await projects.remove(trx, p.id))) throw new NotFound(m.notFound);
         });
         return used;
       });
@@ -414,11 +384,7 @@ export function createProjectService(deps: {
       const deploymentId = p.live_deployment_id ?? p.latest_deployment_id;
       if (!deploymentId) throw new NotFound(m.notFound);
       const files = await projects.filesOf(deploymentId);
-      await db
-        .updateTable('projects')
-        .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
-        .where('id', '=', p.id)
-        .execute();
+      await projects.countDownload(p.id);
       await audit.record({
         actor,
         action: 'project.download',

@@ -44,7 +44,9 @@ import { canTransition, transitionRefusal } from '../policies/review.js';
 import { presentAdminProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
 import type { AdminRepository } from '../repositories/admin.js';
+import * as deployments from '../repositories/deployments.js';
 import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
+import * as reviewComments from '../repositories/review-comments.js';
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
 import type { ProjectEvents } from './projects.js';
@@ -113,37 +115,31 @@ export function createReviewService(deps: {
         const deploymentId = plan.deploymentId;
         liveChanged = plan.liveChanged;
         if (deploymentId !== null && plan.versionStatus !== null) {
-          await trx
-            .updateTable('deployments')
-            .set({
-              status: plan.versionStatus,
-              reviewed_at: at,
-              reviewed_by: actor.id,
-              review_comment: text,
-            })
-            .where('id', '=', deploymentId)
-            .execute();
+          await deployments.markReviewed(trx, deploymentId, {
+            status: plan.versionStatus,
+            at,
+            by: actor.id,
+            comment: text,
+          });
           if (plan.alsoRejectId !== null) {
-            await trx
-              .updateTable('deployments')
-              .set({ status: 'rejected', reviewed_at: at, reviewed_by: actor.id, review_comment: text })
-              .where('id', '=', plan.alsoRejectId)
-              .where('status', 'in', ['pending', 'rejected'])
-              .execute();
+            await deployments.markReviewed(trx, plan.alsoRejectId, {
+              status: 'rejected',
+              at,
+              by: actor.id,
+              comment: text,
+              onlyIf: ['pending', 'rejected'],
+            });
           }
         }
-        await trx.updateTable('projects').set(patch).where('id', '=', p.id).execute();
-        await trx
-          .insertInto('review_comments')
-          .values({
-            project_id: p.id,
-            deployment_id: deploymentId,
-            actor_id: actor.id,
-            action,
-            comment: text,
-            created_at: at,
-          })
-          .execute();
+        await projects.update(trx, p.id, patch);
+        await reviewComments.add(trx, {
+          project_id: p.id,
+          deployment_id: deploymentId,
+          actor_id: actor.id,
+          action,
+          comment: text,
+          created_at: at,
+        });
         await audit.record(
           {
             actor,
@@ -171,22 +167,19 @@ export function createReviewService(deps: {
         const refusal = transitionRefusal('rollback', project, chosen);
         if (refusal) throw new Conflict(m[refusal]);
         const at = now();
-        await trx
-          .updateTable('projects')
-          .set(projectPatch(planTransition('rollback', project, chosen), at, actor))
-          .where('id', '=', p.id)
-          .execute();
-        await trx
-          .insertInto('review_comments')
-          .values({
-            project_id: p.id,
-            deployment_id: d.id,
-            actor_id: actor.id,
-            action: 'rollback',
-            comment: `v${d.version}`,
-            created_at: at,
-          })
-          .execute();
+        await projects.update(
+          trx,
+          p.id,
+          projectPatch(planTransition('rollback', project, chosen), at, actor),
+        );
+        await reviewComments.add(trx, {
+          project_id: p.id,
+          deployment_id: d.id,
+          actor_id: actor.id,
+          action: 'rollback',
+          comment: `v${d.version}`,
+          created_at: at,
+        });
         await audit.record(
           {
             actor,

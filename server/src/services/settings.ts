@@ -22,6 +22,7 @@ import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { Invalid } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
+import * as settingsTable from '../repositories/settings.js';
 import type { AuditService } from './audit.js';
 import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
@@ -97,8 +98,8 @@ export function createSettingsService(
   };
 
   async function load(): Promise<PlatformSettings> {
-    const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
-    const stored = row ? (JSON.parse(row.value) as Partial<PlatformSettings>) : {};
+    const value = await settingsTable.get(db, KEY);
+    const stored = value ? (JSON.parse(value) as Partial<PlatformSettings>) : {};
     return {
       limits: { ...DEFAULT_SETTINGS.limits, ...stored.limits },
       previewTtlSeconds: stored.previewTtlSeconds ?? DEFAULT_SETTINGS.previewTtlSeconds,
@@ -108,13 +109,7 @@ export function createSettingsService(
   }
 
   async function save(next: PlatformSettings, trx: DB): Promise<void> {
-    const value = JSON.stringify(next);
-    const at = now();
-    await trx
-      .insertInto('settings')
-      .values({ key: KEY, value, updated_at: at })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: at }))
-      .execute();
+    await settingsTable.put(trx, KEY, JSON.stringify(next), now());
   }
 
   return {

@@ -5,6 +5,9 @@
  */
 import type { DB } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/postgres-pool.js';
+import * as deploymentFiles from '../repositories/deployment-files.js';
+import * as deploymentsTable from '../repositories/deployments.js';
+import * as projects from '../repositories/projects.js';
 import type { SiteFile } from '../serve/index.js';
 import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
@@ -46,17 +49,9 @@ export function createSiteIndex(db: DB, opts: { hearsChanges?: HearsChanges } = 
       deployments.set(deploymentId, cached);
       return cached;
     }
-    const d = await db
-      .selectFrom('deployments')
-      .select(['id', 'project_id', 'entry_file', 'reviewed_at', 'created_at'])
-      .where('id', '=', deploymentId)
-      .executeTakeFirst();
+    const d = await deploymentsTable.servingFacts(db, deploymentId);
     if (!d) return null;
-    const rows = await db
-      .selectFrom('deployment_files')
-      .select(['path', 'size', 'mime_type', 'sha256'])
-      .where('deployment_id', '=', deploymentId)
-      .execute();
+    const rows = await deploymentFiles.servingRows(db, deploymentId);
     const index: DeploymentIndex = {
       deploymentId: d.id,
       projectId: d.project_id,
@@ -87,13 +82,9 @@ export function createSiteIndex(db: DB, opts: { hearsChanges?: HearsChanges } = 
       const at = Date.now();
       if (cached === undefined || at - cached.at > maxAge(LIVE_POINTER_TTL_MS, hears)) {
         const startedAt = generation;
-        let p: { live_deployment_id: number | null } | undefined;
+        let pointer: number | null | undefined;
         try {
-          p = await db
-            .selectFrom('projects')
-            .select('live_deployment_id')
-            .where('id', '=', projectId)
-            .executeTakeFirst();
+          pointer = await projects.livePointer(db, projectId);
         } catch (err) {
           const kept = live.get(projectId);
           if (!kept || !isDatabaseUnavailable(err)) throw err;
@@ -101,7 +92,7 @@ export function createSiteIndex(db: DB, opts: { hearsChanges?: HearsChanges } = 
           return kept.deploymentId == null ? null : loadDeployment(kept.deploymentId);
         }
         // Live means a live deployment, whatever the newest upload's review says.
-        deploymentId = p?.live_deployment_id ?? null;
+        deploymentId = pointer ?? null;
         // Don't cache an answer that an invalidation overtook while the query ran.
         if (startedAt === generation) {
           if (live.size >= MAX_LIVE_POINTERS) live.clear();

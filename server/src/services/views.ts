@@ -13,8 +13,9 @@
  * flushes wait for each other on PostgreSQL instead of deadlocking.
  */
 import type { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import * as projectDailyViews from '../repositories/project-daily-views.js';
+import * as projects from '../repositories/projects.js';
 import { RecentVisitors, SharedVisitors, VISITOR_WINDOW_MS, visitorHash } from './view-visitors.js';
 
 const BOTS =
@@ -76,25 +77,14 @@ export function createViewCounter(
         for (const [id, n] of perDay) totals.set(id, (totals.get(id) ?? 0) + n);
       const gone = new Set<number>();
       for (const [projectId, n] of [...totals].sort((a, b) => a[0] - b[0])) {
-        const updated = await trx
-          .updateTable('projects')
-          .set({ view_count: sql`view_count + ${n}` })
-          .where('id', '=', projectId)
-          .executeTakeFirst();
         // The project was deleted since the view: nothing to add to.
-        if (Number(updated.numUpdatedRows) === 0) gone.add(projectId);
+        if (!(await projects.addViews(trx, projectId, n))) gone.add(projectId);
       }
       const daily = [...batch].flatMap(([day, perDay]) => [...perDay].map(([id, n]) => ({ day, id, n })));
       daily.sort((a, b) => a.id - b.id || a.day.localeCompare(b.day));
       for (const { day, id: projectId, n } of daily) {
         if (gone.has(projectId)) continue;
-        await trx
-          .insertInto('project_daily_views')
-          .values({ project_id: projectId, day, views: n })
-          .onConflict((oc) =>
-            oc.columns(['project_id', 'day']).doUpdateSet({ views: sql`project_daily_views.views + ${n}` }),
-          )
-          .execute();
+        await projectDailyViews.add(trx, projectId, day, n);
       }
     });
   }

@@ -2,7 +2,7 @@
  * The showcase's indexes (docs/decisions.md "Serving and showcase"): partial indexes for each sort
  * of the listed (live and public) projects, and a 1- and 2-character n-gram index for search that
  * finds Chinese substrings of any length. Triggers on projects queue every change that may alter
- * what the showcase lists or finds; repositories/showcase.ts applies the queue before it answers.
+ * what the showcase lists or finds; services/showcase.ts applies the queue before it answers.
  * Also indexes preview_tokens for revoking a project's links and purging expired ones.
  */
 import { type Kysely, sql } from 'kysely';

@@ -4,7 +4,7 @@
  * some 35,000 grams) it guessed ~1,000 holders for every gram, so joining a gram held by 11,000
  * projects after two narrower ones looked like a handful of index probes and cost thousands; with
  * 1,000 most common values it sees each common gram's real count. The search's joins then follow
- * the order repositories/showcase.ts writes them in (join_collapse_limit=1, db/database.ts).
+ * the order search/sql.ts writes them in (join_collapse_limit=1, db/database.ts).
  * SQLite plans these joins in the order written already and needs nothing.
  */
 import { type Kysely, sql } from 'kysely';

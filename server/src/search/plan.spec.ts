@@ -1,0 +1,123 @@
+/** The showcase search planner, without a database: normalisation, grams, narrowing, strategy. */
+import { describe, expect, it } from 'vitest';
+import {
+  COUNT_CAP,
+  countAndSortFirst,
+  countLimit,
+  gramsOf,
+  normaliseTerm,
+  pageStrategy,
+  planSearch,
+  type SearchPlan,
+  termGrams,
+} from './plan.js';
+
+const holders = (entries: Record<string, number>) => new Map(Object.entries(entries));
+
+describe('search terms', () => {
+  it('folds full-width letters and digits, lower-cases, and collapses white space', () => {
+    expect(normaliseTerm('  ＡＢＣ１２　 个人\t博客 ')).toBe('abc12 个人 博客');
+    expect(normaliseTerm(undefined)).toBe('');
+    expect(normaliseTerm(' \n ')).toBe('');
+  });
+
+  it('cuts a text into distinct 1- and 2-character grams by code point, never across lines', () => {
+    expect([...gramsOf('ab\nb𠀀')].sort()).toEqual(['a', 'ab', 'b', 'b𠀀', '𠀀'].sort());
+    expect(gramsOf('aaa')).toEqual(new Set(['a', 'aa']));
+  });
+
+  it('searches a term of up to 2 characters as itself, a longer one by its distinct bigrams', () => {
+    expect(termGrams('站')).toEqual(['站']);
+    expect(termGrams('博客')).toEqual(['博客']);
+    expect(termGrams('个人博客')).toEqual(['个人', '人博', '博客']);
+    expect(termGrams('aaaa')).toEqual(['aa']);
+  });
+});
+
+describe('planSearch', () => {
+  const base = { featured: false, listed: 100_000, dialect: 'sqlite' as const };
+
+  it('finds nothing when one of the term’s grams has no holder', () => {
+    expect(planSearch('量子力学', { ...base, holders: holders({ 量子: 0, 子力: 3, 力学: 9 }) })).toBeNull();
+    expect(planSearch('量子', { ...base, holders: holders({}) })).toBeNull();
+  });
+
+  it('answers a 1–2 character term exactly from its gram: no narrowing, its holders are the matches', () => {
+    const plan = planSearch('博客', { ...base, holders: holders({ 博客: 1742 }) })!;
+    expect(plan).toMatchObject({
+      exact: true,
+      rarest: '博客',
+      rarestHolders: 1742,
+      narrows: [],
+      expected: 1742,
+    });
+  });
+
+  it('starts from the rarest bigram and narrows with the farthest non-overlapping rare ones', () => {
+    // 个人 is rare; 博客 is far from it and held by under half; 人博 overlaps both; 客x is common.
+    const plan = planSearch('个人博客x', {
+      ...base,
+      holders: holders({ 个人: 300, 人博: 50_000, 博客: 2_000, 客x: 60_000 }),
+    })!;
+    expect(plan.exact).toBe(false);
+    expect(plan.rarest).toBe('个人');
+    expect(plan.narrows).toEqual(['博客']);
+    expect(plan.joined).toEqual([true]);
+    expect(plan.expected).toBeCloseTo((300 * 2_000) / 100_000);
+  });
+
+  it('narrows with at most three grams', () => {
+    const plan = planSearch('abcdefghij', {
+      ...base,
+      holders: holders({ ab: 10, bc: 20, cd: 30, de: 40, ef: 50, fg: 60, gh: 70, hi: 80, ij: 90 }),
+    })!;
+    expect(plan.rarest).toBe('ab');
+    expect(plan.narrows).toHaveLength(3);
+    // The first pick is the farthest from ab.
+    expect(plan.narrows[0]).toBe('ij');
+  });
+
+  it('on PostgreSQL probes a narrowing gram held by many times the rarest’s holders instead of joining it', () => {
+    const h = holders({ ab: 10, bc: 40_000, cd: 40_000, de: 50 });
+    expect(planSearch('abcde', { ...base, dialect: 'postgres', holders: h })!).toMatchObject({
+      narrows: ['de'],
+      joined: [true],
+    });
+    const far = holders({ ab: 10, bc: 40_000, cd: 40_000, de: 81 });
+    expect(planSearch('abcde', { ...base, dialect: 'postgres', holders: far })!.joined).toEqual([false]);
+    expect(planSearch('abcde', { ...base, dialect: 'sqlite', holders: far })!.joined).toEqual([true]);
+  });
+});
+
+describe('how a page is fetched', () => {
+  const plan = (p: Partial<SearchPlan>): SearchPlan => ({
+    term: 'abc',
+    featured: false,
+    exact: false,
+    listed: 100_000,
+    rarest: 'ab',
+    rarestHolders: 1000,
+    narrows: [],
+    joined: [],
+    expected: 1000,
+    ...p,
+  });
+
+  it('counts up to the cap, or one past the page asked for', () => {
+    expect(countLimit(1, 12)).toBe(COUNT_CAP);
+    expect(countLimit(50, 12)).toBe(601);
+    expect(countLimit(1, 12, 20)).toBe(20);
+  });
+
+  it('counts and sorts in one pass only when the candidates likely stay under the limit', () => {
+    expect(countAndSortFirst(plan({ expected: 250 }), 500)).toBe(true);
+    expect(countAndSortFirst(plan({ expected: 251 }), 500)).toBe(false);
+  });
+
+  it('sorts few matches and walks the list for many or a capped count', () => {
+    const q = { page: 1, pageSize: 12 };
+    expect(pageStrategy(plan({}), q, 40, false)).toBe('sort');
+    expect(pageStrategy(plan({}), q, 2000, false)).toBe('walk');
+    expect(pageStrategy(plan({}), q, 40, true)).toBe('walk');
+  });
+});

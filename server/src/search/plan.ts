@@ -1,0 +1,172 @@
+/**
+ * The showcase search's query planner: pure (no database), so every choice it makes is unit-tested
+ * (plan.spec.ts). It normalises the term, picks the grams that find and narrow the candidates,
+ * and decides how a page is fetched; search/sql.ts turns the plan into each engine's SQL.
+ *
+ * Why grams (docs/decisions.md): each listed project's normalised text is cut into its distinct 1-
+ * and 2-character grams. A 1- or 2-character term is one gram, answered exactly by the index; a
+ * longer term's candidates are the holders of its rarest bigram (and of up to three more from
+ * other parts of the term), confirmed by a substring test of the indexed text; their count stops
+ * at a cap ("500+").
+ */
+import type { MigrationDialect } from '../db/migrations/helpers.js';
+
+/**
+ * A 3+ character term's matches are counted up to this many (or one past the page asked for):
+ * each needs its text tested, and a term with more matches shows "500+" (docs/decisions.md).
+ */
+export const COUNT_CAP = 500;
+/** Besides the rarest, at most this many of a longer term's grams narrow the candidates. */
+export const MAX_NARROWING = 3;
+/** Sorting a match costs about this many times testing one project on the walk (measured). */
+export const SORT_COST = 5;
+/**
+ * PostgreSQL probes a narrowing gram per candidate (a subquery) instead of joining it when the
+ * gram is held by more than this many times the rarest's holders: it merges a joined gram's whole
+ * posting list, and can't tell a gram held by 78 projects from one held by 11,000.
+ */
+export const PG_JOIN_RATIO = 8;
+
+/** What search compares: NFKC (full-width letters and digits fold to ASCII), lower-case. */
+export function searchForm(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/** The term as searched: normalised, runs of white space as one space, trimmed; '' for none. */
+export function normaliseTerm(search: string | undefined): string {
+  return search ? searchForm(search).replace(/\s+/g, ' ').trim() : '';
+}
+
+/**
+ * The distinct 1- and 2-character grams of a normalised text, by code point, line by line: the
+ * name, description and author are lines of search_text, and no gram spans two of them.
+ */
+export function gramsOf(text: string): Set<string> {
+  const grams = new Set<string>();
+  for (const line of text.split('\n')) {
+    const chars = Array.from(line);
+    for (let i = 0; i < chars.length; i++) {
+      grams.add(chars[i]!);
+      if (i + 1 < chars.length) grams.add(chars[i]! + chars[i + 1]!);
+    }
+  }
+  return grams;
+}
+
+/** The grams every match of a normalised term holds: the term itself up to 2 characters, else its bigrams. */
+export function termGrams(term: string): string[] {
+  const chars = Array.from(term);
+  if (chars.length <= 2) return [term];
+  const grams = new Set<string>();
+  for (let i = 0; i + 1 < chars.length; i++) grams.add(chars[i]! + chars[i + 1]!);
+  return [...grams];
+}
+
+/** A search's plan: the grams that find the candidates and how each is tested. */
+export interface SearchPlan {
+  term: string;
+  featured: boolean;
+  /** A term of 1–2 characters: its gram's holders are exactly the matches, no text test. */
+  exact: boolean;
+  /** Listed projects in scope (featured ones only when the filter is on). */
+  listed: number;
+  /** The gram with the fewest holders: its postings are the candidates. */
+  rarest: string;
+  rarestHolders: number;
+  /** Further grams each candidate must hold, in the order picked. */
+  narrows: string[];
+  /** Per narrowing gram: joined (true) or probed by a subquery per candidate (false). */
+  joined: boolean[];
+  /** Candidates expected if the grams were independent. */
+  expected: number;
+}
+
+/**
+ * The plan for a normalised, non-empty term, given the listed total in scope and each of the
+ * term's grams' holders in scope (termGrams); null when a gram has no holder (nothing matches).
+ */
+export function planSearch(
+  term: string,
+  opts: {
+    featured: boolean;
+    listed: number;
+    holders: ReadonlyMap<string, number>;
+    dialect: MigrationDialect;
+  },
+): SearchPlan | null {
+  const chars = Array.from(term);
+  const exact = chars.length <= 2;
+  const grams = termGrams(term);
+  const holders = (g: string) => opts.holders.get(g) ?? 0;
+  if (grams.some((g) => !holders(g))) return null;
+  const byRarity = [...grams].sort((a, b) => holders(a) - holders(b));
+  const rarest = byRarity[0]!;
+  // More grams narrow the candidates before the substring test, which costs far more than an
+  // index probe (each candidate's text is read): those held by fewer than half the projects,
+  // picked one by one from the part of the term farthest from the grams already picked (nearby
+  // bigrams come from the same words and rarely narrow further), the rarer on a tie, none that
+  // overlaps one picked.
+  const at = (gram: string) =>
+    chars.flatMap((_, i) => (chars[i]! + (chars[i + 1] ?? '') === gram ? [i] : []));
+  const narrows: string[] = [];
+  if (!exact) {
+    const picked = at(rarest);
+    const left = byRarity.slice(1).filter((g) => holders(g) * 2 < opts.listed);
+    while (narrows.length < MAX_NARROWING && left.length > 0) {
+      const distance = (g: string) => Math.min(...at(g).flatMap((i) => picked.map((j) => Math.abs(i - j))));
+      let best = 0;
+      for (let i = 1; i < left.length; i++) if (distance(left[i]!) > distance(left[best]!)) best = i;
+      // A bigram overlapping one already picked comes from the same word: it narrows nothing.
+      if (distance(left[best]!) < 2) break;
+      const [g] = left.splice(best, 1);
+      narrows.push(g!);
+      picked.push(...at(g!));
+    }
+  }
+  const rarestHolders = holders(rarest);
+  // SQLite joins every narrowing gram (nested loops: a probe per candidate).
+  const joined = narrows.map(
+    (g) => opts.dialect !== 'postgres' || holders(g) <= PG_JOIN_RATIO * rarestHolders,
+  );
+  const expected = narrows.reduce((n, g) => (n * holders(g)) / opts.listed, rarestHolders);
+  return {
+    term,
+    featured: opts.featured,
+    exact,
+    listed: opts.listed,
+    rarest,
+    rarestHolders,
+    narrows,
+    joined,
+    expected,
+  };
+}
+
+/** Matches are counted up to the cap, or one past the page asked for: enough to know whether there is a next page. */
+export function countLimit(page: number, pageSize: number, countCap = COUNT_CAP): number {
+  return Math.max(countCap, page * pageSize + 1);
+}
+
+/**
+ * When the matches are likely under the limit, one pass finds, counts and sorts them all (up to
+ * the limit: more means the page must be walked).
+ */
+export function countAndSortFirst(plan: SearchPlan, limit: number): boolean {
+  return plan.expected * 2 <= limit;
+}
+
+/**
+ * How the page of a search with `total` matches (`capped`: at least that many) is fetched: every
+ * match sorted (cost ~ matches), or the listed projects walked in the page's order, each tested
+ * (cost ~ rows needed / share that match).
+ */
+export function pageStrategy(
+  plan: SearchPlan,
+  q: { page: number; pageSize: number },
+  total: number,
+  capped: boolean,
+): 'sort' | 'walk' {
+  // A capped total is a lower bound of the matches: the walk is then shorter than estimated.
+  const walked = (q.page * q.pageSize * plan.listed) / total;
+  return !capped && SORT_COST * total <= walked ? 'sort' : 'walk';
+}

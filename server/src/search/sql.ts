@@ -1,0 +1,358 @@
+/**
+ * Every SQL statement of the showcase search, both engines (Umami's pattern): what differs is
+ * written once per engine, side by side in `ENGINES`, and chosen in one place (`createSearchSql`);
+ * the statements both engines share are built from those parts below. The plan comes from
+ * search/plan.ts; services/showcase.ts decides which statement runs.
+ *
+ * The index (migration 002): showcase_grams (gram, featured, project_id) holds each listed
+ * project's distinct grams, showcase_gram_counts their holders, showcase_entries each listed
+ * project's normalised text, showcase_totals the listed totals and a version that changes with
+ * the index, showcase_queue the projects whose listing may have changed (filled by triggers).
+ */
+import type { ShowcaseSort } from '@sitehall/contracts';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { DB } from '../db/database.js';
+import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { Flag } from '../db/types.js';
+import type { SearchPlan } from './plan.js';
+
+/** A page of the showcase: its sort, filter and place. */
+export interface ShowcasePage {
+  sort: ShowcaseSort;
+  featured: boolean;
+  page: number;
+  pageSize: number;
+}
+
+/** A showcase card's row. */
+export interface ShowcaseRow {
+  id: number;
+  name: string;
+  description: string | null;
+  featured: number;
+  approved_at: string | null;
+  view_count: number;
+  owner_username: string;
+  file_count: number;
+  total_size: number;
+}
+
+/** An entry of the index: a listed project's normalised text. */
+export interface IndexEntry {
+  project_id: number;
+  featured: Flag;
+  text: string;
+}
+
+type Sql = RawBuilder<unknown>;
+
+const alias = (i: number) => sql.id(`g${i + 2}`);
+/** A narrowing gram `i` of the plan held by project `id` (with `featured`). */
+const narrowing = (plan: SearchPlan, i: number, id: Sql, featured: Sql) =>
+  sql`${alias(i)}.gram = ${plan.narrows[i]!} and ${alias(i)}.featured = ${featured} and ${alias(i)}.project_id = ${id}`;
+const probe = (plan: SearchPlan, i: number, id: Sql, featured: Sql) =>
+  sql`(select 1 from showcase_grams ${alias(i)} where ${narrowing(plan, i, id, featured)}) is not null`;
+/** The joins of the plan's narrowing grams that are joined (plan.joined). */
+const gramJoins = (plan: SearchPlan) =>
+  plan.narrows.flatMap((_, i) => (plan.joined[i] ? [sql`cross join showcase_grams ${alias(i)}`] : []));
+
+/** What the two engines write differently. */
+interface Engine {
+  /** Each sort's ORDER BY; name is pinyin order (services/name-order.ts), bytes compared on both engines. */
+  order: Record<ShowcaseSort, Sql>;
+  /** A list of text as one parameter. */
+  textList(values: string[]): RawBuilder<string>;
+  /** Rows of [text, int, int] as one `select`. */
+  rowsOf(rows: Array<[string, number, number]>): Sql;
+  /** Whether the queue's claim skips rows another process has locked. */
+  skipLocked: boolean;
+  /**
+   * The joins from posting g1 of the rarest gram towards a confirmed match: the narrowing grams
+   * and, on SQLite, the indexed text.
+   */
+  confirmJoins(plan: SearchPlan): Sql;
+  /**
+   * The tests that a project (id, featured) matches, given it holds the rarest gram; with
+   * `asSubqueries`, none refers to a join.
+   */
+  confirm(plan: SearchPlan, id: Sql, featured: Sql, asSubqueries?: boolean): Sql[];
+  /** The page walked: the listed projects in the page's order, each tested. */
+  walk(plan: SearchPlan, page: (from: Sql, where: Sql[]) => Sql): Sql;
+}
+
+const ENGINES: Record<MigrationDialect, Engine> = {
+  sqlite: {
+    order: {
+      latest: sql`p.approved_at desc, p.id desc`,
+      popular: sql`p.view_count desc, p.id desc`,
+      name: sql`p.name_sort_key asc, p.name asc, p.id asc`,
+    },
+    textList: (values) => sql<string>`(select value from json_each(${JSON.stringify(values)}))`,
+    // "where true": SQLite needs it to parse an upsert whose rows come from a select.
+    rowsOf: (rows) =>
+      sql`select value ->> 0, value ->> 1, value ->> 2 from json_each(${JSON.stringify(rows)}) where true`,
+    skipLocked: false,
+    // Nested loops are cheapest on SQLite: every narrowing gram and the text are joins, probed
+    // per candidate.
+    confirmJoins: (plan) =>
+      sql.join([...gramJoins(plan), ...(plan.exact ? [] : [sql`cross join showcase_entries e`])], sql` `),
+    confirm: (plan, id, featured, asSubqueries = false) => [
+      ...plan.narrows.map((_, i) =>
+        asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
+      ),
+      ...(plan.exact ? [] : [sql`e.project_id = ${id} and instr(${sql`e.text`}, ${plan.term}) > 0`]),
+    ],
+    walk(plan, page) {
+      return page(sql`projects p cross join showcase_grams g1 ${this.confirmJoins(plan)}`, [
+        sql`g1.gram = ${plan.rarest} and g1.featured = p.featured and g1.project_id = p.id`,
+        ...this.confirm(plan, sql`g1.project_id`, sql`g1.featured`),
+      ]);
+    },
+  },
+  postgres: {
+    order: {
+      latest: sql`p.approved_at desc, p.id desc`,
+      popular: sql`p.view_count desc, p.id desc`,
+      name: sql`p.name_sort_key collate "C" asc, p.name collate "C" asc, p.id asc`,
+    },
+    textList: (values) => sql<string>`(select unnest(${values}::text[]))`,
+    rowsOf: (rows) =>
+      sql`select * from unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::int[], ${rows.map((r) => r[2])}::int[])`,
+    // Another process applying the queue at the same time takes other rows.
+    skipLocked: true,
+    // The substring test is a subquery per candidate: PostgreSQL's planner would otherwise rather
+    // read every indexed text than look up the candidates'.
+    confirmJoins: (plan) => sql.join(gramJoins(plan), sql` `),
+    confirm(plan, id, featured, asSubqueries = false) {
+      // With the grams joined, the subquery names all of them, so it runs on what the grams leave
+      // (a join filter), not on every posting of one (a filter pushed into its scan).
+      const all = asSubqueries
+        ? sql``
+        : sql.join(
+            plan.narrows.flatMap((_, i) =>
+              plan.joined[i] ? [sql` and ${alias(i)}.project_id = ${id}`] : [],
+            ),
+            sql``,
+          );
+      return [
+        ...plan.narrows.map((_, i) =>
+          asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
+        ),
+        ...(plan.exact
+          ? []
+          : [
+              sql`${sql<SqlBool>`strpos(${sql`(select e.text from showcase_entries e where e.project_id = ${id}${all})`}, ${plan.term}) > 0`}`,
+            ]),
+      ];
+    },
+    // Every test is a subquery of p, so projects is the only table to plan and the index order is
+    // kept (as joins, its estimate of a gram's holders decides, often wrongly).
+    walk(plan, page) {
+      return page(sql`projects p`, [
+        sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = p.featured and g1.project_id = p.id) is not null`,
+        ...this.confirm(plan, sql`p.id`, sql`p.featured`, true),
+      ]);
+    },
+  },
+};
+
+// name_sort_key: the outer queries order by it too.
+const PAGE_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count, p.owner_id,
+  p.live_deployment_id, p.name_sort_key`;
+const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
+  u.username as owner_username, d.file_count, d.total_size, p.name_sort_key`;
+const QUEUED = sql`case when exists (select 1 from showcase_queue) then 1 else 0 end`;
+
+/** The search's statements on one database. */
+export function createSearchSql(db: DB, dialect: MigrationDialect) {
+  const engine = ENGINES[dialect];
+  const ORDER = engine.order;
+
+  /** The page's SQL: matching listed projects `p` in order, then their authors and sizes. */
+  function pageSql(q: ShowcasePage, from: Sql, where: Sql[]) {
+    const conditions = [
+      sql`p.live_deployment_id is not null`,
+      sql`p.is_public = 1`,
+      ...(q.featured ? [sql`p.featured = 1`] : []),
+      ...where,
+    ];
+    // 12 lookups of authors and sizes, not one per match. cross join fixes SQLite's join order to
+    // the one written; PostgreSQL keeps it too (join_collapse_limit=1, db/database.ts).
+    return sql`select ${CARD_COLUMNS}
+      from (select ${PAGE_COLUMNS}
+        from ${from} where ${sql.join(conditions, sql` and `)}
+        order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}) p
+      cross join users u cross join deployments d
+      where u.id = p.owner_id and d.id = p.live_deployment_id`;
+  }
+
+  async function page(q: ShowcasePage, query: Sql) {
+    const r = await sql<ShowcaseRow & { matches?: number }>`${query} order by ${ORDER[q.sort]}`.execute(db);
+    return r.rows;
+  }
+
+  /** The confirmed postings g1 of the rarest gram (in scope), as a WHERE clause and its joins. */
+  const matching = (plan: SearchPlan) => {
+    const postings = [sql`g1.gram = ${plan.rarest}`, ...(plan.featured ? [sql`g1.featured = 1`] : [])];
+    const confirm = engine.confirm(plan, sql`g1.project_id`, sql`g1.featured`);
+    return sql`showcase_grams g1 ${engine.confirmJoins(plan)} where ${sql.join([...postings, ...confirm], sql` and `)}`;
+  };
+  const matchSql = (plan: SearchPlan, limit?: number) =>
+    sql`with m as materialized (select g1.project_id, g1.featured from ${matching(plan)} ${limit ? sql`limit ${limit}` : sql``})`;
+  const fromMatches = sql`m cross join projects p`;
+  const matched = sql`p.id = m.project_id and p.featured = m.featured`;
+
+  return {
+    // ---- Answering ----------------------------------------------------------------------------
+
+    /**
+     * The unsearched page with the listed totals, in one query (one round trip in steady state);
+     * `queued`: changes wait in the queue.
+     */
+    async listAll(q: ShowcasePage) {
+      const r = await sql<
+        Partial<ShowcaseRow> & { all_listed: number; all_featured: number; queued: number }
+      >`select t.listed as all_listed, t.featured as all_featured, ${QUEUED} as queued, p.*
+        from showcase_totals t left join (${pageSql(q, sql`projects p`, [])}) p on 1 = 1
+        where t.id = 1 order by ${ORDER[q.sort]}`.execute(db);
+      const head = r.rows[0]!;
+      return {
+        queued: Boolean(Number(head.queued)),
+        rows: r.rows.filter((row) => row.id != null),
+        listed: Number(head.all_listed),
+        featured: Number(head.all_featured),
+      };
+    },
+
+    /** The listed totals, the index version and the holders of some grams, in one query. */
+    async overview(grams: string[]) {
+      const r = await sql<{
+        gram: string;
+        listed: number;
+        featured: number;
+        version: number;
+        queued: number;
+      }>`
+        select '' as gram, listed, featured, version, ${QUEUED} as queued from showcase_totals where id = 1
+        union all
+        select gram, listed, featured, 0, 0 from showcase_gram_counts where gram in (${sql.join(grams)})`.execute(
+        db,
+      );
+      const head = r.rows.find((row) => row.gram === '')!;
+      const counts = new Map(
+        r.rows
+          .filter((row) => row.gram !== '')
+          .map((row) => [row.gram, { listed: Number(row.listed), featured: Number(row.featured) }]),
+      );
+      return {
+        queued: Boolean(Number(head.queued)),
+        listed: Number(head.listed),
+        featured: Number(head.featured),
+        version: Number(head.version),
+        counts,
+      };
+    },
+
+    /** Every match, sorted: cost ~ the rarest gram's holders. Materialised, so PostgreSQL too finds the matches first. */
+    sortAll: (plan: SearchPlan, q: ShowcasePage) =>
+      page(q, sql`${matchSql(plan)} ${pageSql(q, fromMatches, [matched])}`),
+
+    /**
+     * The matches counted up to `limit`, and sorted into the page only when fewer: past the limit
+     * the page is walked instead, and fetching and sorting what was found would be wasted (the
+     * count is an init plan both engines test before they read a project).
+     */
+    async countAndSort(plan: SearchPlan, q: ShowcasePage, limit: number) {
+      const rows = await page(
+        q,
+        sql`${matchSql(plan, limit)} select c.n as matches, p.* from (select count(*) as n from m) c
+          left join (${pageSql(q, fromMatches, [matched, sql`(select count(*) from m) < ${limit}`])}) p on 1 = 1`,
+      );
+      return { n: Number(rows[0]!.matches), rows: rows.filter((r) => r.id != null) };
+    },
+
+    /** The matches counted, up to `limit`. */
+    async count(plan: SearchPlan, limit: number): Promise<number> {
+      const r = await sql<{ n: number }>`select count(*) as n from (select 1 from ${matching(plan)}
+        limit ${limit}) c`.execute(db);
+      return Number(r.rows[0]!.n);
+    },
+
+    /** The listed projects in the page's order, each tested: cost ~ rows needed / share that match. */
+    walk: (plan: SearchPlan, q: ShowcasePage) =>
+      page(
+        q,
+        engine.walk(plan, (from, where) => pageSql(q, from, where)),
+      ),
+
+    // ---- Keeping the index --------------------------------------------------------------------
+
+    /** Up to `n` queued project ids, oldest id first (on PostgreSQL locked, skipping locked ones). */
+    async claimQueued(trx: DB, n: number): Promise<number[]> {
+      let claim = trx.selectFrom('showcase_queue').select('project_id').orderBy('project_id').limit(n);
+      if (engine.skipLocked) claim = claim.forUpdate().skipLocked();
+      return (await claim.execute()).map((r) => r.project_id);
+    },
+
+    /** What decides these projects' listing now. */
+    projectsOf(trx: DB, ids: number[]) {
+      return trx
+        .selectFrom('projects')
+        .select(['id', 'search_text', 'live_deployment_id', 'is_public', 'featured'])
+        .where('id', 'in', ids)
+        .execute();
+    },
+
+    /** These projects' index entries (what is listed of them now). */
+    entriesOf(trx: DB, ids: number[]): Promise<IndexEntry[]> {
+      return trx.selectFrom('showcase_entries').selectAll().where('project_id', 'in', ids).execute();
+    },
+
+    async deleteGrams(trx: DB, projectId: number, featured: Flag, grams: string[]): Promise<void> {
+      await trx
+        .deleteFrom('showcase_grams')
+        .where('featured', '=', featured)
+        .where('project_id', '=', projectId)
+        .where(sql<SqlBool>`gram in ${engine.textList(grams)}`)
+        .execute();
+    },
+
+    async deleteEntries(trx: DB, ids: number[]): Promise<void> {
+      await trx.deleteFrom('showcase_entries').where('project_id', 'in', ids).execute();
+    },
+
+    /** Rows [gram, featured, project id], sent as arrays: a few parameters whatever the count. */
+    async insertGrams(trx: DB, rows: Array<[string, Flag, number]>): Promise<void> {
+      await sql`insert into showcase_grams (gram, featured, project_id) ${engine.rowsOf(rows)}`.execute(trx);
+    },
+
+    async insertEntries(trx: DB, entries: IndexEntry[]): Promise<void> {
+      await trx.insertInto('showcase_entries').values(entries).execute();
+    },
+
+    /** Adds [gram, listed, featured] to the gram counts. */
+    async addGramCounts(trx: DB, rows: Array<[string, number, number]>): Promise<void> {
+      await sql`insert into showcase_gram_counts (gram, listed, featured) ${engine.rowsOf(rows)}
+          on conflict (gram) do update set listed = showcase_gram_counts.listed + excluded.listed,
+            featured = showcase_gram_counts.featured + excluded.featured`.execute(trx);
+    },
+
+    /** Adds to the listed totals and moves the index version on. */
+    async addTotals(trx: DB, listed: number, featured: number): Promise<void> {
+      await trx
+        .updateTable('showcase_totals')
+        .set({
+          listed: sql`listed + ${listed}`,
+          featured: sql`featured + ${featured}`,
+          version: sql`version + 1`,
+        })
+        .where('id', '=', 1)
+        .execute();
+    },
+
+    async dropQueued(trx: DB, ids: number[]): Promise<void> {
+      await trx.deleteFrom('showcase_queue').where('project_id', 'in', ids).execute();
+    },
+  };
+}
+export type SearchSql = ReturnType<typeof createSearchSql>;
