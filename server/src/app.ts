@@ -27,8 +27,9 @@ import { projectRoutes } from './routes/projects.js';
 import { showcaseRoutes } from './routes/showcase.js';
 import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
 import { userRoutes } from './routes/users.js';
-import { createSiteFastPath, type SiteFastPath, siteServerFactory } from './serve/fast-path.js';
+import { createSiteFastPath, type SiteFastPath } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
+import { type SiteServerState, siteServerFactory } from './serve/site-server.js';
 import { diskFullAtStart } from './storage/disk-space.js';
 import { openBlobStore } from './storage/index.js';
 
@@ -36,8 +37,13 @@ export interface BuiltApp {
   app: FastifyInstance;
   ctx: AppContext;
   database: DatabaseHandle;
-  /** The /sites fast path, when on (tests check it is taken). */
+  /** The /sites fast path, when on (tests check it is taken); null with SITES_FAST_PATH=off. */
   fastPath: SiteFastPath | null;
+  /**
+   * 'on'; 'off' (SITES_FAST_PATH=off); 'degraded': Node's internals the connection fast path needs
+   * are missing, so only the request-level path runs (said in the log at start).
+   */
+  fastPathStatus: FastPathStatus;
   /**
    * Settles once the database is migrated and the leftovers swept: before buildApp returns
    * normally; later when PostgreSQL was unreachable at start (the app then answers 503 until it).
@@ -50,6 +56,8 @@ export interface BuiltApp {
   sitesServer: http.Server | null;
 }
 
+export type FastPathStatus = 'on' | 'off' | 'degraded';
+
 /** Between attempts to reach the database at start: doubling, up to the cap. */
 const STARTUP_RETRY_FIRST_MS = 250;
 const STARTUP_RETRY_MAX_MS = 5_000;
@@ -58,7 +66,13 @@ const SUBSCRIBE_WAIT_MS = 2_000;
 
 export async function buildApp(
   config: Config,
-  opts: { logger?: boolean; redis?: Pingable; logStream?: NodeJS.WritableStream } & ContextOptions = {},
+  opts: {
+    logger?: boolean;
+    redis?: Pingable;
+    logStream?: NodeJS.WritableStream;
+    /** Tests only: takes Node internals away from each server made (serve/site-server.ts). */
+    alterServer?: (server: http.Server) => void;
+  } & ContextOptions = {},
 ): Promise<BuiltApp> {
   // A store passed in is its caller's to close; one opened here is closed with the app.
   const store = opts.store ?? (await openBlobStore(config));
@@ -142,20 +156,28 @@ export async function buildApp(
   // pages set the host's policy (docs/decisions.md "HTTP").
   const siteExtraHeaders: Record<string, string> =
     hsts && config.sitesOrigin?.startsWith('https://') ? { 'strict-transport-security': hsts } : {};
+  // Made once: the answers kept per file are kept per header set (serve/site-answer.ts).
+  const siteHeaders = {
+    site: { ...siteHeadersForUrl('/sites/', isolation)!, ...siteExtraHeaders },
+    preview: { ...siteHeadersForUrl('/preview/', isolation)!, ...siteExtraHeaders },
+  };
   // Hot files of /sites answered before Fastify (serve/fast-path.ts); with a sites origin, on
-  // the sites host only (the app host's redirects are the route's).
-  const fastPath = createSiteFastPath({
-    peekLive: (id) => ctx.services.siteIndex.peekLive(id),
-    source: ctx.services.siteFiles,
-    countView: (id, userAgent, client) => ctx.services.views.count(id, userAgent, client),
-    trustProxy: config.trustProxy,
-    siteHeaders: { ...siteHeadersForUrl('/sites/', isolation)!, ...siteExtraHeaders },
-    ...(ctx.siteHosts.separate ? { hosts: ctx.siteHosts } : {}),
-    // Counted under the pattern of the route that would otherwise have answered.
-    ...(ctx.metrics.exposed
-      ? { onServed: (status, ms) => ctx.metrics.observeRequest('/sites/*', 'GET', status, ms) }
-      : {}),
-  });
+  // the sites host only (the app host's redirects are the route's). SITES_FAST_PATH=off: none.
+  const fastPath = config.sitesFastPath
+    ? createSiteFastPath({
+        peekLive: (id) => ctx.services.siteIndex.peekLive(id),
+        source: ctx.services.siteFiles,
+        countView: (id, userAgent, client) => ctx.services.views.count(id, userAgent, client),
+        trustProxy: config.trustProxy,
+        siteHeaders: siteHeaders.site,
+        ...(ctx.siteHosts.separate ? { hosts: ctx.siteHosts } : {}),
+        // Counted under the pattern of the route that would otherwise have answered.
+        ...(ctx.metrics.exposed
+          ? { onServed: (status, ms) => ctx.metrics.observeRequest('/sites/*', 'GET', status, ms) }
+          : {}),
+      })
+    : null;
+  const serverState: SiteServerState = { connectionsMissing: null };
 
   let sitesServer: http.Server | null = null;
   const app = Fastify({
@@ -182,10 +204,14 @@ export async function buildApp(
     routerOptions: { maxParamLength: 500 },
     return503OnClosing: true,
     serverFactory: siteServerFactory(
-      () => fastPath,
-      (make) => {
-        if (config.sitesPort) sitesServer = make((req, res) => answerOffSitesHost(ctx, req, res));
+      {
+        fastPath,
+        twin: (make) => {
+          if (config.sitesPort) sitesServer = make((req, res) => answerOffSitesHost(ctx, req, res));
+        },
+        ...(opts.alterServer ? { alterServer: opts.alterServer } : {}),
       },
+      serverState,
     ),
     // With SITES_SUBDOMAINS, p{id}.{sites host}/x is served as /sites/{id}/x.
     ...(config.sitesSubdomains && config.sitesOrigin
@@ -211,6 +237,16 @@ export async function buildApp(
     },
   });
 
+  const fastPathStatus: FastPathStatus = !fastPath
+    ? 'off'
+    : serverState.connectionsMissing
+      ? 'degraded'
+      : 'on';
+  if (serverState.connectionsMissing)
+    app.log.warn(
+      `connection fast path off: ${serverState.connectionsMissing} (this Node version changed what it relies on);` +
+        ' hot /sites files are answered from Node’s request event instead (serve/fast-connections.ts)',
+    );
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
   log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
   database.pool?.reportTo((event: PoolEvent) => {
@@ -278,9 +314,10 @@ export async function buildApp(
     store: ctx.store,
     redis: opts.redis ?? redisCheck,
     disk: () => ctx.diskSpace.check(),
+    detail: { fastPath: fastPathStatus },
   });
 
-  await siteRoutes(app, ctx);
+  await siteRoutes(app, ctx, siteHeaders);
   await registerWebApp(app, config.webDist);
 
   const jobs = startTimedJobs(
@@ -336,7 +373,7 @@ export async function buildApp(
     await database.close();
     await ownStore?.close();
   });
-  return { app, ctx, database, fastPath, startup, sitesServer };
+  return { app, ctx, database, fastPath, fastPathStatus, startup, sitesServer };
 }
 
 /**

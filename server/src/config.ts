@@ -26,6 +26,7 @@ const envSchema = z.object({
     .min(0, 'SITES_PORT must be between 0 and 65535')
     .max(65535, 'SITES_PORT must be between 0 and 65535')
     .optional(),
+  SITES_FAST_PATH: z.enum(['on', 'off'], { message: 'SITES_FAST_PATH must be on or off' }).default('on'),
   TRUST_PROXY: bool.default(false),
   HSTS_MAX_AGE: z.coerce
     .number({ message: 'HSTS_MAX_AGE must be a number of seconds' })
@@ -102,6 +103,11 @@ export interface Config {
    * Always 0 when SITES_ORIGIN is set.
    */
   sitesPort: number;
+  /**
+   * SITES_FAST_PATH: hot /sites files answered before Fastify (serve/fast-path.ts,
+   * serve/fast-connections.ts). false: every request goes through the Fastify route.
+   */
+  sitesFastPath: boolean;
   trustProxy: boolean;
   /**
    * Strict-Transport-Security for requests that came over TLS (directly, or X-Forwarded-Proto with
@@ -178,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sitesOrigin: e.SITES_ORIGIN?.replace(/\/$/, ''),
     sitesSubdomains: e.SITES_SUBDOMAINS,
     sitesPort: sitesPort(e),
+    sitesFastPath: e.SITES_FAST_PATH === 'on',
     trustProxy: e.TRUST_PROXY,
     hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_SUBDOMAINS },
     logLevel: e.LOG_LEVEL,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { serveFastConnections } from '../src/serve/fast-connections.js';
 import type { SiteFastPath } from '../src/serve/fast-path.js';
-import type { PreparedAnswer } from '../src/serve/send.js';
+import type { PreparedAnswer } from '../src/serve/site-answer.js';
 import { createTestApp, listenPort, liveProject, rawRequest, type TestApp } from './helpers.js';
 import { CSS, PAGE } from './support/site-files.js';
 import { getRequest, Wire } from './support/wire.js';

@@ -67,6 +67,7 @@ describe('health', () => {
     expect(body).toEqual({
       status: 'ok',
       checks: { database: 'ok', migrations: 'ok', storage: 'ok', redis: 'not configured', disk: 'ok' },
+      detail: { fastPath: 'on' },
     });
     expect(headers['cache-control']).toBe('no-store');
     // Outside /api: no rate limit counts it.

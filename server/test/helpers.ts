@@ -79,6 +79,8 @@ export interface TestAppOptions {
   store?: BlobStore | ((config: Config) => BlobStore);
   /** A stream that receives the app's log (JSON lines); without it the app logs nothing. */
   logStream?: NodeJS.WritableStream;
+  /** Changes each HTTP server the app makes before its Node internals are checked (app.ts). */
+  alterServer?: (server: import('node:http').Server) => void;
 }
 
 export async function createTestApp(
@@ -129,13 +131,14 @@ export async function restartTestApp(t: TestApp): Promise<TestApp> {
 async function startTestApp(
   config: Config,
   cleanup: () => Promise<void>,
-  opts: { store?: BlobStore; logStream?: NodeJS.WritableStream } = {},
+  opts: Omit<TestAppOptions, 'store'> & { store?: BlobStore } = {},
 ): Promise<TestApp> {
   const dataDir = config.dataDir;
   const store = opts.store as BlobStore | undefined;
   const built = await buildApp(config, {
     logger: opts.logStream !== undefined,
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
+    ...(opts.alterServer ? { alterServer: opts.alterServer } : {}),
     ...(store ? { store } : {}),
   });
   // A start on a busy machine may find PostgreSQL slow to answer: the app then finishes starting

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { isSiteContentPath } from '../serve/site-path.js';
 
 /** The Strict-Transport-Security value HSTS_MAX_AGE and HSTS_SUBDOMAINS ask for, or null (off). */
 export function hstsHeader(hsts: Config['hsts']): string | null {
@@ -45,10 +46,7 @@ export function allowScriptsWithNonce(reply: FastifyReply, nonce: string): void 
   scriptNonces.set(reply, nonce);
 }
 
-/** /sites and /preview, with or without a path or query: user content, never the app. */
-export function isSiteContentPath(url: string): boolean {
-  return /^\/(?:sites|preview)(?:[/?]|$)/.test(url);
-}
+export { isSiteContentPath };
 
 /**
  * Whether a request is answered as user content: its URL is under /sites or /preview, or the

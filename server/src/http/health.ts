@@ -5,6 +5,8 @@
  * when one is configured (PING) and free space on the data folder's disk (MIN_FREE_DISK_BYTES) —
  * each within a short timeout, checked in parallel. A failing part
  * is named in the answer; why it failed goes to the log only, since the endpoint is public.
+ * `detail` says how the instance runs where an operator would want to know (the /sites fast path:
+ * on, off, or degraded when Node lacks what it needs), without failing readiness.
  */
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db/database.js';
@@ -23,6 +25,8 @@ export interface ReadinessDeps {
   redis?: Pingable;
   /** Throws when DATA_DIR's disk is below MIN_FREE_DISK_BYTES (storage/disk-space.ts). */
   disk?: () => Promise<void>;
+  /** Facts about how this instance runs, reported as they are (not checks: they fail nothing). */
+  detail?: Readonly<Record<string, string>>;
   /** Per check, in ms. Default 2 s: a probe must answer well within a balancer's own timeout. */
   timeoutMs?: number;
 }
@@ -81,7 +85,8 @@ export function registerHealth(app: FastifyInstance, deps: ReadinessDeps): void 
     const report = Object.fromEntries(names.map((name, i) => [name, results[i]]));
     const failed = names.filter((_, i) => results[i] === 'failed' || results[i] === 'timeout');
     reply.header('cache-control', 'no-store');
-    if (failed.length === 0) return { status: 'ok', checks: report };
-    return reply.code(503).send({ status: 'unavailable', failed, checks: report });
+    const detail = deps.detail ? { detail: deps.detail } : {};
+    if (failed.length === 0) return { status: 'ok', checks: report, ...detail };
+    return reply.code(503).send({ status: 'unavailable', failed, checks: report, ...detail });
   });
 }

@@ -10,13 +10,8 @@ export function metaOf(request: FastifyRequest): RequestMeta {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
 }
 
-/** A positive integer route id, or null. */
-export function idParam(value: unknown): number | null {
-  const s = String(value ?? '');
-  if (!/^[1-9][0-9]{0,9}$/.test(s)) return null;
-  const n = Number(s);
-  return n <= 2_147_483_647 ? n : null;
-}
+/** Routes read their ids with it; it lives in domain/ so serve/ can too. */
+export { idParam } from '../domain/ids.js';
 
 /** The answer to any method but GET and HEAD under /sites and /preview. */
 export function sendSiteMethodNotAllowed(reply: FastifyReply): FastifyReply {

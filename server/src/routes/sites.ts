@@ -7,11 +7,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { isSiteContentPath } from '../http/headers.js';
 import { idParam, sendSiteMethodNotAllowed } from '../http/reply.js';
 import {
   decodeSitePath,
   isHtml,
+  isSiteContentPath,
   resolveSiteFile,
   type SiteBody,
   type SiteResolution,
@@ -55,7 +55,12 @@ export function registerSitesHostGuard(app: FastifyInstance, ctx: AppContext): v
   });
 }
 
-export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function siteRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  /** The sandbox headers of each area (serve/site-headers.ts), the same objects the fast path uses. */
+  siteHeaders: { site: Readonly<Record<string, string>>; preview: Readonly<Record<string, string>> },
+): Promise<void> {
   const { siteIndex, siteFiles, views, previews } = ctx.services;
 
   /**
@@ -107,6 +112,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       source: siteFiles,
       status: resolution.status,
       lastModified: site.lastModified,
+      siteHeaders: preview ? siteHeaders.preview : siteHeaders.site,
       // Previews: serve/site-headers.ts makes every preview response private and unstored.
       ...(preview ? { cacheControl: 'private, no-store' } : {}),
     });
@@ -122,10 +128,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
         request.originalUrl,
         request.headers.host,
       );
-      if (moved) {
-        reply.code(302).headers({ location: moved, 'cache-control': 'no-cache' });
-        return undefined;
-      }
+      if (moved) return sendSiteRedirect(reply, moved);
     }
     const withSite = (site: DeploymentIndex | null): SiteBody | Promise<SiteBody> => {
       if (!site) return notFound(reply);

@@ -17,7 +17,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { SiteFastPath } from './fast-path.js';
 import { readRequestHead } from './request-head.js';
-import type { PreparedAnswer } from './send.js';
+import type { PreparedAnswer } from './site-answer.js';
 
 /**
  * Heads longer than this go to Node: 8 KB is far above what a browser sends to a static site, and
@@ -32,15 +32,36 @@ function maxHeadBytes(server: http.Server): number {
 
 type ConnectionListener = (this: http.Server, socket: Socket) => void;
 
-/**
- * Puts the connection fast path in front of `server`'s own connection handling. `fastPath` is
- * asked for each new connection (none, or stopped: Node's server takes it at once).
- */
-export function serveFastConnections(server: http.Server, fastPath: () => SiteFastPath | null): void {
-  const nodeListener = server.listeners('connection').find((l) => l.name === 'connectionListener') as
+/** Node's own handler of a new connection on `server`, which this module stands in front of. */
+function nodeConnectionListener(server: http.Server): ConnectionListener | undefined {
+  return server.listeners('connection').find((l) => l.name === 'connectionListener') as
     | ConnectionListener
     | undefined;
-  if (!nodeListener) return;
+}
+
+/**
+ * What of Node's internals this module needs and `server` lacks, in a sentence, or null when all
+ * is there: Node's own 'connection' listener (named connectionListener in Node's _http_server.js,
+ * not a public API) to take a connection over from, and closeIdleConnections/closeAllConnections
+ * to extend. Checked at start (serve/site-server.ts), so a Node that changed them is said, not
+ * silently served slower.
+ */
+export function missingConnectionInternals(server: http.Server): string | null {
+  if (!nodeConnectionListener(server))
+    return "Node's HTTP server has no 'connection' listener named connectionListener";
+  if (typeof server.closeIdleConnections !== 'function' || typeof server.closeAllConnections !== 'function')
+    return "Node's HTTP server has no closeIdleConnections/closeAllConnections";
+  return null;
+}
+
+/**
+ * Puts the connection fast path in front of `server`'s own connection handling and returns true,
+ * or returns false when Node's internals it needs are missing (missingConnectionInternals says
+ * which). `fastPath` is asked for each new connection (none, or stopped: Node's server takes it).
+ */
+export function serveFastConnections(server: http.Server, fastPath: () => SiteFastPath | null): boolean {
+  const nodeListener = nodeConnectionListener(server);
+  if (!nodeListener || missingConnectionInternals(server) !== null) return false;
   server.removeListener('connection', nodeListener);
   /** Open connections still answered here, and how to close each. */
   const open = new Map<Socket, (force: boolean) => void>();
@@ -64,6 +85,7 @@ export function serveFastConnections(server: http.Server, fastPath: () => SiteFa
     closeAll();
     for (const close of [...open.values()]) close(true);
   };
+  return true;
 }
 
 function serveConnection(
@@ -165,6 +187,7 @@ function serveConnection(
 /** The status line and headers of each prepared header list, as bytes (built once per list). */
 const heads = new WeakMap<readonly string[], Buffer>();
 
+/** The status line and headers, as Node's ServerResponse writes them. */
 function headOf(answer: PreparedAnswer): Buffer {
   let head = heads.get(answer.headers);
   if (!head) {

@@ -3,20 +3,17 @@
  * before Fastify (docs/decisions.md "Serving and showcase"): from the connection's bytes on a
  * connection still read by serve/fast-connections.ts (`answer`), else from Node's request event
  * (`serve`). Routing, hooks and the reply object cost a small file more than everything else it
- * takes (docs/benchmarks.md); here the lookup is a few map reads and the headers are prepared once
- * per file. Everything else — ranges, HEAD, previews, redirects, 404s, a variant or body not in
+ * takes (docs/benchmarks.md); here the lookup is a few map reads, and the answer is the one
+ * serve/site-answer.ts decides for the route too, its headers kept per file. Everything else — ranges, HEAD, previews, redirects, 404s, a variant or body not in
  * memory yet, a site not in the cache, the app host when sites have an origin of their own — falls
- * through to the Fastify route, which answers the same way (server/test/site-fast-path.test.ts
- * compares the two).
+ * through to the Fastify route. SITES_FAST_PATH=off turns this path off (serve/site-server.ts).
  */
-import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import type { FastifyServerFactory } from 'fastify';
-import { idParam } from '../http/reply.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { idParam } from '../domain/ids.js';
 import type { DeploymentIndex } from '../services/site-index.js';
 import { isHtml } from './content-types.js';
-import { serveFastConnections } from './fast-connections.js';
 import type { SiteFile } from './resolve.js';
-import { type PreparedAnswer, preparedAnswer } from './send.js';
+import { type PreparedAnswer, preparedAnswer } from './site-answer.js';
 import type { SiteFileSource } from './site-file-source.js';
 import type { RequestHost, SiteHosts } from './site-hosts.js';
 import { decodeSitePath, splitSiteUrl } from './site-path.js';
@@ -175,14 +172,14 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     }
     const prepared = preparedAnswer(
       found.file,
-      deps.source,
       {
-        'accept-encoding': request.acceptEncoding,
-        'if-none-match': request.ifNoneMatch,
-        'if-modified-since': request.ifModifiedSince,
+        method: 'GET',
+        acceptEncoding: request.acceptEncoding,
+        ifNoneMatch: request.ifNoneMatch,
+        ifModifiedSince: request.ifModifiedSince,
       },
-      site.lastModified,
-      deps.siteHeaders,
+      deps.source,
+      { lastModified: site.lastModified, siteHeaders: deps.siteHeaders },
     );
     if (!prepared) return null;
     if (found.html) {
@@ -227,7 +224,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         forwardedFor: single(headers['x-forwarded-for']),
       });
       if (!answered) return false;
-      res.writeHead(answered.status, answered.headers);
+      res.writeHead(answered.status, answered.headers as string[]);
       res.end(answered.body ?? undefined);
       deps.onServed?.(answered.status, performance.now() - started);
       return true;
@@ -239,49 +236,3 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
-
-/**
- * Fastify's own HTTP/1 server (same options and timeouts) with the fast path in front of it, on
- * new connections (serve/fast-connections.ts) and on each request Node parses. The path is looked
- * up when used, so it can be set once the services it needs exist.
- */
-export function siteServerFactory(
-  fastPath: () => SiteFastPath | null,
-  /**
-   * Given a maker of more servers like this one (the sites port's, app.ts): same options, fast
-   * path and Fastify behind it, with `first` asked before anything else on each request.
-   */
-  twin?: (make: (first: RequestListenerFirst) => http.Server) => void,
-): FastifyServerFactory {
-  return (handler, fastifyOptions) => {
-    // Fastify's options after its defaults; typed loosely by Fastify.
-    const opts = fastifyOptions as {
-      http?: http.ServerOptions;
-      keepAliveTimeout?: number;
-      requestTimeout?: number;
-      connectionTimeout?: number;
-    };
-    const make = (first?: RequestListenerFirst) => {
-      const listener: RequestListener = (req, res) => {
-        if (first?.(req, res)) return;
-        if (!fastPath()?.serve(req, res)) handler(req, res);
-      };
-      const server = http.createServer(opts.http ?? {}, listener);
-      if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
-      if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
-      if (opts.connectionTimeout !== undefined) server.setTimeout(opts.connectionTimeout);
-      // "A half-closed TCP connection does not [...] imply that the client is no longer interested
-      // in a response" (RFC 9112, Message Body Length): answer every request already read, then
-      // close. Node's default closes at the client's end, dropping answers still being made or
-      // queued behind a pipelined one. The switch is untyped; Node's own tests set it.
-      (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
-      serveFastConnections(server, fastPath);
-      return server;
-    };
-    twin?.(make);
-    return make();
-  };
-}
-
-/** Answers a request itself (true) or leaves it to the fast path and Fastify (false). */
-export type RequestListenerFirst = (req: IncomingMessage, res: ServerResponse) => boolean;

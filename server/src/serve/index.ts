@@ -22,6 +22,15 @@ export {
   type SiteResolution,
 } from './resolve.js';
 export { type SendSiteFileOptions, type SiteBody, sendSiteFile, sendSiteRedirect } from './send.js';
+export {
+  type PreparedAnswer,
+  preparedAnswer,
+  type SiteAnswer,
+  type SiteAnswerBody,
+  type SiteAnswerOptions,
+  type SiteFileRequest,
+  siteFileAnswer,
+} from './site-answer.js';
 export { type EncodedBody, SiteFileSource, type SiteFileSourceOptions } from './site-file-source.js';
 export {
   registerSiteSecurityHeaders,
@@ -31,4 +40,4 @@ export {
   siteSecurityHeaders,
 } from './site-headers.js';
 export { type RequestHost, type SiteHostOptions, SiteHosts } from './site-hosts.js';
-export { decodeSitePath, type SiteArea, type SiteUrl, splitSiteUrl } from './site-path.js';
+export { decodeSitePath, isSiteContentPath, type SiteArea, type SiteUrl, splitSiteUrl } from './site-path.js';

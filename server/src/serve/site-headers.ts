@@ -4,7 +4,7 @@
  * its scripts run, but can neither read the platform's storage nor call its API as the visitor.
  */
 import type { FastifyInstance } from 'fastify';
-import { isSiteContentPath } from '../http/headers.js';
+import { isSiteContentPath } from './site-path.js';
 
 /** 'sandboxed': sites share the app's host; 'separate-origin': SITES_ORIGIN serves them. */
 export type SiteIsolation = 'sandboxed' | 'separate-origin';

@@ -10,7 +10,7 @@
  * by (localhost:3000 → localhost:3001, 192.168.1.5:3000 → 192.168.1.5:3001).
  */
 import type { IncomingMessage } from 'node:http';
-import { idParam } from '../http/reply.js';
+import { idParam } from '../domain/ids.js';
 import type { SiteUrl } from './site-path.js';
 
 export type RequestHost =

@@ -6,6 +6,11 @@
 
 export type SiteArea = 'sites' | 'preview';
 
+/** /sites and /preview, with or without a path or query: user content, never the app. */
+export function isSiteContentPath(url: string): boolean {
+  return /^\/(?:sites|preview)(?:[/?]|$)/.test(url);
+}
+
 export interface SiteUrl {
   area: SiteArea;
   /** The project id or preview token segment, still raw (the route validates it). */

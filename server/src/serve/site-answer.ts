@@ -1,0 +1,349 @@
+/**
+ * The answer to a request for one stored site file, decided once and as plain data: status, the
+ * whole header list (the site's sandbox headers from serve/site-headers.ts first, then
+ * Cache-Control, Last-Modified, Vary, ETag, Content-Type, Content-Disposition, Accept-Ranges,
+ * Content-Encoding, Content-Range, Content-Length) and where the body comes from. Conditional
+ * requests (304), a single byte range (206/416), compression negotiation, HEAD, and the site's own
+ * 404.html are decided here and nowhere else (docs/architecture.md "Serving a site").
+ *
+ * Its writers only put an answer on their transport: the Fastify route (serve/send.ts), Node's
+ * request event and a connection's bytes (serve/fast-path.ts, serve/fast-connections.ts). The
+ * header lists are built once per file, encoding and set of options and kept, so a hot file's
+ * answer costs a few identity comparisons.
+ */
+import {
+  attachmentDisposition,
+  contentTypeHeader,
+  isCompressible,
+  isHtml,
+  isInlineWebContent,
+} from './content-types.js';
+import {
+  acceptedEncodings,
+  type ByteRangeRequest,
+  type ContentEncoding,
+  etagFor,
+  ifRangeAllows,
+  isNotModified,
+  parseRange,
+} from './http-conditions.js';
+import type { SiteFile } from './resolve.js';
+import type { EncodedBody, SiteFileSource } from './site-file-source.js';
+
+/** What of a request shapes a site file's answer (header values as received, joined when repeated). */
+export interface SiteFileRequest {
+  method: string;
+  range?: string | undefined;
+  ifRange?: string | undefined;
+  acceptEncoding?: string | undefined;
+  ifNoneMatch?: string | undefined;
+  ifModifiedSince?: string | undefined;
+}
+
+export interface SiteAnswerOptions {
+  /** 404 when sending the site's own 404.html: no validators, no ranges, no 304. */
+  status?: 200 | 404;
+  /** When the deployment went live; sent as Last-Modified and honoured in If-Modified-Since. */
+  lastModified?: Date;
+  /**
+   * Replaces the default Cache-Control ('no-cache' for HTML so a new deployment shows at once,
+   * 'public, max-age=300' for assets); previews pass 'private, no-store'.
+   */
+  cacheControl?: string;
+  /**
+   * The headers every response of this area carries (serve/site-headers.ts, plus HSTS on an https
+   * sites origin), first in the list. Pass the same object each time: answers are kept per object.
+   */
+  siteHeaders?: Readonly<Record<string, string>>;
+}
+
+/** Where an answer's body comes from: the file (plain or a variant, maybe a range) or nothing. */
+export interface SiteAnswerBody {
+  encoding: ContentEncoding | null;
+  range: ByteRangeRequest | null;
+  /** Where the source's memory keeps the whole body (SiteFileSource.memoryKey); null: never. */
+  memoryKey: string | null;
+}
+
+export interface SiteAnswer {
+  status: 200 | 206 | 302 | 304 | 404 | 416;
+  /**
+   * [name, value, name, value, ...], lower-case names. The same array for the same file, encoding,
+   * status and options: writers may keep what they make of it (fast-connections keeps the bytes).
+   */
+  headers: readonly string[];
+  /** null: no body (304, 416, and HEAD, whose headers still say the GET's length). */
+  body: SiteAnswerBody | null;
+}
+
+const ASSET_CACHE = 'public, max-age=300';
+export const HTML_CACHE = 'no-cache';
+const NO_SITE_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The answer to a GET or HEAD (the caller refuses other methods) of `file`. Synchronous when the
+ * encoding to send is known without I/O; otherwise the source is asked (a variant looked up or
+ * made) first.
+ */
+export function siteFileAnswer(
+  file: SiteFile,
+  request: SiteFileRequest,
+  source: SiteFileSource,
+  opts: SiteAnswerOptions = {},
+): SiteAnswer | Promise<SiteAnswer> {
+  const range = rangeOf(file, request, opts);
+  const encoded = range === null ? knownEncoding(file, request, source) : null;
+  if (encoded !== undefined) return decide(file, request, source, opts, range, encoded);
+  // Read at once: lastAccepted is the list knownEncoding just parsed.
+  return source
+    .pickEncoding(file, lastAccepted)
+    .then((picked) => decide(file, request, source, opts, range, picked));
+}
+
+/**
+ * The answer to a plain GET (no Range) when everything it needs is in memory — the encoding to
+ * send, and the body (a 304 needs none) — else null. The fast paths' entry: the same decision as
+ * siteFileAnswer, without waiting for anything.
+ */
+export function preparedAnswer(
+  file: SiteFile,
+  request: SiteFileRequest,
+  source: SiteFileSource,
+  opts: SiteAnswerOptions,
+): PreparedAnswer | null {
+  const encoded = knownEncoding(file, request, source);
+  if (encoded === undefined) return null;
+  const answer = decide(file, request, source, opts, null, encoded);
+  if (answer.body === null) return { status: answer.status, headers: answer.headers, body: null };
+  const key = answer.body.memoryKey;
+  const body = key === null ? undefined : source.fromMemoryKey(key);
+  return body ? { status: answer.status, headers: answer.headers, body } : null;
+}
+
+/** An answer with its body in hand, for writers that send it at once (the fast paths). */
+export interface PreparedAnswer {
+  status: SiteAnswer['status'];
+  headers: readonly string[];
+  body: Buffer | null;
+}
+
+/** The 302 of a folder asked for without its slash ('./docs/'), not cached for long: deployments change. */
+export function siteRedirectAnswer(location: string): SiteAnswer {
+  return { status: 302, headers: ['location', location, 'cache-control', HTML_CACHE], body: null };
+}
+
+// ---- Deciding ------------------------------------------------------------------------------------
+
+/** Range applies to GET of the plain bytes only; a stale If-Range or several ranges mean "send it all". */
+function rangeOf(
+  file: SiteFile,
+  request: SiteFileRequest,
+  opts: SiteAnswerOptions,
+): ByteRangeRequest | 'unsatisfiable' | null {
+  if ((opts.status ?? 200) !== 200 || request.method !== 'GET' || request.range === undefined) return null;
+  if (!ifRangeAllows(request.ifRange, factsOf(file).etag, opts.lastModified)) return null;
+  return parseRange(request.range, file.size);
+}
+
+let lastAccept: string | undefined;
+let lastAccepted: readonly ContentEncoding[] = [];
+
+/**
+ * The variant to send (null: the plain bytes) when known without I/O, undefined when the source
+ * must be asked (with lastAccepted, the list just parsed). Browsers send the same Accept-Encoding
+ * every time: it is parsed once, and each file remembers its answer to the last list seen.
+ */
+function knownEncoding(
+  file: SiteFile,
+  request: SiteFileRequest,
+  source: SiteFileSource,
+): EncodedBody | null | undefined {
+  const facts = factsOf(file);
+  if (!facts.compressible || file.size < source.minCompressBytes) return null;
+  const accept = request.acceptEncoding;
+  if (accept !== lastAccept) {
+    lastAccepted = acceptedEncodings(accept);
+    lastAccept = accept;
+  }
+  if (lastAccepted.length === 0) return null;
+  if (facts.accepted !== lastAccepted) {
+    const known = source.knownEncoding(file, lastAccepted);
+    if (known === undefined) return undefined;
+    // A variant's size never changes once known (blobs are immutable): safe to keep.
+    facts.accepted = lastAccepted;
+    facts.encoded = known;
+  }
+  return facts.encoded;
+}
+
+function decide(
+  file: SiteFile,
+  request: SiteFileRequest,
+  source: SiteFileSource,
+  opts: SiteAnswerOptions,
+  range: ByteRangeRequest | 'unsatisfiable' | null,
+  encoded: EncodedBody | null,
+): SiteAnswer {
+  const p = preparedHeaders(file, source, opts, encoded);
+  if (p.status === 200) {
+    const noneMatch = request.ifNoneMatch;
+    const since = request.ifModifiedSince;
+    if (
+      (noneMatch !== undefined || since !== undefined) &&
+      isNotModified({ 'if-none-match': noneMatch, 'if-modified-since': since }, p.etag, opts.lastModified)
+    ) {
+      return { status: 304, headers: p.notModified, body: null };
+    }
+  }
+  if (range === 'unsatisfiable') {
+    return { status: 416, headers: [...p.notModified, 'content-range', `bytes */${file.size}`], body: null };
+  }
+  if (range) {
+    return {
+      status: 206,
+      headers: [
+        ...p.notModified,
+        ...p.content,
+        'content-range',
+        `bytes ${range.start}-${range.end}/${file.size}`,
+        'content-length',
+        String(range.end - range.start + 1),
+      ],
+      body: { encoding: null, range, memoryKey: null },
+    };
+  }
+  // HEAD: the same headers as GET, no body.
+  return { status: p.status, headers: p.whole, body: request.method === 'HEAD' ? null : p.body };
+}
+
+// ---- What is kept per file -----------------------------------------------------------------------
+
+interface FileFacts {
+  contentType: string;
+  disposition: string | undefined;
+  compressible: boolean;
+  html: boolean;
+  etag: string;
+  /** The last Accept-Encoding list seen for this file and the variant it chose. */
+  accepted: readonly ContentEncoding[] | null;
+  encoded: EncodedBody | null;
+  /** Header lists built for this file (a few: plain and variant, live and preview). */
+  prepared: Prepared[];
+}
+
+/** What a file's type and hash mean for serving, worked out once per file record. */
+const facts = new WeakMap<SiteFile, FileFacts>();
+function factsOf(file: SiteFile): FileFacts {
+  let f = facts.get(file);
+  if (!f) {
+    const mime = file.mime_type;
+    f = {
+      contentType: contentTypeHeader(mime),
+      disposition: isInlineWebContent(mime) ? undefined : attachmentDisposition(file.path),
+      compressible: isCompressible(mime),
+      html: isHtml(mime),
+      etag: etagFor(file.sha256),
+      accepted: null,
+      encoded: null,
+      prepared: [],
+    };
+    facts.set(file, f);
+  }
+  return f;
+}
+
+/** A file's headers for one encoding, status and set of options. */
+interface Prepared {
+  /** What they were built for (identities). */
+  status: 200 | 404;
+  lastModified: Date | undefined;
+  cacheControl: string | undefined;
+  siteHeaders: Readonly<Record<string, string>>;
+  encoded: EncodedBody | null;
+  etag: string;
+  /** The 304's headers: those every answer about the file carries. */
+  notModified: string[];
+  /** Content-Type, Content-Disposition, Accept-Ranges (200 only). */
+  content: string[];
+  /** The whole answer's: notModified, content, Content-Encoding, Content-Length. */
+  whole: string[];
+  body: SiteAnswerBody;
+}
+
+/** Kept per file: enough for plain and variant, live and preview, a site's 404.html. */
+const MAX_PREPARED = 4;
+
+function preparedHeaders(
+  file: SiteFile,
+  source: SiteFileSource,
+  opts: SiteAnswerOptions,
+  encoded: EncodedBody | null,
+): Prepared {
+  const f = factsOf(file);
+  const status = opts.status ?? 200;
+  const siteHeaders = opts.siteHeaders ?? NO_SITE_HEADERS;
+  for (const p of f.prepared) {
+    if (
+      p.encoded === encoded &&
+      p.lastModified === opts.lastModified &&
+      p.siteHeaders === siteHeaders &&
+      p.status === status &&
+      p.cacheControl === opts.cacheControl
+    )
+      return p;
+  }
+  const p = prepare(file, f, source, status, opts, siteHeaders, encoded);
+  if (f.prepared.length >= MAX_PREPARED) f.prepared.shift();
+  f.prepared.push(p);
+  return p;
+}
+
+function prepare(
+  file: SiteFile,
+  f: FileFacts,
+  source: SiteFileSource,
+  status: 200 | 404,
+  opts: SiteAnswerOptions,
+  siteHeaders: Readonly<Record<string, string>>,
+  encoded: EncodedBody | null,
+): Prepared {
+  const compressible = f.compressible && file.size >= source.minCompressBytes;
+  const etag = encoded ? etagFor(file.sha256, encoded.encoding) : f.etag;
+  // A record first, so a name the site headers also set (a preview's Cache-Control) is there once.
+  const common: Record<string, string> = { ...siteHeaders };
+  common['cache-control'] = opts.cacheControl ?? (f.html ? HTML_CACHE : ASSET_CACHE);
+  if (opts.lastModified) common['last-modified'] = httpDate(opts.lastModified);
+  if (compressible) common.vary = 'Accept-Encoding';
+  if (status === 200) common.etag = etag;
+  const notModified = Object.entries(common).flat();
+  const content = ['content-type', f.contentType];
+  if (f.disposition) content.push('content-disposition', f.disposition);
+  if (status === 200) content.push('accept-ranges', 'bytes');
+  const whole = [...notModified, ...content];
+  if (encoded) whole.push('content-encoding', encoded.encoding);
+  whole.push('content-length', String(encoded ? encoded.size : file.size));
+  const encoding = encoded?.encoding ?? null;
+  return {
+    status,
+    lastModified: opts.lastModified,
+    cacheControl: opts.cacheControl,
+    siteHeaders,
+    encoded,
+    etag,
+    notModified,
+    content,
+    whole,
+    body: { encoding, range: null, memoryKey: source.memoryKey(file, encoding) },
+  };
+}
+
+let lastDate: Date | undefined;
+let lastDateText = '';
+/** Date → HTTP date; the same deployment's date asked again and again is formatted once. */
+function httpDate(date: Date): string {
+  if (date !== lastDate) {
+    lastDate = date;
+    lastDateText = date.toUTCString();
+  }
+  return lastDateText;
+}
