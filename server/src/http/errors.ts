@@ -32,7 +32,7 @@ const STATUS_MESSAGES: Record<number, string> = {
 };
 
 /** The one place a domain error's kind becomes an HTTP status. */
-export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
