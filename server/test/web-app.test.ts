@@ -23,6 +23,16 @@ describe('the web app’s pages and their CSP', () => {
     fs.mkdirSync(path.join(webDist, 'assets'));
     fs.writeFileSync(path.join(webDist, 'index.html'), INDEX);
     fs.writeFileSync(path.join(webDist, 'assets', 'index-abc.js'), 'console.log("app")');
+    // What the build lists for the public pages (web/vite.config.ts routePreloads).
+    fs.writeFileSync(
+      path.join(webDist, 'route-preloads.json'),
+      JSON.stringify({
+        '/public': {
+          scripts: ['/assets/ShowcasePage-abc.js', '/assets/button-abc.js'],
+          styles: ['/assets/Showcase-abc.css'],
+        },
+      }),
+    );
     t = await createTestApp({ webDist });
   });
   afterAll(async () => {
@@ -62,6 +72,31 @@ describe('the web app’s pages and their CSP', () => {
       expect(res.headers['content-security-policy'], url).toContain("script-src 'none'");
     }
     expect((await t.request({ url: '/assets/index-abc.js' })).body).toBe('console.log("app")');
+  });
+
+  it('names a public page’s scripts and stylesheet in its answer, with the answer’s nonce; other routes get the plain page', async () => {
+    for (const url of ['/public', '/public?q=%E6%B8%B8%E6%88%8F', '/public/']) {
+      const res = await t.request({ url });
+      const nonce = nonceOf(res.headers['content-security-policy'] as string);
+      expect(res.body, url).toContain(
+        `<link rel="modulepreload" crossorigin href="/assets/ShowcasePage-abc.js" nonce="${nonce}">` +
+          `<link rel="modulepreload" crossorigin href="/assets/button-abc.js" nonce="${nonce}"></head>`,
+      );
+      expect(res.body).toContain(
+        `<link rel="stylesheet" crossorigin href="/assets/Showcase-abc.css" nonce="${nonce}">`,
+      );
+      expect(res.body).not.toContain('SITEHALL_CSP_NONCE');
+    }
+    for (const url of ['/', '/login', '/publicity', '/admin/public']) {
+      const res = await t.request({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toContain('ShowcasePage-abc.js');
+    }
+    // The list itself is the server's, not an address.
+    for (const url of ['/route-preloads.json', '/route-preloads.json.br']) {
+      const res = await t.request({ url });
+      expect(res.body, url).not.toContain('ShowcasePage-abc.js');
+    }
   });
 
   it('answers HEAD for a client route without a body', async () => {
