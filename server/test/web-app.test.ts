@@ -23,6 +23,8 @@ describe('the web app’s pages and their CSP', () => {
     fs.mkdirSync(path.join(webDist, 'assets'));
     fs.writeFileSync(path.join(webDist, 'index.html'), INDEX);
     fs.writeFileSync(path.join(webDist, 'assets', 'index-abc.js'), 'console.log("app")');
+    fs.writeFileSync(path.join(webDist, 'assets', 'index-abc.css'), 'body{margin:0}');
+    fs.writeFileSync(path.join(webDist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     // What the build lists for the public pages (web/vite.config.ts routePreloads).
     fs.writeFileSync(
       path.join(webDist, 'route-preloads.json'),
@@ -67,9 +69,25 @@ describe('the web app’s pages and their CSP', () => {
   });
 
   it('allows no script at all on answers that are not the page', async () => {
-    for (const url of ['/assets/index-abc.js', '/api/config/public', '/api/nothing-here']) {
+    for (const url of ['/assets/missing.js', '/assets/logo.svg', '/api/config/public', '/api/nothing-here']) {
       const res = await t.request({ url });
       expect(res.headers['content-security-policy'], url).toContain("script-src 'none'");
+    }
+  });
+
+  it('sends the app’s own scripts and stylesheets with nosniff but without the document-only headers', async () => {
+    for (const url of ['/assets/index-abc.js', '/assets/index-abc.css']) {
+      const res = await t.request({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      for (const name of [
+        'content-security-policy',
+        'x-frame-options',
+        'cross-origin-opener-policy',
+        'referrer-policy',
+      ]) {
+        expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+      }
     }
     expect((await t.request({ url: '/assets/index-abc.js' })).body).toBe('console.log("app")');
   });
