@@ -52,8 +52,67 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The public pages whose code, antd's chunks above all, the server names in index.html's answer
+ * (`modulepreload` links): the browser fetches it alongside the main bundle instead of in waves
+ * once that has run. Route → the modules its first view imports on demand (web/src/router.tsx:
+ * the page, and AntdShell and AntdFeedback when lazyInShell brings them). Not the home page: it
+ * carries no antd, and its script budget counts what it preloads (docs/benchmarks.md).
+ */
+const ROUTE_PRELOADS: Record<string, string[]> = {
+  '/public': ['src/pages/showcase/ShowcasePage.tsx', 'src/AntdShell.tsx'],
+  '/login': ['src/pages/login/LoginPage.tsx', 'src/AntdShell.tsx', 'src/AntdFeedback.tsx'],
+  '/register': ['src/pages/register/RegisterPage.tsx', 'src/AntdShell.tsx', 'src/AntdFeedback.tsx'],
+};
+/** Read by the server at start (server/src/http/web-app.ts); never sent. */
+const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+
+/**
+ * Writes ROUTE_PRELOADS_FILE: for each route of ROUTE_PRELOADS, the script files of its modules and
+ * everything they import statically, less what index.html already loads, and their stylesheets.
+ */
+function routePreloads(): Plugin {
+  let root = '';
+  return {
+    name: 'sitehall-route-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const withImports = (fileName: string, into: Set<string>) => {
+        if (into.has(fileName)) return;
+        into.add(fileName);
+        for (const imported of byName.get(fileName)?.imports ?? []) withImports(imported, into);
+      };
+      const loadedByIndex = new Set<string>();
+      for (const chunk of chunks) if (chunk.isEntry) withImports(chunk.fileName, loadedByIndex);
+
+      const preloads: Record<string, { scripts: string[]; styles: string[] }> = {};
+      for (const [route, modules] of Object.entries(ROUTE_PRELOADS)) {
+        const files = new Set<string>();
+        for (const source of modules) {
+          const id = path.resolve(root, source);
+          const chunk = chunks.find((c) => c.facadeModuleId === id);
+          if (!chunk) this.error(`${source} (ROUTE_PRELOADS ${route}) is no chunk of its own`);
+          withImports(chunk.fileName, files);
+        }
+        const scripts = [...files].filter((file) => !loadedByIndex.has(file));
+        const styles = scripts.flatMap((file) => [...(byName.get(file)?.viteMetadata?.importedCss ?? [])]);
+        preloads[route] = {
+          scripts: scripts.map((file) => `/${file}`),
+          styles: styles.map((file) => `/${file}`),
+        };
+      }
+      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS_FILE, source: JSON.stringify(preloads) });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), routePreloads()],
   // Every script, module preload and style tag of the built index.html carries this placeholder as
   // its nonce, and Vite's chunk preloader copies it from <meta property="csp-nonce">: the server
   // puts a fresh nonce in its place for each answer, and its CSP allows only scripts with that

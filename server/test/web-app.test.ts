@@ -23,6 +23,18 @@ describe('the web app’s pages and their CSP', () => {
     fs.mkdirSync(path.join(webDist, 'assets'));
     fs.writeFileSync(path.join(webDist, 'index.html'), INDEX);
     fs.writeFileSync(path.join(webDist, 'assets', 'index-abc.js'), 'console.log("app")');
+    fs.writeFileSync(path.join(webDist, 'assets', 'index-abc.css'), 'body{margin:0}');
+    fs.writeFileSync(path.join(webDist, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    // What the build lists for the public pages (web/vite.config.ts routePreloads).
+    fs.writeFileSync(
+      path.join(webDist, 'route-preloads.json'),
+      JSON.stringify({
+        '/public': {
+          scripts: ['/assets/ShowcasePage-abc.js', '/assets/button-abc.js'],
+          styles: ['/assets/Showcase-abc.css'],
+        },
+      }),
+    );
     t = await createTestApp({ webDist });
   });
   afterAll(async () => {
@@ -57,11 +69,52 @@ describe('the web app’s pages and their CSP', () => {
   });
 
   it('allows no script at all on answers that are not the page', async () => {
-    for (const url of ['/assets/index-abc.js', '/api/config/public', '/api/nothing-here']) {
+    for (const url of ['/assets/missing.js', '/assets/logo.svg', '/api/config/public', '/api/nothing-here']) {
       const res = await t.request({ url });
       expect(res.headers['content-security-policy'], url).toContain("script-src 'none'");
     }
+  });
+
+  it('sends the app’s own scripts and stylesheets with nosniff but without the document-only headers', async () => {
+    for (const url of ['/assets/index-abc.js', '/assets/index-abc.css']) {
+      const res = await t.request({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      for (const name of [
+        'content-security-policy',
+        'x-frame-options',
+        'cross-origin-opener-policy',
+        'referrer-policy',
+      ]) {
+        expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+      }
+    }
     expect((await t.request({ url: '/assets/index-abc.js' })).body).toBe('console.log("app")');
+  });
+
+  it('names a public page’s scripts and stylesheet in its answer, with the answer’s nonce; other routes get the plain page', async () => {
+    for (const url of ['/public', '/public?q=%E6%B8%B8%E6%88%8F', '/public/']) {
+      const res = await t.request({ url });
+      const nonce = nonceOf(res.headers['content-security-policy'] as string);
+      expect(res.body, url).toContain(
+        `<link rel="modulepreload" crossorigin href="/assets/ShowcasePage-abc.js" nonce="${nonce}">` +
+          `<link rel="modulepreload" crossorigin href="/assets/button-abc.js" nonce="${nonce}"></head>`,
+      );
+      expect(res.body).toContain(
+        `<link rel="stylesheet" crossorigin href="/assets/Showcase-abc.css" nonce="${nonce}">`,
+      );
+      expect(res.body).not.toContain('SITEHALL_CSP_NONCE');
+    }
+    for (const url of ['/', '/login', '/publicity', '/admin/public']) {
+      const res = await t.request({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).not.toContain('ShowcasePage-abc.js');
+    }
+    // The list itself is the server's, not an address.
+    for (const url of ['/route-preloads.json', '/route-preloads.json.br']) {
+      const res = await t.request({ url });
+      expect(res.body, url).not.toContain('ShowcasePage-abc.js');
+    }
   });
 
   it('answers HEAD for a client route without a body', async () => {

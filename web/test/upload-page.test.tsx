@@ -46,7 +46,9 @@ describe('upload page', () => {
     await openUpload();
     expect(screen.getByRole('heading', { level: 1, name: '上传项目' })).toBeInTheDocument();
     expect(
-      screen.getByText('单次最多上传 20 个文件，单个文件不超过 100 MB，总大小不超过 200 MB。'),
+      screen.getByText(
+        '单次最多上传 20 项（整个文件夹或压缩包算一项），单个文件不超过 100 MB，总大小不超过 200 MB。',
+      ),
     ).toBeInTheDocument();
     expect(screen.getByText('压缩包内最多 10,000 个文件，解压后不超过 500 MB。')).toBeInTheDocument();
     expect(screen.getByTestId('file-input')).toHaveAttribute(
@@ -59,6 +61,33 @@ describe('upload page', () => {
     ).toBeInTheDocument();
     expect((screen.getByTestId('folder-input') as HTMLInputElement).webkitdirectory).toBe(true);
     expect(submitButton()).toBeDisabled();
+  });
+
+  it('says in the picker that a whole folder or an archive is one item against the limit, and counts so', async () => {
+    await openUpload();
+    expect(
+      screen.getByText(
+        '或点击此区域选择文件；单次最多 20 项（整个文件夹或压缩包算一项），共不超过 10,000 个文件，单个文件不超过 100 MB',
+      ),
+    ).toBeInTheDocument();
+
+    // A folder of 25 files is one item: taken whole.
+    pick(
+      'folder-input',
+      Array.from({ length: 25 }, (_, i) => file(`site/page${i}.html`)),
+    );
+    expect(await screen.findByText('site/page24.html')).toBeInTheDocument();
+    expect(screen.getByLabelText('已选择的文件').querySelectorAll('li')).toHaveLength(25);
+
+    // With the folder, 19 loose files make 20 items (within); a 20th makes 21 (refused).
+    pick(
+      'file-input',
+      Array.from({ length: 19 }, (_, i) => file(`extra${i}.html`)),
+    );
+    expect(await screen.findByText('extra18.html')).toBeInTheDocument();
+    pick('file-input', [file('one-more.html')]);
+    expect(await screen.findByText('文件数量超过限制。最多允许上传 20 个文件')).toBeInTheDocument();
+    expect(screen.getByLabelText('已选择的文件').querySelectorAll('li')).toHaveLength(44);
   });
 
   it('checks the project name and description', async () => {

@@ -3,6 +3,7 @@
  * route (React Router decides what to show). Unknown /api paths answer the JSON envelope instead.
  * The build writes a brotli (.br) and a gzip (.gz) copy beside every text file
  * (web/vite.config.ts), so a compressed answer costs a file read, not a compression per request.
+ * The public pages' answers also name the scripts they will load (ROUTE_PRELOADS_FILE).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -25,6 +26,50 @@ const COMPRESSED_COPY = /\.(?:br|gz)$/;
 /** The types the build writes compressed copies of (web/vite.config.ts), whatever copy is sent. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt)(?:\.br|\.gz)?$/;
 
+/**
+ * Written by the build (web/vite.config.ts routePreloads): for a few public routes, the script
+ * files their first view loads on demand. Read at start; never sent.
+ */
+const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+
+interface RoutePreloads {
+  scripts: string[];
+  styles: string[];
+}
+
+/**
+ * index.html for each route of the build's preload list, split where the nonce goes; '' is the
+ * plain page for every other route. A listed route's page has a `modulepreload` link for each of
+ * its scripts (with the nonce: under the CSP's 'strict-dynamic' a preload needs it as a script
+ * does) and its stylesheets linked (Vite's loader then finds them there instead of fetching them
+ * once the scripts have run).
+ */
+function indexPages(webDist: string): Map<string, string[]> {
+  const html = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  const pages = new Map([['', html.split(NONCE_PLACEHOLDER)]]);
+  let preloads: Record<string, RoutePreloads> = {};
+  try {
+    preloads = JSON.parse(fs.readFileSync(path.join(webDist, ROUTE_PRELOADS_FILE), 'utf8'));
+  } catch {
+    // A build without the list: every route gets the plain page, which loads all it needs anyway.
+  }
+  const nonce = `nonce="${NONCE_PLACEHOLDER}"`;
+  for (const [route, { scripts = [], styles = [] }] of Object.entries(preloads)) {
+    const links = [
+      ...styles.map((file) => `<link rel="stylesheet" crossorigin href="${file}" ${nonce}>`),
+      ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="${file}" ${nonce}>`),
+    ].join('');
+    pages.set(route, html.replace('</head>', `${links}</head>`).split(NONCE_PLACEHOLDER));
+  }
+  return pages;
+}
+
+/** The route whose page answers a URL: its path without query or trailing slash. */
+function routeOf(url: string): string {
+  const pathname = url.split('?')[0] ?? '';
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
 /** Files under assets/ carry a content hash in their names: they never change under one name. */
 function isHashedAsset(file: string): boolean {
   return file.includes(`${path.sep}assets${path.sep}`);
@@ -33,8 +78,8 @@ function isHashedAsset(file: string): boolean {
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const built = fs.existsSync(indexFile);
-  // Read once at start (a new build means a restart), split where the nonce goes.
-  const indexParts = built ? fs.readFileSync(indexFile, 'utf8').split(NONCE_PLACEHOLDER) : [];
+  // Read once at start (a new build means a restart).
+  const pages = built ? indexPages(webDist) : new Map<string, string[]>();
   if (built) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -45,7 +90,10 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
       cacheControl: false,
       // index.html is only ever sent with its nonce filled in, below; the compressed copies are
       // answers to their plain names, not addresses of their own.
-      allowedPath: (pathname) => pathname !== '/index.html' && !COMPRESSED_COPY.test(pathname),
+      allowedPath: (pathname) =>
+        pathname !== '/index.html' &&
+        !pathname.startsWith(`/${ROUTE_PRELOADS_FILE}`) &&
+        !COMPRESSED_COPY.test(pathname),
       setHeaders(res, file) {
         res.setHeader('cache-control', isHashedAsset(file) ? IMMUTABLE : 'no-cache');
         if (COMPRESSIBLE.test(file)) res.setHeader('vary', 'Accept-Encoding');
@@ -76,7 +124,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header('vary', 'Accept-Encoding');
-      const html = Buffer.from(indexParts.join(nonce));
+      const parts = pages.get(routeOf(request.url)) ?? pages.get('') ?? [];
+      const html = Buffer.from(parts.join(nonce));
       const accepts = String(request.headers['accept-encoding'] ?? '');
       if (/\bbr\b/.test(accepts)) {
         const br = brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } });

@@ -1,6 +1,6 @@
 /**
  * Files of a type that is not web content are kept as downloads only (docs/decisions.md
- * "Uploads"): the uploader and the reviewer see how many and which.
+ * "File types"): the uploader and the reviewer see how many and which.
  */
 import { format, formatNameList, messages, type ProjectFileDto } from '@sitehall/contracts';
 import { Alert, Tag } from 'antd';

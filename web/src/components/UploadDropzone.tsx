@@ -171,8 +171,9 @@ export function UploadDropzone({ value, onChange, rules, disabled = false, id }:
           {dragging ? '松开鼠标即可添加' : '将网站文件夹、文件或压缩包拖到此处'}
         </div>
         <div className="upload-dropzone__hint">
-          或点击此区域选择文件；单次最多 {rules.maxFiles} 个文件，单个文件不超过{' '}
-          {formatBytes(rules.maxFileBytes)}
+          {/* The counting rule of lib/upload-files uploadItemCount, the server's too. */}
+          或点击此区域选择文件；单次最多 {rules.maxFiles} 项（整个文件夹或压缩包算一项），共不超过{' '}
+          {rules.maxEntries.toLocaleString('zh-CN')} 个文件，单个文件不超过 {formatBytes(rules.maxFileBytes)}
         </div>
         <div className="upload-dropzone__actions">
           <Button

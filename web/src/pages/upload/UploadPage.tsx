@@ -106,7 +106,7 @@ function UploadGuide({ config }: { config: PublicConfigDto }) {
               网站根目录需要有 index.html 作为首页；所有文件都在同一个文件夹内时，会自动以该文件夹为根目录。
             </li>
             <li>
-              {`单次最多上传 ${limits.max_files_per_upload} 个文件，单个文件不超过 ${formatBytes(limits.max_file_bytes)}，总大小不超过 ${formatBytes(limits.max_upload_bytes)}。`}
+              {`单次最多上传 ${limits.max_files_per_upload} 项（整个文件夹或压缩包算一项），单个文件不超过 ${formatBytes(limits.max_file_bytes)}，总大小不超过 ${formatBytes(limits.max_upload_bytes)}。`}
             </li>
             <li>
               {`压缩包内最多 ${limits.max_archive_entries.toLocaleString('zh-CN')} 个文件，解压后不超过 ${formatBytes(limits.max_archive_uncompressed_bytes)}。`}
