@@ -236,7 +236,7 @@ export async function buildApp(
   registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
   registerSiteSecurityHeaders(app, isolation, siteExtraHeaders);
   registerSitesHostGuard(app, ctx);
-  registerAccess(app, ctx.services.sessions);
+  registerAccess(app, ctx.services.sessions, ctx.services.apiTokens);
 
   await app.register(
     async (api) => {

@@ -9,6 +9,7 @@ import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
 import type { SiteUrlOptions } from './presenters/urls.js';
 import { createAdminRepository } from './repositories/admin.js';
+import { createApiTokensRepository } from './repositories/api-tokens.js';
 import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
 import { createSessionsRepository } from './repositories/sessions.js';
@@ -17,6 +18,7 @@ import { createStorageRepository } from './repositories/storage.js';
 import { createUsersRepository } from './repositories/users.js';
 import { SiteFileSource, SiteHosts } from './serve/index.js';
 import { createAccountService } from './services/accounts.js';
+import { createApiTokenService } from './services/api-tokens.js';
 import { createAuditService } from './services/audit.js';
 import { BlobGate } from './services/blob-gate.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './services/login-throttle.js';
@@ -53,6 +55,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const hearsChanges = () => bus.listening();
   const audit = createAuditService(db);
   const sessions = createSessionService(createSessionsRepository(db));
+  const apiTokens = createApiTokenService({ tokens: createApiTokensRepository(db), audit });
   const hasher = new PasswordHasher(config.maxConcurrentHashes);
   const throttle = createLoginThrottle(
     opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore()),
@@ -63,6 +66,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     hasher,
     throttle,
     audit,
+    apiTokens,
   });
   const settings = createSettingsService(db, {
     sitesOrigin: config.sitesOrigin,
@@ -190,6 +194,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     services: {
       audit,
       sessions,
+      apiTokens,
       hasher,
       throttle,
       accounts,
