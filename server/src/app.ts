@@ -22,6 +22,7 @@ import { startTimedJobs } from './jobs/timed.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { configRoutes } from './routes/config.js';
+import { deployRoutes } from './routes/deploys.js';
 import { previewRoutes } from './routes/preview.js';
 import { projectRoutes } from './routes/projects.js';
 import { showcaseRoutes } from './routes/showcase.js';
@@ -79,6 +80,7 @@ export async function buildApp(
       store: ctx.store,
       dataDir: config.dataDir,
       metrics: ctx.metrics,
+      expireDeploys: () => ctx.services.deploys.expire(),
       ...(cooldownMs ? { cooldownMs } : {}),
       ...(keepStagedFrom !== undefined ? { keepStagedFrom } : {}),
     });
@@ -258,6 +260,7 @@ export async function buildApp(
       await api.register(configRoutes(ctx));
       await api.register(showcaseRoutes(ctx));
       await api.register(projectRoutes(ctx));
+      await api.register(deployRoutes(ctx));
       await api.register(previewRoutes(ctx));
       await api.register(adminRoutes(ctx));
     },

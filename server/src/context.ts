@@ -10,6 +10,7 @@ import { leasedJobs, runHere } from './jobs/job-runner.js';
 import type { SiteUrlOptions } from './presenters/urls.js';
 import { createAdminRepository } from './repositories/admin.js';
 import { createApiTokensRepository } from './repositories/api-tokens.js';
+import { createDeploysRepository } from './repositories/deploys.js';
 import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
 import { createSessionsRepository } from './repositories/sessions.js';
@@ -21,6 +22,7 @@ import { createAccountService } from './services/accounts.js';
 import { createApiTokenService } from './services/api-tokens.js';
 import { createAuditService } from './services/audit.js';
 import { BlobGate } from './services/blob-gate.js';
+import { createDeployService } from './services/deploys.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './services/login-throttle.js';
 import { Metrics } from './services/metrics.js';
 import { PasswordHasher } from './services/passwords.js';
@@ -127,6 +129,17 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     dialect: database.dialect,
     staging: { owner: instances.self, idleTimeoutMs: config.uploadIdleTimeoutMs, receiving },
   });
+  const deploys = createDeployService({
+    deploys: createDeploysRepository(db),
+    leases,
+    store,
+    gate,
+    settings,
+    quota,
+    projects,
+    dataDir: config.dataDir,
+    owner: instances.self,
+  });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);
   const reviewQueue = createReviewQueue({
@@ -201,6 +214,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       settings,
       quota,
       projects,
+      deploys,
       review,
       reviewQueue,
       stats,

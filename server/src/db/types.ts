@@ -226,6 +226,8 @@ export interface DeploysTable {
   project_name: string | null;
   description: string | null;
   manifest: string;
+  /** Bytes uploaded to this deploy so far (bounded by the upload size limit). */
+  received_bytes: number;
   created_at: string;
   expires_at: string;
 }

@@ -21,9 +21,22 @@ export function createDeploysRepository(db: DB) {
       const r = await trx.deleteFrom('deploys').where('id', '=', id).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
-    async expiredIds(at: string): Promise<string[]> {
-      const rows = await db.selectFrom('deploys').select('id').where('expires_at', '<=', at).execute();
-      return rows.map((r) => r.id);
+    /**
+     * Adds received bytes unless the total would pass `max`, in one statement (concurrent uploads
+     * to one deploy can't pass the limit together). False when it would.
+     */
+    async addReceived(id: string, bytes: number, max: number): Promise<boolean> {
+      const r = await db
+        .updateTable('deploys')
+        .set((eb) => ({ received_bytes: eb('received_bytes', '+', bytes) }))
+        .where('id', '=', id)
+        .where((eb) => eb(eb('received_bytes', '+', bytes), '<=', max))
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    /** Deploys nobody finished in time (the leftover sweep removes them). */
+    expired(at: string): Promise<DeployRow[]> {
+      return db.selectFrom('deploys').selectAll().where('expires_at', '<=', at).execute();
     },
   };
 }

@@ -23,6 +23,9 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .addColumn('project_name', 'text')
     .addColumn('description', 'text')
     .addColumn('manifest', 'text', (c) => c.notNull())
+    .addColumn('received_bytes', dialect === 'postgres' ? 'bigint' : 'integer', (c) =>
+      c.notNull().defaultTo(0),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
