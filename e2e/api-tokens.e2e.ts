@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { createAccount, signIn, untilStill } from './helpers';
 
-test('a user creates an API token on the profile page, copies it once, deploys with it and revokes it', async ({
+test('a user creates an API token on the profile page, copies it once, uses it and revokes it', async ({
   page,
   context,
   request,
