@@ -22,6 +22,7 @@ import { startTimedJobs } from './jobs/timed.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { configRoutes } from './routes/config.js';
+import { deployRoutes } from './routes/deploys.js';
 import { previewRoutes } from './routes/preview.js';
 import { projectRoutes } from './routes/projects.js';
 import { showcaseRoutes } from './routes/showcase.js';
@@ -93,6 +94,7 @@ export async function buildApp(
       store: ctx.store,
       dataDir: config.dataDir,
       metrics: ctx.metrics,
+      expireDeploys: () => ctx.services.deploys.expire(),
       ...(cooldownMs ? { cooldownMs } : {}),
       ...(keepStagedFrom !== undefined ? { keepStagedFrom } : {}),
     });
@@ -272,7 +274,7 @@ export async function buildApp(
   registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
   registerSiteSecurityHeaders(app, isolation, siteExtraHeaders);
   registerSitesHostGuard(app, ctx);
-  registerAccess(app, ctx.services.sessions);
+  registerAccess(app, ctx.services.sessions, ctx.services.apiTokens);
 
   await app.register(
     async (api) => {
@@ -294,6 +296,7 @@ export async function buildApp(
       await api.register(configRoutes(ctx));
       await api.register(showcaseRoutes(ctx));
       await api.register(projectRoutes(ctx));
+      await api.register(deployRoutes(ctx));
       await api.register(previewRoutes(ctx));
       await api.register(adminRoutes(ctx));
     },

@@ -9,6 +9,8 @@ import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
 import type { SiteUrlOptions } from './presenters/urls.js';
 import { createAdminRepository } from './repositories/admin.js';
+import { createApiTokensRepository } from './repositories/api-tokens.js';
+import { createDeploysRepository } from './repositories/deploys.js';
 import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
 import { createSessionsRepository } from './repositories/sessions.js';
@@ -16,8 +18,10 @@ import { createStorageRepository } from './repositories/storage.js';
 import { createUsersRepository } from './repositories/users.js';
 import { SiteFileSource, SiteHosts } from './serve/index.js';
 import { createAccountService } from './services/accounts.js';
+import { createApiTokenService } from './services/api-tokens.js';
 import { createAuditService } from './services/audit.js';
 import { BlobGate } from './services/blob-gate.js';
+import { createDeployService } from './services/deploys.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './services/login-throttle.js';
 import { Metrics } from './services/metrics.js';
 import { PasswordHasher } from './services/passwords.js';
@@ -53,6 +57,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const hearsChanges = () => bus.listening();
   const audit = createAuditService(db);
   const sessions = createSessionService(createSessionsRepository(db));
+  const apiTokens = createApiTokenService({ tokens: createApiTokensRepository(db), audit });
   const hasher = new PasswordHasher(config.maxConcurrentHashes);
   const throttle = createLoginThrottle(
     opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore()),
@@ -63,6 +68,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     hasher,
     throttle,
     audit,
+    apiTokens,
   });
   const settings = createSettingsService(db, {
     sitesOrigin: config.sitesOrigin,
@@ -120,6 +126,17 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     events,
     metrics,
     dialect: database.dialect,
+  });
+  const deploys = createDeployService({
+    deploys: createDeploysRepository(db),
+    leases,
+    store,
+    gate,
+    settings,
+    quota,
+    projects,
+    dataDir: config.dataDir,
+    owner: instances.self,
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);
@@ -195,12 +212,14 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     services: {
       audit,
       sessions,
+      apiTokens,
       hasher,
       throttle,
       accounts,
       settings,
       quota,
       projects,
+      deploys,
       review,
       reviewQueue,
       stats,

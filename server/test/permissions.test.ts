@@ -79,7 +79,7 @@ describe('the route registry', () => {
     for (const config of [{}, { access: 'admins' }, { access: '' }]) {
       const app = Fastify({ logger: false });
       registerErrorHandling(app);
-      registerAccess(app, t.ctx.services.sessions);
+      registerAccess(app, t.ctx.services.sessions, t.ctx.services.apiTokens);
       const started = (async () => {
         await app.register(
           async (api) => {
@@ -96,7 +96,7 @@ describe('the route registry', () => {
 
   it('needs no rule outside /api, and records what it accepted', async () => {
     const app = Fastify({ logger: false });
-    registerAccess(app, t.ctx.services.sessions);
+    registerAccess(app, t.ctx.services.sessions, t.ctx.services.apiTokens);
     app.get('/healthz-like', async () => 'ok');
     app.get('/api-docs.html', async () => 'a static file whose name starts with api');
     app.post('/api/thing/:id', { config: { access: 'user' } }, async () => 'ok');

@@ -2,6 +2,7 @@ import { REFUSAL_NAMES_SHOWN } from './limits.js';
 import { archiveMessages } from './messages/archive.js';
 import { authMessages } from './messages/auth.js';
 import { commonMessages } from './messages/common.js';
+import { deployMessages } from './messages/deploys.js';
 import { projectMessages } from './messages/projects.js';
 import { reviewMessages } from './messages/review.js';
 
@@ -15,6 +16,7 @@ export const messages = {
   project: projectMessages,
   archive: archiveMessages,
   review: reviewMessages,
+  deploy: deployMessages,
 } as const;
 
 /** Replaces {key} placeholders: format('最多 {n} 个', { n: 20 }). */

@@ -205,6 +205,33 @@ export interface UploadEventsTable {
   created_at: string;
 }
 
+/** A personal API token (migration 011): only its SHA-256 is kept. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/**
+ * A digest deploy begun and not yet finished (migration 011). `manifest` is JSON: path → SHA-256.
+ * Its uploaded blobs are leased under `deploy:{id}` until it finishes or expires.
+ */
+export interface DeploysTable {
+  id: string;
+  user_id: number;
+  project_id: number | null;
+  project_name: string | null;
+  description: string | null;
+  manifest: string;
+  /** Bytes uploaded to this deploy so far (bounded by the upload size limit). */
+  received_bytes: number;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -224,6 +251,8 @@ export interface Database {
   job_leases: JobLeasesTable;
   blob_leases: BlobLeasesTable;
   upload_events: UploadEventsTable;
+  api_tokens: ApiTokensTable;
+  deploys: DeploysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -234,3 +263,5 @@ export type ProjectRow = Selectable<ProjectsTable>;
 export type DeploymentRow = Selectable<DeploymentsTable>;
 export type DeploymentFileRow = Selectable<DeploymentFilesTable>;
 export type ProjectUpdate = Updateable<ProjectsTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type DeployRow = Selectable<DeploysTable>;

@@ -10,6 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Forbidden, Unauthorized } from '../domain/errors.js';
+import { tokenScope } from '../policies/token-scope.js';
+import { type ApiTokenService, isApiToken } from '../services/api-tokens.js';
 import type { SessionService } from '../services/sessions.js';
 
 /** public: anyone; user: any signed-in user; admin: administrators only. */
@@ -47,7 +49,11 @@ export function actorOf(request: FastifyRequest): Actor {
   return request.actor;
 }
 
-export function registerAccess(app: FastifyInstance, sessions: SessionService): void {
+export function registerAccess(
+  app: FastifyInstance,
+  sessions: SessionService,
+  tokens: ApiTokenService,
+): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('actorUser', null);
 
@@ -69,28 +75,36 @@ export function registerAccess(app: FastifyInstance, sessions: SessionService): 
     // Only the API knows sessions; site and web-app responses never depend on who is asking.
     if (header && request.url.startsWith('/api/')) {
       const match = BEARER.exec(header);
-      const found = match ? await sessions.authenticate(match[1]!) : null;
+      const bearerToken = match?.[1];
+      const viaToken = bearerToken !== undefined && isApiToken(bearerToken);
+      const found = bearerToken ? await (viaToken ? tokens : sessions).authenticate(bearerToken) : null;
       if (found && 'ended' in found) {
         // The account was disabled: the session is over, and its holder is told why (public routes
         // answer as to anyone).
         if (access !== 'public') throw new Unauthorized(messages.auth.accountDisabled);
       } else if (found) {
-        request.actor = {
+        const actor: Actor = {
           id: found.user.id,
           username: found.user.username,
           role: found.user.role,
-          sessionId: found.sessionId,
+          via: 'sessionId' in found ? 'session' : 'token',
+          sessionId: 'sessionId' in found ? found.sessionId : 0,
         };
+        request.actor = { ...actor, role: tokenScope.roleOf(actor) };
         request.actorUser = found.user;
       } else if (access !== 'public') {
         // A bearer token that doesn't work (any more) is a session that is over; another scheme,
         // or no token, was never a sign-in.
         const bearer = /^bearer +\S/i.test(header);
+        if (viaToken) throw new Unauthorized(messages.deploy.tokenInvalid);
         throw new Unauthorized(bearer ? messages.common.sessionExpired : messages.common.unauthenticated);
       }
     }
     if (access === 'public') return;
     if (!request.actor) throw new Unauthorized();
+    if (!tokenScope.allows(request.actor, request.method, request.routeOptions.url ?? request.url)) {
+      throw new Forbidden(messages.deploy.tokenForbidden);
+    }
     if (access === 'admin' && request.actor.role !== 'admin') throw new Forbidden(messages.common.adminOnly);
   });
 }

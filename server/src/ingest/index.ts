@@ -177,6 +177,23 @@ async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promi
   return buildResult(checked, 'files');
 }
 
+/**
+ * The path, type and count rules of a loose-file upload, checked on names alone (a digest deploy's
+ * manifest, before any byte is sent); sizes stand in as 1, or 0 for empty content.
+ */
+export function checkFileNames(entries: { name: string; size: number }[], limits: UploadLimits): void {
+  try {
+    planUpload(
+      entries.map((e) => ({ name: e.name, isDir: false, size: e.size })),
+      withForbidden(limits),
+      'files',
+    );
+  } catch (err) {
+    if (err instanceof Refusal) throw toIngestError(err, limits);
+    throw err;
+  }
+}
+
 function withForbidden(limits: UploadLimits): IngestLimits {
   return { ...limits, forbiddenExtensions: FORBIDDEN_EXTENSIONS };
 }

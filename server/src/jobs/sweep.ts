@@ -2,7 +2,8 @@
  * The leftover sweep (docs/decisions.md "Leftover sweep"): whatever a crash (kill -9) left
  * half-made is removed — at start-up before the server takes requests, then every few minutes:
  * staging folders of uploads whose process is gone, blob leases of uploads whose process is gone,
- * and blobs no deployment references (stored just before a crash, before their rows were written).
+ * and blobs no deployment references (stored just before a crash, before their rows were written),
+ * and digest deploys nobody finished within an hour (services/deploys.ts), with their blobs.
  *
  * Staging folders are named after their instance (staging/{instance}.{upload}): any process
  * sweeping the folder removes those of dead instances (jobs/instances.ts), never a live one's. The blob part
@@ -31,6 +32,8 @@ export interface SweepResult {
   tempRemoved: number | null;
   /** Blob leases of dead uploads removed (null as above). */
   leasesRemoved: number | null;
+  /** Unfinished digest deploys past their hour, removed (null as above). */
+  deploysExpired: number | null;
 }
 
 export interface SweepDeps {
@@ -44,6 +47,8 @@ export interface SweepDeps {
   /** Who is alive; without it (older callers) only the hour-old rule applies. */
   instances?: Instances;
   metrics?: Pick<Metrics, 'reclaimed'>;
+  /** Removes expired digest deploys, their leases and their unused blobs; returns how many. */
+  expireDeploys?: () => Promise<number>;
   /** How long after this run other instances leave the blob part alone (default 1 min). */
   cooldownMs?: number;
   /**
@@ -117,6 +122,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
       });
       leasesRemoved += await deps.leases.dropBlobLeasesOf(dead);
       await deps.leases.dropDeadInstances(new Date().toISOString());
+      const deploysExpired = (await deps.expireDeploys?.()) ?? 0;
       let removed = 0;
       const onDeleted = (size: number) => deps.metrics?.reclaimed('blobs', size);
       let batch: string[] = [];
@@ -128,7 +134,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
         }
       }
       removed += await deps.gate.deleteUnused(batch, onDeleted);
-      return { removed, leasesRemoved, temp: await deps.store.removeStaleTemp() };
+      return { removed, leasesRemoved, deploysExpired, temp: await deps.store.removeStaleTemp() };
     },
   );
   return orphans.ran
@@ -137,6 +143,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
         blobsRemoved: orphans.result.removed,
         tempRemoved: orphans.result.temp,
         leasesRemoved: orphans.result.leasesRemoved,
+        deploysExpired: orphans.result.deploysExpired,
       }
-    : { stagingRemoved, blobsRemoved: null, tempRemoved: null, leasesRemoved: null };
+    : { stagingRemoved, blobsRemoved: null, tempRemoved: null, leasesRemoved: null, deploysExpired: null };
 }

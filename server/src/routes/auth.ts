@@ -1,9 +1,10 @@
-import { loginBody, messages, registerBody, updateProfileBody } from '@sitehall/contracts';
+import { createTokenBody, loginBody, messages, registerBody, updateProfileBody } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parse } from '../domain/errors.js';
+import { NotFound, parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { metaOf, ok } from '../http/reply.js';
+import { idParam, metaOf, ok } from '../http/reply.js';
+import { presentApiToken } from '../presenters/api-token.js';
 import { presentUser } from '../presenters/user.js';
 
 export const authRoutes =
@@ -49,5 +50,25 @@ export const authRoutes =
       const { user, password } = await accounts.register(actorOf(request), body, metaOf(request));
       reply.code(201);
       return ok({ password, user: presentUser(user) }, messages.auth.registerSuccess);
+    });
+
+    // Personal API tokens (docs/decisions.md "API tokens"): a session only, never a token.
+    app.post('/auth/tokens', { config: { access: 'user' } }, async (request, reply) => {
+      const body = parse(createTokenBody, request.body);
+      const token = await ctx.services.apiTokens.create(actorOf(request), body.name, metaOf(request));
+      reply.code(201);
+      return ok(token, messages.deploy.tokenCreated);
+    });
+
+    app.get('/auth/tokens', { config: { access: 'user' } }, async (request) => {
+      const tokens = await ctx.services.apiTokens.list(actorOf(request));
+      return ok({ tokens: tokens.map(presentApiToken) });
+    });
+
+    app.delete('/auth/tokens/:id', { config: { access: 'user' } }, async (request) => {
+      const id = idParam((request.params as { id?: string }).id);
+      if (id === null) throw new NotFound(messages.deploy.tokenNotFound);
+      await ctx.services.apiTokens.revoke(actorOf(request), id, metaOf(request));
+      return ok(null, messages.deploy.tokenRevoked);
     });
   };

@@ -7,6 +7,7 @@ import type { Actor } from '../domain/actor.js';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import { type UsersRepository, uniqueViolation, usernameKey } from '../repositories/users.js';
+import type { ApiTokenService } from './api-tokens.js';
 import type { AuditService } from './audit.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { weakPasswordReason } from './password-strength.js';
@@ -21,6 +22,8 @@ export function createAccountService(deps: {
   hasher: PasswordHasher;
   throttle: LoginThrottle;
   audit: AuditService;
+  /** Disabling an account revokes its API tokens. */
+  apiTokens: Pick<ApiTokenService, 'revokeAllOf'>;
 }) {
   const { users, sessions, hasher, throttle, audit } = deps;
 
@@ -277,7 +280,10 @@ export function createAccountService(deps: {
       );
       if (updated === 'missing') throw new NotFound(m.userNotFound);
       if (updated === 'last-admin') throw new Conflict(m.lastAdmin);
-      if (patch.disabled === 1) await sessions.endForDisabledAccount(user.id);
+      if (patch.disabled === 1) {
+        await sessions.endForDisabledAccount(user.id);
+        await deps.apiTokens.revokeAllOf(user.id);
+      }
       // Enabled again: the sessions it ended stay over, and no longer say 账号已被停用.
       if (patch.disabled === 0) await sessions.revokeAllOf(user.id);
 

@@ -5,6 +5,8 @@
  */
 import {
   type ContentCheckReport,
+  format,
+  formatBytes,
   type MyProjectStats,
   messages,
   type UploadLimits,
@@ -22,7 +24,7 @@ import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { Actor } from '../domain/actor.js';
-import { Invalid, NotFound, parse, Unauthorized } from '../domain/errors.js';
+import { Invalid, NotFound, parse, TooLarge, Unauthorized } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import { type IngestResult, ingest } from '../ingest/index.js';
 import { checkDeclaredLength, type StagedUpload } from '../ingest/staging.js';
@@ -83,7 +85,7 @@ export function createProjectService(deps: {
   }
 
   async function ingestStaged(
-    staged: StagedUpload,
+    staged: Pick<StagedUpload, 'files' | 'workDir'>,
     limits: UploadLimits,
     uploadType: 'auto' | 'files' | 'zip',
   ): Promise<IngestResult> {
@@ -308,6 +310,42 @@ export function createProjectService(deps: {
       } finally {
         await staged.discard();
       }
+    },
+
+    /**
+     * Commits a staged file set that arrived by another way than a multipart body (a digest deploy,
+     * services/deploys.ts): the same rules, limits, content check, quota and audit as an upload,
+     * and the same answer. The files' bytes are under `workDir`'s upload folder; the caller removes it.
+     */
+    async commitStagedFiles(
+      actor: Actor,
+      staged: Pick<StagedUpload, 'files' | 'workDir'>,
+      target: { projectId: number | null; name?: string; description?: string },
+      meta: RequestMeta,
+    ) {
+      const { limits } = await settings.get();
+      const p = target.projectId === null ? null : await visible(actor, target.projectId);
+      if (p && !projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
+      const total = staged.files.reduce((sum, f) => sum + f.size, 0);
+      if (total > limits.maxUploadBytes) {
+        throw new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files');
+      }
+      const result = await ingestStaged(staged, limits, 'files');
+      const projectId = await commitDeployment(actor, result, {
+        projectId: p?.id ?? null,
+        ownerId: p?.owner_id ?? actor.id,
+        name: target.name,
+        description: target.description,
+      });
+      await audit.record({
+        actor,
+        action: p ? 'project.new_version' : 'project.upload',
+        targetType: 'project',
+        targetId: projectId,
+        detail: { files: result.files.length, bytes: result.totalSize, type: 'deploy' },
+        ip: meta.ip,
+      });
+      return detail((await projects.byId(projectId))!);
     },
 
     async updateMeta(

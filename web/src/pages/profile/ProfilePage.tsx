@@ -10,6 +10,7 @@ import { UserAvatar } from '../../components/UserAvatar';
 import { useAuth } from '../../hooks/useAuth';
 import { applyFieldErrors, schemaRule } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
+import { ApiTokensCard } from './ApiTokensCard';
 
 interface ProfileValues {
   email: string;
@@ -202,7 +203,7 @@ export function ProfilePage() {
   if (!user) return null;
   return (
     <>
-      <PageHeader title="个人设置" description="管理你的账号资料与登录密码。" />
+      <PageHeader title="个人设置" description="管理你的账号资料、登录密码与 API 令牌。" />
       <Row gutter={[20, 20]}>
         <Col xs={24} xl={8}>
           <AccountCard user={user} />
@@ -211,6 +212,7 @@ export function ProfilePage() {
           <div className="profile-stack">
             <ProfileForm user={user} />
             <PasswordForm username={user.username} />
+            <ApiTokensCard />
           </div>
         </Col>
       </Row>

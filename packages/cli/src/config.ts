@@ -1,0 +1,41 @@
+/**
+ * Where the server and token come from: SITEHALL_URL and SITEHALL_TOKEN (CI), else the file
+ * `sitehall login` writes: $XDG_CONFIG_HOME/sitehall/config.json (~/.config/...), mode 0600.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Credentials {
+  url: string;
+  token: string;
+}
+
+export function configFile(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'sitehall', 'config.json');
+}
+
+export function readCredentials(env: NodeJS.ProcessEnv = process.env): Partial<Credentials> {
+  let saved: Partial<Credentials> = {};
+  try {
+    saved = JSON.parse(fs.readFileSync(configFile(env), 'utf8')) as Partial<Credentials>;
+  } catch {
+    // No file yet (or unreadable): the environment may still say.
+  }
+  return {
+    url: env.SITEHALL_URL || saved.url,
+    token: env.SITEHALL_TOKEN || saved.token,
+  };
+}
+
+export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {
+  const file = configFile(env);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Written to a new file, then renamed: the token is never readable by others, even briefly.
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });
+  fs.chmodSync(temp, 0o600);
+  fs.renameSync(temp, file);
+  return file;
+}

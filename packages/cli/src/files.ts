@@ -1,0 +1,74 @@
+/** The site folder: every file under it, and their SHA-256, hashed a few at a time. */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+
+export interface SiteFile {
+  /** Relative, '/'-separated: the path on the site. */
+  path: string;
+  file: string;
+  size: number;
+  sha256: string;
+}
+
+/** Never part of a site: version control and dependency folders. */
+const SKIPPED_FOLDERS = new Set(['.git', '.hg', '.svn', 'node_modules']);
+
+export async function listFiles(root: string): Promise<{ path: string; file: string; size: number }[]> {
+  const out: { path: string; file: string; size: number }[] = [];
+  async function walk(dir: string, prefix: string) {
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    for (const e of entries) {
+      const file = path.join(dir, e.name);
+      const rel = prefix ? `${prefix}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(e.name)) await walk(file, rel);
+      } else if (e.isFile()) {
+        out.push({ path: rel, file, size: (await fs.promises.stat(file)).size });
+      }
+      // Symbolic links and other kinds are left out: a site is its regular files.
+    }
+  }
+  await walk(root, '');
+  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), hash);
+  return hash.digest('hex');
+}
+
+/** Runs `work` on every item, `limit` at a time, calling onDone after each. */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+  onDone?: (done: number) => void,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let done = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await work(items[i]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      onDone?.(++done);
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) throw failure.reason;
+  return out;
+}
+
+/** Files read and hashed at once: enough to keep the disk and every core busy. */
+export const HASH_CONCURRENCY = Math.max(4, Math.min(16, os.availableParallelism() * 2));

@@ -1,0 +1,218 @@
+/**
+ * sitehall: deploy a static site to SiteHall from a terminal or a CI job (README "Deploy from the
+ * command line"). Only the files the server doesn't hold are sent (a digest deploy); the server
+ * reviews the new version as it would an upload.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { Api, ApiError } from './api.js';
+import { readCredentials, writeCredentials } from './config.js';
+import { HASH_CONCURRENCY, listFiles, mapLimit, type SiteFile, sha256Of } from './files.js';
+import { Progress } from './progress.js';
+
+const USAGE = `用法：
+  sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
+  sitehall deploy 目录 [--project ID | --name 名称] [--description 描述]
+                                               部署目录（只上传服务器没有的文件）
+  sitehall projects                            列出我的项目和状态
+
+环境变量 SITEHALL_URL 和 SITEHALL_TOKEN 优先于 sitehall login 保存的配置。
+API 令牌在网页「个人资料 → API 令牌」中创建。`;
+
+/** Files sent at once. */
+const UPLOAD_CONCURRENCY = 8;
+
+const STATUS_LABELS: Record<string, string> = {
+  pending: '待审核',
+  approved: '已发布',
+  published: '已发布（展厅可见）',
+  rejected: '已拒绝',
+};
+
+interface ProjectDto {
+  id: number;
+  name: string;
+  status: string;
+  access_url: string | null;
+  latest_version: number | null;
+  rejectionReason: string | null;
+}
+
+class UsageError extends Error {}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'login':
+        return await login(rest);
+      case 'deploy':
+        return await deploy(rest);
+      case 'projects':
+        return await projects(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        throw new UsageError(`未知命令：${command}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`错误：${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (err instanceof ApiError) {
+      console.error(`错误：${err.message}`);
+      return 1;
+    }
+    console.error(`错误：${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function connect(): Api {
+  const { url, token } = readCredentials();
+  if (!url || !token) {
+    throw new UsageError(
+      '没有服务器地址或令牌：请先运行 sitehall login，或设置 SITEHALL_URL 和 SITEHALL_TOKEN',
+    );
+  }
+  return new Api(url, token);
+}
+
+async function login(args: string[]): Promise<number> {
+  const { values } = parse(args, { url: { type: 'string' }, token: { type: 'string' } });
+  const saved = readCredentials();
+  let url = values.url ?? process.env.SITEHALL_URL;
+  let token = values.token ?? process.env.SITEHALL_TOKEN;
+  if (!url || !token) {
+    if (!process.stdin.isTTY) throw new UsageError('请用 --url 和 --token 提供服务器地址和令牌');
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      url ||= (await rl.question(`服务器地址${saved.url ? `（${saved.url}）` : ''}：`)).trim() || saved.url;
+      token ||= (await rl.question('API 令牌：')).trim();
+    } finally {
+      rl.close();
+    }
+  }
+  if (!url || !token) throw new UsageError('服务器地址和令牌都不能为空');
+  const api = new Api(url, token);
+  const { user } = await api.call<{ user: { username: string } }>('GET', '/api/auth/profile');
+  const file = writeCredentials({ url, token });
+  console.log(`已登录为 ${user.username}，配置已保存到 ${file}`);
+  return 0;
+}
+
+async function projects(args: string[]): Promise<number> {
+  parse(args, {});
+  const api = connect();
+  const { projects: list } = await api.call<{ projects: ProjectDto[] }>(
+    'GET',
+    '/api/projects/my?page_size=100',
+  );
+  if (list.length === 0) {
+    console.log('还没有项目。用 sitehall deploy 目录 --name 名称 部署第一个。');
+    return 0;
+  }
+  for (const p of list) {
+    const status = STATUS_LABELS[p.status] ?? p.status;
+    const url = p.access_url ? `  ${api.link(p.access_url)}` : '';
+    console.log(`${String(p.id).padStart(5)}  ${status.padEnd(8)}  ${p.name}${url}`);
+  }
+  return 0;
+}
+
+async function deploy(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    project: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+  });
+  if (positionals.length !== 1) throw new UsageError('请指定一个要部署的目录');
+  if (values.project !== undefined && values.name !== undefined) {
+    throw new UsageError('--project 和 --name 只能选一个');
+  }
+  const projectId = values.project === undefined ? undefined : Number(values.project);
+  if (projectId !== undefined && !(Number.isInteger(projectId) && projectId > 0)) {
+    throw new UsageError('--project 应为项目编号（sitehall projects 可以查看）');
+  }
+  const dir = path.resolve(positionals[0]!);
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`不是目录：${dir}`);
+  const api = connect();
+
+  const listed = await listFiles(dir);
+  if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
+  const hashing = new Progress('计算哈希', listed.length);
+  const files: SiteFile[] = await mapLimit(
+    listed,
+    HASH_CONCURRENCY,
+    async (f) => ({ ...f, sha256: await sha256Of(f.file) }),
+    (n) => hashing.update(n),
+  );
+
+  const manifest = Object.fromEntries(files.map((f) => [f.path, f.sha256]));
+  const target =
+    projectId !== undefined
+      ? { project_id: projectId }
+      : {
+          project_name: values.name ?? path.basename(dir),
+          ...(values.description ? { description: values.description } : {}),
+        };
+  const started = await api.call<{ deploy_id: string; required: string[] }>('POST', '/api/deploys', {
+    ...target,
+    ...(projectId !== undefined && values.description ? { description: values.description } : {}),
+    files: manifest,
+  });
+
+  const byHash = new Map(files.map((f) => [f.sha256, f]));
+  const required = started.required.map((h) => byHash.get(h)!).filter(Boolean);
+  const bytes = required.reduce((sum, f) => sum + f.size, 0);
+  console.error(`共 ${files.length} 个文件，需要上传 ${required.length} 个（${formatBytes(bytes)}）`);
+  const uploading = new Progress('上传文件', required.length);
+  await mapLimit(
+    required,
+    UPLOAD_CONCURRENCY,
+    (f) => api.putFile(`/api/deploys/${started.deploy_id}/files/${f.sha256}`, f.file, f.size),
+    (n) => uploading.update(n),
+  );
+
+  const { project } = await api.call<{ project: ProjectDto }>(
+    'POST',
+    `/api/deploys/${started.deploy_id}/finish`,
+  );
+  console.log(`已部署：项目 ${project.id}「${project.name}」第 ${project.latest_version ?? '?'} 版`);
+  console.log(`审核状态：${STATUS_LABELS[project.status] ?? project.status}`);
+  try {
+    const preview = await api.call<{ preview_url: string }>(
+      'POST',
+      `/api/projects/${project.id}/preview-token`,
+    );
+    console.log(`预览链接：${api.link(preview.preview_url)}`);
+  } catch (err) {
+    // The deploy succeeded; only the link could not be made.
+    console.error(`预览链接暂不可用：${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (project.access_url) console.log(`线上地址：${api.link(project.access_url)}`);
+  if (projectId === undefined)
+    console.log(`以后更新此项目：sitehall deploy ${positionals[0]} --project ${project.id}`);
+  return 0;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

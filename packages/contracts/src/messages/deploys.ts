@@ -1,0 +1,28 @@
+/** API tokens and digest deploys (the `sitehall` command line, docs/product.md "Deploy from the command line"). */
+export const deployMessages = {
+  tokenNameRequired: '请输入令牌名称',
+  tokenNameTooLong: '令牌名称不能超过50个字符',
+  tokenNameInvalid: '令牌名称不能包含控制字符或文字方向控制符',
+  /** {n} */
+  tooManyTokens: '每个账号最多 {n} 个 API 令牌，请先撤销不用的令牌',
+  tokenCreated: '令牌已创建，请立即复制保存，它只显示这一次',
+  tokenRevoked: '令牌已撤销',
+  tokenInvalid: 'API 令牌无效或已被撤销',
+  tokenNotFound: '令牌不存在或已撤销',
+  /** A token may act only for its owner's projects and deploys. */
+  tokenForbidden: 'API 令牌只能用于管理自己的项目和部署，此操作请在网页中登录后进行',
+  deployNotFound: '部署不存在或已过期，请重新开始部署',
+  deployTargetRequired: '请提供 project_id（已有项目）或 project_name（新项目）之一',
+  manifestRequired: '请提供要部署的文件清单 files',
+  manifestInvalid: '文件清单格式不正确：每一项应为 "路径": "SHA-256（64位小写十六进制）"',
+  hashInvalid: 'SHA-256 格式不正确（应为64位小写十六进制）',
+  /** {sha256} */
+  hashNotInDeploy: '此部署的文件清单中没有内容 {sha256}',
+  /** {sha256} */
+  hashMismatch: '上传内容与 SHA-256 不符：{sha256}',
+  /** {n} */
+  filesMissing: '还有 {n} 个文件尚未上传，请上传后再完成部署',
+  deployStarted: '部署已开始',
+  fileReceived: '文件已接收',
+  deployFinished: '部署完成，新版本等待审核',
+} as const;

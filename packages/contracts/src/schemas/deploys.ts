@@ -1,0 +1,80 @@
+/**
+ * API tokens and digest deploys: request schemas and response DTOs (docs/product.md "Deploy from
+ * the command line").
+ */
+import { z } from 'zod';
+import type { ProjectDto } from '../api.js';
+import { deployMessages as m } from '../messages/deploys.js';
+import { projectDescription, projectName } from './projects.js';
+
+/** Every API token starts with this, so a leaked one is recognisable (secret scanners, logs). */
+export const API_TOKEN_PREFIX = 'sht_';
+/** Tokens an account may hold at once. */
+export const API_TOKENS_MAX = 20;
+export const TOKEN_NAME_MAX = 50;
+/** An unfinished deploy is removed this long after it began. */
+export const DEPLOY_TTL_MS = 60 * 60_000;
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const HIDDEN_CONTROLS = /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+export const createTokenBody = z.object({
+  name: z
+    .string({ error: m.tokenNameRequired })
+    .trim()
+    .min(1, { error: m.tokenNameRequired })
+    .max(TOKEN_NAME_MAX, { error: m.tokenNameTooLong })
+    .refine((v) => !HIDDEN_CONTROLS.test(v), { error: m.tokenNameInvalid }),
+});
+export type CreateTokenBody = z.infer<typeof createTokenBody>;
+
+export const sha256Hex = z.string({ error: m.hashInvalid }).regex(SHA256_HEX, { error: m.hashInvalid });
+
+/**
+ * Start a digest deploy: `project_id` for a new version of an existing project, or `project_name`
+ * (and `description`) for a new project; `files` maps each path to its content's SHA-256.
+ */
+export const startDeployBody = z
+  .object({
+    project_id: z.number({ error: m.deployTargetRequired }).int().positive().optional(),
+    project_name: projectName.optional(),
+    description: projectDescription.optional(),
+    files: z.record(z.string(), z.string().regex(SHA256_HEX, { error: m.manifestInvalid }), {
+      error: m.manifestRequired,
+    }),
+  })
+  .refine((b) => (b.project_id === undefined) !== (b.project_name === undefined), {
+    error: m.deployTargetRequired,
+    path: ['project_id'],
+  })
+  .refine((b) => Object.keys(b.files).length > 0, { error: m.manifestRequired, path: ['files'] });
+export type StartDeployBody = z.infer<typeof startDeployBody>;
+
+export interface ApiTokenDto {
+  id: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** POST /api/auth/tokens: the token itself appears only in this answer. */
+export interface CreatedApiTokenDto {
+  id: number;
+  name: string;
+  token: string;
+}
+
+export interface ApiTokenListDto {
+  tokens: ApiTokenDto[];
+}
+
+/** POST /api/deploys: the contents the server does not hold yet. */
+export interface StartedDeployDto {
+  deploy_id: string;
+  required: string[];
+}
+
+/** POST /api/deploys/{id}/finish: the project, as an upload answers. */
+export interface FinishedDeployDto {
+  project: ProjectDto;
+}

@@ -1,0 +1,57 @@
+import type { DB } from '../db/database.js';
+import type { ApiTokenRow, UserRow } from '../db/types.js';
+
+export function createApiTokensRepository(db: DB) {
+  return {
+    insert(t: Omit<ApiTokenRow, 'id'>, trx: DB = db): Promise<ApiTokenRow> {
+      return trx.insertInto('api_tokens').values(t).returningAll().executeTakeFirstOrThrow();
+    },
+    async countOf(userId: number, trx: DB = db): Promise<number> {
+      const r = await trx
+        .selectFrom('api_tokens')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    listOf(userId: number): Promise<ApiTokenRow[]> {
+      return db
+        .selectFrom('api_tokens')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .execute();
+    },
+    /** The token of a hash, with its user. */
+    async findByHash(tokenHash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
+      const token = await db
+        .selectFrom('api_tokens')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!token) return undefined;
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', token.user_id)
+        .executeTakeFirst();
+      return user ? { token, user } : undefined;
+    },
+    async touch(id: number, at: string): Promise<void> {
+      await db.updateTable('api_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+    /** True when the user's token existed (and is now gone). */
+    async deleteOf(userId: number, id: number): Promise<boolean> {
+      const r = await db
+        .deleteFrom('api_tokens')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+    async deleteAllOf(userId: number): Promise<void> {
+      await db.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
+    },
+  };
+}
+export type ApiTokensRepository = ReturnType<typeof createApiTokensRepository>;

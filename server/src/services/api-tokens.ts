@@ -1,0 +1,81 @@
+/**
+ * Personal API tokens for the command line and CI (docs/decisions.md "API tokens"): 32 random
+ * bytes behind a recognisable prefix, shown once, stored only as a SHA-256 hash.
+ */
+import { API_TOKEN_PREFIX, API_TOKENS_MAX, format, messages } from '@sitehall/contracts';
+import { now } from '../db/database.js';
+import type { UserRow } from '../db/types.js';
+import type { Actor } from '../domain/actor.js';
+import { Conflict, NotFound } from '../domain/errors.js';
+import type { RequestMeta } from '../domain/request-meta.js';
+import type { ApiTokensRepository } from '../repositories/api-tokens.js';
+import type { AuditService } from './audit.js';
+import { hashToken, newToken } from './sessions.js';
+
+const m = messages.deploy;
+/** last_used_at is written at most this often per token (a CI job calls many times a minute). */
+const TOUCH_EVERY_MS = 60_000;
+
+export function isApiToken(token: string): boolean {
+  return token.startsWith(API_TOKEN_PREFIX);
+}
+
+export function createApiTokenService(deps: { tokens: ApiTokensRepository; audit: AuditService }) {
+  const { tokens, audit } = deps;
+  return {
+    async create(actor: Actor, name: string, meta: RequestMeta) {
+      if ((await tokens.countOf(actor.id)) >= API_TOKENS_MAX) {
+        throw new Conflict(format(m.tooManyTokens, { n: API_TOKENS_MAX }));
+      }
+      const token = `${API_TOKEN_PREFIX}${newToken()}`;
+      const row = await tokens.insert({
+        user_id: actor.id,
+        name,
+        token_hash: hashToken(token),
+        created_at: now(),
+        last_used_at: null,
+      });
+      await audit.record({
+        actor,
+        action: 'token.create',
+        targetType: 'user',
+        targetId: actor.id,
+        detail: { token_id: row.id, name },
+        ip: meta.ip,
+      });
+      return { id: row.id, name: row.name, token };
+    },
+
+    list(actor: Actor) {
+      return tokens.listOf(actor.id);
+    },
+
+    async revoke(actor: Actor, id: number, meta: RequestMeta) {
+      if (!(await tokens.deleteOf(actor.id, id))) throw new NotFound(m.tokenNotFound);
+      await audit.record({
+        actor,
+        action: 'token.revoke',
+        targetType: 'user',
+        targetId: actor.id,
+        detail: { token_id: id },
+        ip: meta.ip,
+      });
+    },
+
+    /** The user of a live token; a disabled account's tokens sign no one in (and were deleted). */
+    async authenticate(token: string): Promise<{ user: UserRow; tokenId: number } | null> {
+      const found = await tokens.findByHash(hashToken(token));
+      if (!found || found.user.disabled) return null;
+      const at = now();
+      const last = found.token.last_used_at;
+      if (!last || Date.parse(at) - Date.parse(last) > TOUCH_EVERY_MS) await tokens.touch(found.token.id, at);
+      return { user: found.user, tokenId: found.token.id };
+    },
+
+    /** Disabling an account revokes its tokens for good (unlike sessions, nobody is told why). */
+    revokeAllOf(userId: number) {
+      return tokens.deleteAllOf(userId);
+    },
+  };
+}
+export type ApiTokenService = ReturnType<typeof createApiTokenService>;

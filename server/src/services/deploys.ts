@@ -1,0 +1,287 @@
+/**
+ * Digest deploys (docs/decisions.md "Digest deploys"): the client sends a manifest of path →
+ * SHA-256, the server answers with the contents it does not hold, the client PUTs those, and
+ * finish commits the whole set as a new pending version through the upload pipeline
+ * (projects.commitStagedFiles). The blob store is content-addressed, so an unchanged file is never
+ * sent twice.
+ *
+ * An unfinished deploy leases every hash of its manifest under `deploy:{id}` (so neither the
+ * orphan sweep nor a project deletion removes a blob it will use) until it is finished or expires
+ * an hour after it began; the leftover sweep then removes its row, its lease and any blob it
+ * uploaded that nothing references.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  DEPLOY_TTL_MS,
+  format,
+  formatBytes,
+  messages,
+  type StartDeployBody,
+  type StartedDeployDto,
+} from '@sitehall/contracts';
+import { now } from '../db/database.js';
+import type { DeployRow } from '../db/types.js';
+import type { Actor } from '../domain/actor.js';
+import { AppError, InsufficientStorage, Invalid, NotFound, TooLarge } from '../domain/errors.js';
+import type { RequestMeta } from '../domain/request-meta.js';
+import { ContentDigest } from '../ingest/digest.js';
+import { checkFileNames } from '../ingest/index.js';
+import { stagingRoot } from '../ingest/staging.js';
+import type { DeploysRepository } from '../repositories/deploys.js';
+import type { LeasesRepository } from '../repositories/leases.js';
+import { isDiskFull } from '../storage/disk-space.js';
+import type { BlobStore } from '../storage/index.js';
+import type { BlobGate } from './blob-gate.js';
+import type { ProjectService } from './projects.js';
+import type { QuotaService } from './quota.js';
+import type { SettingsService } from './settings.js';
+
+const m = messages.deploy;
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+/** Store lookups and blob reads in flight at once. */
+const CONCURRENCY = 16;
+const STREAM_BYTES = 1024 * 1024;
+
+/** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
+export function deployLease(id: string): string {
+  return `deploy:${id}`;
+}
+
+export function createDeployService(deps: {
+  deploys: DeploysRepository;
+  leases: LeasesRepository;
+  store: BlobStore;
+  gate: BlobGate;
+  settings: SettingsService;
+  quota: QuotaService;
+  projects: ProjectService;
+  dataDir: string;
+  /** This instance's id: temporary folders are named after it, for the leftover sweep. */
+  owner?: string;
+}) {
+  const { deploys, leases, store, gate, settings, quota, projects } = deps;
+
+  /** A folder of its own under staging/, named as stageUpload names them (jobs/sweep.ts reads it). */
+  async function stagingFolder(): Promise<string> {
+    const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+    const dir = path.join(stagingRoot(deps.dataDir), deps.owner ? `${deps.owner}.${id}` : id);
+    await fs.promises.mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  async function open(actor: Actor, id: string): Promise<DeployRow & { files: Record<string, string> }> {
+    const row = await deploys.byId(id, actor.id, now());
+    if (!row) throw new NotFound(m.deployNotFound);
+    return { ...row, files: JSON.parse(row.manifest) as Record<string, string> };
+  }
+
+  async function missing(hashes: string[]): Promise<string[]> {
+    const held = await mapLimit(hashes, CONCURRENCY, async (h) => (await store.stat(h)) !== null);
+    return hashes.filter((_, i) => !held[i]);
+  }
+
+  /** Drops a deploy's lease and, unless it was committed, whatever it uploaded that nothing uses. */
+  async function release(row: DeployRow, committed = false): Promise<void> {
+    await leases.releaseBlobs(deployLease(row.id));
+    if (!committed)
+      await gate.deleteUnused(Object.values(JSON.parse(row.manifest) as Record<string, string>));
+  }
+
+  return {
+    async start(actor: Actor, body: StartDeployBody): Promise<StartedDeployDto> {
+      const { limits } = await settings.get();
+      let ownerId = actor.id;
+      if (body.project_id !== undefined) {
+        const p = await projects.visible(actor, body.project_id);
+        ownerId = p.owner_id;
+      }
+      // The hourly upload limit, before anything is sent.
+      await quota.beforeBody(actor, ownerId, undefined);
+      const entries = Object.entries(body.files);
+      checkFileNames(
+        entries.map(([name, sha256]) => ({ name, size: sha256 === EMPTY_SHA256 ? 0 : 1 })),
+        limits,
+      );
+      const hashes = [...new Set(entries.map(([, sha256]) => sha256))];
+      const id = randomBytes(18).toString('base64url');
+      const at = now();
+      // Leased before the store is asked: a blob it holds now stays until the deploy ends.
+      await leases.leaseBlobs(deployLease(id), hashes, at);
+      try {
+        const required = await missing(hashes);
+        await deploys.insert({
+          id,
+          user_id: actor.id,
+          project_id: body.project_id ?? null,
+          project_name: body.project_name ?? null,
+          description: body.description ?? null,
+          manifest: JSON.stringify(body.files),
+          received_bytes: 0,
+          created_at: at,
+          expires_at: new Date(Date.parse(at) + DEPLOY_TTL_MS).toISOString(),
+        });
+        return { deploy_id: id, required };
+      } catch (error) {
+        await leases.releaseBlobs(deployLease(id)).catch(() => undefined);
+        throw error;
+      }
+    },
+
+    /**
+     * One file's bytes, streamed to a staging file while hashed and counted; stored under its hash
+     * only when the hash matches and the limits allow.
+     */
+    async receiveFile(actor: Actor, id: string, sha256: string, body: Readable): Promise<void> {
+      const deploy = await open(actor, id);
+      if (!Object.values(deploy.files).includes(sha256)) {
+        throw new Invalid('sha256', format(m.hashNotInDeploy, { sha256 }));
+      }
+      const { limits } = await settings.get();
+      const project = deploy.project_id === null ? null : await projects.visible(actor, deploy.project_id);
+      const ownerId = project?.owner_id ?? actor.id;
+      const dir = await stagingFolder();
+      try {
+        const file = path.join(dir, 'file');
+        const digest = new ContentDigest({ utf8: false, crc32: false });
+        let size = 0;
+        const counter = new Transform({
+          highWaterMark: STREAM_BYTES,
+          transform(chunk: Buffer, _enc, done) {
+            size += chunk.length;
+            if (size > limits.maxFileBytes) {
+              done(
+                new TooLarge(
+                  format(messages.project.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }),
+                  'files',
+                ),
+              );
+              return;
+            }
+            digest.update(chunk);
+            done(null, chunk);
+          },
+        });
+        try {
+          await pipeline(body, counter, fs.createWriteStream(file, { highWaterMark: STREAM_BYTES }));
+        } catch (err) {
+          if (err instanceof AppError) throw err;
+          if (isDiskFull(err)) throw new InsufficientStorage(err);
+          throw new AppError('invalid', messages.project.uploadInterrupted);
+        }
+        if (digest.finish().sha256 !== sha256)
+          throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
+        await quota.beforeStoring(ownerId, size);
+        if (!(await deploys.addReceived(id, size, limits.maxUploadBytes))) {
+          throw new TooLarge(
+            format(messages.project.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }),
+            'files',
+          );
+        }
+        await store.putFile(file, sha256);
+      } finally {
+        await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+      }
+    },
+
+    /** Commits the deploy as a new pending version, as an upload would; the deploy is then gone. */
+    async finish(actor: Actor, id: string, meta: RequestMeta) {
+      const deploy = await open(actor, id);
+      const hashes = [...new Set(Object.values(deploy.files))];
+      const absent = await missing(hashes);
+      if (absent.length > 0) throw new Invalid('files', format(m.filesMissing, { n: absent.length }));
+      // Of two finishes at the same moment one commits; the other finds no deploy.
+      if (!(await deploys.take(id))) throw new NotFound(m.deployNotFound);
+      const dir = await stagingFolder();
+      let committed = false;
+      try {
+        const inDir = path.join(dir, 'in');
+        const workDir = path.join(dir, 'work');
+        await fs.promises.mkdir(inDir);
+        await fs.promises.mkdir(workDir);
+        // Each content once, copied out of the store with the facts the checks read (hash, head,
+        // UTF-8), as a multipart upload takes them while its bytes arrive.
+        const facts = new Map(
+          await mapLimit(hashes, CONCURRENCY, async (sha256) => {
+            const tempFile = path.join(inDir, sha256);
+            const digest = new ContentDigest({ utf8: true, crc32: false });
+            const tap = new Transform({
+              highWaterMark: STREAM_BYTES,
+              transform(chunk: Buffer, _enc, done) {
+                digest.update(chunk);
+                done(null, chunk);
+              },
+            });
+            try {
+              await pipeline(await store.read(sha256), tap, fs.createWriteStream(tempFile));
+            } catch (err) {
+              if (isDiskFull(err)) throw new InsufficientStorage(err);
+              throw err;
+            }
+            return [sha256, { tempFile, facts: digest.finish() }] as const;
+          }),
+        );
+        const files = Object.entries(deploy.files).map(([name, sha256]) => {
+          const f = facts.get(sha256)!;
+          return { name, tempFile: f.tempFile, size: f.facts.size, facts: f.facts };
+        });
+        const project = await projects.commitStagedFiles(
+          actor,
+          { files, workDir },
+          {
+            projectId: deploy.project_id,
+            ...(deploy.project_name !== null ? { name: deploy.project_name } : {}),
+            ...(deploy.description !== null ? { description: deploy.description } : {}),
+          },
+          meta,
+        );
+        committed = true;
+        return project;
+      } finally {
+        await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+        await release(deploy, committed).catch(() => undefined);
+      }
+    },
+
+    /** Removes deploys begun more than an hour ago and never finished (the leftover sweep). */
+    async expire(): Promise<number> {
+      let removed = 0;
+      for (const row of await deploys.expired(now())) {
+        if (!(await deploys.take(row.id))) continue;
+        await release(row);
+        removed++;
+      }
+      return removed;
+    },
+  };
+}
+export type DeployService = ReturnType<typeof createDeployService>;
+
+/** Runs `work` on every item, at most `limit` at a time; results in the items' order. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await work(items[i]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = results.find((r) => r.status === 'rejected');
+  if (failure) throw failure.reason;
+  return out;
+}

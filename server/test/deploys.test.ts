@@ -1,0 +1,273 @@
+/**
+ * Digest deploys (docs/decisions.md "Digest deploys"): the manifest, only the missing contents
+ * sent, finish into a pending version as an upload makes; a body that doesn't match its hash, an
+ * unknown or foreign deploy, path rules before any byte is sent, and the expiry sweep, which also
+ * keeps the orphan sweep off the blobs of a deploy still running.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { messages } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepLeftovers } from '../src/jobs/sweep.js';
+import { auditEntries, createTestApp, expectFailure, listTree, type TestApp } from './helpers.js';
+
+const m = messages.deploy;
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+
+function site(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'index.html':
+      '<!doctype html><html><head><link rel="stylesheet" href="css/a.css"></head><body>首页</body></html>',
+    'css/a.css': 'body { color: #123; }',
+    'about/index.html': '<!doctype html><html><body>关于</body></html>',
+    ...extra,
+  };
+}
+
+function manifestOf(files: Record<string, string>) {
+  return Object.fromEntries(Object.entries(files).map(([p, c]) => [p, sha(c)]));
+}
+
+async function start(token: string, body: Record<string, unknown>) {
+  return t.request({ method: 'POST', url: '/api/deploys', token, body });
+}
+
+async function put(token: string, deployId: string, hash: string, content: string | Buffer) {
+  return t.request({
+    method: 'PUT',
+    url: `/api/deploys/${deployId}/files/${hash}`,
+    token,
+    payload: typeof content === 'string' ? Buffer.from(content) : content,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+}
+
+/** Start → PUT what is required → finish; returns what was required and the finished answer. */
+async function deploy(token: string, files: Record<string, string>, target: Record<string, unknown>) {
+  const started = await start(token, { ...target, files: manifestOf(files) });
+  expect(started.statusCode, started.body).toBe(201);
+  const { deploy_id, required } = started.json().data as { deploy_id: string; required: string[] };
+  const byHash = new Map(Object.values(files).map((c) => [sha(c), c]));
+  for (const h of required) {
+    const res = await put(token, deploy_id, h, byHash.get(h)!);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  const finished = await t.request({ method: 'POST', url: `/api/deploys/${deploy_id}/finish`, token });
+  return { required, finished };
+}
+
+async function counts() {
+  const n = async (table: 'deploys' | 'blob_leases') =>
+    Number(
+      (
+        await t.ctx.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return { deploys: await n('deploys'), leases: await n('blob_leases') };
+}
+
+describe('digest deploys', () => {
+  it('sends only what the server lacks: everything, then the changed file, then nothing', async () => {
+    const user = await t.createUser();
+    const before = await counts();
+    const files = site({ 'js/app.js': `console.log(${Date.now()});` });
+    const first = await deploy(user.token, files, { project_name: '摘要部署', description: '命令行' });
+    expect(first.finished.statusCode, first.finished.body).toBe(201);
+    const project = first.finished.json().data.project;
+    expect(project.status).toBe('pending');
+    expect(project.name).toBe('摘要部署');
+    // css/a.css and the rest may already be held from another test's identical content; the new
+    // script is certainly sent.
+    expect(first.required).toContain(sha(files['js/app.js']!));
+    const detail = await t.request({ url: `/api/projects/${project.id}`, token: user.token });
+    expect(detail.json().data.project).toEqual(project);
+
+    const changed = { ...files, 'about/index.html': '<!doctype html><html><body>关于我们 v2</body></html>' };
+    const second = await deploy(user.token, changed, { project_id: project.id });
+    expect(second.finished.statusCode, second.finished.body).toBe(201);
+    expect(second.required).toEqual([sha(changed['about/index.html']!)]);
+
+    const third = await deploy(user.token, changed, { project_id: project.id });
+    expect(third.required).toEqual([]);
+    expect(third.finished.statusCode).toBe(201);
+    const versions = await t.ctx.db
+      .selectFrom('deployments')
+      .select(['version', 'status', 'file_count'])
+      .where('project_id', '=', project.id)
+      .orderBy('version')
+      .execute();
+    expect(versions.map((v) => v.file_count)).toEqual([4, 4, 4]);
+    expect(versions.at(-1)!.status).toBe('pending');
+    const audit = (await auditEntries(t, { targetId: project.id })).filter(
+      (a) => a.target_type === 'project',
+    );
+    expect(audit.map((a) => a.action)).toEqual([
+      'project.upload',
+      'project.new_version',
+      'project.new_version',
+    ]);
+    expect(await counts()).toEqual(before);
+    expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
+  });
+
+  it('refuses a body that does not match its hash, and stores nothing of it', async () => {
+    const user = await t.createUser();
+    const files = { 'index.html': `<!doctype html><p>${Math.random()}</p>` };
+    const started = await start(user.token, { project_name: '哈希不符', files: manifestOf(files) });
+    const { deploy_id, required } = started.json().data;
+    const res = await put(user.token, deploy_id, required[0], 'something else');
+    expectFailure(res, 400, `${m.hashMismatch.replace('{sha256}', required[0])}`);
+    expect(await t.ctx.store.stat(required[0])).toBeNull();
+    expect(await t.ctx.store.stat(sha('something else'))).toBeNull();
+    expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
+    const notListed = await put(user.token, deploy_id, sha('other'), 'other');
+    expectFailure(notListed, 400);
+    expectFailure(await put(user.token, deploy_id, 'NOT-A-HASH', 'x'), 400, m.hashInvalid);
+    const early = await t.request({
+      method: 'POST',
+      url: `/api/deploys/${deploy_id}/finish`,
+      token: user.token,
+    });
+    expectFailure(early, 400, m.filesMissing.replace('{n}', '1'));
+  });
+
+  it('answers 404 for an unknown deploy or another user’s', async () => {
+    const owner = await t.createUser();
+    const other = await t.createUser();
+    const files = { 'index.html': `<!doctype html><p>${Math.random()}</p>` };
+    const { deploy_id, required } = (
+      await start(owner.token, { project_name: '别人的部署', files: manifestOf(files) })
+    ).json().data;
+    expectFailure(await put(other.token, deploy_id, required[0], files['index.html']), 404, m.deployNotFound);
+    expectFailure(
+      await t.request({ method: 'POST', url: `/api/deploys/${deploy_id}/finish`, token: other.token }),
+      404,
+    );
+    expectFailure(
+      await put(owner.token, 'no-such-deploy', required[0], files['index.html']),
+      404,
+      m.deployNotFound,
+    );
+    expectFailure(
+      await t.request({ method: 'POST', url: '/api/deploys/nope/finish', token: owner.token }),
+      404,
+    );
+    // Another user's project can't be the target either.
+    const mine = await deploy(owner.token, { 'index.html': '<p>x</p>' }, { project_name: '目标项目' });
+    const id = mine.finished.json().data.project.id;
+    expectFailure(await start(other.token, { project_id: id, files: manifestOf(files) }), 404);
+  });
+
+  it('applies the upload’s path and type rules to the manifest before a byte is sent', async () => {
+    const user = await t.createUser();
+    const before = await counts();
+    for (const files of [
+      { '../escape.html': sha('a') },
+      { 'index.html': sha('a'), 'run.exe': sha('b') },
+      { 'index.html': 'not-a-hash' },
+      {},
+    ]) {
+      expectFailure(await start(user.token, { project_name: '规则', files }), 400);
+    }
+    expectFailure(
+      await start(user.token, { files: { 'index.html': sha('a') } }),
+      400,
+      m.deployTargetRequired,
+    );
+    expectFailure(
+      await start(user.token, { project_id: 1, project_name: '两个', files: { 'index.html': sha('a') } }),
+      400,
+      m.deployTargetRequired,
+    );
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses at finish what an upload refuses, and leaves nothing behind', async () => {
+    const user = await t.createUser();
+    const before = await counts();
+    const files = { 'index.html': '<!doctype html><p>ok</p>', 'fake.png': `<?php echo ${Math.random()}; ?>` };
+    const { finished } = await deploy(user.token, files, { project_name: '伪装文件' });
+    expectFailure(finished, 400);
+    expect(await t.ctx.store.stat(sha(files['fake.png']))).toBeNull();
+    expect(await counts()).toEqual(before);
+    const rows = await t.ctx.db.selectFrom('projects').select('id').where('owner_id', '=', user.id).execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('keeps a running deploy’s blobs from the orphan sweep, and expires it after an hour', async () => {
+    const user = await t.createUser();
+    const files = {
+      'index.html': `<!doctype html><p>${Math.random()}</p>`,
+      'b.css': `p{width:${Math.random()}px}`,
+    };
+    const { deploy_id, required } = (
+      await start(user.token, { project_name: '过期', files: manifestOf(files) })
+    ).json().data;
+    const byHash = new Map(Object.values(files).map((c) => [sha(c), c]));
+    await put(user.token, deploy_id, required[0], byHash.get(required[0])!);
+    const sweep = () =>
+      sweepLeftovers({
+        ...t.ctx.cluster,
+        store: t.ctx.store,
+        dataDir: t.dataDir,
+        expireDeploys: () => t.ctx.services.deploys.expire(),
+      });
+    const kept = await sweep();
+    expect(kept.deploysExpired).toBe(0);
+    expect(await t.ctx.store.stat(required[0])).not.toBeNull();
+
+    // An hour later (moved back in time rather than waited for).
+    const past = new Date(Date.now() - 61 * 60_000).toISOString();
+    await t.ctx.db
+      .updateTable('deploys')
+      .set({ created_at: past, expires_at: past })
+      .where('id', '=', deploy_id)
+      .execute();
+    const swept = await sweep();
+    expect(swept.deploysExpired).toBe(1);
+    expect(await t.ctx.store.stat(required[0])).toBeNull();
+    expect(await t.ctx.db.selectFrom('deploys').select('id').where('id', '=', deploy_id).execute()).toEqual(
+      [],
+    );
+    expect(
+      await t.ctx.db
+        .selectFrom('blob_leases')
+        .select('sha256')
+        .where('upload_id', '=', `deploy:${deploy_id}`)
+        .execute(),
+    ).toEqual([]);
+    expectFailure(
+      await put(user.token, deploy_id, required[1], byHash.get(required[1])!),
+      404,
+      m.deployNotFound,
+    );
+  });
+
+  it('works with an API token', async () => {
+    const user = await t.createUser();
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      token: user.token,
+      body: { name: 'ci' },
+    });
+    const token = created.json().data.token as string;
+    const { finished } = await deploy(
+      token,
+      { 'index.html': `<p>${Math.random()}</p>` },
+      { project_name: '令牌部署' },
+    );
+    expect(finished.statusCode, finished.body).toBe(201);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * The `sitehall` command (packages/cli) against a real server on a real port, run from its sources
+ * in a process of its own, as CI runs it (no TTY: plain progress lines). The first deploy sends
+ * every file, the second only the changed one, the third nothing; failures exit non-zero with the
+ * server's Chinese message.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { messages } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+let t: TestApp;
+let url: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  url = `http://127.0.0.1:${await listenPort(t)}`;
+});
+afterAll(() => t.close());
+
+function sitehall(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'packages/cli/src/bin.ts'), ...args],
+      {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 120_000,
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+async function apiToken(session: string): Promise<string> {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/auth/tokens',
+    token: session,
+    body: { name: 'cli' },
+  });
+  return res.json().data.token as string;
+}
+
+describe('sitehall deploy', () => {
+  it('uploads everything, then only the changed file, then nothing', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    fs.mkdirSync(path.join(site, 'css'));
+    fs.mkdirSync(path.join(site, '.git'));
+    fs.writeFileSync(
+      path.join(site, 'index.html'),
+      `<!doctype html><html><head><link rel="stylesheet" href="css/a.css"></head><body>${unique}</body></html>`,
+    );
+    fs.writeFileSync(path.join(site, 'css/a.css'), `body { content: "${unique}"; }`);
+    fs.writeFileSync(path.join(site, 'about.html'), `<!doctype html><p>关于 ${unique}</p>`);
+    fs.writeFileSync(path.join(site, '.git/HEAD'), 'ref: refs/heads/main');
+
+    const first = await sitehall(['deploy', site, '--name', '命令行站点'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('共 3 个文件，需要上传 3 个');
+    expect(first.stderr).toMatch(/上传文件 3\/3 \(100%\)/);
+    expect(first.stdout).toContain('审核状态：待审核');
+    const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+    expect(first.stdout).toMatch(new RegExp(`预览链接：${url}/preview/\\S+`));
+    const preview = /预览链接：(\S+)/.exec(first.stdout)![1]!;
+    expect((await fetch(preview)).status).toBe(200);
+
+    fs.writeFileSync(path.join(site, 'about.html'), `<!doctype html><p>关于我们 ${unique}</p>`);
+    const second = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('共 3 个文件，需要上传 1 个');
+    expect(second.stdout).toContain('第 2 版');
+
+    const third = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toContain('共 3 个文件，需要上传 0 个');
+    expect(third.stdout).toContain('第 3 版');
+
+    const list = await sitehall(['projects'], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`${id}\\s+待审核\\s+命令行站点`));
+  });
+
+  it('exits non-zero with the server’s message', async () => {
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), '<p>x</p>');
+    fs.writeFileSync(path.join(site, 'setup.exe'), 'MZ');
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const refused = await sitehall(['deploy', site, '--name', '带可执行文件'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('错误：');
+    expect(refused.stderr).toContain('setup.exe');
+
+    const revoked = await sitehall(['projects'], {
+      SITEHALL_URL: url,
+      SITEHALL_TOKEN: 'sht_notavalidtokenatallxxxxxxxxxx',
+    });
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toContain(messages.deploy.tokenInvalid);
+
+    const usage = await sitehall(['deploy'], env);
+    expect(usage.code).toBe(2);
+  });
+
+  it('login checks the token and saves it readable by the user only', async () => {
+    const user = await t.createUser();
+    const config = tempDir('sitehall-config-');
+    const token = await apiToken(user.token);
+    const res = await sitehall(['login', '--url', url, '--token', token], { XDG_CONFIG_HOME: config });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain(user.username);
+    const file = path.join(config, 'sitehall', 'config.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ url, token });
+    const list = await sitehall(['projects'], { XDG_CONFIG_HOME: config });
+    expect(list.code, list.stderr).toBe(0);
+
+    const bad = await sitehall(['login', '--url', url, '--token', 'sht_wrongwrongwrongwrongwrong'], {
+      XDG_CONFIG_HOME: tempDir('sitehall-config-'),
+    });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(messages.deploy.tokenInvalid);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * Personal API tokens (docs/decisions.md "API tokens"): shown once, stored hashed, listed without
+ * the secret, revoked; a token acts as its owner for the owner's own projects only, and is refused
+ * on administration, on the token list and on account changes, whatever the owner's role.
+ */
+import { API_TOKEN_PREFIX, messages } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/services/sessions.js';
+import { createTestApp, expectFailure, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
+
+const m = messages.deploy;
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function newToken(session: string, name = 'CI') {
+  const res = await t.request({ method: 'POST', url: '/api/auth/tokens', token: session, body: { name } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { id: number; name: string; token: string };
+}
+
+describe('API tokens', () => {
+  it('shows a prefixed token once, keeps only its hash and lists it without the secret', async () => {
+    const user = await t.createUser();
+    const created = await newToken(user.token, '  部署机器人 ');
+    expect(created.name).toBe('部署机器人');
+    expect(created.token.startsWith(API_TOKEN_PREFIX)).toBe(true);
+    const row = await t.ctx.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(hashToken(created.token));
+    expect(JSON.stringify(row)).not.toContain(created.token);
+
+    const list = await t.request({ url: '/api/auth/tokens', token: user.token });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.tokens).toEqual([
+      { id: created.id, name: '部署机器人', created_at: expect.any(String), last_used_at: null },
+    ]);
+    expect(list.body).not.toContain(created.token);
+
+    const me = await t.request({ url: '/api/auth/profile', token: created.token });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data.user.id).toBe(user.id);
+    const after = await t.request({ url: '/api/auth/tokens', token: user.token });
+    expect(after.json().data.tokens[0].last_used_at).not.toBeNull();
+  });
+
+  it('refuses a blank or over-long name with a Chinese message and stores nothing', async () => {
+    const user = await t.createUser();
+    for (const name of ['', '   ', 'x'.repeat(51), 'a\u0000b']) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/auth/tokens',
+        token: user.token,
+        body: { name },
+      });
+      expectFailure(res, 400);
+    }
+    const rows = await t.ctx.db.selectFrom('api_tokens').selectAll().where('user_id', '=', user.id).execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('acts for its owner on their own projects and deploys only', async () => {
+    const owner = await t.createUser();
+    const other = await t.createUser();
+    const { token } = await newToken(owner.token);
+    const up = await uploadProject(t, token, { name: '令牌上传', files: SIMPLE_SITE });
+    expect(up.statusCode, up.body).toBe(201);
+    const mine = await t.request({ url: '/api/projects/my', token });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json().data.projects.map((p: { id: number }) => p.id)).toEqual([up.json().data.project.id]);
+
+    const theirs = await uploadProject(t, other.token, { name: '别人的项目', files: SIMPLE_SITE });
+    const theirId = theirs.json().data.project.id as number;
+    expectFailure(await t.request({ url: `/api/projects/${theirId}`, token }), 404);
+    expectFailure(await t.request({ method: 'DELETE', url: `/api/projects/${theirId}`, token }), 404);
+  });
+
+  it('is refused on administration, tokens and account changes, even an admin’s', async () => {
+    const admin = await t.createUser({ role: 'admin' });
+    const user = await t.createUser();
+    const { token, id } = await newToken(admin.token);
+    const someone = await uploadProject(t, user.token, { name: '用户项目', files: SIMPLE_SITE });
+    const refused = [
+      { method: 'GET', url: '/api/admin/users' },
+      { method: 'GET', url: '/api/admin/projects' },
+      { method: 'PATCH', url: `/api/admin/users/${user.id}`, body: { disabled: true } },
+      { method: 'POST', url: '/api/auth/register', body: { username: 'via_token', role: 'admin' } },
+      { method: 'GET', url: '/api/auth/tokens' },
+      { method: 'POST', url: '/api/auth/tokens', body: { name: '再造一个' } },
+      { method: 'DELETE', url: `/api/auth/tokens/${id}` },
+      { method: 'PUT', url: '/api/auth/profile', body: { email: 'x@example.com' } },
+      { method: 'POST', url: '/api/auth/logout' },
+      { method: 'POST', url: '/api/auth/refresh' },
+    ];
+    for (const r of refused) {
+      const res = await t.request({ ...r, token });
+      expectFailure(res, 403, m.tokenForbidden);
+    }
+    // As a plain user: another user's project is not found, not administered.
+    expectFailure(await t.request({ url: `/api/projects/${someone.json().data.project.id}`, token }), 404);
+    // The same admin signed in with a session still administers.
+    expect((await t.request({ url: '/api/admin/users', token: admin.token })).statusCode).toBe(200);
+    const user2 = await t.ctx.db
+      .selectFrom('users')
+      .select('disabled')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(user2.disabled).toBe(0);
+  });
+
+  it('stops working once revoked; another user cannot revoke it', async () => {
+    const user = await t.createUser();
+    const other = await t.createUser();
+    const { token, id } = await newToken(user.token);
+    expectFailure(
+      await t.request({ method: 'DELETE', url: `/api/auth/tokens/${id}`, token: other.token }),
+      404,
+      m.tokenNotFound,
+    );
+    expect((await t.request({ url: '/api/projects/my', token })).statusCode).toBe(200);
+    const gone = await t.request({ method: 'DELETE', url: `/api/auth/tokens/${id}`, token: user.token });
+    expect(gone.statusCode).toBe(200);
+    expectFailure(await t.request({ url: '/api/projects/my', token }), 401, m.tokenInvalid);
+    expectFailure(
+      await t.request({ method: 'DELETE', url: `/api/auth/tokens/${id}`, token: user.token }),
+      404,
+    );
+    expectFailure(await t.request({ method: 'DELETE', url: '/api/auth/tokens/abc', token: user.token }), 404);
+  });
+
+  it('is revoked when the account is disabled, and stays revoked when it is enabled again', async () => {
+    const user = await t.createUser();
+    const { token } = await newToken(user.token);
+    const admin = await t.adminToken();
+    const off = await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${user.id}`,
+      token: admin,
+      body: { disabled: true },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    expectFailure(await t.request({ url: '/api/projects/my', token }), 401);
+    await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${user.id}`,
+      token: admin,
+      body: { disabled: false },
+    });
+    expectFailure(await t.request({ url: '/api/projects/my', token }), 401);
+    const rows = await t.ctx.db.selectFrom('api_tokens').selectAll().where('user_id', '=', user.id).execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('answers 401 to a made-up token', async () => {
+    expectFailure(
+      await t.request({ url: '/api/projects/my', token: `${API_TOKEN_PREFIX}${'a'.repeat(43)}` }),
+      401,
+      m.tokenInvalid,
+    );
+  });
+});

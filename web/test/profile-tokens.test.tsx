@@ -1,0 +1,59 @@
+import { messages } from '@sitehall/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, ok } from './fake-api';
+import { makeUser, signIn } from './fixtures';
+import { renderApp } from './render';
+
+describe('profile: API tokens', () => {
+  it('creates a token, shows it once with a copy button, and revokes one after confirmation', async () => {
+    const user = makeUser({ username: 'alice' });
+    let tokens = [{ id: 1, name: '旧的', created_at: '2026-01-01T00:00:00.000Z', last_used_at: null }];
+    const api = fakeApi({
+      'GET /auth/profile': ok({ user }),
+      'GET /auth/tokens': () => ok({ tokens }),
+      'POST /auth/tokens': (req) => {
+        const name = (req.body as { name: string }).name;
+        tokens = [{ id: 2, name, created_at: '2026-02-01T00:00:00.000Z', last_used_at: null }, ...tokens];
+        return ok({ id: 2, name, token: 'sht_secretsecretsecretsecretsecret' }, messages.deploy.tokenCreated);
+      },
+      'DELETE /auth/tokens/1': () => {
+        tokens = tokens.filter((t) => t.id !== 1);
+        return ok(null, messages.deploy.tokenRevoked);
+      },
+    });
+    signIn(user);
+    const app = renderApp('/profile');
+    expect(await screen.findByText('旧的', {}, { timeout: 20_000 })).toBeInTheDocument();
+    const list = screen.getByText('旧的').closest('table') as HTMLElement;
+    expect(within(list).getByText(/从未使用/)).toBeInTheDocument();
+
+    await app.user.type(screen.getByLabelText('令牌名称'), 'GitHub Actions');
+    await app.user.click(screen.getByRole('button', { name: '创建令牌' }));
+    expect(await screen.findByText('sht_secretsecretsecretsecretsecret')).toBeInTheDocument();
+    expect(screen.getByText(/只显示这一次/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '复制' })).toBeInTheDocument();
+    expect(api.calls('POST /auth/tokens')[0]?.body).toEqual({ name: 'GitHub Actions' });
+    expect(await within(list).findByText('GitHub Actions')).toBeInTheDocument();
+    // The list never shows the secret.
+    expect(within(list).queryByText(/sht_/)).toBeNull();
+
+    const oldItem = within(list).getByText('旧的').closest('tr') as HTMLElement;
+    await app.user.click(within(oldItem).getByRole('button', { name: /撤\s?销/ }));
+    expect(api.calls('DELETE /auth/tokens/1')).toHaveLength(0);
+    await app.user.click(await screen.findByRole('button', { name: '确认撤销' }, { timeout: 10_000 }));
+    await waitFor(() => expect(api.calls('DELETE /auth/tokens/1')).toHaveLength(1), { timeout: 10_000 });
+    await waitFor(() => expect(within(list).queryByText('旧的')).toBeNull());
+  }, 60_000);
+
+  it('says why a name is refused, without a request', async () => {
+    const user = makeUser();
+    const api = fakeApi({ 'GET /auth/profile': ok({ user }), 'GET /auth/tokens': ok({ tokens: [] }) });
+    signIn(user);
+    const app = renderApp('/profile');
+    expect(await screen.findByText('还没有 API 令牌', {}, { timeout: 20_000 })).toBeInTheDocument();
+    await app.user.click(screen.getByRole('button', { name: '创建令牌' }));
+    expect(await screen.findByText(messages.deploy.tokenNameRequired)).toBeInTheDocument();
+    expect(api.calls('POST /auth/tokens')).toHaveLength(0);
+  }, 60_000);
+});
