@@ -5,5 +5,6 @@ export * from './schemas/admin.js';
 export * from './schemas/auth.js';
 export * from './schemas/projects.js';
 export * from './schemas/review.js';
+export * from './settings.js';
 export * from './showcase.js';
 export * from './statuses.js';

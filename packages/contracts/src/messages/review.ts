@@ -45,19 +45,6 @@ export const reviewMessages = {
   deploymentNotFound: '版本不存在',
   auditFilterInvalid: '筛选条件不能包含控制字符',
   auditTimeInvalid: '时间格式无效，请使用 ISO 8601 格式（如 2024-05-01 或 2024-05-01T08:00:00Z）',
-  /** Field names of the platform settings, as the settings screen and its errors name them. */
-  configFields: {
-    max_files_per_upload: '单次上传文件数',
-    max_file_bytes: '单个文件大小（字节）',
-    max_upload_bytes: '单次上传总大小（字节）',
-    max_archive_entries: '压缩包条目数',
-    max_archive_uncompressed_bytes: '压缩包解压后总大小（字节）',
-    allowed_extensions: '允许的文件类型',
-    unknown_file_types: '其他类型的文件',
-    preview_ttl_seconds: '预览链接有效期（秒）',
-    max_user_storage_bytes: '每个用户的存储空间（字节）',
-    max_uploads_per_hour: '每个用户每小时上传次数',
-  },
   /** The content check's findings (review detail) and its badge (review list). */
   contentCheck: {
     missingEntry: '未找到入口文件（index.html）：站点根地址无法打开',
