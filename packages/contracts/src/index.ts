@@ -1,4 +1,5 @@
 export * from './api.js';
+export * from './audit.js';
 export * from './limits.js';
 export * from './messages.js';
 export * from './schemas/admin.js';
