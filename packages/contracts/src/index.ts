@@ -1,4 +1,5 @@
 export * from './api.js';
+export * from './archive-formats.js';
 export * from './audit.js';
 export * from './limits.js';
 export * from './messages.js';

@@ -1,6 +1,8 @@
 /** The audit log's detail objects as short Chinese text. */
 import {
   ADMIN_STATUS_LABELS,
+  ARCHIVE_FORMAT_KEYS,
+  ARCHIVE_FORMATS,
   formatBytes,
   type ProjectStatus,
   ROLE_LABELS,
@@ -38,11 +40,10 @@ const KEY_LABELS: Record<string, string> = {
 /** Keys whose values are statuses or roles, shown by their Chinese names. */
 const LABELLED_KEYS = new Set(['from', 'to', 'role']);
 
+/** An upload's type: loose files or the archive format the server read. */
 const TYPE_LABELS: Record<string, string> = {
   files: '文件',
-  zip: 'ZIP 压缩包',
-  rar: 'RAR 压缩包',
-  '7z': '7z 压缩包',
+  ...Object.fromEntries(ARCHIVE_FORMAT_KEYS.map((format) => [format, ARCHIVE_FORMATS[format].label])),
 };
 
 /** A project's fields, as an edit lists them (修改字段：描述、公开状态). */
