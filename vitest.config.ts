@@ -26,6 +26,15 @@ export default defineConfig({
   test: {
     projects: [
       serverProject('server-sqlite', { TEST_DB: 'sqlite' }),
+      {
+        extends: true,
+        test: {
+          name: 'contracts',
+          root: './packages/contracts',
+          include: ['src/**/*.spec.ts'],
+          environment: 'node',
+        },
+      },
       ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', { TEST_DB: 'postgres' })] : []),
       {
         extends: true,

@@ -11,6 +11,11 @@ import {
   DEFAULT_USER_STORAGE_BYTES,
   format,
   messages,
+  SETTING_KEYS,
+  type SettingKey,
+  settingDefaults,
+  settingNameWithUnit,
+  settingOf,
 } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trendPercent } from '../src/services/stats.js';
@@ -326,6 +331,53 @@ describe('dashboard figures', () => {
       users: { this_week: 3, last_week: 0, trend_percent: null },
     });
     expect(Date.parse(stats.generated_at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe('every setting of the settings table', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const put = async (body: unknown) =>
+    t.request({ method: 'PUT', url: '/api/admin/config', token: await t.adminToken(), body });
+
+  // Iterates the settings table, so a setting added there is covered here without a new test.
+  it('stores, reads back and bounds every setting of the settings table', async () => {
+    const changed = (key: SettingKey): unknown => {
+      const d = settingOf(key);
+      if (d.type === 'integer') return d.default + 1 <= d.max ? d.default + 1 : d.default - 1;
+      if (d.type === 'enum') return d.options.find((o) => o !== d.default);
+      return ['html', 'css'];
+    };
+    for (const key of SETTING_KEYS) {
+      const d = settingOf(key);
+      const value = changed(key);
+      const res = await put({ [key]: value });
+      expect(res.statusCode, key).toBe(200);
+      expect(res.json().data.config[key], key).toEqual(value);
+      // Read back from the database, not from the cache.
+      t.ctx.services.settings.invalidate();
+      const stored = await get(t, '/api/admin/config');
+      expect(stored.config[key], key).toEqual(value);
+      expect(stored.defaults[key], key).toEqual(d.default);
+      if (d.type === 'integer') {
+        const message = format(messages.review.configRange, {
+          field: settingNameWithUnit(key),
+          min: d.min,
+          max: d.max,
+        });
+        for (const wrong of [d.min - 1, d.max + 1, d.min + 0.5]) {
+          expect(expectFailure(await put({ [key]: wrong }), 400, message).errors?.[key]).toBe(message);
+        }
+      } else {
+        expect((await put({ [key]: 42 })).statusCode, key).toBe(400);
+      }
+      expect((await put({ [key]: d.default })).statusCode, key).toBe(200);
+    }
+    expect((await get(t, '/api/admin/config')).config).toEqual(settingDefaults());
   });
 });
 

@@ -1,5 +1,6 @@
 /** Response shapes of the API (docs/product.md "API shape"). */
 import type { UnknownFileTypeMode } from './limits.js';
+import type { SettingsValues } from './settings.js';
 import type { DeploymentStatus, ProjectStatus, Role, UploadType } from './statuses.js';
 
 export interface ApiSuccess<T> {
@@ -423,20 +424,8 @@ export interface AuditLogListData {
 }
 
 /** The editable platform settings (flat, so each field has its own error). */
-export interface AdminConfigDto {
-  max_files_per_upload: number;
-  max_file_bytes: number;
-  max_upload_bytes: number;
-  max_archive_entries: number;
-  max_archive_uncompressed_bytes: number;
-  allowed_extensions: string[];
-  unknown_file_types: UnknownFileTypeMode;
-  preview_ttl_seconds: number;
-  /** Each account's storage quota unless an admin set its own. */
-  max_user_storage_bytes: number;
-  /** Accepted uploads per account per hour; 0 = no limit. */
-  max_uploads_per_hour: number;
-}
+/** The platform settings as the admin screen edits them: one field per entry of SETTINGS. */
+export type AdminConfigDto = SettingsValues;
 
 /** GET and PUT /api/admin/config */
 export interface AdminConfigData {

@@ -1,4 +1,6 @@
 export * from './api.js';
+export * from './archive-formats.js';
+export * from './audit.js';
 export * from './limits.js';
 export * from './messages.js';
 export * from './schemas/admin.js';
@@ -6,5 +8,6 @@ export * from './schemas/auth.js';
 export * from './schemas/deploys.js';
 export * from './schemas/projects.js';
 export * from './schemas/review.js';
+export * from './settings.js';
 export * from './showcase.js';
 export * from './statuses.js';

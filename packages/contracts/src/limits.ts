@@ -122,8 +122,6 @@ export const EXTENSION_PATTERN = /^[a-z0-9](?:[a-z0-9_+-]{0,14}[a-z0-9])?$/;
 /** How many names a refusal lists before "等 N 个文件". */
 export const REFUSAL_NAMES_SHOWN = 20;
 
-export const ARCHIVE_EXTENSIONS = ['zip', 'rar', '7z'] as const;
-
 export const MB = 1024 * 1024;
 
 export interface UploadLimits {

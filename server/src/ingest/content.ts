@@ -3,6 +3,7 @@
  * must not be binary, and executables are refused whatever they are called. Runs inside the
  * extraction worker (see refusal.ts about imports).
  */
+import type { ArchiveFormat } from '@sitehall/contracts';
 import { displayName, extensionOfPath } from './names.js';
 import { Refusal } from './refusal.js';
 
@@ -28,8 +29,6 @@ export interface CheckedFile {
   /** Of a type that is not web content (see plan.ts): stored and served as a download only. */
   downloadOnly: boolean;
 }
-
-export type ArchiveFormat = 'zip' | '7z' | 'rar';
 
 const TEXT_EXTENSIONS = new Set([
   'html',
@@ -60,7 +59,11 @@ const startsWith = (head: Buffer, bytes: number[] | string, at = 0): boolean => 
   return head.length >= at + sig.length && head.subarray(at, at + sig.length).equals(sig);
 };
 
-/** The archive format by magic bytes (the extension is not trusted). */
+/**
+ * The archive format by magic bytes, for an archive kept as a file inside an upload. This runs in
+ * the extraction worker, which loads no contracts values, so it repeats the signatures of
+ * contracts' ARCHIVE_FORMATS; content.spec.ts holds the two equal.
+ */
 export function archiveFormatOf(head: Buffer): ArchiveFormat | null {
   if (startsWith(head, 'PK\x03\x04') || startsWith(head, 'PK\x05\x06')) return 'zip';
   if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return '7z';

@@ -4,7 +4,8 @@
  * starts it, enforces the time limit and kills it on abort.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ArchiveFormat, CheckedFile } from './content.js';
+import type { ArchiveFormat, ArchiveFormatReadBy, ArchiveReader } from '@sitehall/contracts';
+import type { CheckedFile } from './content.js';
 import { inspectFile } from './digest.js';
 import { type IngestLimits, Refusal, type RefusalData, RefusedNames } from './refusal.js';
 
@@ -12,7 +13,15 @@ export type IngestJob =
   /** Loose files already validated by name, type and size: hash them and check their content. */
   | { kind: 'files'; files: { path: string; tempFile: string; downloadOnly: boolean }[] }
   /** An archive: list, validate, extract into outDir, verify, hash and check. */
-  | { kind: 'archive'; format: ArchiveFormat; archivePath: string; outDir: string; limits: IngestLimits };
+  | {
+      kind: 'archive';
+      format: ArchiveFormat;
+      /** The format's reader in contracts' ARCHIVE_FORMATS (the worker imports no contracts values). */
+      reader: ArchiveReader;
+      archivePath: string;
+      outDir: string;
+      limits: IngestLimits;
+    };
 
 export type WorkerReply =
   | { ok: true; files: CheckedFile[] }
@@ -31,12 +40,17 @@ async function runJob(job: IngestJob): Promise<CheckedFile[]> {
     return files;
   }
   // Each reader is loaded only when needed: worker start-up time is part of every upload.
-  if (job.format === 'zip') {
+  if (job.reader === 'yauzl') {
     const { extractZip } = await import('./zip-archive.js');
     return extractZip(job.archivePath, job.outDir, job.limits);
   }
   const { extractWithSevenZip } = await import('./sevenzip-archive.js');
-  return extractWithSevenZip(job.format, job.archivePath, job.outDir, job.limits);
+  return extractWithSevenZip(
+    job.format as ArchiveFormatReadBy<'7z-wasm'>,
+    job.archivePath,
+    job.outDir,
+    job.limits,
+  );
 }
 
 function reply(message: WorkerReply): void {

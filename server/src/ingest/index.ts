@@ -8,7 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ARCHIVE_EXTENSIONS,
+  ARCHIVE_FORMATS,
+  type ArchiveFormat,
+  archiveFormatOfBytes,
+  archiveFormatOfExtension,
   extensionOf,
   FORBIDDEN_EXTENSIONS,
   format,
@@ -18,7 +21,7 @@ import {
   type UploadLimits,
 } from '@sitehall/contracts';
 import { AppError } from '../domain/errors.js';
-import { type ArchiveFormat, acceptContent, archiveFormatOf, type CheckedFile } from './content.js';
+import { acceptContent, type CheckedFile } from './content.js';
 import type { ContentFacts } from './digest.js';
 import { mediaTypeFor } from './media-type.js';
 import { displayName } from './names.js';
@@ -106,7 +109,7 @@ async function ingestUpload(input: IngestInput, signal?: AbortSignal): Promise<I
 }
 
 function isArchiveName(name: string): boolean {
-  return (ARCHIVE_EXTENSIONS as readonly string[]).includes(extensionOf(name));
+  return archiveFormatOfExtension(extensionOf(name)) !== null;
 }
 
 async function ingestArchive(
@@ -123,13 +126,14 @@ async function ingestArchive(
   const size = await fileSize(archivePath, name);
   if (size === 0) throw new Refusal('emptyFile', { name });
   if (size > limits.maxFileBytes) throw new Refusal('oversizedFile', { name, bytes: limits.maxFileBytes });
-  const archiveFormat = archiveFormatOf(await readHead(archivePath, 8));
+  const archiveFormat = archiveFormatOfBytes(await readHead(archivePath, 8));
   if (!archiveFormat) throw new Refusal('notArchive');
+  const { reader } = ARCHIVE_FORMATS[archiveFormat];
 
   const outDir = await fs.promises.mkdtemp(path.join(input.workDir, 'archive-'));
   try {
     const checked = await runIngestJob(
-      { kind: 'archive', format: archiveFormat, archivePath, outDir, limits: withForbidden(limits) },
+      { kind: 'archive', format: archiveFormat, reader, archivePath, outDir, limits: withForbidden(limits) },
       { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'extractTimeout', signal },
     );
     return buildResult(checked, 'zip', archiveFormat);

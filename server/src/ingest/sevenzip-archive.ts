@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ArchiveFormatReadBy } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
 import type { CheckedFile } from './content.js';
 import { inspectFile } from './digest.js';
@@ -30,7 +31,7 @@ const OUTPUT_MOUNT = '/out';
 const NO_SPACE_ERRNOS = new Set([51, 19]);
 
 export async function extractWithSevenZip(
-  format: '7z' | 'rar',
+  format: ArchiveFormatReadBy<'7z-wasm'>,
   archivePath: string,
   outDir: string,
   limits: IngestLimits,
@@ -165,7 +166,7 @@ async function runSevenZip(
 async function failure(
   run: SevenZipRun,
   problems: string[],
-  format: '7z' | 'rar',
+  format: ArchiveFormatReadBy<'7z-wasm'>,
   archivePath: string,
 ): Promise<Refusal> {
   const text = [...run.errors, ...problems].join('\n');

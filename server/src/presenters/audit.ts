@@ -1,5 +1,5 @@
 /** Audit log rows as the audit log page shows them. */
-import { AUDIT_ACTION_LABELS, type AuditLogDto } from '@sitehall/contracts';
+import { type AuditLogDto, auditActionOf, isAuditAction } from '@sitehall/contracts';
 import type { Selectable } from 'kysely';
 import type { AuditLogsTable } from '../db/types.js';
 
@@ -16,7 +16,8 @@ export function presentAuditLog(row: Selectable<AuditLogsTable>): AuditLogDto {
     id: row.id,
     actor: row.actor_name === null ? null : { id: row.actor_id, username: row.actor_name },
     action: row.action,
-    action_label: AUDIT_ACTION_LABELS[row.action] ?? row.action,
+    // An action no longer written (kept in old rows) shows its key.
+    action_label: isAuditAction(row.action) ? auditActionOf(row.action).label : row.action,
     target_type: row.target_type,
     target_id: row.target_id,
     detail,

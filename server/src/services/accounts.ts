@@ -1,6 +1,6 @@
 /** Accounts: sign-in, the first admin, registration by admins, profiles and user administration. */
 import { setTimeout } from 'node:timers/promises';
-import { messages, type Role } from '@sitehall/contracts';
+import { type AuditActionOn, messages, type Role } from '@sitehall/contracts';
 import { now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
@@ -287,7 +287,7 @@ export function createAccountService(deps: {
       // Enabled again: the sessions it ended stay over, and no longer say 账号已被停用.
       if (patch.disabled === 0) await sessions.revokeAllOf(user.id);
 
-      const record = (action: string, detail?: Record<string, unknown>) =>
+      const record = (action: AuditActionOn<'user'>, detail?: Record<string, unknown>) =>
         audit.record({ actor, action, targetType: 'user', targetId: user.id, detail, ip: meta.ip });
       if (patch.role) await record('user.role_change', { from: user.role, to: patch.role });
       if (patch.disabled !== undefined) await record(patch.disabled ? 'user.disable' : 'user.enable');

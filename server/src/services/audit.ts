@@ -3,19 +3,22 @@
  * setting change, upload and deletion, with who, what, when and from where. Append-only through
  * the application: this service and its repository can add rows and read them, nothing else.
  */
-import type { AuditLogFilters } from '@sitehall/contracts';
+import type { AuditActionOn, AuditLogFilters, AuditTargetType } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import { type AuditFilter, createAuditRepository } from '../repositories/audit.js';
 
-export interface AuditEntry {
+interface AuditEntryAbout<T extends AuditTargetType> {
   actor?: { id: number; username: string } | null;
-  action: string;
-  targetType?: string;
+  /** One of contracts' AUDIT_ACTIONS, about the kind of target it names. */
+  action: AuditActionOn<T>;
+  targetType: T;
   targetId?: string | number;
   detail?: Record<string, unknown>;
   ip?: string;
 }
+
+export type AuditEntry = { [T in AuditTargetType]: AuditEntryAbout<T> }[AuditTargetType];
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -8,13 +8,13 @@ import {
   type AdminConfigChange,
   type AdminConfigData,
   type AdminConfigDto,
-  DEFAULT_LIMITS,
-  DEFAULT_PREVIEW_TTL_SECONDS,
-  DEFAULT_UPLOADS_PER_HOUR,
-  DEFAULT_USER_STORAGE_BYTES,
   KNOWN_EXTENSIONS,
   messages,
   type PublicConfigDto,
+  SETTING_KEYS,
+  SETTINGS,
+  type SettingKey,
+  settingDefaults,
   type UploadLimits,
 } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
@@ -35,47 +35,57 @@ export interface PlatformSettings {
   uploadsPerHour: number;
 }
 
-export const DEFAULT_SETTINGS: PlatformSettings = {
-  limits: DEFAULT_LIMITS,
-  previewTtlSeconds: DEFAULT_PREVIEW_TTL_SECONDS,
-  userStorageBytes: DEFAULT_USER_STORAGE_BYTES,
-  uploadsPerHour: DEFAULT_UPLOADS_PER_HOUR,
-};
+/** The places of single values inside PlatformSettings ('limits.maxFileBytes'). */
+type StoredPath = Exclude<keyof PlatformSettings, 'limits'> | `limits.${keyof UploadLimits}`;
 
-const KEY = 'platform';
+// Each setting's `stored` must name a place in PlatformSettings: a wrong or missing one fails here.
+const STORED_PATHS: Record<SettingKey, StoredPath> = Object.fromEntries(
+  SETTING_KEYS.map((key) => [key, SETTINGS[key].stored]),
+) as { [K in SettingKey]: (typeof SETTINGS)[K]['stored'] };
+
+function readPath(from: unknown, path: string): unknown {
+  let at = from;
+  for (const part of path.split('.')) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
+}
+
+function writePath(into: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let at = into;
+  for (const part of parts.slice(0, -1)) {
+    at[part] ??= {};
+    at = at[part] as Record<string, unknown>;
+  }
+  at[parts[parts.length - 1] as string] = value;
+}
+
+const copy = (value: unknown) => (Array.isArray(value) ? [...value] : value);
 
 /** The settings as the admin screen edits them (flat snake_case, one error per field). */
 export function toAdminConfig(s: PlatformSettings): AdminConfigDto {
-  return {
-    max_files_per_upload: s.limits.maxFilesPerUpload,
-    max_file_bytes: s.limits.maxFileBytes,
-    max_upload_bytes: s.limits.maxUploadBytes,
-    max_archive_entries: s.limits.maxArchiveEntries,
-    max_archive_uncompressed_bytes: s.limits.maxArchiveUncompressedBytes,
-    allowed_extensions: [...s.limits.allowedExtensions],
-    unknown_file_types: s.limits.unknownFileTypes,
-    preview_ttl_seconds: s.previewTtlSeconds,
-    max_user_storage_bytes: s.userStorageBytes,
-    max_uploads_per_hour: s.uploadsPerHour,
-  };
+  const config: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) config[key] = copy(readPath(s, STORED_PATHS[key]));
+  return config as AdminConfigDto;
 }
 
-function fromAdminConfig(c: AdminConfigDto): PlatformSettings {
-  return {
-    limits: {
-      maxFilesPerUpload: c.max_files_per_upload,
-      maxFileBytes: c.max_file_bytes,
-      maxUploadBytes: c.max_upload_bytes,
-      maxArchiveEntries: c.max_archive_entries,
-      maxArchiveUncompressedBytes: c.max_archive_uncompressed_bytes,
-      allowedExtensions: c.allowed_extensions,
-      unknownFileTypes: c.unknown_file_types,
-    },
-    previewTtlSeconds: c.preview_ttl_seconds,
-    userStorageBytes: c.max_user_storage_bytes,
-    uploadsPerHour: c.max_uploads_per_hour,
-  };
+/**
+ * The stored object from the admin's values. Over whatever was stored before, each setting falls
+ * back to its default: a setting added later is read from an older row as its default.
+ */
+function fromAdminConfig(c: Partial<AdminConfigDto>): PlatformSettings {
+  const settings: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    writePath(settings, STORED_PATHS[key], copy(c[key] ?? SETTINGS[key].default));
+  }
+  return settings as unknown as PlatformSettings;
 }
+
+export const DEFAULT_SETTINGS: PlatformSettings = fromAdminConfig(settingDefaults());
+
+const KEY = 'platform';
 
 export function createSettingsService(
   db: DB,
@@ -99,13 +109,13 @@ export function createSettingsService(
 
   async function load(): Promise<PlatformSettings> {
     const value = await settingsTable.get(db, KEY);
-    const stored = value ? (JSON.parse(value) as Partial<PlatformSettings>) : {};
-    return {
-      limits: { ...DEFAULT_SETTINGS.limits, ...stored.limits },
-      previewTtlSeconds: stored.previewTtlSeconds ?? DEFAULT_SETTINGS.previewTtlSeconds,
-      userStorageBytes: stored.userStorageBytes ?? DEFAULT_SETTINGS.userStorageBytes,
-      uploadsPerHour: stored.uploadsPerHour ?? DEFAULT_SETTINGS.uploadsPerHour,
-    };
+    const stored: unknown = value ? JSON.parse(value) : {};
+    const values: Partial<AdminConfigDto> = {};
+    for (const key of SETTING_KEYS) {
+      const v = readPath(stored, STORED_PATHS[key]);
+      if (v !== undefined) Object.assign(values, { [key]: v });
+    }
+    return fromAdminConfig(values);
   }
 
   async function save(next: PlatformSettings, trx: DB): Promise<void> {

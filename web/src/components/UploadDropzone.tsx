@@ -13,7 +13,7 @@ import {
   InboxOutlined,
   PlusOutlined,
 } from '@ant-design/icons';
-import { extensionOf, formatBytes, messages } from '@sitehall/contracts';
+import { formatBytes, messages } from '@sitehall/contracts';
 import { Alert, Button, Spin, Typography } from 'antd';
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'react';
 import {
@@ -21,6 +21,7 @@ import {
   addFiles,
   type FileProblem,
   filesFromDataTransfer,
+  isArchivePath,
   type PickedFile,
   totalBytes,
   type UploadRules,
@@ -41,7 +42,6 @@ interface UploadDropzoneProps {
 const PROBLEM_PATHS_SHOWN = 5;
 /** The pickers are opened by the buttons; inline, since antd's form styles show file inputs. */
 const HIDDEN = { display: 'none' } as const;
-const ARCHIVES = new Set(['zip', 'rar', '7z']);
 
 function ProblemList({ problems, onClose }: { problems: FileProblem[]; onClose: () => void }) {
   return (
@@ -251,7 +251,7 @@ export function UploadDropzone({ value, onChange, rules, disabled = false, id }:
           <ul className="upload-file-list__items" aria-label="已选择的文件">
             {files.map(({ file, path }, index) => (
               <li key={`${path}-${file.size}-${file.lastModified}`} className="upload-file-list__item">
-                {ARCHIVES.has(extensionOf(path)) ? (
+                {isArchivePath(path) ? (
                   <FileZipOutlined className="upload-file-list__icon" aria-hidden />
                 ) : (
                   <FileOutlined className="upload-file-list__icon" aria-hidden />

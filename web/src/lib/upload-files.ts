@@ -4,7 +4,9 @@
  * is said here is what the server enforces.
  */
 import {
-  ARCHIVE_EXTENSIONS,
+  ARCHIVE_FORMAT_KEYS,
+  ARCHIVE_FORMATS,
+  archiveFormatOfExtension,
   CONTENT_CHECK_BYTES,
   extensionOf,
   FORBIDDEN_EXTENSIONS,
@@ -53,21 +55,32 @@ export function extensionList(extensions: readonly string[]): string {
   return extensions.map((e) => `.${e}`).join(', ');
 }
 
-/** The file input's accept attribute. */
+/**
+ * The file input's accept attribute: the allowed extensions, then the MIME types of the allowed
+ * archive formats (some phones' pickers filter by type rather than by name).
+ */
 export function acceptAttribute(extensions: readonly string[]): string {
-  return extensions.map((e) => `.${e}`).join(',');
+  const archiveTypes = ARCHIVE_FORMAT_KEYS.filter((format) =>
+    ARCHIVE_FORMATS[format].extensions.some((e) => extensions.includes(e)),
+  ).flatMap((format) => ARCHIVE_FORMATS[format].mimeTypes);
+  return [...extensions.map((e) => `.${e}`), ...archiveTypes].join(',');
+}
+
+/** Whether a path names an archive (by its extension; the server checks the bytes). */
+export function isArchivePath(path: string): boolean {
+  return archiveFormatOfExtension(extensionOf(path)) !== null;
 }
 
 /** Zip when exactly one file is chosen and it is an archive; otherwise loose files (docs/product.md §4). */
 export function detectUploadType(files: readonly PickedFile[]): Exclude<UploadType, 'auto'> {
   const only = files.length === 1 ? files[0] : undefined;
-  return only && (ARCHIVE_EXTENSIONS as readonly string[]).includes(extensionOf(only.path)) ? 'zip' : 'files';
+  return only && isArchivePath(only.path) ? 'zip' : 'files';
 }
 
 /** What a single picked archive is called on the upload screens: 压缩包（ZIP）, 压缩包（7Z）, 压缩包（RAR）. */
 export function archiveLabel(files: readonly PickedFile[]): string {
   const only = files[0];
-  return `压缩包（${only ? extensionOf(only.path).toUpperCase() : 'ZIP'}）`;
+  return ARCHIVE_FORMATS[(only && archiveFormatOfExtension(extensionOf(only.path))) || 'zip'].label;
 }
 
 /**

@@ -45,19 +45,6 @@ export const reviewMessages = {
   deploymentNotFound: '版本不存在',
   auditFilterInvalid: '筛选条件不能包含控制字符',
   auditTimeInvalid: '时间格式无效，请使用 ISO 8601 格式（如 2024-05-01 或 2024-05-01T08:00:00Z）',
-  /** Field names of the platform settings, as the settings screen and its errors name them. */
-  configFields: {
-    max_files_per_upload: '单次上传文件数',
-    max_file_bytes: '单个文件大小（字节）',
-    max_upload_bytes: '单次上传总大小（字节）',
-    max_archive_entries: '压缩包条目数',
-    max_archive_uncompressed_bytes: '压缩包解压后总大小（字节）',
-    allowed_extensions: '允许的文件类型',
-    unknown_file_types: '其他类型的文件',
-    preview_ttl_seconds: '预览链接有效期（秒）',
-    max_user_storage_bytes: '每个用户的存储空间（字节）',
-    max_uploads_per_hour: '每个用户每小时上传次数',
-  },
   /** The content check's findings (review detail) and its badge (review list). */
   contentCheck: {
     missingEntry: '未找到入口文件（index.html）：站点根地址无法打开',
@@ -208,42 +195,4 @@ export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], strin
   missing_file: '把缺少的文件一起上传，或修正引用的路径（注意大小写；路径分隔符请用 /）',
   type_mismatch: '把文件改为与内容相符的扩展名，或修正文件内容',
   large_file: '压缩图片和视频，或改用更小的文件，访客打开会更快',
-};
-
-/** Chinese names of the audit log's actions (the audit log page and its filter). */
-export const AUDIT_ACTION_LABELS: Record<string, string> = {
-  'auth.login': '登录成功',
-  'auth.login_failed': '登录失败',
-  'auth.login_throttled': '登录被限流',
-  'auth.login_disabled': '停用账号尝试登录',
-  'auth.logout': '退出登录',
-  'user.bootstrap_admin': '创建初始管理员',
-  'user.create': '创建用户',
-  'user.role_change': '修改角色',
-  'user.disable': '停用用户',
-  'user.enable': '启用用户',
-  'user.email_change': '修改邮箱',
-  'user.password_changed': '修改密码',
-  'user.password_reset': '重置密码',
-  'user.delete': '删除用户',
-  'user.quota_change': '修改存储配额',
-  'project.upload': '上传项目',
-  'project.new_version': '上传新版本',
-  'project.update': '修改项目信息',
-  'project.delete': '删除项目',
-  'project.download': '下载项目',
-  'project.preview_link': '生成预览链接',
-  'project.rollback': '回滚版本',
-  'review.approve': '审核通过',
-  'review.reject': '审核拒绝',
-  'review.publish': '发布（精选）',
-  'review.unpublish': '取消精选',
-  'review.takedown': '下线',
-  'config.update': '修改平台设置',
-};
-
-export const AUDIT_TARGET_LABELS: Record<string, string> = {
-  user: '用户',
-  project: '项目',
-  config: '平台设置',
 };

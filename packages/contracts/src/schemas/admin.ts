@@ -1,21 +1,18 @@
 /** Admin console requests: platform settings, audit log and pending list queries. */
 import { z } from 'zod';
-import {
-  EXTENSION_PATTERN,
-  FORBIDDEN_EXTENSIONS,
-  ID_MAX,
-  MB,
-  UNKNOWN_FILE_TYPE_MODES,
-  USER_STORAGE_BOUNDS,
-  WEB_FILE_TYPES,
-} from '../limits.js';
+import { EXTENSION_PATTERN, FORBIDDEN_EXTENSIONS, ID_MAX, WEB_FILE_TYPES } from '../limits.js';
 import { reviewMessages as m } from '../messages/review.js';
 import { format } from '../messages.js';
+import {
+  SETTING_KEYS,
+  type SettingKey,
+  type SettingsValues,
+  settingNameWithUnit,
+  settingOf,
+} from '../settings.js';
 import { NO_CONTROL_CHARS } from './auth.js';
 
 export {
-  AUDIT_ACTION_LABELS,
-  AUDIT_TARGET_LABELS,
   CONTENT_CHECK_FIXES,
   CONTENT_CHECK_KIND_LABELS,
   CONTENT_CHECK_LEVEL_LABELS,
@@ -30,64 +27,53 @@ import { pageParam, pageSizeParam } from './paging.js';
  */
 export const KNOWN_EXTENSIONS: readonly string[] = WEB_FILE_TYPES;
 
-const GB = 1024 * MB;
-
-/** The bounds of each setting (inclusive). */
-export const CONFIG_BOUNDS = {
-  max_files_per_upload: { min: 1, max: 10_000 },
-  max_file_bytes: { min: 1024, max: 10 * GB },
-  max_upload_bytes: { min: 1024, max: 20 * GB },
-  max_archive_entries: { min: 1, max: 100_000 },
-  max_archive_uncompressed_bytes: { min: MB, max: 50 * GB },
-  preview_ttl_seconds: { min: 60, max: 7 * 24 * 3600 },
-  max_user_storage_bytes: USER_STORAGE_BOUNDS,
-  /** 0 = no limit. */
-  max_uploads_per_hour: { min: 0, max: 10_000 },
-} as const;
-
-const bounded = (field: keyof typeof CONFIG_BOUNDS) => {
-  const { min, max } = CONFIG_BOUNDS[field];
-  const error = format(m.configRange, { field: m.configFields[field], min, max });
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error }).optional();
+const bounded = (key: SettingKey, { min, max }: { min: number; max: number }) => {
+  const error = format(m.configRange, { field: settingNameWithUnit(key), min, max });
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 };
+
+const extensionList = z
+  .array(
+    z
+      .string({ error: m.configExtensionsRequired })
+      .trim()
+      .toLowerCase()
+      .transform((s) => s.replace(/^\./, '')),
+    { error: m.configExtensionsRequired },
+  )
+  .min(1, { error: m.configExtensionsRequired })
+  .max(100, { error: m.configExtensionsRequired })
+  .superRefine((list, ctx) => {
+    const malformed = list.find((e) => !EXTENSION_PATTERN.test(e));
+    if (malformed !== undefined) {
+      ctx.addIssue({ code: 'custom', message: format(m.configExtensionInvalid, { ext: malformed }) });
+      return;
+    }
+    const forbidden = list.find((e) => FORBIDDEN_EXTENSIONS.includes(e));
+    if (forbidden !== undefined) {
+      ctx.addIssue({ code: 'custom', message: format(m.configExtensionUnknown, { ext: forbidden }) });
+    }
+  })
+  .transform((list) => [...new Set(list)]);
+
+/** One setting's schema, chosen by its type. */
+function settingSchema(key: SettingKey): z.ZodType {
+  const d = settingOf(key);
+  switch (d.type) {
+    case 'integer':
+      return bounded(key, d);
+    case 'enum':
+      return z.enum(d.options as [string, ...string[]], { error: d.invalidMessage });
+    case 'extensions':
+      return extensionList;
+  }
+}
+
+type ConfigShape = { [K in SettingKey]: z.ZodOptional<z.ZodType<SettingsValues[K], SettingsValues[K]>> };
 
 /** PUT /api/admin/config: any subset of the settings; what is left out keeps its value. */
 export const adminConfigBody = z
-  .object({
-    max_files_per_upload: bounded('max_files_per_upload'),
-    max_file_bytes: bounded('max_file_bytes'),
-    max_upload_bytes: bounded('max_upload_bytes'),
-    max_archive_entries: bounded('max_archive_entries'),
-    max_archive_uncompressed_bytes: bounded('max_archive_uncompressed_bytes'),
-    allowed_extensions: z
-      .array(
-        z
-          .string({ error: m.configExtensionsRequired })
-          .trim()
-          .toLowerCase()
-          .transform((s) => s.replace(/^\./, '')),
-        { error: m.configExtensionsRequired },
-      )
-      .min(1, { error: m.configExtensionsRequired })
-      .max(100, { error: m.configExtensionsRequired })
-      .superRefine((list, ctx) => {
-        const malformed = list.find((e) => !EXTENSION_PATTERN.test(e));
-        if (malformed !== undefined) {
-          ctx.addIssue({ code: 'custom', message: format(m.configExtensionInvalid, { ext: malformed }) });
-          return;
-        }
-        const forbidden = list.find((e) => FORBIDDEN_EXTENSIONS.includes(e));
-        if (forbidden !== undefined) {
-          ctx.addIssue({ code: 'custom', message: format(m.configExtensionUnknown, { ext: forbidden }) });
-        }
-      })
-      .transform((list) => [...new Set(list)])
-      .optional(),
-    unknown_file_types: z.enum(UNKNOWN_FILE_TYPE_MODES, { error: m.configUnknownTypesInvalid }).optional(),
-    preview_ttl_seconds: bounded('preview_ttl_seconds'),
-    max_user_storage_bytes: bounded('max_user_storage_bytes'),
-    max_uploads_per_hour: bounded('max_uploads_per_hour'),
-  })
+  .object(Object.fromEntries(SETTING_KEYS.map((key) => [key, settingSchema(key).optional()])) as ConfigShape)
   .strict();
 export type AdminConfigBody = z.input<typeof adminConfigBody>;
 export type AdminConfigChange = z.output<typeof adminConfigBody>;

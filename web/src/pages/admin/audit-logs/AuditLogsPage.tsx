@@ -1,9 +1,14 @@
 import { SearchOutlined } from '@ant-design/icons';
 import {
-  AUDIT_ACTION_LABELS,
-  AUDIT_TARGET_LABELS,
+  AUDIT_ACTION_GROUPS,
+  AUDIT_ACTION_KEYS,
+  AUDIT_ACTIONS,
+  AUDIT_TARGETS,
+  type AuditActionGroup,
   type AuditLogDto,
   type AuditLogQuery,
+  auditActionOf,
+  isAuditAction,
   messages,
 } from '@sitehall/contracts';
 import {
@@ -33,40 +38,36 @@ import './audit-logs.css';
 const PAGE_SIZES = [20, 50, 100];
 const DEFAULT_PAGE_SIZE = 20;
 
-/** Groups of actions, by the prefix the server filters on ('review' matches every review.*). */
-const ACTION_GROUPS: Array<{ prefix: string; label: string; color: string }> = [
-  { prefix: 'auth', label: '登录', color: 'blue' },
-  { prefix: 'user', label: '用户', color: 'purple' },
-  { prefix: 'project', label: '项目', color: 'cyan' },
-  { prefix: 'review', label: '审核', color: 'orange' },
-  { prefix: 'config', label: '设置', color: 'gold' },
-];
-
-const ACTION_COLORS: Record<string, string> = {
-  'auth.login_failed': 'red',
-  'auth.login_disabled': 'red',
-  'auth.login_throttled': 'red',
-  'review.approve': 'green',
-  'review.reject': 'red',
-  'review.takedown': 'red',
-  'user.delete': 'red',
-  'project.delete': 'red',
+/** Each group's colour; a failure or removal is red, a review's success green. */
+const GROUP_COLORS: Record<AuditActionGroup, string> = {
+  auth: 'blue',
+  user: 'purple',
+  project: 'cyan',
+  review: 'orange',
+  token: 'geekblue',
+  config: 'gold',
 };
+const TONE_COLORS = { danger: 'red', success: 'green' } as const;
+const GROUPS = Object.keys(AUDIT_ACTION_GROUPS) as AuditActionGroup[];
 
 function actionColor(action: string): string {
-  return (
-    ACTION_COLORS[action] ?? ACTION_GROUPS.find((g) => action.startsWith(`${g.prefix}.`))?.color ?? 'default'
-  );
+  if (isAuditAction(action)) {
+    const { tone } = auditActionOf(action);
+    if (tone) return TONE_COLORS[tone];
+  }
+  const group = GROUPS.find((g) => action.startsWith(`${g}.`));
+  return group ? GROUP_COLORS[group] : 'default';
 }
 
-const actionOptions = ACTION_GROUPS.map((group) => ({
-  label: group.label,
-  title: group.label,
+const actionOptions = GROUPS.map((group) => ({
+  label: AUDIT_ACTION_GROUPS[group],
+  title: AUDIT_ACTION_GROUPS[group],
   options: [
-    { value: group.prefix, label: `全部${group.label}操作` },
-    ...Object.entries(AUDIT_ACTION_LABELS)
-      .filter(([action]) => action.startsWith(`${group.prefix}.`))
-      .map(([action, label]) => ({ value: action, label })),
+    { value: group, label: `全部${AUDIT_ACTION_GROUPS[group]}操作` },
+    ...AUDIT_ACTION_KEYS.filter((action) => action.startsWith(`${group}.`)).map((action) => ({
+      value: action,
+      label: AUDIT_ACTIONS[action].label,
+    })),
   ],
 }));
 
@@ -148,7 +149,9 @@ function toFilters(values: FilterValues): Filters {
 function Target({ log }: { log: AuditLogDto }) {
   const back = useReturnState();
   if (!log.target_type) return <Typography.Text type="secondary">—</Typography.Text>;
-  const label = AUDIT_TARGET_LABELS[log.target_type] ?? log.target_type;
+  const label = Object.hasOwn(AUDIT_TARGETS, log.target_type)
+    ? AUDIT_TARGETS[log.target_type as keyof typeof AUDIT_TARGETS]
+    : log.target_type;
   if (!log.target_id) return <span>{label}</span>;
   const text = `${label} #${log.target_id}`;
   if (log.target_type === 'project' && log.action !== 'project.delete') {
@@ -272,7 +275,7 @@ export function AuditLogsPage() {
             <Select
               allowClear
               placeholder="全部"
-              options={Object.entries(AUDIT_TARGET_LABELS).map(([value, label]) => ({ value, label }))}
+              options={Object.entries(AUDIT_TARGETS).map(([value, label]) => ({ value, label }))}
               className="audit-filters__type"
             />
           </Form.Item>

@@ -11,7 +11,7 @@ describe('audit detail of the storage settings', () => {
         max_user_storage_bytes: { from: 1024 ** 3, to: 2 * 1024 ** 3 },
         max_uploads_per_hour: { from: 30, to: 0 },
       }),
-    ).toBe('每个用户的存储空间：1 GB → 2 GB；每小时上传次数：30 → 不限');
+    ).toBe('每个用户的存储空间：1 GB → 2 GB；每个用户每小时上传次数：30 → 不限');
   });
 });
 

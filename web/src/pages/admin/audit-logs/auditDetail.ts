@@ -1,12 +1,21 @@
 /** The audit log's detail objects as short Chinese text. */
 import {
   ADMIN_STATUS_LABELS,
+  ARCHIVE_FORMAT_KEYS,
+  ARCHIVE_FORMATS,
   formatBytes,
-  messages,
   type ProjectStatus,
   ROLE_LABELS,
   type Role,
+  SETTINGS,
+  type SettingDescriptor,
+  type SettingKey,
+  settingOf,
 } from '@sitehall/contracts';
+
+/** A platform setting's change is named and its values read as the settings table says. */
+const settingOfKey = (key: string): SettingDescriptor | undefined =>
+  Object.hasOwn(SETTINGS, key) ? settingOf(key as SettingKey) : undefined;
 
 const KEY_LABELS: Record<string, string> = {
   from: '原值',
@@ -25,27 +34,16 @@ const KEY_LABELS: Record<string, string> = {
   fields: '修改字段',
   via: '方式',
   text: '内容',
-  max_files_per_upload: '单次上传文件数',
-  max_file_bytes: '单个文件大小',
-  max_upload_bytes: '单次上传总大小',
-  max_archive_entries: '压缩包条目数',
-  max_archive_uncompressed_bytes: '压缩包解压后大小',
-  allowed_extensions: '允许的文件类型',
-  unknown_file_types: messages.review.configFields.unknown_file_types,
-  preview_ttl_seconds: '预览有效期（秒）',
-  max_user_storage_bytes: '每个用户的存储空间',
-  max_uploads_per_hour: '每小时上传次数',
   storage_quota_bytes: '存储配额',
 };
 
 /** Keys whose values are statuses or roles, shown by their Chinese names. */
 const LABELLED_KEYS = new Set(['from', 'to', 'role']);
 
+/** An upload's type: loose files or the archive format the server read. */
 const TYPE_LABELS: Record<string, string> = {
   files: '文件',
-  zip: 'ZIP 压缩包',
-  rar: 'RAR 压缩包',
-  '7z': '7z 压缩包',
+  ...Object.fromEntries(ARCHIVE_FORMAT_KEYS.map((format) => [format, ARCHIVE_FORMATS[format].label])),
 };
 
 /** A project's fields, as an edit lists them (修改字段：描述、公开状态). */
@@ -55,14 +53,27 @@ const FIELD_LABELS: Record<string, string> = {
   is_public: '公开状态',
 };
 
-const BYTE_KEYS = new Set([
-  'bytes',
-  'max_file_bytes',
-  'max_upload_bytes',
-  'max_archive_uncompressed_bytes',
-  'max_user_storage_bytes',
-  'storage_quota_bytes',
-]);
+const BYTE_KEYS = new Set(['bytes', 'storage_quota_bytes']);
+
+function labelOf(key: string): string {
+  return settingOfKey(key)?.name ?? KEY_LABELS[key] ?? key;
+}
+
+/** A setting's value in its unit's words, or undefined when it is not a setting's. */
+function settingValueText(key: string, value: unknown): string | undefined {
+  const d = settingOfKey(key);
+  if (!d) return undefined;
+  if (d.type === 'integer' && typeof value === 'number') {
+    if (value === 0 && d.zeroMeans) return d.zeroMeans;
+    if (d.unit === 'bytes') return formatBytes(value);
+    if (d.unit === 'seconds') return `${value} 秒`;
+  }
+  if (d.type === 'enum' && typeof value === 'string') {
+    const labels: Record<string, string> = d.optionLabels;
+    return labels[value] ?? value;
+  }
+  return undefined;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -71,7 +82,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function valueText(key: string, value: unknown): string {
   // An account without a quota of its own has the platform's.
   if (key === 'storage_quota_bytes' && value === null) return '平台默认';
-  if (key === 'max_uploads_per_hour' && value === 0) return '不限';
+  const setting = settingValueText(key, value);
+  if (setting !== undefined) return setting;
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (typeof value === 'number' && BYTE_KEYS.has(key)) return formatBytes(value);
@@ -81,10 +93,6 @@ function valueText(key: string, value: unknown): string {
   }
   if (typeof value === 'string' && key === 'type') return TYPE_LABELS[value] ?? value;
   if (typeof value === 'string' && key === 'fields') return FIELD_LABELS[value] ?? value;
-  if (typeof value === 'string' && key === 'unknown_file_types') {
-    const labels: Record<string, string> = messages.review.unknownFileTypeLabels;
-    return labels[value] ?? value;
-  }
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((v) => valueText(key, v)).join('、');
   return JSON.stringify(value);
@@ -98,11 +106,11 @@ export function describeAuditDetail(detail: Record<string, unknown> | null): str
   if ('from' in detail && 'to' in detail && !isRecord(detail.from)) {
     const rest = entries.filter(([k]) => k !== 'from' && k !== 'to');
     const change = `${valueText('from', detail.from)} → ${valueText('to', detail.to)}`;
-    return [change, ...rest.map(([k, v]) => `${KEY_LABELS[k] ?? k}：${valueText(k, v)}`)].join('；');
+    return [change, ...rest.map(([k, v]) => `${labelOf(k)}：${valueText(k, v)}`)].join('；');
   }
   return entries
     .map(([k, v]) => {
-      const label = KEY_LABELS[k] ?? k;
+      const label = labelOf(k);
       if (isRecord(v) && 'from' in v && 'to' in v) {
         return `${label}：${valueText(k, v.from)} → ${valueText(k, v.to)}`;
       }

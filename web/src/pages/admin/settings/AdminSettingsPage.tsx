@@ -2,15 +2,18 @@ import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import {
   type AdminConfigBody,
   type AdminConfigDto,
-  CONFIG_BOUNDS,
   EXTENSION_PATTERN,
   FORBIDDEN_EXTENSIONS,
   format,
+  type IntegerSetting,
   KNOWN_EXTENSIONS,
   MB,
   messages,
-  UNKNOWN_FILE_TYPE_MODES,
-  type UnknownFileTypeMode,
+  SETTING_GROUPS,
+  SETTING_KEYS,
+  SETTINGS,
+  type SettingGroup,
+  type SettingKeyOf,
 } from '@sitehall/contracts';
 import {
   Alert,
@@ -41,70 +44,34 @@ import { extensionGroups } from './extensionGroups';
 import './settings.css';
 
 const m = messages.review;
+const unknownTypes = SETTINGS.unknown_file_types;
 
-/** The form holds the settings in the units people think in: MB, GB and minutes. */
-interface SettingsForm {
-  max_files_per_upload: number;
-  max_file_bytes: number;
-  max_upload_bytes: number;
-  max_archive_entries: number;
-  max_archive_uncompressed_bytes: number;
-  /** The checked known types. */
-  allowed_extensions: string[];
+/** The form holds the settings in the units people think in (MB, GB, minutes), plus typed extensions. */
+type SettingsForm = AdminConfigDto & {
   /** Allowed types an admin typed in (any well-formed extension but the forbidden ones). */
   extra_extensions: string[];
-  unknown_file_types: UnknownFileTypeMode;
-  preview_ttl_seconds: number;
-  max_user_storage_bytes: number;
-  max_uploads_per_hour: number;
-}
-
-const FIELD_NAMES = [
-  'max_files_per_upload',
-  'max_file_bytes',
-  'max_upload_bytes',
-  'max_archive_entries',
-  'max_archive_uncompressed_bytes',
-  'allowed_extensions',
-  'unknown_file_types',
-  'preview_ttl_seconds',
-  'max_user_storage_bytes',
-  'max_uploads_per_hour',
-] as const;
-
-type ByteField = 'max_file_bytes' | 'max_upload_bytes' | 'max_archive_uncompressed_bytes';
-type CountField = 'max_files_per_upload' | 'max_archive_entries';
-
-const LABELS: Record<(typeof FIELD_NAMES)[number], string> = {
-  max_files_per_upload: '单次上传文件数上限',
-  max_file_bytes: '单个文件大小上限',
-  max_upload_bytes: '单次上传总大小上限',
-  max_archive_entries: '压缩包条目数上限',
-  max_archive_uncompressed_bytes: '压缩包解压后总大小上限',
-  allowed_extensions: '允许的文件类型',
-  unknown_file_types: '其他类型的文件',
-  preview_ttl_seconds: '预览链接有效期',
-  max_user_storage_bytes: '每个用户的存储空间',
-  max_uploads_per_hour: '每个用户每小时上传次数',
 };
 
-const mbOf = (bytes: number) => Math.round((bytes / MB) * 100) / 100;
-const bytesOf = (mb: number) => Math.round(mb * MB);
+type NumberKey = SettingKeyOf<'integer'>;
+const NUMBER_KEYS = SETTING_KEYS.filter((key): key is NumberKey => SETTINGS[key].type === 'integer');
+
 const GB = 1024 * MB;
-const gbOf = (bytes: number) => Math.round((bytes / GB) * 100) / 100;
-const bytesOfGb = (gb: number) => Math.round(gb * GB);
+/** Stored units per shown unit; counts are shown as they are. */
+const SCALE: Record<IntegerSetting['shownAs'], number> = { MB, GB, minutes: 60, 个: 1, 次: 1 };
+const scaled = (d: IntegerSetting) => d.shownAs === 'MB' || d.shownAs === 'GB';
+/** MB and GB are shown to two decimals, minutes and counts as whole numbers. */
+const shown = (d: IntegerSetting, stored: number) =>
+  scaled(d) ? Math.round((stored / SCALE[d.shownAs]) * 100) / 100 : Math.round(stored / SCALE[d.shownAs]);
+const storedOf = (d: IntegerSetting, value: number) => Math.round(value * SCALE[d.shownAs]);
 
 export function toForm(config: AdminConfigDto): SettingsForm {
-  return {
+  const form: SettingsForm = {
     ...config,
-    max_file_bytes: mbOf(config.max_file_bytes),
-    max_upload_bytes: mbOf(config.max_upload_bytes),
-    max_archive_uncompressed_bytes: mbOf(config.max_archive_uncompressed_bytes),
-    preview_ttl_seconds: Math.round(config.preview_ttl_seconds / 60),
-    max_user_storage_bytes: gbOf(config.max_user_storage_bytes),
     allowed_extensions: config.allowed_extensions.filter((e) => KNOWN_EXTENSIONS.includes(e)),
     extra_extensions: config.allowed_extensions.filter((e) => !KNOWN_EXTENSIONS.includes(e)),
   };
+  for (const key of NUMBER_KEYS) form[key] = shown(SETTINGS[key], config[key]);
+  return form;
 }
 
 /** '.SCSS ' → 'scss', as the server normalises a typed extension. */
@@ -121,128 +88,57 @@ const extraExtensionsRule: FormRule = {
 };
 
 /**
- * The form's values in the API's units. GB are shown to two decimals, so a quota that is not a
- * whole hundredth of a GB (set through the API) comes back as it was unless it was edited.
+ * The form's values in the API's units. MB and GB are shown to two decimals, so a size that is
+ * not a whole hundredth (set through the API) comes back as it was unless it was edited.
  */
 export function fromForm(values: SettingsForm, current?: AdminConfigDto): AdminConfigBody {
-  const storage =
-    current && gbOf(current.max_user_storage_bytes) === values.max_user_storage_bytes
-      ? current.max_user_storage_bytes
-      : bytesOfGb(values.max_user_storage_bytes);
-  return {
-    max_files_per_upload: values.max_files_per_upload,
-    max_file_bytes: bytesOf(values.max_file_bytes),
-    max_upload_bytes: bytesOf(values.max_upload_bytes),
-    max_archive_entries: values.max_archive_entries,
-    max_archive_uncompressed_bytes: bytesOf(values.max_archive_uncompressed_bytes),
-    allowed_extensions: [
-      ...new Set([...values.allowed_extensions, ...(values.extra_extensions ?? []).map(normalExtension)]),
-    ],
-    unknown_file_types: values.unknown_file_types,
-    preview_ttl_seconds: values.preview_ttl_seconds * 60,
-    max_user_storage_bytes: storage,
-    max_uploads_per_hour: values.max_uploads_per_hour,
+  const { extra_extensions: extra, ...config } = values;
+  const body: AdminConfigDto = {
+    ...config,
+    allowed_extensions: [...new Set([...values.allowed_extensions, ...(extra ?? []).map(normalExtension)])],
   };
+  for (const key of NUMBER_KEYS) {
+    const d = SETTINGS[key];
+    const untouched = current !== undefined && shown(d, current[key]) === values[key];
+    body[key] = untouched && scaled(d) ? current[key] : storedOf(d, values[key]);
+  }
+  return body;
 }
 
-/** A whole number inside the setting's bounds, checked in the unit the form shows. */
-function countRule(field: CountField): FormRule {
-  const { min, max } = CONFIG_BOUNDS[field];
-  const message = `${LABELS[field]}必须是 ${min} 到 ${max} 之间的整数`;
-  return { required: true, type: 'integer', min, max, message };
-}
-
-function megabyteRule(field: ByteField): FormRule {
-  const { min, max } = CONFIG_BOUNDS[field];
-  const low = Math.max(0.01, mbOf(min));
-  const high = mbOf(max);
-  const message = `${LABELS[field]}必须在 ${low} MB 到 ${high} MB 之间`;
-  return {
-    validator: async (_rule, value: number | null | undefined) => {
-      if (value === null || value === undefined) throw new Error(message);
-      const bytes = bytesOf(value);
-      if (bytes < min || bytes > max) throw new Error(message);
-    },
-  };
-}
-
-const minutesRule: FormRule = (() => {
-  const min = CONFIG_BOUNDS.preview_ttl_seconds.min / 60;
-  const max = CONFIG_BOUNDS.preview_ttl_seconds.max / 60;
+/** A number inside the setting's bounds, checked in the unit the form shows, in the form's words. */
+function numberRule(d: IntegerSetting): FormRule {
+  if (scaled(d)) {
+    const low = Math.max(0.01, shown(d, d.min));
+    const message = `${d.label}必须在 ${low} ${d.shownAs} 到 ${shown(d, d.max)} ${d.shownAs} 之间`;
+    return {
+      validator: async (_rule, value: number | null | undefined) => {
+        if (value === null || value === undefined) throw new Error(message);
+        const stored = storedOf(d, value);
+        if (stored < d.min || stored > d.max) throw new Error(message);
+      },
+    };
+  }
+  const [min, max] = [shown(d, d.min), shown(d, d.max)];
+  const range = d.shownAs === 'minutes' ? `${min} 到 ${max} 分钟` : `${min} 到 ${max}`;
+  const zero = d.zeroMeans ? `（0 表示${d.zeroMeans}）` : '';
   return {
     required: true,
     type: 'integer',
     min,
     max,
-    message: `${LABELS.preview_ttl_seconds}必须是 ${min} 到 ${max} 分钟之间的整数`,
+    message: `${d.label}必须是 ${range} 之间的整数${zero}`,
   };
-})();
-
-const gigabyteRule: FormRule = (() => {
-  const { min, max } = CONFIG_BOUNDS.max_user_storage_bytes;
-  const message = `${LABELS.max_user_storage_bytes}必须在 ${gbOf(min)} GB 到 ${gbOf(max)} GB 之间`;
-  return {
-    validator: async (_rule, value: number | null | undefined) => {
-      if (value === null || value === undefined) throw new Error(message);
-      const bytes = bytesOfGb(value);
-      if (bytes < min || bytes > max) throw new Error(message);
-    },
-  };
-})();
-
-const uploadsPerHourRule: FormRule = (() => {
-  const { min, max } = CONFIG_BOUNDS.max_uploads_per_hour;
-  const message = `${LABELS.max_uploads_per_hour}必须是 ${min} 到 ${max} 之间的整数（0 表示不限）`;
-  return { required: true, type: 'integer', min, max, message };
-})();
+}
 
 /** Help under a field: its default, so an admin sees how far they moved from it. */
-function defaultHint(text: string) {
-  return <span className="settings-hint">默认：{text}</span>;
-}
-
-/** A limit counted in items (files, archive entries). */
-function CountSetting({ field, defaults }: { field: CountField; defaults: AdminConfigDto }) {
+function defaultHint(d: IntegerSetting, value: number) {
+  const unit = d.shownAs === 'minutes' ? '分钟' : d.shownAs;
+  const zero = d.zeroMeans ? `，0 表示${d.zeroMeans}` : '';
   return (
-    <Col xs={24} md={12}>
-      <Form.Item
-        name={field}
-        label={LABELS[field]}
-        rules={[countRule(field)]}
-        extra={defaultHint(`${defaults[field]} 个`)}
-      >
-        <InputNumber className="settings-number" controls={false} precision={0} suffix="个" />
-      </Form.Item>
-    </Col>
-  );
-}
-
-/** A size limit, shown and typed in MB, stored in bytes. */
-function MegabyteSetting({
-  field,
-  defaults,
-  step = 1,
-  rules = [],
-  dependencies,
-}: {
-  field: ByteField;
-  defaults: AdminConfigDto;
-  step?: number;
-  rules?: FormRule[];
-  dependencies?: ByteField[];
-}) {
-  return (
-    <Col xs={24} md={12}>
-      <Form.Item
-        name={field}
-        label={LABELS[field]}
-        dependencies={dependencies}
-        rules={[megabyteRule(field), ...rules]}
-        extra={defaultHint(`${mbOf(defaults[field])} MB`)}
-      >
-        <InputNumber className="settings-number" controls={false} precision={2} step={step} suffix="MB" />
-      </Form.Item>
-    </Col>
+    <span className="settings-hint">
+      默认：{shown(d, value)} {unit}
+      {zero}
+    </span>
   );
 }
 
@@ -253,6 +149,43 @@ const fileWithinUploadRule: FormRule = ({ getFieldValue }) => ({
     if (value !== null && total !== null && value > total) throw new Error(m.configFileOverUpload);
   },
 });
+
+/** Rules and dependencies between settings that no single setting's bounds express. */
+const CROSS_RULES: Partial<Record<NumberKey, { rules: FormRule[]; dependencies: NumberKey[] }>> = {
+  max_file_bytes: { rules: [fileWithinUploadRule], dependencies: ['max_upload_bytes'] },
+};
+
+/** One numeric setting, shown in its form unit. */
+function NumberSetting({ field, defaults }: { field: NumberKey; defaults: AdminConfigDto }) {
+  const d: IntegerSetting = SETTINGS[field];
+  const cross = CROSS_RULES[field];
+  return (
+    <Col xs={24} md={12}>
+      <Form.Item
+        name={field}
+        label={d.label}
+        dependencies={cross?.dependencies}
+        rules={[numberRule(d), ...(cross?.rules ?? [])]}
+        extra={defaultHint(d, defaults[field])}
+      >
+        <InputNumber
+          className="settings-number"
+          controls={false}
+          precision={scaled(d) ? 2 : 0}
+          step={d.step}
+          suffix={d.shownAs === 'minutes' ? '分钟' : d.shownAs}
+        />
+      </Form.Item>
+    </Col>
+  );
+}
+
+/** The numeric settings of one card, in the table's order. */
+function NumberSettings({ group, defaults }: { group: SettingGroup; defaults: AdminConfigDto }) {
+  return NUMBER_KEYS.filter((key) => SETTINGS[key].group === group).map((key) => (
+    <NumberSetting key={key} field={key} defaults={defaults} />
+  ));
+}
 
 export function AdminSettingsPage() {
   const { message } = App.useApp();
@@ -310,7 +243,7 @@ export function AdminSettingsPage() {
       message.success(m.configSaved);
     } catch (error) {
       const apiError = toApiError(error);
-      const onFields = applyFieldErrors(form, apiError, FIELD_NAMES);
+      const onFields = applyFieldErrors(form, apiError, SETTING_KEYS);
       message.error(onFields ? `${m.configInvalid}：请检查标出的设置` : apiError.message);
     }
   };
@@ -322,14 +255,14 @@ export function AdminSettingsPage() {
 
   const fillDefaults = () => {
     form.setFieldsValue(toForm(defaults));
-    form.setFields(FIELD_NAMES.map((name) => ({ name, errors: [] })));
+    form.setFields(SETTING_KEYS.map((name) => ({ name, errors: [] })));
     setDirty(true);
     message.info('已填入默认值，点击“保存设置”后生效');
   };
 
   const undo = () => {
     if (current) form.setFieldsValue(toForm(current));
-    form.setFields(FIELD_NAMES.map((name) => ({ name, errors: [] })));
+    form.setFields(SETTING_KEYS.map((name) => ({ name, errors: [] })));
     setDirty(false);
   };
 
@@ -349,23 +282,14 @@ export function AdminSettingsPage() {
         className="settings-form"
         scrollToFirstError
       >
-        <Card title="上传限制" className="settings-card">
+        <Card title={SETTING_GROUPS.uploads.title} className="settings-card">
           <Row gutter={24}>
-            <CountSetting field="max_files_per_upload" defaults={defaults} />
-            <MegabyteSetting
-              field="max_file_bytes"
-              defaults={defaults}
-              dependencies={['max_upload_bytes']}
-              rules={[fileWithinUploadRule]}
-            />
-            <MegabyteSetting field="max_upload_bytes" defaults={defaults} />
-            <CountSetting field="max_archive_entries" defaults={defaults} />
-            <MegabyteSetting field="max_archive_uncompressed_bytes" defaults={defaults} step={10} />
+            <NumberSettings group="uploads" defaults={defaults} />
           </Row>
         </Card>
 
         <Card
-          title="允许的文件类型"
+          title={SETTING_GROUPS.extensions.title}
           className="settings-card"
           extra={
             <Space size={4}>
@@ -379,13 +303,13 @@ export function AdminSettingsPage() {
           }
         >
           <Typography.Paragraph type="secondary" className="settings-card__lead">
-            允许的类型作为网页内容提供。同一份列表同时适用于直接上传的文件和压缩包内的文件。可执行文件、安装程序和服务器端脚本始终不能上传。
+            {SETTING_GROUPS.extensions.lead}
           </Typography.Paragraph>
           <Form.Item
             name="allowed_extensions"
             rules={[{ required: true, type: 'array', min: 1, message: m.configExtensionsRequired }]}
           >
-            <Checkbox.Group className="settings-extensions" aria-label={LABELS.allowed_extensions}>
+            <Checkbox.Group className="settings-extensions" aria-label={SETTINGS.allowed_extensions.label}>
               {groups.map((group) => (
                 <fieldset key={group.label} className="settings-extensions__group">
                   <legend>{group.label}</legend>
@@ -415,61 +339,29 @@ export function AdminSettingsPage() {
               aria-label="其他允许的扩展名"
             />
           </Form.Item>
-          <Form.Item
-            name="unknown_file_types"
-            label={LABELS.unknown_file_types}
-            extra="不在允许列表中、也不是可执行文件的文件（如 LICENSE、.scss 源码、.gz）。仅供下载的文件以附件方式提供，页面的脚本仍可读取。"
-          >
-            <Radio.Group aria-label={LABELS.unknown_file_types}>
-              {UNKNOWN_FILE_TYPE_MODES.map((mode) => (
+          <Form.Item name="unknown_file_types" label={unknownTypes.label} extra={unknownTypes.help}>
+            <Radio.Group aria-label={unknownTypes.label}>
+              {unknownTypes.options.map((mode) => (
                 <Radio key={mode} value={mode}>
-                  {m.unknownFileTypeLabels[mode]}
+                  {unknownTypes.optionLabels[mode]}
                 </Radio>
               ))}
             </Radio.Group>
           </Form.Item>
         </Card>
 
-        <Card title="用户配额" className="settings-card">
+        <Card title={SETTING_GROUPS.quota.title} className="settings-card">
           <Typography.Paragraph type="secondary" className="settings-card__lead">
-            存储空间按每个用户所有项目的全部版本（含待审核、已拒绝和被替换的版本）计算；可在“用户管理”中为单个用户设置不同的配额。管理员上传不受每小时次数限制。
+            {SETTING_GROUPS.quota.lead}
           </Typography.Paragraph>
           <Row gutter={24}>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="max_user_storage_bytes"
-                label={LABELS.max_user_storage_bytes}
-                rules={[gigabyteRule]}
-                extra={defaultHint(`${gbOf(defaults.max_user_storage_bytes)} GB`)}
-              >
-                <InputNumber className="settings-number" controls={false} precision={2} suffix="GB" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="max_uploads_per_hour"
-                label={LABELS.max_uploads_per_hour}
-                rules={[uploadsPerHourRule]}
-                extra={defaultHint(`${defaults.max_uploads_per_hour} 次，0 表示不限`)}
-              >
-                <InputNumber className="settings-number" controls={false} precision={0} suffix="次" />
-              </Form.Item>
-            </Col>
+            <NumberSettings group="quota" defaults={defaults} />
           </Row>
         </Card>
 
-        <Card title="预览与站点" className="settings-card">
+        <Card title={SETTING_GROUPS.preview.title} className="settings-card">
           <Row gutter={24}>
-            <Col xs={24} md={12}>
-              <Form.Item
-                name="preview_ttl_seconds"
-                label={LABELS.preview_ttl_seconds}
-                rules={[minutesRule]}
-                extra={defaultHint(`${Math.round(defaults.preview_ttl_seconds / 60)} 分钟`)}
-              >
-                <InputNumber className="settings-number" controls={false} precision={0} suffix="分钟" />
-              </Form.Item>
-            </Col>
+            <NumberSettings group="preview" defaults={defaults} />
             <Col xs={24} md={12}>
               <div className="settings-origin">
                 <Typography.Text type="secondary">站点访问方式</Typography.Text>

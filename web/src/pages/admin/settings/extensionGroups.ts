@@ -1,6 +1,8 @@
+import { ARCHIVE_EXTENSIONS } from '@sitehall/contracts';
+
 /** The allowed-types checkboxes, grouped the way people think of a site's files. */
-const GROUPS: Array<{ label: string; extensions: string[] }> = [
-  { label: '压缩包', extensions: ['zip', 'rar', '7z'] },
+const GROUPS: Array<{ label: string; extensions: readonly string[] }> = [
+  { label: '压缩包', extensions: ARCHIVE_EXTENSIONS },
   {
     label: '网页与代码',
     extensions: ['html', 'htm', 'css', 'js', 'mjs', 'json', 'map', 'xml', 'webmanifest', 'wasm'],
