@@ -1,8 +1,8 @@
-import { loginBody, messages, registerBody, updateProfileBody } from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parse } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { route } from '../http/endpoint-routes.js';
 import { metaOf, ok } from '../http/reply.js';
 import { presentUser } from '../presenters/user.js';
 
@@ -11,8 +11,7 @@ export const authRoutes =
   async (app) => {
     const { accounts } = ctx.services;
 
-    app.post('/auth/login', { config: { access: 'public' } }, async (request) => {
-      const body = parse(loginBody, request.body);
+    route(app, 'login', async (request, _reply, { body }) => {
       const { session, user } = await accounts.login(body, metaOf(request));
       return ok(
         { token: session.token, expires_at: session.expiresAt, user: presentUser(user) },
@@ -20,23 +19,22 @@ export const authRoutes =
       );
     });
 
-    app.post('/auth/logout', { config: { access: 'user' } }, async (request) => {
+    route(app, 'logout', async (request) => {
       await accounts.logout(actorOf(request), metaOf(request));
       return ok(null, messages.auth.logoutSuccess);
     });
 
-    app.post('/auth/refresh', { config: { access: 'user' } }, async (request) => {
+    route(app, 'refresh', async (request) => {
       const { session, user } = await accounts.refresh(actorOf(request), metaOf(request));
       return ok({ token: session.token, expires_at: session.expiresAt, user: presentUser(user) });
     });
 
-    app.get('/auth/profile', { config: { access: 'user' } }, async (request) => {
+    route(app, 'profile', async (request) => {
       const user = await accounts.profile(actorOf(request).id);
       return ok({ user: presentUser(user) });
     });
 
-    app.put('/auth/profile', { config: { access: 'user' } }, async (request) => {
-      const body = parse(updateProfileBody, request.body);
+    route(app, 'updateProfile', async (request, _reply, { body }) => {
       const { user, passwordChanged } = await accounts.updateProfile(actorOf(request), body, metaOf(request));
       return ok(
         { user: presentUser(user) },
@@ -44,10 +42,8 @@ export const authRoutes =
       );
     });
 
-    app.post('/auth/register', { config: { access: 'admin' } }, async (request, reply) => {
-      const body = parse(registerBody, request.body);
+    route(app, 'register', async (request, _reply, { body }) => {
       const { user, password } = await accounts.register(actorOf(request), body, metaOf(request));
-      reply.code(201);
       return ok({ password, user: presentUser(user) }, messages.auth.registerSuccess);
     });
   };
