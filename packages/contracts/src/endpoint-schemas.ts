@@ -1,5 +1,6 @@
 /**
- * The request and response schemas of every endpoint of endpoints.ts, under the same key (the
+ * The server's half of the endpoint table: the Chinese summary, area, request and response schemas
+ * of every endpoint of endpoints.ts, under the same key (the
  * `satisfies` below fails the typecheck when one table has a key the other lacks). `data` is the
  * schema of the success envelope's `data`; null for answers that are not the envelope (a zip, a
  * page). The server parses query and body with these; GET /api/openapi.json shows them.
@@ -52,6 +53,10 @@ export const idPathParams = z.object({
 });
 
 export interface EndpointSchemas {
+  /** The area it belongs to (the OpenAPI tag). */
+  tag: string;
+  /** What it does, in Chinese (the OpenAPI summary). */
+  summary: string;
   params?: z.ZodType;
   query?: z.ZodType;
   /** The JSON body. */
@@ -64,44 +69,95 @@ export interface EndpointSchemas {
 const id = { params: idPathParams };
 
 export const endpointSchemas = {
-  login: { body: loginBody, data: authData },
-  logout: { data: noData },
-  refresh: { data: authData },
-  profile: { data: userData },
-  updateProfile: { body: updateProfileBody, data: userData },
-  register: { body: registerBody, data: passwordData },
+  login: { tag: '账号', summary: '登录', body: loginBody, data: authData },
+  logout: { tag: '账号', summary: '退出登录', data: noData },
+  refresh: { tag: '账号', summary: '续期会话', data: authData },
+  profile: { tag: '账号', summary: '当前用户资料', data: userData },
+  updateProfile: { tag: '账号', summary: '修改资料或密码', body: updateProfileBody, data: userData },
+  register: { tag: '账号', summary: '创建用户（返回初始密码）', body: registerBody, data: passwordData },
 
-  users: { query: userListQuery, data: adminUserListData },
-  updateUser: { ...id, body: updateUserBody, data: userData },
-  resetPassword: { ...id, data: passwordData },
-  deleteUser: { ...id, data: noData },
+  users: { tag: '用户管理', summary: '用户列表', query: userListQuery, data: adminUserListData },
+  updateUser: {
+    tag: '用户管理',
+    summary: '修改用户（角色、停用、存储配额）',
+    ...id,
+    body: updateUserBody,
+    data: userData,
+  },
+  resetPassword: { tag: '用户管理', summary: '重置密码（返回新密码）', ...id, data: passwordData },
+  deleteUser: { tag: '用户管理', summary: '删除用户', ...id, data: noData },
 
-  publicConfig: { data: publicConfigDto },
-  showcase: { query: showcaseQuery, data: showcaseData },
+  publicConfig: { tag: '配置', summary: '上传限制与允许的文件类型', data: publicConfigDto },
+  showcase: { tag: '展厅', summary: '展厅项目列表', query: showcaseQuery, data: showcaseData },
 
-  upload: { multipart: uploadFields, data: projectData },
-  myProjects: { query: myProjectsQuery, data: myProjectsData },
-  project: { ...id, data: projectData },
-  updateProject: { ...id, body: updateProjectBody, multipart: versionFields, data: projectData },
-  deleteProject: { ...id, data: noData },
-  rollback: { ...id, body: rollbackBody, data: projectData },
-  download: { ...id, data: null },
-  previewToken: { ...id, data: previewTokenDto },
+  upload: {
+    tag: '我的项目',
+    summary: '上传新项目（multipart：文件或压缩包）',
+    multipart: uploadFields,
+    data: projectData,
+  },
+  myProjects: { tag: '我的项目', summary: '我的项目与统计', query: myProjectsQuery, data: myProjectsData },
+  project: { tag: '我的项目', summary: '项目详情', ...id, data: projectData },
+  updateProject: {
+    tag: '我的项目',
+    summary: '修改项目信息（JSON），或上传新版本（multipart）',
+    ...id,
+    body: updateProjectBody,
+    multipart: versionFields,
+    data: projectData,
+  },
+  deleteProject: { tag: '我的项目', summary: '删除项目', ...id, data: noData },
+  rollback: {
+    tag: '我的项目',
+    summary: '回滚到已通过的旧版本',
+    ...id,
+    body: rollbackBody,
+    data: projectData,
+  },
+  download: { tag: '我的项目', summary: '下载项目文件（zip）', ...id, data: null },
+  previewToken: { tag: '我的项目', summary: '生成预览链接', ...id, data: previewTokenDto },
 
-  adminProjects: { query: adminProjectsQuery, data: adminProjectListData },
-  pendingProjects: { query: pendingProjectsQuery, data: pendingProjectsData },
-  adminProject: { ...id, data: adminProjectDetailData },
-  adminSource: { ...id, query: adminSourceQuery, data: adminSourceData },
-  review: { ...id, body: reviewBody, data: projectData },
-  batch: { body: batchBody, data: batchResultData },
-  adminDownload: { ...id, data: null },
-  stats: { data: adminStatsDto },
-  auditLogs: { query: auditLogQuery, data: auditLogListData },
-  adminConfig: { data: adminConfigData },
-  updateAdminConfig: { body: adminConfigBody, data: adminConfigData },
+  adminProjects: {
+    tag: '审核',
+    summary: '项目列表（审核）',
+    query: adminProjectsQuery,
+    data: adminProjectListData,
+  },
+  pendingProjects: {
+    tag: '审核',
+    summary: '待审核项目',
+    query: pendingProjectsQuery,
+    data: pendingProjectsData,
+  },
+  adminProject: {
+    tag: '审核',
+    summary: '审核详情（内容检查、版本差异、访问统计）',
+    ...id,
+    data: adminProjectDetailData,
+  },
+  adminSource: {
+    tag: '审核',
+    summary: '查看最新版本的源文件片段',
+    ...id,
+    query: adminSourceQuery,
+    data: adminSourceData,
+  },
+  review: {
+    tag: '审核',
+    summary: '审核操作（通过、驳回、发布、下架…）',
+    ...id,
+    body: reviewBody,
+    data: projectData,
+  },
+  batch: { tag: '审核', summary: '批量操作', body: batchBody, data: batchResultData },
+  adminDownload: { tag: '审核', summary: '下载项目文件（zip）', ...id, data: null },
+  stats: { tag: '管理', summary: '仪表盘统计', data: adminStatsDto },
+  auditLogs: { tag: '管理', summary: '操作日志', query: auditLogQuery, data: auditLogListData },
+  adminConfig: { tag: '管理', summary: '平台设置', data: adminConfigData },
+  updateAdminConfig: { tag: '管理', summary: '修改平台设置', body: adminConfigBody, data: adminConfigData },
 
-  openapi: { data: null },
-  docs: { data: null },
+  openapi: { tag: '接口文档', summary: '本接口的 OpenAPI 3.1 描述', data: null },
+  docs: { tag: '接口文档', summary: '接口文档页面', data: null },
 } as const satisfies { [K in EndpointKey]: EndpointSchemas };
 
 type SchemasOf<K extends EndpointKey> = (typeof endpointSchemas)[K];

@@ -114,8 +114,8 @@ function operation(key: EndpointKey): Operation {
   };
   return {
     operationId: key,
-    summary: endpoint.summary,
-    tags: [endpoint.tag],
+    summary: schemas.summary,
+    tags: [schemas.tag],
     'x-access': endpoint.access,
     // Public routes need no token; the rest take the session token as a bearer token.
     security: endpoint.access === 'public' ? [] : [{ bearerAuth: [] }],
@@ -144,7 +144,7 @@ export function buildOpenApiDocument(): JsonSchema {
         'access 为 user 或 admin 的接口需要登录所得的令牌（Authorization: Bearer …）。',
     },
     servers: [{ url: '/' }],
-    tags: [...new Set(Object.values(endpoints).map((e) => e.tag))].map((name) => ({ name })),
+    tags: [...new Set(Object.values(endpointSchemas).map((e) => e.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
