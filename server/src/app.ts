@@ -12,10 +12,12 @@ import { DatabaseUnavailable, isDatabaseUnavailable, type PoolEvent } from './db
 import { ServiceUnavailable } from './domain/errors.js';
 import { registerAccess } from './http/access.js';
 import { answerClientError } from './http/client-errors.js';
+import { assertEndpointTable } from './http/endpoint-routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { hstsHeader, registerAppHeaders } from './http/headers.js';
 import { type Pingable, registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
+import { apiDocsRoutes } from './http/openapi.js';
 import { registerWebApp } from './http/web-app.js';
 import { sweepLeftovers } from './jobs/sweep.js';
 import { startTimedJobs } from './jobs/timed.js';
@@ -299,9 +301,12 @@ export async function buildApp(
       await api.register(deployRoutes(ctx));
       await api.register(previewRoutes(ctx));
       await api.register(adminRoutes(ctx));
+      await api.register(apiDocsRoutes);
     },
     { prefix: '/api' },
   );
+  // Every entry of the endpoint table has its route and every /api route its entry.
+  assertEndpointTable(app.apiRoutes);
 
   // A test may pass its own client to check; otherwise the shared one (REDIS_URL), which counts as
   // ready only while the invalidation subscription is up too.

@@ -2,20 +2,12 @@
  * Admin calls under /api/admin (admin only): the review lists and detail, review decisions, batch
  * actions, downloads, the dashboard's figures, the audit log and the platform settings.
  */
-import {
-  adminConfigBody,
-  adminProjectsQuery,
-  adminSourceQuery,
-  auditLogQuery,
-  batchBody,
-  messages,
-  pendingProjectsQuery,
-  reviewBody,
-} from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { AppError, NotFound, parse } from '../domain/errors.js';
+import { AppError, NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { route } from '../http/endpoint-routes.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { presentAuditLog } from '../presenters/audit.js';
 import { paginate } from '../presenters/pagination.js';
@@ -38,30 +30,24 @@ export const adminRoutes =
       delete: messages.project.deleted,
     } as const;
 
-    app.get('/admin/projects', { config: { access: 'admin' } }, async (request) => {
-      const q = parse(adminProjectsQuery, request.query);
+    route(app, 'adminProjects', async (_request, _reply, { query: q }) => {
       const { projects: list, total, counts } = await reviewQueue.list(q);
       return ok({ projects: list, pagination: paginate(q.page, q.page_size, total), counts });
     });
 
-    app.get('/admin/projects/pending', { config: { access: 'admin' } }, async (request) => {
-      const q = parse(pendingProjectsQuery, request.query);
+    route(app, 'pendingProjects', async (_request, _reply, { query: q }) => {
       const { projects: list, total } = await reviewQueue.pending(q.page, q.page_size);
       return ok({ projects: list, pagination: paginate(q.page, q.page_size, total) });
     });
 
-    app.get('/admin/projects/:id', { config: { access: 'admin' } }, async (request) =>
-      ok(await reviewQueue.detail(projectId(request.params))),
-    );
+    route(app, 'adminProject', async (request) => ok(await reviewQueue.detail(projectId(request.params))));
 
     // A text file of the newest version around a line: where a content check finding points.
-    app.get('/admin/projects/:id/source', { config: { access: 'admin' } }, async (request) => {
-      const q = parse(adminSourceQuery, request.query);
+    route(app, 'adminSource', async (request, _reply, { query: q }) => {
       return ok(await reviewQueue.source(projectId(request.params), q.path, q.line));
     });
 
-    app.post('/admin/projects/:id/review', { config: { access: 'admin' } }, async (request) => {
-      const body = parse(reviewBody, request.body);
+    route(app, 'review', async (request, _reply, { body }) => {
       const actor = actorOf(request);
       const id = projectId(request.params);
       await review.decide(actor, id, body.action, body.comment, metaOf(request));
@@ -70,8 +56,7 @@ export const adminRoutes =
     });
 
     // Each project is all-or-nothing on its own; the answer reports every one.
-    app.post('/admin/projects/batch', { config: { access: 'admin' } }, async (request) => {
-      const body = parse(batchBody, request.body);
+    route(app, 'batch', async (request, _reply, { body }) => {
       const actor = actorOf(request);
       const results: Array<{ id: number; success: boolean; message: string }> = [];
       for (const id of [...new Set(body.projectIds)]) {
@@ -88,7 +73,7 @@ export const adminRoutes =
       return ok({ results, succeeded, failed: results.length - succeeded });
     });
 
-    app.get('/admin/projects/:id/download', { config: { access: 'admin' } }, async (request, reply) => {
+    route(app, 'adminDownload', async (request, reply) => {
       const { stream, filename } = await projects.download(
         actorOf(request),
         projectId(request.params),
@@ -101,18 +86,16 @@ export const adminRoutes =
         .send(stream);
     });
 
-    app.get('/admin/stats', { config: { access: 'admin' } }, async () => ok(await stats.overview()));
+    route(app, 'stats', async () => ok(await stats.overview()));
 
-    app.get('/admin/audit-logs', { config: { access: 'admin' } }, async (request) => {
-      const q = parse(auditLogQuery, request.query);
+    route(app, 'auditLogs', async (_request, _reply, { query: q }) => {
       const { rows, total } = await audit.list(q);
       return ok({ logs: rows.map(presentAuditLog), pagination: paginate(q.page, q.page_size, total) });
     });
 
-    app.get('/admin/config', { config: { access: 'admin' } }, async () => ok(await settings.adminConfig()));
+    route(app, 'adminConfig', async () => ok(await settings.adminConfig()));
 
-    app.put('/admin/config', { config: { access: 'admin' } }, async (request) => {
-      const body = parse(adminConfigBody, request.body);
+    route(app, 'updateAdminConfig', async (request, _reply, { body }) => {
       return ok(await settings.change(actorOf(request), body, metaOf(request)), messages.review.configSaved);
     });
   };

@@ -1,8 +1,9 @@
-import { createTokenBody, loginBody, messages, registerBody, updateProfileBody } from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { NotFound, parse } from '../domain/errors.js';
+import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { route } from '../http/endpoint-routes.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { presentApiToken } from '../presenters/api-token.js';
 import { presentUser } from '../presenters/user.js';
@@ -12,8 +13,7 @@ export const authRoutes =
   async (app) => {
     const { accounts } = ctx.services;
 
-    app.post('/auth/login', { config: { access: 'public' } }, async (request) => {
-      const body = parse(loginBody, request.body);
+    route(app, 'login', async (request, _reply, { body }) => {
       const { session, user } = await accounts.login(body, metaOf(request));
       return ok(
         { token: session.token, expires_at: session.expiresAt, user: presentUser(user) },
@@ -21,23 +21,22 @@ export const authRoutes =
       );
     });
 
-    app.post('/auth/logout', { config: { access: 'user' } }, async (request) => {
+    route(app, 'logout', async (request) => {
       await accounts.logout(actorOf(request), metaOf(request));
       return ok(null, messages.auth.logoutSuccess);
     });
 
-    app.post('/auth/refresh', { config: { access: 'user' } }, async (request) => {
+    route(app, 'refresh', async (request) => {
       const { session, user } = await accounts.refresh(actorOf(request), metaOf(request));
       return ok({ token: session.token, expires_at: session.expiresAt, user: presentUser(user) });
     });
 
-    app.get('/auth/profile', { config: { access: 'user' } }, async (request) => {
+    route(app, 'profile', async (request) => {
       const user = await accounts.profile(actorOf(request).id);
       return ok({ user: presentUser(user) });
     });
 
-    app.put('/auth/profile', { config: { access: 'user' } }, async (request) => {
-      const body = parse(updateProfileBody, request.body);
+    route(app, 'updateProfile', async (request, _reply, { body }) => {
       const { user, passwordChanged } = await accounts.updateProfile(actorOf(request), body, metaOf(request));
       return ok(
         { user: presentUser(user) },
@@ -45,27 +44,23 @@ export const authRoutes =
       );
     });
 
-    app.post('/auth/register', { config: { access: 'admin' } }, async (request, reply) => {
-      const body = parse(registerBody, request.body);
+    route(app, 'register', async (request, _reply, { body }) => {
       const { user, password } = await accounts.register(actorOf(request), body, metaOf(request));
-      reply.code(201);
       return ok({ password, user: presentUser(user) }, messages.auth.registerSuccess);
     });
 
     // Personal API tokens (docs/decisions.md "API tokens"): a session only, never a token.
-    app.post('/auth/tokens', { config: { access: 'user' } }, async (request, reply) => {
-      const body = parse(createTokenBody, request.body);
+    route(app, 'createApiToken', async (request, _reply, { body }) => {
       const token = await ctx.services.apiTokens.create(actorOf(request), body.name, metaOf(request));
-      reply.code(201);
       return ok(token, messages.deploy.tokenCreated);
     });
 
-    app.get('/auth/tokens', { config: { access: 'user' } }, async (request) => {
+    route(app, 'apiTokens', async (request) => {
       const tokens = await ctx.services.apiTokens.list(actorOf(request));
       return ok({ tokens: tokens.map(presentApiToken) });
     });
 
-    app.delete('/auth/tokens/:id', { config: { access: 'user' } }, async (request) => {
+    route(app, 'revokeApiToken', async (request) => {
       const id = idParam((request.params as { id?: string }).id);
       if (id === null) throw new NotFound(messages.deploy.tokenNotFound);
       await ctx.services.apiTokens.revoke(actorOf(request), id, metaOf(request));

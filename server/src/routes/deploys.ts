@@ -2,11 +2,12 @@
  * Digest deploys under /api/deploys (docs/decisions.md "Digest deploys"): start with a manifest,
  * PUT each content the server lacks as a raw body, finish into a new pending version.
  */
-import { messages, sha256Hex, startDeployBody } from '@sitehall/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import { messages, sha256Hex } from '@sitehall/contracts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { Invalid, parse } from '../domain/errors.js';
+import { Invalid } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { route } from '../http/endpoint-routes.js';
 import { metaOf, ok } from '../http/reply.js';
 
 const m = messages.deploy;
@@ -20,16 +21,13 @@ export const deployRoutes =
     const { deploys } = ctx.services;
     const deployId = (params: unknown) => String((params as { id?: string }).id ?? '');
 
-    app.post('/deploys', { config: { access: 'user' } }, async (request, reply) => {
-      const body = parse(startDeployBody, request.body);
+    route(app, 'startDeploy', async (request, _reply, { body }) => {
       const started = await deploys.start(actorOf(request), body);
-      reply.code(201);
       return ok(started, m.deployStarted);
     });
 
-    app.post('/deploys/:id/finish', { config: { access: 'user' } }, async (request, reply) => {
+    route(app, 'finishDeploy', async (request) => {
       const project = await deploys.finish(actorOf(request), deployId(request.params), metaOf(request));
-      reply.code(201);
       return ok({ project }, m.deployFinished);
     });
 
@@ -38,23 +36,23 @@ export const deployRoutes =
     await app.register(async (raw) => {
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser('*', (_request, _payload, done) => done(null));
-      raw.put(
-        '/deploys/:id/files/:sha256',
-        {
-          config: {
-            access: 'user',
-            rateLimit: {
-              max: FILE_PUTS_PER_MINUTE,
-              timeWindow: 60_000,
-              keyGenerator: (request) => `deploy:${deployId(request.params)}`,
-            },
-          },
-        },
+      route(
+        raw,
+        'deployFile',
         async (request) => {
           const sha256 = (request.params as { sha256?: string }).sha256 ?? '';
           if (!sha256Hex.safeParse(sha256).success) throw new Invalid('sha256', m.hashInvalid);
           await deploys.receiveFile(actorOf(request), deployId(request.params), sha256, request.raw);
           return ok(null, m.fileReceived);
+        },
+        {
+          config: {
+            rateLimit: {
+              max: FILE_PUTS_PER_MINUTE,
+              timeWindow: 60_000,
+              keyGenerator: (request: FastifyRequest) => `deploy:${deployId(request.params)}`,
+            },
+          },
         },
       );
     });

@@ -4,12 +4,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { route } from '../http/endpoint-routes.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 
 export const previewRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.post('/projects/:id/preview-token', { config: { access: 'user' } }, async (request) => {
+    route(app, 'previewToken', async (request) => {
       const id = idParam((request.params as { id?: string }).id);
       if (id === null) throw new NotFound(messages.project.notFound);
       const actor = actorOf(request);

@@ -1,9 +1,10 @@
 /** The owner's project calls under /api/projects (docs/product.md §7, docs/product.md "Deployments"). */
-import { messages, myProjectsQuery, rollbackBody, updateProjectBody } from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { NotFound, parse } from '../domain/errors.js';
+import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { route } from '../http/endpoint-routes.js';
 import { stageMultipartUpload } from '../http/multipart-upload.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { paginate } from '../presenters/pagination.js';
@@ -28,31 +29,29 @@ export const projectRoutes =
       return [actor, admission, staged, metaOf(request)] as const;
     };
 
-    app.post('/projects/upload', { config: { access: 'user' } }, async (request, reply) => {
+    route(app, 'upload', async (request) => {
       const project = await projects.upload(...(await receiveUpload(request, null)));
-      reply.code(201);
       return ok({ project }, messages.project.uploadSuccess);
     });
 
-    app.get('/projects/my', { config: { access: 'user' } }, async (request) => {
-      const q = parse(myProjectsQuery, request.query);
+    route(app, 'myProjects', async (request, _reply, { query: q }) => {
       const { projects: list, total, stats, storage } = await projects.listMine(actorOf(request), q);
       return ok({ projects: list, pagination: paginate(q.page, q.page_size, total), stats, storage });
     });
 
-    app.get('/projects/:id', { config: { access: 'user' } }, async (request) => {
+    route(app, 'project', async (request) => {
       const p = await projects.visible(actorOf(request), projectId(request.params));
       return ok({ project: await projects.detail(p) });
     });
 
     // JSON edits the metadata; multipart uploads a new version of the files.
-    app.put('/projects/:id', { config: { access: 'user' } }, async (request) => {
+    route(app, 'updateProject', async (request, _reply, input) => {
       const id = projectId(request.params);
       if (request.isMultipart()) {
         const project = await projects.uploadVersion(...(await receiveUpload(request, id)));
         return ok({ project }, messages.project.versionUploaded);
       }
-      const body = parse(updateProjectBody, request.body);
+      const body = input.body;
       const project = await projects.updateMeta(
         actorOf(request),
         id,
@@ -62,13 +61,12 @@ export const projectRoutes =
       return ok({ project }, messages.project.updated);
     });
 
-    app.delete('/projects/:id', { config: { access: 'user' } }, async (request) => {
+    route(app, 'deleteProject', async (request) => {
       await projects.remove(actorOf(request), projectId(request.params), metaOf(request));
       return ok(null, messages.project.deleted);
     });
 
-    app.post('/projects/:id/rollback', { config: { access: 'user' } }, async (request) => {
-      const body = parse(rollbackBody, request.body);
+    route(app, 'rollback', async (request, _reply, { body }) => {
       const actor = actorOf(request);
       const id = projectId(request.params);
       await ctx.services.review.rollback(actor, id, body.deployment_id, metaOf(request));
@@ -78,7 +76,7 @@ export const projectRoutes =
       );
     });
 
-    app.get('/projects/:id/download', { config: { access: 'user' } }, async (request, reply) => {
+    route(app, 'download', async (request, reply) => {
       const { stream, filename } = await projects.download(
         actorOf(request),
         projectId(request.params),

@@ -1,8 +1,7 @@
 /** GET /api/projects/public: the showcase (anyone). */
-import { showcaseQuery } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { parse } from '../domain/errors.js';
+import { route } from '../http/endpoint-routes.js';
 import { ok } from '../http/reply.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentPublicProject } from '../presenters/project.js';
@@ -10,8 +9,7 @@ import { presentPublicProject } from '../presenters/project.js';
 export const showcaseRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    app.get('/projects/public', { config: { access: 'public' } }, async (request) => {
-      const q = parse(showcaseQuery, request.query);
+    route(app, 'showcase', async (_request, _reply, { query: q }) => {
       const { rows, total, capped } = await ctx.showcase.list({
         search: q.search || undefined,
         sort: q.sort,

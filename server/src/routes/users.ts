@@ -1,8 +1,9 @@
-import { messages, updateUserBody, userListQuery } from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
-import { NotFound, parse } from '../domain/errors.js';
+import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { route } from '../http/endpoint-routes.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentAdminUser, presentUser } from '../presenters/user.js';
@@ -18,8 +19,7 @@ export const userRoutes =
       return id;
     };
 
-    app.get('/admin/users', { config: { access: 'admin' } }, async (request) => {
-      const q = parse(userListQuery, request.query);
+    route(app, 'users', async (_request, _reply, { query: q }) => {
       const { rows, total } = await accounts.list({
         page: q.page,
         pageSize: q.page_size,
@@ -33,8 +33,7 @@ export const userRoutes =
       });
     });
 
-    app.patch('/admin/users/:id', { config: { access: 'admin' } }, async (request) => {
-      const body = parse(updateUserBody, request.body);
+    route(app, 'updateUser', async (request, _reply, { body }) => {
       const user = await accounts.updateUser(actorOf(request), userId(request.params), body, metaOf(request));
       const done = Object.keys(body).length === 1 && 'storage_quota_bytes' in body;
       return ok(
@@ -43,7 +42,7 @@ export const userRoutes =
       );
     });
 
-    app.post('/admin/users/:id/reset-password', { config: { access: 'admin' } }, async (request) => {
+    route(app, 'resetPassword', async (request) => {
       const { user, password } = await accounts.resetPassword(
         actorOf(request),
         userId(request.params),
@@ -52,7 +51,7 @@ export const userRoutes =
       return ok({ password, user: presentUser(user) }, messages.auth.passwordReset);
     });
 
-    app.delete('/admin/users/:id', { config: { access: 'admin' } }, async (request) => {
+    route(app, 'deleteUser', async (request) => {
       await accounts.deleteUser(actorOf(request), userId(request.params), metaOf(request));
       return ok(null, messages.auth.userDeleted);
     });

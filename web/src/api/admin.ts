@@ -4,31 +4,19 @@
  */
 import type {
   AdminConfigBody,
-  AdminConfigData,
-  AdminProjectDetailData,
-  AdminProjectDto,
-  AdminProjectListData,
   AdminProjectsQuery,
-  AdminSourceData,
-  AdminStatsDto,
-  AuditLogListData,
   AuditLogQuery,
   BatchAction,
-  Pagination,
+  EndpointData,
   PendingProjectsQuery,
-  PreviewTokenDto,
-  ProjectDto,
   ReviewAction,
 } from '@sitehall/contracts';
 import { messages } from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiClient, http } from './client';
+import { ApiError, apiClient, call, endpointUrl } from './client';
 import { queryKeys } from './query-keys';
 
-export interface PendingProjectsData {
-  projects: AdminProjectDto[];
-  pagination: Pagination;
-}
+export type PendingProjectsData = EndpointData<'pendingProjects'>;
 
 export interface ReviewDecision {
   id: number;
@@ -42,44 +30,34 @@ export interface BatchRequest {
   comment?: string;
 }
 
-export interface BatchResult {
-  results: Array<{ id: number; success: boolean; message: string }>;
-  succeeded: number;
-  failed: number;
-}
+export type BatchResult = EndpointData<'batch'>;
 
 /** The refetch interval of the dashboard figures: pending work shows up without a reload. */
 const DASHBOARD_REFRESH_MS = 60_000;
 
 export const adminApi = {
-  projects: (query: AdminProjectsQuery) =>
-    http.get<AdminProjectListData>('/admin/projects', { params: query }),
-  pending: (query: PendingProjectsQuery) =>
-    http.get<PendingProjectsData>('/admin/projects/pending', { params: query }),
-  project: (id: number) => http.get<AdminProjectDetailData>(`/admin/projects/${id}`),
+  projects: (query: AdminProjectsQuery) => call('adminProjects', { query }),
+  pending: (query: PendingProjectsQuery) => call('pendingProjects', { query }),
+  project: (id: number) => call('adminProject', { params: { id } }),
   /** Lines of a text file of the newest version around `line` (a content check finding). */
   source: (id: number, path: string, line: number | null) =>
-    http.get<AdminSourceData>(`/admin/projects/${id}/source`, {
-      params: { path, ...(line ? { line } : {}) },
-    }),
+    call('adminSource', { params: { id }, query: { path, ...(line ? { line } : {}) } }),
   review: ({ id, action, comment }: ReviewDecision) =>
-    http.post<{ project: ProjectDto }>(`/admin/projects/${id}/review`, {
-      action,
-      ...(comment?.trim() ? { comment: comment.trim() } : {}),
+    call('review', {
+      params: { id },
+      body: { action, ...(comment?.trim() ? { comment: comment.trim() } : {}) },
     }),
   batch: ({ projectIds, action, comment }: BatchRequest) =>
-    http.post<BatchResult>('/admin/projects/batch', {
-      projectIds,
-      action,
-      data: comment?.trim() ? { comment: comment.trim() } : {},
+    call('batch', {
+      body: { projectIds, action, data: comment?.trim() ? { comment: comment.trim() } : {} },
     }),
-  remove: (id: number) => http.delete<null>(`/projects/${id}`),
+  remove: (id: number) => call('deleteProject', { params: { id } }),
   /** A preview link for any project (the preview route lets admins in). */
-  preview: (id: number) => http.post<PreviewTokenDto>(`/projects/${id}/preview-token`),
+  preview: (id: number) => call('previewToken', { params: { id } }),
   /** The newest version's files as a zip, fetched with the session's token. */
   download: async (id: number): Promise<Blob> => {
     // A failure arrives as a blob too: read its JSON here so the server's message reaches the user.
-    const response = await apiClient.get<Blob>(`/admin/projects/${id}/download`, {
+    const response = await apiClient.get<Blob>(endpointUrl('adminDownload', { id }), {
       responseType: 'blob',
       noTimeout: true,
       validateStatus: () => true,
@@ -88,10 +66,10 @@ export const adminApi = {
     const serverMessage = await messageOfBlob(response.data);
     throw new ApiError(serverMessage ?? messages.common.network, response.status, serverMessage);
   },
-  stats: () => http.get<AdminStatsDto>('/admin/stats'),
-  auditLogs: (query: AuditLogQuery) => http.get<AuditLogListData>('/admin/audit-logs', { params: query }),
-  config: () => http.get<AdminConfigData>('/admin/config'),
-  saveConfig: (body: AdminConfigBody) => http.put<AdminConfigData>('/admin/config', body),
+  stats: () => call('stats'),
+  auditLogs: (query: AuditLogQuery) => call('auditLogs', { query }),
+  config: () => call('adminConfig'),
+  saveConfig: (body: AdminConfigBody) => call('updateAdminConfig', { body }),
 };
 
 export function useAdminProjects(query: AdminProjectsQuery) {

@@ -1,26 +1,19 @@
 /** Sign-in, sessions, the own profile and account creation (/api/auth). */
-import type {
-  AuthData,
-  LoginBody,
-  RegisterBody,
-  RegisterData,
-  UpdateProfileBody,
-  UserDto,
-} from '@sitehall/contracts';
+import type { LoginBody, RegisterBody, UpdateProfileBody } from '@sitehall/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from './client';
+import { call } from './client';
 import { queryKeys } from './query-keys';
 
 export const authApi = {
   /** A wrong password is a 401 that the login form reports itself. */
-  login: (body: LoginBody) => http.post<AuthData>('/auth/login', body, { skipAuthRedirect: true }),
+  login: (body: LoginBody) => call('login', { body, config: { skipAuthRedirect: true } }),
   /** An already expired session is signed out all the same. */
-  logout: () => http.post<null>('/auth/logout', undefined, { skipAuthRedirect: true }),
-  refresh: () => http.post<AuthData>('/auth/refresh'),
+  logout: () => call('logout', { config: { skipAuthRedirect: true } }),
+  refresh: () => call('refresh'),
   /** Checks the stored session at start; the auth provider handles a 401 quietly. */
-  profile: () => http.get<{ user: UserDto }>('/auth/profile', { skipAuthRedirect: true }),
-  updateProfile: (body: UpdateProfileBody) => http.put<{ user: UserDto }>('/auth/profile', body),
-  register: (body: RegisterBody) => http.post<RegisterData>('/auth/register', body),
+  profile: () => call('profile', { config: { skipAuthRedirect: true } }),
+  updateProfile: (body: UpdateProfileBody) => call('updateProfile', { body }),
+  register: (body: RegisterBody) => call('register', { body }),
 };
 
 /** The signed-in user as the server knows it now (role or email may have changed since sign-in). */

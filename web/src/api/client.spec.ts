@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, fakeApi, ok } from '../../test/fake-api';
 import { makeUser, signIn } from '../../test/fixtures';
 import { loadSession } from '../lib/session';
-import { ApiError, apiClient, errorMessage, http, onUnauthorized } from './client';
+import { ApiError, apiClient, call, errorMessage, http, onUnauthorized } from './client';
 
 describe('api client', () => {
   let stopListening: (() => void) | undefined;
@@ -33,6 +33,21 @@ describe('api client', () => {
     const [request] = api.requests;
     expect(request?.headers.get('Content-Type')).toBeFalsy();
     expect(request?.config.timeout).toBe(0);
+  });
+
+  it('calls an endpoint of the table: its method, its path with the parameters filled in, query and body', async () => {
+    const api = fakeApi({
+      'PATCH /admin/users/7': ok({ user: { id: 7 } }),
+      'GET /admin/projects/12/source': ok({ lines: ['<h1>'] }),
+    });
+    await expect(call('updateUser', { params: { id: 7 }, body: { disabled: true } })).resolves.toEqual({
+      user: { id: 7 },
+    });
+    await call('adminSource', { params: { id: 12 }, query: { path: '首页.html', line: 3 } });
+    expect(api.requests.map((r) => [r.method, r.url, r.params, r.body])).toEqual([
+      ['PATCH', '/admin/users/7', undefined, { disabled: true }],
+      ['GET', '/admin/projects/12/source', { path: '首页.html', line: 3 }, undefined],
+    ]);
   });
 
   it("uses the server's message, with field errors", async () => {

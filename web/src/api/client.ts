@@ -2,7 +2,19 @@
  * The one HTTP client of the app (docs/product.md §7, §8): base /api, 10 s timeout, the stored bearer token on
  * every request, one error type with the server's Chinese message, and sign-out on HTTP 401.
  */
-import { type ApiFailure, type ApiSuccess, messages, REQUEST_TIMEOUT_MS } from '@sitehall/contracts';
+import {
+  type ApiFailure,
+  type ApiSuccess,
+  type EndpointBody,
+  type EndpointData,
+  type EndpointKey,
+  type EndpointQuery,
+  endpointPath,
+  endpoints,
+  messages,
+  type PathParams,
+  REQUEST_TIMEOUT_MS,
+} from '@sitehall/contracts';
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { clearSession, storedToken } from '../lib/session';
 
@@ -143,3 +155,42 @@ export const http = {
     unwrap<T>(apiClient.patch(url, body, config)),
   delete: <T>(url: string, config?: AxiosRequestConfig) => unwrap<T>(apiClient.delete(url, config)),
 };
+
+/** The path parameters of an endpoint, when its path has any. */
+type ParamsArg<K extends EndpointKey> = [PathParams<(typeof endpoints)[K]['path']>] extends [never]
+  ? { params?: undefined }
+  : { params: Record<PathParams<(typeof endpoints)[K]['path']>, string | number> };
+
+export type CallArgs<K extends EndpointKey> = ParamsArg<K> & {
+  query?: EndpointQuery<K>;
+  /** The JSON body, or a FormData for a multipart endpoint. */
+  body?: EndpointBody<K> | FormData;
+  config?: AxiosRequestConfig;
+};
+
+/**
+ * Calls an endpoint of the table (packages/contracts/src/endpoints.ts) by its key: the method and
+ * path come from the table, and the answer's `data` has the table's type, so no module restates a
+ * URL or a response type.
+ */
+export function call<K extends EndpointKey>(
+  key: K,
+  ...[args]: {} extends CallArgs<K> ? [CallArgs<K>?] : [CallArgs<K>]
+) {
+  const endpoint = endpoints[key];
+  const url = endpointPath(endpoint, args?.params);
+  return unwrap<EndpointData<K>>(
+    apiClient.request({
+      ...args?.config,
+      method: endpoint.method,
+      url,
+      ...(args?.query !== undefined ? { params: args.query } : {}),
+      ...(args?.body !== undefined ? { data: args.body } : {}),
+    }),
+  );
+}
+
+/** The URL of an endpoint under /api (for calls that are not the JSON envelope, such as downloads). */
+export function endpointUrl<K extends EndpointKey>(key: K, params?: Record<string, string | number>): string {
+  return endpointPath(endpoints[key], params);
+}

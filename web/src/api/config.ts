@@ -1,11 +1,10 @@
 /** The platform's public settings (GET /api/config/public): upload limits, allowed types, preview lifetime. */
-import type { PublicConfigDto } from '@sitehall/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { http } from './client';
+import { call } from './client';
 import { queryKeys } from './query-keys';
 
 export const configApi = {
-  public: () => http.get<PublicConfigDto>('/config/public'),
+  public: () => call('publicConfig'),
 };
 
 export function usePublicConfig() {

@@ -2,17 +2,11 @@
  * The owner's projects (/api/projects): lists with the dashboard counters, details, uploads of new
  * projects and new versions, metadata edits, delete, download, rollback and preview links.
  */
-import type {
-  MyProjectsData,
-  MyProjectsQuery,
-  PreviewTokenDto,
-  ProjectDto,
-  UpdateProjectBody,
-} from '@sitehall/contracts';
+import type { MyProjectsQuery, PreviewTokenDto, UpdateProjectBody } from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { filenameFromDisposition, saveBlob } from '../lib/save-file';
-import { apiClient, http } from './client';
+import { apiClient, call, endpointUrl } from './client';
 import { queryKeys } from './query-keys';
 
 /** What an upload call needs besides its body: progress in percent, and a way to stop it. */
@@ -44,20 +38,20 @@ function decodeErrorBody(data: unknown, _headers: unknown, status?: number): unk
 }
 
 export const projectsApi = {
-  mine: (query: MyProjectsQuery) => http.get<MyProjectsData>('/projects/my', { params: query }),
-  get: (id: number) => http.get<{ project: ProjectDto }>(`/projects/${id}`),
+  mine: (query: MyProjectsQuery) => call('myProjects', { query }),
+  get: (id: number) => call('project', { params: { id } }),
   upload: (form: FormData, options: UploadOptions = {}) =>
-    http.post<{ project: ProjectDto }>('/projects/upload', form, uploadConfig(options)),
+    call('upload', { body: form, config: uploadConfig(options) }),
   uploadVersion: (id: number, form: FormData, options: UploadOptions = {}) =>
-    http.put<{ project: ProjectDto }>(`/projects/${id}`, form, uploadConfig(options)),
-  update: (id: number, body: UpdateProjectBody) => http.put<{ project: ProjectDto }>(`/projects/${id}`, body),
-  remove: (id: number) => http.delete<null>(`/projects/${id}`),
+    call('updateProject', { params: { id }, body: form, config: uploadConfig(options) }),
+  update: (id: number, body: UpdateProjectBody) => call('updateProject', { params: { id }, body }),
+  remove: (id: number) => call('deleteProject', { params: { id } }),
   rollback: (id: number, deploymentId: number) =>
-    http.post<{ project: ProjectDto }>(`/projects/${id}/rollback`, { deployment_id: deploymentId }),
-  createPreview: (id: number) => http.post<PreviewTokenDto>(`/projects/${id}/preview-token`),
+    call('rollback', { params: { id }, body: { deployment_id: deploymentId } }),
+  createPreview: (id: number) => call('previewToken', { params: { id } }),
   /** The project's files as a zip, fetched with the bearer token (never put in a URL). */
   download: async (id: number): Promise<{ blob: Blob; filename: string }> => {
-    const response = await apiClient.get<ArrayBuffer>(`/projects/${id}/download`, {
+    const response = await apiClient.get<ArrayBuffer>(endpointUrl('download', { id }), {
       responseType: 'arraybuffer',
       noTimeout: true,
       transformResponse: decodeErrorBody,

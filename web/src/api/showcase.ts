@@ -1,8 +1,7 @@
 /** The public showcase (GET /api/projects/public, anyone). */
 import {
-  type PublicProjectDto,
+  type EndpointData,
   SHOWCASE_SORTS,
-  type ShowcasePagination,
   type ShowcaseQuery,
   type ShowcaseSort,
 } from '@sitehall/contracts';
@@ -12,19 +11,16 @@ import {
   type QueryClient,
   useInfiniteQuery,
 } from '@tanstack/react-query';
-import { http } from './client';
+import { call } from './client';
 import { queryKeys } from './query-keys';
 
-export interface ShowcasePage {
-  projects: PublicProjectDto[];
-  pagination: ShowcasePagination;
-}
+export type ShowcasePage = EndpointData<'showcase'>;
 
 /** Cards per request; 12 fills three or four columns evenly. */
 export const SHOWCASE_PAGE_SIZE = 12;
 
 export const showcaseApi = {
-  list: (query: ShowcaseQuery) => http.get<ShowcasePage>('/projects/public', { params: query }),
+  list: (query: ShowcaseQuery) => call('showcase', { query }),
 };
 
 /** Search, sort and the 精选 filter as the showcase's address holds them. */

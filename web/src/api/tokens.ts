@@ -1,14 +1,14 @@
 /** Personal API tokens for the `sitehall` command line (/api/auth/tokens). */
-import type { ApiTokenListDto, CreatedApiTokenDto, CreateTokenBody } from '@sitehall/contracts';
+import type { CreateTokenBody } from '@sitehall/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from './client';
+import { call } from './client';
 
 export const tokenKeys = { all: ['auth', 'tokens'] as const };
 
 export const tokensApi = {
-  list: () => http.get<ApiTokenListDto>('/auth/tokens'),
-  create: (body: CreateTokenBody) => http.post<CreatedApiTokenDto>('/auth/tokens', body),
-  revoke: (id: number) => http.delete<null>(`/auth/tokens/${id}`),
+  list: () => call('apiTokens'),
+  create: (body: CreateTokenBody) => call('createApiToken', { body }),
+  revoke: (id: number) => call('revokeApiToken', { params: { id } }),
 };
 
 export function useApiTokens() {

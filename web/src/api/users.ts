@@ -1,26 +1,16 @@
 /** Account administration (/api/admin/users, admin only). */
-import type {
-  AdminUserDto,
-  Pagination,
-  PasswordResetData,
-  UpdateUserBody,
-  UserDto,
-  UserListQuery,
-} from '@sitehall/contracts';
+import type { EndpointData, UpdateUserBody, UserListQuery } from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from './client';
+import { call } from './client';
 import { queryKeys } from './query-keys';
 
-export interface UserPage {
-  users: AdminUserDto[];
-  pagination: Pagination;
-}
+export type UserPage = EndpointData<'users'>;
 
 export const usersApi = {
-  list: (query: UserListQuery) => http.get<UserPage>('/admin/users', { params: query }),
-  update: (id: number, body: UpdateUserBody) => http.patch<{ user: UserDto }>(`/admin/users/${id}`, body),
-  resetPassword: (id: number) => http.post<PasswordResetData>(`/admin/users/${id}/reset-password`),
-  remove: (id: number) => http.delete<null>(`/admin/users/${id}`),
+  list: (query: UserListQuery) => call('users', { query }),
+  update: (id: number, body: UpdateUserBody) => call('updateUser', { params: { id }, body }),
+  resetPassword: (id: number) => call('resetPassword', { params: { id } }),
+  remove: (id: number) => call('deleteUser', { params: { id } }),
 };
 
 export function useAdminUsers(query: UserListQuery) {

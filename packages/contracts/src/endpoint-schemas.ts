@@ -1,0 +1,215 @@
+/**
+ * The server's half of the endpoint table: the Chinese summary, area, request and response schemas
+ * of every endpoint of endpoints.ts, under the same key (the
+ * `satisfies` below fails the typecheck when one table has a key the other lacks). `data` is the
+ * schema of the success envelope's `data`; null for answers that are not the envelope (a zip, a
+ * page). The server parses query and body with these; GET /api/openapi.json shows them.
+ */
+import { z } from 'zod';
+import type { EndpointKey } from './endpoints.js';
+import { adminConfigBody, auditLogQuery, pendingProjectsQuery } from './schemas/admin.js';
+import { loginBody, registerBody, updateProfileBody, updateUserBody, userListQuery } from './schemas/auth.js';
+import { createTokenBody, sha256Hex, startDeployBody } from './schemas/deploys.js';
+import {
+  myProjectsQuery,
+  showcaseQuery,
+  updateProjectBody,
+  uploadFields,
+  versionFields,
+} from './schemas/projects.js';
+import {
+  adminConfigData,
+  adminProjectDetailData,
+  adminProjectListData,
+  adminSourceData,
+  adminStatsDto,
+  adminUserListData,
+  apiTokenListData,
+  auditLogListData,
+  authData,
+  batchResultData,
+  createdApiTokenData,
+  myProjectsData,
+  noData,
+  passwordData,
+  pendingProjectsData,
+  previewTokenDto,
+  projectData,
+  publicConfigDto,
+  showcaseData,
+  startedDeployData,
+  userData,
+} from './schemas/responses.js';
+import {
+  adminProjectsQuery,
+  adminSourceQuery,
+  batchBody,
+  reviewBody,
+  rollbackBody,
+} from './schemas/review.js';
+
+/** A positive id in the path (anything else is answered as a missing resource, 404). */
+export const idPathParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/)
+    .describe('正整数 id'),
+});
+
+export interface EndpointSchemas {
+  /** The area it belongs to (the OpenAPI tag). */
+  tag: string;
+  /** What it does, in Chinese (the OpenAPI summary). */
+  summary: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /** The JSON body. */
+  body?: z.ZodType;
+  /** The text fields of a multipart body (the files come as `files`). */
+  multipart?: z.ZodType;
+  data: z.ZodType | null;
+}
+
+const id = { params: idPathParams };
+/** A deploy's id (random, not a number) and, for a file, the content's SHA-256. */
+const deployId = { params: z.object({ id: z.string().describe('部署 id') }) };
+const deployFileParams = {
+  params: z.object({ id: z.string().describe('部署 id'), sha256: sha256Hex.describe('文件内容的 SHA-256') }),
+};
+
+export const endpointSchemas = {
+  login: { tag: '账号', summary: '登录', body: loginBody, data: authData },
+  logout: { tag: '账号', summary: '退出登录', data: noData },
+  refresh: { tag: '账号', summary: '续期会话', data: authData },
+  profile: { tag: '账号', summary: '当前用户资料', data: userData },
+  updateProfile: { tag: '账号', summary: '修改资料或密码', body: updateProfileBody, data: userData },
+  register: { tag: '账号', summary: '创建用户（返回初始密码）', body: registerBody, data: passwordData },
+  apiTokens: { tag: 'API 令牌', summary: '我的 API 令牌', data: apiTokenListData },
+  createApiToken: {
+    tag: 'API 令牌',
+    summary: '创建 API 令牌（令牌只在这次回答中出现；令牌不能调用此接口）',
+    body: createTokenBody,
+    data: createdApiTokenData,
+  },
+  revokeApiToken: { tag: 'API 令牌', summary: '撤销 API 令牌', ...id, data: noData },
+
+  startDeploy: {
+    tag: '部署',
+    summary: '开始摘要部署：提交 路径→SHA-256 清单，返回服务器缺少的内容',
+    body: startDeployBody,
+    data: startedDeployData,
+  },
+  deployFile: {
+    tag: '部署',
+    summary: '上传一个缺少的文件内容（请求体即文件原始字节）',
+    ...deployFileParams,
+    data: noData,
+  },
+  finishDeploy: {
+    tag: '部署',
+    summary: '完成部署：生成待审核的新版本',
+    ...deployId,
+    data: projectData,
+  },
+
+  users: { tag: '用户管理', summary: '用户列表', query: userListQuery, data: adminUserListData },
+  updateUser: {
+    tag: '用户管理',
+    summary: '修改用户（角色、停用、存储配额）',
+    ...id,
+    body: updateUserBody,
+    data: userData,
+  },
+  resetPassword: { tag: '用户管理', summary: '重置密码（返回新密码）', ...id, data: passwordData },
+  deleteUser: { tag: '用户管理', summary: '删除用户', ...id, data: noData },
+
+  publicConfig: { tag: '配置', summary: '上传限制与允许的文件类型', data: publicConfigDto },
+  showcase: { tag: '展厅', summary: '展厅项目列表', query: showcaseQuery, data: showcaseData },
+
+  upload: {
+    tag: '我的项目',
+    summary: '上传新项目（multipart：文件或压缩包）',
+    multipart: uploadFields,
+    data: projectData,
+  },
+  myProjects: { tag: '我的项目', summary: '我的项目与统计', query: myProjectsQuery, data: myProjectsData },
+  project: { tag: '我的项目', summary: '项目详情', ...id, data: projectData },
+  updateProject: {
+    tag: '我的项目',
+    summary: '修改项目信息（JSON），或上传新版本（multipart）',
+    ...id,
+    body: updateProjectBody,
+    multipart: versionFields,
+    data: projectData,
+  },
+  deleteProject: { tag: '我的项目', summary: '删除项目', ...id, data: noData },
+  rollback: {
+    tag: '我的项目',
+    summary: '回滚到已通过的旧版本',
+    ...id,
+    body: rollbackBody,
+    data: projectData,
+  },
+  download: { tag: '我的项目', summary: '下载项目文件（zip）', ...id, data: null },
+  previewToken: { tag: '我的项目', summary: '生成预览链接', ...id, data: previewTokenDto },
+
+  adminProjects: {
+    tag: '审核',
+    summary: '项目列表（审核）',
+    query: adminProjectsQuery,
+    data: adminProjectListData,
+  },
+  pendingProjects: {
+    tag: '审核',
+    summary: '待审核项目',
+    query: pendingProjectsQuery,
+    data: pendingProjectsData,
+  },
+  adminProject: {
+    tag: '审核',
+    summary: '审核详情（内容检查、版本差异、访问统计）',
+    ...id,
+    data: adminProjectDetailData,
+  },
+  adminSource: {
+    tag: '审核',
+    summary: '查看最新版本的源文件片段',
+    ...id,
+    query: adminSourceQuery,
+    data: adminSourceData,
+  },
+  review: {
+    tag: '审核',
+    summary: '审核操作（通过、驳回、发布、下架…）',
+    ...id,
+    body: reviewBody,
+    data: projectData,
+  },
+  batch: { tag: '审核', summary: '批量操作', body: batchBody, data: batchResultData },
+  adminDownload: { tag: '审核', summary: '下载项目文件（zip）', ...id, data: null },
+  stats: { tag: '管理', summary: '仪表盘统计', data: adminStatsDto },
+  auditLogs: { tag: '管理', summary: '操作日志', query: auditLogQuery, data: auditLogListData },
+  adminConfig: { tag: '管理', summary: '平台设置', data: adminConfigData },
+  updateAdminConfig: { tag: '管理', summary: '修改平台设置', body: adminConfigBody, data: adminConfigData },
+
+  openapi: { tag: '接口文档', summary: '本接口的 OpenAPI 3.1 描述', data: null },
+  docs: { tag: '接口文档', summary: '接口文档页面', data: null },
+} as const satisfies { [K in EndpointKey]: EndpointSchemas };
+
+type SchemasOf<K extends EndpointKey> = (typeof endpointSchemas)[K];
+type OutputOf<S> = S extends z.ZodType ? z.output<S> : never;
+type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** The success envelope's `data` of an endpoint. */
+export type EndpointData<K extends EndpointKey> = OutputOf<SchemasOf<K>['data']>;
+/** What a caller sends as the query (before defaults and coercion). */
+export type EndpointQuery<K extends EndpointKey> =
+  SchemasOf<K> extends { query: infer Q } ? InputOf<Q> : undefined;
+/** What a caller sends as the JSON body. */
+export type EndpointBody<K extends EndpointKey> =
+  SchemasOf<K> extends { body: infer B } ? InputOf<B> : undefined;
+/** The query and body as the server has them after parsing. */
+export type ParsedQuery<K extends EndpointKey> =
+  SchemasOf<K> extends { query: infer Q } ? OutputOf<Q> : undefined;
+export type ParsedBody<K extends EndpointKey> =
+  SchemasOf<K> extends { body: infer B } ? OutputOf<B> : undefined;

@@ -1,0 +1,415 @@
+/**
+ * The response data of every endpoint as zod schemas: what the OpenAPI description
+ * (GET /api/openapi.json) shows. The DTO interfaces of api.ts stay the names the code uses; the
+ * checks at the end of this file fail the typecheck when a schema and its interface drift apart, so
+ * a field added to a DTO must be added here too.
+ */
+import { z } from 'zod';
+import type {
+  AdminConfigData,
+  AdminProjectDetailData,
+  AdminProjectListData,
+  AdminSourceData,
+  AdminStatsDto,
+  AdminUserDto,
+  AuditLogListData,
+  AuthData,
+  ContentCheckReport,
+  MyProjectsData,
+  PasswordResetData,
+  PreviewTokenDto,
+  ProjectDto,
+  PublicConfigDto,
+  PublicProjectDto,
+  RegisterData,
+  ShowcasePagination,
+  UserDto,
+} from '../api.js';
+import { UNKNOWN_FILE_TYPE_MODES } from '../limits.js';
+import { DEPLOYMENT_STATUSES, PROJECT_STATUSES, ROLES, UPLOAD_TYPES } from '../statuses.js';
+import type { ApiTokenListDto, CreatedApiTokenDto, StartedDeployDto } from './deploys.js';
+
+const dateTime = z.string().describe('ISO 8601 时间');
+const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
+
+export const paginationDto = z.object({
+  current_page: z.number().int(),
+  total_pages: z.number().int(),
+  total_count: z.number().int(),
+  page_size: z.number().int(),
+});
+
+export const userDto = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: nullable(z.string()),
+  role: z.enum(ROLES),
+  avatar: nullable(z.string()),
+  disabled: z.boolean(),
+  created_at: dateTime,
+  updated_at: dateTime,
+  last_login_at: nullable(dateTime),
+});
+
+export const adminUserDto = userDto.extend({
+  project_count: z.number().int(),
+  storage_used_bytes: z.number(),
+  storage_quota_bytes: nullable(z.number()),
+  storage_limit_bytes: z.number(),
+});
+
+export const authData = z.object({ token: z.string(), expires_at: dateTime, user: userDto });
+/** Registration and password reset: the new password, shown once. */
+export const passwordData = z.object({ password: z.string(), user: userDto });
+export const userData = z.object({ user: userDto });
+export const adminUserListData = z.object({ users: z.array(adminUserDto), pagination: paginationDto });
+
+export const projectFileDto = z.object({
+  file_name: z.string(),
+  file_type: z.string(),
+  file_size: z.number(),
+  mime_type: z.string(),
+  download_only: z.boolean(),
+});
+
+export const deploymentDto = z.object({
+  id: z.number().int(),
+  version: z.number().int(),
+  status: z.enum(DEPLOYMENT_STATUSES),
+  upload_type: z.enum(UPLOAD_TYPES),
+  file_count: z.number().int(),
+  file_size: z.number(),
+  entry_file: nullable(z.string()),
+  created_at: dateTime,
+  reviewed_at: nullable(dateTime),
+  reviewed_by: nullable(z.string()),
+  review_comment: nullable(z.string()),
+  is_live: z.boolean(),
+});
+
+export const reviewCommentDto = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  comment: nullable(z.string()),
+  reviewer: nullable(z.string()),
+  deployment_version: nullable(z.number().int()),
+  created_at: dateTime,
+});
+
+const severity = z.enum(['high', 'medium', 'low', 'info']);
+export const contentFindingDto = z.object({
+  severity,
+  category: z.enum(['risk', 'usability']),
+  kind: z.enum([
+    'missing_entry',
+    'root_absolute_link',
+    'missing_file',
+    'external_script',
+    'external_stylesheet',
+    'external_frame',
+    'password_form',
+    'external_form',
+    'redirect',
+    'obfuscation',
+    'crypto_miner',
+    'type_mismatch',
+    'svg_script',
+    'large_file',
+    'network_sink',
+    'exfil_endpoint',
+    'hidden_frame',
+    'executable_download',
+    'scam_text',
+    'check_incomplete',
+  ]),
+  rule: z.string().optional(),
+  message: z.string(),
+  file: nullable(z.string()),
+  line: nullable(z.number().int()),
+  excerpt: nullable(z.string()).optional(),
+});
+
+export const projectDto = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  project_name: z.string(),
+  name: z.string(),
+  description: nullable(z.string()),
+  status: z.enum(PROJECT_STATUSES),
+  is_live: z.boolean(),
+  is_public: z.boolean(),
+  featured: z.boolean(),
+  file_size: z.number(),
+  file_count: z.number().int(),
+  upload_type: z.enum(UPLOAD_TYPES),
+  entry_file: nullable(z.string()),
+  created_at: dateTime,
+  createdAt: dateTime,
+  updated_at: dateTime,
+  uploaded_at: dateTime,
+  approved_at: nullable(dateTime),
+  approved_by: nullable(z.string()),
+  published_at: nullable(dateTime),
+  rejectionReason: nullable(z.string()),
+  viewCount: z.number().int(),
+  access_count: z.number().int(),
+  download_count: z.number().int(),
+  access_url: nullable(z.string()),
+  owner: z.object({ id: z.number().int(), username: z.string() }),
+  files: z.array(projectFileDto).optional(),
+  deployments: z.array(deploymentDto).optional(),
+  review_comments: z.array(reviewCommentDto).optional(),
+  live_version: nullable(z.number().int()),
+  latest_version: nullable(z.number().int()),
+  usability_findings: z.array(contentFindingDto).optional(),
+});
+export const projectData = z.object({ project: projectDto });
+
+export const myProjectsData = z.object({
+  projects: z.array(projectDto),
+  pagination: paginationDto,
+  stats: z.object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    reviewed: z.number().int(),
+    published: z.number().int(),
+  }),
+  storage: z.object({ used_bytes: z.number(), quota_bytes: z.number() }),
+});
+
+export const publicProjectDto = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  project_name: z.string(),
+  name: z.string(),
+  description: nullable(z.string()),
+  published_at: nullable(dateTime),
+  file_count: z.number().int(),
+  file_size: z.number(),
+  featured: z.boolean(),
+  viewCount: z.number().int(),
+  access_url: z.string(),
+  owner: z.object({ username: z.string() }),
+});
+export const showcasePagination = paginationDto.extend({ total_capped: z.boolean() });
+export const showcaseData = z.object({ projects: z.array(publicProjectDto), pagination: showcasePagination });
+
+export const previewTokenDto = z.object({
+  token: z.string(),
+  preview_url: z.string(),
+  expires_in_seconds: z.number().int(),
+  expires_at: dateTime,
+});
+
+const uploadLimits = {
+  max_files_per_upload: z.number().int(),
+  max_file_bytes: z.number(),
+  max_upload_bytes: z.number(),
+  max_archive_entries: z.number().int(),
+  max_archive_uncompressed_bytes: z.number(),
+};
+export const publicConfigDto = z.object({
+  limits: z.object(uploadLimits),
+  allowed_extensions: z.array(z.string()),
+  unknown_file_types: z.enum(UNKNOWN_FILE_TYPE_MODES),
+  preview_ttl_seconds: z.number().int(),
+  sites_origin: nullable(z.string()),
+});
+
+const severityCounts = z.object({
+  high: z.number().int(),
+  medium: z.number().int(),
+  low: z.number().int(),
+  info: z.number().int(),
+});
+export const contentCheckSummary = z.object({
+  level: z.enum(['high', 'medium', 'low', 'info', 'clean']),
+  counts: severityCounts,
+});
+export const contentCheckReport = contentCheckSummary.extend({
+  version: z.literal(2),
+  checked_at: dateTime,
+  findings: z.array(contentFindingDto),
+  usability_count: z.number().int(),
+  omitted_findings: z.number().int(),
+  external_domains: z.object({
+    scripts: z.array(z.string()),
+    stylesheets: z.array(z.string()),
+    frames: z.array(z.string()),
+    forms: z.array(z.string()),
+    redirects: z.array(z.string()),
+    script_hosts: z.array(z.string()),
+  }),
+  largest_files: z.array(z.object({ file: z.string(), size: z.number() })),
+  scanned_files: z.number().int(),
+  partially_scanned_files: z.array(z.string()),
+});
+
+export const adminProjectDto = projectDto.extend({
+  content_check: nullable(contentCheckSummary),
+  pending_since: nullable(dateTime),
+  file_names: z.array(z.string()).optional(),
+});
+export const adminProjectListData = z.object({
+  projects: z.array(adminProjectDto),
+  pagination: paginationDto,
+  counts: z.object({
+    all: z.number().int(),
+    pending: z.number().int(),
+    approved: z.number().int(),
+    published: z.number().int(),
+    rejected: z.number().int(),
+  }),
+});
+export const pendingProjectsData = z.object({
+  projects: z.array(adminProjectDto),
+  pagination: paginationDto,
+});
+
+const diffFile = z.object({ file: z.string(), size: z.number() });
+export const adminProjectDetailData = z.object({
+  project: projectDto,
+  content_check: nullable(contentCheckReport),
+  content_check_version: nullable(z.number().int()),
+  diff: nullable(
+    z.object({
+      from_version: z.number().int(),
+      to_version: z.number().int(),
+      added: z.array(diffFile),
+      removed: z.array(diffFile),
+      changed: z.array(z.object({ file: z.string(), old_size: z.number(), new_size: z.number() })),
+      unchanged_count: z.number().int(),
+    }),
+  ),
+  stats: z.object({
+    view_count: z.number().int(),
+    download_count: z.number().int(),
+    views_by_day: z.array(z.object({ day: z.string(), views: z.number().int() })),
+    views_last_7_days: z.number().int(),
+  }),
+});
+
+export const adminSourceData = z.object({
+  path: z.string(),
+  version: z.number().int(),
+  first_line: z.number().int(),
+  lines: z.array(z.string()),
+  truncated: z.boolean(),
+});
+
+export const batchResultData = z.object({
+  results: z.array(z.object({ id: z.number().int(), success: z.boolean(), message: z.string() })),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+});
+
+const weekTrend = z.object({
+  this_week: z.number(),
+  last_week: z.number(),
+  trend_percent: nullable(z.number()),
+});
+export const adminStatsDto = z.object({
+  projects: z.object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    approved: z.number().int(),
+    published: z.number().int(),
+    rejected: z.number().int(),
+    live: z.number().int(),
+  }),
+  users: z.object({ total: z.number().int(), admins: z.number().int(), disabled: z.number().int() }),
+  views: z.object({ total: z.number().int() }),
+  downloads: z.object({ total: z.number().int() }),
+  weekly: z.object({
+    projects: weekTrend,
+    uploads: weekTrend,
+    approvals: weekTrend,
+    rejections: weekTrend,
+    views: weekTrend,
+    users: weekTrend,
+  }),
+  site_isolation: z.object({
+    mode: z.enum(['sandboxed', 'sites_port', 'sites_origin', 'subdomains']),
+    sites_port: nullable(z.number().int()),
+  }),
+  generated_at: dateTime,
+});
+
+export const auditLogListData = z.object({
+  logs: z.array(
+    z.object({
+      id: z.number().int(),
+      actor: nullable(z.object({ id: nullable(z.number().int()), username: z.string() })),
+      action: z.string(),
+      action_label: z.string(),
+      target_type: nullable(z.string()),
+      target_id: nullable(z.string()),
+      detail: nullable(z.record(z.string(), z.unknown())),
+      ip: nullable(z.string()),
+      created_at: dateTime,
+    }),
+  ),
+  pagination: paginationDto,
+});
+
+const adminConfigDto = z.object({
+  ...uploadLimits,
+  allowed_extensions: z.array(z.string()),
+  unknown_file_types: z.enum(UNKNOWN_FILE_TYPE_MODES),
+  preview_ttl_seconds: z.number().int(),
+  max_user_storage_bytes: z.number(),
+  max_uploads_per_hour: z.number().int(),
+});
+export const adminConfigData = z.object({
+  config: adminConfigDto,
+  defaults: adminConfigDto,
+  known_extensions: z.array(z.string()),
+  sites_origin: nullable(z.string()),
+});
+
+/** `data` of the answers that carry none (logout, delete). */
+export const noData = z.null();
+
+export const apiTokenDto = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created_at: dateTime,
+  last_used_at: nullable(dateTime),
+});
+export const apiTokenListData = z.object({ tokens: z.array(apiTokenDto) });
+export const createdApiTokenData = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  token: z.string().describe('只在这一次回答中出现'),
+});
+export const startedDeployData = z.object({
+  deploy_id: z.string(),
+  required: z.array(z.string()).describe('服务器尚未持有的内容（SHA-256），逐个 PUT 上传'),
+});
+
+/* ---- Each schema describes exactly its DTO (a type error here names the one that drifted). ---- */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Check<T extends true> = T;
+export type ResponseSchemaChecks = [
+  Check<Same<z.output<typeof userDto>, UserDto>>,
+  Check<Same<z.output<typeof adminUserDto>, AdminUserDto>>,
+  Check<Same<z.output<typeof authData>, AuthData>>,
+  Check<Same<z.output<typeof passwordData>, RegisterData>>,
+  Check<Same<z.output<typeof passwordData>, PasswordResetData>>,
+  Check<Same<z.output<typeof projectDto>, ProjectDto>>,
+  Check<Same<z.output<typeof myProjectsData>, MyProjectsData>>,
+  Check<Same<z.output<typeof publicProjectDto>, PublicProjectDto>>,
+  Check<Same<z.output<typeof showcasePagination>, ShowcasePagination>>,
+  Check<Same<z.output<typeof previewTokenDto>, PreviewTokenDto>>,
+  Check<Same<z.output<typeof publicConfigDto>, PublicConfigDto>>,
+  Check<Same<z.output<typeof contentCheckReport>, ContentCheckReport>>,
+  Check<Same<z.output<typeof adminProjectListData>, AdminProjectListData>>,
+  Check<Same<z.output<typeof adminProjectDetailData>, AdminProjectDetailData>>,
+  Check<Same<z.output<typeof adminSourceData>, AdminSourceData>>,
+  Check<Same<z.output<typeof adminStatsDto>, AdminStatsDto>>,
+  Check<Same<z.output<typeof auditLogListData>, AuditLogListData>>,
+  Check<Same<z.output<typeof adminConfigData>, AdminConfigData>>,
+  Check<Same<z.output<typeof apiTokenListData>, ApiTokenListDto>>,
+  Check<Same<z.output<typeof createdApiTokenData>, CreatedApiTokenDto>>,
+  Check<Same<z.output<typeof startedDeployData>, StartedDeployDto>>,
+];
