@@ -175,6 +175,7 @@ export type CallArgs<K extends EndpointKey> = ParamsArg<K> & {
  */
 export function call<K extends EndpointKey>(
   key: K,
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends X` asks whether every field of X is optional
   ...[args]: {} extends CallArgs<K> ? [CallArgs<K>?] : [CallArgs<K>]
 ) {
   const endpoint = endpoints[key];
