@@ -171,7 +171,7 @@ export async function buildApp(
     ? createSiteFastPath({
         peekLive: (id) => ctx.services.siteIndex.peekLive(id),
         source: ctx.services.siteFiles,
-        countView: (id, userAgent, client) => ctx.services.views.count(id, userAgent, client),
+        countView: (id, meta) => ctx.services.views.count(id, meta),
         trustProxy: config.trustProxy,
         siteHeaders: siteHeaders.site,
         ...(ctx.siteHosts.separate ? { hosts: ctx.siteHosts } : {}),

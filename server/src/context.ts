@@ -8,13 +8,12 @@ import { ReceivingUploads, type StagingOptions } from './ingest/staging.js';
 import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
 import type { SiteUrlOptions } from './presenters/urls.js';
-import { createAdminRepository } from './repositories/admin.js';
 import { createApiTokensRepository } from './repositories/api-tokens.js';
+import * as deploymentFiles from './repositories/deployment-files.js';
 import { createDeploysRepository } from './repositories/deploys.js';
 import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
 import { createSessionsRepository } from './repositories/sessions.js';
-import { createStorageRepository } from './repositories/storage.js';
 import { createUsersRepository } from './repositories/users.js';
 import { SiteFileSource, SiteHosts } from './serve/index.js';
 import { createAccountService } from './services/accounts.js';
@@ -62,8 +61,9 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const throttle = createLoginThrottle(
     opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore()),
   );
+  const usersRepo = createUsersRepository(db, database.dialect);
   const accounts = createAccountService({
-    users: createUsersRepository(db, database.dialect),
+    users: usersRepo,
     sessions,
     hasher,
     throttle,
@@ -110,10 +110,10 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const gate = new BlobGate({
     leases,
     store,
-    unreferenced: (hashes, trx) => projectsRepo.unreferenced(hashes, trx),
+    unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
     owner: instances.self,
   });
-  const quota = createQuotaService({ storage: createStorageRepository(db, database.dialect), settings });
+  const quota = createQuotaService({ db, users: usersRepo, settings });
   const projects = createProjectService({
     db,
     projects: projectsRepo,
@@ -139,17 +139,17 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     owner: instances.self,
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
-  const adminRepo = createAdminRepository(db);
   const reviewQueue = createReviewQueue({
+    db,
     projects: projectsRepo,
-    admin: adminRepo,
     store,
     urls,
     projectDetail: projects.detail,
   });
   const stats = createStatsService({
-    admin: adminRepo,
+    db,
     projects: projectsRepo,
+    users: usersRepo,
     siteIsolation: {
       mode: config.sitesOrigin
         ? config.sitesSubdomains

@@ -202,7 +202,7 @@ describe('review detail', () => {
       ],
     });
     expect(v2.statusCode).toBe(200);
-    for (let i = 0; i < 3; i++) t.ctx.services.views.count(id, BROWSER, `10.0.0.${i}`);
+    for (let i = 0; i < 3; i++) t.ctx.services.views.count(id, { ip: `10.0.0.${i}`, userAgent: BROWSER });
     await t.ctx.services.views.flush();
     const download = await t.request({
       url: `/api/admin/projects/${id}/download`,

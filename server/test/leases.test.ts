@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type JobRunner, leasedJobs, runHere } from '../src/jobs/job-runner.js';
 import { STALE_AFTER_MS, sweepLeftovers } from '../src/jobs/sweep.js';
+import * as deploymentFiles from '../src/repositories/deployment-files.js';
 import { BlobGate } from '../src/services/blob-gate.js';
 import { createTestApp, type TestApp, usingPostgres } from './helpers.js';
 
@@ -34,7 +35,7 @@ function instance(name: string) {
     gate: new BlobGate({
       leases,
       store: t.ctx.store,
-      unreferenced: (hashes, trx) => t.ctx.repositories.projects.unreferenced(hashes, trx),
+      unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
     }),
   };
 }

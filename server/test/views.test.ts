@@ -266,13 +266,13 @@ describe.skipIf(!hasRedis)('views with REDIS_URL: visitors shared by the instanc
     const bClient = await redis();
     const b = createViewCounter(t.ctx.db, { redis: bClient });
     const pipelines = vi.spyOn(bClient, 'pipeline');
-    a.count(id, BROWSER, '10.50.0.1');
+    a.count(id, { ip: '10.50.0.1', userAgent: BROWSER });
     await a.flush();
     // B sees the same visitor: not counted; three new ones in one turn: counted, in one pipeline.
-    b.count(id, BROWSER, '10.50.0.1');
-    b.count(id, BROWSER, '10.50.0.2');
-    b.count(id, BROWSER, '10.50.0.3');
-    b.count(id, `${BROWSER} Firefox/140.0`, '10.50.0.1');
+    b.count(id, { ip: '10.50.0.1', userAgent: BROWSER });
+    b.count(id, { ip: '10.50.0.2', userAgent: BROWSER });
+    b.count(id, { ip: '10.50.0.3', userAgent: BROWSER });
+    b.count(id, { ip: '10.50.0.1', userAgent: `${BROWSER} Firefox/140.0` });
     await b.flush();
     expect(pipelines).toHaveBeenCalledTimes(1);
     expect((await stored(t, id)).total).toBe(4);
@@ -292,10 +292,10 @@ describe.skipIf(!hasRedis)('views with REDIS_URL: visitors shared by the instanc
     await gone.ping();
     gone.disconnect();
     const counter = createViewCounter(t.ctx.db, { redis: gone });
-    counter.count(id, BROWSER, '10.51.0.1');
-    counter.count(id, BROWSER, '10.51.0.2');
+    counter.count(id, { ip: '10.51.0.1', userAgent: BROWSER });
+    counter.count(id, { ip: '10.51.0.2', userAgent: BROWSER });
     // The same visitor again is still known to this instance.
-    counter.count(id, BROWSER, '10.51.0.1');
+    counter.count(id, { ip: '10.51.0.1', userAgent: BROWSER });
     await counter.flush();
     expect((await stored(t, id)).total).toBe(2);
   });

@@ -1,5 +1,7 @@
 /** The deployment_files table: the file list of each deployment. */
+import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import type { DeploymentFileRow } from '../db/types.js';
 
 export interface NewDeploymentFile {
   path: string;
@@ -45,4 +47,81 @@ export function servingRows(db: DB, deploymentId: number) {
 export async function distinctHashes(db: DB): Promise<string[]> {
   const rows = await db.selectFrom('deployment_files').select('sha256').distinct().execute();
   return rows.map((r) => r.sha256);
+}
+
+/** A deployment's files, by path. */
+export function ofDeployment(db: DB, deploymentId: number): Promise<DeploymentFileRow[]> {
+  return db
+    .selectFrom('deployment_files')
+    .selectAll()
+    .where('deployment_id', '=', deploymentId)
+    .orderBy('path')
+    .execute();
+}
+
+/** The first `n` paths (by name) of each deployment, in one query. */
+export async function firstPaths(db: DB, deploymentIds: number[], n: number): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (deploymentIds.length === 0) return out;
+  const ranked = db
+    .selectFrom('deployment_files')
+    .select([
+      'deployment_id',
+      'path',
+      sql<number>`row_number() over (partition by deployment_id order by path)`.as('rank'),
+    ])
+    .where('deployment_id', 'in', deploymentIds)
+    .as('ranked');
+  const rows = await db
+    .selectFrom(ranked)
+    .select(['ranked.deployment_id', 'ranked.path'])
+    .where('ranked.rank', '<=', n)
+    .orderBy('ranked.deployment_id')
+    .orderBy('ranked.rank')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.deployment_id) ?? [];
+    list.push(r.path);
+    out.set(r.deployment_id, list);
+  }
+  return out;
+}
+
+/** Of these hashes, the ones no deployment file references any more. */
+export async function unreferenced(trx: DB, hashes: string[]): Promise<string[]> {
+  const unique = [...new Set(hashes)];
+  const referenced = new Set<string>();
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const rows = await trx
+      .selectFrom('deployment_files')
+      .select('sha256')
+      .distinct()
+      .where('sha256', 'in', chunk)
+      .execute();
+    for (const r of rows) referenced.add(r.sha256);
+  }
+  return unique.filter((h) => !referenced.has(h));
+}
+
+/** Every hash of a project's files (before deleting it). */
+export async function hashesOfProject(db: DB, projectId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('deployment_files')
+    .innerJoin('deployments', 'deployments.id', 'deployment_files.deployment_id')
+    .select('deployment_files.sha256')
+    .distinct()
+    .where('deployments.project_id', '=', projectId)
+    .execute();
+  return rows.map((r) => r.sha256);
+}
+
+export async function isReferenced(db: DB, sha256: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('deployment_files')
+    .select(sql<number>`1`.as('x'))
+    .where('sha256', '=', sha256)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -4,7 +4,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { DeploymentsTable } from '../db/types.js';
+import type { DeploymentRow, DeploymentsTable } from '../db/types.js';
 
 /** Status, entry and dates of one deployment (what serving a site needs), or undefined. */
 export function servingFacts(db: DB, id: number) {
@@ -62,4 +62,89 @@ export async function markReviewed(
     .where('id', '=', id);
   if (review.onlyIf) q = q.where('status', 'in', review.onlyIf);
   await q.execute();
+}
+
+export function byId(db: DB, id: number): Promise<DeploymentRow | undefined> {
+  return db.selectFrom('deployments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Every version of a project, the newest first, with its reviewer's name. */
+export function ofProject(
+  db: DB,
+  projectId: number,
+): Promise<(DeploymentRow & { reviewer: string | null })[]> {
+  return db
+    .selectFrom('deployments')
+    .leftJoin('users', 'users.id', 'deployments.reviewed_by')
+    .selectAll('deployments')
+    .select('users.username as reviewer')
+    .where('project_id', '=', projectId)
+    .orderBy('version', 'desc')
+    .execute();
+}
+
+/** Deployments of many projects at once (list pages), keyed by id. */
+export async function byIds(db: DB, ids: number[]): Promise<Map<number, DeploymentRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('deployments').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function nextVersion(trx: DB, projectId: number): Promise<number> {
+  const row = await trx
+    .selectFrom('deployments')
+    .select((eb) => eb.fn.max('version').as('v'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return Number(row?.v ?? 0) + 1;
+}
+
+/** Stores the check of a deployment that had none (made before the check existed). */
+export async function saveContentCheck(db: DB, id: number, json: string, risk: number): Promise<void> {
+  await db
+    .updateTable('deployments')
+    .set({ content_check: json, content_risk: risk })
+    .where('id', '=', id)
+    .where('content_check', 'is', null)
+    .execute();
+}
+
+/** Deployments uploaded in [from, before) (ISO timestamps). */
+export async function createdBetween(db: DB, from: string, before: string): Promise<number> {
+  const row = await db
+    .selectFrom('deployments')
+    .where('created_at', '>=', from)
+    .where('created_at', '<', before)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The stored size of every version of every project the account owns, whatever its status
+ * (docs/decisions.md "Storage quota and upload rate").
+ */
+export async function usedBytes(db: DB, ownerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('projects')
+    .innerJoin('deployments', 'deployments.project_id', 'projects.id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('deployments.total_size'), eb.lit(0)).as('used'))
+    .where('projects.owner_id', '=', ownerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.used);
+}
+
+/** The used space of several accounts in one query (those without versions are left out). */
+export async function usedBytesByOwner(db: DB, ownerIds: readonly number[]): Promise<Map<number, number>> {
+  const used = new Map<number, number>();
+  if (ownerIds.length === 0) return used;
+  const rows = await db
+    .selectFrom('projects')
+    .innerJoin('deployments', 'deployments.project_id', 'projects.id')
+    .select((eb) => ['projects.owner_id', eb.fn.sum<number>('deployments.total_size').as('used')])
+    .where('projects.owner_id', 'in', [...ownerIds])
+    .groupBy('projects.owner_id')
+    .execute();
+  for (const r of rows) used.set(r.owner_id, Number(r.used));
+  return used;
 }

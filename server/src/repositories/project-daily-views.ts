@@ -12,3 +12,25 @@ export async function add(trx: DB, projectId: number, day: string, n: number): P
     )
     .execute();
 }
+
+/** Views per UTC day of one project from `fromDay` (YYYY-MM-DD) on. */
+export function ofProjectFrom(db: DB, projectId: number, fromDay: string) {
+  return db
+    .selectFrom('project_daily_views')
+    .select(['day', 'views'])
+    .where('project_id', '=', projectId)
+    .where('day', '>=', fromDay)
+    .orderBy('day')
+    .execute();
+}
+
+/** Site views over all projects on UTC days in [fromDay, beforeDay). */
+export async function totalBetween(db: DB, fromDay: string, beforeDay: string): Promise<number> {
+  const row = await db
+    .selectFrom('project_daily_views')
+    .where('day', '>=', fromDay)
+    .where('day', '<', beforeDay)
+    .select(sql<number>`coalesce(sum(views), 0)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

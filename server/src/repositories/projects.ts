@@ -1,9 +1,11 @@
-/** Queries over projects, deployments and their files. */
-import type { ProjectStatus } from '@sitehall/contracts';
+/** The projects table: one row per site, with its owner's name on reads. */
+import type { AdminProjectCounts, AdminTab, ContentRiskFilter, ProjectStatus } from '@sitehall/contracts';
 import { type Insertable, sql, type Updateable } from 'kysely';
+import { LEVEL_RANK } from '../content-check/report.js';
 import type { DB } from '../db/database.js';
+import { likePattern } from '../db/like.js';
 import type { MigrationDialect } from '../db/migrations/helpers.js';
-import type { DeploymentFileRow, DeploymentRow, ProjectRow, ProjectsTable } from '../db/types.js';
+import type { ProjectRow, ProjectsTable } from '../db/types.js';
 
 export interface ProjectWithOwner extends ProjectRow {
   owner_username: string;
@@ -82,6 +84,10 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
       .selectAll('projects')
       .select(['owner.username as owner_username', 'approver.username as approved_by_username']);
 
+  /** Name, description and owner, lower-cased in search_text: Chinese substrings of any length match. */
+  const matching = (search: string) =>
+    sql<boolean>`projects.search_text like ${likePattern(search)} escape '\\'`;
+
   return {
     insert,
     update,
@@ -141,101 +147,119 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
       return counts;
     },
 
-    deployment(id: number, trx: DB = db): Promise<DeploymentRow | undefined> {
-      return trx.selectFrom('deployments').selectAll().where('id', '=', id).executeTakeFirst();
-    },
-
-    deploymentsOf(projectId: number): Promise<(DeploymentRow & { reviewer: string | null })[]> {
-      return db
-        .selectFrom('deployments')
-        .leftJoin('users', 'users.id', 'deployments.reviewed_by')
-        .selectAll('deployments')
-        .select('users.username as reviewer')
-        .where('project_id', '=', projectId)
-        .orderBy('version', 'desc')
+    /** Every project (the admin list), filtered by status, search and the newest version's risk. */
+    async listAll(q: {
+      status: AdminTab;
+      search?: string;
+      sort: 'newest' | 'oldest' | 'risk';
+      /** The newest version's check at this risk level, or never checked. */
+      risk?: ContentRiskFilter;
+      page: number;
+      pageSize: number;
+    }): Promise<{ rows: ProjectWithOwner[]; total: number }> {
+      const status = q.status === 'all' ? null : q.status;
+      // The newest version's risk rank (deployments.content_risk: 0 clean … 4 high, null unchecked).
+      const risk = q.risk === undefined ? undefined : q.risk === 'unchecked' ? null : LEVEL_RANK[q.risk];
+      const byRisk = q.risk !== undefined || q.sort === 'risk';
+      const list = withOwner()
+        .leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id')
+        .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
+        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
+        .$if(risk !== undefined, (qb) =>
+          risk === null
+            ? qb.where('newest.content_risk', 'is', null)
+            : qb.where('newest.content_risk', '=', risk!),
+        );
+      const count = db
+        .selectFrom('projects')
+        .$if(byRisk, (qb) =>
+          qb.leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id'),
+        )
+        .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
+        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
+        .$if(risk !== undefined, (qb) =>
+          risk === null
+            ? qb.where(sql.ref('newest.content_risk'), 'is', null)
+            : qb.where(sql.ref('newest.content_risk'), '=', risk!),
+        );
+      const direction = q.sort === 'oldest' ? 'asc' : 'desc';
+      const rows = await list
+        // Highest risk first; unchecked versions (null) after clean ones on both engines.
+        .$if(q.sort === 'risk', (qb) => qb.orderBy(sql`coalesce(newest.content_risk, -1)`, 'desc'))
+        .orderBy('projects.created_at', direction)
+        .orderBy('projects.id', direction)
+        .limit(q.pageSize)
+        .offset((q.page - 1) * q.pageSize)
         .execute();
+      const total = await count.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return { rows, total: Number(total.n) };
     },
 
-    /** Deployments of many projects at once (list pages), keyed by id. */
-    async deploymentsByIds(ids: number[]): Promise<Map<number, DeploymentRow>> {
-      if (ids.length === 0) return new Map();
-      const rows = await db.selectFrom('deployments').selectAll().where('id', 'in', ids).execute();
-      return new Map(rows.map((r) => [r.id, r]));
-    },
-
-    filesOf(deploymentId: number, trx: DB = db): Promise<DeploymentFileRow[]> {
-      return trx
-        .selectFrom('deployment_files')
-        .selectAll()
-        .where('deployment_id', '=', deploymentId)
-        .orderBy('path')
+    /** The admin list's tab counts, with the search applied. */
+    async countsMatching(search?: string): Promise<AdminProjectCounts> {
+      const rows = await db
+        .selectFrom('projects')
+        .$if(search !== undefined, (qb) => qb.where(matching(search!)))
+        .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('status')
         .execute();
-    },
-
-    reviewCommentsOf(projectId: number) {
-      return db
-        .selectFrom('review_comments')
-        .leftJoin('users', 'users.id', 'review_comments.actor_id')
-        .leftJoin('deployments', 'deployments.id', 'review_comments.deployment_id')
-        .select([
-          'review_comments.id',
-          'review_comments.action',
-          'review_comments.comment',
-          'review_comments.created_at',
-          'users.username as reviewer',
-          'deployments.version as deployment_version',
-        ])
-        .where('review_comments.project_id', '=', projectId)
-        .orderBy('review_comments.id', 'desc')
-        .execute();
-    },
-
-    async nextVersion(projectId: number, trx: DB): Promise<number> {
-      const row = await trx
-        .selectFrom('deployments')
-        .select((eb) => eb.fn.max('version').as('v'))
-        .where('project_id', '=', projectId)
-        .executeTakeFirst();
-      return Number(row?.v ?? 0) + 1;
-    },
-
-    /** Of these hashes, the ones no deployment file references any more. */
-    async unreferenced(hashes: string[], trx: DB = db): Promise<string[]> {
-      const unique = [...new Set(hashes)];
-      const referenced = new Set<string>();
-      for (let i = 0; i < unique.length; i += 500) {
-        const chunk = unique.slice(i, i + 500);
-        const rows = await trx
-          .selectFrom('deployment_files')
-          .select('sha256')
-          .distinct()
-          .where('sha256', 'in', chunk)
-          .execute();
-        for (const r of rows) referenced.add(r.sha256);
+      const counts: AdminProjectCounts = { all: 0, pending: 0, approved: 0, published: 0, rejected: 0 };
+      for (const r of rows) {
+        counts[r.status] = Number(r.n);
+        counts.all += Number(r.n);
       }
-      return unique.filter((h) => !referenced.has(h));
+      return counts;
     },
 
-    /** Every hash of a project's files (before deleting it). */
-    async hashesOfProject(projectId: number, trx: DB = db): Promise<string[]> {
-      const rows = await trx
-        .selectFrom('deployment_files')
-        .innerJoin('deployments', 'deployments.id', 'deployment_files.deployment_id')
-        .select('deployment_files.sha256')
-        .distinct()
-        .where('deployments.project_id', '=', projectId)
+    /** Projects waiting for review, the longest-waiting first (by the upload of their newest version). */
+    async pendingOldestFirst(page: number, pageSize: number) {
+      const rows = await withOwner()
+        .innerJoin('deployments as latest', 'latest.id', 'projects.latest_deployment_id')
+        .select('latest.created_at as pending_since')
+        .where('projects.status', '=', 'pending')
+        .orderBy('latest.created_at', 'asc')
+        .orderBy('projects.id', 'asc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
         .execute();
-      return rows.map((r) => r.sha256);
+      const total = await db
+        .selectFrom('projects')
+        .where('status', '=', 'pending')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return { rows, total: Number(total.n) };
     },
 
-    async isReferenced(sha256: string): Promise<boolean> {
+    async liveCount(): Promise<number> {
       const row = await db
-        .selectFrom('deployment_files')
-        .select(sql<number>`1`.as('x'))
-        .where('sha256', '=', sha256)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+        .selectFrom('projects')
+        .where('live_deployment_id', 'is not', null)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Views and downloads over all projects. */
+    async viewAndDownloadTotals(): Promise<{ views: number; downloads: number }> {
+      const row = await db
+        .selectFrom('projects')
+        .select([
+          sql<number>`coalesce(sum(view_count), 0)`.as('views'),
+          sql<number>`coalesce(sum(download_count), 0)`.as('downloads'),
+        ])
+        .executeTakeFirstOrThrow();
+      return { views: Number(row.views), downloads: Number(row.downloads) };
+    },
+
+    /** Projects created in [from, before) (ISO timestamps). */
+    async createdBetween(from: string, before: string): Promise<number> {
+      const row = await db
+        .selectFrom('projects')
+        .where('created_at', '>=', from)
+        .where('created_at', '<', before)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
   };
 }

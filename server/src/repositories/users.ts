@@ -104,6 +104,49 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
         return user;
       });
     },
+    /** The account's own storage quota (null = the platform's), or undefined when the account is gone. */
+    async quotaOf(userId: number, trx: DB = db): Promise<number | null | undefined> {
+      const row = await trx
+        .selectFrom('users')
+        .select('storage_quota_bytes')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return row ? row.storage_quota_bytes : undefined;
+    },
+    /**
+     * The same, inside an upload's commit, holding the account's row until the transaction ends so
+     * uploads to one account are checked one at a time. NO KEY UPDATE, not UPDATE: signing in and
+     * other rows that reference the account (their foreign keys take KEY SHARE) are not held up.
+     * SQLite's write transactions already run one at a time.
+     */
+    async lockQuota(trx: DB, userId: number): Promise<number | null | undefined> {
+      let query = trx.selectFrom('users').select('storage_quota_bytes').where('id', '=', userId);
+      if (dialect === 'postgres') query = query.forNoKeyUpdate();
+      const row = await query.executeTakeFirst();
+      return row ? row.storage_quota_bytes : undefined;
+    },
+    /** All accounts, administrators, disabled accounts (the admin dashboard). */
+    async countsByRole(): Promise<{ total: number; admins: number; disabled: number }> {
+      const row = await db
+        .selectFrom('users')
+        .select([
+          (eb) => eb.fn.countAll<number>().as('total'),
+          sql<number>`coalesce(sum(case when role = 'admin' then 1 else 0 end), 0)`.as('admins'),
+          sql<number>`coalesce(sum(disabled), 0)`.as('disabled'),
+        ])
+        .executeTakeFirstOrThrow();
+      return { total: Number(row.total), admins: Number(row.admins), disabled: Number(row.disabled) };
+    },
+    /** Accounts created in [from, before) (ISO timestamps). */
+    async createdBetween(from: string, before: string): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .where('created_at', '>=', from)
+        .where('created_at', '<', before)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     async count(): Promise<number> {
       const row = await db
         .selectFrom('users')

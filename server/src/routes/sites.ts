@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { idParam, sendSiteMethodNotAllowed } from '../http/reply.js';
+import { idParam, metaOf, sendSiteMethodNotAllowed } from '../http/reply.js';
 import {
   decodeSitePath,
   isHtml,
@@ -106,7 +106,7 @@ export async function siteRoutes(
       isHtml(resolution.file.mime_type) &&
       !isPrefetch(request)
     ) {
-      views.count(site.projectId, request.headers['user-agent'], request.ip);
+      views.count(site.projectId, metaOf(request));
     }
     return sendSiteFile(request, reply, resolution.file, {
       source: siteFiles,

@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { idParam } from '../domain/ids.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import type { DeploymentIndex } from '../services/site-index.js';
 import { isHtml } from './content-types.js';
 import type { SiteFile } from './resolve.js';
@@ -21,8 +22,8 @@ import { decodeSitePath, splitSiteUrl } from './site-path.js';
 export interface SiteFastPathDeps {
   peekLive(projectId: number): DeploymentIndex | null | undefined;
   source: SiteFileSource;
-  /** `client`: the address the request came from, as Fastify's `request.ip` would say. */
-  countView(projectId: number, userAgent: string | undefined, client: string): void;
+  /** `meta.ip`: the address the request came from, as Fastify's `request.ip` would say. */
+  countView(projectId: number, meta: RequestMeta): void;
   /** TRUST_PROXY: the client is the first address of X-Forwarded-For, as for Fastify. */
   trustProxy?: boolean;
   /** The headers every /sites response carries (serve/site-headers.ts). */
@@ -185,11 +186,10 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     if (found.html) {
       const purpose = request.purpose;
       if (!purpose?.includes('prefetch')) {
-        deps.countView(
-          found.projectId,
-          request.userAgent,
-          clientAddress(request.remoteAddress, request.forwardedFor, trustProxy),
-        );
+        deps.countView(found.projectId, {
+          ip: clientAddress(request.remoteAddress, request.forwardedFor, trustProxy),
+          userAgent: request.userAgent,
+        });
       }
     }
     served++;

@@ -39,6 +39,7 @@ import type {
   ProjectsRepository,
   ProjectWithOwner,
 } from '../repositories/projects.js';
+import * as reviewComments from '../repositories/review-comments.js';
 import * as users from '../repositories/users.js';
 import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
@@ -163,7 +164,7 @@ export function createProjectService(deps: {
           // A pending version nobody reviewed yet is replaced by the newer one.
           await deployments.supersedePending(trx, projectId);
         }
-        const version = await projects.nextVersion(projectId, trx);
+        const version = await deployments.nextVersion(trx, projectId);
         const deploymentId = await deployments.insert(trx, {
           project_id: projectId,
           version,
@@ -208,19 +209,19 @@ export function createProjectService(deps: {
   }
 
   async function detail(p: ProjectWithOwner) {
-    const [latest, live, deployments, comments] = await Promise.all([
-      p.latest_deployment_id ? projects.deployment(p.latest_deployment_id) : undefined,
-      p.live_deployment_id ? projects.deployment(p.live_deployment_id) : undefined,
-      projects.deploymentsOf(p.id),
-      projects.reviewCommentsOf(p.id),
+    const [latest, live, versions, comments] = await Promise.all([
+      p.latest_deployment_id ? deployments.byId(db, p.latest_deployment_id) : undefined,
+      p.live_deployment_id ? deployments.byId(db, p.live_deployment_id) : undefined,
+      deployments.ofProject(db, p.id),
+      reviewComments.ofProject(db, p.id),
     ]);
-    const files = latest ? await projects.filesOf(latest.id) : [];
+    const files = latest ? await deploymentFiles.ofDeployment(db, latest.id) : [];
     return presentProject(p, {
       latest,
       live,
       files,
       usability: usabilityFindings(parseContentCheck(latest?.content_check ?? null)),
-      deployments,
+      deployments: versions,
       reviewComments: comments.map((c) => ({
         ...c,
         reviewer: c.reviewer ?? null,
@@ -392,7 +393,7 @@ export function createProjectService(deps: {
       const p = await visible(actor, id);
       if (!projectPolicy.delete(actor, p)) throw new NotFound(m.notFound);
       const hashes = await gate.run(async () => {
-        const used = await projects.hashesOfProject(p.id);
+        const used = await deploymentFiles.hashesOfProject(db, p.id);
         await db.transaction().execute(async (trx) => {
           // A delete that raced this one (PostgreSQL runs them side by side) already took it.
           if (!(await projects.remove(trx, p.id))) throw new NotFound(m.notFound);
@@ -421,7 +422,7 @@ export function createProjectService(deps: {
       if (!projectPolicy.download(actor, p)) throw new NotFound(m.notFound);
       const deploymentId = p.live_deployment_id ?? p.latest_deployment_id;
       if (!deploymentId) throw new NotFound(m.notFound);
-      const files = await projects.filesOf(deploymentId);
+      const files = await deploymentFiles.ofDeployment(db, deploymentId);
       await projects.countDownload(p.id);
       await audit.record({
         actor,
@@ -446,7 +447,8 @@ export function createProjectService(deps: {
 
     async listMine(actor: Actor, q: { status: OwnerFilter; page: number; page_size: number }) {
       const { rows, total } = await projects.listByOwner(actor.id, q.status, q.page, q.page_size);
-      const deployments = await projects.deploymentsByIds(
+      const versions = await deployments.byIds(
+        db,
         rows.flatMap((r) =>
           [r.latest_deployment_id, r.live_deployment_id].filter((id): id is number => id !== null),
         ),
@@ -461,8 +463,8 @@ export function createProjectService(deps: {
       return {
         projects: rows.map((r) =>
           presentProject(r, {
-            latest: r.latest_deployment_id ? deployments.get(r.latest_deployment_id) : undefined,
-            live: r.live_deployment_id ? deployments.get(r.live_deployment_id) : undefined,
+            latest: r.latest_deployment_id ? versions.get(r.latest_deployment_id) : undefined,
+            live: r.live_deployment_id ? versions.get(r.live_deployment_id) : undefined,
             urls,
           }),
         ),

@@ -9,7 +9,9 @@ import { format, formatBytes, messages, type StorageUsageDto } from '@sitehall/c
 import type { DB } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { TooLarge, TooManyRequests } from '../domain/errors.js';
-import type { StorageRepository } from '../repositories/storage.js';
+import * as deployments from '../repositories/deployments.js';
+import * as uploadEvents from '../repositories/upload-events.js';
+import type { UsersRepository } from '../repositories/users.js';
 import type { SettingsService } from './settings.js';
 
 const m = messages.project;
@@ -23,8 +25,8 @@ const FRAMING_BYTES = 1024 * 1024;
  */
 const ARCHIVE_FRAMING_SHARE = 0.05;
 
-export function createQuotaService(deps: { storage: StorageRepository; settings: SettingsService }) {
-  const { storage, settings } = deps;
+export function createQuotaService(deps: { db: DB; users: UsersRepository; settings: SettingsService }) {
+  const { db, users, settings } = deps;
 
   async function quotaOf(own: number | null | undefined): Promise<number> {
     return own ?? (await settings.get()).userStorageBytes;
@@ -40,7 +42,7 @@ export function createQuotaService(deps: { storage: StorageRepository; settings:
   /** Refuses an upload that would make the account's used space pass its quota. */
   async function checkSpace(ownerId: number, needed: number, own: number | null | undefined, trx?: DB) {
     const quota = await quotaOf(own);
-    const used = await storage.usedBytes(ownerId, trx);
+    const used = await deployments.usedBytes(trx ?? db, ownerId);
     if (used + needed > quota) refuse(m.storageQuotaExceeded, used, quota, needed);
   }
 
@@ -49,7 +51,7 @@ export function createQuotaService(deps: { storage: StorageRepository; settings:
     if (actor.role === 'admin') return;
     const limit = (await settings.get()).uploadsPerHour;
     if (limit === 0) return;
-    const nth = await storage.nthUploadSince(actor.id, new Date(at - HOUR_MS).toISOString(), limit, trx);
+    const nth = await uploadEvents.nthSince(trx ?? db, actor.id, new Date(at - HOUR_MS).toISOString(), limit);
     if (nth === undefined) return;
     const waitSeconds = Math.max(1, Math.ceil((Date.parse(nth) + HOUR_MS - at) / 1000));
     throw new TooManyRequests(
@@ -61,7 +63,7 @@ export function createQuotaService(deps: { storage: StorageRepository; settings:
   return {
     /** GET /api/projects/my: what the account's projects take, and its quota. */
     async usage(userId: number): Promise<StorageUsageDto> {
-      const [used, own] = await Promise.all([storage.usedBytes(userId), storage.quotaOf(userId)]);
+      const [used, own] = await Promise.all([deployments.usedBytes(db, userId), users.quotaOf(userId)]);
       return { used_bytes: used, quota_bytes: await quotaOf(own) };
     },
 
@@ -71,7 +73,7 @@ export function createQuotaService(deps: { storage: StorageRepository; settings:
      * platform's quota for accounts without their own.
      */
     async ofAccounts(ids: readonly number[]) {
-      const [used, settingsNow] = await Promise.all([storage.usedBytesByOwner(ids), settings.get()]);
+      const [used, settingsNow] = await Promise.all([deployments.usedBytesByOwner(db, ids), settings.get()]);
       return { used, platformQuota: settingsNow.userStorageBytes };
     },
 
@@ -84,14 +86,14 @@ export function createQuotaService(deps: { storage: StorageRepository; settings:
       const declared = Number(contentLength);
       if (!contentLength || !Number.isFinite(declared)) return;
       const atLeast = Math.max(0, Math.floor((declared - FRAMING_BYTES) * (1 - ARCHIVE_FRAMING_SHARE)));
-      const quota = await quotaOf(await storage.quotaOf(ownerId));
-      const used = await storage.usedBytes(ownerId);
+      const quota = await quotaOf(await users.quotaOf(ownerId));
+      const used = await deployments.usedBytes(db, ownerId);
       if (used + atLeast > quota) refuse(m.storageQuotaExceededDeclared, used, quota, declared);
     },
 
     /** After extraction, before anything is stored: the upload's real size. */
     async beforeStoring(ownerId: number, needed: number) {
-      await checkSpace(ownerId, needed, await storage.quotaOf(ownerId));
+      await checkSpace(ownerId, needed, await users.quotaOf(ownerId));
     },
 
     /**
@@ -101,12 +103,12 @@ export function createQuotaService(deps: { storage: StorageRepository; settings:
      * owner that is gone is left to the commit's own checks (they answer 401 or 404).
      */
     async admit(trx: DB, actor: Actor, ownerId: number, needed: number, at: string) {
-      const own = await storage.lockAccount(trx, ownerId);
+      const own = await users.lockQuota(trx, ownerId);
       if (own === undefined) return;
       const now = Date.parse(at);
       await checkRate(actor, now, trx);
       await checkSpace(ownerId, needed, own, trx);
-      await storage.recordUpload(trx, actor.id, at, new Date(now - HOUR_MS).toISOString());
+      await uploadEvents.record(trx, actor.id, at, new Date(now - HOUR_MS).toISOString());
     },
   };
 }

@@ -43,8 +43,9 @@ import { projectPolicy } from '../policies/project.js';
 import { canTransition, transitionRefusal } from '../policies/review.js';
 import { presentAdminProject } from '../presenters/project.js';
 import type { SiteUrlOptions } from '../presenters/urls.js';
-import type { AdminRepository } from '../repositories/admin.js';
+import * as deploymentFiles from '../repositories/deployment-files.js';
 import * as deployments from '../repositories/deployments.js';
+import * as projectDailyViews from '../repositories/project-daily-views.js';
 import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
 import * as reviewComments from '../repositories/review-comments.js';
 import type { BlobStore } from '../storage/index.js';
@@ -160,7 +161,7 @@ export function createReviewService(deps: {
       await db.transaction().execute(async (trx) => {
         const p = await projects.byIdForChange(projectId, trx);
         if (!p || !projectPolicy.rollback(actor, p)) throw new NotFound(messages.project.notFound);
-        const d = await projects.deployment(deploymentId, trx);
+        const d = await deployments.byId(trx, deploymentId);
         if (!d || d.project_id !== p.id) throw new NotFound(m.deploymentNotFound);
         const project = reviewedProject(p);
         const chosen = { id: d.id, status: d.status };
@@ -203,27 +204,27 @@ const VIEW_DAYS = 30;
 
 /** What admins read: the review list with its tab counts, the pending list, the review detail. */
 export function createReviewQueue(deps: {
+  db: DB;
   projects: ProjectsRepository;
-  admin: AdminRepository;
   store: BlobStore;
   urls: SiteUrlOptions;
   /** The project detail the owner sees too (ProjectService.detail). */
   projectDetail: (p: ProjectWithOwner) => Promise<ProjectDto>;
 }) {
-  const { projects, admin, store, urls, projectDetail } = deps;
+  const { db, projects, store, urls, projectDetail } = deps;
 
   /** The stored check, or (for a version uploaded before the check existed) one made now and kept. */
   async function contentCheckOf(d: DeploymentRow): Promise<ContentCheckReport | null> {
     const stored = parseContentCheck(d.content_check);
     if (stored) return stored;
     try {
-      const files = await projects.filesOf(d.id);
+      const files = await deploymentFiles.ofDeployment(db, d.id);
       const report = await checkSiteContent(
         files.map((f) => siteFileInStore(store, f)),
         d.entry_file,
         { rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains) },
       );
-      await admin.saveContentCheck(d.id, JSON.stringify(report), riskRankOf(report));
+      await deployments.saveContentCheck(db, d.id, JSON.stringify(report), riskRankOf(report));
       return report;
     } catch {
       // A blob gone missing must not take the review page down: it shows the check as not done.
@@ -239,8 +240,8 @@ export function createReviewQueue(deps: {
     const ids = rows.flatMap((r) => (r.latest_deployment_id ? [r.latest_deployment_id] : []));
     const liveIds = rows.flatMap((r) => (r.live_deployment_id ? [r.live_deployment_id] : []));
     const [versions, first] = await Promise.all([
-      projects.deploymentsByIds([...new Set([...ids, ...liveIds])]),
-      opts.fileNames ? admin.firstPaths(ids, ADMIN_PENDING_FILE_NAMES + 1) : undefined,
+      deployments.byIds(db, [...new Set([...ids, ...liveIds])]),
+      opts.fileNames ? deploymentFiles.firstPaths(db, ids, ADMIN_PENDING_FILE_NAMES + 1) : undefined,
     ]);
     return rows.map((r) => {
       const d = r.latest_deployment_id ? versions.get(r.latest_deployment_id) : undefined;
@@ -266,10 +267,10 @@ export function createReviewQueue(deps: {
     const newestId = p.latest_deployment_id;
     if (liveId === null || newestId === null || liveId === newestId) return null;
     const [live, newest, liveFiles, newestFiles] = await Promise.all([
-      projects.deployment(liveId),
-      projects.deployment(newestId),
-      projects.filesOf(liveId),
-      projects.filesOf(newestId),
+      deployments.byId(db, liveId),
+      deployments.byId(db, newestId),
+      deploymentFiles.ofDeployment(db, liveId),
+      deploymentFiles.ofDeployment(db, newestId),
     ]);
     if (!live || !newest) return null;
     const before = new Map(liveFiles.map((f) => [f.path, f]));
@@ -300,7 +301,9 @@ export function createReviewQueue(deps: {
       days.push(new Date(today.getTime() - i * 86_400_000).toISOString().slice(0, 10));
     }
     const counted = new Map(
-      (await admin.dailyViews(p.id, days[0]!)).map((r) => [r.day, Number(r.views)] as const),
+      (await projectDailyViews.ofProjectFrom(db, p.id, days[0]!)).map(
+        (r) => [r.day, Number(r.views)] as const,
+      ),
     );
     const views_by_day = days.map((day) => ({ day, views: counted.get(day) ?? 0 }));
     return {
@@ -316,7 +319,7 @@ export function createReviewQueue(deps: {
       q: AdminProjectsFilters,
     ): Promise<{ projects: AdminProjectDto[]; total: number; counts: AdminProjectCounts }> {
       const [{ rows, total }, counts] = await Promise.all([
-        admin.listProjects({
+        projects.listAll({
           status: q.status,
           search: q.search,
           sort: q.sort,
@@ -324,21 +327,21 @@ export function createReviewQueue(deps: {
           page: q.page,
           pageSize: q.page_size,
         }),
-        admin.countsByStatus(q.search),
+        projects.countsMatching(q.search),
       ]);
       return { projects: await rowsOf(rows), total, counts };
     },
 
     /** Oldest first, each with a few of its newest version's file names (entry file first). */
     async pending(page: number, pageSize: number): Promise<{ projects: AdminProjectDto[]; total: number }> {
-      const { rows, total } = await admin.pendingOldestFirst(page, pageSize);
+      const { rows, total } = await projects.pendingOldestFirst(page, pageSize);
       return { projects: await rowsOf(rows, { fileNames: true }), total };
     },
 
     async detail(id: number): Promise<AdminProjectDetailData> {
       const p = await projects.byId(id);
       if (!p) throw new NotFound(messages.project.notFound);
-      const newest = p.latest_deployment_id ? await projects.deployment(p.latest_deployment_id) : undefined;
+      const newest = p.latest_deployment_id ? await deployments.byId(db, p.latest_deployment_id) : undefined;
       const [project, contentCheck, diff, stats] = await Promise.all([
         projectDetail(p),
         newest ? contentCheckOf(newest) : null,
@@ -359,8 +362,10 @@ export function createReviewQueue(deps: {
       const cc = messages.review.contentCheck;
       const p = await projects.byId(id);
       if (!p?.latest_deployment_id) throw new NotFound(messages.project.notFound);
-      const d = await projects.deployment(p.latest_deployment_id);
-      const file = d ? (await projects.filesOf(d.id)).find((f) => f.path === path) : undefined;
+      const d = await deployments.byId(db, p.latest_deployment_id);
+      const file = d
+        ? (await deploymentFiles.ofDeployment(db, d.id)).find((f) => f.path === path)
+        : undefined;
       if (!d || !file) throw new NotFound(cc.sourceNotFound);
       if (!SOURCE_TYPES.has(file.extension)) throw new Invalid('path', cc.sourceNotText);
       const size = Number(file.size);

@@ -3,8 +3,12 @@
  * downloads, and this week against last week (rolling 7-day windows ending now; views by UTC day).
  */
 import type { AdminStatsDto, SiteIsolationMode, WeekTrendDto } from '@sitehall/contracts';
-import type { AdminRepository } from '../repositories/admin.js';
+import type { DB } from '../db/database.js';
+import * as deployments from '../repositories/deployments.js';
+import * as projectDailyViews from '../repositories/project-daily-views.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
+import * as reviewComments from '../repositories/review-comments.js';
+import type { UsersRepository } from '../repositories/users.js';
 
 const DAY_MS = 86_400_000;
 
@@ -19,12 +23,13 @@ function trend(thisWeek: number, lastWeek: number): WeekTrendDto {
 }
 
 export function createStatsService(deps: {
-  admin: AdminRepository;
+  db: DB;
   projects: ProjectsRepository;
+  users: UsersRepository;
   /** Fixed by the configuration: said on the dashboard, which warns while sites share an origin. */
   siteIsolation?: AdminStatsDto['site_isolation'];
 }) {
-  const { admin, projects } = deps;
+  const { db, projects, users } = deps;
   const siteIsolation = deps.siteIsolation ?? { mode: 'sandboxed' as SiteIsolationMode, sites_port: null };
   return {
     async overview(at: Date = new Date()): Promise<AdminStatsDto> {
@@ -41,21 +46,21 @@ export function createStatsService(deps: {
       const weekly = async (count: (from: string, before: string) => Promise<number>) =>
         trend(await count(weekAgo, now), await count(twoWeeksAgo, weekAgo));
 
-      const [byStatus, live, users, totals, newProjects, uploads, approvals, rejections, views, newUsers] =
+      const [byStatus, live, accounts, totals, newProjects, uploads, approvals, rejections, views, newUsers] =
         await Promise.all([
           projects.countByStatus(null),
-          admin.liveProjectCount(),
-          admin.userCounts(),
-          admin.viewAndDownloadTotals(),
-          weekly((from, before) => admin.createdBetween('projects', from, before)),
-          weekly((from, before) => admin.createdBetween('deployments', from, before)),
-          weekly((from, before) => admin.decisionsBetween(['approve'], from, before)),
-          weekly((from, before) => admin.decisionsBetween(['reject', 'takedown'], from, before)),
+          projects.liveCount(),
+          users.countsByRole(),
+          projects.viewAndDownloadTotals(),
+          weekly((from, before) => projects.createdBetween(from, before)),
+          weekly((from, before) => deployments.createdBetween(db, from, before)),
+          weekly((from, before) => reviewComments.countBetween(db, ['approve'], from, before)),
+          weekly((from, before) => reviewComments.countBetween(db, ['reject', 'takedown'], from, before)),
           Promise.all([
-            admin.viewsBetweenDays(sixDaysAgo, tomorrow),
-            admin.viewsBetweenDays(thirteenDaysAgo, sixDaysAgo),
+            projectDailyViews.totalBetween(db, sixDaysAgo, tomorrow),
+            projectDailyViews.totalBetween(db, thirteenDaysAgo, sixDaysAgo),
           ]).then(([a, b]) => trend(a, b)),
-          weekly((from, before) => admin.createdBetween('users', from, before)),
+          weekly((from, before) => users.createdBetween(from, before)),
         ]);
       return {
         projects: {
@@ -63,7 +68,7 @@ export function createStatsService(deps: {
           ...byStatus,
           live,
         },
-        users,
+        users: accounts,
         views: { total: totals.views },
         downloads: { total: totals.downloads },
         weekly: { projects: newProjects, uploads, approvals, rejections, views, users: newUsers },

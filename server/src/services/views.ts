@@ -14,6 +14,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { DB } from '../db/database.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import * as projectDailyViews from '../repositories/project-daily-views.js';
 import * as projects from '../repositories/projects.js';
 import { RecentVisitors, SharedVisitors, VISITOR_WINDOW_MS, visitorHash } from './view-visitors.js';
@@ -127,14 +128,16 @@ export function createViewCounter(
      * request came from, X-Forwarded-For's with TRUST_PROXY), unless the same visitor's view of the
      * project was counted within the window.
      */
-    count(projectId: number, userAgent: string | undefined, client: string): void {
+    /** A page view of a live site by the client `meta` describes. */
+    count(projectId: number, meta: RequestMeta): void {
+      const { userAgent, ip } = meta;
       // A browser sends the same User-Agent with every page: tested once.
       if (userAgent !== lastAgent) {
         lastAgent = userAgent;
         lastAgentIsBot = isBot(userAgent);
       }
       if (lastAgentIsBot || userAgent === undefined) return;
-      const visitor = visitorHash(projectId, client, userAgent);
+      const visitor = visitorHash(projectId, ip, userAgent);
       if (!recent.firstVisit(visitor, Date.now())) return;
       if (shared) shared.check(projectId, visitor, () => countOne(projectId));
       else countOne(projectId);
