@@ -212,6 +212,11 @@ export async function buildApp(
   });
 
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
+  ctx.services.render.logTo((level, msg, detail) => app.log[level](detail ?? {}, msg));
+  // Renders begin once the database is migrated (at once, or when PostgreSQL is back).
+  startup.then(() => {
+    if (!closing) ctx.services.render.start();
+  }, () => {});
   log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
   database.pool?.reportTo((event: PoolEvent) => {
     if (event.kind === 'down')
@@ -278,6 +283,8 @@ export async function buildApp(
     store: ctx.store,
     redis: opts.redis ?? redisCheck,
     disk: () => ctx.diskSpace.check(),
+    // Told, never failing readiness: without Chromium only the pictures are missing.
+    detail: () => ({ render: ctx.services.render.state }),
   });
 
   await siteRoutes(app, ctx);
@@ -328,6 +335,7 @@ export async function buildApp(
     closing = true;
     clearTimeout(graceTimer);
     await jobs.stop();
+    await ctx.services.render.stop();
     // Nothing of this instance is left to protect: its leftovers may go at once.
     await ctx.cluster.instances.end().catch(() => undefined);
     // Counted views reach the database before it closes: a graceful restart loses none (unless

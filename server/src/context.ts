@@ -11,6 +11,7 @@ import type { SiteUrlOptions } from './presenters/urls.js';
 import { createAdminRepository } from './repositories/admin.js';
 import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
+import { createRenderJobsRepository } from './repositories/render-jobs.js';
 import { createSessionsRepository } from './repositories/sessions.js';
 import { createShowcaseRepository } from './repositories/showcase.js';
 import { createStorageRepository } from './repositories/storage.js';
@@ -25,6 +26,7 @@ import { PasswordHasher } from './services/passwords.js';
 import { createPreviewService } from './services/previews.js';
 import { createProjectService } from './services/projects.js';
 import { createQuotaService } from './services/quota.js';
+import { createRenderService } from './services/render.js';
 import { createReviewQueue, createReviewService } from './services/review.js';
 import { createSessionService } from './services/sessions.js';
 import { createSettingsService } from './services/settings.js';
@@ -95,7 +97,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     liveChanged: (id: number) => {
       siteIndex.invalidate(id);
       bus.publish({ kind: 'live', projectId: id });
+      // A version that goes live gets its picture made again (docs/render.md): the one place
+      // every live change (approval, rollback, takedown, visibility) passes through.
+      render.enqueueLive(id).catch(() => undefined);
     },
+    versionStored: () => render.poke(),
   };
   const leases = createLeasesRepository(db, database.dialect);
   // This process's id names its staging folder and blob leases (docs/decisions.md "Leftover sweep").
@@ -107,6 +113,20 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     unreferenced: (hashes, trx) => projectsRepo.unreferenced(hashes, trx),
     owner: instances.self,
   });
+  const renderJobs = createRenderJobsRepository(db);
+  const render = createRenderService({
+    db,
+    jobs: renderJobs,
+    projects: projectsRepo,
+    store,
+    settings,
+    metrics,
+    enabled: config.render.enabled,
+    chromiumPath: config.render.chromiumPath,
+    holder: instances.self,
+    pollMs: config.render.pollMs,
+  });
+  metrics.renderQueueLength = () => renderJobs.pending();
   const quota = createQuotaService({ storage: createStorageRepository(db, database.dialect), settings });
   const projects = createProjectService({
     db,
@@ -122,6 +142,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     metrics,
     dialect: database.dialect,
     staging: { owner: instances.self, idleTimeoutMs: config.uploadIdleTimeoutMs, receiving },
+    renders: renderJobs,
   });
   const review = createReviewService({ db, projects: projectsRepo, audit, events });
   const adminRepo = createAdminRepository(db);
@@ -203,6 +224,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       siteFiles,
       views,
       previews,
+      render,
     },
     /** Which host a request came to when sites have their own origin (SITES_ORIGIN). */
     siteHosts: new SiteHosts({ ...urls, sitesPort: config.sitesPort }),

@@ -3,6 +3,7 @@ import { archiveMessages } from './messages/archive.js';
 import { authMessages } from './messages/auth.js';
 import { commonMessages } from './messages/common.js';
 import { projectMessages } from './messages/projects.js';
+import { renderMessages } from './messages/render.js';
 import { reviewMessages } from './messages/review.js';
 
 /**
@@ -15,6 +16,7 @@ export const messages = {
   project: projectMessages,
   archive: archiveMessages,
   review: reviewMessages,
+  render: renderMessages,
 } as const;
 
 /** Replaces {key} placeholders: format('最多 {n} 个', { n: 20 }). */

@@ -86,6 +86,10 @@ export interface DeploymentsTable {
   reviewed_at: string | null;
   reviewed_by: number | null;
   review_comment: string | null;
+  /** The render worker's pictures (docs/render.md): 640×400 and 320×200 WebP blobs; null until rendered. */
+  thumbnail_sha256: Generated<string | null>;
+  thumbnail_small_sha256: Generated<string | null>;
+  rendered_at: Generated<string | null>;
 }
 
 export interface DeploymentFilesTable {
@@ -205,6 +209,24 @@ export interface UploadEventsTable {
   created_at: string;
 }
 
+export type RenderJobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** One render of a deployment (migration 010, docs/render.md). */
+export interface RenderJobsTable {
+  id: Generated<number>;
+  deployment_id: number;
+  project_id: number;
+  status: RenderJobStatus;
+  attempts: Generated<number>;
+  error: string | null;
+  holder: string | null;
+  lease_until: string | null;
+  run_after: string;
+  duration_ms: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -224,6 +246,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   blob_leases: BlobLeasesTable;
   upload_events: UploadEventsTable;
+  render_jobs: RenderJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

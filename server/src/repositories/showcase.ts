@@ -74,6 +74,8 @@ export interface ShowcaseRow {
   owner_username: string;
   file_count: number;
   total_size: number;
+  /** The live version's rendered picture (docs/render.md), null until rendered. */
+  thumbnail_sha256: string | null;
 }
 
 /** Queue entries applied per transaction (a bulk backlog blocks SQLite for about this many). */
@@ -111,7 +113,7 @@ function orders(pg: boolean): Record<ShowcaseSort, RawBuilder<unknown>> {
 const PAGE_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count, p.owner_id,
   p.live_deployment_id, p.name_sort_key`;
 const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
-  u.username as owner_username, d.file_count, d.total_size, p.name_sort_key`;
+  u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, p.name_sort_key`;
 
 export function createShowcaseRepository(
   db: DB,
@@ -538,6 +540,7 @@ function cardOf(r: Partial<ShowcaseRow>): ShowcaseRow {
     owner_username: r.owner_username!,
     file_count: Number(r.file_count),
     total_size: Number(r.total_size),
+    thumbnail_sha256: r.thumbnail_sha256 ?? null,
   };
 }
 

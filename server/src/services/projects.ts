@@ -49,6 +49,13 @@ const m = messages.project;
 export interface ProjectEvents {
   /** The live deployment of a project changed or went away (caches must forget it). */
   liveChanged(projectId: number): void;
+  /** A version was stored and its render queued in the same transaction (docs/render.md). */
+  versionStored?(projectId: number): void;
+}
+
+/** Queues a version's render with the upload's own transaction, so no stored version misses one. */
+export interface RenderQueue {
+  enqueue(deploymentId: number, projectId: number, at: string, trx: DB): Promise<void>;
 }
 
 export function createProjectService(deps: {
@@ -66,6 +73,7 @@ export function createProjectService(deps: {
   dialect: MigrationDialect;
   /** Where and how upload bodies are received (instance folder, idle limit, shutdown). */
   staging?: StagingOptions;
+  renders?: RenderQueue;
 }) {
   const { db, projects, store, settings, quota, audit, gate, dataDir, urls, events } = deps;
   const pg = deps.dialect === 'postgres';
@@ -113,7 +121,9 @@ export function createProjectService(deps: {
     });
     const hashes = result.files.map((f) => f.sha256);
     try {
-      return await storeAndCommit(actor, result, target, contentCheck, hashes);
+      const projectId = await storeAndCommit(actor, result, target, contentCheck, hashes);
+      events.versionStored?.(projectId);
+      return projectId;
     } catch (error) {
       // Nothing references what this upload stored: don't leave it for the sweep (a failed
       // cleanup still leaves it to the sweep, and the upload's own error is the answer).
@@ -229,6 +239,7 @@ export function createProjectService(deps: {
         }
         await trx.updateTable('projects').set(patch).where('id', '=', projectId).execute();
         if (target.projectId !== null) await refreshSearchText(trx, projectId);
+        await deps.renders?.enqueue(d.id, projectId, at, trx);
         return projectId;
       });
     });

@@ -31,6 +31,8 @@ export interface PlatformSettings {
   userStorageBytes: number;
   /** Accepted uploads per account per hour; 0 = no limit. */
   uploadsPerHour: number;
+  /** The render worker (docs/render.md). */
+  render: { concurrency: number; pagesPerBrowser: number; allowPublicAssets: boolean };
 }
 
 export const DEFAULT_SETTINGS: PlatformSettings = {
@@ -38,6 +40,7 @@ export const DEFAULT_SETTINGS: PlatformSettings = {
   previewTtlSeconds: DEFAULT_PREVIEW_TTL_SECONDS,
   userStorageBytes: DEFAULT_USER_STORAGE_BYTES,
   uploadsPerHour: DEFAULT_UPLOADS_PER_HOUR,
+  render: { concurrency: 1, pagesPerBrowser: 50, allowPublicAssets: false },
 };
 
 const KEY = 'platform';
@@ -55,6 +58,9 @@ export function toAdminConfig(s: PlatformSettings): AdminConfigDto {
     preview_ttl_seconds: s.previewTtlSeconds,
     max_user_storage_bytes: s.userStorageBytes,
     max_uploads_per_hour: s.uploadsPerHour,
+    render_concurrency: s.render.concurrency,
+    render_pages_per_browser: s.render.pagesPerBrowser,
+    render_allow_public_assets: s.render.allowPublicAssets,
   };
 }
 
@@ -72,6 +78,11 @@ function fromAdminConfig(c: AdminConfigDto): PlatformSettings {
     previewTtlSeconds: c.preview_ttl_seconds,
     userStorageBytes: c.max_user_storage_bytes,
     uploadsPerHour: c.max_uploads_per_hour,
+    render: {
+      concurrency: c.render_concurrency,
+      pagesPerBrowser: c.render_pages_per_browser,
+      allowPublicAssets: c.render_allow_public_assets,
+    },
   };
 }
 
@@ -103,6 +114,7 @@ export function createSettingsService(
       previewTtlSeconds: stored.previewTtlSeconds ?? DEFAULT_SETTINGS.previewTtlSeconds,
       userStorageBytes: stored.userStorageBytes ?? DEFAULT_SETTINGS.userStorageBytes,
       uploadsPerHour: stored.uploadsPerHour ?? DEFAULT_SETTINGS.uploadsPerHour,
+      render: { ...DEFAULT_SETTINGS.render, ...stored.render },
     };
   }
 

@@ -43,6 +43,10 @@ export const CONFIG_BOUNDS = {
   max_user_storage_bytes: USER_STORAGE_BOUNDS,
   /** 0 = no limit. */
   max_uploads_per_hour: { min: 0, max: 10_000 },
+  /** Renders at once on each instance (docs/render.md). */
+  render_concurrency: { min: 1, max: 8 },
+  /** Pages a Chromium renders before it is restarted. */
+  render_pages_per_browser: { min: 1, max: 1_000 },
 } as const;
 
 const bounded = (field: keyof typeof CONFIG_BOUNDS) => {
@@ -87,6 +91,9 @@ export const adminConfigBody = z
     preview_ttl_seconds: bounded('preview_ttl_seconds'),
     max_user_storage_bytes: bounded('max_user_storage_bytes'),
     max_uploads_per_hour: bounded('max_uploads_per_hour'),
+    render_concurrency: bounded('render_concurrency'),
+    render_pages_per_browser: bounded('render_pages_per_browser'),
+    render_allow_public_assets: z.boolean({ error: m.configBooleanInvalid }).optional(),
   })
   .strict();
 export type AdminConfigBody = z.input<typeof adminConfigBody>;
