@@ -26,6 +26,7 @@ import { previewRoutes } from './routes/preview.js';
 import { projectRoutes } from './routes/projects.js';
 import { showcaseRoutes } from './routes/showcase.js';
 import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
+import { thumbnailRoutes } from './routes/thumbnails.js';
 import { userRoutes } from './routes/users.js';
 import { createSiteFastPath, type SiteFastPath, siteServerFactory } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
@@ -214,9 +215,12 @@ export async function buildApp(
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
   ctx.services.render.logTo((level, msg, detail) => app.log[level](detail ?? {}, msg));
   // Renders begin once the database is migrated (at once, or when PostgreSQL is back).
-  startup.then(() => {
-    if (!closing) ctx.services.render.start();
-  }, () => {});
+  startup.then(
+    () => {
+      if (!closing) ctx.services.render.start();
+    },
+    () => {},
+  );
   log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
   database.pool?.reportTo((event: PoolEvent) => {
     if (event.kind === 'down')
@@ -262,6 +266,7 @@ export async function buildApp(
       await api.register(userRoutes(ctx));
       await api.register(configRoutes(ctx));
       await api.register(showcaseRoutes(ctx));
+      await api.register(thumbnailRoutes(ctx));
       await api.register(projectRoutes(ctx));
       await api.register(previewRoutes(ctx));
       await api.register(adminRoutes(ctx));

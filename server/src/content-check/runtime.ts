@@ -46,7 +46,8 @@ const ASSETS = new Set(['stylesheet', 'font', 'image', 'media']);
 
 function severityOfRequest(r: { method: string; resourceType: string; url: string }): RuntimeRuleId {
   if (r.method !== 'GET' || SENDING.has(r.resourceType)) return 'runtime.data-sent';
-  if (ASSETS.has(r.resourceType)) return r.url.includes('?') ? 'runtime.external-request' : 'runtime.external-asset';
+  if (ASSETS.has(r.resourceType))
+    return r.url.includes('?') ? 'runtime.external-request' : 'runtime.external-asset';
   return 'runtime.external-request';
 }
 
@@ -69,11 +70,20 @@ export function runtimeFindings(obs: Observations, blank: boolean): ContentFindi
     });
   };
   // One finding per host, at the worst of its requests.
-  const byHost = new Map<string, { worst: RuntimeRuleId; count: number; types: Set<string>; first: string }>();
+  const byHost = new Map<
+    string,
+    { worst: RuntimeRuleId; count: number; types: Set<string>; first: string }
+  >();
   for (const r of obs.externalRequests) {
     const id = severityOfRequest(r);
     const h = byHost.get(r.host);
-    if (!h) byHost.set(r.host, { worst: id, count: 1, types: new Set([r.resourceType]), first: `${r.method} ${r.url}` });
+    if (!h)
+      byHost.set(r.host, {
+        worst: id,
+        count: 1,
+        types: new Set([r.resourceType]),
+        first: `${r.method} ${r.url}`,
+      });
     else {
       h.count++;
       h.types.add(r.resourceType);

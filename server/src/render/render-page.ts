@@ -174,7 +174,11 @@ export async function renderPage(
     if (left > 0) await page.waitForLoadState('networkidle', { timeout: left }).catch(() => {});
     let screenshot: Buffer;
     try {
-      screenshot = await page.screenshot({ type: 'png', timeout: SCREENSHOT_TIMEOUT_MS, animations: 'disabled' });
+      screenshot = await page.screenshot({
+        type: 'png',
+        timeout: SCREENSHOT_TIMEOUT_MS,
+        animations: 'disabled',
+      });
     } catch {
       throw new RenderTimeout('screenshot timeout');
     }

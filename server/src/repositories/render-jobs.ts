@@ -9,7 +9,9 @@ import type { DB } from '../db/database.js';
 import type { RenderJobsTable } from '../db/types.js';
 
 export type RenderJobRow = {
-  [K in keyof RenderJobsTable]: RenderJobsTable[K] extends import('kysely').Generated<infer T> ? T : RenderJobsTable[K];
+  [K in keyof RenderJobsTable]: RenderJobsTable[K] extends import('kysely').Generated<infer T>
+    ? T
+    : RenderJobsTable[K];
 };
 
 export function createRenderJobsRepository(db: DB) {

@@ -8,6 +8,7 @@ import {
   adminSourceQuery,
   auditLogQuery,
   batchBody,
+  format,
   messages,
   pendingProjectsQuery,
   reviewBody,
@@ -58,6 +59,12 @@ export const adminRoutes =
     app.get('/admin/projects/:id/source', { config: { access: 'admin' } }, async (request) => {
       const q = parse(adminSourceQuery, request.query);
       return ok(await reviewQueue.source(projectId(request.params), q.path, q.line));
+    });
+
+    // Renders the project's newest (and live) version again (docs/render.md).
+    app.post('/admin/projects/:id/render', { config: { access: 'admin' } }, async (request) => {
+      const { queued } = await ctx.services.render.rerender(projectId(request.params));
+      return ok({ queued }, format(messages.render.queued, { n: queued }));
     });
 
     app.post('/admin/projects/:id/review', { config: { access: 'admin' } }, async (request) => {

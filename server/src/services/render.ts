@@ -13,8 +13,10 @@ import { parseContentCheck, riskRankOf } from '../content-check/report.js';
 import { mergeRuntime } from '../content-check/runtime.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
+import type { Actor } from '../domain/actor.js';
 import { NotFound } from '../domain/errors.js';
-import { RenderBrowser, chromiumMissing } from '../render/browser.js';
+import { projectPolicy } from '../policies/project.js';
+import { chromiumMissing, RenderBrowser } from '../render/browser.js';
 import { RenderTimeout, renderPage, VIEWPORT } from '../render/render-page.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
 import type { RenderJobRow, RenderJobsRepository } from '../repositories/render-jobs.js';
@@ -27,7 +29,10 @@ export const RENDER_ATTEMPTS = 3;
 /** Longer than a render can take (launch 20 s + load 10 s + picture 5 s): past it, the holder died. */
 const LEASE_MS = 2 * 60_000;
 const RETRY_AFTER_MS = 5_000;
-export const THUMBNAIL_SIZES = { large: { width: 640, height: 400 }, small: { width: 320, height: 200 } } as const;
+export const THUMBNAIL_SIZES = {
+  large: { width: 640, height: 400 },
+  small: { width: 320, height: 200 },
+} as const;
 
 export interface RenderServiceDeps {
   db: DB;
@@ -53,7 +58,10 @@ async function isBlank(png: Buffer): Promise<boolean> {
 
 async function thumbnails(png: Buffer): Promise<{ large: Buffer; small: Buffer }> {
   const resize = (size: { width: number; height: number }) =>
-    sharp(png).resize(size.width, size.height, { fit: 'cover', position: 'top' }).webp({ quality: 80 }).toBuffer();
+    sharp(png)
+      .resize(size.width, size.height, { fit: 'cover', position: 'top' })
+      .webp({ quality: 80 })
+      .toBuffer();
   const [large, small] = await Promise.all([resize(THUMBNAIL_SIZES.large), resize(THUMBNAIL_SIZES.small)]);
   return { large, small };
 }
@@ -146,7 +154,11 @@ export function createRenderService(deps: RenderServiceDeps) {
     pagesBeforeRestart = settings.render.pagesPerBrowser;
     while (!stopped && running.size < settings.render.concurrency) {
       const t = Date.now();
-      const job = await jobs.take(deps.holder, new Date(t).toISOString(), new Date(t + LEASE_MS).toISOString());
+      const job = await jobs.take(
+        deps.holder,
+        new Date(t).toISOString(),
+        new Date(t + LEASE_MS).toISOString(),
+      );
       if (!job) return;
       const p: Promise<void> = runJob(job).finally(() => {
         running.delete(p);
@@ -198,6 +210,23 @@ export function createRenderService(deps: RenderServiceDeps) {
       for (const id of ids) await jobs.enqueue(id, p.id, now());
       void poke();
       return { queued: ids.length };
+    },
+
+    /**
+     * A rendered picture, for whoever may see it: anyone when it shows the live version of a
+     * public project (cached publicly), else the project's owner or an admin (cached privately);
+     * others get the same 404 as for a picture that does not exist.
+     */
+    async thumbnail(
+      actor: Actor | null,
+      sha256: string,
+    ): Promise<{ body: Readable; size: number; shared: boolean }> {
+      const owners = await jobs.thumbnailOwners(sha256);
+      const shared = owners.some((o) => o.is_public === 1 && o.live_deployment_id === o.deployment_id);
+      const allowed = shared || (actor !== null && owners.some((o) => projectPolicy.view(actor, o)));
+      const stat = allowed ? await store.stat(sha256) : null;
+      if (!stat) throw new NotFound(messages.render.thumbnailNotFound);
+      return { body: await store.read(sha256), size: stat.size, shared };
     },
 
     /** Looks for due jobs now (a version was just stored). */

@@ -23,7 +23,11 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('render_jobs_status').on('render_jobs').columns(['status', 'run_after']).execute();
+  await db.schema
+    .createIndex('render_jobs_status')
+    .on('render_jobs')
+    .columns(['status', 'run_after'])
+    .execute();
   await db.schema.alterTable('deployments').addColumn('thumbnail_sha256', 'text').execute();
   await db.schema.alterTable('deployments').addColumn('thumbnail_small_sha256', 'text').execute();
   await db.schema.alterTable('deployments').addColumn('rendered_at', 'text').execute();
