@@ -149,7 +149,15 @@ export interface Config {
    * The render worker (docs/render.md): off, this instance queues renders but runs none; Debian's
    * Chromium, never a downloaded one; pollMs is how often it looks for jobs queued elsewhere.
    */
-  render: { enabled: boolean; chromiumPath: string; pollMs: number };
+  render: {
+    enabled: boolean;
+    chromiumPath: string;
+    pollMs: number;
+    /** A page must load within this (ms; docs/render.md: 10 s). */
+    loadTimeoutMs: number;
+    /** A failed attempt is tried again after this times the attempts made (ms). */
+    retryAfterMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -199,7 +207,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sweepIntervalMs: e.SWEEP_INTERVAL_SECONDS * 1000,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
-    render: { enabled: e.RENDER_WORKER === 'on', chromiumPath: e.CHROMIUM_PATH, pollMs: 2_000 },
+    render: {
+      enabled: e.RENDER_WORKER === 'on',
+      chromiumPath: e.CHROMIUM_PATH,
+      pollMs: 2_000,
+      loadTimeoutMs: 10_000,
+      retryAfterMs: 5_000,
+    },
     ...overrides,
     ...(overrides.database?.kind === 'sqlite' && !overrides.database.file ? { database } : {}),
   };

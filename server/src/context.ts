@@ -125,6 +125,8 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     chromiumPath: config.render.chromiumPath,
     holder: instances.self,
     pollMs: config.render.pollMs,
+    loadTimeoutMs: config.render.loadTimeoutMs,
+    retryAfterMs: config.render.retryAfterMs,
   });
   metrics.renderQueueLength = () => renderJobs.pending();
   const quota = createQuotaService({ storage: createStorageRepository(db, database.dialect), settings });

@@ -98,8 +98,9 @@ async function bodyOf(stream: Readable): Promise<Buffer> {
 export async function renderPage(
   browser: Browser,
   site: RenderSite,
-  opts: { allowPublicAssets: boolean },
+  opts: { allowPublicAssets: boolean; loadTimeoutMs?: number },
 ): Promise<RenderResult> {
+  const loadTimeoutMs = opts.loadTimeoutMs ?? LOAD_TIMEOUT_MS;
   const origin = siteOrigin(site.id);
   const ownHost = hostOf(origin);
   const obs: Observations = {
@@ -164,13 +165,13 @@ export async function renderPage(
 
     const started = Date.now();
     try {
-      await page.goto(`${origin}/`, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS });
+      await page.goto(`${origin}/`, { waitUntil: 'load', timeout: loadTimeoutMs });
     } catch (err) {
       // A navigation away during the load interrupts goto: the page still renders what it shows.
-      if (Date.now() - started >= LOAD_TIMEOUT_MS - 100) throw new RenderTimeout('load timeout');
+      if (Date.now() - started >= loadTimeoutMs - 100) throw new RenderTimeout('load timeout');
       if (obs.navigations.length === 0) throw err;
     }
-    const left = LOAD_TIMEOUT_MS - (Date.now() - started);
+    const left = loadTimeoutMs - (Date.now() - started);
     if (left > 0) await page.waitForLoadState('networkidle', { timeout: left }).catch(() => {});
     let screenshot: Buffer;
     try {

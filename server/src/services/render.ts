@@ -47,6 +47,8 @@ export interface RenderServiceDeps {
   /** This instance (holds the leases of the jobs it runs). */
   holder: string;
   pollMs: number;
+  loadTimeoutMs?: number;
+  retryAfterMs?: number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, detail?: Record<string, unknown>) => void;
 }
 
@@ -97,7 +99,10 @@ export function createRenderService(deps: RenderServiceDeps) {
           lookup: async (path) => files.get(path),
           read: (f) => store.read(f.sha256),
         },
-        { allowPublicAssets: settings.render.allowPublicAssets },
+        {
+          allowPublicAssets: settings.render.allowPublicAssets,
+          ...(deps.loadTimeoutMs ? { loadTimeoutMs: deps.loadTimeoutMs } : {}),
+        },
       );
       const blank = await isBlank(result.screenshot);
       const pictures = await thumbnails(result.screenshot);
@@ -140,7 +145,9 @@ export function createRenderService(deps: RenderServiceDeps) {
           : ({
               status: 'queued',
               error: reason,
-              runAfter: new Date(Date.now() + RETRY_AFTER_MS * job.attempts).toISOString(),
+              runAfter: new Date(
+                Date.now() + (deps.retryAfterMs ?? RETRY_AFTER_MS) * job.attempts,
+              ).toISOString(),
             } as const);
       await jobs.settle(job.id, deps.holder, outcome, at).catch(() => {});
       log('warn', 'render failed', { deployment: job.deployment_id, attempt: job.attempts, reason });
