@@ -76,6 +76,8 @@ export const adminApi = {
   remove: (id: number) => http.delete<null>(`/projects/${id}`),
   /** A preview link for any project (the preview route lets admins in). */
   preview: (id: number) => http.post<PreviewTokenDto>(`/projects/${id}/preview-token`),
+  /** Renders the project's newest (and live) version again (docs/render.md). */
+  render: (id: number) => http.post<{ queued: number }>(`/admin/projects/${id}/render`),
   /** The newest version's files as a zip, fetched with the session's token. */
   download: async (id: number): Promise<Blob> => {
     // A failure arrives as a blob too: read its JSON here so the server's message reaches the user.
@@ -173,6 +175,10 @@ export function useBatchAction() {
 
 export function useDeleteProjectAsAdmin() {
   return useProjectsMutation(adminApi.remove);
+}
+
+export function useRerender() {
+  return useMutation({ mutationFn: adminApi.render });
 }
 
 export function useCreatePreview() {
