@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
 const LAUNCH_TIMEOUT_MS = 20_000;
-const CLOSE_TIMEOUT_MS = 5_000;
+const CLOSE_TIMEOUT_MS = 3_000;
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -79,12 +79,6 @@ export class RenderBrowser {
     this.#browser = browser;
     this.#pages = 1;
     return browser;
-  }
-
-  /** The browser's main process id, while it runs (the benchmark measures its memory). */
-  pid(): number | undefined {
-    const proc = (this.#browser as unknown as { _process?: { pid?: number } } | null)?._process;
-    return proc?.pid;
   }
 
   /** Closes the browser; one that does not close in time is left to its disconnection. */

@@ -185,7 +185,8 @@ export async function renderPage(
     }
     return { screenshot, observations: obs };
   } finally {
-    await Promise.race([context.close().catch(() => {}), new Promise((r) => setTimeout(r, 3_000).unref())]);
+    // A hung renderer may never close its context: the caller then replaces the whole browser.
+    await Promise.race([context.close().catch(() => {}), new Promise((r) => setTimeout(r, 1_000).unref())]);
   }
 
   async function answer(route: Route, req: Request): Promise<void> {
