@@ -67,6 +67,8 @@ describe('health', () => {
     expect(body).toEqual({
       status: 'ok',
       checks: { database: 'ok', migrations: 'ok', storage: 'ok', redis: 'not configured', disk: 'ok' },
+      // The render worker is told, never a reason to be unready (the test apps run it off).
+      detail: { render: 'off' },
     });
     expect(headers['cache-control']).toBe('no-store');
     // Outside /api: no rate limit counts it.
