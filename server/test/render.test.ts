@@ -108,7 +108,7 @@ describe('render worker', () => {
     expect(await t.ctx.store.stat(d!.thumbnail_sha256!)).not.toBeNull();
   });
 
-  it('reports data sent to another host through a URL built at run time, and the host is never reached', async () => {
+  it('reports data sent to another host through a URL built at run time, recorded and aborted', async () => {
     // The host appears nowhere in the source text: it is decoded from char codes when the page runs.
     const codes = [...'collect.exfil-test.example'].map((c) => c.charCodeAt(0)).join(',');
     const site = await upload(
@@ -126,6 +126,9 @@ describe('render worker', () => {
     expect(['high', 'medium']).toContain(finding!.severity);
     expect(finding!.message).toContain('collect.exfil-test.example');
     expect(report.level).toBe('high');
+    expect(report.runtime?.external_requests).toEqual([
+      expect.objectContaining({ url: 'https://collect.exfil-test.example/c', allowed: false }),
+    ]);
     // The review list's risk sort counts it.
     const d = await t.ctx.repositories.projects.deployment(site.deploymentId);
     expect(d!.content_risk).toBe(4);

@@ -17,7 +17,7 @@ import type { Actor } from '../domain/actor.js';
 import { NotFound } from '../domain/errors.js';
 import { projectPolicy } from '../policies/project.js';
 import { chromiumMissing, RenderBrowser } from '../render/browser.js';
-import { RenderTimeout, renderPage, VIEWPORT } from '../render/render-page.js';
+import { RenderTimeout, renderPage } from '../render/render-page.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
 import type { RenderJobRow, RenderJobsRepository } from '../repositories/render-jobs.js';
 import type { BlobStore } from '../storage/index.js';
@@ -283,4 +283,3 @@ export function createRenderService(deps: RenderServiceDeps) {
   };
 }
 export type RenderService = ReturnType<typeof createRenderService>;
-export { VIEWPORT };
