@@ -29,6 +29,7 @@ import { previewRoutes } from './routes/preview.js';
 import { projectRoutes } from './routes/projects.js';
 import { showcaseRoutes } from './routes/showcase.js';
 import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
+import { thumbnailRoutes } from './routes/thumbnails.js';
 import { userRoutes } from './routes/users.js';
 import { createSiteFastPath, type SiteFastPath } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
@@ -252,6 +253,14 @@ export async function buildApp(
         ' hot /sites files are answered from Node’s request event instead (serve/fast-connections.ts)',
     );
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
+  ctx.services.render.logTo((level, msg, detail) => app.log[level](detail ?? {}, msg));
+  // Renders begin once the database is migrated (at once, or when PostgreSQL is back).
+  startup.then(
+    () => {
+      if (!closing) ctx.services.render.start();
+    },
+    () => {},
+  );
   log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
   database.pool?.reportTo((event: PoolEvent) => {
     if (event.kind === 'down')
@@ -297,6 +306,7 @@ export async function buildApp(
       await api.register(userRoutes(ctx));
       await api.register(configRoutes(ctx));
       await api.register(showcaseRoutes(ctx));
+      await api.register(thumbnailRoutes(ctx));
       await api.register(projectRoutes(ctx));
       await api.register(deployRoutes(ctx));
       await api.register(previewRoutes(ctx));
@@ -322,7 +332,8 @@ export async function buildApp(
     store: ctx.store,
     redis: opts.redis ?? redisCheck,
     disk: () => ctx.diskSpace.check(),
-    detail: { fastPath: fastPathStatus },
+    // Told, never failing readiness: how hot files are served, and whether pictures are made.
+    detail: () => ({ fastPath: fastPathStatus, render: ctx.services.render.state }),
   });
 
   await siteRoutes(app, ctx, siteHeaders);
@@ -370,6 +381,7 @@ export async function buildApp(
     closing = true;
     clearTimeout(graceTimer);
     await jobs.stop();
+    await ctx.services.render.stop();
     // Nothing of this instance is left to protect: its leftovers may go at once.
     await ctx.cluster.instances.end().catch(() => undefined);
     // Counted views reach the database before it closes: a graceful restart loses none (unless

@@ -69,6 +69,8 @@ const envSchema = z.object({
   SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+  CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  RENDER_WORKER: z.enum(['on', 'off'], { message: 'RENDER_WORKER must be on or off' }).default('on'),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_500),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
@@ -149,6 +151,19 @@ export interface Config {
   uploadIdleTimeoutMs: number;
   /** At shutdown, uploads still receiving after this long are answered 503 (ms). */
   shutdownGraceMs: number;
+  /**
+   * The render worker (docs/render.md): off, this instance queues renders but runs none; Debian's
+   * Chromium, never a downloaded one; pollMs is how often it looks for jobs queued elsewhere.
+   */
+  render: {
+    enabled: boolean;
+    chromiumPath: string;
+    pollMs: number;
+    /** A page must load within this (ms; docs/render.md: 10 s). */
+    loadTimeoutMs: number;
+    /** A failed attempt is tried again after this times the attempts made (ms). */
+    retryAfterMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -199,6 +214,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sweepIntervalMs: e.SWEEP_INTERVAL_SECONDS * 1000,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    render: {
+      enabled: e.RENDER_WORKER === 'on',
+      chromiumPath: e.CHROMIUM_PATH,
+      pollMs: 2_000,
+      loadTimeoutMs: 10_000,
+      retryAfterMs: 5_000,
+    },
     ...overrides,
     ...(overrides.database?.kind === 'sqlite' && !overrides.database.file ? { database } : {}),
   };

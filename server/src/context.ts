@@ -13,6 +13,7 @@ import * as deploymentFiles from './repositories/deployment-files.js';
 import { createDeploysRepository } from './repositories/deploys.js';
 import { createLeasesRepository } from './repositories/leases.js';
 import { createProjectsRepository } from './repositories/projects.js';
+import { createRenderJobsRepository } from './repositories/render-jobs.js';
 import { createSessionsRepository } from './repositories/sessions.js';
 import { createUsersRepository } from './repositories/users.js';
 import { SiteFileSource, SiteHosts } from './serve/index.js';
@@ -27,6 +28,7 @@ import { PasswordHasher } from './services/passwords.js';
 import { createPreviewService } from './services/previews.js';
 import { createProjectService } from './services/projects.js';
 import { createQuotaService } from './services/quota.js';
+import { createRenderService } from './services/render.js';
 import { createReviewQueue, createReviewService } from './services/review.js';
 import { createSessionService } from './services/sessions.js';
 import { createSettingsService } from './services/settings.js';
@@ -101,7 +103,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     liveChanged: (id: number) => {
       siteIndex.invalidate(id);
       bus.publish({ kind: 'live', projectId: id });
+      // A version that goes live gets its picture made again (docs/render.md): the one place
+      // every live change (approval, rollback, takedown, visibility) passes through.
+      render.enqueueLive(id).catch(() => undefined);
     },
+    versionStored: () => render.poke(),
   };
   const leases = createLeasesRepository(db, database.dialect);
   // This process's id names its staging folder and blob leases (docs/decisions.md "Leftover sweep").
@@ -113,6 +119,22 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
     owner: instances.self,
   });
+  const renderJobs = createRenderJobsRepository(db);
+  const render = createRenderService({
+    db,
+    jobs: renderJobs,
+    projects: projectsRepo,
+    store,
+    settings,
+    metrics,
+    enabled: config.render.enabled,
+    chromiumPath: config.render.chromiumPath,
+    holder: instances.self,
+    pollMs: config.render.pollMs,
+    loadTimeoutMs: config.render.loadTimeoutMs,
+    retryAfterMs: config.render.retryAfterMs,
+  });
+  metrics.renderQueueLength = () => renderJobs.pending();
   const quota = createQuotaService({ db, users: usersRepo, settings });
   const projects = createProjectService({
     db,
@@ -126,6 +148,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     events,
     metrics,
     dialect: database.dialect,
+    renders: renderJobs,
   });
   const deploys = createDeployService({
     deploys: createDeploysRepository(db),
@@ -227,6 +250,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       siteFiles,
       views,
       previews,
+      render,
     },
     /** Which host a request came to when sites have their own origin (SITES_ORIGIN). */
     siteHosts: new SiteHosts({ ...urls, sitesPort: config.sitesPort }),

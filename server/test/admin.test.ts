@@ -401,6 +401,9 @@ describe('platform settings', () => {
     preview_ttl_seconds: DEFAULT_PREVIEW_TTL_SECONDS,
     max_user_storage_bytes: DEFAULT_USER_STORAGE_BYTES,
     max_uploads_per_hour: DEFAULT_UPLOADS_PER_HOUR,
+    render_concurrency: 1,
+    render_pages_per_browser: 50,
+    render_allow_public_assets: false,
   };
 
   it('shows the settings, their defaults and every extension that may be allowed', async () => {

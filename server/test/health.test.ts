@@ -67,7 +67,8 @@ describe('health', () => {
     expect(body).toEqual({
       status: 'ok',
       checks: { database: 'ok', migrations: 'ok', storage: 'ok', redis: 'not configured', disk: 'ok' },
-      detail: { fastPath: 'on' },
+      // Facts, never a reason to be unready (the test apps run the render worker off).
+      detail: { fastPath: 'on', render: 'off' },
     });
     expect(headers['cache-control']).toBe('no-store');
     // Outside /api: no rate limit counts it.

@@ -98,6 +98,8 @@ export async function createTestApp(
       WEB_DIST: path.join(dataDir, 'no-web'),
       // One port, sandboxed, as the tests were written for; sites-port.test.ts opts in.
       SITES_PORT: '0',
+      // Renders run in the render tests (they opt in); elsewhere versions are only queued.
+      RENDER_WORKER: 'off',
       // Patient with a PostgreSQL that the whole suite keeps busy (a slow connection is not an
       // outage here); the fault tests use the defaults.
       DB_CONNECT_TIMEOUT_MS: '5000',

@@ -87,6 +87,7 @@ describe('showcase', () => {
         'project_id',
         'project_name',
         'published_at',
+        'thumbnail_url',
         'viewCount',
       ].sort(),
     );

@@ -25,6 +25,9 @@ const defaults = {
   preview_ttl_seconds: 1800,
   max_user_storage_bytes: DEFAULT_USER_STORAGE_BYTES,
   max_uploads_per_hour: DEFAULT_UPLOADS_PER_HOUR,
+  render_concurrency: 1,
+  render_pages_per_browser: 50,
+  render_allow_public_assets: false,
 };
 const configData: AdminConfigData = {
   config: { ...defaults, max_files_per_upload: 30, allowed_extensions: ['html', 'css', 'js'] },

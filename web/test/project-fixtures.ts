@@ -17,6 +17,7 @@ export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
     project_name: name,
     name,
     description: '展示我的前端作品',
+    thumbnail_url: null,
     status: 'pending',
     is_live: false,
     is_public: true,

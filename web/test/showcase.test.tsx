@@ -36,6 +36,27 @@ describe('showcase', () => {
     expect(screen.getByText('已显示所有项目')).toBeInTheDocument();
   });
 
+  it('shows a site’s rendered picture, sized and lazy, and the first letter where there is none', async () => {
+    const url = `/api/thumbnails/${'a'.repeat(64)}.webp`;
+    openShowcase(
+      page([
+        makePublicProject({ id: 1, name: '天气小站', thumbnail_url: url }),
+        makePublicProject({ id: 2, name: '像素画板' }),
+      ]),
+    );
+    const card = await screen.findByRole('article', { name: '天气小站' });
+    const img = card.querySelector('img.showcase-card__picture');
+    expect(img?.getAttribute('src')).toBe(url);
+    expect([img?.getAttribute('width'), img?.getAttribute('height'), img?.getAttribute('loading')]).toEqual([
+      '640',
+      '400',
+      'lazy',
+    ]);
+    const other = screen.getByRole('article', { name: '像素画板' });
+    expect(other.querySelector('img')).toBeNull();
+    expect(within(other).getByText('像')).toBeInTheDocument();
+  });
+
   it('says 暂无已发布的项目 when nothing is published', async () => {
     openShowcase(page([]));
     expect(await screen.findByText('暂无已发布的项目')).toBeInTheDocument();

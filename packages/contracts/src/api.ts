@@ -130,6 +130,11 @@ export interface ProjectDto {
   latest_version: number | null;
   /** Detail only: the newest version's usability findings (how to fix them: CONTENT_CHECK_FIXES). */
   usability_findings?: ContentFinding[];
+  /**
+   * The rendered picture (640×400 WebP, docs/render.md) of the newest version that has one, else
+   * null (the card shows the name's first letter).
+   */
+  thumbnail_url: string | null;
 }
 
 /** A showcase card: public fields only. */
@@ -146,6 +151,8 @@ export interface PublicProjectDto {
   viewCount: number;
   access_url: string;
   owner: { username: string };
+  /** The live version's rendered picture (640×400 WebP), null until rendered. */
+  thumbnail_url: string | null;
 }
 
 /**
@@ -226,7 +233,14 @@ export type ContentCheckKind =
   | 'hidden_frame'
   | 'executable_download'
   | 'scam_text'
-  | 'check_incomplete';
+  | 'check_incomplete'
+  // Found by the render worker while the page ran (docs/render.md).
+  | 'runtime_request'
+  | 'runtime_navigation'
+  | 'runtime_download'
+  | 'runtime_prompt'
+  | 'blank_page'
+  | 'console_error';
 
 export interface ContentFinding {
   severity: ContentCheckSeverity;
@@ -279,6 +293,24 @@ export interface ContentCheckReport extends ContentCheckSummary {
   scanned_files: number;
   /** Files read only in part (beyond the per-file or total read budget, or the time budget). */
   partially_scanned_files: string[];
+  /** What the render worker saw when the page ran (docs/render.md); absent until rendered. */
+  runtime?: ContentCheckRuntime;
+}
+
+/** The render's record of one run of the entry page, kept beside the static findings. */
+export interface ContentCheckRuntime {
+  rendered_at: string;
+  /** Requests to other hosts: recorded and aborted (or loaded, under the public-assets setting). */
+  external_requests: Array<{ method: string; url: string; resource_type: string; allowed: boolean }>;
+  navigations: string[];
+  downloads: string[];
+  dialogs: string[];
+  permissions: string[];
+  console_errors: string[];
+  missing: string[];
+  blank: boolean;
+  /** The rules of these findings start with "runtime.": a re-render replaces them. */
+  risk_counts: Record<ContentCheckSeverity, number>;
 }
 
 /** A project in the admin lists: the owner's view plus the content check badge of its newest version. */

@@ -36,6 +36,7 @@ import {
   previewTokenDto,
   projectData,
   publicConfigDto,
+  rerenderData,
   showcaseData,
   startedDeployData,
   userData,
@@ -184,6 +185,23 @@ export const endpointSchemas = {
     ...id,
     body: reviewBody,
     data: projectData,
+  },
+  rerenderProject: {
+    tag: '审核',
+    summary: '重新截图：再次渲染项目的最新版本（和线上版本）',
+    ...id,
+    data: rerenderData,
+  },
+  thumbnail: {
+    tag: '展厅',
+    summary: '版本截图（WebP）：公开项目的线上版本人人可见，其余仅所有者和管理员可见',
+    params: z.object({
+      name: z
+        .string()
+        .regex(/^[0-9a-f]{64}\.webp$/)
+        .describe('{sha256}.webp'),
+    }),
+    data: null,
   },
   batch: { tag: '审核', summary: '批量操作', body: batchBody, data: batchResultData },
   adminDownload: { tag: '审核', summary: '下载项目文件（zip）', ...id, data: null },

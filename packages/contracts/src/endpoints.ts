@@ -23,7 +23,7 @@ export interface Endpoint {
   /** The request body: JSON (the default when a body schema exists), multipart files, or either. */
   body?: 'multipart' | 'json-or-multipart' | 'raw';
   /** What a success answers: the JSON envelope (default), a zip file, or an HTML page. */
-  answers?: 'zip' | 'html' | 'openapi';
+  answers?: 'zip' | 'html' | 'openapi' | 'webp';
   /** The success status when it is not 200. */
   status?: 201;
 }
@@ -147,6 +147,8 @@ export const endpoints = {
     access: 'admin',
   },
   batch: { method: 'POST', path: '/admin/projects/batch', access: 'admin' },
+  rerenderProject: { method: 'POST', path: '/admin/projects/:id/render', access: 'admin' },
+  thumbnail: { method: 'GET', path: '/thumbnails/:name', access: 'public', answers: 'webp' },
   adminDownload: {
     method: 'GET',
     path: '/admin/projects/:id/download',

@@ -4,6 +4,7 @@ import { authMessages } from './messages/auth.js';
 import { commonMessages } from './messages/common.js';
 import { deployMessages } from './messages/deploys.js';
 import { projectMessages } from './messages/projects.js';
+import { renderMessages } from './messages/render.js';
 import { reviewMessages } from './messages/review.js';
 
 /**
@@ -17,6 +18,7 @@ export const messages = {
   archive: archiveMessages,
   review: reviewMessages,
   deploy: deployMessages,
+  render: renderMessages,
 } as const;
 
 /** Replaces {key} placeholders: format('最多 {n} 个', { n: 20 }). */

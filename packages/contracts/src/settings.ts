@@ -29,6 +29,10 @@ export const SETTING_GROUPS = {
     lead: '存储空间按每个用户所有项目的全部版本（含待审核、已拒绝和被替换的版本）计算；可在“用户管理”中为单个用户设置不同的配额。管理员上传不受每小时次数限制。',
   },
   preview: { title: '预览与站点' },
+  render: {
+    title: '站点截图',
+    lead: '每个上传的版本都会在无登录状态、预览沙箱中由 Chromium 打开并截图，截图同时记录页面运行时向其他网站发出的请求、跳转和下载等行为，作为审核参考。',
+  },
 } as const;
 export type SettingGroup = keyof typeof SETTING_GROUPS;
 
@@ -75,7 +79,14 @@ export interface ExtensionListSetting extends SettingBase {
   default: readonly string[];
 }
 
-export type SettingDescriptor = IntegerSetting | EnumSetting | ExtensionListSetting;
+/** On or off. */
+export interface BooleanSetting extends SettingBase {
+  type: 'boolean';
+  default: boolean;
+  invalidMessage: string;
+}
+
+export type SettingDescriptor = IntegerSetting | EnumSetting | ExtensionListSetting | BooleanSetting;
 
 const r = reviewMessages;
 
@@ -198,6 +209,42 @@ export const SETTINGS = {
     shownAs: '次',
     stored: 'uploadsPerHour',
   },
+  render_concurrency: {
+    type: 'integer',
+    unit: 'count',
+    min: 1,
+    max: 8,
+    default: 1,
+    name: '每个实例同时渲染的页面数',
+    label: '同时渲染的页面数',
+    help: '每个实例同时打开的截图页面数；每个页面约占用 100–200 MB 内存。',
+    group: 'render',
+    shownAs: '个',
+    stored: 'render.concurrency',
+  },
+  render_pages_per_browser: {
+    type: 'integer',
+    unit: 'count',
+    min: 1,
+    max: 1_000,
+    default: 50,
+    name: '浏览器重启前渲染的页面数',
+    label: '浏览器重启前渲染的页面数',
+    help: 'Chromium 渲染这么多页面后重启，以释放内存。',
+    group: 'render',
+    shownAs: '个',
+    stored: 'render.pagesPerBrowser',
+  },
+  render_allow_public_assets: {
+    type: 'boolean',
+    default: false,
+    invalidMessage: r.configRenderPublicAssetsInvalid,
+    name: '截图时允许加载公网样式表、字体和图片',
+    label: '截图时允许加载公网样式表、字体和图片',
+    help: '开启后截图更接近访客所见；脚本和其他请求仍被拦截，内网、本机和链路本地地址始终被拒绝。',
+    group: 'render',
+    stored: 'render.allowPublicAssets',
+  },
 } as const satisfies Record<string, SettingDescriptor>;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -206,9 +253,11 @@ export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 /** The value type of one setting: a number, one of its options, or a list of extensions. */
 export type SettingValue<D> = D extends { type: 'integer' }
   ? number
-  : D extends { type: 'enum'; options: readonly (infer T)[] }
-    ? T
-    : string[];
+  : D extends { type: 'boolean' }
+    ? boolean
+    : D extends { type: 'enum'; options: readonly (infer T)[] }
+      ? T
+      : string[];
 
 /** Every setting's value, keyed as the API names them (the config DTO). */
 export type SettingsValues = { [K in SettingKey]: SettingValue<(typeof SETTINGS)[K]> };

@@ -86,6 +86,10 @@ export interface DeploymentsTable {
   reviewed_at: string | null;
   reviewed_by: number | null;
   review_comment: string | null;
+  /** The render worker's pictures (docs/render.md): 640×400 and 320×200 WebP blobs; null until rendered. */
+  thumbnail_sha256: Generated<string | null>;
+  thumbnail_small_sha256: Generated<string | null>;
+  rendered_at: Generated<string | null>;
 }
 
 export interface DeploymentFilesTable {
@@ -232,6 +236,24 @@ export interface DeploysTable {
   expires_at: string;
 }
 
+export type RenderJobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** One render of a deployment (migration 010, docs/render.md). */
+export interface RenderJobsTable {
+  id: Generated<number>;
+  deployment_id: number;
+  project_id: number;
+  status: RenderJobStatus;
+  attempts: Generated<number>;
+  error: string | null;
+  holder: string | null;
+  lease_until: string | null;
+  run_after: string;
+  duration_ms: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -253,6 +275,7 @@ export interface Database {
   upload_events: UploadEventsTable;
   api_tokens: ApiTokensTable;
   deploys: DeploysTable;
+  render_jobs: RenderJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -87,7 +87,9 @@ export function registerAppHeaders(
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('cross-origin-opener-policy', 'same-origin');
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    // Rendered pictures are immutable (content-addressed) and set their own caching (docs/render.md).
+    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/thumbnails/'))
+      reply.header('cache-control', 'no-store');
     return payload;
   });
 }

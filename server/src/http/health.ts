@@ -25,8 +25,8 @@ export interface ReadinessDeps {
   redis?: Pingable;
   /** Throws when DATA_DIR's disk is below MIN_FREE_DISK_BYTES (storage/disk-space.ts). */
   disk?: () => Promise<void>;
-  /** Facts about how this instance runs, reported as they are (not checks: they fail nothing). */
-  detail?: Readonly<Record<string, string>>;
+  /** Facts shown beside the checks that never fail readiness (the render worker's state). */
+  detail?: () => Record<string, string>;
   /** Per check, in ms. Default 2 s: a probe must answer well within a balancer's own timeout. */
   timeoutMs?: number;
 }
@@ -85,7 +85,7 @@ export function registerHealth(app: FastifyInstance, deps: ReadinessDeps): void 
     const report = Object.fromEntries(names.map((name, i) => [name, results[i]]));
     const failed = names.filter((_, i) => results[i] === 'failed' || results[i] === 'timeout');
     reply.header('cache-control', 'no-store');
-    const detail = deps.detail ? { detail: deps.detail } : {};
+    const detail = deps.detail ? { detail: deps.detail() } : {};
     if (failed.length === 0) return { status: 'ok', checks: report, ...detail };
     return reply.code(503).send({ status: 'unavailable', failed, checks: report, ...detail });
   });

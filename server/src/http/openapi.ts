@@ -101,6 +101,8 @@ function successContent(endpoint: Endpoint, schemas: EndpointSchemas): JsonSchem
       return { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } };
     case 'html':
       return { 'text/html': { schema: { type: 'string' } } };
+    case 'webp':
+      return { 'image/webp': { schema: { type: 'string', contentMediaType: 'image/webp' } } };
     case 'openapi':
       return { 'application/json': { schema: { type: 'object' } } };
     default:

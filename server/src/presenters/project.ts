@@ -11,7 +11,7 @@ import type {
 } from '@sitehall/contracts';
 import type { DeploymentFileRow, DeploymentRow } from '../db/types.js';
 import type { ProjectWithOwner } from '../repositories/projects.js';
-import { type SiteUrlOptions, siteUrl } from './urls.js';
+import { type SiteUrlOptions, siteUrl, thumbnailUrl } from './urls.js';
 
 export function presentFile(f: DeploymentFileRow): ProjectFileDto {
   return {
@@ -94,6 +94,8 @@ export function presentProject(
     live_version: extra.live?.version ?? null,
     latest_version: d?.version ?? null,
     ...(extra.usability ? { usability_findings: extra.usability } : {}),
+    // The owner and admins see the newest version as soon as it is rendered (docs/render.md).
+    thumbnail_url: thumbnailUrl(d?.thumbnail_sha256) ?? thumbnailUrl(extra.live?.thumbnail_sha256),
   };
 }
 
@@ -128,6 +130,7 @@ export function presentPublicProject(
     owner_username: string;
     file_count: number;
     total_size: number;
+    thumbnail_sha256?: string | null;
   },
   urls: SiteUrlOptions,
 ): PublicProjectDto {
@@ -144,5 +147,6 @@ export function presentPublicProject(
     viewCount: Number(r.view_count),
     access_url: siteUrl(r.id, urls),
     owner: { username: r.owner_username },
+    thumbnail_url: thumbnailUrl(r.thumbnail_sha256),
   };
 }

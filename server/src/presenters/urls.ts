@@ -17,3 +17,8 @@ export function siteUrl(projectId: number, opts: SiteUrlOptions): string {
 export function previewUrl(token: string, opts: SiteUrlOptions): string {
   return `${opts.sitesOrigin ?? ''}/preview/${token}/`;
 }
+
+/** A rendered picture (docs/render.md): content-addressed, so cached for good by browsers. */
+export function thumbnailUrl(sha256: string | null | undefined): string | null {
+  return sha256 ? `/api/thumbnails/${sha256}.webp` : null;
+}

@@ -100,6 +100,16 @@ export async function unreferenced(trx: DB, hashes: string[]): Promise<string[]>
       .where('sha256', 'in', chunk)
       .execute();
     for (const r of rows) referenced.add(r.sha256);
+    // A version's rendered pictures (docs/render.md) live as long as the version.
+    const pictures = await trx
+      .selectFrom('deployments')
+      .select(['thumbnail_sha256', 'thumbnail_small_sha256'])
+      .where((eb) => eb.or([eb('thumbnail_sha256', 'in', chunk), eb('thumbnail_small_sha256', 'in', chunk)]))
+      .execute();
+    for (const r of pictures) {
+      if (r.thumbnail_sha256) referenced.add(r.thumbnail_sha256);
+      if (r.thumbnail_small_sha256) referenced.add(r.thumbnail_small_sha256);
+    }
   }
   return unique.filter((h) => !referenced.has(h));
 }

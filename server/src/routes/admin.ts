@@ -2,7 +2,7 @@
  * Admin calls under /api/admin (admin only): the review lists and detail, review decisions, batch
  * actions, downloads, the dashboard's figures, the audit log and the platform settings.
  */
-import { messages } from '@sitehall/contracts';
+import { format, messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError, NotFound } from '../domain/errors.js';
@@ -45,6 +45,12 @@ export const adminRoutes =
     // A text file of the newest version around a line: where a content check finding points.
     route(app, 'adminSource', async (request, _reply, { query: q }) => {
       return ok(await reviewQueue.source(projectId(request.params), q.path, q.line));
+    });
+
+    // Renders the project's newest (and live) version again (docs/render.md).
+    route(app, 'rerenderProject', async (request) => {
+      const { queued } = await ctx.services.render.rerender(projectId(request.params));
+      return ok({ queued }, format(messages.render.queued, { n: queued }));
     });
 
     route(app, 'review', async (request, _reply, { body }) => {

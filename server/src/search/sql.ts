@@ -35,6 +35,8 @@ export interface ShowcaseRow {
   owner_username: string;
   file_count: number;
   total_size: number;
+  /** The live version's rendered picture (docs/render.md), null until rendered. */
+  thumbnail_sha256: string | null;
 }
 
 /** An entry of the index: a listed project's normalised text. */
@@ -160,7 +162,7 @@ const ENGINES: Record<MigrationDialect, Engine> = {
 const PAGE_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count, p.owner_id,
   p.live_deployment_id, p.name_sort_key`;
 const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
-  u.username as owner_username, d.file_count, d.total_size, p.name_sort_key`;
+  u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, p.name_sort_key`;
 const QUEUED = sql`case when exists (select 1 from showcase_queue) then 1 else 0 end`;
 
 /** The search's statements on one database. */

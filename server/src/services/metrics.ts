@@ -29,6 +29,9 @@ export class Metrics {
   readonly #ingestSeconds: Histogram<'outcome'>;
   readonly #diskFull: Counter;
   readonly #reclaimed: Counter<'kind'>;
+  readonly #renderSeconds: Histogram<'outcome'>;
+  /** The render queue's length (jobs queued or running), read when scraped (docs/render.md). */
+  renderQueueLength: () => Promise<number> = async () => 0;
   /** Counted as plain numbers (every site response looks up its body); reported when scraped. */
   readonly #cacheLookups = { hit: 0, miss: 0 };
   /** route → method → status → bound series: label objects are made once per combination. */
@@ -67,6 +70,22 @@ export class Metrics {
       help: 'Bytes the leftover sweep freed, by kind: staging folders of dead uploads, orphan blobs.',
       labelNames: ['kind'],
       registers,
+    });
+    this.#renderSeconds = new Histogram({
+      name: 'sitehall_render_duration_seconds',
+      help: 'Renders of a version in headless Chromium (docs/render.md), by outcome (failed: an attempt that failed).',
+      labelNames: ['outcome'],
+      buckets: [0.25, 0.5, 1, 2, 3, 5, 10, 20, 40],
+      registers,
+    });
+    const queue = () => this.renderQueueLength();
+    new Gauge({
+      name: 'sitehall_render_queue_length',
+      help: 'Render jobs queued or running.',
+      registers,
+      async collect() {
+        this.set(await queue().catch(() => 0));
+      },
     });
     const lookups = this.#cacheLookups;
     const reported = { hit: 0, miss: 0 };
@@ -135,6 +154,11 @@ export class Metrics {
   }
 
   /** A request refused because the disk was full. */
+  /** One render attempt and how it ended. */
+  rendered(outcome: 'done' | 'failed', ms: number): void {
+    this.#renderSeconds.observe({ outcome }, ms / 1000);
+  }
+
   diskFull(): void {
     this.#diskFull.inc();
   }

@@ -55,6 +55,13 @@ const m = messages.project;
 export interface ProjectEvents {
   /** The live deployment of a project changed or went away (caches must forget it). */
   liveChanged(projectId: number): void;
+  /** A version was stored and its render queued in the same transaction (docs/render.md). */
+  versionStored?(projectId: number): void;
+}
+
+/** Queues a version's render with the upload's own transaction, so no stored version misses one. */
+export interface RenderQueue {
+  enqueue(deploymentId: number, projectId: number, at: string, trx: DB): Promise<void>;
 }
 
 /** What admitUpload decided before the body was read: the limits, and the project of a new version. */
@@ -75,6 +82,8 @@ export function createProjectService(deps: {
   events: ProjectEvents;
   metrics: Pick<Metrics, 'timeIngest'>;
   dialect: MigrationDialect;
+  /** Queues each stored version's render (docs/render.md). */
+  renders?: RenderQueue;
 }) {
   const { db, projects, store, settings, quota, audit, gate, urls, events } = deps;
 
@@ -109,7 +118,9 @@ export function createProjectService(deps: {
     });
     const hashes = result.files.map((f) => f.sha256);
     try {
-      return await storeAndCommit(actor, result, target, contentCheck, hashes);
+      const projectId = await storeAndCommit(actor, result, target, contentCheck, hashes);
+      events.versionStored?.(projectId);
+      return projectId;
     } catch (error) {
       // Nothing references what this upload stored: don't leave it for the sweep (a failed
       // cleanup still leaves it to the sweep, and the upload's own error is the answer).
@@ -193,6 +204,7 @@ export function createProjectService(deps: {
         }
         await projects.update(trx, projectId, patch);
         if (target.projectId !== null) await refreshSearchText(trx, projectId);
+        await deps.renders?.enqueue(deploymentId, projectId, at, trx);
         return projectId;
       });
     });

@@ -33,10 +33,24 @@ export interface PlatformSettings {
   userStorageBytes: number;
   /** Accepted uploads per account per hour; 0 = no limit. */
   uploadsPerHour: number;
+  /** The render worker (docs/render.md). */
+  render: RenderSettings;
+}
+
+export interface RenderSettings {
+  /** Renders at once on each instance. */
+  concurrency: number;
+  /** Pages a Chromium renders before it is restarted. */
+  pagesPerBrowser: number;
+  /** Public-internet stylesheets, fonts and images may load (never private addresses). */
+  allowPublicAssets: boolean;
 }
 
 /** The places of single values inside PlatformSettings ('limits.maxFileBytes'). */
-type StoredPath = Exclude<keyof PlatformSettings, 'limits'> | `limits.${keyof UploadLimits}`;
+type StoredPath =
+  | Exclude<keyof PlatformSettings, 'limits' | 'render'>
+  | `limits.${keyof UploadLimits}`
+  | `render.${keyof RenderSettings}`;
 
 // Each setting's `stored` must name a place in PlatformSettings: a wrong or missing one fails here.
 const STORED_PATHS: Record<SettingKey, StoredPath> = Object.fromEntries(

@@ -154,5 +154,6 @@ function cardOf(r: Partial<ShowcaseRow>): ShowcaseRow {
     owner_username: r.owner_username!,
     file_count: Number(r.file_count),
     total_size: Number(r.total_size),
+    thumbnail_sha256: r.thumbnail_sha256 ?? null,
   };
 }

@@ -54,6 +54,8 @@ export const adminApi = {
   remove: (id: number) => call('deleteProject', { params: { id } }),
   /** A preview link for any project (the preview route lets admins in). */
   preview: (id: number) => call('previewToken', { params: { id } }),
+  /** Renders the project's newest (and live) version again (docs/render.md). */
+  render: (id: number) => call('rerenderProject', { params: { id } }),
   /** The newest version's files as a zip, fetched with the session's token. */
   download: async (id: number): Promise<Blob> => {
     // A failure arrives as a blob too: read its JSON here so the server's message reaches the user.
@@ -151,6 +153,10 @@ export function useBatchAction() {
 
 export function useDeleteProjectAsAdmin() {
   return useProjectsMutation(adminApi.remove);
+}
+
+export function useRerender() {
+  return useMutation({ mutationFn: adminApi.render });
 }
 
 export function useCreatePreview() {

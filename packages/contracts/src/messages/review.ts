@@ -24,12 +24,14 @@ export const reviewMessages = {
   configInvalid: '设置无效',
   /** {field} {min} {max}: a setting outside its range. */
   configRange: '{field}必须是 {min} 到 {max} 之间的整数',
+  configRenderPublicAssetsInvalid: '“截图时允许加载公网样式表、字体和图片”必须是开或关',
   configExtensionsRequired: '至少需要允许一种文件类型',
   /** {ext}: an executable, installer or server-side script type. */
   configExtensionUnknown: '不能允许文件类型 .{ext}：可执行文件、安装程序和服务器端脚本不能上传',
   /** {ext} */
   configExtensionInvalid: '文件类型“{ext}”无效：扩展名只能包含小写字母、数字和 - _ +，最长 16 个字符',
   configUnknownTypesInvalid: '请选择其他类型文件的处理方式',
+  configBooleanInvalid: '请选择是或否',
   /** The choices for files of other types (settings page, audit log). */
   unknownFileTypeLabels: {
     download: '保存，仅供下载（不作为网页内容）',
@@ -115,6 +117,25 @@ export const reviewMessages = {
     svgScript: 'SVG 图片中包含脚本',
     /** {size} */
     largeFile: '文件较大（{size}），可能影响加载速度',
+    /** {host} {count} {types} */
+    runtimeDataSent: '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}）',
+    /** {host} {count} {types} */
+    runtimeExternalRequest: '页面运行时请求外部主机 {host}（{count} 个请求：{types}）',
+    /** {host} {count} {types} */
+    runtimeExternalAsset: '页面运行时加载外部资源：{host}（{count} 个：{types}）',
+    /** {host} */
+    runtimeNavigation: '页面打开后自动离开，跳转到 {host}',
+    /** {url} */
+    runtimeDownload: '页面打开后尝试下载文件：“{url}”',
+    /** {what} */
+    runtimePermission: '页面打开后请求权限：{what}',
+    /** {type} {message} */
+    runtimeDialog: '页面打开后弹出对话框（{type}）：{message}',
+    runtimeBlank: '页面打开后显示为空白',
+    /** {message} */
+    runtimeConsoleError: '页面运行时出错：{message}',
+    /** {url} */
+    runtimeMissing: '页面运行时加载的文件不存在：“{url}”',
     notChecked: '未检查',
     /** A report without risk findings: never a reassuring "no problems". */
     noKnownRisk: '自动检查未发现已知风险',
@@ -176,6 +197,12 @@ export const CONTENT_CHECK_KIND_LABELS = {
   executable_download: '可执行文件下载',
   scam_text: '诈骗用语',
   check_incomplete: '检查未完成',
+  runtime_request: '运行时外部请求',
+  runtime_navigation: '打开后跳转',
+  runtime_download: '自动下载',
+  runtime_prompt: '弹窗或权限请求',
+  blank_page: '空白页面',
+  console_error: '脚本错误',
 } as const;
 
 /** Which findings are usability problems (the uploader's to fix); every other kind is a risk. */
@@ -185,6 +212,8 @@ export const USABILITY_KINDS = [
   'missing_file',
   'type_mismatch',
   'large_file',
+  'blank_page',
+  'console_error',
 ] as const;
 
 /** How the uploader fixes each usability finding (project detail page, upload result). */
@@ -195,4 +224,6 @@ export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], strin
   missing_file: '把缺少的文件一起上传，或修正引用的路径（注意大小写；路径分隔符请用 /）',
   type_mismatch: '把文件改为与内容相符的扩展名，或修正文件内容',
   large_file: '压缩图片和视频，或改用更小的文件，访客打开会更快',
+  blank_page: '在浏览器中打开站点检查：入口页是否有内容，脚本是否报错，内容是否依赖外部网站加载',
+  console_error: '在浏览器开发者工具的控制台中查看报错并修正脚本，再上传新版本',
 };

@@ -66,6 +66,8 @@ function settingSchema(key: SettingKey): z.ZodType {
       return z.enum(d.options as [string, ...string[]], { error: d.invalidMessage });
     case 'extensions':
       return extensionList;
+    case 'boolean':
+      return z.boolean({ error: d.invalidMessage });
   }
 }
 

@@ -121,6 +121,12 @@ export const contentFindingDto = z.object({
     'executable_download',
     'scam_text',
     'check_incomplete',
+    'runtime_request',
+    'runtime_navigation',
+    'runtime_download',
+    'runtime_prompt',
+    'blank_page',
+    'console_error',
   ]),
   rule: z.string().optional(),
   message: z.string(),
@@ -162,6 +168,7 @@ export const projectDto = z.object({
   live_version: nullable(z.number().int()),
   latest_version: nullable(z.number().int()),
   usability_findings: z.array(contentFindingDto).optional(),
+  thumbnail_url: nullable(z.string()),
 });
 export const projectData = z.object({ project: projectDto });
 
@@ -190,6 +197,7 @@ export const publicProjectDto = z.object({
   viewCount: z.number().int(),
   access_url: z.string(),
   owner: z.object({ username: z.string() }),
+  thumbnail_url: nullable(z.string()),
 });
 export const showcasePagination = paginationDto.extend({ total_capped: z.boolean() });
 export const showcaseData = z.object({ projects: z.array(publicProjectDto), pagination: showcasePagination });
@@ -243,6 +251,22 @@ export const contentCheckReport = contentCheckSummary.extend({
   largest_files: z.array(z.object({ file: z.string(), size: z.number() })),
   scanned_files: z.number().int(),
   partially_scanned_files: z.array(z.string()),
+  runtime: z
+    .object({
+      rendered_at: dateTime,
+      external_requests: z.array(
+        z.object({ method: z.string(), url: z.string(), resource_type: z.string(), allowed: z.boolean() }),
+      ),
+      navigations: z.array(z.string()),
+      downloads: z.array(z.string()),
+      dialogs: z.array(z.string()),
+      permissions: z.array(z.string()),
+      console_errors: z.array(z.string()),
+      missing: z.array(z.string()),
+      blank: z.boolean(),
+      risk_counts: severityCounts,
+    })
+    .optional(),
 });
 
 export const adminProjectDto = projectDto.extend({
@@ -359,6 +383,9 @@ const adminConfigDto = z.object({
   preview_ttl_seconds: z.number().int(),
   max_user_storage_bytes: z.number(),
   max_uploads_per_hour: z.number().int(),
+  render_concurrency: z.number().int(),
+  render_pages_per_browser: z.number().int(),
+  render_allow_public_assets: z.boolean(),
 });
 export const adminConfigData = z.object({
   config: adminConfigDto,
@@ -369,6 +396,8 @@ export const adminConfigData = z.object({
 
 /** `data` of the answers that carry none (logout, delete). */
 export const noData = z.null();
+
+export const rerenderData = z.object({ queued: z.number().int().describe('排入渲染队列的版本数') });
 
 export const apiTokenDto = z.object({
   id: z.number().int(),

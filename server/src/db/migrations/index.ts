@@ -12,6 +12,7 @@ import * as m006 from './006_content_risk.js';
 import * as m007 from './007_name_sort_key.js';
 import * as m008 from './008_session_end_reason.js';
 import * as m009 from './009_download_only_files.js';
+import * as m010 from './010_render_jobs.js';
 import * as m011 from './011_api_tokens_deploys.js';
 import type { MigrationDialect } from './helpers.js';
 
@@ -27,6 +28,7 @@ const all: Record<string, DialectMigration> = {
   '007_name_sort_key': m007,
   '008_session_end_reason': m008,
   '009_download_only_files': m009,
+  '010_render_jobs': m010,
   '011_api_tokens_deploys': m011,
 };
 

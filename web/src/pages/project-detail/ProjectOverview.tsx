@@ -3,6 +3,7 @@ import { CloudUploadOutlined, StarFilled, WarningOutlined } from '@ant-design/ic
 import { messages, type ProjectDto } from '@sitehall/contracts';
 import { Alert, Button, Card, Descriptions, Tag, Typography } from 'antd';
 import { FileSize } from '../../components/FileSize';
+import { ProjectPicture } from '../../components/ProjectPicture';
 import { StatusTag } from '../../components/StatusTag';
 import { formatDateTime } from '../../lib/format';
 import { uploadTypeLabel } from '../../lib/project-labels';
@@ -76,6 +77,7 @@ export function BasicInfoCard({ project }: { project: ProjectDto }) {
   const note = liveVersionNote(project);
   return (
     <Card title="基本信息" className="detail-card">
+      <ProjectPicture project={project} width={320} />
       <Descriptions
         column={{ xs: 1, sm: 2 }}
         items={[

@@ -7,6 +7,7 @@ import { useDeleteProject } from '../../api/projects';
 import { FileSize } from '../../components/FileSize';
 import { LinkButton } from '../../components/LinkButton';
 import { PreviewPanel } from '../../components/PreviewPanel';
+import { ProjectPicture } from '../../components/ProjectPicture';
 import { StatusTag } from '../../components/StatusTag';
 import { formatDateTime } from '../../lib/format';
 import { liveVersionNote } from '../../lib/project-status';
@@ -49,6 +50,9 @@ export function ProjectCard({ project }: { project: ProjectDto }) {
           <StatusTag status={project.status} />
         </div>
       </div>
+      <Link to={`/projects/${project.id}`} aria-hidden tabIndex={-1} className="project-card__picture">
+        <ProjectPicture project={project} width={320} />
+      </Link>
       {note && (
         <Typography.Text type="secondary" className="project-card__note">
           {note}，新版本{project.status === 'pending' ? '审核中' : '未通过审核'}

@@ -8,6 +8,7 @@ import {
 } from '@ant-design/icons';
 import { formatBytes, messages, type PublicProjectDto } from '@sitehall/contracts';
 import { Button, Tag } from 'antd';
+import { useState } from 'react';
 import { formatDate } from '../../lib/format';
 
 const TONES = ['indigo', 'sky', 'emerald', 'amber', 'rose', 'violet'] as const;
@@ -20,12 +21,28 @@ function toneOf(id: number): string {
 /** One site of the showcase: what it is, who made it, and a button that opens it in a new tab. */
 export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
   const initial = Array.from(project.name.trim())[0] ?? '站';
+  // The rendered picture (docs/render.md), with the letter where there is none or it fails to load.
+  const [broken, setBroken] = useState(false);
+  const picture = project.thumbnail_url && !broken ? project.thumbnail_url : null;
   return (
     // Plain markup with CSS ellipsis and native titles: antd's Card and Typography would add a tenth
     // of the showcase's first load (docs/benchmarks.md, web app load).
     <article className="showcase-card sh-panel" aria-label={project.name}>
       <div className={`showcase-card__cover showcase-card__cover--${toneOf(project.id)}`} aria-hidden>
-        <span className="showcase-card__initial">{initial}</span>
+        {picture ? (
+          <img
+            className="showcase-card__picture"
+            src={picture}
+            alt=""
+            loading="lazy"
+            decoding="async"
+            width={640}
+            height={400}
+            onError={() => setBroken(true)}
+          />
+        ) : (
+          <span className="showcase-card__initial">{initial}</span>
+        )}
       </div>
       <div className="showcase-card__body">
         <div className="showcase-card__title-row">

@@ -1,5 +1,5 @@
 import { DownloadOutlined, ExportOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
-import { formatBytes, messages, type PreviewTokenDto, type ProjectDto } from '@sitehall/contracts';
+import { format, formatBytes, messages, type PreviewTokenDto, type ProjectDto } from '@sitehall/contracts';
 import {
   App,
   Button,
@@ -12,10 +12,11 @@ import {
   Typography,
 } from 'antd';
 import { useState } from 'react';
-import { useCreatePreview, useDownloadProject } from '../../../api/admin';
+import { useCreatePreview, useDownloadProject, useRerender } from '../../../api/admin';
 import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { versionSummary } from '../../../components/admin/projectFacts';
+import { ProjectPicture } from '../../../components/ProjectPicture';
 import { formatDateTime } from '../../../lib/format';
 import { ReviewPreview } from './ReviewPreview';
 
@@ -25,6 +26,7 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
   const { message } = App.useApp();
   const createPreview = useCreatePreview();
   const download = useDownloadProject();
+  const rerender = useRerender();
   const [preview, setPreview] = useState<PreviewTokenDto | null>(null);
 
   const openPreview = async () => {
@@ -116,6 +118,19 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
             {preview ? '重新生成预览' : '预览'}
           </Button>
           <Button
+            loading={rerender.isPending}
+            onClick={async () => {
+              try {
+                const { queued } = await rerender.mutateAsync(project.id);
+                message.success(format(messages.render.queued, { n: queued }));
+              } catch (error) {
+                message.error(errorMessage(error));
+              }
+            }}
+          >
+            重新截图
+          </Button>
+          <Button
             icon={<DownloadOutlined aria-hidden />}
             loading={download.isPending}
             onClick={startDownload}
@@ -125,6 +140,7 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
         </Space>
       }
     >
+      <ProjectPicture project={project} width={320} />
       <Descriptions items={items} column={{ xs: 1, sm: 2 }} size="small" className="review-detail__facts" />
       {preview && <ReviewPreview preview={preview} onExpire={() => setPreview(null)} />}
     </Card>

@@ -385,6 +385,24 @@ export function AdminSettingsPage() {
           </Row>
         </Card>
 
+        <Card title={SETTING_GROUPS.render.title} className="settings-card">
+          <Typography.Paragraph type="secondary" className="settings-card__lead">
+            {SETTING_GROUPS.render.lead}
+          </Typography.Paragraph>
+          <Row gutter={24}>
+            <NumberSettings group="render" defaults={defaults} />
+            <Col xs={24}>
+              <Form.Item
+                name="render_allow_public_assets"
+                valuePropName="checked"
+                extra={SETTINGS.render_allow_public_assets.help}
+              >
+                <Checkbox>{SETTINGS.render_allow_public_assets.label}</Checkbox>
+              </Form.Item>
+            </Col>
+          </Row>
+        </Card>
+
         <div className="settings-actions">
           <Typography.Text type={dirty ? 'warning' : 'secondary'} className="settings-actions__state">
             {dirty ? '有未保存的修改' : '所有设置已保存'}

@@ -1,0 +1,94 @@
+/**
+ * The render worker's Chromium (docs/render.md): Debian's binary (CHROMIUM_PATH), launched on
+ * first use with bounded memory and no network of its own, restarted after a number of pages or
+ * when it crashed or a render failed (a hung renderer is not reused).
+ */
+import fs from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+const LAUNCH_TIMEOUT_MS = 20_000;
+const CLOSE_TIMEOUT_MS = 3_000;
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--mute-audio',
+  // Memory: one renderer process with a bounded JavaScript heap.
+  '--renderer-process-limit=1',
+  '--js-flags=--max-old-space-size=192',
+  // Nothing the browser does on its own resolves or reaches a host: every request the page makes
+  // is answered by the render's route handler before this would apply.
+  '--proxy-server=http://127.0.0.1:9',
+  '--proxy-bypass-list=<-loopback>',
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+/** Whether the configured Chromium exists and can be run; the reason when not. */
+export function chromiumMissing(path: string): string | null {
+  try {
+    fs.accessSync(path, fs.constants.X_OK);
+    return null;
+  } catch {
+    return `Chromium not found or not executable at ${path} (CHROMIUM_PATH)`;
+  }
+}
+
+export class RenderBrowser {
+  #browser: Browser | null = null;
+  #launching: Promise<Browser> | null = null;
+  #pages = 0;
+
+  constructor(
+    private readonly executablePath: string,
+    private readonly opts: { pagesBeforeRestart: () => number },
+  ) {}
+
+  /** The running browser, launched (again) when there is none or it has served its pages. */
+  async get(): Promise<Browser> {
+    if (this.#browser?.isConnected() && this.#pages < this.opts.pagesBeforeRestart()) {
+      this.#pages++;
+      return this.#browser;
+    }
+    if (this.#browser) await this.close();
+    this.#launching ??= chromium
+      .launch({
+        executablePath: this.executablePath,
+        args: CHROMIUM_ARGS,
+        timeout: LAUNCH_TIMEOUT_MS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      })
+      .finally(() => {
+        this.#launching = null;
+      });
+    const browser = await this.#launching;
+    browser.on('disconnected', () => {
+      if (this.#browser === browser) this.#browser = null;
+    });
+    this.#browser = browser;
+    this.#pages = 1;
+    return browser;
+  }
+
+  /** Closes the browser; one that does not close in time is left to its disconnection. */
+  async close(): Promise<void> {
+    const browser = this.#browser;
+    this.#browser = null;
+    if (!browser) return;
+    await Promise.race([
+      browser.close().catch(() => {}),
+      new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref()),
+    ]);
+  }
+}

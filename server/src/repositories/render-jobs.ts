@@ -1,0 +1,185 @@
+/**
+ * The render worker's durable queue (render_jobs, migration 010) and what a finished render writes
+ * on its deployment (docs/render.md). A job is taken with one conditional update, the same SQL on
+ * both engines: only the instance whose update matched runs it, under a lease that another instance
+ * may take over once it has expired (the holder died mid-render).
+ */
+import { sql } from 'kysely';
+import type { DB } from '../db/database.js';
+import type { RenderJobsTable } from '../db/types.js';
+
+export type RenderJobRow = {
+  [K in keyof RenderJobsTable]: RenderJobsTable[K] extends import('kysely').Generated<infer T>
+    ? T
+    : RenderJobsTable[K];
+};
+
+export function createRenderJobsRepository(db: DB) {
+  /** Queued and due, or running under a lease that has run out. */
+  const takeable = (at: string) =>
+    sql<boolean>`((status = 'queued' and run_after <= ${at}) or (status = 'running' and lease_until <= ${at}))`;
+
+  return {
+    /** Queues a render of the deployment (again, when it had one: a re-render starts over). */
+    async enqueue(deploymentId: number, projectId: number, at: string, trx: DB = db): Promise<void> {
+      await trx
+        .insertInto('render_jobs')
+        .values({
+          deployment_id: deploymentId,
+          project_id: projectId,
+          status: 'queued',
+          attempts: 0,
+          error: null,
+          holder: null,
+          lease_until: null,
+          run_after: at,
+          duration_ms: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict((oc) =>
+          oc.column('deployment_id').doUpdateSet({
+            status: 'queued',
+            attempts: 0,
+            error: null,
+            holder: null,
+            lease_until: null,
+            run_after: at,
+            duration_ms: null,
+            updated_at: at,
+          }),
+        )
+        .execute();
+    },
+
+    /** Takes the oldest due job for this holder until leaseUntil; undefined when none is due. */
+    async take(holder: string, at: string, leaseUntil: string): Promise<RenderJobRow | undefined> {
+      for (let tries = 0; tries < 5; tries++) {
+        const next = await db
+          .selectFrom('render_jobs')
+          .select('id')
+          .where(takeable(at))
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        if (!next) return undefined;
+        const taken = await db
+          .updateTable('render_jobs')
+          .set({
+            status: 'running',
+            holder,
+            lease_until: leaseUntil,
+            attempts: sql`attempts + 1`,
+            updated_at: at,
+          })
+          .where('id', '=', next.id)
+          .where(takeable(at))
+          .returningAll()
+          .executeTakeFirst();
+        // Another instance took it between the two statements: look again.
+        if (taken) return taken as RenderJobRow;
+      }
+      return undefined;
+    },
+
+    /** Ends a job this holder still has: done, failed for good, or queued again for later. */
+    async settle(
+      id: number,
+      holder: string,
+      outcome:
+        | { status: 'done'; durationMs: number }
+        | { status: 'failed'; error: string; durationMs: number }
+        | { status: 'queued'; error: string; runAfter: string },
+      at: string,
+      trx: DB = db,
+    ): Promise<boolean> {
+      const r = await trx
+        .updateTable('render_jobs')
+        .set({
+          status: outcome.status,
+          holder: null,
+          lease_until: null,
+          error: outcome.status === 'done' ? null : outcome.error,
+          ...(outcome.status === 'queued'
+            ? { run_after: outcome.runAfter }
+            : { duration_ms: outcome.durationMs }),
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .where('holder', '=', holder)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    async byDeployment(deploymentId: number): Promise<RenderJobRow | undefined> {
+      return (await db
+        .selectFrom('render_jobs')
+        .selectAll()
+        .where('deployment_id', '=', deploymentId)
+        .executeTakeFirst()) as RenderJobRow | undefined;
+    },
+
+    /** Jobs waiting or running (the queue-length metric). */
+    async pending(): Promise<number> {
+      const r = await db
+        .selectFrom('render_jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+
+    /** A finished render's pictures and merged content check, on its deployment. */
+    async saveResult(
+      deploymentId: number,
+      result: {
+        thumbnail: string;
+        thumbnailSmall: string;
+        contentCheck: string | null;
+        contentRisk: number | null;
+        at: string;
+      },
+      trx: DB = db,
+    ): Promise<void> {
+      await trx
+        .updateTable('deployments')
+        .set({
+          thumbnail_sha256: result.thumbnail,
+          thumbnail_small_sha256: result.thumbnailSmall,
+          rendered_at: result.at,
+          ...(result.contentCheck !== null
+            ? { content_check: result.contentCheck, content_risk: result.contentRisk }
+            : {}),
+        })
+        .where('id', '=', deploymentId)
+        .execute();
+    },
+
+    /**
+     * Who may see a thumbnail: every deployment showing it with its project's owner, visibility
+     * and live version (the same picture may belong to several versions or projects).
+     */
+    async thumbnailOwners(sha256: string) {
+      return db
+        .selectFrom('deployments')
+        .innerJoin('projects', 'projects.id', 'deployments.project_id')
+        .select([
+          'deployments.id as deployment_id',
+          'projects.id as project_id',
+          'projects.owner_id',
+          'projects.is_public',
+          'projects.live_deployment_id',
+        ])
+        .where((eb) =>
+          eb.or([
+            eb('deployments.thumbnail_sha256', '=', sha256),
+            eb('deployments.thumbnail_small_sha256', '=', sha256),
+          ]),
+        )
+        .limit(20)
+        .execute();
+    },
+  };
+}
+export type RenderJobsRepository = ReturnType<typeof createRenderJobsRepository>;

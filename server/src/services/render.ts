@@ -1,0 +1,287 @@
+/**
+ * The render worker (docs/render.md): every uploaded version, and every version that goes live,
+ * is opened in headless Chromium by a background job. The job stores two WebP pictures in the blob
+ * store and merges what the page did when it ran into the version's content-check report. Jobs are
+ * rows (render_jobs): they survive restarts, are taken under a lease (one instance runs each), are
+ * tried three times in all, and then marked failed with their reason. Without Chromium the feature
+ * says so once and stays idle; everything else works.
+ */
+import { Readable } from 'node:stream';
+import { messages } from '@sitehall/contracts';
+import sharp from 'sharp';
+import { parseContentCheck, riskRankOf } from '../content-check/report.js';
+import { mergeRuntime } from '../content-check/runtime.js';
+import type { DB } from '../db/database.js';
+import { now } from '../db/database.js';
+import type { Actor } from '../domain/actor.js';
+import { NotFound } from '../domain/errors.js';
+import { projectPolicy } from '../policies/project.js';
+import { chromiumMissing, RenderBrowser } from '../render/browser.js';
+import { RenderTimeout, renderPage } from '../render/render-page.js';
+import * as deploymentFiles from '../repositories/deployment-files.js';
+import * as deployments from '../repositories/deployments.js';
+import type { ProjectsRepository } from '../repositories/projects.js';
+import type { RenderJobRow, RenderJobsRepository } from '../repositories/render-jobs.js';
+import type { BlobStore } from '../storage/index.js';
+import type { Metrics } from './metrics.js';
+import type { PlatformSettings } from './settings.js';
+
+/** Attempts in all: the first and two retries. */
+export const RENDER_ATTEMPTS = 3;
+/** Longer than a render can take (launch 20 s + load 10 s + picture 5 s): past it, the holder died. */
+const LEASE_MS = 2 * 60_000;
+const RETRY_AFTER_MS = 5_000;
+export const THUMBNAIL_SIZES = {
+  large: { width: 640, height: 400 },
+  small: { width: 320, height: 200 },
+} as const;
+
+export interface RenderServiceDeps {
+  db: DB;
+  jobs: RenderJobsRepository;
+  projects: ProjectsRepository;
+  store: BlobStore;
+  settings: { get(): Promise<PlatformSettings> };
+  metrics: Pick<Metrics, 'rendered'>;
+  /** False: this instance queues renders but runs none (RENDER_WORKER=off). */
+  enabled: boolean;
+  chromiumPath: string;
+  /** This instance (holds the leases of the jobs it runs). */
+  holder: string;
+  pollMs: number;
+  loadTimeoutMs?: number;
+  retryAfterMs?: number;
+  log?: (level: 'info' | 'warn' | 'error', msg: string, detail?: Record<string, unknown>) => void;
+}
+
+/** A screenshot of one colour (nothing drawn) is a blank page. */
+async function isBlank(png: Buffer): Promise<boolean> {
+  const stats = await sharp(png).stats();
+  return stats.channels.every((c) => c.stdev < 1.5);
+}
+
+async function thumbnails(png: Buffer): Promise<{ large: Buffer; small: Buffer }> {
+  const resize = (size: { width: number; height: number }) =>
+    sharp(png)
+      .resize(size.width, size.height, { fit: 'cover', position: 'top' })
+      .webp({ quality: 80 })
+      .toBuffer();
+  const [large, small] = await Promise.all([resize(THUMBNAIL_SIZES.large), resize(THUMBNAIL_SIZES.small)]);
+  return { large, small };
+}
+
+export function createRenderService(deps: RenderServiceDeps) {
+  const { db, jobs, projects, store } = deps;
+  let log: NonNullable<RenderServiceDeps['log']> = deps.log ?? (() => {});
+  const missing = deps.enabled ? chromiumMissing(deps.chromiumPath) : 'RENDER_WORKER=off';
+  const browser = new RenderBrowser(deps.chromiumPath, {
+    pagesBeforeRestart: () => pagesBeforeRestart,
+  });
+  let pagesBeforeRestart = 50;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  const running = new Set<Promise<void>>();
+
+  async function runJob(job: RenderJobRow): Promise<void> {
+    const started = Date.now();
+    try {
+      const d = await deployments.byId(db, job.deployment_id);
+      if (!d) {
+        // The version (or its project) was deleted meanwhile: nothing to render.
+        await jobs.settle(job.id, deps.holder, { status: 'done', durationMs: 0 }, now());
+        return;
+      }
+      const files = new Map((await deploymentFiles.ofDeployment(db, d.id)).map((f) => [f.path, f]));
+      const settings = await deps.settings.get();
+      const result = await renderPage(
+        await browser.get(),
+        {
+          id: d.id,
+          entryFile: d.entry_file,
+          lookup: async (path) => files.get(path),
+          read: (f) => store.read(f.sha256),
+        },
+        {
+          allowPublicAssets: settings.render.allowPublicAssets,
+          ...(deps.loadTimeoutMs ? { loadTimeoutMs: deps.loadTimeoutMs } : {}),
+        },
+      );
+      const blank = await isBlank(result.screenshot);
+      const pictures = await thumbnails(result.screenshot);
+      const large = await store.put(Readable.from([pictures.large]));
+      const small = await store.put(Readable.from([pictures.small]));
+      const at = now();
+      const ms = Date.now() - started;
+      await deps.db.transaction().execute(async (trx) => {
+        // Read again inside the transaction: an upload's check or another render may have written it.
+        const fresh = await deployments.byId(trx, d.id);
+        const report = parseContentCheck(fresh?.content_check ?? null);
+        const merged = report ? mergeRuntime(report, result.observations, blank, at) : null;
+        await jobs.saveResult(
+          d.id,
+          {
+            thumbnail: large.sha256,
+            thumbnailSmall: small.sha256,
+            contentCheck: merged ? JSON.stringify(merged) : null,
+            contentRisk: merged ? riskRankOf(merged) : null,
+            at,
+          },
+          trx,
+        );
+        await jobs.settle(job.id, deps.holder, { status: 'done', durationMs: ms }, at, trx);
+      });
+      deps.metrics.rendered('done', ms);
+    } catch (err) {
+      const ms = Date.now() - started;
+      deps.metrics.rendered('failed', ms);
+      // A page that hung (or crashed the browser) leaves its renderer in an unknown state.
+      await browser.close();
+      const reason =
+        err instanceof RenderTimeout
+          ? messages.render.timedOut
+          : `${messages.render.failed}: ${String((err as Error)?.message ?? err).slice(0, 300)}`;
+      const at = now();
+      const outcome =
+        job.attempts >= RENDER_ATTEMPTS
+          ? ({ status: 'failed', error: reason, durationMs: ms } as const)
+          : ({
+              status: 'queued',
+              error: reason,
+              runAfter: new Date(
+                Date.now() + (deps.retryAfterMs ?? RETRY_AFTER_MS) * job.attempts,
+              ).toISOString(),
+            } as const);
+      await jobs.settle(job.id, deps.holder, outcome, at).catch(() => {});
+      log('warn', 'render failed', { deployment: job.deployment_id, attempt: job.attempts, reason });
+    }
+  }
+
+  /** Takes due jobs up to the concurrency setting; each finished job looks for the next at once. */
+  async function pump(): Promise<void> {
+    if (stopped || missing) return;
+    const settings = await deps.settings.get();
+    pagesBeforeRestart = settings.render.pagesPerBrowser;
+    while (!stopped && running.size < settings.render.concurrency) {
+      const t = Date.now();
+      const job = await jobs.take(
+        deps.holder,
+        new Date(t).toISOString(),
+        new Date(t + LEASE_MS).toISOString(),
+      );
+      if (!job) return;
+      const p: Promise<void> = runJob(job).finally(() => {
+        running.delete(p);
+        void poke();
+      });
+      running.add(p);
+    }
+  }
+
+  let pumping: Promise<void> | null = null;
+  const poke = (): Promise<void> => {
+    pumping ??= pump()
+      .catch((err: unknown) => log('error', 'render queue', { err }))
+      .finally(() => {
+        pumping = null;
+      });
+    return pumping;
+  };
+
+  return {
+    /** Null when renders run here; otherwise why not (for the log). */
+    unavailable: missing,
+    /** The worker's state in /readyz's detail (public: no path, no reason). */
+    state: !deps.enabled ? 'off' : missing ? 'chromium missing' : 'ok',
+
+    /** Queues a render of a version; the worker picks it up in the background. */
+    async enqueue(deploymentId: number, projectId: number): Promise<void> {
+      await jobs.enqueue(deploymentId, projectId, now());
+      void poke();
+    },
+
+    /** A version went live (approval, rollback): its picture is made again for the showcase. */
+    async enqueueLive(projectId: number): Promise<void> {
+      const p = await projects.byId(projectId);
+      if (!p?.live_deployment_id) return;
+      const job = await jobs.byDeployment(p.live_deployment_id);
+      if (job && (job.status === 'queued' || job.status === 'running')) return;
+      await jobs.enqueue(p.live_deployment_id, p.id, now());
+      void poke();
+    },
+
+    /** Admin: renders the project's newest version (and its live one, when different) again. */
+    async rerender(projectId: number): Promise<{ queued: number }> {
+      const p = await projects.byId(projectId);
+      if (!p) throw new NotFound(messages.project.notFound);
+      const ids = [...new Set([p.latest_deployment_id, p.live_deployment_id])].filter(
+        (id): id is number => id !== null,
+      );
+      for (const id of ids) await jobs.enqueue(id, p.id, now());
+      void poke();
+      return { queued: ids.length };
+    },
+
+    /**
+     * A rendered picture, for whoever may see it: anyone when it shows the live version of a
+     * public project (cached publicly), else the project's owner or an admin (cached privately);
+     * others get the same 404 as for a picture that does not exist.
+     */
+    async thumbnail(
+      actor: Actor | null,
+      sha256: string,
+    ): Promise<{ body: Readable; size: number; shared: boolean }> {
+      const owners = await jobs.thumbnailOwners(sha256);
+      const shared = owners.some((o) => o.is_public === 1 && o.live_deployment_id === o.deployment_id);
+      const allowed = shared || (actor !== null && owners.some((o) => projectPolicy.view(actor, o)));
+      const stat = allowed ? await store.stat(sha256) : null;
+      if (!stat) throw new NotFound(messages.render.thumbnailNotFound);
+      return { body: await store.read(sha256), size: stat.size, shared };
+    },
+
+    /** Looks for due jobs now (a version was just stored). */
+    poke(): void {
+      void poke();
+    },
+
+    job: (deploymentId: number) => jobs.byDeployment(deploymentId),
+    queueLength: () => jobs.pending(),
+
+    /** Starts polling for jobs (jobs queued by other instances, retries that came due). */
+    /** Where the worker logs (the app's log, once it exists). */
+    logTo(fn: NonNullable<RenderServiceDeps['log']>): void {
+      log = fn;
+    },
+
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      if (missing) {
+        if (deps.enabled)
+          log('warn', `render worker off: ${missing}; sites get no pictures or runtime findings`);
+        return;
+      }
+      timer = setInterval(() => void poke(), deps.pollMs);
+      timer.unref();
+      void poke();
+    },
+
+    /** Waits for renders in progress, then closes the browser. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearInterval(timer);
+      await pumping;
+      await Promise.all(running);
+      await browser.close();
+    },
+
+    /** Resolves once no job is running or due here (tests). */
+    async idle(): Promise<void> {
+      for (;;) {
+        await poke();
+        if (running.size === 0) return;
+        await Promise.race(running);
+      }
+    },
+  };
+}
+export type RenderService = ReturnType<typeof createRenderService>;

