@@ -91,7 +91,7 @@ for (const [name, makeStore, available] of stores) {
         await throttle.check(account, '10.0.0.1');
         await throttle.failed(account, '10.0.0.1');
       }
-      await expect(throttle.check(account, '10.0.0.1')).rejects.toMatchObject({ status: 429 });
+      await expect(throttle.check(account, '10.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
       // Elsewhere: no refusal, only the account-wide wait.
       await expect(throttle.check(account, '10.0.0.2')).resolves.toEqual({ delayMs: limits.delayBaseMs });
       await throttle.failed(account, '10.0.0.2');
@@ -104,22 +104,22 @@ for (const [name, makeStore, available] of stores) {
       const throttle = createLoginThrottle(store, { ...limits, perAccount: 2, perIp: 100 });
       const account = `user:${key()}`;
       for (const ip of ['10.0.1.1', '10.0.1.1', '10.0.1.2', '10.0.1.2']) await throttle.failed(account, ip);
-      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ status: 429 });
-      await expect(throttle.check(account, '10.0.1.2')).rejects.toMatchObject({ status: 429 });
+      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ kind: 'rate_limited' });
+      await expect(throttle.check(account, '10.0.1.2')).rejects.toMatchObject({ kind: 'rate_limited' });
       await throttle.cleared(account);
       await expect(throttle.check(account, '10.0.1.1')).resolves.toEqual({ delayMs: 0 });
       await expect(throttle.check(account, '10.0.1.2')).resolves.toEqual({ delayMs: 0 });
       // Counting starts again after the reset.
       await throttle.failed(account, '10.0.1.1');
       await throttle.failed(account, '10.0.1.1');
-      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ status: 429 });
+      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ kind: 'rate_limited' });
     });
 
     it('refuses a client address past its own limit, whatever the account', async () => {
       const throttle = createLoginThrottle(store, { ...limits, perAccount: 100, perIp: 3 });
       const ip = `10.0.2.${n % 250}`;
       for (let i = 0; i < 3; i++) await throttle.failed(`login:${key()}`, ip);
-      await expect(throttle.check(`login:${key()}`, ip)).rejects.toMatchObject({ status: 429 });
+      await expect(throttle.check(`login:${key()}`, ip)).rejects.toMatchObject({ kind: 'rate_limited' });
     });
   });
 }
@@ -132,7 +132,7 @@ describe.skipIf(!hasRedis)('redis counter store shared by several instances', ()
     // Concurrent failures through three connections: the Lua script makes each increment atomic.
     await Promise.all(throttles.flatMap((t, i) => [t.failed(account, `10.0.1.${i}`), t.failed(account)]));
     expect((await stores[0]!.peek(`throttle:acct:${account}`))?.count).toBe(6);
-    for (const t of throttles) await expect(t.check(account)).rejects.toMatchObject({ status: 429 });
+    for (const t of throttles) await expect(t.check(account)).rejects.toMatchObject({ kind: 'rate_limited' });
   });
 });
 
@@ -151,7 +151,7 @@ describe('counters that cannot be read', () => {
       await throttle.check('user:1', '127.0.0.1');
       await throttle.failed('user:1', '127.0.0.1');
     }
-    await expect(throttle.check('user:1', '127.0.0.1')).rejects.toMatchObject({ status: 429 });
+    await expect(throttle.check('user:1', '127.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
     // Another account from the same address is not locked by this one's count.
     await throttle.check('user:2', '127.0.0.1');
   });
@@ -168,7 +168,7 @@ describe('counters that cannot be read', () => {
     await throttle.failed('user:1');
     await throttle.failed('user:1');
     down = false;
-    await expect(throttle.check('user:1')).rejects.toMatchObject({ status: 429 });
+    await expect(throttle.check('user:1')).rejects.toMatchObject({ kind: 'rate_limited' });
     expect(await shared.peek('throttle:acct:user:1')).toBeNull();
   });
 
@@ -188,7 +188,7 @@ describe('counters that cannot be read', () => {
       await throttle.check('user:1', '127.0.0.1');
       await throttle.failed('user:1', '127.0.0.1');
       await throttle.failed('user:1', '127.0.0.1');
-      await expect(throttle.check('user:1', '127.0.0.1')).rejects.toMatchObject({ status: 429 });
+      await expect(throttle.check('user:1', '127.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
       // No offline queue: nothing waited for a reconnect.
       expect(Date.now() - started).toBeLessThan(1_000);
     },
