@@ -350,6 +350,7 @@ describe('every setting of the settings table', () => {
       const d = settingOf(key);
       if (d.type === 'integer') return d.default + 1 <= d.max ? d.default + 1 : d.default - 1;
       if (d.type === 'enum') return d.options.find((o) => o !== d.default);
+      if (d.type === 'boolean') return !d.default;
       return ['html', 'css'];
     };
     for (const key of SETTING_KEYS) {
