@@ -249,7 +249,7 @@ describe('render jobs', () => {
       const site = await upload(t, owner.token, html('<h1>无浏览器</h1>'));
       const ready = await t.request({ url: '/readyz' });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json().detail).toEqual({ render: 'chromium missing' });
+      expect(ready.json().detail).toMatchObject({ render: 'chromium missing' });
       expect((await t.ctx.services.render.job(site.deploymentId))?.status).toBe('queued');
       const mine = await t.request({ url: `/api/projects/${site.id}`, token: owner.token });
       expect(mine.json().data.project.thumbnail_url).toBeNull();
