@@ -36,6 +36,7 @@ import type { LeasesRepository } from '../repositories/leases.js';
 import { isDiskFull } from '../storage/disk-space.js';
 import type { BlobStore } from '../storage/index.js';
 import type { BlobGate } from './blob-gate.js';
+import { mapLimit } from './concurrency.js';
 import type { ProjectService } from './projects.js';
 import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
@@ -259,29 +260,3 @@ export function createDeployService(deps: {
   };
 }
 export type DeployService = ReturnType<typeof createDeployService>;
-
-/** Runs `work` on every item, at most `limit` at a time; results in the items' order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        out[i] = await work(items[i]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failure = results.find((r) => r.status === 'rejected');
-  if (failure) throw failure.reason;
-  return out;
-}

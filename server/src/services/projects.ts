@@ -44,6 +44,7 @@ import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
+import { eachLimit } from './concurrency.js';
 import type { Metrics } from './metrics.js';
 import { nameSortKey } from './name-order.js';
 import type { QuotaService } from './quota.js';
@@ -483,27 +484,4 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)
 /** Lower-cased name, description and author, for substring search. */
 export function searchText(name: string, description: string | null, owner: string): string {
   return `${name}\n${description ?? ''}\n${owner}`.toLowerCase();
-}
-
-/**
- * Runs `work` on every item, at most `limit` at a time. After a failure no new item starts, and the
- * first error is thrown once the running ones have finished (nothing is left writing behind us).
- */
-async function eachLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failure = results.find((r) => r.status === 'rejected');
-  if (failure) throw failure.reason;
 }
