@@ -28,8 +28,10 @@ import type { DeployRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { AppError, InsufficientStorage, Invalid, NotFound, TooLarge } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
-import { ContentDigest } from '../ingest/digest.js';
+import { isTextExtension } from '../ingest/content.js';
+import { ContentDigest, type ContentFacts, HEAD_BYTES } from '../ingest/digest.js';
 import { checkFileNames } from '../ingest/index.js';
+import { extensionOfPath } from '../ingest/names.js';
 import { stagingRoot } from '../ingest/staging.js';
 import type { DeploysRepository } from '../repositories/deploys.js';
 import type { LeasesRepository } from '../repositories/leases.js';
@@ -80,9 +82,40 @@ export function createDeployService(deps: {
     return { ...row, files: JSON.parse(row.manifest) as Record<string, string> };
   }
 
+  /** The size of each of the hashes the store holds (absent ones are not in the map). */
+  async function storedSizes(hashes: string[]): Promise<Map<string, number>> {
+    const stats = await mapLimit(hashes, CONCURRENCY, (h) => store.stat(h));
+    const sizes = new Map<string, number>();
+    hashes.forEach((h, i) => {
+      const stat = stats[i];
+      if (stat) sizes.set(h, stat.size);
+    });
+    return sizes;
+  }
+
   async function missing(hashes: string[]): Promise<string[]> {
-    const held = await mapLimit(hashes, CONCURRENCY, async (h) => (await store.stat(h)) !== null);
-    return hashes.filter((_, i) => !held[i]);
+    const sizes = await storedSizes(hashes);
+    return hashes.filter((h) => !sizes.has(h));
+  }
+
+  /** A held blob's facts from one pass over its bytes (hash, size, head and UTF-8). */
+  async function readFacts(sha256: string): Promise<ContentFacts> {
+    const digest = new ContentDigest({ utf8: true, crc32: false });
+    for await (const chunk of await store.read(sha256)) digest.update(chunk as Buffer);
+    const facts = digest.finish();
+    // The store is content-addressed; a blob that does not match its name is not served as it.
+    if (facts.sha256 !== sha256) throw new Error(`blob ${sha256} does not match its hash`);
+    return facts;
+  }
+
+  /** A held blob's facts from its head alone, for contents whose type no UTF-8 check decides. */
+  async function headFacts(sha256: string, size: number): Promise<ContentFacts> {
+    const chunks: Buffer[] = [];
+    if (size > 0) {
+      for await (const chunk of await store.read(sha256, { start: 0, end: Math.min(size, HEAD_BYTES) - 1 }))
+        chunks.push(chunk as Buffer);
+    }
+    return { sha256, crc32: 0, size, head: Buffer.concat(chunks), utf8: true };
   }
 
   /** Drops a deploy's lease and, unless it was committed, whatever it uploaded that nothing uses. */
@@ -192,44 +225,36 @@ export function createDeployService(deps: {
     async finish(actor: Actor, id: string, meta: RequestMeta) {
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];
-      const absent = await missing(hashes);
+      const sizes = await storedSizes(hashes);
+      const absent = hashes.filter((h) => !sizes.has(h));
       if (absent.length > 0) throw new Invalid('files', format(m.filesMissing, { n: absent.length }));
       // Of two finishes at the same moment one commits; the other finds no deploy.
       if (!(await deploys.take(id))) throw new NotFound(m.deployNotFound);
-      const dir = await stagingFolder();
+      const workDir = await stagingFolder();
       let committed = false;
       try {
-        const inDir = path.join(dir, 'in');
-        const workDir = path.join(dir, 'work');
-        await fs.promises.mkdir(inDir);
-        await fs.promises.mkdir(workDir);
-        // Each content once, copied out of the store with the facts the checks read (hash, head,
-        // UTF-8), as a multipart upload takes them while its bytes arrive.
+        // The facts the checks read, from the store without copying anything out: a text content is
+        // read once through (UTF-8 decides its type), any other only its head, and its size is the
+        // store's. Nothing is stored again: the store holds every blob.
+        const text = new Set(
+          Object.entries(deploy.files)
+            .filter(([name]) => isTextExtension(extensionOfPath(name)))
+            .map(([, sha256]) => sha256),
+        );
         const facts = new Map(
           await mapLimit(hashes, CONCURRENCY, async (sha256) => {
-            const tempFile = path.join(inDir, sha256);
-            const digest = new ContentDigest({ utf8: true, crc32: false });
-            const tap = new Transform({
-              highWaterMark: STREAM_BYTES,
-              transform(chunk: Buffer, _enc, done) {
-                digest.update(chunk);
-                done(null, chunk);
-              },
-            });
-            try {
-              await pipeline(await store.read(sha256), tap, fs.createWriteStream(tempFile));
-            } catch (err) {
-              if (isDiskFull(err)) throw new InsufficientStorage(err);
-              throw err;
-            }
-            return [sha256, { tempFile, facts: digest.finish() }] as const;
+            const size = sizes.get(sha256)!;
+            return [
+              sha256,
+              text.has(sha256) ? await readFacts(sha256) : await headFacts(sha256, size),
+            ] as const;
           }),
         );
         const files = Object.entries(deploy.files).map(([name, sha256]) => {
           const f = facts.get(sha256)!;
-          return { name, tempFile: f.tempFile, size: f.facts.size, facts: f.facts };
+          return { name, tempFile: '', size: f.size, facts: f };
         });
-        const project = await projects.commitStagedFiles(
+        const project = await projects.commitHeldFiles(
           actor,
           { files, workDir },
           {
@@ -242,7 +267,7 @@ export function createDeployService(deps: {
         committed = true;
         return project;
       } finally {
-        await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+        await fs.promises.rm(workDir, { recursive: true, force: true, maxRetries: 3 });
         await release(deploy, committed).catch(() => undefined);
       }
     },

@@ -17,6 +17,7 @@ import {
   checkSiteContent,
   parseContentCheck,
   riskRankOf,
+  siteFileInStore,
   siteFileOnDisk,
   usabilityFindings,
 } from '../content-check/index.js';
@@ -89,27 +90,33 @@ export function createProjectService(deps: {
     staged: Pick<StagedUpload, 'files' | 'workDir'>,
     limits: UploadLimits,
     uploadType: 'auto' | 'files' | 'zip',
+    held = false,
   ): Promise<IngestResult> {
     if (staged.files.length === 0) throw new Invalid('files', m.filesRequired);
     return deps.metrics.timeIngest(() =>
-      ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir }),
+      ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir, held }),
     );
   }
 
-  /** Moves the ingested files into the blob store and writes the deployment rows, atomically. */
+  /**
+   * Moves the ingested files into the blob store and writes the deployment rows, atomically.
+   * `held`: the store already holds every file's bytes (a digest deploy); they are read from there.
+   */
   async function commitDeployment(
     actor: Actor,
     result: IngestResult,
     target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
+    held = false,
   ): Promise<number> {
     await quota.beforeStoring(target.ownerId, result.totalSize);
     // Read while the files are still in the upload's folder; stored with the deployment for review.
-    const contentCheck = await checkSiteContent(result.files.map(siteFileOnDisk), result.entryFile, {
+    const siteFiles = result.files.map((f) => (held ? siteFileInStore(store, f) : siteFileOnDisk(f)));
+    const contentCheck = await checkSiteContent(siteFiles, result.entryFile, {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
     });
     const hashes = result.files.map((f) => f.sha256);
     try {
-      return await storeAndCommit(actor, result, target, contentCheck, hashes);
+      return await storeAndCommit(actor, result, target, contentCheck, hashes, held);
     } catch (error) {
       // Nothing references what this upload stored: don't leave it for the sweep (a failed
       // cleanup still leaves it to the sweep, and the upload's own error is the answer).
@@ -124,12 +131,14 @@ export function createProjectService(deps: {
     target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
     contentCheck: ContentCheckReport,
     hashes: string[],
+    held: boolean,
   ): Promise<number> {
     return gate.storing(hashes, async () => {
       // Each distinct blob once, a few at a time: on object storage each file costs a round trip
       // or two, and locally fsyncs in flight together share the file system's journal commits.
       const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
-      await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
+      if (!held)
+        await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
       return db.transaction().execute(async (trx) => {
         const at = now();
         await quota.admit(trx, actor, target.ownerId, result.totalSize, at);
@@ -314,11 +323,12 @@ export function createProjectService(deps: {
     },
 
     /**
-     * Commits a staged file set that arrived by another way than a multipart body (a digest deploy,
+     * Commits a file set that arrived by another way than a multipart body (a digest deploy,
      * services/deploys.ts): the same rules, limits, content check, quota and audit as an upload,
-     * and the same answer. The files' bytes are under `workDir`'s upload folder; the caller removes it.
+     * and the same answer. The files' bytes are in the blob store already (each file carries its
+     * facts, and no temp file); `workDir` is an empty folder of the caller's, which removes it.
      */
-    async commitStagedFiles(
+    async commitHeldFiles(
       actor: Actor,
       staged: Pick<StagedUpload, 'files' | 'workDir'>,
       target: { projectId: number | null; name?: string; description?: string },
@@ -331,13 +341,18 @@ export function createProjectService(deps: {
       if (total > limits.maxUploadBytes) {
         throw new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files');
       }
-      const result = await ingestStaged(staged, limits, 'files');
-      const projectId = await commitDeployment(actor, result, {
-        projectId: p?.id ?? null,
-        ownerId: p?.owner_id ?? actor.id,
-        name: target.name,
-        description: target.description,
-      });
+      const result = await ingestStaged(staged, limits, 'files', true);
+      const projectId = await commitDeployment(
+        actor,
+        result,
+        {
+          projectId: p?.id ?? null,
+          ownerId: p?.owner_id ?? actor.id,
+          name: target.name,
+          description: target.description,
+        },
+        true,
+      );
       await audit.record({
         actor,
         action: p ? 'project.new_version' : 'project.upload',
