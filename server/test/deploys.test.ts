@@ -150,6 +150,7 @@ describe('digest deploys', () => {
       expect(res.statusCode, res.body).toBe(200);
     };
     const before = (await t.request({ url: '/api/admin/config', token: admin })).json().data.config;
+    expect(before.max_file_bytes).toBeTypeOf('number');
     await config({ max_file_bytes: 1024 });
     try {
       const user = await t.createUser();

@@ -49,6 +49,44 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 const CONCURRENCY = 16;
 const STREAM_BYTES = 1024 * 1024;
 
+/** Bytes of heads the facts cache keeps (each entry also counts ENTRY_BYTES for the rest). */
+const FACTS_CACHE_BYTES = 64 * 1024 * 1024;
+const ENTRY_BYTES = 256;
+
+/**
+ * The content facts of blobs by hash, the most recently used within a byte budget. A blob never
+ * changes under its hash, so an entry never goes stale; `utf8Known` says whether the whole blob
+ * was read (only then does `utf8` tell anything).
+ */
+class FactsCache {
+  readonly #entries = new Map<string, { facts: ContentFacts; utf8Known: boolean }>();
+  #bytes = 0;
+
+  get(sha256: string, needUtf8: boolean): ContentFacts | undefined {
+    const entry = this.#entries.get(sha256);
+    if (!entry || (needUtf8 && !entry.utf8Known)) return undefined;
+    this.#entries.delete(sha256);
+    this.#entries.set(sha256, entry);
+    return entry.facts;
+  }
+
+  set(facts: ContentFacts, utf8Known: boolean): void {
+    const old = this.#entries.get(facts.sha256);
+    if (old) {
+      if (old.utf8Known || !utf8Known) return;
+      this.#entries.delete(facts.sha256);
+      this.#bytes -= old.facts.head.length + ENTRY_BYTES;
+    }
+    this.#entries.set(facts.sha256, { facts, utf8Known });
+    this.#bytes += facts.head.length + ENTRY_BYTES;
+    for (const [sha256, entry] of this.#entries) {
+      if (this.#bytes <= FACTS_CACHE_BYTES) break;
+      this.#entries.delete(sha256);
+      this.#bytes -= entry.facts.head.length + ENTRY_BYTES;
+    }
+  }
+}
+
 /** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
 export function deployLease(id: string): string {
   return `deploy:${id}`;
@@ -67,6 +105,7 @@ export function createDeployService(deps: {
   owner?: string;
 }) {
   const { deploys, leases, store, gate, settings, quota, projects } = deps;
+  const known = new FactsCache();
 
   /** A folder of its own under staging/, named as stageUpload names them (jobs/sweep.ts reads it). */
   async function stagingFolder(): Promise<string> {
@@ -96,6 +135,18 @@ export function createDeployService(deps: {
   async function missing(hashes: string[]): Promise<string[]> {
     const sizes = await storedSizes(hashes);
     return hashes.filter((h) => !sizes.has(h));
+  }
+
+  /**
+   * A held blob's facts: known ones from the cache, else from the store (the whole blob when
+   * `needUtf8`, for a text type, else only its head).
+   */
+  async function factsOf(sha256: string, size: number, needUtf8: boolean): Promise<ContentFacts> {
+    const cached = known.get(sha256, needUtf8);
+    if (cached) return cached;
+    const facts = needUtf8 ? await readFacts(sha256) : await headFacts(sha256, size);
+    known.set(facts, needUtf8);
+    return facts;
   }
 
   /** A held blob's facts from one pass over its bytes (hash, size, head and UTF-8). */
@@ -180,7 +231,8 @@ export function createDeployService(deps: {
       const dir = await stagingFolder();
       try {
         const file = path.join(dir, 'file');
-        const digest = new ContentDigest({ utf8: false, crc32: false });
+        // With the UTF-8 fact, so that finish need not read this content again.
+        const digest = new ContentDigest({ utf8: true, crc32: false });
         let size = 0;
         const counter = new Transform({
           highWaterMark: STREAM_BYTES,
@@ -206,8 +258,8 @@ export function createDeployService(deps: {
           if (isDiskFull(err)) throw new InsufficientStorage(err);
           throw new AppError('invalid', messages.project.uploadInterrupted);
         }
-        if (digest.finish().sha256 !== sha256)
-          throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
+        const facts = digest.finish();
+        if (facts.sha256 !== sha256) throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
         await quota.beforeStoring(ownerId, size);
         if (!(await deploys.addReceived(id, size, limits.maxUploadBytes))) {
           throw new TooLarge(
@@ -216,6 +268,7 @@ export function createDeployService(deps: {
           );
         }
         await store.putFile(file, sha256);
+        known.set(facts, true);
       } finally {
         await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
       }
@@ -233,22 +286,20 @@ export function createDeployService(deps: {
       const workDir = await stagingFolder();
       let committed = false;
       try {
-        // The facts the checks read, from the store without copying anything out: a text content is
-        // read once through (UTF-8 decides its type), any other only its head, and its size is the
-        // store's. Nothing is stored again: the store holds every blob.
+        // The facts the checks read, without copying anything out of the store: those this instance
+        // already knows (from a PUT or an earlier finish), else a text content read once through
+        // (UTF-8 decides its type), any other only its head. Nothing is stored again.
         const text = new Set(
           Object.entries(deploy.files)
             .filter(([name]) => isTextExtension(extensionOfPath(name)))
             .map(([, sha256]) => sha256),
         );
         const facts = new Map(
-          await mapLimit(hashes, CONCURRENCY, async (sha256) => {
-            const size = sizes.get(sha256)!;
-            return [
-              sha256,
-              text.has(sha256) ? await readFacts(sha256) : await headFacts(sha256, size),
-            ] as const;
-          }),
+          await mapLimit(
+            hashes,
+            CONCURRENCY,
+            async (sha256) => [sha256, await factsOf(sha256, sizes.get(sha256)!, text.has(sha256))] as const,
+          ),
         );
         const files = Object.entries(deploy.files).map(([name, sha256]) => {
           const f = facts.get(sha256)!;

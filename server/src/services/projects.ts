@@ -17,6 +17,7 @@ import {
   checkSiteContent,
   parseContentCheck,
   riskRankOf,
+  type SiteFile,
   siteFileInStore,
   siteFileOnDisk,
   usabilityFindings,
@@ -100,23 +101,26 @@ export function createProjectService(deps: {
 
   /**
    * Moves the ingested files into the blob store and writes the deployment rows, atomically.
-   * `held`: the store already holds every file's bytes (a digest deploy); they are read from there.
+   * `held`: the store already holds every file's bytes (a digest deploy), and these are their heads
+   * by hash; the content check reads a head when it covers what it wants, else the store.
    */
   async function commitDeployment(
     actor: Actor,
     result: IngestResult,
     target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
-    held = false,
+    held?: ReadonlyMap<string, Buffer>,
   ): Promise<number> {
     await quota.beforeStoring(target.ownerId, result.totalSize);
     // Read while the files are still in the upload's folder; stored with the deployment for review.
-    const siteFiles = result.files.map((f) => (held ? siteFileInStore(store, f) : siteFileOnDisk(f)));
+    const siteFiles = result.files.map((f) =>
+      held ? siteFileHeld(store, f, held.get(f.sha256)) : siteFileOnDisk(f),
+    );
     const contentCheck = await checkSiteContent(siteFiles, result.entryFile, {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
     });
     const hashes = result.files.map((f) => f.sha256);
     try {
-      return await storeAndCommit(actor, result, target, contentCheck, hashes, held);
+      return await storeAndCommit(actor, result, target, contentCheck, hashes, held !== undefined);
     } catch (error) {
       // Nothing references what this upload stored: don't leave it for the sweep (a failed
       // cleanup still leaves it to the sweep, and the upload's own error is the answer).
@@ -342,6 +346,7 @@ export function createProjectService(deps: {
         throw new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files');
       }
       const result = await ingestStaged(staged, limits, 'files', true);
+      const heads = new Map(staged.files.flatMap((f) => (f.facts ? [[f.facts.sha256, f.facts.head]] : [])));
       const projectId = await commitDeployment(
         actor,
         result,
@@ -351,7 +356,7 @@ export function createProjectService(deps: {
           name: target.name,
           description: target.description,
         },
-        true,
+        heads,
       );
       await audit.record({
         actor,
@@ -495,6 +500,24 @@ export type ProjectService = ReturnType<typeof createProjectService>;
 const PUT_CONCURRENCY = 8;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg)/;
+
+/** A stored file for the content check, read from its known head when that covers the request. */
+function siteFileHeld(
+  store: BlobStore,
+  f: { path: string; size: number; extension: string; sha256: string },
+  head: Buffer | undefined,
+): SiteFile {
+  const inStore = siteFileInStore(store, f);
+  return {
+    ...inStore,
+    async read(maxBytes) {
+      // A copy: the check may hand its bytes' memory over to its worker, and the head is kept.
+      if (head && (maxBytes <= head.length || head.length >= f.size))
+        return Buffer.from(head.subarray(0, maxBytes));
+      return inStore.read(maxBytes);
+    },
+  };
+}
 
 /** Lower-cased name, description and author, for substring search. */
 export function searchText(name: string, description: string | null, owner: string): string {
