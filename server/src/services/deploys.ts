@@ -2,7 +2,7 @@
  * Digest deploys (docs/decisions.md "Digest deploys"): the client sends a manifest of path →
  * SHA-256, the server answers with the contents it does not hold, the client PUTs those, and
  * finish commits the whole set as a new pending version through the upload pipeline
- * (projects.commitStagedFiles). The blob store is content-addressed, so an unchanged file is never
+ * (projects.commitHeldFiles). The blob store is content-addressed, so an unchanged file is never
  * sent twice.
  *
  * An unfinished deploy leases every hash of its manifest under `deploy:{id}` (so neither the
