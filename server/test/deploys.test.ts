@@ -2,11 +2,12 @@
  * Digest deploys (docs/decisions.md "Digest deploys"): the manifest, only the missing contents
  * sent, finish into a pending version as an upload makes; a body that doesn't match its hash, an
  * unknown or foreign deploy, path rules before any byte is sent, and the expiry sweep, which also
- * keeps the orphan sweep off the blobs of a deploy still running.
+ * keeps the orphan sweep off the blobs of a deploy still running; a PUT over the per-file limit or
+ * the owner's quota.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { messages } from '@sitehall/contracts';
+import { format, formatBytes, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import { auditEntries, createTestApp, expectFailure, listTree, type TestApp } from './helpers.js';
@@ -140,6 +141,65 @@ describe('digest deploys', () => {
       token: user.token,
     });
     expectFailure(early, 400, m.filesMissing.replace('{n}', '1'));
+  });
+
+  it('refuses a file over the per-file limit with 413, and stores nothing of it', async () => {
+    const admin = await t.adminToken();
+    const config = async (body: Record<string, unknown>) => {
+      const res = await t.request({ method: 'PUT', url: '/api/admin/config', token: admin, body });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const before = (await t.request({ url: '/api/admin/config', token: admin })).json().data.config;
+    expect(before.max_file_bytes).toBeTypeOf('number');
+    await config({ max_file_bytes: 1024 });
+    try {
+      const user = await t.createUser();
+      const big = `<!doctype html><p>${Math.random()}</p>`.padEnd(1025, 'x');
+      const started = await start(user.token, {
+        project_name: '单个文件过大',
+        files: { 'index.html': sha(big) },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const { deploy_id } = started.json().data;
+      const res = await put(user.token, deploy_id, sha(big), big);
+      expectFailure(res, 413, format(messages.project.fileTooLarge, { size: formatBytes(1024) }));
+      expect(await t.ctx.store.stat(sha(big))).toBeNull();
+      expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
+      // A file at the limit is taken.
+      const fits = `<!doctype html><p>${Math.random()}</p>`.padEnd(1024, 'x');
+      const again = await start(user.token, { project_name: '刚好', files: { 'index.html': sha(fits) } });
+      expect((await put(user.token, again.json().data.deploy_id, sha(fits), fits)).statusCode).toBe(200);
+    } finally {
+      await config({ max_file_bytes: before.max_file_bytes });
+    }
+  });
+
+  it('refuses a file over the owner’s storage quota with 413, and stores nothing of it', async () => {
+    const user = await t.createUser();
+    const quota = 10 * 1024 * 1024;
+    const set = await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${user.id}`,
+      token: await t.adminToken(),
+      body: { storage_quota_bytes: quota },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const big = Buffer.alloc(quota + 1024, `${Math.random()}`);
+    const started = await start(user.token, { project_name: '超出配额', files: { 'data.txt': sha(big) } });
+    expect(started.statusCode, started.body).toBe(201);
+    const { deploy_id } = started.json().data;
+    const res = await put(user.token, deploy_id, sha(big), big);
+    expectFailure(
+      res,
+      413,
+      format(messages.project.storageQuotaExceeded, {
+        used: formatBytes(0),
+        quota: formatBytes(quota),
+        needed: formatBytes(big.length),
+      }),
+    );
+    expect(await t.ctx.store.stat(sha(big))).toBeNull();
+    expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
   });
 
   it('answers 404 for an unknown deploy or another user’s', async () => {

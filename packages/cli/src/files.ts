@@ -35,8 +35,17 @@ export async function listFiles(root: string): Promise<{ path: string; file: str
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-export async function sha256Of(file: string): Promise<string> {
+/** Files up to this size are hashed from one read: a stream per small file costs more than its bytes. */
+const WHOLE_READ_BYTES = 1024 * 1024;
+
+/** The file's SHA-256; `size` (from listFiles) picks one read or a stream. */
+export async function sha256Of(file: string, size = Number.POSITIVE_INFINITY): Promise<string> {
   const hash = createHash('sha256');
+  if (size <= WHOLE_READ_BYTES) {
+    const bytes = await fs.promises.readFile(file);
+    // Still small (the file may have changed since it was listed): hashed as read.
+    if (bytes.length <= WHOLE_READ_BYTES) return hash.update(bytes).digest('hex');
+  }
   await pipeline(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), hash);
   return hash.digest('hex');
 }

@@ -159,7 +159,7 @@ async function deploy(args: string[]): Promise<number> {
   const files: SiteFile[] = await mapLimit(
     listed,
     HASH_CONCURRENCY,
-    async (f) => ({ ...f, sha256: await sha256Of(f.file) }),
+    async (f) => ({ ...f, sha256: await sha256Of(f.file, f.size) }),
     (n) => hashing.update(n),
   );
 

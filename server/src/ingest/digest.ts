@@ -12,7 +12,7 @@ import { acceptContent, type CheckedFile, type ContentFacts, isTextExtension } f
 import { extensionOfPath } from './names.js';
 
 /** How much of each file the content check looks at. */
-const HEAD_BYTES = 8192;
+export const HEAD_BYTES = 8192;
 
 /** Read and copy size: large enough that a 100 MB file is a hundred system calls. */
 // ContentFacts lives with the checks that read it (content.ts); digests make it.

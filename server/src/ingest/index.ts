@@ -47,12 +47,20 @@ export interface IngestInput {
   workDir: string;
   /** Limit for the worker's part (extraction, hashing); DEFAULT_INGEST_TIMEOUT_MS when absent. */
   timeoutMs?: number;
+  /**
+   * The bytes are already in the blob store under facts.sha256 (a digest deploy): every file
+   * carries its facts, sizes are taken from them and no temp file is read (tempFile is empty).
+   */
+  held?: boolean;
 }
 
 export interface IngestedFile {
   /** NFC, '/'-separated, no leading slash, after wrapper-folder unwrapping. */
   path: string;
-  /** Absolute path of the bytes: the staged file itself, or an extracted file under workDir. */
+  /**
+   * Absolute path of the bytes: the staged file itself, or an extracted file under workDir; empty
+   * when the bytes are already in the blob store (IngestInput.held).
+   */
   tempFile: string;
   size: number;
   /** Hex. */
@@ -144,6 +152,7 @@ async function ingestArchive(
 }
 
 async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promise<IngestResult> {
+  if (input.held) return ingestHeldFiles(input, signal);
   const staged = input.files.map((f) => ({ ...f, tempFile: path.resolve(f.tempFile) }));
   const entries = await Promise.all(
     staged.map(async (f) => ({
@@ -178,6 +187,23 @@ async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promi
     },
     { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'processTimeout', signal },
   );
+  return buildResult(checked, 'files');
+}
+
+/** Loose files whose bytes the blob store holds: the same plan and content rules, on their facts. */
+function ingestHeldFiles(input: IngestInput, signal?: AbortSignal): IngestResult {
+  const facts = input.files.map((f) => {
+    if (!f.facts) throw new Error(`ingest: held file ${f.name} has no facts`);
+    return f.facts;
+  });
+  const entries = input.files.map((f, i) => ({ name: f.name, isDir: false, size: facts[i]!.size }));
+  const plan = planUpload(entries, withForbidden(input.limits), 'files');
+  signal?.throwIfAborted();
+  const executables = new RefusedNames('executable');
+  const checked = plan.files.flatMap(
+    (f) => executables.check(() => acceptContent(f.path, '', facts[f.index]!, f.downloadOnly)) ?? [],
+  );
+  executables.throwIfAny();
   return buildResult(checked, 'files');
 }
 

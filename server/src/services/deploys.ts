@@ -2,7 +2,7 @@
  * Digest deploys (docs/decisions.md "Digest deploys"): the client sends a manifest of path →
  * SHA-256, the server answers with the contents it does not hold, the client PUTs those, and
  * finish commits the whole set as a new pending version through the upload pipeline
- * (projects.commitStagedFiles). The blob store is content-addressed, so an unchanged file is never
+ * (projects.commitHeldFiles). The blob store is content-addressed, so an unchanged file is never
  * sent twice.
  *
  * An unfinished deploy leases every hash of its manifest under `deploy:{id}` (so neither the
@@ -28,14 +28,17 @@ import type { DeployRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { AppError, InsufficientStorage, Invalid, NotFound, TooLarge } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
-import { ContentDigest } from '../ingest/digest.js';
+import { isTextExtension } from '../ingest/content.js';
+import { ContentDigest, type ContentFacts, HEAD_BYTES } from '../ingest/digest.js';
 import { checkFileNames } from '../ingest/index.js';
+import { extensionOfPath } from '../ingest/names.js';
 import { stagingRoot } from '../ingest/staging.js';
 import type { DeploysRepository } from '../repositories/deploys.js';
 import type { LeasesRepository } from '../repositories/leases.js';
 import { isDiskFull } from '../storage/disk-space.js';
 import type { BlobStore } from '../storage/index.js';
 import type { BlobGate } from './blob-gate.js';
+import { mapLimit } from './concurrency.js';
 import type { ProjectService } from './projects.js';
 import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
@@ -45,6 +48,44 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 /** Store lookups and blob reads in flight at once. */
 const CONCURRENCY = 16;
 const STREAM_BYTES = 1024 * 1024;
+
+/** Bytes of heads the facts cache keeps (each entry also counts ENTRY_BYTES for the rest). */
+const FACTS_CACHE_BYTES = 64 * 1024 * 1024;
+const ENTRY_BYTES = 256;
+
+/**
+ * The content facts of blobs by hash, the most recently used within a byte budget. A blob never
+ * changes under its hash, so an entry never goes stale; `utf8Known` says whether the whole blob
+ * was read (only then does `utf8` tell anything).
+ */
+class FactsCache {
+  readonly #entries = new Map<string, { facts: ContentFacts; utf8Known: boolean }>();
+  #bytes = 0;
+
+  get(sha256: string, needUtf8: boolean): ContentFacts | undefined {
+    const entry = this.#entries.get(sha256);
+    if (!entry || (needUtf8 && !entry.utf8Known)) return undefined;
+    this.#entries.delete(sha256);
+    this.#entries.set(sha256, entry);
+    return entry.facts;
+  }
+
+  set(facts: ContentFacts, utf8Known: boolean): void {
+    const old = this.#entries.get(facts.sha256);
+    if (old) {
+      if (old.utf8Known || !utf8Known) return;
+      this.#entries.delete(facts.sha256);
+      this.#bytes -= old.facts.head.length + ENTRY_BYTES;
+    }
+    this.#entries.set(facts.sha256, { facts, utf8Known });
+    this.#bytes += facts.head.length + ENTRY_BYTES;
+    for (const [sha256, entry] of this.#entries) {
+      if (this.#bytes <= FACTS_CACHE_BYTES) break;
+      this.#entries.delete(sha256);
+      this.#bytes -= entry.facts.head.length + ENTRY_BYTES;
+    }
+  }
+}
 
 /** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
 export function deployLease(id: string): string {
@@ -64,6 +105,7 @@ export function createDeployService(deps: {
   owner?: string;
 }) {
   const { deploys, leases, store, gate, settings, quota, projects } = deps;
+  const known = new FactsCache();
 
   /** A folder of its own under staging/, named as stageUpload names them (jobs/sweep.ts reads it). */
   async function stagingFolder(): Promise<string> {
@@ -79,9 +121,52 @@ export function createDeployService(deps: {
     return { ...row, files: JSON.parse(row.manifest) as Record<string, string> };
   }
 
+  /** The size of each of the hashes the store holds (absent ones are not in the map). */
+  async function storedSizes(hashes: string[]): Promise<Map<string, number>> {
+    const stats = await mapLimit(hashes, CONCURRENCY, (h) => store.stat(h));
+    const sizes = new Map<string, number>();
+    hashes.forEach((h, i) => {
+      const stat = stats[i];
+      if (stat) sizes.set(h, stat.size);
+    });
+    return sizes;
+  }
+
   async function missing(hashes: string[]): Promise<string[]> {
-    const held = await mapLimit(hashes, CONCURRENCY, async (h) => (await store.stat(h)) !== null);
-    return hashes.filter((_, i) => !held[i]);
+    const sizes = await storedSizes(hashes);
+    return hashes.filter((h) => !sizes.has(h));
+  }
+
+  /**
+   * A held blob's facts: known ones from the cache, else from the store (the whole blob when
+   * `needUtf8`, for a text type, else only its head).
+   */
+  async function factsOf(sha256: string, size: number, needUtf8: boolean): Promise<ContentFacts> {
+    const cached = known.get(sha256, needUtf8);
+    if (cached) return cached;
+    const facts = needUtf8 ? await readFacts(sha256) : await headFacts(sha256, size);
+    known.set(facts, needUtf8);
+    return facts;
+  }
+
+  /** A held blob's facts from one pass over its bytes (hash, size, head and UTF-8). */
+  async function readFacts(sha256: string): Promise<ContentFacts> {
+    const digest = new ContentDigest({ utf8: true, crc32: false });
+    for await (const chunk of await store.read(sha256)) digest.update(chunk as Buffer);
+    const facts = digest.finish();
+    // The store is content-addressed; a blob that does not match its name is not served as it.
+    if (facts.sha256 !== sha256) throw new Error(`blob ${sha256} does not match its hash`);
+    return facts;
+  }
+
+  /** A held blob's facts from its head alone, for contents whose type no UTF-8 check decides. */
+  async function headFacts(sha256: string, size: number): Promise<ContentFacts> {
+    const chunks: Buffer[] = [];
+    if (size > 0) {
+      for await (const chunk of await store.read(sha256, { start: 0, end: Math.min(size, HEAD_BYTES) - 1 }))
+        chunks.push(chunk as Buffer);
+    }
+    return { sha256, crc32: 0, size, head: Buffer.concat(chunks), utf8: true };
   }
 
   /** Drops a deploy's lease and, unless it was committed, whatever it uploaded that nothing uses. */
@@ -146,7 +231,8 @@ export function createDeployService(deps: {
       const dir = await stagingFolder();
       try {
         const file = path.join(dir, 'file');
-        const digest = new ContentDigest({ utf8: false, crc32: false });
+        // With the UTF-8 fact, so that finish need not read this content again.
+        const digest = new ContentDigest({ utf8: true, crc32: false });
         let size = 0;
         const counter = new Transform({
           highWaterMark: STREAM_BYTES,
@@ -172,8 +258,8 @@ export function createDeployService(deps: {
           if (isDiskFull(err)) throw new InsufficientStorage(err);
           throw new AppError('invalid', messages.project.uploadInterrupted);
         }
-        if (digest.finish().sha256 !== sha256)
-          throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
+        const facts = digest.finish();
+        if (facts.sha256 !== sha256) throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
         await quota.beforeStoring(ownerId, size);
         if (!(await deploys.addReceived(id, size, limits.maxUploadBytes))) {
           throw new TooLarge(
@@ -182,6 +268,7 @@ export function createDeployService(deps: {
           );
         }
         await store.putFile(file, sha256);
+        known.set(facts, true);
       } finally {
         await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
       }
@@ -191,44 +278,34 @@ export function createDeployService(deps: {
     async finish(actor: Actor, id: string, meta: RequestMeta) {
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];
-      const absent = await missing(hashes);
+      const sizes = await storedSizes(hashes);
+      const absent = hashes.filter((h) => !sizes.has(h));
       if (absent.length > 0) throw new Invalid('files', format(m.filesMissing, { n: absent.length }));
       // Of two finishes at the same moment one commits; the other finds no deploy.
       if (!(await deploys.take(id))) throw new NotFound(m.deployNotFound);
-      const dir = await stagingFolder();
+      const workDir = await stagingFolder();
       let committed = false;
       try {
-        const inDir = path.join(dir, 'in');
-        const workDir = path.join(dir, 'work');
-        await fs.promises.mkdir(inDir);
-        await fs.promises.mkdir(workDir);
-        // Each content once, copied out of the store with the facts the checks read (hash, head,
-        // UTF-8), as a multipart upload takes them while its bytes arrive.
+        // The facts the checks read, without copying anything out of the store: those this instance
+        // already knows (from a PUT or an earlier finish), else a text content read once through
+        // (UTF-8 decides its type), any other only its head. Nothing is stored again.
+        const text = new Set(
+          Object.entries(deploy.files)
+            .filter(([name]) => isTextExtension(extensionOfPath(name)))
+            .map(([, sha256]) => sha256),
+        );
         const facts = new Map(
-          await mapLimit(hashes, CONCURRENCY, async (sha256) => {
-            const tempFile = path.join(inDir, sha256);
-            const digest = new ContentDigest({ utf8: true, crc32: false });
-            const tap = new Transform({
-              highWaterMark: STREAM_BYTES,
-              transform(chunk: Buffer, _enc, done) {
-                digest.update(chunk);
-                done(null, chunk);
-              },
-            });
-            try {
-              await pipeline(await store.read(sha256), tap, fs.createWriteStream(tempFile));
-            } catch (err) {
-              if (isDiskFull(err)) throw new InsufficientStorage(err);
-              throw err;
-            }
-            return [sha256, { tempFile, facts: digest.finish() }] as const;
-          }),
+          await mapLimit(
+            hashes,
+            CONCURRENCY,
+            async (sha256) => [sha256, await factsOf(sha256, sizes.get(sha256)!, text.has(sha256))] as const,
+          ),
         );
         const files = Object.entries(deploy.files).map(([name, sha256]) => {
           const f = facts.get(sha256)!;
-          return { name, tempFile: f.tempFile, size: f.facts.size, facts: f.facts };
+          return { name, tempFile: '', size: f.size, facts: f };
         });
-        const project = await projects.commitStagedFiles(
+        const project = await projects.commitHeldFiles(
           actor,
           { files, workDir },
           {
@@ -241,7 +318,7 @@ export function createDeployService(deps: {
         committed = true;
         return project;
       } finally {
-        await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+        await fs.promises.rm(workDir, { recursive: true, force: true, maxRetries: 3 });
         await release(deploy, committed).catch(() => undefined);
       }
     },
@@ -259,29 +336,3 @@ export function createDeployService(deps: {
   };
 }
 export type DeployService = ReturnType<typeof createDeployService>;
-
-/** Runs `work` on every item, at most `limit` at a time; results in the items' order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        out[i] = await work(items[i]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failure = results.find((r) => r.status === 'rejected');
-  if (failure) throw failure.reason;
-  return out;
-}

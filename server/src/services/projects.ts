@@ -17,6 +17,8 @@ import {
   checkSiteContent,
   parseContentCheck,
   riskRankOf,
+  type SiteFile,
+  siteFileInStore,
   siteFileOnDisk,
   usabilityFindings,
 } from '../content-check/index.js';
@@ -45,6 +47,7 @@ import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
 import type { BlobGate } from './blob-gate.js';
+import { eachLimit } from './concurrency.js';
 import type { Metrics } from './metrics.js';
 import { nameSortKey } from './name-order.js';
 import type { QuotaService } from './quota.js';
@@ -98,27 +101,36 @@ export function createProjectService(deps: {
     staged: Pick<StagedUpload, 'files' | 'workDir'>,
     limits: UploadLimits,
     uploadType: 'auto' | 'files' | 'zip',
+    held = false,
   ): Promise<IngestResult> {
     if (staged.files.length === 0) throw new Invalid('files', m.filesRequired);
     return deps.metrics.timeIngest(() =>
-      ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir }),
+      ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir, held }),
     );
   }
 
-  /** Moves the ingested files into the blob store and writes the deployment rows, atomically. */
+  /**
+   * Moves the ingested files into the blob store and writes the deployment rows, atomically.
+   * `held`: the store already holds every file's bytes (a digest deploy), and these are their heads
+   * by hash; the content check reads a head when it covers what it wants, else the store.
+   */
   async function commitDeployment(
     actor: Actor,
     result: IngestResult,
     target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
+    held?: ReadonlyMap<string, Buffer>,
   ): Promise<number> {
     await quota.beforeStoring(target.ownerId, result.totalSize);
     // Read while the files are still in the upload's folder; stored with the deployment for review.
-    const contentCheck = await checkSiteContent(result.files.map(siteFileOnDisk), result.entryFile, {
+    const siteFiles = result.files.map((f) =>
+      held ? siteFileHeld(store, f, held.get(f.sha256)) : siteFileOnDisk(f),
+    );
+    const contentCheck = await checkSiteContent(siteFiles, result.entryFile, {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
     });
     const hashes = result.files.map((f) => f.sha256);
     try {
-      const projectId = await storeAndCommit(actor, result, target, contentCheck, hashes);
+      const projectId = await storeAndCommit(actor, result, target, contentCheck, hashes, held !== undefined);
       events.versionStored?.(projectId);
       return projectId;
     } catch (error) {
@@ -135,12 +147,14 @@ export function createProjectService(deps: {
     target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
     contentCheck: ContentCheckReport,
     hashes: string[],
+    held: boolean,
   ): Promise<number> {
     return gate.storing(hashes, async () => {
       // Each distinct blob once, a few at a time: on object storage each file costs a round trip
       // or two, and locally fsyncs in flight together share the file system's journal commits.
       const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
-      await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
+      if (!held)
+        await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
       return db.transaction().execute(async (trx) => {
         const at = now();
         await quota.admit(trx, actor, target.ownerId, result.totalSize, at);
@@ -326,11 +340,12 @@ export function createProjectService(deps: {
     },
 
     /**
-     * Commits a staged file set that arrived by another way than a multipart body (a digest deploy,
+     * Commits a file set that arrived by another way than a multipart body (a digest deploy,
      * services/deploys.ts): the same rules, limits, content check, quota and audit as an upload,
-     * and the same answer. The files' bytes are under `workDir`'s upload folder; the caller removes it.
+     * and the same answer. The files' bytes are in the blob store already (each file carries its
+     * facts, and no temp file); `workDir` is an empty folder of the caller's, which removes it.
      */
-    async commitStagedFiles(
+    async commitHeldFiles(
       actor: Actor,
       staged: Pick<StagedUpload, 'files' | 'workDir'>,
       target: { projectId: number | null; name?: string; description?: string },
@@ -343,13 +358,19 @@ export function createProjectService(deps: {
       if (total > limits.maxUploadBytes) {
         throw new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files');
       }
-      const result = await ingestStaged(staged, limits, 'files');
-      const projectId = await commitDeployment(actor, result, {
-        projectId: p?.id ?? null,
-        ownerId: p?.owner_id ?? actor.id,
-        name: target.name,
-        description: target.description,
-      });
+      const result = await ingestStaged(staged, limits, 'files', true);
+      const heads = new Map(staged.files.flatMap((f) => (f.facts ? [[f.facts.sha256, f.facts.head]] : [])));
+      const projectId = await commitDeployment(
+        actor,
+        result,
+        {
+          projectId: p?.id ?? null,
+          ownerId: p?.owner_id ?? actor.id,
+          name: target.name,
+          description: target.description,
+        },
+        heads,
+      );
       await audit.record({
         actor,
         action: p ? 'project.new_version' : 'project.upload',
@@ -494,30 +515,25 @@ const PUT_CONCURRENCY = 8;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg)/;
 
+/** A stored file for the content check, read from its known head when that covers the request. */
+function siteFileHeld(
+  store: BlobStore,
+  f: { path: string; size: number; extension: string; sha256: string },
+  head: Buffer | undefined,
+): SiteFile {
+  const inStore = siteFileInStore(store, f);
+  return {
+    ...inStore,
+    async read(maxBytes) {
+      // A copy: the check may hand its bytes' memory over to its worker, and the head is kept.
+      if (head && (maxBytes <= head.length || head.length >= f.size))
+        return Buffer.from(head.subarray(0, maxBytes));
+      return inStore.read(maxBytes);
+    },
+  };
+}
+
 /** Lower-cased name, description and author, for substring search. */
 export function searchText(name: string, description: string | null, owner: string): string {
   return `${name}\n${description ?? ''}\n${owner}`.toLowerCase();
-}
-
-/**
- * Runs `work` on every item, at most `limit` at a time. After a failure no new item starts, and the
- * first error is thrown once the running ones have finished (nothing is left writing behind us).
- */
-async function eachLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const results = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failure = results.find((r) => r.status === 'rejected');
-  if (failure) throw failure.reason;
 }
