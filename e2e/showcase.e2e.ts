@@ -95,3 +95,35 @@ test('a visitor searches the showcase in Chinese, sorts by name, filters 精选 
   await expect(search).toHaveValue('');
   await expect(page.getByRole('article', { name: museum.name })).toBeVisible();
 });
+
+test('the showcase’s cards show without antd: its controls load after them, unannounced in the page’s preloads', async ({
+  page,
+  request,
+}) => {
+  const [a, b] = runTag();
+  const owner = await createAccount(request, 'maker');
+  const token = await apiToken(request, owner.username, owner.password);
+  const site = await uploadSite(request, token, `${b}${a}画廊`, sitePage(`${b}${a}画廊`, '画廊'), '');
+  await review(request, site.id, 'approve');
+
+  const html = await (await request.get('/public')).text();
+  expect(html).toMatch(/modulepreload[^>]+ShowcasePage-/);
+  expect(html).not.toMatch(/modulepreload[^>]+(AntdShell|ShowcaseControls)-/);
+
+  // With antd's theme shell and the controls' chunk held back, the cards still show, whole.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/(AntdShell|ShowcaseControls)-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/public');
+  const card = page.getByRole('article', { name: site.name });
+  await expect(card).toBeVisible();
+  await expect(card.getByRole('link', { name: `访问 ${site.name}` })).toBeVisible();
+  await expect(page.getByRole('searchbox', { name: '搜索项目' })).toHaveCount(0);
+  release();
+  await expect(page.getByRole('searchbox', { name: '搜索项目' })).toBeVisible();
+});

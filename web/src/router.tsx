@@ -36,8 +36,8 @@ const HomePage = page(
 );
 const ShowcasePage = page(
   () => import('./pages/showcase/ShowcasePage'),
+  // Plain markup first; its antd controls come in their own shell (ShowcasePage).
   (m) => m.ShowcasePage,
-  { shell: true, feedback: false },
 );
 const LoginPage = page(
   () => import('./pages/login/LoginPage'),

@@ -68,7 +68,8 @@ describe('showcase', () => {
       request.params?.search ? page([]) : page([makePublicProject()]),
     );
     await screen.findByRole('article', { name: '天气小站' });
-    await user.type(screen.getByRole('searchbox', { name: '搜索项目' }), '不存在{Enter}');
+    // The controls load after the first cards (ShowcasePage): wait for them.
+    await user.type(await screen.findByRole('searchbox', { name: '搜索项目' }), '不存在{Enter}');
     expect(await screen.findByText('没有找到匹配的项目')).toBeInTheDocument();
     expect(router.state.location.search).toContain('search=');
     expect(api.calls('GET /projects/public').at(-1)?.params).toMatchObject({ search: '不存在' });
@@ -89,7 +90,7 @@ describe('showcase', () => {
   it('keeps sort and the 精选 filter in the address and asks the server for them', async () => {
     const { api, user, router } = openShowcase(page([makePublicProject()]));
     await screen.findByRole('article', { name: '天气小站' });
-    await user.click(screen.getByText('名称'));
+    await user.click(await screen.findByText('名称'));
     await waitFor(() =>
       expect(api.calls('GET /projects/public').at(-1)?.params).toMatchObject({ sort: 'name' }),
     );
@@ -121,7 +122,7 @@ describe('showcase', () => {
       sort: 'popular',
       page: 1,
     });
-    expect(screen.getByRole('searchbox', { name: '搜索项目' })).toHaveValue('项目');
+    expect(await screen.findByRole('searchbox', { name: '搜索项目' })).toHaveValue('项目');
     expect(screen.getByText('共 13 个项目，匹配“项目”')).toBeInTheDocument();
     expect(screen.queryByText('已显示所有项目')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: '加载更多' }));

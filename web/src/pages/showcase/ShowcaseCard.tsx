@@ -7,7 +7,6 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { formatBytes, messages, type PublicProjectDto } from '@sitehall/contracts';
-import { Button, Tag } from 'antd';
 import { useState } from 'react';
 import { formatDate } from '../../lib/format';
 
@@ -25,8 +24,8 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
   const [broken, setBroken] = useState(false);
   const picture = project.thumbnail_url && !broken ? project.thumbnail_url : null;
   return (
-    // Plain markup with CSS ellipsis and native titles: antd's Card and Typography would add a tenth
-    // of the showcase's first load (docs/benchmarks.md, web app load).
+    // Plain markup and CSS in antd's look (tag, buttons: styles.css's sh-btn): the card shows before
+    // antd has loaded, which the showcase's first view does not wait for (docs/benchmarks.md, web app load).
     <article className="showcase-card sh-panel" aria-label={project.name}>
       <div className={`showcase-card__cover showcase-card__cover--${toneOf(project.id)}`} aria-hidden>
         {picture ? (
@@ -50,9 +49,10 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
             {project.name}
           </h3>
           {project.featured && (
-            <Tag color="gold" icon={<StarFilled aria-hidden />} className="showcase-card__featured">
-              精选
-            </Tag>
+            <span className="showcase-card__featured">
+              <StarFilled aria-hidden />
+              <span>精选</span>
+            </span>
           )}
         </div>
         <p className="showcase-card__description" title={project.description || undefined}>
@@ -81,22 +81,27 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
       </div>
       <div className="showcase-card__footer">
         {project.access_url ? (
-          <Button
-            type="primary"
-            block
-            icon={<ExportOutlined aria-hidden />}
+          <a
+            className="sh-btn sh-btn--primary sh-btn--block"
             href={project.access_url}
             target="_blank"
             rel="noopener noreferrer"
             aria-label={`访问 ${project.name}`}
           >
-            访问
-          </Button>
+            <ExportOutlined aria-hidden />
+            <span>访问</span>
+          </a>
         ) : (
           <span className="showcase-card__unavailable" title="该项目暂时无法访问">
-            <Button block disabled icon={<ExportOutlined aria-hidden />} aria-label={`访问 ${project.name}`}>
-              访问
-            </Button>
+            <button
+              type="button"
+              className="sh-btn sh-btn--block"
+              disabled
+              aria-label={`访问 ${project.name}`}
+            >
+              <ExportOutlined aria-hidden />
+              <span>访问</span>
+            </button>
           </span>
         )}
       </div>

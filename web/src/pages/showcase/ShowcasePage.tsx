@@ -1,17 +1,24 @@
-import { ReloadOutlined, StarOutlined } from '@ant-design/icons';
-import { messages, SHOWCASE_SORTS, type ShowcaseSort } from '@sitehall/contracts';
-import { Alert, Button, Checkbox, Col, Empty, Input, Row, Segmented, Skeleton } from 'antd';
-import { type ReactNode, useEffect, useState } from 'react';
+import { messages, type ShowcaseSort } from '@sitehall/contracts';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { lazyInShell } from '../../AppProviders';
 import { errorMessage } from '../../api/client';
 import { showcaseFiltersOf, useShowcase } from '../../api/showcase';
 import { PageHeader } from '../../components/PageHeader';
 import { ShowcaseCard } from './ShowcaseCard';
 import './showcase.css';
 
-const m = messages.project;
+// The first view (header, cards, list) is plain markup; the parts drawn with antd load on demand,
+// antd with them, once the first page of projects has come (docs/benchmarks.md, web app load).
+const loadControls = () => import('./ShowcaseControls');
+const FilterControls = lazyInShell(async () => (await loadControls()).ShowcaseFilterControls, {
+  feedback: false,
+});
+const LoadFailed = lazyInShell(async () => (await loadControls()).ShowcaseLoadFailed, { feedback: false });
+const Nothing = lazyInShell(async () => (await loadControls()).ShowcaseNothing, { feedback: false });
+const MoreFailed = lazyInShell(async () => (await loadControls()).ShowcaseMoreFailed, { feedback: false });
 
-const SORT_LABELS: Record<ShowcaseSort, string> = { latest: '最新', popular: '最热门', name: '名称' };
+const m = messages.project;
 
 /** Search, sort and the 精选 filter live in the address: a reload or a shared link shows the same list. */
 function useShowcaseParams() {
@@ -38,6 +45,11 @@ export function ShowcasePage() {
   const [searchText, setSearchText] = useState(filters.search);
   // Back/forward or the clear button change the address; the box follows it.
   useEffect(() => setSearchText(filters.search), [filters.search]);
+  // The controls load once the first answer is in, and then stay (a new search must not unmount them).
+  const [controlsWanted, setControlsWanted] = useState(false);
+  useEffect(() => {
+    if (!showcase.isPending) setControlsWanted(true);
+  }, [showcase.isPending]);
 
   const pages = showcase.data?.pages ?? [];
   const projects = pages.flatMap((page) => page.projects);
@@ -51,79 +63,59 @@ export function ShowcasePage() {
   if (showcase.isError && !showcase.data) {
     body = (
       <div className="showcase-empty sh-panel">
-        <Empty
-          image={Empty.PRESENTED_IMAGE_SIMPLE}
-          description={
-            <>
-              <div className="showcase-failed__title">{m.showcaseLoadFailed}</div>
-              <div className="showcase-failed__text">{errorMessage(showcase.error)}</div>
-            </>
-          }
-        >
-          <Button type="primary" icon={<ReloadOutlined aria-hidden />} onClick={() => showcase.refetch()}>
-            重新加载
-          </Button>
-        </Empty>
+        <Suspense fallback={<div className="showcase-empty__pending" />}>
+          <LoadFailed reason={errorMessage(showcase.error)} onReload={() => showcase.refetch()} />
+        </Suspense>
       </div>
     );
   } else if (showcase.isPending) {
     body = (
-      <Row gutter={[20, 20]}>
+      <div className="showcase-grid" aria-busy="true">
         {skeletonCards.map((key) => (
-          <Col key={key} xs={24} sm={12} lg={8}>
-            <div className="showcase-card showcase-card--loading sh-panel">
-              <Skeleton active paragraph={{ rows: 4 }} />
-            </div>
-          </Col>
+          <div key={key} className="showcase-card showcase-card--loading sh-panel" aria-hidden>
+            <div className="showcase-skeleton showcase-skeleton--title" />
+            {[1, 2, 3, 4].map((line) => (
+              <div key={line} className="showcase-skeleton" />
+            ))}
+          </div>
         ))}
-      </Row>
+      </div>
     );
   } else if (projects.length === 0) {
     body = (
       <div className="showcase-empty sh-panel">
-        {filtered ? (
-          <Empty description={m.showcaseNoMatch}>
-            <Button type="primary" onClick={clear}>
-              清除搜索
-            </Button>
-          </Empty>
-        ) : (
-          <Empty description={m.showcaseEmpty} />
-        )}
+        <Suspense fallback={<div className="showcase-empty__pending" />}>
+          <Nothing onClear={filtered ? clear : undefined} />
+        </Suspense>
       </div>
     );
   } else {
     body = (
       <>
-        <Row gutter={[20, 20]} className="showcase-grid" role="list" aria-label="项目列表">
+        <ul className="showcase-grid" aria-label="项目列表">
           {projects.map((project) => (
-            <Col key={project.id} xs={24} sm={12} lg={8} role="listitem">
+            <li key={project.id}>
               <ShowcaseCard project={project} />
-            </Col>
+            </li>
           ))}
-        </Row>
+        </ul>
         <div className="showcase-more">
           {showcase.isFetchNextPageError && (
-            <Alert
-              type="error"
-              showIcon
-              title={m.showcaseLoadFailed}
-              className="showcase-more__alert"
-              action={
-                <Button size="small" onClick={() => showcase.fetchNextPage()}>
-                  重试
-                </Button>
-              }
-            />
+            <Suspense fallback={null}>
+              <MoreFailed onRetry={() => showcase.fetchNextPage()} />
+            </Suspense>
           )}
           {showcase.hasNextPage ? (
-            <Button
-              size="large"
+            <button
+              type="button"
+              className="sh-btn sh-btn--large showcase-more__button"
               onClick={() => showcase.fetchNextPage()}
-              loading={showcase.isFetchingNextPage}
+              disabled={showcase.isFetchingNextPage}
+              aria-busy={showcase.isFetchingNextPage}
             >
-              加载更多
-            </Button>
+              {showcase.isFetchingNextPage && <span className="showcase-more__spinner" aria-hidden />}
+              <span>加载更多</span>
+            </button>
           ) : (
             <span className="showcase-more__end">{m.showcaseEnd}</span>
           )}
@@ -131,6 +123,14 @@ export function ShowcasePage() {
       </>
     );
   }
+
+  // Until the controls have loaded, boxes of their size hold their place: the cards don't move.
+  const controlsPending = (
+    <>
+      <div className="showcase-toolbar__search showcase-toolbar__pending" aria-hidden />
+      <div className="showcase-toolbar__controls showcase-toolbar__pending--controls" aria-hidden />
+    </>
+  );
 
   return (
     <div className="public-page showcase-page">
@@ -140,35 +140,21 @@ export function ShowcasePage() {
       />
       <section className="showcase-toolbar sh-panel" aria-label="搜索与筛选">
         <div className="showcase-toolbar__row">
-          <Input.Search
-            className="showcase-toolbar__search"
-            placeholder="搜索项目名称、描述或作者"
-            aria-label="搜索项目"
-            allowClear
-            size="large"
-            value={searchText}
-            maxLength={100}
-            onChange={(event) => setSearchText(event.target.value)}
-            onSearch={(value) => filters.update({ search: value.trim() })}
-            enterButton="搜索"
-          />
-          <div className="showcase-toolbar__controls">
-            <span className="showcase-toolbar__label" id="showcase-sort-label">
-              排序
-            </span>
-            <Segmented<ShowcaseSort>
-              aria-labelledby="showcase-sort-label"
-              value={filters.sort}
-              onChange={(sort) => filters.update({ sort })}
-              options={SHOWCASE_SORTS.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))}
-            />
-            <Checkbox
-              checked={filters.featured}
-              onChange={(event) => filters.update({ featured: event.target.checked })}
-            >
-              <StarOutlined aria-hidden /> 只看精选
-            </Checkbox>
-          </div>
+          {!controlsWanted ? (
+            controlsPending
+          ) : (
+            <Suspense fallback={controlsPending}>
+              <FilterControls
+                searchText={searchText}
+                onSearchTextChange={setSearchText}
+                onSearch={(search) => filters.update({ search })}
+                sort={filters.sort}
+                onSortChange={(sort) => filters.update({ sort })}
+                featured={filters.featured}
+                onFeaturedChange={(featured) => filters.update({ featured })}
+              />
+            </Suspense>
+          )}
         </div>
         <div className="showcase-toolbar__count" aria-live="polite">
           {total !== undefined && (
