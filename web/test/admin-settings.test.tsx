@@ -159,7 +159,7 @@ describe('admin settings', () => {
       },
     });
     await router.navigate('/upload');
-    expect(await screen.findByText(/单次最多上传 20 个文件/)).toBeInTheDocument();
+    expect(await screen.findByText(/单次最多上传 20 项/)).toBeInTheDocument();
     await router.navigate('/admin/settings');
     const count = await screen.findByLabelText('单次上传文件数上限');
     await user.clear(count);
@@ -167,7 +167,7 @@ describe('admin settings', () => {
     await user.click(screen.getByRole('button', { name: /保存设置/ }));
     expect(await screen.findByText('设置已保存')).toBeInTheDocument();
     await router.navigate('/upload');
-    expect(await screen.findByText(/单次最多上传 5 个文件/)).toBeInTheDocument();
+    expect(await screen.findByText(/单次最多上传 5 项/)).toBeInTheDocument();
   });
 
   it('asks before leaving with unsaved changes, and can stay with them', async () => {
