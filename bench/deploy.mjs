@@ -91,8 +91,10 @@ try {
     const started = performance.now();
     await api('PUT', `/api/projects/${project.id}`, { token: session, body: form(zip) });
     zipped.push(performance.now() - started);
+    const cached = /哈希缓存：(\d+) 个文件未改动/.exec(d.out)?.[1] ?? '0';
     console.log(
-      `round ${round}: digest ${pad(d.ms.toFixed(0), 6)} ms   zip ${pad(zipped.at(-1).toFixed(0), 6)} ms`,
+      `round ${round}: digest ${pad(d.ms.toFixed(0), 6)} ms (${cached} hashes from the CLI cache)   ` +
+        `zip ${pad(zipped.at(-1).toFixed(0), 6)} ms`,
     );
   }
   const best = (xs) => Math.min(...xs);

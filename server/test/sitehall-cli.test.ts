@@ -93,6 +93,65 @@ describe('sitehall deploy', () => {
     expect(list.stdout).toMatch(new RegExp(`${id}\\s+待审核\\s+命令行站点`));
   });
 
+  it('keeps a hash cache that skips unchanged files and still sees every change', async () => {
+    const user = await t.createUser();
+    const cacheHome = tempDir('sitehall-cache-');
+    const env = {
+      SITEHALL_URL: url,
+      SITEHALL_TOKEN: await apiToken(user.token),
+      XDG_CACHE_HOME: cacheHome,
+    };
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    const write = (name: string, body: string, mtime?: Date) => {
+      fs.writeFileSync(path.join(site, name), body);
+      if (mtime) fs.utimesSync(path.join(site, name), mtime, mtime);
+    };
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    write('index.html', `<!doctype html><p>首页 ${unique}</p>`, minutesAgo(10));
+    write('a.html', `<!doctype html><p>AAAA ${unique}</p>`, minutesAgo(10));
+    // Written just now: racy (mtime within 2 s of the cache write), so never trusted from the cache.
+    write('b.html', `<!doctype html><p>BBBB ${unique}</p>`);
+
+    const first = await sitehall(['deploy', site, '--name', '缓存站点'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain('哈希缓存');
+    const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+    const cacheFiles = fs.readdirSync(path.join(cacheHome, 'sitehall'));
+    expect(cacheFiles).toHaveLength(1);
+
+    // Same size, new contents, the same mtime as before (a clock too coarse to tell): the racy
+    // entry is hashed again, so the change is seen.
+    const bMtime = fs.statSync(path.join(site, 'b.html')).mtime;
+    write('b.html', `<!doctype html><p>bbbb ${unique}</p>`, bMtime);
+    // Same size, new contents, a different (older) mtime: the stamp differs, so it is hashed again.
+    write('a.html', `<!doctype html><p>aaaa ${unique}</p>`, minutesAgo(5));
+    const second = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('哈希缓存：1 个文件未改动，计算 2 个');
+    expect(second.stderr).toContain('共 3 个文件，需要上传 2 个');
+
+    // Everything now older than the cache: nothing is read again, nothing sent.
+    fs.utimesSync(path.join(site, 'b.html'), minutesAgo(4), minutesAgo(4));
+    expect((await sitehall(['deploy', site, '--project', String(id)], env)).code).toBe(0);
+    const third = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toContain('哈希缓存：3 个文件未改动，计算 0 个');
+    expect(third.stderr).toContain('共 3 个文件，需要上传 0 个');
+
+    // A corrupt cache is ignored (every file hashed); --no-cache skips the cache.
+    const file = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
+    fs.writeFileSync(file, '{"version":1,"written":');
+    const corrupt = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(corrupt.code, corrupt.stderr).toBe(0);
+    expect(corrupt.stderr).not.toContain('哈希缓存');
+    expect(corrupt.stderr).toContain('共 3 个文件，需要上传 0 个');
+    const noCache = await sitehall(['deploy', site, '--project', String(id), '--no-cache'], env);
+    expect(noCache.code, noCache.stderr).toBe(0);
+    expect(noCache.stderr).not.toContain('哈希缓存');
+    expect(noCache.stderr).toContain('计算哈希 3/3');
+  });
+
   it('exits non-zero with the server’s message', async () => {
     const site = tempDir('sitehall-site-');
     fs.writeFileSync(path.join(site, 'index.html'), '<p>x</p>');

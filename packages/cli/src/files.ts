@@ -5,19 +5,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-export interface SiteFile {
-  /** Relative, '/'-separated: the path on the site. */
-  path: string;
-  file: string;
-  size: number;
+export interface SiteFile extends ListedFile {
   sha256: string;
 }
 
 /** Never part of a site: version control and dependency folders. */
 const SKIPPED_FOLDERS = new Set(['.git', '.hg', '.svn', 'node_modules']);
 
-export async function listFiles(root: string): Promise<{ path: string; file: string; size: number }[]> {
-  const out: { path: string; file: string; size: number }[] = [];
+export interface ListedFile {
+  path: string;
+  file: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+export async function listFiles(root: string): Promise<ListedFile[]> {
+  const out: ListedFile[] = [];
   async function walk(dir: string, prefix: string) {
     const entries = await fs.promises.readdir(dir, { withFileTypes: true });
     for (const e of entries) {
@@ -26,7 +30,8 @@ export async function listFiles(root: string): Promise<{ path: string; file: str
       if (e.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(e.name)) await walk(file, rel);
       } else if (e.isFile()) {
-        out.push({ path: rel, file, size: (await fs.promises.stat(file)).size });
+        const st = await fs.promises.stat(file);
+        out.push({ path: rel, file, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
       }
       // Symbolic links and other kinds are left out: a site is its regular files.
     }

@@ -8,14 +8,16 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { Api, ApiError } from './api.js';
+import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
 import { HASH_CONCURRENCY, listFiles, mapLimit, type SiteFile, sha256Of } from './files.js';
 import { Progress } from './progress.js';
 
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
-  sitehall deploy 目录 [--project ID | --name 名称] [--description 描述]
-                                               部署目录（只上传服务器没有的文件）
+  sitehall deploy 目录 [--project ID | --name 名称] [--description 描述] [--no-cache]
+                                               部署目录（只上传服务器没有的文件；
+                                               --no-cache 不用本机哈希缓存，重新计算每个文件）
   sitehall projects                            列出我的项目和状态
 
 环境变量 SITEHALL_URL 和 SITEHALL_TOKEN 优先于 sitehall login 保存的配置。
@@ -140,6 +142,7 @@ async function deploy(args: string[]): Promise<number> {
     project: { type: 'string' },
     name: { type: 'string' },
     description: { type: 'string' },
+    'no-cache': { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('请指定一个要部署的目录');
   if (values.project !== undefined && values.name !== undefined) {
@@ -155,13 +158,28 @@ async function deploy(args: string[]): Promise<number> {
 
   const listed = await listFiles(dir);
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
-  const hashing = new Progress('计算哈希', listed.length);
-  const files: SiteFile[] = await mapLimit(
-    listed,
+  const cache = values['no-cache'] ? undefined : HashCache.load(dir);
+  const files: SiteFile[] = new Array(listed.length);
+  const toHash: number[] = [];
+  listed.forEach((f, i) => {
+    const sha256 = cache?.lookup(f);
+    if (sha256) files[i] = { ...f, sha256 };
+    else toHash.push(i);
+  });
+  if (cache && toHash.length < listed.length) {
+    console.error(`哈希缓存：${listed.length - toHash.length} 个文件未改动，计算 ${toHash.length} 个`);
+  }
+  const hashing = new Progress('计算哈希', toHash.length);
+  await mapLimit(
+    toHash,
     HASH_CONCURRENCY,
-    async (f) => ({ ...f, sha256: await sha256Of(f.file, f.size) }),
+    async (i) => {
+      const f = listed[i]!;
+      files[i] = { ...f, sha256: await sha256Of(f.file, f.size) };
+    },
     (n) => hashing.update(n),
   );
+  cache?.save(files);
 
   const manifest = Object.fromEntries(files.map((f) => [f.path, f.sha256]));
   const target =

@@ -87,6 +87,9 @@ class FactsCache {
   }
 }
 
+/** Unfinished deploys whose start findings an instance keeps (a few hundred KB each at most). */
+const MAX_REMEMBERED = 64;
+
 /** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
 export function deployLease(id: string): string {
   return `deploy:${id}`;
@@ -106,6 +109,13 @@ export function createDeployService(deps: {
 }) {
   const { deploys, leases, store, gate, settings, quota, projects } = deps;
   const known = new FactsCache();
+  /**
+   * The sizes start found in the store, by deploy id (this instance's unfinished deploys, the
+   * oldest dropped past MAX_REMEMBERED): the deploy's lease keeps those blobs until it ends, so
+   * finish stats only the hashes that were missing. Without an entry (another instance began it,
+   * or a restart) finish stats every hash.
+   */
+  const heldAtStart = new Map<string, Map<string, number>>();
 
   /** A folder of its own under staging/, named as stageUpload names them (jobs/sweep.ts reads it). */
   async function stagingFolder(): Promise<string> {
@@ -132,9 +142,13 @@ export function createDeployService(deps: {
     return sizes;
   }
 
-  async function missing(hashes: string[]): Promise<string[]> {
-    const sizes = await storedSizes(hashes);
-    return hashes.filter((h) => !sizes.has(h));
+  /** The sizes of a deploy's hashes the store holds now: from start's findings where known. */
+  async function sizesAtFinish(id: string, hashes: string[]): Promise<Map<string, number>> {
+    const held = heldAtStart.get(id);
+    if (!held) return storedSizes(hashes);
+    const sizes = await storedSizes(hashes.filter((h) => !held.has(h)));
+    for (const [h, size] of held) sizes.set(h, size);
+    return sizes;
   }
 
   /**
@@ -171,6 +185,7 @@ export function createDeployService(deps: {
 
   /** Drops a deploy's lease and, unless it was committed, whatever it uploaded that nothing uses. */
   async function release(row: DeployRow, committed = false): Promise<void> {
+    heldAtStart.delete(row.id);
     await leases.releaseBlobs(deployLease(row.id));
     if (!committed)
       await gate.deleteUnused(Object.values(JSON.parse(row.manifest) as Record<string, string>));
@@ -197,7 +212,8 @@ export function createDeployService(deps: {
       // Leased before the store is asked: a blob it holds now stays until the deploy ends.
       await leases.leaseBlobs(deployLease(id), hashes, at);
       try {
-        const required = await missing(hashes);
+        const sizes = await storedSizes(hashes);
+        const required = hashes.filter((h) => !sizes.has(h));
         await deploys.insert({
           id,
           user_id: actor.id,
@@ -209,6 +225,8 @@ export function createDeployService(deps: {
           created_at: at,
           expires_at: new Date(Date.parse(at) + DEPLOY_TTL_MS).toISOString(),
         });
+        heldAtStart.set(id, sizes);
+        if (heldAtStart.size > MAX_REMEMBERED) heldAtStart.delete(heldAtStart.keys().next().value!);
         return { deploy_id: id, required };
       } catch (error) {
         await leases.releaseBlobs(deployLease(id)).catch(() => undefined);
@@ -278,7 +296,7 @@ export function createDeployService(deps: {
     async finish(actor: Actor, id: string, meta: RequestMeta) {
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];
-      const sizes = await storedSizes(hashes);
+      const sizes = await sizesAtFinish(id, hashes);
       const absent = hashes.filter((h) => !sizes.has(h));
       if (absent.length > 0) throw new Invalid('files', format(m.filesMissing, { n: absent.length }));
       // Of two finishes at the same moment one commits; the other finds no deploy.
