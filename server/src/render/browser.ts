@@ -21,9 +21,14 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--no-default-browser-check',
   '--mute-audio',
-  // Memory: one renderer process with a bounded JavaScript heap.
+  // Memory: one renderer process with a bounded JavaScript heap; the GPU and network services in
+  // the browser process rather than processes of their own, and none of the browser's own
+  // features a render never uses.
   '--renderer-process-limit=1',
   '--js-flags=--max-old-space-size=192',
+  '--in-process-gpu',
+  '--enable-features=NetworkServiceInProcess',
+  '--disable-features=Translate,MediaRouter,OptimizationHints,BackForwardCache,AutofillServerCommunication',
   // Nothing the browser does on its own resolves or reaches a host: every request the page makes
   // is answered by the render's route handler before this would apply.
   '--proxy-server=http://127.0.0.1:9',
