@@ -82,7 +82,9 @@ test('a user uploads a folder and a zip, sees them everywhere, downloads, previe
   await page.getByRole('link', { name: '上传新项目' }).click();
   await expect(page).toHaveURL(/\/upload$/);
   await expect(
-    page.getByText('单次最多上传 20 项（整个文件夹或压缩包算一项），单个文件不超过 100 MB，总大小不超过 200 MB。'),
+    page.getByText(
+      '单次最多上传 20 项（整个文件夹或压缩包算一项），单个文件不超过 100 MB，总大小不超过 200 MB。',
+    ),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: '上传', exact: true })).toBeDisabled();
   await page.getByTestId('folder-input').setInputFiles(siteFolder());
