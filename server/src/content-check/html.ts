@@ -319,7 +319,7 @@ class HtmlScan {
     const out = [];
     for (const url of this.localScripts) {
       const path = resolveLocal(url, this.ctx.path);
-      const facts = path ? this.ctx.site.scriptFacts.get(path) : undefined;
+      const facts = path ? this.ctx.scriptFacts(path) : undefined;
       if (facts) out.push(facts);
     }
     return out;

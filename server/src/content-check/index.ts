@@ -5,6 +5,10 @@
  * SVG, acorn for JavaScript, the rules of rules.ts) runs in a worker thread under a time limit, so
  * hostile input never blocks the event loop. It never fails an upload: an unreadable file is
  * skipped, and a check that runs out of time says so in its report.
+ *
+ * A file whose scan is known (trace-cache.ts: same path and bytes, checked before) is not read:
+ * the worker replays its trace. Workers stay up between checks (a few, for a while), so a check
+ * pays neither a thread's start nor cold code.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,7 +26,9 @@ import {
   readsWhole,
 } from './analyze.js';
 import { Collector } from './report.js';
-import type { CheckJob, FileBytes } from './worker.js';
+import { TraceCache, traceKey } from './trace-cache.js';
+import type { FileTrace } from './context.js';
+import type { CheckJob, CheckReply, FileBytes } from './worker.js';
 
 export { analyzeSite, CONTENT_CHECK_LIMITS, type FileText } from './analyze.js';
 export {
@@ -31,6 +37,7 @@ export {
   summarizeContentCheck,
   usabilityFindings,
 } from './report.js';
+export { TraceCache } from './trace-cache.js';
 export { classifyUrl, missingLocal } from './urls.js';
 
 /** One file of a site, from the ingest's temp files or from the blob store. */
@@ -38,6 +45,8 @@ export interface SiteFile {
   path: string;
   size: number;
   extension: string;
+  /** The bytes' SHA-256, when known: then an earlier scan of the same file can stand for this one. */
+  sha256?: string;
   /** The first maxBytes bytes (or the whole file when smaller). */
   read(maxBytes: number): Promise<Buffer>;
 }
@@ -48,11 +57,13 @@ export function siteFileOnDisk(f: {
   size: number;
   extension: string;
   tempFile: string;
+  sha256?: string;
 }): SiteFile {
   return {
     path: f.path,
     size: f.size,
     extension: f.extension,
+    ...(f.sha256 ? { sha256: f.sha256 } : {}),
     async read(maxBytes) {
       const handle = await fs.promises.open(f.tempFile, 'r');
       try {
@@ -74,6 +85,7 @@ export function siteFileInStore(
     path: f.path,
     size: Number(f.size),
     extension: f.extension,
+    sha256: f.sha256,
     async read(maxBytes) {
       if (maxBytes <= 0) return Buffer.alloc(0);
       const chunks: Buffer[] = [];
@@ -91,7 +103,14 @@ export interface ContentCheckOptions extends AnalyzeOptions {
   maxBytesTotal?: number;
   /** The whole check's time limit in the worker. */
   timeoutMs?: number;
+  /** Earlier scans to replay and keep (default: this process's; null: scan every file). */
+  traces?: TraceCache | null;
 }
+
+/** This process's traces: every check shares them. */
+const sharedTraces = new TraceCache();
+/** Checks of one site: with traces, with the stale ones scanned, then (never needed so far) none. */
+const MAX_ATTEMPTS = 3;
 
 /** Time for the whole check; each file also has its own (CONTENT_CHECK_LIMITS.maxMsPerFile). */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -101,21 +120,40 @@ export async function checkSiteContent(
   entryFile: string | null,
   opts: ContentCheckOptions = {},
 ): Promise<ContentCheckReport> {
-  const read = await readSite(files, opts);
-  const job: CheckJob = {
-    files: read,
-    entryFile,
-    opts: { rootPathsWork: opts.rootPathsWork, maxMsPerFile: opts.maxMsPerFile },
-  };
-  // What is left to say without the files' text, should the worker fail (taken before the bytes go).
-  const skeleton = read.map(({ bytes: _, ...f }) => ({ ...f, text: null }));
-  const release = await acquireSlot();
-  try {
-    return await runInWorker(job, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  } catch {
-    return incompleteReport(skeleton, entryFile, opts);
-  } finally {
-    release();
+  const traces = opts.traces === undefined ? sharedTraces : opts.traces;
+  const plan = readPlan(files, opts);
+  const keys = files.map((f, i) =>
+    traces && f.sha256 && plan[i]! > 0 ? traceKey({ ...f, sha256: f.sha256 }, plan[i]!, !!opts.rootPathsWork) : null,
+  );
+  const rescan = new Set<number>();
+  for (let attempt = 1; ; attempt++) {
+    // An old trace holds unless what it asked of the site is answered otherwise now (a linked file
+    // gone, an included script changed): those files are read and scanned on the next attempt.
+    const replay = (i: number) =>
+      attempt < MAX_ATTEMPTS && !rescan.has(i) && keys[i] ? traces!.get(keys[i]) : undefined;
+    const read = await readSite(files, plan, replay, (i) => keys[i] !== null);
+    const job: CheckJob = {
+      files: read,
+      entryFile,
+      opts: { rootPathsWork: opts.rootPathsWork, maxMsPerFile: opts.maxMsPerFile },
+    };
+    // What is left to say without the files' text, should the worker fail (taken before the bytes go).
+    const skeleton = read.map(({ bytes: _, keep: _k, trace: _t, ...f }) => ({ ...f, text: null }));
+    const release = await acquireSlot();
+    let reply: Extract<CheckReply, { ok: true }>;
+    try {
+      reply = await runInWorker(job, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    } catch {
+      return incompleteReport(skeleton, entryFile, opts);
+    } finally {
+      release();
+    }
+    for (const [i, trace] of reply.traces) traces?.set(keys[i]!, trace);
+    if (reply.stale.length === 0) return reply.report;
+    for (const i of reply.stale) {
+      rescan.add(i);
+      traces?.delete(keys[i]!);
+    }
   }
 }
 
@@ -142,12 +180,14 @@ function acquireSlot(): Promise<() => void> {
 /** Files read at once: a site is thousands of small files, each an open, a read and a close. */
 const READ_CONCURRENCY = 16;
 
-/** Each scanned file's bytes, within the per-file and total read budgets (in the files' order). */
-async function readSite(files: readonly SiteFile[], opts: ContentCheckOptions): Promise<FileBytes[]> {
+/**
+ * How many bytes of each file the check reads: scanned types only, within the per-file and total
+ * budgets, shared out in the files' order (so reading in parallel reads the same bytes).
+ */
+function readPlan(files: readonly SiteFile[], opts: ContentCheckOptions): number[] {
   const perFile = opts.maxBytesPerFile ?? CONTENT_CHECK_LIMITS.maxBytesPerFile;
   let budget = opts.maxBytesTotal ?? CONTENT_CHECK_LIMITS.maxBytesTotal;
-  // The budget is shared out first, in order, so reading in parallel reads the same bytes.
-  const plan = files.map((f) => {
+  return files.map((f) => {
     if (!isScanned(f.extension)) return 0;
     const want = Math.min(
       f.size,
@@ -157,25 +197,42 @@ async function readSite(files: readonly SiteFile[], opts: ContentCheckOptions): 
     budget -= want;
     return want;
   });
-  const out: FileBytes[] = files.map((f) => ({
-    path: f.path,
-    size: f.size,
-    extension: f.extension,
-    bytes: null,
-    complete: false,
-  }));
+}
+
+/**
+ * Each scanned file's bytes as the plan says, in the files' order; a file with a trace to replay
+ * is not read (only whether its read would be whole is worked out).
+ */
+async function readSite(
+  files: readonly SiteFile[],
+  plan: readonly number[],
+  traceOf: (i: number) => FileTrace | undefined,
+  keep: (i: number) => boolean,
+): Promise<FileBytes[]> {
+  const out: FileBytes[] = files.map((f, i) => {
+    const trace = traceOf(i);
+    return {
+      path: f.path,
+      size: f.size,
+      extension: f.extension,
+      bytes: null,
+      complete: trace ? plan[i]! >= f.size : false,
+      keep: keep(i),
+      ...(trace ? { trace } : {}),
+    };
+  });
   let next = 0;
   const reader = async () => {
     for (let i = next++; i < files.length; i = next++) {
       const f = files[i]!;
       const want = plan[i]!;
-      if (!isScanned(f.extension) || (want <= 0 && f.size > 0)) continue;
+      if (!isScanned(f.extension) || (want <= 0 && f.size > 0) || out[i]!.trace) continue;
       try {
         const read = await f.read(want);
         out[i] = { ...out[i]!, bytes: transferable(read), complete: read.length >= f.size };
       } catch {
         // An unreadable file is skipped, as if it were not text.
-        out[i] = { ...out[i]!, extension: '' };
+        out[i] = { ...out[i]!, extension: '', keep: false };
       }
     }
   };
@@ -220,36 +277,98 @@ const fromSource = import.meta.url.endsWith('.ts');
  * watch`) a tiny ES module bootstrap registers tsx's loader inside the worker first (as
  * ingest/run-worker.ts does: `--import tsx` does not reach worker threads on Node 20).
  */
-function startWorker(job: CheckJob): Worker {
-  const transferList = job.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : []));
-  const options = { workerData: job, transferList, resourceLimits: { maxOldGenerationSizeMb: 512 } };
-  if (!fromSource) return new Worker(new URL('./worker.js', import.meta.url), options);
-  const tsxApi = createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  const bootstrap = [
-    `import { register } from ${JSON.stringify(pathToFileURL(tsxApi).href)};`,
-    'register();',
-    `await import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)});`,
-  ].join('\n');
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
+function startWorker(): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: 512 } };
+  let worker: Worker;
+  if (!fromSource) worker = new Worker(new URL('./worker.js', import.meta.url), options);
+  else {
+    const tsxApi = createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs');
+    const bootstrap = [
+      `import { register } from ${JSON.stringify(pathToFileURL(tsxApi).href)};`,
+      'register();',
+      `await import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)});`,
+    ].join('\n');
+    worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
+  }
+  // An idle worker that fails is dropped; a busy one's failure is its check's (runInWorker).
+  worker.on('error', () => undefined);
+  worker.on('exit', () => retire(worker));
+  return worker;
 }
 
-function runInWorker(job: CheckJob, timeoutMs: number): Promise<ContentCheckReport> {
+/** An idle worker is ended after this long; a worker retires after this many checks. */
+const IDLE_MS = 30_000;
+const MAX_CHECKS_PER_WORKER = 500;
+const idle: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
+const checksDone = new WeakMap<Worker, number>();
+
+function retire(worker: Worker) {
+  const at = idle.findIndex((w) => w.worker === worker);
+  if (at === -1) return;
+  clearTimeout(idle[at]!.timer);
+  idle.splice(at, 1);
+}
+
+/** Keeps a worker that finished a check for the next one (unref'd: it never keeps the process up). */
+function park(worker: Worker) {
+  const checks = (checksDone.get(worker) ?? 0) + 1;
+  checksDone.set(worker, checks);
+  if (checks >= MAX_CHECKS_PER_WORKER) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  const timer = setTimeout(() => {
+    retire(worker);
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  idle.push({ worker, timer });
+}
+
+function takeWorker(): Worker {
+  const parked = idle.pop();
+  if (!parked) return startWorker();
+  clearTimeout(parked.timer);
+  parked.worker.ref();
+  return parked.worker;
+}
+
+function runInWorker(job: CheckJob, timeoutMs: number): Promise<Extract<CheckReply, { ok: true }>> {
+  const transferList = job.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : []));
+  const worker = takeWorker();
   return new Promise((resolve, reject) => {
-    const worker = startWorker(job);
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
+    const done = () => {
       clearTimeout(timer);
-      worker.terminate().then(outcome, outcome);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
     };
-    const timer = setTimeout(() => settle(() => reject(new Error('content check timed out'))), timeoutMs);
-    worker.on('message', (message: { ok: true; report: ContentCheckReport } | { ok: false; error: string }) =>
-      settle(() => (message.ok ? resolve(message.report) : reject(new Error(message.error)))),
-    );
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`content check worker exited with ${code}`))));
+    // A worker that failed or ran out of time is ended: nothing of it is reused.
+    const fail = (error: Error) => {
+      done();
+      worker.terminate().then(
+        () => reject(error),
+        () => reject(error),
+      );
+    };
+    const onMessage = (reply: CheckReply) => {
+      done();
+      park(worker);
+      if (reply.ok) resolve(reply);
+      else reject(new Error(reply.error));
+    };
+    const onError = (error: Error) => fail(error);
+    const onExit = (code: number) => {
+      done();
+      reject(new Error(`content check worker exited with ${code}`));
+    };
+    const timer = setTimeout(() => fail(new Error('content check timed out')), timeoutMs);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage(job, transferList);
   });
 }

@@ -7,7 +7,7 @@ export function reference(ctx: FileContext, url: string, at: number, based = fal
   if (target.kind === 'root' && !ctx.site.rootPathsWork) {
     ctx.add('ref.root-absolute', { url: target.url }, at);
   }
-  if (target.kind === 'local' && !based && missingLocal(url, ctx.path, ctx.site.paths)) {
+  if (target.kind === 'local' && !based && missingLocal(url, ctx.path, ctx.paths)) {
     ctx.add('ref.missing-file', { url: url.trim().slice(0, 200) }, at);
   }
   return target;

@@ -57,7 +57,7 @@ export const isIpHost = (host: string): boolean => net.isIP(host) !== 0;
  * read as "/" as browsers do. False for what can't be judged: fragments, other schemes (mailto:,
  * data:…), template placeholders, paths that leave the site, undecodable escapes.
  */
-export function missingLocal(url: string, from: string, paths: ReadonlySet<string>): boolean {
+export function missingLocal(url: string, from: string, paths: Pick<ReadonlySet<string>, 'has'>): boolean {
   const trimmed = browserForm(url).trim();
   if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?')) return false;
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /[{}$<>`]/.test(trimmed)) return false;
