@@ -22,7 +22,9 @@ const FOLDERS = 10;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-bench-deploy-'));
 try {
-  const { base } = await startServer({ DATA_DIR: path.join(work, 'data') });
+  // No render worker: each new version would be rendered in the background on the server's core,
+  // slowing whichever deploy comes next (bench:render measures rendering).
+  const { base } = await startServer({ DATA_DIR: path.join(work, 'data'), RENDER_WORKER: 'off' });
   const api = async (method, url, { token, json, body } = {}) => {
     const res = await fetch(`${base}${url}`, {
       method,
