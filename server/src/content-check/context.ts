@@ -75,11 +75,17 @@ export class FileContext {
     readonly trace: FileTrace = { events: [], paths: [], scripts: [], facts: null },
   ) {}
 
+  /** Paths and scripts already in the trace (a page often links to one file many times). */
+  private readonly asked = new Set<string>();
+
   /** Whether the site has this file (asked through here, so the trace knows the answer mattered). */
   readonly paths: Pick<ReadonlySet<string>, 'has'> = {
     has: (path) => {
       const present = this.site.paths.has(path);
-      this.trace.paths.push([path, present]);
+      if (!this.asked.has(path)) {
+        this.asked.add(path);
+        this.trace.paths.push([path, present]);
+      }
       return present;
     },
   };
@@ -87,7 +93,10 @@ export class FileContext {
   /** What a site script does, as the pages including it inherit it. */
   scriptFacts(path: string): ScriptFacts | undefined {
     const facts = this.site.scriptFacts.get(path);
-    this.trace.scripts.push([path, factsText(facts)]);
+    if (!this.asked.has(`\u0000${path}`)) {
+      this.asked.add(`\u0000${path}`);
+      this.trace.scripts.push([path, factsText(facts)]);
+    }
     return facts;
   }
 

@@ -25,9 +25,9 @@ import {
   isScanned,
   readsWhole,
 } from './analyze.js';
+import type { FileTrace } from './context.js';
 import { Collector } from './report.js';
 import { TraceCache, traceKey } from './trace-cache.js';
-import type { FileTrace } from './context.js';
 import type { CheckJob, CheckReply, FileBytes } from './worker.js';
 
 export { analyzeSite, CONTENT_CHECK_LIMITS, type FileText } from './analyze.js';
@@ -123,7 +123,9 @@ export async function checkSiteContent(
   const traces = opts.traces === undefined ? sharedTraces : opts.traces;
   const plan = readPlan(files, opts);
   const keys = files.map((f, i) =>
-    traces && f.sha256 && plan[i]! > 0 ? traceKey({ ...f, sha256: f.sha256 }, plan[i]!, !!opts.rootPathsWork) : null,
+    traces && f.sha256 && plan[i]! > 0
+      ? traceKey({ ...f, sha256: f.sha256 }, plan[i]!, !!opts.rootPathsWork)
+      : null,
   );
   const rescan = new Set<number>();
   for (let attempt = 1; ; attempt++) {

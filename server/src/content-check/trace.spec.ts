@@ -35,7 +35,11 @@ function traced(files: Record<string, string>) {
 }
 
 /** A check of `files` given the traces of an earlier check, as index.ts runs it. */
-function replayed(files: Record<string, string>, earlier: Map<string, FileTrace>, old: Record<string, string>) {
+function replayed(
+  files: Record<string, string>,
+  earlier: Map<string, FileTrace>,
+  old: Record<string, string>,
+) {
   const list = texts(files).map((f) =>
     // Only a file with the same path and text keeps its trace (index.ts keys them by bytes).
     old[f.path] === files[f.path] && earlier.has(f.path) ? { ...f, trace: earlier.get(f.path)! } : f,
