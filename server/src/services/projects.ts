@@ -206,7 +206,7 @@ export function createProjectService(deps: {
           reviewed_by: null,
           review_comment: null,
         });
-        await deploymentFiles.insertMany(trx, deploymentId, result.files);
+        await deploymentFiles.insertMany(trx, deploymentId, result.files, deps.dialect);
         const patch: ProjectPatch = {
           latest_deployment_id: deploymentId,
           status: 'pending',
