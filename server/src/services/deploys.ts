@@ -172,6 +172,7 @@ export function createDeployService(deps: {
 
   /** The size of each of the hashes the store holds (absent ones are not in the map). */
   async function storedSizes(hashes: string[]): Promise<Map<string, number>> {
+    if (store.sizes) return store.sizes(hashes);
     const stats = await mapLimit(hashes, CONCURRENCY, (h) => store.stat(h));
     const sizes = new Map<string, number>();
     hashes.forEach((h, i) => {
