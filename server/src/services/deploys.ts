@@ -147,7 +147,10 @@ export function createDeployService(deps: {
         const manifest = await deploys.manifestOf(id);
         if (manifest === undefined) throw new NotFound(m.deployNotFound);
         const ownerId = projectId === null ? actor.id : (await projects.visible(actor, projectId)).owner_id;
-        const deploy = { rest: new Set(Object.values(JSON.parse(manifest) as Record<string, string>)), ownerId };
+        const deploy = {
+          rest: new Set(Object.values(JSON.parse(manifest) as Record<string, string>)),
+          ownerId,
+        };
         remember(id, deploy);
         return deploy;
       })().finally(() => reading.delete(id));
