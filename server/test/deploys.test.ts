@@ -7,9 +7,14 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { format, formatBytes, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../src/domain/actor.js';
+import { NotFound } from '../src/domain/errors.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
+import { createDeploysRepository } from '../src/repositories/deploys.js';
+import { createDeployService } from '../src/services/deploys.js';
 import { auditEntries, createTestApp, expectFailure, listTree, type TestApp } from './helpers.js';
 
 const m = messages.deploy;
@@ -133,7 +138,7 @@ describe('digest deploys', () => {
     expect(await t.ctx.store.stat(sha('something else'))).toBeNull();
     expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
     const notListed = await put(user.token, deploy_id, sha('other'), 'other');
-    expectFailure(notListed, 400);
+    expectFailure(notListed, 400, m.hashNotInDeploy.replace('{sha256}', sha('other')));
     expectFailure(await put(user.token, deploy_id, 'NOT-A-HASH', 'x'), 400, m.hashInvalid);
     const early = await t.request({
       method: 'POST',
@@ -199,6 +204,74 @@ describe('digest deploys', () => {
       }),
     );
     expect(await t.ctx.store.stat(sha(big))).toBeNull();
+    expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
+  });
+
+  it('takes PUTs and the finish on an instance that did not begin the deploy', async () => {
+    // A second deploy service over the same database and store: another instance, or this one
+    // after a restart, which knows nothing of the deploy but its row.
+    const other = createDeployService({
+      deploys: createDeploysRepository(t.ctx.db),
+      leases: t.ctx.cluster.leases,
+      store: t.ctx.store,
+      gate: t.ctx.cluster.gate,
+      settings: t.ctx.services.settings,
+      quota: t.ctx.services.quota,
+      projects: t.ctx.services.projects,
+      dataDir: t.dataDir,
+    });
+    const user = await t.createUser();
+    const actor: Actor = { id: user.id, username: user.username, role: 'user', via: 'token', sessionId: 0 };
+    const held = `<!doctype html><p>已有 ${Math.random()}</p>`;
+    await deploy(user.token, { 'index.html': held }, { project_name: '已有内容' });
+    const files = {
+      'index.html': `<!doctype html><p>${Math.random()}</p>`,
+      'a.css': `p { color: #${Math.floor(Math.random() * 0xfff)} }`,
+      'old.html': held,
+    };
+    const started = await start(user.token, { project_name: '跨实例', files: manifestOf(files) });
+    const { deploy_id, required } = started.json().data as { deploy_id: string; required: string[] };
+    expect(required.sort()).toEqual([sha(files['index.html']), sha(files['a.css'])].sort());
+    const body = (s: string) => Readable.from([Buffer.from(s)]);
+
+    await expect(other.receiveFile(actor, deploy_id, sha('other'), body('other'))).rejects.toThrow(
+      m.hashNotInDeploy.replace('{sha256}', sha('other')),
+    );
+    const stranger = { ...actor, id: (await t.createUser()).id };
+    await expect(
+      other.receiveFile(stranger, deploy_id, sha(files['a.css']), body(files['a.css'])),
+    ).rejects.toBeInstanceOf(NotFound);
+    // One content through each instance, and one the store held at start (sent anyway: accepted).
+    await other.receiveFile(actor, deploy_id, sha(files['index.html']), body(files['index.html']));
+    expect((await put(user.token, deploy_id, sha(files['a.css']), files['a.css'])).statusCode).toBe(200);
+    expect((await put(user.token, deploy_id, sha(held), held)).statusCode).toBe(200);
+    await other.receiveFile(actor, deploy_id, sha(held), body(held));
+
+    const project = await other.finish(actor, deploy_id, { ip: '127.0.0.1' });
+    expect(project.latest_version).toBe(1);
+    const rows = await t.ctx.db
+      .selectFrom('deployment_files')
+      .innerJoin('deployments', 'deployments.id', 'deployment_files.deployment_id')
+      .select(['deployment_files.path', 'deployment_files.sha256', 'deployment_files.size'])
+      .where('deployments.project_id', '=', project.id)
+      .orderBy('deployment_files.path')
+      .execute();
+    expect(rows).toEqual(
+      Object.keys(files)
+        .sort()
+        .map((p) => ({
+          path: p,
+          sha256: sha(files[p as keyof typeof files]),
+          size: Buffer.byteLength(files[p as keyof typeof files]),
+        })),
+    );
+    // Finished elsewhere: this instance, which began it and still remembers it, says 404.
+    expectFailure(
+      await put(user.token, deploy_id, sha(files['a.css']), files['a.css']),
+      404,
+      m.deployNotFound,
+    );
+    await expect(other.receiveFile(actor, deploy_id, sha(held), body(held))).rejects.toBeInstanceOf(NotFound);
     expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
   });
 

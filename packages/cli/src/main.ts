@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { Api, ApiError } from './api.js';
 import { HashCache } from './cache.js';
@@ -102,6 +101,7 @@ async function login(args: string[]): Promise<number> {
   let token = values.token ?? process.env.SITEHALL_TOKEN;
   if (!url || !token) {
     if (!process.stdin.isTTY) throw new UsageError('请用 --url 和 --token 提供服务器地址和令牌');
+    const { createInterface } = await import('node:readline/promises');
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       url ||= (await rl.question(`服务器地址${saved.url ? `（${saved.url}）` : ''}：`)).trim() || saved.url;
@@ -156,7 +156,7 @@ async function deploy(args: string[]): Promise<number> {
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`不是目录：${dir}`);
   const api = connect();
 
-  const listed = await listFiles(dir);
+  const listed = listFiles(dir);
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
   const cache = values['no-cache'] ? undefined : HashCache.load(dir);
   const files: SiteFile[] = new Array(listed.length);

@@ -1,6 +1,7 @@
 /** The deployment_files table: the file list of each deployment. */
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { DeploymentFileRow } from '../db/types.js';
 
 export interface NewDeploymentFile {
@@ -12,25 +13,30 @@ export interface NewDeploymentFile {
   downloadOnly: boolean;
 }
 
-/** Rows per insert statement. */
-const INSERT_CHUNK = 200;
-
-export async function insertMany(trx: DB, deploymentId: number, files: readonly NewDeploymentFile[]) {
-  for (let i = 0; i < files.length; i += INSERT_CHUNK) {
-    await trx
-      .insertInto('deployment_files')
-      .values(
-        files.slice(i, i + INSERT_CHUNK).map((f) => ({
-          deployment_id: deploymentId,
-          path: f.path,
-          size: f.size,
-          mime_type: f.mimeType,
-          extension: f.extension,
-          sha256: f.sha256,
-          download_only: f.downloadOnly ? 1 : 0,
-        })),
-      )
-      .execute();
+/**
+ * A deployment's file rows, in one statement: the rows go as one JSON parameter that the database
+ * unpacks (PostgreSQL's json_array_elements, SQLite's json_each), so nothing builds or binds
+ * thousands of values (a 5,000-file site took ~100 ms of query building alone).
+ */
+export async function insertMany(
+  trx: DB,
+  deploymentId: number,
+  files: readonly NewDeploymentFile[],
+  dialect: MigrationDialect,
+) {
+  if (files.length === 0) return;
+  const rows = JSON.stringify(
+    files.map((f) => [f.path, f.size, f.mimeType, f.extension, f.sha256, f.downloadOnly ? 1 : 0]),
+  );
+  const columns = sql`deployment_files (deployment_id, path, size, mime_type, extension, sha256, download_only)`;
+  if (dialect === 'postgres') {
+    await sql`insert into ${columns}
+      select ${deploymentId}, r->>0, (r->>1)::bigint, r->>2, r->>3, r->>4, (r->>5)::integer
+      from json_array_elements(${rows}::json) as r`.execute(trx);
+  } else {
+    await sql`insert into ${columns}
+      select ${deploymentId}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5
+      from json_each(${rows})`.execute(trx);
   }
 }
 

@@ -16,6 +16,24 @@ export function createDeploysRepository(db: DB) {
         .where('expires_at', '>', at)
         .executeTakeFirst();
     },
+    /**
+     * The same check without the manifest (a PUT's: does the deploy exist, is it this user's, has
+     * it not expired), so that a PUT neither reads nor parses some hundred KB per file.
+     */
+    openById(id: string, userId: number, at: string): Promise<{ project_id: number | null } | undefined> {
+      return db
+        .selectFrom('deploys')
+        .select('project_id')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+    },
+    /** A deploy's manifest (JSON), for an instance that did not begin it. */
+    async manifestOf(id: string): Promise<string | undefined> {
+      const row = await db.selectFrom('deploys').select('manifest').where('id', '=', id).executeTakeFirst();
+      return row?.manifest;
+    },
     /** Deletes a deploy and says whether this call did (of two concurrent finishes one wins). */
     async take(id: string, trx: DB = db): Promise<boolean> {
       const r = await trx.deleteFrom('deploys').where('id', '=', id).executeTakeFirst();

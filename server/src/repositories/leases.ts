@@ -91,17 +91,25 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
       return db.selectFrom('job_leases').selectAll().where('name', '=', name).executeTakeFirst();
     },
 
-    /** Marks the blobs an upload is about to store (waits while a deleter is at work). */
+    /**
+     * Marks the blobs an upload is about to store (waits while a deleter is at work). One
+     * statement whatever the number of hashes: they go as one array parameter (PostgreSQL's
+     * unnest, SQLite's json_each), so nothing builds or binds thousands of values.
+     */
     async leaseBlobs(uploadId: string, hashes: string[], at: string): Promise<void> {
       const unique = [...new Set(hashes)];
+      if (unique.length === 0) return;
       await db.transaction().execute(async (trx) => {
-        if (pg) await lock(trx, 'shared');
-        for (const part of chunks(unique)) {
-          await trx
-            .insertInto('blob_leases')
-            .values(part.map((sha256) => ({ upload_id: uploadId, sha256, created_at: at })))
-            .onConflict((oc) => oc.doNothing())
-            .execute();
+        if (pg) {
+          await lock(trx, 'shared');
+          await sql`insert into blob_leases (upload_id, sha256, created_at)
+            select ${uploadId}, h, ${at} from unnest(${unique}::text[]) as h
+            on conflict do nothing`.execute(trx);
+        } else {
+          // "where true": SQLite reads "on conflict" after a bare select as a join's constraint.
+          await sql`insert into blob_leases (upload_id, sha256, created_at)
+            select ${uploadId}, value, ${at} from json_each(${JSON.stringify(unique)}) where true
+            on conflict do nothing`.execute(trx);
         }
       });
     },

@@ -87,8 +87,21 @@ class FactsCache {
   }
 }
 
-/** Unfinished deploys whose start findings an instance keeps (a few hundred KB each at most). */
+/** Open deploys an instance keeps in memory (a few hundred KB each at most). */
 const MAX_REMEMBERED = 64;
+
+/**
+ * What an instance knows of an open deploy, so that a PUT reads no manifest: the manifest's hashes
+ * and the account whose quota its bytes count against; for a deploy this instance began, also the
+ * sizes start found in the store.
+ */
+interface KnownDeploy {
+  /** The hashes the store held at start, with their sizes (only when this instance began it). */
+  held?: Map<string, number>;
+  /** The manifest's other hashes (every one of them when `held` is absent). */
+  rest: Set<string>;
+  ownerId: number;
+}
 
 /** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
 export function deployLease(id: string): string {
@@ -110,12 +123,41 @@ export function createDeployService(deps: {
   const { deploys, leases, store, gate, settings, quota, projects } = deps;
   const known = new FactsCache();
   /**
-   * The sizes start found in the store, by deploy id (this instance's unfinished deploys, the
-   * oldest dropped past MAX_REMEMBERED): the deploy's lease keeps those blobs until it ends, so
-   * finish stats only the hashes that were missing. Without an entry (another instance began it,
-   * or a restart) finish stats every hash.
+   * This instance's open deploys, by id (the oldest dropped past MAX_REMEMBERED): those it began,
+   * and those another instance (or this one before a restart) began once a PUT here has read their
+   * manifest. The deploy's lease keeps the blobs start found until it ends, so finish stats only
+   * the hashes that were missing; without `held` it stats every hash.
    */
-  const heldAtStart = new Map<string, Map<string, number>>();
+  const remembered = new Map<string, KnownDeploy>();
+  /** Manifests being read for a deploy this instance does not know (concurrent PUTs read one). */
+  const reading = new Map<string, Promise<KnownDeploy>>();
+
+  function remember(id: string, deploy: KnownDeploy): void {
+    remembered.set(id, deploy);
+    if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+  }
+
+  /** What a PUT needs of an open deploy: from memory, else (begun elsewhere) from its row, once. */
+  function knownDeploy(actor: Actor, id: string, projectId: number | null): Promise<KnownDeploy> {
+    const mine = remembered.get(id);
+    if (mine) return Promise.resolve(mine);
+    let pending = reading.get(id);
+    if (!pending) {
+      pending = (async () => {
+        const manifest = await deploys.manifestOf(id);
+        if (manifest === undefined) throw new NotFound(m.deployNotFound);
+        const ownerId = projectId === null ? actor.id : (await projects.visible(actor, projectId)).owner_id;
+        const deploy = {
+          rest: new Set(Object.values(JSON.parse(manifest) as Record<string, string>)),
+          ownerId,
+        };
+        remember(id, deploy);
+        return deploy;
+      })().finally(() => reading.delete(id));
+      reading.set(id, pending);
+    }
+    return pending;
+  }
 
   /** A folder of its own under staging/, named as stageUpload names them (jobs/sweep.ts reads it). */
   async function stagingFolder(): Promise<string> {
@@ -133,6 +175,7 @@ export function createDeployService(deps: {
 
   /** The size of each of the hashes the store holds (absent ones are not in the map). */
   async function storedSizes(hashes: string[]): Promise<Map<string, number>> {
+    if (store.sizes) return store.sizes(hashes);
     const stats = await mapLimit(hashes, CONCURRENCY, (h) => store.stat(h));
     const sizes = new Map<string, number>();
     hashes.forEach((h, i) => {
@@ -144,7 +187,7 @@ export function createDeployService(deps: {
 
   /** The sizes of a deploy's hashes the store holds now: from start's findings where known. */
   async function sizesAtFinish(id: string, hashes: string[]): Promise<Map<string, number>> {
-    const held = heldAtStart.get(id);
+    const held = remembered.get(id)?.held;
     if (!held) return storedSizes(hashes);
     const sizes = await storedSizes(hashes.filter((h) => !held.has(h)));
     for (const [h, size] of held) sizes.set(h, size);
@@ -185,7 +228,7 @@ export function createDeployService(deps: {
 
   /** Drops a deploy's lease and, unless it was committed, whatever it uploaded that nothing uses. */
   async function release(row: DeployRow, committed = false): Promise<void> {
-    heldAtStart.delete(row.id);
+    remembered.delete(row.id);
     await leases.releaseBlobs(deployLease(row.id));
     if (!committed)
       await gate.deleteUnused(Object.values(JSON.parse(row.manifest) as Record<string, string>));
@@ -225,8 +268,7 @@ export function createDeployService(deps: {
           created_at: at,
           expires_at: new Date(Date.parse(at) + DEPLOY_TTL_MS).toISOString(),
         });
-        heldAtStart.set(id, sizes);
-        if (heldAtStart.size > MAX_REMEMBERED) heldAtStart.delete(heldAtStart.keys().next().value!);
+        remember(id, { held: sizes, rest: new Set(required), ownerId });
         return { deploy_id: id, required };
       } catch (error) {
         await leases.releaseBlobs(deployLease(id)).catch(() => undefined);
@@ -239,13 +281,15 @@ export function createDeployService(deps: {
      * only when the hash matches and the limits allow.
      */
     async receiveFile(actor: Actor, id: string, sha256: string, body: Readable): Promise<void> {
-      const deploy = await open(actor, id);
-      if (!Object.values(deploy.files).includes(sha256)) {
+      // The row without its manifest: the deploy exists, is the actor's and has not expired (another
+      // instance may have finished it); the hashes come from memory.
+      const row = await deploys.openById(id, actor.id, now());
+      if (!row) throw new NotFound(m.deployNotFound);
+      const { held, rest, ownerId } = await knownDeploy(actor, id, row.project_id);
+      if (!(rest.has(sha256) || held?.has(sha256))) {
         throw new Invalid('sha256', format(m.hashNotInDeploy, { sha256 }));
       }
       const { limits } = await settings.get();
-      const project = deploy.project_id === null ? null : await projects.visible(actor, deploy.project_id);
-      const ownerId = project?.owner_id ?? actor.id;
       const dir = await stagingFolder();
       try {
         const file = path.join(dir, 'file');

@@ -149,7 +149,10 @@ export function createProjectService(deps: {
     hashes: string[],
     held: boolean,
   ): Promise<number> {
-    return gate.storing(hashes, async () => {
+    // Held files are under the caller's lease until it returns (commitHeldFiles): a second lease
+    // of the same thousands of hashes would only be written and deleted again.
+    const guarded = (work: () => Promise<number>) => (held ? gate.run(work) : gate.storing(hashes, work));
+    return guarded(async () => {
       // Each distinct blob once, a few at a time: on object storage each file costs a round trip
       // or two, and locally fsyncs in flight together share the file system's journal commits.
       const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
@@ -206,7 +209,7 @@ export function createProjectService(deps: {
           reviewed_by: null,
           review_comment: null,
         });
-        await deploymentFiles.insertMany(trx, deploymentId, result.files);
+        await deploymentFiles.insertMany(trx, deploymentId, result.files, deps.dialect);
         const patch: ProjectPatch = {
           latest_deployment_id: deploymentId,
           status: 'pending',
@@ -344,6 +347,8 @@ export function createProjectService(deps: {
      * services/deploys.ts): the same rules, limits, content check, quota and audit as an upload,
      * and the same answer. The files' bytes are in the blob store already (each file carries its
      * facts, and no temp file); `workDir` is an empty folder of the caller's, which removes it.
+     * The caller holds a blob lease on every file's hash until this returns (a deploy's
+     * `deploy:{id}`), so that nothing deletes them meanwhile; no other lease is written.
      */
     async commitHeldFiles(
       actor: Actor,

@@ -48,6 +48,22 @@ describe('LocalBlobStore specifics', () => {
     expect((await fs.readdir(dir)).sort()).toEqual([sha256, `${sha256}.br`]);
   });
 
+  it('sizes says what stat says of each hash, over many event-loop turns', async () => {
+    const held = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => fx.store.put(Readable.from([Buffer.from('x'.repeat(i))]))),
+    );
+    const missing = Array.from({ length: 1200 }, (_, i) => sha(`missing ${i}`));
+    // A folder where a fan-out folder should be a file (ENOTDIR on the way) reads as missing too.
+    const odd = sha('odd');
+    await fs.mkdir(path.join(fx.dir, 'blobs', odd.slice(0, 2)), { recursive: true });
+    await fs.writeFile(path.join(fx.dir, 'blobs', odd.slice(0, 2), odd.slice(2, 4)), 'x');
+    const sizes = await fx.store.sizes([...missing, ...held.map((h) => h.sha256), odd]);
+    expect([...sizes]).toEqual(held.map((h) => [h.sha256, h.size]));
+    for (const h of [...held.map((x) => x.sha256), missing[0]!, odd])
+      expect((await fx.store.stat(h))?.size).toBe(sizes.get(h));
+    await expect(fx.store.sizes(['../../etc/passwd'])).rejects.toThrow();
+  });
+
   it('list ignores foreign files and folders', async () => {
     const { sha256 } = await fx.store.put(Readable.from([Buffer.from('real')]));
     await fs.writeFile(path.join(fx.dir, 'blobs', sha256.slice(0, 2), sha256.slice(2, 4), 'notes.txt'), 'x');

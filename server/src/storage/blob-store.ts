@@ -30,6 +30,12 @@ export interface BlobStore {
    */
   read(sha256: string, range?: ByteRange): Promise<Readable>;
   stat(sha256: string): Promise<{ size: number } | null>;
+  /**
+   * The sizes of those of the hashes the store holds (absent ones are not in the map): what
+   * `stat` on each would say, for stores that can ask about many at once more cheaply. Optional:
+   * callers fall back to `stat` per hash.
+   */
+  sizes?(hashes: readonly string[]): Promise<Map<string, number>>;
   /** Removes the blob and its variants; a missing blob is fine. */
   delete(sha256: string): Promise<void>;
   /** Every stored hash, for the orphan sweep. Variants are not listed. */

@@ -34,6 +34,8 @@ export interface LocalBlobStoreOptions {
 
 const FAN_OUT = /^[0-9a-f]{2}$/;
 const DEFAULT_READ_CHUNK = 128 * 1024;
+/** Blobs `sizes` stats before it lets other work run (a few ms at most). */
+const SYNC_STATS_PER_TURN = 500;
 
 export class LocalBlobStore implements BlobStore {
   readonly #root: string;
@@ -119,6 +121,28 @@ export class LocalBlobStore implements BlobStore {
   async stat(sha256: string): Promise<{ size: number } | null> {
     assertSha256(sha256);
     return statSize(this.#blobPath(sha256));
+  }
+
+  /**
+   * Synchronous stats, a batch per turn of the event loop: a local stat takes microseconds, while
+   * an awaited one costs a round trip through libuv's thread pool (a digest deploy's start asks
+   * about thousands of hashes).
+   */
+  async sizes(hashes: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (let i = 0; i < hashes.length; i++) {
+      if (i > 0 && i % SYNC_STATS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      const sha256 = hashes[i]!;
+      assertSha256(sha256);
+      let info: fs.Stats | undefined;
+      try {
+        info = fs.statSync(this.#blobPath(sha256), { throwIfNoEntry: false });
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+      if (info?.isFile()) out.set(sha256, info.size);
+    }
+    return out;
   }
 
   async delete(sha256: string): Promise<void> {
