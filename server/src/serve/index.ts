@@ -21,7 +21,13 @@ export {
   type SiteFileLookup,
   type SiteResolution,
 } from './resolve.js';
-export { type SendSiteFileOptions, type SiteBody, sendSiteFile, sendSiteRedirect } from './send.js';
+export {
+  type SendSiteFileOptions,
+  type SiteBody,
+  sendSiteFile,
+  sendSitePage,
+  sendSiteRedirect,
+} from './send.js';
 export {
   type PreparedAnswer,
   preparedAnswer,
@@ -29,7 +35,10 @@ export {
   type SiteAnswerBody,
   type SiteAnswerOptions,
   type SiteFileRequest,
+  SITE_NOT_FOUND_TEXT,
+  type SitePlatformPage,
   siteFileAnswer,
+  sitePlatformPage,
 } from './site-answer.js';
 export { type EncodedBody, SiteFileSource, type SiteFileSourceOptions } from './site-file-source.js';
 export {
