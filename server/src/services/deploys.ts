@@ -246,6 +246,8 @@ export function createDeployService(deps: {
       const { limits } = await settings.get();
       const project = deploy.project_id === null ? null : await projects.visible(actor, deploy.project_id);
       const ownerId = project?.owner_id ?? actor.id;
+      // A store known to be unreachable could not keep it: 503 before the body is read.
+      store.throwIfDown?.();
       const dir = await stagingFolder();
       try {
         const file = path.join(dir, 'file');

@@ -279,6 +279,8 @@ export function createProjectService(deps: {
       const { limits } = await settings.get();
       checkDeclaredLength(contentLength, limits);
       await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
+      // A store known to be unreachable could not keep the files: 503 before the body is read.
+      store.throwIfDown?.();
       return { limits, project };
     },
 

@@ -56,6 +56,11 @@ export interface BlobStore {
    * per outage (storage/s3-guard.ts); a local folder has no such events and leaves it out.
    */
   reportTo?(onEvent: (event: StoreEvent) => void): void;
+  /**
+   * Throws the store's 503 (StorageUnavailable) when it is known to be unreachable right now, without
+   * asking it: what an upload checks before reading a body it could not store anyway.
+   */
+  throwIfDown?(): void;
 }
 
 /** A networked store became unreachable (its calls fail with a 503 at once), or answers again. */

@@ -137,6 +137,10 @@ export class S3BlobStore implements BlobStore {
     this.guard.reportTo(onEvent);
   }
 
+  throwIfDown(): void {
+    this.guard.throwIfDown();
+  }
+
   static fromConfig(config: S3StorageConfig, opts?: S3BlobStoreOptions): S3BlobStore {
     return new S3BlobStore(createS3Client(config), config.bucket, config.prefix ?? '', opts);
   }

@@ -103,13 +103,18 @@ export class S3Guard {
     return this.#down;
   }
 
+  /** StorageUnavailable while the store is known to be down; nothing otherwise. */
+  throwIfDown(): void {
+    if (this.#down || this.#closed) throw new StorageUnavailable();
+  }
+
   /**
    * Runs one call to the store with a signal that aborts it when the store is found down. Refused
    * at once while the store is down; an outage error becomes StorageUnavailable. `own`: the
    * caller's signal, which aborts the call too (its error is then the call's own).
    */
   async run<T>(work: (signal: AbortSignal) => Promise<T>, own?: AbortSignal): Promise<T> {
-    if (this.#down || this.#closed) throw new StorageUnavailable();
+    this.throwIfDown();
     const call: Call = { since: performance.now(), vouched: false, abort: new AbortController() };
     this.#calls.add(call);
     this.#startWatch();
