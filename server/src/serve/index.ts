@@ -31,11 +31,11 @@ export {
 export {
   type PreparedAnswer,
   preparedAnswer,
+  SITE_NOT_FOUND_TEXT,
   type SiteAnswer,
   type SiteAnswerBody,
   type SiteAnswerOptions,
   type SiteFileRequest,
-  SITE_NOT_FOUND_TEXT,
   type SitePlatformPage,
   siteFileAnswer,
   sitePlatformPage,

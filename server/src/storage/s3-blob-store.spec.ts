@@ -293,7 +293,10 @@ describe('S3BlobStore when the store stops answering', () => {
       forcePathStyle: true,
     };
     const store = new S3BlobStore(createS3Client({ ...config, bucket: s3.bucket }), s3.bucket, 'missing/');
-    const refused = new S3BlobStore(createS3Client({ ...config, bucket: 'no-such-bucket' }), 'no-such-bucket');
+    const refused = new S3BlobStore(
+      createS3Client({ ...config, bucket: 'no-such-bucket' }),
+      'no-such-bucket',
+    );
     try {
       expect(await store.stat('d'.repeat(64))).toBeNull();
       await expect(store.read('d'.repeat(64))).rejects.toBeInstanceOf(BlobNotFound);

@@ -299,18 +299,18 @@ export class S3BlobStore implements BlobStore {
     return this.#headSize(this.#variantKey(sha256, variant));
   }
 
-  /**
-   * Deletes temp objects older than maxAgeMs, left when a process died between a put's upload and
-   * its copy. The age limit keeps puts still running (here or on another instance) safe. Multipart
-   * uploads cut off by a crash are not objects and are not listed here: a bucket lifecycle rule
-   * (AbortIncompleteMultipartUpload) removes them, see README "S3-compatible storage".
-   */
   /** Closes the client's keep-alive connections (its HTTP agents); the store is unusable after. */
   async close(): Promise<void> {
     this.guard.close();
     this.client.destroy();
   }
 
+  /**
+   * Deletes temp objects older than maxAgeMs, left when a process died between a put's upload and
+   * its copy. The age limit keeps puts still running (here or on another instance) safe. Multipart
+   * uploads cut off by a crash are not objects and are not listed here: a bucket lifecycle rule
+   * (AbortIncompleteMultipartUpload) removes them, see README "S3-compatible storage".
+   */
   async removeStaleTemp(maxAgeMs = 60 * 60_000): Promise<number> {
     const cutoff = Date.now() - maxAgeMs;
     const stale: string[] = [];

@@ -89,7 +89,11 @@ describe('S3 outages', () => {
 
   const upload = async (name: string, content: Buffer) => {
     const { payload, headers } = await multipart({ project_name: name }, [{ name: 'report.pdf', content }]);
-    return timed(port, '/api/projects/upload', { method: 'POST', headers: { ...auth, ...headers }, body: payload });
+    return timed(port, '/api/projects/upload', {
+      method: 'POST',
+      headers: { ...auth, ...headers },
+      body: payload,
+    });
   };
   const startDeploy = async (name: string, content: Buffer) => {
     const res = await timed(port, '/api/deploys', {
