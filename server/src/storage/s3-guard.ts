@@ -36,6 +36,8 @@ const RETRY_MAX_MS = 2_000;
 export class StorageUnavailable extends ServiceUnavailable {
   constructor(readonly storeError?: unknown) {
     super(messages.common.storageUnavailable);
+    // The SDK's own error, for logs and command-line tools (backup, migrate-storage).
+    if (storeError !== undefined) this.cause = storeError;
   }
 }
 
