@@ -35,7 +35,7 @@ import { createSiteFastPath, type SiteFastPath } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
 import { type SiteServerState, siteServerFactory } from './serve/site-server.js';
 import { diskFullAtStart } from './storage/disk-space.js';
-import { openBlobStore } from './storage/index.js';
+import { type BlobStore, openBlobStore } from './storage/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -270,6 +270,15 @@ export async function buildApp(
       );
     else if (event.kind === 'up') app.log.info('database reachable again');
     else app.log.warn({ err: event.err }, 'database connection lost');
+  });
+  // An S3 store says once when it becomes unreachable and once when it is back (storage/s3-guard.ts).
+  (ctx.store as BlobStore).reportTo?.((event) => {
+    if (event.kind === 'down')
+      app.log.error(
+        { err: event.err },
+        'storage unreachable: requests that need it get 503 until it is back',
+      );
+    else app.log.info('storage reachable again');
   });
   if (!reachedAtStart)
     app.log.error('database unreachable at start: serving what needs no database, retrying until it answers');

@@ -138,6 +138,12 @@ describe('preview links', () => {
       expect(res.body).toBe(unknown.body);
       expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
+      // A page for the visitor's browser, not the API's JSON; sandboxed like every preview answer.
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['content-security-policy']).toMatch(/^sandbox /);
+      expect(res.body).toMatch(/^<!doctype html><html lang="zh-CN">/);
+      expect(res.body).toContain('页面不存在，或该站点尚未发布。');
+      expect(res.body).not.toMatch(/<script/i);
     }
   });
 

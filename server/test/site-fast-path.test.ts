@@ -114,11 +114,19 @@ describe('the /sites fast path', () => {
       [`/sites/${id}/index.html`, { method: 'POST' }, 405],
       ['/preview/not-a-token/index.html', {}, 404],
     ];
+    const notFound = new Set<string>();
     for (const [url, opts, status] of cases) {
       const res = await rawRequest(port, url, opts);
       expect(res.status, url).toBe(status);
       expect(res.headers['content-security-policy'], url).toContain('sandbox');
+      if (status === 404) {
+        // The platform's own 404 is one small page, never the API's JSON.
+        expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+        notFound.add(res.body.toString());
+      }
     }
+    expect([...notFound]).toHaveLength(1);
+    expect([...notFound][0]).toMatch(/^<!doctype html>.*页面不存在/);
     expect(served()).toBe(before);
   });
 
@@ -196,7 +204,9 @@ describe('the /sites fast path', () => {
     // Taken down: the same URL is a 404 at once, from the route.
     const down = await review(t, projectId, 'takedown', '测试下架');
     expect(down.statusCode, down.body).toBe(200);
-    expect((await get('app.js')).status).toBe(404);
+    const gone = await get('app.js');
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('页面不存在，或该站点尚未发布。');
     expect(served()).toBe(fast + 1);
   });
 

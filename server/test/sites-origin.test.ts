@@ -148,6 +148,31 @@ describe('SITES_ORIGIN with one subdomain per project', () => {
     expect((await get(t, `p999999.${SITES}`, '/')).statusCode).toBe(404);
   });
 
+  it('answers the platform’s errors on a project’s host as pages, not JSON', async () => {
+    // A file whose blob left the store after the file table was read: the error handler answers.
+    const { id: other } = await liveProject(t, [
+      ...SIMPLE_SITE,
+      { name: 'gone.txt', content: '不久就会消失的文件' },
+    ]);
+    const row = await t.ctx.db
+      .selectFrom('deployment_files')
+      .innerJoin('projects', 'projects.live_deployment_id', 'deployment_files.deployment_id')
+      .select('deployment_files.sha256')
+      .where('projects.id', '=', other)
+      .where('deployment_files.path', '=', 'gone.txt')
+      .executeTakeFirstOrThrow();
+    await t.ctx.store.delete(row.sha256);
+    const host = `p${other}.${SITES}`;
+    const gone = await get(t, host, '/gone.txt');
+    const missing = await get(t, host, '/no-such-file.txt');
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(gone.headers['x-content-type-options']).toBe('nosniff');
+    expect(gone.body).toBe(missing.body);
+    expect(gone.body).toContain('页面不存在');
+    expect(gone.body).not.toContain('success');
+  });
+
   it('moves /sites/{id}/ from the app host and the sites host to the project’s subdomain', async () => {
     for (const host of [APP, SITES]) {
       const res = await get(t, host, `/sites/${id}/css/style.css?v=1`);

@@ -207,7 +207,10 @@ describe('stream faults', () => {
       const res = await get(port, `/sites/${id}/media/small.pdf`);
       expect(res.status).toBe(500);
       expect(res.complete).toBe(true);
-      expect(JSON.parse(res.body.toString())).toMatchObject({ success: false });
+      // A site address: the platform's page, not the API's JSON.
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body.toString()).toContain('服务器内部错误，请稍后重试');
       expect(res.headers['content-security-policy']).toMatch(/^sandbox /);
       store.heal();
       const again = await get(port, `/sites/${id}/media/small.pdf`);
@@ -222,7 +225,10 @@ describe('stream faults', () => {
       store.vanishOnRead(await blobOf(other, 'big.pdf'));
       const res = await get(port, `/sites/${other}/big.pdf`);
       expect(res).toMatchObject({ status: 404, complete: true });
-      expect(JSON.parse(res.body.toString())).toEqual({ success: false, message: '请求的资源不存在' });
+      // The same page as any missing file of a site.
+      const missing = await get(port, `/sites/${other}/no-such-file.txt`);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body.equals(missing.body)).toBe(true);
       expect(res.headers['content-security-policy']).toMatch(/^sandbox /);
       expect(store.vanished).toBeGreaterThan(0);
     });

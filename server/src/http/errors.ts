@@ -1,7 +1,9 @@
 /**
  * The one handler that maps every failure (domain errors from `domain/errors.ts`, validation,
  * outages) to the JSON envelope of docs/product.md "API shape": { success: false, message,
- * errors? } with a fitting status.
+ * errors? } with a fitting status. At a site address (/sites, /preview, the sites host) the same
+ * status and message come as a small HTML page instead (serve/site-answer.ts sitePlatformPage):
+ * a visitor's browser shows it, where it would show raw JSON.
  */
 import { messages } from '@sitehall/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,8 +19,10 @@ import {
 
 const m = messages.common;
 
+import { SITE_NOT_FOUND_TEXT, sendSitePage, sitePlatformPage } from '../serve/index.js';
 import { BlobNotFound } from '../storage/blob-store.js';
 import { isDiskFull } from '../storage/disk-space.js';
+import { isSiteRequest } from './headers.js';
 
 const STATUS_MESSAGES: Record<number, string> = {
   400: m.badRequest,
@@ -60,6 +64,12 @@ export function sendError(
   message: string,
   errors?: Record<string, string>,
 ) {
+  // A site address gets a page; the site headers (sandbox, nosniff) are added by its onSend hook.
+  if (isSiteRequest(reply.request)) {
+    // A missing thing is the site's 404, byte for byte, whatever found it missing.
+    const text = status === 404 ? SITE_NOT_FOUND_TEXT : message;
+    return reply.send(sendSitePage(reply, sitePlatformPage(status, text)));
+  }
   return reply
     .code(status)
     .type('application/json; charset=utf-8')

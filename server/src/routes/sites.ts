@@ -13,28 +13,29 @@ import {
   isHtml,
   isSiteContentPath,
   resolveSiteFile,
+  SITE_NOT_FOUND_TEXT,
   type SiteBody,
   type SiteResolution,
   sendSiteFile,
+  sendSitePage,
   sendSiteRedirect,
+  sitePlatformPage,
   splitSiteUrl,
 } from '../serve/index.js';
 import type { DeploymentIndex } from '../services/site-index.js';
 
-const notFoundPage = (text: string) =>
-  '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>404 页面不存在</title></head>' +
-  '<body style="font-family:sans-serif;text-align:center;padding:4em 1em;color:#555">' +
-  `<h1>404</h1><p>${text}</p></body></html>`;
-const NOT_FOUND_HTML = notFoundPage('页面不存在，或该站点尚未发布。');
+const NOT_FOUND_PAGE = sitePlatformPage(404, SITE_NOT_FOUND_TEXT);
 /**
  * The root of a preview whose version has no index.html and no entry file: what a reviewer
  * opening it needs to know (only a valid link gets this far; a bad one is the plain 404).
  */
-const NO_ENTRY_HTML = notFoundPage('这个版本没有首页文件（index.html），请从文件列表中打开要查看的页面。');
+const NO_ENTRY_PAGE = sitePlatformPage(
+  404,
+  '这个版本没有首页文件（index.html），请从文件列表中打开要查看的页面。',
+);
 
-function notFound(reply: FastifyReply, html = NOT_FOUND_HTML): SiteBody {
-  reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-  return html;
+function notFound(reply: FastifyReply, page = NOT_FOUND_PAGE): SiteBody {
+  return sendSitePage(reply, page);
 }
 
 /** Prefetches and prerenders are not someone looking at the page. */
@@ -85,7 +86,7 @@ export async function siteRoutes(
       query: q === -1 ? '' : rawPath.slice(q),
     }).then((resolution) =>
       !resolution && preview && path === '' && !site.entryFile
-        ? notFound(reply, NO_ENTRY_HTML)
+        ? notFound(reply, NO_ENTRY_PAGE)
         : sendFound(request, reply, site, resolution, preview),
     );
   }

@@ -21,15 +21,24 @@ export {
   type SiteFileLookup,
   type SiteResolution,
 } from './resolve.js';
-export { type SendSiteFileOptions, type SiteBody, sendSiteFile, sendSiteRedirect } from './send.js';
+export {
+  type SendSiteFileOptions,
+  type SiteBody,
+  sendSiteFile,
+  sendSitePage,
+  sendSiteRedirect,
+} from './send.js';
 export {
   type PreparedAnswer,
   preparedAnswer,
+  SITE_NOT_FOUND_TEXT,
   type SiteAnswer,
   type SiteAnswerBody,
   type SiteAnswerOptions,
   type SiteFileRequest,
+  type SitePlatformPage,
   siteFileAnswer,
+  sitePlatformPage,
 } from './site-answer.js';
 export { type EncodedBody, SiteFileSource, type SiteFileSourceOptions } from './site-file-source.js';
 export {

@@ -10,6 +10,7 @@ import type { SiteFile } from './resolve.js';
 import {
   type SiteAnswer,
   type SiteAnswerOptions,
+  type SitePlatformPage,
   siteFileAnswer,
   siteRedirectAnswer,
 } from './site-answer.js';
@@ -94,6 +95,17 @@ function setHead(reply: FastifyReply, answer: SiteAnswer): void {
 export function sendSiteRedirect(reply: FastifyReply, location: string): SiteBody {
   setHead(reply, siteRedirectAnswer(location));
   return undefined;
+}
+
+/**
+ * The platform's own page (serve/site-answer.ts sitePlatformPage) on a reply: a 404 of the route,
+ * or an error answer at a site address (http/errors.ts).
+ */
+export function sendSitePage(reply: FastifyReply, page: SitePlatformPage): string {
+  reply.code(page.status);
+  const h = page.headers;
+  for (let i = 0; i < h.length; i += 2) reply.header(h[i]!, h[i + 1]);
+  return page.body;
 }
 
 function stringHeader(value: string | string[] | undefined): string | undefined {

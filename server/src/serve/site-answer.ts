@@ -132,6 +132,60 @@ export function siteRedirectAnswer(location: string): SiteAnswer {
   return { status: 302, headers: ['location', location, 'cache-control', HTML_CACHE], body: null };
 }
 
+// ---- The platform's own pages ---------------------------------------------------------------------
+
+/**
+ * What the platform itself answers at a site address when no file of the site can (a site that
+ * is not live, a bad path, an outage): a small page in Chinese for the visitor's browser, never
+ * the API's JSON envelope. Self-contained (no script, no stylesheet, no image: the sandbox and the
+ * site headers stay as they are). A site's own 404.html, where it has one, is a file answer
+ * (siteFileAnswer with status 404) and wins over this page.
+ */
+export interface SitePlatformPage {
+  status: number;
+  /** [name, value, ...]: Content-Type and Cache-Control; the site headers are added by the writer. */
+  headers: readonly string[];
+  body: string;
+}
+
+const PAGE_TITLES: Record<number, string> = {
+  400: '地址无效',
+  404: '页面不存在',
+  500: '服务器出错了',
+  503: '服务暂时不可用',
+  507: '服务器存储空间不足',
+};
+
+/** 404's text: a missing file, or a site not live (the same words, so the two can't be told apart). */
+export const SITE_NOT_FOUND_TEXT = '页面不存在，或该站点尚未发布。';
+
+/**
+ * The page for `status` saying `text` (a message of packages/contracts, or the 404 text above).
+ * A 404 may be revalidated (the site may go live); anything else is never stored (an outage ends).
+ */
+export function sitePlatformPage(status: number, text: string): SitePlatformPage {
+  const title = `${status} ${PAGE_TITLES[status] ?? (status >= 500 ? PAGE_TITLES[500] : PAGE_TITLES[400])}`;
+  const body =
+    `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
+    '<body style="font-family:sans-serif;text-align:center;padding:4em 1em;color:#555">' +
+    `<h1>${status}</h1><p>${escapeHtml(text)}</p></body></html>`;
+  return {
+    status,
+    headers: [
+      'content-type',
+      'text/html; charset=utf-8',
+      'cache-control',
+      status === 404 ? HTML_CACHE : 'no-store',
+    ],
+    body,
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 // ---- Deciding ------------------------------------------------------------------------------------
 
 /** Range applies to GET of the plain bytes only; a stale If-Range or several ranges mean "send it all". */

@@ -290,6 +290,8 @@ export function createDeployService(deps: {
         throw new Invalid('sha256', format(m.hashNotInDeploy, { sha256 }));
       }
       const { limits } = await settings.get();
+      // A store known to be unreachable could not keep it: 503 before the body is read.
+      store.throwIfDown?.();
       const dir = await stagingFolder();
       try {
         const file = path.join(dir, 'file');

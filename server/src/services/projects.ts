@@ -282,6 +282,8 @@ export function createProjectService(deps: {
       const { limits } = await settings.get();
       checkDeclaredLength(contentLength, limits);
       await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
+      // A store known to be unreachable could not keep the files: 503 before the body is read.
+      store.throwIfDown?.();
       return { limits, project };
     },
 
@@ -461,14 +463,22 @@ export function createProjectService(deps: {
       const deploymentId = p.live_deployment_id ?? p.latest_deployment_id;
       if (!deploymentId) throw new NotFound(m.notFound);
       const files = await deploymentFiles.ofDeployment(db, deploymentId);
-      await projects.countDownload(p.id);
-      await audit.record({
-        actor,
-        action: 'project.download',
-        targetType: 'project',
-        targetId: p.id,
-        ip: meta.ip,
-      });
+      // The first file is opened before anything is sent: a store that can't be reached (or a blob
+      // gone) is a clean error answer (503, 404) rather than a zip cut off after its first bytes.
+      const first = files[0] ? await store.read(files[0].sha256) : undefined;
+      try {
+        await projects.countDownload(p.id);
+        await audit.record({
+          actor,
+          action: 'project.download',
+          targetType: 'project',
+          targetId: p.id,
+          ip: meta.ip,
+        });
+      } catch (error) {
+        first?.destroy();
+        throw error;
+      }
       // Made last: nothing may fail between its first read and the route that sends it.
       const zip = zipOfBlobs(
         store,
@@ -479,6 +489,7 @@ export function createProjectService(deps: {
           compress: COMPRESSIBLE.test(f.mime_type),
         })),
         new Date(p.updated_at),
+        first,
       );
       return { stream: zip, filename: `project-${p.id}.zip` };
     },

@@ -57,7 +57,20 @@ export interface BlobStore {
    * whoever opened the store, when nothing will use it again.
    */
   close(): Promise<void>;
+  /**
+   * Where a store on the network tells when it becomes unreachable and when it is back, once each
+   * per outage (storage/s3-guard.ts); a local folder has no such events and leaves it out.
+   */
+  reportTo?(onEvent: (event: StoreEvent) => void): void;
+  /**
+   * Throws the store's 503 (StorageUnavailable) when it is known to be unreachable right now, without
+   * asking it: what an upload checks before reading a body it could not store anyway.
+   */
+  throwIfDown?(): void;
 }
+
+/** A networked store became unreachable (its calls fail with a 503 at once), or answers again. */
+export type StoreEvent = { kind: 'down'; err: unknown } | { kind: 'up' };
 
 export class BlobNotFound extends Error {
   readonly code = 'BLOB_NOT_FOUND';

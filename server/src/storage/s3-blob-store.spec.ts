@@ -20,8 +20,9 @@ import {
   sha,
 } from '../../test/support/blob-store-contract.js';
 import { type LocalS3, startS3rver } from '../../test/support/s3rver.js';
-import { BlobNotFound } from './blob-store.js';
+import { BlobNotFound, type StoreEvent } from './blob-store.js';
 import { createS3Client, S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.js';
+import { StorageUnavailable } from './s3-guard.js';
 
 let s3: LocalS3;
 beforeAll(async () => {
@@ -208,7 +209,7 @@ describe('S3BlobStore specifics', () => {
     }
   });
 
-  it('when the store cannot be reached, put reports why, and putFile keeps the local file', async () => {
+  it('when the store cannot be reached, put fails with the 503 error (the cause kept), and putFile keeps the local file', async () => {
     const client = createS3Client({
       endpoint: 'http://127.0.0.1:9',
       region: 'us-east-1',
@@ -219,12 +220,15 @@ describe('S3BlobStore specifics', () => {
     });
     const down = new S3BlobStore(client, 'nowhere');
     try {
-      await expect(down.put(Readable.from([randomBytes(1000)]))).rejects.toThrow(/ECONNREFUSED/);
+      const failed = await down.put(Readable.from([randomBytes(1000)])).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(StorageUnavailable);
+      expect(failed).toMatchObject({ kind: 'unavailable', message: '文件存储暂时不可用，请稍后重试' });
+      expect(String((failed as StorageUnavailable).storeError)).toMatch(/ECONNREFUSED/);
       const file = await fx.makeFile(Buffer.from('kept'));
-      await expect(down.putFile(file, sha('kept'))).rejects.toThrow(/ECONNREFUSED/);
+      await expect(down.putFile(file, sha('kept'))).rejects.toBeInstanceOf(StorageUnavailable);
       expect(await fs.readFile(file, 'utf8')).toBe('kept');
     } finally {
-      client.destroy();
+      await down.close();
     }
   });
 
@@ -243,33 +247,67 @@ describe('S3BlobStore specifics', () => {
 });
 
 describe('S3BlobStore when the store stops answering', () => {
-  it('fails a call within its idle bound instead of waiting forever, and works again after', async () => {
+  it('fails a call within 2 s instead of waiting, then at once; says down and up once each; works again after', async () => {
     const port = Number(new URL(s3.endpoint).port);
     const proxy = await startTcpProxy({ host: '127.0.0.1', port });
-    const client = createS3Client(
-      {
-        endpoint: `http://${proxy.address}`,
-        region: s3.region,
-        bucket: s3.bucket,
-        accessKeyId: s3.accessKeyId,
-        secretAccessKey: s3.secretAccessKey,
-        forcePathStyle: true,
-      },
-      { connectMs: 500, idleMs: 1_000 },
-    );
+    const client = createS3Client({
+      endpoint: `http://${proxy.address}`,
+      region: s3.region,
+      bucket: s3.bucket,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+    });
     const store = new S3BlobStore(client, s3.bucket, `t-${randomBytes(6).toString('hex')}/`);
+    const events: StoreEvent['kind'][] = [];
+    store.reportTo((event) => events.push(event.kind));
     try {
       expect(await store.stat('a'.repeat(64))).toBeNull();
       proxy.blackhole();
-      const started = Date.now();
-      await expect(store.stat('b'.repeat(64))).rejects.toThrow();
-      // The SDK retries (three attempts by default), each bounded by the idle limit.
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // Connections are accepted and left silent: only the guard's question finds that out.
+      let started = performance.now();
+      await expect(store.stat('b'.repeat(64))).rejects.toBeInstanceOf(StorageUnavailable);
+      expect(performance.now() - started).toBeLessThan(2_000);
+      started = performance.now();
+      await expect(store.read('b'.repeat(64))).rejects.toBeInstanceOf(StorageUnavailable);
+      await expect(store.stat('b'.repeat(64))).rejects.toBeInstanceOf(StorageUnavailable);
+      expect(performance.now() - started).toBeLessThan(50);
+      expect(store.guard.down).toBe(true);
       proxy.restore();
+      const until = Date.now() + 10_000;
+      while (store.guard.down && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(await store.stat('c'.repeat(64))).toBeNull();
+      expect(events).toEqual(['down', 'up']);
     } finally {
-      client.destroy();
+      await store.close();
       await proxy.close();
     }
   }, 30_000);
+
+  it('a missing key or a refusal (no such bucket) is an answer, not an outage', async () => {
+    const config = {
+      endpoint: s3.endpoint,
+      region: s3.region,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+    };
+    const store = new S3BlobStore(createS3Client({ ...config, bucket: s3.bucket }), s3.bucket, 'missing/');
+    const refused = new S3BlobStore(
+      createS3Client({ ...config, bucket: 'no-such-bucket' }),
+      'no-such-bucket',
+    );
+    try {
+      expect(await store.stat('d'.repeat(64))).toBeNull();
+      await expect(store.read('d'.repeat(64))).rejects.toBeInstanceOf(BlobNotFound);
+      const error = await refused.put(Readable.from([Buffer.from('x')])).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(StorageUnavailable);
+      expect(store.guard.down).toBe(false);
+      expect(refused.guard.down).toBe(false);
+    } finally {
+      await store.close();
+      await refused.close();
+    }
+  });
 });

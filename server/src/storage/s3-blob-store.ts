@@ -40,7 +40,9 @@ import {
   type ByteRange,
   HashingMeter,
   isSha256Hex,
+  type StoreEvent,
 } from './blob-store.js';
+import { S3Guard } from './s3-guard.js';
 
 export interface S3StorageConfig {
   /** e.g. https://s3.eu-west-1.amazonaws.com or http://minio:9000; absent means AWS's default. */
@@ -62,6 +64,8 @@ export interface S3BlobStoreOptions {
   partSize?: number;
   /** Parts in flight per upload (default 2): memory per upload is about partSize × (queueSize + 1). */
   queueSize?: number;
+  /** How long the store has to answer the guard's HeadBucket before it counts as down (default 1 s). */
+  probeMs?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -79,8 +83,10 @@ export function createS3Client(
    * Nothing waits on the store without a bound: a connection must open within `connectMs`, and a
    * socket that stays silent for `idleMs` (a store that stopped answering, mid-answer too) fails
    * the call. An idle bound, not a total one, so a long download of a large file still finishes.
+   * A store that accepts connections and then says nothing is found out sooner, by the store's
+   * guard (storage/s3-guard.ts).
    */
-  timeouts: { connectMs: number; idleMs: number } = { connectMs: 2_000, idleMs: 15_000 },
+  timeouts: { connectMs: number; idleMs: number } = { connectMs: 1_000, idleMs: 15_000 },
 ): S3Client {
   // The SDK warns once per process on Node 20 that releases after January 2027 will need Node 22;
   // this is the switch it documents for that (aws/aws-sdk-js-v3#7983). An operator's own value wins.
@@ -111,6 +117,8 @@ export class S3BlobStore implements BlobStore {
   readonly #maxCopy: number;
   readonly #partSize: number;
   readonly #queueSize: number;
+  /** Every call to the bucket runs through it: an outage is a 503 within about 1.5 s, then at once. */
+  readonly guard: S3Guard;
 
   constructor(client: S3Client, bucket: string, prefix = '', opts: S3BlobStoreOptions = {}) {
     this.client = client;
@@ -119,6 +127,18 @@ export class S3BlobStore implements BlobStore {
     this.#maxCopy = opts.maxCopyObjectBytes ?? MAX_COPY_OBJECT;
     this.#partSize = opts.partSize ?? 5 * MiB;
     this.#queueSize = opts.queueSize ?? 2;
+    this.guard = new S3Guard(
+      (abortSignal) => client.send(new HeadBucketCommand({ Bucket: bucket }), { abortSignal }),
+      opts.probeMs ?? 1_000,
+    );
+  }
+
+  reportTo(onEvent: (event: StoreEvent) => void): void {
+    this.guard.reportTo(onEvent);
+  }
+
+  throwIfDown(): void {
+    this.guard.throwIfDown();
   }
 
   static fromConfig(config: S3StorageConfig, opts?: S3BlobStoreOptions): S3BlobStore {
@@ -141,12 +161,15 @@ export class S3BlobStore implements BlobStore {
       const finalKey = this.#blobKey(sha256);
       if (!(await this.#headSize(finalKey))) {
         if (size <= this.#maxCopy) {
-          await this.client.send(
-            new CopyObjectCommand({
-              Bucket: this.bucket,
-              Key: finalKey,
-              CopySource: `${this.bucket}/${encodeKey(tmpKey)}`,
-            }),
+          await this.#send((abortSignal) =>
+            this.client.send(
+              new CopyObjectCommand({
+                Bucket: this.bucket,
+                Key: finalKey,
+                CopySource: `${this.bucket}/${encodeKey(tmpKey)}`,
+              }),
+              { abortSignal },
+            ),
           );
         } else {
           const body = await this.#get(tmpKey);
@@ -179,9 +202,13 @@ export class S3BlobStore implements BlobStore {
           abort.abort();
         });
         try {
-          await this.client.send(
-            new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: file, ContentLength: size }),
-            { abortSignal: abort.signal },
+          await this.#send(
+            (abortSignal) =>
+              this.client.send(
+                new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: file, ContentLength: size }),
+                { abortSignal },
+              ),
+            abort.signal,
           );
         } catch (error) {
           throw readError ?? error;
@@ -222,11 +249,14 @@ export class S3BlobStore implements BlobStore {
     const variants: string[] = [];
     for await (const object of this.#listKeys(this.#variantKey(sha256, ''))) variants.push(object.key);
     if (variants.length > 0) {
-      await this.client.send(
-        new DeleteObjectsCommand({
-          Bucket: this.bucket,
-          Delete: { Objects: variants.map((Key) => ({ Key })), Quiet: true },
-        }),
+      await this.#send((abortSignal) =>
+        this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: variants.map((Key) => ({ Key })), Quiet: true },
+          }),
+          { abortSignal },
+        ),
       );
     }
   }
@@ -269,17 +299,18 @@ export class S3BlobStore implements BlobStore {
     return this.#headSize(this.#variantKey(sha256, variant));
   }
 
+  /** Closes the client's keep-alive connections (its HTTP agents); the store is unusable after. */
+  async close(): Promise<void> {
+    this.guard.close();
+    this.client.destroy();
+  }
+
   /**
    * Deletes temp objects older than maxAgeMs, left when a process died between a put's upload and
    * its copy. The age limit keeps puts still running (here or on another instance) safe. Multipart
    * uploads cut off by a crash are not objects and are not listed here: a bucket lifecycle rule
    * (AbortIncompleteMultipartUpload) removes them, see README "S3-compatible storage".
    */
-  /** Closes the client's keep-alive connections (its HTTP agents); the store is unusable after. */
-  async close(): Promise<void> {
-    this.client.destroy();
-  }
-
   async removeStaleTemp(maxAgeMs = 60 * 60_000): Promise<number> {
     const cutoff = Date.now() - maxAgeMs;
     const stale: string[] = [];
@@ -287,11 +318,14 @@ export class S3BlobStore implements BlobStore {
       if (object.lastModified !== undefined && object.lastModified < cutoff) stale.push(object.key);
     }
     for (let i = 0; i < stale.length; i += 1000) {
-      await this.client.send(
-        new DeleteObjectsCommand({
-          Bucket: this.bucket,
-          Delete: { Objects: stale.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
-        }),
+      await this.#send((abortSignal) =>
+        this.client.send(
+          new DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: stale.slice(i, i + 1000).map((Key) => ({ Key })), Quiet: true },
+          }),
+          { abortSignal },
+        ),
       );
     }
     return stale.length;
@@ -330,7 +364,10 @@ export class S3BlobStore implements BlobStore {
       queueSize: this.#queueSize,
     });
     try {
-      await upload.done();
+      await this.guard.run((signal) => {
+        signal.addEventListener('abort', () => void upload.abort().catch(() => {}), { once: true });
+        return upload.done();
+      });
     } catch (error) {
       body.destroy();
       throw sourceError ?? error;
@@ -339,18 +376,26 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /** One call to the bucket (`call` passes the signal to client.send), through the guard; `own` aborts it too. */
+  #send<T>(call: (abortSignal: AbortSignal) => Promise<T>, own?: AbortSignal): Promise<T> {
+    return this.guard.run(call, own);
+  }
+
   async #get(key: string): Promise<Readable | null> {
     return (await this.#getObject(key))?.body ?? null;
   }
 
   async #getObject(key: string, range?: ByteRange): Promise<{ body: Readable; size: number } | null> {
     try {
-      const res = await this.client.send(
-        new GetObjectCommand({
-          Bucket: this.bucket,
-          Key: key,
-          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-        }),
+      const res = await this.#send((abortSignal) =>
+        this.client.send(
+          new GetObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+          { abortSignal },
+        ),
       );
       // In Node the body is the HTTP response itself, a Readable.
       return { body: res.Body as Readable, size: res.ContentLength ?? 0 };
@@ -362,7 +407,9 @@ export class S3BlobStore implements BlobStore {
 
   async #headSize(key: string): Promise<{ size: number } | null> {
     try {
-      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const res = await this.#send((abortSignal) =>
+        this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }),
+      );
       return { size: res.ContentLength ?? 0 };
     } catch (error) {
       if (isNotFound(error)) return null;
@@ -372,14 +419,19 @@ export class S3BlobStore implements BlobStore {
 
   async #deleteKey(key: string): Promise<void> {
     // S3 answers 204 for a key that does not exist: deleting is idempotent.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.#send((abortSignal) =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }),
+    );
   }
 
   async *#listKeys(prefix: string): AsyncIterable<{ key: string; lastModified?: number }> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      const page = await this.#send((abortSignal) =>
+        this.client.send(
+          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+          { abortSignal },
+        ),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key) yield { key: object.Key, lastModified: object.LastModified?.getTime() };

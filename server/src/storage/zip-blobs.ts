@@ -20,7 +20,13 @@ export interface ZipEntry {
   compress: boolean;
 }
 
-export function zipOfBlobs(store: BlobStore, entries: readonly ZipEntry[], mtime: Date): Readable {
+/** `first`: the first entry's blob, already opened by the caller (so its failure came before any byte). */
+export function zipOfBlobs(
+  store: BlobStore,
+  entries: readonly ZipEntry[],
+  mtime: Date,
+  first?: Readable,
+): Readable {
   const zip = new ZipFile();
   // A PassThrough, which the typings call a plain NodeJS.ReadableStream.
   const output = zip.outputStream as PassThrough;
@@ -33,14 +39,20 @@ export function zipOfBlobs(store: BlobStore, entries: readonly ZipEntry[], mtime
   // pipeline); this listener only keeps an error raised before the reader has attached its own
   // from being an uncaught one.
   output.on('error', () => {});
+  let opened = first;
   output.on('close', () => {
     reading?.destroy();
     reading = null;
+    opened?.destroy();
+    opened = undefined;
   });
+  opened?.on('error', fail);
   for (const entry of entries) {
     zip.addReadStreamLazy(entry.path, { size: entry.size, mtime, compress: entry.compress }, (cb) => {
       if (output.destroyed) return;
-      store.read(entry.sha256).then(
+      const ready = opened;
+      opened = undefined;
+      (ready ? Promise.resolve(ready) : store.read(entry.sha256)).then(
         (blob) => {
           if (output.destroyed) {
             blob.destroy();

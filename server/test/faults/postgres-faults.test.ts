@@ -13,6 +13,7 @@ import {
   direct,
   eventually,
   expectUnavailable,
+  expectUnavailablePage,
   type FaultApp,
   faultApp,
   PG_URL,
@@ -58,6 +59,11 @@ describe.skipIf(!usingPostgres)('PostgreSQL faults', () => {
     await f.t.ctx.services.views.flush();
     expect(await viewCount(f, id)).toBe(1);
 
+    const previewPost = { method: 'POST', headers: { authorization: `Bearer ${owner.token}` } };
+    const made = await timed(f.port, `/api/projects/${id}/preview-token`, previewPost);
+    expect(made.status, made.text).toBe(200);
+    const previewUrl = JSON.parse(made.text).data.preview_url as string;
+
     f.proxy.cut();
     expectUnavailable(await mine(f, owner.token));
     // A public API page that needs the database, without a session.
@@ -80,8 +86,12 @@ describe.skipIf(!usingPostgres)('PostgreSQL faults', () => {
     vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 61_000);
     expect((await page(f, id)).status).toBe(200);
     vi.restoreAllMocks();
-    // A site this instance never served can't be looked up: 503, not a 404 that would be a lie.
-    expectUnavailable(await timed(f.port, `/sites/${id + 1000}/`));
+    // A site this instance never served can't be looked up: 503, not a 404 that would be a lie;
+    // a page for the visitor's browser, as is a preview link, which is looked up every time.
+    expectUnavailablePage(await timed(f.port, `/sites/${id + 1000}/`));
+    expectUnavailablePage(await timed(f.port, previewUrl));
+    // The API keeps its JSON.
+    expectUnavailable(await timed(f.port, `/api/projects/${id}/preview-token`, previewPost));
 
     f.proxy.restore();
     await eventually(async () => (await mine(f, owner.token)).status === 200, 10_000, 'recovery');

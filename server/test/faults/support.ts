@@ -127,6 +127,23 @@ export function expectUnavailable(res: TimedResponse, withinMs = 2_000): void {
   expect(res.ms).toBeLessThan(withinMs);
 }
 
+/**
+ * The same 503 at a site address (/sites, /preview): a small page in Chinese for the visitor's
+ * browser, not the API's JSON, never stored, with the site's sandbox headers.
+ */
+export function expectUnavailablePage(res: TimedResponse, withinMs = 2_000): void {
+  if (res.status !== 503) throw new Error(`expected 503, got ${res.status}: ${res.text.slice(0, 300)}`);
+  expect(res.headers.get('retry-after')).toBe('5');
+  expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(res.headers.get('cache-control')).toMatch(/no-store/);
+  expect(res.headers.get('content-security-policy')).toMatch(/^sandbox /);
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.text).toMatch(/^<!doctype html>/);
+  expect(res.text).toContain('服务暂时不可用，请稍后重试');
+  expect(res.text).not.toMatch(/<script/i);
+  expect(res.ms).toBeLessThan(withinMs);
+}
+
 /** Polls until check() is true (or fails the test after ms). */
 export async function eventually(
   check: () => Promise<boolean>,

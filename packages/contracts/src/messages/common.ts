@@ -20,6 +20,8 @@ export const commonMessages = {
   internal: '服务器内部错误，请稍后重试',
   timeout: '请求超时，请稍后重试',
   unavailable: '服务暂时不可用，请稍后重试',
+  /** 503: the blob store (STORAGE=s3) can't be reached; docs/decisions.md "S3 outages". */
+  storageUnavailable: '文件存储暂时不可用，请稍后重试',
   /** 507: the server's disk (staging, blob store or database) is full; not the user's fault. */
   insufficientStorage: '服务器存储空间不足，请联系管理员',
   /** The sites port (SITES_PORT) reached under a name or port it does not know as its own. */
