@@ -10,7 +10,7 @@ import { migrationNames } from '../../src/db/migrations/index.js';
 import { freshDatabase, tempDir, usingPostgres } from '../helpers.js';
 import { type ChildServer, startChildServer } from '../support/children.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from '../support/redis.js';
-import { direct, eventually, expectUnavailable, proxiedDatabase, timed } from './support.js';
+import { direct, eventually, expectUnavailable, expectUnavailablePage, proxiedDatabase, timed } from './support.js';
 import { startTcpProxy } from './tcp-proxy.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -61,7 +61,7 @@ describe.skipIf(!usingPostgres)('start while PostgreSQL is unreachable', () => {
           body: JSON.stringify({ username: 'admin', password: 'whatever-123' }),
         }),
       );
-      expectUnavailable(await timed(port, '/sites/1/'));
+      expectUnavailablePage(await timed(port, '/sites/1/'));
 
       db.proxy.restore();
       await eventually(async () => (await readyz(port)).status === 200, 20_000, 'ready after restore');
