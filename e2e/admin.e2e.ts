@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN, apiToken, createAccount, signIn } from './helpers';
-import { review, page as sitePage, uploadSite, uploadVersion } from './site-helpers';
+import { bearer, review, page as sitePage, uploadSite, uploadVersion } from './site-helpers';
 
 /** Picks a decision on the review detail page and submits it. */
 async function decide(page: Page, option: string, reason?: string) {
@@ -104,6 +106,21 @@ test('the admin reviews from the dashboard, the review list and the review detai
   await expect(page.locator('.review-history__comment', { hasText: reason })).toBeVisible();
   // The rejected upload leaves the live v1 serving.
   expect(await (await request.get(`/sites/${versioned.id}/`)).text()).toContain('site-v1');
+
+  // The detail names how each upload came in: loose files here, and a RAR archive by its format.
+  await expect(page.locator('.ant-descriptions-item', { hasText: '上传方式' })).toContainText('文件上传');
+  const rarForm = new FormData();
+  rarForm.append('project_name', `RAR 站点-${tag}`);
+  const rarBytes = fs.readFileSync(path.resolve('server/test/fixtures/rar/site.rar'));
+  rarForm.append('files', new Blob([rarBytes], { type: 'application/vnd.rar' }), 'site.rar');
+  const rarUpload = await request.post('/api/projects/upload', {
+    headers: bearer(ownerToken),
+    multipart: rarForm,
+  });
+  expect(rarUpload.status(), await rarUpload.text()).toBe(201);
+  await page.goto(`/admin/reviews/${(await rarUpload.json()).data.project.id}`);
+  await expect(page.locator('.ant-descriptions-item', { hasText: '上传方式' })).toContainText('RAR 压缩包');
+  await expect(page.locator('.version-files').first()).toContainText('RAR');
 
   // The owner sees why, and uploads a fixed version.
   const ownerContext = await browser.newContext({ baseURL });

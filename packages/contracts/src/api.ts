@@ -1,4 +1,5 @@
 /** Response shapes of the API (docs/product.md "API shape"). */
+import type { UploadSource } from './archive-formats.js';
 import type { PublicSettingsValues, SettingsValues } from './settings.js';
 import type { DeploymentStatus, ProjectStatus, Role, UploadType } from './statuses.js';
 
@@ -74,6 +75,8 @@ export interface DeploymentDto {
   version: number;
   status: DeploymentStatus;
   upload_type: UploadType;
+  /** How this version's files arrived (an archive by its real format, a digest deploy); null before it was recorded. */
+  upload_source: UploadSource | null;
   file_count: number;
   file_size: number;
   entry_file: string | null;
@@ -107,6 +110,8 @@ export interface ProjectDto {
   file_size: number;
   file_count: number;
   upload_type: UploadType;
+  /** How the newest version's files arrived; null before it was recorded. */
+  upload_source: UploadSource | null;
   entry_file: string | null;
   created_at: string;
   createdAt: string;

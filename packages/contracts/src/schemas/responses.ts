@@ -25,6 +25,7 @@ import type {
   ShowcasePagination,
   UserDto,
 } from '../api.js';
+import { UPLOAD_SOURCES } from '../archive-formats.js';
 import { publicSettingKeys, SETTING_KEYS, type SETTINGS, type SettingKey, settingOf } from '../settings.js';
 import { DEPLOYMENT_STATUSES, PROJECT_STATUSES, ROLES, UPLOAD_TYPES } from '../statuses.js';
 import type { ApiTokenListDto, CreatedApiTokenDto, StartedDeployDto } from './deploys.js';
@@ -77,6 +78,7 @@ export const deploymentDto = z.object({
   version: z.number().int(),
   status: z.enum(DEPLOYMENT_STATUSES),
   upload_type: z.enum(UPLOAD_TYPES),
+  upload_source: nullable(z.enum(UPLOAD_SOURCES)),
   file_count: z.number().int(),
   file_size: z.number(),
   entry_file: nullable(z.string()),
@@ -148,6 +150,7 @@ export const projectDto = z.object({
   file_size: z.number(),
   file_count: z.number().int(),
   upload_type: z.enum(UPLOAD_TYPES),
+  upload_source: nullable(z.enum(UPLOAD_SOURCES)),
   entry_file: nullable(z.string()),
   created_at: dateTime,
   createdAt: dateTime,
