@@ -121,6 +121,8 @@ test('the admin reviews from the dashboard, the review list and the review detai
   await page.goto(`/admin/reviews/${(await rarUpload.json()).data.project.id}`);
   await expect(page.locator('.ant-descriptions-item', { hasText: '上传方式' })).toContainText('RAR 压缩包');
   await expect(page.locator('.version-files').first()).toContainText('RAR');
+  await page.goto(`/admin/reviews/${versioned.id}`);
+  await expect(page.getByRole('heading', { name: `审核：${versioned.name}` })).toBeVisible();
 
   // The owner sees why, and uploads a fixed version.
   const ownerContext = await browser.newContext({ baseURL });
