@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN, apiToken, createAccount, signIn } from './helpers';
-import { review, page as sitePage, uploadSite, uploadVersion } from './site-helpers';
+import { bearer, review, page as sitePage, uploadSite, uploadVersion } from './site-helpers';
 
 /** Picks a decision on the review detail page and submits it. */
 async function decide(page: Page, option: string, reason?: string) {
@@ -105,6 +107,9 @@ test('the admin reviews from the dashboard, the review list and the review detai
   // The rejected upload leaves the live v1 serving.
   expect(await (await request.get(`/sites/${versioned.id}/`)).text()).toContain('site-v1');
 
+  // Loose files: 上传方式 says so.
+  await expect(page.locator('.ant-descriptions-item', { hasText: '上传方式' })).toContainText('文件上传');
+
   // The owner sees why, and uploads a fixed version.
   const ownerContext = await browser.newContext({ baseURL });
   const ownerPage = await ownerContext.newPage();
@@ -162,6 +167,28 @@ test('the admin reviews from the dashboard, the review list and the review detai
   await expect(versions.getByRole('row', { name: /v1/ }).getByText('线上')).toBeVisible();
   await expect(versions.getByRole('row', { name: /v3/ }).getByRole('button', { name: '回滚' })).toBeVisible();
   await expect(page.locator('.review-history__item', { hasText: '回滚' }).first()).toBeVisible();
+});
+
+test('the review detail names an archive upload by the format the server read', async ({ page, request }) => {
+  const owner = await createAccount(request, 'rar');
+  const ownerToken = await apiToken(request, owner.username, owner.password);
+  const form = new FormData();
+  form.append('project_name', `RAR 站点-${Date.now().toString(36).slice(-4)}`);
+  const bytes = fs.readFileSync(path.resolve('server/test/fixtures/rar/site.rar'));
+  form.append('files', new Blob([bytes], { type: 'application/vnd.rar' }), 'site.rar');
+  const uploaded = await request.post('/api/projects/upload', {
+    headers: bearer(ownerToken),
+    multipart: form,
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const { id, name } = (await uploaded.json()).data.project;
+
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/admin/reviews/${id}`);
+  await expect(page.getByRole('heading', { name: `审核：${name}` })).toBeVisible();
+  await expect(page.locator('.ant-descriptions-item', { hasText: '上传方式' })).toContainText('RAR 压缩包');
+  await expect(page.locator('.version-files').first()).toContainText('RAR');
 });
 
 test('the admin pages show real data: projects, settings, audit log and the panel for other addresses', async ({

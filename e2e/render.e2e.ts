@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiToken, createAccount } from './helpers';
+import { apiToken, createAccount, signIn } from './helpers';
 import { review, page as sitePage, uploadSite } from './site-helpers';
 
 /**
@@ -33,4 +33,16 @@ test('a live site’s showcase card shows its rendered picture', async ({ page, 
     .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBe(640);
   await expect(card.locator('.showcase-card__initial')).toHaveCount(0);
+
+  // The owner's project page shows it too, fetched with the session into an object URL (which the
+  // app's CSP allows as an image).
+  await signIn(page, owner.username, owner.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/projects/${site.id}`);
+  const own = page.locator('img.project-picture');
+  await expect(own).toBeVisible();
+  await expect(own).toHaveAttribute('src', /^blob:/);
+  await expect
+    .poll(() => own.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(640);
 });

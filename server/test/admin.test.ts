@@ -364,6 +364,11 @@ describe('every setting of the settings table', () => {
       const stored = await get(t, '/api/admin/config');
       expect(stored.config[key], key).toEqual(value);
       expect(stored.defaults[key], key).toEqual(d.default);
+      // A public setting is in the public config at the place it names; any other is not.
+      const pub = await get(t, '/api/config/public');
+      const place = d.public === 'limits' ? pub.limits : d.public === 'top' ? pub : undefined;
+      if (place) expect(place[key], key).toEqual(value);
+      expect(key in pub.limits || key in pub, key).toBe(d.public !== undefined);
       if (d.type === 'integer') {
         const message = format(messages.review.configRange, {
           field: settingNameWithUnit(key),
@@ -406,6 +411,25 @@ describe('platform settings', () => {
     render_pages_per_browser: 50,
     render_allow_public_assets: false,
   };
+
+  it('gives everyone the public settings, in the shape the web app reads', async () => {
+    expect((await t.request({ url: '/api/config/public' })).json()).toEqual({
+      success: true,
+      data: {
+        limits: {
+          max_files_per_upload: defaults.max_files_per_upload,
+          max_file_bytes: defaults.max_file_bytes,
+          max_upload_bytes: defaults.max_upload_bytes,
+          max_archive_entries: defaults.max_archive_entries,
+          max_archive_uncompressed_bytes: defaults.max_archive_uncompressed_bytes,
+        },
+        allowed_extensions: defaults.allowed_extensions,
+        unknown_file_types: defaults.unknown_file_types,
+        preview_ttl_seconds: defaults.preview_ttl_seconds,
+        sites_origin: null,
+      },
+    });
+  });
 
   it('shows the settings, their defaults and every extension that may be allowed', async () => {
     const data = await get(t, '/api/admin/config');

@@ -93,6 +93,8 @@ describe('digest deploys', () => {
     const project = first.finished.json().data.project;
     expect(project.status).toBe('pending');
     expect(project.name).toBe('摘要部署');
+    // Recorded as a digest deploy, so the review page says 命令行部署 (upload_type stays 'files').
+    expect([project.upload_type, project.upload_source]).toEqual(['files', 'deploy']);
     // css/a.css and the rest may already be held from another test's identical content; the new
     // script is certainly sent.
     expect(first.required).toContain(sha(files['js/app.js']!));
@@ -109,11 +111,12 @@ describe('digest deploys', () => {
     expect(third.finished.statusCode).toBe(201);
     const versions = await t.ctx.db
       .selectFrom('deployments')
-      .select(['version', 'status', 'file_count'])
+      .select(['version', 'status', 'file_count', 'upload_source'])
       .where('project_id', '=', project.id)
       .orderBy('version')
       .execute();
     expect(versions.map((v) => v.file_count)).toEqual([4, 4, 4]);
+    expect(versions.map((v) => v.upload_source)).toEqual(['deploy', 'deploy', 'deploy']);
     expect(versions.at(-1)!.status).toBe('pending');
     const audit = (await auditEntries(t, { targetId: project.id })).filter(
       (a) => a.target_type === 'project',

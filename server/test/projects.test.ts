@@ -103,6 +103,7 @@ describe('projects', () => {
       expect(res.statusCode).toBe(201);
       const p = res.json().data.project;
       expect(p.upload_type).toBe('zip');
+      expect(p.upload_source).toBe('zip');
       expect(p.entry_file).toBe('index.html');
       expect(p.files.map((f: { file_name: string }) => f.file_name)).toEqual(['index.html', 'js/app.js']);
     });

@@ -414,6 +414,7 @@ describe('showcase search against a plain substring filter', () => {
           version: 1,
           status: 'approved',
           upload_type: 'files',
+          upload_source: 'files',
           file_count: 1,
           total_size: 1,
           entry_file: 'index.html',

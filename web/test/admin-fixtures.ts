@@ -34,6 +34,7 @@ export function makeProject(overrides: Partial<AdminProjectDto> = {}): AdminProj
     file_size: 20480,
     file_count: 3,
     upload_type: 'zip',
+    upload_source: 'zip',
     entry_file: 'index.html',
     created_at: '2024-05-01T08:00:00.000Z',
     createdAt: '2024-05-01T08:00:00.000Z',

@@ -126,6 +126,57 @@ describe('review detail page', () => {
     expect(document.querySelector('.check-clean.ant-alert-success')).toBeNull();
   });
 
+  it.each([
+    { upload_type: 'zip', upload_source: 'rar', shown: 'RAR 压缩包' },
+    { upload_type: 'zip', upload_source: '7z', shown: '7z 压缩包' },
+    { upload_type: 'zip', upload_source: 'zip', shown: 'ZIP 压缩包' },
+    { upload_type: 'files', upload_source: 'files', shown: '文件上传' },
+    { upload_type: 'files', upload_source: 'deploy', shown: '命令行部署' },
+    // Uploaded before the way in was recorded: named as always (a RAR among them reads ZIP).
+    { upload_type: 'zip', upload_source: null, shown: 'ZIP 压缩包' },
+    { upload_type: 'files', upload_source: null, shown: '文件上传' },
+  ] as const)('names the way in $upload_source ($upload_type) as 上传方式 $shown', async (way) => {
+    const detail = makeDetail();
+    await openDetail({
+      'GET /admin/projects/7': ok({
+        ...detail,
+        project: { ...detail.project, upload_type: way.upload_type, upload_source: way.upload_source },
+      }),
+    });
+    const label = await screen.findByText('上传方式', { selector: '.ant-descriptions-item-label' });
+    expect(label.nextElementSibling).toHaveTextContent(way.shown);
+  });
+
+  it('names each version’s real archive format and command-line deploys in the versions list', async () => {
+    const detail = makeDetail();
+    await openDetail({
+      'GET /admin/projects/7': ok({
+        ...detail,
+        project: {
+          ...detail.project,
+          deployments: [
+            makeDeployment({
+              id: 24,
+              version: 4,
+              status: 'pending',
+              upload_type: 'zip',
+              upload_source: 'rar',
+            }),
+            makeDeployment({ id: 23, version: 3, upload_type: 'files', upload_source: 'deploy' }),
+            makeDeployment({ id: 22, version: 2, upload_type: 'zip', upload_source: '7z' }),
+            makeDeployment({ id: 21, version: 1, upload_type: 'zip', upload_source: null }),
+          ],
+        },
+      }),
+    });
+    const versions = (await screen.findByText('版本记录')).closest('.ant-card') as HTMLElement;
+    const row = (version: string) => within(versions).getByText(version).closest('tr');
+    expect(row('v4')).toHaveTextContent('2 个 · 2 KB · RAR');
+    expect(row('v3')).toHaveTextContent('2 个 · 2 KB · 命令行部署');
+    expect(row('v2')).toHaveTextContent('2 个 · 2 KB · 7z');
+    expect(row('v1')).toHaveTextContent('2 个 · 2 KB · ZIP');
+  });
+
   it('shows the reviewer which files are kept as downloads only', async () => {
     const detail = makeDetail();
     detail.project.files = [

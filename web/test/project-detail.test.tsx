@@ -168,6 +168,7 @@ describe('project detail', () => {
         status: 'rejected',
         rejectionReason: '缺少首页文件',
         upload_type: 'zip',
+        upload_source: null,
         entry_file: null,
         is_public: false,
       }),

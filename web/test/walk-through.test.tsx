@@ -130,6 +130,9 @@ describe('figures on the cards', () => {
     expect(archiveLabel(picked('site.7z'))).toBe('压缩包（7Z）');
     expect(archiveLabel(picked('site.rar'))).toBe('压缩包（RAR）');
     expect(archiveLabel(picked('site.zip'))).toBe('压缩包（ZIP）');
+    // The audit log says the same of an upload, and names a digest deploy as the review page does.
+    expect(describeAuditDetail({ type: 'rar' })).toBe('类型：压缩包（RAR）');
+    expect(describeAuditDetail({ type: 'deploy' })).toBe('类型：命令行部署');
   });
 
   it('calls the owner’s approved versions 已发布, as the status tag does', async () => {

@@ -1,6 +1,6 @@
 /** Response shapes of the API (docs/product.md "API shape"). */
-import type { UnknownFileTypeMode } from './limits.js';
-import type { SettingsValues } from './settings.js';
+import type { UploadSource } from './archive-formats.js';
+import type { PublicSettingsValues, SettingsValues } from './settings.js';
 import type { DeploymentStatus, ProjectStatus, Role, UploadType } from './statuses.js';
 
 export interface ApiSuccess<T> {
@@ -75,6 +75,8 @@ export interface DeploymentDto {
   version: number;
   status: DeploymentStatus;
   upload_type: UploadType;
+  /** How this version's files arrived (an archive by its real format, a digest deploy); null before it was recorded. */
+  upload_source: UploadSource | null;
   file_count: number;
   file_size: number;
   entry_file: string | null;
@@ -108,6 +110,8 @@ export interface ProjectDto {
   file_size: number;
   file_count: number;
   upload_type: UploadType;
+  /** How the newest version's files arrived; null before it was recorded. */
+  upload_source: UploadSource | null;
   entry_file: string | null;
   created_at: string;
   createdAt: string;
@@ -170,20 +174,11 @@ export interface PreviewTokenDto {
   expires_at: string;
 }
 
-export interface PublicConfigDto {
-  limits: {
-    max_files_per_upload: number;
-    max_file_bytes: number;
-    max_upload_bytes: number;
-    max_archive_entries: number;
-    max_archive_uncompressed_bytes: number;
-  };
-  allowed_extensions: string[];
-  /** What an upload does with a file of another type (not allowed, not forbidden). */
-  unknown_file_types: UnknownFileTypeMode;
-  preview_ttl_seconds: number;
-  sites_origin: string | null;
-}
+/**
+ * GET /api/config/public: the settings marked `public` in SETTINGS (contracts/settings.ts), at the
+ * place each names, and where sites are served.
+ */
+export type PublicConfigDto = PublicSettingsValues & { sites_origin: string | null };
 
 /** Counters of the owner's dashboard (docs/product.md §2): reviewed = approved, published or rejected. */
 export interface MyProjectStats {

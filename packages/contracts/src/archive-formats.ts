@@ -13,7 +13,10 @@ interface ArchiveFormatDescriptor {
   /** Byte sequences at offset 0, any of which identifies the format (the name is not trusted). */
   signatures: readonly (readonly number[])[];
   mimeTypes: readonly string[];
+  /** The upload screens' and the audit log's word for an upload of it. */
   label: string;
+  /** Its name before 压缩包 where a version's way in is named (RAR 压缩包, on the review page). */
+  name: string;
   reader: ArchiveReader;
 }
 
@@ -26,6 +29,7 @@ export const ARCHIVE_FORMATS = {
     signatures: [bytes('PK\x03\x04'), bytes('PK\x05\x06')],
     mimeTypes: ['application/zip', 'application/x-zip-compressed'],
     label: '压缩包（ZIP）',
+    name: 'ZIP',
     reader: 'yauzl',
   },
   rar: {
@@ -34,6 +38,7 @@ export const ARCHIVE_FORMATS = {
     signatures: [bytes('Rar!\x1a\x07')],
     mimeTypes: ['application/vnd.rar', 'application/x-rar-compressed'],
     label: '压缩包（RAR）',
+    name: 'RAR',
     reader: '7z-wasm',
   },
   '7z': {
@@ -41,12 +46,21 @@ export const ARCHIVE_FORMATS = {
     signatures: [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]],
     mimeTypes: ['application/x-7z-compressed'],
     label: '压缩包（7Z）',
+    name: '7z',
     reader: '7z-wasm',
   },
 } as const satisfies Record<string, ArchiveFormatDescriptor>;
 
 export type ArchiveFormat = keyof typeof ARCHIVE_FORMATS;
 export const ARCHIVE_FORMAT_KEYS = Object.keys(ARCHIVE_FORMATS) as ArchiveFormat[];
+
+/**
+ * How a version's files arrived, recorded with it (deployments.upload_source): loose files, an
+ * archive of one of the formats (as its bytes showed, whatever its name said), or a digest deploy
+ * (`sitehall deploy`, POST /api/deploys). Versions from before it was recorded have none.
+ */
+export type UploadSource = 'files' | ArchiveFormat | 'deploy';
+export const UPLOAD_SOURCES: readonly UploadSource[] = ['files', ...ARCHIVE_FORMAT_KEYS, 'deploy'];
 
 /** The formats one reader extracts. */
 export type ArchiveFormatReadBy<R extends ArchiveReader> = {

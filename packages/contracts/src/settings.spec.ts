@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { reviewMessages } from './messages/review.js';
 import { format } from './messages.js';
 import { adminConfigBody } from './schemas/admin.js';
-import { SETTING_GROUPS, SETTING_KEYS, settingDefaults, settingNameWithUnit, settingOf } from './settings.js';
+import { publicConfigDto } from './schemas/responses.js';
+import {
+  publicSettingKeys,
+  publicSettingsOf,
+  SETTING_GROUPS,
+  SETTING_KEYS,
+  settingDefaults,
+  settingNameWithUnit,
+  settingOf,
+} from './settings.js';
 
 describe('the settings table', () => {
   it.each(SETTING_KEYS)('%s has names, a group and a default its own schema accepts', (key) => {
@@ -44,5 +53,23 @@ describe('the settings table', () => {
   it('accepts all the defaults at once and refuses an unknown setting', () => {
     expect(adminConfigBody.parse(settingDefaults())).toEqual(settingDefaults());
     expect(adminConfigBody.safeParse({ colour: 'red' }).success).toBe(false);
+  });
+
+  // Iterates the table: a setting marked public is placed without a hand edit anywhere else.
+  it('places every public setting, and only those, where its descriptor says', () => {
+    const values = settingDefaults();
+    const pub = publicSettingsOf(values) as unknown as Record<string, unknown> & {
+      limits: Record<string, unknown>;
+    };
+    for (const key of SETTING_KEYS) {
+      const place = settingOf(key).public;
+      expect(pub.limits[key], key).toEqual(place === 'limits' ? values[key] : undefined);
+      expect(pub[key], key).toEqual(place === 'top' ? values[key] : undefined);
+    }
+    expect(Object.keys(pub)).toEqual(['limits', ...publicSettingKeys('top')]);
+    expect(Object.keys(pub.limits)).toEqual(publicSettingKeys('limits'));
+    // The answer's schema names the same fields (OpenAPI), none more.
+    const config = { ...pub, sites_origin: null };
+    expect(publicConfigDto.strict().safeParse(config).success).toBe(true);
   });
 });

@@ -46,7 +46,15 @@ interface SettingBase {
   group: SettingGroup;
   /** Where the server keeps it inside its stored settings object ('limits.maxFileBytes'). */
   stored: string;
+  /**
+   * Given to everyone in GET /api/config/public (the upload page checks files against it): inside
+   * its `limits` object, or at its top level. Absent: only admins see it.
+   */
+  public?: PublicPlace;
 }
+
+/** Where a public setting sits in the public config. */
+export type PublicPlace = 'limits' | 'top';
 
 /** A whole number within inclusive bounds. */
 export interface IntegerSetting extends SettingBase {
@@ -103,6 +111,7 @@ export const SETTINGS = {
     group: 'uploads',
     shownAs: '个',
     stored: 'limits.maxFilesPerUpload',
+    public: 'limits',
   },
   max_file_bytes: {
     type: 'integer',
@@ -115,6 +124,7 @@ export const SETTINGS = {
     group: 'uploads',
     shownAs: 'MB',
     stored: 'limits.maxFileBytes',
+    public: 'limits',
   },
   max_upload_bytes: {
     type: 'integer',
@@ -127,6 +137,7 @@ export const SETTINGS = {
     group: 'uploads',
     shownAs: 'MB',
     stored: 'limits.maxUploadBytes',
+    public: 'limits',
   },
   max_archive_entries: {
     type: 'integer',
@@ -139,6 +150,7 @@ export const SETTINGS = {
     group: 'uploads',
     shownAs: '个',
     stored: 'limits.maxArchiveEntries',
+    public: 'limits',
   },
   max_archive_uncompressed_bytes: {
     type: 'integer',
@@ -152,6 +164,7 @@ export const SETTINGS = {
     shownAs: 'MB',
     step: 10,
     stored: 'limits.maxArchiveUncompressedBytes',
+    public: 'limits',
   },
   allowed_extensions: {
     type: 'extensions',
@@ -160,6 +173,7 @@ export const SETTINGS = {
     label: '允许的文件类型',
     group: 'extensions',
     stored: 'limits.allowedExtensions',
+    public: 'top',
   },
   unknown_file_types: {
     type: 'enum',
@@ -172,6 +186,7 @@ export const SETTINGS = {
     help: '不在允许列表中、也不是可执行文件的文件（如 LICENSE、.scss 源码、.gz）。仅供下载的文件以附件方式提供，页面的脚本仍可读取。',
     group: 'extensions',
     stored: 'limits.unknownFileTypes',
+    public: 'top',
   },
   preview_ttl_seconds: {
     type: 'integer',
@@ -184,6 +199,7 @@ export const SETTINGS = {
     group: 'preview',
     shownAs: 'minutes',
     stored: 'previewTtlSeconds',
+    public: 'top',
   },
   max_user_storage_bytes: {
     type: 'integer',
@@ -261,6 +277,34 @@ export type SettingValue<D> = D extends { type: 'integer' }
 
 /** Every setting's value, keyed as the API names them (the config DTO). */
 export type SettingsValues = { [K in SettingKey]: SettingValue<(typeof SETTINGS)[K]> };
+
+/** Keys of the settings the public config holds, at one place of it or at either. */
+export type PublicSettingKey<P extends PublicPlace = PublicPlace> = {
+  [K in SettingKey]: (typeof SETTINGS)[K] extends { public: P } ? K : never;
+}[SettingKey];
+
+/** The public settings in the public config's shape (the DTO adds where sites are served). */
+export type PublicSettingsValues = {
+  limits: { [K in PublicSettingKey<'limits'>]: SettingsValues[K] };
+} & { [K in PublicSettingKey<'top'>]: SettingsValues[K] };
+
+/** The keys of the public settings at one place, in the table's order. */
+export function publicSettingKeys<P extends PublicPlace>(place: P): PublicSettingKey<P>[] {
+  return SETTING_KEYS.filter((key) => settingOf(key).public === place) as PublicSettingKey<P>[];
+}
+
+/** What of the settings everyone may see, placed as the public config has them (a fresh copy). */
+export function publicSettingsOf(values: SettingsValues): PublicSettingsValues {
+  const limits: Record<string, unknown> = {};
+  const top: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    const place = settingOf(key).public;
+    if (place === undefined) continue;
+    const value = values[key];
+    (place === 'limits' ? limits : top)[key] = Array.isArray(value) ? [...value] : value;
+  }
+  return { limits, ...top } as PublicSettingsValues;
+}
 
 /** Keys of the settings of one type. */
 export type SettingKeyOf<T extends SettingDescriptor['type']> = {

@@ -2,6 +2,7 @@
  * Table types. Both engines store timestamps as ISO-8601 UTC text (sortable, identical on SQLite and
  * PostgreSQL) and flags as integers 0/1, so the same Kysely code and presenters serve both.
  */
+import type { UploadSource } from '@sitehall/contracts';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type Flag = 0 | 1;
@@ -74,6 +75,8 @@ export interface DeploymentsTable {
   /** pending | approved | rejected | superseded */
   status: 'pending' | 'approved' | 'rejected' | 'superseded';
   upload_type: 'auto' | 'files' | 'zip';
+  /** How the files arrived (an archive by its real format, a digest deploy); null before migration 012. */
+  upload_source: UploadSource | null;
   file_count: number;
   total_size: number;
   entry_file: string | null;

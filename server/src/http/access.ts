@@ -5,7 +5,7 @@
  * every request.
  */
 
-import { messages } from '@sitehall/contracts';
+import { ENDPOINT_ACCESS, type EndpointAccess, messages } from '@sitehall/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
@@ -14,21 +14,16 @@ import { tokenScope } from '../policies/token-scope.js';
 import { type ApiTokenService, isApiToken } from '../services/api-tokens.js';
 import type { SessionService } from '../services/sessions.js';
 
-/** public: anyone; user: any signed-in user; admin: administrators only. */
-export type Access = 'public' | 'user' | 'admin';
-
-export const ACCESS_LEVELS: readonly Access[] = ['public', 'user', 'admin'];
-
 /** One registered /api route and who may call it (one entry per method). */
 export interface ApiRoute {
   method: string;
   url: string;
-  access: Access;
+  access: EndpointAccess;
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    access?: Access;
+    access?: EndpointAccess;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -63,7 +58,7 @@ export function registerAccess(
   app.addHook('onRoute', (route) => {
     if (route.url !== '/api' && !route.url.startsWith('/api/')) return;
     const access = route.config?.access;
-    if (!access || !ACCESS_LEVELS.includes(access)) {
+    if (!access || !ENDPOINT_ACCESS.includes(access)) {
       throw new Error(`Route ${route.method} ${route.url} has no declared access rule (config.access)`);
     }
     for (const method of [route.method].flat()) apiRoutes.push({ method, url: route.url, access });

@@ -27,7 +27,9 @@ export function appCsp(sitesOrigin?: string, nonce?: string): string {
     nonce ? `script-src 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'none'",
     // antd writes its styles at run time (CSS-in-JS), which needs inline styles.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: https:",
+    // blob: the signed-in pictures of projects, fetched with the session and shown from object
+    // URLs the app's own scripts make (web/src/api/thumbnails.ts).
+    "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
     "connect-src 'self'",
     `frame-src ${frames}`,

@@ -22,33 +22,21 @@ export function createRenderJobsRepository(db: DB) {
   return {
     /** Queues a render of the deployment (again, when it had one: a re-render starts over). */
     async enqueue(deploymentId: number, projectId: number, at: string, trx: DB = db): Promise<void> {
+      // What a job starts with, written alike by a first queueing and a re-render.
+      const fresh = {
+        status: 'queued',
+        attempts: 0,
+        error: null,
+        holder: null,
+        lease_until: null,
+        run_after: at,
+        duration_ms: null,
+        updated_at: at,
+      } as const;
       await trx
         .insertInto('render_jobs')
-        .values({
-          deployment_id: deploymentId,
-          project_id: projectId,
-          status: 'queued',
-          attempts: 0,
-          error: null,
-          holder: null,
-          lease_until: null,
-          run_after: at,
-          duration_ms: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict((oc) =>
-          oc.column('deployment_id').doUpdateSet({
-            status: 'queued',
-            attempts: 0,
-            error: null,
-            holder: null,
-            lease_until: null,
-            run_after: at,
-            duration_ms: null,
-            updated_at: at,
-          }),
-        )
+        .values({ deployment_id: deploymentId, project_id: projectId, created_at: at, ...fresh })
+        .onConflict((oc) => oc.column('deployment_id').doUpdateSet(fresh))
         .execute();
     },
 

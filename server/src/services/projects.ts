@@ -198,6 +198,7 @@ export function createProjectService(deps: {
           version,
           status: 'pending',
           upload_type: result.uploadType,
+          upload_source: held ? 'deploy' : (result.archiveFormat ?? 'files'),
           file_count: result.files.length,
           total_size: result.totalSize,
           entry_file: result.entryFile,

@@ -11,6 +11,7 @@ import {
   KNOWN_EXTENSIONS,
   messages,
   type PublicConfigDto,
+  publicSettingsOf,
   SETTING_KEYS,
   SETTINGS,
   type SettingKey,
@@ -200,19 +201,10 @@ export function createSettingsService(
       generation++;
       cached = undefined;
     },
+    /** The settings marked public in SETTINGS, where each says, and where sites are served. */
     async publicConfig(): Promise<PublicConfigDto> {
-      const s = await this.get();
       return {
-        limits: {
-          max_files_per_upload: s.limits.maxFilesPerUpload,
-          max_file_bytes: s.limits.maxFileBytes,
-          max_upload_bytes: s.limits.maxUploadBytes,
-          max_archive_entries: s.limits.maxArchiveEntries,
-          max_archive_uncompressed_bytes: s.limits.maxArchiveUncompressedBytes,
-        },
-        allowed_extensions: s.limits.allowedExtensions,
-        unknown_file_types: s.limits.unknownFileTypes,
-        preview_ttl_seconds: s.previewTtlSeconds,
+        ...publicSettingsOf(toAdminConfig(await this.get())),
         sites_origin: opts.sitesOrigin ?? null,
       };
     },

@@ -88,7 +88,7 @@ export function VersionsCard({
       key: 'files',
       render: (_, v) => (
         <span className="version-files">
-          {v.file_count} 个 · {formatBytes(v.file_size)} · {uploadTypeLabel(v.upload_type)}
+          {v.file_count} 个 · {formatBytes(v.file_size)} · {uploadTypeLabel(v)}
           {v.reviewed_at && (
             <Typography.Text type="secondary" className="version-files__comment">
               {v.reviewed_by ?? '—'} 审核于 {formatDateTime(v.reviewed_at)}

@@ -25,7 +25,8 @@ import type {
   ShowcasePagination,
   UserDto,
 } from '../api.js';
-import { UNKNOWN_FILE_TYPE_MODES } from '../limits.js';
+import { UPLOAD_SOURCES } from '../archive-formats.js';
+import { publicSettingKeys, SETTING_KEYS, type SETTINGS, type SettingKey, settingOf } from '../settings.js';
 import { DEPLOYMENT_STATUSES, PROJECT_STATUSES, ROLES, UPLOAD_TYPES } from '../statuses.js';
 import type { ApiTokenListDto, CreatedApiTokenDto, StartedDeployDto } from './deploys.js';
 
@@ -77,6 +78,7 @@ export const deploymentDto = z.object({
   version: z.number().int(),
   status: z.enum(DEPLOYMENT_STATUSES),
   upload_type: z.enum(UPLOAD_TYPES),
+  upload_source: nullable(z.enum(UPLOAD_SOURCES)),
   file_count: z.number().int(),
   file_size: z.number(),
   entry_file: nullable(z.string()),
@@ -148,6 +150,7 @@ export const projectDto = z.object({
   file_size: z.number(),
   file_count: z.number().int(),
   upload_type: z.enum(UPLOAD_TYPES),
+  upload_source: nullable(z.enum(UPLOAD_SOURCES)),
   entry_file: nullable(z.string()),
   created_at: dateTime,
   createdAt: dateTime,
@@ -209,18 +212,33 @@ export const previewTokenDto = z.object({
   expires_at: dateTime,
 });
 
-const uploadLimits = {
-  max_files_per_upload: z.number().int(),
-  max_file_bytes: z.number(),
-  max_upload_bytes: z.number(),
-  max_archive_entries: z.number().int(),
-  max_archive_uncompressed_bytes: z.number(),
-};
+/** A setting's value in an answer (the request's schema, with its bounds, is in schemas/admin.ts). */
+type SettingValueSchema<D> = D extends { type: 'integer' }
+  ? z.ZodNumber
+  : D extends { type: 'boolean' }
+    ? z.ZodBoolean
+    : D extends { type: 'enum'; options: readonly (infer T extends string)[] }
+      ? z.ZodType<T>
+      : z.ZodArray<z.ZodString>;
+
+function settingValueSchema(key: SettingKey): z.ZodType {
+  const d = settingOf(key);
+  if (d.type === 'integer') return z.number().int();
+  if (d.type === 'boolean') return z.boolean();
+  if (d.type === 'enum') return z.enum(d.options as [string, ...string[]]);
+  return z.array(z.string());
+}
+
+/** The schemas of these settings' values, keyed as the API names them. */
+function settingsShape<K extends SettingKey>(keys: readonly K[]) {
+  return Object.fromEntries(keys.map((key) => [key, settingValueSchema(key)])) as {
+    [P in K]: SettingValueSchema<(typeof SETTINGS)[P]>;
+  };
+}
+
 export const publicConfigDto = z.object({
-  limits: z.object(uploadLimits),
-  allowed_extensions: z.array(z.string()),
-  unknown_file_types: z.enum(UNKNOWN_FILE_TYPE_MODES),
-  preview_ttl_seconds: z.number().int(),
+  limits: z.object(settingsShape(publicSettingKeys('limits'))),
+  ...settingsShape(publicSettingKeys('top')),
   sites_origin: nullable(z.string()),
 });
 
@@ -376,17 +394,7 @@ export const auditLogListData = z.object({
   pagination: paginationDto,
 });
 
-const adminConfigDto = z.object({
-  ...uploadLimits,
-  allowed_extensions: z.array(z.string()),
-  unknown_file_types: z.enum(UNKNOWN_FILE_TYPE_MODES),
-  preview_ttl_seconds: z.number().int(),
-  max_user_storage_bytes: z.number(),
-  max_uploads_per_hour: z.number().int(),
-  render_concurrency: z.number().int(),
-  render_pages_per_browser: z.number().int(),
-  render_allow_public_assets: z.boolean(),
-});
+const adminConfigDto = z.object(settingsShape(SETTING_KEYS));
 export const adminConfigData = z.object({
   config: adminConfigDto,
   defaults: adminConfigDto,

@@ -14,6 +14,7 @@ import * as m008 from './008_session_end_reason.js';
 import * as m009 from './009_download_only_files.js';
 import * as m010 from './010_render_jobs.js';
 import * as m011 from './011_api_tokens_deploys.js';
+import * as m012 from './012_upload_source.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -30,6 +31,7 @@ const all: Record<string, DialectMigration> = {
   '009_download_only_files': m009,
   '010_render_jobs': m010,
   '011_api_tokens_deploys': m011,
+  '012_upload_source': m012,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */

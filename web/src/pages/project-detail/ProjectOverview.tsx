@@ -128,7 +128,7 @@ export function FileInfoCard({ project }: { project: ProjectDto }) {
         items={[
           { key: 'size', label: '文件大小', children: <FileSize bytes={project.file_size} /> },
           { key: 'count', label: '文件数量', children: `${project.file_count} 个` },
-          { key: 'type', label: '上传类型', children: uploadTypeLabel(project.upload_type) },
+          { key: 'type', label: '上传类型', children: uploadTypeLabel(project) },
           {
             key: 'entry',
             label: '入口文件',

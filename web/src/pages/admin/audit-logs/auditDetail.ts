@@ -40,10 +40,11 @@ const KEY_LABELS: Record<string, string> = {
 /** Keys whose values are statuses or roles, shown by their Chinese names. */
 const LABELLED_KEYS = new Set(['from', 'to', 'role']);
 
-/** An upload's type: loose files or the archive format the server read. */
+/** An upload's type: loose files, the archive format the server read, or a digest deploy. */
 const TYPE_LABELS: Record<string, string> = {
   files: '文件',
   ...Object.fromEntries(ARCHIVE_FORMAT_KEYS.map((format) => [format, ARCHIVE_FORMATS[format].label])),
+  deploy: '命令行部署',
 };
 
 /** A project's fields, as an edit lists them (修改字段：描述、公开状态). */

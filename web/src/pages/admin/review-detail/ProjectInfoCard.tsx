@@ -18,9 +18,8 @@ import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { versionSummary } from '../../../components/admin/projectFacts';
 import { ProjectPicture } from '../../../components/ProjectPicture';
 import { formatDateTime } from '../../../lib/format';
+import { uploadSourceLabel } from '../../../lib/project-labels';
 import { ReviewPreview } from './ReviewPreview';
-
-const UPLOAD_TYPE_LABELS = { zip: 'ZIP 压缩包', files: '文件上传', auto: '自动识别' } as const;
 
 export function ProjectInfoCard({ project }: { project: ProjectDto }) {
   const { message } = App.useApp();
@@ -73,7 +72,7 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
     },
     { key: 'size', label: '文件大小', children: formatBytes(project.file_size) },
     { key: 'count', label: '文件数量', children: `${project.file_count} 个` },
-    { key: 'type', label: '上传方式', children: UPLOAD_TYPE_LABELS[project.upload_type] },
+    { key: 'type', label: '上传方式', children: uploadSourceLabel(project) },
     {
       key: 'entry',
       label: '入口文件',
