@@ -10,7 +10,14 @@ import { migrationNames } from '../../src/db/migrations/index.js';
 import { freshDatabase, tempDir, usingPostgres } from '../helpers.js';
 import { type ChildServer, startChildServer } from '../support/children.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from '../support/redis.js';
-import { direct, eventually, expectUnavailable, expectUnavailablePage, proxiedDatabase, timed } from './support.js';
+import {
+  direct,
+  eventually,
+  expectUnavailable,
+  expectUnavailablePage,
+  proxiedDatabase,
+  timed,
+} from './support.js';
 import { startTcpProxy } from './tcp-proxy.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
