@@ -10,9 +10,10 @@ import { renderApp } from './render';
 // environment was torn down: "window is not defined").
 afterAll(async () => {
   message.destroy();
-  // jsdom never ends the leave motion; its fallback timer (about half a second) runs before we go.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-});
+  // jsdom never ends the leave motion; its fallback timer (about half a second) runs before we go,
+  // with room for a machine so busy that timers and React's follow-up work run late.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+}, 10_000);
 
 const mainNav = () => screen.getByRole('navigation', { name: '主导航' });
 const navLinkNames = () =>
