@@ -7,10 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { type Kysely, Migrator } from 'kysely';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { migrationProvider } from '../src/db/migrations/index.js';
 import type { BlobStore } from '../src/storage/index.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
@@ -59,6 +62,42 @@ export async function freshDatabase(): Promise<{ database: Config['database']; d
       await c.end();
     },
   };
+}
+
+/**
+ * A database of its own (SQLite in a temp folder, or a fresh PostgreSQL schema) migrated up to
+ * `migration` only: `before` writes rows as they were then, the rest of the migrations run, and
+ * `after` reads what they made of them. Everything is removed afterwards.
+ */
+export async function acrossMigration(
+  migration: string,
+  before: (db: Kysely<Record<string, Record<string, unknown>>>) => Promise<void>,
+  after: (handle: DatabaseHandle) => Promise<void>,
+): Promise<void> {
+  const dataDir = tempDir();
+  const { database, drop } = await freshDatabase();
+  const config = loadConfig(
+    { NODE_ENV: 'test', DATA_DIR: dataDir },
+    database.kind === 'postgres'
+      ? { database }
+      : { database: { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') } },
+  );
+  const handle = openDatabase(config.database);
+  try {
+    const migrator = new Migrator({
+      db: handle.db as unknown as Kysely<unknown>,
+      provider: migrationProvider(handle.dialect),
+      ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+    });
+    expect((await migrator.migrateTo(migration)).error).toBeUndefined();
+    await before(handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>);
+    await migrateToLatest(handle);
+    await after(handle);
+  } finally {
+    await handle.close();
+    await drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 export function tempDir(prefix = 'sitehall-test-'): string {

@@ -2,13 +2,8 @@
  * The showcase's 名称 order is pinyin order (services/name-order.ts), the same on SQLite and
  * PostgreSQL, kept when a project is renamed, and given to projects that existed before the key.
  */
-import path from 'node:path';
-import { type Kysely, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { migrateToLatest, openDatabase } from '../src/db/database.js';
-import { migrationProvider } from '../src/db/migrations/index.js';
-import { createTestApp, freshDatabase, liveProject, type TestApp, tempDir } from './helpers.js';
+import { acrossMigration, createTestApp, liveProject, type TestApp } from './helpers.js';
 
 describe('showcase name order', () => {
   let t: TestApp;
@@ -57,72 +52,57 @@ describe('showcase name order', () => {
 
 describe('name sort key migration', () => {
   it('gives projects that existed before it their keys', async () => {
-    const dataDir = tempDir();
-    const { database, drop } = await freshDatabase();
-    const config = loadConfig(
-      { NODE_ENV: 'test', DATA_DIR: dataDir },
-      database.kind === 'postgres'
-        ? { database }
-        : { database: { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') } },
-    );
-    const handle = openDatabase(config.database);
-    try {
-      const migrator = new Migrator({
-        db: handle.db as unknown as Kysely<unknown>,
-        provider: migrationProvider(handle.dialect),
-        ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-      });
-      const before = await migrator.migrateTo('004_showcase_statistics');
-      expect(before.error).toBeUndefined();
-      const at = new Date().toISOString();
-      const user = await handle.db
-        .insertInto('users')
-        .values({
-          username: 'old',
-          username_key: 'old',
-          password_hash: 'x',
-          role: 'user',
-          email: null,
-          created_at: at,
-          updated_at: at,
-        } as never)
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      for (const name of ['中秋', '北京']) {
-        await handle.db
-          .insertInto('projects')
+    await acrossMigration(
+      '004_showcase_statistics',
+      async (db) => {
+        const at = new Date().toISOString();
+        const user = await db
+          .insertInto('users')
           .values({
-            owner_id: user.id,
-            name,
-            description: null,
-            status: 'pending',
-            is_public: 1,
-            live_deployment_id: null,
-            latest_deployment_id: null,
-            view_count: 0,
-            download_count: 0,
-            approved_at: null,
-            approved_by: null,
-            published_at: null,
+            username: 'old',
+            username_key: 'old',
+            password_hash: 'x',
+            role: 'user',
+            email: null,
             created_at: at,
             updated_at: at,
-            search_text: name,
-          } as never)
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        for (const name of ['中秋', '北京']) {
+          await db
+            .insertInto('projects')
+            .values({
+              owner_id: user.id,
+              name,
+              description: null,
+              status: 'pending',
+              is_public: 1,
+              live_deployment_id: null,
+              latest_deployment_id: null,
+              view_count: 0,
+              download_count: 0,
+              approved_at: null,
+              approved_by: null,
+              published_at: null,
+              created_at: at,
+              updated_at: at,
+              search_text: name,
+            })
+            .execute();
+        }
+      },
+      async (handle) => {
+        const rows = await handle.db
+          .selectFrom('projects')
+          .select(['name', 'name_sort_key'])
+          .orderBy('name_sort_key')
           .execute();
-      }
-      await migrateToLatest(handle);
-      const rows = await handle.db
-        .selectFrom('projects')
-        .select(['name', 'name_sort_key'])
-        .orderBy('name_sort_key')
-        .execute();
-      expect(rows).toEqual([
-        { name: '北京', name_sort_key: 'bei jing' },
-        { name: '中秋', name_sort_key: 'zhong qiu' },
-      ]);
-    } finally {
-      await handle.close();
-      await drop();
-    }
+        expect(rows).toEqual([
+          { name: '北京', name_sort_key: 'bei jing' },
+          { name: '中秋', name_sort_key: 'zhong qiu' },
+        ]);
+      },
+    );
   });
 });

@@ -6,12 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Kysely, Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { migrateToLatest, openDatabase } from '../src/db/database.js';
-import { migrationProvider } from '../src/db/migrations/index.js';
-import { createTestApp, freshDatabase, type TestApp, tempDir, uploadProject } from './helpers.js';
+import { acrossMigration, createTestApp, type TestApp, uploadProject } from './helpers.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name));
 
@@ -59,79 +55,63 @@ describe('the way a version came in', () => {
   });
 
   it('leaves versions from before the column without one, read as before', async () => {
-    const dataDir = tempDir();
-    const { database, drop } = await freshDatabase();
-    const config = loadConfig(
-      { NODE_ENV: 'test', DATA_DIR: dataDir },
-      database.kind === 'postgres'
-        ? { database }
-        : { database: { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') } },
+    await acrossMigration(
+      '011_api_tokens_deploys',
+      async (db) => {
+        const at = new Date().toISOString();
+        const user = await db
+          .insertInto('users')
+          .values({
+            username: 'old',
+            username_key: 'old',
+            password_hash: 'x',
+            role: 'user',
+            email: null,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const project = await db
+          .insertInto('projects')
+          .values({
+            owner_id: user.id,
+            name: '旧项目',
+            description: null,
+            status: 'pending',
+            is_public: 1,
+            view_count: 0,
+            download_count: 0,
+            created_at: at,
+            updated_at: at,
+            search_text: '旧项目',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await db
+          .insertInto('deployments')
+          .values({
+            project_id: project.id,
+            version: 1,
+            status: 'pending',
+            upload_type: 'zip',
+            file_count: 0,
+            total_size: 0,
+            entry_file: null,
+            content_check: null,
+            created_by: user.id,
+            created_at: at,
+          })
+          .execute();
+      },
+      async (handle) => {
+        const rows = await handle.db
+          .selectFrom('deployments')
+          .select(['upload_type', 'upload_source'])
+          .execute();
+        expect(rows).toEqual([{ upload_type: 'zip', upload_source: null }]);
+      },
     );
-    const handle = openDatabase(config.database);
-    try {
-      const migrator = new Migrator({
-        db: handle.db as unknown as Kysely<unknown>,
-        provider: migrationProvider(handle.dialect),
-        ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-      });
-      expect((await migrator.migrateTo('011_api_tokens_deploys')).error).toBeUndefined();
-      const at = new Date().toISOString();
-      const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const user = await db
-        .insertInto('users')
-        .values({
-          username: 'old',
-          username_key: 'old',
-          password_hash: 'x',
-          role: 'user',
-          email: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const project = await db
-        .insertInto('projects')
-        .values({
-          owner_id: user.id,
-          name: '旧项目',
-          description: null,
-          status: 'pending',
-          is_public: 1,
-          view_count: 0,
-          download_count: 0,
-          created_at: at,
-          updated_at: at,
-          search_text: '旧项目',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto('deployments')
-        .values({
-          project_id: project.id,
-          version: 1,
-          status: 'pending',
-          upload_type: 'zip',
-          file_count: 0,
-          total_size: 0,
-          entry_file: null,
-          content_check: null,
-          created_by: user.id,
-          created_at: at,
-        })
-        .execute();
-      await migrateToLatest(handle);
-      const rows = await handle.db
-        .selectFrom('deployments')
-        .select(['upload_type', 'upload_source'])
-        .execute();
-      expect(rows).toEqual([{ upload_type: 'zip', upload_source: null }]);
-    } finally {
-      await handle.close();
-      await drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
   });
 
   it('answers null for a version without one, with its upload type as before', async () => {
