@@ -371,6 +371,11 @@ function runInWorker(job: CheckJob, timeoutMs: number): Promise<Extract<CheckRep
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    worker.postMessage(job, transferList);
+    try {
+      worker.postMessage(job, transferList);
+    } catch (error) {
+      // A job that can't be sent (nothing here should make one) ends this worker, not the check's caller.
+      fail(error instanceof Error ? error : new Error(String(error)));
+    }
   });
 }
