@@ -7,16 +7,19 @@
  *   restart or a network cut is logged and the connection replaced, never a crash;
  * - bounds every wait: a new connection (`connectMs`), a connection from the pool (`acquireMs`),
  *   a statement (`statementMs`, on the server and, a little later, on the client);
- * - notices a server gone silent: while a query has waited more than PROBE_AFTER_MS for its
- *   answer, the pool asks the server `select 1` on a connection of its own (at most every
- *   PROBE_GAP_MS, each within `connectMs`). When that goes unanswered too the database is *down*:
- *   every connection is dropped (their queries fail at once), and until a probe succeeds again
- *   every query fails at once with DatabaseUnavailable (the API's 503), without waiting;
+ * - notices a server gone silent, with the outage watch it shares with the S3 store
+ *   (domain/outage-watch.ts): a query waiting too long for its answer, or a lost connection, makes
+ *   the pool ask the server `select 1` on a connection of its own (within `connectMs`). When that
+ *   goes unanswered too the database is *down*: every connection is dropped (their queries fail at
+ *   once), and until the question is answered again every query fails at once with
+ *   DatabaseUnavailable (the API's 503), without waiting. A long statement is asked about for as
+ *   long as it waits, and a lost connection at once (`waitingCalls`, `afterFailure`);
  * - is *closed* until the app has migrated the database (`open()`), so an instance that starts
  *   while PostgreSQL is unreachable answers 503 instead of querying missing tables.
  */
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { type OutageEvent, OutageWatch } from '../domain/outage-watch.js';
 
 export interface PostgresTimeouts {
   /** Longest a new connection may take to open (also the probe's bound). */
@@ -36,16 +39,6 @@ export const TOOL_POSTGRES_TIMEOUTS: PostgresTimeouts = {
   acquireMs: 10_000,
   statementMs: 0,
 };
-
-/** A query unanswered this long makes the pool check, on a connection of its own, that the server is there. */
-const PROBE_AFTER_MS = 300;
-/** Between two such checks while queries keep waiting (a long statement is not an outage). */
-const PROBE_GAP_MS = 250;
-/** How often waiting queries are looked at. */
-const WATCH_TICK_MS = 100;
-/** Between probes while the database is down: doubling from the first, up to the last. */
-const RETRY_FIRST_MS = 250;
-const RETRY_MAX_MS = 2_000;
 
 /** PostgreSQL can't be reached (or gave up on a statement): the request may be tried again later. */
 export class DatabaseUnavailable extends Error {
@@ -103,10 +96,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return databaseFailureKind(err) !== null;
 }
 
-export type PoolEvent =
-  | { kind: 'down'; err: unknown }
-  | { kind: 'up' }
-  | { kind: 'connection-error'; err: unknown };
+export type PoolEvent = OutageEvent | { kind: 'connection-error'; err: unknown };
 
 interface Waiter {
   reject(err: Error): void;
@@ -126,21 +116,31 @@ export class GuardedPool implements PostgresPool {
   readonly #wrapped = new WeakMap<pg.Client, PostgresPoolClient>();
   readonly #waiters = new Set<Waiter>();
   #open: boolean;
-  #down = false;
-  #probing: Promise<boolean> | null = null;
   #probeClient: pg.Client | null = null;
-  #lastProbeEnd = 0;
-  /** When each query now waiting for its answer was sent. */
-  readonly #waiting = new Set<{ since: number }>();
-  #watch: NodeJS.Timeout | null = null;
-  #retry: NodeJS.Timeout | null = null;
-  #ended = false;
+  /** Watches the queries waiting for their answer; knows whether the database is down. */
+  readonly #watch: OutageWatch;
   #onEvent: (event: PoolEvent) => void = () => {};
 
   constructor(config: pg.PoolConfig, timeouts: PostgresTimeouts, opts: { open: boolean }) {
     this.#config = config;
     this.#timeouts = timeouts;
     this.#open = opts.open;
+    this.#watch = new OutageWatch({
+      ask: async () => {
+        if (!(await this.probe())) throw new Error('the database did not answer select 1');
+      },
+      onDown: (err) => {
+        const gone = new DatabaseUnavailable('down', { cause: err });
+        for (const waiter of this.#waiters) waiter.reject(gone);
+        for (const client of this.#clients) destroyClient(client);
+      },
+      waitingCalls: 'rechecked',
+      afterFailure: 'at once',
+    });
+    // Before the app has migrated the database (not open), its own start-up line says it.
+    this.#watch.reportTo((event) => {
+      if (this.#open) this.#onEvent(event);
+    });
     const connectMs = timeouts.connectMs;
     // pg-pool bounds a new connection and a wait for a free one with one option (the acquire
     // bound); the client's own option bounds the connection itself.
@@ -179,7 +179,7 @@ export class GuardedPool implements PostgresPool {
 
   /** Whether queries may run: opened by the app, and not down. */
   get available(): boolean {
-    return this.#open && !this.#down && !this.#ended;
+    return this.#open && this.#watch.available;
   }
 
   /** Lets queries through (the app has migrated the database). */
@@ -206,7 +206,7 @@ export class GuardedPool implements PostgresPool {
       );
       if (err instanceof DatabaseUnavailable) throw err;
       if (databaseFailureKind(err) === 'connection') {
-        this.#suspect();
+        this.#watch.suspect();
         throw new DatabaseUnavailable('connection', { cause: err });
       }
       throw err;
@@ -222,20 +222,19 @@ export class GuardedPool implements PostgresPool {
     const query = (...args: unknown[]): unknown => {
       const result = (client.query as (...a: unknown[]) => unknown)(...args);
       if (!(result instanceof Promise)) return result;
-      const entry = { since: performance.now() };
-      this.#watchQuery(entry);
+      const waiting = this.#watch.track();
       return result.then(
         (value) => {
-          this.#waiting.delete(entry);
+          waiting.finish();
           return value;
         },
         (err: unknown) => {
-          this.#waiting.delete(entry);
+          waiting.finish();
           const kind = databaseFailureKind(err);
           if (kind === 'connection') {
             // Whatever state the connection is in, it is not used again.
             broken = err instanceof Error ? err : new Error(String(err));
-            this.#suspect();
+            this.#watch.suspect();
           }
           throw kind ? new DatabaseUnavailable(kind, { cause: err }) : err;
         },
@@ -255,40 +254,8 @@ export class GuardedPool implements PostgresPool {
 
   #connectionError(err: unknown): void {
     // Dropping every connection when the database goes down makes each of them report it: once is enough.
-    if (!this.#down) this.#onEvent({ kind: 'connection-error', err });
-    this.#suspect();
-  }
-
-  #watchQuery(entry: { since: number }): void {
-    this.#waiting.add(entry);
-    if (this.#watch) return;
-    this.#watch = setInterval(() => {
-      if (this.#waiting.size === 0) {
-        clearInterval(this.#watch!);
-        this.#watch = null;
-        return;
-      }
-      const at = performance.now();
-      if (at - this.#lastProbeEnd < PROBE_GAP_MS) return;
-      for (const w of this.#waiting) {
-        if (at - w.since >= PROBE_AFTER_MS) {
-          this.#suspect();
-          return;
-        }
-      }
-    }, WATCH_TICK_MS);
-    this.#watch.unref();
-  }
-
-  /** Something looked wrong: ask the server (one check at a time). */
-  #suspect(): void {
-    if (this.#probing || this.#down || this.#ended) return;
-    this.#probing = this.probe().then((reachable) => {
-      this.#probing = null;
-      this.#lastProbeEnd = performance.now();
-      if (!reachable) this.#goDown(new Error('the database did not answer select 1'));
-      return reachable;
-    });
+    if (!this.#watch.down) this.#onEvent({ kind: 'connection-error', err });
+    this.#watch.suspect();
   }
 
   /**
@@ -322,34 +289,8 @@ export class GuardedPool implements PostgresPool {
     }
   }
 
-  #goDown(err: unknown): void {
-    if (this.#down || this.#ended) return;
-    this.#down = true;
-    if (this.#open) this.#onEvent({ kind: 'down', err });
-    const gone = new DatabaseUnavailable('down', { cause: err });
-    for (const waiter of this.#waiters) waiter.reject(gone);
-    for (const client of this.#clients) destroyClient(client);
-    this.#scheduleRetry(RETRY_FIRST_MS);
-  }
-
-  #scheduleRetry(ms: number): void {
-    if (this.#ended) return;
-    this.#retry = setTimeout(async () => {
-      this.#retry = null;
-      if (await this.probe()) {
-        this.#down = false;
-        if (this.#open) this.#onEvent({ kind: 'up' });
-      } else {
-        this.#scheduleRetry(Math.min(ms * 2, RETRY_MAX_MS));
-      }
-    }, ms);
-    this.#retry.unref();
-  }
-
   async end(): Promise<void> {
-    this.#ended = true;
-    if (this.#retry) clearTimeout(this.#retry);
-    if (this.#watch) clearInterval(this.#watch);
+    this.#watch.close();
     if (this.#probeClient) destroyClient(this.#probeClient);
     for (const waiter of this.#waiters) waiter.reject(new DatabaseUnavailable('closed'));
     // Connections to a silent server would never finish a polite goodbye: cut them after a while.

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
+import type { OutageEvent } from '../domain/outage-watch.js';
 
 /** An inclusive byte range, as HTTP ranges are. */
 export interface ByteRange {
@@ -70,7 +71,7 @@ export interface BlobStore {
 }
 
 /** A networked store became unreachable (its calls fail with a 503 at once), or answers again. */
-export type StoreEvent = { kind: 'down'; err: unknown } | { kind: 'up' };
+export type StoreEvent = OutageEvent;
 
 export class BlobNotFound extends Error {
   readonly code = 'BLOB_NOT_FOUND';

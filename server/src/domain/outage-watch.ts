@@ -1,0 +1,210 @@
+/**
+ * How the app tells that a dependency it calls over the network is down, and when it is back:
+ * shared by PostgreSQL's pool (db/postgres-pool.ts) and the S3 store's guard (storage/s3-guard.ts),
+ * as docs/decisions.md "A silent dependency is found by asking" describes.
+ *
+ * A dependency behind a partition accepts and refuses nothing, and no timeout short enough for the
+ * 2 s rule would let a long statement or a large upload finish: only asking tells. So
+ *
+ * - the calls waiting for an answer are watched (`track`): one unanswered for PROBE_AFTER_MS, or
+ *   one that failed the way an outage fails (`suspect`), makes the watch ask the dependency its
+ *   cheap question, one at a time and at most every PROBE_GAP_MS while calls keep waiting;
+ * - a question unanswered (within the dependency's own bound) or failed means *down*: reported
+ *   once, every watched call's signal is aborted, the dependency drops what it holds (`onDown`),
+ *   and while down nothing is asked but the question itself, again after RETRY_FIRST_MS, doubling
+ *   up to RETRY_MAX_MS, until it is answered: *up*, reported once, without a restart.
+ *
+ * What differs stays with each dependency: the question, what a refused call throws, which errors
+ * look like an outage, how its calls are cut, and the two choices of `OutageWatchOptions`.
+ */
+
+/** A call unanswered this long makes the watch ask whether the dependency is there. */
+export const PROBE_AFTER_MS = 300;
+/** Between two questions while calls keep waiting. */
+export const PROBE_GAP_MS = 250;
+/** How often waiting calls are looked at. */
+const WATCH_TICK_MS = 100;
+/** Between questions while the dependency is down: doubling from the first, up to the last. */
+export const RETRY_FIRST_MS = 250;
+export const RETRY_MAX_MS = 2_000;
+
+/** The dependency became unreachable (its calls fail at once), or answers again. */
+export type OutageEvent = { kind: 'down'; err: unknown } | { kind: 'up' };
+
+export interface OutageWatchOptions {
+  /**
+   * The dependency's cheap question (PostgreSQL `select 1`, S3 `HeadBucket`): resolves when it
+   * answers, rejects when it does not within the dependency's own bound. The rejection is the
+   * outage's reported cause.
+   */
+  ask(): Promise<unknown>;
+  /** Drops what the dependency holds besides the watched calls (their signals are aborted already). */
+  onDown?(err: unknown): void;
+  /**
+   * What an answered question says about the calls already waiting. `trusted`: they are not asked
+   * about again (S3: a question is a request to the bucket, and a large upload must not cost one
+   * every PROBE_GAP_MS). `rechecked`: they are asked about every PROBE_GAP_MS for as long as they
+   * wait (PostgreSQL: a partition that begins during a long statement is still found within 2 s).
+   */
+  waitingCalls: 'trusted' | 'rechecked';
+  /**
+   * When a call's outage-like failure asks. `spaced`: not within PROBE_GAP_MS of the last question
+   * either (S3: a throttling store answers 503 to many calls at once). `at once`: whenever no
+   * question is out (PostgreSQL: a lost connection is a rare and strong sign).
+   */
+  afterFailure: 'spaced' | 'at once';
+}
+
+/** A call to the dependency, watched while it waits for its answer. */
+export interface WatchedCall {
+  /** Aborted when the dependency is found down, so a call that can be cut on its own is. */
+  readonly signal: AbortSignal;
+  /** The call has its answer, or its error: it is no longer watched. */
+  finish(): void;
+}
+
+class Waiting implements WatchedCall {
+  readonly since = performance.now();
+  /** The dependency answered a question asked after this call began waiting. */
+  vouched = false;
+  #abort: AbortController | null = null;
+  #aborted = false;
+
+  constructor(readonly finish: () => void) {}
+
+  // Made when asked for: a pool's query never needs one (its connections are dropped instead).
+  get signal(): AbortSignal {
+    this.#abort ??= new AbortController();
+    if (this.#aborted) this.#abort.abort();
+    return this.#abort.signal;
+  }
+
+  abort(): void {
+    this.#aborted = true;
+    this.#abort?.abort();
+  }
+}
+
+export class OutageWatch {
+  readonly #options: OutageWatchOptions;
+  readonly #calls = new Set<Waiting>();
+  #down = false;
+  #closed = false;
+  #asking: Promise<void> | null = null;
+  #lastAnswerAt = Number.NEGATIVE_INFINITY;
+  #retryMs = RETRY_FIRST_MS;
+  #watch: NodeJS.Timeout | null = null;
+  #retry: NodeJS.Timeout | null = null;
+  #report: (event: OutageEvent) => void = () => {};
+
+  constructor(options: OutageWatchOptions) {
+    this.#options = options;
+  }
+
+  /** Where down and up are told (the app's log), once each per outage. */
+  reportTo(report: (event: OutageEvent) => void): void {
+    this.#report = report;
+  }
+
+  /** Whether the dependency is known to be unreachable now. */
+  get down(): boolean {
+    return this.#down;
+  }
+
+  /** Whether calls may go out: not down, not closed. */
+  get available(): boolean {
+    return !this.#down && !this.#closed;
+  }
+
+  /** Watches one call from now until its `finish`. */
+  track(): WatchedCall {
+    const call: Waiting = new Waiting(() => this.#calls.delete(call));
+    // One that begins while the dependency is down is cut like those that were waiting.
+    if (this.#down) call.abort();
+    this.#calls.add(call);
+    this.#startWatch();
+    return call;
+  }
+
+  /** A call failed the way an outage fails: ask (as `afterFailure` allows). */
+  suspect(): void {
+    if (this.#options.afterFailure === 'spaced') this.#askIfDue();
+    else if (!this.#asking && !this.#down && !this.#closed) void this.#ask();
+  }
+
+  /** Stops the timers; nothing is asked or reported from now on, and calls are refused. */
+  close(): void {
+    this.#closed = true;
+    if (this.#watch) clearInterval(this.#watch);
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#watch = this.#retry = null;
+  }
+
+  /** Asks, unless a question is out, the dependency is down, or one ended less than PROBE_GAP_MS ago. */
+  #askIfDue(): void {
+    if (this.#asking || this.#down || this.#closed) return;
+    if (performance.now() - this.#lastAnswerAt < PROBE_GAP_MS) return;
+    void this.#ask();
+  }
+
+  #ask(): Promise<void> {
+    const started = performance.now();
+    const asking = this.#options.ask().then(
+      () => {
+        if (this.#closed) return;
+        if (this.#options.waitingCalls === 'trusted')
+          for (const call of this.#calls) if (call.since <= started) call.vouched = true;
+        if (this.#down) {
+          this.#down = false;
+          this.#retryMs = RETRY_FIRST_MS;
+          this.#report({ kind: 'up' });
+        }
+      },
+      (err: unknown) => {
+        if (this.#closed) return;
+        if (!this.#down) {
+          this.#down = true;
+          this.#report({ kind: 'down', err });
+          for (const call of this.#calls) call.abort();
+          this.#options.onDown?.(err);
+        }
+        this.#scheduleRetry();
+      },
+    );
+    this.#asking = asking.finally(() => {
+      this.#asking = null;
+      this.#lastAnswerAt = performance.now();
+    });
+    return this.#asking;
+  }
+
+  #scheduleRetry(): void {
+    if (this.#closed || this.#retry) return;
+    const wait = this.#retryMs;
+    this.#retryMs = Math.min(this.#retryMs * 2, RETRY_MAX_MS);
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      if (!this.#asking) void this.#ask();
+    }, wait);
+    this.#retry.unref();
+  }
+
+  #startWatch(): void {
+    if (this.#watch || this.#closed) return;
+    this.#watch = setInterval(() => {
+      if (this.#calls.size === 0) {
+        clearInterval(this.#watch!);
+        this.#watch = null;
+        return;
+      }
+      const now = performance.now();
+      for (const call of this.#calls) {
+        if (!call.vouched && now - call.since >= PROBE_AFTER_MS) {
+          this.#askIfDue();
+          return;
+        }
+      }
+    }, WATCH_TICK_MS);
+    this.#watch.unref();
+  }
+}
