@@ -60,6 +60,8 @@ export const BENCH_PASSWORD = 'bench-admin-password';
  */
 export async function startServer(env) {
   const port = await freePort();
+  // The sites port defaults to PORT + 1, which something else may hold: a free one of its own.
+  const sitesPort = await freePort();
   const child = track(
     spawn(
       'taskset',
@@ -75,6 +77,7 @@ export async function startServer(env) {
         env: {
           ...process.env,
           PORT: String(port),
+          SITES_PORT: String(sitesPort),
           HOST: '127.0.0.1',
           DATABASE_URL: '',
           ADMIN_PASSWORD: BENCH_PASSWORD,
