@@ -21,7 +21,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { freePort, SERVER_NODE_ARGS } from './lib.mjs';
+import { freePort, SERVER_NODE_ARGS, waitForAdmin } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const sevenZip = ['/usr/bin/7zz', '/usr/bin/7z'].find((p) => fs.existsSync(p));
@@ -297,6 +297,7 @@ async function startServer() {
     if (i > 300) throw new Error('the server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
+  await waitForAdmin(base, 'bench-password-1');
   const login = await fetch(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

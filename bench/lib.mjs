@@ -60,6 +60,8 @@ export const BENCH_PASSWORD = 'bench-admin-password';
  */
 export async function startServer(env) {
   const port = await freePort();
+  // The sites port defaults to PORT + 1, which something else may hold: a free one of its own.
+  const sitesPort = await freePort();
   const child = track(
     spawn(
       'taskset',
@@ -75,6 +77,7 @@ export async function startServer(env) {
         env: {
           ...process.env,
           PORT: String(port),
+          SITES_PORT: String(sitesPort),
           HOST: '127.0.0.1',
           DATABASE_URL: '',
           ADMIN_PASSWORD: BENCH_PASSWORD,
@@ -92,7 +95,29 @@ export async function startServer(env) {
   );
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`);
+  await waitForAdmin(base);
   return { child, port, base };
+}
+
+/**
+ * Resolves once `admin` can sign in with `password`. A fresh server answers /healthz before it
+ * has made its first admin (the password is hashed after listen), so a bench that signed in at once
+ * sometimes got 401. A few tries at most: failed sign-ins count towards the login throttle.
+ */
+export async function waitForAdmin(base, password = BENCH_PASSWORD, ms = 30_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const res = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
+    if (res.ok) return;
+    if (res.status !== 401 || Date.now() > until) {
+      throw new Error(`${base}: admin cannot sign in (${res.status} ${await res.text()})`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 /** Uploads `files` as a zip through the server's API, approves it, and returns the project id. */

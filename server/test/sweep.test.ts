@@ -36,6 +36,14 @@ function stagedBy(t: TestApp, instance: string, bytes: number): string {
   return folder;
 }
 
+/** A deploy PUT's body staged as one file (services/deploys.ts), as that instance leaves it. */
+function stagedFileBy(t: TestApp, instance: string, bytes: number): string {
+  const file = path.join(t.dataDir, 'staging', `${instance}.${Date.now().toString(36)}-def`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, Buffer.alloc(bytes, 2));
+  return file;
+}
+
 /** A stored blob no deployment references, leased by an upload of that instance. */
 async function leasedOrphan(t: TestApp, instance: string, text: string): Promise<string> {
   const { sha256 } = await t.ctx.store.put(Readable.from([Buffer.from(text)]));
@@ -60,17 +68,22 @@ describe('leftover sweep', () => {
     await leases.heartbeat(OTHER_DEAD, new Date(Date.now() - 1000).toISOString());
 
     const deadStaging = stagedBy(t, OTHER_DEAD, 5000);
+    const deadPut = stagedFileBy(t, OTHER_DEAD, 3000);
     const liveStaging = stagedBy(t, OTHER_LIVE, 100);
+    const livePut = stagedFileBy(t, OTHER_LIVE, 100);
     const deadBlob = await leasedOrphan(t, OTHER_DEAD, 'dead upload blob');
     const liveBlob = await leasedOrphan(t, OTHER_LIVE, 'live upload blob');
 
     await expect
-      .poll(async () => fs.existsSync(deadStaging) || (await t.ctx.store.stat(deadBlob)) !== null, {
-        timeout: 10_000,
-      })
+      .poll(
+        async () =>
+          fs.existsSync(deadStaging) || fs.existsSync(deadPut) || (await t.ctx.store.stat(deadBlob)) !== null,
+        { timeout: 10_000 },
+      )
       .toBe(false);
     // The live instance keeps all of its own.
     expect(fs.existsSync(liveStaging)).toBe(true);
+    expect(fs.existsSync(livePut)).toBe(true);
     expect(await t.ctx.store.stat(liveBlob)).not.toBeNull();
     const rows = await t.ctx.db.selectFrom('blob_leases').select(['upload_id', 'sha256']).execute();
     expect(rows.map((r) => r.sha256)).toEqual([liveBlob]);
@@ -80,7 +93,8 @@ describe('leftover sweep', () => {
       new Set([t.ctx.cluster.instances.self, OTHER_LIVE]),
     );
     expect(await leases.job(`instance:${OTHER_DEAD}`)).toBeUndefined();
-    await expect.poll(() => reclaimed(t, 'staging')).toBeGreaterThanOrEqual(5000);
+    // The folder's file and the staged PUT file, both counted.
+    await expect.poll(() => reclaimed(t, 'staging')).toBeGreaterThanOrEqual(8000);
     await expect.poll(() => reclaimed(t, 'blobs')).toBe('dead upload blob'.length);
   });
 

@@ -61,7 +61,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #sqlite: SqliteDatabase.Database;
   constructor(config: { database: SqliteDatabase.Database }) {
-    super(config);
+    super({ database: withStatementCache(config.database) });
     this.#sqlite = config.database;
   }
   override async beginTransaction(connection: DatabaseConnection) {
@@ -86,6 +86,38 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver() {
     return new ImmediateSqliteDriver(this.#config);
   }
+}
+
+/** Prepared statements kept per database, the most recently used (distinct SQL texts). */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The database as Kysely sees it: `prepare` answers a statement already prepared for the same SQL
+ * text when there is one (Kysely prepares every query afresh: tens of microseconds each, about
+ * 0.3 s of CPU over a 5,000-file first deploy). Only Kysely gets this view, and it changes no
+ * statement's mode (raw, pluck, expand), so a kept statement behaves as a fresh one. (While a
+ * statement is being iterated, a streamed select, the connection runs no other; a busy one is still
+ * never handed out: a fresh one is prepared beside it.)
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const kept = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(source: string): SqliteDatabase.Statement {
+      const hit = kept.get(source);
+      if (hit && !hit.busy) {
+        kept.delete(source);
+        kept.set(source, hit);
+        return hit;
+      }
+      const statement = sqlite.prepare(source);
+      if (!hit) {
+        kept.set(source, statement);
+        if (kept.size > STATEMENT_CACHE_SIZE) kept.delete(kept.keys().next().value!);
+      }
+      return statement;
+    },
+  };
 }
 
 export function openSqlite(file: string): SqliteDatabase.Database {

@@ -1,7 +1,7 @@
 /**
  * The leftover sweep (docs/decisions.md "Leftover sweep"): whatever a crash (kill -9) left
  * half-made is removed — at start-up before the server takes requests, then every few minutes:
- * staging folders of uploads whose process is gone, blob leases of uploads whose process is gone,
+ * staging folders (or a deploy PUT's one file) of uploads whose process is gone, blob leases of uploads whose process is gone,
  * and blobs no deployment references (stored just before a crash, before their rows were written),
  * and digest deploys nobody finished within an hour (services/deploys.ts), with their blobs.
  *
@@ -70,15 +70,13 @@ function stagedBy(name: string): string | null {
   return name.includes('.') && isInstanceId(owner) ? owner : null;
 }
 
-/** Bytes of the files under a folder (what removing it frees). */
-async function folderBytes(dir: string): Promise<number> {
+/** Bytes of a staged file, or of the files under a staged folder (what removing it frees). */
+async function stagedBytes(entry: string): Promise<number> {
+  const stat = await fs.promises.lstat(entry).catch(() => null);
+  if (!stat?.isDirectory()) return stat?.size ?? 0;
   let total = 0;
-  const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) total += await folderBytes(p);
-    else total += (await fs.promises.lstat(p).catch(() => null))?.size ?? 0;
-  }
+  const entries = await fs.promises.readdir(entry).catch(() => []);
+  for (const name of entries) total += await stagedBytes(path.join(entry, name));
   return total;
 }
 
@@ -101,7 +99,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
     }
     if (deps.keepStagedFrom !== undefined && stagedAt(name) >= deps.keepStagedFrom) continue;
     const dir = path.join(root, name);
-    const bytes = await folderBytes(dir);
+    const bytes = await stagedBytes(dir);
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
     deps.metrics?.reclaimed('staging', bytes);
     stagingRemoved++;

@@ -159,12 +159,33 @@ export function createDeployService(deps: {
     return pending;
   }
 
-  /** A folder of its own under staging/, named as stageUpload names them (jobs/sweep.ts reads it). */
-  async function stagingFolder(): Promise<string> {
+  /** A name of its own under staging/, as stageUpload names its folders (jobs/sweep.ts reads it). */
+  function stagingName(): string {
     const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-    const dir = path.join(stagingRoot(deps.dataDir), deps.owner ? `${deps.owner}.${id}` : id);
+    return path.join(stagingRoot(deps.dataDir), deps.owner ? `${deps.owner}.${id}` : id);
+  }
+
+  /** A folder of its own under staging/. */
+  async function stagingFolder(): Promise<string> {
+    const dir = stagingName();
     await fs.promises.mkdir(dir, { recursive: true });
     return dir;
+  }
+
+  /**
+   * A file of its own directly under staging/ (a PUT's body: no folder to make and remove for each
+   * of a first deploy's thousands of files). The staging folder is made once.
+   */
+  let stagingReady: Promise<unknown> | undefined;
+  async function stagingFile(): Promise<string> {
+    stagingReady ??= fs.promises
+      .mkdir(stagingRoot(deps.dataDir), { recursive: true })
+      .catch((error: unknown) => {
+        stagingReady = undefined;
+        throw error;
+      });
+    await stagingReady;
+    return stagingName();
   }
 
   async function open(actor: Actor, id: string): Promise<DeployRow & { files: Record<string, string> }> {
@@ -292,9 +313,8 @@ export function createDeployService(deps: {
       const { limits } = await settings.get();
       // A store known to be unreachable could not keep it: 503 before the body is read.
       store.throwIfDown?.();
-      const dir = await stagingFolder();
+      const file = await stagingFile();
       try {
-        const file = path.join(dir, 'file');
         // With the UTF-8 fact, so that finish need not read this content again.
         const digest = new ContentDigest({ utf8: true, crc32: false });
         let size = 0;
@@ -320,6 +340,11 @@ export function createDeployService(deps: {
         } catch (err) {
           if (err instanceof AppError) throw err;
           if (isDiskFull(err)) throw new InsufficientStorage(err);
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            // The staging folder is gone (removed by hand): made again for the next request.
+            stagingReady = undefined;
+            throw err;
+          }
           throw new AppError('invalid', messages.project.uploadInterrupted);
         }
         const facts = digest.finish();
@@ -334,7 +359,8 @@ export function createDeployService(deps: {
         await store.putFile(file, sha256);
         known.set(facts, true);
       } finally {
-        await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+        // Moved into the store when kept; otherwise removed here.
+        await fs.promises.rm(file, { force: true, maxRetries: 3 });
       }
     },
 
