@@ -9,7 +9,7 @@
  * database engines (TEST_DB).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -54,6 +54,7 @@ describe('S3 outages', () => {
   let port: number;
   let id: number;
   let auth: Record<string, string>;
+  let picture: { sha256: string; bytes: Buffer };
   const big = pdf(1500 * KB);
   const logLines: string[] = [];
   const unhandled: unknown[] = [];
@@ -75,6 +76,15 @@ describe('S3 outages', () => {
       { name: 'media/big.pdf', content: big },
     ]));
     auth = { authorization: `Bearer ${owner.token}` };
+    // The live version's picture, as the render worker stores it (it is off in tests).
+    const bytes = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 '), randomBytes(4 * KB)]);
+    picture = { bytes, sha256: (await t.ctx.store.put(Readable.from([bytes]))).sha256 };
+    await t.ctx.db
+      .updateTable('deployments')
+      .set({ thumbnail_sha256: picture.sha256 })
+      .where('project_id', '=', id)
+      .execute();
+    expect((await timed(port, `/api/thumbnails/${picture.sha256}.webp`)).status).toBe(200);
     // The page is read once: from now on it comes from memory, whatever the store does.
     expect((await timed(port, `/sites/${id}/`)).status).toBe(200);
   });
@@ -148,6 +158,7 @@ describe('S3 outages', () => {
         // Once it is known to be down, at once.
         expectSite503('small file not in memory', await timed(port, `/sites/${other}/small.pdf`));
         expectSite503('big file again', await timed(port, `/sites/${id}/media/big.pdf`));
+        expectApi503('picture', await timed(port, `/api/thumbnails/${picture.sha256}.webp`));
         // Once the store is known to be down, an upload is refused before its body is read.
         expectApi503('upload again', await upload(`再次${mode}`, pdf(10 * KB)));
         expectApi503('deploy PUT again', await putFile(deployId, fresh));
@@ -176,6 +187,8 @@ describe('S3 outages', () => {
       expect(Buffer.from(await whole.arrayBuffer()).equals(big)).toBe(true);
       const smallAgain = await fetch(`http://127.0.0.1:${port}/sites/${other}/small.pdf`);
       expect(Buffer.from(await smallAgain.arrayBuffer()).equals(small)).toBe(true);
+      const pictureAgain = await fetch(`http://127.0.0.1:${port}/api/thumbnails/${picture.sha256}.webp`);
+      expect(Buffer.from(await pictureAgain.arrayBuffer()).equals(picture.bytes)).toBe(true);
       expect((await putFile(deployId, fresh)).status).toBe(200);
       expect(outageLines().length - outagesBefore).toBe(1);
       expect(unhandled).toEqual([]);

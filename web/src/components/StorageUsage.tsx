@@ -50,7 +50,7 @@ export function StorageUsage({
       status={barStatus(usage)}
       strokeColor={nearlyFull(usage) ? token.colorWarning : undefined}
       showInfo={false}
-      size={size === 'small' ? 'small' : 'default'}
+      size={size === 'small' ? 'small' : 'medium'}
       aria-label={`${label}：${text}`}
     />
   );
