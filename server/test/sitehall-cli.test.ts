@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { messages } from '@sitehall/contracts';
@@ -172,6 +174,33 @@ describe('sitehall deploy', () => {
 
     const usage = await sitehall(['deploy'], env);
     expect(usage.code).toBe(2);
+  });
+
+  it('says when the server can’t be reached, or what answered is not the API', async () => {
+    const env = { SITEHALL_TOKEN: 'sht_anytokenwilldoherexxxxxxxxxxxx' };
+    // A port nothing listens on any more.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port: nobody } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = await sitehall(['projects'], { ...env, SITEHALL_URL: `http://127.0.0.1:${nobody}` });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`无法连接服务器 http://127.0.0.1:${nobody}：`);
+    expect(refused.stderr).toContain('ECONNREFUSED');
+
+    // A proxy's error page in front of the server.
+    const proxy = http.createServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>502 Bad Gateway</h1>');
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const page = await sitehall(['projects'], { ...env, SITEHALL_URL: `http://127.0.0.1:${port}` });
+      expect(page.code).toBe(1);
+      expect(page.stderr).toContain('服务器返回 HTTP 502（/api/projects/my）');
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('login checks the token and saves it readable by the user only', async () => {
