@@ -5,15 +5,16 @@ import { defineConfig } from 'vitest/config';
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
 
 /**
- * Server tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set;
- * web unit tests run in jsdom.
+ * Server tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set; the unit
+ * specs beside the code (`.spec.ts` under src) open no database, so they run once, with SQLite's
+ * (test/helpers.ts refuses them a database). Web unit tests run in jsdom.
  */
-const serverProject = (name: string, env: Record<string, string>) => ({
+const serverProject = (name: string, env: Record<string, string>, include: string[]) => ({
   extends: true as const,
   test: {
     name,
     root: './server',
-    include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
+    include,
     environment: 'node',
     env,
     testTimeout: 30_000,
@@ -31,7 +32,7 @@ export default defineConfig({
   resolve: { alias: { '@sitehall/contracts': contracts } },
   test: {
     projects: [
-      serverProject('server-sqlite', { TEST_DB: 'sqlite' }),
+      serverProject('server-sqlite', { TEST_DB: 'sqlite' }, ['src/**/*.spec.ts', 'test/**/*.test.ts']),
       {
         extends: true,
         test: {
@@ -41,7 +42,7 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', { TEST_DB: 'postgres' })] : []),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', { TEST_DB: 'postgres' }, ['test/**/*.test.ts'])] : []),
       {
         extends: true,
         test: {
