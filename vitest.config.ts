@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -5,27 +6,38 @@ import { defineConfig } from 'vitest/config';
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
 
 /**
- * Server tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set;
- * web unit tests run in jsdom.
+ * Server tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set; the unit
+ * specs beside the code (`.spec.ts` under src) open no database, so they run once, with SQLite's
+ * (test/helpers.ts refuses them a database). Web unit tests run in jsdom.
  */
-const serverProject = (name: string, env: Record<string, string>) => ({
+const serverProject = (name: string, env: Record<string, string>, include: string[]) => ({
   extends: true as const,
   test: {
     name,
     root: './server',
-    include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
+    include,
     environment: 'node',
     env,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // One module graph per worker, not one per file: importing the app (Fastify, Kysely, the S3
+    // client...) took about 3 s per file, over half the server suites' time on a 2-core machine.
+    // Each file still builds its own app, database and data dir; this file undoes what a test file
+    // could leave to the next (spies, fake timers).
+    isolate: false,
+    setupFiles: ['./test/between-files.ts'],
   },
 });
 
 export default defineConfig({
   resolve: { alias: { '@sitehall/contracts': contracts } },
   test: {
+    // Vitest's default is one worker fewer than the cores: one on the 2-core CI machine, which then
+    // sat idle while tests waited on PostgreSQL, child servers and timers. Two workers there took the
+    // suite from about 500 s to 280 s (docs/architecture.md "Run time").
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
-      serverProject('server-sqlite', { TEST_DB: 'sqlite' }),
+      serverProject('server-sqlite', { TEST_DB: 'sqlite' }, ['src/**/*.spec.ts', 'test/**/*.test.ts']),
       {
         extends: true,
         test: {
@@ -35,7 +47,9 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', { TEST_DB: 'postgres' })] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [serverProject('server-postgres', { TEST_DB: 'postgres' }, ['test/**/*.test.ts'])]
+        : []),
       {
         extends: true,
         test: {

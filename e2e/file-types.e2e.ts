@@ -50,7 +50,8 @@ test('a site with a LICENSE, sources and a dotfile uploads; the page fetches its
   await page.getByRole('article', { name: '照原样发布' }).getByRole('link', { name: '详情' }).click();
   await expect(page).toHaveURL(/\/projects\/\d+$/);
   const id = Number(new URL(page.url()).pathname.split('/').pop());
-  await expect(page.getByText('3 个文件仅供下载，不作为网页内容')).toBeVisible();
+  // The detail page's notice (the upload's message saying the same may still be showing).
+  await expect(page.locator('.ant-alert', { hasText: '3 个文件仅供下载，不作为网页内容' })).toBeVisible();
   await expect(page.getByText(/"\.jshintrc"、"LICENSE"、"src\/theme\.scss"/)).toBeVisible();
   await expect(page.locator('.ant-tag', { hasText: '仅供下载' })).toHaveCount(3);
 

@@ -45,6 +45,11 @@ export interface TestApp extends BuiltApp {
 }
 
 export async function freshDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
+  // The specs beside the code run on one engine only (vitest.config.ts): a test that needs a
+  // database belongs in server/test/, which runs on both.
+  if (expect.getState().testPath?.includes(`${path.sep}server${path.sep}src${path.sep}`)) {
+    throw new Error('server/src/**/*.spec.ts runs on SQLite only: put tests with a database in server/test/');
+  }
   if (!usingPostgres) return { database: { kind: 'sqlite', file: '' }, drop: async () => {} };
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');

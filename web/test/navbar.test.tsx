@@ -1,19 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { message } from 'antd';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, fakeApi, ok } from './fake-api';
 import { adminUser, makeUser, signIn } from './fixtures';
 import { renderApp } from './render';
-
-// Sign-out shows antd's static message, which outlives the test: close it before jsdom goes, and let
-// React finish removing it while the window is still there (its render otherwise ran after the
-// environment was torn down: "window is not defined").
-afterAll(async () => {
-  message.destroy();
-  // jsdom never ends the leave motion; its fallback timer (about half a second) runs before we go,
-  // with room for a machine so busy that timers and React's follow-up work run late.
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
-}, 10_000);
 
 const mainNav = () => screen.getByRole('navigation', { name: '主导航' });
 const navLinkNames = () =>

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup, configure } from '@testing-library/react';
+import { act, cleanup, configure } from '@testing-library/react';
+import { ConfigProvider, Modal, message, notification } from 'antd';
 import { afterEach, vi } from 'vitest';
 
 // Whole-app renders with antd are slow in jsdom; leave room on a busy machine.
@@ -48,8 +49,36 @@ window.scrollTo = () => {};
 const originalGetComputedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element) => originalGetComputedStyle(element);
 
+/**
+ * antd's static message and notification (the user menu's sign-out message) render in a React root
+ * of their own that outlives each test's render. Left alone, a message closes after its duration
+ * and plays a leave motion jsdom never ends, so React work for it could run once the file's jsdom
+ * was gone ("window is not defined", an unhandled error that fails the run). In tests they appear
+ * without motion and stay until the test ends (no timers at all), and each test ends by removing
+ * them inside act, so React's work for them is done before the test is. The theme is the static
+ * holders' base: AntdShell's holderRender wraps them in the app's theme, which inherits it and
+ * leaves motion alone.
+ */
+ConfigProvider.config({ theme: { token: { motion: false } } });
+message.config({ duration: 0 });
+notification.config({ duration: 0 });
+
 afterEach(() => {
   cleanup();
+  // What feedback is still on the page now is static (App's went with the render). Only destroy
+  // what is there: destroying makes the static root if there is none yet, and one made before
+  // AntdShell set holderRender is replaced on its next render, losing what it shows.
+  act(() => {
+    if (document.querySelector('.ant-message-notice-wrapper')) message.destroy();
+    if (document.querySelector('.ant-notification-notice-wrapper')) notification.destroy();
+    Modal.destroyAll();
+  });
+  // Had antd kept a motion going after all (a new version, a new kind of static feedback), React
+  // work would still be queued: say so here rather than as an unhandled error after the file.
+  const left = document.querySelector(
+    '.ant-message-notice-wrapper, .ant-notification-notice-wrapper, .ant-modal-root',
+  );
+  if (left) throw new Error(`antd feedback left after the test: ${left.textContent}`);
   window.localStorage.clear();
   window.sessionStorage.clear();
   vi.restoreAllMocks();
