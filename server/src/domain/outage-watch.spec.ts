@@ -139,6 +139,34 @@ describe('outage watch', () => {
     expect(d.dropped).toHaveLength(1);
   });
 
+  it('a report or a drop that throws changes nothing: calls are still cut, and the watch recovers', async () => {
+    const unhandled: unknown[] = [];
+    const collect = (err: unknown) => unhandled.push(err);
+    process.on('unhandledRejection', collect);
+    try {
+      const d = dependency();
+      d.watch.reportTo((event) => {
+        d.reported.push(event.kind);
+        throw new Error('log closed');
+      });
+      const waiting = d.watch.track();
+      await takeDown(d);
+      expect(waiting.signal.aborted).toBe(true);
+      expect(d.watch.available).toBe(false);
+      expect(d.reported).toEqual(['down']);
+      d.answering = true;
+      await vi.advanceTimersByTimeAsync(RETRY_MAX_MS);
+      expect(d.watch.available).toBe(true);
+      expect(d.reported).toEqual(['down', 'up']);
+      // An unhandled rejection is reported on a later turn of the real event loop.
+      vi.useRealTimers();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', collect);
+    }
+  });
+
   it('while down, asks again after a delay that doubles from the first up to the last', async () => {
     const d = dependency();
     await takeDown(d);

@@ -157,16 +157,20 @@ export class OutageWatch {
         if (this.#down) {
           this.#down = false;
           this.#retryMs = RETRY_FIRST_MS;
-          this.#report({ kind: 'up' });
+          this.#tell({ kind: 'up' });
         }
       },
       (err: unknown) => {
         if (this.#closed) return;
         if (!this.#down) {
           this.#down = true;
-          this.#report({ kind: 'down', err });
+          this.#tell({ kind: 'down', err });
           for (const call of this.#calls) call.abort();
-          this.#options.onDown?.(err);
+          try {
+            this.#options.onDown?.(err);
+          } catch {
+            // What the dependency could not drop it drops at its next failure; the watch goes on.
+          }
         }
         this.#scheduleRetry();
       },
@@ -176,6 +180,19 @@ export class OutageWatch {
       this.#lastAnswerAt = performance.now();
     });
     return this.#asking;
+  }
+
+  /**
+   * Reports down or up. A report that throws (a log that can't be written) is dropped: it must not
+   * stop the watch from cutting calls and asking again, nor end the process as an unhandled
+   * rejection.
+   */
+  #tell(event: OutageEvent): void {
+    try {
+      this.#report(event);
+    } catch {
+      // Nothing else to tell it to.
+    }
   }
 
   #scheduleRetry(): void {
