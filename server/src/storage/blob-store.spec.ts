@@ -48,6 +48,20 @@ describe('LocalBlobStore specifics', () => {
     expect((await fs.readdir(dir)).sort()).toEqual([sha256, `${sha256}.br`]);
   });
 
+  it('stores again into a folder removed under it (folders it made are remembered, not trusted)', async () => {
+    const first = await fx.store.put(Readable.from([Buffer.from('first')]));
+    // Its folder removed by hand while the server runs.
+    const shard = path.join(fx.dir, 'blobs', first.sha256.slice(0, 2));
+    await fs.rm(shard, { recursive: true, force: true });
+    const again = await fx.store.put(Readable.from([Buffer.from('first')]));
+    expect(again.sha256).toBe(first.sha256);
+    expect((await bytes(await fx.store.read(first.sha256))).toString()).toBe('first');
+    await fs.rm(shard, { recursive: true, force: true });
+    const staged = await fx.makeFile(Buffer.from('first'));
+    await fx.store.putFile(staged, first.sha256);
+    expect((await bytes(await fx.store.read(first.sha256))).toString()).toBe('first');
+  });
+
   it('sizes says what stat says of each hash, over many event-loop turns', async () => {
     const held = await Promise.all(
       Array.from({ length: 3 }, (_, i) => fx.store.put(Readable.from([Buffer.from('x'.repeat(i))]))),

@@ -43,6 +43,8 @@ export class LocalBlobStore implements BlobStore {
   readonly #durable: boolean;
   readonly #readChunk: number;
   #tmpReady: Promise<unknown> | null = null;
+  /** Blob folders known to exist (at most 65,536: two levels of two hex digits). */
+  readonly #dirs = new Set<string>();
 
   /** `root` is the blobs folder itself, normally DATA_DIR/blobs (see inDataDir). */
   constructor(root: string, opts: LocalBlobStoreOptions = {}) {
@@ -77,10 +79,9 @@ export class LocalBlobStore implements BlobStore {
       await fsp.rm(filePath, { force: true });
       return;
     }
-    await fsp.mkdir(path.dirname(target), { recursive: true });
     if (this.#durable) await fsyncFile(filePath);
     try {
-      await fsp.rename(filePath, target);
+      await this.#renameInto(filePath, target);
       return;
     } catch (error) {
       if (errorCode(error) !== 'EXDEV') throw error;
@@ -247,8 +248,28 @@ export class LocalBlobStore implements BlobStore {
       await fsp.rm(tmp, { force: true });
       return;
     }
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    await fsp.rename(tmp, target);
+    await this.#renameInto(tmp, target);
+  }
+
+  /**
+   * Renames a file into the store, making its folder (blobs/aa/bb) the first time this store meets
+   * it: a first deploy of 5,000 files spent about 0.8 s of its server time in mkdir calls for
+   * folders that already existed. Nothing of ours removes these folders; should one go anyway
+   * (removed by hand), the rename's ENOENT makes it again.
+   */
+  async #renameInto(from: string, to: string): Promise<void> {
+    const dir = path.dirname(to);
+    if (!this.#dirs.has(dir)) {
+      await fsp.mkdir(dir, { recursive: true });
+      this.#dirs.add(dir);
+    }
+    try {
+      await fsp.rename(from, to);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      await fsp.mkdir(dir, { recursive: true });
+      await fsp.rename(from, to);
+    }
   }
 }
 
