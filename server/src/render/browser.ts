@@ -4,7 +4,7 @@
  * when it crashed or a render failed (a hung renderer is not reused).
  */
 import fs from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 const LAUNCH_TIMEOUT_MS = 20_000;
 const CLOSE_TIMEOUT_MS = 3_000;
@@ -65,15 +65,19 @@ export class RenderBrowser {
       return this.#browser;
     }
     if (this.#browser) await this.close();
-    this.#launching ??= chromium
-      .launch({
-        executablePath: this.executablePath,
-        args: CHROMIUM_ARGS,
-        timeout: LAUNCH_TIMEOUT_MS,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      })
+    // playwright-core is loaded with the first launch, not at start: ~275 ms and ~90 MB of a
+    // server whose render worker is off or has nothing to render yet.
+    this.#launching ??= import('playwright-core')
+      .then(({ chromium }) =>
+        chromium.launch({
+          executablePath: this.executablePath,
+          args: CHROMIUM_ARGS,
+          timeout: LAUNCH_TIMEOUT_MS,
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
+        }),
+      )
       .finally(() => {
         this.#launching = null;
       });

@@ -8,7 +8,6 @@
  */
 import { Readable } from 'node:stream';
 import { messages } from '@sitehall/contracts';
-import sharp from 'sharp';
 import { parseContentCheck, riskRankOf } from '../content-check/report.js';
 import { mergeRuntime } from '../content-check/runtime.js';
 import type { DB } from '../db/database.js';
@@ -54,13 +53,21 @@ export interface RenderServiceDeps {
   log?: (level: 'info' | 'warn' | 'error', msg: string, detail?: Record<string, unknown>) => void;
 }
 
+/**
+ * sharp, loaded with the first picture rather than at start (a server whose render worker is off,
+ * or has nothing to render yet, never loads its native library: ~60 ms and ~25 MB).
+ */
+const loadSharp = () => import('sharp').then((m) => m.default);
+
 /** A screenshot of one colour (nothing drawn) is a blank page. */
 async function isBlank(png: Buffer): Promise<boolean> {
+  const sharp = await loadSharp();
   const stats = await sharp(png).stats();
   return stats.channels.every((c) => c.stdev < 1.5);
 }
 
 async function thumbnails(png: Buffer): Promise<{ large: Buffer; small: Buffer }> {
+  const sharp = await loadSharp();
   const resize = (size: { width: number; height: number }) =>
     sharp(png)
       .resize(size.width, size.height, { fit: 'cover', position: 'top' })
