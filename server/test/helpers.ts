@@ -105,6 +105,28 @@ export async function acrossMigration(
   }
 }
 
+/**
+ * A user row written as migrations from 004 on know the users table (for `acrossMigration`'s
+ * `before`): the owner of rows made before a later migration. Returns its id.
+ */
+export async function insertOldUser(db: Kysely<Record<string, Record<string, unknown>>>): Promise<number> {
+  const at = new Date().toISOString();
+  const user = await db
+    .insertInto('users')
+    .values({
+      username: 'old',
+      username_key: 'old',
+      password_hash: 'x',
+      role: 'user',
+      email: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return user.id as number;
+}
+
 export function tempDir(prefix = 'sitehall-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }

@@ -3,7 +3,7 @@
  * PostgreSQL, kept when a project is renamed, and given to projects that existed before the key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acrossMigration, createTestApp, liveProject, type TestApp } from './helpers.js';
+import { acrossMigration, createTestApp, insertOldUser, liveProject, type TestApp } from './helpers.js';
 
 describe('showcase name order', () => {
   let t: TestApp;
@@ -56,24 +56,12 @@ describe('name sort key migration', () => {
       '004_showcase_statistics',
       async (db) => {
         const at = new Date().toISOString();
-        const user = await db
-          .insertInto('users')
-          .values({
-            username: 'old',
-            username_key: 'old',
-            password_hash: 'x',
-            role: 'user',
-            email: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const ownerId = await insertOldUser(db);
         for (const name of ['中秋', '北京']) {
           await db
             .insertInto('projects')
             .values({
-              owner_id: user.id,
+              owner_id: ownerId,
               name,
               description: null,
               status: 'pending',

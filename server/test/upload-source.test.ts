@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acrossMigration, createTestApp, type TestApp, uploadProject } from './helpers.js';
+import { acrossMigration, createTestApp, insertOldUser, type TestApp, uploadProject } from './helpers.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name));
 
@@ -59,23 +59,11 @@ describe('the way a version came in', () => {
       '011_api_tokens_deploys',
       async (db) => {
         const at = new Date().toISOString();
-        const user = await db
-          .insertInto('users')
-          .values({
-            username: 'old',
-            username_key: 'old',
-            password_hash: 'x',
-            role: 'user',
-            email: null,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const ownerId = await insertOldUser(db);
         const project = await db
           .insertInto('projects')
           .values({
-            owner_id: user.id,
+            owner_id: ownerId,
             name: '旧项目',
             description: null,
             status: 'pending',
@@ -99,7 +87,7 @@ describe('the way a version came in', () => {
             total_size: 0,
             entry_file: null,
             content_check: null,
-            created_by: user.id,
+            created_by: ownerId,
             created_at: at,
           })
           .execute();

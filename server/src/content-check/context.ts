@@ -28,9 +28,9 @@ export interface ScriptFacts {
 export const newScriptFacts = (): ScriptFacts => ({ sources: new Set(), sinks: [], drivesForms: false });
 
 /**
- * What scanning one file did to and asked of its site (trace.ts): the findings and hosts it
- * added, in order, and the answers it got about other files. Replayed, it stands for the scan
- * wherever those answers are still the same.
+ * What scanning one file did to and asked of its site (kept in trace-cache.ts, replayed in
+ * analyze.ts): the findings and hosts it added, in order, and the answers it got about other
+ * files. Replayed, it stands for the scan wherever those answers are still the same.
  */
 export interface FileTrace {
   /** [rule, values, line, excerpt] of each finding, or [group, host] of each listed host. */

@@ -1,7 +1,7 @@
 /**
  * The leftover sweep (docs/decisions.md "Leftover sweep"): whatever a crash (kill -9) left
  * half-made is removed — at start-up before the server takes requests, then every few minutes:
- * staging folders (or a deploy PUT's one file) of uploads whose process is gone, blob leases of uploads whose process is gone,
+ * staging folders (or a deploy PUT's one file) and blob leases of uploads whose process is gone,
  * and blobs no deployment references (stored just before a crash, before their rows were written),
  * and digest deploys nobody finished within an hour (services/deploys.ts), with their blobs.
  *

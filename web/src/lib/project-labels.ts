@@ -41,7 +41,8 @@ export function uploadTypeLabel({ upload_type, upload_source }: UploadFacts): st
   return ARCHIVE_FORMATS[upload_source].name;
 }
 
-const DEPLOY_LABEL = '命令行部署';
+/** A digest deploy (`sitehall deploy`), wherever a version's way in is named. */
+export const DEPLOY_LABEL = '命令行部署';
 /** How versions from before the way in was recorded read, as they always have. */
 const RECORDED_BEFORE: Record<UploadType, string> = {
   zip: 'ZIP 压缩包',

@@ -12,6 +12,7 @@ import {
   type SettingKey,
   settingOf,
 } from '@sitehall/contracts';
+import { DEPLOY_LABEL } from '../../../lib/project-labels';
 
 /** A platform setting's change is named and its values read as the settings table says. */
 const settingOfKey = (key: string): SettingDescriptor | undefined =>
@@ -44,7 +45,7 @@ const LABELLED_KEYS = new Set(['from', 'to', 'role']);
 const TYPE_LABELS: Record<string, string> = {
   files: '文件',
   ...Object.fromEntries(ARCHIVE_FORMAT_KEYS.map((format) => [format, ARCHIVE_FORMATS[format].label])),
-  deploy: '命令行部署',
+  deploy: DEPLOY_LABEL,
 };
 
 /** A project's fields, as an edit lists them (修改字段：描述、公开状态). */
