@@ -96,7 +96,9 @@ export async function startServer(env) {
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`);
   await waitForAdmin(base);
-  return { child, port, base };
+  // Where live sites are served on a default install: the app port only redirects /sites there.
+  const sitesBase = `http://127.0.0.1:${sitesPort}`;
+  return { child, port, base, sitesBase };
 }
 
 /**
@@ -174,10 +176,17 @@ export const png = (size) => Buffer.concat([PNG_HEAD, randomBytes(size - PNG_HEA
 
 /**
  * wrk with one thread on CLIENT_CPU: requests/s, p99 (ms) and the number of requests. Throws on
- * any non-2xx/3xx answer, with the status one request gets now.
+ * any non-2xx/3xx answer, with the status one request gets now; with `only2xx`, on a redirect too
+ * (a bench of files must not measure a redirect to them).
  */
-export function wrk(url, { seconds, connections, headers = [] }) {
+export function wrk(url, { seconds, connections, headers = [], only2xx = false }) {
   const h = headers.flatMap((line) => ['-H', line]);
+  if (only2xx) {
+    const code = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', ...h, url], {
+      encoding: 'utf8',
+    }).stdout;
+    if (!code.startsWith('2')) throw new Error(`${url}: answers ${code}, not a file`);
+  }
   const r = spawnSync(
     'taskset',
     ['-c', CLIENT_CPU, 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...h, url],

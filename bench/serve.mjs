@@ -60,9 +60,10 @@ const TARGETS = args.only ? ALL_TARGETS.filter((t) => new RegExp(args.only, 'i')
 
 // ---- SiteHall -----------------------------------------------------------------------------------
 async function startSiteHall() {
-  const { base, child } = await startServer({ DATA_DIR: path.join(work, 'data') });
+  const { base, sitesBase, child } = await startServer({ DATA_DIR: path.join(work, 'data') });
   const id = await publishSite(base, FILES, '基准测试站点');
-  return { base, prefix: `/sites/${id}/`, pid: child.pid };
+  // Sites are served on the sites port; the app port's /sites/{id}/ is a redirect to it.
+  return { base: sitesBase, prefix: `/sites/${id}/`, pid: child.pid };
 }
 
 // ---- nginx --------------------------------------------------------------------------------------
@@ -182,7 +183,7 @@ function cpuMs(pid) {
 /** wrk's figures for url, with the server's CPU µs per request when its pid is given. */
 function measure(url, seconds = DURATION, pid = undefined) {
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  const r = wrk(url, { seconds, connections: CONNECTIONS });
+  const r = wrk(url, { seconds, connections: CONNECTIONS, only2xx: true });
   const cpu = pid && r.requests ? ((cpuMs(pid) - cpuBefore) * 1000) / r.requests : Number.NaN;
   return { ...r, cpu };
 }
