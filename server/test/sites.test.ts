@@ -207,6 +207,36 @@ describe('serving live sites', () => {
     expect(staleIfRange.statusCode).toBe(200);
   });
 
+  it('answers 412 when If-Match or If-Unmodified-Since fails, on every path, before 304 and ranges', async () => {
+    const url = `/sites/${id}/css/style.css`;
+    const first = await rawRequest(port, url);
+    const etag = first.headers.etag as string;
+    const lastModified = first.headers['last-modified'] as string;
+    const before = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    // Over a real connection (the fast paths hand these to the route) and through inject alike.
+    for (const ask of [
+      (headers: Record<string, string>) => rawRequest(port, url, { headers }).then((r) => r.status),
+      (headers: Record<string, string>) => t.request({ url, headers }).then((r) => r.statusCode),
+    ]) {
+      expect(await ask({ 'if-match': etag })).toBe(200);
+      expect(await ask({ 'if-match': '*' })).toBe(200);
+      expect(await ask({ 'if-match': '"0000"' })).toBe(412);
+      expect(await ask({ 'if-match': `W/${etag}` })).toBe(412);
+      expect(await ask({ 'if-unmodified-since': lastModified })).toBe(200);
+      expect(await ask({ 'if-unmodified-since': before })).toBe(412);
+      expect(await ask({ 'if-match': '"0000"', 'if-none-match': etag })).toBe(412);
+      expect(await ask({ 'if-match': etag, range: 'bytes=0-9' })).toBe(206);
+      expect(await ask({ 'if-match': '"0000"', range: 'bytes=0-9' })).toBe(412);
+    }
+    const failed = await rawRequest(port, url, { headers: { 'if-match': '"0000"' } });
+    expect(failed.body.length).toBe(0);
+    expect(failed.headers.etag).toBe(etag);
+    // A 404 ignores preconditions (RFC 9110 §13.2.1).
+    expect(
+      (await rawRequest(port, `/sites/${id}/missing.css`, { headers: { 'if-match': '"0000"' } })).status,
+    ).toBe(404);
+  });
+
   it('streams a large file whole and in ranges', async () => {
     const whole = await rawRequest(port, `/sites/${id}/big.png`);
     expect(whole.status).toBe(200);

@@ -210,7 +210,13 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
       const url = req.url;
       if (req.method !== 'GET' || url === undefined) return false;
       const headers = req.headers;
-      if (headers.range !== undefined) return false;
+      // Ranges and preconditions (412) are the route's to decide, as on the connection path.
+      if (
+        headers.range !== undefined ||
+        headers['if-match'] !== undefined ||
+        headers['if-unmodified-since'] !== undefined
+      )
+        return false;
       const purpose = headers['sec-purpose'] ?? headers.purpose;
       const answered = answer({
         url,

@@ -6,6 +6,7 @@ import {
   isNotModified,
   noneMatchHits,
   parseRange,
+  preconditionsHold,
 } from './http-conditions.js';
 
 describe('acceptedEncodings', () => {
@@ -96,5 +97,29 @@ describe('validators', () => {
     expect(ifRangeAllows(lastModified.toUTCString(), tag, lastModified)).toBe(true);
     expect(ifRangeAllows('Thu, 01 Jan 2025 00:00:00 GMT', tag, lastModified)).toBe(false);
     expect(ifRangeAllows(lastModified.toUTCString(), tag)).toBe(false);
+  });
+
+  it('holds If-Match strongly and If-Unmodified-Since to the second; If-Match decides when present', () => {
+    const lastModified = new Date('2025-01-02T03:04:05Z');
+    expect(preconditionsHold({}, tag, lastModified)).toBe(true);
+    expect(preconditionsHold({ 'if-match': tag }, tag)).toBe(true);
+    expect(preconditionsHold({ 'if-match': `"a", ${tag}` }, tag)).toBe(true);
+    expect(preconditionsHold({ 'if-match': '*' }, tag)).toBe(true);
+    expect(preconditionsHold({ 'if-match': `W/${tag}` }, tag)).toBe(false);
+    expect(preconditionsHold({ 'if-match': '"stale"' }, tag)).toBe(false);
+    expect(preconditionsHold({ 'if-unmodified-since': lastModified.toUTCString() }, tag, lastModified)).toBe(
+      true,
+    );
+    expect(
+      preconditionsHold({ 'if-unmodified-since': 'Thu, 01 Jan 2025 00:00:00 GMT' }, tag, lastModified),
+    ).toBe(false);
+    expect(preconditionsHold({ 'if-unmodified-since': 'not a date' }, tag, lastModified)).toBe(true);
+    expect(
+      preconditionsHold(
+        { 'if-match': tag, 'if-unmodified-since': 'Thu, 01 Jan 2025 00:00:00 GMT' },
+        tag,
+        lastModified,
+      ),
+    ).toBe(true);
   });
 });

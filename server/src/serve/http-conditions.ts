@@ -1,6 +1,7 @@
 /**
  * The request headers that shape a static response (RFC 9110): Accept-Encoding, Range, If-Range,
- * If-None-Match, If-Modified-Since. Pure functions of header values, no I/O.
+ * If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since. Pure functions of header values,
+ * no I/O.
  */
 
 export type ContentEncoding = 'br' | 'gzip';
@@ -77,6 +78,28 @@ export function noneMatchHits(header: string, etag: string): boolean {
 
 function seconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
+}
+
+/**
+ * The preconditions of RFC 9110 §13.2.2 steps 1–2: false when the answer must be 412. If-Match
+ * decides when present ('*' matches any current file; entity tags compare strongly, so a weak tag
+ * never matches); otherwise If-Unmodified-Since fails when the file changed after that date. An
+ * unparsable date is ignored, as the RFC says.
+ */
+export function preconditionsHold(
+  headers: { 'if-match'?: string | undefined; 'if-unmodified-since'?: string | undefined },
+  etag: string,
+  lastModified?: Date,
+): boolean {
+  const match = headers['if-match'];
+  if (match !== undefined) {
+    if (match.trim() === '*') return true;
+    return [...match.matchAll(/(W\/)?"([^"]*)"/g)].some((m) => !m[1] && `"${m[2]}"` === etag);
+  }
+  const since = headers['if-unmodified-since'];
+  if (since === undefined || !lastModified) return true;
+  const sinceMs = Date.parse(since);
+  return !Number.isFinite(sinceMs) || seconds(lastModified) <= Math.floor(sinceMs / 1000);
 }
 
 /** GET/HEAD answered with 304? If-None-Match decides when present, else If-Modified-Since. */

@@ -47,6 +47,8 @@ export function sendSiteFile(
       range: stringHeader(headers.range),
       ifRange: stringHeader(headers['if-range']),
       acceptEncoding: stringHeader(headers['accept-encoding']),
+      ifMatch: stringHeader(headers['if-match']),
+      ifUnmodifiedSince: stringHeader(headers['if-unmodified-since']),
       ifNoneMatch: stringHeader(headers['if-none-match']),
       ifModifiedSince: stringHeader(headers['if-modified-since']),
     },

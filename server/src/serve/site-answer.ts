@@ -3,13 +3,14 @@
  * whole header list (the site's sandbox headers from serve/site-headers.ts first, then
  * Cache-Control, Last-Modified, Vary, ETag, Content-Type, Content-Disposition, Accept-Ranges,
  * Content-Encoding, Content-Range, Content-Length) and where the body comes from. Conditional
- * requests (304), a single byte range (206/416), compression negotiation, HEAD, and the site's own
+ * requests (412, 304), a single byte range (206/416), compression negotiation, HEAD, and the site's own
  * 404.html are decided here and nowhere else (docs/architecture.md "Serving a site").
  *
  * Its writers only put an answer on their transport: the Fastify route (serve/send.ts), Node's
  * request event and a connection's bytes (serve/fast-path.ts, serve/fast-connections.ts). The
  * header lists are built once per file, encoding and set of options and kept, so a hot file's
- * answer costs a few identity comparisons.
+ * answer costs a few identity comparisons. What is kept lives on each file's record (a WeakMap
+ * keyed by the file); no call leaves state behind for the next one.
  */
 import {
   attachmentDisposition,
@@ -26,6 +27,7 @@ import {
   ifRangeAllows,
   isNotModified,
   parseRange,
+  preconditionsHold,
 } from './http-conditions.js';
 import type { SiteFile } from './resolve.js';
 import type { EncodedBody, SiteFileSource } from './site-file-source.js';
@@ -36,6 +38,8 @@ export interface SiteFileRequest {
   range?: string | undefined;
   ifRange?: string | undefined;
   acceptEncoding?: string | undefined;
+  ifMatch?: string | undefined;
+  ifUnmodifiedSince?: string | undefined;
   ifNoneMatch?: string | undefined;
   ifModifiedSince?: string | undefined;
 }
@@ -66,13 +70,13 @@ export interface SiteAnswerBody {
 }
 
 export interface SiteAnswer {
-  status: 200 | 206 | 302 | 304 | 404 | 416;
+  status: 200 | 206 | 302 | 304 | 404 | 412 | 416;
   /**
    * [name, value, name, value, ...], lower-case names. The same array for the same file, encoding,
    * status and options: writers may keep what they make of it (fast-connections keeps the bytes).
    */
   headers: readonly string[];
-  /** null: no body (304, 416, and HEAD, whose headers still say the GET's length). */
+  /** null: no body (304, 412, 416, and HEAD, whose headers still say the GET's length). */
   body: SiteAnswerBody | null;
 }
 
@@ -94,9 +98,9 @@ export function siteFileAnswer(
   const range = rangeOf(file, request, opts);
   const encoded = range === null ? knownEncoding(file, request, source) : null;
   if (encoded !== undefined) return decide(file, request, source, opts, range, encoded);
-  // Read at once: lastAccepted is the list knownEncoding just parsed.
+  // knownEncoding left the parsed list on the file's facts.
   return source
-    .pickEncoding(file, lastAccepted)
+    .pickEncoding(file, factsOf(file).acceptedList)
     .then((picked) => decide(file, request, source, opts, range, picked));
 }
 
@@ -199,13 +203,10 @@ function rangeOf(
   return parseRange(request.range, file.size);
 }
 
-let lastAccept: string | undefined;
-let lastAccepted: readonly ContentEncoding[] = [];
-
 /**
  * The variant to send (null: the plain bytes) when known without I/O, undefined when the source
- * must be asked (with lastAccepted, the list just parsed). Browsers send the same Accept-Encoding
- * every time: it is parsed once, and each file remembers its answer to the last list seen.
+ * must be asked (with the file's acceptedList, the list just parsed). Browsers send the same
+ * Accept-Encoding every time: each file keeps the last header it saw parsed, and its answer to it.
  */
 function knownEncoding(
   file: SiteFile,
@@ -215,16 +216,17 @@ function knownEncoding(
   const facts = factsOf(file);
   if (!facts.compressible || file.size < source.minCompressBytes) return null;
   const accept = request.acceptEncoding;
-  if (accept !== lastAccept) {
-    lastAccepted = acceptedEncodings(accept);
-    lastAccept = accept;
+  if (accept !== facts.acceptHeader) {
+    facts.acceptedList = acceptedEncodings(accept);
+    facts.acceptHeader = accept;
   }
-  if (lastAccepted.length === 0) return null;
-  if (facts.accepted !== lastAccepted) {
-    const known = source.knownEncoding(file, lastAccepted);
+  const list = facts.acceptedList;
+  if (list.length === 0) return null;
+  if (facts.accepted !== list) {
+    const known = source.knownEncoding(file, list);
     if (known === undefined) return undefined;
     // A variant's size never changes once known (blobs are immutable): safe to keep.
-    facts.accepted = lastAccepted;
+    facts.accepted = list;
     facts.encoded = known;
   }
   return facts.encoded;
@@ -239,7 +241,19 @@ function decide(
   encoded: EncodedBody | null,
 ): SiteAnswer {
   const p = preparedHeaders(file, source, opts, encoded);
+  // RFC 9110 §13.2.2: the preconditions first (412), then If-None-Match/If-Modified-Since (304),
+  // then If-Range and Range. A 404 (the site's own 404.html) ignores them all (§13.2.1).
   if (p.status === 200) {
+    if (
+      (request.ifMatch !== undefined || request.ifUnmodifiedSince !== undefined) &&
+      !preconditionsHold(
+        { 'if-match': request.ifMatch, 'if-unmodified-since': request.ifUnmodifiedSince },
+        p.etag,
+        opts.lastModified,
+      )
+    ) {
+      return { status: 412, headers: p.notModified, body: null };
+    }
     const noneMatch = request.ifNoneMatch;
     const since = request.ifModifiedSince;
     if (
@@ -278,6 +292,9 @@ interface FileFacts {
   compressible: boolean;
   html: boolean;
   etag: string;
+  /** The last Accept-Encoding header asked of this file, and its parsed list. */
+  acceptHeader: string | undefined;
+  acceptedList: readonly ContentEncoding[];
   /** The last Accept-Encoding list seen for this file and the variant it chose. */
   accepted: readonly ContentEncoding[] | null;
   encoded: EncodedBody | null;
@@ -297,6 +314,8 @@ function factsOf(file: SiteFile): FileFacts {
       compressible: isCompressible(mime),
       html: isHtml(mime),
       etag: etagFor(file.sha256),
+      acceptHeader: undefined,
+      acceptedList: [],
       accepted: null,
       encoded: null,
       prepared: [],
@@ -366,7 +385,8 @@ function prepare(
   // A record first, so a name the site headers also set (a preview's Cache-Control) is there once.
   const common: Record<string, string> = { ...siteHeaders };
   common['cache-control'] = opts.cacheControl ?? (f.html ? HTML_CACHE : ASSET_CACHE);
-  if (opts.lastModified) common['last-modified'] = httpDate(opts.lastModified);
+  // Formatted once: prepare runs once per file, encoding and set of options.
+  if (opts.lastModified) common['last-modified'] = opts.lastModified.toUTCString();
   if (compressible) common.vary = 'Accept-Encoding';
   if (status === 200) common.etag = etag;
   const notModified = Object.entries(common).flat();
@@ -389,15 +409,4 @@ function prepare(
     whole,
     body: { encoding, range: null, memoryKey: source.memoryKey(file, encoding) },
   };
-}
-
-let lastDate: Date | undefined;
-let lastDateText = '';
-/** Date → HTTP date; the same deployment's date asked again and again is formatted once. */
-function httpDate(date: Date): string {
-  if (date !== lastDate) {
-    lastDate = date;
-    lastDateText = date.toUTCString();
-  }
-  return lastDateText;
 }
