@@ -41,6 +41,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'scripts',
+          root: './scripts',
+          include: ['**/*.spec.mjs'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'contracts',
           root: './packages/contracts',
           include: ['src/**/*.spec.ts'],
