@@ -114,6 +114,43 @@ describe('files of other types', () => {
     expect(bcmap.rawPayload.equals(BCMAP)).toBe(true);
   });
 
+  it('takes pdf.js fonts (CFF under .pfb) and empty web files as shipped, zipped or as a folder', async () => {
+    // The head of pdf.js's web/standard_fonts/FoxitDingbats.pfb: bare CFF data, version 1.0.
+    const cff = Buffer.from([0x01, 0x00, 0x04, 0x02, 0x00, 0x01, 0x01, 0x01, 0x12, 0x46, 0x6f, 0x78]);
+    const site = {
+      'dist/index.html': '<!doctype html><title>文档</title><link rel="stylesheet" href="vp-icons.css">',
+      'dist/vp-icons.css': '',
+      'dist/web/standard_fonts/FoxitDingbats.pfb': cff,
+    };
+    const zipped = await liveProject(t, [{ name: 'dist.zip', content: await makeZip(site) }], {
+      name: '空文件',
+    });
+    const folder = await liveProject(
+      t,
+      Object.entries(site).map(([name, content]) => ({ name, content })),
+      { name: '空文件文件夹' },
+    );
+    for (const { id } of [zipped, folder]) {
+      const empty = await t.request({ url: `/sites/${id}/vp-icons.css` });
+      expect(empty.statusCode).toBe(200);
+      expect(empty.headers['content-type']).toMatch(/^text\/css/);
+      expect(empty.headers['content-length']).toBe('0');
+      const font = await t.request({ url: `/sites/${id}/web/standard_fonts/FoxitDingbats.pfb` });
+      expect(font.statusCode).toBe(200);
+      expect(font.rawPayload.equals(cff)).toBe(true);
+    }
+    // A file picked on its own that is empty is still refused, as the upload form says.
+    const owner = await t.createUser();
+    const res = await uploadProject(t, owner.token, {
+      name: '空页面',
+      files: [
+        { name: 'index.html', content: '<p>x</p>' },
+        { name: 'empty.css', content: '' },
+      ],
+    });
+    expectFailure(res, 400, '文件 "empty.css" 为空文件');
+  });
+
   it('refuses executables and server-side scripts by extension, naming all of them, leaving nothing', async () => {
     const owner = await t.createUser();
     const before = await projectRowCounts(t);

@@ -197,7 +197,7 @@ function ingestHeldFiles(input: IngestInput, signal?: AbortSignal): IngestResult
     return f.facts;
   });
   const entries = input.files.map((f, i) => ({ name: f.name, isDir: false, size: facts[i]!.size }));
-  const plan = planUpload(entries, withForbidden(input.limits), 'files');
+  const plan = planUpload(entries, withForbidden(input.limits), 'deploy');
   signal?.throwIfAborted();
   const executables = new RefusedNames('executable');
   const checked = plan.files.flatMap(
@@ -216,7 +216,7 @@ export function checkFileNames(entries: { name: string; size: number }[], limits
     planUpload(
       entries.map((e) => ({ name: e.name, isDir: false, size: e.size })),
       withForbidden(limits),
-      'files',
+      'deploy',
     );
   } catch (err) {
     if (err instanceof Refusal) throw toIngestError(err, limits);

@@ -228,13 +228,15 @@ describe('loose files', () => {
     expect(r.entryFile).toBe('old.html');
   });
 
-  it('refuses an empty file by name', async () => {
-    const err = await refused(
-      [stage('site/index.html', '<p>x</p>'), stage('site/empty.css', '')],
-      'emptyFile',
-    );
+  it('refuses an empty file picked on its own by name, and keeps one inside a folder as shipped', async () => {
+    const err = await refused([stage('index.html', '<p>x</p>'), stage('empty.css', '')], 'emptyFile');
     expect(err.kind).toBe('invalid');
-    expect(err.message).toBe('文件 "site/empty.css" 为空文件');
+    expect(err.message).toBe('文件 "empty.css" 为空文件');
+    const r = await run([stage('site/index.html', '<p>x</p>'), stage('site/vp-icons.css', '')]);
+    expect(r.files.find((f) => f.path === 'vp-icons.css')).toMatchObject({
+      size: 0,
+      mimeType: 'text/css; charset=utf-8',
+    });
   });
 
   it('refuses server-side scripts and executables by extension, naming every one', async () => {
@@ -655,12 +657,12 @@ describe('zip archives', () => {
     expect(r.entryFile).toBe('index.html');
   });
 
-  it('refuses empty files, disallowed types and mismatched content inside', async () => {
-    const empty = await refused(
-      [stage('e.zip', await zipOf({ 'index.html': '<p>x</p>', 'a.css': '' }))],
-      'emptyFile',
-    );
-    expect(empty.message).toBe('文件 "a.css" 为空文件');
+  it('keeps empty files as shipped; refuses disallowed types and mismatched content inside', async () => {
+    const kept = await run([
+      stage('e.zip', await zipOf({ 'index.html': '<p>x</p>', 'a.css': '', 'b.png': '' })),
+    ]);
+    expect(paths(kept)).toEqual(['a.css', 'b.png', 'index.html']);
+    expect(kept.files.find((f) => f.path === 'a.css')?.size).toBe(0);
     const scripts = await refused(
       [
         stage(

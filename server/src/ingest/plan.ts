@@ -32,10 +32,19 @@ export interface Plan {
 }
 
 /**
- * Throws a Refusal for the first rule the listing breaks; forbidden files (and, when the settings
- * refuse them, files of other types) are named all at once.
+ * Where a listing comes from: an archive's entries, the files a person picked or dropped in the web
+ * app (loose files, with folders' relative paths), or a digest deploy's manifest (a build's output
+ * folder, checked like loose files).
  */
-export function planUpload(entries: ListedEntry[], limits: IngestLimits, source: 'archive' | 'files'): Plan {
+export type ListingSource = 'archive' | 'files' | 'deploy';
+
+/**
+ * Throws a Refusal for the first rule the listing breaks; forbidden files (and, when the settings
+ * refuse them, files of other types) are named all at once. An empty web file is part of a site as
+ * shipped (VitePress writes vp-icons.css empty) and is kept; only a file picked on its own (a loose
+ * file outside any folder) is refused when empty, as the upload form says.
+ */
+export function planUpload(entries: ListedEntry[], limits: IngestLimits, source: ListingSource): Plan {
   if (source === 'archive' && entries.length > limits.maxArchiveEntries) {
     throw new Refusal('tooManyEntries', { n: limits.maxArchiveEntries });
   }
@@ -71,7 +80,8 @@ export function planUpload(entries: ListedEntry[], limits: IngestLimits, source:
       plan.junk.push(file);
       return;
     }
-    if (entry.size === 0) throw new Refusal('emptyFile', { name });
+    if (entry.size === 0 && source === 'files' && !path.includes('/'))
+      throw new Refusal('emptyFile', { name });
     if (entry.size > limits.maxFileBytes) {
       throw new Refusal('oversizedFile', { name, bytes: limits.maxFileBytes });
     }

@@ -169,6 +169,9 @@ describe('content by magic bytes', () => {
     expect(check('icc', at(36, 'acsp'))).toBeNull();
     expect(check('icc', png)).toBe('typeMismatch');
     expect(check('pfb', bytes([0x80, 0x01, 0x10, 0, 0, 0], '%!PS'))).toBeNull();
+    // pdf.js's standard fonts (FoxitDingbats.pfb...) are bare CFF data under the .pfb name.
+    expect(check('pfb', bytes([0x01, 0x00, 0x04, 0x02, 0x00, 0x01]))).toBeNull();
+    expect(check('pfb', bytes([0x01, 0x00, 0x04, 0x09, 0x00, 0x01]))).toBe('typeMismatch');
     expect(check('pfb', html)).toBe('typeMismatch');
     expect(check('glb', bytes('glTF', [2, 0, 0, 0]))).toBeNull();
     expect(check('glb', html)).toBe('typeMismatch');
