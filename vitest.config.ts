@@ -18,8 +18,10 @@ const serverProject = (name: string, env: Record<string, string>, include: strin
     include,
     environment: 'node',
     env,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds for a loaded 2-core runner: tests wait for conditions, so these only decide how long a
+    // real failure takes to be reported.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // One module graph per worker, not one per file: importing the app (Fastify, Kysely, the S3
     // client...) took about 3 s per file, over half the server suites' time on a 2-core machine.
     // Each file still builds its own app, database and data dir; this file undoes what a test file
@@ -67,8 +69,9 @@ export default defineConfig({
           include: ['src/**/*.spec.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['./test/setup.ts'],
-          // A page test renders antd forms in jsdom: seconds each on a loaded 2-core machine.
-          testTimeout: 15_000,
+          // A page test renders antd forms in jsdom: seconds each on a loaded 2-core machine (the
+          // setup file gives each test more; see web/test/setup.ts).
+          testTimeout: 120_000,
         },
       },
     ],

@@ -1,4 +1,5 @@
 /** Everything a route needs, built once per app: config, database and the services over it. */
+import type { SiteIsolation } from '@sitehall/contracts';
 import { createRedisBus, localBus } from './cluster/invalidation.js';
 import { createRedis, firstAttempt, reportOutages } from './cluster/redis.js';
 import { RedisCounterStore } from './cluster/redis-counter-store.js';
@@ -72,8 +73,19 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     audit,
     apiTokens,
   });
+  const siteIsolation: SiteIsolation = {
+    mode: config.sitesOrigin
+      ? config.sitesSubdomains
+        ? 'subdomains'
+        : 'sites_origin'
+      : config.sitesPort
+        ? 'sites_port'
+        : 'sandboxed',
+    sites_port: config.sitesOrigin ? null : config.sitesPort || null,
+  };
   const settings = createSettingsService(db, {
     sitesOrigin: config.sitesOrigin,
+    siteIsolation,
     audit,
     onChange: () => bus.publish({ kind: 'settings' }),
     hearsChanges,
@@ -173,16 +185,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     db,
     projects: projectsRepo,
     users: usersRepo,
-    siteIsolation: {
-      mode: config.sitesOrigin
-        ? config.sitesSubdomains
-          ? 'subdomains'
-          : 'sites_origin'
-        : config.sitesPort
-          ? 'sites_port'
-          : 'sandboxed',
-      sites_port: config.sitesOrigin ? null : config.sitesPort || null,
-    },
+    siteIsolation,
   });
   const siteFiles = new SiteFileSource(store, { onMemoryLookup: metrics.serveCacheLookup });
   const previews = createPreviewService(db, settings, audit, projectsRepo, urls);

@@ -34,6 +34,7 @@ const configData: AdminConfigData = {
   defaults,
   known_extensions: [...KNOWN_EXTENSIONS],
   sites_origin: null,
+  site_isolation: { mode: 'sites_port', sites_port: 3001 },
 };
 
 async function openSettings(routes: Record<string, FakeHandler> = {}) {
@@ -45,6 +46,29 @@ async function openSettings(routes: Record<string, FakeHandler> = {}) {
 }
 
 describe('admin settings', () => {
+  it('describes the serving mode that is running, not a fixed one', async () => {
+    await openSettings();
+    const alert = screen.getByTestId('site-isolation');
+    expect(alert).toHaveTextContent('独立端口：3001');
+    expect(alert).toHaveTextContent('不使用沙箱');
+    expect(alert).not.toHaveTextContent('沙箱隔离');
+  });
+
+  it.each([
+    [{ mode: 'sandboxed', sites_port: null }, null, '与平台同一端口，沙箱隔离'],
+    [
+      { mode: 'sites_origin', sites_port: null },
+      'https://sites.example.com',
+      '独立域名：https://sites.example.com',
+    ],
+    [{ mode: 'subdomains', sites_port: null }, 'https://sites.example.com', '每个站点一个子域名'],
+  ] as const)('names the %o mode', async (isolation, origin, title) => {
+    await openSettings({
+      'GET /admin/config': ok({ ...configData, sites_origin: origin, site_isolation: isolation }),
+    });
+    expect(screen.getByTestId('site-isolation')).toHaveTextContent(title);
+  });
+
   it('shows sizes in MB and the preview lifetime in minutes', async () => {
     await openSettings();
     expect(screen.getByLabelText('单次上传文件数上限')).toHaveValue('30');

@@ -24,7 +24,7 @@ describe('profile: API tokens', () => {
     });
     signIn(user);
     const app = renderApp('/profile');
-    expect(await screen.findByText('旧的', {}, { timeout: 20_000 })).toBeInTheDocument();
+    expect(await screen.findByText('旧的')).toBeInTheDocument();
     const list = screen.getByText('旧的').closest('table') as HTMLElement;
     expect(within(list).getByText(/从未使用/)).toBeInTheDocument();
 
@@ -41,8 +41,8 @@ describe('profile: API tokens', () => {
     const oldItem = within(list).getByText('旧的').closest('tr') as HTMLElement;
     await app.user.click(within(oldItem).getByRole('button', { name: /撤\s?销/ }));
     expect(api.calls('DELETE /auth/tokens/1')).toHaveLength(0);
-    await app.user.click(await screen.findByRole('button', { name: '确认撤销' }, { timeout: 10_000 }));
-    await waitFor(() => expect(api.calls('DELETE /auth/tokens/1')).toHaveLength(1), { timeout: 10_000 });
+    await app.user.click(await screen.findByRole('button', { name: '确认撤销' }));
+    await waitFor(() => expect(api.calls('DELETE /auth/tokens/1')).toHaveLength(1));
     await waitFor(() => expect(within(list).queryByText('旧的')).toBeNull());
   }, 60_000);
 
@@ -51,7 +51,7 @@ describe('profile: API tokens', () => {
     const api = fakeApi({ 'GET /auth/profile': ok({ user }), 'GET /auth/tokens': ok({ tokens: [] }) });
     signIn(user);
     const app = renderApp('/profile');
-    expect(await screen.findByText('还没有 API 令牌', {}, { timeout: 20_000 })).toBeInTheDocument();
+    expect(await screen.findByText('还没有 API 令牌')).toBeInTheDocument();
     await app.user.click(screen.getByRole('button', { name: '创建令牌' }));
     expect(await screen.findByText(messages.deploy.tokenNameRequired)).toBeInTheDocument();
     expect(api.calls('POST /auth/tokens')).toHaveLength(0);

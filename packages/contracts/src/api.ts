@@ -426,11 +426,16 @@ export interface AdminStatsDto {
    * port (SITES_PORT=0), 'sites_port' on a port of their own shared by all sites, 'sites_origin'
    * on SITES_ORIGIN, 'subdomains' one origin per site. The dashboard warns for the first two.
    */
-  site_isolation: { mode: SiteIsolationMode; sites_port: number | null };
+  site_isolation: SiteIsolation;
   generated_at: string;
 }
 
 export type SiteIsolationMode = 'sandboxed' | 'sites_port' | 'sites_origin' | 'subdomains';
+/** Where sites are served and what keeps them apart (README "Serving sites"). */
+export interface SiteIsolation {
+  mode: SiteIsolationMode;
+  sites_port: number | null;
+}
 
 export interface AuditLogDto {
   id: number;
@@ -461,4 +466,6 @@ export interface AdminConfigData {
   /** Every extension an admin may allow. */
   known_extensions: string[];
   sites_origin: string | null;
+  /** How sites are served on this install, for the settings page (the same as the dashboard's). */
+  site_isolation: SiteIsolation;
 }

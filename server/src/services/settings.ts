@@ -15,6 +15,7 @@ import {
   SETTING_KEYS,
   SETTINGS,
   type SettingKey,
+  type SiteIsolation,
   settingDefaults,
   type UploadLimits,
 } from '@sitehall/contracts';
@@ -106,6 +107,7 @@ export function createSettingsService(
   db: DB,
   opts: {
     sitesOrigin?: string;
+    siteIsolation: SiteIsolation;
     audit: AuditService;
     /** After a saved change: tells the other instances to forget their cached copy. */
     onChange?: () => void;
@@ -158,6 +160,7 @@ export function createSettingsService(
         defaults: toAdminConfig(DEFAULT_SETTINGS),
         known_extensions: [...KNOWN_EXTENSIONS],
         sites_origin: opts.sitesOrigin ?? null,
+        site_isolation: opts.siteIsolation,
       };
     },
 

@@ -34,6 +34,28 @@ export const commonMessages = {
   sandboxedWarningTitle: '站点与平台共用同一来源，仅靠沙箱隔离',
   sandboxedWarning:
     '未设置 SITES_ORIGIN 且 SITES_PORT=0：站点在沙箱中运行，无法使用本地存储、Cookie 和 Service Worker，部分站点因此无法正常工作。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS。',
+  /** The settings page's 站点访问方式, one title and text per serving mode (README "Serving sites"). */
+  siteIsolation: {
+    subdomains: {
+      /** {origin} */
+      title: '独立域名，每个站点一个子域名：{origin}',
+      text: '站点与平台分属不同来源，每个站点也各有自己的来源，彼此的本地存储和 Cookie 互不可见。',
+    },
+    sites_origin: {
+      /** {origin} */
+      title: '独立域名：{origin}',
+      text: '站点与平台分属不同来源，无法读取平台的登录信息；所有站点共用这一个来源。可再设置 SITES_SUBDOMAINS，让每个站点拥有自己的来源。',
+    },
+    sites_port: {
+      /** {port} */
+      title: '独立端口：{port}',
+      text: '站点在端口 {port} 上提供，不使用沙箱，与平台分属不同来源，无法读取平台的登录信息；但所有站点共用这一个来源。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS。',
+    },
+    sandboxed: {
+      title: '与平台同一端口，沙箱隔离',
+      text: '站点在 /sites/ 下以沙箱方式运行，无法读取平台的登录信息，但也无法使用本地存储、Cookie 和 Service Worker。可通过环境变量 SITES_ORIGIN 配置独立域名。',
+    },
+  },
   genericErrorTitle: '出现了一些问题',
   genericErrorText: '页面遇到了意外错误，请刷新页面重试。',
 } as const;

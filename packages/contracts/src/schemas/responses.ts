@@ -350,6 +350,11 @@ const weekTrend = z.object({
   last_week: z.number(),
   trend_percent: nullable(z.number()),
 });
+const siteIsolation = z.object({
+  mode: z.enum(['sandboxed', 'sites_port', 'sites_origin', 'subdomains']),
+  sites_port: nullable(z.number().int()),
+});
+
 export const adminStatsDto = z.object({
   projects: z.object({
     total: z.number().int(),
@@ -370,10 +375,7 @@ export const adminStatsDto = z.object({
     views: weekTrend,
     users: weekTrend,
   }),
-  site_isolation: z.object({
-    mode: z.enum(['sandboxed', 'sites_port', 'sites_origin', 'subdomains']),
-    sites_port: nullable(z.number().int()),
-  }),
+  site_isolation: siteIsolation,
   generated_at: dateTime,
 });
 
@@ -400,6 +402,7 @@ export const adminConfigData = z.object({
   defaults: adminConfigDto,
   known_extensions: z.array(z.string()),
   sites_origin: nullable(z.string()),
+  site_isolation: siteIsolation,
 });
 
 /** `data` of the answers that carry none (logout, delete). */

@@ -14,6 +14,7 @@ import {
   SETTINGS,
   type SettingGroup,
   type SettingKeyOf,
+  type SiteIsolation,
 } from '@sitehall/contracts';
 import {
   Alert,
@@ -187,6 +188,21 @@ function NumberSettings({ group, defaults }: { group: SettingGroup; defaults: Ad
   ));
 }
 
+/** How this install serves sites, as it runs (the same mode the dashboard reports). */
+function SiteIsolationAlert({ isolation, origin }: { isolation: SiteIsolation; origin: string | null }) {
+  const text = messages.common.siteIsolation[isolation.mode];
+  const values = { origin: origin ?? '', port: isolation.sites_port ?? '' };
+  return (
+    <Alert
+      type={isolation.mode === 'subdomains' ? 'success' : 'info'}
+      showIcon
+      data-testid="site-isolation"
+      title={format(text.title, values)}
+      description={format(text.text, values)}
+    />
+  );
+}
+
 export function AdminSettingsPage() {
   const { message } = App.useApp();
   const config = useAdminConfig();
@@ -232,7 +248,12 @@ export function AdminSettingsPage() {
     );
   }
 
-  const { defaults, known_extensions: known, sites_origin: sitesOrigin } = config.data;
+  const {
+    defaults,
+    known_extensions: known,
+    sites_origin: sitesOrigin,
+    site_isolation: isolation,
+  } = config.data;
   const groups = extensionGroups(known);
 
   const submit = async (values: SettingsForm) => {
@@ -365,21 +386,7 @@ export function AdminSettingsPage() {
             <Col xs={24} md={12}>
               <div className="settings-origin">
                 <Typography.Text type="secondary">站点访问方式</Typography.Text>
-                {sitesOrigin ? (
-                  <Alert
-                    type="success"
-                    showIcon
-                    title={`独立域名：${sitesOrigin}`}
-                    description="站点与平台分属不同域名，彼此隔离。"
-                  />
-                ) : (
-                  <Alert
-                    type="info"
-                    showIcon
-                    title="与平台同域名，沙箱隔离"
-                    description="站点在 /sites/ 下以沙箱方式运行，无法读取平台的登录信息。可通过环境变量 SITES_ORIGIN 配置独立域名。"
-                  />
-                )}
+                <SiteIsolationAlert isolation={isolation} origin={sitesOrigin} />
               </div>
             </Col>
           </Row>
