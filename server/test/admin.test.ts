@@ -438,6 +438,8 @@ describe('platform settings', () => {
       defaults,
       known_extensions: expect.arrayContaining(['html', 'zip', 'wasm', 'bcmap', 'pfb', 'eot', 'glb']),
       sites_origin: null,
+      // The test app serves sites on its one port, sandboxed (SITES_PORT=0).
+      site_isolation: { mode: 'sandboxed', sites_port: null },
     });
     expect(data.known_extensions).not.toContain('php');
   });

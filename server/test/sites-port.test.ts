@@ -156,6 +156,9 @@ describe('the sites port', () => {
     expect(page.headers.get('content-security-policy')).toContain(`frame-src 'self' http://*:${sitesPort}`);
     const stats = await t.request({ url: '/api/admin/stats', token: await t.adminToken() });
     expect(stats.json().data.site_isolation).toEqual({ mode: 'sites_port', sites_port: sitesPort });
+    // The settings page describes the same mode.
+    const config = await t.request({ url: '/api/admin/config', token: await t.adminToken() });
+    expect(config.json().data.site_isolation).toEqual({ mode: 'sites_port', sites_port: sitesPort });
   });
 
   it('a sites port in use stops the start with a message saying what to do', async () => {
