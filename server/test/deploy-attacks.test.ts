@@ -20,8 +20,10 @@ import {
 } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../src/domain/actor.js';
-import { TooLarge } from '../src/domain/errors.js';
+import { Invalid, TooLarge } from '../src/domain/errors.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
+import { createDeploysRepository } from '../src/repositories/deploys.js';
+import { createDeployService } from '../src/services/deploys.js';
 import { createTestApp, expectFailure, listTree, type TestApp, uploadProject } from './helpers.js';
 
 const m = messages.deploy;
@@ -75,6 +77,27 @@ async function usedBytes(user: { id: number; username: string; token: string }) 
   );
   return { mine: mine.json().data.storage.used_bytes as number, admin: row?.storage_used_bytes };
 }
+
+const actorOf = (user: { id: number; username: string }): Actor => ({
+  id: user.id,
+  username: user.username,
+  role: 'user',
+  via: 'token',
+  sessionId: 0,
+});
+
+/** A second deploy service over the same database and store: another instance, or a restart. */
+const otherInstance = () =>
+  createDeployService({
+    deploys: createDeploysRepository(t.ctx.db),
+    leases: t.ctx.cluster.leases,
+    store: t.ctx.store,
+    gate: t.ctx.cluster.gate,
+    settings: t.ctx.services.settings,
+    quota: t.ctx.services.quota,
+    projects: t.ctx.services.projects,
+    dataDir: t.dataDir,
+  });
 
 const sweep = () =>
   sweepLeftovers({
@@ -148,7 +171,7 @@ describe('unfinished deploys and the quota', () => {
     expectFailure(upload, 413);
     expect(upload.json().message).toMatch(/^存储空间不足：已使用 8 MB/);
     // A file sent without a length is held step by step, and refused the same way.
-    const actor: Actor = { id: user.id, username: '', role: 'user', via: 'token', sessionId: 0 };
+    const actor = actorOf(user);
     const chunked = deploys[1]!;
     await expect(
       t.ctx.services.deploys.receiveFile(
@@ -269,15 +292,11 @@ describe('dedupe never crosses accounts', () => {
     const { deploy_id } = theft.json().data;
     expect((await put(alice.token, deploy_id, sha('<p>a</p>'), '<p>a</p>')).statusCode).toBe(200);
     expectFailure(await finish(alice.token, deploy_id), 400, format(m.filesMissing, { n: 1 }));
-    // Nor through another instance that knows nothing of the deploy but its row.
-    const elsewhere = await t.ctx.services.deploys
-      .finish(
-        { id: alice.id, username: alice.username, role: 'user', via: 'token', sessionId: 0 },
-        deploy_id,
-        { ip: '127.0.0.1' },
-      )
+    // Nor through another instance, which knows nothing of the deploy but its row.
+    const elsewhere = await otherInstance()
+      .finish(actorOf(alice), deploy_id, { ip: '127.0.0.1' })
       .catch((err: unknown) => err);
-    expect(elsewhere).toBeInstanceOf(Error);
+    expect(elsewhere).toBeInstanceOf(Invalid);
     expect((elsewhere as Error).message).toBe(format(m.filesMissing, { n: 1 }));
     // Other bytes under its hash are refused.
     expectFailure(await put(alice.token, deploy_id, sha(secret), '{"api_key": "guess"}'), 400);
@@ -292,13 +311,16 @@ describe('dedupe never crosses accounts', () => {
     expect((await put(alice.token, deploy_id, sha(secret), secret)).statusCode).toBe(200);
     const done = await finish(alice.token, deploy_id);
     expect(done.statusCode, done.body).toBe(201);
-    // Bob's own redeploy of his unchanged content still sends nothing.
+    // Bob's own redeploy of his unchanged content still sends nothing, and finishes on any instance.
     const again = await start(bob.token, {
       project_id: uploaded.json().data.project.id,
       files: { 'index.html': sha('<!doctype html><p>bob</p>'), 'config.json': sha(secret) },
     });
     expect(again.json().data.required).toEqual([]);
-    expect((await finish(bob.token, again.json().data.deploy_id)).statusCode).toBe(201);
+    const redeployed = await otherInstance().finish(actorOf(bob), again.json().data.deploy_id, {
+      ip: '127.0.0.1',
+    });
+    expect(redeployed.latest_version).toBe(2);
   });
 });
 
