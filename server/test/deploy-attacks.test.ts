@@ -253,6 +253,34 @@ describe('unfinished deploys and the quota', () => {
     expect((await sweep()).deploysExpired).toBe(1);
     expect(await t.ctx.store.stat(sha(files['b.css']))).toBeNull();
   });
+
+  it('keeps nothing of a file whose deploy expired while it was being sent', async () => {
+    const user = await t.createUser();
+    const content = Buffer.from(`<p>${Math.random()}</p>`.repeat(100));
+    const res = await start(user.token, {
+      project_name: '发送中过期',
+      files: { 'index.html': sha(content) },
+    });
+    const { deploy_id } = res.json().data;
+    async function* body() {
+      yield content.subarray(0, 100);
+      // The sweep ends the deploy between two chunks.
+      await expireNow(deploy_id);
+      expect(await t.ctx.services.deploys.expire()).toBe(1);
+      yield content.subarray(100);
+    }
+    await expect(
+      t.ctx.services.deploys.receiveFile(actorOf(user), deploy_id, sha(content), Readable.from(body())),
+    ).rejects.toThrow(m.deployNotFound);
+    expect(await t.ctx.store.stat(sha(content))).toBeNull();
+    const leases = await t.ctx.db
+      .selectFrom('blob_leases')
+      .select('upload_id')
+      .where('upload_id', 'like', `deploy:${deploy_id}%`)
+      .execute();
+    expect(leases).toEqual([]);
+    expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
+  });
 });
 
 describe('dedupe never crosses accounts', () => {

@@ -71,6 +71,11 @@ export function createDeploysRepository(db: DB) {
         .where('expires_at', '>', at)
         .executeTakeFirst();
     },
+    /** Whether the deploy's row is still there (expired or not). */
+    async exists(id: string): Promise<boolean> {
+      const row = await db.selectFrom('deploys').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
     /** A deploy's manifest (JSON), for an instance that did not begin it. */
     async manifestOf(id: string): Promise<string | undefined> {
       const row = await db.selectFrom('deploys').select('manifest').where('id', '=', id).executeTakeFirst();

@@ -440,6 +440,13 @@ export function createDeployService(deps: {
         // Sent and checked: finish may take this content now.
         await leases.leaseBlobs(sentLease(id), [sha256], now());
         known.set(facts, true);
+        // Ended meanwhile (finished, or expired at its maximum age): its release may have run
+        // before this lease was written, which would then keep an unused blob for an hour.
+        if (!(await deploys.exists(id))) {
+          await leases.releaseBlobs(sentLease(id));
+          await gate.deleteUnused([sha256]);
+          throw new NotFound(m.deployNotFound);
+        }
       } finally {
         // Moved into the store when kept; otherwise removed here.
         if (file) await fs.promises.rm(file, { force: true, maxRetries: 3 });
