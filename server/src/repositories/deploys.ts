@@ -128,6 +128,15 @@ export function createDeploysRepository(db: DB) {
         .executeTakeFirstOrThrow();
       return { n: Number(row.n), firstExpiry: row.first ?? null };
     },
+    /** The contents of one version (a redeploy's unchanged files are found here first). */
+    async hashesOfVersion(deploymentId: number): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('deployment_files')
+        .select('sha256')
+        .where('deployment_id', '=', deploymentId)
+        .execute();
+      return new Set(rows.map((r) => r.sha256));
+    },
     /** Which of these contents the account holds in its own versions. */
     ownedHashes(ownerId: number, hashes: readonly string[]): Promise<Set<string>> {
       return hashesOwnedBy(db, ownerId, hashes);

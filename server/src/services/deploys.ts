@@ -115,6 +115,8 @@ interface KnownDeploy {
   /** The manifest's other hashes (every one of them when `held` is absent). */
   rest: Set<string>;
   ownerId: number;
+  /** The target project's newest version, where a redeploy's contents are looked for first. */
+  latestVersion: number | null;
 }
 
 /** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
@@ -172,10 +174,11 @@ export function createDeployService(deps: {
       pending = (async () => {
         const manifest = await deploys.manifestOf(id);
         if (manifest === undefined) throw new NotFound(m.deployNotFound);
-        const ownerId = projectId === null ? actor.id : (await projects.visible(actor, projectId)).owner_id;
+        const project = projectId === null ? null : await projects.visible(actor, projectId);
         const deploy = {
           rest: new Set(Object.values(JSON.parse(manifest) as Record<string, string>)),
-          ownerId,
+          ownerId: project?.owner_id ?? actor.id,
+          latestVersion: project?.latest_deployment_id ?? null,
         };
         remember(id, deploy);
         return deploy;
@@ -218,6 +221,26 @@ export function createDeployService(deps: {
     const row = await deploys.byId(id, actor.id, now());
     if (!row) throw new NotFound(m.deployNotFound);
     return { ...row, files: JSON.parse(row.manifest) as Record<string, string> };
+  }
+
+  /**
+   * Which of these contents the owner's versions hold: first those of the target project's newest
+   * version (a redeploy's unchanged files: one indexed read of its rows), then the rest across
+   * all the owner's versions (a few changed files, or nothing the owner has: no rows to join).
+   */
+  async function ownedOf(
+    ownerId: number,
+    latestVersion: number | null,
+    hashes: string[],
+  ): Promise<Set<string>> {
+    const owned = new Set<string>();
+    if (latestVersion !== null) {
+      const inLatest = await deploys.hashesOfVersion(latestVersion);
+      for (const h of hashes) if (inLatest.has(h)) owned.add(h);
+    }
+    const rest = hashes.filter((h) => !owned.has(h));
+    if (rest.length > 0) for (const h of await deploys.ownedHashes(ownerId, rest)) owned.add(h);
+    return owned;
   }
 
   /** The size of each of the hashes the store holds (absent ones are not in the map). */
@@ -286,9 +309,11 @@ export function createDeployService(deps: {
     async start(actor: Actor, body: StartDeployBody): Promise<StartedDeployDto> {
       const { limits } = await settings.get();
       let ownerId = actor.id;
+      let latestVersion: number | null = null;
       if (body.project_id !== undefined) {
         const p = await projects.visible(actor, body.project_id);
         ownerId = p.owner_id;
+        latestVersion = p.latest_deployment_id;
       }
       // The hourly upload limit, before anything is sent.
       await quota.beforeBody(actor, ownerId, undefined);
@@ -315,7 +340,7 @@ export function createDeployService(deps: {
         // Only contents of the account's own versions are skipped: whether anyone else's files
         // hold a content is neither told nor usable (docs/decisions.md "API tokens and digest
         // deploys").
-        const owned = await deploys.ownedHashes(ownerId, hashes);
+        const owned = await ownedOf(ownerId, latestVersion, hashes);
         const sizes = await storedSizes([...owned]);
         const required = hashes.filter((h) => !sizes.has(h));
         await deploys.insert({
@@ -329,7 +354,7 @@ export function createDeployService(deps: {
           created_at: at,
           expires_at: new Date(Date.parse(at) + DEPLOY_IDLE_MS).toISOString(),
         });
-        remember(id, { held: sizes, rest: new Set(required), ownerId });
+        remember(id, { held: sizes, rest: new Set(required), ownerId, latestVersion });
         return { deploy_id: id, required };
       } catch (error) {
         await leases.releaseBlobs(deployLease(id)).catch(() => undefined);
@@ -461,10 +486,10 @@ export function createDeployService(deps: {
       const hashes = [...new Set(Object.values(deploy.files))];
       // Only contents this deploy received, or the account's own versions hold (found at start, or
       // now when another instance began it): never one it knows only by its hash.
-      const { held, ownerId } = await knownDeploy(actor, id, deploy.project_id);
+      const { held, ownerId, latestVersion } = await knownDeploy(actor, id, deploy.project_id);
       const sent = await leases.leasedBy(sentLease(id));
       const unproven = hashes.filter((h) => !sent.has(h) && !held?.has(h));
-      const owned = unproven.length > 0 ? await deploys.ownedHashes(ownerId, unproven) : new Set<string>();
+      const owned = unproven.length > 0 ? await ownedOf(ownerId, latestVersion, unproven) : new Set<string>();
       const notSent = unproven.filter((h) => !owned.has(h)).length;
       if (notSent > 0) throw new Invalid('files', format(m.filesMissing, { n: notSent }));
       const sizes = await sizesAtFinish(id, hashes);
