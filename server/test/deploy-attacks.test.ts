@@ -262,16 +262,25 @@ describe('unfinished deploys and the quota', () => {
       files: { 'index.html': sha(content) },
     });
     const { deploy_id } = res.json().data;
+    let expired: Promise<number> | undefined;
     async function* body() {
       yield content.subarray(0, 100);
       // The sweep ends the deploy between two chunks.
-      await expireNow(deploy_id);
-      expect(await t.ctx.services.deploys.expire()).toBe(1);
+      expired = expireNow(deploy_id).then(() => t.ctx.services.deploys.expire());
+      await expired;
       yield content.subarray(100);
     }
+    // With its length declared, the bytes are held before the first one is read.
     await expect(
-      t.ctx.services.deploys.receiveFile(actorOf(user), deploy_id, sha(content), Readable.from(body())),
+      t.ctx.services.deploys.receiveFile(
+        actorOf(user),
+        deploy_id,
+        sha(content),
+        Readable.from(body()),
+        content.length,
+      ),
     ).rejects.toThrow(m.deployNotFound);
+    expect(await expired).toBe(1);
     expect(await t.ctx.store.stat(sha(content))).toBeNull();
     const leases = await t.ctx.db
       .selectFrom('blob_leases')
