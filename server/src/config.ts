@@ -143,6 +143,8 @@ export interface Config {
   timeouts: { request: number; headers: number; keepAlive: number; idle: number };
   /** Hashes allowed to run at once; more waiting logins are refused with 429. */
   maxConcurrentHashes: number;
+  /** Digest deploy file PUTs an address may make a minute (a budget of their own; 429 past it). */
+  deployPutsPerMinute: number;
   /** /readyz fails when DATA_DIR's disk has less free space than this (0: not checked). */
   minFreeDiskBytes: number;
   /** How often the leftover sweep runs after the one at start-up (ms). */
@@ -210,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
     maxConcurrentHashes: 4,
+    deployPutsPerMinute: 20_000,
     minFreeDiskBytes: byteCount(e.MIN_FREE_DISK_BYTES),
     sweepIntervalMs: e.SWEEP_INTERVAL_SECONDS * 1000,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,

@@ -341,7 +341,7 @@ describe('digest deploys', () => {
     expect(rows).toEqual([]);
   });
 
-  it('keeps a running deploy’s blobs from the orphan sweep, and expires it after an hour', async () => {
+  it('keeps a running deploy’s blobs from the orphan sweep, and expires it once idle', async () => {
     const user = await t.createUser();
     const files = {
       'index.html': `<!doctype html><p>${Math.random()}</p>`,
@@ -363,7 +363,7 @@ describe('digest deploys', () => {
     expect(kept.deploysExpired).toBe(0);
     expect(await t.ctx.store.stat(required[0])).not.toBeNull();
 
-    // An hour later (moved back in time rather than waited for).
+    // Idle past its time (moved back in time rather than waited for).
     const past = new Date(Date.now() - 61 * 60_000).toISOString();
     await t.ctx.db
       .updateTable('deploys')

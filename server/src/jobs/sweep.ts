@@ -3,7 +3,7 @@
  * half-made is removed — at start-up before the server takes requests, then every few minutes:
  * staging folders (or a deploy PUT's one file) and blob leases of uploads whose process is gone,
  * and blobs no deployment references (stored just before a crash, before their rows were written),
- * and digest deploys nobody finished within an hour (services/deploys.ts), with their blobs.
+ * and digest deploys idle past their time (services/deploys.ts), with their blobs.
  *
  * Staging folders are named after their instance (staging/{instance}.{upload}): any process
  * sweeping the folder removes those of dead instances (jobs/instances.ts), never a live one's. The blob part
@@ -32,7 +32,7 @@ export interface SweepResult {
   tempRemoved: number | null;
   /** Blob leases of dead uploads removed (null as above). */
   leasesRemoved: number | null;
-  /** Unfinished digest deploys past their hour, removed (null as above). */
+  /** Unfinished digest deploys past their time, removed (null as above). */
   deploysExpired: number | null;
 }
 

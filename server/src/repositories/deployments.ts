@@ -148,3 +148,33 @@ export async function usedBytesByOwner(db: DB, ownerIds: readonly number[]): Pro
   for (const r of rows) used.set(r.owner_id, Number(r.used));
   return used;
 }
+
+/** Hashes per statement: well under both engines' bound-parameter limits. */
+const HASH_CHUNK = 500;
+
+/**
+ * Which of these contents the account holds in its own versions (any status), so that a digest
+ * deploy skips only what the account could already read (docs/decisions.md "API tokens and digest
+ * deploys").
+ */
+export async function hashesOwnedBy(
+  db: DB,
+  ownerId: number,
+  hashes: readonly string[],
+): Promise<Set<string>> {
+  const owned = new Set<string>();
+  const unique = [...new Set(hashes)];
+  for (let i = 0; i < unique.length; i += HASH_CHUNK) {
+    const rows = await db
+      .selectFrom('deployment_files')
+      .innerJoin('deployments', 'deployments.id', 'deployment_files.deployment_id')
+      .innerJoin('projects', 'projects.id', 'deployments.project_id')
+      .select('deployment_files.sha256')
+      .distinct()
+      .where('projects.owner_id', '=', ownerId)
+      .where('deployment_files.sha256', 'in', unique.slice(i, i + HASH_CHUNK))
+      .execute();
+    for (const r of rows) owned.add(r.sha256);
+  }
+  return owned;
+}

@@ -1,5 +1,43 @@
+import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { DeployRow } from '../db/types.js';
+import { hashesOwnedBy } from './deployments.js';
+
+/**
+ * Bytes the account's unfinished deploys hold (received, or reserved by a PUT under way): they
+ * count in its used space (services/quota.ts). A deploy counts against its project's owner, or
+ * against its starter for a new project.
+ */
+export async function heldBytes(db: DB, ownerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('deploys')
+    .leftJoin('projects', 'projects.id', 'deploys.project_id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('deploys.received_bytes'), eb.lit(0)).as('held'))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('deploys.project_id', 'is', null), eb('deploys.user_id', '=', ownerId)]),
+        eb('projects.owner_id', '=', ownerId),
+      ]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.held);
+}
+
+/** The same for several accounts in one query (those holding nothing are left out). */
+export async function heldBytesByOwner(db: DB, ownerIds: readonly number[]): Promise<Map<number, number>> {
+  const held = new Map<number, number>();
+  if (ownerIds.length === 0) return held;
+  const owner = sql<number>`coalesce(projects.owner_id, deploys.user_id)`;
+  const rows = await db
+    .selectFrom('deploys')
+    .leftJoin('projects', 'projects.id', 'deploys.project_id')
+    .select([owner.as('owner_id'), (eb) => eb.fn.sum<number>('deploys.received_bytes').as('held')])
+    .where(owner, 'in', [...ownerIds])
+    .groupBy(owner)
+    .execute();
+  for (const r of rows) held.set(Number(r.owner_id), Number(r.held));
+  return held;
+}
 
 export function createDeploysRepository(db: DB) {
   return {
@@ -20,14 +58,23 @@ export function createDeploysRepository(db: DB) {
      * The same check without the manifest (a PUT's: does the deploy exist, is it this user's, has
      * it not expired), so that a PUT neither reads nor parses some hundred KB per file.
      */
-    openById(id: string, userId: number, at: string): Promise<{ project_id: number | null } | undefined> {
+    openById(
+      id: string,
+      userId: number,
+      at: string,
+    ): Promise<{ project_id: number | null; created_at: string } | undefined> {
       return db
         .selectFrom('deploys')
-        .select('project_id')
+        .select(['project_id', 'created_at'])
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .where('expires_at', '>', at)
         .executeTakeFirst();
+    },
+    /** Whether the deploy's row is still there (expired or not). */
+    async exists(id: string): Promise<boolean> {
+      const row = await db.selectFrom('deploys').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
     },
     /** A deploy's manifest (JSON), for an instance that did not begin it. */
     async manifestOf(id: string): Promise<string | undefined> {
@@ -40,17 +87,59 @@ export function createDeploysRepository(db: DB) {
       return Number(r.numDeletedRows) > 0;
     },
     /**
-     * Adds received bytes unless the total would pass `max`, in one statement (concurrent uploads
-     * to one deploy can't pass the limit together). False when it would.
+     * Adds received (or reserved) bytes unless the total would pass `max`, in one statement
+     * (concurrent uploads to one deploy can't pass the limit together), and moves the deploy's
+     * expiry to `expiresAt` (it is in use). False when the total would pass `max`, or the deploy
+     * is gone or expired.
      */
-    async addReceived(id: string, bytes: number, max: number): Promise<boolean> {
-      const r = await db
+    async addReceived(
+      id: string,
+      bytes: number,
+      max: number,
+      at: string,
+      expiresAt: string,
+      trx: DB = db,
+    ): Promise<boolean> {
+      const r = await trx
         .updateTable('deploys')
-        .set((eb) => ({ received_bytes: eb('received_bytes', '+', bytes) }))
+        .set((eb) => ({ received_bytes: eb('received_bytes', '+', bytes), expires_at: expiresAt }))
         .where('id', '=', id)
+        .where('expires_at', '>', at)
         .where((eb) => eb(eb('received_bytes', '+', bytes), '<=', max))
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
+    },
+    /** Gives back bytes reserved for a PUT that failed or turned out shorter. */
+    async releaseReceived(id: string, bytes: number): Promise<void> {
+      if (bytes <= 0) return;
+      await db
+        .updateTable('deploys')
+        .set((eb) => ({ received_bytes: eb('received_bytes', '-', bytes) }))
+        .where('id', '=', id)
+        .execute();
+    },
+    /** The user's deploys that have not expired: how many, and when the first of them expires. */
+    async openOf(userId: number, at: string): Promise<{ n: number; firstExpiry: string | null }> {
+      const row = await db
+        .selectFrom('deploys')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('expires_at').as('first')])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', at)
+        .executeTakeFirstOrThrow();
+      return { n: Number(row.n), firstExpiry: row.first ?? null };
+    },
+    /** The contents of one version (a redeploy's unchanged files are found here first). */
+    async hashesOfVersion(deploymentId: number): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('deployment_files')
+        .select('sha256')
+        .where('deployment_id', '=', deploymentId)
+        .execute();
+      return new Set(rows.map((r) => r.sha256));
+    },
+    /** Which of these contents the account holds in its own versions. */
+    ownedHashes(ownerId: number, hashes: readonly string[]): Promise<Set<string>> {
+      return hashesOwnedBy(db, ownerId, hashes);
     },
     /** Deploys nobody finished in time (the leftover sweep removes them). */
     expired(at: string): Promise<DeployRow[]> {

@@ -116,6 +116,15 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
     async releaseBlobs(uploadId: string): Promise<void> {
       await db.deleteFrom('blob_leases').where('upload_id', '=', uploadId).execute();
     },
+    /** The hashes one upload has leased. */
+    async leasedBy(uploadId: string): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('blob_leases')
+        .select('sha256')
+        .where('upload_id', '=', uploadId)
+        .execute();
+      return new Set(rows.map((r) => r.sha256));
+    },
     /** The uploads holding blob leases now. */
     async blobLeaseUploads(): Promise<string[]> {
       const rows = await db.selectFrom('blob_leases').select('upload_id').distinct().execute();

@@ -2,18 +2,21 @@
  * Digest deploys under /api/deploys (docs/decisions.md "Digest deploys"): start with a manifest,
  * PUT each content the server lacks as a raw body, finish into a new pending version.
  */
-import { messages, sha256Hex } from '@sitehall/contracts';
+import { DEPLOY_STARTS_MAX, DEPLOY_STARTS_WINDOW_MS, format, messages, sha256Hex } from '@sitehall/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { Invalid } from '../domain/errors.js';
+import { Invalid, TooManyRequests } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
 import { metaOf, ok } from '../http/reply.js';
 
 const m = messages.deploy;
 
-/** A file PUT a minute per deploy: each sends one content, and a first deploy may send thousands. */
-const FILE_PUTS_PER_MINUTE = 20_000;
+/** The declared body length of a PUT, when it is a plain byte count. */
+function declaredLength(request: FastifyRequest): number | undefined {
+  const header = request.headers['content-length'];
+  return header && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
+}
 
 export const deployRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -21,10 +24,35 @@ export const deployRoutes =
     const { deploys } = ctx.services;
     const deployId = (params: unknown) => String((params as { id?: string }).id ?? '');
 
-    route(app, 'startDeploy', async (request, _reply, { body }) => {
-      const started = await deploys.start(actorOf(request), body);
-      return ok(started, m.deployStarted);
-    });
+    // Starts count per account, in a budget of their own (refused ones too), instead of the
+    // per-address one: each start leases its manifest and may hold bytes until it ends.
+    route(
+      app,
+      'startDeploy',
+      async (request, _reply, { body }) => {
+        const started = await deploys.start(actorOf(request), body);
+        return ok(started, m.deployStarted);
+      },
+      {
+        config: {
+          rateLimit: {
+            max: DEPLOY_STARTS_MAX,
+            timeWindow: DEPLOY_STARTS_WINDOW_MS,
+            keyGenerator: (request: FastifyRequest) => `deploy-start:${request.actor?.id ?? request.ip}`,
+            // An AppError, so the error handler answers this message and Retry-After.
+            errorResponseBuilder: (_request, context) =>
+              new TooManyRequests(
+                format(m.deployStartsExceeded, {
+                  n: DEPLOY_STARTS_MAX,
+                  window: DEPLOY_STARTS_WINDOW_MS / 60_000,
+                  minutes: Math.max(1, Math.ceil(context.ttl / 60_000)),
+                }),
+                context.ttl / 1000,
+              ),
+          },
+        },
+      },
+    );
 
     route(app, 'finishDeploy', async (request) => {
       const project = await deploys.finish(actorOf(request), deployId(request.params), metaOf(request));
@@ -42,15 +70,23 @@ export const deployRoutes =
         async (request) => {
           const sha256 = (request.params as { sha256?: string }).sha256 ?? '';
           if (!sha256Hex.safeParse(sha256).success) throw new Invalid('sha256', m.hashInvalid);
-          await deploys.receiveFile(actorOf(request), deployId(request.params), sha256, request.raw);
+          await deploys.receiveFile(
+            actorOf(request),
+            deployId(request.params),
+            sha256,
+            request.raw,
+            declaredLength(request),
+          );
           return ok(null, m.fileReceived);
         },
         {
+          // Per address, as every API call, in a budget of its own: a first deploy sends thousands
+          // of files, more than the 600 a minute other calls get.
           config: {
             rateLimit: {
-              max: FILE_PUTS_PER_MINUTE,
+              max: ctx.config.deployPutsPerMinute,
               timeWindow: 60_000,
-              keyGenerator: (request: FastifyRequest) => `deploy:${deployId(request.params)}`,
+              keyGenerator: (request: FastifyRequest) => `deploy-put:${request.ip}`,
             },
           },
         },

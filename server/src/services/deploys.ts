@@ -7,8 +7,11 @@
  *
  * An unfinished deploy leases every hash of its manifest under `deploy:{id}` (so neither the
  * orphan sweep nor a project deletion removes a blob it will use) until it is finished or expires
- * an hour after it began; the leftover sweep then removes its row, its lease and any blob it
- * uploaded that nothing references.
+ * (10 minutes idle, 45 after it began); the leftover sweep then removes its row, its lease and any
+ * blob it uploaded that nothing references. Its bytes count in the owner's used space from the
+ * first one (reserved before they are written), and dedupe never crosses accounts: only contents
+ * of the account's own versions are skipped, and finish takes only those or what this deploy sent
+ * (docs/decisions.md "API tokens and digest deploys").
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,17 +19,26 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  DEPLOY_TTL_MS,
+  DEPLOY_IDLE_MS,
+  DEPLOY_MAX_AGE_MS,
   format,
   formatBytes,
   messages,
+  OPEN_DEPLOYS_MAX,
   type StartDeployBody,
   type StartedDeployDto,
 } from '@sitehall/contracts';
 import { now } from '../db/database.js';
 import type { DeployRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
-import { AppError, InsufficientStorage, Invalid, NotFound, TooLarge } from '../domain/errors.js';
+import {
+  AppError,
+  InsufficientStorage,
+  Invalid,
+  NotFound,
+  TooLarge,
+  TooManyRequests,
+} from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import { isTextExtension } from '../ingest/content.js';
 import { ContentDigest, type ContentFacts, HEAD_BYTES } from '../ingest/digest.js';
@@ -48,6 +60,8 @@ const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 /** Store lookups and blob reads in flight at once. */
 const CONCURRENCY = 16;
 const STREAM_BYTES = 1024 * 1024;
+/** A PUT without Content-Length reserves quota in steps of this much as its bytes arrive. */
+const RESERVE_STEP = 1024 * 1024;
 
 /** Bytes of heads the facts cache keeps (each entry also counts ENTRY_BYTES for the rest). */
 const FACTS_CACHE_BYTES = 64 * 1024 * 1024;
@@ -101,11 +115,25 @@ interface KnownDeploy {
   /** The manifest's other hashes (every one of them when `held` is absent). */
   rest: Set<string>;
   ownerId: number;
+  /** The target project's newest version, where a redeploy's contents are looked for first. */
+  latestVersion: number | null;
 }
 
 /** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
 export function deployLease(id: string): string {
   return `deploy:${id}`;
+}
+
+/** The contents a deploy received (their bytes checked against their hash), as a blob lease too. */
+export function sentLease(id: string): string {
+  return `deploy:${id}:sent`;
+}
+
+/** When a deploy in use now expires: idle time from now, but never past its maximum age. */
+function expiryFrom(createdAt: string): string {
+  return new Date(
+    Math.min(Date.now() + DEPLOY_IDLE_MS, Date.parse(createdAt) + DEPLOY_MAX_AGE_MS),
+  ).toISOString();
 }
 
 export function createDeployService(deps: {
@@ -146,10 +174,11 @@ export function createDeployService(deps: {
       pending = (async () => {
         const manifest = await deploys.manifestOf(id);
         if (manifest === undefined) throw new NotFound(m.deployNotFound);
-        const ownerId = projectId === null ? actor.id : (await projects.visible(actor, projectId)).owner_id;
+        const project = projectId === null ? null : await projects.visible(actor, projectId);
         const deploy = {
           rest: new Set(Object.values(JSON.parse(manifest) as Record<string, string>)),
-          ownerId,
+          ownerId: project?.owner_id ?? actor.id,
+          latestVersion: project?.latest_deployment_id ?? null,
         };
         remember(id, deploy);
         return deploy;
@@ -192,6 +221,26 @@ export function createDeployService(deps: {
     const row = await deploys.byId(id, actor.id, now());
     if (!row) throw new NotFound(m.deployNotFound);
     return { ...row, files: JSON.parse(row.manifest) as Record<string, string> };
+  }
+
+  /**
+   * Which of these contents the owner's versions hold: first those of the target project's newest
+   * version (a redeploy's unchanged files: one indexed read of its rows), then the rest across
+   * all the owner's versions (a few changed files, or nothing the owner has: no rows to join).
+   */
+  async function ownedOf(
+    ownerId: number,
+    latestVersion: number | null,
+    hashes: string[],
+  ): Promise<Set<string>> {
+    const owned = new Set<string>();
+    if (latestVersion !== null) {
+      const inLatest = await deploys.hashesOfVersion(latestVersion);
+      for (const h of hashes) if (inLatest.has(h)) owned.add(h);
+    }
+    const rest = hashes.filter((h) => !owned.has(h));
+    if (rest.length > 0) for (const h of await deploys.ownedHashes(ownerId, rest)) owned.add(h);
+    return owned;
   }
 
   /** The size of each of the hashes the store holds (absent ones are not in the map). */
@@ -247,10 +296,11 @@ export function createDeployService(deps: {
     return { sha256, crc32: 0, size, head: Buffer.concat(chunks), utf8: true };
   }
 
-  /** Drops a deploy's lease and, unless it was committed, whatever it uploaded that nothing uses. */
+  /** Drops a deploy's leases and, unless it was committed, whatever it uploaded that nothing uses. */
   async function release(row: DeployRow, committed = false): Promise<void> {
     remembered.delete(row.id);
     await leases.releaseBlobs(deployLease(row.id));
+    await leases.releaseBlobs(sentLease(row.id));
     if (!committed)
       await gate.deleteUnused(Object.values(JSON.parse(row.manifest) as Record<string, string>));
   }
@@ -259,12 +309,24 @@ export function createDeployService(deps: {
     async start(actor: Actor, body: StartDeployBody): Promise<StartedDeployDto> {
       const { limits } = await settings.get();
       let ownerId = actor.id;
+      let latestVersion: number | null = null;
       if (body.project_id !== undefined) {
         const p = await projects.visible(actor, body.project_id);
         ownerId = p.owner_id;
+        latestVersion = p.latest_deployment_id;
       }
       // The hourly upload limit, before anything is sent.
       await quota.beforeBody(actor, ownerId, undefined);
+      // A few open at once (each holds bytes against the quota until it ends).
+      const at = now();
+      const open = await deploys.openOf(actor.id, at);
+      if (open.n >= OPEN_DEPLOYS_MAX) {
+        const waitSeconds = (Date.parse(open.firstExpiry ?? at) - Date.parse(at)) / 1000;
+        throw new TooManyRequests(
+          format(m.tooManyOpenDeploys, { n: open.n, minutes: Math.max(1, Math.ceil(waitSeconds / 60)) }),
+          waitSeconds,
+        );
+      }
       const entries = Object.entries(body.files);
       checkFileNames(
         entries.map(([name, sha256]) => ({ name, size: sha256 === EMPTY_SHA256 ? 0 : 1 })),
@@ -272,11 +334,14 @@ export function createDeployService(deps: {
       );
       const hashes = [...new Set(entries.map(([, sha256]) => sha256))];
       const id = randomBytes(18).toString('base64url');
-      const at = now();
       // Leased before the store is asked: a blob it holds now stays until the deploy ends.
       await leases.leaseBlobs(deployLease(id), hashes, at);
       try {
-        const sizes = await storedSizes(hashes);
+        // Only contents of the account's own versions are skipped: whether anyone else's files
+        // hold a content is neither told nor usable (docs/decisions.md "API tokens and digest
+        // deploys").
+        const owned = await ownedOf(ownerId, latestVersion, hashes);
+        const sizes = await storedSizes([...owned]);
         const required = hashes.filter((h) => !sizes.has(h));
         await deploys.insert({
           id,
@@ -287,9 +352,9 @@ export function createDeployService(deps: {
           manifest: JSON.stringify(body.files),
           received_bytes: 0,
           created_at: at,
-          expires_at: new Date(Date.parse(at) + DEPLOY_TTL_MS).toISOString(),
+          expires_at: new Date(Date.parse(at) + DEPLOY_IDLE_MS).toISOString(),
         });
-        remember(id, { held: sizes, rest: new Set(required), ownerId });
+        remember(id, { held: sizes, rest: new Set(required), ownerId, latestVersion });
         return { deploy_id: id, required };
       } catch (error) {
         await leases.releaseBlobs(deployLease(id)).catch(() => undefined);
@@ -299,9 +364,17 @@ export function createDeployService(deps: {
 
     /**
      * One file's bytes, streamed to a staging file while hashed and counted; stored under its hash
-     * only when the hash matches and the limits allow.
+     * only when the hash matches and the limits allow. The bytes are held against the owner's
+     * quota before they are written: the declared length at once, else step by step as they
+     * arrive; what a failed PUT reserved is given back, and nothing of it is kept.
      */
-    async receiveFile(actor: Actor, id: string, sha256: string, body: Readable): Promise<void> {
+    async receiveFile(
+      actor: Actor,
+      id: string,
+      sha256: string,
+      body: Readable,
+      declaredLength?: number,
+    ): Promise<void> {
       // The row without its manifest: the deploy exists, is the actor's and has not expired (another
       // instance may have finished it); the hashes come from memory.
       const row = await deploys.openById(id, actor.id, now());
@@ -311,28 +384,66 @@ export function createDeployService(deps: {
         throw new Invalid('sha256', format(m.hashNotInDeploy, { sha256 }));
       }
       const { limits } = await settings.get();
+      const fileTooLarge = () =>
+        new TooLarge(
+          format(messages.project.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }),
+          'files',
+        );
+      if (declaredLength !== undefined && declaredLength > limits.maxFileBytes) throw fileTooLarge();
       // A store known to be unreachable could not keep it: 503 before the body is read.
       store.throwIfDown?.();
-      const file = await stagingFile();
+
+      let reserved = 0;
+      /** Holds `bytes` more against the quota and the deploy's size limit (413 when they don't fit). */
+      const reserve = async (bytes: number, needed: number) => {
+        const added = await quota.holdForDeploy(ownerId, bytes, needed, (trx) =>
+          deploys.addReceived(id, bytes, limits.maxUploadBytes, now(), expiryFrom(row.created_at), trx),
+        );
+        if (!added) {
+          if (!(await deploys.openById(id, actor.id, now()))) throw new NotFound(m.deployNotFound);
+          throw new TooLarge(
+            format(messages.project.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }),
+            'files',
+          );
+        }
+        reserved += bytes;
+      };
+      /** At least `need` more: a step when the quota allows it, else exactly what is needed. */
+      const reserveMore = async (need: number, needed: number) => {
+        const step = Math.min(Math.max(need, RESERVE_STEP), limits.maxFileBytes - reserved);
+        try {
+          await reserve(step, needed);
+        } catch (err) {
+          if (step === need || !(err instanceof TooLarge)) throw err;
+          await reserve(need, needed);
+        }
+      };
+
+      let size = 0;
+      let kept = false;
+      let file: string | undefined;
       try {
+        if (declaredLength) await reserve(declaredLength, declaredLength);
+        file = await stagingFile();
         // With the UTF-8 fact, so that finish need not read this content again.
         const digest = new ContentDigest({ utf8: true, crc32: false });
-        let size = 0;
         const counter = new Transform({
           highWaterMark: STREAM_BYTES,
           transform(chunk: Buffer, _enc, done) {
             size += chunk.length;
             if (size > limits.maxFileBytes) {
-              done(
-                new TooLarge(
-                  format(messages.project.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }),
-                  'files',
-                ),
-              );
+              done(fileTooLarge());
               return;
             }
             digest.update(chunk);
-            done(null, chunk);
+            if (size <= reserved) {
+              done(null, chunk);
+              return;
+            }
+            reserveMore(size - reserved, size).then(
+              () => done(null, chunk),
+              (err: unknown) => done(err as Error),
+            );
           },
         });
         try {
@@ -349,18 +460,23 @@ export function createDeployService(deps: {
         }
         const facts = digest.finish();
         if (facts.sha256 !== sha256) throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
-        await quota.beforeStoring(ownerId, size);
-        if (!(await deploys.addReceived(id, size, limits.maxUploadBytes))) {
-          throw new TooLarge(
-            format(messages.project.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }),
-            'files',
-          );
-        }
         await store.putFile(file, sha256);
+        kept = true;
+        // Sent and checked: finish may take this content now.
+        await leases.leaseBlobs(sentLease(id), [sha256], now());
         known.set(facts, true);
+        // Ended meanwhile (finished, or expired at its maximum age): its release may have run
+        // before this lease was written, which would then keep an unused blob for an hour.
+        if (!(await deploys.exists(id))) {
+          await leases.releaseBlobs(sentLease(id));
+          await gate.deleteUnused([sha256]);
+          throw new NotFound(m.deployNotFound);
+        }
       } finally {
         // Moved into the store when kept; otherwise removed here.
-        await fs.promises.rm(file, { force: true, maxRetries: 3 });
+        if (file) await fs.promises.rm(file, { force: true, maxRetries: 3 });
+        // What was reserved beyond the bytes kept (all of it when nothing was).
+        await deploys.releaseReceived(id, kept ? reserved - size : reserved).catch(() => undefined);
       }
     },
 
@@ -368,6 +484,14 @@ export function createDeployService(deps: {
     async finish(actor: Actor, id: string, meta: RequestMeta) {
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];
+      // Only contents this deploy received, or the account's own versions hold (found at start, or
+      // now when another instance began it): never one it knows only by its hash.
+      const { held, ownerId, latestVersion } = await knownDeploy(actor, id, deploy.project_id);
+      const sent = await leases.leasedBy(sentLease(id));
+      const unproven = hashes.filter((h) => !sent.has(h) && !held?.has(h));
+      const owned = unproven.length > 0 ? await ownedOf(ownerId, latestVersion, unproven) : new Set<string>();
+      const notSent = unproven.filter((h) => !owned.has(h)).length;
+      if (notSent > 0) throw new Invalid('files', format(m.filesMissing, { n: notSent }));
       const sizes = await sizesAtFinish(id, hashes);
       const absent = hashes.filter((h) => !sizes.has(h));
       if (absent.length > 0) throw new Invalid('files', format(m.filesMissing, { n: absent.length }));
@@ -413,7 +537,7 @@ export function createDeployService(deps: {
       }
     },
 
-    /** Removes deploys begun more than an hour ago and never finished (the leftover sweep). */
+    /** Removes deploys idle or open past their time and never finished (the leftover sweep). */
     async expire(): Promise<number> {
       let removed = 0;
       for (const row of await deploys.expired(now())) {

@@ -3,13 +3,15 @@
  * rate"). An upload is checked three times: before its body is read (the declared length, and the
  * hourly count), after extraction (its real stored size, before anything is stored), and inside
  * the commit's transaction with the account's row held, so uploads at the same moment, on any
- * instance, are counted one after the other and can't pass the limits together.
+ * instance, are counted one after the other and can't pass the limits together. Used space is the
+ * account's versions plus what its unfinished digest deploys hold, from their first byte.
  */
 import { format, formatBytes, messages, type StorageUsageDto } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { TooLarge, TooManyRequests } from '../domain/errors.js';
 import * as deployments from '../repositories/deployments.js';
+import { heldBytes, heldBytesByOwner } from '../repositories/deploys.js';
 import * as uploadEvents from '../repositories/upload-events.js';
 import type { UsersRepository } from '../repositories/users.js';
 import type { SettingsService } from './settings.js';
@@ -28,6 +30,15 @@ const ARCHIVE_FRAMING_SHARE = 0.05;
 export function createQuotaService(deps: { db: DB; users: UsersRepository; settings: SettingsService }) {
   const { db, users, settings } = deps;
 
+  /** The account's versions, and the bytes its unfinished deploys hold. */
+  async function usedBytes(executor: DB, ownerId: number): Promise<number> {
+    const [versions, held] = await Promise.all([
+      deployments.usedBytes(executor, ownerId),
+      heldBytes(executor, ownerId),
+    ]);
+    return versions + held;
+  }
+
   async function quotaOf(own: number | null | undefined): Promise<number> {
     return own ?? (await settings.get()).userStorageBytes;
   }
@@ -42,7 +53,7 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
   /** Refuses an upload that would make the account's used space pass its quota. */
   async function checkSpace(ownerId: number, needed: number, own: number | null | undefined, trx?: DB) {
     const quota = await quotaOf(own);
-    const used = await deployments.usedBytes(trx ?? db, ownerId);
+    const used = await usedBytes(trx ?? db, ownerId);
     if (used + needed > quota) refuse(m.storageQuotaExceeded, used, quota, needed);
   }
 
@@ -63,7 +74,7 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
   return {
     /** GET /api/projects/my: what the account's projects take, and its quota. */
     async usage(userId: number): Promise<StorageUsageDto> {
-      const [used, own] = await Promise.all([deployments.usedBytes(db, userId), users.quotaOf(userId)]);
+      const [used, own] = await Promise.all([usedBytes(db, userId), users.quotaOf(userId)]);
       return { used_bytes: used, quota_bytes: await quotaOf(own) };
     },
 
@@ -73,7 +84,12 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
      * platform's quota for accounts without their own.
      */
     async ofAccounts(ids: readonly number[]) {
-      const [used, settingsNow] = await Promise.all([deployments.usedBytesByOwner(db, ids), settings.get()]);
+      const [used, held, settingsNow] = await Promise.all([
+        deployments.usedBytesByOwner(db, ids),
+        heldBytesByOwner(db, ids),
+        settings.get(),
+      ]);
+      for (const [id, bytes] of held) used.set(id, (used.get(id) ?? 0) + bytes);
       return { used, platformQuota: settingsNow.userStorageBytes };
     },
 
@@ -87,13 +103,31 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
       if (!contentLength || !Number.isFinite(declared)) return;
       const atLeast = Math.max(0, Math.floor((declared - FRAMING_BYTES) * (1 - ARCHIVE_FRAMING_SHARE)));
       const quota = await quotaOf(await users.quotaOf(ownerId));
-      const used = await deployments.usedBytes(db, ownerId);
+      const used = await usedBytes(db, ownerId);
       if (used + atLeast > quota) refuse(m.storageQuotaExceededDeclared, used, quota, declared);
     },
 
     /** After extraction, before anything is stored: the upload's real size. */
     async beforeStoring(ownerId: number, needed: number) {
       await checkSpace(ownerId, needed, await users.quotaOf(ownerId));
+    },
+
+    /**
+     * A digest deploy's bytes, held against the owner's quota before they are written: with the
+     * owner's row held (as a commit holds it), refuses them with 413 when the used space, what
+     * every unfinished deploy holds included, would pass the quota, else runs `add` (which counts
+     * them on the deploy) in the same transaction. So PUTs at the same moment, into any of the
+     * account's deploys, through any instance, can't pass the quota together. `needed` is what
+     * the message names (the whole file, when this is a part of it).
+     */
+    async holdForDeploy<T>(ownerId: number, bytes: number, needed: number, add: (trx: DB) => Promise<T>) {
+      return db.transaction().execute(async (trx) => {
+        const own = await users.lockQuota(trx, ownerId);
+        const quota = await quotaOf(own);
+        const used = await usedBytes(trx, ownerId);
+        if (used + bytes > quota) refuse(m.storageQuotaExceeded, used, quota, needed);
+        return add(trx);
+      });
     },
 
     /**

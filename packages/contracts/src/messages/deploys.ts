@@ -22,6 +22,10 @@ export const deployMessages = {
   hashMismatch: '上传内容与 SHA-256 不符：{sha256}',
   /** {n} */
   filesMissing: '还有 {n} 个文件尚未上传，请上传后再完成部署',
+  /** {n}, {minutes} */
+  tooManyOpenDeploys: '未完成的部署已有 {n} 个，请先完成它们，或等待约 {minutes} 分钟后过期再试',
+  /** {n}, {window}, {minutes} */
+  deployStartsExceeded: '开始部署过于频繁：每 {window} 分钟最多 {n} 次，请 {minutes} 分钟后再试',
   deployStarted: '部署已开始',
   fileReceived: '文件已接收',
   deployFinished: '部署完成，新版本等待审核',

@@ -12,8 +12,18 @@ export const API_TOKEN_PREFIX = 'sht_';
 /** Tokens an account may hold at once. */
 export const API_TOKENS_MAX = 20;
 export const TOKEN_NAME_MAX = 50;
-/** An unfinished deploy is removed this long after it began. */
-export const DEPLOY_TTL_MS = 60 * 60_000;
+/**
+ * An unfinished deploy expires this long after it began or last received a file (the leftover
+ * sweep then removes it and what it uploaded; docs/decisions.md "API tokens and digest deploys").
+ */
+export const DEPLOY_IDLE_MS = 10 * 60_000;
+/** ...and at the latest this long after it began, however busy (within the sweep's lease hour). */
+export const DEPLOY_MAX_AGE_MS = 45 * 60_000;
+/** Unfinished deploys an account may have open at once. */
+export const OPEN_DEPLOYS_MAX = 5;
+/** Deploys an account may start within DEPLOY_STARTS_WINDOW_MS (refused or not). */
+export const DEPLOY_STARTS_MAX = 20;
+export const DEPLOY_STARTS_WINDOW_MS = 10 * 60_000;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const HIDDEN_CONTROLS = /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
