@@ -74,9 +74,9 @@ export const authMessages = {
   /** {name} {role} */
   roleChangeConfirm: '确定将 "{name}" 的角色修改为{role}吗？',
   /** {name} */
-  disableUserConfirm: '停用后 "{name}" 将被立即登出，且无法再登录。确定停用吗？',
+  disableUserConfirm: '停用后 "{name}" 将被立即登出，其 API 令牌全部撤销，且无法再登录。确定停用吗？',
   /** {name} */
-  resetPasswordConfirm: '将为 "{name}" 生成新密码，并使其所有登录会话失效。确定重置吗？',
+  resetPasswordConfirm: '将为 "{name}" 生成新密码，使其所有登录会话失效并撤销其全部 API 令牌。确定重置吗？',
   /** {name} */
   deleteUserConfirm: '确定要删除用户 "{name}" 吗？此操作不可撤销。',
   // Fallbacks for request validation where a schema gives no message of its own (any area).

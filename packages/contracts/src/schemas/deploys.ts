@@ -12,6 +12,8 @@ export const API_TOKEN_PREFIX = 'sht_';
 /** Tokens an account may hold at once. */
 export const API_TOKENS_MAX = 20;
 export const TOKEN_NAME_MAX = 50;
+/** How much of a token its lists show: the prefix and this many characters of the secret. */
+export const API_TOKEN_SHOWN_CHARS = 8;
 /** An unfinished deploy is removed this long after it began. */
 export const DEPLOY_TTL_MS = 60 * 60_000;
 
@@ -53,6 +55,8 @@ export type StartDeployBody = z.infer<typeof startDeployBody>;
 export interface ApiTokenDto {
   id: number;
   name: string;
+  /** `sht_` and the next 8 characters, to tell tokens apart; null for tokens made before it was kept. */
+  prefix: string | null;
   created_at: string;
   last_used_at: string | null;
 }
