@@ -1,8 +1,9 @@
 /** Sign-in, sessions (bearer tokens), refresh, logout, the own profile and registration by admins. */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { messages } from '@sitehall/contracts';
+import { format, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -605,6 +606,78 @@ describe('first start', () => {
     });
     expect(await auditEntries(t, { action: 'user.bootstrap_admin' })).toHaveLength(1);
   });
+
+  it('refuses a weak ADMIN_PASSWORD with the strength rule’s reason, creating nothing', async () => {
+    const { database, drop } = await freshDatabase();
+    const dataDir = tempDir();
+    const config = loadConfig(
+      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web') },
+      database.kind === 'postgres' ? { database } : {},
+    );
+    const built = await buildApp(config, { logger: false });
+    try {
+      const accounts = built.ctx.services.accounts;
+      for (const [weak, reason] of [
+        ['password', m.passwordTooCommon],
+        ['admin-password-123', m.passwordHasUsername],
+        ['qwertyuiop', m.passwordTooCommon],
+        ['woaini1314', m.passwordTooCommon],
+      ] as const) {
+        await expect(accounts.ensureFirstAdmin(weak)).rejects.toMatchObject({
+          kind: 'invalid',
+          message: format(m.adminPasswordWeak, { reason }),
+        });
+      }
+      expect(await built.ctx.db.selectFrom('users').selectAll().execute()).toEqual([]);
+      expect(await built.ctx.db.selectFrom('audit_logs').selectAll().execute()).toEqual([]);
+      // A strong one, or none (a generated one), creates the account.
+      expect(await accounts.ensureFirstAdmin('hall-keeper-lantern-42')).toMatchObject({ created: true });
+    } finally {
+      await built.app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops the server at first start with a weak ADMIN_PASSWORD, saying why', async () => {
+    const dataDir = tempDir();
+    try {
+      const child = spawn(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, '../src/main.ts')],
+        {
+          env: {
+            ...process.env,
+            NODE_ENV: 'test',
+            DATA_DIR: dataDir,
+            DATABASE_URL: '',
+            LOG_LEVEL: 'silent',
+            PORT: '0',
+            SITES_PORT: '0',
+            HOST: '127.0.0.1',
+            ADMIN_PASSWORD: 'password',
+            RENDER_WORKER: 'off',
+            WEB_DIST: path.join(dataDir, 'no-web'),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (d) => {
+        output += d;
+      });
+      child.stderr.on('data', (d) => {
+        output += d;
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, output).toBe(1);
+      expect(output).toContain(format(m.adminPasswordWeak, { reason: m.passwordTooCommon }));
+      expect(output).toContain('ADMIN_PASSWORD is too weak');
+      expect(output).not.toContain('已创建管理员账号');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('creates it once when several instances start together on an empty database', async () => {
     const { database, drop } = await freshDatabase();

@@ -1,7 +1,7 @@
 /** Accounts: sign-in, the first admin, registration by admins, profiles and user administration. */
 import { createHash } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
-import { type AuditActionOn, messages, type Role } from '@sitehall/contracts';
+import { type AuditActionOn, format, messages, type Role } from '@sitehall/contracts';
 import { now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
@@ -366,11 +366,18 @@ export function createAccountService(deps: {
       });
     },
 
-    /** First start with no users: create `admin`, with ADMIN_PASSWORD or a generated password. */
+    /**
+     * First start with no users: create `admin`, with ADMIN_PASSWORD or a generated password. A
+     * weak ADMIN_PASSWORD is refused (Invalid, field ADMIN_PASSWORD): main.ts stops the server.
+     */
     async ensureFirstAdmin(
       adminPassword?: string,
     ): Promise<{ created: boolean; password?: string; generated: boolean }> {
       if ((await users.count()) > 0) return { created: false, generated: false };
+      // The most powerful account passes the same strength rule as every chosen password.
+      const weak =
+        adminPassword === undefined ? null : weakPasswordReason(adminPassword, { username: 'admin' });
+      if (weak) throw new Invalid('ADMIN_PASSWORD', format(m.adminPasswordWeak, { reason: weak }));
       const password = adminPassword ?? generatePassword();
       let admin: Awaited<ReturnType<typeof createAccount>>;
       try {

@@ -44,6 +44,8 @@ export const authMessages = {
   // Why a chosen password is refused (server/src/services/password-strength.ts).
   passwordTooCommon: '密码过于常见，请换一个不容易被猜到的密码',
   passwordHasUsername: '密码不能包含用户名',
+  /** At first start, ADMIN_PASSWORD that fails the strength rule stops the server (printed, with English). */
+  adminPasswordWeak: 'ADMIN_PASSWORD 不够安全（{reason}），未创建管理员账号，服务器已停止。请换一个更难猜的密码，或不设置它以生成随机密码',
   passwordRepetitive: '密码不能是重复或连续的字符',
   passwordKeyboardPattern: '密码不能是键盘上相邻的按键',
   passwordGuessable: '密码太容易被猜到，请使用更长的密码，或混合字母、数字和符号',
