@@ -346,16 +346,52 @@ describe('own profile', () => {
     expect(body.errors).toEqual({ email: m.emailTaken });
     body = expectFailure(await put({ email: 'not-an-email' }), 400, m.emailInvalid);
     expect(body.errors).toEqual({ email: m.emailInvalid });
-    for (const avatar of [
-      'javascript:alert(1)',
-      'data:text/html;base64,PGI+',
-      'https://x.test/\u0000a',
-      'x'.repeat(300_000),
-    ]) {
-      body = expectFailure(await put({ avatar }), 400, m.avatarInvalid);
-      expect(body.errors).toEqual({ avatar: m.avatarInvalid });
+    for (const [avatar, message] of [
+      ['javascript:alert(1)', m.avatarInvalid],
+      ['data:text/html;base64,PGI+', m.avatarInvalid],
+      ['data:image/svg+xml;base64,PHN2Zz4=', m.avatarInvalid],
+      ['data:image/png;base64,iVBOR\u200bw0KGgo=', m.avatarInvalid],
+      // A remote picture would fire in every viewer's browser (a tracking pixel in the admin's).
+      ['https://tracker.example/pixel.gif?u=1', m.avatarRemote],
+      ['http://127.0.0.1:9/p.png', m.avatarRemote],
+      ['HTTPS://X.TEST/a.png', m.avatarRemote],
+      ['//tracker.example/pixel.gif', m.avatarInvalid],
+      [`data:image/png;base64,${'A'.repeat(300_000)}`, m.avatarTooLarge],
+    ] as const) {
+      body = expectFailure(await put({ avatar }), 400, message);
+      expect(body.errors).toEqual({ avatar: message });
     }
     expect(await userRow(u.id)).toMatchObject({ email: null, avatar: null });
+  });
+
+  it('no longer shows a remote avatar saved before avatars had to be images of their own', async () => {
+    const u = await t.createUser();
+    await t.ctx.db
+      .updateTable('users')
+      .set({ avatar: 'https://tracker.example/pixel.gif?u=1' })
+      .where('id', '=', u.id)
+      .execute();
+    const me = await profile(u.token);
+    expect(me.json().data.user.avatar).toBeNull();
+    const list = await t.request({
+      url: `/api/admin/users?search=${u.username}`,
+      token: await t.adminToken(),
+    });
+    expect(list.json().data.users[0].avatar).toBeNull();
+    expect(list.body).not.toContain('tracker.example');
+    // A data: image is shown as saved.
+    const picture = 'data:image/png;base64,iVBORw0KGgo=';
+    expect(
+      (
+        await t.request({
+          method: 'PUT',
+          url: '/api/auth/profile',
+          token: u.token,
+          body: { avatar: picture },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await profile(u.token)).json().data.user.avatar).toBe(picture);
   });
 
   it('never changes the role, username or anything else: extra fields are refused with 400', async () => {

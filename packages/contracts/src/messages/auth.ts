@@ -45,12 +45,15 @@ export const authMessages = {
   passwordTooCommon: '密码过于常见，请换一个不容易被猜到的密码',
   passwordHasUsername: '密码不能包含用户名',
   /** At first start, ADMIN_PASSWORD that fails the strength rule stops the server (printed, with English). */
-  adminPasswordWeak: 'ADMIN_PASSWORD 不够安全（{reason}），未创建管理员账号，服务器已停止。请换一个更难猜的密码，或不设置它以生成随机密码',
+  adminPasswordWeak:
+    'ADMIN_PASSWORD 不够安全（{reason}），未创建管理员账号，服务器已停止。请换一个更难猜的密码，或不设置它以生成随机密码',
   passwordRepetitive: '密码不能是重复或连续的字符',
   passwordKeyboardPattern: '密码不能是键盘上相邻的按键',
   passwordGuessable: '密码太容易被猜到，请使用更长的密码，或混合字母、数字和符号',
   profileUpdated: '个人资料已更新',
-  avatarInvalid: '头像地址无效',
+  avatarInvalid: '头像必须是 PNG、JPEG、GIF 或 WebP 图片',
+  avatarRemote: '头像不能使用网络地址，请上传图片文件',
+  avatarTooLarge: '头像图片不能超过 150 KB',
   userNotFound: '用户不存在',
   cannotChangeOwnRole: '不能修改自己的角色',
   cannotDisableSelf: '不能停用自己的账号',
