@@ -91,8 +91,12 @@ export function registerAppHeaders(
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('cross-origin-opener-policy', 'same-origin');
-    // Rendered pictures are immutable (content-addressed) and set their own caching (docs/render.md).
-    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/thumbnails/'))
+    // A rendered picture sets its own caching (revalidated, docs/render.md); its refusals, like
+    // every other API answer, are not stored.
+    if (
+      request.url.startsWith('/api/') &&
+      !(request.url.startsWith('/api/thumbnails/') && reply.statusCode < 400)
+    )
       reply.header('cache-control', 'no-store');
     return payload;
   });
