@@ -50,7 +50,7 @@ export function stopChildren() {
 }
 process.on('exit', stopChildren);
 
-export const BENCH_PASSWORD = 'bench-admin-password';
+export const BENCH_PASSWORD = 'bench-hall-keeper-lantern';
 
 /**
  * The built server (server/dist) pinned to SERVER_CPU, started as `npm run serve` starts it, plus

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
-export const E2E_ADMIN_PASSWORD = 'e2e-admin-password-1';
+export const E2E_ADMIN_PASSWORD = 'e2e-hall-keeper-lantern-1';
 
 /** Debian's Chromium (never a downloaded browser); CHROMIUM_PATH overrides. */
 export function chromiumPath(): string {

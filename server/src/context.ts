@@ -59,12 +59,12 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const hearsChanges = () => bus.listening();
   const audit = createAuditService(db);
   const sessions = createSessionService(createSessionsRepository(db));
-  const apiTokens = createApiTokenService({ tokens: createApiTokensRepository(db), audit });
+  const usersRepo = createUsersRepository(db, database.dialect);
+  const apiTokens = createApiTokenService({ tokens: createApiTokensRepository(db), users: usersRepo, audit });
   const hasher = new PasswordHasher(config.maxConcurrentHashes);
   const throttle = createLoginThrottle(
     opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore()),
   );
-  const usersRepo = createUsersRepository(db, database.dialect);
   const accounts = createAccountService({
     users: usersRepo,
     sessions,

@@ -1,6 +1,7 @@
 /** config → app → listen; signals; nothing else. */
 import { buildApp, listenSitesPort } from './app.js';
 import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
+import { Invalid } from './domain/errors.js';
 import { type MetricsServer, serveMetrics } from './http/metrics.js';
 
 async function main() {
@@ -25,7 +26,15 @@ async function main() {
         `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
       );
     })
-    .catch((err: unknown) => app.log.error({ err }, 'first admin account not created'));
+    .catch((err: unknown) => {
+      if (!(err instanceof Invalid)) return app.log.error({ err }, 'first admin account not created');
+      // A weak ADMIN_PASSWORD (docs/decisions.md "Passwords"): nothing was created; stop, saying why.
+      console.error(
+        `${err.message}\nADMIN_PASSWORD is too weak: the first admin account was not created. Choose a harder password, or leave it unset to get a generated one.`,
+      );
+      process.exitCode = 1;
+      void app.close().finally(() => process.exit(1));
+    });
   let metricsServer: MetricsServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -15,8 +15,10 @@ import {
 } from '../src/services/login-throttle.js';
 import { DUMMY_HASH, HASH_OPTIONS, PasswordHasher } from '../src/services/passwords.js';
 import { createTestApp, expectFailure, listenPort, loginAttempt, type TestApp } from './helpers.js';
+import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const m = messages.auth;
+const hasRedis = await redisReachable();
 
 let t: TestApp;
 beforeAll(async () => {
@@ -141,6 +143,48 @@ describe('sign-in throttling', () => {
     expectThrottled(await attempt(u.password, '198.51.100.99'));
   }, 30_000);
 
+  // 60 wrong passwords at once from one address had 22 verified when the count was checked before
+  // and added after: now each attempt reserves its place first, so at most the limit are verified.
+  const burst = async (app: TestApp) => {
+    const u = await app.createUser();
+    const verify = vi.spyOn(app.ctx.services.hasher, 'verify');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          loginAttempt(app, u.username, `wrong-${i}`, { ip: '10.21.0.1' }),
+        ),
+      );
+      expect(verify).toHaveBeenCalledTimes(THROTTLE.perAccount);
+      expect(answers.filter((r) => r.statusCode === 401)).toHaveLength(THROTTLE.perAccount);
+      for (const r of answers.filter((x) => x.statusCode !== 401)) expectThrottled(r);
+      // Locked: the right password from that address is refused without being verified.
+      expectThrottled(await loginAttempt(app, u.username, u.password, { ip: '10.21.0.1' }));
+      expect(verify).toHaveBeenCalledTimes(THROTTLE.perAccount);
+    } finally {
+      verify.mockRestore();
+    }
+  };
+
+  it('verifies at most the limit of 60 wrong passwords sent at once from one address', async () => {
+    await burst(t);
+  }, 60_000);
+
+  it.skipIf(!hasRedis)(
+    'does the same with the counts in Redis',
+    async () => {
+      const prefix = uniqueRedisPrefix();
+      const shared = await createTestApp({ redisUrl: testRedisUrl, redisPrefix: prefix });
+      try {
+        await shared.ctx.cluster.ready;
+        await burst(shared);
+      } finally {
+        await shared.close();
+        await dropRedisPrefix(prefix);
+      }
+    },
+    60_000,
+  );
+
   describe('the window', () => {
     afterEach(() => {
       vi.useRealTimers();
@@ -155,15 +199,17 @@ describe('sign-in throttling', () => {
         perAccount: 2,
         perIp: 100,
       });
+      await throttle.reserve('user:1', '1.1.1.1');
       await throttle.failed('user:1', '1.1.1.1');
       vi.setSystemTime(new Date('2030-01-01T00:00:20Z'));
+      await throttle.reserve('user:1', '1.1.1.1');
       await throttle.failed('user:1', '1.1.1.1');
-      const refused = await throttle.check('user:1', '1.1.1.1').catch((e: unknown) => e);
+      const refused = await throttle.reserve('user:1', '1.1.1.1').catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(TooManyRequests);
       // The window started at the first failure: 40 s are left.
       expect((refused as TooManyRequests).retryAfterSeconds).toBe(40);
       vi.setSystemTime(new Date('2030-01-01T00:01:00.001Z'));
-      await expect(throttle.check('user:1', '1.1.1.1')).resolves.toEqual({ delayMs: 0 });
+      await expect(throttle.reserve('user:1', '1.1.1.1')).resolves.toEqual({ delayMs: 0 });
     });
   });
 });

@@ -1,8 +1,9 @@
 /** Sign-in, sessions (bearer tokens), refresh, logout, the own profile and registration by admins. */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { messages } from '@sitehall/contracts';
+import { format, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -345,16 +346,52 @@ describe('own profile', () => {
     expect(body.errors).toEqual({ email: m.emailTaken });
     body = expectFailure(await put({ email: 'not-an-email' }), 400, m.emailInvalid);
     expect(body.errors).toEqual({ email: m.emailInvalid });
-    for (const avatar of [
-      'javascript:alert(1)',
-      'data:text/html;base64,PGI+',
-      'https://x.test/\u0000a',
-      'x'.repeat(300_000),
-    ]) {
-      body = expectFailure(await put({ avatar }), 400, m.avatarInvalid);
-      expect(body.errors).toEqual({ avatar: m.avatarInvalid });
+    for (const [avatar, message] of [
+      ['javascript:alert(1)', m.avatarInvalid],
+      ['data:text/html;base64,PGI+', m.avatarInvalid],
+      ['data:image/svg+xml;base64,PHN2Zz4=', m.avatarInvalid],
+      ['data:image/png;base64,iVBOR\u200bw0KGgo=', m.avatarInvalid],
+      // A remote picture would fire in every viewer's browser (a tracking pixel in the admin's).
+      ['https://tracker.example/pixel.gif?u=1', m.avatarRemote],
+      ['http://127.0.0.1:9/p.png', m.avatarRemote],
+      ['HTTPS://X.TEST/a.png', m.avatarRemote],
+      ['//tracker.example/pixel.gif', m.avatarInvalid],
+      [`data:image/png;base64,${'A'.repeat(300_000)}`, m.avatarTooLarge],
+    ] as const) {
+      body = expectFailure(await put({ avatar }), 400, message);
+      expect(body.errors).toEqual({ avatar: message });
     }
     expect(await userRow(u.id)).toMatchObject({ email: null, avatar: null });
+  });
+
+  it('no longer shows a remote avatar saved before avatars had to be images of their own', async () => {
+    const u = await t.createUser();
+    await t.ctx.db
+      .updateTable('users')
+      .set({ avatar: 'https://tracker.example/pixel.gif?u=1' })
+      .where('id', '=', u.id)
+      .execute();
+    const me = await profile(u.token);
+    expect(me.json().data.user.avatar).toBeNull();
+    const list = await t.request({
+      url: `/api/admin/users?search=${u.username}`,
+      token: await t.adminToken(),
+    });
+    expect(list.json().data.users[0].avatar).toBeNull();
+    expect(list.body).not.toContain('tracker.example');
+    // A data: image is shown as saved.
+    const picture = 'data:image/png;base64,iVBORw0KGgo=';
+    expect(
+      (
+        await t.request({
+          method: 'PUT',
+          url: '/api/auth/profile',
+          token: u.token,
+          body: { avatar: picture },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await profile(u.token)).json().data.user.avatar).toBe(picture);
   });
 
   it('never changes the role, username or anything else: extra fields are refused with 400', async () => {
@@ -605,6 +642,78 @@ describe('first start', () => {
     });
     expect(await auditEntries(t, { action: 'user.bootstrap_admin' })).toHaveLength(1);
   });
+
+  it('refuses a weak ADMIN_PASSWORD with the strength rule’s reason, creating nothing', async () => {
+    const { database, drop } = await freshDatabase();
+    const dataDir = tempDir();
+    const config = loadConfig(
+      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web') },
+      database.kind === 'postgres' ? { database } : {},
+    );
+    const built = await buildApp(config, { logger: false });
+    try {
+      const accounts = built.ctx.services.accounts;
+      for (const [weak, reason] of [
+        ['password', m.passwordTooCommon],
+        ['admin-password-123', m.passwordHasUsername],
+        ['qwertyuiop', m.passwordTooCommon],
+        ['woaini1314', m.passwordTooCommon],
+      ] as const) {
+        await expect(accounts.ensureFirstAdmin(weak)).rejects.toMatchObject({
+          kind: 'invalid',
+          message: format(m.adminPasswordWeak, { reason }),
+        });
+      }
+      expect(await built.ctx.db.selectFrom('users').selectAll().execute()).toEqual([]);
+      expect(await built.ctx.db.selectFrom('audit_logs').selectAll().execute()).toEqual([]);
+      // A strong one, or none (a generated one), creates the account.
+      expect(await accounts.ensureFirstAdmin('hall-keeper-lantern-42')).toMatchObject({ created: true });
+    } finally {
+      await built.app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops the server at first start with a weak ADMIN_PASSWORD, saying why', async () => {
+    const dataDir = tempDir();
+    try {
+      const child = spawn(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, '../src/main.ts')],
+        {
+          env: {
+            ...process.env,
+            NODE_ENV: 'test',
+            DATA_DIR: dataDir,
+            DATABASE_URL: '',
+            LOG_LEVEL: 'silent',
+            PORT: '0',
+            SITES_PORT: '0',
+            HOST: '127.0.0.1',
+            ADMIN_PASSWORD: 'password',
+            RENDER_WORKER: 'off',
+            WEB_DIST: path.join(dataDir, 'no-web'),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (d) => {
+        output += d;
+      });
+      child.stderr.on('data', (d) => {
+        output += d;
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, output).toBe(1);
+      expect(output).toContain(format(m.adminPasswordWeak, { reason: m.passwordTooCommon }));
+      expect(output).toContain('ADMIN_PASSWORD is too weak');
+      expect(output).not.toContain('已创建管理员账号');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('creates it once when several instances start together on an empty database', async () => {
     const { database, drop } = await freshDatabase();

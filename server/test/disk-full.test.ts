@@ -217,7 +217,7 @@ describe.skipIf(!isRoot)('a full disk (tmpfs; needs root to mount)', () => {
               LOG_LEVEL: 'silent',
               PORT: '0',
               HOST: '127.0.0.1',
-              ADMIN_PASSWORD: 'admin-password-123',
+              ADMIN_PASSWORD: 'hall-keeper-lantern-42',
               WEB_DIST: path.join(dataDir, 'no-web'),
             },
             stdio: ['ignore', 'pipe', 'pipe'],

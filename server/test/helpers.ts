@@ -17,7 +17,7 @@ import { migrationProvider } from '../src/db/migrations/index.js';
 import type { BlobStore } from '../src/storage/index.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
-export const ADMIN_PASSWORD = 'admin-password-123';
+export const ADMIN_PASSWORD = 'hall-keeper-lantern-42';
 
 export interface TestApp extends BuiltApp {
   config: Config;

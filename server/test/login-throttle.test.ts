@@ -88,38 +88,55 @@ for (const [name, makeStore, available] of stores) {
       const throttle = createLoginThrottle(store, { ...limits, perAccount: 3, perIp: 100, delayAfter: 3 });
       const account = `user:${key()}`;
       for (let i = 0; i < 3; i++) {
-        await throttle.check(account, '10.0.0.1');
+        await throttle.reserve(account, '10.0.0.1');
         await throttle.failed(account, '10.0.0.1');
       }
-      await expect(throttle.check(account, '10.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
+      await expect(throttle.reserve(account, '10.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
       // Elsewhere: no refusal, only the account-wide wait.
-      await expect(throttle.check(account, '10.0.0.2')).resolves.toEqual({ delayMs: limits.delayBaseMs });
+      await expect(throttle.reserve(account, '10.0.0.2')).resolves.toEqual({ delayMs: limits.delayBaseMs });
       await throttle.failed(account, '10.0.0.2');
-      await expect(throttle.check(account, '10.0.0.3')).resolves.toEqual({ delayMs: limits.delayBaseMs * 2 });
+      await expect(throttle.reserve(account, '10.0.0.3')).resolves.toEqual({
+        delayMs: limits.delayBaseMs * 2,
+      });
+      await throttle.succeeded(account, '10.0.0.3');
+      // The account's counts from everywhere are cleared; 10.0.0.1 reserved nothing it keeps.
+      await expect(throttle.reserve(account, '10.0.0.3')).resolves.toEqual({ delayMs: 0 });
       await throttle.succeeded(account, '10.0.0.1');
-      await expect(throttle.check(account, '10.0.0.1')).resolves.toEqual({ delayMs: 0 });
+      await expect(throttle.reserve(account, '10.0.0.1')).resolves.toEqual({ delayMs: 0 });
     });
 
-    it('forgets every address’s failures of an account when its password is reset', async () => {
-      const throttle = createLoginThrottle(store, { ...limits, perAccount: 2, perIp: 100 });
+    it('reserves before the password is checked: attempts at once pass only up to the limit', async () => {
+      const throttle = createLoginThrottle(store, { ...limits, perAccount: 5, perIp: 100 });
       const account = `user:${key()}`;
-      for (const ip of ['10.0.1.1', '10.0.1.1', '10.0.1.2', '10.0.1.2']) await throttle.failed(account, ip);
-      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ kind: 'rate_limited' });
-      await expect(throttle.check(account, '10.0.1.2')).rejects.toMatchObject({ kind: 'rate_limited' });
-      await throttle.cleared(account);
-      await expect(throttle.check(account, '10.0.1.1')).resolves.toEqual({ delayMs: 0 });
-      await expect(throttle.check(account, '10.0.1.2')).resolves.toEqual({ delayMs: 0 });
-      // Counting starts again after the reset.
-      await throttle.failed(account, '10.0.1.1');
-      await throttle.failed(account, '10.0.1.1');
-      await expect(throttle.check(account, '10.0.1.1')).rejects.toMatchObject({ kind: 'rate_limited' });
+      const ip = '10.0.3.1';
+      const tries = await Promise.allSettled(Array.from({ length: 40 }, () => throttle.reserve(account, ip)));
+      expect(tries.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+      expect(tries.filter((r) => r.status === 'rejected')).toHaveLength(35);
+      // The refused ones took their reservations back: the count is the limit, not 40.
+      expect((await store.peek(`throttle:acct-ip:${account}:${ip}`))?.count).toBe(5);
+      expect((await store.peek(`throttle:ip:${ip}`))?.count).toBe(5);
+    });
+
+    it('a refused or successful attempt does not count against the address', async () => {
+      const throttle = createLoginThrottle(store, { ...limits, perAccount: 2, perIp: 3 });
+      const ip = `10.0.4.${n % 250}`;
+      for (let i = 0; i < 5; i++) {
+        const account = `user:${key()}`;
+        await throttle.reserve(account, ip);
+        await throttle.succeeded(account, ip);
+      }
+      expect((await store.peek(`throttle:ip:${ip}`))?.count ?? 0).toBe(0);
     });
 
     it('refuses a client address past its own limit, whatever the account', async () => {
       const throttle = createLoginThrottle(store, { ...limits, perAccount: 100, perIp: 3 });
       const ip = `10.0.2.${n % 250}`;
-      for (let i = 0; i < 3; i++) await throttle.failed(`login:${key()}`, ip);
-      await expect(throttle.check(`login:${key()}`, ip)).rejects.toMatchObject({ kind: 'rate_limited' });
+      for (let i = 0; i < 3; i++) {
+        const account = `login:${key()}`;
+        await throttle.reserve(account, ip);
+        await throttle.failed(account, ip);
+      }
+      await expect(throttle.reserve(`login:${key()}`, ip)).rejects.toMatchObject({ kind: 'rate_limited' });
     });
   });
 }
@@ -129,10 +146,15 @@ describe.skipIf(!hasRedis)('redis counter store shared by several instances', ()
     const stores = await Promise.all([redisStore(), redisStore(), redisStore()]);
     const throttles = stores.map((s) => createLoginThrottle(s, { ...limits, perAccount: 5, perIp: 100 }));
     const account = `user:shared-${Date.now()}`;
-    // Concurrent failures through three connections: the Lua script makes each increment atomic.
-    await Promise.all(throttles.flatMap((t, i) => [t.failed(account, `10.0.1.${i}`), t.failed(account)]));
-    expect((await stores[0]!.peek(`throttle:acct:${account}`))?.count).toBe(6);
-    for (const t of throttles) await expect(t.check(account)).rejects.toMatchObject({ kind: 'rate_limited' });
+    // Concurrent attempts through three connections: the Lua script makes each increment atomic,
+    // so of 15 at once exactly the limit pass.
+    const tries = await Promise.allSettled(
+      throttles.flatMap((t) => Array.from({ length: 5 }, () => t.reserve(account))),
+    );
+    expect(tries.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    expect((await stores[0]!.peek(`throttle:acct:${account}`))?.count).toBe(5);
+    for (const t of throttles)
+      await expect(t.reserve(account)).rejects.toMatchObject({ kind: 'rate_limited' });
   });
 });
 
@@ -140,20 +162,21 @@ describe('counters that cannot be read', () => {
   const broken: CounterStore = {
     hit: () => Promise.reject(new Error('Connection is closed.')),
     peek: () => Promise.reject(new Error('Connection is closed.')),
+    release: () => Promise.reject(new Error('Connection is closed.')),
     reset: () => Promise.reject(new Error('Connection is closed.')),
   };
 
   it('let sign-ins through, counted in memory meanwhile: still 429 past the limit', async () => {
     const throttle = createLoginThrottle(broken, { ...limits, perAccount: 3, perIp: 100 });
-    await throttle.check('user:1', '127.0.0.1');
-    await throttle.succeeded('user:1');
+    await throttle.reserve('user:1', '127.0.0.1');
+    await throttle.succeeded('user:1', '127.0.0.1');
     for (let i = 0; i < 3; i++) {
-      await throttle.check('user:1', '127.0.0.1');
+      await throttle.reserve('user:1', '127.0.0.1');
       await throttle.failed('user:1', '127.0.0.1');
     }
-    await expect(throttle.check('user:1', '127.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
+    await expect(throttle.reserve('user:1', '127.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
     // Another account from the same address is not locked by this one's count.
-    await throttle.check('user:2', '127.0.0.1');
+    await throttle.reserve('user:2', '127.0.0.1');
   });
 
   it('keep a count made during the outage once the shared counters answer again', async () => {
@@ -162,14 +185,16 @@ describe('counters that cannot be read', () => {
     const flaky: CounterStore = {
       hit: (k, w) => (down ? broken.hit(k, w) : shared.hit(k, w)),
       peek: (k) => (down ? broken.peek(k) : shared.peek(k)),
+      release: (k) => (down ? broken.release(k) : shared.release(k)),
       reset: (k) => (down ? broken.reset(k) : shared.reset(k)),
     };
     const throttle = createLoginThrottle(flaky, { ...limits, perAccount: 2, perIp: 100 });
-    await throttle.failed('user:1');
-    await throttle.failed('user:1');
+    await throttle.reserve('user:1');
+    await throttle.reserve('user:1');
     down = false;
-    await expect(throttle.check('user:1')).rejects.toMatchObject({ kind: 'rate_limited' });
-    expect(await shared.peek('throttle:acct:user:1')).toBeNull();
+    await expect(throttle.reserve('user:1')).rejects.toMatchObject({ kind: 'rate_limited' });
+    // The refused attempt's shared hit was taken back.
+    expect((await shared.peek('throttle:acct:user:1'))?.count ?? 0).toBe(0);
   });
 
   it.skipIf(!hasRedis)(
@@ -185,10 +210,11 @@ describe('counters that cannot be read', () => {
         perIp: 100,
       });
       const started = Date.now();
-      await throttle.check('user:1', '127.0.0.1');
-      await throttle.failed('user:1', '127.0.0.1');
-      await throttle.failed('user:1', '127.0.0.1');
-      await expect(throttle.check('user:1', '127.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
+      for (let i = 0; i < 2; i++) {
+        await throttle.reserve('user:1', '127.0.0.1');
+        await throttle.failed('user:1', '127.0.0.1');
+      }
+      await expect(throttle.reserve('user:1', '127.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
       // No offline queue: nothing waited for a reconnect.
       expect(Date.now() - started).toBeLessThan(1_000);
     },

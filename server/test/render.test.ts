@@ -85,9 +85,9 @@ describe('render worker', () => {
     expect((await t.request({ url })).statusCode).toBe(404);
     const own = await t.request({ url, token: owner.token });
     expect(own.statusCode).toBe(200);
-    expect(own.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(own.headers['cache-control']).toBe('private, no-cache');
 
-    // Live and public: anyone, cached for good, with its ETag.
+    // Live and public: anyone, revalidated with its ETag before each use.
     expect((await review(t, site.id, 'approve')).statusCode).toBe(200);
     const list = await t.request({ url: '/api/projects/public' });
     const card = list.json().data.projects.find((p: { id: number }) => p.id === site.id);
@@ -95,7 +95,7 @@ describe('render worker', () => {
     const pub = await t.request({ url });
     expect(pub.statusCode).toBe(200);
     expect(pub.headers['content-type']).toBe('image/webp');
-    expect(pub.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(pub.headers['cache-control']).toBe('public, no-cache');
     expect(pub.headers['x-content-type-options']).toBe('nosniff');
     expect(pub.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
     const again = await t.request({ url, headers: { 'if-none-match': String(pub.headers.etag) } });

@@ -6,7 +6,14 @@
 import { API_TOKEN_PREFIX, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/services/sessions.js';
-import { createTestApp, expectFailure, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
+import {
+  auditEntries,
+  createTestApp,
+  expectFailure,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
 
 const m = messages.deploy;
 let t: TestApp;
@@ -40,7 +47,13 @@ describe('API tokens', () => {
     const list = await t.request({ url: '/api/auth/tokens', token: user.token });
     expect(list.statusCode).toBe(200);
     expect(list.json().data.tokens).toEqual([
-      { id: created.id, name: '部署机器人', created_at: expect.any(String), last_used_at: null },
+      {
+        id: created.id,
+        name: '部署机器人',
+        prefix: created.token.slice(0, API_TOKEN_PREFIX.length + 8),
+        created_at: expect.any(String),
+        last_used_at: null,
+      },
     ]);
     expect(list.body).not.toContain(created.token);
 
@@ -158,6 +171,141 @@ describe('API tokens', () => {
     expect(rows).toEqual([]);
   });
 
+  it('ends with the password: a change of one’s own or an admin’s reset revokes every token', async () => {
+    const user = await t.createUser();
+    const [a, b] = [await newToken(user.token, '一'), await newToken(user.token, '二')];
+    const changed = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token: user.token,
+      body: { current_password: user.password, new_password: 'a brand new password 7391' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    for (const { token } of [a, b]) {
+      expectFailure(await t.request({ url: '/api/projects/my', token }), 401, m.tokenInvalid);
+    }
+    // The session that changed it stays, and a token made afterwards works.
+    const c = await newToken(user.token, '三');
+    expect((await t.request({ url: '/api/projects/my', token: c.token })).statusCode).toBe(200);
+    const [changedEntry] = await auditEntries(t, { action: 'user.password_changed', targetId: user.id });
+    expect(JSON.parse(changedEntry!.detail!)).toEqual({ tokens_revoked: 2 });
+
+    const reset = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${user.id}/reset-password`,
+      token: await t.adminToken(),
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expectFailure(await t.request({ url: '/api/projects/my', token: c.token }), 401, m.tokenInvalid);
+    const rows = await t.ctx.db.selectFrom('api_tokens').selectAll().where('user_id', '=', user.id).execute();
+    expect(rows).toEqual([]);
+    const [resetEntry] = await auditEntries(t, { action: 'user.password_reset', targetId: user.id });
+    expect(JSON.parse(resetEntry!.detail!)).toEqual({ tokens_revoked: 1 });
+  });
+
+  it('a wrong current password or a weak new one revokes nothing', async () => {
+    const user = await t.createUser();
+    const { token } = await newToken(user.token);
+    for (const body of [
+      { current_password: 'not-the-password', new_password: 'a brand new password 7391' },
+      { current_password: user.password, new_password: '12345678' },
+    ]) {
+      expectFailure(
+        await t.request({ method: 'PUT', url: '/api/auth/profile', token: user.token, body }),
+        400,
+      );
+    }
+    expect((await t.request({ url: '/api/projects/my', token })).statusCode).toBe(200);
+  });
+});
+
+describe('an account’s API tokens, administered', () => {
+  it('lists another account’s tokens (name, prefix, dates, never the secret) and revokes one', async () => {
+    const admin = await t.adminToken();
+    const user = await t.createUser();
+    const keep = await newToken(user.token, '保留');
+    const leak = await newToken(user.token, '泄露的');
+    await t.request({ url: '/api/projects/my', token: leak.token });
+
+    const list = await t.request({ url: `/api/admin/users/${user.id}/tokens`, token: admin });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().data.tokens).toEqual([
+      {
+        id: leak.id,
+        name: '泄露的',
+        prefix: leak.token.slice(0, 12),
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+      },
+      {
+        id: keep.id,
+        name: '保留',
+        prefix: keep.token.slice(0, 12),
+        created_at: expect.any(String),
+        last_used_at: null,
+      },
+    ]);
+    expect(list.body).not.toContain(leak.token);
+    expect(list.body).not.toContain('token_hash');
+
+    const gone = await t.request({
+      method: 'DELETE',
+      url: `/api/admin/users/${user.id}/tokens/${leak.id}`,
+      token: admin,
+    });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json().message).toBe(m.tokenRevoked);
+    expectFailure(await t.request({ url: '/api/projects/my', token: leak.token }), 401, m.tokenInvalid);
+    expect((await t.request({ url: '/api/projects/my', token: keep.token })).statusCode).toBe(200);
+
+    const [entry] = await auditEntries(t, { action: 'token.admin_revoke', targetId: user.id });
+    expect(entry!.actor_id).not.toBeNull();
+    expect(JSON.parse(entry!.detail!)).toEqual({ token_id: leak.id, name: '泄露的' });
+  });
+
+  it('answers 404 for a token of another account, a revoked one, a bad id or an unknown user', async () => {
+    const admin = await t.adminToken();
+    const [user, other] = [await t.createUser(), await t.createUser()];
+    const theirs = await newToken(other.token);
+    for (const url of [
+      `/api/admin/users/${user.id}/tokens/${theirs.id}`,
+      `/api/admin/users/${user.id}/tokens/abc`,
+      `/api/admin/users/${user.id}/tokens/0`,
+      `/api/admin/users/99999999/tokens/${theirs.id}`,
+    ]) {
+      expectFailure(await t.request({ method: 'DELETE', url, token: admin }), 404);
+    }
+    expectFailure(await t.request({ url: '/api/admin/users/99999999/tokens', token: admin }), 404);
+    expectFailure(await t.request({ url: '/api/admin/users/abc/tokens', token: admin }), 404);
+    // Nothing of the other account's went.
+    expect((await t.request({ url: '/api/projects/my', token: theirs.token })).statusCode).toBe(200);
+    expect(await auditEntries(t, { action: 'token.admin_revoke', targetId: other.id })).toEqual([]);
+  });
+
+  it('is for administrators signed in: a user, or an admin’s own token, is refused', async () => {
+    const user = await t.createUser();
+    const victim = await t.createUser();
+    const { id } = await newToken(victim.token);
+    const admin = await t.createUser({ role: 'admin' });
+    const adminsToken = await newToken(admin.token);
+    for (const token of [user.token, adminsToken.token]) {
+      expectFailure(await t.request({ url: `/api/admin/users/${victim.id}/tokens`, token }), 403);
+      expectFailure(
+        await t.request({ method: 'DELETE', url: `/api/admin/users/${victim.id}/tokens/${id}`, token }),
+        403,
+      );
+    }
+    expectFailure(await t.request({ url: `/api/admin/users/${victim.id}/tokens` }), 401);
+    const rows = await t.ctx.db
+      .selectFrom('api_tokens')
+      .selectAll()
+      .where('user_id', '=', victim.id)
+      .execute();
+    expect(rows.map((r) => r.id)).toEqual([id]);
+  });
+});
+
+describe('made-up tokens', () => {
   it('answers 401 to a made-up token', async () => {
     expectFailure(
       await t.request({ url: '/api/projects/my', token: `${API_TOKEN_PREFIX}${'a'.repeat(43)}` }),

@@ -122,6 +122,54 @@ describe('admin users page', () => {
     expect(api.calls('POST /admin/users/2/reset-password')).toHaveLength(1);
   });
 
+  it("lists a user's API tokens without the secret and revokes one after confirmation", async () => {
+    let tokens = [
+      {
+        id: 7,
+        name: 'GitHub Actions',
+        prefix: 'sht_AbCd1234',
+        created_at: '2026-03-01T08:00:00.000Z',
+        last_used_at: '2026-03-02T09:30:00.000Z',
+      },
+      { id: 8, name: '旧令牌', prefix: null, created_at: '2026-01-01T08:00:00.000Z', last_used_at: null },
+    ];
+    const { api, user } = await openUsers({
+      'GET /admin/users/2/tokens': () => ok({ tokens }),
+      'DELETE /admin/users/2/tokens/7': () => {
+        tokens = tokens.filter((t) => t.id !== 7);
+        return ok(null, messages.deploy.tokenRevoked);
+      },
+    });
+    await user.click(within(rowOf('alice')).getByRole('button', { name: '令牌' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('alice 的 API 令牌')).toBeInTheDocument();
+    expect(await within(dialog).findByText('GitHub Actions')).toBeInTheDocument();
+    expect(within(dialog).getByText('sht_AbCd1234…')).toBeInTheDocument();
+    expect(within(dialog).getByText('从未使用')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: '撤销令牌 GitHub Actions' }));
+    expect(await screen.findByText(/撤销令牌 "GitHub Actions" 后/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '确认撤销' }));
+    await waitFor(() => expect(api.calls('DELETE /admin/users/2/tokens/7')).toHaveLength(1));
+    expect(await screen.findByText(messages.deploy.tokenRevoked)).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).queryByText('GitHub Actions')).not.toBeInTheDocument());
+    expect(within(dialog).getByText('旧令牌')).toBeInTheDocument();
+  });
+
+  it('says so when a user has no API tokens, and shows a load failure', async () => {
+    const { user } = await openUsers({
+      'GET /admin/users/2/tokens': ok({ tokens: [] }),
+      'GET /admin/users/3/tokens': fail(503, '数据库暂时不可用，请稍后重试'),
+    });
+    await user.click(within(rowOf('alice')).getByRole('button', { name: '令牌' }));
+    expect(await screen.findByText(messages.deploy.userTokensEmpty)).toBeInTheDocument();
+    // (the footer's button; the corner's × is named 关闭 too)
+    await user.click(screen.getAllByRole('button', { name: '关闭' }).at(-1)!);
+    await user.click(within(rowOf('carol')).getByRole('button', { name: '令牌' }));
+    expect(await screen.findByText(messages.deploy.userTokensLoadFailed)).toBeInTheDocument();
+    expect(screen.getByText('数据库暂时不可用，请稍后重试')).toBeInTheDocument();
+  });
+
   it('deletes after confirmation and shows the server message on failure', async () => {
     const { api, user } = await openUsers({
       // Projects may have been uploaded since the list was loaded: the server has the last word.

@@ -49,8 +49,12 @@ export const AUDIT_ACTIONS = {
   'user.disable': { label: '停用用户', target: 'user' },
   'user.enable': { label: '启用用户', target: 'user' },
   'user.email_change': { label: '修改邮箱', target: 'user' },
-  'user.password_changed': { label: '修改密码', target: 'user' },
-  'user.password_reset': { label: '重置密码', target: 'user', detail: "via: 'cli' 时由命令行重置" },
+  'user.password_changed': { label: '修改密码', target: 'user', detail: 'tokens_revoked: 撤销的 API 令牌数' },
+  'user.password_reset': {
+    label: '重置密码',
+    target: 'user',
+    detail: "via: 'cli' 时由命令行重置; tokens_revoked: 撤销的 API 令牌数",
+  },
   'user.delete': { label: '删除用户', target: 'user', detail: 'username', tone: 'danger' },
   'user.quota_change': {
     label: '修改存储配额',
@@ -85,6 +89,12 @@ export const AUDIT_ACTIONS = {
   'review.takedown': { label: '下线', target: 'project', detail: 'from, to: 状态; comment', tone: 'danger' },
   'token.create': { label: '创建 API 令牌', target: 'user', detail: 'token_id, name' },
   'token.revoke': { label: '撤销 API 令牌', target: 'user', detail: 'token_id', tone: 'danger' },
+  'token.admin_revoke': {
+    label: '管理员撤销 API 令牌',
+    target: 'user',
+    detail: 'token_id, name: 被撤销的令牌（目标是令牌的所有者）',
+    tone: 'danger',
+  },
   'config.update': {
     label: '修改平台设置',
     target: 'config',

@@ -123,6 +123,13 @@ export const endpointSchemas = {
   },
   resetPassword: { tag: '用户管理', summary: '重置密码（返回新密码）', ...id, data: passwordData },
   deleteUser: { tag: '用户管理', summary: '删除用户', ...id, data: noData },
+  userApiTokens: { tag: '用户管理', summary: '用户的 API 令牌', ...id, data: apiTokenListData },
+  revokeUserApiToken: {
+    tag: '用户管理',
+    summary: '撤销用户的 API 令牌',
+    params: idPathParams.extend({ tokenId: idPathParams.shape.id }),
+    data: noData,
+  },
 
   publicConfig: { tag: '配置', summary: '上传限制与允许的文件类型', data: publicConfigDto },
   showcase: { tag: '展厅', summary: '展厅项目列表', query: showcaseQuery, data: showcaseData },

@@ -63,6 +63,8 @@ export const endpoints = {
     path: '/admin/users/:id/reset-password',
     access: 'admin',
   },
+  userApiTokens: { method: 'GET', path: '/admin/users/:id/tokens', access: 'admin' },
+  revokeUserApiToken: { method: 'DELETE', path: '/admin/users/:id/tokens/:tokenId', access: 'admin' },
   deleteUser: {
     method: 'DELETE',
     path: '/admin/users/:id',

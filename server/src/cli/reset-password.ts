@@ -1,6 +1,6 @@
 /**
- * npm run reset-password -- USERNAME: sets a new generated password, prints it once and signs the
- * account out everywhere. Reads the same environment as the server (DATA_DIR, DATABASE_URL).
+ * npm run reset-password -- USERNAME: sets a new generated password, prints it once, signs the
+ * account out everywhere and revokes its API tokens. Reads the same environment as the server (DATA_DIR, DATABASE_URL).
  */
 import { loadConfig } from '../config.js';
 import { createContext } from '../context.js';
@@ -33,7 +33,7 @@ async function main() {
     if (user.disabled) console.error(`注意：账号 ${user.username} 已停用 / note: the account is disabled`);
     // The password is the last line of stdout, on its own, so scripts can read it.
     console.log(
-      `已重置 ${user.username} 的密码，所有登录已退出 / new password for ${user.username}:\n${password}`,
+      `已重置 ${user.username} 的密码，所有登录已退出，API 令牌已撤销 / new password for ${user.username}:\n${password}`,
     );
   } finally {
     await closeCluster();

@@ -1,7 +1,8 @@
 /**
  * Login-throttle counters in Redis, so failed sign-ins on every instance count against one budget.
  * Same semantics as MemoryCounterStore: the window starts at the first hit and the count is kept
- * until it ends. The increment and the expiry are one Lua script, so no hit can leave a counter
+ * until it ends. A sign-in reserves its place with one hit before its password is verified, so
+ * the hit must be atomic across instances (INCR is). The increment and the expiry are one Lua script, so no hit can leave a counter
  * without an expiry (INCR then a failed PEXPIRE would lock an account forever).
  */
 import type { Redis } from 'ioredis';
@@ -24,9 +25,17 @@ if not count then return nil end
 return {tonumber(count), redis.call('PTTL', KEYS[1])}
 `;
 
+/** One back, within the window only: a missing key stays missing, a count never goes below 0. */
+const RELEASE = `
+local count = redis.call('GET', KEYS[1])
+if count and tonumber(count) > 0 then return redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
 type Scripted = Redis & {
   sitehallCounterHit(key: string, windowMs: number): Promise<[number, number]>;
   sitehallCounterPeek(key: string): Promise<[number, number] | null>;
+  sitehallCounterRelease(key: string): Promise<number>;
 };
 
 export class RedisCounterStore implements CounterStore {
@@ -37,6 +46,8 @@ export class RedisCounterStore implements CounterStore {
     // defineCommand loads the script once (EVALSHA) and applies the client's key prefix to KEYS.
     if (!r.sitehallCounterHit) r.defineCommand('sitehallCounterHit', { numberOfKeys: 1, lua: HIT });
     if (!r.sitehallCounterPeek) r.defineCommand('sitehallCounterPeek', { numberOfKeys: 1, lua: PEEK });
+    if (!r.sitehallCounterRelease)
+      r.defineCommand('sitehallCounterRelease', { numberOfKeys: 1, lua: RELEASE });
     this.#redis = r;
   }
 
@@ -49,6 +60,10 @@ export class RedisCounterStore implements CounterStore {
     const r = await this.#redis.sitehallCounterPeek(key);
     if (!r || r[1] <= 0) return null;
     return { count: r[0], resetAt: Date.now() + r[1] };
+  }
+
+  async release(key: string) {
+    await this.#redis.sitehallCounterRelease(key);
   }
 
   async reset(key: string) {

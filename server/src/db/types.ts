@@ -218,6 +218,8 @@ export interface ApiTokensTable {
   user_id: number;
   name: string;
   token_hash: string;
+  /** `sht_` and the next 8 characters, to tell tokens apart; null for tokens made before 013. */
+  prefix: string | null;
   created_at: string;
   last_used_at: string | null;
 }

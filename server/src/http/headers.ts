@@ -29,7 +29,9 @@ export function appCsp(sitesOrigin?: string, nonce?: string): string {
     "style-src 'self' 'unsafe-inline'",
     // blob: the signed-in pictures of projects, fetched with the session and shown from object
     // URLs the app's own scripts make (web/src/api/thumbnails.ts).
-    "img-src 'self' data: blob: https:",
+    // No remote host: an avatar is a data: image (docs/decisions.md "Avatars"), and nothing else of
+    // the app's loads a picture from elsewhere, so no page can fire a tracking pixel.
+    "img-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'self'",
     `frame-src ${frames}`,
@@ -89,8 +91,12 @@ export function registerAppHeaders(
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     reply.header('cross-origin-opener-policy', 'same-origin');
-    // Rendered pictures are immutable (content-addressed) and set their own caching (docs/render.md).
-    if (request.url.startsWith('/api/') && !request.url.startsWith('/api/thumbnails/'))
+    // A rendered picture sets its own caching (revalidated, docs/render.md); its refusals, like
+    // every other API answer, are not stored.
+    if (
+      request.url.startsWith('/api/') &&
+      !(request.url.startsWith('/api/thumbnails/') && reply.statusCode < 400)
+    )
       reply.header('cache-control', 'no-store');
     return payload;
   });

@@ -1,5 +1,5 @@
 /** The only place a user row becomes JSON: the password hash never leaves the server. */
-import type { AdminUserDto, UserDto } from '@sitehall/contracts';
+import { type AdminUserDto, isAllowedAvatar, type UserDto } from '@sitehall/contracts';
 import type { UserRow } from '../db/types.js';
 
 export function presentUser(u: UserRow): UserDto {
@@ -8,7 +8,8 @@ export function presentUser(u: UserRow): UserDto {
     username: u.username,
     email: u.email,
     role: u.role,
-    avatar: u.avatar,
+    // A remote address saved before avatars had to be images of their own is not shown.
+    avatar: u.avatar !== null && isAllowedAvatar(u.avatar) ? u.avatar : null,
     disabled: u.disabled === 1,
     created_at: u.created_at,
     updated_at: u.updated_at,

@@ -49,8 +49,19 @@ export function createApiTokensRepository(db: DB) {
         .executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
-    async deleteAllOf(userId: number): Promise<void> {
-      await db.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
+    /** The user's token of that id, if it is one of theirs. */
+    oneOf(userId: number, id: number): Promise<ApiTokenRow | undefined> {
+      return db
+        .selectFrom('api_tokens')
+        .selectAll()
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+    /** How many of the user's tokens there were (all gone now). */
+    async deleteAllOf(userId: number, trx: DB = db): Promise<number> {
+      const r = await trx.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
+      return Number(r.numDeletedRows);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * GET /api/thumbnails/{sha256}.webp: a version's rendered picture (docs/render.md). Our own
- * generated image, content-addressed: its hash is its ETag and it never changes, so browsers keep
- * it for a year. Public access: the service decides who sees which picture.
+ * generated image, content-addressed: its hash is its ETag. Who may see it changes (a takedown, a
+ * project made private), so every cache asks again before each use (`no-cache`): a 304 while it
+ * is still shown, a 404 once it is not. Public access: the service decides who sees which picture.
  */
 import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync } from 'fastify';
@@ -23,7 +24,7 @@ export const thumbnailRoutes =
       const etag = etagFor(sha256);
       reply.headers({
         etag,
-        'cache-control': `${picture.shared ? 'public' : 'private'}, max-age=31536000, immutable`,
+        'cache-control': `${picture.shared ? 'public' : 'private'}, no-cache`,
         'x-content-type-options': 'nosniff',
         // Who may see it depends on the session: a shared cache keeps the public answer only.
         ...(picture.shared ? {} : { vary: 'authorization' }),

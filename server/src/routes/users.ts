@@ -5,6 +5,7 @@ import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
+import { presentApiToken } from '../presenters/api-token.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentAdminUser, presentUser } from '../presenters/user.js';
 
@@ -49,6 +50,23 @@ export const userRoutes =
         metaOf(request),
       );
       return ok({ password, user: presentUser(user) }, messages.auth.passwordReset);
+    });
+
+    route(app, 'userApiTokens', async (request) => {
+      const tokens = await ctx.services.apiTokens.listOfUser(userId(request.params));
+      return ok({ tokens: tokens.map(presentApiToken) });
+    });
+
+    route(app, 'revokeUserApiToken', async (request) => {
+      const tokenId = idParam((request.params as { tokenId?: string }).tokenId);
+      if (tokenId === null) throw new NotFound(messages.deploy.tokenNotFound);
+      await ctx.services.apiTokens.revokeOfUser(
+        actorOf(request),
+        userId(request.params),
+        tokenId,
+        metaOf(request),
+      );
+      return ok(null, messages.deploy.tokenRevoked);
     });
 
     route(app, 'deleteUser', async (request) => {

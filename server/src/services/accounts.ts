@@ -1,6 +1,7 @@
 /** Accounts: sign-in, the first admin, registration by admins, profiles and user administration. */
+import { createHash } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
-import { type AuditActionOn, messages, type Role } from '@sitehall/contracts';
+import { type AuditActionOn, format, messages, type Role } from '@sitehall/contracts';
 import { now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
@@ -16,13 +17,22 @@ import type { SessionService } from './sessions.js';
 
 const m = messages.auth;
 
+/**
+ * Names an account's current password for the sign-in throttle's keys: a new password (its hash
+ * has a new salt) is a new name, so its counts start afresh on every instance, whoever set it
+ * (docs/decisions.md "Sign-in throttling").
+ */
+function passwordGeneration(user: UserRow): string {
+  return createHash('sha256').update(user.password_hash).digest('base64url').slice(0, 12);
+}
+
 export function createAccountService(deps: {
   users: UsersRepository;
   sessions: SessionService;
   hasher: PasswordHasher;
   throttle: LoginThrottle;
   audit: AuditService;
-  /** Disabling an account revokes its API tokens. */
+  /** A new password or a disabled account revokes the account's API tokens. */
   apiTokens: Pick<ApiTokenService, 'revokeAllOf'>;
 }) {
   const { users, sessions, hasher, throttle, audit } = deps;
@@ -83,11 +93,13 @@ export function createAccountService(deps: {
      */
     async login(input: { username: string; password: string; remember: boolean }, meta: RequestMeta) {
       const user = await users.byLogin(input.username);
-      // One budget per account, whether it is named by username or by email.
-      const account = user ? `user:${user.id}` : `login:${usernameKey(input.username)}`;
+      // One budget per account and password, whether it is named by username or by email.
+      const account = user
+        ? `user:${user.id}:${passwordGeneration(user)}`
+        : `login:${usernameKey(input.username)}`;
       let delayMs: number;
       try {
-        ({ delayMs } = await throttle.check(account, meta.ip));
+        ({ delayMs } = await throttle.reserve(account, meta.ip));
       } catch (err) {
         await audit.record({
           action: 'auth.login_throttled',
@@ -185,8 +197,8 @@ export function createAccountService(deps: {
         });
         if (weak) throw new Invalid('new_password', weak);
         // A stolen session must not become a way to guess the password.
-        const account = `password:${user.id}`;
-        await throttle.check(account, undefined, m.currentPasswordThrottled);
+        const account = `password:${user.id}:${passwordGeneration(user)}`;
+        await throttle.reserve(account, undefined, m.currentPasswordThrottled);
         if (!(await hasher.verify(user.password_hash, input.current_password))) {
           await throttle.failed(account);
           throw new Invalid('current_password', m.currentPasswordWrong);
@@ -199,13 +211,16 @@ export function createAccountService(deps: {
       const updated = await uniquely(() => users.update(user.id, { ...patch, updated_at: now() }));
       if (!updated) throw new NotFound(m.userNotFound);
       if (patch.password_hash) {
-        // A password change signs out every other session of the account.
+        // A password change signs out every other session of the account and ends its API tokens:
+        // whoever knew the old password may have made one (docs/decisions.md "API tokens").
         await sessions.revokeAllOf(user.id, actor.sessionId);
+        const tokensRevoked = await deps.apiTokens.revokeAllOf(user.id);
         await audit.record({
           actor,
           action: 'user.password_changed',
           targetType: 'user',
           targetId: user.id,
+          detail: tokensRevoked > 0 ? { tokens_revoked: tokensRevoked } : undefined,
           ip: meta.ip,
         });
       }
@@ -301,7 +316,8 @@ export function createAccountService(deps: {
     },
 
     /**
-     * Sets a new generated password (shown once) and signs the account out everywhere. The actor
+     * Sets a new generated password (shown once), signs the account out everywhere and revokes its
+     * API tokens. The actor
      * is null when run from the command line.
      */
     async resetPassword(actor: Actor | null, id: number, meta: RequestMeta) {
@@ -313,14 +329,21 @@ export function createAccountService(deps: {
       });
       if (!updated) throw new NotFound(m.userNotFound);
       await sessions.revokeAllOf(user.id);
-      // Earlier failed sign-ins must not lock the owner out of the new password.
-      await throttle.cleared(`user:${user.id}`);
+      // Earlier failed sign-ins do not lock the owner out of the new password: the throttle's keys
+      // name the password (passwordGeneration), here as when the command line resets it.
+      const tokensRevoked = await deps.apiTokens.revokeAllOf(user.id);
       await audit.record({
         actor,
         action: 'user.password_reset',
         targetType: 'user',
         targetId: user.id,
-        detail: actor ? undefined : { via: 'cli' },
+        detail:
+          actor && tokensRevoked === 0
+            ? undefined
+            : {
+                ...(actor ? {} : { via: 'cli' }),
+                ...(tokensRevoked > 0 ? { tokens_revoked: tokensRevoked } : {}),
+              },
         ip: meta.ip,
       });
       return { user: updated, password };
@@ -343,11 +366,18 @@ export function createAccountService(deps: {
       });
     },
 
-    /** First start with no users: create `admin`, with ADMIN_PASSWORD or a generated password. */
+    /**
+     * First start with no users: create `admin`, with ADMIN_PASSWORD or a generated password. A
+     * weak ADMIN_PASSWORD is refused (Invalid, field ADMIN_PASSWORD): main.ts stops the server.
+     */
     async ensureFirstAdmin(
       adminPassword?: string,
     ): Promise<{ created: boolean; password?: string; generated: boolean }> {
       if ((await users.count()) > 0) return { created: false, generated: false };
+      // The most powerful account passes the same strength rule as every chosen password.
+      const weak =
+        adminPassword === undefined ? null : weakPasswordReason(adminPassword, { username: 'admin' });
+      if (weak) throw new Invalid('ADMIN_PASSWORD', format(m.adminPasswordWeak, { reason: weak }));
       const password = adminPassword ?? generatePassword();
       let admin: Awaited<ReturnType<typeof createAccount>>;
       try {

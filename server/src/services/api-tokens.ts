@@ -2,13 +2,20 @@
  * Personal API tokens for the command line and CI (docs/decisions.md "API tokens"): 32 random
  * bytes behind a recognisable prefix, shown once, stored only as a SHA-256 hash.
  */
-import { API_TOKEN_PREFIX, API_TOKENS_MAX, format, messages } from '@sitehall/contracts';
+import {
+  API_TOKEN_PREFIX,
+  API_TOKEN_SHOWN_CHARS,
+  API_TOKENS_MAX,
+  format,
+  messages,
+} from '@sitehall/contracts';
 import { now } from '../db/database.js';
 import type { UserRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, NotFound } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import type { ApiTokensRepository } from '../repositories/api-tokens.js';
+import type { UsersRepository } from '../repositories/users.js';
 import type { AuditService } from './audit.js';
 import { hashToken, newToken } from './sessions.js';
 
@@ -20,8 +27,12 @@ export function isApiToken(token: string): boolean {
   return token.startsWith(API_TOKEN_PREFIX);
 }
 
-export function createApiTokenService(deps: { tokens: ApiTokensRepository; audit: AuditService }) {
-  const { tokens, audit } = deps;
+export function createApiTokenService(deps: {
+  tokens: ApiTokensRepository;
+  users: Pick<UsersRepository, 'byId'>;
+  audit: AuditService;
+}) {
+  const { tokens, users, audit } = deps;
   return {
     async create(actor: Actor, name: string, meta: RequestMeta) {
       if ((await tokens.countOf(actor.id)) >= API_TOKENS_MAX) {
@@ -32,6 +43,7 @@ export function createApiTokenService(deps: { tokens: ApiTokensRepository; audit
         user_id: actor.id,
         name,
         token_hash: hashToken(token),
+        prefix: token.slice(0, API_TOKEN_PREFIX.length + API_TOKEN_SHOWN_CHARS),
         created_at: now(),
         last_used_at: null,
       });
@@ -62,6 +74,26 @@ export function createApiTokenService(deps: { tokens: ApiTokensRepository; audit
       });
     },
 
+    /** Any account's tokens, for an administrator (the route is admin-only). */
+    async listOfUser(userId: number) {
+      if (!(await users.byId(userId))) throw new NotFound(messages.auth.userNotFound);
+      return tokens.listOf(userId);
+    },
+
+    /** An administrator revokes one of another account's tokens (a leak, a job gone). */
+    async revokeOfUser(actor: Actor, userId: number, id: number, meta: RequestMeta) {
+      const token = await tokens.oneOf(userId, id);
+      if (!token || !(await tokens.deleteOf(userId, id))) throw new NotFound(m.tokenNotFound);
+      await audit.record({
+        actor,
+        action: 'token.admin_revoke',
+        targetType: 'user',
+        targetId: userId,
+        detail: { token_id: id, name: token.name },
+        ip: meta.ip,
+      });
+    },
+
     /** The user of a live token; a disabled account's tokens sign no one in (and were deleted). */
     async authenticate(token: string): Promise<{ user: UserRow; tokenId: number } | null> {
       const found = await tokens.findByHash(hashToken(token));
@@ -72,7 +104,10 @@ export function createApiTokenService(deps: { tokens: ApiTokensRepository; audit
       return { user: found.user, tokenId: found.token.id };
     },
 
-    /** Disabling an account revokes its tokens for good (unlike sessions, nobody is told why). */
+    /**
+     * A new password (changed, reset on the web or the command line) or a disabled account revokes
+     * every token of the account for good (unlike sessions, nobody is told why). Returns how many.
+     */
     revokeAllOf(userId: number) {
       return tokens.deleteAllOf(userId);
     },

@@ -1,7 +1,9 @@
 /**
  * Failed sign-ins are counted per (account, client address), per client address and per account over
  * a 15-minute window. Past the first two limits the next attempts answer 429 with Retry-After until
- * the window ends; the account-wide count only slows sign-ins down. Counters live behind
+ * the window ends; the account-wide count only slows sign-ins down. An attempt takes its place in
+ * the refusing counts before the password is verified (`reserve`, one atomic increment each), so
+ * attempts sent at once can't all pass a check made before any of them failed. Counters live behind
  * CounterStore so several instances share them (Redis, cluster/redis-counter-store.ts). When the shared counters can't be
  * reached, the instance counts in its own memory meanwhile: sign-ins go on, still throttled.
  */
@@ -12,6 +14,8 @@ export interface CounterStore {
   /** Adds one to key within a window that starts at the first hit; returns the new count. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetAt: number }>;
   peek(key: string): Promise<{ count: number; resetAt: number } | null>;
+  /** Takes one back from a count within its window (an attempt that was refused or succeeded). */
+  release(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
 
@@ -32,6 +36,10 @@ export class MemoryCounterStore implements CounterStore {
   async peek(key: string) {
     const c = this.#counters.get(key);
     return c && c.resetAt > Date.now() ? { ...c } : null;
+  }
+  async release(key: string) {
+    const c = this.#counters.get(key);
+    if (c && c.resetAt > Date.now() && c.count > 0) c.count--;
   }
   async reset(key: string) {
     this.#counters.delete(key);
@@ -76,9 +84,12 @@ export function accountDelayMs(failures: number, limits: ThrottleLimits = THROTT
 }
 
 /**
- * `account` is a key the caller chooses for the thing under attack: `user:{id}` for an existing
- * account (so its username and its email share one budget), `login:{name}` for an unknown name,
- * `password:{id}` for current-password checks.
+ * `account` is a key the caller chooses for the thing under attack: `user:{id}:{password}` for an
+ * existing account (so its username and its email share one budget; `{password}` names the
+ * account's current password hash, so any new password — a change, an admin's reset, the
+ * command-line `reset-password` while the server runs — starts every count of the account afresh
+ * with no counter to find or clear), `login:{name}` for an unknown name, `password:{id}:{password}`
+ * for current-password checks.
  *
  * With a client address (sign-in), failures are counted per (account, address), per address and
  * per account. The first two refuse (429): brute force from one address stays throttled. The
@@ -96,17 +107,27 @@ export function createLoginThrottle(
   // counted in this instance's memory meanwhile, and a count made there still refuses sign-ins
   // after Redis is back, until its window ends (docs/decisions.md "Redis outages").
   const store = {
+    /** A shared hit counts on top of what this instance counted alone during an outage. */
     async hit(key: string, windowMs: number) {
+      let shared: { count: number; resetAt: number };
       try {
-        return await counters.hit(key, windowMs);
+        shared = await counters.hit(key, windowMs);
       } catch {
         return local.hit(key, windowMs);
       }
+      const own = await local.peek(key);
+      return own
+        ? { count: shared.count + own.count, resetAt: Math.max(shared.resetAt, own.resetAt) }
+        : shared;
     },
     async peek(key: string) {
       const own = await local.peek(key);
       const shared = await counters.peek(key).catch(() => null);
       return own && (!shared || own.count > shared.count) ? own : shared;
+    },
+    /** Where the hit went: the shared count, or this instance's while the shared one is away. */
+    async release(key: string) {
+      await counters.release(key).catch(() => local.release(key));
     },
     async reset(key: string) {
       await local.reset(key);
@@ -114,59 +135,55 @@ export function createLoginThrottle(
     },
   };
   const accountKey = (account: string) => `throttle:acct:${account}`;
-  const resetsKey = (account: string) => `throttle:resets:${account}`;
-  /**
-   * The (account, address) counter. Its key names how often the account's password was reset
-   * within the window, so a reset starts every address afresh without finding their keys.
-   */
-  async function pairKey(account: string, ip: string): Promise<string> {
-    const resets = (await store.peek(resetsKey(account)))?.count ?? 0;
-    return `throttle:acct-ip:${account}:${resets}:${ip}`;
-  }
+  const pairKey = (account: string, ip: string) => `throttle:acct-ip:${account}:${ip}`;
   /** The counters that refuse, with their limits. */
-  async function refusing(account: string, ip: string | undefined): Promise<Array<[string, number]>> {
+  function refusing(account: string, ip: string | undefined): Array<[string, number]> {
     if (ip === undefined) return [[accountKey(account), limits.perAccount]];
     return [
-      [await pairKey(account, ip), limits.perAccount],
+      [pairKey(account, ip), limits.perAccount],
       [`throttle:ip:${ip}`, limits.perIp],
     ];
   }
 
   return {
     /**
-     * Throws 429 (with Retry-After) when this account has failed too often from this address, or
-     * this address too often for any account. Returns how long the sign-in should wait first
-     * because of the account's failures from everywhere (0 for most).
+     * Reserves this attempt in the refusing counts before the password is verified, and throws 429
+     * (with Retry-After, the reservation taken back) when it would be one too many: this account
+     * from this address, or this address for any account. Returns how long the sign-in should wait
+     * first because of the account's failures from everywhere (0 for most). Each reservation ends
+     * with `failed` or `succeeded`.
      */
-    async check(
+    async reserve(
       account: string,
       ip?: string,
       message: string = messages.auth.loginThrottled,
     ): Promise<{ delayMs: number }> {
-      for (const [key, limit] of await refusing(account, ip)) {
-        const c = await store.peek(key);
-        if (c && c.count >= limit) throw new TooManyRequests(message, (c.resetAt - Date.now()) / 1000);
+      const taken: string[] = [];
+      for (const [key, limit] of refusing(account, ip)) {
+        const c = await store.hit(key, limits.windowMs);
+        taken.push(key);
+        if (c.count > limit) {
+          for (const k of taken) await store.release(k);
+          throw new TooManyRequests(message, (c.resetAt - Date.now()) / 1000);
+        }
       }
       if (ip === undefined) return { delayMs: 0 };
       return { delayMs: accountDelayMs((await store.peek(accountKey(account)))?.count ?? 0, limits) };
     },
+    /** The reserved attempt failed: it stays counted, and the account-wide count grows. */
     async failed(account: string, ip?: string): Promise<void> {
-      const keys = (await refusing(account, ip)).map(([key]) => key);
-      if (ip !== undefined) keys.push(accountKey(account));
-      for (const key of keys) await store.hit(key, limits.windowMs);
+      if (ip !== undefined) await store.hit(accountKey(account), limits.windowMs);
     },
     /**
      * A success clears the account's counts, from this address and from everywhere (a typo now
-     * and then never locks anyone out or slows them down); not the address's own count (one good
-     * password doesn't excuse the others).
+     * and then never locks anyone out or slows them down); the address's own count keeps its
+     * earlier failures (one good password doesn't excuse the others) but not this attempt.
      */
     async succeeded(account: string, ip?: string): Promise<void> {
-      if (ip !== undefined) await store.reset(await pairKey(account, ip));
-      await store.reset(accountKey(account));
-    },
-    /** A new password (an administrator's reset): earlier failures of the account no longer count. */
-    async cleared(account: string): Promise<void> {
-      await store.hit(resetsKey(account), limits.windowMs);
+      if (ip !== undefined) {
+        await store.reset(pairKey(account, ip));
+        await store.release(`throttle:ip:${ip}`);
+      }
       await store.reset(accountKey(account));
     },
   };

@@ -24,6 +24,7 @@ export const queryKeys = {
   adminUsers: {
     all: ['admin', 'users'] as const,
     list: (query: UserListQuery) => ['admin', 'users', 'list', query] as const,
+    tokens: (id: number) => ['admin', 'users', 'tokens', id] as const,
   },
   /** Review lists, pending list and review detail: every screen a review decision changes. */
   adminProjects: {

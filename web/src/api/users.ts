@@ -11,6 +11,8 @@ export const usersApi = {
   update: (id: number, body: UpdateUserBody) => call('updateUser', { params: { id }, body }),
   resetPassword: (id: number) => call('resetPassword', { params: { id } }),
   remove: (id: number) => call('deleteUser', { params: { id } }),
+  tokens: (id: number) => call('userApiTokens', { params: { id } }),
+  revokeToken: (id: number, tokenId: number) => call('revokeUserApiToken', { params: { id, tokenId } }),
 };
 
 export function useAdminUsers(query: UserListQuery) {
@@ -44,4 +46,17 @@ export function useResetUserPassword() {
 
 export function useDeleteUser() {
   return useUsersMutation((id: number) => usersApi.remove(id));
+}
+
+/** One account's API tokens (name, prefix, dates; never the secret). */
+export function useUserApiTokens(id: number) {
+  return useQuery({ queryKey: queryKeys.adminUsers.tokens(id), queryFn: () => usersApi.tokens(id) });
+}
+
+export function useRevokeUserApiToken(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (tokenId: number) => usersApi.revokeToken(id, tokenId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.tokens(id) }),
+  });
 }

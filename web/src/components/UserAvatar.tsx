@@ -1,4 +1,4 @@
-import type { UserDto } from '@sitehall/contracts';
+import { isAllowedAvatar, type UserDto } from '@sitehall/contracts';
 import { Avatar } from 'antd';
 import { useState } from 'react';
 
@@ -18,7 +18,8 @@ export function initialOf(username: string): string {
 /** The user's picture, or the first letter of the name on a coloured disc. */
 export function UserAvatar({ user, size }: { user: Pick<UserDto, 'username' | 'avatar'>; size?: number }) {
   const [broken, setBroken] = useState(false);
-  if (user.avatar && !broken) {
+  // Only an image of its own (docs/decisions.md "Avatars"): never a request to another host.
+  if (user.avatar && isAllowedAvatar(user.avatar) && !broken) {
     return (
       <Avatar
         size={size}

@@ -44,11 +44,16 @@ export const authMessages = {
   // Why a chosen password is refused (server/src/services/password-strength.ts).
   passwordTooCommon: '密码过于常见，请换一个不容易被猜到的密码',
   passwordHasUsername: '密码不能包含用户名',
+  /** At first start, ADMIN_PASSWORD that fails the strength rule stops the server (printed, with English). */
+  adminPasswordWeak:
+    'ADMIN_PASSWORD 不够安全（{reason}），未创建管理员账号，服务器已停止。请换一个更难猜的密码，或不设置它以生成随机密码',
   passwordRepetitive: '密码不能是重复或连续的字符',
   passwordKeyboardPattern: '密码不能是键盘上相邻的按键',
   passwordGuessable: '密码太容易被猜到，请使用更长的密码，或混合字母、数字和符号',
   profileUpdated: '个人资料已更新',
-  avatarInvalid: '头像地址无效',
+  avatarInvalid: '头像必须是 PNG、JPEG、GIF 或 WebP 图片',
+  avatarRemote: '头像不能使用网络地址，请上传图片文件',
+  avatarTooLarge: '头像图片不能超过 150 KB',
   userNotFound: '用户不存在',
   cannotChangeOwnRole: '不能修改自己的角色',
   cannotDisableSelf: '不能停用自己的账号',
@@ -74,9 +79,9 @@ export const authMessages = {
   /** {name} {role} */
   roleChangeConfirm: '确定将 "{name}" 的角色修改为{role}吗？',
   /** {name} */
-  disableUserConfirm: '停用后 "{name}" 将被立即登出，且无法再登录。确定停用吗？',
+  disableUserConfirm: '停用后 "{name}" 将被立即登出，其 API 令牌全部撤销，且无法再登录。确定停用吗？',
   /** {name} */
-  resetPasswordConfirm: '将为 "{name}" 生成新密码，并使其所有登录会话失效。确定重置吗？',
+  resetPasswordConfirm: '将为 "{name}" 生成新密码，使其所有登录会话失效并撤销其全部 API 令牌。确定重置吗？',
   /** {name} */
   deleteUserConfirm: '确定要删除用户 "{name}" 吗？此操作不可撤销。',
   // Fallbacks for request validation where a schema gives no message of its own (any area).

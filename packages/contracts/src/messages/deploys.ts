@@ -9,6 +9,11 @@ export const deployMessages = {
   tokenRevoked: '令牌已撤销',
   tokenInvalid: 'API 令牌无效或已被撤销',
   tokenNotFound: '令牌不存在或已撤销',
+  /** The admin's users page: one account's tokens. */
+  userTokensTitle: '{name} 的 API 令牌',
+  userTokensEmpty: '该用户没有 API 令牌',
+  userTokensLoadFailed: 'API 令牌加载失败',
+  userTokenRevokeConfirm: '撤销令牌 "{name}" 后，使用它的命令行和 CI 将立即失去访问权限。确定撤销吗？',
   /** A token may act only for its owner's projects and deploys. */
   tokenForbidden: 'API 令牌只能用于管理自己的项目和部署，此操作请在网页中登录后进行',
   deployNotFound: '部署不存在或已过期，请重新开始部署',

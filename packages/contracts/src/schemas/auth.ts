@@ -73,13 +73,32 @@ export const newPassword = z
   .min(PASSWORD_MIN, { error: m.newPasswordTooShort })
   .max(PASSWORD_MAX, { error: m.newPasswordTooLong });
 
-/** Avatar: an https/http URL or a small data: image URL. */
+/** The longest avatar, as a data: URL (about 150 KB of image). */
+export const AVATAR_MAX_CHARS = 200_000;
+const AVATAR_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * An avatar is a small image held in the account itself (a data: URL of PNG, JPEG, GIF or WebP),
+ * never an address: a remote picture would load in every viewer's browser, the administrator's
+ * included, telling its host who looked and when (docs/decisions.md "Avatars").
+ */
+export function isAllowedAvatar(value: string): boolean {
+  return value.length <= AVATAR_MAX_CHARS && AVATAR_DATA_URL.test(value);
+}
+
+/** Why a value can't be an avatar, in words its owner can act on; null when it can. */
+function avatarProblem(v: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) return m.avatarRemote;
+  if (v.length > AVATAR_MAX_CHARS) return m.avatarTooLarge;
+  return isAllowedAvatar(v) ? null : m.avatarInvalid;
+}
+
 export const avatar = z
   .string()
   .trim()
-  .max(200_000, { error: m.avatarInvalid })
-  .regex(/^(https?:\/\/[^\s\u0000-\u001f\u007f]+|data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+)$/, {
-    error: m.avatarInvalid,
+  .superRefine((v, ctx) => {
+    const problem = avatarProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
 export const updateProfileBody = z

@@ -24,6 +24,8 @@ export const OPEN_DEPLOYS_MAX = 5;
 /** Deploys an account may start within DEPLOY_STARTS_WINDOW_MS (refused or not). */
 export const DEPLOY_STARTS_MAX = 20;
 export const DEPLOY_STARTS_WINDOW_MS = 10 * 60_000;
+/** How much of a token its lists show: the prefix and this many characters of the secret. */
+export const API_TOKEN_SHOWN_CHARS = 8;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const HIDDEN_CONTROLS = /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -63,6 +65,8 @@ export type StartDeployBody = z.infer<typeof startDeployBody>;
 export interface ApiTokenDto {
   id: number;
   name: string;
+  /** `sht_` and the next 8 characters, to tell tokens apart; null for tokens made before it was kept. */
+  prefix: string | null;
   created_at: string;
   last_used_at: string | null;
 }

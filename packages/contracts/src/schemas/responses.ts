@@ -413,6 +413,7 @@ export const rerenderData = z.object({ queued: z.number().int().describe('排入
 export const apiTokenDto = z.object({
   id: z.number().int(),
   name: z.string(),
+  prefix: nullable(z.string()).describe('令牌开头（sht_ 加 8 个字符），用于区分令牌'),
   created_at: dateTime,
   last_used_at: nullable(dateTime),
 });

@@ -1,4 +1,4 @@
-import { LockOutlined, MailOutlined, PictureOutlined } from '@ant-design/icons';
+import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { avatar, email, messages, newPassword, type UserDto } from '@sitehall/contracts';
 import { Alert, App, Button, Card, Col, Descriptions, Form, Input, Row, Typography } from 'antd';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { useAuth } from '../../hooks/useAuth';
 import { applyFieldErrors, schemaRule } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
 import { ApiTokensCard } from './ApiTokensCard';
+import { AvatarPicker } from './AvatarPicker';
 
 interface ProfileValues {
   email: string;
@@ -60,7 +61,6 @@ function ProfileForm({ user }: { user: UserDto }) {
   const [form] = Form.useForm<ProfileValues>();
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateProfile();
-  const avatarPreview = Form.useWatch('avatar', form);
 
   const submit = (values: ProfileValues) => {
     setError(null);
@@ -96,21 +96,12 @@ function ProfileForm({ user }: { user: UserDto }) {
           />
         </Form.Item>
         <Form.Item
-          label="头像地址"
+          label="头像"
           name="avatar"
           rules={[optional(avatar)]}
-          extra="填写以 http:// 或 https:// 开头的图片地址；留空则显示用户名首字。"
+          extra="PNG、JPEG、GIF 或 WebP 图片，不超过 150 KB；不设置则显示用户名首字。"
         >
-          <Input
-            prefix={<PictureOutlined aria-hidden className="input-icon" />}
-            placeholder="https://example.com/avatar.png"
-            suffix={
-              <UserAvatar
-                user={{ username: user.username, avatar: avatarPreview?.trim() || null }}
-                size={22}
-              />
-            }
-          />
+          <AvatarPicker username={user.username} disabled={update.isPending} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={update.isPending}>
           保存资料

@@ -1,4 +1,5 @@
 import {
+  ApiOutlined,
   CheckCircleOutlined,
   DatabaseOutlined,
   DeleteOutlined,
@@ -49,6 +50,7 @@ import { UserAvatar } from '../../../components/UserAvatar';
 import { useAuth } from '../../../hooks/useAuth';
 import { useWideLayout } from '../../../hooks/useWideLayout';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { UserTokensModal } from './UserTokensModal';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 const DEFAULT_PAGE_SIZE = 20;
@@ -78,6 +80,7 @@ interface RowActionsProps {
   isSelf: boolean;
   onPasswordReset: (result: PasswordResetData) => void;
   onEditQuota: (user: AdminUserDto) => void;
+  onShowTokens: (user: AdminUserDto) => void;
 }
 
 const GB = 1024 * MB;
@@ -197,7 +200,7 @@ function RoleSelect({ user, isSelf }: { user: AdminUserDto; isSelf: boolean }) {
   );
 }
 
-function RowActions({ user, isSelf, onPasswordReset, onEditQuota }: RowActionsProps) {
+function RowActions({ user, isSelf, onPasswordReset, onEditQuota, onShowTokens }: RowActionsProps) {
   const { message } = App.useApp();
   const updateUser = useUpdateUser();
   const resetPassword = useResetUserPassword();
@@ -240,6 +243,9 @@ function RowActions({ user, isSelf, onPasswordReset, onEditQuota }: RowActionsPr
         onClick={() => onEditQuota(user)}
       >
         配额
+      </Button>
+      <Button type="link" size="small" icon={<ApiOutlined aria-hidden />} onClick={() => onShowTokens(user)}>
+        令牌
       </Button>
       {user.disabled ? (
         <Button
@@ -368,6 +374,7 @@ export function AdminUsersPage() {
   const users = useAdminUsers(list.query);
   const [resetResult, setResetResult] = useState<PasswordResetData | null>(null);
   const [quotaUser, setQuotaUser] = useState<AdminUserDto | null>(null);
+  const [tokensUser, setTokensUser] = useState<AdminUserDto | null>(null);
   const wide = useWideLayout();
 
   const columns: TableProps<AdminUserDto>['columns'] = [
@@ -443,7 +450,7 @@ export function AdminUsersPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 310,
+      width: 370,
       // In view when the table scrolls sideways on narrower screens; on a phone, pinned, it would
       // cover the names.
       fixed: wide ? 'right' : undefined,
@@ -453,6 +460,7 @@ export function AdminUsersPage() {
           isSelf={user.id === me?.id}
           onPasswordReset={setResetResult}
           onEditQuota={setQuotaUser}
+          onShowTokens={setTokensUser}
         />
       ),
     },
@@ -468,7 +476,7 @@ export function AdminUsersPage() {
     <>
       <PageHeader
         title="用户管理"
-        description="管理平台账号：修改角色、存储配额，停用或启用账号、重置密码。平台不开放自助注册，新账号由管理员创建。"
+        description="管理平台账号：修改角色、存储配额，查看或撤销 API 令牌，停用或启用账号、重置密码。平台不开放自助注册，新账号由管理员创建。"
         extra={
           <LinkButton to="/register" type="primary" icon={<UserAddOutlined aria-hidden />}>
             注册新用户
@@ -505,7 +513,7 @@ export function AdminUsersPage() {
           query={users}
           rows={users.data?.users ?? []}
           columns={columns}
-          scroll={{ x: 1230 }}
+          scroll={{ x: 1290 }}
           failedTitle={messages.auth.usersLoadFailed}
           paging={{
             page: list.page,
@@ -520,6 +528,9 @@ export function AdminUsersPage() {
       </Card>
       <PasswordResetModal result={resetResult} onClose={() => setResetResult(null)} />
       {quotaUser && <QuotaModal key={quotaUser.id} user={quotaUser} onClose={() => setQuotaUser(null)} />}
+      {tokensUser && (
+        <UserTokensModal key={tokensUser.id} user={tokensUser} onClose={() => setTokensUser(null)} />
+      )}
     </>
   );
 }
