@@ -2,7 +2,7 @@
 // ports, CPU pinning and wrk's figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { openSync, readFileSync } from 'node:fs';
+import fs, { openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -238,3 +238,64 @@ export const SERVER_NODE_ARGS = (() => {
   if (!m) throw new Error('package.json scripts.serve is not "node [options] server/dist/main.js"');
   return m[1] ? m[1].split(' ') : [];
 })();
+
+// ---- Node's own ceiling ----------------------------------------------------------------------
+/**
+ * A bare node:http server answering the same URLs from memory with a comparable set of headers:
+ * what any Node server can do on this machine, to tell SiteHall's cost from Node's.
+ */
+export async function startNodeFloor(prefix, files, work) {
+  const port = await freePort();
+  const file = path.join(work, 'floor.mjs');
+  const routes = Object.fromEntries(
+    Object.entries(files).map(([p, c]) => [
+      `${prefix}${p === 'index.html' ? '' : p}`,
+      Buffer.from(c).toString('base64'),
+    ]),
+  );
+  fs.writeFileSync(
+    file,
+    `import http from 'node:http';
+const routes = new Map(Object.entries(${JSON.stringify(routes)}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
+http.createServer((req, res) => {
+  const body = routes.get(req.url);
+  if (!body) { res.statusCode = 404; res.end(); return; }
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length, etag: '"x"', 'cache-control': 'public, max-age=300' });
+  res.end(body);
+}).listen(${port}, '127.0.0.1');
+`,
+  );
+  const child = track(
+    spawn('taskset', ['-c', SERVER_CPU, process.execPath, file], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}${prefix}`);
+  return { base, pid: child.pid };
+}
+
+// ---- CPU time ---------------------------------------------------------------------------------
+/**
+ * CPU time (ms) used so far by a server: the process and its children (nginx's worker), all
+ * threads. Other jobs on the machine slow the servers' clocks, not the CPU a request costs, so CPU
+ * per request compares the servers even on a busy machine.
+ */
+const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+export function cpuMs(pid) {
+  let total = 0;
+  const stack = [pid];
+  while (stack.length > 0) {
+    const p = stack.pop();
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      for (const task of fs.readdirSync(`/proc/${p}/task`)) {
+        const kids = fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
+        if (kids) stack.push(...kids.split(' ').map(Number));
+      }
+    } catch {}
+  }
+  return total;
+}
