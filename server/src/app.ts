@@ -5,6 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
 import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaultExpression } from 'fastify';
+import pinoPretty from 'pino-pretty';
 import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
@@ -67,6 +68,24 @@ const STARTUP_RETRY_FIRST_MS = 250;
 const STARTUP_RETRY_MAX_MS = 5_000;
 /** How long a start waits for the Redis subscription before going on without it (not ready). */
 const SUBSCRIBE_WAIT_MS = 2_000;
+
+/** Where the log goes: a readable stream (pino-pretty) for a terminal, the JSON stream otherwise. */
+function logDestination(
+  format: Config['logFormat'],
+  stream: NodeJS.WritableStream | undefined,
+): { stream?: NodeJS.WritableStream } {
+  if (format === 'json') return stream ? { stream } : {};
+  return {
+    stream: pinoPretty({
+      destination: stream ?? 1,
+      colorize: !stream && process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname',
+      singleLine: true,
+      sync: true,
+    }),
+  };
+}
 
 export async function buildApp(
   config: Config,
@@ -196,9 +215,12 @@ export async function buildApp(
               paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password'],
               remove: true,
             },
-            // Tests read the log from a stream of their own.
-            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            // Readable lines on a terminal, JSON otherwise; tests read the log from a stream of their own.
+            ...logDestination(config.logFormat, opts.logStream),
           },
+    // Requests are logged at debug (onResponse below), not at info: a terminal at the default level
+    // shows what the server does, not every file a visitor asks for.
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     requestTimeout: config.timeouts.request,
     connectionTimeout: config.timeouts.idle,
@@ -292,6 +314,13 @@ export async function buildApp(
   });
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
+  // Each request at debug (Fastify's own request lines are off, they are info); no hook at all
+  // when debug is not on.
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    });
+  }
   registerSiteSecurityHeaders(app, isolation, siteExtraHeaders);
   registerSitesHostGuard(app, ctx);
   registerAccess(app, ctx.services.sessions, ctx.services.apiTokens);

@@ -36,6 +36,7 @@ const envSchema = z.object({
     .default(15_552_000),
   HSTS_SUBDOMAINS: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z.string().optional(),
   REDIS_PREFIX: z.string().min(1).default('sitehall:'),
@@ -117,6 +118,8 @@ export interface Config {
    */
   hsts: { maxAge: number; includeSubDomains: boolean };
   logLevel: string;
+  /** Readable lines (a terminal) or one JSON object per line (a log collector). */
+  logFormat: 'pretty' | 'json';
   /** Folder of the built web app; absent when not built (API-only). */
   webDist: string;
   /** With it, several instances share counters and cache invalidations (docs/decisions.md). */
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_SUBDOMAINS },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : e.LOG_FORMAT,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

@@ -161,6 +161,8 @@ export async function createTestApp(
       DATA_DIR: dataDir,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'silent',
+      // Tests that read the log read JSON lines, whatever terminal runs the suite.
+      LOG_FORMAT: 'json',
       WEB_DIST: path.join(dataDir, 'no-web'),
       // One port, sandboxed, as the tests were written for; sites-port.test.ts opts in.
       SITES_PORT: '0',
