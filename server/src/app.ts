@@ -410,7 +410,7 @@ export async function buildApp(
  * another number, a proxy that rewrote Host) is not the app either, but the sites host's 404.
  */
 function answerOffSitesHost(ctx: AppContext, req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  if (ctx.siteHosts.classify(req.headers.host).kind !== 'app') return false;
+  if (ctx.siteHosts.namesSitesPort(req.headers.host)) return false;
   res.writeHead(404, {
     'content-type': 'text/plain; charset=utf-8',
     'cache-control': 'no-cache',
