@@ -132,9 +132,13 @@ describe('render worker: public assets never reach inside', () => {
     // Not one red pixel in the picture.
     const chunks: Buffer[] = [];
     for await (const c of await t.ctx.store.read(d!.thumbnail_sha256!)) chunks.push(c as Buffer);
-    const { data } = await sharp(Buffer.concat(chunks)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(Buffer.concat(chunks))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     let red = 0;
-    for (let i = 0; i < data.length; i += 3) if (data[i]! > 200 && data[i + 1]! < 80 && data[i + 2]! < 80) red++;
+    for (let i = 0; i < data.length; i += 3)
+      if (data[i]! > 200 && data[i + 1]! < 80 && data[i + 2]! < 80) red++;
     expect(red).toBe(0);
   }, 60_000);
 });
