@@ -1,12 +1,16 @@
 /**
  * The render worker's bounds (docs/render.md) with Debian's real Chromium: with public assets
  * allowed, a page that asks for a loopback service in any address form (IPv4-mapped IPv6 and every
- * other IPv6 form that embeds IPv4 included) reaches nothing, and its picture cannot show it.
+ * other IPv6 form that embeds IPv4 included) reaches nothing, and its picture cannot show it; a
+ * page that fills typed arrays or a huge canvas is ended near the renderer's memory limit (measured
+ * from /proc here, apart from the watchdog) and becomes a risk finding, tried once.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RENDERER_MEMORY_LIMIT_BYTES } from '../src/render/memory-watchdog.js';
 import * as deployments from '../src/repositories/deployments.js';
 import { createTestApp, type TestApp, uploadProject } from './helpers.js';
 
@@ -141,4 +145,116 @@ describe('render worker: public assets never reach inside', () => {
       if (data[i]! > 200 && data[i + 1]! < 80 && data[i + 2]! < 80) red++;
     expect(red).toBe(0);
   }, 60_000);
+});
+
+/** The largest resident size any Chromium process below this one reached, sampled every 50 ms. */
+function chromiumPeak() {
+  let peak = 0;
+  const parentOf = (pid: string): number | null => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return null;
+    }
+  };
+  const timer = setInterval(() => {
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^[0-9]+$/.test(pid)) continue;
+      let cmd = '';
+      try {
+        cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      } catch {
+        continue;
+      }
+      if (!cmd.includes('chromium')) continue;
+      // Ours only: a descendant of this process (other tests' browsers are not).
+      let up = parentOf(pid);
+      for (let hops = 0; up !== null && up > 1 && up !== process.pid && hops < 10; hops++)
+        up = parentOf(String(up));
+      if (up !== process.pid) continue;
+      try {
+        const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1];
+        if (kb) peak = Math.max(peak, Number(kb) * 1024);
+      } catch {}
+    }
+  }, 50);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+describe('render worker: memory is bounded', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(render());
+  });
+  afterAll(() => t?.close());
+
+  const bombs = {
+    'typed arrays': `const keep = [];
+      (function grow() {
+        const a = new Uint8Array(128 * 1024 * 1024); a.fill(7); keep.push(a);
+        document.title = 'MB ' + keep.length * 128;
+        if (keep.length < 24) setTimeout(grow, 0);
+      })();`,
+    'a huge canvas': `const keep = [];
+      (function grow() {
+        const c = document.createElement('canvas'); c.width = 16384; c.height = 8192;
+        const g = c.getContext('2d'); g.fillStyle = '#c00'; g.fillRect(0, 0, c.width, c.height);
+        keep.push(g.getImageData(0, 0, 4096, 4096));
+        document.body.appendChild(c);
+        if (keep.length < 6) setTimeout(grow, 0);
+      })();`,
+  };
+
+  for (const [what, script] of Object.entries(bombs)) {
+    it(`ends a page filling ${what} near the limit, once, as a risk finding`, async () => {
+      const res = await uploadProject(t, (await t.createUser()).token, {
+        name: '内存炸弹',
+        files: [
+          {
+            name: 'index.html',
+            content: `<!doctype html><html><head><meta charset="utf-8"></head><body><h1>内存</h1><script>${script}</script></body></html>`,
+          },
+        ],
+      });
+      expect(res.statusCode).toBe(201);
+      const project = await t.ctx.repositories.projects.byId(res.json().data.project.id);
+      const deploymentId = project!.latest_deployment_id!;
+      const sampler = chromiumPeak();
+      await t.ctx.services.render.idle();
+      const peak = sampler.stop();
+
+      const job = await t.ctx.services.render.job(deploymentId);
+      expect(job).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(job!.error).toContain('内存超过 512 MB');
+      // Not the gigabytes the page reaches unbounded: the limit and what a late sample lets through.
+      expect(peak).toBeGreaterThan(RENDERER_MEMORY_LIMIT_BYTES * 0.8);
+      expect(peak).toBeLessThan(RENDERER_MEMORY_LIMIT_BYTES + 512 * 1024 * 1024);
+
+      const d = await deployments.byId(t.ctx.db, deploymentId);
+      const report = JSON.parse(d!.content_check!) as {
+        level: string;
+        findings: Array<{ rule?: string; kind: string; severity: string; category: string; message: string }>;
+      };
+      const finding = report.findings.find((f) => f.rule === 'runtime.memory');
+      expect(finding).toMatchObject({ kind: 'runtime_memory', severity: 'high', category: 'risk' });
+      expect(finding!.message).toContain('512 MB');
+      expect(report.level).toBe('high');
+      expect(d!.thumbnail_sha256).toBeNull();
+
+      // The next page renders as usual.
+      const next = await uploadProject(t, (await t.createUser()).token, {
+        name: '之后',
+        files: [{ name: 'index.html', content: '<!doctype html><h1>之后</h1>' }],
+      });
+      await t.ctx.services.render.idle();
+      const nextProject = await t.ctx.repositories.projects.byId(next.json().data.project.id);
+      expect((await t.ctx.services.render.job(nextProject!.latest_deployment_id!))?.status).toBe('done');
+    }, 120_000);
+  }
 });
