@@ -88,7 +88,8 @@ export class SiteHosts {
    * (socket.localPort): with a sites port it alone decides, whatever the Host header says.
    */
   classify(hostHeader: string | undefined, localPort?: number): RequestHost {
-    if (this.#sitesPort !== null) return localPort !== undefined && String(localPort) === this.#sitesPort ? SITES : APP;
+    if (this.#sitesPort !== null)
+      return localPort !== undefined && String(localPort) === this.#sitesPort ? SITES : APP;
     if (this.#hostname === null || !hostHeader) return APP;
     const parsed = hostAndPort(hostHeader, this.#defaultPort);
     // Another port is another origin (the app may run on the same name at another port).
