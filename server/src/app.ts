@@ -12,7 +12,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/databas
 import { DatabaseUnavailable, isDatabaseUnavailable, type PoolEvent } from './db/postgres-pool.js';
 import { ServiceUnavailable } from './domain/errors.js';
 import { registerAccess } from './http/access.js';
-import { answerClientError } from './http/client-errors.js';
+import { answerClientError, MAX_HEAD_BYTES, refuseLargeHead } from './http/client-errors.js';
 import { assertEndpointTable } from './http/endpoint-routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { hstsHeader, registerAppHeaders } from './http/headers.js';
@@ -225,7 +225,8 @@ export async function buildApp(
     requestTimeout: config.timeouts.request,
     connectionTimeout: config.timeouts.idle,
     keepAliveTimeout: config.timeouts.keepAlive,
-    http: { headersTimeout: config.timeouts.headers },
+    // Room for a cookie jar a site filled (refuseLargeHead keeps everything else at 16 KB).
+    http: { headersTimeout: config.timeouts.headers, maxHeaderSize: MAX_HEAD_BYTES },
     bodyLimit: 1024 * 1024,
     // Client route paths may hold Chinese; ids are validated by each route.
     routerOptions: { maxParamLength: 500 },
@@ -233,6 +234,7 @@ export async function buildApp(
     serverFactory: siteServerFactory(
       {
         fastPath,
+        refuse: refuseLargeHead,
         twin: (make) => {
           if (config.sitesPort) sitesServer = make((req, res) => answerOffSitesHost(ctx, req, res));
         },
@@ -439,7 +441,7 @@ export async function buildApp(
  * another number, a proxy that rewrote Host) is not the app either, but the sites host's 404.
  */
 function answerOffSitesHost(ctx: AppContext, req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  if (ctx.siteHosts.classify(req.headers.host).kind !== 'app') return false;
+  if (ctx.siteHosts.namesSitesPort(req.headers.host)) return false;
   res.writeHead(404, {
     'content-type': 'text/plain; charset=utf-8',
     'cache-control': 'no-cache',

@@ -205,6 +205,17 @@ describe.skipIf(!NGINX && !ci)('two instances behind nginx with deploy/nginx/sit
     expect(failed.at(-1)?.ip).toBe('127.0.0.1');
   });
 
+  it('takes a cookie jar a site filled (~740 KB) on every host, not a 400', async () => {
+    const jar = Array.from({ length: 180 }, (_, i) => `c${i}=${'x'.repeat(4090)}`).join('; ');
+    const cookie = { cookie: jar };
+    expect((await request('app.example.com', '/', { headers: cookie })).status).toBe(200);
+    expect((await request('app.example.com', '/api/projects/public', { headers: cookie })).status).toBe(200);
+    // SiteHall's own 404 for a site that does not exist, not nginx's 400.
+    const site = await request('p999999.sites.example.com', '/', { headers: cookie });
+    expect(site.status).toBe(404);
+    expect(site.body.toString()).not.toContain('nginx');
+  });
+
   it('spreads requests over both instances', async () => {
     for (let i = 0; i < 6; i++) expect((await request('app.example.com', '/healthz')).status).toBe(200);
     const log = fs.readFileSync(path.join(work, 'access.log'), 'utf8');

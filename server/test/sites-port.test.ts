@@ -110,6 +110,23 @@ describe('the sites port', () => {
     }
   });
 
+  it('answers as the port the request arrived on says, not as its Host header says', async () => {
+    // The app port, told it is the sites port: no unsandboxed site (the fast path's memory of the
+    // site served above included), only the redirect to the real sites port; the app stays the app.
+    for (let i = 0; i < 3; i++) {
+      for (const url of [`/sites/${id}/`, `/sites/${id}/index.html`]) {
+        const res = await get(appPort, url, `127.0.0.1:${sitesPort}`);
+        expect(res.status, url).toBe(302);
+        expect(res.headers.get('location'), url).toBe(`http://127.0.0.1:${sitesPort}${url}`);
+        expect(await res.text(), url).not.toContain(SIMPLE_SITE[0]!.content);
+      }
+    }
+    expect((await get(appPort, '/healthz', `127.0.0.1:${sitesPort}`)).status).toBe(200);
+    const api = await get(appPort, '/api/projects/public', `localhost:${sitesPort}`);
+    expect(api.status).toBe(200);
+    expect(await api.text()).toContain('"success":true');
+  });
+
   it('serves nothing of the app, whatever the Host says', async () => {
     for (const host of [`127.0.0.1:${sitesPort}`, `127.0.0.1:${appPort}`, 'example.com']) {
       for (const url of ['/', '/login', '/api/projects/public', '/api/auth/profile', '/healthz']) {

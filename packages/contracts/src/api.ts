@@ -234,6 +234,7 @@ export type ContentCheckKind =
   | 'runtime_navigation'
   | 'runtime_download'
   | 'runtime_prompt'
+  | 'runtime_memory'
   | 'blank_page'
   | 'console_error';
 

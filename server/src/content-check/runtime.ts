@@ -32,6 +32,7 @@ export const RUNTIME_RULES = {
   'runtime.navigation': rule('runtime_navigation', 'high', 'risk', m.runtimeNavigation),
   'runtime.download': rule('runtime_download', 'high', 'risk', m.runtimeDownload),
   'runtime.permission': rule('runtime_prompt', 'medium', 'risk', m.runtimePermission),
+  'runtime.memory': rule('runtime_memory', 'high', 'risk', m.runtimeMemory),
   'runtime.dialog': rule('runtime_prompt', 'low', 'risk', m.runtimeDialog),
   'runtime.blank': rule('blank_page', 'medium', 'usability', m.runtimeBlank),
   'runtime.console-error': rule('console_error', 'low', 'usability', m.runtimeConsoleError),
@@ -53,8 +54,18 @@ function severityOfRequest(r: { method: string; resourceType: string; url: strin
 
 const ORDER: RuntimeRuleId[] = ['runtime.data-sent', 'runtime.external-request', 'runtime.external-asset'];
 
+/** What a render found besides the page's observations. */
+export interface RenderOutcome {
+  /** The renderer passed the memory limit (render/memory-watchdog.ts) and was ended: the limit. */
+  memoryLimitMb?: number;
+}
+
 /** The findings of one render, most severe first. */
-export function runtimeFindings(obs: Observations, blank: boolean): ContentFinding[] {
+export function runtimeFindings(
+  obs: Observations,
+  blank: boolean,
+  outcome: RenderOutcome = {},
+): ContentFinding[] {
   const out: ContentFinding[] = [];
   const add = (id: RuntimeRuleId, values: Record<string, string | number>, excerpt: string | null = null) => {
     const r = RUNTIME_RULES[id];
@@ -93,6 +104,7 @@ export function runtimeFindings(obs: Observations, blank: boolean): ContentFindi
       }
     }
   }
+  if (outcome.memoryLimitMb !== undefined) add('runtime.memory', { limit: outcome.memoryLimitMb });
   for (const [host, h] of byHost)
     add(h.worst, { host, count: h.count, types: [...h.types].join('、') }, h.first.slice(0, 160));
   const leftFor = new Set(obs.navigations.filter((n) => n.external).map((n) => n.host));
@@ -121,6 +133,7 @@ export function mergeRuntime(
   obs: Observations,
   blank: boolean,
   at: string,
+  outcome: RenderOutcome = {},
 ): ContentCheckReport {
   const previous = report.runtime;
   const staticFindings = report.findings.filter((f) => !f.rule?.startsWith('runtime.'));
@@ -132,7 +145,7 @@ export function mergeRuntime(
       (f) => f.rule?.startsWith('runtime.') && f.category === 'usability',
     ).length;
   }
-  const found = runtimeFindings(obs, blank);
+  const found = runtimeFindings(obs, blank, outcome);
   const riskCounts = emptyCounts();
   for (const f of found) if (f.category === 'risk') riskCounts[f.severity]++;
   const counts = emptyCounts();

@@ -5,9 +5,49 @@
  * Chinese. The URL of such a request may be unreadable, so every one carries what a site response
  * must (nosniff, and a sandbox that makes an error page under /sites harmless), whatever its path.
  */
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { messages } from '@sitehall/contracts';
+
+/**
+ * What Node's parser may read of a request's head: 1 MiB, because cookies ignore ports and a site
+ * may set them on a parent domain, so a live site that fills the browser's cookie jar (180 cookies
+ * of 4 KB, about 740 KB in one Cookie header) has them sent to the app too (docs/decisions.md
+ * "Site cookies never lock the app"). The app reads no cookie; it only must not refuse them.
+ */
+export const MAX_HEAD_BYTES = 1024 * 1024;
+/** The request line and every header but Cookie: Node's own default limit, as before. */
+export const MAX_HEAD_BYTES_WITHOUT_COOKIES = 16 * 1024;
+
+const HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': 'sandbox',
+};
+
+/**
+ * Answers 431 (and returns true) when the request's head is over 16 KB without its cookies: only
+ * the Cookie header may use the room MAX_HEAD_BYTES leaves. Counted as Node counts it, near
+ * enough: the URL, and each header's name and value with their separators.
+ */
+export function refuseLargeHead(req: IncomingMessage, res: ServerResponse): boolean {
+  let size = (req.url?.length ?? 0) + 16;
+  if (size <= MAX_HEAD_BYTES_WITHOUT_COOKIES) {
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (name.length === 6 && name.toLowerCase() === 'cookie') continue;
+      size += name.length + (raw[i + 1] as string).length + 4;
+    }
+    if (size <= MAX_HEAD_BYTES_WITHOUT_COOKIES) return false;
+  }
+  const body = JSON.stringify({ success: false, message: messages.common.headersTooLarge });
+  res.shouldKeepAlive = false;
+  res.writeHead(431, { ...HEADERS, 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+  return true;
+}
 
 function answerFor(code: string | undefined): { status: number; message: string } {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: messages.common.timeout };

@@ -9,51 +9,53 @@ import dns from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Bytes of one public asset at most, and how long fetching it may take. */
 const MAX_ASSET_BYTES = 5 * 1024 * 1024;
 const ASSET_TIMEOUT_MS = 5_000;
 
-function v4Parts(ip: string): number[] {
-  return ip.split('.').map(Number);
+/**
+ * IPv6 forms that carry an IPv4 address in their last 32 bits and reach it: v4-mapped
+ * (::ffff:a.b.c.d, in dotted or hex form), the deprecated v4-compatible (::a.b.c.d), SIIT's
+ * (::ffff:0:a.b.c.d) and NAT64's well-known prefix (64:ff9b::a.b.c.d). Such an address is as
+ * public as the IPv4 address it carries.
+ */
+const EMBEDS_IPV4_LAST_32 = new Set(['ipv4Mapped', 'rfc6145']);
+
+function embeddedIpv4(addr: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const range = addr.range();
+  const p = addr.parts;
+  const last32 = () => new ipaddr.IPv4([p[6]! >> 8, p[6]! & 0xff, p[7]! >> 8, p[7]! & 0xff]);
+  if (EMBEDS_IPV4_LAST_32.has(range)) return last32();
+  // NAT64's well-known prefix only: the local-use 64:ff9b:1::/48 is refused with the other ranges.
+  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return last32();
+  // v4-compatible (::/96, not :: or ::1): ipaddr.js calls it unicast.
+  if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return last32();
+  return null;
 }
 
-/** True for any address a render must never reach. */
+/**
+ * True for any address a render must never reach. Ranges come from ipaddr.js: only global unicast
+ * is public. IPv6 that embeds an IPv4 address is judged by that address (v4-mapped, v4-compatible,
+ * SIIT, NAT64 64:ff9b::/96); the tunnels 6to4 (2002::/16) and Teredo (2001::/32) are refused
+ * outright, as is anything that does not parse.
+ */
 export function isPrivateAddress(ip: string): boolean {
-  if (net.isIPv4(ip)) {
-    const [a = 0, b = 0] = v4Parts(ip);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 192 && b === 0) ||
-      (a === 198 && (b === 18 || b === 19)) ||
-      a >= 224
-    );
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    // IPv4 in every form inet_aton reads (0x7f.1, 2130706433), as the lookup would read it.
+    addr = ipaddr.parse(ip.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  } catch {
+    return true;
   }
-  if (net.isIPv6(ip)) {
-    const x = ip.toLowerCase();
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(x);
-    if (mapped?.[1]) return isPrivateAddress(mapped[1]);
-    return (
-      x === '::' ||
-      x === '::1' ||
-      x.startsWith('fc') ||
-      x.startsWith('fd') ||
-      x.startsWith('fe8') ||
-      x.startsWith('fe9') ||
-      x.startsWith('fea') ||
-      x.startsWith('feb') ||
-      x.startsWith('ff') ||
-      x.startsWith('64:ff9b:') ||
-      x.startsWith('2001:db8')
-    );
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    const v4 = embeddedIpv4(v6);
+    if (v4) return v4.range() !== 'unicast';
+    return v6.range() !== 'unicast';
   }
-  return true;
+  return addr.range() !== 'unicast';
 }
 
 export interface FetchedAsset {

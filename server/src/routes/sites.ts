@@ -51,7 +51,7 @@ function isPrefetch(request: FastifyRequest): boolean {
 export function registerSitesHostGuard(app: FastifyInstance, ctx: AppContext): void {
   if (!ctx.siteHosts.separate) return;
   app.addHook('onRequest', async (request, reply) => {
-    if (ctx.siteHosts.classify(request.headers.host).kind === 'app') return;
+    if (ctx.siteHosts.classify(request.headers.host, request.raw.socket?.localPort).kind === 'app') return;
     if (!isSiteContentPath(request.url)) return reply.send(notFound(reply));
   });
 }
@@ -124,7 +124,7 @@ export async function siteRoutes(
     if (!url) return notFound(reply);
     if (ctx.siteHosts.separate) {
       const moved = ctx.siteHosts.redirectFor(
-        ctx.siteHosts.classify(request.headers.host),
+        ctx.siteHosts.classify(request.headers.host, request.raw.socket?.localPort),
         url,
         request.originalUrl,
         request.headers.host,

@@ -99,6 +99,7 @@ function serveConnection(
   const maxHead = maxHeadBytes(server);
   // Read once: the getter asks the socket's handle each time.
   const remoteAddress = socket.remoteAddress;
+  const localPort = socket.localPort;
 
   const onData = (chunk: Buffer) => {
     const text = chunk.toString('latin1');
@@ -110,7 +111,10 @@ function serveConnection(
       while (at < text.length && !socket.writableNeedDrain) {
         const started = path.onServed ? performance.now() : 0;
         const head = readRequestHead(text, at, maxHead);
-        if (head) head.remoteAddress = remoteAddress;
+        if (head) {
+          head.remoteAddress = remoteAddress;
+          head.localPort = localPort;
+        }
         const answer = head && path.answer(head);
         if (!head || !answer) break;
         writeAnswer(socket, answer, server.keepAliveTimeout);

@@ -54,6 +54,8 @@ export interface SiteRequest {
   /** The connection's peer, and X-Forwarded-For: read only for a page view. */
   remoteAddress: string | undefined;
   forwardedFor: string | undefined;
+  /** The port the connection arrived on: with a sites port, it alone says which host this is. */
+  localPort: number | undefined;
 }
 
 /**
@@ -119,6 +121,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
   const subdomains = hosts?.subdomains ?? false;
   // Browsers on one site send the same Host every time: classified once.
   let lastHostHeader: string | undefined;
+  let lastPort: number | undefined;
   let lastHost: RequestHost = { kind: 'app' };
 
   /** The route of a URL the fast path may answer, found the long way; null when it may not. */
@@ -150,9 +153,10 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     let url = request.url;
     if (hosts) {
       const hostHeader = request.host;
-      if (hostHeader !== lastHostHeader) {
+      if (hostHeader !== lastHostHeader || request.localPort !== lastPort) {
         lastHostHeader = hostHeader;
-        lastHost = hosts.classify(hostHeader);
+        lastPort = request.localPort;
+        lastHost = hosts.classify(hostHeader, lastPort);
       }
       if (lastHost.kind === 'app') return null;
       // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x is /sites/12/x.
@@ -228,6 +232,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         purpose: typeof purpose === 'string' ? purpose : undefined,
         remoteAddress: req.socket?.remoteAddress,
         forwardedFor: single(headers['x-forwarded-for']),
+        localPort: req.socket?.localPort,
       });
       if (!answered) return false;
       res.writeHead(answered.status, answered.headers as string[]);

@@ -27,6 +27,8 @@ export interface RequestHead {
   forwardedFor: string | undefined;
   /** The connection's peer: not in the bytes, the caller fills it in. */
   remoteAddress: string | undefined;
+  /** The port the connection arrived on (which server): not in the bytes, the caller fills it in. */
+  localPort: number | undefined;
 }
 
 /** The headers that shape the answer, and where they go (Sec-Purpose or the older Purpose). */
@@ -85,6 +87,7 @@ export function readRequestHead(text: string, start: number, maxBytes: number): 
     purpose: undefined,
     forwardedFor: undefined,
     remoteAddress: undefined,
+    localPort: undefined,
   };
   let hosts = 0;
   let lines = 0;

@@ -60,4 +60,15 @@ describe('SiteHosts', () => {
     );
     expect(hosts.frameSources()).toBe('http://sites.test http://*.sites.test');
   });
+
+  it('with a sites port, the connection’s port decides, never the Host header', () => {
+    const hosts = new SiteHosts({ sitesPort: 3001 });
+    expect(hosts.classify('localhost:3001', 3001)).toEqual({ kind: 'sites' });
+    expect(hosts.classify('localhost:3000', 3001)).toEqual({ kind: 'sites' });
+    expect(hosts.classify('localhost:3001', 3000)).toEqual({ kind: 'app' });
+    expect(hosts.classify('localhost:3001')).toEqual({ kind: 'app' });
+    expect(hosts.namesSitesPort('127.0.0.1:3001')).toBe(true);
+    expect(hosts.namesSitesPort('127.0.0.1:3000')).toBe(false);
+    expect(hosts.namesSitesPort(undefined)).toBe(false);
+  });
 });

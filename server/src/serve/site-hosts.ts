@@ -5,9 +5,11 @@
  * the app host sends /sites and /preview over to it. Hosts are read from the Host header, which a
  * reverse proxy must pass through unchanged.
  *
- * Without SITES_ORIGIN, the sites port (SITES_PORT) plays the sites host: whatever name a request
- * came with, its port says which it is, and the app host's redirects keep the name it was reached
- * by (localhost:3000 → localhost:3001, 192.168.1.5:3000 → 192.168.1.5:3001).
+ * Without SITES_ORIGIN, the sites port (SITES_PORT) plays the sites host: the port the request's
+ * connection arrived on says which it is (the socket's, never the Host header's: a Host naming the
+ * sites port does not make the app port serve an unsandboxed site), and the app host's redirects
+ * keep the name it was reached by (localhost:3000 → localhost:3001, 192.168.1.5:3000 →
+ * 192.168.1.5:3001).
  */
 import type { IncomingMessage } from 'node:http';
 import { idParam } from '../domain/ids.js';
@@ -81,9 +83,13 @@ export class SiteHosts {
     return this.#subdomains;
   }
 
-  classify(hostHeader: string | undefined): RequestHost {
+  /**
+   * Which host a request came to. `localPort` is the port of the connection it arrived on
+   * (socket.localPort): with a sites port it alone decides, whatever the Host header says.
+   */
+  classify(hostHeader: string | undefined, localPort?: number): RequestHost {
     if (this.#sitesPort !== null)
-      return hostHeader && hostAndPort(hostHeader, '80')?.[1] === this.#sitesPort ? SITES : APP;
+      return localPort !== undefined && String(localPort) === this.#sitesPort ? SITES : APP;
     if (this.#hostname === null || !hostHeader) return APP;
     const parsed = hostAndPort(hostHeader, this.#defaultPort);
     // Another port is another origin (the app may run on the same name at another port).
@@ -98,6 +104,11 @@ export class SiteHosts {
       return id === null ? SITES : { kind: 'project', projectId: id };
     }
     return APP;
+  }
+
+  /** Whether a Host header names the sites port (the sites port refuses any other Host). */
+  namesSitesPort(hostHeader: string | undefined): boolean {
+    return !!hostHeader && this.#sitesPort !== null && hostAndPort(hostHeader, '80')?.[1] === this.#sitesPort;
   }
 
   /**

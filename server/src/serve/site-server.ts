@@ -15,6 +15,8 @@ import type { SiteFastPath } from './fast-path.js';
 export type RequestListenerFirst = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface SiteServerOptions {
+  /** Asked first on every request of every server made (the head's size, app.ts). */
+  refuse?: RequestListenerFirst;
   /** The fast path, or null when it is off (SITES_FAST_PATH=off): Fastify answers everything. */
   fastPath: SiteFastPath | null;
   /**
@@ -48,14 +50,15 @@ export function siteServerFactory(
       requestTimeout?: number;
       connectionTimeout?: number;
     };
+    const refuse = opts.refuse;
     const make = (first?: RequestListenerFirst) => {
       const listener: RequestListener = fastPath
         ? (req, res) => {
-            if (first?.(req, res)) return;
+            if (refuse?.(req, res) || first?.(req, res)) return;
             if (!fastPath.serve(req, res)) handler(req, res);
           }
         : (req, res) => {
-            if (first?.(req, res)) return;
+            if (refuse?.(req, res) || first?.(req, res)) return;
             handler(req, res);
           };
       const server = http.createServer(fo.http ?? {}, listener);

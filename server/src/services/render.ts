@@ -7,7 +7,7 @@
  * says so once and stays idle; everything else works.
  */
 import { Readable } from 'node:stream';
-import { messages } from '@sitehall/contracts';
+import { format, messages } from '@sitehall/contracts';
 import { parseContentCheck, riskRankOf } from '../content-check/report.js';
 import { mergeRuntime } from '../content-check/runtime.js';
 import type { DB } from '../db/database.js';
@@ -16,7 +16,8 @@ import type { Actor } from '../domain/actor.js';
 import { NotFound } from '../domain/errors.js';
 import { projectPolicy } from '../policies/project.js';
 import { chromiumMissing, RenderBrowser } from '../render/browser.js';
-import { RenderTimeout, renderPage } from '../render/render-page.js';
+import { type MemoryWatch, RenderMemoryWatchdog } from '../render/memory-watchdog.js';
+import { type Observations, RenderTimeout, renderPage } from '../render/render-page.js';
 import * as deploymentFiles from '../repositories/deployment-files.js';
 import * as deployments from '../repositories/deployments.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
@@ -85,12 +86,55 @@ export function createRenderService(deps: RenderServiceDeps) {
     pagesBeforeRestart: () => pagesBeforeRestart,
   });
   let pagesBeforeRestart = 50;
+  const watchdog = new RenderMemoryWatchdog();
+  const limitMb = Math.round(watchdog.limitBytes / (1024 * 1024));
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   const running = new Set<Promise<void>>();
 
+  /**
+   * A page whose renderer the watchdog ended for its memory: a risk finding in the version's
+   * report, and the job failed at once with its reason (the page would only do it again).
+   */
+  async function settleMemoryExceeded(job: RenderJobRow, ms: number): Promise<void> {
+    const at = now();
+    const none: Observations = {
+      externalRequests: [],
+      navigations: [],
+      downloads: [],
+      dialogs: [],
+      permissions: [],
+      consoleErrors: [],
+      missing: [],
+    };
+    await deps.db.transaction().execute(async (trx) => {
+      const fresh = await deployments.byId(trx, job.deployment_id);
+      const report = parseContentCheck(fresh?.content_check ?? null);
+      if (report) {
+        const merged = mergeRuntime(report, none, false, at, { memoryLimitMb: limitMb });
+        await jobs.saveReport(
+          job.deployment_id,
+          { contentCheck: JSON.stringify(merged), contentRisk: riskRankOf(merged) },
+          trx,
+        );
+      }
+      await jobs.settle(
+        job.id,
+        deps.holder,
+        {
+          status: 'failed',
+          error: format(messages.render.memoryExceeded, { limit: limitMb }),
+          durationMs: ms,
+        },
+        at,
+        trx,
+      );
+    });
+  }
+
   async function runJob(job: RenderJobRow): Promise<void> {
     const started = Date.now();
+    let watch: MemoryWatch | undefined;
     try {
       const d = await deployments.byId(db, job.deployment_id);
       if (!d) {
@@ -100,8 +144,10 @@ export function createRenderService(deps: RenderServiceDeps) {
       }
       const files = new Map((await deploymentFiles.ofDeployment(db, d.id)).map((f) => [f.path, f]));
       const settings = await deps.settings.get();
+      const page = await browser.get();
+      watch = watchdog.watch(page);
       const result = await renderPage(
-        await browser.get(),
+        page,
         {
           id: d.id,
           entryFile: d.entry_file,
@@ -143,6 +189,18 @@ export function createRenderService(deps: RenderServiceDeps) {
       deps.metrics.rendered('failed', ms);
       // A page that hung (or crashed the browser) leaves its renderer in an unknown state.
       await browser.close();
+      // Its renderer was ended for its memory during this render (the page crashed or could not
+      // be pictured; not the browser closed under it by another render's failure).
+      const killed = watch?.killed();
+      if (killed && !/has been closed/i.test(String((err as Error)?.message ?? err))) {
+        await settleMemoryExceeded(job, ms).catch(() => {});
+        log('warn', 'render ended: renderer memory over the limit', {
+          deployment: job.deployment_id,
+          rssMb: Math.round(killed.rssBytes / (1024 * 1024)),
+          limitMb,
+        });
+        return;
+      }
       const reason =
         err instanceof RenderTimeout
           ? messages.render.timedOut
@@ -160,6 +218,8 @@ export function createRenderService(deps: RenderServiceDeps) {
             } as const);
       await jobs.settle(job.id, deps.holder, outcome, at).catch(() => {});
       log('warn', 'render failed', { deployment: job.deployment_id, attempt: job.attempts, reason });
+    } finally {
+      watch?.stop();
     }
   }
 

@@ -132,6 +132,8 @@ export const reviewMessages = {
     /** {type} {message} */
     runtimeDialog: '页面打开后弹出对话框（{type}）：{message}',
     runtimeBlank: '页面打开后显示为空白',
+    /** {limit} */
+    runtimeMemory: '页面运行时试图占用大量内存（超过 {limit} MB），已被终止：可能意在耗尽访客或服务器的资源',
     /** {message} */
     runtimeConsoleError: '页面运行时出错：{message}',
     /** {url} */
@@ -201,6 +203,7 @@ export const CONTENT_CHECK_KIND_LABELS = {
   runtime_navigation: '打开后跳转',
   runtime_download: '自动下载',
   runtime_prompt: '弹窗或权限请求',
+  runtime_memory: '耗尽内存',
   blank_page: '空白页面',
   console_error: '脚本错误',
 } as const;

@@ -127,6 +127,7 @@ export const contentFindingDto = z.object({
     'runtime_navigation',
     'runtime_download',
     'runtime_prompt',
+    'runtime_memory',
     'blank_page',
     'console_error',
   ]),
