@@ -118,9 +118,28 @@ export const reviewMessages = {
     /** {size} */
     largeFile: '文件较大（{size}），可能影响加载速度',
     /** {host} {count} {types} */
-    runtimeDataSent: '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}）',
+    runtimeDataSent:
+      '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}），它不是已知的、用来接收这类数据的服务',
+    /** {service} {host} {count} {types} */
+    runtimeDataDropped:
+      '页面运行时向{service}（{host}）发送数据：静态页面没有理由往那里发任何东西（{count} 个请求：{types}）',
+    /** {what} {host} {count} {types} */
+    runtimeSensitiveSent: '页面运行时把{what}发往 {host}（{count} 个请求：{types}）',
+    /** {purpose} {service} {host} {count} {types} */
+    runtimeService: '页面运行时使用{purpose} {service}（{host}，{count} 个请求：{types}）',
     /** {host} {count} {types} */
     runtimeExternalRequest: '页面运行时请求外部主机 {host}（{count} 个请求：{types}）',
+    /** What a request carried, for runtimeSensitiveSent (server/src/content-check/services.ts DataKind). */
+    dataKinds: {
+      usage: '访问统计',
+      message: '留言',
+      credential: '密码',
+      card: '银行卡号',
+      'id-number': '身份证号',
+      'sms-code': '短信验证码',
+      keystrokes: '键盘输入',
+      clipboard: '剪贴板内容',
+    },
     /** {host} {count} {types} */
     runtimeExternalAsset: '页面运行时加载外部资源：{host}（{count} 个：{types}）',
     /** {host} */
@@ -137,6 +156,15 @@ export const reviewMessages = {
     /** {url} */
     runtimeMissing: '页面运行时加载的文件不存在：“{url}”',
     notChecked: '未检查',
+    /** Why a version got its level, in one sentence (server/src/content-check/report.ts reasonOf). {finding} {more} */
+    reasonHigh: '判为高风险，几乎可以肯定有恶意：{finding}{more}。',
+    /** {finding} {more} */
+    reasonMedium: '判为中风险，请人工查看：{finding}{more}。',
+    /** {level} {finding} {more} */
+    reasonInfo: '判为{level}，只有供参考的信息，没有发现把访客数据送走或欺骗访客的迹象：{finding}{more}。',
+    reasonClean: '自动检查未发现已知风险。',
+    /** {count} */
+    reasonMore: '（另有 {count} 项同级发现）',
     /** A report without risk findings: never a reassuring "no problems". */
     noKnownRisk: '自动检查未发现已知风险',
     noKnownRiskHint: '自动检查只能发现已知的风险特征，发布前仍请预览站点并人工判断。',
