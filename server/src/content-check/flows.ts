@@ -14,6 +14,7 @@ import { isIpHost } from './urls.js';
 export type FlowRule =
   | 'runtime.data-dropped'
   | 'runtime.sensitive-sent'
+  | 'runtime.data-hidden'
   | 'runtime.data-sent'
   | 'runtime.external-request'
   | 'runtime.service'
@@ -23,6 +24,7 @@ export type FlowRule =
 export const FLOW_ORDER: readonly FlowRule[] = [
   'runtime.data-dropped',
   'runtime.sensitive-sent',
+  'runtime.data-hidden',
   'runtime.data-sent',
   'runtime.external-request',
   'runtime.service',

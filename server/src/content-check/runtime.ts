@@ -31,6 +31,7 @@ export const RUNTIME_RULES = {
   // Requests to other hosts, judged by what they carry and where (flows.ts).
   'runtime.data-dropped': rule('runtime_request', 'high', 'risk', m.runtimeDataDropped),
   'runtime.sensitive-sent': rule('runtime_request', 'high', 'risk', m.runtimeSensitiveSent),
+  'runtime.data-hidden': rule('runtime_request', 'high', 'risk', m.runtimeDataHidden),
   'runtime.data-sent': rule('runtime_request', 'medium', 'risk', m.runtimeDataSent),
   'runtime.external-request': rule('runtime_request', 'low', 'risk', m.runtimeExternalRequest),
   'runtime.service': rule('runtime_request', 'info', 'risk', m.runtimeService),
@@ -46,7 +47,28 @@ export const RUNTIME_RULES = {
 export type RuntimeRuleId = keyof typeof RUNTIME_RULES;
 
 /** The findings of one render, most severe first. */
-export function runtimeFindings(obs: Observations, blank: boolean): ContentFinding[] {
+/**
+ * What the static check saw, for judging what the page did: the hosts its files name (literally
+ * or decoded) and whether they hide code (an obfuscation finding of medium or more).
+ */
+export interface StaticView {
+  hosts: ReadonlySet<string>;
+  hidesCode: boolean;
+}
+
+export function staticViewOf(report: ContentCheckReport): StaticView {
+  const hosts = new Set(Object.values(report.external_domains).flat());
+  const hidesCode = report.findings.some(
+    (f) => f.kind === 'obfuscation' && (f.severity === 'high' || f.severity === 'medium'),
+  );
+  return { hosts, hidesCode };
+}
+
+export function runtimeFindings(
+  obs: Observations,
+  blank: boolean,
+  seen: StaticView = { hosts: new Set(), hidesCode: false },
+): ContentFinding[] {
   const out: ContentFinding[] = [];
   const add = (id: RuntimeRuleId, values: Record<string, string | number>, excerpt: string | null = null) => {
     const r = RUNTIME_RULES[id];
@@ -93,6 +115,10 @@ export function runtimeFindings(obs: Observations, blank: boolean): ContentFindi
     const loadsOnly =
       h.worst.rule === 'runtime.external-request' || h.worst.rule === 'runtime.external-asset';
     if (loadsOnly && h.queries.size >= SPLIT_SENDS) h.worst = { ...h.worst, rule: 'runtime.data-sent' };
+    // Data sent where no file names the host, or by code the files hide: the send is hidden.
+    const bare = host.replace(/:\d+$/, '');
+    if (h.worst.rule === 'runtime.data-sent' && (!seen.hosts.has(bare) || seen.hidesCode))
+      h.worst = { ...h.worst, rule: 'runtime.data-hidden' };
     const { rule: id, service, carries } = h.worst;
     add(
       id,
@@ -144,7 +170,7 @@ export function mergeRuntime(
       (f) => f.rule?.startsWith('runtime.') && f.category === 'usability',
     ).length;
   }
-  const found = runtimeFindings(obs, blank);
+  const found = runtimeFindings(obs, blank, staticViewOf(report));
   const riskCounts = emptyCounts();
   for (const f of found) if (f.category === 'risk') riskCounts[f.severity]++;
   const counts = emptyCounts();

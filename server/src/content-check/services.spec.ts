@@ -144,11 +144,19 @@ describe('judging a request by what it carries and where it goes', () => {
       consoleErrors: [],
       missing: [],
     };
-    const found = runtimeFindings(obs, false);
+    const found = runtimeFindings(obs, false, { hosts: new Set(['k.example-log.net']), hidesCode: false });
     const by = (host: string) => found.find((f) => f.message.includes(host));
     expect(by('cdn.jsdelivr.net')).toMatchObject({ rule: 'runtime.service', severity: 'info' });
     expect(by('cdn.jsdelivr.net')?.message).toContain('公共 CDN jsDelivr');
     expect(by('fonts.gstatic.com')).toMatchObject({ rule: 'runtime.service', severity: 'info' });
     expect(by('k.example-log.net')).toMatchObject({ rule: 'runtime.data-sent', severity: 'medium' });
+    // The same sends, to a host no file names (built at run time) or from code the files hide: high.
+    for (const seen of [
+      { hosts: new Set<string>(), hidesCode: false },
+      { hosts: new Set(['k.example-log.net']), hidesCode: true },
+    ]) {
+      const hidden = runtimeFindings(obs, false, seen).find((f) => f.message.includes('k.example-log.net'));
+      expect(hidden).toMatchObject({ rule: 'runtime.data-hidden', severity: 'high' });
+    }
   });
 });

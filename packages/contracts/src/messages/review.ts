@@ -67,6 +67,8 @@ export const reviewMessages = {
     passwordFormDemo: '演示用登录表单（action 为空或 #，不提交到任何地方）',
     /** {domain} */
     passwordFormExternal: '表单收集密码并提交到外部域名 {domain}：疑似钓鱼',
+    /** {what} {domain} */
+    sensitiveToFormService: '表单把{what}提交到表单服务 {domain}：表单服务只用来收留言和报名，不该收这些',
     /** {domain} */
     externalForm: '表单提交到外部域名 {domain}',
     /** {domain} */
@@ -79,6 +81,9 @@ export const reviewMessages = {
     metaRefresh: '页面自动跳转（meta refresh）到外部域名 {domain}',
     /** {domain} */
     scriptRedirect: '脚本将页面跳转到外部域名 {domain}',
+    /** {domain} {decoder} */
+    scriptRedirectHidden: '脚本将页面跳转到外部域名 {domain}，目标地址用 {decoder} 编码隐藏',
+    historyTrap: '访客一按“返回”，脚本就再塞入一条历史记录：劫持返回键，让人离不开这个页面',
     /** {fn} {decoder} */
     decodedExecution: '通过 {fn} 执行或输出 {decoder} 解码后的内容（混淆特征）',
     /** {fn} */
@@ -106,6 +111,8 @@ export const reviewMessages = {
     scamText: '页面含{topics}类诈骗常见用语：{words}',
     /** {topics} {words} {extras} */
     scamTextWithContact: '页面含{topics}类诈骗常见用语（{words}），并附有{extras}',
+    /** {topics} {words} {extras} */
+    scamTextWithPayment: '页面含{topics}类诈骗常见用语（{words}），并同时附有{extras}：典型的诈骗引流页',
     /** {file} */
     checkIncomplete: '自动检查未能在时限内读完“{file}”，请人工检查该文件',
     /** {ext} */
@@ -120,6 +127,9 @@ export const reviewMessages = {
     /** {host} {count} {types} */
     runtimeDataSent:
       '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}），它不是已知的、用来接收这类数据的服务',
+    /** {host} {count} {types} */
+    runtimeDataHidden:
+      '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}），而这个地址在站点文件里看不到，或发送它的代码经过混淆：有意隐藏',
     /** {service} {host} {count} {types} */
     runtimeDataDropped:
       '页面运行时向{service}（{host}）发送数据：静态页面没有理由往那里发任何东西（{count} 个请求：{types}）',
