@@ -46,7 +46,6 @@ export const RUNTIME_RULES = {
 } as const satisfies Record<string, Rule>;
 export type RuntimeRuleId = keyof typeof RUNTIME_RULES;
 
-/** The findings of one render, most severe first. */
 /**
  * What the static check saw, for judging what the page did: the hosts its files name (literally
  * or decoded) and whether they hide code (an obfuscation finding of medium or more).
@@ -64,6 +63,7 @@ export function staticViewOf(report: ContentCheckReport): StaticView {
   return { hosts, hidesCode };
 }
 
+/** The findings of one render, most severe first. */
 export function runtimeFindings(
   obs: Observations,
   blank: boolean,
