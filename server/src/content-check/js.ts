@@ -220,6 +220,8 @@ class ScriptWalk {
   /** Identifiers bound to `new Image()`, createElement('img'/'script'/'iframe'). */
   private elements = new Map<string, string>();
   private walked = 0;
+  /** The script reads a canvas's pixels: code built from them is hidden in an image. */
+  private readsPixels = false;
 
   constructor(
     private readonly ctx: FileContext,
@@ -286,6 +288,9 @@ class ScriptWalk {
       case 'NewExpression':
         this.construct(node);
         break;
+      case 'ImportExpression':
+        this.runsMadeUpCode(node.source, node, 'import()');
+        break;
       case 'AssignmentExpression':
         if (node.left.type === 'MemberExpression') this.assign(node.left, node.right, node);
         else if (node.left.type === 'Identifier' && node.left.name === 'location') {
@@ -295,6 +300,8 @@ class ScriptWalk {
       case 'MemberExpression': {
         const prop = nameOf(node);
         if (prop === 'clipboardData') this.ctx.facts.sources.add('剪贴板');
+        else if (prop === 'cookie' && nameOf(node.object) === 'document')
+          this.ctx.facts.sources.add('Cookie');
         else if (prop === 'elements' || prop === 'serialize' || prop === 'serializeArray') {
           this.ctx.facts.sources.add('表单字段');
         }
@@ -312,7 +319,12 @@ class ScriptWalk {
 
   private call(node: CallExpression) {
     const callee = node.callee;
-    const name = calleeName(callee);
+    // window['ev' + 'al'](…) is eval: a computed name is evaluated like any other string.
+    const name =
+      calleeName(callee) ??
+      (callee.type === 'MemberExpression' && callee.computed
+        ? (this.evaluate(callee.property as Expr)?.s ?? null)
+        : null);
     const prop = nameOf(callee);
     const path = memberPath(callee);
     const args = node.arguments;
@@ -350,6 +362,9 @@ class ScriptWalk {
       const type = this.evaluate(args[0])?.s.toLowerCase() ?? '';
       if (KEY_EVENTS.has(type)) this.ctx.facts.sources.add('键盘输入');
       if (type === 'paste' || type === 'copy') this.ctx.facts.sources.add('剪贴板');
+      // Pushing history again whenever the visitor goes back: the back button is taken away.
+      if (type === 'popstate' && args[1] && callsMethod(args[1], 'pushState'))
+        this.ctx.addOnce('js.history-trap', 'popstate', {}, this.at(node));
     } else if ((prop === 'readText' || prop === 'read') && path.startsWith('clipboard.')) {
       this.ctx.facts.sources.add('剪贴板');
     } else if (prop === 'querySelector' || prop === 'querySelectorAll' || prop === 'getElementById') {
@@ -364,7 +379,10 @@ class ScriptWalk {
       name === 'eval' ||
       name === 'Function' ||
       ((name === 'setTimeout' || name === 'setInterval') && args[0] !== undefined && !isFunction(args[0]));
-    if (executes && args[0] && this.feedsDecoder(args[0])) {
+    if (prop === 'getImageData') this.readsPixels = true;
+    if (executes && args[0] && this.readsPixels && !this.evaluate(args[0])?.complete) {
+      this.ctx.add('js.decoded-execution', { fn: name ?? path, decoder: '图片像素' }, this.at(node));
+    } else if (executes && args[0] && this.feedsDecoder(args[0])) {
       this.ctx.add(
         'js.decoded-execution',
         { fn: name ?? path, decoder: this.decoderIn(args[0])! },
@@ -379,12 +397,44 @@ class ScriptWalk {
     }
   }
 
+  /** Code made into a module or worker from a data: or blob: URL runs unseen by a reader of the files. */
+  private runsMadeUpCode(url: Expr | undefined, node: AnyNode, fn: string) {
+    if (!url) return;
+    const bound = url.type === 'Identifier' ? this.bindings.get(url.name) : undefined;
+    const made = (e: Expr | undefined) =>
+      e?.type === 'CallExpression' && nameOf(e.callee) === 'createObjectURL'
+        ? 'blob:'
+        : this.evaluate(e)?.s.trimStart().toLowerCase().startsWith('data:')
+          ? 'data:'
+          : null;
+    const how = made(url) ?? (bound && bound !== url ? made(bound as Expr) : null);
+    if (!how) return;
+    this.ctx.add('js.decoded-execution', { fn, decoder: `${how} 地址` }, this.at(node));
+    // A data: URL's code is read like the file's own.
+    const data = how === 'data:' ? this.evaluate(url)?.s : undefined;
+    const comma = data?.indexOf(',') ?? -1;
+    if (data && comma > 0) {
+      const code = /;base64$/i.test(data.slice(0, comma))
+        ? Buffer.from(data.slice(comma + 1), 'base64').toString('utf8')
+        : safeDecode(data.slice(comma + 1));
+      this.string(code, node, true);
+    }
+  }
+
   private construct(node: NewExpression) {
     const name = calleeName(node.callee);
     const args = node.arguments;
+    if (name === 'Worker' || name === 'SharedWorker') this.runsMadeUpCode(args[0], node, name);
     if (name === 'WebSocket') this.sink(args[0], 'WebSocket', node, true);
     else if (name === 'EventSource') this.sink(args[0], 'EventSource', node, false);
     else if (name === 'FormData' && args.length > 0) this.ctx.facts.sources.add('表单字段');
+    else if (
+      name === 'Function' &&
+      args.length > 0 &&
+      this.readsPixels &&
+      !this.evaluate(args[args.length - 1])?.complete
+    )
+      this.ctx.add('js.decoded-execution', { fn: 'Function', decoder: '图片像素' }, this.at(node));
     else if (name === 'Function' && args.length > 0 && this.feedsDecoder(args[args.length - 1]!)) {
       this.ctx.add(
         'js.decoded-execution',
@@ -451,7 +501,11 @@ class ScriptWalk {
     const target = this.externalOf(value);
     if (target && redirect) {
       this.ctx.domain('redirects', target.host);
-      this.ctx.addOnce('js.redirect', target.host, { domain: target.host }, this.at(node));
+      // A destination written so that a reader of the file can't see it: the redirect hides where it goes.
+      const decoder = this.decoderIn(value);
+      if (decoder)
+        this.ctx.addOnce('js.redirect-hidden', target.host, { domain: target.host, decoder }, this.at(node));
+      else this.ctx.addOnce('js.redirect', target.host, { domain: target.host }, this.at(node));
       if (!target.complete)
         this.ctx.facts.sinks.push({ host: target.host, sink: '页面跳转', offset: this.at(node) });
     }
@@ -692,6 +746,24 @@ function sourceOf(node: Expr): string {
       names += ` ${x.property.name}`;
   });
   return names;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Whether a function (or any expression) calls a method of that name anywhere inside. */
+function callsMethod(node: Expr, method: string): boolean {
+  let found = false;
+  full(node as AnyNode, (n) => {
+    const x = n as AnyNode;
+    if (!found && x.type === 'CallExpression' && nameOf(x.callee) === method) found = true;
+  });
+  return found;
 }
 
 const isFunction = (node: Expr): boolean =>

@@ -3,6 +3,7 @@
  * and reading stored reports, including version 1 ones from before the risk/usability split.
  */
 import {
+  CONTENT_CHECK_LEVEL_LABELS,
   type ContentCheckCategory,
   type ContentCheckKind,
   type ContentCheckLevel,
@@ -11,6 +12,7 @@ import {
   type ContentCheckSummary,
   type ContentFinding,
   format,
+  messages,
   USABILITY_KINDS,
 } from '@sitehall/contracts';
 import { RULES, type RuleId } from './rules.js';
@@ -101,10 +103,12 @@ export class Collector {
   }): ContentCheckReport {
     this.trim();
     const sorted = (s: Set<string>) => [...s].sort();
+    const level = levelOf(this.counts);
     return {
       version: 2,
-      level: levelOf(this.counts),
+      level,
       counts: { ...this.counts },
+      reason: reasonOf({ level, counts: this.counts, findings: this.list }),
       checked_at: new Date().toISOString(),
       findings: this.list,
       usability_count: this.usabilityCount,
@@ -124,8 +128,28 @@ export class Collector {
   }
 }
 
-const levelOf = (counts: Record<ContentCheckSeverity, number>): ContentCheckLevel =>
+export const levelOf = (counts: Record<ContentCheckSeverity, number>): ContentCheckLevel =>
   SEVERITIES.find((s) => counts[s] > 0) ?? 'clean';
+
+const m = messages.review.contentCheck;
+
+/**
+ * Why a report got its level, in one sentence for the reviewer (docs/content-check.md "Levels"):
+ * the first risk finding at that level (findings are kept most severe first, what the page did
+ * before what its files say) and how many more there are. High means almost certainly hostile,
+ * medium worth a look, anything lower information.
+ */
+export function reasonOf(report: Pick<ContentCheckReport, 'level' | 'counts' | 'findings'>): string {
+  const { level } = report;
+  if (level === 'clean') return m.reasonClean;
+  const top = report.findings.find((f) => f.category === 'risk' && f.severity === level);
+  const finding = (top?.message ?? CONTENT_CHECK_LEVEL_LABELS[level]).replace(/[。.]$/, '');
+  const others = report.counts[level] - (top ? 1 : 0);
+  const more = others > 0 ? format(m.reasonMore, { count: others }) : '';
+  if (level === 'high') return format(m.reasonHigh, { finding, more });
+  if (level === 'medium') return format(m.reasonMedium, { finding, more });
+  return format(m.reasonInfo, { level: CONTENT_CHECK_LEVEL_LABELS[level], finding, more });
+}
 
 function byImportance(a: ContentFinding, b: ContentFinding): number {
   return (
@@ -152,16 +176,19 @@ export function parseContentCheck(json: string | null): ContentCheckReport | nul
   }
   if (!raw || typeof raw !== 'object') return null;
   const report = raw as Omit<ContentCheckReport, 'version'> & { version: number };
-  if (report.version === 2) return report as ContentCheckReport;
+  // The sentence is recomputed on every read, so reports stored before it (or under older wording) have it.
+  if (report.version === 2) return { ...report, reason: reasonOf(report) } as ContentCheckReport;
   if (report.version !== 1 || !Array.isArray(report.findings)) return null;
   const findings = report.findings.map((f) => ({ ...f, category: f.category ?? categoryOf(f.kind) }));
   const counts: Record<ContentCheckSeverity, number> = { high: 0, medium: 0, low: 0, info: 0 };
   for (const f of findings) if (f.category === 'risk') counts[f.severity]++;
+  const level = levelOf(counts);
   return {
     ...report,
     version: 2,
-    level: levelOf(counts),
+    level,
     counts,
+    reason: reasonOf({ level, counts, findings }),
     findings,
     usability_count: findings.filter((f) => f.category === 'usability').length,
     external_domains: {
@@ -172,7 +199,7 @@ export function parseContentCheck(json: string | null): ContentCheckReport | nul
 }
 
 export function summarizeContentCheck(report: ContentCheckReport | null): ContentCheckSummary | null {
-  return report ? { level: report.level, counts: report.counts } : null;
+  return report ? { level: report.level, counts: report.counts, reason: report.reason } : null;
 }
 
 /** The uploader's list: the usability findings of a version's check. */

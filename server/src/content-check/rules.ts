@@ -64,6 +64,7 @@ export const RULES = {
   // Forms, scored by what they collect, where they send it and what the page says.
   'form.phishing': risk('password_form', 'high', MARKUP, m.phishingForm),
   'form.password-external': risk('password_form', 'high', MARKUP, m.passwordFormExternal),
+  'form.sensitive-to-service': risk('password_form', 'high', MARKUP, m.sensitiveToFormService),
   'form.password-suspicious': risk('password_form', 'medium', MARKUP, m.passwordForm),
   'form.server-script': risk('external_form', 'medium', MARKUP, m.formServerScript),
   'form.password-demo': risk('password_form', 'low', MARKUP, m.passwordFormDemo),
@@ -73,6 +74,8 @@ export const RULES = {
 
   // Scripts: where they send data and how they hide it.
   'js.redirect': risk('redirect', 'medium', SCRIPT, m.scriptRedirect),
+  'js.redirect-hidden': risk('redirect', 'high', SCRIPT, m.scriptRedirectHidden),
+  'js.history-trap': risk('redirect', 'high', SCRIPT, m.historyTrap),
   'js.network-sink': risk('network_sink', 'medium', SCRIPT, m.networkSink),
   'js.network-sink-input': risk('network_sink', 'high', SCRIPT, m.networkSinkWithInput),
   'js.exfil-endpoint': risk('exfil_endpoint', 'high', SCRIPT, m.exfilEndpoint),
@@ -86,6 +89,7 @@ export const RULES = {
   // Page text.
   'text.scam': risk('scam_text', 'low', ['html'], m.scamText),
   'text.scam-contact': risk('scam_text', 'medium', ['html'], m.scamTextWithContact),
+  'text.scam-payment': risk('scam_text', 'high', ['html'], m.scamTextWithPayment),
 
   // The check itself.
   'site.check-incomplete': risk('check_incomplete', 'medium', ['site'], m.checkIncomplete),

@@ -13,8 +13,10 @@ import {
   messages,
 } from '@sitehall/contracts';
 import type { Observations } from '../render/render-page.js';
-import { SEVERITIES } from './report.js';
+import { FLOW_ORDER, type FlowJudgement, judgeRequest, SPLIT_SENDS } from './flows.js';
+import { levelOf, reasonOf, SEVERITIES } from './report.js';
 import type { Rule } from './rules.js';
+import { PURPOSE_LABELS } from './services.js';
 
 const m = messages.review.contentCheck;
 
@@ -26,8 +28,13 @@ const rule = (
 ): Rule => ({ kind, severity, category, appliesTo: ['site'], message });
 
 export const RUNTIME_RULES = {
-  'runtime.data-sent': rule('runtime_request', 'high', 'risk', m.runtimeDataSent),
-  'runtime.external-request': rule('runtime_request', 'medium', 'risk', m.runtimeExternalRequest),
+  // Requests to other hosts, judged by what they carry and where (flows.ts).
+  'runtime.data-dropped': rule('runtime_request', 'high', 'risk', m.runtimeDataDropped),
+  'runtime.sensitive-sent': rule('runtime_request', 'high', 'risk', m.runtimeSensitiveSent),
+  'runtime.data-hidden': rule('runtime_request', 'high', 'risk', m.runtimeDataHidden),
+  'runtime.data-sent': rule('runtime_request', 'medium', 'risk', m.runtimeDataSent),
+  'runtime.external-request': rule('runtime_request', 'low', 'risk', m.runtimeExternalRequest),
+  'runtime.service': rule('runtime_request', 'info', 'risk', m.runtimeService),
   'runtime.external-asset': rule('runtime_request', 'info', 'risk', m.runtimeExternalAsset),
   'runtime.navigation': rule('runtime_navigation', 'high', 'risk', m.runtimeNavigation),
   'runtime.download': rule('runtime_download', 'high', 'risk', m.runtimeDownload),
@@ -40,19 +47,22 @@ export const RUNTIME_RULES = {
 } as const satisfies Record<string, Rule>;
 export type RuntimeRuleId = keyof typeof RUNTIME_RULES;
 
-/** Request types that carry data out by their nature (or by a method other than GET). */
-const SENDING = new Set(['ping', 'websocket', 'eventsource']);
-/** Types that only fetch something to show: info, unless a query string carries data along. */
-const ASSETS = new Set(['stylesheet', 'font', 'image', 'media']);
-
-function severityOfRequest(r: { method: string; resourceType: string; url: string }): RuntimeRuleId {
-  if (r.method !== 'GET' || SENDING.has(r.resourceType)) return 'runtime.data-sent';
-  if (ASSETS.has(r.resourceType))
-    return r.url.includes('?') ? 'runtime.external-request' : 'runtime.external-asset';
-  return 'runtime.external-request';
+/**
+ * What the static check saw, for judging what the page did: the hosts its files name (literally
+ * or decoded) and whether they hide code (an obfuscation finding of medium or more).
+ */
+export interface StaticView {
+  hosts: ReadonlySet<string>;
+  hidesCode: boolean;
 }
 
-const ORDER: RuntimeRuleId[] = ['runtime.data-sent', 'runtime.external-request', 'runtime.external-asset'];
+export function staticViewOf(report: ContentCheckReport): StaticView {
+  const hosts = new Set(Object.values(report.external_domains).flat());
+  const hidesCode = report.findings.some(
+    (f) => f.kind === 'obfuscation' && (f.severity === 'high' || f.severity === 'medium'),
+  );
+  return { hosts, hidesCode };
+}
 
 /** What a render found besides the page's observations. */
 export interface RenderOutcome {
@@ -64,6 +74,7 @@ export interface RenderOutcome {
 export function runtimeFindings(
   obs: Observations,
   blank: boolean,
+  seen: StaticView = { hosts: new Set(), hidesCode: false },
   outcome: RenderOutcome = {},
 ): ContentFinding[] {
   const out: ContentFinding[] = [];
@@ -80,33 +91,57 @@ export function runtimeFindings(
       excerpt,
     });
   };
-  // One finding per host, at the worst of its requests.
+  // One finding per host, at the worst of its requests (flows.ts judges each).
   const byHost = new Map<
     string,
-    { worst: RuntimeRuleId; count: number; types: Set<string>; first: string }
+    { worst: FlowJudgement; count: number; types: Set<string>; first: string; queries: Set<string> }
   >();
   for (const r of obs.externalRequests) {
-    const id = severityOfRequest(r);
+    const j = judgeRequest(r);
     const h = byHost.get(r.host);
+    const query = r.method === 'GET' ? r.url.split('?')[1] : undefined;
     if (!h)
       byHost.set(r.host, {
-        worst: id,
+        worst: j,
         count: 1,
         types: new Set([r.resourceType]),
         first: `${r.method} ${r.url}`,
+        queries: new Set(query ? [query] : []),
       });
     else {
       h.count++;
       h.types.add(r.resourceType);
-      if (ORDER.indexOf(id) < ORDER.indexOf(h.worst)) {
-        h.worst = id;
+      if (query) h.queries.add(query);
+      if (FLOW_ORDER.indexOf(j.rule) < FLOW_ORDER.indexOf(h.worst.rule)) {
+        h.worst = j;
         h.first = `${r.method} ${r.url}`;
       }
     }
   }
   if (outcome.memoryLimitMb !== undefined) add('runtime.memory', { limit: outcome.memoryLimitMb });
-  for (const [host, h] of byHost)
-    add(h.worst, { host, count: h.count, types: [...h.types].join('、') }, h.first.slice(0, 160));
+  for (const [host, h] of byHost) {
+    // The same unknown host asked again and again with a new query each time: data sent in pieces.
+    const loadsOnly =
+      h.worst.rule === 'runtime.external-request' || h.worst.rule === 'runtime.external-asset';
+    if (loadsOnly && h.queries.size >= SPLIT_SENDS) h.worst = { ...h.worst, rule: 'runtime.data-sent' };
+    // Data sent where no file names the host, or by code the files hide: the send is hidden.
+    const bare = host.replace(/:\d+$/, '');
+    if (h.worst.rule === 'runtime.data-sent' && (!seen.hosts.has(bare) || seen.hidesCode))
+      h.worst = { ...h.worst, rule: 'runtime.data-hidden' };
+    const { rule: id, service, carries } = h.worst;
+    add(
+      id,
+      {
+        host,
+        count: h.count,
+        types: [...h.types].join('、'),
+        service: service?.name ?? host,
+        purpose: service ? PURPOSE_LABELS[service.purpose] : '',
+        what: carries ? m.dataKinds[carries] : '',
+      },
+      h.first.slice(0, 160),
+    );
+  }
   const leftFor = new Set(obs.navigations.filter((n) => n.external).map((n) => n.host));
   for (const host of leftFor) add('runtime.navigation', { host });
   for (const url of obs.downloads) add('runtime.download', { url: url.slice(0, 200) });
@@ -145,7 +180,7 @@ export function mergeRuntime(
       (f) => f.rule?.startsWith('runtime.') && f.category === 'usability',
     ).length;
   }
-  const found = runtimeFindings(obs, blank, outcome);
+  const found = runtimeFindings(obs, blank, staticViewOf(report), outcome);
   const riskCounts = emptyCounts();
   for (const f of found) if (f.category === 'risk') riskCounts[f.severity]++;
   const counts = emptyCounts();
@@ -167,12 +202,15 @@ export function mergeRuntime(
     blank,
     risk_counts: riskCounts,
   };
+  // Risk before usability, most severe first; within a severity what the page did comes first.
+  const findings = [...found, ...staticFindings].sort(byImportance);
+  const level = levelOf(counts);
   return {
     ...report,
-    level: SEVERITIES.find((s) => counts[s] > 0) ?? 'clean',
+    level,
     counts,
-    // Risk before usability, most severe first; within a severity what the page did comes first.
-    findings: [...found, ...staticFindings].sort(byImportance),
+    reason: reasonOf({ level, counts, findings }),
+    findings,
     usability_count: Math.max(0, staticUsability) + found.filter((f) => f.category === 'usability').length,
     runtime,
   };

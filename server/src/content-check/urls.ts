@@ -4,6 +4,7 @@
  * host is known for (exfiltration endpoints, tunnels, raw IPs, well-known services).
  */
 import net from 'node:net';
+import { type ServicePurpose, serviceOf } from './services.js';
 
 /** Where a reference points: another host, the platform's root (a leading "/"), or inside the site. */
 export type Target =
@@ -108,61 +109,9 @@ export function isServerScript(url: string): boolean {
   return SERVER_SCRIPT.test(path);
 }
 
-const endsWithDomain = (host: string, domains: readonly string[]) =>
-  domains.some((d) => host === d || host.endsWith(`.${d}`));
-
-/** Tunnelling and request-catching services: a public address for a machine that has none. */
-const TUNNELS = [
-  'ngrok.io',
-  'ngrok.app',
-  'ngrok-free.app',
-  'ngrok-free.dev',
-  'trycloudflare.com',
-  'loca.lt',
-  'localtunnel.me',
-  'serveo.net',
-  'localhost.run',
-  'lhr.life',
-  'pagekite.me',
-  'telebit.io',
-  'localxpose.io',
-  'loclx.io',
-  'pinggy.io',
-  'pinggy.link',
-  'bore.pub',
-  'natapp.cc',
-  'natappfree.cc',
-  'cpolar.cn',
-  'cpolar.top',
-  'cpolar.io',
-  'vicp.fun',
-  'vicp.net',
-  'vicp.io',
-  'zicp.vip',
-  'zicp.fun',
-  'oicp.net',
-  'oicp.vip',
-  'frp.wtf',
-  'webhook.site',
-  'requestbin.net',
-  'pipedream.net',
-  'm.pipedream.net',
-  'beeceptor.com',
-  'burpcollaborator.net',
-  'oastify.com',
-  'interact.sh',
-  'oast.fun',
-  'oast.me',
-  'oast.pro',
-  'oast.live',
-  'oast.site',
-  'oast.online',
-  'dnslog.cn',
-  'ceye.io',
-];
-
 /** A known exfiltration endpoint the URL points at: what it is, for the message. */
 export function exfilEndpoint(url: string, host: string): string | null {
+  if (isIpHost(host)) return 'IP 地址';
   const path = (() => {
     try {
       return new URL(url.startsWith('//') ? `http:${url}` : url).pathname;
@@ -170,95 +119,32 @@ export function exfilEndpoint(url: string, host: string): string | null {
       return '';
     }
   })();
-  if (host === 'api.telegram.org' && /^\/bot/i.test(path)) return 'Telegram 机器人接口';
-  if (endsWithDomain(host, ['discord.com', 'discordapp.com']) && /^\/api\/(v\d+\/)?webhooks\//i.test(path)) {
-    return 'Discord Webhook';
-  }
-  if (isIpHost(host)) return 'IP 地址';
-  if (endsWithDomain(host, TUNNELS)) return '内网穿透或请求收集服务';
-  return null;
+  const service = serviceOf(host, path);
+  return service?.receives === 'drop' ? service.name : null;
 }
 
 /**
- * Well-known services a site talks to for ordinary reasons: analytics, CDNs, comment and video
- * platforms. A request to one is listed, not flagged as data leaving the site.
+ * What a host is for comes from the services descriptor (services.ts). These are the static
+ * check's questions of it: a library, font, analytics, comment or backend service is listed, not
+ * flagged as data leaving the site; a form service receives messages; a player, map or code
+ * embed is an expected frame.
  */
-const KNOWN_SERVICES = [
-  'google-analytics.com',
-  'googletagmanager.com',
-  'analytics.google.com',
-  'doubleclick.net',
-  'hm.baidu.com',
-  'cnzz.com',
-  'umeng.com',
-  'clarity.ms',
-  'hotjar.com',
-  'plausible.io',
-  'umami.is',
-  'busuanzi.ibruce.info',
-  'leancloud.cn',
-  'jsdelivr.net',
-  'unpkg.com',
-  'cdnjs.cloudflare.com',
-  'bootcdn.net',
-  'staticfile.org',
-  'staticfile.net',
-  'fonts.googleapis.com',
-  'api.github.com',
-  'disqus.com',
-  'utteranc.es',
-  'giscus.app',
-];
-
-/** Form services: a form posting to one is how a static site receives messages. */
-const FORM_SERVICES = [
-  'formspree.io',
-  'getform.io',
-  'formcarry.com',
-  'usebasin.com',
-  'formsubmit.co',
-  'formkeep.com',
-  'web3forms.com',
-  'staticforms.xyz',
-  'form.taxi',
-  'fabform.io',
-  'wj.qq.com',
-  'jinshuju.net',
-  'jsj.top',
-  'mikecrm.com',
-  'wjx.cn',
-  'wjx.top',
-  'docs.google.com',
-  'forms.gle',
-  'mailchimp.com',
-  'list-manage.com',
-];
-
-/** Video, map and code embeds: an external frame to one is expected. */
-const EMBEDS = [
-  'youtube.com',
-  'youtube-nocookie.com',
-  'player.vimeo.com',
-  'player.bilibili.com',
-  'bilibili.com',
-  'v.qq.com',
-  'player.youku.com',
-  'ixigua.com',
-  'music.163.com',
-  'google.com',
-  'map.baidu.com',
-  'amap.com',
-  'codepen.io',
-  'codesandbox.io',
-  'jsfiddle.net',
-  'stackblitz.com',
-  'open.spotify.com',
-];
-
-/** Search engines and sites a GET form commonly sends a query to. */
-export const isKnownService = (host: string) => endsWithDomain(host, KNOWN_SERVICES);
-export const isFormService = (host: string) => endsWithDomain(host, FORM_SERVICES);
-export const isKnownEmbed = (host: string) => endsWithDomain(host, EMBEDS);
+const LISTED: ReadonlySet<ServicePurpose> = new Set([
+  'cdn',
+  'fonts',
+  'analytics',
+  'api',
+  'comments',
+  'backend',
+]);
+const EMBEDDED: ReadonlySet<ServicePurpose> = new Set(['video', 'map', 'code']);
+const purposeOf = (host: string) => {
+  const service = serviceOf(host);
+  return service && service.receives !== 'drop' ? service.purpose : null;
+};
+export const isKnownService = (host: string) => LISTED.has(purposeOf(host)!);
+export const isFormService = (host: string) => purposeOf(host) === 'forms';
+export const isKnownEmbed = (host: string) => EMBEDDED.has(purposeOf(host)!);
 
 /** Absolute URLs inside a piece of text (a string literal, a decoded string, a comment-free blob). */
 const URL_IN_TEXT = /(?:(?:https?|wss?):)?\/\/[a-z0-9.-]{1,253}(?::\d{1,5})?(?:[/?#][^\s'"`<>()]{0,500})?/gi;

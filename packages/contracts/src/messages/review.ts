@@ -67,6 +67,8 @@ export const reviewMessages = {
     passwordFormDemo: '演示用登录表单（action 为空或 #，不提交到任何地方）',
     /** {domain} */
     passwordFormExternal: '表单收集密码并提交到外部域名 {domain}：疑似钓鱼',
+    /** {what} {domain} */
+    sensitiveToFormService: '表单把{what}提交到表单服务 {domain}：表单服务只用来收留言和报名，不该收这些',
     /** {domain} */
     externalForm: '表单提交到外部域名 {domain}',
     /** {domain} */
@@ -79,6 +81,9 @@ export const reviewMessages = {
     metaRefresh: '页面自动跳转（meta refresh）到外部域名 {domain}',
     /** {domain} */
     scriptRedirect: '脚本将页面跳转到外部域名 {domain}',
+    /** {domain} {decoder} */
+    scriptRedirectHidden: '脚本将页面跳转到外部域名 {domain}，目标地址用 {decoder} 编码隐藏',
+    historyTrap: '访客一按“返回”，脚本就再塞入一条历史记录：劫持返回键，让人离不开这个页面',
     /** {fn} {decoder} */
     decodedExecution: '通过 {fn} 执行或输出 {decoder} 解码后的内容（混淆特征）',
     /** {fn} */
@@ -106,6 +111,8 @@ export const reviewMessages = {
     scamText: '页面含{topics}类诈骗常见用语：{words}',
     /** {topics} {words} {extras} */
     scamTextWithContact: '页面含{topics}类诈骗常见用语（{words}），并附有{extras}',
+    /** {topics} {words} {extras} */
+    scamTextWithPayment: '页面含{topics}类诈骗常见用语（{words}），并同时附有{extras}：典型的诈骗引流页',
     /** {file} */
     checkIncomplete: '自动检查未能在时限内读完“{file}”，请人工检查该文件',
     /** {ext} */
@@ -118,9 +125,31 @@ export const reviewMessages = {
     /** {size} */
     largeFile: '文件较大（{size}），可能影响加载速度',
     /** {host} {count} {types} */
-    runtimeDataSent: '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}）',
+    runtimeDataSent:
+      '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}），它不是已知的、用来接收这类数据的服务',
+    /** {host} {count} {types} */
+    runtimeDataHidden:
+      '页面运行时向外部主机 {host} 发送数据（{count} 个请求：{types}），而这个地址在站点文件里看不到，或发送它的代码经过混淆：有意隐藏',
+    /** {service} {host} {count} {types} */
+    runtimeDataDropped:
+      '页面运行时向{service}（{host}）发送数据：静态页面没有理由往那里发任何东西（{count} 个请求：{types}）',
+    /** {what} {host} {count} {types} */
+    runtimeSensitiveSent: '页面运行时把{what}发往 {host}（{count} 个请求：{types}）',
+    /** {purpose} {service} {host} {count} {types} */
+    runtimeService: '页面运行时使用{purpose} {service}（{host}，{count} 个请求：{types}）',
     /** {host} {count} {types} */
     runtimeExternalRequest: '页面运行时请求外部主机 {host}（{count} 个请求：{types}）',
+    /** What a request carried, for runtimeSensitiveSent (server/src/content-check/services.ts DataKind). */
+    dataKinds: {
+      usage: '访问统计',
+      message: '留言',
+      credential: '密码',
+      card: '银行卡号',
+      'id-number': '身份证号',
+      'sms-code': '短信验证码',
+      keystrokes: '键盘输入',
+      clipboard: '剪贴板内容',
+    },
     /** {host} {count} {types} */
     runtimeExternalAsset: '页面运行时加载外部资源：{host}（{count} 个：{types}）',
     /** {host} */
@@ -139,6 +168,15 @@ export const reviewMessages = {
     /** {url} */
     runtimeMissing: '页面运行时加载的文件不存在：“{url}”',
     notChecked: '未检查',
+    /** Why a version got its level, in one sentence (server/src/content-check/report.ts reasonOf). {finding} {more} */
+    reasonHigh: '判为高风险，几乎可以肯定有恶意：{finding}{more}。',
+    /** {finding} {more} */
+    reasonMedium: '判为中风险，请人工查看：{finding}{more}。',
+    /** {level} {finding} {more} */
+    reasonInfo: '判为{level}，只有供参考的信息，没有发现把访客数据送走或欺骗访客的迹象：{finding}{more}。',
+    reasonClean: '自动检查未发现已知风险。',
+    /** {count} */
+    reasonMore: '（另有 {count} 项同级发现）',
     /** A report without risk findings: never a reassuring "no problems". */
     noKnownRisk: '自动检查未发现已知风险',
     noKnownRiskHint: '自动检查只能发现已知的风险特征，发布前仍请预览站点并人工判断。',
@@ -146,7 +184,7 @@ export const reviewMessages = {
     covers: [
       'HTML 中的外部脚本、样式、框架（含隐藏框架）、表单及其提交目标、页面跳转',
       '脚本中的网址（含 base64、百分号、十六进制、fromCharCode 可静态解码的部分）、向外部发送数据的调用及其是否读取键盘、剪贴板、表单和密码输入',
-      '已知的数据外传地址（Telegram 机器人、Discord Webhook、IP 地址、内网穿透服务）',
+      '已知的数据外传地址（Telegram 机器人、Discord 等 Webhook、粘贴板网站、IP 地址、内网穿透服务）',
       '钓鱼表单（敏感字段、品牌词、诱导用语、提交目标）、可执行文件和安装包链接',
       '赌博、彩票、投资、收款类诈骗用语与收款码、联系方式',
       'eval、document.write 等执行解码内容的混淆写法，已知挖矿脚本',

@@ -252,6 +252,7 @@ const severityCounts = z.object({
 export const contentCheckSummary = z.object({
   level: z.enum(['high', 'medium', 'low', 'info', 'clean']),
   counts: severityCounts,
+  reason: z.string(),
 });
 export const contentCheckReport = contentCheckSummary.extend({
   version: z.literal(2),

@@ -6,7 +6,7 @@ import {
   type ContentCheckSummary,
   messages,
 } from '@sitehall/contracts';
-import { Tag, Tooltip } from 'antd';
+import { Tag, Tooltip, Typography } from 'antd';
 
 export const SEVERITIES: readonly ContentCheckSeverity[] = ['high', 'medium', 'low', 'info'];
 
@@ -42,5 +42,23 @@ export function ContentCheckBadge({ check }: { check: ContentCheckSummary | null
         {atLevel > 0 && <span className="content-check-badge__count">{atLevel}</span>}
       </Tag>
     </Tooltip>
+  );
+}
+
+/**
+ * Why the newest version got its level, in the check's own sentence: the reviewer reads what
+ * decided a high or medium badge without opening the report (docs/content-check.md "Levels").
+ */
+export function ContentCheckReason({ check }: { check: ContentCheckSummary | null }) {
+  if (!check || check.level === 'clean') return null;
+  return (
+    <Typography.Text
+      type={check.level === 'high' ? 'danger' : check.level === 'medium' ? 'warning' : 'secondary'}
+      ellipsis={{ tooltip: check.reason }}
+      className="content-check-reason"
+      data-level={check.level}
+    >
+      {check.reason}
+    </Typography.Text>
   );
 }

@@ -247,6 +247,14 @@ export function ContentCheckCard({ check, version, projectId = null }: ContentCh
         {check.usability_count > 0 && `；可用性问题 ${check.usability_count} 个`}
         {check.omitted_findings > 0 && `；另有 ${check.omitted_findings} 条同类问题未列出`}。
       </Typography.Paragraph>
+      {check.level !== 'clean' && (
+        <Alert
+          type={check.level === 'high' ? 'error' : check.level === 'medium' ? 'warning' : 'info'}
+          showIcon
+          className="check-reason"
+          title={check.reason}
+        />
+      )}
       {check.partially_scanned_files.length > 0 && (
         <Alert
           type="info"

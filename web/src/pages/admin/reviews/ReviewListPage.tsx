@@ -11,7 +11,7 @@ import { Link } from 'react-router-dom';
 import { useAdminProjects } from '../../../api/admin';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { BatchActionBar } from '../../../components/admin/BatchActionBar';
-import { ContentCheckBadge } from '../../../components/admin/ContentCheckBadge';
+import { ContentCheckBadge, ContentCheckReason } from '../../../components/admin/ContentCheckBadge';
 import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectActionButtons } from '../../../components/admin/ProjectActionButtons';
 import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
@@ -97,6 +97,7 @@ export function ReviewListPage() {
           <Typography.Text type="secondary" ellipsis className="admin-project-cell__desc">
             {project.description || messages.project.noDescription}
           </Typography.Text>
+          <ContentCheckReason check={project.content_check} />
         </div>
       ),
     },

@@ -1,0 +1,193 @@
+/**
+ * The content check measured like a classifier (docs/content-check.md "Evaluation"): every site of
+ * the evaluation corpus is checked statically and then rendered in Debian's Chromium through the
+ * server's own render code, its runtime findings merged as the render worker merges them. Prints,
+ * per part (tuning, held-out) and per level, the hostile sites caught and the ordinary sites
+ * flagged, against the targets, with MET/MISSED.
+ *   npm run bench:content                     seed 1 for the tuning part, a random held-out seed
+ *   npm run bench:content -- --seed 7 --held-out-seed 42 --no-render --verbose
+ */
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import type { ContentCheckReport } from '@sitehall/contracts';
+import { analyzeSite, type FileText } from '../../server/src/content-check/analyze.js';
+import { mergeRuntime } from '../../server/src/content-check/runtime.js';
+import { chromiumMissing, RenderBrowser } from '../../server/src/render/browser.js';
+import { type Observations, renderPage } from '../../server/src/render/render-page.js';
+import { hostileSites, ordinarySites } from './corpus.js';
+import { heldOutHostile, heldOutOrdinary } from './held-out.js';
+import { type EvalSite, rng } from './kit.js';
+
+const { values: args } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    'held-out-seed': { type: 'string' },
+    'no-render': { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+const seed = Number(args.seed);
+const heldOutSeed = Number(args['held-out-seed'] ?? Math.floor(Math.random() * 1e9));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const render = !args['no-render'];
+if (render && chromiumMissing(CHROMIUM)) {
+  console.error(chromiumMissing(CHROMIUM));
+  process.exit(1);
+}
+
+const TEXT = /\.(html?|js|mjs|css|svg|json|webmanifest|txt|md|xml)$/i;
+const MIME: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  htm: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  json: 'application/json',
+  webmanifest: 'application/manifest+json',
+  png: 'image/png',
+};
+
+function staticCheck(site: EvalSite): ContentCheckReport {
+  const list: FileText[] = Object.entries(site.files)
+    .filter(([p, body]) => typeof body === 'string' && TEXT.test(p))
+    .map(([p, body]) => ({
+      path: p,
+      size: Buffer.byteLength(body),
+      extension: p.slice(p.lastIndexOf('.') + 1).toLowerCase(),
+      text: body as string,
+      complete: true,
+    }));
+  return analyzeSite(list, 'index.html');
+}
+
+const browser = new RenderBrowser(CHROMIUM, { pagesBeforeRestart: () => 50 });
+
+async function runtimeOf(
+  site: EvalSite,
+  id: number,
+): Promise<{ obs: Observations | null; error: string | null }> {
+  const lookup = async (p: string) => {
+    const body = site.files[p];
+    if (body === undefined) return undefined;
+    const ext = p.slice(p.lastIndexOf('.') + 1).toLowerCase();
+    return {
+      path: p,
+      size: Buffer.byteLength(body),
+      mime_type: MIME[ext] ?? 'application/octet-stream',
+      sha256: p,
+    };
+  };
+  try {
+    const result = await renderPage(
+      await browser.get(),
+      {
+        id,
+        entryFile: 'index.html',
+        lookup,
+        read: async (f) => Readable.from([Buffer.from(site.files[f.path]!)]),
+      },
+      { allowPublicAssets: false },
+    );
+    return { obs: result.observations, error: null };
+  } catch (err) {
+    await browser.close();
+    return { obs: null, error: (err as Error).message.split('\n')[0]!.slice(0, 80) };
+  }
+}
+
+interface Row {
+  site: EvalSite;
+  staticLevel: string;
+  level: string;
+  rules: string[];
+  reason: string;
+  renderError: string | null;
+}
+
+async function evaluate(sites: EvalSite[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  let id = 1;
+  for (const site of sites) {
+    let report = staticCheck(site);
+    const staticLevel = report.level;
+    let renderError: string | null = null;
+    if (render) {
+      const { obs, error } = await runtimeOf(site, id++);
+      renderError = error;
+      if (obs) report = mergeRuntime(report, obs, false, new Date().toISOString());
+    }
+    const rules = [
+      ...new Set(
+        report.findings
+          .filter((f) => f.category === 'risk' && (f.severity === 'high' || f.severity === 'medium'))
+          .map((f) => `${f.severity === 'high' ? '!' : ''}${f.rule}`),
+      ),
+    ];
+    rows.push({ site, staticLevel, level: report.level, rules, reason: report.reason, renderError });
+  }
+  return rows;
+}
+
+const pct = (a: number, b: number) => `${a}/${b} (${((100 * a) / Math.max(1, b)).toFixed(0)}%)`;
+
+function print(title: string, rows: Row[]): boolean {
+  console.log(`\n${title}`);
+  for (const r of rows) {
+    const flagged = r.level === 'high' || r.level === 'medium';
+    const mark =
+      r.site.group === 'hostile'
+        ? r.level === 'high'
+          ? 'high'
+          : flagged
+            ? 'medium (not high)'
+            : 'MISSED'
+        : flagged
+          ? 'FALSE ALARM'
+          : 'ok';
+    console.log(
+      `  ${r.site.group.padEnd(8)} ${r.site.name.padEnd(26)} static ${r.staticLevel.padEnd(6)} → ${r.level.padEnd(6)} ${mark.padEnd(17)} ${r.rules.join(' ')}${r.renderError ? `  [render: ${r.renderError}]` : ''}`,
+    );
+    if (args.verbose) console.log(`      ${r.site.what}; ${r.reason}`);
+  }
+  const hostile = rows.filter((r) => r.site.group === 'hostile');
+  const ordinary = rows.filter((r) => r.site.group === 'ordinary');
+  const at = (rs: Row[], levels: string[]) => rs.filter((r) => levels.includes(r.level)).length;
+  const hHigh = at(hostile, ['high']);
+  const hFlag = at(hostile, ['high', 'medium']);
+  const oHigh = at(ordinary, ['high']);
+  const oFlag = at(ordinary, ['high', 'medium']);
+  const hStatic = hostile.filter((r) => ['high', 'medium'].includes(r.staticLevel)).length;
+  const oStatic = ordinary.filter((r) => ['high', 'medium'].includes(r.staticLevel)).length;
+  const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
+  const t1 = hFlag === hostile.length;
+  const t2 = hHigh * 10 >= hostile.length * 9;
+  const t3 = oFlag * 20 <= ordinary.length;
+  console.log(`  level        hostile caught   ordinary flagged`);
+  console.log(`  high         ${pct(hHigh, hostile.length).padEnd(16)} ${pct(oHigh, ordinary.length)}`);
+  console.log(`  medium+high  ${pct(hFlag, hostile.length).padEnd(16)} ${pct(oFlag, ordinary.length)}`);
+  console.log(`  static only  ${pct(hStatic, hostile.length).padEnd(16)} ${pct(oStatic, ordinary.length)}`);
+  console.log(`  every hostile site at medium or high: ${verdict(t1)}`);
+  console.log(`  at least 9 in 10 hostile sites at high: ${verdict(t2)}`);
+  console.log(`  at most 1 ordinary site in 20 at medium or high: ${verdict(t3)}`);
+  return t1 && t2 && t3;
+}
+
+const filter = (sites: EvalSite[]) => (args.only ? sites.filter((s) => s.name.includes(args.only!)) : sites);
+console.log(
+  `content check evaluation: tuning seed ${seed}, held-out seed ${heldOutSeed}, render ${render ? `on (${CHROMIUM})` : 'off'}`,
+);
+let ok = true;
+try {
+  const t = rng(seed);
+  const tuning = filter([...(await ordinarySites(t)), ...(await hostileSites(t))]);
+  ok = print(`tuning part (seed ${seed})`, await evaluate(tuning)) && ok;
+  const h = rng(heldOutSeed);
+  const held = filter([...(await heldOutOrdinary(h)), ...(await heldOutHostile(h))]);
+  ok = print(`held-out part (seed ${heldOutSeed}; rules are not tuned on it)`, await evaluate(held)) && ok;
+} finally {
+  await browser.close();
+}
+console.log(`\n${ok ? 'all targets MET' : 'targets MISSED'}`);
+process.exitCode = ok ? 0 : 1;
