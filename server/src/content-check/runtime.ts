@@ -5,6 +5,9 @@
  * static findings, counts and level as the upload's check made them.
  */
 import {
+  CANARY_ENCODING_LABELS,
+  CANARY_KIND_LABELS,
+  CANARY_VIA_LABELS,
   type ContentCheckReport,
   type ContentCheckRuntime,
   type ContentCheckSeverity,
@@ -12,9 +15,11 @@ import {
   format,
   messages,
 } from '@sitehall/contracts';
+import { SECRET_CANARIES } from '../render/canaries.js';
 import type { Observations } from '../render/render-page.js';
 import { SEVERITIES } from './report.js';
 import type { Rule } from './rules.js';
+import { describeScriptError } from './script-errors.js';
 
 const m = messages.review.contentCheck;
 
@@ -34,8 +39,15 @@ export const RUNTIME_RULES = {
   'runtime.permission': rule('runtime_prompt', 'medium', 'risk', m.runtimePermission),
   'runtime.dialog': rule('runtime_prompt', 'low', 'risk', m.runtimeDialog),
   'runtime.blank': rule('blank_page', 'medium', 'usability', m.runtimeBlank),
-  'runtime.console-error': rule('console_error', 'low', 'usability', m.runtimeConsoleError),
+  'runtime.console-error': rule('console_error', 'low', 'usability', m.runtimeScriptError),
   'runtime.missing': rule('missing_file', 'low', 'usability', m.runtimeMissing),
+  // What the visitor typed, found in what the page sent (docs/render.md "The visitor").
+  'runtime.canary-leak': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryLeak),
+  'runtime.canary-contact': rule('runtime_canary', 'info', 'risk', m.runtimeCanaryContact),
+  'runtime.canary-own': rule('runtime_canary', 'info', 'risk', m.runtimeCanaryOwn),
+  // A render that could not see everything says so (docs/render.md "When a render fails").
+  'runtime.load-timeout': rule('render_failed', 'medium', 'risk', m.runtimeLoadTimeout),
+  'runtime.render-failed': rule('render_failed', 'medium', 'risk', m.runtimeRenderFailed),
 } as const satisfies Record<string, Rule>;
 export type RuntimeRuleId = keyof typeof RUNTIME_RULES;
 
@@ -53,8 +65,12 @@ function severityOfRequest(r: { method: string; resourceType: string; url: strin
 
 const ORDER: RuntimeRuleId[] = ['runtime.data-sent', 'runtime.external-request', 'runtime.external-asset'];
 
-/** The findings of one render, most severe first. */
-export function runtimeFindings(obs: Observations, blank: boolean): ContentFinding[] {
+/** The findings of one render, most severe first; `failed` is the reason of a render that failed. */
+export function runtimeFindings(
+  obs: Observations,
+  blank: boolean,
+  failed: string | null = null,
+): ContentFinding[] {
   const out: ContentFinding[] = [];
   const add = (id: RuntimeRuleId, values: Record<string, string | number>, excerpt: string | null = null) => {
     const r = RUNTIME_RULES[id];
@@ -93,6 +109,23 @@ export function runtimeFindings(obs: Observations, blank: boolean): ContentFindi
       }
     }
   }
+  for (const l of obs.leaks) {
+    const values = {
+      what: CANARY_KIND_LABELS[l.kind],
+      field: l.field || CANARY_KIND_LABELS[l.kind],
+      host: l.host,
+      via: CANARY_VIA_LABELS[l.via] ?? l.via,
+      encoding: CANARY_ENCODING_LABELS[l.encoding] ?? l.encoding,
+    };
+    const id: RuntimeRuleId = !l.external
+      ? 'runtime.canary-own'
+      : SECRET_CANARIES.has(l.kind)
+        ? 'runtime.canary-leak'
+        : 'runtime.canary-contact';
+    add(id, values, l.url.slice(0, 160));
+  }
+  if (failed !== null) add('runtime.render-failed', { reason: failed });
+  else if (obs.loadTimedOut) add('runtime.load-timeout', { seconds: Math.round(obs.loadTimeoutMs / 1000) });
   for (const [host, h] of byHost)
     add(h.worst, { host, count: h.count, types: [...h.types].join('、') }, h.first.slice(0, 160));
   const leftFor = new Set(obs.navigations.filter((n) => n.external).map((n) => n.host));
@@ -101,7 +134,9 @@ export function runtimeFindings(obs: Observations, blank: boolean): ContentFindi
   for (const what of obs.permissions) add('runtime.permission', { what });
   for (const d of obs.dialogs) add('runtime.dialog', { type: d.type, message: d.message });
   if (blank) add('runtime.blank', {});
-  for (const message of obs.consoleErrors.slice(0, 5)) add('runtime.console-error', { message });
+  // Chinese for the reviewer; Chromium's English original is the excerpt.
+  for (const text of obs.consoleErrors.slice(0, 5))
+    add('runtime.console-error', describeScriptError(text), text.slice(0, 160));
   for (const url of obs.missing) add('runtime.missing', { url });
   return out.sort(byImportance);
 }
@@ -121,6 +156,7 @@ export function mergeRuntime(
   obs: Observations,
   blank: boolean,
   at: string,
+  failed: string | null = null,
 ): ContentCheckReport {
   const previous = report.runtime;
   const staticFindings = report.findings.filter((f) => !f.rule?.startsWith('runtime.'));
@@ -132,7 +168,7 @@ export function mergeRuntime(
       (f) => f.rule?.startsWith('runtime.') && f.category === 'usability',
     ).length;
   }
-  const found = runtimeFindings(obs, blank);
+  const found = runtimeFindings(obs, blank, failed);
   const riskCounts = emptyCounts();
   for (const f of found) if (f.category === 'risk') riskCounts[f.severity]++;
   const counts = emptyCounts();
@@ -152,6 +188,18 @@ export function mergeRuntime(
     console_errors: obs.consoleErrors,
     missing: obs.missing,
     blank,
+    canary_leaks: obs.leaks.map((l) => ({
+      kind: l.kind,
+      field: l.field,
+      host: l.host,
+      url: l.url,
+      via: l.via,
+      encoding: l.encoding,
+      external: l.external,
+    })),
+    load_timed_out: obs.loadTimedOut,
+    failed,
+    profiles: obs.profiles,
     risk_counts: riskCounts,
   };
   return {

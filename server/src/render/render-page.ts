@@ -76,6 +76,8 @@ export interface Observations {
   leaks: CanaryLeak[];
   /** `load` had not come by the deadline: the picture and observations are what was there then. */
   loadTimedOut: boolean;
+  /** The load's deadline of this render (ms). */
+  loadTimeoutMs: number;
   /** The visitor profiles the page was opened with. */
   profiles: ProfileName[];
 }
@@ -107,6 +109,7 @@ export const emptyObservations = (): Observations => ({
   missing: [],
   leaks: [],
   loadTimedOut: false,
+  loadTimeoutMs: LOAD_TIMEOUT_MS,
   profiles: [],
 });
 
@@ -164,6 +167,7 @@ export async function renderPage(
   opts: { allowPublicAssets: boolean; loadTimeoutMs?: number },
 ): Promise<RenderResult> {
   const obs = emptyObservations();
+  obs.loadTimeoutMs = opts.loadTimeoutMs ?? LOAD_TIMEOUT_MS;
   const run = { browser, site, opts, obs, chrome: majorOf(browser.version()) };
   const screenshot = await renderPass(run, DESKTOP, true);
   // A page that stalled its load has shown what it does; a second wait would only double the cost.

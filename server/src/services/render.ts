@@ -16,7 +16,7 @@ import type { Actor } from '../domain/actor.js';
 import { NotFound } from '../domain/errors.js';
 import { projectPolicy } from '../policies/project.js';
 import { chromiumMissing, RenderBrowser } from '../render/browser.js';
-import { RenderTimeout, renderPage } from '../render/render-page.js';
+import { emptyObservations, type Observations, RenderTimeout, renderPage } from '../render/render-page.js';
 import * as deploymentFiles from '../repositories/deployment-files.js';
 import * as deployments from '../repositories/deployments.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
@@ -89,6 +89,21 @@ export function createRenderService(deps: RenderServiceDeps) {
   let stopped = true;
   const running = new Set<Promise<void>>();
 
+  async function recordFailure(
+    deploymentId: number,
+    seen: Observations,
+    reason: string,
+    at: string,
+  ): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const d = await deployments.byId(trx, deploymentId);
+      const report = parseContentCheck(d?.content_check ?? null);
+      if (!report) return;
+      const merged = mergeRuntime(report, seen, false, at, reason);
+      await deployments.replaceContentCheck(trx, deploymentId, JSON.stringify(merged), riskRankOf(merged));
+    });
+  }
+
   async function runJob(job: RenderJobRow): Promise<void> {
     const started = Date.now();
     try {
@@ -159,6 +174,11 @@ export function createRenderService(deps: RenderServiceDeps) {
               ).toISOString(),
             } as const);
       await jobs.settle(job.id, deps.holder, outcome, at).catch(() => {});
+      if (outcome.status === 'failed') {
+        // A failed render is a finding, with what the page did until it failed (docs/render.md).
+        const seen = err instanceof RenderTimeout ? err.observations : emptyObservations();
+        await recordFailure(job.deployment_id, seen, reason, at).catch(() => {});
+      }
       log('warn', 'render failed', { deployment: job.deployment_id, attempt: job.attempts, reason });
     }
   }
