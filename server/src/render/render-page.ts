@@ -232,7 +232,9 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       const left = loadTimeoutMs - (Date.now() - started);
       if (left > 0) await page.waitForLoadState('networkidle', { timeout: left }).catch(() => {});
       const shot = await within(
-        page.screenshot({ type: 'png', timeout: SCREENSHOT_TIMEOUT_MS, animations: 'disabled' }),
+        page
+          .screenshot({ type: 'png', timeout: SCREENSHOT_TIMEOUT_MS, animations: 'disabled' })
+          .catch(() => null),
         SCREENSHOT_TIMEOUT_MS + 500,
       );
       if (shot === 'late' || !shot) {
@@ -250,8 +252,8 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     return screenshot;
   } finally {
     // A hung renderer may never close its context: the caller then replaces the whole browser.
-    const closed = await within(context.close(), 1_000);
-    if (hung || closed === 'late') await within(browser.close(), 2_000);
+    const closed = await within(context.close().catch(() => {}), 1_000);
+    if (hung || closed === 'late') await within(browser.close().catch(() => {}), 2_000);
   }
 
   /** Another host's request, once per method and address over both passes. */
@@ -324,7 +326,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
         error(msg.text().slice(0, 300));
     });
-    page.on('pageerror', (err) => error(String(err.message).slice(0, 300)));
+    page.on('pageerror', (err) => error(`${err.name || 'Error'}: ${err.message}`.slice(0, 300)));
   }
 
   async function answer(route: Route, req: Request): Promise<void> {
