@@ -159,7 +159,12 @@ describe('render worker', () => {
     const detail = await t.request({ url: `/api/admin/projects/${site.id}`, token: await t.adminToken() });
     expect(detail.statusCode).toBe(200);
     expect(detail.json().data.content_check.runtime.canary_leaks).toEqual([
-      expect.objectContaining({ kind: 'password', field: 'pw', host: 'collect.canary-test.example', via: 'ping' }),
+      expect.objectContaining({
+        kind: 'password',
+        field: 'pw',
+        host: 'collect.canary-test.example',
+        via: 'ping',
+      }),
     ]);
     expect(detail.json().data.renders).toEqual([
       expect.objectContaining({ state: 'done', error: null, newest: true }),

@@ -67,8 +67,8 @@ export function canaryForField(type: string, describedAs: string): CanaryKind | 
   const t = type.toLowerCase();
   const d = describedAs.toLowerCase();
   if (t === 'password') return 'password';
-  if (/卡号|银行卡|信用卡|card|cc-?num|pan\b/.test(d)) return 'card';
   if (/身份证|证件|id-?card|id_?no|idnum|identity|sfz/.test(d)) return 'id_number';
+  if (/卡号|银行卡|信用卡|card|cc-?num|pan\b/.test(d)) return 'card';
   if (/验证码|动态码|校验码|sms|otp|verif|code|captcha|yzm/.test(d)) return 'sms_code';
   if (/密码|passw|pwd|pin\b/.test(d)) return 'password';
   if (t === 'tel' || /手机|电话|phone|mobile|tel\b|shouji/.test(d)) return 'phone';
@@ -189,6 +189,40 @@ export function findCanaries(payload: string): CanaryHit[] {
 }
 
 /**
+ * Whether `value` was sent key by key in `keys` (the short values of a host's requests, joined).
+ * The browser may not repeat a request identical to one still in flight (an image beacon for the
+ * second "7" of "77"), so a key the value has already used may be missing; every other key must be
+ * there, in order, and at least three in four of all of them.
+ */
+function typedIn(keys: string, value: string): boolean {
+  for (
+    let start = keys.indexOf(value[0] ?? '');
+    start >= 0;
+    start = keys.indexOf(value[0] ?? '', start + 1)
+  ) {
+    let k = start;
+    let matched = 0;
+    let j = 0;
+    for (; j < value.length; j++) {
+      const ch = value[j] ?? '';
+      if (keys[k] === ch) {
+        k++;
+        matched++;
+      } else if (!value.slice(0, j).includes(ch)) break;
+    }
+    if (j === value.length && matched * 4 >= value.length * 3) return true;
+  }
+  return false;
+}
+
+/** The canaries a logger sent one key per request (see keyPieces). */
+export function findTypedCanaries(keys: string): CanaryHit[] {
+  return (Object.keys(CANARIES) as CanaryKind[])
+    .filter((kind) => typedIn(keys, CANARIES[kind]))
+    .map((kind) => ({ kind, encoding: 'keys' as const }));
+}
+
+/**
  * The short values of one request (query values, a body or frame of a few characters): a logger
  * that sends one key per request is read by joining them, host by host, in the order sent.
  */
@@ -198,14 +232,14 @@ export function keyPieces(url: string, body: string): string[] {
     for (const [, v] of new URL(url).searchParams) if (v.length > 0 && v.length <= 3) pieces.push(v);
   } catch {}
   const b = body.trim();
-  if (b.length > 0 && b.length <= 3) pieces.push(b);
+  if (b.length <= 200 && /^[\w.%-]+=/.test(b)) {
+    for (const [, v] of new URLSearchParams(b)) if (v.length > 0 && v.length <= 3) pieces.push(v);
+  } else if (b.length > 0 && b.length <= 3) pieces.push(b);
   else if (b.length <= 200 && b.startsWith('{')) {
     try {
       for (const v of Object.values(JSON.parse(b) as Record<string, unknown>))
         if (typeof v === 'string' && v.length > 0 && v.length <= 3) pieces.push(v);
     } catch {}
-  } else if (b.length <= 200 && /^[\w.%-]+=/.test(b)) {
-    for (const [, v] of new URLSearchParams(b)) if (v.length > 0 && v.length <= 3) pieces.push(v);
   }
   return pieces;
 }

@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { resolveSiteFile, type SiteFile } from '../serve/resolve.js';
 import { siteSecurityHeaders } from '../serve/site-headers.js';
-import { type CanaryKind, type Encoding, findCanaries, keyPieces } from './canaries.js';
+import { type CanaryKind, type Encoding, findCanaries, findTypedCanaries, keyPieces } from './canaries.js';
 import { DESKTOP, majorOf, PHONE, type ProfileName, type RenderProfile, visitorScript } from './profiles.js';
 import { fetchPublicAsset } from './public-assets.js';
 import { visit } from './visitor.js';
@@ -252,8 +252,15 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     return screenshot;
   } finally {
     // A hung renderer may never close its context: the caller then replaces the whole browser.
-    const closed = await within(context.close().catch(() => {}), 1_000);
-    if (hung || closed === 'late') await within(browser.close().catch(() => {}), 2_000);
+    const closed = await within(
+      context.close().catch(() => {}),
+      1_000,
+    );
+    if (hung || closed === 'late')
+      await within(
+        browser.close().catch(() => {}),
+        2_000,
+      );
   }
 
   /** Another host's request, once per method and address over both passes. */
@@ -279,7 +286,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
 
   function sendKeys(): void {
     for (const [host, k] of keys)
-      for (const hit of findCanaries(k.pieces)) leak(hit.kind, 'keys', host, k.url, k.via);
+      for (const hit of findTypedCanaries(k.pieces)) leak(hit.kind, 'keys', host, k.url, k.via);
   }
 
   function leak(kind: CanaryKind, encoding: Encoding, host: string, url: string, via: string): void {
