@@ -44,10 +44,7 @@ describe('canaries', () => {
       'username:base64',
       'password:base64',
     ]);
-    expect(kinds(`https://x.example/?d=${encodeURIComponent(json)}`)).toEqual([
-      'username:url',
-      'password:url',
-    ]);
+    expect(kinds(`https://x.example/?e=${encodeURIComponent(CANARIES.email)}`)).toEqual(['email:url']);
     expect(kinds(`{"c":"${hex}"}`)).toEqual(['card:hex']);
     expect(kinds(Buffer.from(`x=${hex}`).toString('base64'))).toEqual(['card:hex']);
     const escaped = [...CANARIES.email]
