@@ -326,6 +326,8 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       void d.dismiss().catch(() => {});
     });
     const error = (text: string) => {
+      // A request to another host fails here because the render aborts it, not for visitors.
+      if (/Failed to fetch|NetworkError when attempting/.test(text)) return;
       if (!obs.consoleErrors.includes(text)) push(obs.consoleErrors, text);
     };
     page.on('console', (msg) => {
