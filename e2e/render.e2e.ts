@@ -76,7 +76,7 @@ test('the review detail shows the render’s state and a typed password leaving 
   // Rendered in the background: the card says so once the job is done (the page is reloaded to see it).
   await expect(async () => {
     await page.reload();
-    await expect(renders.getByText('已完成')).toBeVisible({ timeout: 1_000 });
+    await expect(renders.getByText('已完成')).toBeVisible({ timeout: 10_000 });
   }).toPass({ timeout: 150_000, intervals: [2_000] });
   await expect(renders.getByText('版本 v1')).toBeVisible();
   await expect(renders.getByText('待审核版本')).toBeVisible();
