@@ -180,6 +180,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     store,
     urls,
     projectDetail: projects.detail,
+    renderJobs,
   });
   const stats = createStatsService({
     db,

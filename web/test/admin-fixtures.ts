@@ -136,6 +136,17 @@ export function makeDetail(overrides: Partial<AdminProjectDetailData> = {}): Adm
       })),
       views_last_7_days: 12,
     },
+    renders: [
+      {
+        version: 1,
+        newest: true,
+        live: false,
+        state: 'done',
+        attempts: 1,
+        error: null,
+        updated_at: '2024-05-01T08:00:05.000Z',
+      },
+    ],
     ...overrides,
   };
 }

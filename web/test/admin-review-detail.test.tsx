@@ -48,6 +48,45 @@ describe('review detail page', () => {
     expect(screen.getByRole('button', { name: /重新加载/ })).toBeInTheDocument();
   });
 
+  it('shows each render: the newest version failed with its reason, the live one done', async () => {
+    await openDetail({
+      'GET /admin/projects/7': ok(
+        makeDetail({
+          renders: [
+            {
+              version: 3,
+              newest: true,
+              live: false,
+              state: 'failed',
+              attempts: 3,
+              error: '页面在 10 秒内未加载完成（或无法截图），渲染超时',
+              updated_at: '2024-05-01T08:00:05.000Z',
+            },
+            {
+              version: 2,
+              newest: false,
+              live: true,
+              state: 'done',
+              attempts: 1,
+              error: null,
+              updated_at: '2024-04-01T08:00:05.000Z',
+            },
+          ],
+        }),
+      ),
+    });
+    const card = within(await screen.findByRole('list', { name: '渲染' }));
+    const [newest, live] = card.getAllByRole('listitem');
+    expect(within(newest!).getByText('版本 v3')).toBeInTheDocument();
+    expect(within(newest!).getByText('待审核版本')).toBeInTheDocument();
+    expect(within(newest!).getByText('失败')).toBeInTheDocument();
+    expect(within(newest!).getByText(/已尝试 3 次/)).toBeInTheDocument();
+    expect(within(newest!).getByText('页面在 10 秒内未加载完成（或无法截图），渲染超时')).toBeInTheDocument();
+    expect(within(live!).getByText('线上版本')).toBeInTheDocument();
+    expect(within(live!).getByText('已完成')).toBeInTheDocument();
+    expect(screen.getByText(/渲染失败时运行时检查不完整/)).toBeInTheDocument();
+  });
+
   it('shows the project, its content check, files and statistics', async () => {
     await openDetail();
     expect(await screen.findByRole('heading', { name: '审核：个人主页' })).toBeInTheDocument();

@@ -236,7 +236,9 @@ export type ContentCheckKind =
   | 'runtime_prompt'
   | 'runtime_memory'
   | 'blank_page'
-  | 'console_error';
+  | 'console_error'
+  | 'runtime_canary'
+  | 'render_failed';
 
 export interface ContentFinding {
   severity: ContentCheckSeverity;
@@ -307,8 +309,39 @@ export interface ContentCheckRuntime {
   console_errors: string[];
   missing: string[];
   blank: boolean;
+  /**
+   * Values the render's visitor typed (docs/render.md "The visitor") that the page sent: which
+   * kind, from which field, to which host, how (request type) and how encoded. Absent before.
+   */
+  canary_leaks?: ContentCheckCanaryLeak[];
+  /** `load` had not come by the deadline: the picture and the record were taken then. */
+  load_timed_out?: boolean;
+  /** The render failed after its retries (its reason): the record holds what was seen until then. */
+  failed?: string | null;
+  /** The visitor profiles the page was opened with (desktop, phone). */
+  profiles?: string[];
   /** The rules of these findings start with "runtime.": a re-render replaces them. */
   risk_counts: Record<ContentCheckSeverity, number>;
+}
+
+export type ContentCheckCanaryKind =
+  | 'password'
+  | 'card'
+  | 'id_number'
+  | 'sms_code'
+  | 'phone'
+  | 'email'
+  | 'username'
+  | 'text';
+
+export interface ContentCheckCanaryLeak {
+  kind: ContentCheckCanaryKind;
+  field: string;
+  host: string;
+  url: string;
+  via: string;
+  encoding: string;
+  external: boolean;
 }
 
 /** A project in the admin lists: the owner's view plus the content check badge of its newest version. */
@@ -377,6 +410,24 @@ export interface AdminProjectDetailData {
   /** Present when the newest version differs from the live one. */
   diff: VersionDiffDto | null;
   stats: ProjectStatsDto;
+  /** The render of the newest version, and of the live one when different (docs/render.md). */
+  renders: RenderStateDto[];
+}
+
+export type RenderState = 'queued' | 'running' | 'done' | 'failed' | 'none';
+
+/** Where a version's render stands, and why the last attempt failed. */
+export interface RenderStateDto {
+  version: number;
+  /** The newest version (the one under review). */
+  newest: boolean;
+  /** The version visitors get. */
+  live: boolean;
+  state: RenderState;
+  attempts: number;
+  /** The last failed attempt's reason (a job queued again after a failure keeps it). */
+  error: string | null;
+  updated_at: string | null;
 }
 
 /** GET /api/admin/projects/{id}/source: lines of a text file of the newest version. */

@@ -5,6 +5,9 @@
  * static findings, counts and level as the upload's check made them.
  */
 import {
+  CANARY_ENCODING_LABELS,
+  CANARY_KIND_LABELS,
+  CANARY_VIA_LABELS,
   type ContentCheckReport,
   type ContentCheckRuntime,
   type ContentCheckSeverity,
@@ -12,10 +15,12 @@ import {
   format,
   messages,
 } from '@sitehall/contracts';
+import { SECRET_CANARIES } from '../render/canaries.js';
 import type { Observations } from '../render/render-page.js';
 import { FLOW_ORDER, type FlowJudgement, judgeRequest, SPLIT_SENDS } from './flows.js';
 import { levelOf, reasonOf, SEVERITIES } from './report.js';
 import type { Rule } from './rules.js';
+import { describeScriptError } from './script-errors.js';
 import { PURPOSE_LABELS } from './services.js';
 
 const m = messages.review.contentCheck;
@@ -42,8 +47,15 @@ export const RUNTIME_RULES = {
   'runtime.memory': rule('runtime_memory', 'high', 'risk', m.runtimeMemory),
   'runtime.dialog': rule('runtime_prompt', 'low', 'risk', m.runtimeDialog),
   'runtime.blank': rule('blank_page', 'medium', 'usability', m.runtimeBlank),
-  'runtime.console-error': rule('console_error', 'low', 'usability', m.runtimeConsoleError),
+  'runtime.console-error': rule('console_error', 'low', 'usability', m.runtimeScriptError),
   'runtime.missing': rule('missing_file', 'low', 'usability', m.runtimeMissing),
+  // What the visitor typed, found in what the page sent (docs/render.md "The visitor").
+  'runtime.canary-leak': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryLeak),
+  'runtime.canary-contact': rule('runtime_canary', 'info', 'risk', m.runtimeCanaryContact),
+  'runtime.canary-own': rule('runtime_canary', 'info', 'risk', m.runtimeCanaryOwn),
+  // A render that could not see everything says so (docs/render.md "When a render fails").
+  'runtime.load-timeout': rule('render_failed', 'medium', 'risk', m.runtimeLoadTimeout),
+  'runtime.render-failed': rule('render_failed', 'medium', 'risk', m.runtimeRenderFailed),
 } as const satisfies Record<string, Rule>;
 export type RuntimeRuleId = keyof typeof RUNTIME_RULES;
 
@@ -68,9 +80,11 @@ export function staticViewOf(report: ContentCheckReport): StaticView {
 export interface RenderOutcome {
   /** The renderer passed the memory limit (render/memory-watchdog.ts) and was ended: the limit. */
   memoryLimitMb?: number;
+  /** The reason of a render that failed after its retries (docs/render.md "When a render fails"). */
+  failed?: string | null;
 }
 
-/** The findings of one render, most severe first. */
+/** The findings of one render, most severe first (a failed render's reason in `outcome`). */
 export function runtimeFindings(
   obs: Observations,
   blank: boolean,
@@ -118,6 +132,23 @@ export function runtimeFindings(
       }
     }
   }
+  for (const l of obs.leaks) {
+    const values = {
+      what: CANARY_KIND_LABELS[l.kind],
+      field: l.field || CANARY_KIND_LABELS[l.kind],
+      host: l.host,
+      via: CANARY_VIA_LABELS[l.via] ?? l.via,
+      encoding: CANARY_ENCODING_LABELS[l.encoding] ?? l.encoding,
+    };
+    const id: RuntimeRuleId = !l.external
+      ? 'runtime.canary-own'
+      : SECRET_CANARIES.has(l.kind)
+        ? 'runtime.canary-leak'
+        : 'runtime.canary-contact';
+    add(id, values, l.url.slice(0, 160));
+  }
+  if (outcome.failed) add('runtime.render-failed', { reason: outcome.failed });
+  else if (obs.loadTimedOut) add('runtime.load-timeout', { seconds: Math.round(obs.loadTimeoutMs / 1000) });
   if (outcome.memoryLimitMb !== undefined) add('runtime.memory', { limit: outcome.memoryLimitMb });
   for (const [host, h] of byHost) {
     // The same unknown host asked again and again with a new query each time: data sent in pieces.
@@ -148,7 +179,9 @@ export function runtimeFindings(
   for (const what of obs.permissions) add('runtime.permission', { what });
   for (const d of obs.dialogs) add('runtime.dialog', { type: d.type, message: d.message });
   if (blank) add('runtime.blank', {});
-  for (const message of obs.consoleErrors.slice(0, 5)) add('runtime.console-error', { message });
+  // Chinese for the reviewer; Chromium's English original is the excerpt.
+  for (const text of obs.consoleErrors.slice(0, 5))
+    add('runtime.console-error', describeScriptError(text), text.slice(0, 160));
   for (const url of obs.missing) add('runtime.missing', { url });
   return out.sort(byImportance);
 }
@@ -200,6 +233,18 @@ export function mergeRuntime(
     console_errors: obs.consoleErrors,
     missing: obs.missing,
     blank,
+    canary_leaks: obs.leaks.map((l) => ({
+      kind: l.kind,
+      field: l.field,
+      host: l.host,
+      url: l.url,
+      via: l.via,
+      encoding: l.encoding,
+      external: l.external,
+    })),
+    load_timed_out: obs.loadTimedOut,
+    failed: outcome.failed ?? null,
+    profiles: obs.profiles,
     risk_counts: riskCounts,
   };
   // Risk before usability, most severe first; within a severity what the page did comes first.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { emptyObservations } from '../render/render-page.js';
 import { judgeRequest, sensitiveInUrl } from './flows.js';
 import { runtimeFindings } from './runtime.js';
 import { SERVICES, serviceAccepts, serviceOf, serviceOfUrl } from './services.js';
@@ -124,6 +125,7 @@ describe('judging a request by what it carries and where it goes', () => {
 
   it('the render: one finding per host at its worst; repeated queries to one host are split sends', () => {
     const obs = {
+      ...emptyObservations(),
       externalRequests: [
         {
           ...get('https://cdn.jsdelivr.net/npm/jquery/dist/jquery.min.js'),
@@ -137,12 +139,6 @@ describe('judging a request by what it carries and where it goes', () => {
           allowed: false,
         })),
       ],
-      navigations: [],
-      downloads: [],
-      dialogs: [],
-      permissions: [],
-      consoleErrors: [],
-      missing: [],
     };
     const found = runtimeFindings(obs, false, { hosts: new Set(['k.example-log.net']), hidesCode: false });
     const by = (host: string) => found.find((f) => f.message.includes(host));

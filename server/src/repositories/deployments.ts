@@ -109,6 +109,15 @@ export async function saveContentCheck(db: DB, id: number, json: string, risk: n
     .execute();
 }
 
+/** Replaces a deployment's stored check (a render's findings merged into it). */
+export async function replaceContentCheck(db: DB, id: number, json: string, risk: number): Promise<void> {
+  await db
+    .updateTable('deployments')
+    .set({ content_check: json, content_risk: risk })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Deployments uploaded in [from, before) (ISO timestamps). */
 export async function createdBetween(db: DB, from: string, before: string): Promise<number> {
   const row = await db

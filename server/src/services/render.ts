@@ -17,7 +17,7 @@ import { NotFound } from '../domain/errors.js';
 import { projectPolicy } from '../policies/project.js';
 import { chromiumMissing, RenderBrowser } from '../render/browser.js';
 import { type MemoryWatch, RenderMemoryWatchdog } from '../render/memory-watchdog.js';
-import { type Observations, RenderTimeout, renderPage } from '../render/render-page.js';
+import { emptyObservations, type Observations, RenderTimeout, renderPage } from '../render/render-page.js';
 import * as deploymentFiles from '../repositories/deployment-files.js';
 import * as deployments from '../repositories/deployments.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
@@ -98,15 +98,7 @@ export function createRenderService(deps: RenderServiceDeps) {
    */
   async function settleMemoryExceeded(job: RenderJobRow, ms: number): Promise<void> {
     const at = now();
-    const none: Observations = {
-      externalRequests: [],
-      navigations: [],
-      downloads: [],
-      dialogs: [],
-      permissions: [],
-      consoleErrors: [],
-      missing: [],
-    };
+    const none = emptyObservations();
     await deps.db.transaction().execute(async (trx) => {
       const fresh = await deployments.byId(trx, job.deployment_id);
       const report = parseContentCheck(fresh?.content_check ?? null);
@@ -129,6 +121,21 @@ export function createRenderService(deps: RenderServiceDeps) {
         at,
         trx,
       );
+    });
+  }
+
+  async function recordFailure(
+    deploymentId: number,
+    seen: Observations,
+    reason: string,
+    at: string,
+  ): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const d = await deployments.byId(trx, deploymentId);
+      const report = parseContentCheck(d?.content_check ?? null);
+      if (!report) return;
+      const merged = mergeRuntime(report, seen, false, at, { failed: reason });
+      await deployments.replaceContentCheck(trx, deploymentId, JSON.stringify(merged), riskRankOf(merged));
     });
   }
 
@@ -217,6 +224,11 @@ export function createRenderService(deps: RenderServiceDeps) {
               ).toISOString(),
             } as const);
       await jobs.settle(job.id, deps.holder, outcome, at).catch(() => {});
+      if (outcome.status === 'failed') {
+        // A failed render is a finding, with what the page did until it failed (docs/render.md).
+        const seen = err instanceof RenderTimeout ? err.observations : emptyObservations();
+        await recordFailure(job.deployment_id, seen, reason, at).catch(() => {});
+      }
       log('warn', 'render failed', { deployment: job.deployment_id, attempt: job.attempts, reason });
     } finally {
       watch?.stop();

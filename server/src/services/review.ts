@@ -21,6 +21,7 @@ import {
   type ProjectDto,
   type ProjectStatsDto,
   REVIEW_ACTION_LABELS,
+  type RenderStateDto,
   type ReviewAction,
   reasonRequiredMessage,
   type VersionDiffDto,
@@ -47,6 +48,7 @@ import * as deploymentFiles from '../repositories/deployment-files.js';
 import * as deployments from '../repositories/deployments.js';
 import * as projectDailyViews from '../repositories/project-daily-views.js';
 import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
+import type { RenderJobsRepository } from '../repositories/render-jobs.js';
 import * as reviewComments from '../repositories/review-comments.js';
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
@@ -210,8 +212,33 @@ export function createReviewQueue(deps: {
   urls: SiteUrlOptions;
   /** The project detail the owner sees too (ProjectService.detail). */
   projectDetail: (p: ProjectWithOwner) => Promise<ProjectDto>;
+  renderJobs: Pick<RenderJobsRepository, 'byDeployment'>;
 }) {
   const { db, projects, store, urls, projectDetail } = deps;
+
+  /** The renders of the newest and the live version (one entry when they are the same). */
+  async function rendersOf(p: ProjectWithOwner): Promise<RenderStateDto[]> {
+    const ids = [...new Set([p.latest_deployment_id, p.live_deployment_id])].filter(
+      (id): id is number => id !== null,
+    );
+    const versions = await deployments.byIds(db, ids);
+    const out: RenderStateDto[] = [];
+    for (const id of ids) {
+      const d = versions.get(id);
+      if (!d) continue;
+      const job = await deps.renderJobs.byDeployment(id);
+      out.push({
+        version: d.version,
+        newest: id === p.latest_deployment_id,
+        live: id === p.live_deployment_id,
+        state: job?.status ?? 'none',
+        attempts: job?.attempts ?? 0,
+        error: job && job.status !== 'done' ? job.error : null,
+        updated_at: job?.updated_at ?? null,
+      });
+    }
+    return out;
+  }
 
   /** The stored check, or (for a version uploaded before the check existed) one made now and kept. */
   async function contentCheckOf(d: DeploymentRow): Promise<ContentCheckReport | null> {
@@ -342,11 +369,12 @@ export function createReviewQueue(deps: {
       const p = await projects.byId(id);
       if (!p) throw new NotFound(messages.project.notFound);
       const newest = p.latest_deployment_id ? await deployments.byId(db, p.latest_deployment_id) : undefined;
-      const [project, contentCheck, diff, stats] = await Promise.all([
+      const [project, contentCheck, diff, stats, renders] = await Promise.all([
         projectDetail(p),
         newest ? contentCheckOf(newest) : null,
         diffOf(p),
         statsOf(p),
+        rendersOf(p),
       ]);
       return {
         project,
@@ -354,6 +382,7 @@ export function createReviewQueue(deps: {
         content_check_version: newest?.version ?? null,
         diff,
         stats,
+        renders,
       };
     },
 

@@ -8,4 +8,21 @@ export const renderMessages = {
   queued: '已加入渲染队列（{n} 个版本）',
   unavailable: '服务器未安装 Chromium，无法生成站点截图',
   thumbnailNotFound: '图片不存在',
+  /** The review page's render card. */
+  cardTitle: '渲染',
+  states: {
+    queued: '排队中',
+    running: '渲染中',
+    done: '已完成',
+    failed: '失败',
+    none: '未渲染',
+  },
+  /** {n} */
+  attempts: '已尝试 {n} 次',
+  /** {version} */
+  versionLabel: '版本 v{version}',
+  newestTag: '待审核版本',
+  liveTag: '线上版本',
+  noRenders: '尚无版本',
+  failedHint: '渲染失败时运行时检查不完整，请预览站点人工确认；可点击「重新截图」再试。',
 } as const;

@@ -167,6 +167,18 @@ export const reviewMessages = {
     runtimeConsoleError: '页面运行时出错：{message}',
     /** {url} */
     runtimeMissing: '页面运行时加载的文件不存在：“{url}”',
+    /** {what} {field} {host} {via} {encoding} */
+    runtimeCanaryLeak: '页面把访客在“{field}”中输入的{what}发往其他主机 {host}（{via}，{encoding}）',
+    /** {what} {field} {host} {via} {encoding} */
+    runtimeCanaryContact: '页面把访客在“{field}”中输入的{what}发往其他主机 {host}（{via}，{encoding}）',
+    /** {what} {field} {via} */
+    runtimeCanaryOwn: '页面把访客在“{field}”中输入的{what}发回本站（{via}），仅供参考',
+    /** {seconds} */
+    runtimeLoadTimeout: '页面在 {seconds} 秒内未完成加载（load 事件未触发），截图和运行记录取自时限到达时',
+    /** {reason} */
+    runtimeRenderFailed: '渲染失败，未能完整看到页面运行时的行为：{reason}',
+    /** {kind} {detail} */
+    runtimeScriptError: '页面运行时出错（{kind}）：{detail}',
     notChecked: '未检查',
     /** Why a version got its level, in one sentence (server/src/content-check/report.ts reasonOf). {finding} {more} */
     reasonHigh: '判为高风险，几乎可以肯定有恶意：{finding}{more}。',
@@ -244,7 +256,59 @@ export const CONTENT_CHECK_KIND_LABELS = {
   runtime_memory: '耗尽内存',
   blank_page: '空白页面',
   console_error: '脚本错误',
+  runtime_canary: '访客输入被发送',
+  render_failed: '渲染未完成',
 } as const;
+
+/** What the render's visitor typed (docs/render.md "The visitor"), as findings name it. */
+export const CANARY_KIND_LABELS = {
+  password: '密码',
+  card: '银行卡号',
+  id_number: '身份证号',
+  sms_code: '短信验证码',
+  phone: '手机号',
+  email: '邮箱',
+  username: '用户名',
+  text: '文字',
+} as const;
+
+/** How a request left the page (Chromium's resource types). */
+export const CANARY_VIA_LABELS: Record<string, string> = {
+  fetch: 'fetch 请求',
+  xhr: 'XHR 请求',
+  ping: 'sendBeacon 信标',
+  image: '图片信标',
+  websocket: 'WebSocket',
+  document: '表单提交或页面跳转',
+  eventsource: 'EventSource',
+  script: '脚本请求',
+  stylesheet: '样式表请求',
+  other: '其他请求',
+};
+
+export const CANARY_ENCODING_LABELS: Record<string, string> = {
+  plain: '明文',
+  url: 'URL 编码',
+  base64: 'base64 编码',
+  hex: '十六进制编码',
+  escape: '转义字符',
+  keys: '逐键发送',
+};
+
+/** The kinds of script errors, as the review screen names them (the original is the excerpt). */
+export const SCRIPT_ERROR_LABELS: Record<string, string> = {
+  TypeError: '类型错误',
+  ReferenceError: '引用了未定义的名称',
+  SyntaxError: '语法错误',
+  RangeError: '数值超出范围',
+  SecurityError: '安全限制',
+  NetworkError: '网络错误',
+  NotAllowedError: '操作不被允许',
+  QuotaExceededError: '存储空间已满',
+  URIError: '网址编码错误',
+  EvalError: 'eval 错误',
+  Error: '脚本错误',
+};
 
 /** Which findings are usability problems (the uploader's to fix); every other kind is a risk. */
 export const USABILITY_KINDS = [

@@ -130,6 +130,8 @@ export const contentFindingDto = z.object({
     'runtime_memory',
     'blank_page',
     'console_error',
+    'runtime_canary',
+    'render_failed',
   ]),
   rule: z.string().optional(),
   message: z.string(),
@@ -284,6 +286,22 @@ export const contentCheckReport = contentCheckSummary.extend({
       console_errors: z.array(z.string()),
       missing: z.array(z.string()),
       blank: z.boolean(),
+      canary_leaks: z
+        .array(
+          z.object({
+            kind: z.enum(['password', 'card', 'id_number', 'sms_code', 'phone', 'email', 'username', 'text']),
+            field: z.string(),
+            host: z.string(),
+            url: z.string(),
+            via: z.string(),
+            encoding: z.string(),
+            external: z.boolean(),
+          }),
+        )
+        .optional(),
+      load_timed_out: z.boolean().optional(),
+      failed: nullable(z.string()).optional(),
+      profiles: z.array(z.string()).optional(),
       risk_counts: severityCounts,
     })
     .optional(),
@@ -311,6 +329,16 @@ export const pendingProjectsData = z.object({
 });
 
 const diffFile = z.object({ file: z.string(), size: z.number() });
+export const renderStateDto = z.object({
+  version: z.number().int(),
+  newest: z.boolean(),
+  live: z.boolean(),
+  state: z.enum(['queued', 'running', 'done', 'failed', 'none']),
+  attempts: z.number().int(),
+  error: nullable(z.string()),
+  updated_at: nullable(dateTime),
+});
+
 export const adminProjectDetailData = z.object({
   project: projectDto,
   content_check: nullable(contentCheckReport),
@@ -331,6 +359,7 @@ export const adminProjectDetailData = z.object({
     views_by_day: z.array(z.object({ day: z.string(), views: z.number().int() })),
     views_last_7_days: z.number().int(),
   }),
+  renders: z.array(renderStateDto),
 });
 
 export const adminSourceData = z.object({

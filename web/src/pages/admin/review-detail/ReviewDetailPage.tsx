@@ -14,6 +14,7 @@ import { ContentCheckCard } from './ContentCheckCard';
 import { DecisionCard } from './DecisionCard';
 import { FilesCard } from './FilesCard';
 import { ProjectInfoCard } from './ProjectInfoCard';
+import { RenderCard } from './RenderCard';
 import { ReviewHistoryCard } from './ReviewHistoryCard';
 import { StatsCard } from './StatsCard';
 import { VersionDiffCard } from './VersionDiffCard';
@@ -101,7 +102,14 @@ export function ReviewDetailPage() {
     );
   }
 
-  const { project, content_check: check, content_check_version: checkVersion, diff, stats } = detail.data;
+  const {
+    project,
+    content_check: check,
+    content_check_version: checkVersion,
+    diff,
+    stats,
+    renders,
+  } = detail.data;
 
   return (
     <>
@@ -127,6 +135,7 @@ export function ReviewDetailPage() {
         </Col>
         <Col xs={24} xl={8} className="review-detail__side">
           <DecisionCard project={project} />
+          <RenderCard renders={renders} />
           <StatsCard stats={stats} />
           <ReviewHistoryCard comments={project.review_comments ?? []} />
         </Col>

@@ -1,0 +1,245 @@
+/**
+ * The render's visitor types recognisable values into the page (docs/render.md "The visitor"):
+ * a password, a card number, an ID number, a phone number, an SMS code, a user name, an e-mail.
+ * Each is unlike anything a page would send on its own, so finding one in a request the page tried
+ * means the page sent what a visitor typed. Looked for plain and under the encodings pages use to
+ * hide it: percent-encoding, base64 (standard and URL-safe), hex, JSON/JS escapes, and split into
+ * one request per key.
+ */
+
+export type CanaryKind =
+  | 'password'
+  | 'card'
+  | 'id_number'
+  | 'sms_code'
+  | 'phone'
+  | 'email'
+  | 'username'
+  | 'text';
+
+/** Kinds a visitor gives only to the site it trusts: sending one elsewhere is a theft. */
+export const SECRET_CANARIES: ReadonlySet<CanaryKind> = new Set([
+  'password',
+  'card',
+  'id_number',
+  'sms_code',
+]);
+
+/** The last digit making `digits` Luhn-valid (bank cards). */
+export function luhnCheckDigit(digits: string): string {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return String((10 - (sum % 10)) % 10);
+}
+
+/** The check character of a Chinese resident ID number's first 17 digits (GB 11643). */
+export function idCheckChar(first17: string): string {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * (weights[i] ?? 0);
+  return '10X98765432'[sum % 11] ?? '0';
+}
+
+export const CANARIES: Readonly<Record<CanaryKind, string>> = {
+  password: 'Pw!Canary7731x',
+  // A UnionPay-style number that passes the Luhn check (card forms validate it).
+  card: `622202773107731${luhnCheckDigit('622202773107731')}`,
+  // 北京市东城区, born 1990-03-07, with its check character.
+  id_number: `11010119900307773${idCheckChar('11010119900307773')}`,
+  sms_code: '731942',
+  phone: '13977317731',
+  email: 'canarymail7731@163.com',
+  username: 'canaryuser7731',
+  text: 'canarytext7731',
+};
+
+const DIGITS_ONLY: ReadonlySet<CanaryKind> = new Set(['card', 'id_number', 'sms_code', 'phone']);
+
+/** Which canary a field gets, from what it says it is (type, name, id, placeholder, label). */
+export function canaryForField(type: string, describedAs: string): CanaryKind | null {
+  const t = type.toLowerCase();
+  const d = describedAs.toLowerCase();
+  if (t === 'password') return 'password';
+  if (/身份证|证件|id-?card|id_?no|idnum|identity|sfz/.test(d)) return 'id_number';
+  if (/卡号|银行卡|信用卡|card|cc-?num|pan\b/.test(d)) return 'card';
+  if (/验证码|动态码|校验码|sms|otp|verif|code|captcha|yzm/.test(d)) return 'sms_code';
+  if (/密码|passw|pwd|pin\b/.test(d)) return 'password';
+  if (t === 'tel' || /手机|电话|phone|mobile|tel\b|shouji/.test(d)) return 'phone';
+  if (t === 'email' || /邮箱|e-?mail|mail/.test(d)) return 'email';
+  if (/cvv|cvc|安全码|有效期|expir|mm\s*\/\s*yy/.test(d)) return null;
+  if (t === 'number' || t === 'date' || t === 'month') return null;
+  if (/用户|账号|帐号|user|account|login|name|名|qq|uid/.test(d)) return 'username';
+  return 'text';
+}
+
+export type Encoding = 'plain' | 'url' | 'base64' | 'hex' | 'escape' | 'keys';
+
+export interface CanaryHit {
+  kind: CanaryKind;
+  encoding: Encoding;
+}
+
+const BASE64_RUN = /[A-Za-z0-9+/_-]{12,}={0,2}/g;
+const HEX_RUN = /(?:[0-9a-fA-F]{2}){6,}/g;
+/** Bytes read of one request's body or frame: beyond it, nothing is decoded. */
+const MAX_SCAN = 256 * 1024;
+
+function printable(s: string): boolean {
+  if (s.length === 0) return false;
+  let bad = 0;
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    if (c < 9 || (c > 13 && c < 32) || c === 0xfffd) bad++;
+  }
+  return bad / s.length < 0.1;
+}
+
+function percentDecode(s: string): string {
+  if (!s.includes('%') && !s.includes('+')) return s;
+  const plus = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  }
+}
+
+function unescapeJs(s: string): string {
+  if (!s.includes('\\')) return s;
+  return s
+    .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (_, h: string) => String.fromCodePoint(Number.parseInt(h, 16)))
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+}
+
+function decodedRuns(s: string): Array<{ text: string; encoding: Encoding }> {
+  const out: Array<{ text: string; encoding: Encoding }> = [];
+  for (const m of s.match(HEX_RUN) ?? []) {
+    const text = Buffer.from(m, 'hex').toString('utf8');
+    if (printable(text)) out.push({ text, encoding: 'hex' });
+  }
+  for (const m of s.match(BASE64_RUN) ?? []) {
+    if (/^[0-9a-fA-F]+$/.test(m) || /^\d+$/.test(m)) continue;
+    const text = Buffer.from(m.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    if (printable(text)) out.push({ text, encoding: 'base64' });
+  }
+  return out;
+}
+
+/**
+ * Every reading of a payload worth searching: as sent, percent-decoded, unescaped, and base64 or
+ * hex runs inside those decoded (twice over: base64 of a JSON with escapes, hex of a base64...).
+ */
+export function readings(payload: string): Array<{ text: string; encoding: Encoding }> {
+  const raw = payload.length > MAX_SCAN ? payload.slice(0, MAX_SCAN) : payload;
+  const out: Array<{ text: string; encoding: Encoding }> = [{ text: raw, encoding: 'plain' }];
+  const url = percentDecode(raw);
+  if (url !== raw) out.push({ text: url, encoding: 'url' });
+  const esc = unescapeJs(url);
+  if (esc !== url) out.push({ text: esc, encoding: 'escape' });
+  let layer = out.slice();
+  for (let depth = 0; depth < 2 && layer.length > 0; depth++) {
+    const next: Array<{ text: string; encoding: Encoding }> = [];
+    for (const r of layer) {
+      for (const d of decodedRuns(r.text)) {
+        next.push(d);
+        const u = unescapeJs(percentDecode(d.text));
+        if (u !== d.text) next.push({ text: u, encoding: d.encoding });
+      }
+    }
+    out.push(...next);
+    layer = next;
+  }
+  return out;
+}
+
+function contains(text: string, kind: CanaryKind): boolean {
+  const value = CANARIES[kind];
+  if (!DIGITS_ONLY.has(kind)) return text.includes(value);
+  // Pages format numbers as they are typed (6222 0277 ..., 139-7731-7731): separators do not hide one.
+  const digits = text.replace(/[\s\-.]/g, '');
+  const at = digits.indexOf(value);
+  if (at < 0) return false;
+  // The six-digit code counts only as a number of its own, not inside a longer one (a timestamp).
+  if (kind === 'sms_code') return new RegExp(`(?<!\\d)${value}(?!\\d)`).test(digits);
+  return true;
+}
+
+/** The canaries found in one payload (a URL, a body, a frame), each with how it was hidden. */
+export function findCanaries(payload: string): CanaryHit[] {
+  if (!payload) return [];
+  const hits: CanaryHit[] = [];
+  const seen = new Set<CanaryKind>();
+  for (const r of readings(payload)) {
+    for (const kind of Object.keys(CANARIES) as CanaryKind[]) {
+      if (seen.has(kind) || !contains(r.text, kind)) continue;
+      seen.add(kind);
+      hits.push({ kind, encoding: r.encoding });
+    }
+  }
+  // An e-mail holds no other canary; a user name inside the e-mail would be the same field twice.
+  return hits;
+}
+
+/**
+ * Whether `value` was sent key by key in `keys` (the short values of a host's requests, joined).
+ * The browser may not repeat a request identical to one still in flight (an image beacon for the
+ * second "7" of "77"), so a key the value has already used may be missing; every other key must be
+ * there, in order, and at least three in four of all of them.
+ */
+function typedIn(keys: string, value: string): boolean {
+  for (
+    let start = keys.indexOf(value[0] ?? '');
+    start >= 0;
+    start = keys.indexOf(value[0] ?? '', start + 1)
+  ) {
+    let k = start;
+    let matched = 0;
+    let j = 0;
+    for (; j < value.length; j++) {
+      const ch = value[j] ?? '';
+      if (keys[k] === ch) {
+        k++;
+        matched++;
+      } else if (!value.slice(0, j).includes(ch)) break;
+    }
+    if (j === value.length && matched * 4 >= value.length * 3) return true;
+  }
+  return false;
+}
+
+/** The canaries a logger sent one key per request (see keyPieces). */
+export function findTypedCanaries(keys: string): CanaryHit[] {
+  return (Object.keys(CANARIES) as CanaryKind[])
+    .filter((kind) => typedIn(keys, CANARIES[kind]))
+    .map((kind) => ({ kind, encoding: 'keys' as const }));
+}
+
+/**
+ * The short values of one request (query values, a body or frame of a few characters): a logger
+ * that sends one key per request is read by joining them, host by host, in the order sent.
+ */
+export function keyPieces(url: string, body: string): string[] {
+  const pieces: string[] = [];
+  try {
+    for (const [, v] of new URL(url).searchParams) if (v.length > 0 && v.length <= 3) pieces.push(v);
+  } catch {}
+  const b = body.trim();
+  if (b.length <= 200 && /^[\w.%-]+=/.test(b)) {
+    for (const [, v] of new URLSearchParams(b)) if (v.length > 0 && v.length <= 3) pieces.push(v);
+  } else if (b.length > 0 && b.length <= 3) pieces.push(b);
+  else if (b.length <= 200 && b.startsWith('{')) {
+    try {
+      for (const v of Object.values(JSON.parse(b) as Record<string, unknown>))
+        if (typeof v === 'string' && v.length > 0 && v.length <= 3) pieces.push(v);
+    } catch {}
+  }
+  return pieces;
+}
