@@ -12,7 +12,7 @@
 // the target lines (MET/MISSED); exits 1 when a target is missed.
 //   npm run bench:chaos [-- --minutes 3 --baseline-seconds 45 --clients 12 --kills on
 //                          --kill-every 30 --restart-after 5 --cut none|s3|postgres|redis
-//                          --cut-seconds 30 --cut-at 40 --render 2 --keep]
+//                          --cut-seconds 30 --cut-at 40 --render 2 --keep --env KEY=VALUE ...]
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -41,6 +41,7 @@ const { values: args } = parseArgs({
     'cut-at': { type: 'string', default: '40' },
     render: { type: 'string', default: '2' },
     keep: { type: 'boolean', default: false },
+    env: { type: 'string', multiple: true, default: [] },
   },
 });
 const FAULT_MS = Number(args.minutes) * 60_000;
@@ -140,6 +141,7 @@ fs.writeFileSync(path.join(webDist, 'assets', 'app-chaos.js'), 'console.log("app
 const dbViaProxy = new URL(dbUrl);
 dbViaProxy.host = proxies.postgres.address;
 
+const lastLine = (file) => fs.readFileSync(file, 'utf8').trim().split('\n').at(-1)?.slice(0, 300) ?? '';
 const instances = [];
 for (let i = 0; i < 3; i++) {
   const port = await freePort();
@@ -165,6 +167,7 @@ for (let i = 0; i < 3; i++) {
     TRUST_PROXY: 'true',
     SWEEP_INTERVAL_SECONDS: '30',
     RENDER_WORKER: i < RENDERING ? 'on' : 'off',
+    ...Object.fromEntries(args.env.map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
   };
   const instance = { name: `#${i + 1}`, port, dataDir, log, child: null, kills: 0, starts: 0 };
   instance.start = async () => {
@@ -182,8 +185,11 @@ for (let i = 0; i < 3; i++) {
         () => false,
       );
       if (up) return;
-      if (instance.child.exitCode !== null || Date.now() > until)
-        throw new Error(`instance ${instance.name} did not start (see ${log})`);
+      if (instance.child.exitCode !== null)
+        throw new Error(
+          `instance ${instance.name} exited at start (${instance.child.exitCode}): ${lastLine(log)}`,
+        );
+      if (Date.now() > until) throw new Error(`instance ${instance.name} did not answer within 60 s`);
       await sleep(100);
     }
   };
@@ -243,6 +249,7 @@ const tally = new Map();
 const failures = [];
 let phase = 'setup';
 let cutWindow = null; // [from, to] in ms since epoch, while a dependency is cut (plus 5 s after)
+const OUTAGE_NOTE = { s3: 'storage', postgres: 'database' };
 const VISITOR_KINDS = new Set(['showcase', 'site page', 'site file', 'app shell']);
 
 function record(kind, status, ok, note) {
@@ -254,8 +261,8 @@ function record(kind, status, ok, note) {
   if (ok) return;
   const now = Date.now();
   const duringCut = cutWindow && now >= cutWindow[0] && now <= cutWindow[1] + 5_000;
-  // A dependency's outage answered by an instance (503) during the cut is what the cut means.
-  if (duringCut && status === 503 && note !== 'nginx') row.outage++;
+  // The cut dependency's own 503 during the cut is what the cut means (a Redis cut has none).
+  if (duringCut && status === 503 && note === OUTAGE_NOTE[CUT]) row.outage++;
   else row.failed++;
   const label = `${status}${note ? ` ${note}` : ''}`;
   row.statuses.set(label, (row.statuses.get(label) ?? 0) + 1);
@@ -281,6 +288,12 @@ function makeClient(n) {
         (res) => {
           const chunks = [];
           res.on('data', (c) => chunks.push(c));
+          // A body cut off (its instance killed while nginx streamed it) ends in close, not end.
+          res.on('close', () => {
+            if (res.complete) return;
+            record(kind, `${res.statusCode} cut`, false, 'body cut off');
+            resolve({ status: 0, body: Buffer.alloc(0), good: false });
+          });
           res.on('error', () => {});
           res.on('end', () => {
             const buf = Buffer.concat(chunks);
@@ -288,7 +301,17 @@ function makeClient(n) {
             // nginx's own error pages say so; an instance's never do.
             const fromNginx = status >= 500 && /<center>nginx/.test(buf.toString('latin1'));
             const good = ok(status, buf);
-            record(kind, status, good, fromNginx ? 'nginx' : good || status < 500 ? undefined : 'instance');
+            const text = buf.toString();
+            const why = fromNginx
+              ? 'nginx'
+              : good || status < 500
+                ? undefined
+                : text.includes('文件存储暂时不可用')
+                  ? 'storage'
+                  : text.includes('服务暂时不可用')
+                    ? 'database'
+                    : 'instance';
+            record(kind, status, good, why);
             let json;
             try {
               json = JSON.parse(buf.toString());
@@ -556,6 +579,32 @@ async function adminLoop() {
 
 // ---- Faults -------------------------------------------------------------------------------------
 const events = [];
+let failedStarts = 0;
+/** Starts it again, as systemd's Restart=on-failure with RestartSec=2 (deploy/systemd) would. */
+function restart(instance) {
+  instance.restarting ??= restartLoop(instance).finally(() => {
+    instance.restarting = undefined;
+  });
+  return instance.restarting;
+}
+async function restartLoop(instance) {
+  for (;;) {
+    try {
+      await instance.start();
+      events.push(`${since()} ${instance.name} back`);
+      return;
+    } catch (e) {
+      failedStarts++;
+      if (failedStarts <= 3 || failedStarts % 10 === 0)
+        events.push(
+          `${since()} ${instance.name} failed to start (${failedStarts} so far): ${e.message.slice(0, 200)}`,
+        );
+      if (instance.child.exitCode === null && instance.child.signalCode === null)
+        instance.child.kill('SIGKILL');
+      await sleep(2_000);
+    }
+  }
+}
 let faultTimers = [];
 function startFaults() {
   const t0 = Date.now();
@@ -567,14 +616,7 @@ function startFaults() {
       victim.child.kill('SIGKILL');
       victim.kills++;
       events.push(`${since()} kill -9 ${victim.name}`);
-      faultTimers.push(
-        setTimeout(() => {
-          victim.start().then(
-            () => events.push(`${since()} ${victim.name} back`),
-            (e) => events.push(`${since()} ${victim.name} did not start: ${e.message}`),
-          );
-        }, RESTART_AFTER_MS),
-      );
+      faultTimers.push(setTimeout(() => restart(victim), RESTART_AFTER_MS));
     };
     faultTimers.push(setInterval(kill, KILL_EVERY_MS));
   }
@@ -596,6 +638,8 @@ function startFaults() {
   }
 }
 
+const phaseStart = { baseline: Date.now() };
+const loadAtStart = os.loadavg()[0];
 phase = 'baseline';
 const loops = [
   ...Array.from({ length: visitorCount }, (_, n) => visitorLoop(n)),
@@ -605,6 +649,7 @@ const loops = [
 say(`calm phase: ${BASELINE_MS / 1000} s`);
 await sleep(BASELINE_MS);
 phase = 'fault';
+phaseStart.fault = Date.now();
 say(
   `fault phase: ${FAULT_MS / 1000} s${KILLS ? `, kill -9 every ${KILL_EVERY_MS / 1000} s (back after ${RESTART_AFTER_MS / 1000} s)` : ''}${CUT !== 'none' ? `, ${CUT} cut for ${CUT_MS / 1000} s at ${CUT_AT_MS / 1000} s` : ''}`,
 );
@@ -614,11 +659,16 @@ for (const t of faultTimers) clearTimeout(t);
 faultTimers = [];
 running = false;
 phase = 'after';
+phaseStart.after = Date.now();
+const loadAtEnd = os.loadavg()[0];
 await Promise.all(loops);
 for (const p of Object.values(proxies)) p.restore();
 say('load stopped; waiting for every instance to be back and ready');
 await sleep(RESTART_AFTER_MS + 1000);
-for (const s of instances) if (s.child.exitCode !== null || s.child.signalCode !== null) await s.start();
+for (const s of instances) {
+  if (s.restarting) await s.restarting;
+  else if (s.child.exitCode !== null || s.child.signalCode !== null) await restart(s);
+}
 await readyAll();
 
 // The admin approves what is still pending, so every project's newest version is the live one.
@@ -706,7 +756,12 @@ for (const [id, p] of projects) {
   if (!p.live_deployment_id) continue;
   const files = await filesOf(Number(p.live_deployment_id));
   for (const [file, hash] of Object.entries(files)) {
-    const res = await checker.request('verify', siteHost(id), `/${file}`);
+    // A 503 is the store or the database looking away for a moment (the watches), not a loss: ask again.
+    let res = await checker.request('verify', siteHost(id), `/${file}`);
+    for (let i = 0; i < 10 && res.status === 503; i++) {
+      await sleep(1000);
+      res = await checker.request('verify', siteHost(id), `/${file}`);
+    }
     servedChecked++;
     if (res.status !== 200 || sha(res.body) !== hash) notServed.push(`project ${id} /${file}: ${res.status}`);
   }
@@ -756,7 +811,7 @@ const renderOrphans = Number(
 // ---- Report -------------------------------------------------------------------------------------
 const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(3)}%` : '—');
 console.log(
-  `\nSiteHall chaos run — ${os.cpus().length} CPUs, Node ${process.version}, 3 instances (render worker on ${RENDERING}) behind deploy/nginx/sitehall.conf, PostgreSQL, Redis, S3 (s3rver); ${CLIENTS} clients; calm ${BASELINE_MS / 1000} s, then ${FAULT_MS / 1000} s with ${[KILLS ? `kill -9 every ${KILL_EVERY_MS / 1000} s` : '', CUT !== 'none' ? `${CUT} cut ${CUT_MS / 1000} s` : ''].filter(Boolean).join(' and ') || 'no faults'}`,
+  `\nSiteHall chaos run — ${os.cpus().length} CPUs (load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end), Node ${process.version}, 3 instances (render worker on ${RENDERING}) behind deploy/nginx/sitehall.conf, PostgreSQL, Redis, S3 (s3rver); ${CLIENTS} clients; calm ${BASELINE_MS / 1000} s, then ${FAULT_MS / 1000} s with ${[KILLS ? `kill -9 every ${KILL_EVERY_MS / 1000} s` : '', CUT !== 'none' ? `${CUT} cut ${CUT_MS / 1000} s` : ''].filter(Boolean).join(' and ') || 'no faults'}`,
 );
 console.log(
   `\n${'requests'.padEnd(16)} ${'calm'.padStart(14)} ${'faults'.padStart(14)}   failures during faults`,
@@ -775,7 +830,9 @@ for (const [kind, byPhase] of [...tally].sort()) {
   console.log(`${kind.padEnd(16)} ${cell('baseline')} ${cell('fault')}   ${detail}${outage}`);
 }
 console.log(`\nevents: ${events.join('; ') || 'none'}`);
-console.log(`s3rver restarts by its supervisor: ${stand.restarts.length}`);
+console.log(
+  `s3rver restarts by its supervisor: ${stand.restarts.length}; instance starts that failed: ${failedStarts}`,
+);
 console.log(
   `acknowledged: ${versions.size} versions, ${approvals.length} approvals, ${[...deletes.values()].filter((d) => d === 'acked').length} deletes; total requests ${totalRequests}`,
 );
@@ -796,22 +853,34 @@ for (const r of renderErrors) console.log(`  failed ×${r.n}: ${String(r.error).
 console.log(`deletes answered as failed that had committed: ${deletesCommittedButFailed}`);
 for (const line of lost.slice(0, 20)) console.log(`  LOST: ${line}`);
 
-// Error lines of the instances' logs, by message.
+// Error lines of the instances' logs, by message and phase.
+const phaseOf = (time) => (time >= phaseStart.after ? 'after' : time >= phaseStart.fault ? 'faults' : 'calm');
 const errorLines = new Map();
 for (const s of instances) {
   for (const line of fs.readFileSync(s.log, 'utf8').split('\n')) {
     if (!line.startsWith('{')) continue;
     try {
       const entry = JSON.parse(line);
-      if (entry.level >= 50) {
+      if (entry.level >= 50 && entry.time >= phaseStart.baseline) {
         const msg = `${entry.msg}${entry.err?.message ? `: ${entry.err.message.slice(0, 100)}` : ''}`;
-        errorLines.set(msg, (errorLines.get(msg) ?? 0) + 1);
+        const counts = errorLines.get(msg) ?? { calm: 0, faults: 0, after: 0 };
+        counts[phaseOf(entry.time)]++;
+        errorLines.set(msg, counts);
       }
     } catch {}
   }
 }
-console.log('\ninstance log, error lines by message:');
-for (const [msg, n] of [...errorLines].sort((a, b) => b[1] - a[1]).slice(0, 12))
+console.log('\ninstance log, error lines by message (calm / faults / after):');
+for (const [msg, n] of [...errorLines].sort((a, b) => b[1].faults - a[1].faults).slice(0, 12))
+  console.log(`  ${n.calm} / ${n.faults} / ${n.after}  ${msg}`);
+// nginx's own errors, by kind.
+const nginxErrors = new Map();
+for (const line of fs.readFileSync(path.join(nginxDir, 'error.log'), 'utf8').split('\n')) {
+  const m = /\[(error|warn|crit)\] \d+#\d+: \*\d+ (.*?)(?: while | \(|, client)/.exec(line);
+  if (m) nginxErrors.set(`${m[1]} ${m[2]}`, (nginxErrors.get(`${m[1]} ${m[2]}`) ?? 0) + 1);
+}
+console.log('nginx error log, by kind:');
+for (const [msg, n] of [...nginxErrors].sort((a, b) => b[1] - a[1]).slice(0, 8))
   console.log(`  ×${n} ${msg}`);
 
 const visitorRate = (ph) => {

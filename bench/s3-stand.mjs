@@ -5,6 +5,7 @@
 // storage outage SiteHall must ride out anyway, so the run counts these restarts and reports them
 // rather than letting one end the stand for good (docs/decisions.md "The chaos run's S3 stand").
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
 const MAIN = path.resolve(import.meta.dirname, '../server/test/support/s3rver-main.mjs');
@@ -38,6 +39,11 @@ export async function startS3Stand({ dir, bucket, log }) {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     child.stderr.on('data', (chunk) => log?.write(chunk));
+    // The stand stands for another machine: the instances' load (and whatever else this machine
+    // runs) must not make it slow enough to look like an outage. Needs root; skipped without.
+    try {
+      os.setPriority(child.pid, -10);
+    } catch {}
     child.stdin.on('error', () => {});
     const started = child;
     port = await portOf(started);
