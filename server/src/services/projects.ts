@@ -312,7 +312,8 @@ export function createProjectService(deps: {
           },
           ip: meta.ip,
         });
-        return detail((await projects.byId(projectId))!);
+        // Awaited here: a failure must reach the caller, not wait unhandled while finally runs.
+        return await detail((await projects.byId(projectId))!);
       } finally {
         await staged.discard();
       }
@@ -339,7 +340,8 @@ export function createProjectService(deps: {
           detail: { files: result.files.length, bytes: result.totalSize },
           ip: meta.ip,
         });
-        return detail((await projects.byId(p.id))!);
+        // Awaited here: a failure must reach the caller, not wait unhandled while finally runs.
+        return await detail((await projects.byId(p.id))!);
       } finally {
         await staged.discard();
       }
