@@ -125,6 +125,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     jobs: renderJobs,
     projects: projectsRepo,
     store,
+    gate,
     settings,
     metrics,
     enabled: config.render.enabled,

@@ -77,7 +77,7 @@ export function createRenderJobsRepository(db: DB) {
       outcome:
         | { status: 'done'; durationMs: number }
         | { status: 'failed'; error: string; durationMs: number }
-        | { status: 'queued'; error: string; runAfter: string },
+        | { status: 'queued'; error: string; runAfter: string; refund?: boolean },
       at: string,
       trx: DB = db,
     ): Promise<boolean> {
@@ -91,6 +91,8 @@ export function createRenderJobsRepository(db: DB) {
           ...(outcome.status === 'queued'
             ? { run_after: outcome.runAfter }
             : { duration_ms: outcome.durationMs }),
+          // A try that failed for a reason outside the page (a storage outage) is not counted.
+          ...(outcome.status === 'queued' && outcome.refund ? { attempts: sql`attempts - 1` } : {}),
           updated_at: at,
         })
         .where('id', '=', id)
