@@ -35,8 +35,7 @@ import { createSiteFastPath, type SiteFastPath } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
 import { type SiteServerState, siteServerFactory } from './serve/site-server.js';
 import { diskFullAtStart } from './storage/disk-space.js';
-import { type BlobStore, openBlobStore } from './storage/index.js';
-import { StorageUnavailable } from './storage/index.js';
+import { type BlobStore, openBlobStore, StorageUnavailable } from './storage/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -100,6 +99,7 @@ export async function buildApp(
       dataDir: config.dataDir,
       metrics: ctx.metrics,
       expireDeploys: () => ctx.services.deploys.expire(),
+      dropRenderJobs: () => ctx.repositories.renderJobs.dropOfDeleted(),
       ...(cooldownMs ? { cooldownMs } : {}),
       ...(keepStagedFrom !== undefined ? { keepStagedFrom } : {}),
     });

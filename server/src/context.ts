@@ -231,7 +231,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     },
     urls,
     metrics,
-    repositories: { projects: projectsRepo },
+    repositories: { projects: projectsRepo, renderJobs },
     showcase: createShowcaseService(db, database.dialect),
     services: {
       audit,

@@ -102,6 +102,31 @@ export function createRenderJobsRepository(db: DB) {
       return Number(r.numUpdatedRows) > 0;
     },
 
+    /** Removes the jobs of a deleted project (in the delete's transaction). */
+    async dropOfProject(projectId: number, trx: DB = db): Promise<void> {
+      await trx.deleteFrom('render_jobs').where('project_id', '=', projectId).execute();
+    },
+
+    /**
+     * Removes the jobs whose version no longer exists (a project or account deleted by any path):
+     * the leftover sweep calls it; nothing references a job row.
+     */
+    async dropOfDeleted(): Promise<number> {
+      const r = await db
+        .deleteFrom('render_jobs')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('deployments')
+                .select('deployments.id')
+                .whereRef('deployments.id', '=', 'render_jobs.deployment_id'),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
     async byDeployment(deploymentId: number): Promise<RenderJobRow | undefined> {
       return (await db
         .selectFrom('render_jobs')
