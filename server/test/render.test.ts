@@ -4,18 +4,19 @@
  * load), a page that hangs is failed after its retries, jobs survive a restart, and without
  * Chromium everything else works. One app (one browser) serves most tests of the file.
  */
+
+import type { Readable } from 'node:stream';
 import { messages } from '@sitehall/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Readable } from 'node:stream';
 import { loadConfig } from '../src/config.js';
 import { runHere } from '../src/jobs/job-runner.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import * as deploymentFiles from '../src/repositories/deployment-files.js';
-import { BlobGate } from '../src/services/blob-gate.js';
-import { LocalBlobStore } from '../src/storage/index.js';
 import * as deployments from '../src/repositories/deployments.js';
 import { createRenderJobsRepository } from '../src/repositories/render-jobs.js';
+import { BlobGate } from '../src/services/blob-gate.js';
+import { LocalBlobStore } from '../src/storage/index.js';
 import { eventually } from './faults/support.js';
 import { startTcpProxy } from './faults/tcp-proxy.js';
 import { createTestApp, restartTestApp, review, type TestApp, uploadProject } from './helpers.js';

@@ -9,7 +9,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { migrationNames } from '../../src/db/migrations/index.js';
-import { ADMIN_PASSWORD, createTestApp, freshDatabase, multipart, tempDir, usingPostgres } from '../helpers.js';
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  freshDatabase,
+  multipart,
+  tempDir,
+  usingPostgres,
+} from '../helpers.js';
 import { type ChildServer, startChildServer } from '../support/children.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from '../support/redis.js';
 import { startS3rver } from '../support/s3rver.js';
@@ -146,7 +153,9 @@ describe('start while S3 is unreachable', () => {
         body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
       });
       expect(login.status).toBe(200);
-      const auth = { authorization: `Bearer ${(JSON.parse(login.text) as { data: { token: string } }).data.token}` };
+      const auth = {
+        authorization: `Bearer ${(JSON.parse(login.text) as { data: { token: string } }).data.token}`,
+      };
       const upload = async () => {
         const { payload, headers } = await multipart({ project_name: '存储恢复' }, [
           { name: 'index.html', content: '<!doctype html><title>t</title><h1>存储恢复</h1>' },
