@@ -169,10 +169,11 @@ describe('backup and restore', () => {
       expect(await unresolved(built)).toEqual([]);
       const picture = await fetch(`http://127.0.0.1:${restoredPort}/api/thumbnails/${pictures[0]}.webp`);
       expect(picture.status).toBe(200);
+      expect((await picture.arrayBuffer()).byteLength).toBeGreaterThan(0);
     } finally {
       await built.app.close();
     }
-  });
+  }, 120_000);
 
   it('backs up an install on S3 storage, and restores it into a new, empty bucket', async () => {
     // The bucket is lost (a deleted bucket, a provider's incident): the backup holds the blobs,
@@ -232,7 +233,7 @@ describe('backup and restore', () => {
       await lost.close();
       await fresh.close();
     }
-  });
+  }, 120_000);
 
   it('refuses a folder that is not a finished backup', async () => {
     const t = await createTestApp();
