@@ -36,7 +36,7 @@ import { createSiteFastPath, type SiteFastPath } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
 import { type SiteServerState, siteServerFactory } from './serve/site-server.js';
 import { diskFullAtStart } from './storage/disk-space.js';
-import { type BlobStore, openBlobStore } from './storage/index.js';
+import { type BlobStore, openBlobStore, StorageUnavailable } from './storage/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -98,7 +98,8 @@ export async function buildApp(
   } & ContextOptions = {},
 ): Promise<BuiltApp> {
   // A store passed in is its caller's to close; one opened here is closed with the app.
-  const store = opts.store ?? (await openBlobStore(config));
+  // A bucket that can't be reached starts the instance anyway, known down (storage/index.ts).
+  const store = opts.store ?? (await openBlobStore(config, { whenUnreachable: 'start' }));
   const ownStore = opts.store ? null : store;
   let database: DatabaseHandle;
   try {
@@ -117,6 +118,7 @@ export async function buildApp(
       dataDir: config.dataDir,
       metrics: ctx.metrics,
       expireDeploys: () => ctx.services.deploys.expire(),
+      dropRenderJobs: () => ctx.repositories.renderJobs.dropOfDeleted(),
       ...(cooldownMs ? { cooldownMs } : {}),
       ...(keepStagedFrom !== undefined ? { keepStagedFrom } : {}),
     });
@@ -128,7 +130,12 @@ export async function buildApp(
     const openedAt = Date.now();
     // Seen alive before it makes anything a sweep elsewhere could take for a dead one's leftovers.
     await ctx.cluster.instances.heartbeat();
-    await sweep(undefined, openedAt);
+    try {
+      await sweep(undefined, openedAt);
+    } catch (err) {
+      // The bucket is away: its part of the sweep waits for the next round (jobs/timed.ts).
+      if (!(err instanceof StorageUnavailable)) throw err;
+    }
   };
   let reachedAtStart = true;
   try {
@@ -304,6 +311,8 @@ export async function buildApp(
       );
     else app.log.info('storage reachable again');
   });
+  if ((ctx.store as BlobStore).down)
+    app.log.error('storage unreachable at start: serving what needs no storage, using it once it answers');
   if (!reachedAtStart)
     app.log.error('database unreachable at start: serving what needs no database, retrying until it answers');
   if (ctx.redis && !ctx.cluster.bus.listening())

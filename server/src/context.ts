@@ -137,6 +137,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     jobs: renderJobs,
     projects: projectsRepo,
     store,
+    gate,
     settings,
     metrics,
     enabled: config.render.enabled,
@@ -234,7 +235,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     },
     urls,
     metrics,
-    repositories: { projects: projectsRepo },
+    repositories: { projects: projectsRepo, renderJobs },
     showcase: createShowcaseService(db, database.dialect),
     services: {
       audit,

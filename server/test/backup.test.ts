@@ -7,12 +7,22 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { migrationNames } from '../src/db/migrations/index.js';
-import { createTestApp, listenPort, listTree, liveProject, tempDir, type UploadFile } from './helpers.js';
+import * as deploymentFiles from '../src/repositories/deployment-files.js';
+import {
+  createTestApp,
+  listenPort,
+  listTree,
+  liveProject,
+  type TestApp,
+  tempDir,
+  type UploadFile,
+} from './helpers.js';
 import { runCli } from './support/cli.js';
 import { startS3rver } from './support/s3rver.js';
 
@@ -36,6 +46,30 @@ const SITE: UploadFile[] = [
   { name: 'media/data.pdf', content: Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(300 * 1024)]) },
   { name: 'js/app.js', content: `console.log(${JSON.stringify('x'.repeat(5000))});` },
 ];
+
+/** The live version's two pictures, as the render worker stores them (it is off in tests). */
+async function givePictures(t: TestApp, projectId: number): Promise<string[]> {
+  const p = await t.ctx.repositories.projects.byId(projectId);
+  const pictures = [];
+  for (const size of [4, 2]) {
+    const bytes = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 '), randomBytes(size * 1024)]);
+    pictures.push((await t.ctx.store.put(Readable.from([bytes]))).sha256);
+  }
+  await t.ctx.db
+    .updateTable('deployments')
+    .set({ thumbnail_sha256: pictures[0]!, thumbnail_small_sha256: pictures[1]! })
+    .where('id', '=', p!.live_deployment_id!)
+    .execute();
+  return pictures;
+}
+
+/** Referenced blobs the store lacks: none, after a restore. */
+async function unresolved(built: BuiltApp): Promise<string[]> {
+  const missing = [];
+  for (const sha256 of await deploymentFiles.referencedHashes(built.ctx.db))
+    if (!(await built.ctx.store.stat(sha256))) missing.push(sha256);
+  return missing;
+}
 
 describe('backup and restore', () => {
   const dirs: string[] = [];
@@ -63,6 +97,7 @@ describe('backup and restore', () => {
   it('backs up a running install, and a wiped one restored serves the same bytes', async () => {
     const t = await createTestApp();
     const { id } = await liveProject(t, SITE);
+    const pictures = await givePictures(t, id);
     const port = await listenPort(t);
     const before = await siteBytes(port, id, SITE);
     const backupDir = tempDir('sitehall-backup-');
@@ -93,7 +128,8 @@ describe('backup and restore', () => {
       version: 1,
       database: { kind: t.config.database.kind },
       migrations: [...migrationNames],
-      blobs: { count: 3 },
+      // The three files and the version's two pictures.
+      blobs: { count: 5 },
     });
 
     // A backup never writes over another.
@@ -127,12 +163,17 @@ describe('backup and restore', () => {
     const built = await buildApp(target, { logger: false });
     try {
       await built.app.listen({ port: 0, host: '127.0.0.1' });
-      const after = await siteBytes((built.app.server.address() as { port: number }).port, id, SITE);
+      const restoredPort = (built.app.server.address() as { port: number }).port;
+      const after = await siteBytes(restoredPort, id, SITE);
       for (const f of SITE) expect(after.get(f.name)!.equals(before.get(f.name)!)).toBe(true);
+      expect(await unresolved(built)).toEqual([]);
+      const picture = await fetch(`http://127.0.0.1:${restoredPort}/api/thumbnails/${pictures[0]}.webp`);
+      expect(picture.status).toBe(200);
+      expect((await picture.arrayBuffer()).byteLength).toBeGreaterThan(0);
     } finally {
       await built.app.close();
     }
-  });
+  }, 120_000);
 
   it('backs up an install on S3 storage, and restores it into a new, empty bucket', async () => {
     // The bucket is lost (a deleted bucket, a provider's incident): the backup holds the blobs,
@@ -142,6 +183,7 @@ describe('backup and restore', () => {
     try {
       const t = await createTestApp({ storage: loadConfig(lost.env).storage });
       const { id } = await liveProject(t, SITE);
+      await givePictures(t, id);
       const before = await siteBytes(await listenPort(t), id, SITE);
       // The data folder holds no blobs on S3: only the database (SQLite) would be in it.
       expect(storedLocally(t.dataDir)).toEqual([]);
@@ -152,7 +194,7 @@ describe('backup and restore', () => {
       expect(made.stderr + made.stdout).toContain('backup written');
       expect(made.code).toBe(0);
       expect(JSON.parse(fs.readFileSync(path.join(dest, 'manifest.json'), 'utf8'))).toMatchObject({
-        blobs: { count: 3 },
+        blobs: { count: 5 },
       });
 
       const { database } = t.config;
@@ -181,7 +223,8 @@ describe('backup and restore', () => {
         // The blobs are in the new bucket, not the data folder.
         const blobs: string[] = [];
         for await (const sha256 of built.ctx.store.list()) blobs.push(sha256);
-        expect(blobs).toHaveLength(3);
+        expect(blobs).toHaveLength(5);
+        expect(await unresolved(built)).toEqual([]);
         expect(storedLocally(dataDir)).toEqual([]);
       } finally {
         await built.app.close();
@@ -190,7 +233,7 @@ describe('backup and restore', () => {
       await lost.close();
       await fresh.close();
     }
-  });
+  }, 120_000);
 
   it('refuses a folder that is not a finished backup', async () => {
     const t = await createTestApp();

@@ -4,11 +4,36 @@
  * load), a page that hangs is failed after its retries, jobs survive a restart, and without
  * Chromium everything else works. One app (one browser) serves most tests of the file.
  */
+
+import type { Readable } from 'node:stream';
+import { messages } from '@sitehall/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { runHere } from '../src/jobs/job-runner.js';
+import { sweepLeftovers } from '../src/jobs/sweep.js';
+import * as deploymentFiles from '../src/repositories/deployment-files.js';
 import * as deployments from '../src/repositories/deployments.js';
 import { createRenderJobsRepository } from '../src/repositories/render-jobs.js';
+import { BlobGate } from '../src/services/blob-gate.js';
+import { LocalBlobStore } from '../src/storage/index.js';
+import { eventually } from './faults/support.js';
+import { startTcpProxy } from './faults/tcp-proxy.js';
 import { createTestApp, restartTestApp, review, type TestApp, uploadProject } from './helpers.js';
+import { FaultyBlobStore } from './support/faulty-blob-store.js';
+import { startS3rver } from './support/s3rver.js';
+
+/** A store whose `put` (only the render's pictures use it) waits after storing while `hold` is set. */
+class HoldingStore extends FaultyBlobStore {
+  stored: string[] = [];
+  hold: Promise<void> | null = null;
+  override async put(source: Readable) {
+    const result = await super.put(source);
+    this.stored.push(result.sha256);
+    await this.hold;
+    return result;
+  }
+}
 
 const render = (over: Partial<TestApp['config']['render']> = {}) => ({
   render: {
@@ -344,6 +369,96 @@ describe('render jobs', () => {
       await t.close();
     }
   });
+});
+
+describe('render pictures and the orphan sweep', () => {
+  it('a picture stored but not yet referenced is leased: a sweep elsewhere keeps it', async () => {
+    let store!: HoldingStore;
+    const t = await createTestApp(render(), {
+      store: (config) => {
+        store = new HoldingStore(LocalBlobStore.inDataDir(config.dataDir));
+        return store;
+      },
+    });
+    let release = () => {};
+    try {
+      const owner = await t.createUser();
+      store.hold = new Promise<void>((r) => {
+        release = r;
+      });
+      const site = await upload(t, owner.token, html('<h1 style="color:#06c">租约</h1>'));
+      await eventually(async () => store.stored.length > 0, 30_000, 'the first picture stored');
+      // Another instance's sweep (its own gate: only the leases in the database are shared).
+      const { leases } = t.ctx.cluster;
+      const elsewhere = new BlobGate({
+        leases,
+        store,
+        unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
+      });
+      await sweepLeftovers({
+        leases,
+        gate: elsewhere,
+        jobs: runHere,
+        shared: true,
+        store,
+        dataDir: t.dataDir,
+      });
+      expect(await store.stat(store.stored[0]!)).not.toBeNull();
+      release();
+      store.hold = null;
+      await t.ctx.services.render.idle();
+      expect((await t.ctx.services.render.job(site.deploymentId))?.status).toBe('done');
+      const d = await deployments.byId(t.ctx.db, site.deploymentId);
+      expect(await store.stat(d!.thumbnail_sha256!)).not.toBeNull();
+      expect(await store.stat(d!.thumbnail_small_sha256!)).not.toBeNull();
+      // Referenced now, and no lease is left behind.
+      expect(await t.ctx.db.selectFrom('blob_leases').selectAll().execute()).toEqual([]);
+    } finally {
+      release();
+      await t.close();
+    }
+  }, 60_000);
+});
+
+describe('render jobs and a storage outage', () => {
+  it('a render that meets an S3 outage waits, names the storage, and runs by itself once it is back', async () => {
+    const s3 = await startS3rver();
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
+    const { storage } = loadConfig({ ...s3.env, S3_ENDPOINT: `http://${proxy.address}` });
+    const t = await createTestApp({ storage, ...render({ loadTimeoutMs: 3_000 }) });
+    try {
+      const owner = await t.createUser();
+      // Stored while the bucket answers, rendered while it does not.
+      await t.ctx.services.render.stop();
+      const site = await upload(t, owner.token, html('<h1 style="color:#c00">存储中断</h1>'));
+      proxy.cut();
+      await eventually(async () => (await t.request({ url: '/readyz' })).statusCode === 503, 10_000);
+      t.ctx.services.render.start();
+      // Neither a navigation error nor a try used up: queued again, saying why.
+      await eventually(
+        async () => (await t.ctx.services.render.job(site.deploymentId))?.error != null,
+        20_000,
+        'the render meets the outage',
+      );
+      const waiting = await t.ctx.services.render.job(site.deploymentId);
+      expect(waiting).toMatchObject({ status: 'queued', attempts: 0 });
+      expect(waiting?.error).toBe(messages.render.storageUnavailable);
+
+      proxy.restore();
+      await eventually(
+        async () => (await t.ctx.services.render.job(site.deploymentId))?.status === 'done',
+        30_000,
+        'rendered once the bucket is back',
+      );
+      const d = await deployments.byId(t.ctx.db, site.deploymentId);
+      expect(await t.ctx.store.stat(d!.thumbnail_sha256!)).not.toBeNull();
+      expect(await t.ctx.store.stat(d!.thumbnail_small_sha256!)).not.toBeNull();
+    } finally {
+      await t.close();
+      await proxy.close();
+      await s3.close();
+    }
+  }, 90_000);
 });
 
 async function bufferOf(t: TestApp, sha256: string): Promise<Buffer> {

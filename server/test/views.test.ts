@@ -8,7 +8,16 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedis, firstAttempt } from '../src/cluster/redis.js';
 import { createViewCounter } from '../src/services/views.js';
-import { createTestApp, liveProject, restartTestApp, SIMPLE_SITE, type TestApp } from './helpers.js';
+import { LocalBlobStore } from '../src/storage/index.js';
+import {
+  createTestApp,
+  listenPort,
+  liveProject,
+  restartTestApp,
+  SIMPLE_SITE,
+  type TestApp,
+} from './helpers.js';
+import { FaultyBlobStore } from './support/faulty-blob-store.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36';
@@ -31,6 +40,51 @@ async function stored(t: TestApp, id: number) {
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+describe('a view counts only when the page was sent', () => {
+  it('a page whose file cannot be read (cut off, storage away) counts nothing; served, it counts', async () => {
+    let store!: FaultyBlobStore;
+    const t = await createTestApp(
+      {},
+      {
+        store: (config) => {
+          store = new FaultyBlobStore(LocalBlobStore.inDataDir(config.dataDir));
+          return store;
+        },
+      },
+    );
+    try {
+      const page = `<!doctype html><title>浏览</title>${'<p>访问统计</p>'.repeat(4000)}`;
+      const { id } = await liveProject(t, [{ name: 'index.html', content: page }]);
+      const port = await listenPort(t);
+      const row = await t.ctx.db
+        .selectFrom('deployment_files')
+        .select('sha256')
+        .where('path', '=', 'index.html')
+        .executeTakeFirstOrThrow();
+      const get = async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/sites/${id}/`, {
+          headers: { 'user-agent': BROWSER },
+        });
+        return { status: res.status, body: await res.text().catch(() => null) };
+      };
+      // Never read yet (not in memory): the read breaks after the headers and a few bytes.
+      store.breakAfter(row.sha256, 1000);
+      const before = t.ctx.services.views.pendingCount();
+      const broken = await get();
+      expect(store.failedReads).toBeGreaterThan(0);
+      expect(broken.body === null || broken.body.length < page.length).toBe(true);
+      expect(t.ctx.services.views.pendingCount()).toBe(before);
+
+      store.heal();
+      const served = await get();
+      expect(served).toEqual({ status: 200, body: page });
+      await expect.poll(() => t.ctx.services.views.pendingCount()).toBe(before + 1);
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('site views', () => {
   let t: TestApp;

@@ -19,6 +19,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { REFERENCED_BLOBS_SQL } from '../repositories/deployment-files.js';
 import { BlobNotFound, type BlobStore, LocalBlobStore } from '../storage/index.js';
 import {
   BackupError,
@@ -126,10 +127,7 @@ async function snapshotSqlite(file: string, dest: string): Promise<Snapshot> {
     // The copy is a database of its own from now on: one file, no WAL beside it.
     copy.pragma('journal_mode = DELETE');
     return {
-      hashes: copy
-        .prepare('select distinct sha256 from deployment_files order by sha256')
-        .pluck()
-        .all() as string[],
+      hashes: copy.prepare(REFERENCED_BLOBS_SQL).pluck().all() as string[],
       migrations: copy.prepare('select name from kysely_migration order by name').pluck().all() as string[],
     };
   } finally {
@@ -157,9 +155,7 @@ async function snapshotPostgres(url: string, schema: string | undefined, dest: s
     ]);
     // Awaited below; should a query fail first, its failure is the one reported, not pg_dump's.
     dump.catch(() => {});
-    const hashes = await client.query<{ sha256: string }>(
-      'select distinct sha256 from deployment_files order by sha256',
-    );
+    const hashes = await client.query<{ sha256: string }>(REFERENCED_BLOBS_SQL);
     const migrations = await client.query<{ name: string }>(
       'select name from kysely_migration order by name',
     );

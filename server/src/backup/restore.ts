@@ -71,7 +71,7 @@ export async function restore({ config, store, src, force = false, log = () => {
   const handle = openDatabase(database);
   try {
     const missing: string[] = [];
-    for (const sha256 of await deploymentFiles.distinctHashes(handle.db))
+    for (const sha256 of await deploymentFiles.referencedHashes(handle.db))
       if (!(await store.stat(sha256))) missing.push(sha256);
     if (missing.length > 0) {
       throw new BackupError(

@@ -132,6 +132,17 @@ export class OutageWatch {
     else if (!this.#asking && !this.#down && !this.#closed) void this.#ask();
   }
 
+  /**
+   * The dependency could not be reached before the watch existed (an instance starting during an
+   * outage): down from now on, asked again with the usual backoff, and `up` told once it answers.
+   * The `down` is not told: whoever starts says so in words of its own.
+   */
+  startDown(): void {
+    if (this.#down || this.#closed) return;
+    this.#down = true;
+    this.#scheduleRetry();
+  }
+
   /** Stops the timers; nothing is asked or reported from now on, and calls are refused. */
   close(): void {
     this.#closed = true;

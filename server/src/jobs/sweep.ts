@@ -49,6 +49,8 @@ export interface SweepDeps {
   metrics?: Pick<Metrics, 'reclaimed'>;
   /** Removes expired digest deploys, their leases and their unused blobs; returns how many. */
   expireDeploys?: () => Promise<number>;
+  /** Removes render jobs whose version is gone (repositories/render-jobs.ts); returns how many. */
+  dropRenderJobs?: () => Promise<number>;
   /** How long after this run other instances leave the blob part alone (default 1 min). */
   cooldownMs?: number;
   /**
@@ -121,6 +123,7 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
       leasesRemoved += await deps.leases.dropBlobLeasesOf(dead);
       await deps.leases.dropDeadInstances(new Date().toISOString());
       const deploysExpired = (await deps.expireDeploys?.()) ?? 0;
+      await deps.dropRenderJobs?.();
       let removed = 0;
       const onDeleted = (size: number) => deps.metrics?.reclaimed('blobs', size);
       let batch: string[] = [];

@@ -25,6 +25,20 @@ export function createAuditRepository(db: DB) {
       await trx.insertInto('audit_logs').values(row).execute();
     },
 
+    /** Whether this actor did `action` to the target since `since` (an ISO time). */
+    async didSince(actorId: number, action: string, targetId: string, since: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('audit_logs')
+        .select('id')
+        .where('actor_id', '=', actorId)
+        .where('action', '=', action)
+        .where('target_id', '=', targetId)
+        .where('created_at', '>=', since)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async list(filter: AuditFilter, page: number, pageSize: number) {
       let q = db.selectFrom('audit_logs');
       if (filter.actor) {

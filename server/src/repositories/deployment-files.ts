@@ -50,8 +50,20 @@ export function servingRows(db: DB, deploymentId: number) {
 }
 
 /** Every blob hash any deployment refers to, each once. */
-export async function distinctHashes(db: DB): Promise<string[]> {
-  const rows = await db.selectFrom('deployment_files').select('sha256').distinct().execute();
+/**
+ * Every blob a row refers to: the versions' files and their rendered pictures (docs/render.md),
+ * each once, in order. Plain SQL, the same on both engines, so the backup can run it on its own
+ * connection inside the dump's snapshot (backup/backup.ts).
+ */
+export const REFERENCED_BLOBS_SQL =
+  'select sha256 from deployment_files' +
+  ' union select thumbnail_sha256 from deployments where thumbnail_sha256 is not null' +
+  ' union select thumbnail_small_sha256 from deployments where thumbnail_small_sha256 is not null' +
+  ' order by 1';
+
+/** Every blob a row refers to (REFERENCED_BLOBS_SQL): what a restore checks is in the store. */
+export async function referencedHashes(db: DB): Promise<string[]> {
+  const { rows } = await sql.raw<{ sha256: string }>(REFERENCED_BLOBS_SQL).execute(db);
   return rows.map((r) => r.sha256);
 }
 

@@ -77,7 +77,7 @@ export function createRenderJobsRepository(db: DB) {
       outcome:
         | { status: 'done'; durationMs: number }
         | { status: 'failed'; error: string; durationMs: number }
-        | { status: 'queued'; error: string; runAfter: string },
+        | { status: 'queued'; error: string; runAfter: string; refund?: boolean },
       at: string,
       trx: DB = db,
     ): Promise<boolean> {
@@ -91,6 +91,8 @@ export function createRenderJobsRepository(db: DB) {
           ...(outcome.status === 'queued'
             ? { run_after: outcome.runAfter }
             : { duration_ms: outcome.durationMs }),
+          // A try that failed for a reason outside the page (a storage outage) is not counted.
+          ...(outcome.status === 'queued' && outcome.refund ? { attempts: sql`attempts - 1` } : {}),
           updated_at: at,
         })
         .where('id', '=', id)
@@ -98,6 +100,31 @@ export function createRenderJobsRepository(db: DB) {
         .where('status', '=', 'running')
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
+    },
+
+    /** Removes the jobs of a deleted project (in the delete's transaction). */
+    async dropOfProject(projectId: number, trx: DB = db): Promise<void> {
+      await trx.deleteFrom('render_jobs').where('project_id', '=', projectId).execute();
+    },
+
+    /**
+     * Removes the jobs whose version no longer exists (a project or account deleted by any path):
+     * the leftover sweep calls it; nothing references a job row.
+     */
+    async dropOfDeleted(): Promise<number> {
+      const r = await db
+        .deleteFrom('render_jobs')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('deployments')
+                .select('deployments.id')
+                .whereRef('deployments.id', '=', 'render_jobs.deployment_id'),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
     },
 
     async byDeployment(deploymentId: number): Promise<RenderJobRow | undefined> {

@@ -107,7 +107,12 @@ export async function siteRoutes(
       isHtml(resolution.file.mime_type) &&
       !isPrefetch(request)
     ) {
-      views.count(site.projectId, metaOf(request));
+      // Counted once the answer was handed to the network in full ('finish'), not before its
+      // file is read: a visitor who got a 503 (storage away) or a cut-off page is no view.
+      const meta = metaOf(request);
+      reply.raw.once('finish', () => {
+        if (reply.statusCode < 500) views.count(site.projectId, meta);
+      });
     }
     return sendSiteFile(request, reply, resolution.file, {
       source: siteFiles,

@@ -41,6 +41,15 @@ export function createAuditService(db: DB) {
       );
     },
 
+    /**
+     * Whether this actor deleted this project within the last `withinMs`: a repeated delete (a
+     * client or proxy retrying one whose answer was lost) is then answered as the first was.
+     */
+    deletedRecently(actorId: number, projectId: number, withinMs: number): Promise<boolean> {
+      const since = new Date(Date.now() - withinMs).toISOString();
+      return repo.didSince(actorId, 'project.delete', String(projectId), since);
+    },
+
     /** A page of entries, newest first. A date alone in `to` includes that whole (UTC) day. */
     list(q: AuditLogFilters) {
       const filter: AuditFilter = {

@@ -65,7 +65,12 @@ export interface ProjectEvents {
 /** Queues a version's render with the upload's own transaction, so no stored version misses one. */
 export interface RenderQueue {
   enqueue(deploymentId: number, projectId: number, at: string, trx: DB): Promise<void>;
+  /** A deleted project's jobs go with it. */
+  dropOfProject?(projectId: number, trx: DB): Promise<void>;
 }
+
+/** How long a repeated delete of a project the same account deleted is answered as a success. */
+export const DELETE_REPEAT_MS = 10 * 60_000;
 
 /** What admitUpload decided before the body was read: the limits, and the project of a new version. */
 export interface UploadAdmission {
@@ -431,28 +436,53 @@ export function createProjectService(deps: {
       return detail((await projects.byId(p.id))!);
     },
 
-    /** Deletes the project, its versions and every blob nothing else uses. */
+    /**
+     * Deletes the project, its versions and every blob nothing else uses. Once the rows are gone
+     * the answer is a success: blobs that can't be removed now (storage away) are left to the
+     * orphan sweep. A repeat by the same account within DELETE_REPEAT_MS (a retry whose first
+     * answer was lost) is a success too, found by the first one's audit entry, written in the
+     * delete's own transaction (docs/decisions.md "A committed delete answers success").
+     */
     async remove(actor: Actor, id: number, meta: RequestMeta) {
-      const p = await visible(actor, id);
+      const repeated = (error: unknown) =>
+        error instanceof NotFound && audit.deletedRecently(actor.id, id, DELETE_REPEAT_MS);
+      let p: Awaited<ReturnType<typeof visible>>;
+      try {
+        p = await visible(actor, id);
+      } catch (error) {
+        if (await repeated(error)) return;
+        throw error;
+      }
       if (!projectPolicy.delete(actor, p)) throw new NotFound(m.notFound);
-      const hashes = await gate.run(async () => {
-        const used = await deploymentFiles.hashesOfProject(db, p.id);
-        await db.transaction().execute(async (trx) => {
-          // A delete that raced this one (PostgreSQL runs them side by side) already took it.
-          if (!(await projects.remove(trx, p.id))) throw new NotFound(m.notFound);
+      let hashes: string[];
+      try {
+        hashes = await gate.run(async () => {
+          const used = await deploymentFiles.hashesOfProject(db, p.id);
+          await db.transaction().execute(async (trx) => {
+            // A delete that raced this one (PostgreSQL runs them side by side) already took it.
+            if (!(await projects.remove(trx, p.id))) throw new NotFound(m.notFound);
+            await deps.renders?.dropOfProject?.(p.id, trx);
+            await audit.record(
+              {
+                actor,
+                action: 'project.delete',
+                targetType: 'project',
+                targetId: p.id,
+                detail: { name: p.name, owner: p.owner_username },
+                ip: meta.ip,
+              },
+              trx,
+            );
+          });
+          return used;
         });
-        return used;
-      });
-      await gate.deleteUnused(hashes);
+      } catch (error) {
+        if (await repeated(error)) return;
+        throw error;
+      }
       events.liveChanged(p.id);
-      await audit.record({
-        actor,
-        action: 'project.delete',
-        targetType: 'project',
-        targetId: p.id,
-        detail: { name: p.name, owner: p.owner_username },
-        ip: meta.ip,
-      });
+      // Committed: what can't be removed now is the sweep's (it finds unreferenced blobs).
+      await gate.deleteUnused(hashes).catch(() => undefined);
     },
 
     /**

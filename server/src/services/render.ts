@@ -6,6 +6,7 @@
  * tried three times in all, and then marked failed with their reason. Without Chromium the feature
  * says so once and stays idle; everything else works.
  */
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { format, messages } from '@sitehall/contracts';
 import { parseContentCheck, riskRankOf } from '../content-check/report.js';
@@ -22,7 +23,9 @@ import * as deploymentFiles from '../repositories/deployment-files.js';
 import * as deployments from '../repositories/deployments.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
 import type { RenderJobRow, RenderJobsRepository } from '../repositories/render-jobs.js';
-import type { BlobStore } from '../storage/index.js';
+import { type BlobStore, StorageUnavailable } from '../storage/index.js';
+import { isStoreOutage } from '../storage/s3-guard.js';
+import type { BlobGate } from './blob-gate.js';
 import type { Metrics } from './metrics.js';
 import type { PlatformSettings } from './settings.js';
 
@@ -41,6 +44,8 @@ export interface RenderServiceDeps {
   jobs: RenderJobsRepository;
   projects: ProjectsRepository;
   store: BlobStore;
+  /** Holds the pictures' hashes under a blob lease until the deployment references them. */
+  gate: Pick<BlobGate, 'storing'>;
   settings: { get(): Promise<PlatformSettings> };
   metrics: Pick<Metrics, 'rendered'>;
   /** False: this instance queues renders but runs none (RENDER_WORKER=off). */
@@ -77,6 +82,8 @@ async function thumbnails(png: Buffer): Promise<{ large: Buffer; small: Buffer }
   const [large, small] = await Promise.all([resize(THUMBNAIL_SIZES.large), resize(THUMBNAIL_SIZES.small)]);
   return { large, small };
 }
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 export function createRenderService(deps: RenderServiceDeps) {
   const { db, jobs, projects, store } = deps;
@@ -142,6 +149,14 @@ export function createRenderService(deps: RenderServiceDeps) {
   async function runJob(job: RenderJobRow): Promise<void> {
     const started = Date.now();
     let watch: MemoryWatch | undefined;
+    // A read the page asked for that met a storage outage: Chromium reports it as a failed load
+    // (or draws the page without it), so it is remembered here to tell what really happened.
+    let storageError: unknown = null;
+    const read = (sha256: string) =>
+      store.read(sha256).catch((err: unknown) => {
+        if (isStoreOutage(err)) storageError ??= err;
+        throw err;
+      });
     try {
       const d = await deployments.byId(db, job.deployment_id);
       if (!d) {
@@ -159,41 +174,60 @@ export function createRenderService(deps: RenderServiceDeps) {
           id: d.id,
           entryFile: d.entry_file,
           lookup: async (path) => files.get(path),
-          read: (f) => store.read(f.sha256),
+          read: (f) => read(f.sha256),
         },
         {
           allowPublicAssets: settings.render.allowPublicAssets,
           ...(deps.loadTimeoutMs ? { loadTimeoutMs: deps.loadTimeoutMs } : {}),
         },
       );
+      if (storageError) throw new StorageUnavailable(storageError);
       const blank = await isBlank(result.screenshot);
       const pictures = await thumbnails(result.screenshot);
-      const large = await store.put(Readable.from([pictures.large]));
-      const small = await store.put(Readable.from([pictures.small]));
-      const at = now();
+      const hashes = [sha256(pictures.large), sha256(pictures.small)];
       const ms = Date.now() - started;
-      await deps.db.transaction().execute(async (trx) => {
-        // Read again inside the transaction: an upload's check or another render may have written it.
-        const fresh = await deployments.byId(trx, d.id);
-        const report = parseContentCheck(fresh?.content_check ?? null);
-        const merged = report ? mergeRuntime(report, result.observations, blank, at) : null;
-        await jobs.saveResult(
-          d.id,
-          {
-            thumbnail: large.sha256,
-            thumbnailSmall: small.sha256,
-            contentCheck: merged ? JSON.stringify(merged) : null,
-            contentRisk: merged ? riskRankOf(merged) : null,
-            at,
-          },
-          trx,
-        );
-        await jobs.settle(job.id, deps.holder, { status: 'done', durationMs: ms }, at, trx);
+      // Leased like an upload's blobs from before they are stored until the rows reference them:
+      // the orphan sweep (here, on another instance, or at a restart after kill -9) skips them.
+      await deps.gate.storing(hashes, async () => {
+        const large = await store.put(Readable.from([pictures.large]));
+        const small = await store.put(Readable.from([pictures.small]));
+        const at = now();
+        await deps.db.transaction().execute(async (trx) => {
+          // Read again inside the transaction: an upload's check or another render may have written it.
+          const fresh = await deployments.byId(trx, d.id);
+          const report = parseContentCheck(fresh?.content_check ?? null);
+          const merged = report ? mergeRuntime(report, result.observations, blank, at) : null;
+          await jobs.saveResult(
+            d.id,
+            {
+              thumbnail: large.sha256,
+              thumbnailSmall: small.sha256,
+              contentCheck: merged ? JSON.stringify(merged) : null,
+              contentRisk: merged ? riskRankOf(merged) : null,
+              at,
+            },
+            trx,
+          );
+          await jobs.settle(job.id, deps.holder, { status: 'done', durationMs: ms }, at, trx);
+        });
       });
       deps.metrics.rendered('done', ms);
     } catch (err) {
       const ms = Date.now() - started;
       deps.metrics.rendered('failed', ms);
+      if (storageError || isStoreOutage(err)) {
+        // Not the page's fault: queued again without counting the try, and taken once the store
+        // answers (pump takes nothing while it is known down). The browser is fine as it is.
+        const outcome = {
+          status: 'queued',
+          error: messages.render.storageUnavailable,
+          runAfter: new Date(Date.now() + (deps.retryAfterMs ?? RETRY_AFTER_MS)).toISOString(),
+          refund: true,
+        } as const;
+        await jobs.settle(job.id, deps.holder, outcome, now()).catch(() => {});
+        log('warn', 'render postponed: storage unreachable', { deployment: job.deployment_id });
+        return;
+      }
       // A page that hung (or crashed the browser) leaves its renderer in an unknown state.
       await browser.close();
       // Its renderer was ended for its memory during this render (the page crashed or could not
@@ -240,7 +274,8 @@ export function createRenderService(deps: RenderServiceDeps) {
     if (stopped || missing) return;
     const settings = await deps.settings.get();
     pagesBeforeRestart = settings.render.pagesPerBrowser;
-    while (!stopped && running.size < settings.render.concurrency) {
+    // A store known to be down would fail every render: jobs wait, queued, until it answers.
+    while (!stopped && !store.down && running.size < settings.render.concurrency) {
       const t = Date.now();
       const job = await jobs.take(
         deps.holder,

@@ -68,6 +68,8 @@ export interface BlobStore {
    * asking it: what an upload checks before reading a body it could not store anyway.
    */
   throwIfDown?(): void;
+  /** Whether a store on the network is known to be unreachable right now (a local folder has no such state). */
+  readonly down?: boolean;
 }
 
 /** A networked store became unreachable (its calls fail with a 503 at once), or answers again. */

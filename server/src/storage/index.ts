@@ -1,6 +1,7 @@
 import { type Config, ConfigError } from '../config.js';
 import type { BlobStore } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
+import { isStoreOutage } from './s3-guard.js';
 
 export {
   assertSha256,
@@ -11,12 +12,22 @@ export {
   isSha256Hex,
 } from './blob-store.js';
 export { LocalBlobStore, type LocalBlobStoreOptions } from './local-blob-store.js';
+export { StorageUnavailable } from './s3-guard.js';
 
 /**
  * The blob store the configuration asks for (STORAGE). The AWS SDK is loaded only for S3: it
  * would add a few hundred milliseconds to every start of the default install.
+ *
+ * A bucket that can't be reached (refused, a timeout, DNS, a 5xx) is an outage, not a mistake:
+ * with `whenUnreachable: 'start'` (the server) the store is returned known to be down, and is used
+ * once its HeadBucket answers, as PostgreSQL and Redis are (docs/decisions.md "S3 outages").
+ * Command-line tools keep the default and stop. A bucket that answers no (no such bucket, bad
+ * credentials) stops either way, in plain words.
  */
-export async function openBlobStore(config: Config): Promise<BlobStore> {
+export async function openBlobStore(
+  config: Config,
+  opts: { whenUnreachable?: 'start' | 'stop' } = {},
+): Promise<BlobStore> {
   if (config.storage.kind === 'local') return LocalBlobStore.inDataDir(config.dataDir);
   const { S3BlobStore } = await import('./s3-blob-store.js');
   const store = S3BlobStore.fromConfig(config.storage);
@@ -24,6 +35,10 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
   try {
     await store.check();
   } catch (error) {
+    if (opts.whenUnreachable === 'start' && isStoreOutage(error)) {
+      store.guard.startDown();
+      return store;
+    }
     store.client.destroy();
     const { bucket, endpoint } = config.storage;
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -141,13 +141,29 @@ export class S3BlobStore implements BlobStore {
     this.guard.throwIfDown();
   }
 
+  get down(): boolean {
+    return this.guard.down;
+  }
+
   static fromConfig(config: S3StorageConfig, opts?: S3BlobStoreOptions): S3BlobStore {
     return new S3BlobStore(createS3Client(config), config.bucket, config.prefix ?? '', opts);
   }
 
-  /** Resolves when the bucket exists and these credentials may use it; throws the reason otherwise. */
-  async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  /**
+   * Resolves when the bucket exists and these credentials may use it; throws the reason otherwise.
+   * A store that accepts the connection and says nothing for `timeoutMs` fails with a TimeoutError
+   * (an outage, as the SDK's own timeouts are).
+   */
+  async check(timeoutMs = 3_000): Promise<void> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      throw Object.assign(new Error(`no answer from the bucket within ${timeoutMs} ms`), {
+        name: 'TimeoutError',
+      });
+    }
   }
 
   async put(source: Readable): Promise<{ sha256: string; size: number }> {

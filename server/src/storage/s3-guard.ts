@@ -81,6 +81,11 @@ export class S3Guard {
     return this.#watch.down;
   }
 
+  /** The store could not be reached at start: down until its HeadBucket answers (see startDown). */
+  startDown(): void {
+    this.#watch.startDown();
+  }
+
   /** StorageUnavailable while the store is known to be down; nothing otherwise. */
   throwIfDown(): void {
     if (!this.#watch.available) throw new StorageUnavailable();

@@ -6,10 +6,20 @@
  */
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
 import { migrationNames } from '../../src/db/migrations/index.js';
-import { freshDatabase, tempDir, usingPostgres } from '../helpers.js';
+import {
+  ADMIN_PASSWORD,
+  createTestApp,
+  freshDatabase,
+  multipart,
+  tempDir,
+  usingPostgres,
+} from '../helpers.js';
 import { type ChildServer, startChildServer } from '../support/children.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from '../support/redis.js';
+import { startS3rver } from '../support/s3rver.js';
 import {
   direct,
   eventually,
@@ -109,6 +119,81 @@ describe('start while Redis is unreachable', () => {
     await eventually(async () => (await readyz(port)).status === 200, 20_000, 'ready after restore');
     expect(server.process.exitCode).toBeNull();
   }, 60_000);
+});
+
+describe('start while S3 is unreachable', () => {
+  for (const fault of ['cut', 'blackhole'] as const) {
+    it(`${fault}: starts, serves what needs no storage, and uses the bucket once it answers`, async () => {
+      const s3 = await startS3rver();
+      cleanups.push(() => s3.close());
+      const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(s3.endpoint).port) });
+      cleanups.push(() => proxy.close());
+      // A reference app makes the database and the first admin that the child then uses.
+      const made = await createTestApp();
+      await made.app.close();
+      cleanups.push(() => made.close().catch(() => {}));
+      proxy[fault]();
+      const server = await child({
+        dataDir: made.dataDir,
+        database: made.config.database,
+        env: { ...s3.env, S3_ENDPOINT: `http://${proxy.address}` },
+      });
+      const { port } = server;
+      const pid = server.process.pid;
+
+      expect((await timed(port, '/healthz')).status).toBe(200);
+      const notReady = await readyz(port);
+      expect(notReady.status).toBe(503);
+      expect(notReady.body.failed).toEqual(['storage']);
+      // What needs only the database is served: the showcase and signing in.
+      expect((await timed(port, '/api/projects/public')).status).toBe(200);
+      const login = await timed(port, '/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+      });
+      expect(login.status).toBe(200);
+      const auth = {
+        authorization: `Bearer ${(JSON.parse(login.text) as { data: { token: string } }).data.token}`,
+      };
+      const upload = async () => {
+        const { payload, headers } = await multipart({ project_name: '存储恢复' }, [
+          { name: 'index.html', content: '<!doctype html><title>t</title><h1>存储恢复</h1>' },
+        ]);
+        return timed(port, '/api/projects/upload', {
+          method: 'POST',
+          headers: { ...headers, ...auth },
+          body: payload,
+        });
+      };
+      // What needs the bucket is a 503 at once, not a hang.
+      const refused = await upload();
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.text).message).toBe('文件存储暂时不可用，请稍后重试');
+      expect(refused.ms).toBeLessThan(2_000);
+
+      proxy.restore();
+      await eventually(async () => (await readyz(port)).status === 200, 20_000, 'ready after restore');
+      const stored = await upload();
+      expect(stored.status, stored.text).toBe(201);
+      expect(server.process.exitCode).toBeNull();
+      expect(server.process.pid).toBe(pid);
+    }, 60_000);
+  }
+
+  it('a bucket that answers no (none by that name) still stops the start, in plain words', async () => {
+    const s3 = await startS3rver();
+    cleanups.push(() => s3.close());
+    const dir = dataDir();
+    const fresh = usingPostgres ? await freshSchema() : null;
+    const config = loadConfig(
+      { NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...s3.env, S3_BUCKET: 'no-such-bucket' },
+      fresh ? { database: fresh.database } : {},
+    );
+    await expect(buildApp(config, { logger: false })).rejects.toThrow(
+      /S3 storage: bucket "no-such-bucket" .* cannot be used .*the bucket must exist/,
+    );
+  }, 30_000);
 });
 
 async function freshSchema() {

@@ -4,6 +4,8 @@ export const renderMessages = {
   failed: '渲染失败',
   /** {limit} */
   memoryExceeded: '页面占用内存超过 {limit} MB，渲染已终止，不再重试',
+  /** A render that met a storage outage: queued again, not counted as a try. */
+  storageUnavailable: '文件存储暂时不可用，存储恢复后将自动重新渲染',
   /** {n} */
   queued: '已加入渲染队列（{n} 个版本）',
   unavailable: '服务器未安装 Chromium，无法生成站点截图',
