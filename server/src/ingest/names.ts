@@ -24,9 +24,9 @@ const FORBIDDEN_CHARS =
  * Hangul fillers, Khmer inherent vowels). `index\u200b.html` reads as `index.html`, and
  * `evil\u202elmth.txt` as `eviltxt.html`.
  */
-const INVISIBLE_CHARS = /[\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/u;
+const INVISIBLE_CHARS = /[\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u17b4\u17b5\u3164\uffa0]|\u034f/u;
 const ESCAPED_IN_MESSAGES =
-  /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0]/gu;
+  /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u17b4\u17b5\u3164\uffa0]|\u034f/gu;
 const DRIVE_LETTER = /^[A-Za-z]:/;
 
 /** A name fit to quote in a message: invisible characters shown as \u escapes, long names cut. */
