@@ -8,6 +8,8 @@ import { type CliResult, runCli } from './support/cli.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const hasRedis = await redisReachable();
+/** Each run of the command starts a Node process with tsx: seconds on a busy machine. */
+const CLI_TIMEOUT_MS = 90_000;
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -49,7 +51,7 @@ describe('npm run reset-password -- USERNAME', () => {
     expect(entry).toMatchObject({ actor_id: null, ip: 'cli' });
     expect(JSON.parse(entry!.detail!)).toEqual({ via: 'cli', tokens_revoked: 1 });
     expect(JSON.stringify(entry)).not.toContain(password);
-  });
+  }, CLI_TIMEOUT_MS);
 
   it('exits with an error for an unknown user or without a username, changing nothing', async () => {
     const before = await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute();
@@ -62,7 +64,7 @@ describe('npm run reset-password -- USERNAME', () => {
     expect(
       await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute(),
     ).toEqual(before);
-  });
+  }, CLI_TIMEOUT_MS);
 });
 
 /**
@@ -85,7 +87,7 @@ async function lockOutThenReset(app: TestApp, env: Record<string, string> = {}) 
 describe('npm run reset-password lifts the lock-out while the server runs', () => {
   it('with the counts in the server’s memory', async () => {
     await lockOutThenReset(t);
-  });
+  }, CLI_TIMEOUT_MS);
 
   it.skipIf(!hasRedis)('with the counts in Redis (REDIS_URL)', async () => {
     const prefix = uniqueRedisPrefix();
@@ -97,5 +99,5 @@ describe('npm run reset-password lifts the lock-out while the server runs', () =
       await shared.close();
       await dropRedisPrefix(prefix);
     }
-  });
+  }, CLI_TIMEOUT_MS);
 });
