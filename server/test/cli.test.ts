@@ -8,6 +8,8 @@ import { type CliResult, runCli } from './support/cli.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const hasRedis = await redisReachable();
+/** Each run of the command starts a Node process with tsx: seconds on a busy machine. */
+const CLI_TIMEOUT_MS = 90_000;
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -19,50 +21,62 @@ function resetPassword(...args: string[]): Promise<CliResult> {
 }
 
 describe('npm run reset-password -- USERNAME', () => {
-  it('prints a new password that works, and signs the account out everywhere', async () => {
-    const u = await t.createUser({ username: 'Forgetful_One' });
-    const second = await t.login(u.username, u.password, true);
-    const made = await t.request({
-      method: 'POST',
-      url: '/api/auth/tokens',
-      token: u.token,
-      body: { name: 'CI' },
-    });
-    const apiToken = made.json().data.token as string;
+  it(
+    'prints a new password that works, and signs the account out everywhere',
+    async () => {
+      const u = await t.createUser({ username: 'Forgetful_One' });
+      const second = await t.login(u.username, u.password, true);
+      const made = await t.request({
+        method: 'POST',
+        url: '/api/auth/tokens',
+        token: u.token,
+        body: { name: 'CI' },
+      });
+      const apiToken = made.json().data.token as string;
 
-    const { code, stdout, stderr } = await resetPassword('forgetful_one');
-    expect(code, stderr).toBe(0);
-    const lines = stdout.trim().split('\n');
-    const password = lines.at(-1)!.trim();
-    expect(lines[0]).toContain('Forgetful_One');
-    expect(password).toMatch(/^[A-Za-z0-9]{16,}$/);
+      const { code, stdout, stderr } = await resetPassword('forgetful_one');
+      expect(code, stderr).toBe(0);
+      const lines = stdout.trim().split('\n');
+      const password = lines.at(-1)!.trim();
+      expect(lines[0]).toContain('Forgetful_One');
+      expect(password).toMatch(/^[A-Za-z0-9]{16,}$/);
 
-    // Its sessions and its API tokens end with the old password.
-    for (const token of [u.token, second, apiToken]) {
-      expectFailure(await t.request({ url: '/api/auth/profile', token }), 401);
-    }
-    expectFailure(await loginAttempt(t, u.username, u.password), 401);
-    const token = await t.login(u.username, password);
-    expect((await t.request({ url: '/api/auth/profile', token })).statusCode).toBe(200);
+      // Its sessions and its API tokens end with the old password.
+      for (const token of [u.token, second, apiToken]) {
+        expectFailure(await t.request({ url: '/api/auth/profile', token }), 401);
+      }
+      expectFailure(await loginAttempt(t, u.username, u.password), 401);
+      const token = await t.login(u.username, password);
+      expect((await t.request({ url: '/api/auth/profile', token })).statusCode).toBe(200);
 
-    const [entry] = await auditEntries(t, { action: 'user.password_reset', targetId: u.id });
-    expect(entry).toMatchObject({ actor_id: null, ip: 'cli' });
-    expect(JSON.parse(entry!.detail!)).toEqual({ via: 'cli', tokens_revoked: 1 });
-    expect(JSON.stringify(entry)).not.toContain(password);
-  });
+      const [entry] = await auditEntries(t, { action: 'user.password_reset', targetId: u.id });
+      expect(entry).toMatchObject({ actor_id: null, ip: 'cli' });
+      expect(JSON.parse(entry!.detail!)).toEqual({ via: 'cli', tokens_revoked: 1 });
+      expect(JSON.stringify(entry)).not.toContain(password);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it('exits with an error for an unknown user or without a username, changing nothing', async () => {
-    const before = await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute();
-    const [unknown, missing] = await Promise.all([resetPassword('nobody_by_that_name'), resetPassword()]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('用户不存在');
-    expect(unknown.stdout).toBe('');
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('reset-password');
-    expect(
-      await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute(),
-    ).toEqual(before);
-  });
+  it(
+    'exits with an error for an unknown user or without a username, changing nothing',
+    async () => {
+      const before = await t.ctx.db
+        .selectFrom('users')
+        .select(['id', 'password_hash'])
+        .orderBy('id')
+        .execute();
+      const [unknown, missing] = await Promise.all([resetPassword('nobody_by_that_name'), resetPassword()]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('用户不存在');
+      expect(unknown.stdout).toBe('');
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('reset-password');
+      expect(
+        await t.ctx.db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute(),
+      ).toEqual(before);
+    },
+    CLI_TIMEOUT_MS,
+  );
 });
 
 /**
@@ -83,19 +97,27 @@ async function lockOutThenReset(app: TestApp, env: Record<string, string> = {}) 
 }
 
 describe('npm run reset-password lifts the lock-out while the server runs', () => {
-  it('with the counts in the server’s memory', async () => {
-    await lockOutThenReset(t);
-  });
+  it(
+    'with the counts in the server’s memory',
+    async () => {
+      await lockOutThenReset(t);
+    },
+    CLI_TIMEOUT_MS,
+  );
 
-  it.skipIf(!hasRedis)('with the counts in Redis (REDIS_URL)', async () => {
-    const prefix = uniqueRedisPrefix();
-    const shared = await createTestApp({ redisUrl: testRedisUrl, redisPrefix: prefix });
-    try {
-      await shared.ctx.cluster.ready;
-      await lockOutThenReset(shared, { REDIS_URL: testRedisUrl, REDIS_PREFIX: prefix });
-    } finally {
-      await shared.close();
-      await dropRedisPrefix(prefix);
-    }
-  });
+  it.skipIf(!hasRedis)(
+    'with the counts in Redis (REDIS_URL)',
+    async () => {
+      const prefix = uniqueRedisPrefix();
+      const shared = await createTestApp({ redisUrl: testRedisUrl, redisPrefix: prefix });
+      try {
+        await shared.ctx.cluster.ready;
+        await lockOutThenReset(shared, { REDIS_URL: testRedisUrl, REDIS_PREFIX: prefix });
+      } finally {
+        await shared.close();
+        await dropRedisPrefix(prefix);
+      }
+    },
+    CLI_TIMEOUT_MS,
+  );
 });

@@ -117,6 +117,16 @@ for (const [name, makeStore, available] of stores) {
       expect((await store.peek(`throttle:ip:${ip}`))?.count).toBe(5);
     });
 
+    it('an attempt that was never verified is taken back', async () => {
+      const throttle = createLoginThrottle(store, { ...limits, perAccount: 2, perIp: 100 });
+      const account = `user:${key()}`;
+      for (let i = 0; i < 5; i++) {
+        await throttle.reserve(account, '10.0.5.1');
+        await throttle.cancelled(account, '10.0.5.1');
+      }
+      await expect(throttle.reserve(account, '10.0.5.1')).resolves.toEqual({ delayMs: 0 });
+    });
+
     it('a refused or successful attempt does not count against the address', async () => {
       const throttle = createLoginThrottle(store, { ...limits, perAccount: 2, perIp: 3 });
       const ip = `10.0.4.${n % 250}`;

@@ -3,7 +3,7 @@
  * the secret, revoked; a token acts as its owner for the owner's own projects only, and is refused
  * on administration, on the token list and on account changes, whatever the owner's role.
  */
-import { API_TOKEN_PREFIX, messages } from '@sitehall/contracts';
+import { API_TOKEN_PREFIX, API_TOKENS_MAX, format, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/services/sessions.js';
 import {
@@ -62,6 +62,24 @@ describe('API tokens', () => {
     expect(me.json().data.user.id).toBe(user.id);
     const after = await t.request({ url: '/api/auth/tokens', token: user.token });
     expect(after.json().data.tokens[0].last_used_at).not.toBeNull();
+  });
+
+  it('holds at most 20 tokens per account: the next one is refused with 409', async () => {
+    const user = await t.createUser();
+    for (let i = 0; i < API_TOKENS_MAX; i++) await newToken(user.token, `令牌 ${i}`);
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      token: user.token,
+      body: { name: '多一个' },
+    });
+    expectFailure(res, 409, format(m.tooManyTokens, { n: API_TOKENS_MAX }));
+    const rows = await t.ctx.db
+      .selectFrom('api_tokens')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows).toHaveLength(API_TOKENS_MAX);
   });
 
   it('refuses a blank or over-long name with a Chinese message and stores nothing', async () => {

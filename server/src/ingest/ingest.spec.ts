@@ -418,7 +418,8 @@ describe('zip archives', () => {
     ['site\\..\\evil.html', 'pathTraversal'],
     ['C:/evil.html', 'pathTraversal'],
     ['evil\u0000.html', 'badName'],
-    ['evil\u202elmth.txt', 'badName'],
+    ['evil\u202elmth.txt', 'invisibleName'],
+    ['index\u200b.html', 'invisibleName'],
     ['tab\u0009.html', 'badName'],
   ] as const)('refuses the entry name %j', async (name, reason) => {
     await refused(
@@ -715,7 +716,7 @@ describe('7z archives', () => {
     ['symlink.7z', 'notRegularFile'],
     ['case-collision.7z', 'duplicateName'],
     ['nfd-collision.7z', 'duplicateName'],
-    ['bidi-name.7z', 'badName'],
+    ['bidi-name.7z', 'invisibleName'],
     ['traversal.7z', 'pathTraversal'],
     ['absolute.7z', 'pathTraversal'],
     ['corrupt-data.7z', 'corrupt'],

@@ -12,22 +12,29 @@ const MAX_COMPONENT_BYTES = 255;
 const MAX_PATH_BYTES = 1024;
 
 /**
- * C0/C1 controls, the bidirectional marks and overrides that make a name display differently
- * from what it is (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069), BOM, the replacement character
- * a failed decoding leaves behind, and lone surrogates.
+ * C0/C1 controls, the replacement character a failed decoding leaves behind, and lone surrogates.
  */
 const FORBIDDEN_CHARS =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+  /[\u0000-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+/**
+ * Characters that make a name look like another one (docs/decisions.md "File names"): every
+ * format character (Unicode Cf: the zero-width space, joiners and non-joiner, the bidirectional
+ * marks, embeddings, overrides and isolates, the word joiner, soft hyphen, BOM, tags...), the
+ * line and paragraph separators, and letters that draw nothing (the combining grapheme joiner,
+ * Hangul fillers, Khmer inherent vowels). `index\u200b.html` reads as `index.html`, and
+ * `evil\u202elmth.txt` as `eviltxt.html`.
+ */
+const INVISIBLE_CHARS = /[\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u17b4\u17b5\u3164\uffa0]|\u034f/u;
 const ESCAPED_IN_MESSAGES =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+  /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u17b4\u17b5\u3164\uffa0]|\u034f/gu;
 const DRIVE_LETTER = /^[A-Za-z]:/;
 
 /** A name fit to quote in a message: invisible characters shown as \u escapes, long names cut. */
 export function displayName(name: string): string {
-  const visible = name.replace(
-    ESCAPED_IN_MESSAGES,
-    (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`,
-  );
+  const visible = name.replace(ESCAPED_IN_MESSAGES, (c) => {
+    const code = c.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
   return visible.length > 200 ? `${visible.slice(0, 200)}…` : visible;
 }
 
@@ -68,6 +75,7 @@ export function checkEntryName(name: string, isDir: boolean): string {
   if (parts.some((p) => p === '' || p === '.' || p === '..')) {
     throw new Refusal('pathTraversal', { name: shown });
   }
+  if (INVISIBLE_CHARS.test(trimmed)) throw new Refusal('invisibleName', { name: shown });
   // ':' is a drive or an NTFS stream on Windows, and 'a:b.html' in a page is read as a URL scheme.
   if (FORBIDDEN_CHARS.test(trimmed) || trimmed.includes(':') || parts.some((p) => p.trim() === '')) {
     throw new Refusal('badName', { name: shown });

@@ -45,17 +45,49 @@ describe('entry names', () => {
   });
 
   it.each([
-    'a\u0000.html',
-    'bell\u0007.txt',
     'evil\u202elmth.txt',
     'x\u2066.css',
     'mark\u200e.js',
-    'bad\ufffd.txt',
-    'page:1.html',
-    ' /index.html',
-  ])('refuses the name %j', (name) => {
-    expect(reasonOf(() => checkEntryName(name, false))).toBe('badName');
+    'arabic\u061c.js',
+    'index\u200b.html',
+    'zw\u200c\u200d.css',
+    'join\u2060ed/a.js',
+    'soft\u00adhyphen.txt',
+    'bom\ufeff.txt',
+    'line\u2028.txt',
+    'filler\u3164.png',
+    'cgj\u034f.png',
+    'tag\u{e0041}.png',
+    'mongolian\u180e.png',
+  ])('refuses the look-alike name %j, with the invisible characters shown', (name) => {
+    let message = '';
+    expect(
+      reasonOf(() => {
+        try {
+          checkEntryName(name, false);
+        } catch (err) {
+          message = (err as Refusal).values.name ?? '';
+          throw err;
+        }
+      }),
+    ).toBe('invisibleName');
+    expect(message).toMatch(/\\u/);
+    expect(message).not.toMatch(/[\p{Cf}\u2028\u3164]|\u034f/u);
   });
+
+  it.each(['emoji-😀.png', '中文名称.html', 'café.css', 'ﾊﾝｶｸ.txt'])(
+    'accepts the visible name %j',
+    (name) => {
+      expect(checkEntryName(name, false)).toBe(name.normalize('NFC'));
+    },
+  );
+
+  it.each(['a\u0000.html', 'bell\u0007.txt', 'bad\ufffd.txt', 'page:1.html', ' /index.html'])(
+    'refuses the name %j',
+    (name) => {
+      expect(reasonOf(() => checkEntryName(name, false))).toBe('badName');
+    },
+  );
 
   it('limits depth and length', () => {
     const deep = `${Array.from({ length: 33 }, (_, i) => `d${i}`).join('/')}/a.txt`;

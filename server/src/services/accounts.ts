@@ -112,9 +112,16 @@ export function createAccountService(deps: {
       }
       // An account failing from many addresses: every sign-in of it waits a little, right or wrong.
       if (delayMs > 0) await setTimeout(delayMs);
-      const ok = user
-        ? await hasher.verify(user.password_hash, input.password)
-        : await hasher.verifyNothing(input.password);
+      let ok: boolean;
+      try {
+        ok = user
+          ? await hasher.verify(user.password_hash, input.password)
+          : await hasher.verifyNothing(input.password);
+      } catch (err) {
+        // Not verified (too many sign-ins hashing at once): the attempt does not count.
+        await throttle.cancelled(account, meta.ip);
+        throw err;
+      }
       if (!user || !ok) {
         await throttle.failed(account, meta.ip);
         await audit.record({
@@ -199,7 +206,11 @@ export function createAccountService(deps: {
         // A stolen session must not become a way to guess the password.
         const account = `password:${user.id}:${passwordGeneration(user)}`;
         await throttle.reserve(account, undefined, m.currentPasswordThrottled);
-        if (!(await hasher.verify(user.password_hash, input.current_password))) {
+        const right = await hasher.verify(user.password_hash, input.current_password).catch(async (err) => {
+          await throttle.cancelled(account);
+          throw err;
+        });
+        if (!right) {
           await throttle.failed(account);
           throw new Invalid('current_password', m.currentPasswordWrong);
         }

@@ -151,7 +151,7 @@ export function createLoginThrottle(
      * (with Retry-After, the reservation taken back) when it would be one too many: this account
      * from this address, or this address for any account. Returns how long the sign-in should wait
      * first because of the account's failures from everywhere (0 for most). Each reservation ends
-     * with `failed` or `succeeded`.
+     * with `failed`, `succeeded` or `cancelled`.
      */
     async reserve(
       account: string,
@@ -169,6 +169,10 @@ export function createLoginThrottle(
       }
       if (ip === undefined) return { delayMs: 0 };
       return { delayMs: accountDelayMs((await store.peek(accountKey(account)))?.count ?? 0, limits) };
+    },
+    /** The reserved attempt was never verified (the hashing queue was full): it is taken back. */
+    async cancelled(account: string, ip?: string): Promise<void> {
+      for (const [key] of refusing(account, ip)) await store.release(key);
     },
     /** The reserved attempt failed: it stays counted, and the account-wide count grows. */
     async failed(account: string, ip?: string): Promise<void> {

@@ -15,6 +15,8 @@ export const archiveMessages = {
   notRegularFile: '压缩包包含符号链接或特殊文件："{name}"',
   /** {name} */
   badName: '文件名包含非法字符："{name}"',
+  /** {name}, the invisible characters shown as \u escapes */
+  invisibleName: '文件名包含零宽字符或文字方向控制符，看到的名字与实际不同："{name}"',
   /** {name} */
   duplicateName: '存在重复或仅大小写不同的文件名："{name}"',
   /** {name} */

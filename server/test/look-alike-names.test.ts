@@ -1,0 +1,92 @@
+/**
+ * File names that look like other names (docs/decisions.md "File names"): a zero-width character,
+ * a joiner or a bidirectional control makes `index\u200b.html` read as `index.html` and
+ * `evil\u202elmth.txt` as `eviltxt.html`. Refused in a zip, among loose files and in a deploy's
+ * manifest, with a Chinese message naming the file (its invisible characters spelled out), leaving
+ * nothing behind.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { format, messages } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, expectFailure, listTree, makeZip, type TestApp, uploadProject } from './helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const PAGE = '<!doctype html><title>x</title><p>x</p>';
+
+/** The name, its invisible characters as they appear in the message. */
+const NAMES: Array<[string, string]> = [
+  ['index\u200b.html', 'index\\u200b.html'],
+  ['evil\u202elmth.txt', 'evil\\u202elmth.txt'],
+  ['js/app\u200d.js', 'js/app\\u200d.js'],
+  ['css\u2066/site.css', 'css\\u2066/site.css'],
+  ['img/logo\u00ad.png', 'img/logo\\u00ad.png'],
+  ['a\ufeff.html', 'a\\ufeff.html'],
+  ['tag\u{e0041}.html', 'tag\\u{e0041}.html'],
+];
+const refusal = (shown: string) => format(messages.archive.invisibleName, { name: shown });
+
+async function projectsOf(userId: number) {
+  return t.ctx.db.selectFrom('projects').select('id').where('owner_id', '=', userId).execute();
+}
+
+describe('look-alike file names', () => {
+  it.each(NAMES)('are refused inside a zip: %j', async (name, shown) => {
+    const user = await t.createUser();
+    const zip = await makeZip({ 'index.html': PAGE, [name]: 'x' });
+    const res = await uploadProject(t, user.token, { files: [{ name: 'site.zip', content: zip }] });
+    expectFailure(res, 400, refusal(shown));
+    expect(await projectsOf(user.id)).toEqual([]);
+  });
+
+  it.each(NAMES)('are refused among loose files: %j', async (name, shown) => {
+    const user = await t.createUser();
+    const res = await uploadProject(t, user.token, {
+      files: [
+        { name: 'site/index.html', content: PAGE },
+        { name: `site/${name}`, content: 'x' },
+      ],
+    });
+    expectFailure(res, 400, refusal(`site/${shown}`));
+    expect(await projectsOf(user.id)).toEqual([]);
+  });
+
+  it.each(NAMES)('are refused in a deploy’s manifest before a byte is sent: %j', async (name, shown) => {
+    const user = await t.createUser();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/deploys',
+      token: user.token,
+      body: { project_name: '部署', files: { 'index.html': sha(PAGE), [name]: sha('x') } },
+    });
+    expectFailure(res, 400, refusal(shown));
+    expect(
+      await t.ctx.db.selectFrom('deploys').select('id').where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
+  });
+
+  it('leave no staging files behind', async () => {
+    expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
+  });
+
+  it('do not refuse visible names in any script', async () => {
+    const user = await t.createUser();
+    const res = await uploadProject(t, user.token, {
+      files: [
+        { name: 'site/index.html', content: PAGE },
+        {
+          name: 'site/图片/标志.png',
+          content: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        },
+        { name: 'site/café-😀.txt', content: 'x' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+});
