@@ -39,7 +39,7 @@ import { isDiskFull } from '../storage/disk-space.js';
 import type { BlobStore } from '../storage/index.js';
 import type { BlobGate } from './blob-gate.js';
 import { mapLimit } from './concurrency.js';
-import type { ProjectService } from './projects.js';
+import type { ProjectService, UploadDelivery } from './projects.js';
 import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
 
@@ -365,7 +365,10 @@ export function createDeployService(deps: {
     },
 
     /** Commits the deploy as a new pending version, as an upload would; the deploy is then gone. */
-    async finish(actor: Actor, id: string, meta: RequestMeta) {
+    /** `delivery`: the client's idempotency key (a retried finish answers with the first) and its signal. */
+    async finish(actor: Actor, id: string, meta: RequestMeta, delivery: UploadDelivery = {}) {
+      const replay = delivery.key ? await projects.replayOf(actor, delivery.key) : undefined;
+      if (replay !== undefined) return projects.detail(await projects.visible(actor, replay));
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];
       const sizes = await sizesAtFinish(id, hashes);
@@ -404,6 +407,7 @@ export function createDeployService(deps: {
             ...(deploy.description !== null ? { description: deploy.description } : {}),
           },
           meta,
+          delivery,
         );
         committed = true;
         return project;

@@ -15,6 +15,7 @@ import * as m009 from './009_download_only_files.js';
 import * as m010 from './010_render_jobs.js';
 import * as m011 from './011_api_tokens_deploys.js';
 import * as m012 from './012_upload_source.js';
+import * as m013 from './013_upload_keys.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -32,6 +33,7 @@ const all: Record<string, DialectMigration> = {
   '010_render_jobs': m010,
   '011_api_tokens_deploys': m011,
   '012_upload_source': m012,
+  '013_upload_keys': m013,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
