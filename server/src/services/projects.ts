@@ -187,7 +187,7 @@ export function createProjectService(deps: {
   ): Promise<number> {
     // Held files are under the caller's lease until it returns (commitHeldFiles): a second lease
     // of the same thousands of hashes would only be written and deleted again.
-    const guarded = (work: () => Promise<number>) => (held ? gate.run(work) : gate.storing(hashes, work));
+    const guarded = (work: () => Promise<number>) => (held ? gate.shared(work) : gate.storing(hashes, work));
     return guarded(async () => {
       // Each distinct blob once, a few at a time: on object storage each file costs a round trip
       // or two, and locally fsyncs in flight together share the file system's journal commits.
