@@ -56,9 +56,9 @@ export const BENCH_PASSWORD = 'bench-hall-keeper-lantern';
  * The built server (server/dist) pinned to SERVER_CPU, started as `npm run serve` starts it, plus
  * BENCH_SERVER_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); resolves once /healthz answers.
  * Its stdout goes to the file BENCH_SERVER_LOG names, if any (e.g. with "--trace-gc").
- * SQLite in env.DATA_DIR unless env says otherwise.
+ * SQLite in env.DATA_DIR unless env says otherwise. `cpus`: the cores it may use (taskset's list).
  */
-export async function startServer(env) {
+export async function startServer(env, { cpus = SERVER_CPU } = {}) {
   const port = await freePort();
   // The sites port defaults to PORT + 1, which something else may hold: a free one of its own.
   const sitesPort = await freePort();
@@ -67,7 +67,7 @@ export async function startServer(env) {
       'taskset',
       [
         '-c',
-        SERVER_CPU,
+        cpus,
         process.execPath,
         ...SERVER_NODE_ARGS,
         ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),

@@ -8,7 +8,12 @@
 import { createHash } from 'node:crypto';
 import type { ContentCheckReport, ContentFinding } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSiteContent, type SiteFile, TraceCache } from '../src/content-check/index.js';
+import {
+  checkSiteContent,
+  contentCheckWorkers,
+  type SiteFile,
+  TraceCache,
+} from '../src/content-check/index.js';
 import { createTestApp, SIMPLE_SITE, type TestApp, type UploadFile, uploadProject } from './helpers.js';
 
 let t: TestApp;
@@ -542,6 +547,22 @@ describe('unchanged files are not scanned again', () => {
       expect(whole.findings.map((f) => f.rule)).not.toContain('site.check-incomplete');
       expect(whole.level).toBe('high');
     }
+  });
+
+  it('a check out of time terminates its worker mid-scan and says the check is incomplete', async () => {
+    // Each file takes acorn seconds (a million char codes), and each file may take all the time it
+    // wants: only the check's own budget can end this one, and nothing the scan does asks it to.
+    const slow = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`s/${i}.js`, `String.fromCharCode(${'1,'.repeat(600_000)}1);`]),
+    );
+    const cut = await checkSiteContent(hashedSite(slow, []), null, {
+      timeoutMs: 300,
+      maxMsPerFile: 600_000,
+      traces: null,
+    });
+    expect(cut.findings.map((f) => f.rule)).toContain('site.check-incomplete');
+    // Its thread is gone when the answer comes, not left scanning.
+    expect(contentCheckWorkers().busy).toBe(0);
   });
 
   it('a page uploaded to another project without its linked file is checked against that project', async () => {

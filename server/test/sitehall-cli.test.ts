@@ -154,6 +154,55 @@ describe('sitehall deploy', () => {
     expect(noCache.stderr).toContain('计算哈希 3/3');
   });
 
+  it('sends its finish again with the same Idempotency-Key when the answer is lost: one version', async () => {
+    const user = await t.createUser();
+    // A proxy that lets the first finish reach the server, then drops its answer.
+    const keys: string[] = [];
+    const target = new URL(url);
+    const proxy = http.createServer((req, res) => {
+      const finish = req.method === 'POST' && /\/finish$/.test(req.url ?? '');
+      if (finish) keys.push(String(req.headers['idempotency-key']));
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          if (finish && keys.length === 1) {
+            answer.resume();
+            answer.on('end', () => req.socket.destroy());
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = {
+        SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        SITEHALL_TOKEN: await apiToken(user.token),
+      };
+      const site = tempDir('sitehall-site-');
+      fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>重试 ${Date.now()}</p>`);
+      const run = await sitehall(['deploy', site, '--name', '重试站点'], env);
+      expect(run.code, run.stderr).toBe(0);
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^cli-[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+      const id = Number(/项目 (\d+)/.exec(run.stdout)?.[1]);
+      expect(run.stdout).toContain('第 1 版');
+      const versions = await t.ctx.db
+        .selectFrom('deployments')
+        .where('project_id', '=', id)
+        .select('id')
+        .execute();
+      expect(versions).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('exits non-zero with the server’s message', async () => {
     const site = tempDir('sitehall-site-');
     fs.writeFileSync(path.join(site, 'index.html'), '<p>x</p>');

@@ -318,6 +318,31 @@ describe('upload page', () => {
     expect(await screen.findByText('上传失败，请稍后重试')).toBeInTheDocument();
   });
 
+  it('sends an Idempotency-Key that stays the same when the same files are sent again, and changes with them', async () => {
+    const keys: unknown[] = [];
+    const { user } = await openUpload({
+      'POST /projects/upload': (request) => {
+        keys.push(request.headers.get('Idempotency-Key'));
+        return { status: 502, body: '<html>bad gateway</html>' };
+      },
+    });
+    await user.type(nameInput(), '我的站点');
+    pick('file-input', [file('index.html')]);
+    await screen.findByText('index.html');
+    await user.click(submitButton());
+    await screen.findByText('上传失败，请稍后重试');
+    await user.click(submitButton());
+    await waitFor(() => expect(keys).toHaveLength(2));
+    expect(keys[0]).toMatch(/^web-[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+    pick('file-input', [file('about.html')]);
+    await screen.findByText('about.html');
+    await user.click(submitButton());
+    await waitFor(() => expect(keys).toHaveLength(3));
+    expect(keys[2]).toMatch(/^web-[0-9a-f]{32}$/);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('cancel goes to the dashboard; during an upload it asks first and stops the upload', async () => {
     let sent: FakeRequest | undefined;
     const { user, router } = await openUpload({

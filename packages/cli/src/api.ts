@@ -35,11 +35,15 @@ export class Api {
     return new URL(pathOrUrl, this.#base).toString();
   }
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     return this.#send<T>(method, path, {
-      ...(body !== undefined
-        ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-        : {}),
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     });
   }
 

@@ -3,6 +3,7 @@
  * command line"). Only the files the server doesn't hold are sent (a digest deploy); the server
  * reviews the new version as it would an upload.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -207,10 +208,17 @@ async function deploy(args: string[]): Promise<number> {
     (n) => uploading.update(n),
   );
 
-  const { project } = await api.call<{ project: ProjectDto }>(
-    'POST',
-    `/api/deploys/${started.deploy_id}/finish`,
-  );
+  // One key for this deploy's finish: when the connection drops before the answer, the finish is
+  // sent again with it, and the server answers with the version it stored, never a second one.
+  const key = `cli-${randomUUID()}`;
+  const finish = () =>
+    api.call<{ project: ProjectDto }>('POST', `/api/deploys/${started.deploy_id}/finish`, undefined, {
+      'idempotency-key': key,
+    });
+  const { project } = await finish().catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 0) return finish();
+    throw err;
+  });
   console.log(`已部署：项目 ${project.id}「${project.name}」第 ${project.latest_version ?? '?'} 版`);
   console.log(`审核状态：${STATUS_LABELS[project.status] ?? project.status}`);
   try {

@@ -12,10 +12,10 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentCheckReport } from '@sitehall/contracts';
+import { FairSlots, heavyJobSlots, type SlotOwner } from '../domain/fair-slots.js';
 import type { BlobStore } from '../storage/index.js';
 import {
   type AnalyzeOptions,
@@ -105,6 +105,8 @@ export interface ContentCheckOptions extends AnalyzeOptions {
   timeoutMs?: number;
   /** Earlier scans to replay and keep (default: this process's; null: scan every file). */
   traces?: TraceCache | null;
+  /** Whose check this is: checks of different accounts share the workers fairly. */
+  account?: SlotOwner;
 }
 
 /** This process's traces: every check shares them. */
@@ -141,7 +143,7 @@ export async function checkSiteContent(
     };
     // What is left to say without the files' text, should the worker fail (taken before the bytes go).
     const skeleton = read.map(({ bytes: _, keep: _k, trace: _t, ...f }) => ({ ...f, text: null }));
-    const release = await acquireSlot();
+    const release = await slots.acquire(opts.account ?? 'system');
     let reply: Extract<CheckReply, { ok: true }>;
     try {
       reply = await runInWorker(job, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -159,25 +161,13 @@ export async function checkSiteContent(
   }
 }
 
-/** At most one check per CPU at once (each worker may take up to 512 MB); the rest wait their turn. */
-const MAX_RUNNING = Math.max(1, os.availableParallelism());
-let running = 0;
-const waiting: Array<() => void> = [];
-
-function acquireSlot(): Promise<() => void> {
-  const release = () => {
-    running--;
-    waiting.shift()?.();
-  };
-  return new Promise((resolve) => {
-    const start = () => {
-      running++;
-      resolve(release);
-    };
-    if (running < MAX_RUNNING) start();
-    else waiting.push(start);
-  });
-}
+/**
+ * One check per CPU at once (each worker may take up to 512 MB), shared fairly between accounts
+ * (domain/fair-slots.ts): one account runs at most half of them, an account with none running may
+ * start one beyond them (up to twice as many in all), and the waiting ones start round robin
+ * between accounts.
+ */
+const slots = new FairSlots(heavyJobSlots());
 
 /** Files read at once: a site is thousands of small files, each an open, a read and a close. */
 const READ_CONCURRENCY = 16;
@@ -296,8 +286,23 @@ function startWorker(): Worker {
   }
   // An idle worker that fails is dropped; a busy one's failure is its check's (runInWorker).
   worker.on('error', () => undefined);
-  worker.on('exit', () => retire(worker));
+  live.add(worker);
+  worker.on('exit', () => {
+    live.delete(worker);
+    retire(worker);
+  });
   return worker;
+}
+
+/** Every worker thread not yet ended, busy or parked. */
+const live = new Set<Worker>();
+
+/**
+ * The check's worker threads now: `busy` ones run a check. A check that ran out of time has ended
+ * its worker (terminated, not asked to stop) before it answers, so it is counted in neither.
+ */
+export function contentCheckWorkers(): { busy: number; parked: number } {
+  return { busy: live.size - idle.length, parked: idle.length };
 }
 
 /** An idle worker is ended after this long; a worker retires after this many checks. */

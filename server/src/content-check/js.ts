@@ -35,7 +35,8 @@ export const MINERS =
 
 /* Bounded patterns over the raw text, so none backtracks badly on hostile input. */
 const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,/g;
-const EVAL_ENCODED = /\b(eval|Function)\s*\(\s*(['"`])([A-Za-z0-9+/]{200,}={0,2})\2/g;
+const EVAL_ENCODED =
+  /\b(eval|Function)\s*\(\s*(?:'[A-Za-z0-9+/]{200,}={0,2}'|"[A-Za-z0-9+/]{200,}={0,2}"|`[A-Za-z0-9+/]{200,}={0,2}`)/g;
 const CHAR_CODES = /String\.fromCharCode\s*\((?:\s*\d{1,6}\s*,){40}/g;
 const HEX_ESCAPES = /(?:\\x[0-9a-fA-F]{2}){40}/g;
 const DECODE_CALL_IN_TEXT =

@@ -241,6 +241,15 @@ export interface DeploysTable {
   expires_at: string;
 }
 
+/** The first upload an account made with an idempotency key (kept a day). */
+export interface UploadKeysTable {
+  user_id: number;
+  idempotency_key: string;
+  project_id: number;
+  deployment_id: number;
+  created_at: string;
+}
+
 export type RenderJobStatus = 'queued' | 'running' | 'done' | 'failed';
 
 /** One render of a deployment (migration 010, docs/render.md). */
@@ -281,6 +290,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   deploys: DeploysTable;
   render_jobs: RenderJobsTable;
+  upload_keys: UploadKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

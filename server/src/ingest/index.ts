@@ -52,6 +52,8 @@ export interface IngestInput {
    * carries its facts, sizes are taken from them and no temp file is read (tempFile is empty).
    */
   held?: boolean;
+  /** Whose upload this is: the workers are shared fairly between accounts (domain/fair-slots.ts). */
+  account?: number;
 }
 
 export interface IngestedFile {
@@ -142,7 +144,12 @@ async function ingestArchive(
   try {
     const checked = await runIngestJob(
       { kind: 'archive', format: archiveFormat, reader, archivePath, outDir, limits: withForbidden(limits) },
-      { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'extractTimeout', signal },
+      {
+        timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS,
+        timeoutReason: 'extractTimeout',
+        signal,
+        account: input.account,
+      },
     );
     return buildResult(checked, 'zip', archiveFormat);
   } catch (err) {
@@ -185,7 +192,12 @@ async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promi
         downloadOnly: f.downloadOnly,
       })),
     },
-    { timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS, timeoutReason: 'processTimeout', signal },
+    {
+      timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS,
+      timeoutReason: 'processTimeout',
+      signal,
+      account: input.account,
+    },
   );
   return buildResult(checked, 'files');
 }

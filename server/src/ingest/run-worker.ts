@@ -1,12 +1,13 @@
 /**
  * Runs one ingest job in a worker thread with a time limit and an abort signal; either one
  * terminates the worker (WebAssembly included) before the promise settles, so the caller can clean
- * up knowing nothing is still writing. At most one job per CPU runs at once; the rest queue.
+ * up knowing nothing is still writing. At most one job per CPU runs at once, shared fairly between
+ * accounts; the rest queue.
  */
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { FairSlots, heavyJobSlots, type SlotOwner } from '../domain/fair-slots.js';
 import type { CheckedFile } from './content.js';
 import type { IngestJob, WorkerReply } from './extract-worker.js';
 import { Refusal, type RefusalReason } from './refusal.js';
@@ -49,45 +50,21 @@ function tsxApiUrl(): string {
   return pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
 }
 
-const MAX_RUNNING = Math.max(1, os.availableParallelism());
-let running = 0;
-const queue: Array<() => void> = [];
-
-function acquireSlot(signal?: AbortSignal): Promise<() => void> {
-  const release = () => {
-    running--;
-    queue.shift()?.();
-  };
-  return new Promise((resolve, reject) => {
-    const start = () => {
-      signal?.removeEventListener('abort', onAbort);
-      running++;
-      resolve(release);
-    };
-    const onAbort = () => {
-      const i = queue.indexOf(start);
-      if (i >= 0) queue.splice(i, 1);
-      reject(signal?.reason);
-    };
-    if (running < MAX_RUNNING) {
-      start();
-      return;
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    queue.push(start);
-  });
-}
+/** Shared fairly between accounts, as the content check's (domain/fair-slots.ts). */
+const slots = new FairSlots(heavyJobSlots());
 
 export interface WorkerRunOptions {
   timeoutMs: number;
   /** Told to the user when the time is up. */
   timeoutReason: RefusalReason;
   signal?: AbortSignal;
+  /** Whose upload this is: jobs of different accounts share the workers fairly. */
+  account?: SlotOwner;
 }
 
 export async function runIngestJob(job: IngestJob, opts: WorkerRunOptions): Promise<CheckedFile[]> {
   opts.signal?.throwIfAborted();
-  const release = await acquireSlot(opts.signal);
+  const release = await slots.acquire(opts.account ?? 'system', opts.signal);
   try {
     return await runInWorker(job, opts);
   } finally {

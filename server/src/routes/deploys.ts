@@ -9,6 +9,7 @@ import { Invalid, TooManyRequests } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
 import { metaOf, ok } from '../http/reply.js';
+import { uploadDelivery } from '../http/upload-delivery.js';
 
 const m = messages.deploy;
 
@@ -54,8 +55,13 @@ export const deployRoutes =
       },
     );
 
-    route(app, 'finishDeploy', async (request) => {
-      const project = await deploys.finish(actorOf(request), deployId(request.params), metaOf(request));
+    route(app, 'finishDeploy', async (request, reply) => {
+      const project = await deploys.finish(
+        actorOf(request),
+        deployId(request.params),
+        metaOf(request),
+        uploadDelivery(request, reply),
+      );
       return ok({ project }, m.deployFinished);
     });
 

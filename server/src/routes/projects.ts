@@ -1,12 +1,13 @@
 /** The owner's project calls under /api/projects (docs/product.md §7, docs/product.md "Deployments"). */
 import { messages } from '@sitehall/contracts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
 import { stageMultipartUpload } from '../http/multipart-upload.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
+import { uploadDelivery } from '../http/upload-delivery.js';
 import { paginate } from '../presenters/pagination.js';
 
 export const projectRoutes =
@@ -22,15 +23,21 @@ export const projectRoutes =
      * A multipart upload: admitted before its body is read (may the actor upload here, does the
      * declared length fit), then staged; the service discards the staged files when done.
      */
-    const receiveUpload = async (request: FastifyRequest, id: number | null) => {
+    const receiveUpload = async (request: FastifyRequest, reply: FastifyReply, id: number | null) => {
       const actor = actorOf(request);
-      const admission = await projects.admitUpload(actor, id, request.headers['content-length']);
+      const delivery = uploadDelivery(request, reply);
+      const admission = await projects.admitUpload(
+        actor,
+        id,
+        request.headers['content-length'],
+        delivery.key,
+      );
       const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
-      return [actor, admission, staged, metaOf(request)] as const;
+      return [actor, admission, staged, metaOf(request), delivery] as const;
     };
 
-    route(app, 'upload', async (request) => {
-      const project = await projects.upload(...(await receiveUpload(request, null)));
+    route(app, 'upload', async (request, reply) => {
+      const project = await projects.upload(...(await receiveUpload(request, reply, null)));
       return ok({ project }, messages.project.uploadSuccess);
     });
 
@@ -45,10 +52,10 @@ export const projectRoutes =
     });
 
     // JSON edits the metadata; multipart uploads a new version of the files.
-    route(app, 'updateProject', async (request, _reply, input) => {
+    route(app, 'updateProject', async (request, reply, input) => {
       const id = projectId(request.params);
       if (request.isMultipart()) {
-        const project = await projects.uploadVersion(...(await receiveUpload(request, id)));
+        const project = await projects.uploadVersion(...(await receiveUpload(request, reply, id)));
         return ok({ project }, messages.project.versionUploaded);
       }
       const body = input.body;

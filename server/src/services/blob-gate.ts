@@ -1,6 +1,7 @@
 /**
  * Keeps "store blobs + commit rows" and "find unreferenced blobs + delete them" from removing a
- * blob an upload is about to reference. In this process a queue serialises the two; across
+ * blob an upload is about to reference. In this process a delete waits for the uploads storing
+ * before it and they for it (uploads don't wait for each other); across
  * instances an upload first leases its hashes (repositories/leases.ts) and deleters skip leased
  * hashes, checking under a lock that no lease is being written meanwhile.
  */
@@ -13,7 +14,9 @@ import type { BlobStore } from '../storage/index.js';
 const DELETE_BATCH = 500;
 
 export class BlobGate {
-  #tail: Promise<unknown> = Promise.resolve();
+  /** The last exclusive work (a delete), and the shared ones (uploads storing) begun since. */
+  #exclusive: Promise<unknown> = Promise.resolve();
+  readonly #sharedSince = new Set<Promise<unknown>>();
 
   constructor(
     private readonly deps: {
@@ -25,9 +28,26 @@ export class BlobGate {
     },
   ) {}
 
+  /** Work that must not overlap any other (finding and deleting unused blobs). */
   run<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(work, work);
-    this.#tail = result.catch(() => undefined);
+    const before = Promise.all([this.#exclusive, ...this.#sharedSince]);
+    const result = before.then(work, work);
+    this.#exclusive = result.catch(() => undefined);
+    this.#sharedSince.clear();
+    return result;
+  }
+
+  /**
+   * Work that may overlap other shared work but no exclusive one: uploads storing their blobs and
+   * committing their rows. Uploads don't wait for each other's blobs (one account's 50 MB upload
+   * held another's one-page site for seconds: docs/decisions.md "One account can't stall
+   * another's uploads"); a delete still waits for every upload before it, and they for it.
+   */
+  shared<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#exclusive.then(work, work);
+    const settled = result.catch(() => undefined);
+    this.#sharedSince.add(settled);
+    void settled.then(() => this.#sharedSince.delete(settled));
     return result;
   }
 
@@ -36,7 +56,7 @@ export class BlobGate {
     const uploadId = this.deps.owner ? `${this.deps.owner}/${randomUUID()}` : randomUUID();
     await this.deps.leases.leaseBlobs(uploadId, hashes, now());
     try {
-      return await this.run(work);
+      return await this.shared(work);
     } finally {
       // Once the rows are committed they protect the blobs; a failed release only leaves a lease
       // that the sweep drops when it is stale.

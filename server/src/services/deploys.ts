@@ -51,7 +51,7 @@ import { isDiskFull } from '../storage/disk-space.js';
 import type { BlobStore } from '../storage/index.js';
 import type { BlobGate } from './blob-gate.js';
 import { mapLimit } from './concurrency.js';
-import type { ProjectService } from './projects.js';
+import type { ProjectService, UploadDelivery } from './projects.js';
 import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
 
@@ -481,7 +481,10 @@ export function createDeployService(deps: {
     },
 
     /** Commits the deploy as a new pending version, as an upload would; the deploy is then gone. */
-    async finish(actor: Actor, id: string, meta: RequestMeta) {
+    /** `delivery`: the client's idempotency key (a retried finish answers with the first) and its signal. */
+    async finish(actor: Actor, id: string, meta: RequestMeta, delivery: UploadDelivery = {}) {
+      const replay = delivery.key ? await projects.replayOf(actor, delivery.key) : undefined;
+      if (replay !== undefined) return projects.detail(await projects.visible(actor, replay));
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];
       // Only contents this deploy received, or the account's own versions hold (found at start, or
@@ -528,6 +531,7 @@ export function createDeployService(deps: {
             ...(deploy.description !== null ? { description: deploy.description } : {}),
           },
           meta,
+          delivery,
         );
         committed = true;
         return project;

@@ -42,6 +42,7 @@ import type {
   ProjectWithOwner,
 } from '../repositories/projects.js';
 import * as reviewComments from '../repositories/review-comments.js';
+import * as uploadKeys from '../repositories/upload-keys.js';
 import * as users from '../repositories/users.js';
 import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
@@ -76,7 +77,22 @@ export const DELETE_REPEAT_MS = 10 * 60_000;
 export interface UploadAdmission {
   limits: UploadLimits;
   project: ProjectWithOwner | null;
+  /** The project this account's earlier upload with the same idempotency key made: answered again. */
+  replay?: number;
 }
+
+/**
+ * How an upload's answer is kept (docs/decisions.md "An answer is never lost"): `key`, the
+ * client's `Idempotency-Key`, makes a retry answer with the first upload; `signal` aborts when the
+ * client is gone, and then nothing is stored.
+ */
+export interface UploadDelivery {
+  key?: string;
+  signal?: AbortSignal;
+}
+
+/** A retry of an upload whose key the account holds already: its transaction is rolled back. */
+class KeyTaken extends Error {}
 
 export function createProjectService(deps: {
   db: DB;
@@ -102,15 +118,18 @@ export function createProjectService(deps: {
     return p;
   }
 
+  /** `account`: whose upload, for the workers' fair share between accounts (domain/fair-slots.ts). */
   async function ingestStaged(
+    account: number,
     staged: Pick<StagedUpload, 'files' | 'workDir'>,
     limits: UploadLimits,
     uploadType: 'auto' | 'files' | 'zip',
     held = false,
+    signal?: AbortSignal,
   ): Promise<IngestResult> {
     if (staged.files.length === 0) throw new Invalid('files', m.filesRequired);
     return deps.metrics.timeIngest(() =>
-      ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir, held }),
+      ingest({ files: staged.files, uploadType, limits, workDir: staged.workDir, held, account }, signal),
     );
   }
 
@@ -124,7 +143,9 @@ export function createProjectService(deps: {
     result: IngestResult,
     target: { projectId: number | null; ownerId: number; name?: string; description?: string | null },
     held?: ReadonlyMap<string, Buffer>,
+    delivery: UploadDelivery = {},
   ): Promise<number> {
+    delivery.signal?.throwIfAborted();
     await quota.beforeStoring(target.ownerId, result.totalSize);
     // Read while the files are still in the upload's folder; stored with the deployment for review.
     const siteFiles = result.files.map((f) =>
@@ -132,13 +153,27 @@ export function createProjectService(deps: {
     );
     const contentCheck = await checkSiteContent(siteFiles, result.entryFile, {
       rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
+      account: actor.id,
     });
     const hashes = result.files.map((f) => f.sha256);
     try {
-      const projectId = await storeAndCommit(actor, result, target, contentCheck, hashes, held !== undefined);
+      const projectId = await storeAndCommit(
+        actor,
+        result,
+        target,
+        contentCheck,
+        hashes,
+        held !== undefined,
+        delivery,
+      );
       events.versionStored?.(projectId);
       return projectId;
     } catch (error) {
+      if (error instanceof KeyTaken) {
+        await gate.deleteUnused(hashes).catch(() => undefined);
+        const first = await uploadKeys.find(db, actor.id, delivery.key!, now());
+        if (first) return first.project_id;
+      }
       // Nothing references what this upload stored: don't leave it for the sweep (a failed
       // cleanup still leaves it to the sweep, and the upload's own error is the answer).
       await gate.deleteUnused(hashes).catch(() => undefined);
@@ -153,16 +188,19 @@ export function createProjectService(deps: {
     contentCheck: ContentCheckReport,
     hashes: string[],
     held: boolean,
+    delivery: UploadDelivery,
   ): Promise<number> {
     // Held files are under the caller's lease until it returns (commitHeldFiles): a second lease
     // of the same thousands of hashes would only be written and deleted again.
-    const guarded = (work: () => Promise<number>) => (held ? gate.run(work) : gate.storing(hashes, work));
+    const guarded = (work: () => Promise<number>) => (held ? gate.shared(work) : gate.storing(hashes, work));
     return guarded(async () => {
       // Each distinct blob once, a few at a time: on object storage each file costs a round trip
       // or two, and locally fsyncs in flight together share the file system's journal commits.
       const blobs = new Map(result.files.map((f) => [f.sha256, f.tempFile]));
       if (!held)
         await eachLimit([...blobs], PUT_CONCURRENCY, ([sha256, file]) => store.putFile(file, sha256));
+      // The last moment to find the client gone: after this the upload is stored and answered.
+      delivery.signal?.throwIfAborted();
       return db.transaction().execute(async (trx) => {
         const at = now();
         await quota.admit(trx, actor, target.ownerId, result.totalSize, at);
@@ -216,6 +254,16 @@ export function createProjectService(deps: {
           review_comment: null,
         });
         await deploymentFiles.insertMany(trx, deploymentId, result.files, deps.dialect);
+        if (delivery.key) {
+          const claimed = await uploadKeys.claim(trx, {
+            user_id: actor.id,
+            idempotency_key: delivery.key,
+            project_id: projectId,
+            deployment_id: deploymentId,
+            created_at: at,
+          });
+          if (!claimed) throw new KeyTaken();
+        }
         const patch: ProjectPatch = {
           latest_deployment_id: deploymentId,
           status: 'pending',
@@ -231,6 +279,12 @@ export function createProjectService(deps: {
         return projectId;
       });
     });
+  }
+
+  /** The project of this account's stored upload with this key (made in the last day), if any. */
+  async function replayOf(actor: Actor, key: string): Promise<number | undefined> {
+    const first = await uploadKeys.find(db, actor.id, key, now());
+    return first?.project_id;
   }
 
   async function refreshSearchText(trx: DB, projectId: number) {
@@ -269,6 +323,8 @@ export function createProjectService(deps: {
   return {
     visible,
     detail,
+    /** The project a stored upload with this key made (a retried deploy's answer). */
+    replayOf,
 
     /**
      * Before an upload's body is read: may the actor upload (a new project, or a new version of
@@ -279,6 +335,7 @@ export function createProjectService(deps: {
       actor: Actor,
       projectId: number | null,
       contentLength: string | undefined,
+      key?: string,
     ): Promise<UploadAdmission> {
       let project: ProjectWithOwner | null = null;
       if (projectId !== null) {
@@ -287,6 +344,9 @@ export function createProjectService(deps: {
       }
       const { limits } = await settings.get();
       checkDeclaredLength(contentLength, limits);
+      // A retry of an upload that was stored: neither the quota nor the hourly limit is asked again.
+      const replay = key ? await replayOf(actor, key) : undefined;
+      if (replay !== undefined) return { limits, project, replay };
       await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
       // A store known to be unreachable could not keep the files: 503 before the body is read.
       store.throwIfDown?.();
@@ -294,17 +354,32 @@ export function createProjectService(deps: {
     },
 
     /** A new project from a staged upload, which is discarded whatever happens. */
-    async upload(actor: Actor, admission: UploadAdmission, staged: StagedUpload, meta: RequestMeta) {
+    async upload(
+      actor: Actor,
+      admission: UploadAdmission,
+      staged: StagedUpload,
+      meta: RequestMeta,
+      delivery: UploadDelivery = {},
+    ) {
       const { limits } = admission;
       try {
+        if (admission.replay !== undefined) return detail((await projects.byId(admission.replay))!);
         const fields = parse(uploadFields, staged.fields);
-        const result = await ingestStaged(staged, limits, fields.upload_type);
-        const projectId = await commitDeployment(actor, result, {
-          projectId: null,
-          ownerId: actor.id,
-          name: fields.project_name,
-          description: fields.description,
-        });
+        const result = await ingestStaged(
+          actor.id,
+          staged,
+          limits,
+          fields.upload_type,
+          false,
+          delivery.signal,
+        );
+        const projectId = await commitDeployment(
+          actor,
+          result,
+          { projectId: null, ownerId: actor.id, name: fields.project_name, description: fields.description },
+          undefined,
+          delivery,
+        );
         await audit.record({
           actor,
           action: 'project.upload',
@@ -325,18 +400,38 @@ export function createProjectService(deps: {
     },
 
     /** A new version of the files: a new pending deployment while the live one keeps serving. */
-    async uploadVersion(actor: Actor, admission: UploadAdmission, staged: StagedUpload, meta: RequestMeta) {
+    async uploadVersion(
+      actor: Actor,
+      admission: UploadAdmission,
+      staged: StagedUpload,
+      meta: RequestMeta,
+      delivery: UploadDelivery = {},
+    ) {
       const { limits, project: p } = admission;
       try {
         if (!p) throw new NotFound(m.notFound);
+        if (admission.replay !== undefined) return detail((await projects.byId(admission.replay))!);
         const fields = parse(versionFields, staged.fields);
-        const result = await ingestStaged(staged, limits, fields.upload_type);
-        await commitDeployment(actor, result, {
-          projectId: p.id,
-          ownerId: p.owner_id,
-          name: fields.project_name,
-          description: fields.description,
-        });
+        const result = await ingestStaged(
+          actor.id,
+          staged,
+          limits,
+          fields.upload_type,
+          false,
+          delivery.signal,
+        );
+        await commitDeployment(
+          actor,
+          result,
+          {
+            projectId: p.id,
+            ownerId: p.owner_id,
+            name: fields.project_name,
+            description: fields.description,
+          },
+          undefined,
+          delivery,
+        );
         await audit.record({
           actor,
           action: 'project.new_version',
@@ -365,6 +460,7 @@ export function createProjectService(deps: {
       staged: Pick<StagedUpload, 'files' | 'workDir'>,
       target: { projectId: number | null; name?: string; description?: string },
       meta: RequestMeta,
+      delivery: UploadDelivery = {},
     ) {
       const { limits } = await settings.get();
       const p = target.projectId === null ? null : await visible(actor, target.projectId);
@@ -373,7 +469,7 @@ export function createProjectService(deps: {
       if (total > limits.maxUploadBytes) {
         throw new TooLarge(format(m.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }), 'files');
       }
-      const result = await ingestStaged(staged, limits, 'files', true);
+      const result = await ingestStaged(actor.id, staged, limits, 'files', true, delivery.signal);
       const heads = new Map(staged.files.flatMap((f) => (f.facts ? [[f.facts.sha256, f.facts.head]] : [])));
       const projectId = await commitDeployment(
         actor,
@@ -385,6 +481,7 @@ export function createProjectService(deps: {
           description: target.description,
         },
         heads,
+        delivery,
       );
       await audit.record({
         actor,

@@ -13,13 +13,25 @@ import { queryKeys } from './query-keys';
 export interface UploadOptions {
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
+  /**
+   * The same for every attempt at the same upload: a retry after a lost answer then gets the first
+   * upload's answer instead of a duplicate (docs/decisions.md "An answer is never lost").
+   */
+  idempotencyKey?: string;
 }
 
-function uploadConfig({ onProgress, signal }: UploadOptions) {
+/** A new idempotency key (getRandomValues: randomUUID needs a secure context, plain HTTP is not one). */
+export function newUploadKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `web-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function uploadConfig({ onProgress, signal, idempotencyKey }: UploadOptions) {
   return {
     // A large archive takes longer than the usual 10 s to send.
     noTimeout: true,
     signal,
+    ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}),
     onUploadProgress: (event: { loaded: number; total?: number }) => {
       if (!onProgress || !event.total) return;
       onProgress(Math.min(100, Math.round((event.loaded * 100) / event.total)));

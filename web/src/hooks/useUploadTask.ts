@@ -7,7 +7,7 @@ export function useUploadTask() {
   const controller = useRef<AbortController | null>(null);
 
   /** Starts tracking a new upload: pass the result to the upload call. */
-  const begin = useCallback((): Required<UploadOptions> => {
+  const begin = useCallback((): Required<Pick<UploadOptions, 'signal' | 'onProgress'>> => {
     controller.current?.abort();
     const next = new AbortController();
     controller.current = next;

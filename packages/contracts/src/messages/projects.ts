@@ -29,6 +29,8 @@ export const projectMessages = {
   dropFailed: '处理拖拽内容失败，请重试',
   uploadFailed: '上传失败，请稍后重试',
   uploadSuccess: '文件上传成功！',
+  /** The Idempotency-Key header of an upload or deploy (docs/decisions.md "An answer is never lost"). */
+  idempotencyKeyInvalid: 'Idempotency-Key 请求头无效：应为 1 到 200 个字母、数字或 - _ : . 字符',
   uploading: '上传中...',
   cancelUploadConfirm: '正在上传中，确定要取消吗？',
   deleteConfirm: '确定要删除这个项目吗？此操作不可撤销。',

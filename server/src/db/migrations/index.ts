@@ -16,6 +16,7 @@ import * as m010 from './010_render_jobs.js';
 import * as m011 from './011_api_tokens_deploys.js';
 import * as m012 from './012_upload_source.js';
 import * as m013 from './013_api_token_prefix.js';
+import * as m014 from './014_upload_keys.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -34,6 +35,7 @@ const all: Record<string, DialectMigration> = {
   '011_api_tokens_deploys': m011,
   '012_upload_source': m012,
   '013_api_token_prefix': m013,
+  '014_upload_keys': m014,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */

@@ -12,7 +12,7 @@ import { Alert, App, Button, Form, Input, Modal, Progress, Result, Spin, Switch,
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
-import { useUpdateProject, useUploadVersion } from '../../api/projects';
+import { newUploadKey, useUpdateProject, useUploadVersion } from '../../api/projects';
 import { UploadDropzone } from '../../components/UploadDropzone';
 import { useUploadTask } from '../../hooks/useUploadTask';
 import { applyFieldErrors, characterCounter, schemaRule } from '../../lib/form';
@@ -107,6 +107,8 @@ export function NewVersionModal({ project, open, onClose }: ModalProps) {
   const task = useUploadTask();
   const { message, modal } = App.useApp();
   const [files, setFiles] = useState<PickedFile[]>([]);
+  // One key per picked set of files: sending the same files again is a retry of the same upload.
+  const uploadKey = useMemo(() => (files.length > 0 ? newUploadKey() : ''), [files]);
   const [error, setError] = useState<string | null>(null);
   const busy = upload.isPending;
 
@@ -124,7 +126,11 @@ export function NewVersionModal({ project, open, onClose }: ModalProps) {
     }
     setError(null);
     try {
-      await upload.mutateAsync({ form: uploadFormData(files, {}), ...task.begin() });
+      await upload.mutateAsync({
+        form: uploadFormData(files, {}),
+        ...task.begin(),
+        idempotencyKey: uploadKey,
+      });
       message.success(messages.project.versionUploaded);
       onClose();
     } catch (failure) {

@@ -34,7 +34,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
-import { useMyProjects, useUploadProject } from '../../api/projects';
+import { newUploadKey, useMyProjects, useUploadProject } from '../../api/projects';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
 import { StorageUsage } from '../../components/StorageUsage';
@@ -152,6 +152,9 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
   const { message, modal } = App.useApp();
   const [submitError, setSubmitError] = useState<string | null>(null);
   const busy = upload.isPending;
+  // One key per picked set of files: submitting the same files again (after a failure or a lost
+  // answer) is a retry of the same upload, which the server answers once.
+  const uploadKey = useMemo(() => (files.length > 0 ? newUploadKey() : ''), [files]);
 
   // Leaving while the upload runs (cancel, the menu, back) asks first; yes stops the upload.
   const busyRef = useRef(false);
@@ -202,7 +205,11 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
         project_name: values.project_name,
         description: values.description ?? '',
       });
-      const { project } = await upload.mutateAsync({ form: body, ...task.begin() });
+      const { project } = await upload.mutateAsync({
+        form: body,
+        ...task.begin(),
+        idempotencyKey: uploadKey,
+      });
       busyRef.current = false;
       message.success(messages.project.uploadSuccess);
       const downloadOnly = (project.files ?? []).filter((f) => f.download_only).length;

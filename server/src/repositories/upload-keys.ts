@@ -1,0 +1,51 @@
+/** Idempotency keys of uploads (migration 013): the first upload an account made with each key. */
+import type { DB } from '../db/database.js';
+
+/** How long a key answers for its first upload. */
+export const UPLOAD_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const cutoff = (at: string) => new Date(Date.parse(at) - UPLOAD_KEY_TTL_MS).toISOString();
+
+/** The project and version of this account's upload with this key, if made in the last day. */
+export function find(
+  db: DB,
+  userId: number,
+  key: string,
+  at: string,
+): Promise<{ project_id: number; deployment_id: number } | undefined> {
+  return db
+    .selectFrom('upload_keys')
+    .select(['project_id', 'deployment_id'])
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', key)
+    .where('created_at', '>', cutoff(at))
+    .executeTakeFirst();
+}
+
+/**
+ * Records the key with the upload's own transaction; false when the account holds it already (a
+ * retry that raced the first upload: on PostgreSQL this waits for the other transaction). The
+ * account's expired keys go first, so the table holds at most a day of each account's uploads.
+ */
+export async function claim(
+  trx: DB,
+  row: {
+    user_id: number;
+    idempotency_key: string;
+    project_id: number;
+    deployment_id: number;
+    created_at: string;
+  },
+): Promise<boolean> {
+  await trx
+    .deleteFrom('upload_keys')
+    .where('user_id', '=', row.user_id)
+    .where('created_at', '<=', cutoff(row.created_at))
+    .execute();
+  const r = await trx
+    .insertInto('upload_keys')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
