@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
@@ -23,13 +23,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function sitehall(args: string[], env: Record<string, string>) {
+/** Runs the CLI in `cwd` (a fresh folder unless given: the project link lives in the working folder). */
+function sitehall(args: string[], env: Record<string, string>, cwd = tempDir('sitehall-cwd-')) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(repoRoot, 'packages/cli/src/bin.ts'), ...args],
+      // tsx by its file (`--import tsx` resolves from the working folder, a temporary one here).
+      [
+        '--import',
+        pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+        path.join(repoRoot, 'packages/cli/src/bin.ts'),
+        ...args,
+      ],
       {
-        cwd: repoRoot,
+        cwd,
         env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 120_000,
@@ -221,5 +228,86 @@ describe('sitehall deploy', () => {
     });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(messages.deploy.tokenInvalid);
+  });
+});
+
+describe('sitehall link', () => {
+  it('remembers the project a folder deploys to, and never makes one named after the folder', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const work = tempDir('sitehall-work-');
+    const site = path.join(work, 'dist');
+    fs.mkdirSync(site);
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>链接 ${Math.random()}</p>`);
+
+    // Neither --project, a link nor --name: refused with the fix, and nothing is made.
+    const refused = await sitehall(['deploy', 'dist'], env, work);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('当前文件夹还没有链接到项目');
+    expect(refused.stderr).toContain('sitehall link --project ID');
+    expect(refused.stderr).toContain('--name 名称');
+    const none = await t.request({ method: 'GET', url: '/api/projects/my', token: user.token });
+    expect(none.json().data.projects).toEqual([]);
+
+    // The first deploy of a new project links the folder; the next one needs no --project.
+    const first = await sitehall(['deploy', 'dist', '--name', '链接站点'], env, work);
+    expect(first.code, first.stderr).toBe(0);
+    const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+    expect(first.stdout).toContain(`当前文件夹已链接到项目 ${id}`);
+    const file = path.join(work, '.sitehall', 'project.json');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ url, project_id: id, name: '链接站点' });
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>第二版 ${Math.random()}</p>`);
+    const second = await sitehall(['deploy', 'dist'], env, work);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`项目 ${id}「链接站点」第 2 版`);
+
+    // Deploying the working folder itself never sends the link file.
+    fs.writeFileSync(path.join(work, 'index.html'), `<!doctype html><p>根目录 ${Math.random()}</p>`);
+    fs.rmSync(site, { recursive: true });
+    const itself = await sitehall(['deploy', '.'], env, work);
+    expect(itself.code, itself.stderr).toBe(0);
+    expect(itself.stderr).toContain('共 1 个文件');
+
+    // Another folder is linked to the existing project by `link`; unlink forgets it.
+    const other = tempDir('sitehall-work-');
+    fs.writeFileSync(path.join(other, 'index.html'), `<!doctype html><p>另一处 ${Math.random()}</p>`);
+    const linked = await sitehall(['link', '--project', String(id)], env, other);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stdout).toContain(`当前文件夹已链接到项目 ${id}「链接站点」`);
+    const fromOther = await sitehall(['deploy', '.'], env, other);
+    expect(fromOther.code, fromOther.stderr).toBe(0);
+    expect(fromOther.stdout).toContain(`项目 ${id}「链接站点」第 4 版`);
+    expect((await sitehall(['unlink'], env, other)).code).toBe(0);
+    expect(fs.existsSync(path.join(other, '.sitehall', 'project.json'))).toBe(false);
+    expect((await sitehall(['deploy', '.'], env, other)).code).toBe(2);
+
+    // Someone else's project can't be linked; a link made for another server is not used here.
+    const stranger = await t.createUser();
+    const foreign = await sitehall(
+      ['link', '--project', String(id)],
+      { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(stranger.token) },
+      tempDir('sitehall-work-'),
+    );
+    expect(foreign.code).toBe(1);
+    fs.writeFileSync(file, JSON.stringify({ url: 'https://elsewhere.example', project_id: id, name: 'x' }));
+    const elsewhere = await sitehall(['deploy', '.'], env, work);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain('https://elsewhere.example');
+
+    const list = await t.request({ method: 'GET', url: '/api/projects/my', token: user.token });
+    expect(list.json().data.projects.map((p: { name: string }) => p.name)).toEqual(['链接站点']);
+  });
+
+  it('warns before sending a folder without index.html, and deploys it', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const site = tempDir('sitehall-site-');
+    fs.mkdirSync(path.join(site, 'docs'));
+    fs.writeFileSync(path.join(site, 'docs/index.html'), `<!doctype html><p>子目录 ${Math.random()}</p>`);
+    const res = await sitehall(['deploy', site, '--name', '没有首页'], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('警告：目录根部没有 index.html');
+    expect(res.stderr.indexOf('警告')).toBeLessThan(res.stderr.indexOf('上传文件'));
+    expect(res.stdout).toContain('第 1 版');
   });
 });

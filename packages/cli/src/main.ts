@@ -10,17 +10,21 @@ import { Api, ApiError } from './api.js';
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
 import { HASH_CONCURRENCY, listFiles, mapLimit, type SiteFile, sha256Of } from './files.js';
+import { linkFile, readLink, removeLink, sameServer, writeLink } from './link.js';
 import { Progress } from './progress.js';
 
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
   sitehall deploy 目录 [--project ID | --name 名称] [--description 描述] [--no-cache]
                                                部署目录（只上传服务器没有的文件；
+                                               不给 --project 时部署到当前文件夹链接的项目；
                                                --no-cache 不用本机哈希缓存，重新计算每个文件）
+  sitehall link --project ID                   把当前文件夹链接到项目（写入 .sitehall/project.json）
+  sitehall unlink                              取消当前文件夹的链接
   sitehall projects                            列出我的项目和状态
 
 环境变量 SITEHALL_URL 和 SITEHALL_TOKEN 优先于 sitehall login 保存的配置。
-API 令牌在网页「个人资料 → API 令牌」中创建。`;
+API 令牌在网页「个人设置 → API 令牌」中创建。`;
 
 /** Files sent at once. */
 const UPLOAD_CONCURRENCY = 8;
@@ -53,6 +57,10 @@ export async function main(argv: string[]): Promise<number> {
         return await deploy(rest);
       case 'projects':
         return await projects(rest);
+      case 'link':
+        return await link(rest);
+      case 'unlink':
+        return unlink(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -148,16 +156,35 @@ async function deploy(args: string[]): Promise<number> {
   if (values.project !== undefined && values.name !== undefined) {
     throw new UsageError('--project 和 --name 只能选一个');
   }
-  const projectId = values.project === undefined ? undefined : Number(values.project);
-  if (projectId !== undefined && !(Number.isInteger(projectId) && projectId > 0)) {
-    throw new UsageError('--project 应为项目编号（sitehall projects 可以查看）');
-  }
   const dir = path.resolve(positionals[0]!);
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`不是目录：${dir}`);
+  const { url } = readCredentials();
   const api = connect();
+  // The project: --project, else this folder's link (sitehall link), else a new one by --name only:
+  // a forgotten --project never makes a project named after the folder.
+  const saved = readLink();
+  const linked = saved && url && sameServer(saved.url, url) ? saved : undefined;
+  const projectId =
+    values.project !== undefined
+      ? projectNumber(values.project)
+      : values.name === undefined
+        ? linked?.project_id
+        : undefined;
+  if (projectId === undefined && values.name === undefined) {
+    throw new UsageError(
+      saved
+        ? `当前文件夹链接的是 ${saved.url} 上的项目 ${saved.project_id}，不是 ${url}：` +
+            '用 --project ID 指定项目，或运行 sitehall link --project ID 重新链接'
+        : '当前文件夹还没有链接到项目：用 --project ID 部署到已有项目（sitehall projects 可查看编号），' +
+            '用 sitehall link --project ID 链接后直接 sitehall deploy，或用 --name 名称 创建新项目',
+    );
+  }
 
   const listed = listFiles(dir);
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
+  if (!listed.some((f) => f.path === 'index.html')) {
+    console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');
+  }
   const cache = values['no-cache'] ? undefined : HashCache.load(dir);
   const files: SiteFile[] = new Array(listed.length);
   const toHash: number[] = [];
@@ -186,7 +213,7 @@ async function deploy(args: string[]): Promise<number> {
     projectId !== undefined
       ? { project_id: projectId }
       : {
-          project_name: values.name ?? path.basename(dir),
+          project_name: values.name!,
           ...(values.description ? { description: values.description } : {}),
         };
   const started = await api.call<{ deploy_id: string; required: string[] }>('POST', '/api/deploys', {
@@ -224,8 +251,43 @@ async function deploy(args: string[]): Promise<number> {
     console.error(`预览链接暂不可用：${err instanceof Error ? err.message : String(err)}`);
   }
   if (project.access_url) console.log(`线上地址：${api.link(project.access_url)}`);
-  if (projectId === undefined)
+  if (!saved && url) {
+    const file = writeLink({ url, project_id: project.id, name: project.name });
+    console.log(
+      `当前文件夹已链接到项目 ${project.id}（${path.relative(process.cwd(), file)}）：以后 sitehall deploy ${positionals[0]} 即可更新`,
+    );
+  } else if (projectId === undefined) {
     console.log(`以后更新此项目：sitehall deploy ${positionals[0]} --project ${project.id}`);
+  }
+  return 0;
+}
+
+function projectNumber(value: string): number {
+  const id = Number(value);
+  if (!(Number.isInteger(id) && id > 0)) {
+    throw new UsageError('--project 应为项目编号（sitehall projects 可以查看）');
+  }
+  return id;
+}
+
+async function link(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { project: { type: 'string' } });
+  if (positionals.length > 0 || values.project === undefined) {
+    throw new UsageError('请用 --project ID 指定要链接的项目（sitehall projects 可查看编号）');
+  }
+  const id = projectNumber(values.project);
+  const { url } = readCredentials();
+  const api = connect();
+  // Asked of the server: a link to a project the token can't reach would only fail later.
+  const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${id}`);
+  const file = writeLink({ url: url!, project_id: project.id, name: project.name });
+  console.log(`当前文件夹已链接到项目 ${project.id}「${project.name}」（${file}）`);
+  return 0;
+}
+
+function unlink(args: string[]): number {
+  parse(args, {});
+  console.log(removeLink() ? `已取消链接（删除了 ${linkFile()}）` : '当前文件夹没有链接到项目');
   return 0;
 }
 
