@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
+import { createTestApp, listenPort, review, type TestApp, tempDir } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
@@ -309,5 +309,101 @@ describe('sitehall link', () => {
     expect(res.stderr).toContain('警告：目录根部没有 index.html');
     expect(res.stderr.indexOf('警告')).toBeLessThan(res.stderr.indexOf('上传文件'));
     expect(res.stdout).toContain('第 1 版');
+  });
+});
+
+describe('sitehall for people and CI', () => {
+  it('--version, whoami, and --json for deploy, projects and whoami', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'packages/cli/package.json'), 'utf8'));
+    const version = await sitehall(['--version'], {});
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(`sitehall ${pkg.version}`);
+
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const who = await sitehall(['whoami'], env);
+    expect(who.code, who.stderr).toBe(0);
+    expect(who.stdout.trim()).toBe(`${user.username}（${url}）`);
+    const whoJson = await sitehall(['whoami', '--json'], env);
+    expect(JSON.parse(whoJson.stdout)).toMatchObject({ id: user.id, username: user.username, url });
+
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>JSON ${Math.random()}</p>`);
+    const deployed = await sitehall(['deploy', site, '--name', 'CI 站点', '--json'], env);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const result = JSON.parse(deployed.stdout);
+    expect(result).toMatchObject({ name: 'CI 站点', version: 1, status: 'pending', access_url: null });
+    expect(result.preview_url).toMatch(new RegExp(`^${url}/preview/`));
+    expect(deployed.stderr).toContain('共 1 个文件');
+
+    const list = await sitehall(['projects', '--json'], env);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { id: result.project_id, name: 'CI 站点', status: 'pending', latest_version: 1, access_url: null },
+    ]);
+  });
+
+  it('open prints the address and hands it to the system opener', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const work = tempDir('sitehall-work-');
+    fs.writeFileSync(path.join(work, 'index.html'), `<!doctype html><p>打开 ${Math.random()}</p>`);
+    const deployed = await sitehall(['deploy', '.', '--name', '打开站点'], env, work);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const id = Number(/项目 (\d+)/.exec(deployed.stdout)?.[1]);
+
+    // A stand-in for xdg-open that writes down what it was asked to open.
+    const bin = tempDir('sitehall-bin-');
+    const opened = path.join(bin, 'opened.txt');
+    fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, {
+      mode: 0o755,
+    });
+    const withOpener = { ...env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+
+    // Not yet live: the preview link, opened.
+    const pending = await sitehall(['open'], withOpener, work);
+    expect(pending.code, pending.stderr).toBe(0);
+    const preview = /预览链接（尚未上线）：(\S+)/.exec(pending.stdout)?.[1];
+    expect(preview).toMatch(new RegExp(`^${url}/preview/`));
+    await expect.poll(() => fs.existsSync(opened) && fs.readFileSync(opened, 'utf8')).toBe(preview);
+    expect((await fetch(preview!)).status).toBe(200);
+
+    // Live: its address; --no-browser only prints; --json for scripts.
+    await review(t, id, 'approve');
+    fs.rmSync(opened);
+    const live = await sitehall(['open', '--project', String(id), '--no-browser'], withOpener);
+    expect(live.code, live.stderr).toBe(0);
+    const address = /线上地址：(\S+)/.exec(live.stdout)?.[1];
+    expect(address).toBeTruthy();
+    const json = await sitehall(['open', '--json'], withOpener, work);
+    expect(JSON.parse(json.stdout)).toMatchObject({ project_id: id, url: address, live: true });
+    expect(fs.existsSync(opened)).toBe(false);
+
+    // Without a link or --project: the fix is named.
+    const unlinked = await sitehall(['open'], withOpener);
+    expect(unlinked.code).toBe(2);
+    expect(unlinked.stderr).toContain('sitehall link --project ID');
+  });
+
+  it('a bad or revoked token is named as such, with how to make a new one', async () => {
+    const user = await t.createUser();
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      token: user.token,
+      body: { name: 'revoked' },
+    });
+    const { id, token } = created.json().data as { id: number; token: string };
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token };
+    expect((await sitehall(['whoami'], env)).code).toBe(0);
+    await t.request({ method: 'DELETE', url: `/api/auth/tokens/${id}`, token: user.token });
+    // Revoked, not a token at all (a session's string pasted), or mistyped: one message and the fix.
+    for (const bad of [token, 'not-a-token', 'sht_wrongwrongwrongwrongwrong']) {
+      const res = await sitehall(['whoami'], { ...env, SITEHALL_TOKEN: bad });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(messages.deploy.tokenInvalid);
+      expect(res.stderr).toContain('个人设置 → API 令牌');
+      expect(res.stderr).toContain('sitehall login');
+      expect(res.stderr).not.toContain('登录已过期');
+    }
   });
 });
