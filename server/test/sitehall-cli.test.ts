@@ -92,10 +92,26 @@ describe('sitehall deploy', () => {
     expect(second.stderr).toContain('共 3 个文件，需要上传 1 个');
     expect(second.stdout).toContain('第 2 版');
 
+    // Nothing changed: no new version waits for review, and the command says so.
     const third = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stderr).toContain('共 3 个文件，需要上传 0 个');
-    expect(third.stdout).toContain('第 3 版');
+    expect(third.stdout).toContain('没有改动：3 个文件与项目');
+    expect(third.stdout).toContain('第 2 版完全相同，未创建新版本');
+    const versions = await t.ctx.db
+      .selectFrom('deployments')
+      .select('id')
+      .where('project_id', '=', id)
+      .execute();
+    expect(versions).toHaveLength(2);
+    const unchangedJson = await sitehall(['deploy', site, '--project', String(id), '--json'], env);
+    expect(JSON.parse(unchangedJson.stdout)).toMatchObject({ project_id: id, version: 2, unchanged: true });
+
+    // A file removed is a change, though every remaining file is the same.
+    fs.rmSync(path.join(site, 'about.html'));
+    const fewer = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(fewer.code, fewer.stderr).toBe(0);
+    expect(fewer.stderr).toContain('共 2 个文件，需要上传 0 个');
+    expect(fewer.stdout).toContain('第 3 版');
 
     const list = await sitehall(['projects'], env);
     expect(list.code).toBe(0);
@@ -146,7 +162,7 @@ describe('sitehall deploy', () => {
     const third = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain('哈希缓存：3 个文件未改动，计算 0 个');
-    expect(third.stderr).toContain('共 3 个文件，需要上传 0 个');
+    expect(third.stdout).toContain('没有改动：3 个文件');
 
     // A corrupt cache is ignored (every file hashed); --no-cache skips the cache.
     const file = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
@@ -154,7 +170,7 @@ describe('sitehall deploy', () => {
     const corrupt = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(corrupt.code, corrupt.stderr).toBe(0);
     expect(corrupt.stderr).not.toContain('哈希缓存');
-    expect(corrupt.stderr).toContain('共 3 个文件，需要上传 0 个');
+    expect(corrupt.stdout).toContain('没有改动：3 个文件');
     const noCache = await sitehall(['deploy', site, '--project', String(id), '--no-cache'], env);
     expect(noCache.code, noCache.stderr).toBe(0);
     expect(noCache.stderr).not.toContain('哈希缓存');

@@ -265,11 +265,37 @@ async function deploy(args: string[]): Promise<number> {
           project_name: values.name!,
           ...(values.description ? { description: values.description } : {}),
         };
-  const started = await api.call<{ deploy_id: string; required: string[] }>('POST', '/api/deploys', {
-    ...target,
-    ...(projectId !== undefined && values.description ? { description: values.description } : {}),
-    files: manifest,
-  });
+  const started = await api.call<{ deploy_id: string; required: string[]; unchanged_version?: number }>(
+    'POST',
+    '/api/deploys',
+    {
+      ...target,
+      ...(projectId !== undefined && values.description ? { description: values.description } : {}),
+      files: manifest,
+    },
+  );
+  if (started.unchanged_version !== undefined) {
+    // Every file the same as the newest version: the server opened nothing, and says so.
+    const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
+    if (!saved && url) writeLink({ url, project_id: project.id, name: project.name });
+    const address = project.access_url ? api.link(project.access_url) : null;
+    if (values.json) {
+      printJson({
+        project_id: project.id,
+        name: project.name,
+        version: started.unchanged_version,
+        status: project.status,
+        access_url: address,
+        unchanged: true,
+      });
+      return 0;
+    }
+    console.log(
+      `没有改动：${files.length} 个文件与项目 ${project.id}「${project.name}」第 ${started.unchanged_version} 版完全相同，未创建新版本`,
+    );
+    if (address) console.log(`线上地址：${address}`);
+    return 0;
+  }
 
   const byHash = new Map(files.map((f) => [f.sha256, f]));
   const required = started.required.map((h) => byHash.get(h)!).filter(Boolean);
@@ -308,6 +334,7 @@ async function deploy(args: string[]): Promise<number> {
       status: project.status,
       preview_url: previewUrl,
       access_url: accessUrl,
+      unchanged: false,
     });
     return 0;
   }
