@@ -1,8 +1,9 @@
 /**
  * The `sitehall` command (packages/cli) against a real server on a real port, run from its sources
  * in a process of its own, as CI runs it (no TTY: plain progress lines). The first deploy sends
- * every file, the second only the changed one, the third nothing; failures exit non-zero with the
- * server's Chinese message.
+ * every file, the second only the changed one, the third (unchanged) creates nothing and says so;
+ * a folder remembers its project (sitehall link); failures exit non-zero with the server's Chinese
+ * message, and a bad token names the fix.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
