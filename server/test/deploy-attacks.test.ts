@@ -348,10 +348,15 @@ describe('dedupe never crosses accounts', () => {
     expect((await put(alice.token, deploy_id, sha(secret), secret)).statusCode).toBe(200);
     const done = await finish(alice.token, deploy_id);
     expect(done.statusCode, done.body).toBe(201);
-    // Bob's own redeploy of his unchanged content still sends nothing, and finishes on any instance.
+    // Bob's own redeploy of contents he holds (one more copy: an unchanged one would open nothing)
+    // still sends nothing, and finishes on any instance.
     const again = await start(bob.token, {
       project_id: uploaded.json().data.project.id,
-      files: { 'index.html': sha('<!doctype html><p>bob</p>'), 'config.json': sha(secret) },
+      files: {
+        'index.html': sha('<!doctype html><p>bob</p>'),
+        'config.json': sha(secret),
+        'copy.json': sha(secret),
+      },
     });
     expect(again.json().data.required).toEqual([]);
     const redeployed = await otherInstance().finish(actorOf(bob), again.json().data.deploy_id, {

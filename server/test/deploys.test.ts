@@ -106,7 +106,16 @@ describe('digest deploys', () => {
     expect(second.finished.statusCode, second.finished.body).toBe(201);
     expect(second.required).toEqual([sha(changed['about/index.html']!)]);
 
-    const third = await deploy(user.token, changed, { project_id: project.id });
+    // The same files again: nothing is opened and no version waits for review.
+    const same = await start(user.token, { project_id: project.id, files: manifestOf(changed) });
+    expect(same.statusCode, same.body).toBe(201);
+    expect(same.json()).toMatchObject({
+      message: format(m.deployUnchanged, { version: 2 }),
+      data: { deploy_id: null, required: [], unchanged_version: 2 },
+    });
+    // A file moved (same contents, new path) is a change, with nothing to send.
+    const { 'css/a.css': css, ...rest }: Record<string, string> = changed;
+    const third = await deploy(user.token, { ...rest, 'css/b.css': css! }, { project_id: project.id });
     expect(third.required).toEqual([]);
     expect(third.finished.statusCode).toBe(201);
     const versions = await t.ctx.db

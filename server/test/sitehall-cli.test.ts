@@ -1,18 +1,19 @@
 /**
  * The `sitehall` command (packages/cli) against a real server on a real port, run from its sources
  * in a process of its own, as CI runs it (no TTY: plain progress lines). The first deploy sends
- * every file, the second only the changed one, the third nothing; failures exit non-zero with the
- * server's Chinese message.
+ * every file, the second only the changed one, the third (unchanged) creates nothing and says so;
+ * a folder remembers its project (sitehall link); failures exit non-zero with the server's Chinese
+ * message, and a bad token names the fix.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
+import { createTestApp, listenPort, review, type TestApp, tempDir } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
@@ -23,13 +24,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function sitehall(args: string[], env: Record<string, string>) {
+/** Runs the CLI in `cwd` (a fresh folder unless given: the project link lives in the working folder). */
+function sitehall(args: string[], env: Record<string, string>, cwd = tempDir('sitehall-cwd-')) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(repoRoot, 'packages/cli/src/bin.ts'), ...args],
+      // tsx by its file (`--import tsx` resolves from the working folder, a temporary one here).
+      [
+        '--import',
+        pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+        path.join(repoRoot, 'packages/cli/src/bin.ts'),
+        ...args,
+      ],
       {
-        cwd: repoRoot,
+        cwd,
         env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 120_000,
@@ -85,10 +93,26 @@ describe('sitehall deploy', () => {
     expect(second.stderr).toContain('共 3 个文件，需要上传 1 个');
     expect(second.stdout).toContain('第 2 版');
 
+    // Nothing changed: no new version waits for review, and the command says so.
     const third = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stderr).toContain('共 3 个文件，需要上传 0 个');
-    expect(third.stdout).toContain('第 3 版');
+    expect(third.stdout).toContain('没有改动：3 个文件与项目');
+    expect(third.stdout).toContain('第 2 版完全相同，未创建新版本');
+    const versions = await t.ctx.db
+      .selectFrom('deployments')
+      .select('id')
+      .where('project_id', '=', id)
+      .execute();
+    expect(versions).toHaveLength(2);
+    const unchangedJson = await sitehall(['deploy', site, '--project', String(id), '--json'], env);
+    expect(JSON.parse(unchangedJson.stdout)).toMatchObject({ project_id: id, version: 2, unchanged: true });
+
+    // A file removed is a change, though every remaining file is the same.
+    fs.rmSync(path.join(site, 'about.html'));
+    const fewer = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(fewer.code, fewer.stderr).toBe(0);
+    expect(fewer.stderr).toContain('共 2 个文件，需要上传 0 个');
+    expect(fewer.stdout).toContain('第 3 版');
 
     const list = await sitehall(['projects'], env);
     expect(list.code).toBe(0);
@@ -139,7 +163,7 @@ describe('sitehall deploy', () => {
     const third = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain('哈希缓存：3 个文件未改动，计算 0 个');
-    expect(third.stderr).toContain('共 3 个文件，需要上传 0 个');
+    expect(third.stdout).toContain('没有改动：3 个文件');
 
     // A corrupt cache is ignored (every file hashed); --no-cache skips the cache.
     const file = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
@@ -147,7 +171,7 @@ describe('sitehall deploy', () => {
     const corrupt = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(corrupt.code, corrupt.stderr).toBe(0);
     expect(corrupt.stderr).not.toContain('哈希缓存');
-    expect(corrupt.stderr).toContain('共 3 个文件，需要上传 0 个');
+    expect(corrupt.stdout).toContain('没有改动：3 个文件');
     const noCache = await sitehall(['deploy', site, '--project', String(id), '--no-cache'], env);
     expect(noCache.code, noCache.stderr).toBe(0);
     expect(noCache.stderr).not.toContain('哈希缓存');
@@ -270,5 +294,182 @@ describe('sitehall deploy', () => {
     });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(messages.deploy.tokenInvalid);
+  });
+});
+
+describe('sitehall link', () => {
+  it('remembers the project a folder deploys to, and never makes one named after the folder', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const work = tempDir('sitehall-work-');
+    const site = path.join(work, 'dist');
+    fs.mkdirSync(site);
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>链接 ${Math.random()}</p>`);
+
+    // Neither --project, a link nor --name: refused with the fix, and nothing is made.
+    const refused = await sitehall(['deploy', 'dist'], env, work);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('当前文件夹还没有链接到项目');
+    expect(refused.stderr).toContain('sitehall link --project ID');
+    expect(refused.stderr).toContain('--name 名称');
+    const none = await t.request({ method: 'GET', url: '/api/projects/my', token: user.token });
+    expect(none.json().data.projects).toEqual([]);
+
+    // The first deploy of a new project links the folder; the next one needs no --project.
+    const first = await sitehall(['deploy', 'dist', '--name', '链接站点'], env, work);
+    expect(first.code, first.stderr).toBe(0);
+    const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+    expect(first.stdout).toContain(`当前文件夹已链接到项目 ${id}`);
+    const file = path.join(work, '.sitehall', 'project.json');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ url, project_id: id, name: '链接站点' });
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>第二版 ${Math.random()}</p>`);
+    const second = await sitehall(['deploy', 'dist'], env, work);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`项目 ${id}「链接站点」第 2 版`);
+
+    // Deploying the working folder itself never sends the link file.
+    fs.writeFileSync(path.join(work, 'index.html'), `<!doctype html><p>根目录 ${Math.random()}</p>`);
+    fs.rmSync(site, { recursive: true });
+    const itself = await sitehall(['deploy', '.'], env, work);
+    expect(itself.code, itself.stderr).toBe(0);
+    expect(itself.stderr).toContain('共 1 个文件');
+
+    // Another folder is linked to the existing project by `link`; unlink forgets it.
+    const other = tempDir('sitehall-work-');
+    fs.writeFileSync(path.join(other, 'index.html'), `<!doctype html><p>另一处 ${Math.random()}</p>`);
+    const linked = await sitehall(['link', '--project', String(id)], env, other);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stdout).toContain(`当前文件夹已链接到项目 ${id}「链接站点」`);
+    const fromOther = await sitehall(['deploy', '.'], env, other);
+    expect(fromOther.code, fromOther.stderr).toBe(0);
+    expect(fromOther.stdout).toContain(`项目 ${id}「链接站点」第 4 版`);
+    expect((await sitehall(['unlink'], env, other)).code).toBe(0);
+    expect(fs.existsSync(path.join(other, '.sitehall', 'project.json'))).toBe(false);
+    expect((await sitehall(['deploy', '.'], env, other)).code).toBe(2);
+
+    // Someone else's project can't be linked; a link made for another server is not used here.
+    const stranger = await t.createUser();
+    const foreign = await sitehall(
+      ['link', '--project', String(id)],
+      { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(stranger.token) },
+      tempDir('sitehall-work-'),
+    );
+    expect(foreign.code).toBe(1);
+    fs.writeFileSync(file, JSON.stringify({ url: 'https://elsewhere.example', project_id: id, name: 'x' }));
+    const elsewhere = await sitehall(['deploy', '.'], env, work);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain('https://elsewhere.example');
+
+    const list = await t.request({ method: 'GET', url: '/api/projects/my', token: user.token });
+    expect(list.json().data.projects.map((p: { name: string }) => p.name)).toEqual(['链接站点']);
+  });
+
+  it('warns before sending a folder without index.html, and deploys it', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const site = tempDir('sitehall-site-');
+    fs.mkdirSync(path.join(site, 'docs'));
+    fs.writeFileSync(path.join(site, 'docs/index.html'), `<!doctype html><p>子目录 ${Math.random()}</p>`);
+    const res = await sitehall(['deploy', site, '--name', '没有首页'], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('警告：目录根部没有 index.html');
+    expect(res.stderr.indexOf('警告')).toBeLessThan(res.stderr.indexOf('上传文件'));
+    expect(res.stdout).toContain('第 1 版');
+  });
+});
+
+describe('sitehall for people and CI', () => {
+  it('--version, whoami, and --json for deploy, projects and whoami', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'packages/cli/package.json'), 'utf8'));
+    const version = await sitehall(['--version'], {});
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(`sitehall ${pkg.version}`);
+
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const who = await sitehall(['whoami'], env);
+    expect(who.code, who.stderr).toBe(0);
+    expect(who.stdout.trim()).toBe(`${user.username}（${url}）`);
+    const whoJson = await sitehall(['whoami', '--json'], env);
+    expect(JSON.parse(whoJson.stdout)).toMatchObject({ id: user.id, username: user.username, url });
+
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>JSON ${Math.random()}</p>`);
+    const deployed = await sitehall(['deploy', site, '--name', 'CI 站点', '--json'], env);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const result = JSON.parse(deployed.stdout);
+    expect(result).toMatchObject({ name: 'CI 站点', version: 1, status: 'pending', access_url: null });
+    expect(result.preview_url).toMatch(new RegExp(`^${url}/preview/`));
+    expect(deployed.stderr).toContain('共 1 个文件');
+
+    const list = await sitehall(['projects', '--json'], env);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { id: result.project_id, name: 'CI 站点', status: 'pending', latest_version: 1, access_url: null },
+    ]);
+  });
+
+  it('open prints the address and hands it to the system opener', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const work = tempDir('sitehall-work-');
+    fs.writeFileSync(path.join(work, 'index.html'), `<!doctype html><p>打开 ${Math.random()}</p>`);
+    const deployed = await sitehall(['deploy', '.', '--name', '打开站点'], env, work);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    const id = Number(/项目 (\d+)/.exec(deployed.stdout)?.[1]);
+
+    // A stand-in for xdg-open that writes down what it was asked to open.
+    const bin = tempDir('sitehall-bin-');
+    const opened = path.join(bin, 'opened.txt');
+    fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, {
+      mode: 0o755,
+    });
+    const withOpener = { ...env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+
+    // Not yet live: the preview link, opened.
+    const pending = await sitehall(['open'], withOpener, work);
+    expect(pending.code, pending.stderr).toBe(0);
+    const preview = /预览链接（尚未上线）：(\S+)/.exec(pending.stdout)?.[1];
+    expect(preview).toMatch(new RegExp(`^${url}/preview/`));
+    await expect.poll(() => fs.existsSync(opened) && fs.readFileSync(opened, 'utf8')).toBe(preview);
+    expect((await fetch(preview!)).status).toBe(200);
+
+    // Live: its address; --no-browser only prints; --json for scripts.
+    await review(t, id, 'approve');
+    fs.rmSync(opened);
+    const live = await sitehall(['open', '--project', String(id), '--no-browser'], withOpener);
+    expect(live.code, live.stderr).toBe(0);
+    const address = /线上地址：(\S+)/.exec(live.stdout)?.[1];
+    expect(address).toBeTruthy();
+    const json = await sitehall(['open', '--json'], withOpener, work);
+    expect(JSON.parse(json.stdout)).toMatchObject({ project_id: id, url: address, live: true });
+    expect(fs.existsSync(opened)).toBe(false);
+
+    // Without a link or --project: the fix is named.
+    const unlinked = await sitehall(['open'], withOpener);
+    expect(unlinked.code).toBe(2);
+    expect(unlinked.stderr).toContain('sitehall link --project ID');
+  });
+
+  it('a bad or revoked token is named as such, with how to make a new one', async () => {
+    const user = await t.createUser();
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      token: user.token,
+      body: { name: 'revoked' },
+    });
+    const { id, token } = created.json().data as { id: number; token: string };
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token };
+    expect((await sitehall(['whoami'], env)).code).toBe(0);
+    await t.request({ method: 'DELETE', url: `/api/auth/tokens/${id}`, token: user.token });
+    // Revoked, not a token at all (a session's string pasted), or mistyped: one message and the fix.
+    for (const bad of [token, 'not-a-token', 'sht_wrongwrongwrongwrongwrong']) {
+      const res = await sitehall(['whoami'], { ...env, SITEHALL_TOKEN: bad });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(messages.deploy.tokenInvalid);
+      expect(res.stderr).toContain('个人设置 → API 令牌');
+      expect(res.stderr).toContain('sitehall login');
+      expect(res.stderr).not.toContain('登录已过期');
+    }
   });
 });

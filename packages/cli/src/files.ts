@@ -8,8 +8,8 @@ export interface SiteFile extends ListedFile {
   sha256: string;
 }
 
-/** Never part of a site: version control and dependency folders. */
-const SKIPPED_FOLDERS = new Set(['.git', '.hg', '.svn', 'node_modules']);
+/** Never part of a site: version control, dependency folders and the CLI's own link (link.ts). */
+const SKIPPED_FOLDERS = new Set(['.git', '.hg', '.svn', 'node_modules', '.sitehall']);
 
 export interface ListedFile {
   path: string;

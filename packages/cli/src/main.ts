@@ -3,6 +3,8 @@
  * command line"). Only the files the server doesn't hold are sent (a digest deploy); the server
  * reviews the new version as it would an upload.
  */
+
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,17 +13,26 @@ import { Api, ApiError } from './api.js';
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
 import { HASH_CONCURRENCY, listFiles, mapLimit, type SiteFile, sha256Of } from './files.js';
+import { linkFile, readLink, removeLink, sameServer, writeLink } from './link.js';
 import { Progress } from './progress.js';
 
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
   sitehall deploy 目录 [--project ID | --name 名称] [--description 描述] [--no-cache]
                                                部署目录（只上传服务器没有的文件；
+                                               不给 --project 时部署到当前文件夹链接的项目；
                                                --no-cache 不用本机哈希缓存，重新计算每个文件）
+  sitehall link --project ID                   把当前文件夹链接到项目（写入 .sitehall/project.json）
+  sitehall unlink                              取消当前文件夹的链接
   sitehall projects                            列出我的项目和状态
+  sitehall whoami                              显示令牌所属的用户和服务器
+  sitehall open [--project ID] [--no-browser]  显示项目地址（上线前为预览链接），并在浏览器中打开
+  sitehall --version                           显示版本
+
+deploy、projects、whoami、open 加 --json 时只向标准输出写一个 JSON（供 CI 使用）。
 
 环境变量 SITEHALL_URL 和 SITEHALL_TOKEN 优先于 sitehall login 保存的配置。
-API 令牌在网页「个人资料 → API 令牌」中创建。`;
+API 令牌在网页「个人设置 → API 令牌」中创建。`;
 
 /** Files sent at once. */
 const UPLOAD_CONCURRENCY = 8;
@@ -44,6 +55,20 @@ interface ProjectDto {
 
 class UsageError extends Error {}
 
+const NEW_TOKEN_HINT =
+  '请在网页「个人设置 → API 令牌」创建新令牌，然后运行 sitehall login --url 地址 --token 新令牌' +
+  '（CI 中改为更新 SITEHALL_TOKEN）';
+
+/** The package's version, from its package.json (one folder above src/ and dist/ alike). */
+function version(): string {
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  return String((pkg as { version?: unknown }).version);
+}
+
+function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -54,6 +79,19 @@ export async function main(argv: string[]): Promise<number> {
         return await deploy(rest);
       case 'projects':
         return await projects(rest);
+      case 'link':
+        return await link(rest);
+      case 'unlink':
+        return unlink(rest);
+      case 'whoami':
+        return await whoami(rest);
+      case 'open':
+        return await open(rest);
+      case '--version':
+      case '-v':
+      case 'version':
+        console.log(`sitehall ${version()}`);
+        return 0;
       case undefined:
       case 'help':
       case '--help':
@@ -67,6 +105,13 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       console.error(`错误：${err.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (err instanceof ApiError && err.status === 401) {
+      // The CLI signs in only with an API token: an answer that the sign-in is over (登录已过期 for a
+      // string that is not a token at all) means the token, and the fix is a new one.
+      const message = /令牌|登录已过期/.test(err.message) ? 'API 令牌无效或已被撤销' : err.message;
+      console.error(`错误：${message}\n${NEW_TOKEN_HINT}`);
+      return 1;
     }
     if (err instanceof ApiError) {
       console.error(`错误：${err.message}`);
@@ -120,12 +165,24 @@ async function login(args: string[]): Promise<number> {
 }
 
 async function projects(args: string[]): Promise<number> {
-  parse(args, {});
+  const { values } = parse(args, { json: { type: 'boolean' } });
   const api = connect();
   const { projects: list } = await api.call<{ projects: ProjectDto[] }>(
     'GET',
     '/api/projects/my?page_size=100',
   );
+  if (values.json) {
+    printJson(
+      list.map((p) => ({
+        id: p.id,
+        name: p.name,
+        status: p.status,
+        latest_version: p.latest_version,
+        access_url: p.access_url ? api.link(p.access_url) : null,
+      })),
+    );
+    return 0;
+  }
   if (list.length === 0) {
     console.log('还没有项目。用 sitehall deploy 目录 --name 名称 部署第一个。');
     return 0;
@@ -144,21 +201,41 @@ async function deploy(args: string[]): Promise<number> {
     name: { type: 'string' },
     description: { type: 'string' },
     'no-cache': { type: 'boolean' },
+    json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('请指定一个要部署的目录');
   if (values.project !== undefined && values.name !== undefined) {
     throw new UsageError('--project 和 --name 只能选一个');
   }
-  const projectId = values.project === undefined ? undefined : Number(values.project);
-  if (projectId !== undefined && !(Number.isInteger(projectId) && projectId > 0)) {
-    throw new UsageError('--project 应为项目编号（sitehall projects 可以查看）');
-  }
   const dir = path.resolve(positionals[0]!);
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`不是目录：${dir}`);
+  const { url } = readCredentials();
   const api = connect();
+  // The project: --project, else this folder's link (sitehall link), else a new one by --name only:
+  // a forgotten --project never makes a project named after the folder.
+  const saved = readLink();
+  const linked = saved && url && sameServer(saved.url, url) ? saved : undefined;
+  const projectId =
+    values.project !== undefined
+      ? projectNumber(values.project)
+      : values.name === undefined
+        ? linked?.project_id
+        : undefined;
+  if (projectId === undefined && values.name === undefined) {
+    throw new UsageError(
+      saved
+        ? `当前文件夹链接的是 ${saved.url} 上的项目 ${saved.project_id}，不是 ${url}：` +
+            '用 --project ID 指定项目，或运行 sitehall link --project ID 重新链接'
+        : '当前文件夹还没有链接到项目：用 --project ID 部署到已有项目（sitehall projects 可查看编号），' +
+            '用 sitehall link --project ID 链接后直接 sitehall deploy，或用 --name 名称 创建新项目',
+    );
+  }
 
   const listed = listFiles(dir);
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
+  if (!listed.some((f) => f.path === 'index.html')) {
+    console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');
+  }
   const cache = values['no-cache'] ? undefined : HashCache.load(dir);
   const files: SiteFile[] = new Array(listed.length);
   const toHash: number[] = [];
@@ -187,14 +264,40 @@ async function deploy(args: string[]): Promise<number> {
     projectId !== undefined
       ? { project_id: projectId }
       : {
-          project_name: values.name ?? path.basename(dir),
+          project_name: values.name!,
           ...(values.description ? { description: values.description } : {}),
         };
-  const started = await api.call<{ deploy_id: string; required: string[] }>('POST', '/api/deploys', {
-    ...target,
-    ...(projectId !== undefined && values.description ? { description: values.description } : {}),
-    files: manifest,
-  });
+  const started = await api.call<{ deploy_id: string; required: string[]; unchanged_version?: number }>(
+    'POST',
+    '/api/deploys',
+    {
+      ...target,
+      ...(projectId !== undefined && values.description ? { description: values.description } : {}),
+      files: manifest,
+    },
+  );
+  if (started.unchanged_version !== undefined) {
+    // Every file the same as the newest version: the server opened nothing, and says so.
+    const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
+    if (!saved && url) writeLink({ url, project_id: project.id, name: project.name });
+    const address = project.access_url ? api.link(project.access_url) : null;
+    if (values.json) {
+      printJson({
+        project_id: project.id,
+        name: project.name,
+        version: started.unchanged_version,
+        status: project.status,
+        access_url: address,
+        unchanged: true,
+      });
+      return 0;
+    }
+    console.log(
+      `没有改动：${files.length} 个文件与项目 ${project.id}「${project.name}」第 ${started.unchanged_version} 版完全相同，未创建新版本`,
+    );
+    if (address) console.log(`线上地址：${address}`);
+    return 0;
+  }
 
   const byHash = new Map(files.map((f) => [f.sha256, f]));
   const required = started.required.map((h) => byHash.get(h)!).filter(Boolean);
@@ -219,21 +322,148 @@ async function deploy(args: string[]): Promise<number> {
     if (err instanceof ApiError && err.status === 0) return finish();
     throw err;
   });
-  console.log(`已部署：项目 ${project.id}「${project.name}」第 ${project.latest_version ?? '?'} 版`);
-  console.log(`审核状态：${STATUS_LABELS[project.status] ?? project.status}`);
+  let previewUrl: string | null = null;
   try {
     const preview = await api.call<{ preview_url: string }>(
       'POST',
       `/api/projects/${project.id}/preview-token`,
     );
-    console.log(`预览链接：${api.link(preview.preview_url)}`);
+    previewUrl = api.link(preview.preview_url);
   } catch (err) {
     // The deploy succeeded; only the link could not be made.
     console.error(`预览链接暂不可用：${err instanceof Error ? err.message : String(err)}`);
   }
-  if (project.access_url) console.log(`线上地址：${api.link(project.access_url)}`);
-  if (projectId === undefined)
+  const accessUrl = project.access_url ? api.link(project.access_url) : null;
+  const linkedNow = !saved && url ? writeLink({ url, project_id: project.id, name: project.name }) : null;
+  if (values.json) {
+    printJson({
+      project_id: project.id,
+      name: project.name,
+      version: project.latest_version,
+      status: project.status,
+      preview_url: previewUrl,
+      access_url: accessUrl,
+      unchanged: false,
+    });
+    return 0;
+  }
+  console.log(`已部署：项目 ${project.id}「${project.name}」第 ${project.latest_version ?? '?'} 版`);
+  console.log(`审核状态：${STATUS_LABELS[project.status] ?? project.status}`);
+  if (previewUrl) console.log(`预览链接：${previewUrl}`);
+  if (accessUrl) console.log(`线上地址：${accessUrl}`);
+  if (linkedNow) {
+    console.log(
+      `当前文件夹已链接到项目 ${project.id}（${path.relative(process.cwd(), linkedNow)}）：以后 sitehall deploy ${positionals[0]} 即可更新`,
+    );
+  } else if (projectId === undefined) {
     console.log(`以后更新此项目：sitehall deploy ${positionals[0]} --project ${project.id}`);
+  }
+  return 0;
+}
+
+function projectNumber(value: string): number {
+  const id = Number(value);
+  if (!(Number.isInteger(id) && id > 0)) {
+    throw new UsageError('--project 应为项目编号（sitehall projects 可以查看）');
+  }
+  return id;
+}
+
+async function link(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { project: { type: 'string' } });
+  if (positionals.length > 0 || values.project === undefined) {
+    throw new UsageError('请用 --project ID 指定要链接的项目（sitehall projects 可查看编号）');
+  }
+  const id = projectNumber(values.project);
+  const { url } = readCredentials();
+  const api = connect();
+  // Asked of the server: a link to a project the token can't reach would only fail later.
+  const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${id}`);
+  const file = writeLink({ url: url!, project_id: project.id, name: project.name });
+  console.log(`当前文件夹已链接到项目 ${project.id}「${project.name}」（${file}）`);
+  return 0;
+}
+
+async function whoami(args: string[]): Promise<number> {
+  const { values } = parse(args, { json: { type: 'boolean' } });
+  const { url } = readCredentials();
+  const api = connect();
+  const { user } = await api.call<{ user: { id: number; username: string; email: string | null } }>(
+    'GET',
+    '/api/auth/profile',
+  );
+  if (values.json) {
+    printJson({ id: user.id, username: user.username, email: user.email, url });
+  } else {
+    console.log(`${user.username}（${url}）`);
+  }
+  return 0;
+}
+
+async function open(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    project: { type: 'string' },
+    'no-browser': { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length > 0) throw new UsageError(`多余的参数：${positionals.join(' ')}`);
+  const { url } = readCredentials();
+  const api = connect();
+  const saved = readLink();
+  const id =
+    values.project !== undefined
+      ? projectNumber(values.project)
+      : saved && url && sameServer(saved.url, url)
+        ? saved.project_id
+        : undefined;
+  if (id === undefined) {
+    throw new UsageError(
+      '当前文件夹还没有链接到项目：用 --project ID 指定，或先运行 sitehall link --project ID',
+    );
+  }
+  const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${id}`);
+  // Live: its address; not yet: a preview link (for the owner, it expires).
+  const live = project.access_url !== null;
+  const address = live
+    ? api.link(project.access_url!)
+    : api.link(
+        (await api.call<{ preview_url: string }>('POST', `/api/projects/${project.id}/preview-token`))
+          .preview_url,
+      );
+  if (values.json) {
+    printJson({ project_id: project.id, name: project.name, status: project.status, url: address, live });
+    return 0;
+  }
+  console.log(live ? `线上地址：${address}` : `预览链接（尚未上线）：${address}`);
+  if (!values['no-browser']) openInBrowser(address);
+  return 0;
+}
+
+/**
+ * Hands the address to the system's opener, where there is one; the address is printed anyway.
+ * Only http(s) addresses, as one argument and never through a shell (the server wrote them).
+ */
+function openInBrowser(address: string): void {
+  if (!/^https?:$/.test(new URL(address).protocol)) return;
+  const [command, ...args] =
+    process.platform === 'darwin'
+      ? ['open', address]
+      : process.platform === 'win32'
+        ? ['rundll32', 'url.dll,FileProtocolHandler', address]
+        : ['xdg-open', address];
+  try {
+    const child = spawn(command!, args, { detached: true, stdio: 'ignore' });
+    // No opener (a server, a CI job): nothing more to do.
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // As above.
+  }
+}
+
+function unlink(args: string[]): number {
+  parse(args, {});
+  console.log(removeLink() ? `已取消链接（删除了 ${linkFile()}）` : '当前文件夹没有链接到项目');
   return 0;
 }
 

@@ -137,6 +137,18 @@ export function createDeploysRepository(db: DB) {
         .execute();
       return new Set(rows.map((r) => r.sha256));
     },
+    /** One version's number and its files (path → SHA-256): what an unchanged deploy is compared with. */
+    async manifestOfVersion(deploymentId: number): Promise<{ version: number; files: Map<string, string> }> {
+      const [row, files] = await Promise.all([
+        db.selectFrom('deployments').select('version').where('id', '=', deploymentId).executeTakeFirst(),
+        db
+          .selectFrom('deployment_files')
+          .select(['path', 'sha256'])
+          .where('deployment_id', '=', deploymentId)
+          .execute(),
+      ]);
+      return { version: row?.version ?? 0, files: new Map(files.map((f) => [f.path, f.sha256])) };
+    },
     /** Which of these contents the account holds in its own versions. */
     ownedHashes(ownerId: number, hashes: readonly string[]): Promise<Set<string>> {
       return hashesOwnedBy(db, ownerId, hashes);

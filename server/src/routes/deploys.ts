@@ -32,7 +32,12 @@ export const deployRoutes =
       'startDeploy',
       async (request, _reply, { body }) => {
         const started = await deploys.start(actorOf(request), body);
-        return ok(started, m.deployStarted);
+        return ok(
+          started,
+          started.unchanged_version === undefined
+            ? m.deployStarted
+            : format(m.deployUnchanged, { version: started.unchanged_version }),
+        );
       },
       {
         config: {

@@ -56,6 +56,13 @@ import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
 
 const m = messages.deploy;
+
+/** Whether a manifest names exactly a version's files, each with the same contents. */
+function sameFiles(version: Map<string, string>, manifest: Record<string, string>): boolean {
+  const entries = Object.entries(manifest);
+  if (entries.length !== version.size) return false;
+  return entries.every(([name, sha256]) => version.get(name.normalize('NFC')) === sha256);
+}
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 /** Store lookups and blob reads in flight at once. */
 const CONCURRENCY = 16;
@@ -314,6 +321,14 @@ export function createDeployService(deps: {
         const p = await projects.visible(actor, body.project_id);
         ownerId = p.owner_id;
         latestVersion = p.latest_deployment_id;
+        // Every file the same as the newest version's: nothing to review, so nothing is opened
+        // (docs/decisions.md "Unchanged deploys").
+        if (latestVersion !== null) {
+          const latest = await deploys.manifestOfVersion(latestVersion);
+          if (sameFiles(latest.files, body.files)) {
+            return { deploy_id: null, required: [], unchanged_version: latest.version };
+          }
+        }
       }
       // The hourly upload limit, before anything is sent.
       await quota.beforeBody(actor, ownerId, undefined);

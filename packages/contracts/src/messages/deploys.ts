@@ -32,6 +32,8 @@ export const deployMessages = {
   /** {n}, {window}, {minutes} */
   deployStartsExceeded: '开始部署过于频繁：每 {window} 分钟最多 {n} 次，请 {minutes} 分钟后再试',
   deployStarted: '部署已开始',
+  /** {version} */
+  deployUnchanged: '文件与最新版本（第 {version} 版）完全相同，未创建新版本',
   fileReceived: '文件已接收',
   deployFinished: '部署完成，新版本等待审核',
 } as const;

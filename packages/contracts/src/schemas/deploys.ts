@@ -84,8 +84,11 @@ export interface ApiTokenListDto {
 
 /** POST /api/deploys: the contents the server does not hold yet. */
 export interface StartedDeployDto {
-  deploy_id: string;
+  /** null when the files are exactly the project's newest version: nothing was opened. */
+  deploy_id: string | null;
   required: string[];
+  /** The newest version's number, when the deploy is unchanged (then there is nothing to send or finish). */
+  unchanged_version?: number;
 }
 
 /** POST /api/deploys/{id}/finish: the project, as an upload answers. */

@@ -455,8 +455,13 @@ export const createdApiTokenData = z.object({
   token: z.string().describe('只在这一次回答中出现'),
 });
 export const startedDeployData = z.object({
-  deploy_id: z.string(),
+  deploy_id: z.string().nullable().describe('文件与项目最新版本完全相同时为 null（不创建部署）'),
   required: z.array(z.string()).describe('服务器尚未持有的内容（SHA-256），逐个 PUT 上传'),
+  unchanged_version: z
+    .number()
+    .int()
+    .optional()
+    .describe('文件与项目最新版本完全相同时：该版本的版本号，不会创建新版本'),
 });
 
 /* ---- Each schema describes exactly its DTO (a type error here names the one that drifted). ---- */
