@@ -4,7 +4,13 @@ import type http from 'node:http';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
-import Fastify, { type FastifyInstance, type FastifyReply, type RawRequestDefaultExpression } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+  type RawRequestDefaultExpression,
+} from 'fastify';
 import pinoPretty from 'pino-pretty';
 import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
@@ -68,6 +74,25 @@ const STARTUP_RETRY_FIRST_MS = 250;
 const STARTUP_RETRY_MAX_MS = 5_000;
 /** How long a start waits for the Redis subscription before going on without it (not ready). */
 const SUBSCRIBE_WAIT_MS = 2_000;
+
+/** Fastify's request log lines, at debug instead of info (errors stay errors). */
+class RequestsAtDebug extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (this.isLogDisabled(request)) return;
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return;
+    if (error)
+      reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
 
 /** Where the log goes: a readable stream (pino-pretty) for a terminal, the JSON stream otherwise. */
 function logDestination(
@@ -225,9 +250,9 @@ export async function buildApp(
             // Readable lines on a terminal, JSON otherwise; tests read the log from a stream of their own.
             ...logDestination(config.logFormat, opts.logStream),
           },
-    // Requests are logged at debug (onResponse below), not at info: a terminal at the default level
-    // shows what the server does, not every file a visitor asks for.
-    disableRequestLogging: true,
+    // Requests are logged at debug, not at info: a terminal at the default level shows what the
+    // server does, not every file a visitor asks for.
+    logController: new RequestsAtDebug(),
     trustProxy: config.trustProxy,
     requestTimeout: config.timeouts.request,
     connectionTimeout: config.timeouts.idle,
@@ -325,13 +350,6 @@ export async function buildApp(
   });
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
-  // Each request at debug (Fastify's own request lines are off, they are info); no hook at all
-  // when debug is not on.
-  if (app.log.level === 'debug' || app.log.level === 'trace') {
-    app.addHook('onResponse', async (request, reply) => {
-      request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    });
-  }
   registerSiteSecurityHeaders(app, isolation, siteExtraHeaders);
   registerSitesHostGuard(app, ctx);
   registerAccess(app, ctx.services.sessions, ctx.services.apiTokens);

@@ -33,9 +33,11 @@ describe('logging', () => {
     expect(info.some((l) => l.includes('request completed') || l.includes('incoming request'))).toBe(false);
     await t?.close();
     const debug = await logged({ logLevel: 'debug', logFormat: 'json' });
-    const completed = debug.map((l) => JSON.parse(l)).find((l) => l.msg === 'request completed');
-    expect(completed).toMatchObject({ level: 20, res: { statusCode: 200 } });
-    expect(completed.req.url).toBe('/api/config/public');
+    const parsed = debug.map((l) => JSON.parse(l));
+    const incoming = parsed.find((l) => l.msg === 'incoming request');
+    const completed = parsed.find((l) => l.msg === 'request completed');
+    expect(incoming).toMatchObject({ level: 20, req: { url: '/api/config/public' } });
+    expect(completed).toMatchObject({ level: 20, res: { statusCode: 200 }, reqId: incoming.reqId });
   });
 
   it('writes readable lines for a terminal, one JSON object per line otherwise', async () => {
