@@ -28,7 +28,10 @@ describe('the way in', () => {
   });
 
   const signedInAs = (who: ReturnType<typeof makeUser>) =>
-    ok({ token: 'new-token', expires_at: new Date(Date.now() + 3_600_000).toISOString(), user: who }, '登录成功');
+    ok(
+      { token: 'new-token', expires_at: new Date(Date.now() + 3_600_000).toISOString(), user: who },
+      '登录成功',
+    );
 
   async function signInThroughTheForm(user: ReturnType<typeof renderApp>['user']) {
     await screen.findByRole('heading', { name: '登录站点展厅' });
@@ -40,14 +43,17 @@ describe('the way in', () => {
   it.each([
     ['an ordinary user', makeUser(), '/upload'],
     ['an admin', adminUser(), '/admin'],
-  ])('leads %s who signs in from 开始使用 to a page they may use, not 访问受限', async (_who, who, landing) => {
-    fakeApi({ 'POST /auth/login': signedInAs(who) });
-    const { user, router } = renderApp('/');
-    await user.click(await screen.findByRole('link', { name: '开始使用' }));
-    await signInThroughTheForm(user);
-    await waitFor(() => expect(router.state.location.pathname).toBe(landing));
-    expect(screen.queryByText('访问受限')).not.toBeInTheDocument();
-  });
+  ])(
+    'leads %s who signs in from 开始使用 to a page they may use, not 访问受限',
+    async (_who, who, landing) => {
+      fakeApi({ 'POST /auth/login': signedInAs(who) });
+      const { user, router } = renderApp('/');
+      await user.click(await screen.findByRole('link', { name: '开始使用' }));
+      await signInThroughTheForm(user);
+      await waitFor(() => expect(router.state.location.pathname).toBe(landing));
+      expect(screen.queryByText('访问受限')).not.toBeInTheDocument();
+    },
+  );
 
   it('leads an ordinary user who signs in on the way to /register (注册账号) to the upload page', async () => {
     fakeApi({ 'POST /auth/login': signedInAs(makeUser()) });
