@@ -210,7 +210,9 @@ describe('admin review list', () => {
     expect(await screen.findByText('确定要通过选中的 2 个项目吗？', { exact: false })).toBeInTheDocument();
     expect(api.calls('POST /admin/projects/batch')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: '确认通过' }));
-    expect(await screen.findByText(/成功 1 个，失败 1 个/)).toBeInTheDocument();
+    expect(
+      await screen.findByText('批量通过：成功 1 个，失败 1 个。当前状态（已通过）不能执行此操作（通过）'),
+    ).toBeInTheDocument();
     expect(api.calls('POST /admin/projects/batch')[0]?.body).toEqual({
       projectIds: [1, 2],
       action: 'approve',

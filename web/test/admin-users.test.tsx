@@ -51,7 +51,7 @@ describe('admin users page', () => {
   it("shows each user's storage used against their quota", async () => {
     await openUsers();
     expect(within(rowOf('alice')).getByText('300 MB / 500 MB')).toBeInTheDocument();
-    expect(within(rowOf('admin')).getByText('0 Bytes / 1 GB')).toBeInTheDocument();
+    expect(within(rowOf('admin')).getByText('0 B / 1 GB')).toBeInTheDocument();
     const bar = within(rowOf('alice')).getByRole('progressbar');
     expect(bar).toHaveAttribute('aria-valuenow', '60');
     expect(bar).toHaveAccessibleName('存储空间：已使用 300 MB / 500 MB');

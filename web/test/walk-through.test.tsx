@@ -158,7 +158,8 @@ describe('figures on the cards', () => {
     expect(screen.getByText(/60\.68 MB/)).toBeInTheDocument();
     unmount();
     render(<ShowcaseCard project={makePublicProject({ file_size: 137 })} />);
-    expect(screen.getByText(/137 Bytes/)).toBeInTheDocument();
+    expect(screen.getByText(/137 B$/)).toBeInTheDocument();
+    expect(screen.queryByText(/Bytes/)).not.toBeInTheDocument();
   });
 
   it('names the archive a user picked by its real format', () => {

@@ -31,7 +31,8 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
       } else {
         const reasons = [...new Set(result.results.filter((r) => !r.success).map((r) => r.message))];
         message.warning(
-          `批量${label}：成功 ${result.succeeded} 个，失败 ${result.failed} 个（${reasons.join('；')}）`,
+          // The reasons after a colon, not in brackets: they hold brackets of their own (当前状态（已通过）…).
+          `批量${label}：成功 ${result.succeeded} 个，失败 ${result.failed} 个。${reasons.join('；')}`,
           6,
         );
       }
