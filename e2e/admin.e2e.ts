@@ -163,9 +163,11 @@ test('the admin reviews from the dashboard, the review list and the review detai
   await confirm.getByRole('button', { name: '回滚' }).click();
   await expect(page.getByText('已回滚到所选版本')).toBeVisible();
   expect(await (await request.get(`/sites/${versioned.id}/`)).text()).toContain('site-v1');
-  // The page shows the new state without a reload: v1 live, v3 now the one to go back to.
+  // The page shows the new state without a reload: v1 live, v3 now the one to step forward to.
   await expect(versions.getByRole('row', { name: /v1/ }).getByText('线上')).toBeVisible();
-  await expect(versions.getByRole('row', { name: /v3/ }).getByRole('button', { name: '回滚' })).toBeVisible();
+  await expect(
+    versions.getByRole('row', { name: /v3/ }).getByRole('button', { name: '切换到此版本' }),
+  ).toBeVisible();
   await expect(page.locator('.review-history__item', { hasText: '回滚' }).first()).toBeVisible();
 });
 

@@ -179,3 +179,22 @@ test('at 1440×900 the upload progress bar is in view while the upload runs', as
     )
     .toBe(true);
 });
+
+test('at 1440 px the admin’s user list shows 最近登录 and 创建时间 beside the pinned 操作 column, not under it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/admin/users');
+  const actions = page.getByRole('columnheader', { name: '操作' });
+  await expect(actions).toBeVisible();
+  const pinned = await actions.boundingBox();
+  for (const name of ['最近登录', '创建时间']) {
+    const header = await page.getByRole('columnheader', { name }).boundingBox();
+    expect(header, name).not.toBeNull();
+    expect(pinned).not.toBeNull();
+    // Wholly left of the pinned column: nothing of it is hidden under 操作 or scrolled out of sight.
+    expect(header!.x + header!.width, name).toBeLessThanOrEqual(pinned!.x + 1);
+  }
+});

@@ -654,6 +654,56 @@ describe('audit log', () => {
   });
 });
 
+describe('audit log names', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('names each user and project target as it is now, and as its deletion recorded it once gone', async () => {
+    const owner = await t.createUser({ username: 'named_owner' });
+    const gone = await t.createUser({ username: 'soon_gone' });
+    const projectId = await upload(t, owner.token, '有名字的项目');
+    await review(t, projectId, 'approve');
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { username: 'soon_gone', password: 'wrong-password' },
+    });
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: `/api/admin/users/${gone.id}`,
+      token: await t.adminToken(),
+    });
+    expect(deleted.statusCode).toBe(200);
+
+    const { logs } = await get(t, '/api/admin/audit-logs?page_size=100');
+    const named = (action: string, targetId: number) =>
+      logs.find(
+        (l: { action: string; target_id: string }) => l.action === action && l.target_id === String(targetId),
+      )?.target_name;
+    expect(named('review.approve', projectId)).toBe('有名字的项目');
+    expect(named('project.upload', projectId)).toBe('有名字的项目');
+    expect(named('auth.login', owner.id)).toBe('named_owner');
+    // The user is gone: the failed sign-in about them still names them, from user.delete's record.
+    expect(named('auth.login_failed', gone.id)).toBe('soon_gone');
+    expect(named('user.delete', gone.id)).toBe('soon_gone');
+  });
+
+  it('leaves the name empty where there is none to give', async () => {
+    const put = await t.request({
+      method: 'PUT',
+      url: '/api/admin/config',
+      body: { max_files_per_upload: 30 },
+      token: await t.adminToken(),
+    });
+    expect(put.statusCode).toBe(200);
+    const { logs } = await get(t, '/api/admin/audit-logs?target_type=config');
+    expect(logs[0]).toMatchObject({ action: 'config.update', target_name: null });
+  });
+});
+
 describe('admin only', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -259,7 +259,7 @@ describe('projects', () => {
           files: [{ name: 'index.html', content: 'x'.repeat(1001) }],
         });
         expect(big.statusCode).toBe(413);
-        expect(big.json().errors.files).toBe('文件大小超过限制。最大允许：1000 Bytes');
+        expect(big.json().errors.files).toBe('文件大小超过限制。最大允许：1000 B');
         const total = await uploadProject(t, owner.token, {
           files: [
             { name: 'a.html', content: 'a'.repeat(900) },

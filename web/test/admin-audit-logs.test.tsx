@@ -14,6 +14,7 @@ function entry(overrides: Partial<AuditLogDto>): AuditLogDto {
     action_label: '拒绝项目',
     target_type: 'project',
     target_id: '7',
+    target_name: null,
     detail: null,
     ip: '203.0.113.9',
     created_at: '2024-05-01T08:00:00.000Z',
@@ -30,6 +31,7 @@ const logs = [
     action_label: '登录失败',
     target_type: null,
     target_id: null,
+    target_name: null,
     ip: '198.51.100.4',
   }),
 ];
@@ -55,6 +57,35 @@ describe('audit log page', () => {
     const failed = screen.getByText('登录失败').closest('tr') as HTMLElement;
     expect(within(failed).getByText('系统 / 未登录')).toBeInTheDocument();
     expect(screen.getByText('共 45 条记录')).toBeInTheDocument();
+  });
+
+  it('names users and projects where the server gives a name, and keeps the id where it does not', async () => {
+    await openAudit({
+      'GET /admin/audit-logs': page([
+        entry({ id: 3, target_name: '旅行日记' }),
+        entry({
+          id: 2,
+          action: 'user.disable',
+          action_label: '停用用户',
+          target_type: 'user',
+          target_id: '3',
+          target_name: 'alice',
+        }),
+        entry({
+          id: 1,
+          action: 'user.enable',
+          action_label: '启用用户',
+          target_type: 'user',
+          target_id: '9',
+        }),
+      ]),
+    });
+    const project = await screen.findByRole('link', { name: '项目 旅行日记' });
+    expect(project).toHaveAttribute('href', '/admin/reviews/7');
+    expect(project).toHaveAttribute('title', '项目 #7');
+    expect(screen.getByText('用户 alice')).toHaveAttribute('title', '用户 #3');
+    expect(screen.queryByText('用户 #3')).not.toBeInTheDocument();
+    expect(screen.getByText('用户 #9')).toBeInTheDocument();
   });
 
   it('filters by actor and IP from the first page, and a link can carry a filter', async () => {

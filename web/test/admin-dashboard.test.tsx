@@ -44,10 +44,10 @@ describe('trend display', () => {
     expect(screen.getByLabelText('下降')).toBeInTheDocument();
   });
 
-  it('says 新增, with no percentage, when last week had nothing to compare with', () => {
+  it('gives the count, with no percentage, when last week had nothing to compare with', () => {
     render(<TrendIndicator trend={trend(4, 0, null)} />);
     const shown = screen.getByTestId('trend');
-    expect(shown).toHaveTextContent('较上周 新增');
+    expect(shown).toHaveTextContent('较上周 +4');
     expect(shown.textContent).not.toMatch(/%/);
     expect(screen.getByLabelText('上升')).toBeInTheDocument();
   });
@@ -64,6 +64,9 @@ describe('admin dashboard', () => {
     expect(within(card('待审核')).getByTestId('trend').textContent).not.toMatch(/%/);
     expect(within(card('已通过')).getByTestId('trend')).toHaveTextContent('75%');
     expect(within(card('用户总数')).getByText('9')).toBeInTheDocument();
+    // Not 新增较上周 ↑ 新增: one new user against none last week.
+    expect(within(card('用户总数')).getByTestId('trend')).toHaveTextContent('新用户较上周 +1');
+    expect(within(card('用户总数')).getByTestId('trend').textContent).not.toMatch(/新增/);
     expect(within(card('总访问量')).getByText('345')).toBeInTheDocument();
   });
 

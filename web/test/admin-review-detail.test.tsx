@@ -350,11 +350,16 @@ describe('review detail page', () => {
 
     expect(await screen.findByText('已回滚到所选版本')).toBeInTheDocument();
     expect(api.calls('POST /projects/7/rollback')[0]?.body).toEqual({ deployment_id: 21 });
-    // The page asks the server again and shows v1 live, with v3 now offered instead.
+    // The page asks the server again and shows v1 live, with v3 now offered instead: a step forward.
     await waitFor(() => expect(api.calls('GET /admin/projects/7').length).toBeGreaterThan(1));
     await waitFor(() =>
-      expect(within(versions).getByRole('button', { name: /回滚/ }).closest('tr')).toHaveTextContent('v3'),
+      expect(
+        within(versions)
+          .getByRole('button', { name: /切换到此版本/ })
+          .closest('tr'),
+      ).toHaveTextContent('v3'),
     );
+    expect(within(versions).queryByRole('button', { name: /回滚/ })).toBeNull();
   });
 
   it('shows a refused rollback as an error message and keeps the versions as they were', async () => {

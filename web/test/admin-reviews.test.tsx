@@ -216,7 +216,13 @@ describe('admin review list', () => {
     await user.click(within(rowOf('通过项目')).getByRole('checkbox'));
     expect(screen.getByText(/已选择/)).toHaveTextContent('已选择 2 个项目');
     await user.click(screen.getByRole('button', { name: /批量通过/ }));
-    expect(await screen.findByText(/成功 1 个，失败 1 个/)).toBeInTheDocument();
+    // It asks first, naming how many, and sends nothing until confirmed.
+    expect(await screen.findByText('确定要通过选中的 2 个项目吗？', { exact: false })).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/batch')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: '确认通过' }));
+    expect(
+      await screen.findByText('批量通过：成功 1 个，失败 1 个。当前状态（已通过）不能执行此操作（通过）'),
+    ).toBeInTheDocument();
     expect(api.calls('POST /admin/projects/batch')[0]?.body).toEqual({
       projectIds: [1, 2],
       action: 'approve',

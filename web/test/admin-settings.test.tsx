@@ -247,6 +247,7 @@ describe('audit log', () => {
             action_label: '审核拒绝',
             target_type: 'project',
             target_id: '7',
+            target_name: null,
             detail: { from: 'pending', to: 'rejected', comment: '需要进一步修改' },
             ip: '127.0.0.1',
             created_at: '2024-05-01T08:00:00.000Z',

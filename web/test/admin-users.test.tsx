@@ -51,43 +51,60 @@ describe('admin users page', () => {
   it("shows each user's storage used against their quota", async () => {
     await openUsers();
     expect(within(rowOf('alice')).getByText('300 MB / 500 MB')).toBeInTheDocument();
-    expect(within(rowOf('admin')).getByText('0 Bytes / 1 GB')).toBeInTheDocument();
+    expect(within(rowOf('admin')).getByText('0 B / 1 GB')).toBeInTheDocument();
     const bar = within(rowOf('alice')).getByRole('progressbar');
     expect(bar).toHaveAttribute('aria-valuenow', '60');
     expect(bar).toHaveAccessibleName('存储空间：已使用 300 MB / 500 MB');
   });
 
-  it("sets a user's own quota in GB, and clears it back to the platform default", async () => {
+  it("sets a user's own quota in the unit the admin picks (MB or GB), and clears it back to the platform default", async () => {
     const { api, user } = await openUsers({
       'PATCH /admin/users/2': ok({ user: rows[1] }, messages.auth.storageQuotaSaved),
     });
-    // 500 MB reads 0.49 GB; saved untouched it stays 500 MB, not 0.49 GB.
+    // 500 MB opens in MB, as 500 (not 0.49 GB); saved untouched it stays 500 MB to the byte.
     await user.click(within(rowOf('alice')).getByRole('button', { name: '配额' }));
-    expect(await screen.findByLabelText('存储配额（GB）')).toHaveValue('0.49');
+    expect(await screen.findByLabelText('存储配额（MB）')).toHaveValue('500');
     await user.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(api.calls('PATCH /admin/users/2')).toHaveLength(1));
     expect(api.calls('PATCH /admin/users/2')[0]?.body).toEqual({ storage_quota_bytes: 500 * 1024 * 1024 });
 
     await user.click(within(rowOf('alice')).getByRole('button', { name: '配额' }));
-    const input = await screen.findByLabelText('存储配额（GB）');
+    let input = await screen.findByLabelText('存储配额（MB）');
     await user.clear(input);
-    await user.type(input, '0.001');
+    await user.type(input, '5');
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText(/^存储配额必须在 10 MB 到 100 TB 之间/)).toBeInTheDocument();
     expect(api.calls('PATCH /admin/users/2')).toHaveLength(1);
 
     await user.clear(input);
-    await user.type(input, '2');
+    await user.type(input, '750');
     await user.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(api.calls('PATCH /admin/users/2')).toHaveLength(2));
-    expect(api.calls('PATCH /admin/users/2')[1]?.body).toEqual({ storage_quota_bytes: 2 * 1024 ** 3 });
+    expect(api.calls('PATCH /admin/users/2')[1]?.body).toEqual({ storage_quota_bytes: 750 * 1024 * 1024 });
 
+    // The same number in GB, by choosing the unit.
     await user.click(within(rowOf('alice')).getByRole('button', { name: '配额' }));
-    await user.clear(await screen.findByLabelText('存储配额（GB）'));
+    input = await screen.findByLabelText('存储配额（MB）');
+    await user.clear(input);
+    await user.type(input, '2');
+    await user.click(screen.getByText('GB', { selector: '.ant-segmented-item-label' }));
+    expect(screen.getByLabelText('存储配额（GB）')).toHaveValue('2');
     await user.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(api.calls('PATCH /admin/users/2')).toHaveLength(3));
-    expect(api.calls('PATCH /admin/users/2')[2]?.body).toEqual({ storage_quota_bytes: null });
+    expect(api.calls('PATCH /admin/users/2')[2]?.body).toEqual({ storage_quota_bytes: 2 * 1024 ** 3 });
+
+    await user.click(within(rowOf('alice')).getByRole('button', { name: '配额' }));
+    await user.clear(await screen.findByLabelText('存储配额（MB）'));
+    await user.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(api.calls('PATCH /admin/users/2')).toHaveLength(4));
+    expect(api.calls('PATCH /admin/users/2')[3]?.body).toEqual({ storage_quota_bytes: null });
     expect(screen.getAllByText(messages.auth.storageQuotaSaved).length).toBeGreaterThan(0);
+  });
+
+  it('opens a quota on the platform default in GB', async () => {
+    const { user } = await openUsers();
+    await user.click(within(rowOf('carol')).getByRole('button', { name: '配额' }));
+    expect(await screen.findByLabelText('存储配额（GB）')).toHaveValue('');
   });
 
   it('searches by name or email from the first page', async () => {

@@ -160,6 +160,30 @@ describe('project detail', () => {
     expect(api.calls('POST /projects/7/rollback')[0]?.body).toEqual({ deployment_id: 11 });
   });
 
+  it('calls a step to a version newer than the live one 切换到此版本, not 回滚', async () => {
+    // Rolled back to v1: v2 is approved and newer, v3 still pending.
+    const rolledBack = makeProject({
+      ...liveWithPendingVersion,
+      live_version: 1,
+      deployments: [
+        makeDeployment({ id: 13, version: 3, status: 'pending' }),
+        makeDeployment({ id: 12, version: 2, status: 'approved' }),
+        makeDeployment({ id: 11, version: 1, status: 'approved', is_live: true }),
+      ],
+    });
+    const { user, api } = await openDetail(rolledBack, {
+      'POST /projects/7/rollback': ok({ project: liveWithPendingVersion }, '已回滚到所选版本'),
+    });
+    expect(screen.queryByText('回滚', { selector: 'button span' })).not.toBeInTheDocument();
+    await user.click(button('切换到此版本'));
+    expect(
+      await screen.findByText('切换到版本 v2？', { selector: '.ant-modal-confirm-title' }),
+    ).toBeInTheDocument();
+    await user.click(await lastButton('切换'));
+    expect(await screen.findByText('已切换到所选版本')).toBeInTheDocument();
+    expect(api.calls('POST /projects/7/rollback')[0]?.body).toEqual({ deployment_id: 12 });
+  });
+
   it('shows the reason of a rejection, ZIP as the default type and 未指定 without an entry file', async () => {
     await openDetail(
       makeProject({

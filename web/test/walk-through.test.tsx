@@ -27,6 +27,42 @@ describe('the way in', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/public'));
   });
 
+  const signedInAs = (who: ReturnType<typeof makeUser>) =>
+    ok(
+      { token: 'new-token', expires_at: new Date(Date.now() + 3_600_000).toISOString(), user: who },
+      '登录成功',
+    );
+
+  async function signInThroughTheForm(user: ReturnType<typeof renderApp>['user']) {
+    await screen.findByRole('heading', { name: '登录站点展厅' });
+    await user.type(screen.getByLabelText('用户名或邮箱'), 'alice');
+    await user.type(screen.getByLabelText('密码'), 'secret-password');
+    await user.click(screen.getByRole('button', { name: '登录' }));
+  }
+
+  it.each([
+    ['an ordinary user', makeUser(), '/upload'],
+    ['an admin', adminUser(), '/admin'],
+  ])(
+    'leads %s who signs in from 开始使用 to a page they may use, not 访问受限',
+    async (_who, who, landing) => {
+      fakeApi({ 'POST /auth/login': signedInAs(who) });
+      const { user, router } = renderApp('/');
+      await user.click(await screen.findByRole('link', { name: '开始使用' }));
+      await signInThroughTheForm(user);
+      await waitFor(() => expect(router.state.location.pathname).toBe(landing));
+      expect(screen.queryByText('访问受限')).not.toBeInTheDocument();
+    },
+  );
+
+  it('leads an ordinary user who signs in on the way to /register (注册账号) to the upload page', async () => {
+    fakeApi({ 'POST /auth/login': signedInAs(makeUser()) });
+    const { user, router } = renderApp('/register');
+    await signInThroughTheForm(user);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+    expect(screen.queryByText('访问受限')).not.toBeInTheDocument();
+  });
+
   it('still says 请先登录 to someone sent from another signed-in page', async () => {
     fakeApi();
     renderApp('/projects');
@@ -122,7 +158,8 @@ describe('figures on the cards', () => {
     expect(screen.getByText(/60\.68 MB/)).toBeInTheDocument();
     unmount();
     render(<ShowcaseCard project={makePublicProject({ file_size: 137 })} />);
-    expect(screen.getByText(/137 Bytes/)).toBeInTheDocument();
+    expect(screen.getByText(/137 B$/)).toBeInTheDocument();
+    expect(screen.queryByText(/Bytes/)).not.toBeInTheDocument();
   });
 
   it('names the archive a user picked by its real format', () => {

@@ -499,6 +499,11 @@ export interface AuditLogDto {
   action_label: string;
   target_type: string | null;
   target_id: string | null;
+  /**
+   * The target's name: a user's username or a project's name as it is now, else as its deletion
+   * recorded it; null when neither is known (a setting, an id never seen).
+   */
+  target_name: string | null;
   detail: Record<string, unknown> | null;
   ip: string | null;
   created_at: string;

@@ -172,10 +172,10 @@ export const CONTENT_CHECK_BYTES = 1024;
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const COPY_FEEDBACK_MS = 3_000;
 
-/** Sizes in Bytes, KB, MB, GB with base 1024 (docs/product.md §9). */
+/** Sizes in B, KB, MB, GB with base 1024 (docs/product.md §9). */
 export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
-  const units = ['Bytes', 'KB', 'MB', 'GB', 'TB'];
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
   const value = bytes / 1024 ** i;
   return `${i === 0 ? value : Number.parseFloat(value.toFixed(2))} ${units[i]}`;

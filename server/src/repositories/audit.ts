@@ -66,10 +66,77 @@ export function createAuditRepository(db: DB) {
         .execute();
       return { rows, total: Number(total.n) };
     },
+
+    /**
+     * The current names of the users and projects these rows are about, keyed `user:3` / `project:7`
+     * (for the presenter); ids that no longer exist are simply absent.
+     */
+    async targetNames(
+      rows: readonly { target_type: string | null; target_id: string | null }[],
+    ): Promise<Map<string, string>> {
+      const ids = (type: string) => [
+        ...new Set(
+          rows
+            .filter(
+              (r) => r.target_type === type && r.target_id !== null && /^[1-9]\d{0,14}$/.test(r.target_id),
+            )
+            .map((r) => Number(r.target_id)),
+        ),
+      ];
+      const names = new Map<string, string>();
+      const userIds = ids('user');
+      if (userIds.length > 0) {
+        const users = await db
+          .selectFrom('users')
+          .select(['id', 'username'])
+          .where('id', 'in', userIds)
+          .execute();
+        for (const u of users) names.set(`user:${u.id}`, u.username);
+      }
+      const projectIds = ids('project');
+      if (projectIds.length > 0) {
+        const projects = await db
+          .selectFrom('projects')
+          .select(['id', 'name'])
+          .where('id', 'in', projectIds)
+          .execute();
+        for (const p of projects) names.set(`project:${p.id}`, p.name);
+      }
+      // Deleted since: the name their deletion recorded (user.delete's username, project.delete's name).
+      for (const [type, action, key, all] of [
+        ['user', 'user.delete', 'username', userIds],
+        ['project', 'project.delete', 'name', projectIds],
+      ] as const) {
+        const missing = all.filter((id) => !names.has(`${type}:${id}`)).map(String);
+        if (missing.length === 0) continue;
+        const deletions = await db
+          .selectFrom('audit_logs')
+          .select(['target_id', 'detail'])
+          .where('action', '=', action)
+          .where('target_type', '=', type)
+          .where('target_id', 'in', missing)
+          .execute();
+        for (const d of deletions) {
+          const recorded = parseDetail(d.detail)?.[key];
+          if (typeof recorded === 'string') names.set(`${type}:${d.target_id}`, recorded);
+        }
+      }
+      return names;
+    },
   };
 }
 export type AuditRepository = ReturnType<typeof createAuditRepository>;
 
 function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function parseDetail(detail: string | null): Record<string, unknown> | null {
+  if (!detail) return null;
+  try {
+    const parsed: unknown = JSON.parse(detail);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

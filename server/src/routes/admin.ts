@@ -95,8 +95,11 @@ export const adminRoutes =
     route(app, 'stats', async () => ok(await stats.overview()));
 
     route(app, 'auditLogs', async (_request, _reply, { query: q }) => {
-      const { rows, total } = await audit.list(q);
-      return ok({ logs: rows.map(presentAuditLog), pagination: paginate(q.page, q.page_size, total) });
+      const { rows, total, names } = await audit.list(q);
+      return ok({
+        logs: rows.map((row) => presentAuditLog(row, names)),
+        pagination: paginate(q.page, q.page_size, total),
+      });
     });
 
     route(app, 'adminConfig', async () => ok(await settings.adminConfig()));

@@ -51,7 +51,7 @@ export function createAuditService(db: DB) {
     },
 
     /** A page of entries, newest first. A date alone in `to` includes that whole (UTC) day. */
-    list(q: AuditLogFilters) {
+    async list(q: AuditLogFilters) {
       const filter: AuditFilter = {
         actor: q.actor,
         actorId: q.actor_id,
@@ -62,7 +62,8 @@ export function createAuditService(db: DB) {
         from: q.from ? new Date(q.from).toISOString() : undefined,
         before: q.to ? endOf(q.to) : undefined,
       };
-      return repo.list(filter, q.page, q.page_size);
+      const { rows, total } = await repo.list(filter, q.page, q.page_size);
+      return { rows, total, names: await repo.targetNames(rows) };
     },
   };
 }

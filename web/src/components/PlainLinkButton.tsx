@@ -14,6 +14,8 @@ interface PlainLinkButtonProps {
   size?: 'middle' | 'large';
   block?: boolean;
   className?: string;
+  /** History state for the page it leads to (e.g. FromState). */
+  state?: unknown;
   /** Called when the link is followed (e.g. to close the drawer it sits in). */
   onNavigate?: () => void;
 }
@@ -26,6 +28,7 @@ export function PlainLinkButton({
   size = 'middle',
   block = false,
   className,
+  state,
   onNavigate,
 }: PlainLinkButtonProps) {
   const navigate = useNavigate();
@@ -34,7 +37,7 @@ export function PlainLinkButton({
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     onNavigate?.();
-    navigate(to);
+    navigate(to, state === undefined ? undefined : { state });
   };
   const classes = [
     'sh-btn',

@@ -4,7 +4,7 @@
  * project page and on the admin's review detail.
  */
 import './versions.css';
-import { RollbackOutlined } from '@ant-design/icons';
+import { RollbackOutlined, SwapOutlined } from '@ant-design/icons';
 import {
   type DeploymentDto,
   formatBytes,
@@ -41,17 +41,20 @@ export function VersionsCard({
   const { message, modal } = App.useApp();
   const rollback = useRollbackProject(project.id);
   const versions = [...(project.deployments ?? [])].sort((a, b) => b.version - a.version);
+  const liveVersion = versions.find((v) => v.is_live)?.version;
+  // A version newer than the live one (after a rollback) is a step forward, not back: 切换到此版本.
+  const isForward = (version: DeploymentDto) => liveVersion !== undefined && version.version > liveVersion;
 
   const confirmRollback = (version: DeploymentDto) =>
     modal.confirm({
-      title: `回滚到版本 v${version.version}？`,
+      title: isForward(version) ? `切换到版本 v${version.version}？` : `回滚到版本 v${version.version}？`,
       content: '线上站点会立即切换到该版本的文件，之后仍可再切换回来。',
-      okText: '回滚',
+      okText: isForward(version) ? '切换' : '回滚',
       cancelText: '取消',
       onOk: async () => {
         try {
           await rollback.mutateAsync(version.id);
-          message.success(messages.review.rollbackDone);
+          message.success(isForward(version) ? messages.review.switchDone : messages.review.rollbackDone);
         } catch (error) {
           message.error(errorMessage(error));
         }
@@ -113,16 +116,16 @@ export function VersionsCard({
     {
       title: '操作',
       key: 'actions',
-      width: 96,
+      width: 128,
       render: (_, v) =>
         canRollBack(project, v) ? (
           <Button
             size="small"
-            icon={<RollbackOutlined aria-hidden />}
+            icon={isForward(v) ? <SwapOutlined aria-hidden /> : <RollbackOutlined aria-hidden />}
             loading={rollback.isPending && rollback.variables === v.id}
             onClick={() => confirmRollback(v)}
           >
-            回滚
+            {isForward(v) ? '切换到此版本' : '回滚'}
           </Button>
         ) : null,
     },

@@ -38,6 +38,8 @@ export interface LoginCredentials {
 export interface FromState {
   from?: { pathname: string; search?: string; hash?: string };
   expired?: boolean;
+  /** Sent by 开始使用: after signing in, go where this role starts (RouteGuards.startPath). */
+  start?: boolean;
   /** Why the session ended, in the server's words (账号已被停用), for the sign-in page. */
   reason?: string;
 }

@@ -40,6 +40,8 @@ export const reviewMessages = {
   },
   configFileOverUpload: '单个文件大小不能超过单次上传总大小',
   rollbackDone: '已回滚到所选版本',
+  /** The same call to a version newer than the live one: a roll-forward, not a rollback. */
+  switchDone: '已切换到所选版本',
   rollbackNotAllowed: '只能回滚到已通过审核的历史版本',
   rollbackOffline: '项目当前未上线，不能回滚版本',
   deploymentIdInvalid: '版本编号无效',

@@ -419,6 +419,7 @@ export const auditLogListData = z.object({
       action_label: z.string(),
       target_type: nullable(z.string()),
       target_id: nullable(z.string()),
+      target_name: nullable(z.string()),
       detail: nullable(z.record(z.string(), z.unknown())),
       ip: nullable(z.string()),
       created_at: dateTime,

@@ -31,7 +31,8 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
       } else {
         const reasons = [...new Set(result.results.filter((r) => !r.success).map((r) => r.message))];
         message.warning(
-          `批量${label}：成功 ${result.succeeded} 个，失败 ${result.failed} 个（${reasons.join('；')}）`,
+          // The reasons after a colon, not in brackets: they hold brackets of their own (当前状态（已通过）…).
+          `批量${label}：成功 ${result.succeeded} 个，失败 ${result.failed} 个。${reasons.join('；')}`,
           6,
         );
       }
@@ -50,15 +51,23 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
         已选择 <Typography.Text strong>{selected.length}</Typography.Text> 个项目
       </Typography.Text>
       <Space wrap>
-        <Button
-          size="small"
-          type="primary"
-          icon={<CheckOutlined aria-hidden />}
-          loading={running('approve')}
-          onClick={() => run('approve')}
+        {/* Approving puts sites live at once, so it asks first, naming how many (docs/decisions.md). */}
+        <Popconfirm
+          title="批量通过"
+          description={`确定要通过选中的 ${selected.length} 个项目吗？只有待审核的项目会被通过，通过后立即上线。`}
+          okText="确认通过"
+          cancelText="取消"
+          onConfirm={() => run('approve')}
         >
-          批量通过
-        </Button>
+          <Button
+            size="small"
+            type="primary"
+            icon={<CheckOutlined aria-hidden />}
+            loading={running('approve')}
+          >
+            批量通过
+          </Button>
+        </Popconfirm>
         <Button size="small" danger icon={<CloseOutlined aria-hidden />} onClick={() => setAskReason(true)}>
           批量拒绝
         </Button>

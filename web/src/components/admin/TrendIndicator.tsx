@@ -4,14 +4,14 @@ import type { WeekTrendDto } from '@sitehall/contracts';
 
 /**
  * "较上周 ↑ 12.5%" from this week against last. With nothing last week and something this week
- * (the server's null) a percentage would mean nothing: "较上周 ↑ 新增".
+ * (the server's null) a percentage would mean nothing: the count itself, "较上周 ↑ +4".
  */
 export function TrendIndicator({ trend, label = '较上周' }: { trend: WeekTrendDto; label?: string }) {
   const percent = trend.trend_percent;
   if (percent === null) {
     return (
       <span className="trend trend--up" data-testid="trend" title="上周为 0，本周有新增">
-        {label} <ArrowUpOutlined aria-label="上升" /> 新增
+        {label} <ArrowUpOutlined aria-label="上升" /> +{trend.this_week}
       </span>
     );
   }

@@ -3,15 +3,25 @@
  * admin pages send others to /dashboard; guest-only pages send signed-in users to /dashboard
  * (or back to the page they were sent from, right after signing in).
  */
+import type { Role } from '@sitehall/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { type FromState, useAuth } from '../../hooks/useAuth';
 import type { Permission } from '../../lib/permissions';
 import { PageLoading } from '../PageLoading';
 
-/** Where to go after signing in: the remembered page, else the dashboard. */
-export function returnPath(state: unknown): string {
-  const from = (state as FromState | null)?.from;
+/** Where 开始使用 leads someone signed in: admins to the admin panel, users to the upload page. */
+export function startPath(role: Role | undefined): string {
+  return role === 'admin' ? '/admin' : '/upload';
+}
+
+/**
+ * Where to go after signing in: the remembered page, else the dashboard. Someone who came by 开始使用,
+ * or by /register without being an admin (who would only read 访问受限 there), goes to startPath.
+ */
+export function returnPath(state: unknown, role?: Role): string {
+  const { from, start } = (state as FromState | null) ?? {};
+  if (start || (from?.pathname === '/register' && role !== 'admin')) return startPath(role);
   if (!from?.pathname?.startsWith('/') || from.pathname.startsWith('//') || from.pathname === '/login') {
     return '/dashboard';
   }
@@ -44,6 +54,6 @@ export function GuestOnly({ children }: { children: ReactNode }) {
   const { loading, user } = useAuth();
   const location = useLocation();
   if (loading) return <PageLoading fullscreen />;
-  if (user) return <Navigate to={returnPath(location.state)} replace />;
+  if (user) return <Navigate to={returnPath(location.state, user.role)} replace />;
   return children;
 }

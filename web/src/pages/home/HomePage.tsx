@@ -10,7 +10,7 @@ import {
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import { PlainLinkButton } from '../../components/PlainLinkButton';
-import { useAuth } from '../../hooks/useAuth';
+import { type FromState, useAuth } from '../../hooks/useAuth';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle';
 
 interface Feature {
@@ -84,6 +84,9 @@ function HeroIllustration() {
   );
 }
 
+/** 开始使用 signs a visitor in, then leads them where their role starts (RouteGuards.startPath). */
+const startState: FromState = { start: true };
+
 export function HomePage() {
   useDocumentTitle();
   const { isAuthenticated } = useAuth();
@@ -120,7 +123,8 @@ export function HomePage() {
               ) : (
                 <>
                   <PlainLinkButton
-                    to="/register"
+                    to="/login"
+                    state={startState}
                     variant="primary"
                     size="large"
                     icon={<ArrowRightOutlined aria-hidden />}

@@ -39,16 +39,16 @@ export function LoginPage() {
   const signIn = useMutation({
     mutationFn: (values: LoginCredentials) => login({ ...values, username: values.username.trim() }),
     onMutate: () => setError(null),
-    onSuccess: () => {
+    onSuccess: (signedIn) => {
       message.success(messages.auth.loginSuccess);
-      navigate(returnPath(state), { replace: true });
+      navigate(returnPath(state, signedIn.role), { replace: true });
     },
     onError: (failure) => setError(loginFailureText(toApiError(failure))),
   });
 
-  // 开始使用 leads a visitor to /register (docs/product.md §2), which sends them here: no account to sign in
-  // with yet, so say where accounts come from and offer the showcase instead of 请先登录.
-  const fromRegister = !state?.expired && state?.from?.pathname === '/register';
+  // 开始使用 leads a visitor here (and 注册账号 by way of /register, docs/product.md §2): maybe no account to
+  // sign in with yet, so say where accounts come from and offer the showcase instead of 请先登录.
+  const fromRegister = !state?.expired && (state?.start === true || state?.from?.pathname === '/register');
   const notice = state?.reason
     ? state.reason
     : state?.expired

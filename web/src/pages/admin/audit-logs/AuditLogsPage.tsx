@@ -153,15 +153,17 @@ function Target({ log }: { log: AuditLogDto }) {
     ? AUDIT_TARGETS[log.target_type as keyof typeof AUDIT_TARGETS]
     : log.target_type;
   if (!log.target_id) return <span>{label}</span>;
-  const text = `${label} #${log.target_id}`;
+  // By name where the server knows it (the id stays in the tooltip); by id otherwise.
+  const byId = `${label} #${log.target_id}`;
+  const text = log.target_name ? `${label} ${log.target_name}` : byId;
   if (log.target_type === 'project' && log.action !== 'project.delete') {
     return (
-      <Link to={`/admin/reviews/${log.target_id}`} state={back}>
+      <Link to={`/admin/reviews/${log.target_id}`} state={back} title={byId}>
         {text}
       </Link>
     );
   }
-  return <span>{text}</span>;
+  return <span title={byId}>{text}</span>;
 }
 
 const columns: TableProps<AuditLogDto>['columns'] = [
@@ -193,7 +195,7 @@ const columns: TableProps<AuditLogDto>['columns'] = [
       </Tooltip>
     ),
   },
-  { title: '对象', key: 'target', width: 120, render: (_, log) => <Target log={log} /> },
+  { title: '对象', key: 'target', width: 160, render: (_, log) => <Target log={log} /> },
   {
     title: 'IP',
     dataIndex: 'ip',

@@ -111,7 +111,7 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       tone: 'sky',
       footer: (
         <>
-          <TrendIndicator trend={weekly.users} label="新增较上周" />
+          <TrendIndicator trend={weekly.users} label="新用户较上周" />
           <span>
             管理员 {users.admins} · 停用 {users.disabled}
           </span>

@@ -83,15 +83,22 @@ interface RowActionsProps {
   onShowTokens: (user: AdminUserDto) => void;
 }
 
-const GB = 1024 * MB;
-const gbOf = (bytes: number) => Math.round((bytes / GB) * 100) / 100;
+const QUOTA_UNITS = { MB, GB: 1024 * MB } as const;
+type QuotaUnit = keyof typeof QUOTA_UNITS;
+const amountIn = (bytes: number, unit: QuotaUnit) => Math.round((bytes / QUOTA_UNITS[unit]) * 100) / 100;
 
-/** An account's own storage quota, typed in GB; empty gives it the platform's setting again. */
+/**
+ * An account's own storage quota, typed in MB or GB as the admin chooses (a quota under 1 GB opens
+ * in MB); empty gives it the platform's setting again.
+ */
 function QuotaModal({ user, onClose }: { user: AdminUserDto; onClose: () => void }) {
   const { message } = App.useApp();
   const updateUser = useUpdateUser();
-  const shown = user.storage_quota_bytes === null ? null : gbOf(user.storage_quota_bytes);
-  const [value, setValue] = useState<number | null>(shown);
+  const quota = user.storage_quota_bytes;
+  const [unit, setUnit] = useState<QuotaUnit>(quota !== null && quota < QUOTA_UNITS.GB ? 'MB' : 'GB');
+  const [value, setValue] = useState<number | null>(quota === null ? null : amountIn(quota, unit));
+  // The number typed means the unit chosen: changing the unit reinterprets it, as in any size field.
+  const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const invalid = format(messages.auth.storageQuotaInvalid, {
     min: formatBytes(USER_STORAGE_BOUNDS.min),
@@ -99,8 +106,8 @@ function QuotaModal({ user, onClose }: { user: AdminUserDto; onClose: () => void
   });
 
   const save = async () => {
-    // Shown to two decimals: a quota left as it was is kept to the byte, not rounded to the GB.
-    const bytes = value === null ? null : value === shown ? user.storage_quota_bytes : Math.round(value * GB);
+    // Shown to two decimals: a quota left as it was is kept to the byte, not rounded to the unit.
+    const bytes = !touched ? quota : value === null ? null : Math.round(value * QUOTA_UNITS[unit]);
     if (bytes !== null && (bytes < USER_STORAGE_BOUNDS.min || bytes > USER_STORAGE_BOUNDS.max)) {
       setError(invalid);
       return;
@@ -131,21 +138,32 @@ function QuotaModal({ user, onClose }: { user: AdminUserDto; onClose: () => void
           {formatBytes(user.storage_used_bytes)}，当前上限 {formatBytes(user.storage_limit_bytes)}
           {user.storage_quota_bytes === null ? '（平台默认）' : ''}。
         </Typography.Paragraph>
-        <InputNumber<number>
-          aria-label="存储配额（GB）"
-          className="quota-form__input"
-          value={value}
-          onChange={(next) => {
-            setValue(next);
-            setError(null);
-          }}
-          min={0}
-          precision={2}
-          controls={false}
-          suffix="GB"
-          placeholder="留空使用平台默认值"
-          status={error ? 'error' : undefined}
-        />
+        <Space.Compact block>
+          <InputNumber<number>
+            aria-label={`存储配额（${unit}）`}
+            className="quota-form__input"
+            value={value}
+            onChange={(next) => {
+              setValue(next);
+              setTouched(true);
+              setError(null);
+            }}
+            min={0}
+            controls={false}
+            placeholder="留空使用平台默认值"
+            status={error ? 'error' : undefined}
+          />
+          <Segmented<QuotaUnit>
+            aria-label="配额单位"
+            options={['MB', 'GB']}
+            value={unit}
+            onChange={(next) => {
+              setUnit(next);
+              setTouched(true);
+              setError(null);
+            }}
+          />
+        </Space.Compact>
         {error ? (
           <Typography.Text type="danger" className="quota-form__hint" role="alert">
             {error}
@@ -403,13 +421,13 @@ export function AdminUsersPage() {
     {
       title: '角色',
       key: 'role',
-      width: 120,
+      width: 110,
       render: (_, user) => <RoleSelect user={user} isSelf={user.id === me?.id} />,
     },
     {
       title: '状态',
       key: 'status',
-      width: 100,
+      width: 90,
       render: (_, user) =>
         user.disabled ? (
           <Tag icon={<StopOutlined aria-hidden />} color="error">
@@ -421,11 +439,11 @@ export function AdminUsersPage() {
           </Tag>
         ),
     },
-    { title: '项目数', dataIndex: 'project_count', key: 'projects', width: 90, align: 'right' },
+    { title: '项目数', dataIndex: 'project_count', key: 'projects', width: 80, align: 'right' },
     {
       title: '存储空间',
       key: 'storage',
-      width: 170,
+      width: 150,
       render: (_, user) => (
         <StorageUsage
           size="small"
@@ -444,13 +462,15 @@ export function AdminUsersPage() {
       title: '创建时间',
       dataIndex: 'created_at',
       key: 'created',
-      width: 120,
+      width: 110,
       render: (value: string) => formatDate(value),
     },
     {
       title: '操作',
       key: 'actions',
-      width: 370,
+      // Narrow enough that the whole table fits the 1440 px layout (its buttons wrap onto two lines):
+      // wider, the table scrolled and this pinned column covered 最近登录 (docs/decisions.md).
+      width: 200,
       // In view when the table scrolls sideways on narrower screens; on a phone, pinned, it would
       // cover the names.
       fixed: wide ? 'right' : undefined,
@@ -513,7 +533,7 @@ export function AdminUsersPage() {
           query={users}
           rows={users.data?.users ?? []}
           columns={columns}
-          scroll={{ x: 1290 }}
+          scroll={{ x: 1060 }}
           failedTitle={messages.auth.usersLoadFailed}
           paging={{
             page: list.page,
