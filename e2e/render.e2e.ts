@@ -80,9 +80,10 @@ test('the review detail shows the render’s state and a typed password leaving 
   }).toPass({ timeout: 150_000, intervals: [2_000] });
   await expect(renders.getByText('版本 v1')).toBeVisible();
   await expect(renders.getByText('待审核版本')).toBeVisible();
+  // In the findings table (the reason above it names the same finding).
   await expect(
-    page.getByText(
-      '页面把访客在“passwd”中输入的密码发往其他主机 gather.visitor-e2e.example（fetch 请求，明文）',
-    ),
+    page.getByRole('cell', {
+      name: '页面把访客在“passwd”中输入的密码发往其他主机 gather.visitor-e2e.example（fetch 请求，明文）',
+    }),
   ).toBeVisible();
 });
