@@ -171,19 +171,6 @@ export function createRenderJobsRepository(db: DB) {
         .execute();
     },
 
-    /** A render that made no picture but findings (a page ended for its memory). */
-    async saveReport(
-      deploymentId: number,
-      result: { contentCheck: string; contentRisk: number },
-      trx: DB = db,
-    ): Promise<void> {
-      await trx
-        .updateTable('deployments')
-        .set({ content_check: result.contentCheck, content_risk: result.contentRisk })
-        .where('id', '=', deploymentId)
-        .execute();
-    },
-
     /**
      * Who may see a thumbnail: every deployment showing it with its project's owner, visibility
      * and live version (the same picture may belong to several versions or projects).

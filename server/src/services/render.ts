@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { format, messages } from '@sitehall/contracts';
 import { parseContentCheck, riskRankOf } from '../content-check/report.js';
-import { mergeRuntime } from '../content-check/runtime.js';
+import { mergeRuntime, type RenderOutcome } from '../content-check/runtime.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
@@ -100,23 +100,31 @@ export function createRenderService(deps: RenderServiceDeps) {
   const running = new Set<Promise<void>>();
 
   /**
+   * Puts what a render that ended early found into the version's stored report (nothing when the
+   * version has none): the memory stop or the failure's reason, with what was seen until then.
+   */
+  async function mergeIntoReport(
+    trx: DB,
+    deploymentId: number,
+    seen: Observations,
+    at: string,
+    outcome: RenderOutcome,
+  ): Promise<void> {
+    const d = await deployments.byId(trx, deploymentId);
+    const report = parseContentCheck(d?.content_check ?? null);
+    if (!report) return;
+    const merged = mergeRuntime(report, seen, false, at, outcome);
+    await deployments.replaceContentCheck(trx, deploymentId, JSON.stringify(merged), riskRankOf(merged));
+  }
+
+  /**
    * A page whose renderer the watchdog ended for its memory: a risk finding in the version's
    * report, and the job failed at once with its reason (the page would only do it again).
    */
   async function settleMemoryExceeded(job: RenderJobRow, ms: number): Promise<void> {
     const at = now();
-    const none = emptyObservations();
     await deps.db.transaction().execute(async (trx) => {
-      const fresh = await deployments.byId(trx, job.deployment_id);
-      const report = parseContentCheck(fresh?.content_check ?? null);
-      if (report) {
-        const merged = mergeRuntime(report, none, false, at, { memoryLimitMb: limitMb });
-        await jobs.saveReport(
-          job.deployment_id,
-          { contentCheck: JSON.stringify(merged), contentRisk: riskRankOf(merged) },
-          trx,
-        );
-      }
+      await mergeIntoReport(trx, job.deployment_id, emptyObservations(), at, { memoryLimitMb: limitMb });
       await jobs.settle(
         job.id,
         deps.holder,
@@ -131,19 +139,9 @@ export function createRenderService(deps: RenderServiceDeps) {
     });
   }
 
-  async function recordFailure(
-    deploymentId: number,
-    seen: Observations,
-    reason: string,
-    at: string,
-  ): Promise<void> {
-    await db.transaction().execute(async (trx) => {
-      const d = await deployments.byId(trx, deploymentId);
-      const report = parseContentCheck(d?.content_check ?? null);
-      if (!report) return;
-      const merged = mergeRuntime(report, seen, false, at, { failed: reason });
-      await deployments.replaceContentCheck(trx, deploymentId, JSON.stringify(merged), riskRankOf(merged));
-    });
+  /** A render that failed after its retries: a finding with its reason (docs/render.md). */
+  async function recordFailure(deploymentId: number, seen: Observations, reason: string, at: string) {
+    await db.transaction().execute((trx) => mergeIntoReport(trx, deploymentId, seen, at, { failed: reason }));
   }
 
   async function runJob(job: RenderJobRow): Promise<void> {
