@@ -11,7 +11,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BENCH_PASSWORD, CLIENT_CPU, makeZip, pad, siteText, startServer, stopChildren } from './lib.mjs';
+import {
+  apiClient,
+  BENCH_PASSWORD,
+  CLIENT_CPU,
+  makeZip,
+  pad,
+  siteText,
+  startServer,
+  stopChildren,
+} from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const argv = process.argv.slice(2);
@@ -25,19 +34,7 @@ try {
   // No render worker: each new version would be rendered in the background on the server's core,
   // slowing whichever deploy comes next (bench:render measures rendering).
   const { base } = await startServer({ DATA_DIR: path.join(work, 'data'), RENDER_WORKER: 'off' });
-  const api = async (method, url, { token, json, body } = {}) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(json ? { 'content-type': 'application/json' } : {}),
-      },
-      body: json ? JSON.stringify(json) : body,
-    });
-    const data = await res.json();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-    return data.data;
-  };
+  const api = apiClient(base);
   const { token: session } = await api('POST', '/api/auth/login', {
     json: { username: 'admin', password: BENCH_PASSWORD },
   });

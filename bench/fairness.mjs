@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BENCH_PASSWORD, makeZip, pad, startServer, stopChildren } from './lib.mjs';
+import { apiClient, BENCH_PASSWORD, makeZip, pad, startServer, stopChildren } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const uploadsAt = argv.indexOf('--uploads');
@@ -25,19 +25,7 @@ try {
   // Every core the machine lends: the point is how the server shares its workers, not one core's speed.
   const cpus = `0-${os.availableParallelism() - 1}`;
   const { base } = await startServer({ DATA_DIR: path.join(work, 'data'), RENDER_WORKER: 'off' }, { cpus });
-  const api = async (method, url, { token, json, body } = {}) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(json ? { 'content-type': 'application/json' } : {}),
-      },
-      body: json ? JSON.stringify(json) : body,
-    });
-    const data = await res.json();
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
-    return data.data;
-  };
+  const api = apiClient(base);
   const signIn = async (username, password) =>
     (await api('POST', '/api/auth/login', { json: { username, password } })).token;
   const admin = await signIn('admin', BENCH_PASSWORD);

@@ -122,9 +122,12 @@ export async function waitForAdmin(base, password = BENCH_PASSWORD, ms = 30_000)
   }
 }
 
-/** Uploads `files` as a zip through the server's API, approves it, and returns the project id. */
-export async function publishSite(base, files, name) {
-  const api = async (method, url, { token, json, body } = {}) => {
+/**
+ * `api(method, url, { token, json, body })`: a call to the server's API that returns the envelope's
+ * `data`, or throws with the status and the answer.
+ */
+export function apiClient(base) {
+  return async (method, url, { token, json, body } = {}) => {
     const res = await fetch(`${base}${url}`, {
       method,
       headers: {
@@ -137,6 +140,11 @@ export async function publishSite(base, files, name) {
     if (!res.ok) throw new Error(`${base} ${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
     return data.data;
   };
+}
+
+/** Uploads `files` as a zip through the server's API, approves it, and returns the project id. */
+export async function publishSite(base, files, name) {
+  const api = apiClient(base);
   const login = { username: 'admin', password: BENCH_PASSWORD };
   const { token } = await api('POST', '/api/auth/login', { json: login });
   const form = new FormData();
