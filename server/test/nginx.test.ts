@@ -8,7 +8,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,14 +27,9 @@ import {
   tempDir,
 } from './helpers.js';
 import { type ChildServer, startChildServer } from './support/children.js';
+import { viaNginx } from './support/nginx.js';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
 
 describe.skipIf(!NGINX && !ci)('two instances behind nginx with deploy/nginx/sitehall.conf', () => {
   let t: TestApp;
@@ -47,36 +41,8 @@ describe.skipIf(!NGINX && !ci)('two instances behind nginx with deploy/nginx/sit
   let nginx: { stop(): Promise<void> } | undefined;
 
   /** A request to nginx's TLS port as a browser visiting `host` sends it. */
-  function request(
-    host: string,
-    urlPath: string,
-    opts: { method?: string; headers?: Record<string, string>; body?: Buffer } = {},
-  ): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        {
-          host: '127.0.0.1',
-          port: httpsPort,
-          servername: host,
-          ca,
-          method: opts.method ?? 'GET',
-          path: urlPath,
-          headers: { host, ...opts.headers },
-          agent: false,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(opts.body);
-    });
-  }
+  const request = (host: string, urlPath: string, opts: Parameters<typeof viaNginx>[3] = {}) =>
+    viaNginx({ port: httpsPort, ca }, host, urlPath, opts);
 
   beforeAll(async () => {
     if (!NGINX) throw new Error('nginx is missing (CI=true): apt-get install nginx-light');
