@@ -7,15 +7,10 @@
  * one request per key.
  */
 
-export type CanaryKind =
-  | 'password'
-  | 'card'
-  | 'id_number'
-  | 'sms_code'
-  | 'phone'
-  | 'email'
-  | 'username'
-  | 'text';
+import type { ContentCheckCanaryKind } from '@sitehall/contracts';
+
+/** What a canary stands for; the report's kinds (packages/contracts), so the two can't drift. */
+export type CanaryKind = ContentCheckCanaryKind;
 
 /** Kinds a visitor gives only to the site it trusts: sending one elsewhere is a theft. */
 export const SECRET_CANARIES: ReadonlySet<CanaryKind> = new Set([
