@@ -37,18 +37,29 @@ module.exports = {
       to: { path: '^(server|web)/' },
     },
     {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment:
+        'No two folders import each other, directly or round a longer loop: each folder of server/src sits above or below every other it touches (docs/architecture.md "Import rules, checked").',
+      scope: 'folder',
+      from: { path: '^server/src/[^/]+' },
+      to: { circular: true, pathNot: '^server/src$' },
+    },
+    {
       name: 'lower-layers-not-http',
       severity: 'error',
       comment:
-        'services, ingest, policies, serve, storage, repositories and db are below HTTP: they never import http/.',
-      from: { path: '^server/src/(services|ingest|policies|serve|storage|repositories|db|domain)/' },
+        'Everything below the HTTP adapters (services, ingest, policies, serve, storage, repositories, db, domain, content-check, render, search, cluster, metrics, presenters, jobs, backup) never imports http/.',
+      from: {
+        path: '^server/src/(services|ingest|policies|serve|storage|repositories|db|domain|content-check|render|search|cluster|metrics|presenters|jobs|backup)/',
+      },
       to: { path: '^server/src/http/' },
     },
     {
       name: 'domain-imports-nothing-of-ours',
       severity: 'error',
       comment:
-        'domain/ (errors, Actor, request metadata, the review transitions) is what every layer shares: it imports only contracts.',
+        'domain/ (errors, Actor, request metadata, the review transitions, pure rules and helpers) is what every layer shares: it imports only contracts.',
       from: { path: '^server/src/domain/' },
       to: { path: '^(server|web)/', pathNot: '^server/src/domain/' },
     },
@@ -60,11 +71,45 @@ module.exports = {
       to: { path: '^server/src/routes/' },
     },
     {
+      name: 'only-routes-present',
+      severity: 'error',
+      comment:
+        'presenters/ are the only place rows become JSON, and routes call them: services, jobs and the layers below return rows and plain values.',
+      from: { path: '^server/src/', pathNot: '^server/src/(routes|presenters)/' },
+      to: { path: '^server/src/presenters/' },
+    },
+    {
+      name: 'presenters-read-rows',
+      severity: 'error',
+      comment:
+        'A presenter turns rows (db/ and repositories/ types) into DTOs; it calls nothing but the policies that say what the viewer may do (abilities).',
+      from: { path: '^server/src/presenters/' },
+      to: {
+        path: '^server/src/',
+        pathNot: '^server/src/(presenters|domain|db/types\\.ts|repositories|policies)',
+      },
+    },
+    {
+      name: 'services-not-routes-or-presenters',
+      severity: 'error',
+      comment: 'Services return domain data and rows; routes present them.',
+      from: { path: '^server/src/services/' },
+      to: { path: '^server/src/(routes|presenters|http|jobs|app\\.ts|context\\.ts|config\\.ts)' },
+    },
+    {
       name: 'repositories-below-services',
       severity: 'error',
-      comment: 'Repositories hold queries; they never call services or routes.',
+      comment: 'Repositories hold queries: they import only db/ and domain/ (and contracts).',
       from: { path: '^server/src/repositories/' },
-      to: { path: '^server/src/(services|routes)/' },
+      to: { path: '^server/src/', pathNot: '^server/src/(repositories|db|domain)/' },
+    },
+    {
+      name: 'search-below-services',
+      severity: 'error',
+      comment:
+        'The showcase search (planner, SQL, index upkeep) imports only db/ and domain/; services/showcase.ts calls it.',
+      from: { path: '^server/src/search/' },
+      to: { path: '^server/src/', pathNot: '^server/src/(search|db|domain)/' },
     },
     {
       name: 'search-plan-is-pure',
@@ -75,16 +120,77 @@ module.exports = {
       to: { path: '^server/src/(db/database|repositories/|search/sql|search/index-maintenance)' },
     },
     {
-      name: 'services-not-routes-or-presenters',
+      name: 'db-is-the-bottom',
       severity: 'error',
-      comment: 'Services return domain data; routes present it.',
-      from: { path: '^server/src/services/' },
-      to: { path: '^server/src/routes/' },
+      comment: 'db/ (the Kysely instance, engine plumbing, migrations) imports only domain/ (and contracts).',
+      from: { path: '^server/src/db/' },
+      to: { path: '^server/src/', pathNot: '^server/src/(db|domain)/' },
+    },
+    {
+      name: 'migrations-import-only-db',
+      severity: 'error',
+      comment:
+        'A migration does what it did when it was written: it imports only db/, and keeps frozen copies of the algorithms it needs (006, 007).',
+      from: { path: '^server/src/db/migrations/' },
+      to: { path: '^server/src/', pathNot: '^server/src/db/' },
+    },
+    {
+      name: 'only-db-runs-migrations',
+      severity: 'error',
+      comment:
+        'Only db/ reaches into db/migrations/ (database.ts runs them, probe.ts names them); the engine type is db/dialect.ts.',
+      from: { path: '^server/src/', pathNot: '^server/src/db/' },
+      to: { path: '^server/src/db/migrations/' },
+    },
+    {
+      name: 'infrastructure-imports-only-domain',
+      severity: 'error',
+      comment:
+        'storage/ (the blob gate included), ingest/, cluster/, metrics/ and policies/ stand on domain/ alone (and contracts); serve/ adds storage/ (a site file is read from the blob store).',
+      from: { path: '^server/src/(storage|ingest|cluster|metrics|policies)/' },
+      to: { path: '^server/src/', pathNot: '^server/src/(storage|ingest|cluster|metrics|policies|domain)/' },
+    },
+    {
+      name: 'serve-below-services',
+      severity: 'error',
+      comment: 'serve/ decides answers for site files; it reads blobs (storage/) and imports nothing above.',
+      from: { path: '^server/src/serve/' },
+      to: { path: '^server/src/', pathNot: '^server/src/(serve|storage|domain)/' },
+    },
+    {
+      name: 'checks-below-services',
+      severity: 'error',
+      comment:
+        'The content check and the render worker are run by services: content-check/ may use render/ (the runtime findings), render/ may use serve/ (the site a page loads), neither imports services, repositories or db.',
+      from: { path: '^server/src/(content-check|render)/' },
+      to: { path: '^server/src/', pathNot: '^server/src/(content-check|render|serve|storage|domain)/' },
+    },
+    {
+      name: 'config-stands-alone',
+      severity: 'error',
+      comment:
+        'config.ts reads the environment into the option types of the code it configures (db/, storage/, cluster/); that code never imports config.ts back, nor does anything below the composition root and its adapters.',
+      from: {
+        path: '^server/src/(db|storage|cluster|metrics|domain|repositories|services|search|ingest|serve|content-check|render|policies|presenters)/',
+      },
+      to: { path: '^server/src/config\\.ts$' },
+    },
+    {
+      name: 'config-imports-what-it-configures',
+      severity: 'error',
+      comment:
+        'config.ts imports only the option types (and defaults) of what it configures: db/, storage/, cluster/, domain/, and the mail of notices.',
+      from: { path: '^server/src/config\\.ts$' },
+      to: {
+        path: '^server/src/',
+        pathNot: '^server/src/((db|storage|cluster|domain)/|services/notifications\\.ts$)',
+      },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
+    // server/test/ (helpers the specs beside the code import) sits above every layer, outside them.
+    exclude: { path: '(^|/)(dist|node_modules)/|^server/test/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.depcruise.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },

@@ -21,6 +21,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    // An action or navigation stuck past a minute fails with its own locator and step, instead of
+    // the whole test's bound reporting only where the page was.
+    actionTimeout: 60_000,
+    navigationTimeout: 60_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -694,12 +694,19 @@ const stagingLeft = () =>
   }, 0);
 // A digest deploy left unfinished (a file PUT failed and the client gave up) holds its blobs until
 // it expires, by design; any other lease left after the sweeps is a leftover.
+/**
+ * Blob leases by whose: an unfinished digest deploy's (`deploy:{id}` and the `sent:{id}` of what it
+ * received; they go when it expires), a deploy's whose row is gone (a finish killed between taking
+ * the row and releasing: kept an hour, docs/decisions/instances.md "Orphan sweep safety"), and the rest.
+ */
 const leasesLeft = async () => {
   const { rows } = await db.query(
-    `select count(*) filter (where d.id is null) as other, count(d.id) as deploys
-       from blob_leases l left join deploys d on l.upload_id = 'deploy:' || d.id`,
+    `select count(*) filter (where d.id is not null) as deploys,
+            count(*) filter (where d.id is null and (l.upload_id like 'deploy:%' or l.upload_id like 'sent:%')) as ended,
+            count(*) filter (where d.id is null and l.upload_id not like 'deploy:%' and l.upload_id not like 'sent:%') as other
+       from blob_leases l left join deploys d on l.upload_id in ('deploy:' || d.id, 'sent:' || d.id)`,
   );
-  return { other: Number(rows[0].other), deploys: Number(rows[0].deploys) };
+  return { other: Number(rows[0].other), ended: Number(rows[0].ended), deploys: Number(rows[0].deploys) };
 };
 {
   const until = Date.now() + 75_000;
@@ -844,7 +851,7 @@ console.log(
 for (const [hash, what] of missing.slice(0, 10)) console.log(`  missing ${what}: ${hash}`);
 const leases = await leasesLeft();
 console.log(
-  `staging folders left: ${stagingLeft()}; blob leases left: ${leases.other} (and ${leases.deploys} of unfinished digest deploys, which go when they expire)`,
+  `staging folders left: ${stagingLeft()}; blob leases left: ${leases.other} (and ${leases.deploys} of unfinished digest deploys, which go when they expire; ${leases.ended} of deploys whose finish was killed, kept an hour)`,
 );
 console.log(
   `render jobs: ${renderRows.map((r) => `${r.status} ${r.n}`).join(', ') || 'none'}; of deleted versions: ${renderOrphans}`,

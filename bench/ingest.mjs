@@ -7,6 +7,10 @@
 //   node bench/ingest.mjs many big --rounds 5  some stages (many, big, 7z, upload, e2e)
 //   BENCH_SERVER_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' node bench/ingest.mjs upload
 //                                              node flags for the server child (profiling)
+//   node bench/ingest.mjs upload --render      the upload with the render worker on (off by
+//                                              default: each upload queues a render, which loads
+//                                              playwright and Chromium into the server while the
+//                                              next round uploads; docs/benchmarks.md "Ingest")
 //
 // Ours and the reference alternate round by round, so a busy moment on the machine hits both; the
 // best round of each is compared. Peak RSS is the kernel's high-water mark (VmHWM, reset through
@@ -33,6 +37,7 @@ const argv = process.argv.slice(2);
 const roundsAt = argv.indexOf('--rounds');
 const ROUNDS = roundsAt >= 0 ? Number(argv[roundsAt + 1]) : 3;
 const stages = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--rounds');
+const RENDER = argv.includes('--render');
 const want = (stage) => stages.length === 0 || stages.includes(stage);
 
 v8.setFlagsFromString('--expose-gc');
@@ -84,12 +89,17 @@ function peakMeter(pid = 'self') {
 function timed(cmd, args, opts = {}) {
   const t0 = performance.now();
   const r = fs.existsSync('/usr/bin/time')
-    ? spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { ...opts, encoding: 'utf8' })
+    ? spawnSync('/usr/bin/time', ['-f', '%M %U %S', cmd, ...args], { ...opts, encoding: 'utf8' })
     : spawnSync(cmd, args, { ...opts, encoding: 'utf8' });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
-  const kb = Number(/(\d+)\s*$/.exec(r.stderr ?? '')?.[1]);
-  return { ms, peak: Number.isFinite(kb) ? kb * 1024 : Number.NaN };
+  // GNU time's last line: peak RSS in KB, then user and system CPU seconds (children included).
+  const m = /(\d+) ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr ?? '');
+  return {
+    ms,
+    peak: m ? Number(m[1]) * 1024 : Number.NaN,
+    cpu: m ? (Number(m[2]) + Number(m[3])) * 1000 : Number.NaN,
+  };
 }
 
 /** Text that compresses about as well as real site files (~3:1); `bytes` is in UTF-8 bytes. */
@@ -146,6 +156,7 @@ async function childIngest(archive, extraLimits) {
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
   const meter = peakMeter();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const result = await ingest({
     files: [{ name: path.basename(archive), tempFile: archive, size: fs.statSync(archive).size }],
@@ -154,43 +165,64 @@ async function childIngest(archive, extraLimits) {
     workDir,
   });
   const ms = performance.now() - t0;
+  // CPU of the whole process (main thread and the ingest worker), user + system.
+  const used = process.cpuUsage(cpu0);
+  const cpu = (used.user + used.system) / 1000;
   const peak = meter.stop();
   h.disable();
   fs.rmSync(workDir, { recursive: true, force: true });
-  const out = { ms, before: meter.before, peak, p99: h.percentile(99) / 1e6, files: result.files.length };
+  const out = {
+    ms,
+    cpu,
+    before: meter.before,
+    peak,
+    p99: h.percentile(99) / 1e6,
+    files: result.files.length,
+  };
   process.stdout.write(JSON.stringify(out));
 }
 
-async function measureIngest(label, archive, extraLimits = {}, withHashRef = false) {
+async function measureIngest(label, archive, extraLimits = {}, target = 1.2) {
   const ours = [];
   const refs = [];
+  const hashed = [];
   for (let i = 0; i < ROUNDS; i++) {
     ours.push(ingestInChild(archive, extraLimits));
     const out = fs.mkdtempSync(path.join(work, 'ref-'));
     refs.push(timed(sevenZip, ['x', '-y', `-o${out}`, archive], { stdio: ['ignore', 'ignore', 'pipe'] }));
     fs.rmSync(out, { recursive: true, force: true });
+    // The least a content-addressed store does: extract, then SHA-256 every byte. OpenSSL uses the
+    // CPU's SHA extensions like Node does (coreutils' sha256sum does not). Issue 33 part 4 compares
+    // CPU time (user + system) with this, so the disk's write-back doesn't decide the ratio.
+    const out2 = fs.mkdtempSync(path.join(work, 'ref-'));
+    hashed.push(
+      timed(
+        'sh',
+        [
+          '-c',
+          `"${sevenZip}" x -y -o"${out2}" "${archive}" >/dev/null && find "${out2}" -type f -exec openssl dgst -sha256 {} + >/dev/null`,
+        ],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      ),
+    );
+    fs.rmSync(out2, { recursive: true, force: true });
   }
   const ms = best(ours.map((r) => r.ms));
   const ref = best(refs.map((r) => r.ms));
-  if (withHashRef) {
-    // The least a content-addressed store does: extract, then SHA-256 every byte (one after the other).
-    const hashed = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const out = fs.mkdtempSync(path.join(work, 'ref-'));
-      const t0 = performance.now();
-      execFileSync(sevenZip, ['x', '-y', `-o${out}`, archive], { stdio: 'ignore' });
-      // OpenSSL uses the CPU's SHA extensions like Node does (coreutils' sha256sum does not).
-      execFileSync('sh', ['-c', `find "${out}" -type f -exec openssl dgst -sha256 {} + > /dev/null`]);
-      hashed.push(performance.now() - t0);
-      fs.rmSync(out, { recursive: true, force: true });
-    }
-    console.log(
-      `${label}: 7zz x then openssl sha256 of its output ${best(hashed).toFixed(0)} ms → ${(best(hashed) / ref).toFixed(2)}× 7zz x alone; ours ${(ms / best(hashed)).toFixed(2)}× that`,
-    );
-  }
+  const cpu = best(ours.map((r) => r.cpu));
+  const refCpu = best(hashed.map((r) => r.cpu));
+  const ratio = cpu / refCpu;
+  const verdict = target
+    ? ratio <= target
+      ? `MET (target ≤${target}×)`
+      : `MISSED (target ≤${target}×)`
+    : '(no target)';
   console.log(
-    `${label}: ${ours[0].files} files; ours ${ms.toFixed(0)} ms vs 7zz x ${ref.toFixed(0)} ms → ${(ms / ref).toFixed(2)}× (target ≤1.2×)` +
-      ` [rounds: ours ${ours.map((r) => r.ms.toFixed(0)).join('/')}, 7zz ${refs.map((r) => r.ms.toFixed(0)).join('/')}];` +
+    `${label}: ${ours[0].files} files; CPU ours ${cpu.toFixed(0)} ms vs 7zz x + openssl sha256 ${refCpu.toFixed(0)} ms → ${ratio.toFixed(2)}× ${verdict}` +
+      ` [rounds: ours ${ours.map((r) => r.cpu.toFixed(0)).join('/')}, reference ${hashed.map((r) => r.cpu.toFixed(0)).join('/')}];` +
+      ` wall ours ${ms.toFixed(0)} ms vs 7zz x ${ref.toFixed(0)} ms (${(ms / ref).toFixed(2)}×);` +
       ` peak RSS ${mb(worst(ours.map((r) => r.peak)))} MB (target ≤150; at start ${mb(best(ours.map((r) => r.before)))} MB; 7zz ${mb(worst(refs.map((r) => r.peak)))} MB);` +
       ` event-loop p99 ${worst(ours.map((r) => r.p99)).toFixed(1)} ms (target ≤50)`,
   );
@@ -215,7 +247,7 @@ if (want('many')) await measureIngest('5,000-file zip', manyZip);
 if (want('7z')) {
   const many7z = path.join(work, 'many.7z');
   execFileSync(sevenZip, ['a', '-t7z', '-mx=5', many7z, './site'], { cwd: manyDir, stdio: 'ignore' });
-  await measureIngest('5,000-file 7z (LZMA2, no target)', many7z);
+  await measureIngest('5,000-file 7z (LZMA2)', many7z);
 }
 
 // 3. A few large files (3 × 40 MB, incompressible media).
@@ -232,7 +264,7 @@ if (want('big')) {
   fs.writeFileSync(path.join(bigDir, 'site', 'index.html'), '<!doctype html><title>big</title>');
   const bigZip = path.join(work, 'big.zip');
   execFileSync(sevenZip, ['a', '-tzip', '-mx=1', bigZip, './site'], { cwd: bigDir, stdio: 'ignore' });
-  await measureIngest('3 × 40 MB zip', bigZip, { maxFileBytes: 200 * MB }, true);
+  await measureIngest('3 × 40 MB zip', bigZip, { maxFileBytes: 200 * MB }, null);
 }
 
 // 4. Uploads over HTTP to the real server, started as a child process like `npm run serve`.
@@ -283,6 +315,7 @@ async function startServer() {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         WEB_DIST: path.join(work, 'none'),
+        RENDER_WORKER: RENDER ? 'on' : 'off',
       },
       stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
     },
@@ -294,7 +327,11 @@ async function startServer() {
       () => false,
     );
     if (up) break;
-    if (i > 300) throw new Error('the server did not start');
+    // Two minutes, as bench/lib.mjs waits: a loaded machine takes more than 30 s to start it.
+    if (i > 1200) {
+      child.kill();
+      throw new Error('the server did not start');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   await waitForAdmin(base, 'bench-password-1');
@@ -390,11 +427,14 @@ async function measureUpload(server) {
   const rate = (ms) => size / MB / (ms / 1000);
   const ms = best(ours.map((r) => r.ms));
   const growth = worst(ours.map((r) => r.peak - r.before));
+  const ratio = rate(ms) / rate(best(bares));
+  const verdict = (ok) => (ok ? 'MET' : 'MISSED');
   console.log(
-    `100 MB upload: ${rate(ms).toFixed(0)} MB/s (target ≥300) vs cat ${rate(best(cats)).toFixed(0)} MB/s → ${(rate(ms) / rate(best(cats))).toFixed(2)}× cat;` +
-      ` bare node:http → file ${rate(best(bares)).toFixed(0)} MB/s → ${(rate(ms) / rate(best(bares))).toFixed(2)}× bare` +
-      ` [rounds: ${ours.map((r) => rate(r.ms).toFixed(0)).join('/')} MB/s, bare ${bares.map((c) => rate(c).toFixed(0)).join('/')}, cat ${cats.map((c) => rate(c).toFixed(0)).join('/')}];` +
-      ` server RSS growth ${mb(growth)} MB (target ≤50; server at rest ${mb(best(ours.map((r) => r.before)))} MB, peak ${mb(worst(ours.map((r) => r.peak)))} MB)`,
+    `100 MB upload (render worker ${RENDER ? 'on' : 'off'}, load average ${os.loadavg()[0].toFixed(1)}): ${rate(ms).toFixed(0)} MB/s` +
+      ` vs bare node:http → file ${rate(best(bares)).toFixed(0)} MB/s → ${ratio.toFixed(2)}× bare (target ≥0.9×) ${verdict(ratio >= 0.9)};` +
+      ` server RSS growth ${mb(growth)} MB (target ≤50) ${verdict(growth <= 50 * MB)}` +
+      ` [rounds: ${ours.map((r) => rate(r.ms).toFixed(0)).join('/')} MB/s, bare ${bares.map((c) => rate(c).toFixed(0)).join('/')}, cat ${cats.map((c) => rate(c).toFixed(0)).join('/')} (${(rate(ms) / rate(best(cats))).toFixed(2)}× cat);` +
+      ` server at rest ${mb(best(ours.map((r) => r.before)))} MB, peak ${mb(worst(ours.map((r) => r.peak)))} MB]`,
   );
 }
 

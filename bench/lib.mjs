@@ -27,8 +27,11 @@ export function requireTools(tools, install) {
   }
 }
 
-/** Resolves once url answers with a status below 500. */
-export async function waitFor(url, ms = 30_000) {
+/**
+ * Resolves once url answers with a status below 500. Two minutes: a server pinned to one core of
+ * a machine at load 40 takes more than 30 s to migrate a fresh database and hash the admin password.
+ */
+export async function waitFor(url, ms = 120_000) {
   const until = Date.now() + ms;
   for (;;) {
     try {

@@ -3,7 +3,7 @@
 // exits. s3rver is the only S3 server that installs here (npm or Debian), and it has exited under
 // concurrent puts and deletes (issue 28's run); a store that is away for a moment is a
 // storage outage SiteHall must ride out anyway, so the run counts these restarts and reports them
-// rather than letting one end the stand for good (docs/decisions.md "The chaos run's S3 stand").
+// rather than letting one end the stand for good (docs/decisions/faults.md "The chaos run's S3 stand").
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';

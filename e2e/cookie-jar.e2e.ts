@@ -1,15 +1,13 @@
 /**
- * No site can lock a visitor out of the app (docs/decisions.md "Site cookies never lock the app"):
+ * No site can lock a visitor out of the app (docs/decisions/serving.md "Site cookies never lock the app"):
  * a live site fills the browser's cookie jar as far as Chromium allows, and the app still works in
  * that browser (sign-in, API calls, pages, the admin taking that very site down). On the default
  * install cookies ignore ports, so the sites port's cookies reach the app port; with SITES_ORIGIN
  * the site sets them on the parent domain the app shares (app.sitehall.localhost and
  * sites.sitehall.localhost: Chromium resolves every *.localhost name to loopback).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import { type Browser, expect, type PlaywrightWorkerArgs, test } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD } from './env';
+import { freePort, startServer, stopServer } from './child-server';
 import { ADMIN, apiToken, createAccount, signIn, untilStill } from './helpers';
 import { review, uploadSite } from './site-helpers';
 
@@ -29,32 +27,6 @@ const bomb = (
 // machine's time for nothing this file needs.
 test.use({ trace: 'off' });
 test.setTimeout(180_000);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['e2e/start-server.mjs'], {
-    env: { ...process.env, E2E_PORT: String(port), ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server with ${JSON.stringify(env)} exited`);
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-    if (Date.now() > deadline) throw new Error('server did not start within 30 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function fillTheJarThenUseTheApp(
   browser: Browser,
@@ -138,7 +110,6 @@ test('a site that fills the cookie jar of the parent domain leaves the app worki
       'sitehall.localhost',
     );
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));
+    await stopServer(server);
   }
 });

@@ -1,5 +1,5 @@
 /**
- * A site uploads as shipped (docs/decisions.md "File types"): its LICENSE and sources are kept as
+ * A site uploads as shipped (docs/decisions/uploads.md "File types"): its LICENSE and sources are kept as
  * downloads only, the owner is told which, and the live page can still fetch them.
  */
 import { expect, test } from '@playwright/test';

@@ -1,12 +1,10 @@
 /**
  * A live site cannot read the signed-in visitor's token, in every way sites can be served
- * (docs/decisions.md "Serving sites"): the suite's own server (the default: a sites port), and
+ * (docs/decisions/serving.md "Serving sites"): the suite's own server (the default: a sites port), and
  * servers of this file's own with SITES_PORT=0 (one port, sandboxed), SITES_ORIGIN, and
  * SITES_ORIGIN with SITES_SUBDOMAINS. Chromium resolves every *.localhost name to loopback, so
  * sites.localhost and p{id}.sites.localhost need no DNS.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import {
   type APIRequestContext,
   type Browser,
@@ -14,7 +12,7 @@ import {
   type PlaywrightWorkerArgs,
   test,
 } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD } from './env';
+import { freePort, startServer, stopServer } from './child-server';
 import { apiToken, createAccount, signIn } from './helpers';
 import { review, uploadSite } from './site-helpers';
 
@@ -38,34 +36,6 @@ const PROBE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><ti
 </script></body></html>`;
 
 type Mode = 'sites-port' | 'sandboxed' | 'sites-origin' | 'subdomains';
-
-/** A port free right now (the OS's pick): servers of this file stay off the suite's fixed ports. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The built server on a fresh data folder of its own (e2e/start-server.mjs), with `env` added. */
-async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['e2e/start-server.mjs'], {
-    env: { ...process.env, E2E_PORT: String(port), ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server with ${JSON.stringify(env)} exited`);
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-    if (Date.now() > deadline) throw new Error('server did not start within 30 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function probeTheToken(
   browser: Browser,
@@ -150,10 +120,7 @@ for (const mode of ['sandboxed', 'sites-origin', 'subdomains'] as const) {
     try {
       await probeTheToken(browser, playwright, `http://127.0.0.1:${port}`, mode);
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((resolve) =>
-        server.exitCode !== null ? resolve(null) : server.once('exit', resolve),
-      );
+      await stopServer(server);
     }
   });
 }

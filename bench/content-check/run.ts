@@ -68,24 +68,25 @@ async function runtimeOf(
   site: EvalSite,
   id: number,
 ): Promise<{ obs: Observations | null; error: string | null }> {
-  const lookup = async (p: string) => {
-    const body = site.files[p];
-    if (body === undefined) return undefined;
-    const ext = p.slice(p.lastIndexOf('.') + 1).toLowerCase();
-    return {
-      path: p,
-      size: Buffer.byteLength(body),
-      mime_type: MIME[ext] ?? 'application/octet-stream',
-      sha256: p,
-    };
-  };
+  const files = new Map(
+    Object.entries(site.files).map(([p, body]) => {
+      const ext = p.slice(p.lastIndexOf('.') + 1).toLowerCase();
+      const file = {
+        path: p,
+        size: Buffer.byteLength(body),
+        mime_type: MIME[ext] ?? 'application/octet-stream',
+        sha256: p,
+      };
+      return [p, file] as const;
+    }),
+  );
   try {
     const result = await renderPage(
       await browser.get(),
       {
         id,
         entryFile: 'index.html',
-        lookup,
+        files,
         read: async (f) => Readable.from([Buffer.from(site.files[f.path]!)]),
       },
       { allowPublicAssets: false },

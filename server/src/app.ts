@@ -1,4 +1,7 @@
-/** Builds the Fastify instance, used by main.ts and by the tests. */
+/**
+ * Builds the Fastify instance, used by main.ts and by the tests. Starting and stopping what runs
+ * beside it (the database's start, workers, shutdown, ports, signals) is lifecycle.ts.
+ */
 
 import type http from 'node:http';
 import fastifyMultipart from '@fastify/multipart';
@@ -14,10 +17,10 @@ import Fastify, {
 import pinoPretty from 'pino-pretty';
 import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
-import { DatabaseUnavailable, isDatabaseUnavailable, type PoolEvent } from './db/postgres-pool.js';
-import { ServiceUnavailable } from './domain/errors.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
+import type { PoolEvent } from './db/postgres-pool.js';
 import { registerAccess } from './http/access.js';
+import { registerCliDownload } from './http/cli-download.js';
 import { answerClientError, MAX_HEAD_BYTES, refuseLargeHead } from './http/client-errors.js';
 import { assertEndpointTable } from './http/endpoint-routes.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -26,12 +29,13 @@ import { type Pingable, registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
 import { apiDocsRoutes } from './http/openapi.js';
 import { registerWebApp } from './http/web-app.js';
-import { sweepLeftovers } from './jobs/sweep.js';
-import { startTimedJobs } from './jobs/timed.js';
+import { type DatabaseStartup, manageWorkers, type StartupLog, startDatabase, sweepOf } from './lifecycle.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { configRoutes } from './routes/config.js';
 import { deployRoutes } from './routes/deploys.js';
+import { domainRoutes } from './routes/domains.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { previewRoutes } from './routes/preview.js';
 import { projectRoutes } from './routes/projects.js';
 import { showcaseRoutes } from './routes/showcase.js';
@@ -42,7 +46,7 @@ import { createSiteFastPath, type SiteFastPath } from './serve/fast-path.js';
 import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
 import { type SiteServerState, siteServerFactory } from './serve/site-server.js';
 import { diskFullAtStart } from './storage/disk-space.js';
-import { type BlobStore, openBlobStore, StorageUnavailable } from './storage/index.js';
+import { type BlobStore, openBlobStore } from './storage/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -60,6 +64,8 @@ export interface BuiltApp {
    * normally; later when PostgreSQL was unreachable at start (the app then answers 503 until it).
    */
   startup: Promise<void>;
+  /** Whether the database answered at start (startup had settled when buildApp returned). */
+  reachedAtStart: boolean;
   /**
    * The sites port's server (config.sitesPort), not yet listening (listenSitesPort): the same
    * handlers as the app's, answering only what its guard lets through. Null without a sites port.
@@ -68,12 +74,6 @@ export interface BuiltApp {
 }
 
 export type FastPathStatus = 'on' | 'off' | 'degraded';
-
-/** Between attempts to reach the database at start: doubling, up to the cap. */
-const STARTUP_RETRY_FIRST_MS = 250;
-const STARTUP_RETRY_MAX_MS = 5_000;
-/** How long a start waits for the Redis subscription before going on without it (not ready). */
-const SUBSCRIBE_WAIT_MS = 2_000;
 
 /** Fastify's request log lines, at debug instead of info (errors stay errors). */
 class RequestsAtDebug extends LogController {
@@ -135,81 +135,30 @@ export async function buildApp(
     throw await startupError(err, config.dataDir);
   }
   const ctx = createContext(config, database, { ...opts, store });
-  let log: (level: 'info' | 'warn' | 'error', msg: string, err?: unknown) => void = () => {};
-  const sweep = (cooldownMs?: number, keepStagedFrom?: number) =>
-    sweepLeftovers({
-      ...ctx.cluster,
-      store: ctx.store,
-      dataDir: config.dataDir,
-      metrics: ctx.metrics,
-      expireDeploys: () => ctx.services.deploys.expire(),
-      dropRenderJobs: () => ctx.repositories.renderJobs.dropOfDeleted(),
-      ...(cooldownMs ? { cooldownMs } : {}),
-      ...(keepStagedFrom !== undefined ? { keepStagedFrom } : {}),
-    });
-  /** Migrations, then the sweep of whatever a crash left half-made, before requests use the database. */
-  const prepare = async () => {
-    await migrateToLatest(database);
-    database.pool?.open();
-    // An upload that began once the database opened is not a leftover (the delayed start).
-    const openedAt = Date.now();
-    // Seen alive before it makes anything a sweep elsewhere could take for a dead one's leftovers.
-    await ctx.cluster.instances.heartbeat();
-    try {
-      await sweep(undefined, openedAt);
-    } catch (err) {
-      // The bucket is away: its part of the sweep waits for the next round (jobs/timed.ts).
-      if (!(err instanceof StorageUnavailable)) throw err;
-    }
-  };
-  let reachedAtStart = true;
+  let log: StartupLog = () => {};
+  const sweep = sweepOf(ctx, config);
+  let started: DatabaseStartup;
   try {
-    try {
-      await prepare();
-    } catch (err) {
-      // PostgreSQL unreachable: start anyway (sites in no need of it are served, the rest is 503)
-      // and keep trying below. Anything else (a broken migration, a full disk, a bucket that can't
-      // be used) stops the start.
-      if (!(err instanceof DatabaseUnavailable)) throw err;
-      reachedAtStart = false;
-    }
-    // Subscribed before the first request when Redis answers, so no change made elsewhere after it
-    // goes unheard; without it the instance starts, not ready, and subscribes once Redis is back.
-    await Promise.race([ctx.cluster.ready, delay(SUBSCRIBE_WAIT_MS)]);
+    started = await startDatabase(ctx, database, sweep, (level, msg, err) => log(level, msg, err));
   } catch (err) {
     await ctx.cluster.close();
     await database.close();
     await ownStore?.close();
     throw await startupError(err, config.dataDir);
   }
-  let closing = false;
-  const startup = reachedAtStart
-    ? Promise.resolve()
-    : (async () => {
-        let wait = STARTUP_RETRY_FIRST_MS;
-        for (;;) {
-          await delay(wait);
-          if (closing) return;
-          try {
-            await prepare();
-            log('info', 'database reached: migrated, ready');
-            return;
-          } catch (err) {
-            if (!(err instanceof DatabaseUnavailable)) {
-              log('error', 'database startup failed', err);
-              throw err;
-            }
-            wait = Math.min(wait * 2, STARTUP_RETRY_MAX_MS);
-          }
-        }
-      })();
-  // Reported in the log; callers that wait for it (main.ts) see the failure too.
-  startup.catch(() => {});
+  const { reachedAtStart } = started;
+  // The served custom domains are in memory before the first request, once the tables exist.
+  const startup = started.startup.then(() =>
+    ctx.services.customDomains
+      .reload()
+      .catch((err: unknown) => log('warn', 'custom domains not loaded; they load on the next change', err)),
+  );
+  if (reachedAtStart) await startup;
   const isolation: SiteIsolation = ctx.siteHosts.separate ? 'separate-origin' : 'sandboxed';
   const hsts = hstsHeader(config.hsts);
   // A sites origin the operator gave as https:// gets HSTS on every answer (browsers ignore it over
   // plain HTTP), so the fast path's prepared headers can carry it. On one host, the app's own
-  // pages set the host's policy (docs/decisions.md "HTTP").
+  // pages set the host's policy (docs/decisions/http.md "HTTP").
   const siteExtraHeaders: Record<string, string> =
     hsts && config.sitesOrigin?.startsWith('https://') ? { 'strict-transport-security': hsts } : {};
   // Made once: the answers kept per file are kept per header set (serve/site-answer.ts).
@@ -222,8 +171,10 @@ export async function buildApp(
   const fastPath = config.sitesFastPath
     ? createSiteFastPath({
         peekLive: (id) => ctx.services.siteIndex.peekLive(id),
+        peekName: (label) => ctx.services.siteIndex.peekName(label),
         source: ctx.services.siteFiles,
-        countView: (id, meta) => ctx.services.views.count(id, meta),
+        countView: (id, meta, page) => ctx.services.views.count(id, meta, page),
+        countBytes: (id, n) => ctx.services.views.bytes(id, n),
         trustProxy: config.trustProxy,
         siteHeaders: siteHeaders.site,
         ...(ctx.siteHosts.separate ? { hosts: ctx.siteHosts } : {}),
@@ -257,8 +208,14 @@ export async function buildApp(
     requestTimeout: config.timeouts.request,
     connectionTimeout: config.timeouts.idle,
     keepAliveTimeout: config.timeouts.keepAlive,
-    // Room for a cookie jar a site filled (refuseLargeHead keeps everything else at 16 KB).
-    http: { headersTimeout: config.timeouts.headers, maxHeaderSize: MAX_HEAD_BYTES },
+    // Room for a cookie jar a site filled (refuseLargeHead keeps everything else at 16 KB). Node
+    // looks for heads and requests past their timeout only every 30 s by default, so a 1 MiB head
+    // held open would last up to 45 s, not 15: it looks every second (docs/security.md).
+    http: {
+      headersTimeout: config.timeouts.headers,
+      maxHeaderSize: MAX_HEAD_BYTES,
+      connectionsCheckingInterval: Math.min(1000, config.timeouts.headers / 4),
+    },
     bodyLimit: 1024 * 1024,
     // Client route paths may hold Chinese; ids are validated by each route.
     routerOptions: { maxParamLength: 500 },
@@ -274,8 +231,10 @@ export async function buildApp(
       },
       serverState,
     ),
-    // With SITES_SUBDOMAINS, p{id}.{sites host}/x is served as /sites/{id}/x.
-    ...(config.sitesSubdomains && config.sitesOrigin
+    // A site's own host ({name} or p{id} under the sites host, or under localhost on the sites
+    // port) is served as /sites/{name or id}/x; with SITES_ORIGIN, a verified custom domain's /x
+    // too (serve/custom-domain-hosts.ts).
+    ...(ctx.siteHosts.hasSiteHosts || config.sitesOrigin
       ? { rewriteUrl: (req: RawRequestDefaultExpression) => ctx.siteHosts.rewriteUrl(req) }
       : {}),
     // Requests the HTTP parser refuses (malformed, too large, timed out): the envelope in Chinese.
@@ -310,13 +269,7 @@ export async function buildApp(
     );
   ctx.cluster.reportErrorsTo((err) => app.log.warn({ err }, 'redis'));
   ctx.services.render.logTo((level, msg, detail) => app.log[level](detail ?? {}, msg));
-  // Renders begin once the database is migrated (at once, or when PostgreSQL is back).
-  startup.then(
-    () => {
-      if (!closing) ctx.services.render.start();
-    },
-    () => {},
-  );
+  ctx.services.notifications.logTo((level, msg, detail) => app.log[level](detail ?? {}, msg));
   log = (level, msg, err) => app.log[level](err === undefined ? {} : { err }, msg);
   database.pool?.reportTo((event: PoolEvent) => {
     if (event.kind === 'down')
@@ -347,6 +300,7 @@ export async function buildApp(
       ctx.metrics.diskFull();
       ctx.diskSpace.forget();
     },
+    showcaseFor: (request) => ctx.siteHosts.showcaseUrl(request.headers.host),
   });
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
@@ -376,8 +330,10 @@ export async function buildApp(
       await api.register(thumbnailRoutes(ctx));
       await api.register(projectRoutes(ctx));
       await api.register(deployRoutes(ctx));
+      await api.register(notificationRoutes(ctx));
       await api.register(previewRoutes(ctx));
       await api.register(adminRoutes(ctx));
+      await api.register(domainRoutes(ctx));
       await api.register(apiDocsRoutes);
     },
     { prefix: '/api' },
@@ -404,63 +360,20 @@ export async function buildApp(
   });
 
   await siteRoutes(app, ctx, siteHeaders);
+  registerCliDownload(app);
   await registerWebApp(app, config.webDist);
 
-  const jobs = startTimedJobs(
-    { ...ctx.services, showcase: ctx.showcase },
-    {
-      viewFlushMs: opts.viewFlushMs,
-      jobs: ctx.cluster.jobs,
-      // An outage is logged once, by the pool; each job it stops is not worth a line more.
-      onError: (job, err) =>
-        isDatabaseUnavailable(err)
-          ? app.log.debug({ err, job }, 'timed job waits for the database')
-          : app.log.error({ err, job }, 'timed job failed'),
-      heartbeat: () => ctx.cluster.instances.heartbeat(),
-      // After a round, the other instances skip the blob part for most of an interval.
-      sweep: { everyMs: config.sweepIntervalMs, run: () => sweep(Math.floor(config.sweepIntervalMs * 0.9)) },
-    },
-  );
-  // At shutdown, uploads still receiving after the grace period are answered 503 (and their
-  // staging removed) rather than cut off when the process exits.
-  let graceTimer: NodeJS.Timeout | undefined;
-  if (sitesServer) {
-    const server: http.Server = sitesServer;
-    server.on('clientError', answerClientError);
-    app.addHook('preClose', async () => {
-      if (server.listening) server.close();
-    });
-    app.addHook('onClose', async () => {
-      server.closeAllConnections();
-    });
-  }
-  app.addHook('preClose', async () => {
-    fastPath?.stop();
-    graceTimer = setTimeout(() => {
-      const n = ctx.receiving.stopAll(
-        new ServiceUnavailable(messages.common.unavailable, { closeConnection: true }),
-      );
-      if (n > 0) app.log.warn({ uploads: n }, 'shutdown: uploads still receiving were answered 503');
-    }, config.shutdownGraceMs);
-    graceTimer.unref();
+  manageWorkers(app, ctx, {
+    config,
+    database,
+    ownStore,
+    startup: started,
+    sweep,
+    sitesServer,
+    fastPath,
+    ...(opts.viewFlushMs !== undefined ? { viewFlushMs: opts.viewFlushMs } : {}),
   });
-  app.addHook('onClose', async () => {
-    closing = true;
-    clearTimeout(graceTimer);
-    await jobs.stop();
-    await ctx.services.render.stop();
-    // Nothing of this instance is left to protect: its leftovers may go at once.
-    await ctx.cluster.instances.end().catch(() => undefined);
-    // Counted views reach the database before it closes: a graceful restart loses none (unless
-    // the database is unreachable right then: the rest still closes).
-    await ctx.services.views
-      .close()
-      .catch((err: unknown) => app.log.error({ err }, 'view counts not written'));
-    await ctx.cluster.close();
-    await database.close();
-    await ownStore?.close();
-  });
-  return { app, ctx, database, fastPath, fastPathStatus, startup, sitesServer };
+  return { app, ctx, database, fastPath, fastPathStatus, startup, reachedAtStart, sitesServer };
 }
 
 /**
@@ -476,38 +389,6 @@ function answerOffSitesHost(ctx: AppContext, req: http.IncomingMessage, res: htt
   });
   res.end(messages.common.wrongSitesHost);
   return true;
-}
-
-/**
- * Starts the sites port. One that can't be bound stops the start with a message saying what to do:
- * going on sandboxed would hand out addresses that lead nowhere (docs/decisions.md "Serving sites").
- */
-export async function listenSitesPort(built: BuiltApp, config: Config): Promise<void> {
-  const server = built.sitesServer;
-  if (!server) return;
-  await new Promise<void>((resolve, reject) => {
-    const failed = (err: NodeJS.ErrnoException) => {
-      reject(
-        new ConfigError(
-          `站点端口 SITES_PORT=${config.sitesPort} 无法监听（${err.code ?? err.message}）。` +
-            '请释放该端口、改用其他 SITES_PORT，或设置 SITES_PORT=0（站点与平台共用一个端口，以沙箱隔离）。' +
-            ` / The sites port ${config.sitesPort} cannot be bound (${err.code ?? err.message}):` +
-            ' free it, choose another SITES_PORT, or set SITES_PORT=0 to serve sandboxed sites on the app port.',
-        ),
-      );
-    };
-    server.once('error', failed);
-    server.listen(config.sitesPort, config.host, () => {
-      server.off('error', failed);
-      // Later errors (a socket's, the OS's) are logged, never thrown.
-      server.on('error', (err) => built.app.log.error({ err }, 'sites port'));
-      resolve();
-    });
-  });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** A start that failed on a full disk says so in words (SQLite may say only "disk I/O error"). */

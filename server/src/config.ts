@@ -1,11 +1,15 @@
 /** Environment → validated config object. The only place process.env is read. */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_REDIS_TIMEOUT_MS } from './cluster/redis.js';
+import type { DatabaseConfig } from './db/database.js';
 import type { PostgresTimeouts } from './db/postgres-pool.js';
-import type { S3StorageConfig } from './storage/s3-blob-store.js';
+import { ConfigError } from './domain/errors.js';
+import type { MailConfig } from './services/notifications.js';
+import type { StorageConfig } from './storage/index.js';
 
-/** See Config.redisTimeoutMs. */
-export const DEFAULT_REDIS_TIMEOUT_MS = 500;
+export { ConfigError };
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -75,7 +79,39 @@ const envSchema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1_500),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+  SMTP_URL: z
+    .string()
+    .regex(
+      /^smtps?:\/\/[^/]/,
+      'SMTP_URL must be an smtp:// or smtps:// URL, such as smtp://user:pass@mail.example.com:587',
+    )
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  DNS_RESOLVERS: z
+    .string()
+    .refine((v) => v.split(',').every((one) => dnsServer(one.trim()) !== null), {
+      message:
+        'DNS_RESOLVERS must be a comma-separated list of IP addresses with optional ports, such as 1.1.1.1,8.8.8.8:53',
+    })
+    .optional(),
+  PUBLIC_URL: z
+    .string()
+    .url('PUBLIC_URL must be the address people open the app at, such as https://sites.example.com')
+    .optional(),
 });
+
+/**
+ * One DNS_RESOLVERS entry as node:dns Resolver.setServers takes it ('1.1.1.1', '1.1.1.1:53',
+ * '[::1]:53', '::1'), or null when it is no IP address with an optional port.
+ */
+function dnsServer(entry: string): string | null {
+  if (isIP(entry)) return entry;
+  const v6 = /^\[([0-9a-fA-F:.]+)\]:(\d{1,5})$/.exec(entry);
+  if (v6 && isIP(v6[1]!) === 6 && Number(v6[2]) > 0 && Number(v6[2]) < 65536) return entry;
+  const v4 = /^([0-9.]+):(\d{1,5})$/.exec(entry);
+  if (v4 && isIP(v4[1]!) === 4 && Number(v4[2]) > 0 && Number(v4[2]) < 65536) return entry;
+  return null;
+}
 
 /** '512MiB', '1G', '1048576' → bytes (K, M, G are powers of 1024, with or without "iB"). */
 function byteCount(text: string): number {
@@ -90,9 +126,9 @@ export interface Config {
   host: string;
   dataDir: string;
   /** SQLite file path, or a postgres:// URL. */
-  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  database: DatabaseConfig;
   /**
-   * PostgreSQL bounds (docs/decisions.md "Database outages"): opening a connection, waiting for
+   * PostgreSQL bounds (docs/decisions/faults.md "Database outages"): opening a connection, waiting for
    * one from the pool, and one statement. With the defaults a request meets a 503 within about
    * 1.5 s when the database stops answering.
    */
@@ -102,7 +138,7 @@ export interface Config {
   sitesSubdomains: boolean;
   /**
    * Without SITES_ORIGIN: a second port (same HOST) that serves sites only, on an origin of their
-   * own (docs/decisions.md "Serving sites"). 0: none, sites are sandboxed on the app's port.
+   * own (docs/decisions/serving.md "Serving sites"). 0: none, sites are sandboxed on the app's port.
    * Always 0 when SITES_ORIGIN is set.
    */
   sitesPort: number;
@@ -111,6 +147,11 @@ export interface Config {
    * serve/fast-connections.ts). false: every request goes through the Fastify route.
    */
   sitesFastPath: boolean;
+  /**
+   * DNS_RESOLVERS: the servers custom-domain checks ask (services/custom-domains.ts), in
+   * Resolver.setServers form; empty: the system's resolvers.
+   */
+  dnsResolvers: string[];
   trustProxy: boolean;
   /**
    * Strict-Transport-Security for requests that came over TLS (directly, or X-Forwarded-Proto with
@@ -132,7 +173,7 @@ export interface Config {
    */
   redisTimeoutMs: number;
   /** Where site files (blobs) live: DATA_DIR/blobs, or an S3-compatible bucket. */
-  storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageConfig);
+  storage: StorageConfig;
   /**
    * Prometheus metrics: on a port of their own (bound to loopback by default) and/or at /metrics
    * on the main port for scrapers that send `Authorization: Bearer <token>`. Off when neither is set.
@@ -160,6 +201,8 @@ export interface Config {
    * The render worker (docs/render.md): off, this instance queues renders but runs none; Debian's
    * Chromium, never a downloaded one; pollMs is how often it looks for jobs queued elsewhere.
    */
+  /** E-mail of notices (services/notifications.ts MailConfig): off without SMTP_URL. */
+  mail: MailConfig;
   render: {
     enabled: boolean;
     chromiumPath: string;
@@ -170,8 +213,6 @@ export interface Config {
     retryAfterMs: number;
   };
 }
-
-export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(env);
@@ -205,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sitesSubdomains: e.SITES_SUBDOMAINS,
     sitesPort: sitesPort(e),
     sitesFastPath: e.SITES_FAST_PATH === 'on',
+    dnsResolvers: e.DNS_RESOLVERS ? e.DNS_RESOLVERS.split(',').map((one) => one.trim()) : [],
     trustProxy: e.TRUST_PROXY,
     hsts: { maxAge: e.HSTS_MAX_AGE, includeSubDomains: e.HSTS_SUBDOMAINS },
     logLevel: e.LOG_LEVEL,
@@ -221,6 +263,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sweepIntervalMs: e.SWEEP_INTERVAL_SECONDS * 1000,
     uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? '站点展厅 <sitehall@localhost>',
+      publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+      pollMs: 5_000,
+      retryBaseMs: 30_000,
+      maxAttempts: 8,
+    },
     render: {
       enabled: e.RENDER_WORKER === 'on',
       chromiumPath: e.CHROMIUM_PATH,

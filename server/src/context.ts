@@ -5,38 +5,38 @@ import { createRedis, firstAttempt, reportOutages } from './cluster/redis.js';
 import { RedisCounterStore } from './cluster/redis-counter-store.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
+import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './domain/login-throttle.js';
+import { PasswordHasher } from './domain/passwords.js';
+import type { SiteUrlOptions } from './domain/site-urls.js';
 import { ReceivingUploads, type StagingOptions } from './ingest/staging.js';
 import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
-import type { SiteUrlOptions } from './presenters/urls.js';
-import { createApiTokensRepository } from './repositories/api-tokens.js';
-import * as deploymentFiles from './repositories/deployment-files.js';
-import { createDeploysRepository } from './repositories/deploys.js';
-import { createLeasesRepository } from './repositories/leases.js';
-import { createProjectsRepository } from './repositories/projects.js';
-import { createRenderJobsRepository } from './repositories/render-jobs.js';
-import { createSessionsRepository } from './repositories/sessions.js';
-import { createUsersRepository } from './repositories/users.js';
-import { SiteFileSource, SiteHosts } from './serve/index.js';
+import { Metrics } from './metrics/metrics.js';
+import { createRepositories } from './repositories/index.js';
+import type { LeasesRepository } from './repositories/leases.js';
+import { CustomDomainHosts, SiteFileSource, SiteHosts } from './serve/index.js';
 import { createAccountService } from './services/accounts.js';
 import { createApiTokenService } from './services/api-tokens.js';
 import { createAuditService } from './services/audit.js';
-import { BlobGate } from './services/blob-gate.js';
+import { createCustomDomainService } from './services/custom-domains.js';
 import { createDeployService } from './services/deploys.js';
-import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './services/login-throttle.js';
-import { Metrics } from './services/metrics.js';
-import { PasswordHasher } from './services/passwords.js';
+import { createFileDiff } from './services/file-diff.js';
+import { createNotificationService } from './services/notifications.js';
 import { createPreviewService } from './services/previews.js';
 import { createProjectService } from './services/projects.js';
 import { createQuotaService } from './services/quota.js';
 import { createRenderService } from './services/render.js';
+import { createRetentionService } from './services/retention.js';
 import { createReviewQueue, createReviewService } from './services/review.js';
 import { createSessionService } from './services/sessions.js';
 import { createSettingsService } from './services/settings.js';
 import { createShowcaseService } from './services/showcase.js';
 import { createSiteIndex } from './services/site-index.js';
+import { createSiteNameService } from './services/site-names.js';
 import { createStatsService } from './services/stats.js';
+import { createUploadService } from './services/uploads.js';
 import { createViewCounter } from './services/views.js';
+import { BlobGate, type BlobLeases } from './storage/blob-gate.js';
 import { DiskSpace } from './storage/disk-space.js';
 import { type BlobStore, LocalBlobStore } from './storage/index.js';
 
@@ -48,32 +48,9 @@ export interface ContextOptions {
   viewFlushMs?: number;
 }
 
-export function createContext(config: Config, database: DatabaseHandle, opts: ContextOptions = {}) {
-  const db: DB = database.db;
-  // Set only with REDIS_URL: several instances then share counters, invalidations and job leases.
-  const redis = createRedis(config);
-  // Until the app's log exists a connection failure is not printed; then once per outage.
-  let reportClusterError: (err: unknown) => void = () => {};
-  if (redis) reportOutages(redis, (err) => reportClusterError(err));
-  // Whether other instances' changes reach this one now; caches keep entries briefly when not.
-  const hearsChanges = () => bus.listening();
-  const audit = createAuditService(db);
-  const sessions = createSessionService(createSessionsRepository(db));
-  const usersRepo = createUsersRepository(db, database.dialect);
-  const apiTokens = createApiTokenService({ tokens: createApiTokensRepository(db), users: usersRepo, audit });
-  const hasher = new PasswordHasher(config.maxConcurrentHashes);
-  const throttle = createLoginThrottle(
-    opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore()),
-  );
-  const accounts = createAccountService({
-    users: usersRepo,
-    sessions,
-    hasher,
-    throttle,
-    audit,
-    apiTokens,
-  });
-  const siteIsolation: SiteIsolation = {
+/** How sites are kept apart from the app, as the settings page and the public config tell it. */
+export function siteIsolationOf(config: Config): SiteIsolation {
+  return {
     mode: config.sitesOrigin
       ? config.sitesSubdomains
         ? 'subdomains'
@@ -83,11 +60,99 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
         : 'sandboxed',
     sites_port: config.sitesOrigin ? null : config.sitesPort || null,
   };
+}
+
+/** The caches another instance's change makes stale: set once they exist (createContext). */
+interface StaleCaches {
+  live(projectId: number): void;
+  /** Every project's: messages may have been missed (a resubscribe). */
+  allLive(): void;
+  settings(): void;
+  domains(): void;
+}
+
+/**
+ * The link to the other instances (set only with REDIS_URL): the shared Redis client and the
+ * invalidation bus. The bus tells `caches` what another instance changed.
+ */
+function createClusterLink(config: Config, caches: StaleCaches) {
+  const redis = createRedis(config);
+  // Until the app's log exists a connection failure is not printed; then once per outage.
+  let reportClusterError: (err: unknown) => void = () => {};
+  if (redis) reportOutages(redis, (err) => reportClusterError(err));
+  const bus = redis
+    ? createRedisBus(redis, config.redisPrefix, {
+        apply: (e) =>
+          e.kind === 'live'
+            ? caches.live(e.projectId)
+            : e.kind === 'domains'
+              ? caches.domains()
+              : caches.settings(),
+        resync: () => {
+          caches.allLive();
+          caches.settings();
+          caches.domains();
+        },
+        onError: (err) => reportClusterError(err),
+      })
+    : localBus;
+  return {
+    redis,
+    bus,
+    reportErrorsTo(fn: (err: unknown) => void) {
+      reportClusterError = fn;
+    },
+  };
+}
+
+/** The blob gate's view of the leases repository (storage/blob-gate.ts), on this database. */
+export function blobLeasesOn(db: DB, leases: LeasesRepository): BlobLeases<DB> {
+  return {
+    leaseBlobs: (uploadId, hashes, at) => leases.leaseBlobs(db, uploadId, hashes, at),
+    releaseBlobs: (uploadId) => leases.releaseBlobs(db, uploadId),
+    dropBlobLeasesOf: (uploadIds) => leases.dropBlobLeasesOf(db, uploadIds),
+    leased: (hashes, trx) => leases.leased(trx, hashes),
+    deletingBlobs: (work) => leases.deletingBlobs(db, work),
+  };
+}
+
+export function createContext(config: Config, database: DatabaseHandle, opts: ContextOptions = {}) {
+  const db: DB = database.db;
+  const { dialect } = database;
+  const repos = createRepositories(dialect);
+  const stale: StaleCaches = { live: () => {}, allLive: () => {}, settings: () => {}, domains: () => {} };
+  const link = createClusterLink(config, stale);
+  const { redis, bus } = link;
+  // Whether other instances' changes reach this one now; caches keep entries briefly when not.
+  const hearsChanges = () => bus.listening();
+  const audit = createAuditService(db, repos.audit);
+  const sessions = createSessionService(db, repos.sessions);
+  const usersRepo = repos.users;
+  const apiTokens = createApiTokenService({ db, tokens: repos.apiTokens, users: usersRepo, audit });
+  const hasher = new PasswordHasher(config.maxConcurrentHashes);
+  const throttle = createLoginThrottle(
+    opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore()),
+  );
+  const accounts = createAccountService({
+    db,
+    users: usersRepo,
+    sessions,
+    hasher,
+    throttle,
+    audit,
+    apiTokens,
+  });
+  const siteIsolation = siteIsolationOf(config);
   const settings = createSettingsService(db, {
     sitesOrigin: config.sitesOrigin,
     siteIsolation,
     audit,
-    onChange: () => bus.publish({ kind: 'settings' }),
+    table: repos.settings,
+    onChange: async () => {
+      bus.publish({ kind: 'settings' });
+      // The approval setting decides which domains are served.
+      await customDomains.reload().catch(() => undefined);
+    },
     hearsChanges,
   });
   if (!opts.store && config.storage.kind !== 'local')
@@ -100,40 +165,47 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   });
   const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
   const siteIndex = createSiteIndex(db, { hearsChanges });
-  const projectsRepo = createProjectsRepository(db, database.dialect);
-  const bus = redis
-    ? createRedisBus(redis, config.redisPrefix, {
-        apply: (e) => (e.kind === 'live' ? siteIndex.invalidate(e.projectId) : settings.invalidate()),
-        resync: () => {
-          siteIndex.invalidateAll();
-          settings.invalidate();
-        },
-        onError: (err) => reportClusterError(err),
-      })
-    : localBus;
-  const events = {
-    liveChanged: (id: number) => {
-      siteIndex.invalidate(id);
-      bus.publish({ kind: 'live', projectId: id });
-      // A version that goes live gets its picture made again (docs/render.md): the one place
-      // every live change (approval, rollback, takedown, visibility) passes through.
-      render.enqueueLive(id).catch(() => undefined);
-    },
-    versionStored: () => render.poke(),
+  const customDomainHosts = new CustomDomainHosts();
+  const customDomains = createCustomDomainService({
+    db,
+    repo: repos.customDomains,
+    settings,
+    audit,
+    visible: (actor, id) => projects.visible(actor, id),
+    isLive: async (id) => (await siteIndex.liveOf(id)) !== null,
+    hosts: customDomainHosts,
+    sitesOrigin: config.sitesOrigin,
+    sitesSubdomains: config.sitesSubdomains,
+    dnsResolvers: config.dnsResolvers,
+    publish: () => bus.publish({ kind: 'domains' }),
+  });
+  stale.live = (id) => {
+    siteIndex.invalidate(id);
+    customDomains.projectChanged(id);
   };
-  const leases = createLeasesRepository(db, database.dialect);
-  // This process's id names its staging folder and blob leases (docs/decisions.md "Leftover sweep").
-  const instances = new Instances(leases);
+  stale.allLive = () => siteIndex.invalidateAll();
+  stale.settings = () => {
+    settings.invalidate();
+    customDomains.reload().catch(() => undefined);
+  };
+  stale.domains = () => {
+    customDomains.reload().catch(() => undefined);
+  };
+  const projectsRepo = repos.projects;
+  const leases = repos.leases;
+  // This process's id names its staging folder and blob leases (docs/decisions/instances.md "Leftover sweep").
+  const instances = new Instances(db, leases);
   const receiving = new ReceivingUploads();
-  const gate = new BlobGate({
-    leases,
+  const gate = new BlobGate<DB>({
+    leases: blobLeasesOn(db, leases),
     store,
-    unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
+    unreferenced: (hashes, trx) => repos.deploymentFiles.unreferenced(trx, hashes),
     owner: instances.self,
   });
-  const renderJobs = createRenderJobsRepository(db);
+  const renderJobs = repos.renderJobs;
   const render = createRenderService({
     db,
+    repos,
     jobs: renderJobs,
     projects: projectsRepo,
     store,
@@ -147,11 +219,40 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     loadTimeoutMs: config.render.loadTimeoutMs,
     retryAfterMs: config.render.retryAfterMs,
   });
-  metrics.renderQueueLength = () => renderJobs.pending();
-  const quota = createQuotaService({ db, users: usersRepo, settings });
+  metrics.renderQueueLength = () => renderJobs.pending(db);
+  const events = {
+    liveChanged: (id: number) => {
+      siteIndex.invalidate(id);
+      customDomains.projectChanged(id);
+      bus.publish({ kind: 'live', projectId: id });
+      // A version that goes live gets its picture made again (docs/render.md): the one place
+      // every live change (approval, rollback, takedown, visibility) passes through.
+      render.enqueueLive(id).catch(() => undefined);
+    },
+    versionStored: () => render.poke(),
+    renamed: (id: number) => {
+      siteIndex.invalidate(id);
+      bus.publish({ kind: 'live', projectId: id });
+    },
+  };
+  const siteNames = createSiteNameService({ db, dialect, repos });
+  const quota = createQuotaService({ db, repos, settings });
+  const notifications = createNotificationService(db, repos, { mail: config.mail, holder: instances.self });
   const projects = createProjectService({
     db,
+    repos,
+    store,
+    quota,
+    audit,
+    gate,
+    events,
+    siteNames,
+    renders: renderJobs,
+  });
+  const uploads = createUploadService({
+    db,
     projects: projectsRepo,
+    repos,
     store,
     settings,
     quota,
@@ -160,42 +261,39 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     urls,
     events,
     metrics,
-    dialect: database.dialect,
+    dialect,
+    siteNames,
     renders: renderJobs,
+    lookup: projects,
+    notifications,
   });
   const deploys = createDeployService({
-    deploys: createDeploysRepository(db),
+    db,
+    deploys: repos.deploys,
     leases,
     store,
     gate,
     settings,
     quota,
-    projects,
+    uploads,
     dataDir: config.dataDir,
     owner: instances.self,
   });
-  const review = createReviewService({ db, projects: projectsRepo, audit, events });
-  const reviewQueue = createReviewQueue({
-    db,
-    projects: projectsRepo,
-    store,
-    urls,
-    projectDetail: projects.detail,
-    renderJobs,
-  });
+  const review = createReviewService({ db, repos, audit, events, notifications });
+  const reviewQueue = createReviewQueue({ db, repos, store, urls, projectDetail: projects.detail });
+  const fileDiff = createFileDiff({ db, repos, store });
   const stats = createStatsService({
     db,
-    projects: projectsRepo,
-    users: usersRepo,
+    repos,
     siteIsolation,
   });
   const siteFiles = new SiteFileSource(store, { onMemoryLookup: metrics.serveCacheLookup });
-  const previews = createPreviewService(db, settings, audit, projectsRepo, urls);
+  const previews = createPreviewService(db, settings, audit, repos, urls);
 
   return {
     config,
     db,
-    dialect: database.dialect,
+    dialect,
     store,
     /** The shared Redis client (undefined without REDIS_URL). */
     redis,
@@ -221,13 +319,11 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       leases,
       instances,
       /** One process runs every job; with REDIS_URL, jobs that need one instance go by lease. */
-      jobs: redis ? leasedJobs(leases) : runHere,
+      jobs: redis ? leasedJobs(db, leases) : runHere,
       /** Several instances may share DATA_DIR and the blob store. */
       shared: redis !== undefined,
       /** Where Redis connection errors are reported (the app's log, once it exists). */
-      reportErrorsTo(fn: (err: unknown) => void) {
-        reportClusterError = fn;
-      },
+      reportErrorsTo: link.reportErrorsTo,
       async close() {
         await bus.close();
         await redis?.quit().catch(() => redis.disconnect());
@@ -235,8 +331,8 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     },
     urls,
     metrics,
-    repositories: { projects: projectsRepo, renderJobs },
-    showcase: createShowcaseService(db, database.dialect),
+    repositories: repos,
+    showcase: createShowcaseService(db, dialect),
     services: {
       audit,
       sessions,
@@ -247,18 +343,30 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       settings,
       quota,
       projects,
+      uploads,
       deploys,
       review,
       reviewQueue,
+      fileDiff,
       stats,
       siteIndex,
       siteFiles,
       views,
       previews,
       render,
+      notifications,
+      siteNames,
+      customDomains,
+      retention: createRetentionService({ db, repos }),
     },
     /** Which host a request came to when sites have their own origin (SITES_ORIGIN). */
-    siteHosts: new SiteHosts({ ...urls, sitesPort: config.sitesPort }),
+    siteHosts: new SiteHosts({
+      ...urls,
+      sitesPort: config.sitesPort,
+      customDomains: customDomainHosts,
+      appPort: config.port,
+      ...(config.mail.publicUrl ? { publicUrl: config.mail.publicUrl } : {}),
+    }),
   };
 }
 export type AppContext = ReturnType<typeof createContext>;

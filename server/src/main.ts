@@ -1,21 +1,22 @@
-/** config → app → listen; signals; nothing else. */
-import { buildApp, listenSitesPort } from './app.js';
+/** config → app → listen; signals; nothing else (lifecycle.ts holds how). */
+import { buildApp } from './app.js';
 import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
 import { Invalid } from './domain/errors.js';
-import { type MetricsServer, serveMetrics } from './http/metrics.js';
+import type { MetricsServer } from './http/metrics.js';
+import { closeOnSignals, listen } from './lifecycle.js';
 
 async function main() {
   const config = loadConfig();
   const built = await buildApp(config);
   const { app, ctx, startup } = built;
-  // Every stream and emitter handles its own errors (docs/decisions.md "HTTP"). Should one slip
+  // Every stream and emitter handles its own errors (docs/decisions/http.md "HTTP"). Should one slip
   // through, the process still ends (its state is unknown; a supervisor restarts it), but the log
   // says first what it was.
   process.on('uncaughtExceptionMonitor', (err, origin) => {
     app.log.fatal({ err, origin }, 'uncaught error: an error nothing handled ends the process');
   });
   // After the database answers: at once, or (PostgreSQL down at start) once it is back.
-  startup
+  const firstAdmin = startup
     .then(() => ctx.services.accounts.ensureFirstAdmin(config.adminPassword))
     .then((admin) => {
       if (!admin.created) return;
@@ -28,41 +29,19 @@ async function main() {
     })
     .catch((err: unknown) => {
       if (!(err instanceof Invalid)) return app.log.error({ err }, 'first admin account not created');
-      // A weak ADMIN_PASSWORD (docs/decisions.md "Passwords"): nothing was created; stop, saying why.
+      // A weak ADMIN_PASSWORD (docs/decisions/accounts.md "Passwords"): nothing was created; stop, saying why.
       console.error(
         `${err.message}\nADMIN_PASSWORD is too weak: the first admin account was not created. Choose a harder password, or leave it unset to get a generated one.`,
       );
       process.exitCode = 1;
       void app.close().finally(() => process.exit(1));
     });
+  // With the database there at start, the first admin exists before the port opens: a sign-in sent
+  // the moment /healthz answers never meets an account still being made (its hash takes a while).
+  if (built.reachedAtStart) await firstAdmin;
   let metricsServer: MetricsServer | undefined;
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // Uploads still receiving are answered 503 after the grace period (app.ts); the rest of the
-    // requests get a few more seconds to finish.
-    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref();
-    try {
-      await metricsServer?.close();
-      await app.close();
-      clearTimeout(force);
-      process.exit(0);
-    } catch (err) {
-      app.log.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
-  await listenSitesPort(built, config);
-  const { port: metricsPort } = config.metrics;
-  if (metricsPort !== undefined) {
-    metricsServer = await serveMetrics(ctx.metrics, { ...config.metrics, port: metricsPort });
-    app.log.info(`metrics: http://${config.metrics.host}:${metricsServer.port}/metrics`);
-  }
+  closeOnSignals(app, config, () => metricsServer);
+  metricsServer = await listen(built, config);
   app.log.info(`SiteHall 已启动: http://localhost:${config.port}`);
   if (config.sitesPort) app.log.info(`sites: http://localhost:${config.sitesPort}/sites/{id}/ (SITES_PORT)`);
   const notice = sharedOriginNotice(config);

@@ -9,6 +9,7 @@ import {
   DEFAULT_PREVIEW_TTL_SECONDS,
   DEFAULT_UPLOADS_PER_HOUR,
   DEFAULT_USER_STORAGE_BYTES,
+  FILE_DIFF_MAX_BYTES,
   format,
   messages,
   SETTING_KEYS,
@@ -70,7 +71,14 @@ describe('review list', () => {
 
   it('lists every project newest first, with tab counts and the spec pagination', async () => {
     const data = await get(t, '/api/admin/projects');
-    expect(data.counts).toEqual({ all: 5, pending: 2, approved: 1, published: 1, rejected: 1 });
+    expect(data.counts).toEqual({
+      all: 5,
+      pending: 2,
+      approved: 1,
+      published: 1,
+      rejected: 1,
+      taken_down: 0,
+    });
     expect(data.pagination).toEqual({ current_page: 1, total_pages: 1, total_count: 5, page_size: 10 });
     expect(data.projects.map((p: { id: number }) => p.id)).toEqual([
       ids.rejected,
@@ -119,7 +127,14 @@ describe('review list', () => {
     expect(await ids_('张')).toEqual([ids.rejected, ids.published, ids.pending2]);
     expect(await ids_('%')).toEqual([]);
     const data = await get(t, `/api/admin/projects?search=${encodeURIComponent('张三丰')}&status=rejected`);
-    expect(data.counts).toEqual({ all: 3, pending: 1, approved: 0, published: 1, rejected: 1 });
+    expect(data.counts).toEqual({
+      all: 3,
+      pending: 1,
+      approved: 0,
+      published: 1,
+      rejected: 1,
+      taken_down: 0,
+    });
     expect(data.projects.map((p: { id: number }) => p.id)).toEqual([ids.rejected]);
   });
 
@@ -237,9 +252,12 @@ describe('review detail', () => {
           file: 'index.html',
           old_size: Buffer.byteLength('<h1>一</h1>'),
           new_size: Buffer.byteLength('<h1>第二版</h1>'),
+          text: true,
         },
       ],
       unchanged_count: 1,
+      // Neither version has _redirects or _headers (server/test/site-routing.test.ts has them).
+      site_rules: { live: null, newest: null },
     });
     expect(data.stats).toMatchObject({ view_count: 3, download_count: 1, views_last_7_days: 3 });
     expect(data.stats.views_by_day).toHaveLength(30);
@@ -259,6 +277,85 @@ describe('review detail', () => {
       messages.project.notFound,
     );
     expectFailure(await t.request({ url: '/api/admin/projects/abc', token: admin }), 404);
+  });
+
+  it('answers one text file of the live and the newest version for the line diff (admin only)', async () => {
+    const big = (fill: string) => `${fill.repeat(FILE_DIFF_MAX_BYTES)}\n`;
+    const { id, owner } = await liveProject(
+      t,
+      [
+        { name: 'index.html', content: '\ufeff<h1>一</h1>\n<p>同</p>\n' },
+        { name: 'app.js', content: 'let a = 1;\n' },
+        { name: 'big.css', content: big('a') },
+        { name: 'logo.png', content: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') },
+      ],
+      { name: '逐行差异' },
+    );
+    const diff = (path: string, token?: string) =>
+      t.request({
+        url: `/api/admin/projects/${id}/file-diff?path=${encodeURIComponent(path)}`,
+        ...(token ? { token } : {}),
+      });
+    const asAdmin = async (path: string) => diff(path, await t.adminToken());
+    // Only the live version: nothing to compare.
+    expectFailure(await asAdmin('index.html'), 404, messages.review.fileDiff.noVersions);
+
+    const v2 = await uploadProject(t, owner.token, {
+      projectId: id,
+      files: [
+        { name: 'index.html', content: '<h1>二</h1>\n<p>同</p>\n' },
+        { name: 'new.js', content: 'console.log(1);\n' },
+        { name: 'big.css', content: big('b') },
+        { name: 'logo.png', content: Buffer.from('89504e470d0a1a0a0000000d49484453', 'hex') },
+      ],
+    });
+    expect(v2.statusCode, v2.body).toBe(200);
+    const changed = (await get(t, `/api/admin/projects/${id}`)).diff.changed;
+    expect(changed.map((c: { file: string; text: boolean }) => [c.file, c.text])).toEqual([
+      ['big.css', true],
+      ['index.html', true],
+      ['logo.png', false],
+    ]);
+
+    const page = await asAdmin('index.html');
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().data).toEqual({
+      path: 'index.html',
+      from_version: 1,
+      to_version: 2,
+      old_size: Buffer.byteLength('\ufeff<h1>一</h1>\n<p>同</p>\n'),
+      new_size: Buffer.byteLength('<h1>二</h1>\n<p>同</p>\n'),
+      too_large: false,
+      old_text: '<h1>一</h1>\n<p>同</p>\n',
+      new_text: '<h1>二</h1>\n<p>同</p>\n',
+    });
+    // Added and removed files have one side only.
+    expect((await asAdmin('new.js')).json().data).toMatchObject({ old_text: null, old_size: null });
+    expect((await asAdmin('app.js')).json().data).toMatchObject({ new_text: null, new_size: null });
+    // Beyond the bound: sizes, no text.
+    expect((await asAdmin('big.css')).json().data).toMatchObject({
+      too_large: true,
+      old_text: null,
+      new_text: null,
+      new_size: FILE_DIFF_MAX_BYTES + 1,
+    });
+    expectFailure(await asAdmin('logo.png'), 400, messages.review.contentCheck.sourceNotText);
+    expectFailure(await asAdmin('none.html'), 404, messages.review.contentCheck.sourceNotFound);
+    expectFailure(
+      await t.request({ url: `/api/admin/projects/${id}/file-diff`, token: await t.adminToken() }),
+      400,
+      messages.review.contentCheck.sourcePathRequired,
+    );
+    expectFailure(await diff('index.html', owner.token), 403);
+    expectFailure(await diff('index.html'), 401);
+    expectFailure(
+      await t.request({
+        url: '/api/admin/projects/99999/file-diff?path=index.html',
+        token: await t.adminToken(),
+      }),
+      404,
+      messages.project.notFound,
+    );
   });
 });
 
@@ -318,7 +415,15 @@ describe('dashboard figures', () => {
     await db.updateTable('projects').set({ download_count: 4 }).where('id', '=', published).execute();
 
     const stats = await get(t, '/api/admin/stats');
-    expect(stats.projects).toEqual({ total: 4, pending: 1, approved: 1, published: 1, rejected: 1, live: 2 });
+    expect(stats.projects).toEqual({
+      total: 4,
+      pending: 1,
+      approved: 1,
+      published: 1,
+      rejected: 1,
+      taken_down: 0,
+      live: 2,
+    });
     expect(stats.users).toEqual({ total: 3, admins: 1, disabled: 0 });
     expect(stats.views).toEqual({ total: 1030 });
     expect(stats.downloads).toEqual({ total: 4 });
@@ -410,6 +515,7 @@ describe('platform settings', () => {
     render_concurrency: 1,
     render_pages_per_browser: 50,
     render_allow_public_assets: false,
+    custom_domains_require_approval: false,
   };
 
   it('gives everyone the public settings, in the shape the web app reads', async () => {
@@ -427,6 +533,8 @@ describe('platform settings', () => {
         unknown_file_types: defaults.unknown_file_types,
         preview_ttl_seconds: defaults.preview_ttl_seconds,
         sites_origin: null,
+        sites_port: null,
+        sites_subdomains: false,
       },
     });
   });

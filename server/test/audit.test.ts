@@ -152,7 +152,7 @@ describe('what is audited', () => {
       ['approve', undefined, 'pending', 'approved'],
       ['publish', undefined, 'approved', 'published'],
       ['unpublish', undefined, 'published', 'approved'],
-      ['takedown', '违规', 'approved', 'rejected'],
+      ['takedown', '违规', 'approved', 'taken_down'],
     ];
     for (const [i, [action, comment, from, to]] of decisions.entries()) {
       await call(ip(20 + i), {

@@ -154,6 +154,81 @@ describe('sign-in', () => {
   });
 });
 
+describe('lock-outs', () => {
+  const adminUsers = async (search: string) =>
+    (
+      await t.request({
+        url: `/api/admin/users?search=${encodeURIComponent(search)}`,
+        token: await t.adminToken(),
+      })
+    ).json().data.users as Array<{ id: number; locked_until: string | null }>;
+
+  it('warns of the attempts left, locks with the wait, and an admin sees and lifts the lock (audited)', async () => {
+    const u = await t.createUser();
+    const ip = '10.1.9.1';
+    const wrong = () => login({ username: u.username, password: 'not-the-password' }, ip);
+    const said: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await wrong();
+      expect(res.statusCode).toBe(401);
+      said.push(res.json().message);
+    }
+    expect(said).toEqual([
+      m.badCredentials,
+      m.badCredentials,
+      format(m.badCredentialsLeft, { n: 2, minutes: 15 }),
+      format(m.badCredentialsLeft, { n: 1, minutes: 15 }),
+      format(m.badCredentialsLocked, { minutes: 15 }),
+    ]);
+    expect(said[2]).toBe('用户名或密码错误，再错 2 次将暂停登录 15 分钟');
+    // Even the right password is refused from that address now.
+    expectFailure(await login({ username: u.username, password: u.password }, ip), 429, m.loginThrottled);
+    // An unknown name gets the same warnings: they tell no account apart.
+    const ghost: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ghost.push((await login({ username: 'nobody_locked', password: 'x-wrong-pass' }, ip)).json().message);
+    expect(ghost[2]).toBe(said[2]);
+
+    const [listed] = await adminUsers(u.username);
+    expect(msUntil(listed!.locked_until!)).toBeGreaterThan(10 * 60_000);
+    expect(msUntil(listed!.locked_until!)).toBeLessThanOrEqual(15 * 60_000);
+
+    // Only an admin may unlock.
+    const other = await t.createUser();
+    expectFailure(
+      await t.request({ method: 'POST', url: `/api/admin/users/${u.id}/unlock`, token: other.token }),
+      403,
+    );
+    const unlocked = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${u.id}/unlock`,
+      token: await t.adminToken(),
+    });
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlocked.json().message).toBe(m.userUnlocked);
+    expect((await adminUsers(u.username))[0]!.locked_until).toBeNull();
+    // The owner signs in from the same address at once, with the same password.
+    expect((await login({ username: u.username, password: u.password }, ip)).statusCode).toBe(200);
+    const [entry] = await auditEntries(t, { action: 'user.unlock', targetId: u.id });
+    expect(entry).toMatchObject({ actor_name: 'admin', target_type: 'user' });
+    // Unlocking an account that is not locked says so; a missing one is 404.
+    expectFailure(
+      await t.request({
+        method: 'POST',
+        url: `/api/admin/users/${u.id}/unlock`,
+        token: await t.adminToken(),
+      }),
+      409,
+      m.userNotLocked,
+    );
+    expectFailure(
+      await t.request({ method: 'POST', url: '/api/admin/users/999999/unlock', token: await t.adminToken() }),
+      404,
+      m.userNotFound,
+    );
+  });
+});
+
 describe('bearer tokens', () => {
   let token: string;
   beforeAll(async () => {
@@ -580,6 +655,11 @@ describe('register (admin only)', () => {
       [{ username: 'emoji😀x' }, m.usernameInvalid],
       [{ username: 'with@at' }, m.usernameInvalid],
       [{ username: 'nul\u0000byte' }, m.usernameInvalid],
+      [{ username: 'admin\u200b' }, m.usernameInvalid],
+      // Letters and marks that draw nothing: "admin" twice in the users list.
+      [{ username: 'admin\u3164' }, m.usernameInvisible],
+      [{ username: 'ad\u034fmin' }, m.usernameInvisible],
+      [{ username: 'admin\u115f' }, m.usernameInvisible],
       [{ username: 123 }, '请输入用户名'],
     ];
     for (const [body, message] of cases) {
@@ -713,7 +793,7 @@ describe('first start', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 240_000);
 
   it('creates it once when several instances start together on an empty database', async () => {
     const { database, drop } = await freshDatabase();

@@ -82,7 +82,7 @@ describe('npm run reset-password -- USERNAME', () => {
 /**
  * The lock-out the command exists for: five wrong passwords from the owner's address lock the
  * account there; the command, run beside the server while it runs, lets the new password in from
- * that address (the throttle's keys name the password, docs/decisions.md "Sign-in throttling").
+ * that address (the throttle's keys name the password, docs/decisions/accounts.md "Sign-in throttling").
  */
 async function lockOutThenReset(app: TestApp, env: Record<string, string> = {}) {
   const u = await app.createUser();

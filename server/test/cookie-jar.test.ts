@@ -1,5 +1,5 @@
 /**
- * A site's cookies never lock anyone out of the app (docs/decisions.md "Site cookies never lock
+ * A site's cookies never lock anyone out of the app (docs/decisions/serving.md "Site cookies never lock
  * the app"): cookies ignore ports, so a browser that visited a live site on the sites port sends
  * that site's cookies to the app port too, up to a full jar (180 cookies of 4 KB, ~740 KB in one
  * header). Real ports, as the browser's requests arrive: the app and the sites port answer them,
@@ -7,7 +7,7 @@
  */
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenSitesPort } from '../src/app.js';
+import { listenSitesPort } from '../src/lifecycle.js';
 import {
   ADMIN_PASSWORD,
   createTestApp,

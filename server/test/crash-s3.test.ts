@@ -1,5 +1,5 @@
 /**
- * kill -9 never leaves a reference to a missing blob (docs/decisions.md "Orphan sweep safety"), on
+ * kill -9 never leaves a reference to a missing blob (docs/decisions/instances.md "Orphan sweep safety"), on
  * S3 (s3rver): a real server process is killed at each step of an upload (receiving the body,
  * unpacking, storing its blobs, just after the commit) and of a digest deploy (started, a file half
  * sent, every file stored, finishing). After each kill a new instance starts (its start sweeps what
@@ -21,7 +21,7 @@ import { type LocalS3, startS3rver } from './support/s3rver.js';
 
 const sha = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 120_000): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (await check()) return;
@@ -186,7 +186,7 @@ describe('kill -9 at each step of an upload, on S3', () => {
       } finally {
         await built.app.close();
       }
-    }, 90_000);
+    }, 240_000);
   }
 });
 
@@ -281,6 +281,6 @@ describe('kill -9 at each step of a digest deploy, on S3', () => {
       } finally {
         await built.app.close();
       }
-    }, 90_000);
+    }, 240_000);
   }
 });

@@ -66,9 +66,9 @@ describe('crash safety', () => {
       boundary,
     );
     const staging = path.join(t.dataDir, 'staging');
-    expect(await waitFor(() => listTree(staging).some((f) => f.endsWith('/in/0')), 5000)).toBe(true);
+    expect(await waitFor(() => listTree(staging).some((f) => f.endsWith('/in/0')), 60_000)).toBe(true);
     req.destroy();
-    expect(await waitFor(() => listTree(staging).length === 0, 5000)).toBe(true);
+    expect(await waitFor(() => listTree(staging).length === 0, 60_000)).toBe(true);
     expect(await projectRowCounts(t)).toEqual({ projects: 0, deployments: 0, files: 0 });
   });
 });
@@ -117,7 +117,10 @@ describe('a server killed mid-ingest', () => {
     const staging = path.join(dataDir, 'staging');
     // Kill once the archive is being extracted.
     expect(
-      await waitFor(() => listTree(staging).some((f) => f.includes('/work/') && f.endsWith('.html')), 20_000),
+      await waitFor(
+        () => listTree(staging).some((f) => f.includes('/work/') && f.endsWith('.html')),
+        120_000,
+      ),
     ).toBe(true);
     child.process.kill('SIGKILL');
     await new Promise((r) => child!.process.once('exit', r));
@@ -140,7 +143,7 @@ describe('a server killed mid-ingest', () => {
       await restarted.app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('a server killed mid-commit', () => {
@@ -174,7 +177,7 @@ describe('a server killed mid-commit', () => {
     startUpload(child.port, data.token, body, body.length, boundary).end();
 
     // Kill once the commit step has stored some blobs (and so leased them) but not all.
-    expect(await waitFor(() => blobFiles(dataDir).length > 0, 30_000)).toBe(true);
+    expect(await waitFor(() => blobFiles(dataDir).length > 0, 120_000)).toBe(true);
     child.process.kill('SIGKILL');
     await new Promise((r) => child!.process.once('exit', r));
     const stored = blobFiles(dataDir).length;
@@ -212,5 +215,5 @@ describe('a server killed mid-commit', () => {
       await restarted.app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 240_000);
 });

@@ -1,5 +1,5 @@
 /**
- * A committed delete tells the truth (docs/decisions.md "A committed delete answers success"): the
+ * A committed delete tells the truth (docs/decisions/uploads.md "A committed delete answers success"): the
  * rows are gone, so the answer is a success even when the store can't remove the blobs now (they
  * are the orphan sweep's); a repeat of the same delete by the same account (a retry whose answer
  * was lost) is a success too, while anyone else still gets 404; the project's render jobs go with
@@ -7,10 +7,11 @@
  */
 import { messages } from '@sitehall/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { blobLeasesOn } from '../src/context.js';
 import { runHere } from '../src/jobs/job-runner.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import * as deploymentFiles from '../src/repositories/deployment-files.js';
-import { BlobGate } from '../src/services/blob-gate.js';
+import { BlobGate } from '../src/storage/blob-gate.js';
 import { LocalBlobStore, StorageUnavailable } from '../src/storage/index.js';
 import { createTestApp, expectFailure, type TestApp, uploadProject } from './helpers.js';
 import { FaultyBlobStore } from './support/faulty-blob-store.js';
@@ -50,18 +51,19 @@ async function storedBlobs(): Promise<string[]> {
 function sweep() {
   const { leases } = t.ctx.cluster;
   const gate = new BlobGate({
-    leases,
+    leases: blobLeasesOn(t.ctx.db, leases),
     store,
     unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
   });
   return sweepLeftovers({
+    db: t.ctx.db,
     leases,
     gate,
     jobs: runHere,
     shared: false,
     store,
     dataDir: t.dataDir,
-    dropRenderJobs: () => t.ctx.repositories.renderJobs.dropOfDeleted(),
+    dropRenderJobs: () => t.ctx.repositories.renderJobs.dropOfDeleted(t.ctx.db),
   });
 }
 
@@ -71,14 +73,14 @@ describe('a committed delete', () => {
     const up = await uploadProject(t, owner.token, { name: '删除测试', files: SITE });
     expect(up.statusCode).toBe(201);
     const id = up.json().data.project.id as number;
-    expect(await t.ctx.repositories.renderJobs.byDeployment(1)).toBeDefined();
+    expect(await t.ctx.repositories.renderJobs.byDeployment(t.ctx.db, 1)).toBeDefined();
     expect(await storedBlobs()).toHaveLength(1);
 
     store.away = true;
     const res = await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ success: true, message: messages.project.deleted });
-    expect(await t.ctx.repositories.projects.byId(id)).toBeUndefined();
+    expect(await t.ctx.repositories.projects.byId(t.ctx.db, id)).toBeUndefined();
     // Its render job went with it, in the same transaction.
     expect(await t.ctx.db.selectFrom('render_jobs').selectAll().execute()).toEqual([]);
     // The blob stayed (the store was away), and is the sweep's once the store answers.

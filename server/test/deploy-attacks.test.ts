@@ -89,18 +89,20 @@ const actorOf = (user: { id: number; username: string }): Actor => ({
 /** A second deploy service over the same database and store: another instance, or a restart. */
 const otherInstance = () =>
   createDeployService({
-    deploys: createDeploysRepository(t.ctx.db),
+    db: t.ctx.db,
+    deploys: createDeploysRepository(t.database.dialect),
     leases: t.ctx.cluster.leases,
     store: t.ctx.store,
     gate: t.ctx.cluster.gate,
     settings: t.ctx.services.settings,
     quota: t.ctx.services.quota,
-    projects: t.ctx.services.projects,
+    uploads: t.ctx.services.uploads,
     dataDir: t.dataDir,
   });
 
 const sweep = () =>
   sweepLeftovers({
+    db: t.ctx.db,
     ...t.ctx.cluster,
     store: t.ctx.store,
     dataDir: t.dataDir,
@@ -213,6 +215,47 @@ describe('unfinished deploys and the quota', () => {
     expect(swept.deploysExpired).toBe(OPEN_DEPLOYS_MAX);
     expect(diskBytes()).toBeLessThanOrEqual(before);
     expect(await usedBytes(user)).toEqual({ mine: 0, admin: 0 });
+  });
+
+  it('lets exactly OPEN_DEPLOYS_MAX of many parallel starts open, on two instances at once', async () => {
+    const user = await t.createUser();
+    const second = otherInstance();
+    const n = 3 * OPEN_DEPLOYS_MAX;
+    const body = (i: number) => ({
+      project_name: `并发开始 ${i}`,
+      files: { 'index.html': sha(`<p>${i}</p>`) },
+    });
+    // Half over HTTP, half through a second instance's service on the same database.
+    const outcomes = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        if (i % 2 === 0) {
+          const res = await start(user.token, body(i));
+          if (res.statusCode !== 201) expectFailure(res, 429);
+          return res.statusCode === 201 ? 'opened' : res.json().message;
+        }
+        return second.start(actorOf(user), body(i)).then(
+          () => 'opened',
+          (e: Error) => e.message,
+        );
+      }),
+    );
+    expect(outcomes.filter((o) => o === 'opened')).toHaveLength(OPEN_DEPLOYS_MAX);
+    for (const refused of outcomes.filter((o) => o !== 'opened')) {
+      expect(refused).toMatch(/^未完成的部署已有 5 个/);
+    }
+    const rows = await t.ctx.db.selectFrom('deploys').select('id').where('user_id', '=', user.id).execute();
+    expect(rows).toHaveLength(OPEN_DEPLOYS_MAX);
+    // The refused ones hold no lease: only the open deploys lease their pages.
+    const leased = await t.ctx.db
+      .selectFrom('blob_leases')
+      .select('upload_id')
+      .where(
+        'sha256',
+        'in',
+        Array.from({ length: n }, (_, i) => sha(`<p>${i}</p>`)),
+      )
+      .execute();
+    expect(leased.map((l) => l.upload_id).sort()).toEqual(rows.map((r) => `deploy:${r.id}`).sort());
   });
 
   it('expires an idle deploy within minutes; files it receives keep it open, up to its maximum age', async () => {
@@ -362,7 +405,7 @@ describe('dedupe never crosses accounts', () => {
     const redeployed = await otherInstance().finish(actorOf(bob), again.json().data.deploy_id, {
       ip: '127.0.0.1',
     });
-    expect(redeployed.latest_version).toBe(2);
+    expect(redeployed.latest?.version).toBe(2);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Digest deploys (docs/decisions.md "Digest deploys"): the manifest, only the missing contents
+ * Digest deploys (docs/decisions/deploys.md "Digest deploys"): the manifest, only the missing contents
  * sent, finish into a pending version as an upload makes; a body that doesn't match its hash, an
  * unknown or foreign deploy, path rules before any byte is sent, and the expiry sweep, which also
  * keeps the orphan sweep off the blobs of a deploy still running; a PUT over the per-file limit or
@@ -223,13 +223,14 @@ describe('digest deploys', () => {
     // A second deploy service over the same database and store: another instance, or this one
     // after a restart, which knows nothing of the deploy but its row.
     const other = createDeployService({
-      deploys: createDeploysRepository(t.ctx.db),
+      db: t.ctx.db,
+      deploys: createDeploysRepository(t.database.dialect),
       leases: t.ctx.cluster.leases,
       store: t.ctx.store,
       gate: t.ctx.cluster.gate,
       settings: t.ctx.services.settings,
       quota: t.ctx.services.quota,
-      projects: t.ctx.services.projects,
+      uploads: t.ctx.services.uploads,
       dataDir: t.dataDir,
     });
     const user = await t.createUser();
@@ -260,12 +261,12 @@ describe('digest deploys', () => {
     await other.receiveFile(actor, deploy_id, sha(held), body(held));
 
     const project = await other.finish(actor, deploy_id, { ip: '127.0.0.1' });
-    expect(project.latest_version).toBe(1);
+    expect(project.latest?.version).toBe(1);
     const rows = await t.ctx.db
       .selectFrom('deployment_files')
       .innerJoin('deployments', 'deployments.id', 'deployment_files.deployment_id')
       .select(['deployment_files.path', 'deployment_files.sha256', 'deployment_files.size'])
-      .where('deployments.project_id', '=', project.id)
+      .where('deployments.project_id', '=', project.project.id)
       .orderBy('deployment_files.path')
       .execute();
     expect(rows).toEqual(
@@ -363,6 +364,7 @@ describe('digest deploys', () => {
     await put(user.token, deploy_id, required[0], byHash.get(required[0])!);
     const sweep = () =>
       sweepLeftovers({
+        db: t.ctx.db,
         ...t.ctx.cluster,
         store: t.ctx.store,
         dataDir: t.dataDir,

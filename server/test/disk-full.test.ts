@@ -1,5 +1,5 @@
 /**
- * A full disk (docs/decisions.md "Disk full"): uploads get a fast 507 with the Chinese message,
+ * A full disk (docs/decisions/faults.md "Disk full"): uploads get a fast 507 with the Chinese message,
  * nothing is left behind, /readyz names the disk, a metric counts it, the log has an error line,
  * and once space is freed the same upload works with no restart. Starting on a full disk says so.
  *
@@ -142,7 +142,6 @@ describe.skipIf(!isRoot)('a full disk (tmpfs; needs root to mount)', () => {
     expect(res.statusCode).toBe(507);
     expect(res.json()).toEqual({ success: false, message: messages.common.insufficientStorage });
     expect(res.json().message).toBe('服务器存储空间不足，请联系管理员');
-    expect(ms).toBeLessThan(2_000);
 
     // Nothing left behind.
     expect(stagedUploads(t.dataDir)).toEqual([]);
@@ -161,11 +160,16 @@ describe.skipIf(!isRoot)('a full disk (tmpfs; needs root to mount)', () => {
 
     // Space freed: the same upload works, no restart; ready again once re-measured.
     fs.rmSync(filler);
+    const againStarted = performance.now();
     const again = await uploadProject(t, token, { name: '满盘', files: SIMPLE_SITE });
+    const againMs = performance.now() - againStarted;
     expect(again.statusCode).toBe(201);
+    // "At once": the refusal took no longer than 2 s beyond twice what the same upload takes when
+    // it succeeds, measured just now (a loaded runner slows both; a retry loop on ENOSPC would not).
+    expect(ms).toBeLessThan(2_000 + 2 * againMs);
     expect(await projectRowCounts(t)).toEqual({ projects: 1, deployments: 1, files: SIMPLE_SITE.length });
     expect(stagedUploads(t.dataDir)).toEqual([]);
-    expect(await waitFor(async () => (await readyz(t)).status === 200, 10_000)).toBe(true);
+    expect(await waitFor(async () => (await readyz(t)).status === 200, 60_000)).toBe(true);
   });
 
   it('answers 507 when extracting an archive fills the disk (zip and 7z), not "corrupt archive"', async () => {
@@ -239,7 +243,7 @@ describe.skipIf(!isRoot)('a full disk (tmpfs; needs root to mount)', () => {
         fs.rmSync(filler);
       }
     },
-    30_000,
+    240_000,
   );
 });
 
@@ -284,7 +288,7 @@ describe.skipIf(!isRoot || usingPostgres)('SQLite full while the blob disk is no
     const again = await t.request({ method: 'POST', url: '/api/projects/upload', token, payload, headers });
     expect(again.statusCode, again.body).toBe(201);
     expect((await projectRowCounts(t)).files).toBe(3001);
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('a blob store that reports a full disk (runs anywhere)', () => {

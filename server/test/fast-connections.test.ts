@@ -4,8 +4,10 @@
  * byte but the date; what it does not answer must reach Node whole and in order; and it must close,
  * time out and hold back as Node's server does.
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -302,6 +304,39 @@ describe('the connection fast path as the server closes or times out', () => {
     await t.close();
     wire.socket.resume();
     await wire.closedByServer();
+  });
+
+  it('closes, when the app closes, a connection whose answer was still being sent, once it is sent', async () => {
+    // Node closes idle connections once, as the close begins; this one was busy then, and became
+    // idle only afterwards: it was left open for the keep-alive timeout (72 s), and the close with it.
+    const t = await createTestApp();
+    const size = 24 * 1024 * 1024;
+    const { id } = await liveProject(t, [
+      { name: 'index.html', content: PAGE },
+      { name: 'big.bin', content: randomBytes(size) },
+    ]);
+    const port = await listenPort(t);
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    let received = 0;
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(performance.now())));
+    const first = new Promise((resolve) => socket.once('data', resolve));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    // Streamed by Node's server (not hot), and more than the sockets' buffers hold: it waits for
+    // the client to read.
+    socket.write(`GET /sites/${id}/big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await first;
+    socket.pause();
+    const closing = t.close();
+    await expect.poll(() => t.app.server.listening).toBe(false);
+    socket.resume();
+    await expect.poll(() => received, { timeout: 60_000 }).toBeGreaterThan(size);
+    const sent = performance.now();
+    // Closed by the server once the answer is sent, not a keep-alive timeout later.
+    expect((await closed) - sent).toBeLessThan(20_000);
+    await closing;
   });
 
   it('closes a connection idle for keepAliveTimeout after an answer, and a silent one after headersTimeout', async () => {

@@ -1,5 +1,5 @@
 /**
- * Real sites upload as shipped (docs/decisions.md "File types"): files of a type that is not web
+ * Real sites upload as shipped (docs/decisions/uploads.md "File types"): files of a type that is not web
  * content are kept and served as downloads only, what real sites load is web content, and
  * executables and server-side scripts still refuse the whole upload, every one named at once.
  */

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -12,7 +13,12 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/db/database.js';
+import {
+  CATALOG_RACE_CODES,
+  type DatabaseHandle,
+  migrateToLatest,
+  openDatabase,
+} from '../src/db/database.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import type { BlobStore } from '../src/storage/index.js';
 
@@ -94,7 +100,14 @@ export async function acrossMigration(
       provider: migrationProvider(handle.dialect),
       ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
     });
-    expect((await migrator.migrateTo(migration)).error).toBeUndefined();
+    // As migrateToLatest does (src/db/database.ts): Kysely reads every schema's catalog, and a
+    // parallel test dropping its own schema during the read fails it; tried again.
+    let error: unknown;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      ({ error } = await migrator.migrateTo(migration));
+      if (!CATALOG_RACE_CODES.has((error as { code?: unknown } | undefined)?.code)) break;
+    }
+    expect(error).toBeUndefined();
     await before(handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>);
     await migrateToLatest(handle);
     await after(handle);
@@ -212,7 +225,7 @@ async function startTestApp(
     ...(store ? { store } : {}),
   });
   // A start on a busy machine may find PostgreSQL slow to answer: the app then finishes starting
-  // in the background (docs/decisions.md "Database outages").
+  // in the background (docs/decisions/faults.md "Database outages").
   await built.startup;
   await built.ctx.services.accounts.ensureFirstAdmin(ADMIN_PASSWORD);
   let adminToken: string | undefined;
@@ -437,6 +450,15 @@ export async function liveProject(
   const approved = await review(t, id, 'approve');
   if (approved.statusCode !== 200) throw new Error(`approve failed: ${approved.statusCode} ${approved.body}`);
   return { id, owner };
+}
+
+/** A port free right now (the OS's pick, released at once), for a server of a test's own. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Listens on a loopback port (once per app) and returns it: for requests inject() would alter. */

@@ -9,12 +9,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { blobLeasesOn } from '../src/context.js';
+import type { DB } from '../src/db/database.js';
 import { type JobRunner, leasedJobs, runHere } from '../src/jobs/job-runner.js';
 import { STALE_AFTER_MS, sweepLeftovers } from '../src/jobs/sweep.js';
 import * as deploymentFiles from '../src/repositories/deployment-files.js';
-import { BlobGate } from '../src/services/blob-gate.js';
-import { createTestApp, type TestApp, usingPostgres } from './helpers.js';
+import { BlobGate } from '../src/storage/blob-gate.js';
+import { createTestApp, SIMPLE_SITE, type TestApp, uploadProject, usingPostgres } from './helpers.js';
 
 let t: TestApp;
 
@@ -31,18 +34,26 @@ const blob = (text: string) => Readable.from([Buffer.from(text)]);
 function instance(name: string) {
   const { leases } = t.ctx.cluster;
   return {
-    jobs: leasedJobs(leases, name),
+    jobs: leasedJobs(t.ctx.db, leases, name),
     gate: new BlobGate({
-      leases,
+      leases: blobLeasesOn(t.ctx.db, leases),
       store: t.ctx.store,
       unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
     }),
   };
 }
 
-function sweepOn(gate: BlobGate, jobs: JobRunner = runHere) {
+function sweepOn(gate: BlobGate<DB>, jobs: JobRunner = runHere) {
   const { leases } = t.ctx.cluster;
-  return sweepLeftovers({ leases, gate, jobs, shared: true, store: t.ctx.store, dataDir: t.dataDir });
+  return sweepLeftovers({
+    db: t.ctx.db,
+    leases,
+    gate,
+    jobs,
+    shared: true,
+    store: t.ctx.store,
+    dataDir: t.dataDir,
+  });
 }
 
 describe('job leases', () => {
@@ -56,14 +67,16 @@ describe('job leases', () => {
     const opts = { holdMs: 60_000, cooldownMs: 0 };
     const first = onA.run('demo', opts, () => held.then(() => 'a'));
     // While A runs it, B (and A again) are turned away.
-    await expect.poll(async () => (await t.ctx.cluster.leases.job('demo'))?.holder).toBe('instance-a');
+    await expect
+      .poll(async () => (await t.ctx.cluster.leases.job(t.ctx.db, 'demo'))?.holder)
+      .toBe('instance-a');
     expect(await onB.run('demo', opts, async () => 'b')).toEqual({ ran: false });
     expect(await onA.run('demo', opts, async () => 'a again')).toEqual({ ran: false });
     release();
     expect(await first).toEqual({ ran: true, result: 'a' });
     // Released (no cooldown): the next round may run anywhere.
     expect(await onB.run('demo', opts, async () => 'b')).toEqual({ ran: true, result: 'b' });
-    expect(await t.ctx.cluster.leases.job('demo')).toMatchObject({ holder: 'instance-b', runs: 2 });
+    expect(await t.ctx.cluster.leases.job(t.ctx.db, 'demo')).toMatchObject({ holder: 'instance-b', runs: 2 });
   });
 
   it('keeps the job for the cooldown after a run, and frees a lease whose holder died', async () => {
@@ -89,12 +102,12 @@ describe('job leases', () => {
   });
 
   it('lets only one of several instances starting at once take the orphan sweep', async () => {
-    const before = (await t.ctx.cluster.leases.job('orphan-sweep'))?.runs ?? 0;
+    const before = (await t.ctx.cluster.leases.job(t.ctx.db, 'orphan-sweep'))?.runs ?? 0;
     await t.ctx.db.deleteFrom('job_leases').execute();
     const instances = ['a', 'b', 'c'].map(instance);
     const results = await Promise.all(instances.map((i) => sweepOn(i.gate, i.jobs)));
     expect(results.filter((r) => r.blobsRemoved !== null)).toHaveLength(1);
-    expect((await t.ctx.cluster.leases.job('orphan-sweep'))?.runs).toBe(1);
+    expect((await t.ctx.cluster.leases.job(t.ctx.db, 'orphan-sweep'))?.runs).toBe(1);
     // A single process (no REDIS_URL) runs its sweep without any lease.
     expect(before).toBe(0);
   });
@@ -152,20 +165,49 @@ describe('blob leases', () => {
     expect(await t.ctx.store.stat(sha256)).toBeNull();
   });
 
+  it('a release the database refuses is tried again until it is taken, and the upload still answers', async () => {
+    // The database refuses to delete lease rows (a real failure of the real database; on
+    // PostgreSQL, test/faults/lease-release.test.ts cuts the connection instead).
+    if (usingPostgres) {
+      await sql`create function refuse_release() returns trigger language plpgsql as $$
+        begin raise exception 'lease rows cannot be deleted now'; end $$`.execute(t.ctx.db);
+      await sql`create trigger refuse_release before delete on blob_leases
+        for each row execute function refuse_release()`.execute(t.ctx.db);
+    } else {
+      await sql`create trigger refuse_release before delete on blob_leases
+        begin select raise(abort, 'lease rows cannot be deleted now'); end`.execute(t.ctx.db);
+    }
+    const leases = () => t.ctx.db.selectFrom('blob_leases').select('upload_id').execute();
+    const { gate } = t.ctx.cluster;
+    const owner = await t.createUser();
+    const res = await uploadProject(t, owner.token, { name: '租约放不掉', files: SIMPLE_SITE });
+    expect(res.statusCode, res.body).toBe(201);
+    // Its lease is still there, remembered for another try.
+    expect((await leases()).length).toBeGreaterThan(0);
+    expect(gate.unreleased).toBe(1);
+
+    await sql`drop trigger refuse_release${sql.raw(usingPostgres ? ' on blob_leases' : '')}`.execute(
+      t.ctx.db,
+    );
+    // Released by the retry, not by the sweep (which keeps a live instance's leases for an hour).
+    await expect.poll(leases, { timeout: 60_000, interval: 100 }).toEqual([]);
+    expect(gate.unreleased).toBe(0);
+  });
+
   it.skipIf(!usingPostgres)('a lease waits while another instance checks and deletes blobs', async () => {
     const order: string[] = [];
     let deleterStarted!: () => void;
     const started = new Promise<void>((r) => {
       deleterStarted = r;
     });
-    const deleter = t.ctx.cluster.leases.deletingBlobs(async () => {
+    const deleter = t.ctx.cluster.leases.deletingBlobs(t.ctx.db, async () => {
       deleterStarted();
       // Long enough for an unblocked insert to land first; under the lock it cannot.
       await new Promise((r) => setTimeout(r, 300));
       order.push('deleter done');
     });
     await started;
-    await t.ctx.cluster.leases.leaseBlobs('upload-1', ['cd'.repeat(32)], new Date().toISOString());
+    await t.ctx.cluster.leases.leaseBlobs(t.ctx.db, 'upload-1', ['cd'.repeat(32)], new Date().toISOString());
     order.push('lease written');
     await deleter;
     expect(order).toEqual(['deleter done', 'lease written']);

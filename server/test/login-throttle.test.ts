@@ -11,7 +11,7 @@ import {
   createLoginThrottle,
   MemoryCounterStore,
   THROTTLE,
-} from '../src/services/login-throttle.js';
+} from '../src/domain/login-throttle.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const hasRedis = await redisReachable();
@@ -93,16 +93,33 @@ for (const [name, makeStore, available] of stores) {
       }
       await expect(throttle.reserve(account, '10.0.0.1')).rejects.toMatchObject({ kind: 'rate_limited' });
       // Elsewhere: no refusal, only the account-wide wait.
-      await expect(throttle.reserve(account, '10.0.0.2')).resolves.toEqual({ delayMs: limits.delayBaseMs });
+      await expect(throttle.reserve(account, '10.0.0.2')).resolves.toMatchObject({
+        delayMs: limits.delayBaseMs,
+      });
       await throttle.failed(account, '10.0.0.2');
-      await expect(throttle.reserve(account, '10.0.0.3')).resolves.toEqual({
+      await expect(throttle.reserve(account, '10.0.0.3')).resolves.toMatchObject({
         delayMs: limits.delayBaseMs * 2,
       });
       await throttle.succeeded(account, '10.0.0.3');
       // The account's counts from everywhere are cleared; 10.0.0.1 reserved nothing it keeps.
-      await expect(throttle.reserve(account, '10.0.0.3')).resolves.toEqual({ delayMs: 0 });
+      await expect(throttle.reserve(account, '10.0.0.3')).resolves.toMatchObject({ delayMs: 0 });
       await throttle.succeeded(account, '10.0.0.1');
-      await expect(throttle.reserve(account, '10.0.0.1')).resolves.toEqual({ delayMs: 0 });
+      await expect(throttle.reserve(account, '10.0.0.1')).resolves.toMatchObject({ delayMs: 0 });
+    });
+
+    it('says how many failures the account has left from the address, and when a lock-out ends', async () => {
+      const throttle = createLoginThrottle(store, { ...limits, perAccount: 3, perIp: 100 });
+      const account = `user:${key()}`;
+      const left: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = await throttle.reserve(account, '10.0.6.1');
+        left.push(r.attemptsLeft);
+        await throttle.failed(account, '10.0.6.1');
+        expect(r.resetAt).toBeGreaterThan(Date.now());
+      }
+      expect(left).toEqual([2, 1, 0]);
+      // Another address has the whole budget.
+      await expect(throttle.reserve(account, '10.0.6.2')).resolves.toMatchObject({ attemptsLeft: 2 });
     });
 
     it('reserves before the password is checked: attempts at once pass only up to the limit', async () => {
@@ -124,7 +141,7 @@ for (const [name, makeStore, available] of stores) {
         await throttle.reserve(account, '10.0.5.1');
         await throttle.cancelled(account, '10.0.5.1');
       }
-      await expect(throttle.reserve(account, '10.0.5.1')).resolves.toEqual({ delayMs: 0 });
+      await expect(throttle.reserve(account, '10.0.5.1')).resolves.toMatchObject({ delayMs: 0 });
     });
 
     it('a refused or successful attempt does not count against the address', async () => {

@@ -1,5 +1,5 @@
 /**
- * File names that look like other names (docs/decisions.md "File names"): a zero-width character,
+ * File names that look like other names (docs/decisions/uploads.md "File names"): a zero-width character,
  * a joiner or a bidirectional control makes `index\u200b.html` read as `index.html` and
  * `evil\u202elmth.txt` as `eviltxt.html`. Refused in a zip, among loose files and in a deploy's
  * manifest, with a Chinese message naming the file (its invisible characters spelled out), leaving

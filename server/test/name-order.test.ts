@@ -1,5 +1,5 @@
 /**
- * The showcase's 名称 order is pinyin order (services/name-order.ts), the same on SQLite and
+ * The showcase's 名称 order is pinyin order (domain/name-order.ts), the same on SQLite and
  * PostgreSQL, kept when a project is renamed, and given to projects that existed before the key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

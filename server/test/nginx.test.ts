@@ -158,7 +158,7 @@ describe.skipIf(!NGINX && !ci)('two instances behind nginx with deploy/nginx/sit
     expect((await request('sites.example.com', '/api/config')).status).toBe(404);
     // Metrics never leave through the public entrance.
     expect((await request('app.example.com', '/metrics')).status).toBe(404);
-  });
+  }, 300_000);
 
   it('passes the client address it saw, not one the client made up', async () => {
     const res = await request('app.example.com', '/api/auth/login', {

@@ -118,7 +118,7 @@ describe('preview links', () => {
     expect((await t.request({ url: `/sites/${b.id}/` })).statusCode).toBe(404);
   });
 
-  it('a new link revokes the previous one; expired, unknown and malformed ones are the same 404', async () => {
+  it('a new link revokes the previous one; expired, unknown and malformed ones are the same 404 page, which explains and leads to the showcase', async () => {
     const { id, owner } = await pendingProject();
     const first = (await makeToken(id, owner.token)).json().data;
     const second = (await makeToken(id, owner.token)).json().data;
@@ -142,8 +142,12 @@ describe('preview links', () => {
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['content-security-policy']).toMatch(/^sandbox /);
       expect(res.body).toMatch(/^<!doctype html><html lang="zh-CN">/);
-      expect(res.body).toContain('页面不存在，或该站点尚未发布。');
+      expect(res.body).toContain(messages.common.previewGoneTitle);
+      expect(res.body).toContain(messages.common.previewGone);
+      expect(res.body).toContain(`<a class="back" href="/public">${messages.common.backToShowcase}</a>`);
       expect(res.body).not.toMatch(/<script/i);
+      // Nothing of the link is written into the page.
+      expect(res.body).not.toContain(second.token);
     }
   });
 
@@ -210,11 +214,12 @@ describe('preview links', () => {
     expect(root.body).toContain('这个版本没有首页文件（index.html）');
     expect(root.headers['content-security-policy']).toMatch(/^sandbox /);
     expect((await open(preview_url, 'about.html')).body).toBe('<h1>关于</h1>');
-    // Anything else missing, and any bad link, is the plain 404.
+    // Anything else missing is the plain 404; a bad link, the page of a link that opens nothing.
     const missing = await open(preview_url, 'nope.html');
     expect(missing.statusCode).toBe(404);
     expect(missing.body).not.toContain('首页');
-    expect((await open('/preview/AAAAAAAAAAAAAAAAAAAAAA/')).body).toBe(missing.body);
+    expect(missing.body).toContain(messages.common.siteNotFound);
+    expect((await open('/preview/AAAAAAAAAAAAAAAAAAAAAA/')).body).toContain(messages.common.previewGone);
   });
 
   it('is no way around a review: a rejected or taken-down version and a disabled maker close the link', async () => {

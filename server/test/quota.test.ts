@@ -1,5 +1,5 @@
 /**
- * Storage quota and upload rate per account (docs/decisions.md "Storage quota and upload rate"):
+ * Storage quota and upload rate per account (docs/decisions/uploads.md "Storage quota and upload rate"):
  * the two platform settings, an account's own quota, the used space in /api/projects/my and the
  * admin user list, 413 before the body and after extraction leaving nothing behind, the hourly
  * limit with Retry-After, and uploads at the same moment that can't pass the limits together.

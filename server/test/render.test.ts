@@ -5,17 +5,19 @@
  * Chromium everything else works. One app (one browser) serves most tests of the file.
  */
 
+import { executionAsyncId } from 'node:async_hooks';
 import type { Readable } from 'node:stream';
 import { messages } from '@sitehall/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { blobLeasesOn } from '../src/context.js';
 import { runHere } from '../src/jobs/job-runner.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import * as deploymentFiles from '../src/repositories/deployment-files.js';
 import * as deployments from '../src/repositories/deployments.js';
 import { createRenderJobsRepository } from '../src/repositories/render-jobs.js';
-import { BlobGate } from '../src/services/blob-gate.js';
+import { BlobGate } from '../src/storage/blob-gate.js';
 import { LocalBlobStore } from '../src/storage/index.js';
 import { eventually } from './faults/support.js';
 import { startTcpProxy } from './faults/tcp-proxy.js';
@@ -57,7 +59,7 @@ async function upload(t: TestApp, token: string, index: string, extra: Record<st
   const res = await uploadProject(t, token, { name: '渲染测试', files });
   expect(res.statusCode).toBe(201);
   const project = res.json().data.project as { id: number };
-  const p = await t.ctx.repositories.projects.byId(project.id);
+  const p = await t.ctx.repositories.projects.byId(t.ctx.db, project.id);
   return { id: project.id, deploymentId: p!.latest_deployment_id! };
 }
 
@@ -238,6 +240,55 @@ describe('render worker', () => {
     ]);
   });
 
+  it('opens a site with the routing visitors meet: its redirects, rewrites, headers and SPA fallback', async () => {
+    // Each rule the page relies on, and what the render reports when one is not applied.
+    const page = html(
+      '<h1>路由</h1>',
+      `<link rel="stylesheet" href="old.css"><script>(async () => {
+        const word = (await (await fetch('api/word')).json()).word;
+        if (!crossOriginIsolated) isolationMissing();
+        if ((await fetch('app/deep/link')).status !== 200) fallbackMissing();
+        document.title = word;
+      })();</script>`,
+    );
+    const site = await upload(t, owner.token, page, {
+      'css/site.css': 'html, body { margin: 0; height: 100%; background: rgb(0, 160, 0); }',
+      'data.json': JSON.stringify({ word: '已改写' }),
+      _redirects: '/old.css /css/site.css 301\n/api/* /data.json 200\n',
+      _headers:
+        '/*\n  Cross-Origin-Opener-Policy: same-origin\n  Cross-Origin-Embedder-Policy: require-corp\n',
+    });
+    await t.ctx.services.render.idle();
+    const errorsOf = (r: Awaited<ReturnType<typeof reportOf>>) =>
+      r.findings.filter((f) => f.rule === 'runtime.console-error').map((f) => f.excerpt);
+    const missingOf = (r: Awaited<ReturnType<typeof reportOf>>) =>
+      r.findings.filter((f) => f.rule === 'runtime.missing').map((f) => f.message);
+    const pending = await reportOf(t, site.deploymentId);
+    // The redirect, the rewrite and the site's COOP/COEP were applied; the SPA fallback is off.
+    expect(errorsOf(pending)).toEqual([expect.stringContaining('fallbackMissing is not defined')]);
+    expect(missingOf(pending)).toEqual([expect.stringContaining('/app/deep/link')]);
+    // The picture shows the style the redirect led to.
+    const d = await deployments.byId(t.ctx.db, site.deploymentId);
+    const { dominant } = await sharp(await bufferOf(t, d!.thumbnail_sha256!)).stats();
+    // (sharp's dominant colour is a bin of 16 levels: rgb(8, 168, 8) for rgb(0, 160, 0))
+    expect(dominant.g - Math.max(dominant.r, dominant.b)).toBeGreaterThan(120);
+
+    // The owner turns on the SPA fallback; the version goes live and is rendered again, with it.
+    const on = await t.request({
+      method: 'PUT',
+      url: `/api/projects/${site.id}`,
+      token: owner.token,
+      body: { spa_fallback: true },
+    });
+    expect(on.statusCode).toBe(200);
+    expect((await review(t, site.id, 'approve')).statusCode).toBe(200);
+    await t.ctx.services.render.idle();
+    await t.ctx.services.render.idle();
+    const live = await reportOf(t, site.deploymentId);
+    expect(errorsOf(live)).toEqual([]);
+    expect(missingOf(live)).toEqual([]);
+  }, 300_000);
+
   it('reports a page that leaves for another host on load', async () => {
     const site = await upload(
       t,
@@ -284,7 +335,18 @@ describe('render worker', () => {
     const next = await upload(t, owner.token, html('<h1>之后</h1>'));
     await t.ctx.services.render.idle();
     expect((await t.ctx.services.render.job(next.deploymentId))?.status).toBe('done');
-  }, 60_000);
+  }, 240_000);
+
+  it('leaves no async hook on between renders: serving pays nothing for playwright once it is done', async () => {
+    // A promise reaction runs with async id 0 unless some async hook (playwright's zones, an
+    // AsyncLocalStorage) is on in the process (docs/decisions/serving.md "No async hooks between renders").
+    const probe = () =>
+      new Promise<number>((resolve) => void Promise.resolve().then(() => resolve(executionAsyncId())));
+    const site = await upload(t, owner.token, html('<h1>钩子</h1>'));
+    await t.ctx.services.render.idle();
+    expect((await t.ctx.services.render.job(site.deploymentId))?.status).toBe('done');
+    expect(await probe()).toBe(0);
+  });
 
   it('lets an admin render a project again', async () => {
     const site = await upload(t, owner.token, html('<h1>再来</h1>'));
@@ -336,19 +398,22 @@ describe('render jobs', () => {
     try {
       const owner = await t.createUser();
       const site = await upload(t, owner.token, html('<h1>租约</h1>'));
-      const jobs = createRenderJobsRepository(t.ctx.db);
+      const jobs = createRenderJobsRepository();
       const at = new Date().toISOString();
       const later = new Date(Date.now() + 60_000).toISOString();
-      const [a, b] = await Promise.all([jobs.take('a', at, later), jobs.take('b', at, later)]);
+      const [a, b] = await Promise.all([
+        jobs.take(t.ctx.db, 'a', at, later),
+        jobs.take(t.ctx.db, 'b', at, later),
+      ]);
       expect([a, b].filter(Boolean)).toHaveLength(1);
       expect((a ?? b)!.deployment_id).toBe(site.deploymentId);
-      expect(await jobs.take('c', at, later)).toBeUndefined();
-      const taken = await jobs.take('c', new Date(Date.now() + 61_000).toISOString(), later);
+      expect(await jobs.take(t.ctx.db, 'c', at, later)).toBeUndefined();
+      const taken = await jobs.take(t.ctx.db, 'c', new Date(Date.now() + 61_000).toISOString(), later);
       expect(taken).toMatchObject({ holder: 'c', attempts: 2 });
       // The first holder's late answer changes nothing.
-      expect(await jobs.settle(taken!.id, (a ?? b)!.holder!, { status: 'done', durationMs: 1 }, at)).toBe(
-        false,
-      );
+      expect(
+        await jobs.settle(t.ctx.db, taken!.id, (a ?? b)!.holder!, { status: 'done', durationMs: 1 }, at),
+      ).toBe(false);
     } finally {
       await t.close();
     }
@@ -391,11 +456,12 @@ describe('render pictures and the orphan sweep', () => {
       // Another instance's sweep (its own gate: only the leases in the database are shared).
       const { leases } = t.ctx.cluster;
       const elsewhere = new BlobGate({
-        leases,
+        leases: blobLeasesOn(t.ctx.db, leases),
         store,
         unreferenced: (hashes, trx) => deploymentFiles.unreferenced(trx, hashes),
       });
       await sweepLeftovers({
+        db: t.ctx.db,
         leases,
         gate: elsewhere,
         jobs: runHere,
@@ -417,7 +483,7 @@ describe('render pictures and the orphan sweep', () => {
       release();
       await t.close();
     }
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('render jobs and a storage outage', () => {
@@ -458,7 +524,7 @@ describe('render jobs and a storage outage', () => {
       await proxy.close();
       await s3.close();
     }
-  }, 90_000);
+  }, 240_000);
 });
 
 async function bufferOf(t: TestApp, sha256: string): Promise<Buffer> {

@@ -88,10 +88,11 @@ describe('review decisions', () => {
     const down = await review(t, id, 'takedown', '违规内容');
     expect(down.statusCode).toBe(200);
     expect(down.json().data.project).toMatchObject({
-      status: 'rejected',
+      status: 'taken_down',
       is_live: false,
       access_url: null,
-      rejectionReason: '违规内容',
+      takedownReason: '违规内容',
+      rejectionReason: null,
     });
     expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
   });
@@ -118,6 +119,12 @@ describe('review decisions', () => {
     await review(t, id, 'reject', '不合格');
     const detail = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project;
     const version = (n: number) => detail.deployments.find((d: { version: number }) => d.version === n);
+    // Each version says whether this user may make it live now: the web shows 回滚 from it.
+    const mayRollBack = (project: { deployments: { version: number; abilities: { rollback: boolean } }[] }) =>
+      Object.fromEntries(project.deployments.map((d) => [d.version, d.abilities.rollback]));
+    expect(mayRollBack(detail)).toEqual({ 1: true, 2: false, 3: false });
+    const stranger = await t.createUser();
+    expect((await t.request({ url: `/api/projects/${id}`, token: stranger.token })).statusCode).toBe(404);
     const rollback = (token: string, deploymentId: number, projectId = id) =>
       t.request({
         method: 'POST',
@@ -159,6 +166,8 @@ describe('review decisions', () => {
     await review(t, id, 'takedown', '违规');
     expectFailure(await rollback(owner.token, version(1).id), 409, messages.review.rollbackOffline);
     expectFailure(await rollback(await t.adminToken(), version(1).id), 409, messages.review.rollbackOffline);
+    const offline = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project;
+    expect(mayRollBack(offline)).toEqual({ 1: false, 2: false, 3: false });
     expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
 
     // An id no row can have is refused as such, on both databases (PostgreSQL's ids are 32-bit).
@@ -270,7 +279,7 @@ describe('review decisions', () => {
           .select(['status', 'live_deployment_id', 'featured'])
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
-        expect(row).toEqual({ status: 'rejected', live_deployment_id: null, featured: 0 });
+        expect(row).toEqual({ status: 'taken_down', live_deployment_id: null, featured: 0 });
         expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
       }
     });
@@ -301,7 +310,7 @@ describe('review decisions', () => {
           t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token }),
         ),
       );
-      // A delete repeated by the account that made it (a retry, docs/decisions.md "A committed delete
+      // A delete repeated by the account that made it (a retry, docs/decisions/uploads.md "A committed delete
       // answers success") is not an error; it deletes nothing more.
       expect(statuses(answers)).toEqual([200, 200, 200, 200, 200]);
       expect(await auditEntries(t, { action: 'project.delete', targetId: id })).toHaveLength(1);

@@ -87,6 +87,7 @@ describe('showcase', () => {
         'project_id',
         'project_name',
         'published_at',
+        'site_name',
         'thumbnail_url',
         'viewCount',
       ].sort(),
@@ -217,7 +218,7 @@ describe('showcase', () => {
 
   it('finds authors by the name they have for good: no request renames a user', async () => {
     // The author's name is copied into each project's search text; it can't go stale because
-    // usernames never change (docs/decisions.md "Accounts and sessions").
+    // usernames never change (docs/decisions/accounts.md "Accounts and sessions").
     const own = await t.request({
       method: 'PUT',
       url: '/api/auth/profile',
@@ -247,7 +248,7 @@ describe('showcase', () => {
     expect((await show('?sort=popular')).names.slice(0, 2)).toEqual(['天气预报', '个人博客']);
     expect((await search('小', '&sort=popular')).names).toEqual(['天气预报', '个人博客', '贪吃蛇小游戏']);
 
-    // Pinyin order (services/name-order.ts): 100% · FULL · ge ren · tan chi · tian qi.
+    // Pinyin order (domain/name-order.ts): 100% · FULL · ge ren · tan chi · tian qi.
     expect((await show('?sort=name')).names).toEqual([
       '100%_完成',
       'ＦＵＬＬ宽',

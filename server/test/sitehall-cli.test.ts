@@ -6,6 +6,7 @@
  * message, and a bad token names the fix.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -117,6 +118,16 @@ describe('sitehall deploy', () => {
     const list = await sitehall(['projects'], env);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(new RegExp(`${id}\\s+待审核\\s+命令行站点`));
+    // The server's words for each state: every live site 已发布, the featured one 精选, a takedown 已下线.
+    for (const [action, label] of [
+      ['approve', '已发布'],
+      ['publish', '精选'],
+      ['takedown', '已下线'],
+    ] as const) {
+      expect((await review(t, id, action, '原因')).statusCode).toBe(200);
+      const now = await sitehall(['projects'], env);
+      expect(now.stdout).toMatch(new RegExp(`${id}\\s+${label}\\s+命令行站点`));
+    }
   });
 
   it('keeps a hash cache that skips unchanged files and still sees every change', async () => {
@@ -227,6 +238,123 @@ describe('sitehall deploy', () => {
     }
   });
 
+  it('sends a first deploy in a few batches, and PUTs each file to a server without batches', async () => {
+    const user = await t.createUser();
+    const target = new URL(url);
+    // A proxy that counts the requests, and in "old" mode answers the start as a server without
+    // batches did (no `batch` field).
+    const seen: string[] = [];
+    // Each batch's framing: an exact length, never chunked (the server holds the bytes once).
+    const framing: string[] = [];
+    let old = false;
+    const proxy = http.createServer((req, res) => {
+      if (req.method === 'POST' && /\/files$/.test(req.url ?? '')) {
+        framing.push(
+          `${req.headers['content-length'] ? 'length' : 'none'} ${req.headers['transfer-encoding'] ?? ''}`,
+        );
+      }
+      seen.push(
+        `${req.method} ${(req.url ?? '').replace(/\/[0-9a-f]{64}$/, '/{sha256}').replace(/deploys\/[^/]+/, 'deploys/{id}')}`,
+      );
+      const start = req.method === 'POST' && req.url === '/api/deploys';
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          if (!(start && old)) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          answer.on('data', (c: Buffer) => chunks.push(c));
+          answer.on('end', () => {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            delete body.data.batch;
+            const text = JSON.stringify(body);
+            res.writeHead(answer.statusCode ?? 502, {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(text),
+            });
+            res.end(text);
+          });
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = {
+        SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        SITEHALL_TOKEN: await apiToken(user.token),
+      };
+      const site = tempDir('sitehall-site-');
+      const unique = `${Date.now()}-${Math.random()}`;
+      const contents: Record<string, string> = { 'index.html': `<!doctype html><p>批量 ${unique}</p>` };
+      for (let i = 0; i < 300; i++) contents[`p${i % 7}/f${i}.css`] = `.f${i} { content: "${unique}"; }`;
+      for (const [p, c] of Object.entries(contents)) {
+        fs.mkdirSync(path.dirname(path.join(site, p)), { recursive: true });
+        fs.writeFileSync(path.join(site, p), c);
+      }
+      // Two large images (sent in 1 MB reads, each in a batch of its own): every byte arrives.
+      const images = ['img/a.png', 'img/b.png'].map((p, i) => {
+        const head = Buffer.from([
+          0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+        ]);
+        const bytes = Buffer.concat([head, Buffer.alloc(3 * 1024 * 1024 + 123 * i, `${unique}-${i}`)]);
+        fs.mkdirSync(path.join(site, 'img'), { recursive: true });
+        fs.writeFileSync(path.join(site, p), bytes);
+        return { path: p, sha256: createHash('sha256').update(bytes).digest('hex') };
+      });
+      const first = await sitehall(['deploy', site, '--name', '批量部署', '--no-cache'], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toContain('共 303 个文件，需要上传 303 个');
+      expect(first.stderr).toMatch(/上传文件 303\/303 \(100%\)/);
+      expect(framing.length).toBeGreaterThan(0);
+      expect(new Set(framing)).toEqual(new Set(['length ']));
+      const batches = seen.filter((r) => r === 'POST /api/deploys/{id}/files');
+      // A few batches, sent in parallel: a handful of requests for 301 files.
+      expect(batches.length).toBeGreaterThanOrEqual(2);
+      expect(batches.length).toBeLessThanOrEqual(6);
+      expect(seen.filter((r) => r.startsWith('PUT '))).toEqual([]);
+      const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+      const stored = await t.ctx.db
+        .selectFrom('deployment_files')
+        .innerJoin('projects', 'projects.latest_deployment_id', 'deployment_files.deployment_id')
+        .select(['deployment_files.path', 'deployment_files.sha256'])
+        .where('projects.id', '=', id)
+        .execute();
+      expect(stored).toHaveLength(303);
+      for (const image of images) {
+        expect(stored.find((r) => r.path === image.path)?.sha256).toBe(image.sha256);
+        const hash = createHash('sha256');
+        for await (const chunk of await t.ctx.store.read(image.sha256)) hash.update(chunk as Buffer);
+        expect(hash.digest('hex')).toBe(image.sha256);
+      }
+      for (const row of stored.filter((r) => !r.path.startsWith('img/')).slice(0, 50)) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await t.ctx.store.read(row.sha256)) chunks.push(chunk as Buffer);
+        expect(Buffer.concat(chunks).toString('utf8')).toBe(contents[row.path]);
+      }
+
+      // The same CLI against a server that offers no batches: one PUT per file, as before.
+      old = true;
+      seen.length = 0;
+      fs.writeFileSync(path.join(site, 'p1/f1.css'), `.changed { content: "${unique}"; }`);
+      fs.writeFileSync(path.join(site, 'p2/f2.css'), `.changed-too { content: "${unique}"; }`);
+      const second = await sitehall(['deploy', site, '--project', String(id), '--no-cache'], env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain('需要上传 2 个');
+      expect(seen.filter((r) => r.startsWith('PUT ') || r.endsWith('/files'))).toEqual([
+        'PUT /api/deploys/{id}/files/{sha256}',
+        'PUT /api/deploys/{id}/files/{sha256}',
+      ]);
+      expect(second.stdout).toContain('第 2 版');
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 600_000);
+
   it('exits non-zero with the server’s message', async () => {
     const site = tempDir('sitehall-site-');
     fs.writeFileSync(path.join(site, 'index.html'), '<p>x</p>');
@@ -247,6 +375,60 @@ describe('sitehall deploy', () => {
 
     const usage = await sitehall(['deploy'], env);
     expect(usage.code).toBe(2);
+  });
+
+  it('--site-name names the site; its address carries the name once live, and a taken name is refused', async () => {
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), '<p>命名站点</p>');
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const first = await sitehall(
+      ['deploy', site, '--name', '命名站点', '--site-name', 'cli-named', '--json'],
+      env,
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const id = JSON.parse(first.stdout).project_id as number;
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    const opened = await sitehall(['open', '--project', String(id), '--no-browser'], env);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stdout).toContain(`${url}/sites/cli-named/`);
+    const other = await t.createUser();
+    const taken = await sitehall(['deploy', site, '--name', '抢名字', '--site-name', 'cli-named'], {
+      SITEHALL_URL: url,
+      SITEHALL_TOKEN: await apiToken(other.token),
+    });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('站点名“cli-named”已被使用，请换一个');
+  });
+
+  it('refuses a folder whose _redirects has a bad line, naming the line, and leaves nothing behind', async () => {
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    const files: Record<string, string> = {
+      'index.html': `<!doctype html><p>路由 ${unique}</p>`,
+      'new.html': `<!doctype html><p>新页面 ${unique}</p>`,
+      _redirects: `# 旧地址 ${unique}\n/old /new.html 301\n/broken\n`,
+    };
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(site, name), text);
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const refused = await sitehall(['deploy', site, '--name', '规则有误'], env);
+    expect(refused.code).toBe(1);
+    // The contents were sent; the finish refused them with the line that is wrong.
+    expect(refused.stderr).toContain('需要上传 3 个');
+    expect(refused.stderr).toContain('错误：_redirects 第 3 行：每条规则至少要有来源路径和目标两项');
+    const projects = await t.ctx.db
+      .selectFrom('projects')
+      .select('id')
+      .where('owner_id', '=', user.id)
+      .execute();
+    expect(projects).toEqual([]);
+    const open = await t.ctx.db.selectFrom('deploys').select('id').where('user_id', '=', user.id).execute();
+    expect(open).toEqual([]);
+    for (const text of Object.values(files)) {
+      const sha256 = createHash('sha256').update(text).digest('hex');
+      expect(await t.ctx.store.stat(sha256)).toBeNull();
+    }
   });
 
   it('says when the server can’t be reached, or what answered is not the API', async () => {

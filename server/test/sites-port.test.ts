@@ -5,27 +5,18 @@
  * arrives on matters.
  */
 import http from 'node:http';
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenSitesPort } from '../src/app.js';
+import { listenSitesPort } from '../src/lifecycle.js';
 import { SITE_SANDBOX_CSP } from '../src/serve/site-headers.js';
 import {
   createTestApp,
+  freePort,
   listenPort,
   liveProject,
   SIMPLE_SITE,
   type TestApp,
   uploadProject,
 } from './helpers.js';
-
-/** A port free right now (the OS's pick, released at once). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Answer {
   status: number;

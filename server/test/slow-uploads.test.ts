@@ -1,5 +1,5 @@
 /**
- * Upload bodies that stall or outlive a shutdown (docs/decisions.md "Slow and interrupted
+ * Upload bodies that stall or outlive a shutdown (docs/decisions/uploads.md "Slow and interrupted
  * uploads"): a body that sends nothing for UPLOAD_IDLE_TIMEOUT_SECONDS is answered 408 and its
  * staging removed; at shutdown, an upload still receiving after SHUTDOWN_GRACE_SECONDS is answered
  * 503 with Connection: close instead of being cut off. Real sockets: inject() has no silence.
@@ -99,7 +99,7 @@ describe('an upload body that goes silent', () => {
     expect(await projectRowCounts(t)).toEqual({ projects: 1, deployments: 1, files: 1 });
     // Still serving.
     expect((await t.request({ url: '/healthz' })).statusCode).toBe(200);
-  }, 30_000);
+  }, 240_000);
 });
 
 describe('an upload still receiving at shutdown', () => {
@@ -149,5 +149,5 @@ describe('an upload still receiving at shutdown', () => {
       child.process.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 240_000);
 });

@@ -486,5 +486,5 @@ describe.skipIf(usingPostgres)('the last resort (main.ts)', () => {
       child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 240_000);
 });

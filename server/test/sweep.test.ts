@@ -1,5 +1,5 @@
 /**
- * The leftover sweep (docs/decisions.md "Leftover sweep"): it runs every few minutes as well as at
+ * The leftover sweep (docs/decisions/instances.md "Leftover sweep"): it runs every few minutes as well as at
  * start-up, removes the staging folders and blob leases of instances that are gone (in every
  * mode, REDIS_URL or not), never a live instance's, and counts the bytes it reclaimed.
  */
@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_TTL_MS, Instances } from '../src/jobs/instances.js';
 import { leasedJobs } from '../src/jobs/job-runner.js';
-import { sweepLeftovers } from '../src/jobs/sweep.js';
+import { STALE_AFTER_MS, sweepLeftovers } from '../src/jobs/sweep.js';
 import { createTestApp, listTree, type TestApp } from './helpers.js';
 
 const opened: TestApp[] = [];
@@ -47,7 +47,12 @@ function stagedFileBy(t: TestApp, instance: string, bytes: number): string {
 /** A stored blob no deployment references, leased by an upload of that instance. */
 async function leasedOrphan(t: TestApp, instance: string, text: string): Promise<string> {
   const { sha256 } = await t.ctx.store.put(Readable.from([Buffer.from(text)]));
-  await t.ctx.cluster.leases.leaseBlobs(`${instance}/${randomUUID()}`, [sha256], new Date().toISOString());
+  await t.ctx.cluster.leases.leaseBlobs(
+    t.ctx.db,
+    `${instance}/${randomUUID()}`,
+    [sha256],
+    new Date().toISOString(),
+  );
   return sha256;
 }
 
@@ -63,9 +68,9 @@ describe('leftover sweep', () => {
     const t = await testApp({ sweepIntervalMs: 200 });
     const { leases } = t.ctx.cluster;
     const future = new Date(Date.now() + HEARTBEAT_TTL_MS).toISOString();
-    await leases.heartbeat(OTHER_LIVE, future);
+    await leases.heartbeat(t.ctx.db, OTHER_LIVE, future);
     // The dead one beat once, long ago.
-    await leases.heartbeat(OTHER_DEAD, new Date(Date.now() - 1000).toISOString());
+    await leases.heartbeat(t.ctx.db, OTHER_DEAD, new Date(Date.now() - 1000).toISOString());
 
     const deadStaging = stagedBy(t, OTHER_DEAD, 5000);
     const deadPut = stagedFileBy(t, OTHER_DEAD, 3000);
@@ -78,7 +83,7 @@ describe('leftover sweep', () => {
       .poll(
         async () =>
           fs.existsSync(deadStaging) || fs.existsSync(deadPut) || (await t.ctx.store.stat(deadBlob)) !== null,
-        { timeout: 10_000 },
+        { timeout: 60_000 },
       )
       .toBe(false);
     // The live instance keeps all of its own.
@@ -89,10 +94,10 @@ describe('leftover sweep', () => {
     expect(rows.map((r) => r.sha256)).toEqual([liveBlob]);
     expect(rows[0]!.upload_id.startsWith(`${OTHER_LIVE}/`)).toBe(true);
     // The dead instance's heartbeat row is gone too; the live one's stays.
-    expect(await leases.liveInstances(new Date().toISOString())).toEqual(
+    expect(await leases.liveInstances(t.ctx.db, new Date().toISOString())).toEqual(
       new Set([t.ctx.cluster.instances.self, OTHER_LIVE]),
     );
-    expect(await leases.job(`instance:${OTHER_DEAD}`)).toBeUndefined();
+    expect(await leases.job(t.ctx.db, `instance:${OTHER_DEAD}`)).toBeUndefined();
     // The folder's file and the staged PUT file, both counted.
     await expect.poll(() => reclaimed(t, 'staging')).toBeGreaterThanOrEqual(8000);
     await expect.poll(() => reclaimed(t, 'blobs')).toBe('dead upload blob'.length);
@@ -101,12 +106,12 @@ describe('leftover sweep', () => {
   it('with several instances (REDIS_URL), removes a dead instance’s staging at once, a live one’s never', async () => {
     const t = await testApp();
     const { leases, gate } = t.ctx.cluster;
-    const self = new Instances(leases);
+    const self = new Instances(t.ctx.db, leases);
     await self.heartbeat();
-    await leases.heartbeat(OTHER_LIVE, new Date(Date.now() + HEARTBEAT_TTL_MS).toISOString());
+    await leases.heartbeat(t.ctx.db, OTHER_LIVE, new Date(Date.now() + HEARTBEAT_TTL_MS).toISOString());
     // Same host, a pid that is not running: gone, whatever its heartbeat says.
     const sameHostDead = self.self.replace(/_\d+_/, '_999999999_').replace(/_[0-9a-f]{8}$/, '_00000000');
-    await leases.heartbeat(sameHostDead, new Date(Date.now() + HEARTBEAT_TTL_MS).toISOString());
+    await leases.heartbeat(t.ctx.db, sameHostDead, new Date(Date.now() + HEARTBEAT_TTL_MS).toISOString());
     const live = stagedBy(t, OTHER_LIVE, 10);
     const dead = stagedBy(t, sameHostDead, 10);
     const mine = stagedBy(t, self.self, 10);
@@ -115,10 +120,11 @@ describe('leftover sweep', () => {
     fs.mkdirSync(legacy, { recursive: true });
 
     const result = await sweepLeftovers({
+      db: t.ctx.db,
       store: t.ctx.store,
       gate,
       leases,
-      jobs: leasedJobs(leases, 'sweeper'),
+      jobs: leasedJobs(t.ctx.db, leases, 'sweeper'),
       dataDir: t.dataDir,
       shared: true,
       instances: self,
@@ -129,5 +135,37 @@ describe('leftover sweep', () => {
     expect(fs.existsSync(mine)).toBe(true);
     expect(fs.existsSync(legacy)).toBe(true);
     expect(listTree(path.join(t.dataDir, 'staging')).filter((f) => !f.includes('/'))).toHaveLength(3);
+  });
+
+  it('reads when a folder was made from its name in both forms, with or without an instance before the dot', async () => {
+    const t = await testApp();
+    const { leases, gate } = t.ctx.cluster;
+    const root = path.join(t.dataDir, 'staging');
+    const folder = (name: string) => {
+      fs.mkdirSync(path.join(root, name), { recursive: true });
+      return path.join(root, name);
+    };
+    const young = Date.now().toString(36);
+    const old = (Date.now() - 2 * STALE_AFTER_MS).toString(36);
+    // Named after something that is not an instance id: judged by its age, as a legacy folder.
+    const youngNamed = folder(`elsewhere.${young}-abc`);
+    const oldNamed = folder(`elsewhere.${old}-abc`);
+    const youngLegacy = folder(`${young}-def`);
+    const oldLegacy = folder(`${old}-def`);
+
+    const result = await sweepLeftovers({
+      db: t.ctx.db,
+      store: t.ctx.store,
+      gate,
+      leases,
+      jobs: leasedJobs(t.ctx.db, leases, 'sweeper'),
+      dataDir: t.dataDir,
+      shared: true,
+    });
+    expect(result.stagingRemoved).toBe(2);
+    expect(fs.existsSync(youngNamed)).toBe(true);
+    expect(fs.existsSync(youngLegacy)).toBe(true);
+    expect(fs.existsSync(oldNamed)).toBe(false);
+    expect(fs.existsSync(oldLegacy)).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Personal API tokens (docs/decisions.md "API tokens"): shown once, stored hashed, listed without
+ * Personal API tokens (docs/decisions/deploys.md "API tokens"): shown once, stored hashed, listed without
  * the secret, revoked; a token acts as its owner for the owner's own projects only, and is refused
  * on administration, on the token list and on account changes, whatever the owner's role.
  */
@@ -82,16 +82,30 @@ describe('API tokens', () => {
     expect(rows).toHaveLength(API_TOKENS_MAX);
   });
 
-  it('refuses a blank or over-long name with a Chinese message and stores nothing', async () => {
+  it('refuses a blank, over-long or look-alike name with a Chinese message and stores nothing', async () => {
     const user = await t.createUser();
-    for (const name of ['', '   ', 'x'.repeat(51), 'a\u0000b']) {
+    const refusals: Array<[string, string]> = [
+      ['', m.tokenNameRequired],
+      ['   ', m.tokenNameRequired],
+      ['x'.repeat(51), m.tokenNameTooLong],
+      ['a\u0000b', m.tokenNameInvalid],
+      // Zero-width and bidirectional characters: "CI" and "CI\u200b" look the same in a list.
+      ['CI\u200b', m.tokenNameInvalid],
+      ['部署\u200d机器人', m.tokenNameInvalid],
+      ['\u202ebuild', m.tokenNameInvalid],
+      ['tok\u2067en', m.tokenNameInvalid],
+      ['tok\u200een', m.tokenNameInvalid],
+      ['C\ufeffI', m.tokenNameInvalid],
+    ];
+    for (const [name, message] of refusals) {
       const res = await t.request({
         method: 'POST',
         url: '/api/auth/tokens',
         token: user.token,
         body: { name },
       });
-      expectFailure(res, 400);
+      const body = expectFailure(res, 400, message);
+      expect(body.errors).toEqual({ name: message });
     }
     const rows = await t.ctx.db.selectFrom('api_tokens').selectAll().where('user_id', '=', user.id).execute();
     expect(rows).toEqual([]);

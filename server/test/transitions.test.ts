@@ -5,12 +5,12 @@
  * not, a review comment and an audit entry); any other answers 409 and changes nothing at all.
  */
 import {
-  ADMIN_STATUS_LABELS,
   format,
   messages,
   REVIEW_ACTION_LABELS,
   type ReviewAction,
   reasonRequiredMessage,
+  STATUS_LABELS,
 } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectFailure, review, type TestApp, uploadProject } from './helpers.js';
@@ -20,6 +20,7 @@ type State =
   | 'approved'
   | 'published'
   | 'rejected'
+  | 'taken_down'
   | 'rejected-but-live'
   | 'pending-while-live'
   | 'pending-while-published';
@@ -29,6 +30,7 @@ const STATES: State[] = [
   'approved',
   'published',
   'rejected',
+  'taken_down',
   'rejected-but-live',
   'pending-while-live',
   'pending-while-published',
@@ -37,7 +39,7 @@ const ACTIONS: ReviewAction[] = ['approve', 'reject', 'publish', 'unpublish', 't
 
 /** What the project looks like after an allowed action (live: the version served, or null). */
 interface Outcome {
-  status: 'pending' | 'approved' | 'published' | 'rejected';
+  status: 'pending' | 'approved' | 'published' | 'rejected' | 'taken_down';
   live: 1 | 2 | null;
   featured: boolean;
 }
@@ -49,25 +51,27 @@ const ALLOWED: Record<State, Partial<Record<ReviewAction, Outcome>>> = {
   },
   approved: {
     publish: { status: 'published', live: 1, featured: true },
-    takedown: { status: 'rejected', live: null, featured: false },
+    takedown: { status: 'taken_down', live: null, featured: false },
   },
   published: {
     unpublish: { status: 'approved', live: 1, featured: false },
-    takedown: { status: 'rejected', live: null, featured: false },
+    takedown: { status: 'taken_down', live: null, featured: false },
   },
   rejected: {},
+  // Offline: going live again takes a new upload and its review.
+  taken_down: {},
   'rejected-but-live': {
-    takedown: { status: 'rejected', live: null, featured: false },
+    takedown: { status: 'taken_down', live: null, featured: false },
   },
   'pending-while-live': {
     approve: { status: 'approved', live: 2, featured: false },
     reject: { status: 'rejected', live: 1, featured: false },
-    takedown: { status: 'rejected', live: null, featured: false },
+    takedown: { status: 'taken_down', live: null, featured: false },
   },
   'pending-while-published': {
     approve: { status: 'published', live: 2, featured: true },
     reject: { status: 'rejected', live: 1, featured: true },
-    takedown: { status: 'rejected', live: null, featured: false },
+    takedown: { status: 'taken_down', live: null, featured: false },
   },
 };
 
@@ -108,6 +112,10 @@ async function projectIn(state: State): Promise<number> {
       break;
     case 'rejected':
       await decide(id, 'reject');
+      break;
+    case 'taken_down':
+      await decide(id, 'approve');
+      await decide(id, 'takedown');
       break;
     case 'approved':
     case 'pending-while-live':
@@ -163,11 +171,20 @@ describe.each(STATES)('from %s', (state) => {
     const id = await projectIn(state);
     const site = (await t.request({ url: `/sites/${id}/` })).body;
     const before = await snapshot(id);
+    // The abilities sent with the project are exactly the actions the server accepts from here:
+    // the admin's buttons come from them (ProjectDto.abilities), the owner gets none.
+    const adminView = await t.request({ url: `/api/admin/projects/${id}`, token: await t.adminToken() });
+    const expected = Object.fromEntries(ACTIONS.map((a) => [a, ALLOWED[state][a] !== undefined]));
+    expect(adminView.json().data.project.abilities).toEqual(expected);
+    const ownerView = await t.request({ url: `/api/projects/${id}`, token: owner.token });
+    expect(ownerView.json().data.project.abilities).toEqual(
+      Object.fromEntries(ACTIONS.map((a) => [a, false])),
+    );
     const res = await review(t, id, action, '审核意见');
     const outcome = ALLOWED[state][action];
 
     if (!outcome) {
-      const from = ADMIN_STATUS_LABELS[before.project!.status];
+      const from = STATUS_LABELS[before.project!.status];
       expectFailure(
         res,
         409,

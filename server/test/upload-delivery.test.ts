@@ -1,5 +1,5 @@
 /**
- * An answer is never lost while the upload is kept (docs/decisions.md "An answer is never lost"):
+ * An answer is never lost while the upload is kept (docs/decisions/review.md "An answer is never lost"):
  * an upload whose client is gone before the commit stores nothing, and a retry with the same
  * `Idempotency-Key` answers with the first upload (same project and version) without storing or
  * charging it again, for new projects, new versions and digest deploys.

@@ -261,7 +261,7 @@ describe('site views', () => {
     const { id } = await liveProject(t);
     await visit(`/sites/${id}/`);
     await vi.waitFor(async () => expect((await stored(t, id)).total).toBe(1), {
-      timeout: 30_000,
+      timeout: 60_000,
       interval: 200,
     });
   });

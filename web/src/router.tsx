@@ -1,4 +1,7 @@
-/** The route table of docs/product.md §2 with its guards. Pages load on demand, one chunk per page. */
+/**
+ * The route table of docs/product.md §2 with its guards. Pages load on demand, one chunk per page,
+ * each through importChunk (lib/connection.ts): without a connection they wait for the server.
+ */
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router-dom';
 import { lazyInShell } from './AppProviders';
@@ -7,6 +10,7 @@ import { RouteErrorScreen } from './components/ErrorScreen';
 import { PublicLayout } from './components/layout/PublicLayout';
 import { PageLoading } from './components/PageLoading';
 import { AuthProvider } from './hooks/useAuth';
+import { importChunk } from './lib/connection';
 
 /**
  * A page component loaded when its route is first visited. `shell`: the page draws with antd and
@@ -19,16 +23,18 @@ function page<M>(
   { shell = false, feedback = true } = {},
 ) {
   const Page = shell
-    ? lazyInShell(async () => pick(await load()), { feedback })
-    : lazy(async () => ({ default: pick(await load()) }));
+    ? lazyInShell(async () => pick(await importChunk(load)), { feedback })
+    : lazy(async () => ({ default: pick(await importChunk(load)) }));
   return <Page />;
 }
 
 // The console and admin layouts (side menu) load with their first page, antd with them: the public pages don't carry them.
 const ConsoleLayout = lazyInShell(
-  async () => (await import('./components/layout/ConsoleLayout')).ConsoleLayout,
+  async () => (await importChunk(() => import('./components/layout/ConsoleLayout'))).ConsoleLayout,
 );
-const AdminLayout = lazyInShell(async () => (await import('./components/layout/AdminLayout')).AdminLayout);
+const AdminLayout = lazyInShell(
+  async () => (await importChunk(() => import('./components/layout/AdminLayout'))).AdminLayout,
+);
 
 const HomePage = page(
   () => import('./pages/home/HomePage'),
@@ -69,6 +75,10 @@ const ProfilePage = page(
   () => import('./pages/profile/ProfilePage'),
   (m) => m.ProfilePage,
 );
+const NotificationsPage = page(
+  () => import('./pages/notifications/NotificationsPage'),
+  (m) => m.NotificationsPage,
+);
 const AdminDashboardPage = page(
   () => import('./pages/admin/dashboard/AdminDashboardPage'),
   (m) => m.AdminDashboardPage,
@@ -92,6 +102,10 @@ const AdminProjectsPage = page(
 const AdminSettingsPage = page(
   () => import('./pages/admin/settings/AdminSettingsPage'),
   (m) => m.AdminSettingsPage,
+);
+const AdminDomainsPage = page(
+  () => import('./pages/admin/domains/AdminDomainsPage'),
+  (m) => m.AdminDomainsPage,
 );
 const AuditLogsPage = page(
   () => import('./pages/admin/audit-logs/AuditLogsPage'),
@@ -146,6 +160,7 @@ export const routes: RouteObject[] = [
           { path: 'projects/:id', element: ProjectDetailPage },
           { path: 'upload', element: UploadPage },
           { path: 'profile', element: ProfilePage },
+          { path: 'notifications', element: NotificationsPage },
         ]),
       },
       {
@@ -165,6 +180,7 @@ export const routes: RouteObject[] = [
           { path: 'users', element: AdminUsersPage },
           { path: 'projects', element: AdminProjectsPage },
           { path: 'settings', element: AdminSettingsPage },
+          { path: 'domains', element: AdminDomainsPage },
           { path: 'audit-logs', element: AuditLogsPage },
           // Any other admin address: the admin panel with the platform's real counters (docs/product.md §2).
           { path: '*', element: AdminOverviewPage },

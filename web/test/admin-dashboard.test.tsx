@@ -62,7 +62,10 @@ describe('admin dashboard', () => {
     expect(within(card('待审核')).getByText('3')).toBeInTheDocument();
     // Uploads last week were 0: no percentage on that card.
     expect(within(card('待审核')).getByTestId('trend').textContent).not.toMatch(/%/);
-    expect(within(card('已通过')).getByTestId('trend')).toHaveTextContent('75%');
+    expect(within(card('已发布')).getByTestId('trend')).toHaveTextContent('75%');
+    // Live counts approved and featured (5 + 2); the featured ones are named 精选.
+    expect(within(card('已发布')).getByText('7')).toBeInTheDocument();
+    expect(within(card('已发布')).getByText(/精选 2/)).toBeInTheDocument();
     expect(within(card('用户总数')).getByText('9')).toBeInTheDocument();
     // Not 新增较上周 ↑ 新增: one new user against none last week.
     expect(within(card('用户总数')).getByTestId('trend')).toHaveTextContent('新用户较上周 +1');
@@ -159,6 +162,7 @@ describe('admin overview panel (any other /admin address)', () => {
     expect(within(card('用户总数')).getByText('9')).toBeInTheDocument();
     expect(within(card('项目总数')).getByText('12')).toBeInTheDocument();
     expect(within(card('待审核')).getByText('3')).toBeInTheDocument();
-    expect(within(card('已发布')).getByText('2')).toBeInTheDocument();
+    expect(within(card('已发布')).getByText('7')).toBeInTheDocument();
+    expect(within(card('已发布')).getByText('其中精选 2 个')).toBeInTheDocument();
   });
 });

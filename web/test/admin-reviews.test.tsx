@@ -1,4 +1,4 @@
-import { ADMIN_STATUS_LABELS, type AdminProjectDto } from '@sitehall/contracts';
+import { type AdminProjectDto, STATUS_LABELS } from '@sitehall/contracts';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AdminStatusTag } from '../src/components/admin/AdminStatusTag';
@@ -8,7 +8,7 @@ import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
 import { renderApp } from './render';
 
-const counts = { all: 4, pending: 1, approved: 1, published: 1, rejected: 1 };
+const counts = { all: 4, pending: 1, approved: 1, published: 1, rejected: 1, taken_down: 0 };
 const rows: AdminProjectDto[] = [
   makeProject({
     id: 1,
@@ -60,34 +60,43 @@ async function openReviews(routes: Record<string, FakeHandler> = {}, path = '/ad
 const rowOf = (name: string) => screen.getByRole('link', { name }).closest('tr') as HTMLElement;
 
 describe('admin status labels', () => {
-  it('names approved 已通过 and published 已发布 on admin screens', () => {
-    expect(ADMIN_STATUS_LABELS).toEqual({
+  it('says one word per state: live is 已发布, featured is 精选, a takedown is 已下线', () => {
+    expect(STATUS_LABELS).toEqual({
       pending: '待审核',
-      approved: '已通过',
-      published: '已发布',
+      approved: '已发布',
+      published: '精选',
       rejected: '已拒绝',
+      taken_down: '已下线',
     });
     render(
       <>
         <AdminStatusTag status="approved" />
         <AdminStatusTag status="published" />
+        <AdminStatusTag status="taken_down" />
       </>,
     );
-    expect(screen.getByText('已通过')).toBeInTheDocument();
     expect(screen.getByText('已发布')).toBeInTheDocument();
+    expect(screen.getByText('精选')).toBeInTheDocument();
+    expect(screen.getByText('已下线')).toBeInTheDocument();
   });
 
-  it('describes versions and the actions each state allows', () => {
+  it('describes versions, and offers exactly the actions the server sends as abilities', () => {
     expect(versionSummary({ status: 'pending', live_version: 1, latest_version: 2 })).toBe(
       '线上 v1，待审 v2',
     );
     expect(versionSummary({ status: 'approved', live_version: 3, latest_version: 3 })).toBe('线上 v3');
     expect(versionSummary({ status: 'pending', live_version: null, latest_version: 1 })).toBe('v1');
-    expect(allowedActions({ status: 'pending', is_live: false })).toEqual(['approve', 'reject']);
-    expect(allowedActions({ status: 'pending', is_live: true })).toEqual(['approve', 'reject', 'takedown']);
-    expect(allowedActions({ status: 'approved', is_live: true })).toEqual(['publish', 'takedown']);
-    expect(allowedActions({ status: 'published', is_live: true })).toEqual(['unpublish', 'takedown']);
-    expect(allowedActions({ status: 'rejected', is_live: false })).toEqual([]);
+    expect(versionSummary({ status: 'taken_down', live_version: null, latest_version: 2 })).toBe(
+      'v2（已下线）',
+    );
+    const none = { approve: false, reject: false, publish: false, unpublish: false, takedown: false };
+    expect(allowedActions({ abilities: none })).toEqual([]);
+    // Whatever the state looks like, the buttons are what the server allows: nothing re-derived.
+    expect(allowedActions({ abilities: { ...none, takedown: true, approve: true } })).toEqual([
+      'approve',
+      'takedown',
+    ]);
+    expect(allowedActions({ abilities: { ...none, publish: true } })).toEqual(['publish']);
   });
 });
 
@@ -109,14 +118,15 @@ describe('admin review list', () => {
     for (const [label, count] of [
       ['全部', 4],
       ['待审核', 1],
-      ['已通过', 1],
-      ['已拒绝', 1],
       ['已发布', 1],
+      ['已拒绝', 1],
+      ['精选', 1],
+      ['已下线', 0],
     ] as const) {
       expect(screen.getByRole('tab', { name: new RegExp(`^${label}\\s*${count}$`) })).toBeInTheDocument();
     }
-    expect(within(rowOf('通过项目')).getByText('已通过')).toBeInTheDocument();
-    expect(within(rowOf('精选项目')).getByText('已发布')).toBeInTheDocument();
+    expect(within(rowOf('通过项目')).getByText('已发布')).toBeInTheDocument();
+    expect(within(rowOf('精选项目')).getByText('精选')).toBeInTheDocument();
     expect(within(rowOf('待审项目')).getByText('线上 v1，待审 v2')).toBeInTheDocument();
     expect(within(rowOf('拒绝项目')).getByText('高风险')).toBeInTheDocument();
     // Why it is high, in the check's one sentence; a clean version has none.
@@ -135,17 +145,24 @@ describe('admin review list', () => {
         .map((b) => b.textContent)
         .filter((t) => t && t !== '详情');
     expect(buttons('待审项目')).toEqual(['通过', '拒绝', '下线']);
-    expect(buttons('通过项目')).toEqual(['发布', '下线']);
+    expect(buttons('通过项目')).toEqual(['设为精选', '下线']);
     expect(buttons('精选项目')).toEqual(['取消精选', '下线']);
     expect(buttons('拒绝项目')).toEqual([]);
   });
 
-  it('publishes an approved project', async () => {
+  it('features a live project only after saying what that means', async () => {
     const { api, user } = await openReviews({
-      'POST /admin/projects/2/review': ok({ project: rows[1] }, '项目已发布'),
+      'POST /admin/projects/2/review': ok({ project: rows[1] }, '项目已设为精选'),
     });
-    await user.click(within(rowOf('通过项目')).getByRole('button', { name: '发布 通过项目' }));
-    expect(await screen.findByText('项目已发布')).toBeInTheDocument();
+    await user.click(within(rowOf('通过项目')).getByRole('button', { name: '设为精选 通过项目' }));
+    const title = await screen.findByText('将「通过项目」设为精选？', {
+      selector: '.ant-modal-confirm-title',
+    });
+    const dialog = title.closest('.ant-modal') as HTMLElement;
+    expect(within(dialog).getByText(/站点本来就已发布/)).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/2/review')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: '设为精选' }));
+    expect(await screen.findByText('项目已设为精选')).toBeInTheDocument();
     expect(api.calls('POST /admin/projects/2/review')[0]?.body).toEqual({ action: 'publish' });
   });
 

@@ -28,6 +28,7 @@ const defaults = {
   render_concurrency: 1,
   render_pages_per_browser: 50,
   render_allow_public_assets: false,
+  custom_domains_require_approval: false,
 };
 const configData: AdminConfigData = {
   config: { ...defaults, max_files_per_upload: 30, allowed_extensions: ['html', 'css', 'js'] },

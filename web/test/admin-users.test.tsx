@@ -239,6 +239,29 @@ describe('admin users page', () => {
     }
   });
 
+  it('marks an account locked after wrong passwords 已锁定, and 解锁 ends the lock', async () => {
+    const lockedUntil = new Date(Date.now() + 15 * 60_000).toISOString();
+    const locked = rows.map((r) => (r.id === 2 ? { ...r, locked_until: lockedUntil } : r));
+    const { api, user } = await openUsers({
+      'GET /admin/users': page(locked),
+      'POST /admin/users/2/unlock': ok({ user: { ...rows[1], locked_until: null } }, '已解除登录锁定'),
+    });
+    const alice = rowOf('alice');
+    expect(within(alice).getByText('已锁定')).toBeInTheDocument();
+    // Only the locked account offers 解锁.
+    expect(within(rowOf('carol')).queryByText('已锁定')).toBeNull();
+    expect(within(rowOf('carol')).queryByRole('button', { name: '解锁' })).toBeNull();
+
+    api.on('GET /admin/users', page(rows));
+    await user.click(within(alice).getByRole('button', { name: '解锁' }));
+    expect(await screen.findByText(/解除「alice」的登录锁定/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '确认解锁' }));
+    await waitFor(() => expect(api.calls('POST /admin/users/2/unlock')).toHaveLength(1));
+    expect(await screen.findByText('已解除登录锁定')).toBeInTheDocument();
+    await waitFor(() => expect(within(rowOf('alice')).queryByText('已锁定')).toBeNull());
+    expect(within(rowOf('alice')).queryByRole('button', { name: '解锁' })).toBeNull();
+  });
+
   it('disables a user after confirmation', async () => {
     const { api, user } = await openUsers({
       'PATCH /admin/users/2': ok({ user: { ...rows[1], disabled: true } }),

@@ -12,6 +12,7 @@ export function makeUser(overrides: Partial<UserDto> = {}): UserDto {
     created_at: '2024-05-01T08:00:00.000Z',
     updated_at: '2024-05-01T08:00:00.000Z',
     last_login_at: null,
+    email_notifications: true,
     ...overrides,
   };
 }
@@ -26,6 +27,7 @@ export function makeAdminUser(overrides: Partial<AdminUserDto> = {}): AdminUserD
     storage_used_bytes: 0,
     storage_quota_bytes: null,
     storage_limit_bytes: 1024 ** 3,
+    locked_until: null,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The avatar is a picture of the account's own (a data: image), never an address another host
- * answers (docs/decisions.md "Avatars").
+ * answers (docs/decisions/accounts.md "Avatars").
  */
 import { messages } from '@sitehall/contracts';
 import { render, screen, waitFor } from '@testing-library/react';

@@ -32,7 +32,9 @@ describe('profile: API tokens', () => {
     await app.user.click(screen.getByRole('button', { name: '创建令牌' }));
     expect(await screen.findByText('sht_secretsecretsecretsecretsecret')).toBeInTheDocument();
     expect(screen.getByText(/只显示这一次/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: '复制' })).toBeInTheDocument();
+    expect(
+      within(screen.getByTestId('new-api-token')).getByRole('button', { name: '复制' }),
+    ).toBeInTheDocument();
     expect(api.calls('POST /auth/tokens')[0]?.body).toEqual({ name: 'GitHub Actions' });
     expect(await within(list).findByText('GitHub Actions')).toBeInTheDocument();
     // The list never shows the secret.

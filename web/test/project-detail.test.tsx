@@ -209,6 +209,25 @@ describe('project detail', () => {
     expect(screen.getByText(messages.project.previewRejected)).toBeInTheDocument();
   });
 
+  it('tells the owner a live site was taken offline, with the reason: not 审核未通过', async () => {
+    await openDetail(
+      makeProject({
+        id: 10,
+        name: '被下线的站点',
+        status: 'taken_down',
+        takedownReason: '含有违规内容',
+        live_version: null,
+        latest_version: 2,
+      }),
+    );
+    expect(screen.getByText('站点已被管理员下线')).toBeInTheDocument();
+    expect(screen.getByTestId('takedown-reason')).toHaveTextContent('含有违规内容');
+    expect(screen.getByText('已下线', { selector: '.ant-tag' })).toBeInTheDocument();
+    expect(screen.queryByText('审核未通过')).not.toBeInTheDocument();
+    expect(screen.queryByText('已拒绝')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /生成预览/ })).not.toBeInTheDocument();
+  });
+
   it('offers a preview of a newer version only while it waits for review, not after a rollback', async () => {
     await openDetail(liveWithPendingVersion);
     expect(screen.getByText('预览新版本 v3')).toBeInTheDocument();
@@ -413,5 +432,36 @@ describe('preview panel', () => {
     expect(await screen.findByText('地址已复制到剪贴板')).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/sites/4/`);
     expect(button('已复制')).toBeInTheDocument();
+  });
+});
+
+describe('project detail: the site’s routing', () => {
+  it('shows the newest version’s rule files and lets the owner switch SPA fallback and clean URLs', async () => {
+    const project = makeProject({
+      id: 7,
+      routing: {
+        spa_fallback: false,
+        clean_urls: true,
+        rules: { redirects: '/old /new 301', headers: null },
+      },
+    });
+    const { api } = await openDetail(project, {
+      'PUT /projects/7': ok(
+        { project: { ...project, routing: { ...project.routing, spa_fallback: true } } },
+        '项目已更新',
+      ),
+    });
+    expect(screen.getByText('/old /new 301', { selector: 'pre' })).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: '简洁网址' })).toBeChecked();
+    const spa = screen.getByRole('switch', { name: '单页应用回退' });
+    expect(spa).not.toBeChecked();
+    fireEvent.click(spa);
+    await waitFor(() => expect(api.calls('PUT /projects/7')[0]?.body).toEqual({ spa_fallback: true }));
+    expect(await screen.findByText('路由设置已保存')).toBeInTheDocument();
+  });
+
+  it('says so when the newest version has no rule files', async () => {
+    await openDetail(makeProject({ id: 7 }));
+    expect(screen.getByText('最新版本没有 _redirects 或 _headers 文件')).toBeInTheDocument();
   });
 });

@@ -2,11 +2,35 @@
 import type {
   DeploymentDto,
   MyProjectStats,
+  ProjectAbilities,
   ProjectDto,
   PublicConfigDto,
   StorageUsageDto,
 } from '@sitehall/contracts';
 import { ok } from './fake-api';
+
+/**
+ * What an admin may do with a project in this state, as the server's transition table answers
+ * (server/test/transitions.test.ts holds the server to it): the fixtures' default abilities.
+ */
+export function adminAbilities(p: Pick<ProjectDto, 'status' | 'is_live'>): ProjectAbilities {
+  return {
+    approve: p.status === 'pending',
+    reject: p.status === 'pending',
+    publish: p.status === 'approved' && p.is_live,
+    unpublish: p.status === 'published' && p.is_live,
+    takedown: p.is_live,
+  };
+}
+
+/** An owner's view: review is the admins'. */
+export const NO_REVIEW: ProjectAbilities = {
+  approve: false,
+  reject: false,
+  publish: false,
+  unpublish: false,
+  takedown: false,
+};
 
 export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
   const id = overrides.id ?? 7;
@@ -18,6 +42,8 @@ export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
     name,
     description: '展示我的前端作品',
     thumbnail_url: null,
+    site_name: null,
+    routing: { spa_fallback: false, clean_urls: false, rules: null },
     status: 'pending',
     is_live: false,
     is_public: true,
@@ -42,6 +68,8 @@ export function makeProject(overrides: Partial<ProjectDto> = {}): ProjectDto {
     owner: { id: 2, username: 'alice' },
     live_version: null,
     latest_version: 1,
+    takedownReason: null,
+    abilities: NO_REVIEW,
     ...overrides,
   };
 }
@@ -73,11 +101,13 @@ export const publicConfig: PublicConfigDto = {
   unknown_file_types: 'download',
   preview_ttl_seconds: 1800,
   sites_origin: null,
+  sites_port: null,
+  sites_subdomains: false,
 };
 
 export function myProjects(
   projects: ProjectDto[],
-  stats: MyProjectStats = { total: projects.length, pending: 0, reviewed: 0, published: 0 },
+  stats: MyProjectStats = { total: projects.length, pending: 0, reviewed: 0, published: 0, taken_down: 0 },
   page = 1,
   pageSize = 12,
   storage: StorageUsageDto = { used_bytes: 0, quota_bytes: 1024 ** 3 },
@@ -112,5 +142,9 @@ export function makeDeployment(overrides: Partial<DeploymentDto>): DeploymentDto
     review_comment: null,
     is_live: false,
     ...overrides,
+    // Rollback: an approved version that is not the live one (the fixtures' projects are live).
+    abilities: overrides.abilities ?? {
+      rollback: (overrides.status ?? 'approved') === 'approved' && !overrides.is_live,
+    },
   };
 }

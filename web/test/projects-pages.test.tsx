@@ -15,14 +15,15 @@ const lastButton = async (text: string) =>
   (await screen.findAllByText(text, { selector: 'button span' })).at(-1)?.closest('button') as HTMLElement;
 
 describe('status labels for the owner', () => {
-  it('reads approved and published both as 已发布', () => {
-    const labels = (['pending', 'approved', 'published', 'rejected'] as ProjectStatus[]).map((status) => {
+  it('reads the same words as the admins: live 已发布, featured 精选, a takedown 已下线', () => {
+    const statuses: ProjectStatus[] = ['pending', 'approved', 'published', 'rejected', 'taken_down'];
+    const labels = statuses.map((status) => {
       const { container, unmount } = render(<StatusTag status={status} />);
       const text = container.textContent;
       unmount();
       return text;
     });
-    expect(labels).toEqual(['待审核', '已发布', '已发布', '已拒绝']);
+    expect(labels).toEqual(['待审核', '已发布', '精选', '已拒绝', '已下线']);
   });
 });
 
@@ -33,6 +34,7 @@ describe('my projects', () => {
       ['pending', '待审核'],
       ['approved', '已发布'],
       ['rejected', '已拒绝'],
+      ['taken_down', '已下线'],
     ]);
     const api = fakeApi({ 'GET /projects/my': myProjects([]) });
     signIn(makeUser());
@@ -46,6 +48,7 @@ describe('my projects', () => {
       ['pending', '暂无待审核的项目'],
       ['approved', '暂无已发布的项目'],
       ['rejected', '暂无已拒绝的项目'],
+      ['taken_down', '暂无已下线的项目'],
     ] as const) {
       await router.navigate(`/projects?status=${status}`);
       expect(await screen.findByText(text)).toBeInTheDocument();
@@ -59,7 +62,9 @@ describe('my projects', () => {
   });
 
   it('keeps the chosen filter in the address', async () => {
-    fakeApi({ 'GET /projects/my': myProjects([], { total: 3, pending: 1, reviewed: 2, published: 1 }) });
+    fakeApi({
+      'GET /projects/my': myProjects([], { total: 3, pending: 1, reviewed: 2, published: 1, taken_down: 0 }),
+    });
     signIn(makeUser());
     const { router, user } = renderApp('/projects');
     await screen.findByText('还没有项目，上传你的第一个项目吧');
@@ -95,7 +100,7 @@ describe('my projects', () => {
     signIn(makeUser());
     renderApp('/projects');
     const live = await screen.findByRole('article', { name: '已上线站点' });
-    expect(within(live).getByText('已发布')).toBeInTheDocument();
+    expect(within(live).getByText('精选')).toBeInTheDocument();
     const visit = button('访问', live);
     expect(visit).toHaveAttribute('href', `${window.location.origin}/sites/1/`);
     expect(visit).toHaveAttribute('target', '_blank');
@@ -131,7 +136,7 @@ describe('dashboard', () => {
           makeProject({ id: 3, name: '最新项目', description: null }),
           makeProject({ id: 2, name: '已拒绝项目', status: 'rejected' }),
         ],
-        { total: 6, pending: 2, reviewed: 4, published: 3 },
+        { total: 6, pending: 2, reviewed: 4, published: 3, taken_down: 0 },
       ),
     });
     signIn(makeUser());

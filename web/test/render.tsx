@@ -1,6 +1,7 @@
 import { StyleProvider } from '@ant-design/cssinjs';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { AppProviders, createQueryClient } from '../src/AppProviders';
 import { routes } from '../src/router';
@@ -29,4 +30,16 @@ export function renderApp(entry: Entry = '/') {
     </StyleProvider>,
   );
   return { ...view, router, queryClient, user };
+}
+
+/** Renders one component with the app's data cache around it, for components tested on their own. */
+export function renderInProviders(node: ReactNode) {
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } });
+  const view = render(
+    <StyleProvider container={antdStyles}>
+      <AppProviders queryClient={queryClient}>{node}</AppProviders>
+    </StyleProvider>,
+  );
+  return { ...view, queryClient };
 }

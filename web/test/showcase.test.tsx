@@ -3,13 +3,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makePublicProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
+import { publicConfig } from './project-fixtures';
 import { renderApp } from './render';
 
 const page = (projects: PublicProjectDto[], total = projects.length, current = 1) =>
   ok({ projects, pagination: pagination(total, current, 12) });
 
-function openShowcase(route: FakeHandler, path = '/public') {
-  const api = fakeApi({ 'GET /projects/public': route });
+function openShowcase(route: FakeHandler, path = '/public', routes: Record<string, FakeHandler> = {}) {
+  const api = fakeApi({ 'GET /projects/public': route, ...routes });
   const app = renderApp(path);
   return { ...app, api };
 }
@@ -21,6 +22,9 @@ describe('showcase', () => {
         makePublicProject({ id: 1, name: '天气小站', featured: true, file_size: 10240, viewCount: 17 }),
         makePublicProject({ id: 2, name: '像素画板', access_url: '', owner: { username: 'bob' } }),
       ]),
+      '/public',
+      // A default install: the site is on the sites port, under an origin of its own on localhost.
+      { 'GET /config/public': ok({ ...publicConfig, sites_port: 3001 }) },
     );
     const card = await screen.findByRole('article', { name: '天气小站' });
     expect(screen.getByText('共 2 个项目')).toBeInTheDocument();
@@ -29,7 +33,7 @@ describe('showcase', () => {
     expect(within(card).getByText('作者 alice')).toBeInTheDocument();
     expect(within(card).getByText('17 次访问')).toBeInTheDocument();
     const visit = within(card).getByRole('link', { name: '访问 天气小站' });
-    expect(visit).toHaveAttribute('href', '/sites/1/');
+    await waitFor(() => expect(visit).toHaveAttribute('href', 'http://p1.localhost:3001/'));
     expect(visit).toHaveAttribute('target', '_blank');
     const other = screen.getByRole('article', { name: '像素画板' });
     expect(within(other).getByRole('button', { name: '访问 像素画板' })).toBeDisabled();

@@ -318,6 +318,26 @@ describe('upload page', () => {
     expect(await screen.findByText('上传失败，请稍后重试')).toBeInTheDocument();
   });
 
+  it('brings the failure into view: the message sits above the viewport once the page scrolled to the button', async () => {
+    const scrolled: Element[] = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      const { user } = await openUpload({ 'POST /projects/upload': fail(507, '服务器存储空间不足') });
+      await user.type(nameInput(), '我的站点');
+      pick('file-input', [file('index.html')]);
+      await screen.findByText('index.html');
+      await user.click(submitButton());
+      const alert = (await screen.findByText('服务器存储空间不足')).closest('.ant-alert');
+      expect(alert).not.toBeNull();
+      await waitFor(() => expect(scrolled).toContain(alert));
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
+  });
+
   it('sends an Idempotency-Key that stays the same when the same files are sent again, and changes with them', async () => {
     const keys: unknown[] = [];
     const { user } = await openUpload({

@@ -2,7 +2,7 @@
  * What a first walk through the product found, each as a person meets it: the way in for a
  * visitor, a disabled account's notice, admin wording and labels, and the figures on the cards.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '../src/lib/format';
 import { archiveLabel, type PickedFile } from '../src/lib/upload-files';
@@ -11,8 +11,8 @@ import { ShowcaseCard } from '../src/pages/showcase/ShowcaseCard';
 import { makeProject as makeAdminProject, makePublicProject, pagination } from './admin-fixtures';
 import { fail, fakeApi, ok } from './fake-api';
 import { adminUser, makeUser, signIn } from './fixtures';
-import { makeDeployment, makeProject, myProjects } from './project-fixtures';
-import { renderApp } from './render';
+import { makeDeployment, makeProject, myProjects, publicConfig } from './project-fixtures';
+import { renderApp, renderInProviders } from './render';
 
 describe('the way in', () => {
   it('takes a visitor from 开始使用 to a sign-in page that says accounts come from the administrator', async () => {
@@ -154,10 +154,13 @@ describe('figures on the cards', () => {
   });
 
   it('writes large sizes in MB on a showcase card, small ones in the same formatter', () => {
-    const { unmount } = render(<ShowcaseCard project={makePublicProject({ file_size: 63_632_620 })} />);
+    fakeApi({ 'GET /config/public': ok(publicConfig) });
+    const { unmount } = renderInProviders(
+      <ShowcaseCard project={makePublicProject({ file_size: 63_632_620 })} />,
+    );
     expect(screen.getByText(/60\.68 MB/)).toBeInTheDocument();
     unmount();
-    render(<ShowcaseCard project={makePublicProject({ file_size: 137 })} />);
+    renderInProviders(<ShowcaseCard project={makePublicProject({ file_size: 137 })} />);
     expect(screen.getByText(/137 B$/)).toBeInTheDocument();
     expect(screen.queryByText(/Bytes/)).not.toBeInTheDocument();
   });

@@ -1,6 +1,16 @@
-/** The SiteHall API as the CLI uses it: JSON envelopes, the server's Chinese messages on failure. */
+/**
+ * The SiteHall API as the CLI uses it: JSON envelopes, the server's Chinese messages on failure.
+ *
+ * Requests go through node:http(s), not fetch: fetch's first call loads and compiles undici (a
+ * tenth of a second of a CLI run), and it sends a file-backed multipart body in 64 KB web-stream
+ * chunks, each a promise and a thread-pool read. Here a file goes to the socket in 1 MB reads
+ * (docs/benchmarks.md "Digest deploys", "A few large files").
+ */
+
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
+import http from 'node:http';
+import https from 'node:https';
 
 export class ApiError extends Error {
   constructor(
@@ -20,14 +30,33 @@ interface Envelope<T> {
 
 /** How long one request may take before it is given up (a stalled server must not hang CI). */
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
+/** Reads of a file being sent: a 6 MB image is six writes to the socket, not a hundred. */
+const READ_BYTES = 1024 * 1024;
+
+/** A request body: its exact length, and how to write it. */
+interface Body {
+  length: number;
+  /** Writes the body to `out` (respecting back-pressure); `stopped()` is true once the server answered. */
+  write(out: http.ClientRequest, stopped: () => boolean): Promise<void>;
+}
+
+/** One file of a body, read from disk as it is sent; `size` is what was listed and hashed. */
+interface SentFile {
+  file: string;
+  size: number;
+}
 
 export class Api {
   readonly #base: URL;
+  readonly #agent: http.Agent;
   constructor(
     url: string,
     private readonly token: string,
   ) {
     this.#base = new URL(url.endsWith('/') ? url : `${url}/`);
+    // Connections kept between requests (the batches reuse them); idle ones never hold the exit.
+    const Agent = this.#base.protocol === 'https:' ? https.Agent : http.Agent;
+    this.#agent = new Agent({ keepAlive: true });
   }
 
   /** An absolute link from a path the server answered (preview links, site addresses). */
@@ -41,51 +70,193 @@ export class Api {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<T> {
-    return this.#send<T>(method, path, {
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    });
+    if (body === undefined) return this.#send<T>(method, path, headers);
+    const bytes = Buffer.from(JSON.stringify(body));
+    return this.#send<T>(
+      method,
+      path,
+      { ...headers, 'content-type': 'application/json' },
+      {
+        length: bytes.length,
+        write: async (out) => {
+          out.write(bytes);
+        },
+      },
+    );
   }
 
   /** PUT a file as the raw body, streamed from disk. */
   async putFile<T>(path: string, file: string, size: number): Promise<T> {
-    const stream = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
-    return this.#send<T>('PUT', path, {
-      body: stream,
-      duplex: 'half',
-      headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) },
-    });
+    return this.#send<T>(
+      'PUT',
+      path,
+      { 'content-type': 'application/octet-stream' },
+      { length: size, write: (out, stopped) => sendFile(out, { file, size }, stopped) },
+    );
   }
 
-  async #send<T>(
-    method: string,
+  /**
+   * POST several files as one multipart body, each part named by its content's SHA-256 and read
+   * from disk as it is sent (nothing held in memory). The length is exact, so the server holds the
+   * batch's bytes against the quota once.
+   */
+  async postFiles<T>(
     path: string,
-    init: { body?: string | ReadableStream<Uint8Array>; headers?: Record<string, string>; duplex?: 'half' },
+    files: readonly { sha256: string; file: string; size: number }[],
   ): Promise<T> {
+    const boundary = `----sitehall${randomBytes(12).toString('hex')}`;
+    const heads = files.map((f) =>
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${f.sha256}"; filename="file"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      ),
+    );
+    const crlf = Buffer.from('\r\n');
+    const tail = Buffer.from(`--${boundary}--\r\n`);
+    const length = files.reduce((sum, f, i) => sum + heads[i]!.length + f.size + crlf.length, tail.length);
+    return this.#send<T>(
+      'POST',
+      path,
+      { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      {
+        length,
+        write: async (out, stopped) => {
+          for (const [i, f] of files.entries()) {
+            if (stopped()) return;
+            await written(out, heads[i]!);
+            await sendFile(out, f, stopped);
+            await written(out, crlf);
+          }
+          await written(out, tail);
+        },
+      },
+    );
+  }
+
+  async #send<T>(method: string, path: string, headers: Record<string, string>, body?: Body): Promise<T> {
     const url = new URL(path.replace(/^\//, ''), this.#base);
-    let res: Response;
+    let answer: { status: number; text: string };
     try {
-      res = await fetch(url, {
-        method,
-        ...init,
-        headers: { ...init.headers, authorization: `Bearer ${this.token}` },
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      } as RequestInit);
+      answer = await this.#request(url, method, headers, body);
     } catch (err) {
-      const reason =
-        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-      throw new ApiError(`无法连接服务器 ${this.#base.origin}：${reason}`, 0);
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(`无法连接服务器 ${this.#base.origin}：${reasonOf(err)}`, 0);
     }
-    const text = await res.text();
     let envelope: Envelope<T> | null = null;
     try {
-      envelope = JSON.parse(text) as Envelope<T>;
+      envelope = JSON.parse(answer.text) as Envelope<T>;
     } catch {
       // Not the API (a proxy's error page, a wrong address): said below.
     }
-    if (!res.ok || !envelope?.success) {
-      throw new ApiError(envelope?.message ?? `服务器返回 HTTP ${res.status}（${url.pathname}）`, res.status);
+    const ok = answer.status >= 200 && answer.status < 300;
+    if (!ok || !envelope?.success) {
+      throw new ApiError(
+        envelope?.message ?? `服务器返回 HTTP ${answer.status}（${url.pathname}）`,
+        answer.status,
+      );
     }
     return envelope.data as T;
   }
+
+  /**
+   * One request. The server may answer before the body is sent (a refused batch: 413 with
+   * `Connection: close`): its answer is what counts, and the rest of the body is not sent.
+   */
+  #request(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: Body | undefined,
+  ): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const send = url.protocol === 'https:' ? https.request : http.request;
+      const req = send(
+        url,
+        {
+          method,
+          agent: this.#agent,
+          headers: {
+            ...headers,
+            authorization: `Bearer ${this.token}`,
+            ...(body ? { 'content-length': String(body.length) } : {}),
+          },
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        },
+        (res) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+          );
+          res.on('error', reject);
+        },
+      );
+      // After an answer, a failed write (the server closed a refused body) is not the outcome.
+      req.on('error', (err) => {
+        if (!answered) reject(err);
+      });
+      if (!body) {
+        req.end();
+        return;
+      }
+      body
+        .write(req, () => answered || req.destroyed)
+        .then(
+          () => {
+            if (!answered && !req.destroyed) req.end();
+          },
+          (err: unknown) => {
+            if (answered) return;
+            req.destroy();
+            reject(err);
+          },
+        );
+    });
+  }
+}
+
+/** Writes `chunk`, waiting for the socket to drain when its buffer is full. */
+function written(out: http.ClientRequest, chunk: Buffer): Promise<void> {
+  if (out.destroyed) return Promise.resolve();
+  if (out.write(chunk)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
+/** Sends a file's bytes; one whose size changed since it was hashed stops the deploy. */
+async function sendFile(out: http.ClientRequest, f: SentFile, stopped: () => boolean): Promise<void> {
+  const stream = fs.createReadStream(f.file, { highWaterMark: READ_BYTES });
+  let sent = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (stopped()) return;
+      sent += chunk.length;
+      if (sent > f.size) break;
+      await written(out, chunk);
+    }
+  } finally {
+    stream.destroy();
+  }
+  if (sent !== f.size && !stopped()) {
+    throw new ApiError(`文件在上传时被改动：${f.file}（请在构建完成后再部署）`, 0);
+  }
+}
+
+/** What went wrong on the way to the server, in Node's words (ECONNREFUSED, a timeout...). */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  // Several addresses tried (localhost: ::1 and 127.0.0.1): an AggregateError without a message.
+  const code = (err as NodeJS.ErrnoException).code;
+  if (err.message) return code && !err.message.includes(code) ? `${err.message}（${code}）` : err.message;
+  if (err instanceof AggregateError && err.errors.length > 0) return reasonOf(err.errors[0]);
+  return code ?? err.name;
 }

@@ -1,5 +1,5 @@
 /**
- * The local hash cache (docs/decisions.md "CLI hash cache"): a file whose path, size, mtime and
+ * The local hash cache (docs/decisions/deploys.md "CLI hash cache"): a file whose path, size, mtime and
  * inode are what they were when it was last hashed is not read again, as git's index does. Kept in
  * $XDG_CACHE_HOME/sitehall/<hash of the site folder>.json (~/.cache/...), written atomically;
  * a missing, unreadable or corrupt cache is ignored (every file is hashed).

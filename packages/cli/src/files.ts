@@ -56,7 +56,7 @@ export async function sha256Of(file: string, size = Number.POSITIVE_INFINITY): P
     if (bytes.length <= WHOLE_READ_BYTES) return hash.update(bytes).digest('hex');
   }
   const { pipeline } = await import('node:stream/promises');
-  await pipeline(fs.createReadStream(file, { highWaterMark: 256 * 1024 }), hash);
+  await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
   return hash.digest('hex');
 }
 

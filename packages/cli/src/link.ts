@@ -2,7 +2,7 @@
  * Which project a folder deploys to (`sitehall link`, as `netlify link` does): a small file in the
  * working folder, `.sitehall/project.json`, holding the server's address and the project's id.
  * `deploy` without `--project` uses it; the first deploy of a new project writes it. A link made for
- * another server is not used there (docs/decisions.md "CLI project link").
+ * another server is not used there (docs/decisions/deploys.md "CLI project link").
  */
 import fs from 'node:fs';
 import path from 'node:path';

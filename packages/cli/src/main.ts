@@ -18,9 +18,10 @@ import { Progress } from './progress.js';
 
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
-  sitehall deploy 目录 [--project ID | --name 名称] [--description 描述] [--no-cache]
+  sitehall deploy 目录 [--project ID | --name 名称] [--site-name 站点名] [--description 描述] [--no-cache]
                                                部署目录（只上传服务器没有的文件；
                                                不给 --project 时部署到当前文件夹链接的项目；
+                                               --site-name 设置或修改站点名，站点地址里用它代替编号；
                                                --no-cache 不用本机哈希缓存，重新计算每个文件）
   sitehall link --project ID                   把当前文件夹链接到项目（写入 .sitehall/project.json）
   sitehall unlink                              取消当前文件夹的链接
@@ -34,14 +35,22 @@ deploy、projects、whoami、open 加 --json 时只向标准输出写一个 JSON
 环境变量 SITEHALL_URL 和 SITEHALL_TOKEN 优先于 sitehall login 保存的配置。
 API 令牌在网页「个人设置 → API 令牌」中创建。`;
 
-/** Files sent at once. */
+/** Files sent at once, one PUT each (a server without batches). */
 const UPLOAD_CONCURRENCY = 8;
+/** Batches sent at once, and the bytes one batch aims at (a larger file goes alone). */
+const BATCHES_IN_FLIGHT = 3;
+const BATCH_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The server's words for a project's state (STATUS_LABELS in packages/contracts, copied: the CLI
+ * installs on its own): every live site is 已发布, the featured one is 精选.
+ */
 const STATUS_LABELS: Record<string, string> = {
   pending: '待审核',
   approved: '已发布',
-  published: '已发布（展厅可见）',
+  published: '精选',
   rejected: '已拒绝',
+  taken_down: '已下线',
 };
 
 interface ProjectDto {
@@ -199,6 +208,7 @@ async function deploy(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     project: { type: 'string' },
     name: { type: 'string' },
+    'site-name': { type: 'string' },
     description: { type: 'string' },
     'no-cache': { type: 'boolean' },
     json: { type: 'boolean' },
@@ -267,15 +277,17 @@ async function deploy(args: string[]): Promise<number> {
           project_name: values.name!,
           ...(values.description ? { description: values.description } : {}),
         };
-  const started = await api.call<{ deploy_id: string; required: string[]; unchanged_version?: number }>(
-    'POST',
-    '/api/deploys',
-    {
-      ...target,
-      ...(projectId !== undefined && values.description ? { description: values.description } : {}),
-      files: manifest,
-    },
-  );
+  const started = await api.call<{
+    deploy_id: string;
+    required: string[];
+    unchanged_version?: number;
+    batch?: { max_files: number };
+  }>('POST', '/api/deploys', {
+    ...target,
+    ...(projectId !== undefined && values.description ? { description: values.description } : {}),
+    ...(values['site-name'] !== undefined ? { site_name: values['site-name'] } : {}),
+    files: manifest,
+  });
   if (started.unchanged_version !== undefined) {
     // Every file the same as the newest version: the server opened nothing, and says so.
     const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
@@ -304,12 +316,22 @@ async function deploy(args: string[]): Promise<number> {
   const bytes = required.reduce((sum, f) => sum + f.size, 0);
   console.error(`共 ${files.length} 个文件，需要上传 ${required.length} 个（${formatBytes(bytes)}）`);
   const uploading = new Progress('上传文件', required.length);
-  await mapLimit(
-    required,
-    UPLOAD_CONCURRENCY,
-    (f) => api.putFile(`/api/deploys/${started.deploy_id}/files/${f.sha256}`, f.file, f.size),
-    (n) => uploading.update(n),
-  );
+  if (started.batch) {
+    // Several files per request (docs/decisions/deploys.md "Batched file uploads").
+    let sent = 0;
+    await mapLimit(batchesOf(required, started.batch.max_files), BATCHES_IN_FLIGHT, async (batch) => {
+      await api.postFiles(`/api/deploys/${started.deploy_id}/files`, batch);
+      sent += batch.length;
+      uploading.update(sent);
+    });
+  } else {
+    await mapLimit(
+      required,
+      UPLOAD_CONCURRENCY,
+      (f) => api.putFile(`/api/deploys/${started.deploy_id}/files/${f.sha256}`, f.file, f.size),
+      (n) => uploading.update(n),
+    );
+  }
 
   // One key for this deploy's finish: when the connection drops before the answer, the finish is
   // sent again with it, and the server answers with the version it stored, never a second one.
@@ -465,6 +487,30 @@ function unlink(args: string[]): number {
   parse(args, {});
   console.log(removeLink() ? `已取消链接（删除了 ${linkFile()}）` : '当前文件夹没有链接到项目');
   return 0;
+}
+
+/**
+ * The files in batches of at most `maxFiles` and about BATCH_BYTES each, in as few batches as
+ * that allows, at least BATCHES_IN_FLIGHT when there are enough files (so they go in parallel).
+ */
+function batchesOf<T extends { size: number }>(files: readonly T[], maxFiles: number): T[][] {
+  const total = files.reduce((sum, f) => sum + f.size, 0);
+  const bytes = Math.min(BATCH_BYTES, Math.ceil(total / BATCHES_IN_FLIGHT));
+  const count = Math.min(maxFiles, Math.ceil(files.length / BATCHES_IN_FLIGHT));
+  const batches: T[][] = [];
+  let batch: T[] = [];
+  let size = 0;
+  for (const f of files) {
+    if (batch.length > 0 && (batch.length >= count || size + f.size > bytes)) {
+      batches.push(batch);
+      batch = [];
+      size = 0;
+    }
+    batch.push(f);
+    size += f.size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 function formatBytes(n: number): string {

@@ -1,7 +1,7 @@
 /** Response shapes of the API (docs/product.md "API shape"). */
 import type { UploadSource } from './archive-formats.js';
 import type { PublicSettingsValues, SettingsValues } from './settings.js';
-import type { DeploymentStatus, ProjectStatus, Role, UploadType } from './statuses.js';
+import type { DeploymentStatus, ProjectStatus, ReviewAction, Role, UploadType } from './statuses.js';
 
 export interface ApiSuccess<T> {
   success: true;
@@ -32,17 +32,21 @@ export interface UserDto {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
+  /** Whether notices also come by e-mail (when the server sends e-mail and the account has an address). */
+  email_notifications: boolean;
 }
 
 /** Admin view of a user, with the number of projects they own and the space they use. */
 export interface AdminUserDto extends UserDto {
   project_count: number;
-  /** Stored size of every version of their projects (docs/decisions.md "Storage quota and upload rate"). */
+  /** Stored size of every version of their projects (docs/decisions/uploads.md "Storage quota and upload rate"). */
   storage_used_bytes: number;
   /** Their own quota set by an admin; null = the platform's setting. */
   storage_quota_bytes: number | null;
   /** The quota that applies: their own, else the platform's. */
   storage_limit_bytes: number;
+  /** Until when sign-ins from some address are refused after wrong passwords; null when not locked. */
+  locked_until: string | null;
 }
 
 export interface AuthData {
@@ -85,6 +89,19 @@ export interface DeploymentDto {
   reviewed_by: string | null;
   review_comment: string | null;
   is_live: boolean;
+  /** What the current user may do with this version now (rollback: make it live again). */
+  abilities: DeploymentAbilities;
+}
+
+/**
+ * What the current user may do with a project now, as Outline sends policies with each object: the
+ * server's transition guards (server/src/domain/review-transitions.ts) and permissions applied, so
+ * the web shows exactly the buttons the server would accept and never re-derives them.
+ */
+export type ProjectAbilities = Record<ReviewAction, boolean>;
+
+export interface DeploymentAbilities {
+  rollback: boolean;
 }
 
 export interface ReviewCommentDto {
@@ -122,10 +139,16 @@ export interface ProjectDto {
   approved_by: string | null;
   published_at: string | null;
   rejectionReason: string | null;
+  /** Why the site was taken offline, while the project is taken_down (已下线). */
+  takedownReason: string | null;
+  /** The review actions the current user may take now (all false for a non-admin). */
+  abilities: ProjectAbilities;
   viewCount: number;
   access_count: number;
   download_count: number;
   access_url: string | null;
+  /** The site's name (docs/decisions/names.md), null when it is reached by its number. */
+  site_name: string | null;
   owner: { id: number; username: string };
   files?: ProjectFileDto[];
   deployments?: DeploymentDto[];
@@ -139,6 +162,23 @@ export interface ProjectDto {
    * null (the card shows the name's first letter).
    */
   thumbnail_url: string | null;
+  /** How the site is routed (docs/product.md "A site's own routing"): the owner's switches, the newest version's rules. */
+  routing: SiteRoutingDto;
+}
+
+/** The text of a version's `_redirects` and `_headers`, as uploaded (null: the file is absent). */
+export interface SiteRulesDto {
+  redirects: string | null;
+  headers: string | null;
+}
+
+export interface SiteRoutingDto {
+  /** Paths that match no file get index.html (history-routed single-page apps). */
+  spa_fallback: boolean;
+  /** `/about` finds `about.html`. */
+  clean_urls: boolean;
+  /** The newest version's rules; null when it has neither file. */
+  rules: SiteRulesDto | null;
 }
 
 /** A showcase card: public fields only. */
@@ -154,6 +194,7 @@ export interface PublicProjectDto {
   featured: boolean;
   viewCount: number;
   access_url: string;
+  site_name: string | null;
   owner: { username: string };
   /** The live version's rendered picture (640×400 WebP), null until rendered. */
   thumbnail_url: string | null;
@@ -178,14 +219,34 @@ export interface PreviewTokenDto {
  * GET /api/config/public: the settings marked `public` in SETTINGS (contracts/settings.ts), at the
  * place each names, and where sites are served.
  */
-export type PublicConfigDto = PublicSettingsValues & { sites_origin: string | null };
+/**
+ * `sites_port`: the default install's sites port (no SITES_ORIGIN), from which clients complete the
+ * relative site addresses the API hands out (siteUrl.ts completeSiteUrl); null otherwise.
+ */
+export type PublicConfigDto = PublicSettingsValues & {
+  sites_origin: string | null;
+  sites_port: number | null;
+  sites_subdomains: boolean;
+};
 
-/** Counters of the owner's dashboard (docs/product.md §2): reviewed = approved, published or rejected. */
+/** GET /api/projects/site-name: a name checked, or suggested from a project name. */
+export interface SiteNameDto {
+  name: string | null;
+  available: boolean;
+  /** Why it can't be used, in Chinese; null when it can. */
+  message: string | null;
+}
+
+/**
+ * Counters of the owner's dashboard (docs/product.md §2): reviewed = approved, published, rejected
+ * or taken down; published = live (approved or published).
+ */
 export interface MyProjectStats {
   total: number;
   pending: number;
   reviewed: number;
   published: number;
+  taken_down: number;
 }
 
 /** The owner's storage: what all versions of their projects take, and the quota that applies. */
@@ -332,7 +393,9 @@ export type ContentCheckCanaryKind =
   | 'phone'
   | 'email'
   | 'username'
-  | 'text';
+  | 'text'
+  /** Keys the visitor pressed outside any field (docs/render.md "The visitor"). */
+  | 'keystrokes';
 
 export interface ContentCheckCanaryLeak {
   kind: ContentCheckCanaryKind;
@@ -360,6 +423,7 @@ export interface AdminProjectCounts {
   approved: number;
   published: number;
   rejected: number;
+  taken_down: number;
 }
 
 /** The review list's risk filter: a level, or versions never checked. */
@@ -380,6 +444,8 @@ export interface ChangedFileDto {
   file: string;
   old_size: number;
   new_size: number;
+  /** A text type (HTML, CSS, JS…): its line diff can be asked for (GET .../file-diff). */
+  text: boolean;
 }
 
 /** Files of the newest (pending) version against the live one, by path and content hash. */
@@ -390,6 +456,8 @@ export interface VersionDiffDto {
   removed: DiffFileDto[];
   changed: ChangedFileDto[];
   unchanged_count: number;
+  /** The routing files of the live and the newest version (null: neither file). */
+  site_rules: { live: SiteRulesDto | null; newest: SiteRulesDto | null };
 }
 
 export interface ProjectStatsDto {
@@ -431,6 +499,21 @@ export interface RenderStateDto {
 }
 
 /** GET /api/admin/projects/{id}/source: lines of a text file of the newest version. */
+/** GET /api/admin/projects/{id}/file-diff: one file of the live and the newest version. */
+export interface AdminFileDiffData {
+  path: string;
+  from_version: number;
+  to_version: number;
+  /** Bytes in each version (null: the file is not in that version). */
+  old_size: number | null;
+  new_size: number | null;
+  /** Either version is larger than FILE_DIFF_MAX_BYTES: no text is sent. */
+  too_large: boolean;
+  /** Each version's text (null: not in that version, or too large). */
+  old_text: string | null;
+  new_text: string | null;
+}
+
 export interface AdminSourceData {
   path: string;
   version: number;
@@ -458,6 +541,7 @@ export interface AdminStatsDto {
     approved: number;
     published: number;
     rejected: number;
+    taken_down: number;
     /** Served now (approved or published, or rejected new version with a live one). */
     live: number;
   };
@@ -476,7 +560,7 @@ export interface AdminStatsDto {
     users: WeekTrendDto;
   };
   /**
-   * How live sites are kept apart (docs/decisions.md "Serving sites"): 'sandboxed' on the app's
+   * How live sites are kept apart (docs/decisions/serving.md "Serving sites"): 'sandboxed' on the app's
    * port (SITES_PORT=0), 'sites_port' on a port of their own shared by all sites, 'sites_origin'
    * on SITES_ORIGIN, 'subdomains' one origin per site. The dashboard warns for the first two.
    */

@@ -55,6 +55,7 @@ export const AUDIT_ACTIONS = {
     target: 'user',
     detail: "via: 'cli' 时由命令行重置; tokens_revoked: 撤销的 API 令牌数",
   },
+  'user.unlock': { label: '解除登录锁定', target: 'user', detail: 'locked_until: 原锁定到' },
   'user.delete': { label: '删除用户', target: 'user', detail: 'username', tone: 'danger' },
   'user.quota_change': {
     label: '修改存储配额',
@@ -72,6 +73,19 @@ export const AUDIT_ACTIONS = {
   'project.download': { label: '下载项目', target: 'project' },
   'project.preview_link': { label: '生成预览链接', target: 'project' },
   'project.rollback': { label: '回滚版本', target: 'project', detail: 'version: 回滚到的版本号' },
+  'project.domain_add': { label: '添加自定义域名', target: 'project', detail: 'domain_id, domain' },
+  'project.domain_verify': {
+    label: '自定义域名验证通过',
+    target: 'project',
+    detail: 'domain_id, domain, by: txt 或 cname',
+  },
+  'project.domain_approve': { label: '批准自定义域名', target: 'project', detail: 'domain_id, domain' },
+  'project.domain_remove': {
+    label: '删除自定义域名',
+    target: 'project',
+    detail: 'domain_id, domain',
+    tone: 'danger',
+  },
   'review.approve': {
     label: '审核通过',
     target: 'project',

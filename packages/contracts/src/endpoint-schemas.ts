@@ -11,6 +11,20 @@ import { adminConfigBody, auditLogQuery, pendingProjectsQuery } from './schemas/
 import { loginBody, registerBody, updateProfileBody, updateUserBody, userListQuery } from './schemas/auth.js';
 import { createTokenBody, sha256Hex, startDeployBody } from './schemas/deploys.js';
 import {
+  addDomainBody,
+  adminDomainsData,
+  customDomainData,
+  projectDomainsData,
+  tlsAskQuery,
+} from './schemas/domains.js';
+import {
+  markedReadData,
+  notificationListData,
+  notificationsQuery,
+  projectAnalyticsData,
+  unreadCountData,
+} from './schemas/notifications.js';
+import {
   myProjectsQuery,
   showcaseQuery,
   updateProjectBody,
@@ -19,6 +33,7 @@ import {
 } from './schemas/projects.js';
 import {
   adminConfigData,
+  adminFileDiffData,
   adminProjectDetailData,
   adminProjectListData,
   adminSourceData,
@@ -38,16 +53,19 @@ import {
   publicConfigDto,
   rerenderData,
   showcaseData,
+  siteNameData,
   startedDeployData,
   userData,
 } from './schemas/responses.js';
 import {
+  adminFileDiffQuery,
   adminProjectsQuery,
   adminSourceQuery,
   batchBody,
   reviewBody,
   rollbackBody,
 } from './schemas/review.js';
+import { siteNameQuery } from './schemas/site-names.js';
 
 /** A positive id in the path (anything else is answered as a missing resource, 404). */
 export const idPathParams = z.object({
@@ -72,6 +90,8 @@ export interface EndpointSchemas {
 }
 
 const id = { params: idPathParams };
+/** A project's id and one of its custom domains' id. */
+const domainParams = idPathParams.extend({ domainId: idPathParams.shape.id });
 /** A deploy's id (random, not a number) and, for a file, the content's SHA-256. */
 const deployId = { params: z.object({ id: z.string().describe('部署 id') }) };
 const deployFileParams = {
@@ -106,6 +126,12 @@ export const endpointSchemas = {
     ...deployFileParams,
     data: noData,
   },
+  deployFiles: {
+    tag: '部署',
+    summary: '一次上传多个缺少的文件内容（multipart：每一部分是一个文件，字段名为其 SHA-256）',
+    ...deployId,
+    data: noData,
+  },
   finishDeploy: {
     tag: '部署',
     summary: '完成部署：生成待审核的新版本',
@@ -123,6 +149,7 @@ export const endpointSchemas = {
   },
   resetPassword: { tag: '用户管理', summary: '重置密码（返回新密码）', ...id, data: passwordData },
   deleteUser: { tag: '用户管理', summary: '删除用户', ...id, data: noData },
+  unlockUser: { tag: '用户管理', summary: '解除登录锁定（连续密码错误后）', ...id, data: userData },
   userApiTokens: { tag: '用户管理', summary: '用户的 API 令牌', ...id, data: apiTokenListData },
   revokeUserApiToken: {
     tag: '用户管理',
@@ -141,6 +168,12 @@ export const endpointSchemas = {
     data: projectData,
   },
   myProjects: { tag: '我的项目', summary: '我的项目与统计', query: myProjectsQuery, data: myProjectsData },
+  siteName: {
+    tag: '我的项目',
+    summary: '检查站点名是否可用（name），或由项目名称推荐一个可用的站点名（from）',
+    query: siteNameQuery,
+    data: siteNameData,
+  },
   project: { tag: '我的项目', summary: '项目详情', ...id, data: projectData },
   updateProject: {
     tag: '我的项目',
@@ -160,6 +193,17 @@ export const endpointSchemas = {
   },
   download: { tag: '我的项目', summary: '下载项目文件（zip）', ...id, data: null },
   previewToken: { tag: '我的项目', summary: '生成预览链接', ...id, data: previewTokenDto },
+  projectAnalytics: {
+    tag: '我的项目',
+    summary: '站点访问分析：每日访问、热门页面、来源网站、流量（不存访客地址）',
+    ...id,
+    data: projectAnalyticsData,
+  },
+
+  notifications: { tag: '通知', summary: '我的通知', query: notificationsQuery, data: notificationListData },
+  unreadNotifications: { tag: '通知', summary: '未读通知数', data: unreadCountData },
+  readNotification: { tag: '通知', summary: '标为已读', ...id, data: markedReadData },
+  readAllNotifications: { tag: '通知', summary: '全部标为已读', data: markedReadData },
 
   adminProjects: {
     tag: '审核',
@@ -185,6 +229,13 @@ export const endpointSchemas = {
     ...id,
     query: adminSourceQuery,
     data: adminSourceData,
+  },
+  adminFileDiff: {
+    tag: '审核',
+    summary: '比较线上版本与最新版本中的一个文本文件（逐行差异用）',
+    ...id,
+    query: adminFileDiffQuery,
+    data: adminFileDiffData,
   },
   review: {
     tag: '审核',
@@ -216,6 +267,31 @@ export const endpointSchemas = {
   auditLogs: { tag: '管理', summary: '操作日志', query: auditLogQuery, data: auditLogListData },
   adminConfig: { tag: '管理', summary: '平台设置', data: adminConfigData },
   updateAdminConfig: { tag: '管理', summary: '修改平台设置', body: adminConfigBody, data: adminConfigData },
+
+  projectDomains: { tag: '自定义域名', summary: '项目的自定义域名', ...id, data: projectDomainsData },
+  addProjectDomain: {
+    tag: '自定义域名',
+    summary: '为上线的项目添加自定义域名（返回验证用的 DNS 记录）',
+    ...id,
+    body: addDomainBody,
+    data: customDomainData,
+  },
+  checkProjectDomain: {
+    tag: '自定义域名',
+    summary: '检查域名的 DNS 验证记录',
+    params: domainParams,
+    data: customDomainData,
+  },
+  removeProjectDomain: { tag: '自定义域名', summary: '删除自定义域名', params: domainParams, data: noData },
+  adminDomains: { tag: '管理', summary: '所有自定义域名', data: adminDomainsData },
+  approveDomain: { tag: '管理', summary: '批准自定义域名', ...id, data: customDomainData },
+  removeDomain: { tag: '管理', summary: '删除自定义域名', ...id, data: noData },
+  tlsAsk: {
+    tag: '自定义域名',
+    summary: 'TLS 证书许可（Caddy on_demand_tls 的 ask）：已生效的域名 200，其余一律 404',
+    query: tlsAskQuery,
+    data: noData,
+  },
 
   openapi: { tag: '接口文档', summary: '本接口的 OpenAPI 3.1 描述', data: null },
   docs: { tag: '接口文档', summary: '接口文档页面', data: null },

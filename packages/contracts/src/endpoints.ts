@@ -50,6 +50,7 @@ export const endpoints = {
 
   startDeploy: { method: 'POST', path: '/deploys', access: 'user', status: 201 },
   deployFile: { method: 'PUT', path: '/deploys/:id/files/:sha256', access: 'user', body: 'raw' },
+  deployFiles: { method: 'POST', path: '/deploys/:id/files', access: 'user', body: 'multipart' },
   finishDeploy: { method: 'POST', path: '/deploys/:id/finish', access: 'user', status: 201 },
 
   users: { method: 'GET', path: '/admin/users', access: 'admin' },
@@ -63,6 +64,7 @@ export const endpoints = {
     path: '/admin/users/:id/reset-password',
     access: 'admin',
   },
+  unlockUser: { method: 'POST', path: '/admin/users/:id/unlock', access: 'admin' },
   userApiTokens: { method: 'GET', path: '/admin/users/:id/tokens', access: 'admin' },
   revokeUserApiToken: { method: 'DELETE', path: '/admin/users/:id/tokens/:tokenId', access: 'admin' },
   deleteUser: {
@@ -94,6 +96,7 @@ export const endpoints = {
     path: '/projects/my',
     access: 'user',
   },
+  siteName: { method: 'GET', path: '/projects/site-name', access: 'user' },
   project: { method: 'GET', path: '/projects/:id', access: 'user' },
   updateProject: {
     method: 'PUT',
@@ -122,6 +125,20 @@ export const endpoints = {
     path: '/projects/:id/preview-token',
     access: 'user',
   },
+  projectAnalytics: { method: 'GET', path: '/projects/:id/analytics', access: 'user' },
+  projectDomains: { method: 'GET', path: '/projects/:id/domains', access: 'user' },
+  addProjectDomain: { method: 'POST', path: '/projects/:id/domains', access: 'user', status: 201 },
+  checkProjectDomain: { method: 'POST', path: '/projects/:id/domains/:domainId/check', access: 'user' },
+  removeProjectDomain: { method: 'DELETE', path: '/projects/:id/domains/:domainId', access: 'user' },
+  adminDomains: { method: 'GET', path: '/admin/domains', access: 'admin' },
+  approveDomain: { method: 'POST', path: '/admin/domains/:id/approve', access: 'admin' },
+  removeDomain: { method: 'DELETE', path: '/admin/domains/:id', access: 'admin' },
+  tlsAsk: { method: 'GET', path: '/tls/ask', access: 'public' },
+
+  notifications: { method: 'GET', path: '/notifications', access: 'user' },
+  unreadNotifications: { method: 'GET', path: '/notifications/unread-count', access: 'user' },
+  readNotification: { method: 'POST', path: '/notifications/:id/read', access: 'user' },
+  readAllNotifications: { method: 'POST', path: '/notifications/read-all', access: 'user' },
 
   adminProjects: {
     method: 'GET',
@@ -141,6 +158,11 @@ export const endpoints = {
   adminSource: {
     method: 'GET',
     path: '/admin/projects/:id/source',
+    access: 'admin',
+  },
+  adminFileDiff: {
+    method: 'GET',
+    path: '/admin/projects/:id/file-diff',
     access: 'admin',
   },
   review: {

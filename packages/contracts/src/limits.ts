@@ -1,4 +1,5 @@
 /** Limits and allowed types (docs/product.md "Uploads"). The server's config holds the live values. */
+import { FILE_TYPES } from './file-types.js';
 
 export const SPEC_EXTENSIONS = [
   'zip',
@@ -17,43 +18,16 @@ export const SPEC_EXTENSIONS = [
   'svg',
 ] as const;
 
-export const EXTRA_EXTENSIONS = [
-  'htm',
-  'mjs',
-  'map',
-  'xml',
-  'webmanifest',
-  'ico',
-  'webp',
-  'avif',
-  'bmp',
-  'woff',
-  'woff2',
-  'ttf',
-  'otf',
-  'eot',
-  'mp3',
-  'mp4',
-  'webm',
-  'ogg',
-  'wav',
-  'vtt',
-  'pdf',
-  'csv',
-  'wasm',
-  // What real sites load: pdf.js's character maps, Type 1 fonts and colour profile, 3D models,
-  // linked data.
-  'bcmap',
-  'pfb',
-  'icc',
-  'glb',
-  'gltf',
-  'jsonld',
-] as const;
+/** The types real sites load beyond the spec's list (FILE_TYPES holds their facts). */
+export const EXTRA_EXTENSIONS: readonly string[] = Object.keys(FILE_TYPES).filter(
+  (ext) => !(SPEC_EXTENSIONS as readonly string[]).includes(ext),
+);
 
 /**
- * The web types: files served as web content with their own Content-Type. The one list the upload
- * picker's accept attribute, the settings page's defaults and the server's rules derive from.
+ * The web types: files served as web content with their own Content-Type, every type of
+ * FILE_TYPES (file-types.ts), the spec's first (messages list them in this order). The one list
+ * the upload picker's accept attribute, the settings page's defaults and the server's rules
+ * derive from.
  */
 export const WEB_FILE_TYPES: readonly string[] = [...SPEC_EXTENSIONS, ...EXTRA_EXTENSIONS];
 
@@ -169,6 +143,11 @@ export const DASHBOARD_RECENT_COUNT = 5;
 export const ADMIN_PENDING_COUNT = 5;
 export const ADMIN_PENDING_FILE_NAMES = 3;
 export const CONTENT_CHECK_BYTES = 1024;
+/**
+ * The review's line diff of a changed text file (docs/decisions/review.md "Review detail"): either
+ * version larger than this shows sizes only, so no request reads or sends megabytes.
+ */
+export const FILE_DIFF_MAX_BYTES = 512 * 1024;
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const COPY_FEEDBACK_MS = 3_000;
 
@@ -186,4 +165,35 @@ export function extensionOf(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/**
+ * Zip downloads of projects one account may have in flight at once (docs/security.md): each
+ * compresses its text on the shared zlib threads, which the file reads of every upload and site wait
+ * for too.
+ */
+export const DOWNLOADS_IN_FLIGHT_MAX = 2;
+
+/**
+ * Preview links an account may make in PREVIEW_LINKS_WINDOW_MS (admins: no limit). Each writes an
+ * entry to the append-only audit log, which a loop would otherwise grow without end.
+ */
+export const PREVIEW_LINKS_MAX = 30;
+export const PREVIEW_LINKS_WINDOW_MS = 10 * 60_000;
+
+/** Framing around an upload's files in its request body (multipart boundaries, headers). */
+export const UPLOAD_FRAMING_BYTES = 1024 * 1024;
+/**
+ * Archive framing (entry headers, the directory) in a body that may not end up stored: a body up to
+ * this share larger than what is left may still fit once extracted.
+ */
+export const ARCHIVE_FRAMING_SHARE = 0.05;
+
+/**
+ * The least an upload of `bodyBytes` can store: an upload sure to pass the quota is refused before
+ * it is sent (the upload page, from the files' sizes) or read (the server, from Content-Length), by
+ * the same rule (docs/decisions/uploads.md "Storage quota and upload rate").
+ */
+export function leastStoredBytes(bodyBytes: number): number {
+  return Math.max(0, Math.floor((bodyBytes - UPLOAD_FRAMING_BYTES) * (1 - ARCHIVE_FRAMING_SHARE)));
 }

@@ -3,6 +3,8 @@ import { archiveMessages } from './messages/archive.js';
 import { authMessages } from './messages/auth.js';
 import { commonMessages } from './messages/common.js';
 import { deployMessages } from './messages/deploys.js';
+import { domainMessages } from './messages/domains.js';
+import { notificationMessages } from './messages/notifications.js';
 import { projectMessages } from './messages/projects.js';
 import { renderMessages } from './messages/render.js';
 import { reviewMessages } from './messages/review.js';
@@ -19,6 +21,8 @@ export const messages = {
   review: reviewMessages,
   deploy: deployMessages,
   render: renderMessages,
+  notification: notificationMessages,
+  domain: domainMessages,
 } as const;
 
 /** Replaces {key} placeholders: format('最多 {n} 个', { n: 20 }). */

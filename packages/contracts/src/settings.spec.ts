@@ -69,7 +69,7 @@ describe('the settings table', () => {
     expect(Object.keys(pub)).toEqual(['limits', ...publicSettingKeys('top')]);
     expect(Object.keys(pub.limits)).toEqual(publicSettingKeys('limits'));
     // The answer's schema names the same fields (OpenAPI), none more.
-    const config = { ...pub, sites_origin: null };
+    const config = { ...pub, sites_origin: null, sites_port: null, sites_subdomains: false };
     expect(publicConfigDto.strict().safeParse(config).success).toBe(true);
   });
 });

@@ -261,6 +261,16 @@ export const SETTINGS = {
     group: 'render',
     stored: 'render.allowPublicAssets',
   },
+  custom_domains_require_approval: {
+    type: 'boolean',
+    default: false,
+    invalidMessage: r.configDomainApprovalInvalid,
+    name: '自定义域名需管理员批准',
+    label: '自定义域名需管理员批准',
+    help: '开启后，验证通过的自定义域名要在“自定义域名”页批准后才提供访问和申请证书；已生效的域名在批准前暂停。',
+    group: 'preview',
+    stored: 'customDomainsRequireApproval',
+  },
 } as const satisfies Record<string, SettingDescriptor>;
 
 export type SettingKey = keyof typeof SETTINGS;

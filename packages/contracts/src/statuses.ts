@@ -5,23 +5,23 @@ export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 export const ROLE_LABELS: Record<Role, string> = { admin: '管理员', user: '用户' };
 
-export const PROJECT_STATUSES = ['pending', 'approved', 'published', 'rejected'] as const;
+/**
+ * A takedown is a state of its own (taken_down, 已下线), apart from a refused upload (rejected):
+ * the owner of a site that was live reads that it was taken offline, and why.
+ */
+export const PROJECT_STATUSES = ['pending', 'approved', 'published', 'rejected', 'taken_down'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
-/** Labels on admin screens: approved is 已通过, published is 已发布. */
-export const ADMIN_STATUS_LABELS: Record<ProjectStatus, string> = {
-  pending: '待审核',
-  approved: '已通过',
-  published: '已发布',
-  rejected: '已拒绝',
-};
-
-/** Labels for the owner: approved and published are both live and both read 已发布. */
-export const OWNER_STATUS_LABELS: Record<ProjectStatus, string> = {
+/**
+ * One word per state for everyone (docs/product.md "Statuses and transitions"): live is 已发布,
+ * featured (live and marked in the showcase) is 精选, and 精选 never means anything else.
+ */
+export const STATUS_LABELS: Record<ProjectStatus, string> = {
   pending: '待审核',
   approved: '已发布',
-  published: '已发布',
+  published: '精选',
   rejected: '已拒绝',
+  taken_down: '已下线',
 };
 
 export const STATUS_COLORS: Record<ProjectStatus, string> = {
@@ -29,6 +29,7 @@ export const STATUS_COLORS: Record<ProjectStatus, string> = {
   approved: 'green',
   published: 'blue',
   rejected: 'red',
+  taken_down: 'volcano',
 };
 
 /** Statuses in which a project's live deployment is served. */
@@ -45,7 +46,7 @@ export type BatchAction = (typeof BATCH_ACTIONS)[number];
 export const REVIEW_ACTION_LABELS: Record<BatchAction, string> = {
   approve: '通过',
   reject: '拒绝',
-  publish: '发布',
+  publish: '设为精选',
   unpublish: '取消精选',
   takedown: '下线',
   delete: '删除',

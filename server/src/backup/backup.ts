@@ -12,14 +12,17 @@
  * SQLite: SQLite's online backup API (better-sqlite3's db.backup), page by page, never blocking
  * the server's writers for long. PostgreSQL: pg_dump in custom format, run on a snapshot exported
  * from a read-only transaction in which the list of blobs is read too, so both see the same data.
+ * Both are engine plumbing in db/snapshot.ts; what the snapshot refers to is read through
+ * repositories/ and db/probe.ts (the same queries the app and a restore run).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import type { Config } from '../config.js';
-import { REFERENCED_BLOBS_SQL } from '../repositories/deployment-files.js';
+import type { DB } from '../db/database.js';
+import { appliedMigrations } from '../db/probe.js';
+import { copySqliteFile, inPostgresSnapshot } from '../db/snapshot.js';
+import { referencedHashes } from '../repositories/deployment-files.js';
 import { BlobNotFound, type BlobStore, LocalBlobStore } from '../storage/index.js';
 import {
   BackupError,
@@ -67,7 +70,7 @@ export async function backup({
     const snapshot =
       database.kind === 'sqlite'
         ? await snapshotSqlite(database.file, dbFile)
-        : await snapshotPostgres(database.url, schema, dbFile);
+        : await snapshotPostgres(database, schema, dbFile);
     log(`database: ${snapshot.hashes.length} referenced blobs`);
     let vanished = 0;
     for (const sha256 of snapshot.hashes) {
@@ -113,59 +116,43 @@ export async function backup({
   }
 }
 
-async function snapshotSqlite(file: string, dest: string): Promise<Snapshot> {
-  await fs.promises.rm(dest, { force: true });
-  const source = new SqliteDatabase(file, { fileMustExist: true });
-  try {
-    source.pragma('busy_timeout = 10000');
-    await source.backup(dest);
-  } finally {
-    source.close();
-  }
-  const copy = new SqliteDatabase(dest, { fileMustExist: true });
-  try {
-    // The copy is a database of its own from now on: one file, no WAL beside it.
-    copy.pragma('journal_mode = DELETE');
-    return {
-      hashes: copy.prepare(REFERENCED_BLOBS_SQL).pluck().all() as string[],
-      migrations: copy.prepare('select name from kysely_migration order by name').pluck().all() as string[],
-    };
-  } finally {
-    copy.close();
-  }
+/** What a snapshot refers to: the blobs to copy and the migrations applied. */
+async function snapshotOf(db: DB): Promise<Snapshot> {
+  return {
+    hashes: await referencedHashes(db),
+    migrations: [...(await appliedMigrations(db))].sort(),
+  };
 }
 
-async function snapshotPostgres(url: string, schema: string | undefined, dest: string): Promise<Snapshot> {
+function snapshotSqlite(file: string, dest: string): Promise<Snapshot> {
+  return copySqliteFile(file, dest, snapshotOf);
+}
+
+async function snapshotPostgres(
+  database: { kind: 'postgres'; url: string; schema?: string },
+  schema: string | undefined,
+  dest: string,
+): Promise<Snapshot> {
   await fs.promises.rm(dest, { force: true });
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('begin isolation level repeatable read read only');
-    const { rows } = await client.query<{ id: string }>('select pg_export_snapshot() as id');
+  return inPostgresSnapshot(database, async (trx, snapshotId) => {
     const dump = run('pg_dump', [
       '--format=custom',
       '--no-owner',
       '--no-privileges',
-      `--snapshot=${rows[0]!.id}`,
+      `--snapshot=${snapshotId}`,
       ...(schema ? ['--schema', schema] : []),
       '--file',
       dest,
       '--dbname',
-      url,
+      database.url,
     ]);
     // Awaited below; should a query fail first, its failure is the one reported, not pg_dump's.
     dump.catch(() => {});
-    const hashes = await client.query<{ sha256: string }>(REFERENCED_BLOBS_SQL);
-    const migrations = await client.query<{ name: string }>(
-      'select name from kysely_migration order by name',
-    );
+    const snapshot = await snapshotOf(trx);
     // The snapshot lives as long as this transaction: pg_dump must have started reading first.
     await dump;
-    await client.query('commit');
-    return { hashes: hashes.rows.map((r) => r.sha256), migrations: migrations.rows.map((r) => r.name) };
-  } finally {
-    await client.end();
-  }
+    return snapshot;
+  });
 }
 
 /**

@@ -7,10 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
-import { migrationNames } from '../db/migrations/index.js';
+import { hasTable, migrationNames } from '../db/probe.js';
 import * as deploymentFiles from '../repositories/deployment-files.js';
 import { type BlobStore, LocalBlobStore } from '../storage/index.js';
 import { run } from './backup.js';
@@ -51,7 +50,7 @@ export async function restore({ config, store, src, force = false, log = () => {
     );
   }
   if (database.kind === 'sqlite') await restoreSqlite(config.dataDir, database.file, dbFile, force);
-  else await restorePostgres(database.url, dbFile, manifest, force);
+  else await restorePostgres(database, dbFile, manifest, force);
   log('database restored');
 
   const source = new LocalBlobStore(path.join(src, BLOBS_DIR));
@@ -102,21 +101,24 @@ async function restoreSqlite(dataDir: string, target: string, dbFile: string, fo
   await fs.promises.rename(tmp, target);
 }
 
-async function restorePostgres(url: string, dumpFile: string, manifest: BackupManifest, force: boolean) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function restorePostgres(
+  database: { kind: 'postgres'; url: string; schema?: string },
+  dumpFile: string,
+  manifest: BackupManifest,
+  force: boolean,
+) {
+  const schema = manifest.database.schema;
+  const handle = openDatabase(database);
+  let found: boolean;
   try {
-    const schema = manifest.database.schema;
-    const { rows } = await client.query<{ found: string | null }>('select to_regclass($1) as found', [
-      schema ? `${schema}.projects` : 'projects',
-    ]);
-    if (rows[0]?.found && !force) {
-      throw new BackupError(
-        '数据库中已有数据 / the database already holds an install: add --force to replace it',
-      );
-    }
+    found = await hasTable(handle.db, schema ? `${schema}.projects` : 'projects');
   } finally {
-    await client.end();
+    await handle.close();
+  }
+  if (found && !force) {
+    throw new BackupError(
+      '数据库中已有数据 / the database already holds an install: add --force to replace it',
+    );
   }
   await run('pg_restore', [
     '--no-owner',
@@ -124,7 +126,7 @@ async function restorePostgres(url: string, dumpFile: string, manifest: BackupMa
     '--exit-on-error',
     ...(force ? ['--clean', '--if-exists'] : []),
     '--dbname',
-    url,
+    database.url,
     dumpFile,
   ]);
 }

@@ -1,17 +1,18 @@
 /**
- * Cache invalidation across instances over Redis pub/sub (docs/decisions.md "Cache invalidation
+ * Cache invalidation across instances over Redis pub/sub (docs/decisions/instances.md "Cache invalidation
  * across instances"). Each instance applies a change to its own caches at once and publishes it;
  * the others drop the same entries when the message arrives (milliseconds). A message missed while
  * the subscription was down cannot be replayed, so on every (re)subscribe the instance drops all
  * it caches instead, and while it is down `listening()` is false and the caches keep entries only
- * briefly (services/cache-lifetime.ts). A change this instance could not publish (Redis down) is
+ * briefly (domain/cache-lifetime.ts). A change this instance could not publish (Redis down) is
  * published again once Redis answers.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { keepWatch, reportOutages } from './redis.js';
 
-export type ClusterEvent = { kind: 'live'; projectId: number } | { kind: 'settings' };
+/** live: a project's live version; settings: the platform settings; domains: the served custom domains. */
+export type ClusterEvent = { kind: 'live'; projectId: number } | { kind: 'settings' } | { kind: 'domains' };
 
 export interface InvalidationHandlers {
   /** Another instance changed something this one may have cached. */
@@ -50,6 +51,7 @@ function parse(text: string): { from: string; event: ClusterEvent } | null {
     const m = JSON.parse(text) as { from?: unknown; event?: { kind?: unknown; projectId?: unknown } };
     if (typeof m.from !== 'string' || !m.event) return null;
     if (m.event.kind === 'settings') return { from: m.from, event: { kind: 'settings' } };
+    if (m.event.kind === 'domains') return { from: m.from, event: { kind: 'domains' } };
     if (m.event.kind === 'live' && Number.isSafeInteger(m.event.projectId))
       return { from: m.from, event: { kind: 'live', projectId: m.event.projectId as number } };
     return null;

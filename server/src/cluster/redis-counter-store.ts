@@ -6,7 +6,7 @@
  * without an expiry (INCR then a failed PEXPIRE would lock an account forever).
  */
 import type { Redis } from 'ioredis';
-import type { CounterStore } from '../services/login-throttle.js';
+import type { CounterStore } from '../domain/login-throttle.js';
 
 const HIT = `
 local count = redis.call('INCR', KEYS[1])

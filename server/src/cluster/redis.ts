@@ -4,15 +4,22 @@
  * REDIS_URL is set: without it every counter and cache stays in the process, as in a single
  * install.
  *
- * Redis is never worth waiting for (docs/decisions.md "Redis outages"): while it is unreachable a
+ * Redis is never worth waiting for (docs/decisions/faults.md "Redis outages"): while it is unreachable a
  * command fails at once instead of queueing, one it does not answer fails after
  * REDIS_TIMEOUT_MS, a connection that stops answering is dropped and dialled again, and
  * the client keeps dialling for as long as it takes. Callers then go on without Redis.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { type Config, DEFAULT_REDIS_TIMEOUT_MS } from '../config.js';
 
-export type RedisConfig = Pick<Config, 'redisUrl' | 'redisPrefix'> & Partial<Pick<Config, 'redisTimeoutMs'>>;
+/** See Config.redisTimeoutMs (config.ts). */
+export const DEFAULT_REDIS_TIMEOUT_MS = 500;
+
+/** REDIS_URL, REDIS_PREFIX and REDIS_TIMEOUT_MS, as config.ts reads them. */
+export interface RedisConfig {
+  redisUrl?: string;
+  redisPrefix: string;
+  redisTimeoutMs?: number;
+}
 
 /** An idle connection is pinged this often, so a silent partition is noticed without a request. */
 const HEARTBEAT_MS = 1_000;

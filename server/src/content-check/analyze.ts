@@ -3,12 +3,13 @@
  * a worker thread (index.ts), so a slow file never blocks the server's event loop; each file has a
  * time budget besides the size caps, and a file that runs out of it is named in the report.
  */
-import { type ContentCheckReport, formatBytes } from '@sitehall/contracts';
+import { type ContentCheckReport, type FileScan, fileTypesWhere, formatBytes } from '@sitehall/contracts';
 import {
   FileContext,
   type FileTrace,
   factsFromText,
   factsText,
+  ScanBudget,
   type ScriptFacts,
   type SiteContext,
   TimeUp,
@@ -21,7 +22,10 @@ import { Collector } from './report.js';
 export const CONTENT_CHECK_LIMITS = {
   maxBytesPerFile: 2 * 1024 * 1024,
   maxBytesTotal: 64 * 1024 * 1024,
-  /** Scanning time of one file; the rest of a slower file is not looked at. */
+  /**
+   * Scanning time of one file, in the worker thread's CPU time (context.ts ScanBudget); the rest of
+   * a slower file is not looked at.
+   */
   maxMsPerFile: 2000,
   /** Files at least this large get an info finding. */
   largeFileBytes: 10 * 1024 * 1024,
@@ -29,26 +33,16 @@ export const CONTENT_CHECK_LIMITS = {
   headBytes: 1024,
 } as const;
 
-export const HTML = new Set(['html', 'htm']);
-export const SCRIPT = new Set(['js', 'mjs']);
+const scanned = (...scans: FileScan[]) => new Set(fileTypesWhere((type) => scans.includes(type.scan)));
+export const HTML = scanned('page');
+export const SCRIPT = scanned('script');
 /** Text types that must not be an HTML page in disguise. */
-export const PLAIN_TEXT = new Set([
-  'css',
-  'js',
-  'mjs',
-  'json',
-  'map',
-  'webmanifest',
-  'txt',
-  'md',
-  'csv',
-  'xml',
-]);
-const JSON_TYPES = new Set(['json', 'map', 'webmanifest']);
+export const PLAIN_TEXT = scanned('style', 'script', 'json', 'text');
+const JSON_TYPES = scanned('json');
 
 /** Whether a file is read whole (up to the per-file cap) or only its head. */
-export const readsWhole = (ext: string) =>
-  HTML.has(ext) || ext === 'svg' || SCRIPT.has(ext) || ext === 'css' || JSON_TYPES.has(ext);
+const WHOLE = scanned('page', 'svg', 'script', 'style', 'json');
+export const readsWhole = (ext: string) => WHOLE.has(ext);
 export const isScanned = (ext: string) => readsWhole(ext) || PLAIN_TEXT.has(ext);
 
 export interface FileText {
@@ -81,6 +75,8 @@ export interface TracedAnalysis {
 export interface AnalyzeOptions {
   rootPathsWork?: boolean;
   maxMsPerFile?: number;
+  /** Epoch ms after which every file's scan stops (the check must answer within its time limit). */
+  stopsAt?: number;
 }
 
 export function analyzeSite(
@@ -93,7 +89,7 @@ export function analyzeSite(
 
 /**
  * The check, also giving what each file's scan did (its trace), and replaying a file's earlier
- * trace where one is given and still holds (docs/decisions.md "Content check": unchanged files).
+ * trace where one is given and still holds (docs/decisions/review.md "Content check": unchanged files).
  */
 export function analyzeSiteTraced(
   files: readonly FileText[],
@@ -149,7 +145,7 @@ export function analyzeSiteTraced(
       f.path,
       text,
       site,
-      performance.now() + (opts.maxMsPerFile ?? CONTENT_CHECK_LIMITS.maxMsPerFile),
+      new ScanBudget(opts.maxMsPerFile ?? CONTENT_CHECK_LIMITS.maxMsPerFile, opts.stopsAt),
     );
     ctx.scanMarkup = (html, offset, depth) => scanDecodedMarkup(ctx, html, offset, depth);
     let timedOut = false;
@@ -170,7 +166,10 @@ export function analyzeSiteTraced(
     if (PLAIN_TEXT.has(ext)) plainText(ctx, ext, complete);
     else if (HTML.has(ext)) looksLikeHtml(ctx, ext);
     // A scan cut short by the clock is not the file's answer: the next check scans it again.
-    if (!timedOut) traces[i] = { ...ctx.trace, facts: SCRIPT.has(ext) ? factsText(ctx.facts) : null };
+    if (!timedOut) {
+      const facts = SCRIPT.has(ext) ? factsText(ctx.facts) : null;
+      traces[i] = { ...ctx.trace, facts, usesPath: ctx.pathRead };
+    }
   }
 
   const largest = [...files]

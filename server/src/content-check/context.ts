@@ -1,10 +1,77 @@
 /** One file being checked: its text, where its lines start, and how its findings are reported. */
+import fs from 'node:fs';
 import type { Collector, DomainGroup } from './report.js';
 import { REPORT_LIMITS } from './report.js';
 import type { RuleId } from './rules.js';
 
 /** A file whose per-file time budget ran out: what was found so far stands, the rest is unread. */
 export class TimeUp extends Error {}
+
+/**
+ * The CPU time (ms) the calling thread has used: on Linux `/proc/thread-self/stat` (10 ms ticks;
+ * read on the thread that asks, so in the check's worker it is the worker's own), else null.
+ */
+export function readThreadCpuMs(): number | null {
+  try {
+    const stat = fs.readFileSync('/proc/thread-self/stat', 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+const threadCpu = readThreadCpuMs() === null ? null : readThreadCpuMs;
+
+/**
+ * The thread's CPU time when a scan starts, read at most every 50 ms of wall time (a site of 5,000
+ * small files would otherwise read it 5,000 times): an older reading makes a scan's CPU time look
+ * larger by at most the 50 ms since, never smaller.
+ */
+let lastStart: { at: number; cpu: number } | null = null;
+function cpuAtStart(clock: () => number | null): number | null {
+  if (clock !== threadCpu) return clock();
+  const now = performance.now();
+  if (lastStart && now - lastStart.at < 50) return lastStart.cpu;
+  const cpu = clock();
+  lastStart = cpu === null ? null : { at: now, cpu };
+  return cpu;
+}
+
+/**
+ * A file's time budget, counted in **the scanning thread's CPU time** where the system tells it
+ * (docs/content-check.md "The per-file budget is CPU time"): on a loaded machine a scan then gets
+ * the same work done as on a quiet one, instead of running out of wall-clock time while it waits
+ * for a core (a scan cut short is never kept, so every later upload scanned the file again). The
+ * CPU clock costs a file read, so it is read only once the wall clock (which a thread's CPU time
+ * never outruns) says the budget may be spent. `stopsAt` (epoch ms) ends every scan whatever its
+ * CPU time: the check as a whole must answer before its own time limit.
+ */
+export class ScanBudget {
+  #wallDeadline: number;
+  readonly #cpuDeadline: number | null;
+
+  constructor(
+    readonly ms: number,
+    private readonly stopsAt = Number.POSITIVE_INFINITY,
+    private readonly cpu: (() => number | null) | null = threadCpu,
+  ) {
+    this.#wallDeadline = performance.now() + ms;
+    const started = this.cpu ? cpuAtStart(this.cpu) : null;
+    this.#cpuDeadline = started === null ? null : started + ms;
+  }
+
+  /** Throws TimeUp once the budget is spent. */
+  check(): void {
+    const now = performance.now();
+    if (now <= this.#wallDeadline && Date.now() <= this.stopsAt) return;
+    if (Date.now() > this.stopsAt) throw new TimeUp();
+    const used = this.#cpuDeadline === null ? null : this.cpu!();
+    if (used === null || used >= this.#cpuDeadline!) throw new TimeUp();
+    // Waited for a core meanwhile: at most this much more wall time before the CPU clock is asked again.
+    this.#wallDeadline = now + Math.max(this.#cpuDeadline! - used, 10);
+  }
+}
 
 export interface SiteContext {
   out: Collector;
@@ -44,6 +111,11 @@ export interface FileTrace {
   scripts: Array<[path: string, facts: string | null]>;
   /** A script's own facts, as text (what the pages including it inherit). */
   facts: string | null;
+  /**
+   * Whether the scan read the file's own path (to resolve a relative reference): then the trace
+   * stands only for the same bytes at the same path, else for the same bytes anywhere.
+   */
+  usesPath?: boolean;
 }
 
 /** Script facts as text, in their order (the order decides how a finding lists them). */
@@ -65,15 +137,25 @@ export class FileContext {
   /** Decoded strings already scanned (a literal and the decoder call around it decode alike). */
   readonly decodedSeen = new Set<string>();
 
+  /** Whether the scan asked for the file's path (trace-cache.ts keys such a trace by it). */
+  pathRead = false;
+
   constructor(
-    readonly path: string,
+    /** The file's path, as findings name it (what the scan itself reads goes through `path`). */
+    readonly file: string,
     readonly text: string,
     readonly site: SiteContext,
-    /** Milliseconds since the time origin after which the file's scan stops. */
-    readonly deadline: number,
+    /** When the file's scan stops (its CPU time, see ScanBudget). */
+    readonly budget: ScanBudget,
     /** Where what the scan does and asks is written down, to be replayed next time. */
     readonly trace: FileTrace = { events: [], paths: [], scripts: [], facts: null },
   ) {}
+
+  /** The file's path, for resolving what it references: asking makes its trace path-bound. */
+  get path(): string {
+    this.pathRead = true;
+    return this.file;
+  }
 
   /** Paths and scripts already in the trace (a page often links to one file many times). */
   private readonly asked = new Set<string>();
@@ -101,7 +183,7 @@ export class FileContext {
   }
 
   checkTime() {
-    if (performance.now() > this.deadline) throw new TimeUp();
+    this.budget.check();
   }
 
   line(offset: number): number {
@@ -141,7 +223,7 @@ export class FileContext {
     const line = offset === null ? null : this.line(offset);
     const excerpt = offset === null ? null : this.excerpt(offset);
     this.trace.events.push([rule, values, line, excerpt]);
-    this.site.out.add(rule, values, { file: this.path, line, excerpt });
+    this.site.out.add(rule, values, { file: this.file, line, excerpt });
   }
 
   /** Adds a finding once per file for the same rule and key (one host, one URL). */

@@ -4,7 +4,13 @@
  * corpus in the repository and on a held-out set generated at run time.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluate, formatEvaluation, heldOut, loadCorpus } from '../../test/support/content-corpus.js';
+import {
+  evaluate,
+  formatEvaluation,
+  heldOut,
+  loadCorpus,
+  newSeed,
+} from '../../test/support/content-corpus.js';
 
 describe('the content check against its targets', () => {
   it('the corpus: at least 30 ordinary and 20 hostile sites; every hostile one flagged, ≤ 1 in 20 false alarms', () => {
@@ -19,10 +25,15 @@ describe('the content check against its targets', () => {
   });
 
   it('the held-out set (other hosts, names, brands and obfuscations): the same targets', () => {
-    const e = evaluate(heldOut(10));
-    console.log(formatEvaluation('held-out', e));
+    // Seeded: CONTENT_CORPUS_SEED makes a failed run's set again (its seed is printed and named).
+    const seed = process.env.CONTENT_CORPUS_SEED ? Number(process.env.CONTENT_CORPUS_SEED) : newSeed();
+    const e = evaluate(heldOut(10, seed));
+    console.log(formatEvaluation(`held-out (seed ${seed})`, e));
     const missed = e.rows.filter((r) => r.site.group === 'hostile' && !r.flagged);
-    expect(missed.map((r) => `${r.site.name}: ${JSON.stringify(r.site.files)}`)).toEqual([]);
-    expect(e.falseAlarms / e.benign).toBeLessThanOrEqual(1 / 20);
+    expect(
+      missed.map((r) => `${r.site.name}: ${JSON.stringify(r.site.files)}`),
+      `seed ${seed}`,
+    ).toEqual([]);
+    expect(e.falseAlarms / e.benign, `seed ${seed}`).toBeLessThanOrEqual(1 / 20);
   });
 });

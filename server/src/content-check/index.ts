@@ -1,13 +1,14 @@
 /**
- * The content check of a deployment (docs/decisions.md "Content check"): what a reviewer should
+ * The content check of a deployment (docs/decisions/review.md "Content check"): what a reviewer should
  * look at before a site goes live, and what the uploader should fix. The files are read here,
  * within a per-file and a total byte budget; the scanning (analyze.ts: htmlparser2 for HTML and
  * SVG, acorn for JavaScript, the rules of rules.ts) runs in a worker thread under a time limit, so
  * hostile input never blocks the event loop. It never fails an upload: an unreadable file is
  * skipped, and a check that runs out of time says so in its report.
  *
- * A file whose scan is known (trace-cache.ts: same path and bytes, checked before) is not read:
- * the worker replays its trace. Workers stay up between checks (a few, for a while), so a check
+ * A file whose scan is known (trace-cache.ts: same bytes, and same path where the scan read it,
+ * checked before in this process or, for a large file, stored in the database by any check of
+ * this version: docs/content-check.md "Stored traces") is not read: the worker replays its trace. Workers stay up between checks (a few, for a while), so a check
  * pays neither a thread's start nor cold code.
  */
 import fs from 'node:fs';
@@ -15,7 +16,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentCheckReport } from '@sitehall/contracts';
-import { FairSlots, heavyJobSlots, type SlotOwner } from '../domain/fair-slots.js';
+import { heavyJobSlots, type SlotOwner, uploadWorkSlots } from '../domain/fair-slots.js';
 import type { BlobStore } from '../storage/index.js';
 import {
   type AnalyzeOptions,
@@ -27,7 +28,15 @@ import {
 } from './analyze.js';
 import type { FileTrace } from './context.js';
 import { Collector } from './report.js';
-import { TraceCache, traceKey } from './trace-cache.js';
+import {
+  checkVersion,
+  keyOf,
+  STORED_TRACE_MIN_BYTES,
+  storedKey,
+  TraceCache,
+  type TraceStore,
+  traceKeys,
+} from './trace-cache.js';
 import type { CheckJob, CheckReply, FileBytes } from './worker.js';
 
 export { analyzeSite, CONTENT_CHECK_LIMITS, type FileText } from './analyze.js';
@@ -37,7 +46,7 @@ export {
   summarizeContentCheck,
   usabilityFindings,
 } from './report.js';
-export { TraceCache } from './trace-cache.js';
+export { CHECK_VERSION, checkVersion, TraceCache, type TraceStore } from './trace-cache.js';
 export { classifyUrl, missingLocal } from './urls.js';
 
 /** One file of a site, from the ingest's temp files or from the blob store. */
@@ -105,6 +114,14 @@ export interface ContentCheckOptions extends AnalyzeOptions {
   timeoutMs?: number;
   /** Earlier scans to replay and keep (default: this process's; null: scan every file). */
   traces?: TraceCache | null;
+  /**
+   * Traces kept beyond this process (the database's, services/content-traces.ts): looked up for
+   * files the process has not scanned, and given the new traces of large files. Unused when
+   * `traces` is null.
+   */
+  store?: TraceStore | null;
+  /** The check version stored traces are keyed by (default: this build's, checkVersion()). */
+  checkVersion?: string;
   /** Whose check this is: checks of different accounts share the workers fairly. */
   account?: SlotOwner;
 }
@@ -116,6 +133,8 @@ const MAX_ATTEMPTS = 3;
 
 /** Time for the whole check; each file also has its own (CONTENT_CHECK_LIMITS.maxMsPerFile). */
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** The share of the whole check's time after which the files still being scanned stop. */
+const STOP_SCANS_AT = 0.8;
 
 export async function checkSiteContent(
   files: readonly SiteFile[],
@@ -123,51 +142,131 @@ export async function checkSiteContent(
   opts: ContentCheckOptions = {},
 ): Promise<ContentCheckReport> {
   const traces = opts.traces === undefined ? sharedTraces : opts.traces;
+  const store = traces ? (opts.store ?? null) : null;
+  const version = opts.checkVersion ?? checkVersion();
   const plan = readPlan(files, opts);
   const keys = files.map((f, i) =>
     traces && f.sha256 && plan[i]! > 0
-      ? traceKey({ ...f, sha256: f.sha256 }, plan[i]!, !!opts.rootPathsWork)
+      ? traceKeys({ ...f, sha256: f.sha256 }, plan[i]!, !!opts.rootPathsWork, version)
       : null,
   );
+  const known = (i: number) => traces!.get(keys[i]!.free) ?? traces!.get(keys[i]!.bound);
+  if (store) await loadStored(store, keys, plan, known, traces!);
+  const toStore = new Map<string, string>();
   const rescan = new Set<number>();
   for (let attempt = 1; ; attempt++) {
     // An old trace holds unless what it asked of the site is answered otherwise now (a linked file
     // gone, an included script changed): those files are read and scanned on the next attempt.
     const replay = (i: number) =>
-      attempt < MAX_ATTEMPTS && !rescan.has(i) && keys[i] ? traces!.get(keys[i]) : undefined;
-    const read = await readSite(files, plan, replay, (i) => keys[i] !== null);
-    const job: CheckJob = {
-      files: read,
-      entryFile,
-      opts: { rootPathsWork: opts.rootPathsWork, maxMsPerFile: opts.maxMsPerFile },
-    };
-    // What is left to say without the files' text, should the worker fail (taken before the bytes go).
-    const skeleton = read.map(({ bytes: _, keep: _k, trace: _t, ...f }) => ({ ...f, text: null }));
+      attempt < MAX_ATTEMPTS && !rescan.has(i) && keys[i] ? known(i) : undefined;
+    // The files are read once the slot is this check's: a check waiting its turn holds none of
+    // its bytes, and an account's queued uploads take no memory or disk reads from the others'.
     const release = await slots.acquire(opts.account ?? 'system');
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let reply: Extract<CheckReply, { ok: true }>;
     try {
-      reply = await runInWorker(job, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    } catch {
-      return incompleteReport(skeleton, entryFile, opts);
+      const read = await readSite(files, plan, replay, (i) => keys[i] !== null);
+      const job: CheckJob = {
+        files: read,
+        entryFile,
+        opts: {
+          rootPathsWork: opts.rootPathsWork,
+          maxMsPerFile: opts.maxMsPerFile,
+          // Per-file budgets count CPU time; the files still being scanned by then stop, so that the
+          // check answers (with what it found) before its own limit ends the worker.
+          stopsAt: Date.now() + STOP_SCANS_AT * timeoutMs,
+        },
+      };
+      // What is left to say without the files' text, should the worker fail (taken before the bytes go).
+      const skeleton = read.map(({ bytes: _, keep: _k, trace: _t, ...f }) => ({ ...f, text: null }));
+      try {
+        reply = await runInWorker(job, timeoutMs);
+      } catch {
+        return incompleteReport(skeleton, entryFile, opts);
+      }
     } finally {
       release();
     }
-    for (const [i, trace] of reply.traces) traces?.set(keys[i]!, trace);
-    if (reply.stale.length === 0) return reply.report;
+    // Only traces the worker made now from the bytes it was given: a replayed one is never sent back.
+    for (const [i, trace] of reply.traces) {
+      const key = keyOf(keys[i]!, trace);
+      traces?.set(key, trace);
+      if (store && plan[i]! >= STORED_TRACE_MIN_BYTES) toStore.set(storedKey(key), JSON.stringify(trace));
+    }
+    if (reply.stale.length === 0) {
+      // A store that fails costs the next check a scan, never this upload.
+      if (store && toStore.size > 0) {
+        const rows = [...toStore].map(([key, trace]) => ({ key, trace }));
+        await store.put(rows, version).catch(() => undefined);
+      }
+      return reply.report;
+    }
     for (const i of reply.stale) {
       rescan.add(i);
-      traces?.delete(keys[i]!);
+      traces?.delete(keys[i]!.free);
+      traces?.delete(keys[i]!.bound);
     }
   }
 }
 
 /**
- * One check per CPU at once (each worker may take up to 512 MB), shared fairly between accounts
- * (domain/fair-slots.ts): one account runs at most half of them, an account with none running may
- * start one beyond them (up to twice as many in all), and the waiting ones start round robin
- * between accounts.
+ * Puts into the process's cache the stored traces of the large files it has none of (one lookup
+ * for the whole site). A row that does not read as a trace, or a lookup that fails, is a scan.
  */
-const slots = new FairSlots(heavyJobSlots());
+async function loadStored(
+  store: TraceStore,
+  keys: ReadonlyArray<{ free: string; bound: string } | null>,
+  plan: readonly number[],
+  known: (i: number) => FileTrace | undefined,
+  traces: TraceCache,
+): Promise<void> {
+  const wanted = new Map<string, { key: string; usesPath: boolean }>();
+  keys.forEach((k, i) => {
+    if (!k || plan[i]! < STORED_TRACE_MIN_BYTES || known(i)) return;
+    wanted.set(storedKey(k.free), { key: k.free, usesPath: false });
+    wanted.set(storedKey(k.bound), { key: k.bound, usesPath: true });
+  });
+  if (wanted.size === 0) return;
+  let found: Map<string, string>;
+  try {
+    found = await store.get([...wanted.keys()]);
+  } catch {
+    return;
+  }
+  for (const [digest, text] of found) {
+    const want = wanted.get(digest);
+    const trace = want ? readTrace(text) : undefined;
+    // Under the key its own scan chose (keyOf), or it is not replayed.
+    if (want && trace && trace.usesPath === want.usesPath) traces.set(want.key, trace);
+  }
+}
+
+/** A stored trace's JSON as a trace, or undefined when it is not one. */
+function readTrace(text: string): FileTrace | undefined {
+  try {
+    const t = JSON.parse(text) as FileTrace;
+    const ok =
+      Array.isArray(t.events) &&
+      Array.isArray(t.paths) &&
+      Array.isArray(t.scripts) &&
+      (t.facts === null || typeof t.facts === 'string') &&
+      typeof t.usesPath === 'boolean';
+    return ok ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One heavy job per CPU at once, checks and extractions together (each check's worker may take up
+ * to 512 MB), shared fairly between accounts (domain/fair-slots.ts): one account runs at most half
+ * of them, an account with none running may start one beyond them (up to twice as many in all),
+ * and the waiting ones start round robin between accounts.
+ */
+const slots = uploadWorkSlots;
+const { capacity: SLOTS, spare: SPARE_SLOTS } = heavyJobSlots();
+/** Workers alive at most, busy and parked: one per slot. */
+const MAX_LIVE = SLOTS + SPARE_SLOTS;
 
 /** Files read at once: a site is thousands of small files, each an open, a read and a close. */
 const READ_CONCURRENCY = 16;
@@ -319,8 +418,8 @@ function retire(worker: Worker) {
 }
 
 /** Keeps a worker that finished a check for the next one (unref'd: it never keeps the process up). */
-function park(worker: Worker) {
-  const checks = (checksDone.get(worker) ?? 0) + 1;
+function park(worker: Worker, checked = true) {
+  const checks = (checksDone.get(worker) ?? 0) + (checked ? 1 : 0);
   checksDone.set(worker, checks);
   if (checks >= MAX_CHECKS_PER_WORKER) {
     void worker.terminate();
@@ -335,12 +434,24 @@ function park(worker: Worker) {
   idle.push({ worker, timer });
 }
 
+/**
+ * A parked worker, else a new one. Taking the last parked worker while other checks run starts a
+ * spare (while there are free slots for it), so that the next check, typically an account's with
+ * nothing running that takes a spare slot, finds a worker ready: a worker's start under a busy
+ * machine took seconds, which was most of a newcomer's wait (docs/decisions/review.md "One account can't
+ * stall another's uploads"). A lone check starts none: nobody is waiting, and a second start
+ * would take CPU from it.
+ */
 function takeWorker(): Worker {
+  const othersBusy = live.size - idle.length > 0;
   const parked = idle.pop();
-  if (!parked) return startWorker();
-  clearTimeout(parked.timer);
-  parked.worker.ref();
-  return parked.worker;
+  const worker = parked ? parked.worker : startWorker();
+  if (parked) {
+    clearTimeout(parked.timer);
+    worker.ref();
+  }
+  if (othersBusy && idle.length === 0 && live.size < MAX_LIVE) park(startWorker(), false);
+  return worker;
 }
 
 function runInWorker(job: CheckJob, timeoutMs: number): Promise<Extract<CheckReply, { ok: true }>> {

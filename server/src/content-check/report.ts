@@ -15,6 +15,7 @@ import {
   messages,
   USABILITY_KINDS,
 } from '@sitehall/contracts';
+import { LEVEL_RANK } from '../domain/content-risk.js';
 import { RULES, type RuleId } from './rules.js';
 
 export const REPORT_LIMITS = {
@@ -28,14 +29,6 @@ export const REPORT_LIMITS = {
 
 export const SEVERITIES: readonly ContentCheckSeverity[] = ['high', 'medium', 'low', 'info'];
 const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
-/** The stored order of levels (deployments.content_risk): higher is worse, null never checked. */
-export const LEVEL_RANK: Record<ContentCheckLevel, number> = {
-  clean: 0,
-  info: 1,
-  low: 2,
-  medium: 3,
-  high: 4,
-};
 
 const USABILITY = new Set<string>(USABILITY_KINDS);
 export const categoryOf = (kind: ContentCheckKind): ContentCheckCategory =>

@@ -16,12 +16,12 @@ import {
   messages,
 } from '@sitehall/contracts';
 import { SECRET_CANARIES } from '../render/canaries.js';
-import type { Observations } from '../render/render-page.js';
+import type { CanaryLeak, Observations } from '../render/render-page.js';
 import { FLOW_ORDER, type FlowJudgement, judgeRequest, SPLIT_SENDS } from './flows.js';
 import { levelOf, reasonOf, SEVERITIES } from './report.js';
 import type { Rule } from './rules.js';
 import { describeScriptError } from './script-errors.js';
-import { PURPOSE_LABELS } from './services.js';
+import { PURPOSE_LABELS, serviceAccepts, serviceOf } from './services.js';
 
 const m = messages.review.contentCheck;
 
@@ -51,6 +51,7 @@ export const RUNTIME_RULES = {
   'runtime.missing': rule('missing_file', 'low', 'usability', m.runtimeMissing),
   // What the visitor typed, found in what the page sent (docs/render.md "The visitor").
   'runtime.canary-leak': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryLeak),
+  'runtime.canary-hidden': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryHidden),
   'runtime.canary-contact': rule('runtime_canary', 'info', 'risk', m.runtimeCanaryContact),
   'runtime.canary-own': rule('runtime_canary', 'info', 'risk', m.runtimeCanaryOwn),
   // A render that could not see everything says so (docs/render.md "When a render fails").
@@ -74,6 +75,36 @@ export function staticViewOf(report: ContentCheckReport): StaticView {
     (f) => f.kind === 'obfuscation' && (f.severity === 'high' || f.severity === 'medium'),
   );
   return { hosts, hidesCode };
+}
+
+/** Request types that are no request the page made by script: link hints and CSS side channels. */
+const HIDDEN_CHANNELS = new Set([
+  'css',
+  'dns-prefetch',
+  'preconnect',
+  'prefetch',
+  'prerender',
+  'preload',
+  'modulepreload',
+]);
+
+/**
+ * Why a typed value that is no secret (a name, a phone number, other text) leaving for another
+ * host is still almost certainly hostile (docs/content-check.md "Runtime rules"), or null: keys
+ * pressed outside any field, or a value that left key by key or in a logger's batches (keystrokes), through a link hint's host or a stylesheet's
+ * url() (a side channel), or for a host that no file of the site names, or from code the files
+ * hide, and that is no service meant to receive messages (a hidden destination).
+ */
+export function hiddenSend(
+  l: Pick<CanaryLeak, 'kind' | 'host' | 'via' | 'encoding'>,
+  seen: StaticView,
+): 'keystrokes' | 'channel' | 'destination' | null {
+  if (l.kind === 'keystrokes' || l.encoding === 'keys' || l.encoding === 'fragment') return 'keystrokes';
+  if (HIDDEN_CHANNELS.has(l.via)) return 'channel';
+  const bare = l.host.replace(/:\d+$/, '');
+  if (serviceAccepts(serviceOf(bare), 'message')) return null;
+  if (!seen.hosts.has(bare) || seen.hidesCode) return 'destination';
+  return null;
 }
 
 /** What a render found besides the page's observations. */
@@ -133,18 +164,22 @@ export function runtimeFindings(
     }
   }
   for (const l of obs.leaks) {
+    const hidden = l.external && !SECRET_CANARIES.has(l.kind) ? hiddenSend(l, seen) : null;
     const values = {
       what: CANARY_KIND_LABELS[l.kind],
       field: l.field || CANARY_KIND_LABELS[l.kind],
       host: l.host,
       via: CANARY_VIA_LABELS[l.via] ?? l.via,
       encoding: CANARY_ENCODING_LABELS[l.encoding] ?? l.encoding,
+      why: hidden ? m.canaryHiddenWhy[hidden] : '',
     };
     const id: RuntimeRuleId = !l.external
       ? 'runtime.canary-own'
       : SECRET_CANARIES.has(l.kind)
         ? 'runtime.canary-leak'
-        : 'runtime.canary-contact';
+        : hidden
+          ? 'runtime.canary-hidden'
+          : 'runtime.canary-contact';
     add(id, values, l.url.slice(0, 160));
   }
   if (outcome.failed) add('runtime.render-failed', { reason: outcome.failed });

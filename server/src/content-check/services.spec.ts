@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyObservations } from '../render/render-page.js';
+import { type CanaryLeak, emptyObservations } from '../render/render-page.js';
 import { judgeRequest, sensitiveInUrl } from './flows.js';
 import { runtimeFindings } from './runtime.js';
 import { SERVICES, serviceAccepts, serviceOf, serviceOfUrl } from './services.js';
@@ -154,5 +154,52 @@ describe('judging a request by what it carries and where it goes', () => {
       const hidden = runtimeFindings(obs, false, seen).find((f) => f.message.includes('k.example-log.net'));
       expect(hidden).toMatchObject({ rule: 'runtime.data-hidden', severity: 'high' });
     }
+  });
+
+  it('typed values that are no secret: ordinary to a form service or a named host, hostile when hidden', () => {
+    const leak = (over: Partial<CanaryLeak>): CanaryLeak => ({
+      kind: 'text',
+      field: 'message',
+      host: 'api.club-example.org',
+      url: 'https://api.club-example.org/m',
+      via: 'fetch',
+      encoding: 'plain',
+      external: true,
+      profile: 'desktop',
+      ...over,
+    });
+    const named = { hosts: new Set(['api.club-example.org', 'log.example-k.top']), hidesCode: false };
+    const judge = (l: CanaryLeak, seen = named) =>
+      runtimeFindings({ ...emptyObservations(), leaks: [l] }, false, seen).find(
+        (f) => f.kind === 'runtime_canary',
+      );
+    // A message to the site's own backend on a host its files name, or to Formspree: information.
+    expect(judge(leak({}))).toMatchObject({ rule: 'runtime.canary-contact', severity: 'info' });
+    expect(judge(leak({ host: 'formspree.io' }), { hosts: new Set(), hidesCode: false })?.rule).toBe(
+      'runtime.canary-contact',
+    );
+    // A password is a theft wherever it goes.
+    expect(judge(leak({ kind: 'password' }))).toMatchObject({
+      rule: 'runtime.canary-leak',
+      severity: 'high',
+    });
+    // Keys pressed outside any field, a value sent key by key or in a logger's batches: keystrokes.
+    for (const l of [
+      leak({ kind: 'keystrokes', host: 'log.example-k.top' }),
+      leak({ encoding: 'fragment', host: 'log.example-k.top' }),
+      leak({ encoding: 'keys', host: 'log.example-k.top' }),
+    ]) {
+      const f = judge(l);
+      expect(f).toMatchObject({ rule: 'runtime.canary-hidden', severity: 'high' });
+      expect(f?.message).toContain('键盘记录');
+    }
+    // A side channel: a DNS-prefetch host, a stylesheet's url().
+    expect(judge(leak({ kind: 'phone', via: 'dns-prefetch' }))?.message).toContain('DNS 预解析');
+    expect(judge(leak({ via: 'css' }))?.rule).toBe('runtime.canary-hidden');
+    // A host no file names, or code the files hide: a hidden destination.
+    expect(judge(leak({ host: 'x.elsewhere.top' }))?.message).toContain('站点文件里看不到');
+    expect(judge(leak({}), { ...named, hidesCode: true })?.rule).toBe('runtime.canary-hidden');
+    // The site's own host: information.
+    expect(judge(leak({ external: false, kind: 'keystrokes' }))?.rule).toBe('runtime.canary-own');
   });
 });

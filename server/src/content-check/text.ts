@@ -1,6 +1,6 @@
 /**
  * The words model: a small, documented set of keywords (Chinese first) for scam pages and
- * phishing forms (docs/decisions.md "Content check"). A topic counts when a page uses at least
+ * phishing forms (docs/decisions/review.md "Content check"). A topic counts when a page uses at least
  * three of its distinct words: one word is an ordinary page (a shop says 支付, a blog says 中奖),
  * three of one family are a pitch. Contact IDs and payment QR codes turn a pitch into a scam page.
  */

@@ -6,6 +6,10 @@
  * (analyze.ts). The most recently used are kept within a byte budget; nothing is stored on disk,
  * so a restart (and with it a change of the rules) starts empty.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FileTrace } from './context.js';
 
 /** Default budget: about 100,000 typical files' traces. */
@@ -53,11 +57,86 @@ export class TraceCache {
   }
 }
 
-/** The key of a file's trace: everything its scan depends on besides the rest of the site. */
-export function traceKey(
-  f: { path: string; extension: string; size: number; sha256: string },
+/**
+ * The content check's version: part of every stored trace's key (docs/content-check.md "Stored
+ * traces"), so a check that changed replays nothing the old one scanned. Raise it with any change
+ * to what a scan finds; the code's own fingerprint (checkFingerprint) is added to it besides, so a
+ * forgotten raise still invalidates on the next build.
+ */
+export const CHECK_VERSION = 1;
+
+/** A file whose trace is looked up: what decides its scan besides the rest of the site. */
+export interface TraceFile {
+  path: string;
+  extension: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * The keys a file's trace may be under: `free` for a trace whose scan never read the file's path
+ * (the same bytes anywhere, in any account's site), `bound` for one that did (the same bytes at the
+ * same path). Each names the version, the bytes, how many were read, the type and the option.
+ */
+export function traceKeys(
+  f: TraceFile,
   readBytes: number,
   rootPathsWork: boolean,
-): string {
-  return [f.sha256, f.size, readBytes, f.extension, rootPathsWork ? 1 : 0, f.path].join('\u0000');
+  version: string,
+): { free: string; bound: string } {
+  const free = [version, f.sha256, f.size, readBytes, f.extension, rootPathsWork ? 1 : 0].join('\u0000');
+  return { free, bound: `${free}\u0000${f.path}` };
 }
+
+/** The key a new trace is kept under. */
+export const keyOf = (keys: { free: string; bound: string }, trace: FileTrace) =>
+  trace.usesPath === false ? keys.free : keys.bound;
+
+/**
+ * The version stored traces are keyed by: CHECK_VERSION and a digest of the check's own code (the
+ * modules of this folder, as they run), read once.
+ */
+export function checkVersion(): string {
+  checkVersionText ??= `${CHECK_VERSION}.${checkFingerprint()}`;
+  return checkVersionText;
+}
+let checkVersionText: string | undefined;
+
+function checkFingerprint(): string {
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  const hash = createHash('sha256');
+  try {
+    for (const name of fs.readdirSync(dir).sort()) {
+      if (!/\.(js|ts)$/.test(name) || /\.(spec|d)\.(js|ts)$/.test(name)) continue;
+      hash
+        .update(name)
+        .update('\u0000')
+        .update(fs.readFileSync(path.join(dir, name)));
+    }
+  } catch {
+    // A layout without the folder (bundled): the manual version alone.
+    return 'x';
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Traces kept beyond the process (the database's table content_check_traces, wired in by
+ * services/content-traces.ts), by stored key (storedKey): what a scan of the same bytes found, for
+ * any account's check of the same version.
+ */
+export interface TraceStore {
+  /** The traces (JSON) held under any of these keys. */
+  get(keys: readonly string[]): Promise<Map<string, string>>;
+  /** Keeps these traces (JSON) for `version`, replacing any under the same key. */
+  put(rows: ReadonlyArray<{ key: string; trace: string }>, version: string): Promise<void>;
+}
+
+/**
+ * Files read at least this far have their traces stored: a smaller one scans in about a millisecond,
+ * less than writing its row would cost every upload of new content.
+ */
+export const STORED_TRACE_MIN_BYTES = 16 * 1024;
+
+/** A stored trace's key as its digest (fixed length, whatever the path). */
+export const storedKey = (key: string) => createHash('sha256').update(key).digest('hex');

@@ -12,8 +12,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../config.js';
-import type { MigrationDialect } from './migrations/helpers.js';
+import type { Dialect } from './dialect.js';
 import { migrationProvider } from './migrations/index.js';
 import {
   DatabaseUnavailable,
@@ -26,9 +25,14 @@ import type { Database } from './types.js';
 
 export type DB = Kysely<Database>;
 
+/** Which database to open: a SQLite file, or a PostgreSQL URL (and a schema: tests use one each). */
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; schema?: string };
+
 export interface DatabaseHandle {
   db: DB;
-  dialect: MigrationDialect;
+  dialect: Dialect;
   /** The PostgreSQL schema in use when one is configured (tests use one each). */
   schema?: string;
   /** PostgreSQL: the pool, which knows whether the database can be reached (db/postgres-pool.ts). */
@@ -70,7 +74,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   /**
    * SQLite rolls a transaction back by itself after some errors (SQLITE_FULL on a full disk): a
    * second rollback would fail with "cannot rollback - no transaction is active" and hide the
-   * error that caused it (docs/decisions.md "Disk full").
+   * error that caused it (docs/decisions/faults.md "Disk full").
    */
   override async rollbackTransaction(connection: DatabaseConnection) {
     if (this.#sqlite.inTransaction) await super.rollbackTransaction(connection);
@@ -130,7 +134,7 @@ export function openSqlite(file: string): SqliteDatabase.Database {
   return sqlite;
 }
 
-export function openDatabase(database: Config['database'], opts: OpenDatabaseOptions = {}): DatabaseHandle {
+export function openDatabase(database: DatabaseConfig, opts: OpenDatabaseOptions = {}): DatabaseHandle {
   if (database.kind === 'sqlite') {
     const sqlite = openSqlite(database.file);
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
@@ -189,16 +193,19 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
 
 /**
  * Kysely's migrator reads the catalog of every schema (its table check calls
- * pg_get_serial_sequence on each table), which fails with 3F000 when another schema is dropped
- * during the read (parallel test runs drop theirs all the time): tried again, a few times.
+ * pg_get_serial_sequence on each table), which fails with 3F000 (no such schema) or 42P01 (no such
+ * relation) when another schema is dropped during the read (parallel test runs drop theirs all the
+ * time): tried again, a few times.
  */
+export const CATALOG_RACE_CODES: ReadonlySet<unknown> = new Set(['3F000', '42P01']);
+
 async function migrateWith(handle: DatabaseHandle, db: DB): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await migrateOnce(handle, db);
     } catch (err) {
       const code = (err as { cause?: { code?: unknown } }).cause?.code;
-      if (code !== '3F000' || attempt === 3) throw err;
+      if (!CATALOG_RACE_CODES.has(code) || attempt === 5) throw err;
     }
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL pool Kysely uses, made to live through outages (docs/decisions.md "Database
+ * The PostgreSQL pool Kysely uses, made to live through outages (docs/decisions/faults.md "Database
  * outages"). pg's own pool kills the process when an idle connection errors with nobody listening,
  * and waits forever for a server that has gone silent; this one
  *
@@ -19,7 +19,7 @@
  */
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { type OutageEvent, OutageWatch } from '../domain/outage-watch.js';
+import { askWithin, type OutageEvent, OutageWatch } from '../domain/outage-watch.js';
 
 export interface PostgresTimeouts {
   /** Longest a new connection may take to open (also the probe's bound). */
@@ -126,9 +126,7 @@ export class GuardedPool implements PostgresPool {
     this.#timeouts = timeouts;
     this.#open = opts.open;
     this.#watch = new OutageWatch({
-      ask: async () => {
-        if (!(await this.probe())) throw new Error('the database did not answer select 1');
-      },
+      ask: () => askWithin((signal) => this.#question(signal), timeouts.connectMs),
       onDown: (err) => {
         const gone = new DatabaseUnavailable('down', { cause: err });
         for (const waiter of this.#waiters) waiter.reject(gone);
@@ -225,12 +223,13 @@ export class GuardedPool implements PostgresPool {
       const waiting = this.#watch.track();
       return result.then(
         (value) => {
-          waiting.finish();
+          waiting.finish(true);
           return value;
         },
         (err: unknown) => {
-          waiting.finish();
           const kind = databaseFailureKind(err);
+          // An error of the server's own (a constraint, a cancelled statement) is an answer too.
+          waiting.finish(kind !== 'connection');
           if (kind === 'connection') {
             // Whatever state the connection is in, it is not used again.
             broken = err instanceof Error ? err : new Error(String(err));
@@ -259,18 +258,23 @@ export class GuardedPool implements PostgresPool {
   }
 
   /**
-   * Whether the server answers `select 1` within connectMs, on the pool's own probe connection
-   * (opened when needed). A server that answers with an error other than a connection one (too
-   * many connections, say) is there.
+   * `select 1` on the pool's own probe connection (opened when needed): resolves when the server
+   * answers, also with an error of its own (too many connections: it is there); rejects when the
+   * connection is refused or lost. `signal` (the watch's bound) drops the connection.
    */
-  async probe(): Promise<boolean> {
+  async #question(signal: AbortSignal): Promise<void> {
     let client = this.#probeClient;
-    const deadline = setTimeout(() => {
+    const drop = () => {
       if (client) destroyClient(client);
-    }, this.#timeouts.connectMs);
+    };
+    signal.addEventListener('abort', drop, { once: true });
     try {
       if (!client) {
-        const fresh = new pg.Client({ ...this.#config, connectionTimeoutMillis: this.#timeouts.connectMs });
+        // The watch's bound decides; the client's own only keeps a connection from waiting forever.
+        const fresh = new pg.Client({
+          ...this.#config,
+          connectionTimeoutMillis: 4 * this.#timeouts.connectMs,
+        });
         client = fresh;
         fresh.on('error', () => {
           if (this.#probeClient === fresh) this.#probeClient = null;
@@ -279,13 +283,12 @@ export class GuardedPool implements PostgresPool {
         await fresh.connect();
       }
       await client.query('select 1');
-      return true;
     } catch (err) {
-      if (client) destroyClient(client);
+      drop();
       if (this.#probeClient === client) this.#probeClient = null;
-      return databaseFailureKind(err) !== 'connection';
+      if (databaseFailureKind(err) === 'connection') throw err;
     } finally {
-      clearTimeout(deadline);
+      signal.removeEventListener('abort', drop);
     }
   }
 

@@ -1,6 +1,9 @@
-/** What the readiness check asks of the database (http/health.ts). */
+/** What the readiness check and a restore ask of the database (http/health.ts, backup/restore.ts). */
 import { DEFAULT_MIGRATION_TABLE, sql } from 'kysely';
 import type { DB } from './database.js';
+
+/** The migrations this build knows, in order (db/migrations/: only db/ imports that folder). */
+export { migrationNames } from './migrations/index.js';
 
 /** One round trip: fails when the database can't answer. */
 export async function ping(db: DB): Promise<void> {
@@ -13,4 +16,10 @@ export async function appliedMigrations(db: DB): Promise<Set<string>> {
     db,
   );
   return new Set(rows.rows.map((r) => r.name));
+}
+
+/** Whether a table is there (`schema.table` or a name on the search path): a restore's "already an install". */
+export async function hasTable(db: DB, name: string): Promise<boolean> {
+  const { rows } = await sql<{ found: string | null }>`select to_regclass(${name}) as found`.execute(db);
+  return Boolean(rows[0]?.found);
 }

@@ -2,7 +2,7 @@
  * Table types. Both engines store timestamps as ISO-8601 UTC text (sortable, identical on SQLite and
  * PostgreSQL) and flags as integers 0/1, so the same Kysely code and presenters serve both.
  */
-import type { UploadSource } from '@sitehall/contracts';
+import type { NotificationKind, UploadSource } from '@sitehall/contracts';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type Flag = 0 | 1;
@@ -22,6 +22,12 @@ export interface UsersTable {
   last_login_at: string | null;
   /** The account's own storage quota in bytes; null = the platform's setting. */
   storage_quota_bytes: number | null;
+  /** 1: notices also come by e-mail (migration 016). */
+  email_notifications: Generated<Flag>;
+  /** Until when some address is refused for the account after wrong passwords (migration 026). */
+  locked_until: Generated<string | null>;
+  /** Part of the sign-in throttle's keys; an admin's unlock adds one (migration 026). */
+  sign_in_epoch: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -46,8 +52,8 @@ export interface ProjectsTable {
   owner_id: number;
   name: string;
   description: string | null;
-  /** pending | approved | published | rejected: the state machine of docs/product.md. */
-  status: 'pending' | 'approved' | 'published' | 'rejected';
+  /** pending | approved | published | rejected | taken_down: the state machine of docs/product.md. */
+  status: 'pending' | 'approved' | 'published' | 'rejected' | 'taken_down';
   is_public: Flag;
   /** The deployment served at /sites/{id}/, null when not live. */
   live_deployment_id: number | null;
@@ -64,8 +70,25 @@ export interface ProjectsTable {
   updated_at: string;
   /** Lower-cased name + description + owner username, for substring search. */
   search_text: string;
-  /** The name's pinyin order (services/name-order.ts): the showcase's 名称 sort. */
+  /** The name's pinyin order (domain/name-order.ts): the showcase's 名称 sort. */
   name_sort_key: Generated<string>;
+  /** The owner's routing switches (docs/product.md "A site's own routing"): index.html for unknown paths. */
+  spa_fallback: Generated<Flag>;
+  /** `/about` finds `about.html`. */
+  clean_urls: Generated<Flag>;
+  /** The site's name (docs/decisions/names.md), null when it is reached by its number. */
+  site_name: Generated<string | null>;
+}
+
+/** Every name a project holds or gave up less than SITE_NAME_HOLD_DAYS ago, by skeleton. */
+export interface SiteNamesTable {
+  skeleton: string;
+  name: string;
+  /** Null once the project was deleted. */
+  project_id: number | null;
+  created_at: string;
+  /** When the project gave it up; null while it is the project's name. */
+  retired_at: string | null;
 }
 
 export interface DeploymentsTable {
@@ -93,6 +116,8 @@ export interface DeploymentsTable {
   thumbnail_sha256: Generated<string | null>;
   thumbnail_small_sha256: Generated<string | null>;
   rendered_at: Generated<string | null>;
+  /** JSON {redirects?, headers?}: the version's _redirects and _headers as checked at upload; null: none. */
+  site_rules: Generated<string | null>;
 }
 
 export interface DeploymentFilesTable {
@@ -234,6 +259,8 @@ export interface DeploysTable {
   project_id: number | null;
   project_name: string | null;
   description: string | null;
+  /** The site name asked for (migration 020), claimed when the deploy finishes. */
+  site_name: Generated<string | null>;
   manifest: string;
   /** Bytes uploaded to this deploy so far (bounded by the upload size limit). */
   received_bytes: number;
@@ -291,6 +318,72 @@ export interface Database {
   deploys: DeploysTable;
   render_jobs: RenderJobsTable;
   upload_keys: UploadKeysTable;
+  notifications: NotificationsTable;
+  mail_outbox: MailOutboxTable;
+  project_daily_pages: ProjectDailyPagesTable;
+  project_daily_referrers: ProjectDailyReferrersTable;
+  project_daily_bytes: ProjectDailyBytesTable;
+  content_check_traces: ContentCheckTracesTable;
+  site_names: SiteNamesTable;
+  custom_domains: CustomDomainsTable;
+}
+
+/** A stored trace of the content check (migration 024; docs/content-check.md "Stored traces"). */
+export interface ContentCheckTracesTable {
+  key: string;
+  check_version: string;
+  trace: string;
+  used_on: string;
+}
+
+/** A notice under an account's bell (migration 016). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: NotificationKind;
+  project_id: number | null;
+  project_name: string;
+  version: number | null;
+  reason: string | null;
+  read_at: string | null;
+  created_at: string;
+}
+export type NotificationRow = Selectable<NotificationsTable>;
+
+/** An e-mail waiting to be sent, being sent (under a lease), or done with (migration 016). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  user_id: number;
+  subject: string;
+  body: string;
+  status: 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
+  attempts: Generated<number>;
+  error: string | null;
+  holder: string | null;
+  lease_until: string | null;
+  run_after: string;
+  created_at: string;
+  updated_at: string;
+}
+export type MailOutboxRow = Selectable<MailOutboxTable>;
+
+/** Page views per path, views per referring host, bytes served: per project and UTC day (017). */
+export interface ProjectDailyPagesTable {
+  project_id: number;
+  day: string;
+  path: string;
+  views: number;
+}
+export interface ProjectDailyReferrersTable {
+  project_id: number;
+  day: string;
+  host: string;
+  views: number;
+}
+export interface ProjectDailyBytesTable {
+  project_id: number;
+  day: string;
+  bytes: number;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -303,3 +396,19 @@ export type DeploymentFileRow = Selectable<DeploymentFilesTable>;
 export type ProjectUpdate = Updateable<ProjectsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type DeployRow = Selectable<DeploysTable>;
+
+/** A domain attached to a project (migration 021); served once verified (and approved, if required). */
+export interface CustomDomainsTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Lower-case ASCII, no trailing dot. */
+  domain: string;
+  /** The _sitehall.{domain} TXT value that proves control. */
+  token: string;
+  verified_at: string | null;
+  approved_at: string | null;
+  approved_by: number | null;
+  created_by: number | null;
+  created_at: string;
+}
+export type CustomDomainRow = Selectable<CustomDomainsTable>;

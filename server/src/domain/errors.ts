@@ -107,7 +107,7 @@ export class ServiceUnavailable extends AppError {
 }
 
 /**
- * The server's disk is full (staging, the blob store or SQLite; docs/decisions.md "Disk full").
+ * The server's disk is full (staging, the blob store or SQLite; docs/decisions/faults.md "Disk full").
  * Not the user's fault, so never "invalid"; the handler logs it at error level and counts it.
  */
 export class InsufficientStorage extends AppError {
@@ -117,6 +117,13 @@ export class InsufficientStorage extends AppError {
 }
 
 /** Field → first message, from a zod error; the field is the top-level key. */
+/**
+ * A configuration the process can't run with (an environment variable, an S3 bucket that answers
+ * no): not an AppError, no request ever gets it; main.ts and the command-line tools print its
+ * message and stop. config.ts re-exports it.
+ */
+export class ConfigError extends Error {}
+
 export function zodFieldErrors(error: ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {

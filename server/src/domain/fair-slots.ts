@@ -1,6 +1,6 @@
 /**
  * Slots for heavy work (an upload's extraction, its content check), shared fairly between the
- * accounts that ask (docs/decisions.md "One account can't stall another's uploads"):
+ * accounts that ask (docs/decisions/review.md "One account can't stall another's uploads"):
  *
  * - at most `capacity` jobs run at once, and one account at most `perAccount` of them;
  * - when every slot is busy, an account with nothing running may still start one, up to
@@ -124,3 +124,11 @@ export class FairSlots {
     if (queue.length === 0) this.waiting.delete(owner);
   }
 }
+
+/**
+ * The one pool an upload's heavy work takes its slots from, extraction and content check alike:
+ * two pools let an account with two uploads in flight run a thread in each, so two such accounts
+ * held four threads on two CPUs and a newcomer's work, and the main thread serving everyone, got a
+ * fifth of the machine (docs/decisions/review.md "One account can't stall another's uploads").
+ */
+export const uploadWorkSlots = new FairSlots(heavyJobSlots());

@@ -3,14 +3,18 @@
  * it asks, down and up, the backoff between questions, what is reported. The pool and the S3
  * guard built on it meet real outages in server/test/faults/ and storage/s3-blob-store.spec.ts.
  */
+
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  askWithin,
   OutageWatch,
   type OutageWatchOptions,
   PROBE_AFTER_MS,
   PROBE_GAP_MS,
   RETRY_FIRST_MS,
   RETRY_MAX_MS,
+  Unanswered,
 } from './outage-watch.js';
 
 beforeEach(() => {
@@ -27,6 +31,8 @@ afterEach(() => {
 function dependency(choices: Partial<Pick<OutageWatchOptions, 'waitingCalls' | 'afterFailure'>> = {}) {
   const d = {
     answering: true,
+    /** When not answering: the question times out (Unanswered) rather than being refused. */
+    silent: false,
     held: false,
     /** When each question was asked (the fake clock). */
     asked: [] as number[],
@@ -41,7 +47,7 @@ function dependency(choices: Partial<Pick<OutageWatchOptions, 'waitingCalls' | '
     },
   };
   const answer = (resolve: () => void, reject: (err: Error) => void) =>
-    d.answering ? resolve() : reject(new Error('no answer'));
+    d.answering ? resolve() : reject(d.silent ? new Unanswered(1_000) : new Error('no answer'));
   d.watch = new OutageWatch({
     ask: () => {
       d.asked.push(performance.now());
@@ -112,6 +118,60 @@ describe('outage watch', () => {
     const asked = d.asked.length;
     await vi.advanceTimersByTimeAsync(10_000);
     expect(d.asked).toHaveLength(asked);
+  });
+
+  it('a question unanswered in time is no outage while other calls were answered meanwhile; it is when none was', async () => {
+    const d = dependency({ waitingCalls: 'rechecked', afterFailure: 'at once' });
+    d.answering = false;
+    d.silent = true;
+    d.held = true;
+    const slow = d.watch.track();
+    await vi.advanceTimersByTimeAsync(PROBE_AFTER_MS);
+    expect(d.asked).toHaveLength(1);
+    // Another call gets its answer while the question waits: the dependency is slow, not gone.
+    d.watch.track().finish(true);
+    await d.settle();
+    expect(d.watch.down).toBe(false);
+    expect(slow.signal.aborted).toBe(false);
+    expect(d.reported).toEqual([]);
+    // Still waiting: asked again, and this time nothing answers meanwhile (a failed call is no answer).
+    await vi.advanceTimersByTimeAsync(PROBE_GAP_MS + 100);
+    expect(d.asked).toHaveLength(2);
+    d.watch.track().finish(false);
+    await d.settle();
+    expect(d.watch.down).toBe(true);
+    expect(slow.signal.aborted).toBe(true);
+    expect(d.reported).toEqual(['down']);
+    slow.finish();
+  });
+
+  it('a refused question is an outage even while other calls were answered', async () => {
+    const d = dependency();
+    d.answering = false;
+    d.held = true;
+    d.watch.suspect();
+    d.watch.track().finish(true);
+    await d.settle();
+    expect(d.watch.down).toBe(true);
+  });
+
+  it('askWithin: an answer that arrived while the event loop was busy past the bound is an answer', async () => {
+    vi.useRealTimers();
+    // One stat is one I/O callback, read in the poll phase after the bound's timer has fired.
+    const asked = askWithin(() => fs.promises.stat(import.meta.filename), 20);
+    const until = performance.now() + 200;
+    while (performance.now() < until) {
+      // Busy, as a starved or blocked process is.
+    }
+    await expect(asked).resolves.toBeDefined();
+    // And one that does not come is an Unanswered, its signal aborted.
+    let signal: AbortSignal | undefined;
+    const never = askWithin((s) => {
+      signal = s;
+      return new Promise(() => {});
+    }, 20);
+    await expect(never).rejects.toBeInstanceOf(Unanswered);
+    expect(signal?.aborted).toBe(true);
   });
 
   it('down: calls in flight are cut, the dependency drops what it holds, new calls are refused, reported once', async () => {

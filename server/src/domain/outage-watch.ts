@@ -1,7 +1,7 @@
 /**
  * How the app tells that a dependency it calls over the network is down, and when it is back:
  * shared by PostgreSQL's pool (db/postgres-pool.ts) and the S3 store's guard (storage/s3-guard.ts),
- * as docs/decisions.md "A silent dependency is found by asking" describes.
+ * as docs/decisions/faults.md "A silent dependency is found by asking" describes.
  *
  * A dependency behind a partition accepts and refuses nothing, and no timeout short enough for the
  * 2 s rule would let a long statement or a large upload finish: only asking tells. So
@@ -9,10 +9,17 @@
  * - the calls waiting for an answer are watched (`track`): one unanswered for PROBE_AFTER_MS, or
  *   one that failed the way an outage fails (`suspect`), makes the watch ask the dependency its
  *   cheap question, one at a time and at most every PROBE_GAP_MS while calls keep waiting;
- * - a question unanswered (within the dependency's own bound) or failed means *down*: reported
- *   once, every watched call's signal is aborted, the dependency drops what it holds (`onDown`),
- *   and while down nothing is asked but the question itself, again after RETRY_FIRST_MS, doubling
- *   up to RETRY_MAX_MS, until it is answered: *up*, reported once, without a restart.
+ * - a question refused (the connection refused or reset) means *down*, and so does one unanswered
+ *   within the dependency's own bound while nothing else it was asked was answered meanwhile:
+ *   reported once, every watched call's signal is aborted, the dependency drops what it holds
+ *   (`onDown`), and while down nothing is asked but the question itself, again after
+ *   RETRY_FIRST_MS, doubling up to RETRY_MAX_MS, until it is answered: *up*, reported once,
+ *   without a restart;
+ * - a question unanswered in time while other calls were answered meanwhile is a busy machine, not
+ *   an outage: no verdict, and it is asked again while calls wait. A bound is judged only after
+ *   the answers that arrived while this process was busy are read (`askWithin`). On a starved
+ *   machine one slow question took the dependency for down, and cut every call in flight
+ *   (docs/decisions/faults.md "An outage needs evidence, not one slow answer").
  *
  * What differs stays with each dependency: the question, what a refused call throws, which errors
  * look like an outage, how its calls are cut, and the two choices of `OutageWatchOptions`.
@@ -28,14 +35,46 @@ const WATCH_TICK_MS = 100;
 export const RETRY_FIRST_MS = 250;
 export const RETRY_MAX_MS = 2_000;
 
+/** The question got no answer within its bound (not a refusal: the dependency may only be slow). */
+export class Unanswered extends Error {
+  constructor(boundMs: number) {
+    super(`no answer within ${boundMs} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * Asks with a bound: `signal` is aborted, and the result an Unanswered, when no answer came within
+ * `boundMs`. The bound is judged after this turn's I/O is read (setImmediate runs after the poll
+ * phase): an answer that arrived while the event loop was busy is an answer, not a timeout.
+ */
+export function askWithin<T>(ask: (signal: AbortSignal) => Promise<T>, boundMs: number): Promise<T> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let settled = false;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      setImmediate(() => {
+        if (settled) return;
+        reject(new Unanswered(boundMs));
+        abort.abort();
+      });
+    }, boundMs);
+  });
+  return Promise.race([ask(abort.signal), bound]).finally(() => {
+    settled = true;
+    clearTimeout(timer);
+  });
+}
+
 /** The dependency became unreachable (its calls fail at once), or answers again. */
 export type OutageEvent = { kind: 'down'; err: unknown } | { kind: 'up' };
 
 export interface OutageWatchOptions {
   /**
    * The dependency's cheap question (PostgreSQL `select 1`, S3 `HeadBucket`): resolves when it
-   * answers, rejects when it does not within the dependency's own bound. The rejection is the
-   * outage's reported cause.
+   * answers, rejects when it is refused, or with an Unanswered when no answer came within the
+   * dependency's own bound (`askWithin`). The rejection is the outage's reported cause.
    */
   ask(): Promise<unknown>;
   /** Drops what the dependency holds besides the watched calls (their signals are aborted already). */
@@ -59,8 +98,12 @@ export interface OutageWatchOptions {
 export interface WatchedCall {
   /** Aborted when the dependency is found down, so a call that can be cut on its own is. */
   readonly signal: AbortSignal;
-  /** The call has its answer, or its error: it is no longer watched. */
-  finish(): void;
+  /**
+   * The call has its answer, or its error: it is no longer watched. `answered`: the dependency
+   * answered it (a result, or an error of its own such as a constraint or a missing key), a sign
+   * of life while a question waits.
+   */
+  finish(answered?: boolean): void;
 }
 
 class Waiting implements WatchedCall {
@@ -70,7 +113,7 @@ class Waiting implements WatchedCall {
   #abort: AbortController | null = null;
   #aborted = false;
 
-  constructor(readonly finish: () => void) {}
+  constructor(readonly finish: (answered?: boolean) => void) {}
 
   // Made when asked for: a pool's query never needs one (its connections are dropped instead).
   get signal(): AbortSignal {
@@ -92,6 +135,8 @@ export class OutageWatch {
   #closed = false;
   #asking: Promise<void> | null = null;
   #lastAnswerAt = Number.NEGATIVE_INFINITY;
+  /** When the dependency last answered a watched call. */
+  #lastLifeAt = Number.NEGATIVE_INFINITY;
   #retryMs = RETRY_FIRST_MS;
   #watch: NodeJS.Timeout | null = null;
   #retry: NodeJS.Timeout | null = null;
@@ -118,7 +163,10 @@ export class OutageWatch {
 
   /** Watches one call from now until its `finish`. */
   track(): WatchedCall {
-    const call: Waiting = new Waiting(() => this.#calls.delete(call));
+    const call: Waiting = new Waiting((answered) => {
+      this.#calls.delete(call);
+      if (answered) this.#lastLifeAt = performance.now();
+    });
     // One that begins while the dependency is down is cut like those that were waiting.
     if (this.#down) call.abort();
     this.#calls.add(call);
@@ -173,6 +221,8 @@ export class OutageWatch {
       },
       (err: unknown) => {
         if (this.#closed) return;
+        // Slow, not gone: other calls were answered while this question waited.
+        if (!this.#down && err instanceof Unanswered && this.#lastLifeAt >= started) return;
         if (!this.#down) {
           this.#down = true;
           this.#tell({ kind: 'down', err });

@@ -7,3 +7,10 @@ export interface RequestMeta {
   ip: string;
   userAgent?: string;
 }
+
+/** What a page view tells the owner's analytics: the site file served, the Referer, the Host. */
+export interface PageView {
+  path: string;
+  referer: string | undefined;
+  host: string | undefined;
+}

@@ -92,9 +92,9 @@ describe('review transition table', () => {
     });
   });
 
-  it('takedown takes the live version offline and rejects a newer upload too', () => {
+  it('takedown takes the live version offline (已下线) and rejects a newer upload too', () => {
     expect(planTransition('takedown', STATES['pending-while-published']!)).toEqual({
-      project: { status: 'rejected', featured: false, liveDeploymentId: null },
+      project: { status: 'taken_down', featured: false, liveDeploymentId: null },
       deploymentId: 1,
       versionStatus: 'rejected',
       alsoRejectId: 2,

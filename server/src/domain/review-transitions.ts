@@ -29,6 +29,21 @@ export interface ReviewedProject {
   liveDeploymentId: number | null;
 }
 
+/** A project row's review facts (featured is stored as 0/1). */
+export function reviewedProjectOf(row: {
+  status: ProjectStatus;
+  featured: number | boolean;
+  latest_deployment_id: number | null;
+  live_deployment_id: number | null;
+}): ReviewedProject {
+  return {
+    status: row.status,
+    featured: Boolean(row.featured),
+    latestDeploymentId: row.latest_deployment_id,
+    liveDeploymentId: row.live_deployment_id,
+  };
+}
+
 /** A version an action names itself (a rollback's target). */
 export interface ChosenVersion {
   id: number;
@@ -97,9 +112,10 @@ export const TRANSITIONS: Record<TransitionAction, Transition> = {
     live: 'unchanged',
   },
   // Any live site can be taken offline at once, even while a new version waits for review.
+  // Taken down is its own state (已下线), not a rejection: the owner is told the site went offline.
   takedown: {
     guard: (p) => when(isLive(p)),
-    status: () => 'rejected',
+    status: () => 'taken_down',
     featured: false,
     version: 'live',
     versionStatus: 'rejected',

@@ -12,7 +12,7 @@ import { messages } from '@sitehall/contracts';
 /**
  * What Node's parser may read of a request's head: 1 MiB, because cookies ignore ports and a site
  * may set them on a parent domain, so a live site that fills the browser's cookie jar (180 cookies
- * of 4 KB, about 740 KB in one Cookie header) has them sent to the app too (docs/decisions.md
+ * of 4 KB, about 740 KB in one Cookie header) has them sent to the app too (docs/decisions/serving.md
  * "Site cookies never lock the app"). The app reads no cookie; it only must not refuse them.
  */
 export const MAX_HEAD_BYTES = 1024 * 1024;

@@ -19,7 +19,7 @@ import {
 
 const m = messages.common;
 
-import { SITE_NOT_FOUND_TEXT, sendSitePage, sitePlatformPage } from '../serve/index.js';
+import { sendSitePage, siteNotFoundPage, sitePlatformPage } from '../serve/index.js';
 import { BlobNotFound } from '../storage/blob-store.js';
 import { isDiskFull } from '../storage/disk-space.js';
 import { isSiteRequest } from './headers.js';
@@ -67,8 +67,10 @@ export function sendError(
   // A site address gets a page; the site headers (sandbox, nosniff) are added by its onSend hook.
   if (isSiteRequest(reply.request)) {
     // A missing thing is the site's 404, byte for byte, whatever found it missing.
-    const text = status === 404 ? SITE_NOT_FOUND_TEXT : message;
-    return reply.send(sendSitePage(reply, sitePlatformPage(status, text)));
+    const showcase = reply.server.siteShowcaseFor?.(reply.request) ?? null;
+    const page =
+      status === 404 ? siteNotFoundPage(showcase) : sitePlatformPage(status, message, { showcase });
+    return reply.send(sendSitePage(reply, page));
   }
   return reply
     .code(status)
@@ -79,9 +81,19 @@ export function sendError(
 export interface ErrorHandlingHooks {
   /** A request failed because the disk is full (it is answered 507): count it. */
   onDiskFull?(error: unknown): void;
+  /** The showcase's address for a page at a site address (serve/site-hosts.ts showcaseUrl). */
+  showcaseFor?(request: FastifyRequest): string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** ErrorHandlingHooks.showcaseFor, on the root instance (child contexts inherit it). */
+    siteShowcaseFor: ((request: FastifyRequest) => string | null) | null;
+  }
 }
 
 export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
+  app.decorate('siteShowcaseFor', hooks.showcaseFor ?? null);
   app.setErrorHandler(
     (error: FastifyError | AppError | ZodError, request: FastifyRequest, reply: FastifyReply) => {
       // PostgreSQL unreachable (or a statement it gave up on): try again later, never a 500.

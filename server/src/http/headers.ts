@@ -29,7 +29,7 @@ export function appCsp(sitesOrigin?: string, nonce?: string): string {
     "style-src 'self' 'unsafe-inline'",
     // blob: the signed-in pictures of projects, fetched with the session and shown from object
     // URLs the app's own scripts make (web/src/api/thumbnails.ts).
-    // No remote host: an avatar is a data: image (docs/decisions.md "Avatars"), and nothing else of
+    // No remote host: an avatar is a data: image (docs/decisions/accounts.md "Avatars"), and nothing else of
     // the app's loads a picture from elsewhere, so no page can fire a tracking pixel.
     "img-src 'self' data: blob:",
     "font-src 'self' data:",

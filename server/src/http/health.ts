@@ -10,8 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db/database.js';
-import { migrationNames } from '../db/migrations/index.js';
-import { appliedMigrations, ping } from '../db/probe.js';
+import { appliedMigrations, migrationNames, ping } from '../db/probe.js';
 import type { BlobStore } from '../storage/index.js';
 
 /** Anything that answers a PING: the Redis client when REDIS_URL is set. */

@@ -1,5 +1,5 @@
 /**
- * Where Prometheus reads the metrics (docs/decisions.md "Metrics are not public"): GET /metrics on
+ * Where Prometheus reads the metrics (docs/decisions/operations.md "Metrics are not public"): GET /metrics on
  * the main port answers only a scraper that sends `Authorization: Bearer $METRICS_TOKEN` (404 when
  * no token is configured, so the path looks like any unknown one), and METRICS_PORT serves the same
  * text on a listener of its own, bound to loopback unless METRICS_HOST says otherwise.
@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import type { Metrics } from '../services/metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -6,6 +6,7 @@
  * project service, which discards it once done.
  */
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { format, formatBytes, messages, type UploadLimits } from '@sitehall/contracts';
 import type { FastifyRequest } from 'fastify';
 import { AppError, InsufficientStorage, Invalid, TooLarge } from '../domain/errors.js';
@@ -21,6 +22,7 @@ import {
 import { isDiskFull } from '../storage/disk-space.js';
 
 const m = messages.project;
+const md = messages.deploy;
 
 const DEFAULT_IDLE_MS = 60_000;
 
@@ -183,4 +185,82 @@ function translateMultipartError(err: unknown, limits: UploadLimits, request: Fa
     return new AppError('invalid', m.uploadInterrupted);
   }
   return new Invalid(null, m.uploadMalformed);
+}
+
+/**
+ * A deploy's batch (POST /api/deploys/{id}/files): its file parts as they arrive, each named by the
+ * SHA-256 it claims, and a signal that aborts when the client goes away before the end (the part
+ * being written is then destroyed and the service keeps nothing). A text field, more parts than
+ * `maxFiles`, or a broken body is refused in Chinese.
+ */
+export function deployBatchParts(
+  request: FastifyRequest,
+  opts: { maxFiles: number; maxFileBytes: number },
+): {
+  parts: AsyncIterable<{ sha256: string; file: Readable }>;
+  signal: AbortSignal;
+  /** Resolves once the body has been read to its end (or the client went away). */
+  drained(): Promise<void>;
+  done(): void;
+} {
+  if (!request.isMultipart())
+    throw new AppError('unsupported_media_type', messages.common.unsupportedMediaType);
+  const abort = new AbortController();
+  const interrupted = new AppError('invalid', m.uploadInterrupted);
+  const onClose = () => {
+    if (!request.raw.complete) abort.abort(interrupted);
+  };
+  request.raw.once('close', onClose);
+  const aborted = new Promise<never>((_, reject) => {
+    abort.signal.addEventListener('abort', () => reject(interrupted), { once: true });
+  });
+  aborted.catch(() => undefined);
+  async function* parts() {
+    const iterator = request
+      .parts({
+        fileHwm: STREAM_BYTES,
+        limits: {
+          // One byte over the limit reaches the service, which refuses it with the limit's message.
+          fileSize: opts.maxFileBytes + 1,
+          files: opts.maxFiles,
+          fields: 0,
+          parts: opts.maxFiles,
+        },
+      })
+      [Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), aborted]);
+        if (next.done) return;
+        const part = next.value;
+        if (part.type !== 'file') throw new Invalid('files', md.batchNotFile);
+        yield { sha256: part.fieldname, file: part.file as Readable };
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      const code = (err as { code?: string }).code;
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
+        throw new TooLarge(format(md.batchTooManyFiles, { n: opts.maxFiles }), 'files');
+      if (code === 'FST_FIELDS_LIMIT') throw new Invalid('files', md.batchNotFile);
+      if (code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new TooLarge(format(m.fileTooLarge, { size: formatBytes(opts.maxFileBytes) }), 'files');
+      if (abort.signal.aborted || request.raw.readableAborted || code === 'ECONNRESET') throw interrupted;
+      throw new Invalid(null, m.uploadMalformed);
+    }
+  }
+  return {
+    parts: parts(),
+    signal: abort.signal,
+    // The parser stops at the closing boundary; whatever follows it is still in flight. A reply
+    // sent before it is read would make Node close a connection the client may reuse.
+    drained: () =>
+      request.raw.readableEnded || request.raw.destroyed
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            request.raw.once('end', resolve);
+            request.raw.once('close', resolve);
+            request.raw.resume();
+          }),
+    done: () => request.raw.off('close', onClose),
+  };
 }

@@ -95,6 +95,23 @@ function rawBody(endpoint: Endpoint): JsonSchema | null {
   };
 }
 
+/** Multipart files without text fields (a deploy's batch): each part a file, named by its SHA-256. */
+function filesBody(endpoint: Endpoint, schemas: EndpointSchemas): JsonSchema | null {
+  if (endpoint.body !== 'multipart' || schemas.multipart) return null;
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          description: '每一部分是一个文件，字段名为其内容的 SHA-256（64位小写十六进制）',
+          additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
+        },
+      },
+    },
+  };
+}
+
 function successContent(endpoint: Endpoint, schemas: EndpointSchemas): JsonSchema {
   switch (endpoint.answers) {
     case 'zip':
@@ -115,7 +132,7 @@ function successContent(endpoint: Endpoint, schemas: EndpointSchemas): JsonSchem
 function operation(key: EndpointKey): Operation {
   const endpoint: Endpoint = endpoints[key];
   const schemas: EndpointSchemas = endpointSchemas[key];
-  const body = rawBody(endpoint) ?? requestBody(schemas);
+  const body = rawBody(endpoint) ?? filesBody(endpoint, schemas) ?? requestBody(schemas);
   const params = [...parameters(schemas.params, 'path'), ...parameters(schemas.query, 'query')];
   const validated = Boolean(schemas.body || schemas.query || schemas.multipart);
   const responses: Record<string, unknown> = {

@@ -1,12 +1,12 @@
 /**
- * What an upload's answer depends on besides its body (docs/decisions.md "An answer is never
+ * What an upload's answer depends on besides its body (docs/decisions/review.md "An answer is never
  * lost"): the client's `Idempotency-Key`, and a signal that aborts when the client is gone before
  * the answer was sent (its connection closed: by the client, or by the server's idle timeout).
  */
 import { messages } from '@sitehall/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Invalid } from '../domain/errors.js';
-import type { UploadDelivery } from '../services/projects.js';
+import type { UploadDelivery } from '../services/uploads.js';
 
 const KEY = /^[A-Za-z0-9._:-]{1,200}$/;
 

@@ -28,9 +28,15 @@ export interface CheckedFile {
   utf8: boolean;
   /** Of a type that is not web content (see plan.ts): stored and served as a download only. */
   downloadOnly: boolean;
+  /** Its content is one the blob store holds for the account already: not written (tempFile ''). */
+  held?: boolean;
 }
 
-const TEXT_EXTENSIONS = new Set([
+/**
+ * contracts' FILE_TYPES with `text: true`. This runs in the extraction worker, which loads no
+ * contracts values, so it keeps its own copy; server/src/file-types.spec.ts holds the two equal.
+ */
+export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   'html',
   'htm',
   'css',

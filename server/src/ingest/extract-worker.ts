@@ -1,7 +1,9 @@
 /**
  * The extraction worker's entry point: the CPU-heavy part of an upload (unpacking, hashing,
- * content checks) runs here, off the server's main thread. One worker per upload; run-worker.ts
- * starts it, enforces the time limit and kills it on abort.
+ * content checks) runs here, off the server's main thread. run-worker.ts starts it, enforces the
+ * time limit and kills it on abort. A 7-Zip job gets a worker of its own (workerData is the job);
+ * a zip's job may go to a kept worker (workerData null), which takes jobs as
+ * messages, one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ArchiveFormat, ArchiveFormatReadBy, ArchiveReader } from '@sitehall/contracts';
@@ -21,6 +23,8 @@ export type IngestJob =
       archivePath: string;
       outDir: string;
       limits: IngestLimits;
+      /** Contents the account holds already: zip entries of these are not written (zip only). */
+      held?: string[];
     };
 
 export type WorkerReply =
@@ -42,7 +46,7 @@ async function runJob(job: IngestJob): Promise<CheckedFile[]> {
   // Each reader is loaded only when needed: worker start-up time is part of every upload.
   if (job.reader === 'yauzl') {
     const { extractZip } = await import('./zip-archive.js');
-    return extractZip(job.archivePath, job.outDir, job.limits);
+    return extractZip(job.archivePath, job.outDir, job.limits, new Set(job.held));
   }
   const { extractWithSevenZip } = await import('./sevenzip-archive.js');
   return extractWithSevenZip(
@@ -57,8 +61,8 @@ function reply(message: WorkerReply): void {
   parentPort?.postMessage(message);
 }
 
-if (parentPort) {
-  runJob(workerData as IngestJob).then(
+function run(job: IngestJob): Promise<void> {
+  return runJob(job).then(
     (files) => reply({ ok: true, files }),
     (err: unknown) => {
       if (err instanceof Refusal) reply({ ok: false, refusal: { reason: err.reason, values: err.values } });
@@ -72,4 +76,9 @@ if (parentPort) {
       }
     },
   );
+}
+
+if (parentPort) {
+  if (workerData) void run(workerData as IngestJob);
+  else parentPort.on('message', (job: IngestJob) => void run(job));
 }

@@ -21,10 +21,10 @@ import {
   type UploadLimits,
 } from '@sitehall/contracts';
 import { AppError } from '../domain/errors.js';
-import { acceptContent, type CheckedFile } from './content.js';
-import type { ContentFacts } from './digest.js';
+import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
+import { ContentDigest, type ContentFacts, HEAD_BYTES } from './digest.js';
 import { mediaTypeFor } from './media-type.js';
-import { displayName } from './names.js';
+import { displayName, extensionOfPath } from './names.js';
 import { planUpload } from './plan.js';
 import { type IngestLimits, Refusal, type RefusalKind, type RefusalReason, RefusedNames } from './refusal.js';
 import { runIngestJob } from './run-worker.js';
@@ -47,22 +47,20 @@ export interface IngestInput {
   workDir: string;
   /** Limit for the worker's part (extraction, hashing); DEFAULT_INGEST_TIMEOUT_MS when absent. */
   timeoutMs?: number;
-  /**
-   * The bytes are already in the blob store under facts.sha256 (a digest deploy): every file
-   * carries its facts, sizes are taken from them and no temp file is read (tempFile is empty).
-   */
-  held?: boolean;
   /** Whose upload this is: the workers are shared fairly between accounts (domain/fair-slots.ts). */
   account?: number;
+  /**
+   * Contents (SHA-256) the blob store holds for this account and keeps until the upload ends (the
+   * caller's lease): a zip's entries with these contents are hashed but not extracted to disk
+   * (docs/decisions/uploads.md "Re-uploads write only new contents").
+   */
+  held?: readonly string[];
 }
 
 export interface IngestedFile {
   /** NFC, '/'-separated, no leading slash, after wrapper-folder unwrapping. */
   path: string;
-  /**
-   * Absolute path of the bytes: the staged file itself, or an extracted file under workDir; empty
-   * when the bytes are already in the blob store (IngestInput.held).
-   */
+  /** Absolute path of the bytes: the staged file itself, or an extracted file under workDir. */
   tempFile: string;
   size: number;
   /** Hex. */
@@ -72,11 +70,22 @@ export interface IngestedFile {
   extension: string;
   /** Not web content: stored with application/octet-stream, so it is served as a download only. */
   downloadOnly: boolean;
+  /** The blob store holds its content already (IngestInput `held`): `tempFile` is empty. */
+  held?: boolean;
 }
 
-export interface IngestResult {
+/** A content the blob store holds already (a digest deploy), named in the manifest, with its facts. */
+export interface HeldFile {
+  name: string;
+  facts: ContentFacts;
+}
+
+/** A held file once ingested: its bytes are the blob store's, under its hash. */
+export type IngestedHeldFile = Omit<IngestedFile, 'tempFile'>;
+
+export interface IngestResult<F = IngestedFile> {
   /** Sorted by path. */
-  files: IngestedFile[];
+  files: F[];
   uploadType: 'files' | 'zip';
   entryFile: string | null;
   totalSize: number;
@@ -103,6 +112,33 @@ export async function ingest(input: IngestInput, signal?: AbortSignal): Promise<
     return await ingestUpload(input, signal);
   } catch (err) {
     if (err instanceof Refusal) throw toIngestError(err, input.limits);
+    throw err;
+  }
+}
+
+/**
+ * Loose files whose bytes the blob store holds (a digest deploy): the same plan and content rules
+ * as staged loose files, on their facts; nothing is read.
+ */
+export function ingestHeld(
+  files: readonly HeldFile[],
+  limits: UploadLimits,
+  signal?: AbortSignal,
+): IngestResult<IngestedHeldFile> {
+  try {
+    signal?.throwIfAborted();
+    if (files.length === 0) throw new Refusal('noFiles');
+    const entries = files.map((f) => ({ name: f.name, isDir: false, size: f.facts.size }));
+    const plan = planUpload(entries, withForbidden(limits), 'deploy');
+    const executables = new RefusedNames('executable');
+    const checked = plan.files.flatMap(
+      (f) => executables.check(() => acceptContent(f.path, '', files[f.index]!.facts, f.downloadOnly)) ?? [],
+    );
+    executables.throwIfAny();
+    const result = buildResult(checked, 'files');
+    return { ...result, files: result.files.map(({ tempFile: _bytesInStore, ...f }) => f) };
+  } catch (err) {
+    if (err instanceof Refusal) throw toIngestError(err, limits);
     throw err;
   }
 }
@@ -143,7 +179,15 @@ async function ingestArchive(
   const outDir = await fs.promises.mkdtemp(path.join(input.workDir, 'archive-'));
   try {
     const checked = await runIngestJob(
-      { kind: 'archive', format: archiveFormat, reader, archivePath, outDir, limits: withForbidden(limits) },
+      {
+        kind: 'archive',
+        format: archiveFormat,
+        reader,
+        archivePath,
+        outDir,
+        limits: withForbidden(limits),
+        ...(input.held && input.held.length > 0 && reader === 'yauzl' ? { held: [...input.held] } : {}),
+      },
       {
         timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS,
         timeoutReason: 'extractTimeout',
@@ -159,7 +203,6 @@ async function ingestArchive(
 }
 
 async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promise<IngestResult> {
-  if (input.held) return ingestHeldFiles(input, signal);
   const staged = input.files.map((f) => ({ ...f, tempFile: path.resolve(f.tempFile) }));
   const entries = await Promise.all(
     staged.map(async (f) => ({
@@ -202,21 +245,27 @@ async function ingestLooseFiles(input: IngestInput, signal?: AbortSignal): Promi
   return buildResult(checked, 'files');
 }
 
-/** Loose files whose bytes the blob store holds: the same plan and content rules, on their facts. */
-function ingestHeldFiles(input: IngestInput, signal?: AbortSignal): IngestResult {
-  const facts = input.files.map((f) => {
-    if (!f.facts) throw new Error(`ingest: held file ${f.name} has no facts`);
-    return f.facts;
-  });
-  const entries = input.files.map((f, i) => ({ name: f.name, isDir: false, size: facts[i]!.size }));
-  const plan = planUpload(entries, withForbidden(input.limits), 'deploy');
-  signal?.throwIfAborted();
-  const executables = new RefusedNames('executable');
-  const checked = plan.files.flatMap(
-    (f) => executables.check(() => acceptContent(f.path, '', facts[f.index]!, f.downloadOnly)) ?? [],
-  );
-  executables.throwIfAny();
-  return buildResult(checked, 'files');
+export type { ContentFacts } from './digest.js';
+export { HEAD_BYTES };
+
+/** Whether a file of this name is text: its bytes' UTF-8 check then decides its type. */
+export function isTextName(name: string): boolean {
+  return isTextExtension(extensionOfPath(name));
+}
+
+/** A held content's facts from one pass over its bytes (hash, size, head and, for text, UTF-8). */
+export async function factsOfBytes(bytes: AsyncIterable<Buffer>, utf8: boolean): Promise<ContentFacts> {
+  const digest = new ContentDigest({ utf8, crc32: false });
+  for await (const chunk of bytes) digest.update(chunk);
+  return digest.finish();
+}
+
+/**
+ * A held content's facts from its first HEAD_BYTES alone, for a type no UTF-8 check decides: the
+ * hash and size are the store's, and no CRC is needed (nothing is extracted).
+ */
+export function factsOfHead(sha256: string, size: number, head: Buffer): ContentFacts {
+  return { sha256, crc32: 0, size, head, utf8: true };
 }
 
 /**
@@ -278,6 +327,7 @@ function buildResult(
         mimeType: f.downloadOnly ? DOWNLOAD_ONLY_TYPE : mediaTypeFor(extension, f.utf8),
         extension,
         downloadOnly: f.downloadOnly,
+        ...(f.held ? { held: true } : {}),
       };
     })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { IngestError, type IngestInput, type IngestResult, ingest, type StagedUpload } from './index.js';
 import type { RefusalReason } from './refusal.js';
+import { parkedIngestWorkers } from './run-worker.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 const PNG = Buffer.from([
@@ -770,6 +771,32 @@ describe('RAR archives', () => {
       expect(Date.now() - started).toBeLessThan(15_000);
     },
   );
+});
+
+describe('kept workers', () => {
+  it('a zip’s worker takes the next zip; 7-Zip’s worker and one out of time are ended', async () => {
+    const first = await run([stage('site.zip', await zipOf({ 'index.html': '<p>一</p>' }))]);
+    expect(paths(first)).toEqual(['index.html']);
+    const parked = parkedIngestWorkers();
+    expect(parked).toBeGreaterThanOrEqual(1);
+    // The same worker, taken and kept again: no second one.
+    const second = await run([stage('site.zip', await zipOf({ 'index.html': '<p>二</p>', 'a.css': 'a{}' }))]);
+    expect(paths(second).sort()).toEqual(['a.css', 'index.html']);
+    expect(parkedIngestWorkers()).toBe(parked);
+    // A refusal leaves nothing running either: kept.
+    await refused(
+      [stage('site.zip', await zipOf({ 'index.html': '<p>x</p>', 'run.exe': 'MZ' }))],
+      'executable',
+    );
+    expect(parkedIngestWorkers()).toBe(parked);
+    // 7-Zip's job has a worker of its own, ended after it.
+    await run([stageFixture('site.zip', '7z/site.7z')]);
+    expect(parkedIngestWorkers()).toBe(parked);
+    // A zip job out of time ends the kept worker it took.
+    const big = await zipOf({ 'big.bin': randomBytes(24 * 1024 * 1024) });
+    await refused([stage('site.zip', big)], 'extractTimeout', { timeoutMs: 5 });
+    expect(parkedIngestWorkers()).toBe(parked - 1);
+  });
 });
 
 describe('time limit and abort', () => {

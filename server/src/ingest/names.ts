@@ -17,7 +17,7 @@ const MAX_PATH_BYTES = 1024;
 const FORBIDDEN_CHARS =
   /[\u0000-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 /**
- * Characters that make a name look like another one (docs/decisions.md "File names"): every
+ * Characters that make a name look like another one (docs/decisions/uploads.md "File names"): every
  * format character (Unicode Cf: the zero-width space, joiners and non-joiner, the bidirectional
  * marks, embeddings, overrides and isolates, the word joiner, soft hyphen, BOM, tags...), the
  * line and paragraph separators, and letters that draw nothing (the combining grapheme joiner,

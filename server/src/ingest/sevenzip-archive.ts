@@ -140,7 +140,7 @@ async function runSevenZip(
       return write(stream, buffer, offset, length, position, canOwn);
     } catch (err) {
       // 7-Zip turns a failed write into a crash; remember a full disk, which is not the archive's
-      // fault (docs/decisions.md "Disk full").
+      // fault (docs/decisions/faults.md "Disk full").
       if (NO_SPACE_ERRNOS.has((err as { errno?: unknown } | null)?.errno as number)) diskFull = true;
       throw err;
     }

@@ -1,5 +1,5 @@
 /** The shape of an accepted site: its wrapper folder removed, and its entry page found. */
-import { extensionOf } from '@sitehall/contracts';
+import { extensionOf, fileTypeOf } from '@sitehall/contracts';
 
 /**
  * Removes the folder every file sits under ('mysite/index.html' → 'index.html'). docs/product.md
@@ -21,9 +21,6 @@ export function findEntryFile(paths: string[]): string | null {
   const root = paths.filter((p) => !p.includes('/'));
   if (root.includes('index.html')) return 'index.html';
   if (root.includes('index.htm')) return 'index.htm';
-  const pages = root.filter((p) => {
-    const ext = extensionOf(p);
-    return ext === 'html' || ext === 'htm';
-  });
+  const pages = root.filter((p) => fileTypeOf(extensionOf(p))?.scan === 'page');
   return pages.length === 1 ? pages[0]! : null;
 }

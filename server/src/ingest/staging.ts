@@ -4,7 +4,7 @@
  * request's multipart body into it is the HTTP side's work (http/multipart-upload.ts); whoever
  * stages an upload removes its folder whatever happens (`discard`).
  *
- * Folders are named `{instance}.{time}-{random}` (docs/decisions.md "Leftover sweep"), so a sweep
+ * Folders are named `{instance}.{time}-{random}` (docs/decisions/instances.md "Leftover sweep"), so a sweep
  * on any instance can tell whether the process that made one is gone.
  */
 import { randomBytes } from 'node:crypto';
@@ -53,6 +53,32 @@ export function stagingRoot(dataDir: string): string {
   return path.join(dataDir, 'staging');
 }
 
+/**
+ * A new name under staging/: `{instance}.{base36 ms}-{random}`, or `{base36 ms}-{random}` without
+ * an instance (docs/decisions/instances.md "Leftover sweep"). An instance id holds no '.' (jobs/instances.ts).
+ */
+export function newStagingName(owner?: string, at: number = Date.now()): string {
+  const id = `${at.toString(36)}-${randomBytes(6).toString('hex')}`;
+  return owner ? `${owner}.${id}` : id;
+}
+
+/** A new path under staging/ (a folder to make, or a file to write). */
+export function newStagingPath(dataDir: string, owner?: string): string {
+  return path.join(stagingRoot(dataDir), newStagingName(owner));
+}
+
+/**
+ * What a name under staging/ says: the text before its first '.' (the instance that made it, when
+ * it has one: the sweep asks whether that is an instance id) and when it was made (epoch ms; 0 when
+ * the name does not say).
+ */
+export function parseStagingName(name: string): { owner: string | null; madeAt: number } {
+  const dot = name.indexOf('.');
+  const owner = dot > 0 ? name.slice(0, dot) : null;
+  const time = /^([0-9a-z]{1,11})-[0-9a-z]+$/.exec(dot >= 0 ? name.slice(dot + 1) : name)?.[1];
+  return { owner, madeAt: time ? Number.parseInt(time, 36) : 0 };
+}
+
 /** Uploads still receiving their body: shutdown answers those left after its grace period. */
 export class ReceivingUploads {
   readonly #stops = new Set<(error: AppError) => void>();
@@ -99,8 +125,9 @@ export interface StagingFolder {
 
 /** Names the folder; `create` makes it (a failure there is the caller's to discard). */
 export function stagingFolder(opts: StagingOptions): StagingFolder & { create(): Promise<void> } {
-  const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-  const dir = path.join(stagingRoot(opts.dataDir), opts.owner ? `${opts.owner}.${id}` : id);
+  const name = newStagingName(opts.owner);
+  const id = name.slice(name.indexOf('.') + 1);
+  const dir = path.join(stagingRoot(opts.dataDir), name);
   const inDir = path.join(dir, 'in');
   const workDir = path.join(dir, 'work');
   return {
@@ -146,24 +173,54 @@ export async function stageFile(
   budget: UploadByteBudget,
   signal: AbortSignal,
 ): Promise<StagedFile> {
+  const facts = await writeCounted(source, tempFile, {
+    utf8: isTextExtension(extensionOfPath(name)),
+    admit: (_size, chunk) => budget.add(chunk),
+    signal,
+  });
+  return { name, tempFile, size: facts.size, facts };
+}
+
+/**
+ * The one count-and-hash stream of received bytes (a multipart part, a deploy's PUT): streams
+ * `source` to `file`, taking the content's facts as the bytes pass. `admit` sees the size so far
+ * and the chunk's length before the chunk is written: it may refuse (throw) or make the stream
+ * wait (a promise) while it reserves room. The file is the caller's to remove.
+ */
+export async function writeCounted(
+  source: Readable,
+  file: string,
+  opts: {
+    utf8: boolean;
+    admit?: (size: number, chunk: number) => void | Promise<void>;
+    signal?: AbortSignal;
+  },
+): Promise<ContentFacts> {
   let size = 0;
-  const digest = new ContentDigest({ utf8: isTextExtension(extensionOfPath(name)), crc32: false });
+  const digest = new ContentDigest({ utf8: opts.utf8, crc32: false });
   const counter = new Transform({
     highWaterMark: STREAM_BYTES,
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
       digest.update(chunk);
+      let admitted: void | Promise<void>;
       try {
-        budget.add(chunk.length);
+        admitted = opts.admit?.(size, chunk.length);
       } catch (error) {
         done(error as Error);
         return;
       }
-      done(null, chunk);
+      if (!admitted) {
+        done(null, chunk);
+        return;
+      }
+      admitted.then(
+        () => done(null, chunk),
+        (error: unknown) => done(error as Error),
+      );
     },
   });
-  await pipeline(source, counter, fs.createWriteStream(tempFile, { highWaterMark: STREAM_BYTES }), {
-    signal,
-  });
-  return { name, tempFile, size, facts: digest.finish() };
+  const sink = fs.createWriteStream(file, { highWaterMark: STREAM_BYTES });
+  await pipeline(source, counter, sink, ...(opts.signal ? [{ signal: opts.signal }] : []));
+  return digest.finish();
 }

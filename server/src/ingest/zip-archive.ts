@@ -39,10 +39,16 @@ interface ZipListedEntry extends ListedEntry {
   entry: Entry;
 }
 
+/**
+ * `held`: contents the uploading account's project holds already (ingest/index.ts "IngestInput"):
+ * an entry whose bytes hash to one of them is checked like any other but not written (it is the
+ * store's already; its CheckedFile says `held` and has no temp file).
+ */
 export async function extractZip(
   archivePath: string,
   outDir: string,
   limits: IngestLimits,
+  held: ReadonlySet<string> = new Set(),
 ): Promise<CheckedFile[]> {
   const zip = await openZip(archivePath);
   let plan: Plan;
@@ -63,27 +69,43 @@ export async function extractZip(
 
   const reader = new EntryReader(archivePath, limits);
   const files: CheckedFile[] = [];
+  /** Entries not written: their contents are held already. */
+  const skipped = new Set<string>();
   const executables = new RefusedNames('executable');
   try {
     const madeDirs = new Set<string>();
-    for (const planned of plan.files) {
-      const { entry } = entries[planned.index]!;
-      const dest = path.join(outDir, ...planned.name.split('/'));
+    const makeDir = (dest: string) => {
       const dir = path.dirname(dest);
       if (!madeDirs.has(dir)) {
         fs.mkdirSync(dir, { recursive: true });
         madeDirs.add(dir);
       }
-      const facts = await reader.extract(entry, dest, isTextExtension(extensionOfPath(planned.path)));
+    };
+    for (const planned of plan.files) {
+      const { entry } = entries[planned.index]!;
+      const dest = path.join(outDir, ...planned.name.split('/'));
+      const { facts, written } = await reader.extract(
+        entry,
+        dest,
+        isTextExtension(extensionOfPath(planned.path)),
+        held,
+        makeDir,
+      );
       if (facts.crc32 !== entry.crc32) throw new Refusal('corrupt');
-      const checked = executables.check(() => acceptContent(planned.path, dest, facts, planned.downloadOnly));
-      if (checked) files.push(checked);
+      if (!written) skipped.add(planned.name);
+      const checked = executables.check(() =>
+        acceptContent(planned.path, written ? dest : '', facts, planned.downloadOnly),
+      );
+      if (checked) files.push(written ? checked : { ...checked, held: true });
     }
   } finally {
     reader.close();
   }
   executables.throwIfAny();
-  verifyExtractedTree(outDir, plan.files);
+  verifyExtractedTree(
+    outDir,
+    plan.files.filter((f) => !skipped.has(f.name)),
+  );
   return files;
 }
 
@@ -117,18 +139,60 @@ class EntryReader {
     fs.closeSync(this.#fd);
   }
 
-  async extract(entry: Entry, dest: string, checkUtf8: boolean): Promise<ContentFacts> {
+  /**
+   * One entry's facts and, unless its content is among `held`, its bytes at `dest` (`makeDir`
+   * makes its folder first). A small entry is hashed in memory before anything is written, so a
+   * held one costs no file; a large one is written as it streams.
+   */
+  async extract(
+    entry: Entry,
+    dest: string,
+    checkUtf8: boolean,
+    held: ReadonlySet<string>,
+    makeDir: (dest: string) => void,
+  ): Promise<{ facts: ContentFacts; written: boolean }> {
     const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
     // One read for the local header and, for a small entry, its data too.
     const head = this.#readLocal(entry);
     const start = this.#dataStart(entry, head);
     const inBuffer = start - entry.relativeOffsetOfLocalHeader + entry.compressedSize <= head.length;
+    const whole = entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES;
+    if (held.size > 0 && whole) {
+      const compressed = inBuffer
+        ? head.subarray(
+            start - entry.relativeOffsetOfLocalHeader,
+            start - entry.relativeOffsetOfLocalHeader + entry.compressedSize,
+          )
+        : this.#read(start, entry.compressedSize);
+      if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
+      let data: Buffer;
+      if (entry.compressionMethod === METHOD_STORED) {
+        if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
+        data = compressed;
+      } else {
+        data = this.#inflate(compressed, entry);
+      }
+      this.#count(data.length);
+      digest.update(data);
+      const facts = digest.finish();
+      if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
+      if (held.has(facts.sha256)) return { facts, written: false };
+      makeDir(dest);
+      const out = fs.openSync(dest, 'wx', 0o644);
+      try {
+        writeAll(out, data);
+      } finally {
+        fs.closeSync(out);
+      }
+      return { facts, written: true };
+    }
+    makeDir(dest);
     const out = fs.openSync(dest, 'wx', 0o644);
     try {
       if (entry.compressionMethod === METHOD_STORED) {
         if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
         this.#copyStored(start, entry.compressedSize, out, digest);
-      } else if (entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES) {
+      } else if (whole) {
         // (Compressed data is read in one piece of the shared buffer, so at most IO_CHUNK_BYTES.)
         const compressed = inBuffer
           ? head.subarray(
@@ -145,7 +209,7 @@ class EntryReader {
     }
     const facts = digest.finish();
     if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
-    return facts;
+    return { facts, written: true };
   }
 
   /**
@@ -178,11 +242,16 @@ class EntryReader {
     return this.#buffer.subarray(0, n);
   }
 
-  #write(out: number, chunk: Buffer, digest: ContentDigest): void {
-    this.#written += chunk.length;
+  /** Counts extracted bytes against the archive's uncompressed limit (written or not). */
+  #count(n: number): void {
+    this.#written += n;
     if (this.#written > this.#limits.maxArchiveUncompressedBytes) {
       throw new Refusal('tooLargeUncompressed', { bytes: this.#limits.maxArchiveUncompressedBytes });
     }
+  }
+
+  #write(out: number, chunk: Buffer, digest: ContentDigest): void {
+    this.#count(chunk.length);
     digest.update(chunk);
     writeAll(out, chunk);
   }
@@ -198,16 +267,19 @@ class EntryReader {
 
   #inflateWhole(compressed: Buffer, entry: Entry, out: number, digest: ContentDigest): void {
     if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
-    let data: Buffer;
+    this.#write(out, this.#inflate(compressed, entry), digest);
+  }
+
+  /** A small entry's data inflated in one call, never past its declared size. */
+  #inflate(compressed: Buffer, entry: Entry): Buffer {
     try {
       // More output than declared stops the inflation there: a bomb never gets its memory.
-      data = inflateRawSync(compressed, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+      return inflateRawSync(compressed, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
     } catch (err) {
       throw (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
         ? new Refusal('sizeMismatch')
         : new Refusal('corrupt');
     }
-    this.#write(out, data, digest);
   }
 
   async #inflateStream(start: number, entry: Entry, out: number, digest: ContentDigest): Promise<void> {

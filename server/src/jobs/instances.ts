@@ -1,5 +1,5 @@
 /**
- * Which server processes are alive (docs/decisions.md "Leftover sweep"). Every process has an id
+ * Which server processes are alive (docs/decisions/instances.md "Leftover sweep"). Every process has an id
  * `i_{host}_{pid}_{random}`, names its staging folder and its blob leases after it, and renews a
  * heartbeat row (`instance:{id}` in job_leases) every 30 s. Another process's leftovers may be
  * removed once that process is gone: on the same host its pid no longer runs, anywhere its
@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import type { DB } from '../db/database.js';
 import type { LeasesRepository } from '../repositories/leases.js';
 
 export const HEARTBEAT_MS = 30_000;
@@ -48,23 +49,24 @@ export class Instances {
   readonly #host = hostTag();
 
   constructor(
+    private readonly db: DB,
     private readonly leases: Pick<LeasesRepository, 'heartbeat' | 'liveInstances' | 'endInstance'>,
     readonly self: string = newInstanceId(),
   ) {}
 
   /** Renews this process's heartbeat. */
   heartbeat(): Promise<void> {
-    return this.leases.heartbeat(this.self, new Date(Date.now() + HEARTBEAT_TTL_MS).toISOString());
+    return this.leases.heartbeat(this.db, this.self, new Date(Date.now() + HEARTBEAT_TTL_MS).toISOString());
   }
 
   /** Removes the heartbeat at a clean shutdown: this instance holds nothing any more. */
   end(): Promise<void> {
-    return this.leases.endInstance(this.self);
+    return this.leases.endInstance(this.db, this.self);
   }
 
   /** A snapshot: whether an instance id belongs to a running process. */
   async aliveNow(): Promise<(id: string) => boolean> {
-    const live = await this.leases.liveInstances(new Date().toISOString());
+    const live = await this.leases.liveInstances(this.db, new Date().toISOString());
     return (id) => {
       if (id === this.self) return true;
       const m = ID.exec(id);

@@ -1,5 +1,5 @@
 /**
- * Who runs a job that must not run on every instance at once (docs/decisions.md "Job leases").
+ * Who runs a job that must not run on every instance at once (docs/decisions/instances.md "Job leases").
  * A single process runs everything itself. With several instances (REDIS_URL set) a job runs
  * where its lease row was taken: one atomic upsert on the shared database decides, the lease
  * expires on its own if the instance dies mid-run, and after a run it is held a little longer
@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import type { DB } from '../db/database.js';
 import type { LeasesRepository } from '../repositories/leases.js';
 
 export interface JobRunOptions {
@@ -33,6 +34,7 @@ export const runHere: JobRunner = {
 };
 
 export function leasedJobs(
+  db: DB,
   leases: LeasesRepository,
   holder = `${os.hostname()}:${process.pid}:${randomUUID()}`,
 ): JobRunner {
@@ -40,11 +42,11 @@ export function leasedJobs(
   return {
     async run(name, opts, work) {
       const t = Date.now();
-      if (!(await leases.takeJob(name, holder, iso(t + opts.holdMs), iso(t)))) return { ran: false };
+      if (!(await leases.takeJob(db, name, holder, iso(t + opts.holdMs), iso(t)))) return { ran: false };
       try {
         return { ran: true, result: await work() };
       } finally {
-        await leases.holdJobUntil(name, holder, iso(Date.now() + opts.cooldownMs));
+        await leases.holdJobUntil(db, name, holder, iso(Date.now() + opts.cooldownMs));
       }
     },
   };

@@ -1,5 +1,5 @@
 /**
- * The leftover sweep (docs/decisions.md "Leftover sweep"): whatever a crash (kill -9) left
+ * The leftover sweep (docs/decisions/instances.md "Leftover sweep"): whatever a crash (kill -9) left
  * half-made is removed — at start-up before the server takes requests, then every few minutes:
  * staging folders (or a deploy PUT's one file) and blob leases of uploads whose process is gone,
  * and blobs no deployment references (stored just before a crash, before their rows were written),
@@ -8,14 +8,15 @@
  * Staging folders are named after their instance (staging/{instance}.{upload}): any process
  * sweeping the folder removes those of dead instances (jobs/instances.ts), never a live one's. The blob part
  * runs on one instance at a time through a job lease and never deletes a blob a live upload has
- * leased (docs/decisions.md "Orphan sweep safety").
+ * leased (docs/decisions/instances.md "Orphan sweep safety").
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { stagingRoot } from '../ingest/staging.js';
+import type { DB } from '../db/database.js';
+import { parseStagingName, stagingRoot } from '../ingest/staging.js';
+import type { Metrics } from '../metrics/metrics.js';
 import type { LeasesRepository } from '../repositories/leases.js';
-import type { BlobGate } from '../services/blob-gate.js';
-import type { Metrics } from '../services/metrics.js';
+import type { BlobGate } from '../storage/blob-gate.js';
 import type { BlobStore } from '../storage/index.js';
 import { type Instances, isInstanceId, leaseOwner } from './instances.js';
 import type { JobRunner } from './job-runner.js';
@@ -37,8 +38,9 @@ export interface SweepResult {
 }
 
 export interface SweepDeps {
+  db: DB;
   store: BlobStore;
-  gate: BlobGate;
+  gate: BlobGate<DB>;
   leases: LeasesRepository;
   jobs: JobRunner;
   dataDir: string;
@@ -58,18 +60,6 @@ export interface SweepDeps {
    * leftovers: the sweep runs after requests began when the database was unreachable at start.
    */
   keepStagedFrom?: number;
-}
-
-/** When a staging folder was made, from its name (ingest/staging.ts's `{base36 ms}-{random}`). */
-function stagedAt(name: string): number {
-  const ms = Number.parseInt(name.split('-')[0] ?? '', 36);
-  return Number.isFinite(ms) ? ms : 0;
-}
-
-/** The instance that made a staging folder (`{instance}.{upload}`), when its name says. */
-function stagedBy(name: string): string | null {
-  const owner = name.split('.')[0] ?? '';
-  return name.includes('.') && isInstanceId(owner) ? owner : null;
 }
 
 /** Bytes of a staged file, or of the files under a staged folder (what removing it frees). */
@@ -92,14 +82,16 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
   const alive = await aliveNow();
   let stagingRemoved = 0;
   for (const name of names) {
-    const owner = stagedBy(name);
+    // Named by ingest/staging.ts: the instance that made it, when it says, and when.
+    const staged = parseStagingName(name);
+    const owner = staged.owner !== null && isInstanceId(staged.owner) ? staged.owner : null;
     if (owner) {
       if (alive(owner)) continue;
-    } else if (deps.shared && stagedAt(name) > cutoff) {
+    } else if (deps.shared && staged.madeAt > cutoff) {
       // A folder from before instance folders (or unknown): by its age, as before.
       continue;
     }
-    if (deps.keepStagedFrom !== undefined && stagedAt(name) >= deps.keepStagedFrom) continue;
+    if (deps.keepStagedFrom !== undefined && staged.madeAt >= deps.keepStagedFrom) continue;
     const dir = path.join(root, name);
     const bytes = await stagedBytes(dir);
     await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 3 });
@@ -112,16 +104,16 @@ export async function sweepLeftovers(deps: SweepDeps): Promise<SweepResult> {
     // Others starting within a minute of this sweep need not repeat it.
     { holdMs: 30 * 60_000, cooldownMs: deps.cooldownMs ?? 60_000 },
     async () => {
-      let leasesRemoved = await deps.leases.dropBlobLeasesBefore(new Date(cutoff).toISOString());
+      let leasesRemoved = await deps.leases.dropBlobLeasesBefore(deps.db, new Date(cutoff).toISOString());
       // Leases of uploads whose instance is gone: their blobs are orphans now, not in an hour.
-      const uploads = await deps.leases.blobLeaseUploads();
+      const uploads = await deps.leases.blobLeaseUploads(deps.db);
       const leaseAlive = await aliveNow();
       const dead = uploads.filter((id) => {
         const owner = leaseOwner(id);
         return owner !== null && !leaseAlive(owner);
       });
-      leasesRemoved += await deps.leases.dropBlobLeasesOf(dead);
-      await deps.leases.dropDeadInstances(new Date().toISOString());
+      leasesRemoved += await deps.leases.dropBlobLeasesOf(deps.db, dead);
+      await deps.leases.dropDeadInstances(deps.db, new Date().toISOString());
       const deploysExpired = (await deps.expireDeploys?.()) ?? 0;
       await deps.dropRenderJobs?.();
       let removed = 0;

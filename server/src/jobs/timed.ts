@@ -1,6 +1,7 @@
 /**
  * Timed work while the server runs: counted site views are written every few seconds; preview
- * tokens that can no longer open anything (expired or revoked) are deleted every few minutes; the
+ * tokens that can no longer open anything (expired or revoked) are deleted every few minutes; old
+ * notices and analytics rows every few hours (services/retention.ts); the
  * showcase's search index takes queued changes in the background (from the start, so a large
  * backlog after an upgrade is not left to the first visitor). Timers never keep the process alive,
  * and a run never overlaps the previous one.
@@ -12,6 +13,7 @@
  */
 
 import type { PreviewService } from '../services/previews.js';
+import type { RetentionService } from '../services/retention.js';
 import type { ShowcaseService } from '../services/showcase.js';
 import type { ViewCounter } from '../services/views.js';
 import { HEARTBEAT_MS } from './instances.js';
@@ -24,6 +26,8 @@ export interface TimedJobsOptions {
   previewPurgeMs?: number;
   /** How often queued showcase changes are applied in the background (ms). Default 30 s. */
   showcaseIndexMs?: number;
+  /** How often old notices and analytics rows are deleted (ms). Default 6 h. */
+  retentionMs?: number;
   onError?: (job: string, error: unknown) => void;
   /** Who runs the jobs that need only one instance (default: this process). */
   jobs?: JobRunner;
@@ -43,6 +47,8 @@ export function startTimedJobs(
     views: ViewCounter;
     previews: PreviewService;
     showcase: Pick<ShowcaseService, 'refreshIndex'>;
+    /** Deletes old notices and analytics rows (services/retention.ts); absent in older callers. */
+    retention?: Pick<RetentionService, 'run'>;
   },
   opts: TimedJobsOptions = {},
 ): TimedJobs {
@@ -89,6 +95,17 @@ export function startTimedJobs(
     once('showcase-index', indexMs, () => services.showcase.refreshIndex()),
     true,
   );
+
+  const retention = services.retention;
+  if (retention) {
+    const retentionMs = opts.retentionMs ?? 6 * 3_600_000;
+    every(
+      'retention',
+      retentionMs,
+      once('retention', retentionMs, () => retention.run()),
+      true,
+    );
+  }
 
   if (opts.heartbeat) every('instance-heartbeat', HEARTBEAT_MS, opts.heartbeat);
   if (opts.sweep) every('leftover-sweep', opts.sweep.everyMs, opts.sweep.run);

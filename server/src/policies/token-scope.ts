@@ -1,5 +1,5 @@
 /**
- * What an API token may do (docs/decisions.md "API tokens"): act as its owner for the owner's own
+ * What an API token may do (docs/decisions/deploys.md "API tokens"): act as its owner for the owner's own
  * projects and deploys, nothing else. Administration, the token list itself, and account changes
  * (profile, password, sign-out, refresh) need a session from the web app, whatever the owner's role,
  * so a token leaked from a CI job can't widen itself or take over the account.

@@ -8,10 +8,14 @@ import type {
   ProjectFileDto,
   PublicProjectDto,
   ReviewCommentDto,
+  SiteRulesDto,
 } from '@sitehall/contracts';
 import type { DeploymentFileRow, DeploymentRow } from '../db/types.js';
+import type { Actor } from '../domain/actor.js';
+import { type ReviewedProject, reviewedProjectOf } from '../domain/review-transitions.js';
+import { type SiteUrlOptions, siteUrl, thumbnailUrl } from '../domain/site-urls.js';
+import { reviewAbilities, rollbackAbility } from '../policies/review.js';
 import type { ProjectWithOwner } from '../repositories/projects.js';
-import { type SiteUrlOptions, siteUrl, thumbnailUrl } from './urls.js';
 
 export function presentFile(f: DeploymentFileRow): ProjectFileDto {
   return {
@@ -23,9 +27,11 @@ export function presentFile(f: DeploymentFileRow): ProjectFileDto {
   };
 }
 
+/** A version of `project`, with what `viewer` may do with it now. */
 export function presentDeployment(
   d: DeploymentRow & { reviewer?: string | null },
-  liveId: number | null,
+  project: ReviewedProject & { ownerId: number },
+  viewer: Actor,
 ): DeploymentDto {
   return {
     id: d.id,
@@ -40,7 +46,8 @@ export function presentDeployment(
     reviewed_at: d.reviewed_at,
     reviewed_by: d.reviewer ?? null,
     review_comment: d.review_comment,
-    is_live: d.id === liveId,
+    is_live: d.id === project.liveDeploymentId,
+    abilities: { rollback: rollbackAbility(viewer, project, { id: d.id, status: d.status }) },
   };
 }
 
@@ -56,10 +63,13 @@ export function presentProject(
     /** Detail only: the newest version's usability findings, for the uploader to fix. */
     usability?: ContentFinding[];
     urls: SiteUrlOptions;
+    /** Who asks: the abilities are theirs. */
+    viewer: Actor;
   },
 ): ProjectDto {
   const d = extra.latest;
   const isLive = p.live_deployment_id !== null;
+  const reviewed = { ...reviewedProjectOf(p), ownerId: p.owner_id };
   return {
     id: p.id,
     project_id: p.id,
@@ -83,14 +93,18 @@ export function presentProject(
     approved_by: p.approved_by_username,
     published_at: p.published_at,
     rejectionReason: p.status === 'rejected' ? (d?.review_comment ?? null) : null,
+    // A takedown writes its reason on the version it took offline and on any newer upload.
+    takedownReason: p.status === 'taken_down' ? (d?.review_comment ?? null) : null,
+    abilities: reviewAbilities(extra.viewer, reviewed),
     viewCount: Number(p.view_count),
     access_count: Number(p.view_count),
     download_count: Number(p.download_count),
-    access_url: isLive ? siteUrl(p.id, extra.urls) : null,
+    access_url: isLive ? siteUrl({ id: p.id, name: p.site_name }, extra.urls) : null,
+    site_name: p.site_name,
     owner: { id: p.owner_id, username: p.owner_username },
     ...(extra.files ? { files: extra.files.map(presentFile) } : {}),
     ...(extra.deployments
-      ? { deployments: extra.deployments.map((x) => presentDeployment(x, p.live_deployment_id)) }
+      ? { deployments: extra.deployments.map((x) => presentDeployment(x, reviewed, extra.viewer)) }
       : {}),
     ...(extra.reviewComments ? { review_comments: extra.reviewComments } : {}),
     live_version: extra.live?.version ?? null,
@@ -98,7 +112,76 @@ export function presentProject(
     ...(extra.usability ? { usability_findings: extra.usability } : {}),
     // The owner and admins see the newest version as soon as it is rendered (docs/render.md).
     thumbnail_url: thumbnailUrl(d?.thumbnail_sha256) ?? thumbnailUrl(extra.live?.thumbnail_sha256),
+    routing: {
+      spa_fallback: Number(p.spa_fallback) === 1,
+      clean_urls: Number(p.clean_urls) === 1,
+      rules: presentSiteRules(d?.site_rules ?? null),
+    },
   };
+}
+
+/**
+ * What a project's detail is made of (services/projects.ts `detail`): its row, the newest and the
+ * live version, the newest version's files and usability findings, every version and the review
+ * history.
+ */
+export interface ProjectDetailRows {
+  project: ProjectWithOwner;
+  latest?: DeploymentRow;
+  live?: DeploymentRow;
+  files: DeploymentFileRow[];
+  deployments: (DeploymentRow & { reviewer: string | null })[];
+  reviewComments: ReviewCommentRow[];
+  usability: ContentFinding[];
+}
+
+/** A row of a project's review history (repositories/review-comments.ts `ofProject`). */
+export interface ReviewCommentRow {
+  id: number;
+  action: string;
+  comment: string | null;
+  created_at: string;
+  reviewer?: string | null;
+  deployment_version?: number | null;
+}
+
+export function presentReviewComment(c: ReviewCommentRow): ReviewCommentDto {
+  return {
+    id: c.id,
+    action: c.action,
+    comment: c.comment,
+    reviewer: c.reviewer ?? null,
+    deployment_version: c.deployment_version ?? null,
+    created_at: c.created_at,
+  };
+}
+
+/** A project's detail page (owner or admin): every version, the files, the review history. */
+export function presentProjectDetail(d: ProjectDetailRows, viewer: Actor, urls: SiteUrlOptions): ProjectDto {
+  return presentProject(d.project, {
+    latest: d.latest,
+    live: d.live,
+    files: d.files,
+    usability: d.usability,
+    deployments: d.deployments,
+    reviewComments: d.reviewComments.map(presentReviewComment),
+    urls,
+    viewer,
+  });
+}
+
+/** A version's stored _redirects and _headers text (deployments.site_rules), for the owner and reviewer. */
+export function presentSiteRules(stored: string | null): SiteRulesDto | null {
+  if (!stored) return null;
+  try {
+    const text = JSON.parse(stored) as { redirects?: unknown; headers?: unknown };
+    return {
+      redirects: typeof text.redirects === 'string' ? text.redirects : null,
+      headers: typeof text.headers === 'string' ? text.headers : null,
+    };
+  } catch {
+    return null;
+  }
 }
 
 /** A row of the admin lists: the project, its newest version's content check badge, its wait. */
@@ -110,10 +193,11 @@ export function presentAdminProject(
     contentCheck: ContentCheckSummary | null;
     fileNames?: string[];
     urls: SiteUrlOptions;
+    viewer: Actor;
   },
 ): AdminProjectDto {
   return {
-    ...presentProject(p, { latest: extra.latest, live: extra.live, urls: extra.urls }),
+    ...presentProject(p, { latest: extra.latest, live: extra.live, urls: extra.urls, viewer: extra.viewer }),
     content_check: extra.contentCheck,
     pending_since: p.status === 'pending' ? (extra.latest?.created_at ?? null) : null,
     ...(extra.fileNames ? { file_names: extra.fileNames } : {}),
@@ -130,6 +214,7 @@ export function presentPublicProject(
     approved_at: string | null;
     view_count: number;
     owner_username: string;
+    site_name: string | null;
     file_count: number;
     total_size: number;
     thumbnail_sha256?: string | null;
@@ -147,7 +232,8 @@ export function presentPublicProject(
     file_size: Number(r.total_size),
     featured: r.featured === 1,
     viewCount: Number(r.view_count),
-    access_url: siteUrl(r.id, urls),
+    access_url: siteUrl({ id: r.id, name: r.site_name }, urls),
+    site_name: r.site_name,
     owner: { username: r.owner_username },
     thumbnail_url: thumbnailUrl(r.thumbnail_sha256),
   };

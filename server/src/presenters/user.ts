@@ -14,6 +14,7 @@ export function presentUser(u: UserRow): UserDto {
     created_at: u.created_at,
     updated_at: u.updated_at,
     last_login_at: u.last_login_at,
+    email_notifications: u.email_notifications !== 0,
   };
 }
 
@@ -29,5 +30,7 @@ export function presentAdminUser(
     storage_used_bytes: usedBytes,
     storage_quota_bytes: u.storage_quota_bytes === null ? null : Number(u.storage_quota_bytes),
     storage_limit_bytes: Number(u.storage_quota_bytes ?? platformQuota),
+    // A lock-out that has run out is no lock-out (the column is cleared only by an unlock).
+    locked_until: u.locked_until && u.locked_until > new Date().toISOString() ? u.locked_until : null,
   };
 }

@@ -3,6 +3,7 @@
  * first use with bounded memory and no network of its own, restarted after a number of pages or
  * when it crashed or a render failed (a hung renderer is not reused).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 
@@ -36,6 +37,10 @@ export const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  // The fake origins (render-page.ts) count as secure contexts, as the sites port on localhost and
+  // any https install do for visitors: a site's COOP and COEP then give it cross-origin isolation,
+  // and secure-only APIs (service workers, crypto.subtle) are there, as on the live site.
+  '--unsafely-treat-insecure-origin-as-secure=*.render.invalid',
 ];
 
 /** Whether the configured Chromium exists and can be run; the reason when not. */
@@ -52,6 +57,8 @@ export class RenderBrowser {
   #browser: Browser | null = null;
   #launching: Promise<Browser> | null = null;
   #pages = 0;
+  /** Playwright's zone storage, once playwright is loaded and it was found (see idle()). */
+  #zones: AsyncLocalStorage<unknown> | null = null;
 
   constructor(
     private readonly executablePath: string,
@@ -68,7 +75,11 @@ export class RenderBrowser {
     // playwright-core is loaded with the first launch, not at start: ~275 ms and ~90 MB of a
     // server whose render worker is off or has nothing to render yet.
     this.#launching ??= import('playwright-core')
-      .then(({ chromium }) =>
+      .then(async ({ chromium }) => {
+        this.#zones ??= await playwrightZones();
+        return chromium;
+      })
+      .then((chromium) =>
         chromium.launch({
           executablePath: this.executablePath,
           args: CHROMIUM_ARGS,
@@ -90,6 +101,15 @@ export class RenderBrowser {
     return browser;
   }
 
+  /**
+   * Says no render is running: the async context playwright's client turned on for its calls is
+   * turned off again (docs/decisions/serving.md "No async hooks between renders"). Every call
+   * through playwright turns it back on.
+   */
+  idle(): void {
+    this.#zones?.disable();
+  }
+
   /** Closes the browser; one that does not close in time is left to its disconnection. */
   async close(): Promise<void> {
     const browser = this.#browser;
@@ -99,5 +119,24 @@ export class RenderBrowser {
       browser.close().catch(() => {}),
       new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref()),
     ]);
+  }
+}
+
+/**
+ * The AsyncLocalStorage playwright's client runs each API call in (its "zones"), or null when this
+ * version of playwright-core keeps it elsewhere. Once one has run, Node 20 keeps an async hook on
+ * in the whole process (every promise, timer and socket write pays for it: a small site file's
+ * answer costs about a quarter more), until the storage is disabled. Not a public API of
+ * playwright's: looked up defensively, and server/test/render.test.ts checks it is found.
+ */
+async function playwrightZones(): Promise<AsyncLocalStorage<unknown> | null> {
+  // A variable specifier: the bundle has no types, and is the module playwright-core loads.
+  const bundle = 'playwright-core/lib/coreBundle';
+  try {
+    const m = (await import(bundle)) as { utils?: { emptyZone?: { _asyncLocalStorage?: unknown } } };
+    const storage = m.utils?.emptyZone?._asyncLocalStorage;
+    return storage instanceof AsyncLocalStorage ? storage : null;
+  } catch {
+    return null;
   }
 }

@@ -3,6 +3,8 @@ import {
   CANARIES,
   canaryForField,
   findCanaries,
+  findFragments,
+  findInHost,
   findTypedCanaries,
   idCheckChar,
   keyPieces,
@@ -74,5 +76,51 @@ describe('canaries', () => {
     expect(findTypedCanaries(pieces('Pw!Cnry1x').join(''))).toEqual([]);
     expect(keyPieces('https://k.example/', '{"k":"a"}')).toEqual(['a']);
     expect(keyPieces('https://k.example/', 'k=b')).toEqual(['b']);
+  });
+});
+
+describe('canaries in pieces and in host names', () => {
+  it("are found as a fragment when a logger's buffer left before the value was whole", () => {
+    expect(findFragments('https://x.example/k?k=canarytext7')).toEqual([
+      { kind: 'text', encoding: 'fragment' },
+    ]);
+    // Whole, it is no fragment; seven characters, or a piece every canary has, are nothing.
+    expect(findFragments(`k=${CANARIES.text}`)).toEqual([]);
+    expect(findFragments('k=canaryt')).toEqual([]);
+    expect(findFragments(`k=${CANARIES.card.slice(2, 12)}`)).toEqual([
+      { kind: 'card', encoding: 'fragment' },
+    ]);
+  });
+
+  it('are found in the labels of a host name: plain (lower-cased, "!" dropped), hex and base32', () => {
+    const label = CANARIES.password.toLowerCase().replace(/[^a-z0-9]/g, '');
+    expect(findInHost(`${CANARIES.phone}.${label}.evil.top`)).toEqual([
+      { kind: 'password', encoding: 'plain' },
+      { kind: 'phone', encoding: 'plain' },
+    ]);
+    expect(findInHost(`${Buffer.from(CANARIES.username).toString('hex')}.evil.top`)).toEqual([
+      { kind: 'username', encoding: 'hex' },
+    ]);
+    const base32 = (s: string) => {
+      const bits = [...Buffer.from(s)].map((b) => b.toString(2).padStart(8, '0')).join('');
+      return (bits.match(/.{1,5}/g) ?? [])
+        .map((c) => 'abcdefghijklmnopqrstuvwxyz234567'[Number.parseInt(c.padEnd(5, '0'), 2)])
+        .join('');
+    };
+    expect(findInHost(`${base32(CANARIES.email)}.evil.top`)).toEqual([{ kind: 'email', encoding: 'base32' }]);
+    // The receiver's own name is no data; an ordinary CDN host carries none.
+    expect(findInHost('canaryuser7731.top')).toEqual([]);
+    expect(findInHost('cdn.jsdelivr.net')).toEqual([]);
+  });
+
+  it('read a CSS side channel one path per key, and batches of a logger joined', () => {
+    const css = [...CANARIES.password].flatMap((c) =>
+      keyPieces(`https://c.example/k/${encodeURIComponent(c)}`, ''),
+    );
+    expect(findTypedCanaries(css.join(''))).toEqual([{ kind: 'password', encoding: 'keys' }]);
+    // A path segment counts only when the request carries nothing else.
+    expect(keyPieces('https://c.example/k?c=a', '')).toEqual(['a']);
+    const batches = ['canarytext7', '731canaryke'].flatMap((b) => keyPieces(`https://b.example/?k=${b}`, ''));
+    expect(findTypedCanaries(batches.join(''))).toEqual([{ kind: 'text', encoding: 'keys' }]);
   });
 });

@@ -53,6 +53,8 @@ export const CANARIES: Readonly<Record<CanaryKind, string>> = {
   email: 'canarymail7731@163.com',
   username: 'canaryuser7731',
   text: 'canarytext7731',
+  // Pressed with no field focused: only a listener on the whole page (a keylogger) gets them.
+  keystrokes: 'canarykeys7731',
 };
 
 const DIGITS_ONLY: ReadonlySet<CanaryKind> = new Set(['card', 'id_number', 'sms_code', 'phone']);
@@ -74,7 +76,12 @@ export function canaryForField(type: string, describedAs: string): CanaryKind | 
   return 'text';
 }
 
-export type Encoding = 'plain' | 'url' | 'base64' | 'hex' | 'escape' | 'keys';
+/**
+ * How a canary was found: as sent, under an encoding, sent key by key or in batches (`keys`), a
+ * piece of it alone (`fragment`: a logger's buffer flushed before the value was whole), or in a
+ * host name's labels (`base32` besides plain and hex: what fits a DNS label).
+ */
+export type Encoding = 'plain' | 'url' | 'base64' | 'hex' | 'escape' | 'keys' | 'fragment' | 'base32';
 
 export interface CanaryHit {
   kind: CanaryKind;
@@ -183,6 +190,93 @@ export function findCanaries(payload: string): CanaryHit[] {
   return hits;
 }
 
+/** The shortest piece of a typed value that counts as a fragment of it: of text, of digits. */
+const FRAGMENT_MIN = 8;
+const DIGIT_FRAGMENT_MIN = 10;
+
+/** The pieces of each canary that are in no other canary (the windows a fragment is matched by). */
+const FRAGMENTS: ReadonlyArray<[CanaryKind, string[]]> = (Object.keys(CANARIES) as CanaryKind[]).map(
+  (kind) => {
+    const value = CANARIES[kind];
+    const n = DIGITS_ONLY.has(kind) ? DIGIT_FRAGMENT_MIN : FRAGMENT_MIN;
+    const windows = new Set<string>();
+    for (let i = 0; i + n <= value.length; i++) windows.add(value.slice(i, i + n));
+    const others = (Object.keys(CANARIES) as CanaryKind[]).filter((k) => k !== kind).map((k) => CANARIES[k]);
+    return [kind, [...windows].filter((w) => !others.some((o) => o.includes(w)))];
+  },
+);
+
+/**
+ * The canaries of which only a piece is in `payload` (eight characters or more, ten of digits, a
+ * piece no other canary has): what a keylogger sends when its buffer fills before a value is
+ * whole. Kinds found whole are not listed.
+ */
+export function findFragments(payload: string): CanaryHit[] {
+  if (!payload) return [];
+  const whole = new Set(findCanaries(payload).map((h) => h.kind));
+  const hits: CanaryHit[] = [];
+  for (const r of readings(payload)) {
+    const digits = r.text.replace(/[\s\-.]/g, '');
+    for (const [kind, windows] of FRAGMENTS) {
+      if (whole.has(kind) || hits.some((h) => h.kind === kind)) continue;
+      const text = DIGITS_ONLY.has(kind) ? digits : r.text;
+      if (windows.some((w) => text.includes(w))) hits.push({ kind, encoding: 'fragment' });
+    }
+  }
+  return hits;
+}
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** RFC 4648 base32 (the alphabet DNS exfiltration uses: it survives a name's lowercasing), or ''. */
+function base32Decode(s: string): string {
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const ch of s) {
+    const v = BASE32.indexOf(ch);
+    if (v < 0) return '';
+    value = (value << 5) | v;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out).toString('utf8');
+}
+
+/** A value as it can live in a host name: lower case, letters and digits only. */
+const asLabel = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The canaries a host name carries (DNS-prefetch, preconnect or any request to a made-up
+ * subdomain): in its labels, lower-cased with what a label can't hold left out, or hex or base32
+ * in a label or across the labels joined.
+ */
+export function findInHost(host: string): CanaryHit[] {
+  const labels = host.toLowerCase().replace(/:\d+$/, '').split('.').filter(Boolean);
+  // The registrable part (two labels) is the receiver's own name, not data.
+  const data = labels.slice(0, Math.max(0, labels.length - 2));
+  if (data.length === 0) return [];
+  const joined = data.join('');
+  const readingsOf: Array<{ text: string; encoding: Encoding }> = [{ text: joined, encoding: 'plain' }];
+  for (const part of [...data, joined]) {
+    if (/^(?:[0-9a-f]{2}){4,}$/.test(part))
+      readingsOf.push({ text: asLabel(Buffer.from(part, 'hex').toString('utf8')), encoding: 'hex' });
+    if (part.length >= 8 && /^[a-z2-7]+$/.test(part)) {
+      const decoded = base32Decode(part);
+      if (printable(decoded)) readingsOf.push({ text: asLabel(decoded), encoding: 'base32' });
+    }
+  }
+  const hits: CanaryHit[] = [];
+  for (const r of readingsOf)
+    for (const kind of Object.keys(CANARIES) as CanaryKind[])
+      if (!hits.some((h) => h.kind === kind) && r.text.includes(asLabel(CANARIES[kind])))
+        hits.push({ kind, encoding: r.encoding });
+  return hits;
+}
+
 /**
  * Whether `value` was sent key by key in `keys` (the short values of a host's requests, joined).
  * The browser may not repeat a request identical to one still in flight (an image beacon for the
@@ -210,31 +304,57 @@ function typedIn(keys: string, value: string): boolean {
   return false;
 }
 
-/** The canaries a logger sent one key per request (see keyPieces). */
+/** The canaries a logger sent one key per request, or in batches (see keyPieces). */
 export function findTypedCanaries(keys: string): CanaryHit[] {
+  const whole = new Set(findCanaries(keys).map((h) => h.kind));
   return (Object.keys(CANARIES) as CanaryKind[])
-    .filter((kind) => typedIn(keys, CANARIES[kind]))
+    .filter((kind) => whole.has(kind) || typedIn(keys, CANARIES[kind]))
     .map((kind) => ({ kind, encoding: 'keys' as const }));
 }
 
+/** The longest value taken as one piece of a key-by-key or batched send. */
+const PIECE_MAX = 40;
+const isPiece = (v: string) => v.length > 0 && v.length <= PIECE_MAX;
+
 /**
- * The short values of one request (query values, a body or frame of a few characters): a logger
- * that sends one key per request is read by joining them, host by host, in the order sent.
+ * The short values of one request (query values, a short last path segment, a body or frame of a
+ * few dozen characters): a logger that sends one key per request, or its buffer in batches, is
+ * read by joining them, host by host, in the order sent. A CSS side channel asks one address per
+ * key (`url(https://x.example/k/a)`): with no query and no body, the last segment of the path (of
+ * three characters at most) is a piece.
  */
 export function keyPieces(url: string, body: string): string[] {
   const pieces: string[] = [];
   try {
-    for (const [, v] of new URL(url).searchParams) if (v.length > 0 && v.length <= 3) pieces.push(v);
+    const u = new URL(url);
+    for (const [, v] of u.searchParams) if (isPiece(v)) pieces.push(v);
+    if (u.search || body) return keyPiecesOfBody(pieces, body);
+    const last = u.pathname
+      .slice(u.pathname.lastIndexOf('/') + 1)
+      .replace(/\.(png|gif|jpe?g|svg|webp)$/i, '');
+    const segment = percentDecodeStrict(last);
+    if (segment.length > 0 && segment.length <= 3) pieces.push(segment);
   } catch {}
+  return keyPiecesOfBody(pieces, body);
+}
+
+function keyPiecesOfBody(pieces: string[], body: string): string[] {
   const b = body.trim();
   if (b.length <= 200 && /^[\w.%-]+=/.test(b)) {
-    for (const [, v] of new URLSearchParams(b)) if (v.length > 0 && v.length <= 3) pieces.push(v);
-  } else if (b.length > 0 && b.length <= 3) pieces.push(b);
-  else if (b.length <= 200 && b.startsWith('{')) {
+    for (const [, v] of new URLSearchParams(b)) if (isPiece(v)) pieces.push(v);
+  } else if (b.length <= 200 && b.startsWith('{')) {
     try {
       for (const v of Object.values(JSON.parse(b) as Record<string, unknown>))
-        if (typeof v === 'string' && v.length > 0 && v.length <= 3) pieces.push(v);
+        if (typeof v === 'string' && isPiece(v)) pieces.push(v);
     } catch {}
-  }
+  } else if (isPiece(b)) pieces.push(b);
   return pieces;
+}
+
+function percentDecodeStrict(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

@@ -7,25 +7,40 @@
  * setting, a public stylesheet, font or image fetched from a checked public address). The browser's
  * own network is a dead proxy besides, so nothing it does reaches beyond this process.
  *
- * The page is opened twice, as a desktop and as a phone visitor in China (profiles.ts), each with a
- * fake clock; the visitor (visitor.ts) types canaries into it, and every request, beacon and
- * WebSocket frame is searched for them (canaries.ts).
+ * The page is opened as a desktop visitor in China, and again as a phone visitor when it can tell
+ * the two apart (profiles.ts, docs/render.md "As a visitor arrives"), each with a fake clock; the
+ * visitor (visitor.ts) types canaries into it, and every request, beacon, WebSocket frame and link
+ * hint is searched for them (canaries.ts).
  */
 import type { Readable } from 'node:stream';
 import type { Browser, Page, Request, Route } from 'playwright-core';
-import { resolveSiteFile, type SiteFile } from '../serve/resolve.js';
+import type { SiteFile } from '../serve/resolve.js';
 import { siteSecurityHeaders } from '../serve/site-headers.js';
-import { type CanaryKind, type Encoding, findCanaries, findTypedCanaries, keyPieces } from './canaries.js';
+import { decideSiteRequest, type SiteRouting } from '../serve/site-request.js';
+import { withSiteHeaders } from '../serve/site-rules.js';
+import {
+  type CanaryKind,
+  type Encoding,
+  findCanaries,
+  findFragments,
+  findInHost,
+  findTypedCanaries,
+  keyPieces,
+} from './canaries.js';
 import { DESKTOP, majorOf, PHONE, type ProfileName, type RenderProfile, visitorScript } from './profiles.js';
 import { fetchPublicAsset } from './public-assets.js';
-import { visit } from './visitor.js';
+import { sameOriginFrames, visit } from './visitor.js';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 /** The load (network idle, or this at most) of each pass. */
 export const LOAD_TIMEOUT_MS = 10_000;
 const SCREENSHOT_TIMEOUT_MS = 5_000;
-/** The visitor's time in one pass (typing, pressing, the fake clock's jumps). */
-const VISIT_TIMEOUT_MS = 5_000;
+/**
+ * The visitor's time in one pass (typing, pressing, the fake clock's jumps). A visit of a page with
+ * a form takes about 1 s on an idle machine and several at a load of 40; the limit is what a page
+ * that stalls the visitor can hold the worker for.
+ */
+const VISIT_TIMEOUT_MS = 8_000;
 /** What is kept of each kind of observation: enough for the reviewer, bounded for the report. */
 const KEEP = 20;
 
@@ -33,7 +48,13 @@ export interface RenderSite {
   /** The deployment (names the fake origin). */
   id: number;
   entryFile: string | null;
-  lookup: (path: string) => Promise<SiteFile | undefined>;
+  /** The version's files by path (NFC, '/'-separated). */
+  files: ReadonlyMap<string, SiteFile>;
+  /**
+   * What its `_redirects` and `_headers` and its project's switches declare (services/site-index.ts
+   * `routingOf`); null or absent: nothing, as on the live site.
+   */
+  routing?: SiteRouting | null;
   read: (file: SiteFile) => Promise<Readable>;
 }
 
@@ -80,6 +101,12 @@ export interface Observations {
   loadTimeoutMs: number;
   /** The visitor profiles the page was opened with. */
   profiles: ProfileName[];
+  /**
+   * Why the page was opened as a phone too (docs/render.md "As a visitor arrives"), or null when the
+   * desktop pass showed nothing a phone could be told apart by: the device property a script read,
+   * the word naming one in a file the page loaded, or `hidden controls`.
+   */
+  phoneBecause: string | null;
 }
 
 export interface RenderResult {
@@ -97,6 +124,11 @@ export class RenderTimeout extends Error {
   }
 }
 
+/** What the render asks of the serving decision: a visitor's GET of the live site. */
+const GET = { method: 'GET', preview: false, prefetch: false } as const;
+/** Redirects followed within the site before the request is given up (browsers stop at 20). */
+const MAX_REDIRECTS = 10;
+
 export const siteOrigin = (id: number) => `http://site-${id}.render.invalid`;
 
 export const emptyObservations = (): Observations => ({
@@ -111,11 +143,18 @@ export const emptyObservations = (): Observations => ({
   loadTimedOut: false,
   loadTimeoutMs: LOAD_TIMEOUT_MS,
   profiles: [],
+  phoneBecause: null,
 });
 
-/** Reports the page's calls of permission APIs through an exposed binding, before any script runs. */
+/**
+ * Reports the page's calls of permission APIs through an exposed binding, before any script runs.
+ * Each probe keeps its binding to itself and takes it off the page's window, so the page can't
+ * call it (a page calling a binding in a loop would hold the render's connection to the browser).
+ */
 const PERMISSION_PROBE = `(() => {
-  const report = (what) => { try { window.__sitehallPermission(what); } catch {} };
+  const send = window.__sitehallPermission;
+  try { delete window.__sitehallPermission; } catch {}
+  const report = (what) => { try { send(what); } catch {} };
   const wrap = (obj, name, what) => {
     if (!obj || typeof obj[name] !== 'function') return;
     const orig = obj[name];
@@ -128,9 +167,173 @@ const PERMISSION_PROBE = `(() => {
   try { wrap(navigator.clipboard, 'readText', 'clipboard'); } catch {}
 })();`;
 
+/**
+ * Reports link hints (dns-prefetch, preconnect, prefetch, prerender, preload) the page has or adds,
+ * through a binding: a hint's host is looked up or connected to without a request the route handler
+ * sees, so data in its labels would leave unseen. Watched from the document's start, added and
+ * changed links alike (one added and removed at once is still reported).
+ */
+const HINT_PROBE = `(() => {
+  const send = window.__sitehallHint;
+  try { delete window.__sitehallHint; } catch {}
+  const rels = /(?:^|\\s)(dns-prefetch|preconnect|prefetch|prerender|preload|modulepreload)(?:\\s|$)/i;
+  const seen = new Set();
+  const report = (el) => {
+    try {
+      if (!el || el.tagName !== 'LINK') return;
+      const m = rels.exec(el.getAttribute('rel') || '');
+      const href = el.getAttribute('href') || '';
+      if (!m || !href) return;
+      let url = href;
+      try { url = new URL(href, document.baseURI).href; } catch {}
+      const key = m[1] + ' ' + url;
+      if (seen.has(key) || seen.size > 200) return;
+      seen.add(key);
+      send(m[1].toLowerCase(), url);
+    } catch {}
+  };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'attributes') report(r.target);
+      else r.addedNodes.forEach((n) => {
+        if (n.nodeType !== 1) return;
+        report(n);
+        if (n.querySelectorAll) n.querySelectorAll('link').forEach(report);
+      });
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['href', 'rel'] });
+})();`;
+
+/**
+ * The desktop pass's watch for what tells a phone from a desktop (docs/render.md "As a visitor
+ * arrives"): the first read of one of these by the page is reported through a binding, and the
+ * page is then opened as a phone too. Getters are wrapped where they are defined, so reads by
+ * obfuscated code count; `'ontouchstart' in window` can't be watched this way and is found by its
+ * word in the page's files instead (DEVICE_WORDS).
+ */
+const DEVICE_PROBE = `(() => {
+  const send = window.__sitehallDevice;
+  try { delete window.__sitehallDevice; } catch {}
+  let told = false;
+  const tell = (what) => { if (told) return; told = true; try { send(what); } catch {} };
+  const watch = (obj, props) => {
+    for (const p of props) {
+      try {
+        const d = Object.getOwnPropertyDescriptor(obj, p);
+        if (!d || !d.configurable) continue;
+        if (d.get) Object.defineProperty(obj, p, { ...d, get() { tell(p); return d.get.call(this); } });
+        else if ('value' in d) {
+          let v = d.value;
+          Object.defineProperty(obj, p, { configurable: true, enumerable: d.enumerable,
+            get() { tell(p); return v; }, set(x) { v = x; } });
+        }
+      } catch {}
+    }
+  };
+  watch(Navigator.prototype, ['userAgent', 'appVersion', 'platform', 'userAgentData', 'maxTouchPoints']);
+  watch(Screen.prototype, ['width', 'height', 'availWidth', 'availHeight', 'orientation']);
+  watch(window, ['innerWidth', 'innerHeight', 'outerWidth', 'outerHeight', 'devicePixelRatio', 'matchMedia', 'TouchEvent']);
+  try {
+    const create = Document.prototype.createEvent;
+    Document.prototype.createEvent = function (type) {
+      if (/touch/i.test(String(type))) tell('createEvent');
+      return create.call(this, type);
+    };
+  } catch {}
+})();`;
+
+/**
+ * Reports, once, that the page listens for keys on the whole page (window, document, the root or
+ * the body: addEventListener or an `on…` property): only then does the visitor press keys outside
+ * any field (visitor.ts), which costs a round trip per key.
+ */
+const KEY_PROBE = `(() => {
+  const send = window.__sitehallKeys;
+  try { delete window.__sitehallKeys; } catch {}
+  let told = false;
+  const keys = new Set(['keydown', 'keypress', 'keyup', 'input']);
+  const whole = (t) => t === window || t === document || t === document.documentElement || t === document.body;
+  const tell = () => { if (told) return; told = true; try { send(1); } catch {} };
+  try {
+    const add = EventTarget.prototype.addEventListener;
+    EventTarget.prototype.addEventListener = function (type, ...rest) {
+      if (keys.has(String(type)) && whole(this)) tell();
+      return add.call(this, type, ...rest);
+    };
+  } catch {}
+  for (const obj of [window, Document.prototype, HTMLElement.prototype]) {
+    for (const p of ['onkeydown', 'onkeypress', 'onkeyup']) {
+      try {
+        const d = Object.getOwnPropertyDescriptor(obj, p);
+        if (!d || !d.set || !d.configurable) continue;
+        Object.defineProperty(obj, p, { ...d, set(v) { if (whole(this)) tell(); return d.set.call(this, v); } });
+      } catch {}
+    }
+  }
+})();`;
+
+/**
+ * Words in an HTML or script file the page loads that name what tells a phone from a desktop:
+ * the page is opened as a phone too. What DEVICE_PROBE can't watch (`'ontouchstart' in window`, a
+ * CSS media query on the screen's orientation) is found here.
+ */
+const DEVICE_WORDS =
+  /ontouch|touchstart|TouchEvent|maxTouchPoints|userAgent|matchMedia|devicePixelRatio|innerWidth|outerWidth|orientation|Android|iPhone|Mobile/;
+/** Bytes of a served file read for DEVICE_WORDS. */
+const DEVICE_SCAN_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The controls (fields, lists, buttons) of the page that the desktop visitor could not see: a page
+ * that shows its form to phones only (a CSS media query) is opened as a phone too.
+ */
+const HIDDEN_CONTROLS = `(() => [...document.querySelectorAll('input, textarea, select, button')].filter((el) => {
+  if (el.type === 'hidden') return false;
+  const r = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  return r.width < 1 || r.height < 1 || style.visibility === 'hidden' || style.display === 'none';
+}).length)()`;
+
+/** The hosts of the url()s in the document's stylesheets (a CSS side channel asks them). */
+const CSS_HOSTS = `(() => {
+  const hosts = new Set();
+  let budget = 5000;
+  const walk = (rules) => {
+    for (const r of rules) {
+      if (--budget < 0) return;
+      if (r.cssRules) walk(r.cssRules);
+      const text = r.style ? r.style.cssText : '';
+      if (!text.includes('url(')) continue;
+      for (const m of text.matchAll(/url\\(\\s*["']?([^"')\\s]+)/g)) {
+        try { hosts.add(new URL(m[1], document.baseURI).host); } catch {}
+      }
+    }
+  };
+  for (const sheet of document.styleSheets) { try { walk(sheet.cssRules); } catch {} }
+  return [...hosts];
+})()`;
+
+/** Link hints read per pass at most, and the kinds reported. */
+const MAX_HINTS = 200;
+const HINT_RELS = new Set([
+  'dns-prefetch',
+  'preconnect',
+  'prefetch',
+  'prerender',
+  'preload',
+  'modulepreload',
+]);
+
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).hostname;
   } catch {
     return '';
   }
@@ -157,7 +360,8 @@ function within<T>(p: Promise<T>, ms: number): Promise<T | 'late'> {
 }
 
 /**
- * Renders the site's entry page, as a desktop visitor (the picture) and then as a phone visitor;
+ * Renders the site's entry page, as a desktop visitor (the picture) and then, when the page can
+ * tell a phone from a desktop (`phoneBecause`), as a phone visitor;
  * throws RenderTimeout when the page could not be pictured within the limits. A page whose `load`
  * never comes is pictured at the deadline, with `loadTimedOut` set.
  */
@@ -171,7 +375,9 @@ export async function renderPage(
   const run = { browser, site, opts, obs, chrome: majorOf(browser.version()) };
   const screenshot = await renderPass(run, DESKTOP, true);
   // A page that stalled its load has shown what it does; a second wait would only double the cost.
-  if (!obs.loadTimedOut && screenshot) await renderPass(run, PHONE, false).catch(() => {});
+  // A page that showed nothing a phone could be told apart by would show a phone the same face.
+  if (!obs.loadTimedOut && screenshot && obs.phoneBecause)
+    await renderPass(run, PHONE, false).catch(() => {});
   if (!screenshot) throw new RenderTimeout('screenshot timeout', obs);
   return { screenshot, observations: obs };
 }
@@ -194,6 +400,8 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   // the fake origin and the route handler are the isolation.
   const headers = siteSecurityHeaders('separate-origin');
   const keys = new Map<string, { pieces: string; url: string; via: string }>();
+  const fragments: Array<{ kind: CanaryKind; host: string; url: string; via: string }> = [];
+  let listensForKeys = false;
   const fields = new Map<CanaryKind, string>();
   obs.profiles.push(profile.name);
   const context = await browser.newContext(profile.context(run.chrome));
@@ -202,8 +410,25 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     await context.exposeBinding('__sitehallPermission', (_source, what: unknown) => {
       if (typeof what === 'string' && !obs.permissions.includes(what)) push(obs.permissions, what);
     });
+    // The probes take the bindings off the page's window; what they take is bounded all the same.
+    let hints = 0;
+    await context.exposeBinding('__sitehallHint', (_source, rel: unknown, url: unknown) => {
+      if (typeof rel !== 'string' || typeof url !== 'string' || ++hints > MAX_HINTS) return;
+      if (HINT_RELS.has(rel)) look(url.slice(0, 2000), '', rel);
+    });
     await context.addInitScript(visitorScript(profile));
     await context.addInitScript(PERMISSION_PROBE);
+    await context.addInitScript(HINT_PROBE);
+    await context.exposeBinding('__sitehallKeys', () => {
+      listensForKeys = true;
+    });
+    await context.addInitScript(KEY_PROBE);
+    if (profile.name === 'desktop') {
+      await context.exposeBinding('__sitehallDevice', (_source, what: unknown) => {
+        if (typeof what === 'string') phone(`script:${what}`);
+      });
+      await context.addInitScript(DEVICE_PROBE);
+    }
     await context.clock.install();
     // WebSockets are not seen by route(): each one is recorded and held open with no server behind
     // it, so the page sends what it meant to and its frames are read.
@@ -244,11 +469,26 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       screenshot = shot;
     }
     const visited = within(
-      visit(page, { deadline: Date.now() + VISIT_TIMEOUT_MS, fields }),
+      visit(page, { deadline: Date.now() + VISIT_TIMEOUT_MS, fields, listensForKeys: () => listensForKeys }),
       VISIT_TIMEOUT_MS + 2_000,
     );
     if ((await visited) === 'late') hung = true;
     sendKeys();
+    if (!hung && !page.isClosed()) {
+      const frames = sameOriginFrames(page);
+      const css = new Set<string>();
+      for (const frame of frames)
+        for (const h of ((await within(frame.evaluate(CSS_HOSTS), 1_000).catch(() => [])) as string[]) ?? [])
+          if (typeof h === 'string') css.add(h);
+      // A request to a host the stylesheets ask (an image or font): a CSS side channel.
+      for (const l of obs.leaks)
+        if (l.profile === profile.name && css.has(l.host) && ['image', 'font', 'other'].includes(l.via))
+          l.via = 'css';
+      if (profile.name === 'desktop' && !obs.phoneBecause) {
+        const hidden = await within(page.evaluate(HIDDEN_CONTROLS), 1_000).catch(() => 0);
+        if (typeof hidden === 'number' && hidden > 0) phone('hidden controls');
+      }
+    }
     return screenshot;
   } finally {
     // A hung renderer may never close its context: the caller then replaces the whole browser.
@@ -271,11 +511,18 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       push(obs.externalRequests, { ...r, url: r.url.slice(0, 500), host });
   }
 
-  /** Looks for the canaries in what one request carried. */
+  /** Looks for the canaries in what one request carried (its host's labels included). */
   function look(url: string, body: string, via: string): void {
     const host = hostOf(url);
     for (const hit of findCanaries(`${url}\n${body}`)) leak(hit.kind, hit.encoding, host, url, via);
-    // A logger that sends one key per request: the short values, joined host by host.
+    if (host !== ownHost)
+      for (const hit of findInHost(hostnameOf(url))) leak(hit.kind, hit.encoding, host, url, via);
+    // A logger that sends its buffer before a value is whole: a piece of it, kept until the end.
+    for (const hit of findFragments(`${url}\n${body}`))
+      if (!fragments.some((f) => f.kind === hit.kind && f.host === host))
+        fragments.push({ kind: hit.kind, host, url, via });
+    // A logger that sends one key per request, or its buffer in batches: the short values,
+    // joined host by host.
     const pieces = keyPieces(url, body);
     if (pieces.length > 0) {
       const k = keys.get(host) ?? { pieces: '', url, via };
@@ -284,9 +531,15 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     }
   }
 
+  /** What was sent in pieces, unless the same host got the whole value in one request. */
+  function phone(because: string): void {
+    if (!obs.phoneBecause) obs.phoneBecause = because;
+  }
+
   function sendKeys(): void {
     for (const [host, k] of keys)
       for (const hit of findTypedCanaries(k.pieces)) leak(hit.kind, 'keys', host, k.url, k.via);
+    for (const f of fragments) leak(f.kind, 'fragment', f.host, f.url, f.via);
   }
 
   function leak(kind: CanaryKind, encoding: Encoding, host: string, url: string, via: string): void {
@@ -373,31 +626,53 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     }
   }
 
-  async function answerOwn(route: Route, url: URL): Promise<void> {
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname).normalize('NFC').replace(/^\/+/, '');
-    } catch {
-      path = '';
+  async function answerOwn(route: Route, first: URL): Promise<void> {
+    // The one decision every serving path makes (serve/site-request.ts): the site's redirects,
+    // rewrites, clean URLs, SPA fallback and headers, as a visitor of the live site meets them.
+    const served = { files: site.files, entryFile: site.entryFile, routing: site.routing ?? null };
+    let url = first;
+    let decision = decideSiteRequest(served, url.pathname.slice(1) + url.search, GET);
+    // A redirect is followed here: Chromium follows a fulfilled redirect on its own network (the
+    // dead proxy), never back through this handler. Within the site, the answer is the target's
+    // (as the visitor's browser would fetch it); to another host, the request is recorded there.
+    for (let hop = 0; decision.kind === 'redirect'; hop++) {
+      const next = new URL(decision.location, url);
+      if (next.host !== ownHost || next.protocol !== 'http:' || hop === MAX_REDIRECTS) {
+        record({
+          method: 'GET',
+          url: next.href,
+          resourceType: route.request().resourceType(),
+          allowed: false,
+        });
+        await route.abort('blockedbyclient');
+        return;
+      }
+      url = next;
+      decision = decideSiteRequest(served, url.pathname.slice(1) + url.search, GET);
     }
-    const resolved = await resolveSiteFile(site.lookup, path, {
-      entryFile: site.entryFile,
-      query: url.search,
-    });
-    if ((!resolved || resolved.kind === 'not-found-page') && !obs.missing.includes(`/${path}`))
-      push(obs.missing, `/${path}`);
-    if (!resolved) {
+    if (decision.kind !== 'file' || decision.status === 404) {
+      let path: string;
+      try {
+        path = decodeURIComponent(url.pathname).normalize('NFC').replace(/^\/+/, '');
+      } catch {
+        path = url.pathname.slice(1);
+      }
+      if (!obs.missing.includes(`/${path}`)) push(obs.missing, `/${path}`);
+    }
+    if (decision.kind !== 'file') {
       await route.fulfill({ status: 404, headers, contentType: 'text/plain; charset=utf-8', body: '404' });
       return;
     }
-    if (resolved.kind === 'redirect') {
-      await route.fulfill({ status: 302, headers: { ...headers, location: resolved.location } });
-      return;
-    }
+    const resolved = decision;
     const body = await bodyOf(await site.read(resolved.file));
+    if (profile.name === 'desktop' && !obs.phoneBecause && /html|javascript/.test(resolved.file.mime_type)) {
+      const word = DEVICE_WORDS.exec(body.subarray(0, DEVICE_SCAN_BYTES).toString('latin1'));
+      if (word) phone(`text:${word[0]}`);
+    }
     await route.fulfill({
       status: resolved.status,
-      headers: { ...headers, 'content-type': resolved.file.mime_type },
+      // The site's own headers under the platform's, which win (serve/site-rules.ts).
+      headers: { 'content-type': resolved.file.mime_type, ...withSiteHeaders(headers, resolved.headers) },
       body,
     });
   }

@@ -1,53 +1,103 @@
 /**
  * The render's visitor (docs/render.md "The visitor"): once the page has loaded, time passes on the
- * page's fake clock (delayed redirects, overlays and sends happen), every field gets a canary typed
- * key by key and is left (blur), the page's main button is pressed and its forms are submitted,
- * then time passes again. Every step is bounded and any failure of one (a field gone, a page that
- * navigated away) ends the visit quietly: what the page sent until then is what counts.
+ * page's fake clock (delayed redirects, overlays and sends happen), then, in the page and in every
+ * frame of the site's own origin, every field gets a canary typed key by key and is left (blur),
+ * every list gets an option chosen, every checkbox is ticked and every group of radio buttons gets
+ * one; the main button is pressed and the forms are submitted; keys are pressed with no field
+ * focused (only a listener on the whole page sees them); then time passes again. Every step is
+ * bounded and any failure of one (a field gone, a page that navigated away) ends it quietly: what
+ * the page sent until then is what counts.
  */
-import type { Page } from 'playwright-core';
+import type { ElementHandle, Frame, JSHandle, Page } from 'playwright-core';
 import { CANARIES, type CanaryKind, canaryForField } from './canaries.js';
 
-/** Fields typed into at most, and how long one step of the visit may take. */
+/** Fields typed into at most (over all frames), and how long one step of the visit may take. */
 const MAX_FIELDS = 20;
 const STEP_TIMEOUT_MS = 1_000;
+/** Frames of the site's own origin a visitor acts in, the page included. */
+const MAX_FRAMES = 5;
 /** The fake clock's jumps: a minute in all before the visit, half a minute after it. */
 const BEFORE_VISIT_MS = [10_000, 20_000, 30_000];
 const AFTER_VISIT_MS = [5_000, 25_000];
 /** Real time left for the page to react to one jump (its requests reach the route handler). */
 const SETTLE_MS = 60;
+/** The keys pressed outside any field: the canary twice, enough to fill a logger's buffer. */
+const FREE_KEYS = CANARIES.keystrokes.repeat(2);
+/** How the findings name the place those keys were pressed. */
+export const FREE_KEYS_FIELD = '页面空白处';
 
 interface FieldInfo {
   index: number;
+  /** `text`-like fields are typed into; the others are chosen. */
+  choice: 'select' | 'checkbox' | 'radio' | null;
   type: string;
   label: string;
   describedAs: string;
 }
 
-/** The visible, editable inputs and text areas of the page, in document order. */
+/** Every control a visitor fills, in document order: `FIELD_LIST`'s index of each. */
+const FIELD_LIST = `[...document.querySelectorAll('input, textarea, select')]`;
+
+/**
+ * The visible, editable fields, lists, checkboxes and radio buttons of the document. A checkbox or
+ * radio button drawn by its label (the input itself hidden) counts when the label is visible.
+ */
 const FIELDS_SCRIPT = `(() => {
-  const skip = new Set(['hidden','checkbox','radio','file','submit','button','reset','image','range','color']);
-  const out = [];
-  document.querySelectorAll('input, textarea').forEach((el, index) => {
-    const type = (el.getAttribute('type') || (el.tagName === 'TEXTAREA' ? 'textarea' : 'text')).toLowerCase();
-    if (skip.has(type) || el.disabled || el.readOnly) return;
+  const skip = new Set(['hidden','file','submit','button','reset','image','range','color']);
+  const shown = (el) => {
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
-    if (r.width < 1 || r.height < 1 || style.visibility === 'hidden' || style.display === 'none') return;
-    const label = (el.labels && el.labels[0] && el.labels[0].textContent || '').trim();
+    return r.width >= 1 && r.height >= 1 && style.visibility !== 'hidden' && style.display !== 'none';
+  };
+  const out = [];
+  ${FIELD_LIST}.forEach((el, index) => {
+    const type = el.tagName === 'SELECT' ? 'select'
+      : (el.getAttribute('type') || (el.tagName === 'TEXTAREA' ? 'textarea' : 'text')).toLowerCase();
+    if (skip.has(type) || el.disabled || el.readOnly) return;
+    const labels = [...(el.labels || [])];
+    const choice = type === 'select' || type === 'checkbox' || type === 'radio' ? type : null;
+    if (!shown(el) && !(choice && choice !== 'select' && labels.some(shown))) return;
+    const label = (labels[0] && labels[0].textContent || '').trim();
     const words = [el.name, el.id, el.placeholder, el.getAttribute('autocomplete'),
       el.getAttribute('aria-label'), label, el.className].filter(Boolean).join(' ');
-    out.push({ index, type, label: (el.name || el.id || el.placeholder || label || type).slice(0, 60), describedAs: words });
+    out.push({ index, choice, type, label: (el.name || el.id || el.placeholder || label || type).slice(0, 60), describedAs: words });
   });
   return out;
 })()`;
 
+/**
+ * Chooses as a visitor would: a list's first real option (enabled, with a value) unless one is
+ * chosen already; a checkbox ticked; a radio button when none of its group is. The page's input
+ * and change handlers run (a click does both for checkboxes and radios).
+ */
+const CHOOSE = `(el) => {
+  if (!el) return;
+  if (el.tagName === 'SELECT') {
+    if (el.value !== '' && el.selectedIndex > 0) return;
+    const i = [...el.options].findIndex((o) => !o.disabled && o.value !== '' && o.index > 0);
+    const k = i >= 0 ? i : [...el.options].findIndex((o) => !o.disabled && o.value !== '');
+    if (k < 0) return;
+    el.selectedIndex = k;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return;
+  }
+  if (el.checked) return;
+  if (el.type === 'radio' && el.name) {
+    const group = el.form ? el.form.elements.namedItem(el.name) : document.getElementsByName(el.name);
+    if (group && [...(group.length !== undefined ? group : [group])].some((r) => r.checked)) return;
+  }
+  el.click();
+}`;
+
 const MAIN_BUTTON_WORDS =
   /登录|登陆|提交|确定|确认|下一步|立即|领取|验证|支付|注册|绑定|解冻|查询|log\s*in|sign\s*in|submit|continue|next|verify|confirm|pay/i;
 
-/** The index among candidate buttons of the one a visitor would press, or -1. */
+const BUTTON_LIST = `[...document.querySelectorAll('button, input[type=submit], input[type=button], a[role=button], [onclick]')]`;
+
+/** The index in `BUTTON_LIST` of the button a visitor would press, or -1. */
 const MAIN_BUTTON_SCRIPT = `((words) => {
-  const list = [...document.querySelectorAll('button, input[type=submit], input[type=button], a[role=button], [onclick]')];
+  const list = ${BUTTON_LIST};
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   let best = -1;
   list.forEach((el, i) => {
@@ -59,81 +109,159 @@ const MAIN_BUTTON_SCRIPT = `((words) => {
   return best;
 })`;
 
-const BUTTONS = 'button, input[type=submit], input[type=button], a[role=button], [onclick]';
+/**
+ * Submits the document's form `i` through its submit handlers (requestSubmit), or past validation
+ * a visitor would have satisfied (the DOM's own submit: a field named "submit" shadows the form's).
+ */
+const SUBMIT_SCRIPT = `((i) => {
+  const f = document.querySelectorAll('form')[i];
+  if (!f) return;
+  if (f.checkValidity()) f.requestSubmit();
+  else HTMLFormElement.prototype.submit.call(f);
+})`;
 
 async function passTime(page: Page, steps: number[]): Promise<void> {
   for (const ms of steps) {
     if (page.isClosed()) return;
     await page.clock.fastForward(ms).catch(() => {});
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    await settle();
+  }
+}
+
+const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
+
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * The page and the frames a visitor of it acts in: those of the page's own origin, and the
+ * `srcdoc`/`about:blank` frames such a frame made (they share its origin). Frames of other hosts
+ * are not loaded by the render (their requests are aborted).
+ */
+export function sameOriginFrames(page: Page): Frame[] {
+  const main = page.mainFrame();
+  const origin = originOf(main.url());
+  const own = (f: Frame | null): boolean => {
+    if (!f) return false;
+    if (f === main) return true;
+    const url = f.url();
+    if (url === 'about:srcdoc' || url === 'about:blank') return own(f.parentFrame());
+    return originOf(url) === origin;
+  };
+  return page
+    .frames()
+    .filter((f) => !f.isDetached() && own(f))
+    .slice(0, MAX_FRAMES);
+}
+
+/** The element `index` of `list` (a script giving an array) in the frame, or null. */
+async function elementAt(frame: Frame, list: string, index: number): Promise<ElementHandle | null> {
+  const all: JSHandle = await frame.evaluateHandle(list);
+  try {
+    return (await all.getProperty(String(index))).asElement();
+  } finally {
+    void all.dispose().catch(() => {});
   }
 }
 
 /**
- * Lets time pass, types canaries into every field, presses the main button, submits the forms.
- * `fields` learns which field got each canary (its name, id, placeholder or label) as it is typed.
+ * Lets time pass, fills every field, list, checkbox and radio group of the page and its
+ * same-origin frames, presses keys outside any field, presses the main button and submits the
+ * forms. `fields` learns which field got each canary (its name, id, placeholder or label).
  */
 export async function visit(
   page: Page,
-  opts: { deadline: number; fields: Map<CanaryKind, string> },
+  opts: {
+    deadline: number;
+    fields: Map<CanaryKind, string>;
+    /** Whether the page listens for keys on the whole page (render-page.ts KEY_PROBE). */
+    listensForKeys?: () => boolean;
+  },
 ): Promise<void> {
   const { fields } = opts;
-  const timeLeft = () => opts.deadline - Date.now();
   await passTime(page, BEFORE_VISIT_MS);
   const url = page.url();
+  const stay = () => opts.deadline - Date.now() > 0 && !page.isClosed() && page.url() === url;
+  const frames = sameOriginFrames(page);
+  let typed = 0;
   try {
-    const found = (await page.evaluate(FIELDS_SCRIPT)) as FieldInfo[];
-    for (const f of found.slice(0, MAX_FIELDS)) {
-      if (timeLeft() <= 0 || page.url() !== url) break;
-      const kind = canaryForField(f.type, f.describedAs);
-      const value = kind ? CANARIES[kind] : '12';
-      const field = page.locator('input, textarea').nth(f.index);
-      await field.focus({ timeout: STEP_TIMEOUT_MS });
-      if (kind && !fields.has(kind)) fields.set(kind, f.label);
-      // Key by key, as a person types: keydown, keypress, input and keyup for every character.
-      await page.keyboard.type(value);
-      await field.evaluate((el) => (el as unknown as { blur(): void }).blur(), undefined, {
-        timeout: STEP_TIMEOUT_MS,
-      });
-      if (kind && !fields.has(kind)) fields.set(kind, f.label);
-    }
-    if (timeLeft() > 0 && page.url() === url) {
-      const button = (await page.evaluate(
-        `${MAIN_BUTTON_SCRIPT}(${JSON.stringify(MAIN_BUTTON_WORDS.source)})`,
-      )) as number;
-      if (button >= 0) {
-        await page
-          .locator(BUTTONS)
-          .nth(button)
-          .click({ timeout: STEP_TIMEOUT_MS, force: true })
-          .catch(() => {});
-        await new Promise((r) => setTimeout(r, SETTLE_MS));
+    for (const frame of frames) {
+      if (!stay()) break;
+      const found = (await frame.evaluate(FIELDS_SCRIPT).catch(() => [])) as FieldInfo[];
+      for (const f of found) {
+        if (!stay() || typed >= MAX_FIELDS) break;
+        if (f.choice) {
+          await frame.evaluate(`(${CHOOSE})(${FIELD_LIST}[${f.index}])`).catch(() => {});
+          continue;
+        }
+        const el = await elementAt(frame, FIELD_LIST, f.index).catch(() => null);
+        if (!el) continue;
+        typed++;
+        const kind = canaryForField(f.type, f.describedAs);
+        const value = kind ? CANARIES[kind] : '12';
+        await el.focus();
+        if (kind && !fields.has(kind)) fields.set(kind, f.label);
+        // Key by key, as a person types: keydown, keypress, input and keyup for every character.
+        await page.keyboard.type(value);
+        await within(
+          el.evaluate((e) => (e as unknown as { blur(): void }).blur()),
+          STEP_TIMEOUT_MS,
+        );
       }
     }
-    // Each form in turn, through its submit handlers (requestSubmit), or past validation a
-    // visitor would have satisfied; one that navigates the page away ends the list.
-    const forms = page.url() === url ? await page.locator('form').count() : 0;
-    for (let i = 0; i < Math.min(forms, 5) && timeLeft() > 0 && page.url() === url; i++) {
-      await page
-        .locator('form')
-        .nth(i)
+    for (const frame of frames) {
+      if (!stay()) break;
+      const button = (await frame
+        .evaluate(`${MAIN_BUTTON_SCRIPT}(${JSON.stringify(MAIN_BUTTON_WORDS.source)})`)
+        .catch(() => -1)) as number;
+      if (button >= 0) {
+        const el = await elementAt(frame, BUTTON_LIST, button).catch(() => null);
+        await el?.click({ timeout: STEP_TIMEOUT_MS, force: true }).catch(() => {});
+        await settle();
+      }
+      // Each form in turn; one that navigates the page away ends the list.
+      const forms = stay()
+        ? ((await frame.evaluate(`document.querySelectorAll('form').length`).catch(() => 0)) as number)
+        : 0;
+      for (let i = 0; i < Math.min(forms, 5) && stay(); i++) {
+        if (frame.isDetached()) break;
+        await frame.evaluate(`${SUBMIT_SCRIPT}(${i})`).catch(() => {});
+        await settle();
+      }
+    }
+    // Keys pressed with no field focused: a form's handlers never see them, a keylogger does.
+    // Last, so a slow machine spends the visit's time on the forms first; only on a page that
+    // listens for keys on the whole page or its body (a key costs a round trip to the browser).
+    const listens =
+      opts.listensForKeys?.() ||
+      (await page
         .evaluate(
-          (form) => {
-            // The DOM's own submit: a field named "submit" shadows the form's.
-            type Form = { checkValidity(): boolean; requestSubmit(): void };
-            const dom = globalThis as unknown as { HTMLFormElement: { prototype: { submit(): void } } };
-            const f = form as unknown as Form;
-            if (f.checkValidity()) f.requestSubmit();
-            else dom.HTMLFormElement.prototype.submit.call(f);
-          },
-          undefined,
-          { timeout: STEP_TIMEOUT_MS },
+          `[document.body, document.documentElement].some((e) => e && ['onkeydown', 'onkeypress', 'onkeyup'].some((a) => e.hasAttribute(a)))`,
         )
-        .catch(() => {});
-      await new Promise((r) => setTimeout(r, SETTLE_MS));
+        .catch(() => false));
+    if (stay() && listens) {
+      await page.evaluate(
+        'document.activeElement && document.activeElement.blur && document.activeElement.blur()',
+      );
+      fields.set('keystrokes', FREE_KEYS_FIELD);
+      await page.keyboard.type(FREE_KEYS);
     }
   } catch {
     // The page navigated, closed or hung: what it sent so far is recorded.
   }
   await passTime(page, AFTER_VISIT_MS);
+}
+
+/** Resolves when `p` settles or after `ms`, whichever comes first (p's outcome is ignored). */
+function within(p: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  p.catch(() => {});
+  return Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }

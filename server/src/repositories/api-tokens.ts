@@ -1,12 +1,12 @@
 import type { DB } from '../db/database.js';
 import type { ApiTokenRow, UserRow } from '../db/types.js';
 
-export function createApiTokensRepository(db: DB) {
+export function createApiTokensRepository() {
   return {
-    insert(t: Omit<ApiTokenRow, 'id'>, trx: DB = db): Promise<ApiTokenRow> {
+    insert(trx: DB, t: Omit<ApiTokenRow, 'id'>): Promise<ApiTokenRow> {
       return trx.insertInto('api_tokens').values(t).returningAll().executeTakeFirstOrThrow();
     },
-    async countOf(userId: number, trx: DB = db): Promise<number> {
+    async countOf(trx: DB, userId: number): Promise<number> {
       const r = await trx
         .selectFrom('api_tokens')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -14,7 +14,7 @@ export function createApiTokensRepository(db: DB) {
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
-    listOf(userId: number): Promise<ApiTokenRow[]> {
+    listOf(db: DB, userId: number): Promise<ApiTokenRow[]> {
       return db
         .selectFrom('api_tokens')
         .selectAll()
@@ -23,7 +23,7 @@ export function createApiTokensRepository(db: DB) {
         .execute();
     },
     /** The token of a hash, with its user. */
-    async findByHash(tokenHash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
+    async findByHash(db: DB, tokenHash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
       const token = await db
         .selectFrom('api_tokens')
         .selectAll()
@@ -37,11 +37,11 @@ export function createApiTokensRepository(db: DB) {
         .executeTakeFirst();
       return user ? { token, user } : undefined;
     },
-    async touch(id: number, at: string): Promise<void> {
+    async touch(db: DB, id: number, at: string): Promise<void> {
       await db.updateTable('api_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
     },
     /** True when the user's token existed (and is now gone). */
-    async deleteOf(userId: number, id: number): Promise<boolean> {
+    async deleteOf(db: DB, userId: number, id: number): Promise<boolean> {
       const r = await db
         .deleteFrom('api_tokens')
         .where('id', '=', id)
@@ -50,7 +50,7 @@ export function createApiTokensRepository(db: DB) {
       return Number(r.numDeletedRows) > 0;
     },
     /** The user's token of that id, if it is one of theirs. */
-    oneOf(userId: number, id: number): Promise<ApiTokenRow | undefined> {
+    oneOf(db: DB, userId: number, id: number): Promise<ApiTokenRow | undefined> {
       return db
         .selectFrom('api_tokens')
         .selectAll()
@@ -59,7 +59,7 @@ export function createApiTokensRepository(db: DB) {
         .executeTakeFirst();
     },
     /** How many of the user's tokens there were (all gone now). */
-    async deleteAllOf(userId: number, trx: DB = db): Promise<number> {
+    async deleteAllOf(trx: DB, userId: number): Promise<number> {
       const r = await trx.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
       return Number(r.numDeletedRows);
     },

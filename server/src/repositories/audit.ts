@@ -19,14 +19,20 @@ export interface AuditFilter {
   before?: string;
 }
 
-export function createAuditRepository(db: DB) {
+export function createAuditRepository() {
   return {
-    async insert(row: Insertable<AuditLogsTable>, trx: DB = db): Promise<void> {
+    async insert(trx: DB, row: Insertable<AuditLogsTable>): Promise<void> {
       await trx.insertInto('audit_logs').values(row).execute();
     },
 
     /** Whether this actor did `action` to the target since `since` (an ISO time). */
-    async didSince(actorId: number, action: string, targetId: string, since: string): Promise<boolean> {
+    async didSince(
+      db: DB,
+      actorId: number,
+      action: string,
+      targetId: string,
+      since: string,
+    ): Promise<boolean> {
       const row = await db
         .selectFrom('audit_logs')
         .select('id')
@@ -39,7 +45,7 @@ export function createAuditRepository(db: DB) {
       return row !== undefined;
     },
 
-    async list(filter: AuditFilter, page: number, pageSize: number) {
+    async list(db: DB, filter: AuditFilter, page: number, pageSize: number) {
       let q = db.selectFrom('audit_logs');
       if (filter.actor) {
         q = q.where(
@@ -72,6 +78,7 @@ export function createAuditRepository(db: DB) {
      * (for the presenter); ids that no longer exist are simply absent.
      */
     async targetNames(
+      db: DB,
       rows: readonly { target_type: string | null; target_id: string | null }[],
     ): Promise<Map<string, string>> {
       const ids = (type: string) => [

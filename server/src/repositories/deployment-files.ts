@@ -1,7 +1,7 @@
 /** The deployment_files table: the file list of each deployment. */
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { Dialect } from '../db/dialect.js';
 import type { DeploymentFileRow } from '../db/types.js';
 
 export interface NewDeploymentFile {
@@ -22,7 +22,7 @@ export async function insertMany(
   trx: DB,
   deploymentId: number,
   files: readonly NewDeploymentFile[],
-  dialect: MigrationDialect,
+  dialect: Dialect,
 ) {
   if (files.length === 0) return;
   const rows = JSON.stringify(
@@ -52,16 +52,16 @@ export function servingRows(db: DB, deploymentId: number) {
 /** Every blob hash any deployment refers to, each once. */
 /**
  * Every blob a row refers to: the versions' files and their rendered pictures (docs/render.md),
- * each once, in order. Plain SQL, the same on both engines, so the backup can run it on its own
- * connection inside the dump's snapshot (backup/backup.ts).
+ * each once, in order. Plain SQL, the same on both engines; the backup runs it inside the dump's
+ * snapshot (backup/backup.ts, db/snapshot.ts).
  */
-export const REFERENCED_BLOBS_SQL =
+const REFERENCED_BLOBS_SQL =
   'select sha256 from deployment_files' +
   ' union select thumbnail_sha256 from deployments where thumbnail_sha256 is not null' +
   ' union select thumbnail_small_sha256 from deployments where thumbnail_small_sha256 is not null' +
   ' order by 1';
 
-/** Every blob a row refers to (REFERENCED_BLOBS_SQL): what a restore checks is in the store. */
+/** Every blob a row refers to (REFERENCED_BLOBS_SQL): what a backup copies and a restore checks is in the store. */
 export async function referencedHashes(db: DB): Promise<string[]> {
   const { rows } = await sql.raw<{ sha256: string }>(REFERENCED_BLOBS_SQL).execute(db);
   return rows.map((r) => r.sha256);
@@ -152,4 +152,15 @@ export async function isReferenced(db: DB, sha256: string): Promise<boolean> {
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The distinct contents (SHA-256) of one version's files. */
+export async function hashesOfDeployment(db: DB, deploymentId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('deployment_files')
+    .select('sha256')
+    .distinct()
+    .where('deployment_id', '=', deploymentId)
+    .execute();
+  return rows.map((r) => r.sha256);
 }

@@ -10,8 +10,19 @@ import type { DeploymentRow, DeploymentsTable } from '../db/types.js';
 export function servingFacts(db: DB, id: number) {
   return db
     .selectFrom('deployments')
-    .select(['id', 'project_id', 'entry_file', 'reviewed_at', 'created_at'])
-    .where('id', '=', id)
+    .innerJoin('projects', 'projects.id', 'deployments.project_id')
+    .select([
+      'deployments.id',
+      'deployments.project_id',
+      'deployments.entry_file',
+      'deployments.reviewed_at',
+      'deployments.created_at',
+      'deployments.site_rules',
+      'projects.spa_fallback',
+      'projects.clean_urls',
+      'projects.site_name',
+    ])
+    .where('deployments.id', '=', id)
     .executeTakeFirst();
 }
 
@@ -131,7 +142,7 @@ export async function createdBetween(db: DB, from: string, before: string): Prom
 
 /**
  * The stored size of every version of every project the account owns, whatever its status
- * (docs/decisions.md "Storage quota and upload rate").
+ * (docs/decisions/uploads.md "Storage quota and upload rate").
  */
 export async function usedBytes(db: DB, ownerId: number): Promise<number> {
   const row = await db
@@ -163,7 +174,7 @@ const HASH_CHUNK = 500;
 
 /**
  * Which of these contents the account holds in its own versions (any status), so that a digest
- * deploy skips only what the account could already read (docs/decisions.md "API tokens and digest
+ * deploy skips only what the account could already read (docs/decisions/deploys.md "API tokens and digest
  * deploys").
  */
 export async function hashesOwnedBy(

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
+import type { Dialect as MigrationDialect } from '../db/dialect.js';
 import type { DeployRow } from '../db/types.js';
 import { hashesOwnedBy } from './deployments.js';
 
@@ -39,13 +40,46 @@ export async function heldBytesByOwner(db: DB, ownerIds: readonly number[]): Pro
   return held;
 }
 
-export function createDeploysRepository(db: DB) {
+/** An account's unexpired deploys, and when the first of them expires. */
+async function openOf(
+  db: DB,
+  userId: number,
+  at: string,
+): Promise<{ n: number; firstExpiry: string | null }> {
+  const row = await db
+    .selectFrom('deploys')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('expires_at').as('first')])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', at)
+    .executeTakeFirstOrThrow();
+  return { n: Number(row.n), firstExpiry: row.first ?? null };
+}
+
+export function createDeploysRepository(dialect: MigrationDialect) {
   return {
-    async insert(d: DeployRow, trx: DB = db): Promise<void> {
-      await trx.insertInto('deploys').values(d).execute();
+    /**
+     * Inserts the deploy unless its starter already has `max` open (then answers how many, and
+     * when the first ends). Counted and inserted in one transaction holding the starter's user row,
+     * so parallel starts can't all see room: PostgreSQL locks the row (FOR UPDATE); SQLite's write
+     * transactions already run one at a time (BEGIN IMMEDIATE).
+     */
+    async insertWithinCap(
+      db: DB,
+      d: DeployRow,
+      max: number,
+    ): Promise<{ n: number; firstExpiry: string | null } | null> {
+      return db.transaction().execute(async (trx) => {
+        let starter = trx.selectFrom('users').select('id').where('id', '=', d.user_id);
+        if (dialect === 'postgres') starter = starter.forUpdate();
+        await starter.execute();
+        const open = await openOf(trx, d.user_id, d.created_at);
+        if (open.n >= max) return open;
+        await trx.insertInto('deploys').values(d).execute();
+        return null;
+      });
     },
     /** A deploy of this user that has not expired. */
-    byId(id: string, userId: number, at: string): Promise<DeployRow | undefined> {
+    byId(db: DB, id: string, userId: number, at: string): Promise<DeployRow | undefined> {
       return db
         .selectFrom('deploys')
         .selectAll()
@@ -59,6 +93,7 @@ export function createDeploysRepository(db: DB) {
      * it not expired), so that a PUT neither reads nor parses some hundred KB per file.
      */
     openById(
+      db: DB,
       id: string,
       userId: number,
       at: string,
@@ -72,17 +107,17 @@ export function createDeploysRepository(db: DB) {
         .executeTakeFirst();
     },
     /** Whether the deploy's row is still there (expired or not). */
-    async exists(id: string): Promise<boolean> {
+    async exists(db: DB, id: string): Promise<boolean> {
       const row = await db.selectFrom('deploys').select('id').where('id', '=', id).executeTakeFirst();
       return row !== undefined;
     },
     /** A deploy's manifest (JSON), for an instance that did not begin it. */
-    async manifestOf(id: string): Promise<string | undefined> {
+    async manifestOf(db: DB, id: string): Promise<string | undefined> {
       const row = await db.selectFrom('deploys').select('manifest').where('id', '=', id).executeTakeFirst();
       return row?.manifest;
     },
     /** Deletes a deploy and says whether this call did (of two concurrent finishes one wins). */
-    async take(id: string, trx: DB = db): Promise<boolean> {
+    async take(trx: DB, id: string): Promise<boolean> {
       const r = await trx.deleteFrom('deploys').where('id', '=', id).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
@@ -93,12 +128,12 @@ export function createDeploysRepository(db: DB) {
      * is gone or expired.
      */
     async addReceived(
+      trx: DB,
       id: string,
       bytes: number,
       max: number,
       at: string,
       expiresAt: string,
-      trx: DB = db,
     ): Promise<boolean> {
       const r = await trx
         .updateTable('deploys')
@@ -110,7 +145,7 @@ export function createDeploysRepository(db: DB) {
       return Number(r.numUpdatedRows) > 0;
     },
     /** Gives back bytes reserved for a PUT that failed or turned out shorter. */
-    async releaseReceived(id: string, bytes: number): Promise<void> {
+    async releaseReceived(db: DB, id: string, bytes: number): Promise<void> {
       if (bytes <= 0) return;
       await db
         .updateTable('deploys')
@@ -119,17 +154,11 @@ export function createDeploysRepository(db: DB) {
         .execute();
     },
     /** The user's deploys that have not expired: how many, and when the first of them expires. */
-    async openOf(userId: number, at: string): Promise<{ n: number; firstExpiry: string | null }> {
-      const row = await db
-        .selectFrom('deploys')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string>('expires_at').as('first')])
-        .where('user_id', '=', userId)
-        .where('expires_at', '>', at)
-        .executeTakeFirstOrThrow();
-      return { n: Number(row.n), firstExpiry: row.first ?? null };
+    openOf(db: DB, userId: number, at: string): Promise<{ n: number; firstExpiry: string | null }> {
+      return openOf(db, userId, at);
     },
     /** The contents of one version (a redeploy's unchanged files are found here first). */
-    async hashesOfVersion(deploymentId: number): Promise<Set<string>> {
+    async hashesOfVersion(db: DB, deploymentId: number): Promise<Set<string>> {
       const rows = await db
         .selectFrom('deployment_files')
         .select('sha256')
@@ -138,7 +167,10 @@ export function createDeploysRepository(db: DB) {
       return new Set(rows.map((r) => r.sha256));
     },
     /** One version's number and its files (path → SHA-256): what an unchanged deploy is compared with. */
-    async manifestOfVersion(deploymentId: number): Promise<{ version: number; files: Map<string, string> }> {
+    async manifestOfVersion(
+      db: DB,
+      deploymentId: number,
+    ): Promise<{ version: number; files: Map<string, string> }> {
       const [row, files] = await Promise.all([
         db.selectFrom('deployments').select('version').where('id', '=', deploymentId).executeTakeFirst(),
         db
@@ -150,11 +182,11 @@ export function createDeploysRepository(db: DB) {
       return { version: row?.version ?? 0, files: new Map(files.map((f) => [f.path, f.sha256])) };
     },
     /** Which of these contents the account holds in its own versions. */
-    ownedHashes(ownerId: number, hashes: readonly string[]): Promise<Set<string>> {
+    ownedHashes(db: DB, ownerId: number, hashes: readonly string[]): Promise<Set<string>> {
       return hashesOwnedBy(db, ownerId, hashes);
     },
     /** Deploys nobody finished in time (the leftover sweep removes them). */
-    expired(at: string): Promise<DeployRow[]> {
+    expired(db: DB, at: string): Promise<DeployRow[]> {
       return db.selectFrom('deploys').selectAll().where('expires_at', '<=', at).execute();
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Leases that let several instances share one database (docs/decisions.md "Job leases" and
+ * Leases that let several instances share one database (docs/decisions/instances.md "Job leases" and
  * "Orphan sweep safety"). Job leases are rows taken with one atomic upsert, the same SQL on both
  * engines. Blob leases are rows an upload writes before it stores blobs; on PostgreSQL a
  * transaction-scoped advisory lock (per schema) orders "write a lease" (shared) against "check
@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { Dialect } from '../db/dialect.js';
 
 /** Hashes per statement: well under both engines' bound-parameter limits. */
 const CHUNK = 500;
@@ -23,7 +23,7 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
+export function createLeasesRepository(dialect: Dialect) {
   const pg = dialect === 'postgres';
   const lock = (trx: DB, mode: 'shared' | 'exclusive') =>
     sql`select ${sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock')}(hashtext(current_schema()), ${sql.lit(BLOB_GATE_LOCK)})`.execute(
@@ -32,7 +32,7 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
 
   return {
     /** Takes the job's lease when it is free or expired; true when this holder now has it. */
-    async takeJob(name: string, holder: string, until: string, at: string): Promise<boolean> {
+    async takeJob(db: DB, name: string, holder: string, until: string, at: string): Promise<boolean> {
       const row = await db
         .insertInto('job_leases')
         .values({ name, holder, expires_at: until, runs: 1 })
@@ -47,7 +47,7 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
       return row !== undefined;
     },
     /** Moves the end of a lease this holder has (to keep others away, or to free it now). */
-    async holdJobUntil(name: string, holder: string, until: string): Promise<void> {
+    async holdJobUntil(db: DB, name: string, holder: string, until: string): Promise<void> {
       await db
         .updateTable('job_leases')
         .set({ expires_at: until })
@@ -56,7 +56,7 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
         .execute();
     },
     /** An instance's heartbeat (jobs/instances.ts): a job_leases row `instance:{id}`. */
-    async heartbeat(instance: string, until: string): Promise<void> {
+    async heartbeat(db: DB, instance: string, until: string): Promise<void> {
       await db
         .insertInto('job_leases')
         .values({ name: `${INSTANCE}${instance}`, holder: instance, expires_at: until, runs: 1 })
@@ -65,11 +65,11 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
         )
         .execute();
     },
-    async endInstance(instance: string): Promise<void> {
+    async endInstance(db: DB, instance: string): Promise<void> {
       await db.deleteFrom('job_leases').where('name', '=', `${INSTANCE}${instance}`).execute();
     },
     /** Instances whose heartbeat has not expired at `at`. */
-    async liveInstances(at: string): Promise<Set<string>> {
+    async liveInstances(db: DB, at: string): Promise<Set<string>> {
       const rows = await db
         .selectFrom('job_leases')
         .select('holder')
@@ -79,7 +79,7 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
       return new Set(rows.map((r) => r.holder));
     },
     /** Heartbeat rows of instances that stopped beating before `at`. */
-    async dropDeadInstances(at: string): Promise<number> {
+    async dropDeadInstances(db: DB, at: string): Promise<number> {
       const r = await db
         .deleteFrom('job_leases')
         .where('name', 'like', `${INSTANCE}%`)
@@ -87,7 +87,7 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-    async job(name: string) {
+    async job(db: DB, name: string) {
       return db.selectFrom('job_leases').selectAll().where('name', '=', name).executeTakeFirst();
     },
 
@@ -96,7 +96,7 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
      * statement whatever the number of hashes: they go as one array parameter (PostgreSQL's
      * unnest, SQLite's json_each), so nothing builds or binds thousands of values.
      */
-    async leaseBlobs(uploadId: string, hashes: string[], at: string): Promise<void> {
+    async leaseBlobs(db: DB, uploadId: string, hashes: string[], at: string): Promise<void> {
       const unique = [...new Set(hashes)];
       if (unique.length === 0) return;
       await db.transaction().execute(async (trx) => {
@@ -113,11 +113,11 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
         }
       });
     },
-    async releaseBlobs(uploadId: string): Promise<void> {
+    async releaseBlobs(db: DB, uploadId: string): Promise<void> {
       await db.deleteFrom('blob_leases').where('upload_id', '=', uploadId).execute();
     },
     /** The hashes one upload has leased. */
-    async leasedBy(uploadId: string): Promise<Set<string>> {
+    async leasedBy(db: DB, uploadId: string): Promise<Set<string>> {
       const rows = await db
         .selectFrom('blob_leases')
         .select('sha256')
@@ -126,11 +126,11 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
       return new Set(rows.map((r) => r.sha256));
     },
     /** The uploads holding blob leases now. */
-    async blobLeaseUploads(): Promise<string[]> {
+    async blobLeaseUploads(db: DB): Promise<string[]> {
       const rows = await db.selectFrom('blob_leases').select('upload_id').distinct().execute();
       return rows.map((r) => r.upload_id);
     },
-    async dropBlobLeasesOf(uploadIds: string[]): Promise<number> {
+    async dropBlobLeasesOf(db: DB, uploadIds: string[]): Promise<number> {
       let n = 0;
       for (const part of chunks(uploadIds)) {
         const r = await db.deleteFrom('blob_leases').where('upload_id', 'in', part).executeTakeFirst();
@@ -139,12 +139,12 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
       return n;
     },
     /** Leases an upload that died never released (its instance crashed). */
-    async dropBlobLeasesBefore(at: string): Promise<number> {
+    async dropBlobLeasesBefore(db: DB, at: string): Promise<number> {
       const r = await db.deleteFrom('blob_leases').where('created_at', '<', at).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
     /** Which of these hashes an upload has leased. */
-    async leased(hashes: string[], trx: DB = db): Promise<Set<string>> {
+    async leased(trx: DB, hashes: string[]): Promise<Set<string>> {
       const out = new Set<string>();
       for (const part of chunks([...new Set(hashes)])) {
         const rows = await trx
@@ -162,7 +162,7 @@ export function createLeasesRepository(db: DB, dialect: MigrationDialect) {
      * meanwhile: in one transaction under the exclusive lock on PostgreSQL (keep the work short:
      * one batch), directly on SQLite.
      */
-    async deletingBlobs<T>(work: (trx: DB) => Promise<T>): Promise<T> {
+    async deletingBlobs<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
       if (!pg) return work(db);
       return db.transaction().execute(async (trx) => {
         await lock(trx, 'exclusive');

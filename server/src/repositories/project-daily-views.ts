@@ -34,3 +34,9 @@ export async function totalBetween(db: DB, fromDay: string, beforeDay: string): 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Deletes the views of UTC days before `beforeDay` (a project's total stays in projects.view_count). */
+export async function expireBefore(db: DB, beforeDay: string): Promise<number> {
+  const r = await db.deleteFrom('project_daily_views').where('day', '<', beforeDay).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,18 +1,18 @@
 /** The projects table: one row per site, with its owner's name on reads. */
 import type { AdminProjectCounts, AdminTab, ContentRiskFilter, ProjectStatus } from '@sitehall/contracts';
 import { type Insertable, sql, type Updateable } from 'kysely';
-import { LEVEL_RANK } from '../content-check/report.js';
 import type { DB } from '../db/database.js';
+import type { Dialect } from '../db/dialect.js';
 import { likePattern } from '../db/like.js';
-import type { MigrationDialect } from '../db/migrations/helpers.js';
 import type { ProjectRow, ProjectsTable } from '../db/types.js';
+import { LEVEL_RANK } from '../domain/content-risk.js';
 
 export interface ProjectWithOwner extends ProjectRow {
   owner_username: string;
   approved_by_username: string | null;
 }
 
-export type OwnerFilter = 'all' | 'pending' | 'approved' | 'rejected';
+export type OwnerFilter = 'all' | 'pending' | 'approved' | 'rejected' | 'taken_down';
 
 /** The statuses an owner's filter covers: "approved" means live, so it includes published. */
 export function statusesOf(filter: OwnerFilter): ProjectStatus[] | null {
@@ -23,6 +23,8 @@ export function statusesOf(filter: OwnerFilter): ProjectStatus[] | null {
       return ['approved', 'published'];
     case 'rejected':
       return ['rejected'];
+    case 'taken_down':
+      return ['taken_down'];
     default:
       return null;
   }
@@ -65,6 +67,13 @@ export async function addViews(trx: DB, id: number, n: number): Promise<boolean>
   return Number(updated.numUpdatedRows) > 0;
 }
 
+/** Whether the project still exists (a batch of counts for a deleted one is dropped). */
+export async function exists(trx: DB, id: number): Promise<boolean> {
+  return (
+    (await trx.selectFrom('projects').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  );
+}
+
 /** The live deployment's id of a project: null when not live, undefined when there is no project. */
 export async function livePointer(db: DB, id: number): Promise<number | null | undefined> {
   const p = await db
@@ -75,8 +84,8 @@ export async function livePointer(db: DB, id: number): Promise<number | null | u
   return p ? p.live_deployment_id : undefined;
 }
 
-export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
-  const withOwner = (trx: DB = db) =>
+export function createProjectsRepository(dialect: Dialect) {
+  const withOwner = (trx: DB) =>
     trx
       .selectFrom('projects')
       .innerJoin('users as owner', 'owner.id', 'projects.owner_id')
@@ -92,7 +101,7 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
     insert,
     update,
     remove,
-    countDownload: (id: number) => countDownload(db, id),
+    countDownload,
 
     /**
      * Whether the project still exists, read inside `trx` before adding a version to it: on
@@ -104,7 +113,7 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
       return (await q.executeTakeFirst()) !== undefined;
     },
 
-    byId(id: number, trx: DB = db): Promise<ProjectWithOwner | undefined> {
+    byId(trx: DB, id: number): Promise<ProjectWithOwner | undefined> {
       return withOwner(trx).where('projects.id', '=', id).executeTakeFirst();
     },
 
@@ -114,14 +123,14 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
      * result instead of passing the same check. SQLite's transactions begin IMMEDIATE: one
      * runs at a time.
      */
-    byIdForChange(id: number, trx: DB): Promise<ProjectWithOwner | undefined> {
+    byIdForChange(trx: DB, id: number): Promise<ProjectWithOwner | undefined> {
       const q = withOwner(trx).where('projects.id', '=', id);
       return (dialect === 'postgres' ? q.forUpdate('projects') : q).executeTakeFirst();
     },
 
-    async listByOwner(ownerId: number, filter: OwnerFilter, page: number, pageSize: number) {
+    async listByOwner(db: DB, ownerId: number, filter: OwnerFilter, page: number, pageSize: number) {
       const statuses = statusesOf(filter);
-      let q = withOwner().where('projects.owner_id', '=', ownerId);
+      let q = withOwner(db).where('projects.owner_id', '=', ownerId);
       if (statuses) q = q.where('projects.status', 'in', statuses);
       const rows = await q
         .orderBy('projects.created_at', 'desc')
@@ -136,32 +145,41 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
     },
 
     /** Project counts by status for one owner (or everyone when ownerId is null). */
-    async countByStatus(ownerId: number | null): Promise<Record<ProjectStatus, number>> {
+    async countByStatus(db: DB, ownerId: number | null): Promise<Record<ProjectStatus, number>> {
       let q = db
         .selectFrom('projects')
         .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
         .groupBy('status');
       if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
-      const counts: Record<ProjectStatus, number> = { pending: 0, approved: 0, published: 0, rejected: 0 };
+      const counts: Record<ProjectStatus, number> = {
+        pending: 0,
+        approved: 0,
+        published: 0,
+        rejected: 0,
+        taken_down: 0,
+      };
       for (const r of await q.execute()) counts[r.status] = Number(r.n);
       return counts;
     },
 
     /** Every project (the admin list), filtered by status, search and the newest version's risk. */
-    async listAll(q: {
-      status: AdminTab;
-      search?: string;
-      sort: 'newest' | 'oldest' | 'risk';
-      /** The newest version's check at this risk level, or never checked. */
-      risk?: ContentRiskFilter;
-      page: number;
-      pageSize: number;
-    }): Promise<{ rows: ProjectWithOwner[]; total: number }> {
+    async listAll(
+      db: DB,
+      q: {
+        status: AdminTab;
+        search?: string;
+        sort: 'newest' | 'oldest' | 'risk';
+        /** The newest version's check at this risk level, or never checked. */
+        risk?: ContentRiskFilter;
+        page: number;
+        pageSize: number;
+      },
+    ): Promise<{ rows: ProjectWithOwner[]; total: number }> {
       const status = q.status === 'all' ? null : q.status;
       // The newest version's risk rank (deployments.content_risk: 0 clean … 4 high, null unchecked).
       const risk = q.risk === undefined ? undefined : q.risk === 'unchecked' ? null : LEVEL_RANK[q.risk];
       const byRisk = q.risk !== undefined || q.sort === 'risk';
-      const list = withOwner()
+      const list = withOwner(db)
         .leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id')
         .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
         .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
@@ -196,14 +214,21 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
     },
 
     /** The admin list's tab counts, with the search applied. */
-    async countsMatching(search?: string): Promise<AdminProjectCounts> {
+    async countsMatching(db: DB, search?: string): Promise<AdminProjectCounts> {
       const rows = await db
         .selectFrom('projects')
         .$if(search !== undefined, (qb) => qb.where(matching(search!)))
         .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
         .groupBy('status')
         .execute();
-      const counts: AdminProjectCounts = { all: 0, pending: 0, approved: 0, published: 0, rejected: 0 };
+      const counts: AdminProjectCounts = {
+        all: 0,
+        pending: 0,
+        approved: 0,
+        published: 0,
+        rejected: 0,
+        taken_down: 0,
+      };
       for (const r of rows) {
         counts[r.status] = Number(r.n);
         counts.all += Number(r.n);
@@ -212,8 +237,8 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
     },
 
     /** Projects waiting for review, the longest-waiting first (by the upload of their newest version). */
-    async pendingOldestFirst(page: number, pageSize: number) {
-      const rows = await withOwner()
+    async pendingOldestFirst(db: DB, page: number, pageSize: number) {
+      const rows = await withOwner(db)
         .innerJoin('deployments as latest', 'latest.id', 'projects.latest_deployment_id')
         .select('latest.created_at as pending_since')
         .where('projects.status', '=', 'pending')
@@ -230,7 +255,7 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
       return { rows, total: Number(total.n) };
     },
 
-    async liveCount(): Promise<number> {
+    async liveCount(db: DB): Promise<number> {
       const row = await db
         .selectFrom('projects')
         .where('live_deployment_id', 'is not', null)
@@ -240,7 +265,7 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
     },
 
     /** Views and downloads over all projects. */
-    async viewAndDownloadTotals(): Promise<{ views: number; downloads: number }> {
+    async viewAndDownloadTotals(db: DB): Promise<{ views: number; downloads: number }> {
       const row = await db
         .selectFrom('projects')
         .select([
@@ -252,7 +277,7 @@ export function createProjectsRepository(db: DB, dialect: MigrationDialect) {
     },
 
     /** Projects created in [from, before) (ISO timestamps). */
-    async createdBetween(from: string, before: string): Promise<number> {
+    async createdBetween(db: DB, from: string, before: string): Promise<number> {
       const row = await db
         .selectFrom('projects')
         .where('created_at', '>=', from)

@@ -14,14 +14,14 @@ export type RenderJobRow = {
     : RenderJobsTable[K];
 };
 
-export function createRenderJobsRepository(db: DB) {
+export function createRenderJobsRepository() {
   /** Queued and due, or running under a lease that has run out. */
   const takeable = (at: string) =>
     sql<boolean>`((status = 'queued' and run_after <= ${at}) or (status = 'running' and lease_until <= ${at}))`;
 
   return {
     /** Queues a render of the deployment (again, when it had one: a re-render starts over). */
-    async enqueue(deploymentId: number, projectId: number, at: string, trx: DB = db): Promise<void> {
+    async enqueue(trx: DB, deploymentId: number, projectId: number, at: string): Promise<void> {
       // What a job starts with, written alike by a first queueing and a re-render.
       const fresh = {
         status: 'queued',
@@ -41,7 +41,7 @@ export function createRenderJobsRepository(db: DB) {
     },
 
     /** Takes the oldest due job for this holder until leaseUntil; undefined when none is due. */
-    async take(holder: string, at: string, leaseUntil: string): Promise<RenderJobRow | undefined> {
+    async take(db: DB, holder: string, at: string, leaseUntil: string): Promise<RenderJobRow | undefined> {
       for (let tries = 0; tries < 5; tries++) {
         const next = await db
           .selectFrom('render_jobs')
@@ -72,6 +72,7 @@ export function createRenderJobsRepository(db: DB) {
 
     /** Ends a job this holder still has: done, failed for good, or queued again for later. */
     async settle(
+      trx: DB,
       id: number,
       holder: string,
       outcome:
@@ -79,7 +80,6 @@ export function createRenderJobsRepository(db: DB) {
         | { status: 'failed'; error: string; durationMs: number }
         | { status: 'queued'; error: string; runAfter: string; refund?: boolean },
       at: string,
-      trx: DB = db,
     ): Promise<boolean> {
       const r = await trx
         .updateTable('render_jobs')
@@ -103,7 +103,7 @@ export function createRenderJobsRepository(db: DB) {
     },
 
     /** Removes the jobs of a deleted project (in the delete's transaction). */
-    async dropOfProject(projectId: number, trx: DB = db): Promise<void> {
+    async dropOfProject(trx: DB, projectId: number): Promise<void> {
       await trx.deleteFrom('render_jobs').where('project_id', '=', projectId).execute();
     },
 
@@ -111,7 +111,7 @@ export function createRenderJobsRepository(db: DB) {
      * Removes the jobs whose version no longer exists (a project or account deleted by any path):
      * the leftover sweep calls it; nothing references a job row.
      */
-    async dropOfDeleted(): Promise<number> {
+    async dropOfDeleted(db: DB): Promise<number> {
       const r = await db
         .deleteFrom('render_jobs')
         .where(({ not, exists, selectFrom }) =>
@@ -127,7 +127,7 @@ export function createRenderJobsRepository(db: DB) {
       return Number(r.numDeletedRows);
     },
 
-    async byDeployment(deploymentId: number): Promise<RenderJobRow | undefined> {
+    async byDeployment(db: DB, deploymentId: number): Promise<RenderJobRow | undefined> {
       return (await db
         .selectFrom('render_jobs')
         .selectAll()
@@ -136,7 +136,7 @@ export function createRenderJobsRepository(db: DB) {
     },
 
     /** Jobs waiting or running (the queue-length metric). */
-    async pending(): Promise<number> {
+    async pending(db: DB): Promise<number> {
       const r = await db
         .selectFrom('render_jobs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -147,6 +147,7 @@ export function createRenderJobsRepository(db: DB) {
 
     /** A finished render's pictures and merged content check, on its deployment. */
     async saveResult(
+      trx: DB,
       deploymentId: number,
       result: {
         thumbnail: string;
@@ -155,7 +156,6 @@ export function createRenderJobsRepository(db: DB) {
         contentRisk: number | null;
         at: string;
       },
-      trx: DB = db,
     ): Promise<void> {
       await trx
         .updateTable('deployments')
@@ -175,7 +175,7 @@ export function createRenderJobsRepository(db: DB) {
      * Who may see a thumbnail: every deployment showing it with its project's owner, visibility
      * and live version (the same picture may belong to several versions or projects).
      */
-    async thumbnailOwners(sha256: string) {
+    async thumbnailOwners(db: DB, sha256: string) {
       return db
         .selectFrom('deployments')
         .innerJoin('projects', 'projects.id', 'deployments.project_id')

@@ -1,13 +1,14 @@
 import type { DB } from '../db/database.js';
 import type { SessionEndReason, SessionRow, UserRow } from '../db/types.js';
 
-export function createSessionsRepository(db: DB) {
+export function createSessionsRepository() {
   return {
-    async insert(s: Omit<SessionRow, 'id' | 'ended_reason'>): Promise<SessionRow> {
+    async insert(db: DB, s: Omit<SessionRow, 'id' | 'ended_reason'>): Promise<SessionRow> {
       return db.insertInto('sessions').values(s).returningAll().executeTakeFirstOrThrow();
     },
     /** The unexpired session of a token hash (live, or ended with a reason), with its user. */
     async findValid(
+      db: DB,
       tokenHash: string,
       at: string,
     ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
@@ -60,26 +61,26 @@ export function createSessionsRepository(db: DB) {
         user,
       };
     },
-    async touch(id: number, at: string): Promise<void> {
+    async touch(db: DB, id: number, at: string): Promise<void> {
       await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', id).execute();
     },
-    async delete(id: number): Promise<void> {
+    async delete(db: DB, id: number): Promise<void> {
       await db.deleteFrom('sessions').where('id', '=', id).execute();
     },
     /** Deletes a session and returns it, in one statement: of two concurrent takes only one wins. */
-    take(id: number): Promise<SessionRow | undefined> {
+    take(db: DB, id: number): Promise<SessionRow | undefined> {
       return db.deleteFrom('sessions').where('id', '=', id).returningAll().executeTakeFirst();
     },
-    async deleteForUser(userId: number, exceptId?: number): Promise<void> {
+    async deleteForUser(db: DB, userId: number, exceptId?: number): Promise<void> {
       let q = db.deleteFrom('sessions').where('user_id', '=', userId);
       if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
       await q.execute();
     },
     /** Ends every session of a user, keeping them (until they expire) to tell why. */
-    async endForUser(userId: number, reason: SessionEndReason): Promise<void> {
+    async endForUser(db: DB, userId: number, reason: SessionEndReason): Promise<void> {
       await db.updateTable('sessions').set({ ended_reason: reason }).where('user_id', '=', userId).execute();
     },
-    async deleteExpired(at: string): Promise<number> {
+    async deleteExpired(db: DB, at: string): Promise<number> {
       const r = await db.deleteFrom('sessions').where('expires_at', '<=', at).executeTakeFirst();
       return Number(r.numDeletedRows);
     },

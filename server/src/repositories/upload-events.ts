@@ -1,6 +1,6 @@
 /**
  * The upload_events table: each account's accepted uploads of the last hour, for the hourly limit
- * (docs/decisions.md "Storage quota and upload rate").
+ * (docs/decisions/uploads.md "Storage quota and upload rate").
  */
 import type { DB } from '../db/database.js';
 

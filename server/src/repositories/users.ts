@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { Dialect } from '../db/dialect.js';
 import type { NewUser, UserRow, UserUpdate } from '../db/types.js';
 
 /** The unique, case-insensitive form of a username (NFC, so look-alike encodings are one name). */
@@ -18,13 +18,13 @@ function removesAnAdmin(user: UserRow, patch: UserUpdate | 'delete'): boolean {
  * Whether the account still exists, read inside `trx` before something is added under it: on
  * PostgreSQL its row is share-locked until the commit, so deleting the account waits for that.
  */
-export async function existsForNewRows(trx: DB, id: number, dialect: MigrationDialect): Promise<boolean> {
+export async function existsForNewRows(trx: DB, id: number, dialect: Dialect): Promise<boolean> {
   let q = trx.selectFrom('users').select('id').where('id', '=', id);
   if (dialect === 'postgres') q = q.forKeyShare();
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-export function createUsersRepository(db: DB, dialect: MigrationDialect) {
+export function createUsersRepository(dialect: Dialect) {
   /**
    * The user row and whether someone other than them is an enabled admin, read inside `trx` with
    * every admin row locked, so two admins demoting each other at once can't both succeed. SQLite
@@ -44,11 +44,11 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
   }
 
   return {
-    byId(id: number): Promise<UserRow | undefined> {
+    byId(db: DB, id: number): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
     /** By username (case-insensitive) or email. */
-    byLogin(login: string): Promise<UserRow | undefined> {
+    byLogin(db: DB, login: string): Promise<UserRow | undefined> {
       const key = usernameKey(login);
       return db
         .selectFrom('users')
@@ -57,20 +57,20 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
         .orderBy('id')
         .executeTakeFirst();
     },
-    byUsernameKey(key: string): Promise<UserRow | undefined> {
+    byUsernameKey(db: DB, key: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('username_key', '=', key).executeTakeFirst();
     },
-    byEmail(email: string): Promise<UserRow | undefined> {
+    byEmail(db: DB, email: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
     },
-    async insert(user: NewUser): Promise<UserRow> {
+    async insert(db: DB, user: NewUser): Promise<UserRow> {
       return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
     },
-    async update(id: number, patch: UserUpdate): Promise<UserRow | undefined> {
+    async update(db: DB, id: number, patch: UserUpdate): Promise<UserRow | undefined> {
       return db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
     },
     /** Applies an admin's change to an account unless it would leave no enabled administrator. */
-    updateKeepingAnAdmin(id: number, patch: UserUpdate): Promise<UserRow | 'missing' | 'last-admin'> {
+    updateKeepingAnAdmin(db: DB, id: number, patch: UserUpdate): Promise<UserRow | 'missing' | 'last-admin'> {
       return db.transaction().execute(async (trx) => {
         const { user, othersExist } = await lockAdmins(trx, id);
         if (!user) return 'missing';
@@ -89,7 +89,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
      * Deletes an account unless it owns projects (their sites would vanish with it) or is the last
      * enabled administrator; checked and done in one transaction.
      */
-    deleteIfUnowned(id: number): Promise<UserRow | 'missing' | 'last-admin' | 'has-projects'> {
+    deleteIfUnowned(db: DB, id: number): Promise<UserRow | 'missing' | 'last-admin' | 'has-projects'> {
       return db.transaction().execute(async (trx) => {
         const { user, othersExist } = await lockAdmins(trx, id);
         if (!user) return 'missing';
@@ -105,7 +105,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
       });
     },
     /** The account's own storage quota (null = the platform's), or undefined when the account is gone. */
-    async quotaOf(userId: number, trx: DB = db): Promise<number | null | undefined> {
+    async quotaOf(trx: DB, userId: number): Promise<number | null | undefined> {
       const row = await trx
         .selectFrom('users')
         .select('storage_quota_bytes')
@@ -126,7 +126,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
       return row ? row.storage_quota_bytes : undefined;
     },
     /** All accounts, administrators, disabled accounts (the admin dashboard). */
-    async countsByRole(): Promise<{ total: number; admins: number; disabled: number }> {
+    async countsByRole(db: DB): Promise<{ total: number; admins: number; disabled: number }> {
       const row = await db
         .selectFrom('users')
         .select([
@@ -138,7 +138,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
       return { total: Number(row.total), admins: Number(row.admins), disabled: Number(row.disabled) };
     },
     /** Accounts created in [from, before) (ISO timestamps). */
-    async createdBetween(from: string, before: string): Promise<number> {
+    async createdBetween(db: DB, from: string, before: string): Promise<number> {
       const row = await db
         .selectFrom('users')
         .where('created_at', '>=', from)
@@ -147,7 +147,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
-    async count(): Promise<number> {
+    async count(db: DB): Promise<number> {
       const row = await db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -155,7 +155,7 @@ export function createUsersRepository(db: DB, dialect: MigrationDialect) {
       return Number(row.n);
     },
     /** A page of users with their project counts; search matches username or email substrings. */
-    async list(q: { page: number; pageSize: number; search?: string; role?: 'admin' | 'user' }) {
+    async list(db: DB, q: { page: number; pageSize: number; search?: string; role?: 'admin' | 'user' }) {
       let query = db.selectFrom('users');
       if (q.search) {
         const needle = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

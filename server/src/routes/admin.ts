@@ -11,6 +11,8 @@ import { route } from '../http/endpoint-routes.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { presentAuditLog } from '../presenters/audit.js';
 import { paginate } from '../presenters/pagination.js';
+import { presentAdminProject, presentProjectDetail } from '../presenters/project.js';
+import { presentReviewDetail } from '../presenters/review.js';
 
 export const adminRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -30,21 +32,38 @@ export const adminRoutes =
       delete: messages.project.deleted,
     } as const;
 
-    route(app, 'adminProjects', async (_request, _reply, { query: q }) => {
-      const { projects: list, total, counts } = await reviewQueue.list(q);
-      return ok({ projects: list, pagination: paginate(q.page, q.page_size, total), counts });
+    route(app, 'adminProjects', async (request, _reply, { query: q }) => {
+      const viewer = actorOf(request);
+      const { projects: rows, total, counts } = await reviewQueue.list(q);
+      return ok({
+        projects: rows.map((r) => presentAdminProject(r.project, { ...r, urls: ctx.urls, viewer })),
+        pagination: paginate(q.page, q.page_size, total),
+        counts,
+      });
     });
 
-    route(app, 'pendingProjects', async (_request, _reply, { query: q }) => {
-      const { projects: list, total } = await reviewQueue.pending(q.page, q.page_size);
-      return ok({ projects: list, pagination: paginate(q.page, q.page_size, total) });
+    route(app, 'pendingProjects', async (request, _reply, { query: q }) => {
+      const viewer = actorOf(request);
+      const { projects: rows, total } = await reviewQueue.pending(q.page, q.page_size);
+      return ok({
+        projects: rows.map((r) => presentAdminProject(r.project, { ...r, urls: ctx.urls, viewer })),
+        pagination: paginate(q.page, q.page_size, total),
+      });
     });
 
-    route(app, 'adminProject', async (request) => ok(await reviewQueue.detail(projectId(request.params))));
+    route(app, 'adminProject', async (request) => {
+      const detail = await reviewQueue.detail(projectId(request.params));
+      return ok(presentReviewDetail(detail, actorOf(request), ctx.urls));
+    });
 
     // A text file of the newest version around a line: where a content check finding points.
     route(app, 'adminSource', async (request, _reply, { query: q }) => {
       return ok(await reviewQueue.source(projectId(request.params), q.path, q.line));
+    });
+
+    // One changed text file of the live and the newest version: the review's line diff.
+    route(app, 'adminFileDiff', async (request, _reply, { query: q }) => {
+      return ok(await ctx.services.fileDiff.between(projectId(request.params), q.path));
     });
 
     // Renders the project's newest (and live) version again (docs/render.md).
@@ -57,8 +76,8 @@ export const adminRoutes =
       const actor = actorOf(request);
       const id = projectId(request.params);
       await review.decide(actor, id, body.action, body.comment, metaOf(request));
-      const p = await projects.visible(actor, id);
-      return ok({ project: await projects.detail(p) }, doneMessage[body.action]);
+      const detail = await projects.detail(await projects.visible(actor, id));
+      return ok({ project: presentProjectDetail(detail, actor, ctx.urls) }, doneMessage[body.action]);
     });
 
     // Each project is all-or-nothing on its own; the answer reports every one.

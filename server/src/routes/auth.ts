@@ -49,7 +49,7 @@ export const authRoutes =
       return ok({ password, user: presentUser(user) }, messages.auth.registerSuccess);
     });
 
-    // Personal API tokens (docs/decisions.md "API tokens"): a session only, never a token.
+    // Personal API tokens (docs/decisions/deploys.md "API tokens"): a session only, never a token.
     route(app, 'createApiToken', async (request, _reply, { body }) => {
       const token = await ctx.services.apiTokens.create(actorOf(request), body.name, metaOf(request));
       return ok(token, messages.deploy.tokenCreated);

@@ -1,15 +1,24 @@
 /**
- * Digest deploys under /api/deploys (docs/decisions.md "Digest deploys"): start with a manifest,
+ * Digest deploys under /api/deploys (docs/decisions/deploys.md "Digest deploys"): start with a manifest,
  * PUT each content the server lacks as a raw body, finish into a new pending version.
  */
-import { DEPLOY_STARTS_MAX, DEPLOY_STARTS_WINDOW_MS, format, messages, sha256Hex } from '@sitehall/contracts';
+import {
+  DEPLOY_BATCH_FILES_MAX,
+  DEPLOY_STARTS_MAX,
+  DEPLOY_STARTS_WINDOW_MS,
+  format,
+  messages,
+  sha256Hex,
+} from '@sitehall/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { Invalid, TooManyRequests } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
+import { deployBatchParts } from '../http/multipart-upload.js';
 import { metaOf, ok } from '../http/reply.js';
 import { uploadDelivery } from '../http/upload-delivery.js';
+import { presentProjectDetail } from '../presenters/project.js';
 
 const m = messages.deploy;
 
@@ -61,14 +70,57 @@ export const deployRoutes =
     );
 
     route(app, 'finishDeploy', async (request, reply) => {
+      const actor = actorOf(request);
       const project = await deploys.finish(
-        actorOf(request),
+        actor,
         deployId(request.params),
         metaOf(request),
         uploadDelivery(request, reply),
       );
-      return ok({ project }, m.deployFinished);
+      return ok({ project: presentProjectDetail(project, actor, ctx.urls) }, m.deployFinished);
     });
+
+    // Several files in one multipart body, each part named by its SHA-256 (the CLI's way since
+    // docs/decisions/deploys.md "Batched file uploads"; the PUT below stays for older clients). Per
+    // address in the PUTs' budget: a batch is a few of them at most.
+    route(
+      app,
+      'deployFiles',
+      async (request, reply) => {
+        const { limits } = await ctx.services.settings.get();
+        const batch = deployBatchParts(request, {
+          maxFiles: DEPLOY_BATCH_FILES_MAX,
+          maxFileBytes: limits.maxFileBytes,
+        });
+        try {
+          const n = await deploys.receiveBatch(
+            actorOf(request),
+            deployId(request.params),
+            batch.parts,
+            declaredLength(request),
+            batch.signal,
+          );
+          await batch.drained();
+          return ok(null, format(m.filesReceived, { n }));
+        } catch (error) {
+          // Refused before the end of its body: the rest is not read, so the connection can't
+          // carry another request (a client reusing it would find it reset).
+          if (!request.raw.complete) reply.header('connection', 'close');
+          throw error;
+        } finally {
+          batch.done();
+        }
+      },
+      {
+        config: {
+          rateLimit: {
+            max: ctx.config.deployPutsPerMinute,
+            timeWindow: 60_000,
+            keyGenerator: (request: FastifyRequest) => `deploy-put:${request.ip}`,
+          },
+        },
+      },
+    );
 
     // The raw body is the file: any content type, read as a stream by the service (never parsed,
     // never buffered, not bound by the JSON body limit: the upload limits bound it).

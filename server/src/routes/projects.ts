@@ -3,17 +3,20 @@ import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../domain/errors.js';
+import { latinOf } from '../domain/name-order.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
 import { stageMultipartUpload } from '../http/multipart-upload.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { uploadDelivery } from '../http/upload-delivery.js';
 import { paginate } from '../presenters/pagination.js';
+import { presentProject, presentProjectDetail } from '../presenters/project.js';
+import { projectAnalytics } from '../services/site-analytics.js';
 
 export const projectRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const { projects } = ctx.services;
+    const { projects, uploads } = ctx.services;
     const projectId = (params: unknown) => {
       const id = idParam((params as { id?: string }).id);
       if (id === null) throw new NotFound(messages.project.notFound);
@@ -26,46 +29,78 @@ export const projectRoutes =
     const receiveUpload = async (request: FastifyRequest, reply: FastifyReply, id: number | null) => {
       const actor = actorOf(request);
       const delivery = uploadDelivery(request, reply);
-      const admission = await projects.admitUpload(
-        actor,
-        id,
-        request.headers['content-length'],
-        delivery.key,
-      );
+      const admission = await uploads.admitUpload(actor, id, request.headers['content-length'], delivery.key);
       const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
       return [actor, admission, staged, metaOf(request), delivery] as const;
     };
 
     route(app, 'upload', async (request, reply) => {
-      const project = await projects.upload(...(await receiveUpload(request, reply, null)));
-      return ok({ project }, messages.project.uploadSuccess);
+      const received = await receiveUpload(request, reply, null);
+      const project = await uploads.upload(...received);
+      return ok(
+        { project: presentProjectDetail(project, received[0], ctx.urls) },
+        messages.project.uploadSuccess,
+      );
     });
 
     route(app, 'myProjects', async (request, _reply, { query: q }) => {
-      const { projects: list, total, stats, storage } = await projects.listMine(actorOf(request), q);
-      return ok({ projects: list, pagination: paginate(q.page, q.page_size, total), stats, storage });
+      const viewer = actorOf(request);
+      const { projects: rows, total, stats, storage } = await projects.listMine(viewer, q);
+      return ok({
+        projects: rows.map((r) => presentProject(r.project, { ...r, urls: ctx.urls, viewer })),
+        pagination: paginate(q.page, q.page_size, total),
+        stats,
+        storage,
+      });
+    });
+
+    // The upload form and the project page: is a name free, or which name to suggest.
+    route(app, 'siteName', async (request, _reply, { query: q }) => {
+      // A project's own names are free to it: only for a project the asker may edit.
+      if (q.project_id !== undefined) await projects.editable(actorOf(request), q.project_id);
+      const fromAscii = q.from === undefined ? undefined : latinOf(q.from);
+      return ok(
+        await ctx.services.siteNames.answer({
+          ...(q.name !== undefined ? { name: q.name } : {}),
+          ...(fromAscii !== undefined ? { fromAscii } : {}),
+          projectId: q.project_id ?? null,
+        }),
+      );
     });
 
     route(app, 'project', async (request) => {
-      const p = await projects.visible(actorOf(request), projectId(request.params));
-      return ok({ project: await projects.detail(p) });
+      const actor = actorOf(request);
+      const detail = await projects.detail(await projects.visible(actor, projectId(request.params)));
+      return ok({ project: presentProjectDetail(detail, actor, ctx.urls) });
     });
 
     // JSON edits the metadata; multipart uploads a new version of the files.
     route(app, 'updateProject', async (request, reply, input) => {
       const id = projectId(request.params);
       if (request.isMultipart()) {
-        const project = await projects.uploadVersion(...(await receiveUpload(request, reply, id)));
-        return ok({ project }, messages.project.versionUploaded);
+        const received = await receiveUpload(request, reply, id);
+        const project = await uploads.uploadVersion(...received);
+        return ok(
+          { project: presentProjectDetail(project, received[0], ctx.urls) },
+          messages.project.versionUploaded,
+        );
       }
       const body = input.body;
+      const actor = actorOf(request);
       const project = await projects.updateMeta(
-        actorOf(request),
+        actor,
         id,
-        { name: body.project_name ?? body.name, description: body.description, is_public: body.is_public },
+        {
+          name: body.project_name ?? body.name,
+          description: body.description,
+          is_public: body.is_public,
+          spa_fallback: body.spa_fallback,
+          clean_urls: body.clean_urls,
+          site_name: body.site_name,
+        },
         metaOf(request),
       );
-      return ok({ project }, messages.project.updated);
+      return ok({ project: presentProjectDetail(project, actor, ctx.urls) }, messages.project.updated);
     });
 
     route(app, 'deleteProject', async (request) => {
@@ -78,9 +113,21 @@ export const projectRoutes =
       const id = projectId(request.params);
       await ctx.services.review.rollback(actor, id, body.deployment_id, metaOf(request));
       return ok(
-        { project: await projects.detail(await projects.visible(actor, id)) },
+        {
+          project: presentProjectDetail(
+            await projects.detail(await projects.visible(actor, id)),
+            actor,
+            ctx.urls,
+          ),
+        },
         messages.review.rollbackDone,
       );
+    });
+
+    // The owner's analytics (or an admin's): who may see the project may see its numbers.
+    route(app, 'projectAnalytics', async (request) => {
+      const p = await projects.visible(actorOf(request), projectId(request.params));
+      return ok(await projectAnalytics(ctx.db, p.id));
     });
 
     route(app, 'download', async (request, reply) => {

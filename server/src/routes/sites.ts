@@ -8,23 +8,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { idParam, metaOf, sendSiteMethodNotAllowed } from '../http/reply.js';
+import type { DeploymentIndex } from '../serve/index.js';
 import {
-  decodeSitePath,
-  isHtml,
+  decideSiteRequest,
   isSiteContentPath,
-  resolveSiteFile,
-  SITE_NOT_FOUND_TEXT,
+  previewGonePage,
   type SiteBody,
-  type SiteResolution,
   sendSiteFile,
   sendSitePage,
   sendSiteRedirect,
+  siteNotFoundPage,
   sitePlatformPage,
   splitSiteUrl,
+  withSiteHeaders,
 } from '../serve/index.js';
-import type { DeploymentIndex } from '../services/site-index.js';
+import { rootRescueLocation } from '../serve/root-rescue.js';
+import type { RequestHost } from '../serve/site-hosts.js';
 
-const NOT_FOUND_PAGE = sitePlatformPage(404, SITE_NOT_FOUND_TEXT);
+const APP_HOST: RequestHost = { kind: 'app' };
+/** What may be a site name in a path, in any case (a look-up lower-cases it; a DNS label's bound). */
+const NAME_KEY = /^[A-Za-z][A-Za-z0-9-]{0,62}$/;
 /**
  * The root of a preview whose version has no index.html and no entry file: what a reviewer
  * opening it needs to know (only a valid link gets this far; a bad one is the plain 404).
@@ -34,8 +37,18 @@ const NO_ENTRY_PAGE = sitePlatformPage(
   '这个版本没有首页文件（index.html），请从文件列表中打开要查看的页面。',
 );
 
-function notFound(reply: FastifyReply, page = NOT_FOUND_PAGE): SiteBody {
-  return sendSitePage(reply, page);
+/**
+ * The platform's 404 (or, for a preview link that opens nothing, its own page), linking back to
+ * the showcase at the app's address for this request's Host.
+ */
+function notFound(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: 'site' | 'preview-gone' = 'site',
+): SiteBody {
+  const showcase = ctx.siteHosts.showcaseUrl(request.headers.host);
+  return sendSitePage(reply, kind === 'site' ? siteNotFoundPage(showcase) : previewGonePage(showcase));
 }
 
 /** Prefetches and prerenders are not someone looking at the page. */
@@ -51,8 +64,18 @@ function isPrefetch(request: FastifyRequest): boolean {
 export function registerSitesHostGuard(app: FastifyInstance, ctx: AppContext): void {
   if (!ctx.siteHosts.separate) return;
   app.addHook('onRequest', async (request, reply) => {
-    if (ctx.siteHosts.classify(request.headers.host, request.raw.socket?.localPort).kind === 'app') return;
-    if (!isSiteContentPath(request.url)) return reply.send(notFound(reply));
+    const host = ctx.siteHosts.classify(request.headers.host, request.raw.socket?.localPort);
+    if (host.kind === 'app') return;
+    if (!isSiteContentPath(request.url)) {
+      // A root-absolute request of a site's page ('/assets/app.js' from /sites/12/): under its prefix.
+      const rescued =
+        host.kind === 'sites' ? rootRescueLocation(request.url, request.headers, request.method) : null;
+      if (rescued) {
+        sendSiteRedirect(reply, rescued, 307);
+        return reply.header('vary', 'Referer, Sec-Fetch-Site').send();
+      }
+      return reply.send(notFound(ctx, request, reply));
+    }
   });
 }
 
@@ -65,8 +88,9 @@ export async function siteRoutes(
   const { siteIndex, siteFiles, views, previews } = ctx.services;
 
   /**
-   * Every branch sets status and headers and returns the body (see SiteBody), synchronously when
-   * everything it needs is in memory: a hot file costs no turn of the event loop.
+   * What the request means is decided in serve/site-request.ts, for every serving path alike;
+   * here it is only put on the reply. Synchronous when everything it needs is in memory: a hot file
+   * costs no turn of the event loop.
    */
   function serve(
     request: FastifyRequest,
@@ -75,50 +99,36 @@ export async function siteRoutes(
     rawPath: string,
     preview: boolean,
   ): SiteBody | Promise<SiteBody> {
-    const path = decodeSitePath(rawPath);
-    if (path === null) return notFound(reply);
-    // The usual cases — a file by its own name, a folder's index.html — straight from the table.
-    const direct = site.files.get(path === '' || path.endsWith('/') ? `${path}index.html` : path);
-    if (direct) return sendFound(request, reply, site, { kind: 'file', status: 200, file: direct }, preview);
-    const q = rawPath.indexOf('?');
-    return resolveSiteFile((p) => site.files.get(p), path, {
-      entryFile: site.entryFile,
-      query: q === -1 ? '' : rawPath.slice(q),
-    }).then((resolution) =>
-      !resolution && preview && path === '' && !site.entryFile
-        ? notFound(reply, NO_ENTRY_PAGE)
-        : sendFound(request, reply, site, resolution, preview),
-    );
-  }
-
-  function sendFound(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    site: DeploymentIndex,
-    resolution: SiteResolution | null,
-    preview: boolean,
-  ): SiteBody | Promise<SiteBody> {
-    if (!resolution) return notFound(reply);
-    if (resolution.kind === 'redirect') return sendSiteRedirect(reply, resolution.location);
-    if (
-      !preview &&
-      resolution.kind === 'file' &&
-      request.method === 'GET' &&
-      isHtml(resolution.file.mime_type) &&
-      !isPrefetch(request)
-    ) {
+    const decision = decideSiteRequest(site, rawPath, {
+      method: request.method,
+      preview,
+      prefetch: isPrefetch(request),
+    });
+    if (decision.kind === 'not-found') return notFound(ctx, request, reply);
+    if (decision.kind === 'no-entry') return sendSitePage(reply, NO_ENTRY_PAGE);
+    if (decision.kind === 'redirect') return sendSiteRedirect(reply, decision.location, decision.status);
+    if (!preview && request.method === 'GET') {
       // Counted once the answer was handed to the network in full ('finish'), not before its
       // file is read: a visitor who got a 503 (storage away) or a cut-off page is no view.
-      const meta = metaOf(request);
+      const file = decision.file;
+      const meta = decision.countsView ? metaOf(request) : null;
       reply.raw.once('finish', () => {
-        if (reply.statusCode < 500) views.count(site.projectId, meta);
+        if (reply.statusCode >= 500) return;
+        views.bytes(site.projectId, Number(reply.getHeader('content-length')) || 0);
+        if (meta)
+          views.count(site.projectId, meta, {
+            path: file.path,
+            referer: request.headers.referer,
+            host: request.headers.host,
+          });
       });
     }
-    return sendSiteFile(request, reply, resolution.file, {
+    const platform = preview ? siteHeaders.preview : siteHeaders.site;
+    return sendSiteFile(request, reply, decision.file, {
       source: siteFiles,
-      status: resolution.status,
+      status: decision.status,
       lastModified: site.lastModified,
-      siteHeaders: preview ? siteHeaders.preview : siteHeaders.site,
+      siteHeaders: withSiteHeaders(platform, decision.headers),
       // Previews: serve/site-headers.ts makes every preview response private and unstored.
       ...(preview ? { cacheControl: 'private, no-store' } : {}),
     });
@@ -126,18 +136,18 @@ export async function siteRoutes(
 
   function answer(request: FastifyRequest, reply: FastifyReply): SiteBody | Promise<SiteBody> {
     const url = splitSiteUrl(request.url);
-    if (!url) return notFound(reply);
-    if (ctx.siteHosts.separate) {
-      const moved = ctx.siteHosts.redirectFor(
-        ctx.siteHosts.classify(request.headers.host, request.raw.socket?.localPort),
-        url,
-        request.originalUrl,
-        request.headers.host,
-      );
+    if (!url)
+      return notFound(ctx, request, reply, request.url.startsWith('/preview') ? 'preview-gone' : 'site');
+    const hosts = ctx.siteHosts;
+    const arrivedOn = hosts.separate
+      ? hosts.classify(request.headers.host, request.raw.socket?.localPort)
+      : APP_HOST;
+    if (hosts.separate) {
+      const moved = hosts.redirectFor(arrivedOn, url, request.originalUrl, request.headers.host);
       if (moved) return sendSiteRedirect(reply, moved);
     }
     const withSite = (site: DeploymentIndex | null): SiteBody | Promise<SiteBody> => {
-      if (!site) return notFound(reply);
+      if (!site) return notFound(ctx, request, reply, url.area === 'preview' ? 'preview-gone' : 'site');
       // '/sites/12' → '/sites/12/', so the page's relative links resolve inside the site.
       if (url.rawPath === null) return sendSiteRedirect(reply, `./${url.key}/${url.query}`);
       return serve(request, reply, site, url.rawPath, url.area === 'preview');
@@ -148,10 +158,28 @@ export async function siteRoutes(
         .then((found) => (found ? siteIndex.deployment(found.deploymentId) : null))
         .then(withSite);
     }
+    // A live site is asked by its number or a name (docs/decisions/names.md): at another key than
+    // its own (its number, an old name, a look-alike spelling) it moves to its name.
+    const liveSite = (site: DeploymentIndex | null): SiteBody | Promise<SiteBody> => {
+      if (!site) return notFound(ctx, request, reply);
+      const move = hosts.siteMove(arrivedOn, url, request.headers.host, {
+        id: site.projectId,
+        name: site.siteName,
+      });
+      if (move) return sendSiteRedirect(reply, move.location, move.status);
+      return withSite(site);
+    };
+    const ofProject = (id: number | null): SiteBody | Promise<SiteBody> => {
+      if (id === null) return notFound(ctx, request, reply);
+      const known = siteIndex.peekLive(id);
+      return known === undefined ? siteIndex.liveOf(id).then(liveSite) : liveSite(known);
+    };
     const id = idParam(url.key);
-    if (id === null) return notFound(reply);
-    const known = siteIndex.peekLive(id);
-    return known === undefined ? siteIndex.liveOf(id).then(withSite) : withSite(known);
+    if (id !== null) return ofProject(id);
+    if (!NAME_KEY.test(url.key)) return notFound(ctx, request, reply);
+    const label = url.key.toLowerCase();
+    const named = siteIndex.peekName(label);
+    return named === undefined ? siteIndex.projectOfName(label).then(ofProject) : ofProject(named);
   }
 
   /**

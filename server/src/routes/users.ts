@@ -52,6 +52,11 @@ export const userRoutes =
       return ok({ password, user: presentUser(user) }, messages.auth.passwordReset);
     });
 
+    route(app, 'unlockUser', async (request) => {
+      const user = await accounts.unlock(actorOf(request), userId(request.params), metaOf(request));
+      return ok({ user: presentUser(user) }, messages.auth.userUnlocked);
+    });
+
     route(app, 'userApiTokens', async (request) => {
       const tokens = await ctx.services.apiTokens.listOfUser(userId(request.params));
       return ok({ tokens: tokens.map(presentApiToken) });

@@ -9,7 +9,7 @@
  * other parts of the term), confirmed by a substring test of the indexed text; their count stops
  * at a cap ("500+").
  */
-import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { Dialect } from '../db/dialect.js';
 
 /**
  * A 3+ character term's matches are counted up to this many (or one past the page asked for):
@@ -91,7 +91,7 @@ export function planSearch(
     featured: boolean;
     listed: number;
     holders: ReadonlyMap<string, number>;
-    dialect: MigrationDialect;
+    dialect: Dialect;
   },
 ): SearchPlan | null {
   const chars = Array.from(term);

@@ -12,7 +12,7 @@
 import type { ShowcaseSort } from '@sitehall/contracts';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
-import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { Dialect } from '../db/dialect.js';
 import type { Flag } from '../db/types.js';
 import type { SearchPlan } from './plan.js';
 
@@ -33,6 +33,8 @@ export interface ShowcaseRow {
   approved_at: string | null;
   view_count: number;
   owner_username: string;
+  /** The site's name (docs/decisions/names.md), null when it is reached by its number. */
+  site_name: string | null;
   file_count: number;
   total_size: number;
   /** The live version's rendered picture (docs/render.md), null until rendered. */
@@ -60,7 +62,7 @@ const gramJoins = (plan: SearchPlan) =>
 
 /** What the two engines write differently. */
 interface Engine {
-  /** Each sort's ORDER BY; name is pinyin order (services/name-order.ts), bytes compared on both engines. */
+  /** Each sort's ORDER BY; name is pinyin order (domain/name-order.ts), bytes compared on both engines. */
   order: Record<ShowcaseSort, Sql>;
   /** A list of text as one parameter. */
   textList(values: string[]): RawBuilder<string>;
@@ -82,7 +84,7 @@ interface Engine {
   walk(plan: SearchPlan, page: (from: Sql, where: Sql[]) => Sql): Sql;
 }
 
-const ENGINES: Record<MigrationDialect, Engine> = {
+const ENGINES: Record<Dialect, Engine> = {
   sqlite: {
     order: {
       latest: sql`p.approved_at desc, p.id desc`,
@@ -160,13 +162,13 @@ const ENGINES: Record<MigrationDialect, Engine> = {
 
 // name_sort_key: the outer queries order by it too.
 const PAGE_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count, p.owner_id,
-  p.live_deployment_id, p.name_sort_key`;
+  p.live_deployment_id, p.name_sort_key, p.site_name`;
 const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
-  u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, p.name_sort_key`;
+  u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, p.name_sort_key, p.site_name`;
 const QUEUED = sql`case when exists (select 1 from showcase_queue) then 1 else 0 end`;
 
 /** The search's statements on one database. */
-export function createSearchSql(db: DB, dialect: MigrationDialect) {
+export function createSearchSql(db: DB, dialect: Dialect) {
   const engine = ENGINES[dialect];
   const ORDER = engine.order;
 

@@ -16,6 +16,25 @@ describe('ByteLru', () => {
     expect(lru.get('c')).toBeDefined();
   });
 
+  it('keeps exact recency when the newest entry is asked again (a hot file)', () => {
+    const lru = new ByteLru(100, 60);
+    lru.set('a', buf(40));
+    lru.set('b', buf(40));
+    lru.get('b');
+    lru.get('b');
+    lru.get('a');
+    lru.get('a');
+    lru.set('c', buf(40));
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.get('a')).toBeDefined();
+    lru.delete('a');
+    lru.get('c');
+    lru.set('d', buf(40));
+    lru.set('e', buf(40));
+    expect(lru.get('c')).toBeUndefined();
+    expect(lru.get('d')).toBeDefined();
+  });
+
   it('refuses entries over the per-entry limit', () => {
     const lru = new ByteLru(100, 60);
     expect(lru.set('big', buf(61))).toBe(false);

@@ -5,6 +5,8 @@
 export class ByteLru {
   readonly #entries = new Map<string, Buffer>();
   #bytes = 0;
+  /** The most recently used key: asked again (a hot file), it is already where it belongs. */
+  #newest: string | undefined;
 
   constructor(
     readonly maxBytes: number,
@@ -14,10 +16,11 @@ export class ByteLru {
 
   get(key: string): Buffer | undefined {
     const value = this.#entries.get(key);
-    if (value) {
+    if (value && key !== this.#newest) {
       // Map keeps insertion order: re-inserting marks the entry most recently used.
       this.#entries.delete(key);
       this.#entries.set(key, value);
+      this.#newest = key;
     }
     return value;
   }
@@ -27,6 +30,7 @@ export class ByteLru {
     this.delete(key);
     if (value.length > this.maxEntryBytes || value.length > this.maxBytes) return false;
     this.#entries.set(key, value);
+    this.#newest = key;
     this.#bytes += value.length;
     for (const [oldKey, old] of this.#entries) {
       if (this.#bytes <= this.maxBytes) break;
@@ -39,6 +43,7 @@ export class ByteLru {
   delete(key: string): void {
     const value = this.#entries.get(key);
     if (!value) return;
+    if (key === this.#newest) this.#newest = undefined;
     this.#entries.delete(key);
     this.#bytes -= value.length;
   }

@@ -1,3 +1,5 @@
+import { FILE_TYPES, type FileType } from '@sitehall/contracts';
+
 /**
  * What a stored MIME type means for serving: the Content-Type sent, whether a browser may show the
  * file inline or must download it, and whether it is worth compressing.
@@ -37,23 +39,17 @@ export function contentTypeHeader(mime: string): string {
   return charset ? `${type}; charset=${charset.toLowerCase()}` : type;
 }
 
-const INLINE_TYPES = new Set([
-  'text/html',
-  'text/css',
-  'text/javascript',
-  'application/javascript',
-  'application/json',
-  'application/manifest+json',
-  'application/wasm',
-  'application/pdf',
-  'text/plain',
-  'text/vtt',
-  'application/ld+json',
-  'application/vnd.ms-fontobject',
-  'application/x-font-type1',
-  'application/vnd.iccprofile',
-]);
 const INLINE_FAMILIES = ['image/', 'font/', 'audio/', 'video/', 'model/'];
+/**
+ * The inline types outside those families: FILE_TYPES' inline ones, and JavaScript's older name,
+ * which versions stored before the mime-types package moved to text/javascript still carry.
+ */
+const INLINE_TYPES = new Set([
+  ...Object.values(FILE_TYPES as Record<string, FileType>)
+    .filter((type) => type.inline && !INLINE_FAMILIES.some((family) => type.mime.startsWith(family)))
+    .map((type) => type.mime),
+  'application/javascript',
+]);
 
 /**
  * Web content a browser may render in place: pages, styles, scripts, JSON, images, fonts, media,

@@ -1,6 +1,6 @@
 /**
  * The connection fast path: a keep-alive connection asking for hot /sites files is answered from
- * its bytes, without Node's HTTP machinery (docs/decisions.md, "Hot files skip Node's HTTP server
+ * its bytes, without Node's HTTP machinery (docs/decisions/serving.md, "Hot files skip Node's HTTP server
  * too"). Node's server spends more on a small file's request (an IncomingMessage, a
  * ServerResponse, their streams, header validation) than everything else it takes; here a request
  * costs one strict read of its head (serve/request-head.ts), the fast path's lookup, and one write
@@ -104,7 +104,7 @@ function serveConnection(
   const onData = (chunk: Buffer) => {
     const text = chunk.toString('latin1');
     let at = 0;
-    socket.cork();
+    let answered = 0;
     try {
       // A client that sends requests without reading the answers (pipelining) is Node's to hold
       // back: past the socket's buffer the rest goes to Node's server, which pauses it.
@@ -117,13 +117,17 @@ function serveConnection(
         }
         const answer = head && path.answer(head);
         if (!head || !answer) break;
+        // One request per read is the rule (a browser waits for each answer): its answer is one
+        // write. Pipelined requests' answers after the first are gathered into one.
+        if (answered === 1) socket.cork();
         writeAnswer(socket, answer, server.keepAliveTimeout);
+        answered++;
         path.connections.answered++;
         path.onServed?.(answer.status, performance.now() - started);
         at = head.end;
       }
     } finally {
-      socket.uncork();
+      if (answered > 1) socket.uncork();
     }
     if (at < text.length) {
       handOff(at === 0 ? chunk : chunk.subarray(at));
@@ -222,12 +226,59 @@ function closingLines(keepAliveTimeout: number): Buffer {
       `Date: ${new Date(now).toUTCString()}\r\nConnection: keep-alive\r\n${keepAlive}\r\n`,
       'latin1',
     );
+    // The whole answers made with the last second's Date are stale.
+    whole.clear();
+    wholeBytes = 0;
   }
   return closing;
 }
 
+/**
+ * Small answers whole (head, Date, body in one Buffer), kept for the second their Date line is
+ * good for: a hot file's answer is then one write of bytes made once a second, not three chunks
+ * gathered into a writev on every request. Keyed by the prepared header list, checked against
+ * the body (the cache may have reloaded it) and the Date line; bounded in bytes.
+ */
+interface WholeAnswer {
+  body: Buffer | null;
+  closing: Buffer;
+  bytes: Buffer;
+}
+const whole = new Map<readonly string[], WholeAnswer>();
+let wholeBytes = 0;
+/** Bodies up to this size are sent whole; larger ones are written as they are kept. */
+const WHOLE_BODY_MAX = 64 * 1024;
+/** What whole answers may hold at once (at most a second's worth of distinct hot answers). */
+const WHOLE_MAX_BYTES = 8 * 1024 * 1024;
+
+function wholeAnswer(answer: PreparedAnswer, closing: Buffer): Buffer | null {
+  const body = answer.body;
+  if (body && body.length > WHOLE_BODY_MAX) return null;
+  const kept = whole.get(answer.headers);
+  if (kept && kept.body === body && kept.closing === closing) return kept.bytes;
+  const head = headOf(answer);
+  const size = head.length + closing.length + (body ? body.length : 0);
+  if (wholeBytes + size > WHOLE_MAX_BYTES) return null;
+  const bytes = Buffer.allocUnsafeSlow(size);
+  head.copy(bytes, 0);
+  closing.copy(bytes, head.length);
+  if (body) body.copy(bytes, head.length + closing.length);
+  if (kept) wholeBytes -= kept.bytes.length;
+  whole.set(answer.headers, { body, closing, bytes });
+  wholeBytes += size;
+  return bytes;
+}
+
 function writeAnswer(socket: Socket, answer: PreparedAnswer, keepAliveTimeout: number): void {
+  const closing = closingLines(keepAliveTimeout);
+  const bytes = wholeAnswer(answer, closing);
+  if (bytes) {
+    socket.write(bytes);
+    return;
+  }
+  socket.cork();
   socket.write(headOf(answer));
-  socket.write(closingLines(keepAliveTimeout));
+  socket.write(closing);
   if (answer.body) socket.write(answer.body);
+  socket.uncork();
 }

@@ -1,29 +1,41 @@
 /**
  * The hot path of /sites: a plain GET of a live site's file whose body is in memory is answered
- * before Fastify (docs/decisions.md "Serving and showcase"): from the connection's bytes on a
+ * before Fastify (docs/decisions/serving.md "Serving and showcase"): from the connection's bytes on a
  * connection still read by serve/fast-connections.ts (`answer`), else from Node's request event
  * (`serve`). Routing, hooks and the reply object cost a small file more than everything else it
  * takes (docs/benchmarks.md); here the lookup is a few map reads, and the answer is the one
- * serve/site-answer.ts decides for the route too, its headers kept per file. Everything else — ranges, HEAD, previews, redirects, 404s, a variant or body not in
+ * serve/site-request.ts and serve/site-answer.ts decide for the route too, its headers kept per
+ * file. Everything else — ranges, HEAD, previews, redirects, 404s, a variant or body not in
  * memory yet, a site not in the cache, the app host when sites have an origin of their own — falls
  * through to the Fastify route. SITES_FAST_PATH=off turns this path off (serve/site-server.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { idParam } from '../domain/ids.js';
-import type { RequestMeta } from '../domain/request-meta.js';
-import type { DeploymentIndex } from '../services/site-index.js';
-import { isHtml } from './content-types.js';
+import type { PageView, RequestMeta } from '../domain/request-meta.js';
 import type { SiteFile } from './resolve.js';
 import { type PreparedAnswer, preparedAnswer } from './site-answer.js';
 import type { SiteFileSource } from './site-file-source.js';
 import type { RequestHost, SiteHosts } from './site-hosts.js';
-import { decodeSitePath, splitSiteUrl } from './site-path.js';
+import { splitSiteUrl } from './site-path.js';
+import { type DeploymentIndex, decideSiteRequest, type SiteRouting } from './site-request.js';
+import { withSiteHeaders } from './site-rules.js';
 
 export interface SiteFastPathDeps {
   peekLive(projectId: number): DeploymentIndex | null | undefined;
+  /**
+   * The project a site name leads to, from memory (services/site-index.ts peekName): the fast path
+   * answers a name only when it is the project's own; an old name or a number is the route's to
+   * redirect (docs/decisions/names.md).
+   */
+  peekName(label: string): number | null | undefined;
   source: SiteFileSource;
-  /** `meta.ip`: the address the request came from, as Fastify's `request.ip` would say. */
-  countView(projectId: number, meta: RequestMeta): void;
+  /**
+   * `meta.ip`: the address the request came from, as Fastify's `request.ip` would say; `page`: what
+   * the owner's analytics keep of the view (services/site-analytics.ts).
+   */
+  countView(projectId: number, meta: RequestMeta, page: PageView): void;
+  /** Bytes of a body sent (the owner's analytics). */
+  countBytes(projectId: number, bytes: number): void;
   /** TRUST_PROXY: the client is the first address of X-Forwarded-For, as for Fastify. */
   trustProxy?: boolean;
   /** The headers every /sites response carries (serve/site-headers.ts). */
@@ -51,6 +63,8 @@ export interface SiteRequest {
   userAgent: string | undefined;
   /** Sec-Purpose, or the older Purpose (prefetches are not page views). */
   purpose: string | undefined;
+  /** Where the visitor came from: only its host is kept, for a page view. */
+  referer: string | undefined;
   /** The connection's peer, and X-Forwarded-For: read only for a page view. */
   remoteAddress: string | undefined;
   forwardedFor: string | undefined;
@@ -106,7 +120,17 @@ interface Route {
   projectId: number;
   deploymentId: number;
   file: SiteFile;
+  /** A page whose plain GET counts as a view (serve/site-request.ts), unless it is a prefetch. */
   html: boolean;
+  /** The site headers with the site's own for this path (serve/site-rules.ts), or deps.siteHeaders. */
+  siteHeaders: Readonly<Record<string, string>>;
+  /**
+   * The routing it was decided under: the owner's switches reload the deployment with a new one
+   * (services/site-index.ts invalidate), and the URL is decided again.
+   */
+  routing: SiteRouting | null;
+  /** The site's name it was decided under: a rename makes the URL a redirect (the route's). */
+  siteName: string | null;
 }
 
 /** URLs remembered; all forgotten at once when full (query strings make URLs endless). */
@@ -118,11 +142,13 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
   const routes = new Map<string, Route>();
   const hosts = deps.hosts;
   const trustProxy = deps.trustProxy ?? false;
-  const subdomains = hosts?.subdomains ?? false;
   // Browsers on one site send the same Host every time: classified once.
   let lastHostHeader: string | undefined;
   let lastPort: number | undefined;
+  let lastDomains = hosts?.domainsVersion ?? 0;
   let lastHost: RequestHost = { kind: 'app' };
+  /** The sites host of a visitor to whom sites have hosts of their own: its /sites/ URLs move. */
+  let lastMoves = false;
 
   /** The route of a URL the fast path may answer, found the long way; null when it may not. */
   function route(url: string): Route | null {
@@ -130,17 +156,26 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     const parts = splitSiteUrl(url);
     if (!parts || parts.rawPath === null) return null;
     const id = idParam(parts.key);
-    const site = id === null ? undefined : deps.peekLive(id);
-    if (!site) return null;
-    const path = decodeSitePath(parts.rawPath);
-    if (path === null) return null;
-    const file = site.files.get(path === '' || path.endsWith('/') ? `${path}index.html` : path);
-    if (!file) return null;
+    const projectId = id ?? deps.peekName(parts.key);
+    const site = projectId == null ? undefined : deps.peekLive(projectId);
+    // A named site's number, or a name that is not the site's own now: redirects.
+    if (!site || site.siteName !== (id === null ? parts.key : null)) return null;
+    // The same decision as the route's; a prefetch is told apart per request (below).
+    const decision = decideSiteRequest(site, parts.rawPath, {
+      method: 'GET',
+      preview: false,
+      prefetch: false,
+    });
+    // A file's 200; redirects, 404s and the rest are the route's to answer.
+    if (decision.kind !== 'file' || decision.status !== 200) return null;
     const found = {
       projectId: site.projectId,
       deploymentId: site.deploymentId,
-      file,
-      html: isHtml(file.mime_type),
+      file: decision.file,
+      html: decision.countsView,
+      siteHeaders: withSiteHeaders(deps.siteHeaders, decision.headers),
+      routing: site.routing,
+      siteName: site.siteName,
     };
     if (routes.size >= MAX_ROUTES) routes.clear();
     routes.set(url, found);
@@ -153,21 +188,34 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
     let url = request.url;
     if (hosts) {
       const hostHeader = request.host;
-      if (hostHeader !== lastHostHeader || request.localPort !== lastPort) {
+      // A custom domain added or removed changes what a Host means: classified again.
+      const domains = hosts.domainsVersion;
+      if (hostHeader !== lastHostHeader || request.localPort !== lastPort || domains !== lastDomains) {
         lastHostHeader = hostHeader;
         lastPort = request.localPort;
+        lastDomains = domains;
         lastHost = hosts.classify(hostHeader, lastPort);
+        lastMoves = lastHost.kind === 'sites' && hosts.siteHostsFor(hostHeader);
       }
       if (lastHost.kind === 'app') return null;
-      // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x is /sites/12/x.
+      // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x, or a custom
+      // domain's /x, is /sites/12/x.
       if (lastHost.kind === 'project')
         url = `/sites/${lastHost.projectId}${url.startsWith('/') ? url : `/${url}`}`;
-      // With subdomains the sites host moves /sites/12/ to p12's own host.
-      else if (subdomains) return null;
+      else if (lastHost.kind === 'named')
+        url = `/sites/${lastHost.name}${url.startsWith('/') ? url : `/${url}`}`;
+      // Where sites have hosts of their own, the sites host moves /sites/12/ to its site's host.
+      else if (lastMoves) return null;
     }
     let found = routes.get(url);
     let site = found && deps.peekLive(found.projectId);
-    if (!found || !site || site.deploymentId !== found.deploymentId) {
+    if (
+      !found ||
+      !site ||
+      site.deploymentId !== found.deploymentId ||
+      site.routing !== found.routing ||
+      site.siteName !== found.siteName
+    ) {
       // Not seen, or the project's live deployment changed or is not in memory.
       if (found) routes.delete(url);
       found = route(url) ?? undefined;
@@ -184,18 +232,23 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         ifModifiedSince: request.ifModifiedSince,
       },
       deps.source,
-      { lastModified: site.lastModified, siteHeaders: deps.siteHeaders },
+      { lastModified: site.lastModified, siteHeaders: found.siteHeaders },
     );
     if (!prepared) return null;
     if (found.html) {
       const purpose = request.purpose;
       if (!purpose?.includes('prefetch')) {
-        deps.countView(found.projectId, {
-          ip: clientAddress(request.remoteAddress, request.forwardedFor, trustProxy),
-          userAgent: request.userAgent,
-        });
+        deps.countView(
+          found.projectId,
+          {
+            ip: clientAddress(request.remoteAddress, request.forwardedFor, trustProxy),
+            userAgent: request.userAgent,
+          },
+          { path: found.file.path, referer: request.referer, host: request.host },
+        );
       }
     }
+    if (prepared.body) deps.countBytes(found.projectId, prepared.body.length);
     served++;
     return prepared;
   }
@@ -230,6 +283,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         ifModifiedSince: single(headers['if-modified-since']),
         userAgent: headers['user-agent'],
         purpose: typeof purpose === 'string' ? purpose : undefined,
+        referer: headers.referer,
         remoteAddress: req.socket?.remoteAddress,
         forwardedFor: single(headers['x-forwarded-for']),
         localPort: req.socket?.localPort,

@@ -6,6 +6,7 @@ export {
   isHtml,
   isInlineWebContent,
 } from './content-types.js';
+export { CustomDomainHosts, customDomainOfHost } from './custom-domain-hosts.js';
 export {
   acceptedEncodings,
   type ContentEncoding,
@@ -31,6 +32,7 @@ export {
 export {
   type PreparedAnswer,
   preparedAnswer,
+  previewGonePage,
   SITE_NOT_FOUND_TEXT,
   type SiteAnswer,
   type SiteAnswerBody,
@@ -38,6 +40,7 @@ export {
   type SiteFileRequest,
   type SitePlatformPage,
   siteFileAnswer,
+  siteNotFoundPage,
   sitePlatformPage,
 } from './site-answer.js';
 export { type EncodedBody, SiteFileSource, type SiteFileSourceOptions } from './site-file-source.js';
@@ -50,3 +53,19 @@ export {
 } from './site-headers.js';
 export { type RequestHost, type SiteHostOptions, SiteHosts } from './site-hosts.js';
 export { decodeSitePath, isSiteContentPath, type SiteArea, type SiteUrl, splitSiteUrl } from './site-path.js';
+export {
+  type DeploymentIndex,
+  decideSiteRequest,
+  type ServedSite,
+  type SiteDecision,
+  type SiteRequestContext,
+  type SiteRouting,
+} from './site-request.js';
+export {
+  type CompiledSiteRules,
+  compileSiteRules,
+  SITE_RULES_LIMITS,
+  SiteRulesError,
+  type SiteRulesText,
+  withSiteHeaders,
+} from './site-rules.js';

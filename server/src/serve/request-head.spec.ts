@@ -33,6 +33,7 @@ describe('readRequestHead', () => {
       userAgent:
         'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36',
       purpose: undefined,
+      referer: 'http://localhost:3000/sites/12/',
     });
   });
 

@@ -23,6 +23,8 @@ export interface RequestHead {
   userAgent: string | undefined;
   /** Sec-Purpose, or the older Purpose (prefetches). */
   purpose: string | undefined;
+  /** Referer (the owner's analytics keep its host, for a page view). */
+  referer: string | undefined;
   /** The client address a proxy saw (used with TRUST_PROXY, for page views). */
   forwardedFor: string | undefined;
   /** The connection's peer: not in the bytes, the caller fills it in. */
@@ -34,7 +36,7 @@ export interface RequestHead {
 /** The headers that shape the answer, and where they go (Sec-Purpose or the older Purpose). */
 const READ = new Map<
   string,
-  'acceptEncoding' | 'ifNoneMatch' | 'ifModifiedSince' | 'userAgent' | 'purpose' | 'forwardedFor'
+  'acceptEncoding' | 'ifNoneMatch' | 'ifModifiedSince' | 'userAgent' | 'purpose' | 'referer' | 'forwardedFor'
 >([
   ['accept-encoding', 'acceptEncoding'],
   ['if-none-match', 'ifNoneMatch'],
@@ -42,6 +44,7 @@ const READ = new Map<
   ['user-agent', 'userAgent'],
   ['sec-purpose', 'purpose'],
   ['purpose', 'purpose'],
+  ['referer', 'referer'],
   ['x-forwarded-for', 'forwardedFor'],
 ]);
 
@@ -85,6 +88,7 @@ export function readRequestHead(text: string, start: number, maxBytes: number): 
     ifModifiedSince: undefined,
     userAgent: undefined,
     purpose: undefined,
+    referer: undefined,
     forwardedFor: undefined,
     remoteAddress: undefined,
     localPort: undefined,

@@ -12,6 +12,8 @@ export interface SiteFile {
   sha256: string;
 }
 
+/** What serving knows of a deployment: its files by path (services/site-index.ts keeps these cached). */
+
 export type SiteFileLookup = (path: string) => SiteFile | undefined | Promise<SiteFile | undefined>;
 
 export type SiteResolution =

@@ -93,9 +93,13 @@ function setHead(reply: FastifyReply, answer: SiteAnswer): void {
   for (let i = 0; i < h.length; i += 2) reply.header(h[i]!, h[i + 1]);
 }
 
-/** The directory redirect of resolveSiteFile ('./docs/'). */
-export function sendSiteRedirect(reply: FastifyReply, location: string): SiteBody {
-  setHead(reply, siteRedirectAnswer(location));
+/** A folder's missing slash ('./docs/'), a site's own redirect rule, or a move to the sites host. */
+export function sendSiteRedirect(
+  reply: FastifyReply,
+  location: string,
+  status?: SiteAnswer['status'],
+): SiteBody {
+  setHead(reply, siteRedirectAnswer(location, status));
   return undefined;
 }
 

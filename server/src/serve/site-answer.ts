@@ -12,6 +12,7 @@
  * answer costs a few identity comparisons. What is kept lives on each file's record (a WeakMap
  * keyed by the file); no call leaves state behind for the next one.
  */
+import { messages } from '@sitehall/contracts';
 import {
   attachmentDisposition,
   contentTypeHeader,
@@ -70,7 +71,7 @@ export interface SiteAnswerBody {
 }
 
 export interface SiteAnswer {
-  status: 200 | 206 | 302 | 304 | 404 | 412 | 416;
+  status: 200 | 206 | 301 | 302 | 303 | 304 | 307 | 308 | 404 | 412 | 416;
   /**
    * [name, value, name, value, ...], lower-case names. The same array for the same file, encoding,
    * status and options: writers may keep what they make of it (fast-connections keeps the bytes).
@@ -96,7 +97,7 @@ export function siteFileAnswer(
   opts: SiteAnswerOptions = {},
 ): SiteAnswer | Promise<SiteAnswer> {
   const range = rangeOf(file, request, opts);
-  const encoded = range === null ? knownEncoding(file, request, source) : null;
+  const encoded = range === null && !declaresEncoding(opts) ? knownEncoding(file, request, source) : null;
   if (encoded !== undefined) return decide(file, request, source, opts, range, encoded);
   // knownEncoding left the parsed list on the file's facts.
   return source
@@ -115,7 +116,7 @@ export function preparedAnswer(
   source: SiteFileSource,
   opts: SiteAnswerOptions,
 ): PreparedAnswer | null {
-  const encoded = knownEncoding(file, request, source);
+  const encoded = declaresEncoding(opts) ? null : knownEncoding(file, request, source);
   if (encoded === undefined) return null;
   const answer = decide(file, request, source, opts, null, encoded);
   if (answer.body === null) return { status: answer.status, headers: answer.headers, body: null };
@@ -131,25 +132,41 @@ export interface PreparedAnswer {
   body: Buffer | null;
 }
 
-/** The 302 of a folder asked for without its slash ('./docs/'), not cached for long: deployments change. */
-export function siteRedirectAnswer(location: string): SiteAnswer {
-  return { status: 302, headers: ['location', location, 'cache-control', HTML_CACHE], body: null };
+/**
+ * A redirect: a folder asked for without its slash ('./docs/', 302) or a site's own rule (any
+ * redirect status). Not cached for long, whatever its status: deployments change.
+ */
+export function siteRedirectAnswer(location: string, status: SiteAnswer['status'] = 302): SiteAnswer {
+  return { status, headers: ['location', location, 'cache-control', HTML_CACHE], body: null };
 }
 
 // ---- The platform's own pages ---------------------------------------------------------------------
 
 /**
  * What the platform itself answers at a site address when no file of the site can (a site that
- * is not live, a bad path, an outage): a small page in Chinese for the visitor's browser, never
- * the API's JSON envelope. Self-contained (no script, no stylesheet, no image: the sandbox and the
- * site headers stay as they are). A site's own 404.html, where it has one, is a file answer
- * (siteFileAnswer with status 404) and wins over this page.
+ * is not live, a bad path, an expired preview link, an outage): a small page in Chinese for the
+ * visitor's browser, never the API's JSON envelope, with the platform's mark and, where the app's
+ * address is known, a link back to the showcase. Self-contained (no script, no stylesheet or image
+ * to load: the mark is inline SVG, the styles a <style> element, which the site headers' CSP,
+ * `sandbox` alone, allows). Nothing of the request (path, query, token) is written into it; the
+ * showcase link comes from the configuration or a Host checked to be a plain name
+ * (serve/site-hosts.ts showcaseUrl), and is escaped all the same. A site's own 404.html, where it
+ * has one, is a file answer (siteFileAnswer with status 404) and wins over this page.
  */
 export interface SitePlatformPage {
   status: number;
   /** [name, value, ...]: Content-Type and Cache-Control; the site headers are added by the writer. */
   headers: readonly string[];
   body: string;
+}
+
+export interface SitePlatformPageOptions {
+  /** The heading under the status; by default the status's own title. */
+  title?: string;
+  /** A second line: what the visitor can do. */
+  hint?: string;
+  /** The showcase's address (a link 返回站点展厅), or null for none. */
+  showcase?: string | null;
 }
 
 const PAGE_TITLES: Record<number, string> = {
@@ -161,19 +178,50 @@ const PAGE_TITLES: Record<number, string> = {
 };
 
 /** 404's text: a missing file, or a site not live (the same words, so the two can't be told apart). */
-export const SITE_NOT_FOUND_TEXT = '页面不存在，或该站点尚未发布。';
+export const SITE_NOT_FOUND_TEXT = messages.common.siteNotFound;
+
+/** The hall mark of the web app's BrandLogo (web/src/components/BrandLogo.tsx), inline. */
+const BRAND_MARK =
+  '<svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true">' +
+  '<rect width="32" height="32" rx="8" fill="#4f46e5"/>' +
+  '<path d="M7 13.5 16 8l9 5.5" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/>' +
+  '<path d="M10 14.5v8M16 14.5v8M22 14.5v8M7.5 24.5h17" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/></svg>';
+
+const PAGE_STYLE =
+  'body{margin:0;background:#f5f5f5;color:#1f1f1f;font:16px/1.6 -apple-system,BlinkMacSystemFont,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif}' +
+  'main{box-sizing:border-box;max-width:34em;margin:10vh auto 0;padding:2em 1.5em;text-align:center}' +
+  '.brand{display:inline-flex;align-items:center;gap:.5em;font-weight:600;font-size:1.1em;color:#1f1f1f;text-decoration:none}' +
+  '.status{margin:1.2em 0 0;font-size:3em;line-height:1.2;color:#8c8c8c;font-weight:600}' +
+  'h1{margin:.2em 0 .6em;font-size:1.4em}p{margin:.4em 0;color:#595959}' +
+  '.back{display:inline-block;margin-top:1.4em;padding:.45em 1.2em;border-radius:6px;background:#4f46e5;color:#fff;text-decoration:none}' +
+  '.back:focus-visible{outline:2px solid #1f1f1f;outline-offset:2px}';
 
 /**
- * The page for `status` saying `text` (a message of packages/contracts, or the 404 text above).
- * A 404 may be revalidated (the site may go live); anything else is never stored (an outage ends).
+ * The page for `status` saying `text` (a message of packages/contracts). A 404 may be revalidated
+ * (the site may go live); anything else is never stored (an outage ends).
  */
-export function sitePlatformPage(status: number, text: string): SitePlatformPage {
-  const title = `${status} ${PAGE_TITLES[status] ?? (status >= 500 ? PAGE_TITLES[500] : PAGE_TITLES[400])}`;
+export function sitePlatformPage(
+  status: number,
+  text: string,
+  opts: SitePlatformPageOptions = {},
+): SitePlatformPage {
+  const heading =
+    opts.title ?? PAGE_TITLES[status] ?? (status >= 500 ? PAGE_TITLES[500]! : PAGE_TITLES[400]!);
+  const home = opts.showcase ?? null;
   const body =
-    `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
-    '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
-    '<body style="font-family:sans-serif;text-align:center;padding:4em 1em;color:#555">' +
-    `<h1>${status}</h1><p>${escapeHtml(text)}</p></body></html>`;
+    '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">' +
+    `<title>${escapeHtml(`${status} ${heading} · 站点展厅`)}</title>` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">' +
+    `<style>${PAGE_STYLE}</style></head><body><main>` +
+    (home
+      ? `<a class="brand" href="${escapeHtml(home)}">${BRAND_MARK}<span>站点展厅</span></a>`
+      : `<span class="brand">${BRAND_MARK}<span>站点展厅</span></span>`) +
+    `<p class="status">${status}</p><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(text)}</p>` +
+    (opts.hint ? `<p>${escapeHtml(opts.hint)}</p>` : '') +
+    (home
+      ? `<a class="back" href="${escapeHtml(home)}">${escapeHtml(messages.common.backToShowcase)}</a>`
+      : '') +
+    '</main></body></html>';
   return {
     status,
     headers: [
@@ -184,6 +232,24 @@ export function sitePlatformPage(status: number, text: string): SitePlatformPage
     ],
     body,
   };
+}
+
+/** A site's 404: a missing file or a site not live, one page for both. */
+export function siteNotFoundPage(showcase: string | null): SitePlatformPage {
+  return sitePlatformPage(404, SITE_NOT_FOUND_TEXT, { hint: messages.common.siteNotFoundHint, showcase });
+}
+
+/**
+ * A preview link that opens nothing (expired, revoked, its version rejected, its maker disabled,
+ * or never valid): 404 like every missing thing, not 410, since a link whose maker is enabled
+ * again works again, and an expired token is purged after a while (docs/decisions/serving.md).
+ */
+export function previewGonePage(showcase: string | null): SitePlatformPage {
+  return sitePlatformPage(404, messages.common.previewGone, {
+    title: messages.common.previewGoneTitle,
+    hint: messages.common.previewGoneHint,
+    showcase,
+  });
 }
 
 function escapeHtml(text: string): string {
@@ -325,6 +391,14 @@ function factsOf(file: SiteFile): FileFacts {
   return f;
 }
 
+/**
+ * A site's _headers gave this file its Content-Encoding (a precompressed file stored as such,
+ * serve/site-rules.ts): its bytes are sent as they are, never compressed again.
+ */
+function declaresEncoding(opts: SiteAnswerOptions): boolean {
+  return opts.siteHeaders?.['content-encoding'] !== undefined;
+}
+
 /** A file's headers for one encoding, status and set of options. */
 interface Prepared {
   /** What they were built for (identities). */
@@ -380,21 +454,26 @@ function prepare(
   siteHeaders: Readonly<Record<string, string>>,
   encoded: EncodedBody | null,
 ): Prepared {
-  const compressible = f.compressible && file.size >= source.minCompressBytes;
+  // The type and encoding a site's _headers may give a file (serve/site-rules.ts) go where the
+  // file's own would.
+  const { 'content-type': ownType, 'content-encoding': ownEncoding, ...headers } = siteHeaders;
+  const compressible = f.compressible && file.size >= source.minCompressBytes && ownEncoding === undefined;
   const etag = encoded ? etagFor(file.sha256, encoded.encoding) : f.etag;
   // A record first, so a name the site headers also set (a preview's Cache-Control) is there once.
-  const common: Record<string, string> = { ...siteHeaders };
-  common['cache-control'] = opts.cacheControl ?? (f.html ? HTML_CACHE : ASSET_CACHE);
+  const common: Record<string, string> = { ...headers };
+  common['cache-control'] =
+    opts.cacheControl ?? headers['cache-control'] ?? (f.html ? HTML_CACHE : ASSET_CACHE);
   // Formatted once: prepare runs once per file, encoding and set of options.
   if (opts.lastModified) common['last-modified'] = opts.lastModified.toUTCString();
   if (compressible) common.vary = 'Accept-Encoding';
   if (status === 200) common.etag = etag;
   const notModified = Object.entries(common).flat();
-  const content = ['content-type', f.contentType];
+  const content = ['content-type', ownType ?? f.contentType];
   if (f.disposition) content.push('content-disposition', f.disposition);
   if (status === 200) content.push('accept-ranges', 'bytes');
   const whole = [...notModified, ...content];
   if (encoded) whole.push('content-encoding', encoded.encoding);
+  else if (ownEncoding !== undefined) whole.push('content-encoding', ownEncoding);
   whole.push('content-length', String(encoded ? encoded.size : file.size));
   const encoding = encoded?.encoding ?? null;
   return {

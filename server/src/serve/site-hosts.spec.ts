@@ -71,4 +71,23 @@ describe('SiteHosts', () => {
     expect(hosts.namesSitesPort('127.0.0.1:3000')).toBe(false);
     expect(hosts.namesSitesPort(undefined)).toBe(false);
   });
+
+  it('the showcase of the platform’s error pages: PUBLIC_URL, else the app’s port by a plain name, else /public on one host', () => {
+    const port = new SiteHosts({ sitesPort: 3001, appPort: 3000 });
+    expect(port.showcaseUrl('192.168.1.5:3001')).toBe('http://192.168.1.5:3000/public');
+    expect(port.showcaseUrl('blog.localhost:3001')).toBe('http://localhost:3000/public');
+    expect(port.showcaseUrl('[::1]:3001')).toBe('http://[::1]:3000/public');
+    // Anything but a plain name or address is not echoed.
+    expect(port.showcaseUrl('"><script>x</script>:3001')).toBe('http://localhost:3000/public');
+    expect(port.showcaseUrl(undefined)).toBe('http://localhost:3000/public');
+    expect(new SiteHosts({}).showcaseUrl('example.com')).toBe('/public');
+    expect(
+      new SiteHosts({ sitesOrigin: 'https://sites.example.com' }).showcaseUrl('sites.example.com'),
+    ).toBeNull();
+    const pub = new SiteHosts({
+      sitesOrigin: 'https://sites.example.com',
+      publicUrl: 'https://hall.example.com/',
+    });
+    expect(pub.showcaseUrl('sites.example.com')).toBe('https://hall.example.com/public');
+  });
 });

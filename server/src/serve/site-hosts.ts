@@ -9,29 +9,73 @@
  * connection arrived on says which it is (the socket's, never the Host header's: a Host naming the
  * sites port does not make the app port serve an unsandboxed site), and the app host's redirects
  * keep the name it was reached by (localhost:3000 → localhost:3001, 192.168.1.5:3000 →
- * 192.168.1.5:3001).
+ * 192.168.1.5:3001). Reached by `localhost`, each site gets an origin of its own there too:
+ * `{name}.localhost:3001` and `p{id}.localhost:3001` are that site's hosts (docs/decisions/names.md
+ * "Addresses").
+ *
+ * Site names (docs/decisions/names.md): `{name}.{sites host}` is the named site's host; which project
+ * a name leads to is the site index's to say (services/site-index.ts), not the Host parser's.
  */
 import type { IncomingMessage } from 'node:http';
+import {
+  allowsSiteHosts,
+  type SiteRef,
+  siteHostLabel,
+  siteNameProblem,
+  sitePathKey,
+} from '@sitehall/contracts';
 import { idParam } from '../domain/ids.js';
+import type { CustomDomainHosts } from './custom-domain-hosts.js';
 import type { SiteUrl } from './site-path.js';
 
 export type RequestHost =
   | { kind: 'app' }
   | { kind: 'sites' }
-  /** p{id}.{sites host}: everything on it is that project's live site. */
-  | { kind: 'project'; projectId: number };
+  /** p{id}.{sites host}, or a custom domain: everything on it is that project's live site. */
+  | { kind: 'project'; projectId: number }
+  /** {name}.{sites host}: the site of that name (or one it gave up, which redirects). */
+  | { kind: 'named'; name: string };
+
+/** Where a live site's address belongs, when it was asked at another (a redirect). */
+export interface SiteMove {
+  location: string;
+  /** 301: another key for the same site (its number, an old name); 302: another host. */
+  status: 301 | 302;
+}
 
 export interface SiteHostOptions {
   sitesOrigin?: string;
   sitesSubdomains?: boolean;
   /** Used only without sitesOrigin: the port that serves sites (0 or absent: none). */
   sitesPort?: number;
+  /** Verified custom domains (serve/custom-domain-hosts.ts); served only with sitesOrigin. */
+  customDomains?: CustomDomainHosts;
+  /** PUBLIC_URL: where people open the app; the platform's pages on the sites host link there. */
+  publicUrl?: string;
+  /** The app's port (PORT): with a sites port, the app is the same name at this port. */
+  appPort?: number;
 }
 
 const APP: RequestHost = { kind: 'app' };
 const SITES: RequestHost = { kind: 'sites' };
 
+/**
+ * The site a host's first label names: `p{id}`, or a name a site could hold; else the sites host
+ * itself (an unknown label on the sites domain still serves no app).
+ */
+function hostOfLabel(label: string): RequestHost {
+  const numbered = /^p([0-9]+)$/.exec(label);
+  if (numbered) {
+    const id = idParam(numbered[1]);
+    return id === null ? SITES : { kind: 'project', projectId: id };
+  }
+  return siteNameProblem(label) === null ? { kind: 'named', name: label } : SITES;
+}
+
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/** A name the sites port may echo into an address it gives out: a plain name, IPv4 or bracketed IPv6. */
+const PLAIN_HOST_NAME = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])$/;
 
 /**
  * A Host header as [hostname, port]: lower-case, without the one trailing dot a fully qualified
@@ -60,6 +104,9 @@ export class SiteHosts {
   readonly #subdomains: boolean;
   /** The sites port as a string, when it is the sites host (no SITES_ORIGIN). */
   readonly #sitesPort: string | null;
+  readonly #customDomains: CustomDomainHosts | null;
+  readonly #publicUrl: string | null;
+  readonly #appPort: string | null;
 
   constructor(opts: SiteHostOptions) {
     const origin = opts.sitesOrigin ? new URL(opts.sitesOrigin) : null;
@@ -71,11 +118,24 @@ export class SiteHosts {
     this.#port = own?.[1] ?? this.#defaultPort;
     this.#subdomains = !!origin && !!opts.sitesSubdomains;
     this.#sitesPort = !origin && opts.sitesPort ? String(opts.sitesPort) : null;
+    this.#customDomains = origin ? (opts.customDomains ?? null) : null;
+    this.#publicUrl = opts.publicUrl ? opts.publicUrl.replace(/\/+$/, '') : null;
+    this.#appPort = opts.appPort ? String(opts.appPort) : null;
+  }
+
+  /** Changes whenever the custom domains served change (a remembered classify is then stale). */
+  get domainsVersion(): number {
+    return this.#customDomains?.version ?? 0;
   }
 
   /** True when sites have an origin of their own. */
   get separate(): boolean {
     return this.#host !== null || this.#sitesPort !== null;
+  }
+
+  /** True when some requests may come to a site's own host (SITES_SUBDOMAINS, or a sites port). */
+  get hasSiteHosts(): boolean {
+    return this.#subdomains || this.#sitesPort !== null;
   }
 
   /** True when each project's site is on a host of its own (p{id}.{sites host}). */
@@ -88,22 +148,35 @@ export class SiteHosts {
    * (socket.localPort): with a sites port it alone decides, whatever the Host header says.
    */
   classify(hostHeader: string | undefined, localPort?: number): RequestHost {
-    if (this.#sitesPort !== null)
-      return localPort !== undefined && String(localPort) === this.#sitesPort ? SITES : APP;
+    const custom = this.#customDomains?.projectOf(hostHeader) ?? null;
+    if (custom !== null) return { kind: 'project', projectId: custom };
+    if (this.#sitesPort !== null) {
+      if (localPort === undefined || String(localPort) !== this.#sitesPort) return APP;
+      // {label}.localhost: a site's own origin on the sites port.
+      const name = hostHeader ? hostAndPort(hostHeader, '80')?.[0] : undefined;
+      if (name?.endsWith('.localhost')) return hostOfLabel(name.slice(0, -'.localhost'.length));
+      return SITES;
+    }
     if (this.#hostname === null || !hostHeader) return APP;
     const parsed = hostAndPort(hostHeader, this.#defaultPort);
     // Another port is another origin (the app may run on the same name at another port).
     if (!parsed || parsed[1] !== this.#port) return APP;
     const host = parsed[0];
     if (host === this.#hostname) return SITES;
-    if (this.#subdomains && host.endsWith(`.${this.#hostname}`)) {
-      const label = host.slice(0, -this.#hostname.length - 1);
-      const match = /^p([0-9]+)$/.exec(label);
-      const id = match ? idParam(match[1]) : null;
-      // An unknown label on the sites domain is still the sites domain: it serves no app either.
-      return id === null ? SITES : { kind: 'project', projectId: id };
-    }
+    if (this.#subdomains && host.endsWith(`.${this.#hostname}`))
+      return hostOfLabel(host.slice(0, -this.#hostname.length - 1));
     return APP;
+  }
+
+  /**
+   * Whether sites have hosts of their own for a request that came by this Host: always with
+   * SITES_SUBDOMAINS; on the sites port when the visitor came by `localhost` (or a name under it).
+   */
+  siteHostsFor(hostHeader: string | undefined): boolean {
+    if (this.#subdomains) return true;
+    if (this.#sitesPort === null || !hostHeader) return false;
+    const name = hostAndPort(hostHeader, '80')?.[0];
+    return name !== undefined && allowsSiteHosts(name);
   }
 
   /** Whether a Host header names the sites port (the sites port refuses any other Host). */
@@ -117,9 +190,46 @@ export class SiteHosts {
    */
   rewriteUrl(req: IncomingMessage): string {
     const url = req.url ?? '/';
-    const host = this.classify(req.headers.host);
-    if (host.kind !== 'project') return url;
-    return `/sites/${host.projectId}${url.startsWith('/') ? url : `/${url}`}`;
+    const host = this.classify(req.headers.host, req.socket?.localPort);
+    if (host.kind === 'project') return `/sites/${host.projectId}${url.startsWith('/') ? url : `/${url}`}`;
+    if (host.kind === 'named') return `/sites/${host.name}${url.startsWith('/') ? url : `/${url}`}`;
+    return url;
+  }
+
+  /** The base of a site's own host (`http://foo.localhost:3001`) when this Host gives sites one. */
+  #siteHostBase(label: string, hostHeader: string | undefined): string | null {
+    if (this.#subdomains) return `${this.#protocol}//${label}.${this.#host}`;
+    if (this.#sitesPort !== null && this.siteHostsFor(hostHeader))
+      return `http://${label}.localhost:${this.#sitesPort}`;
+    return null;
+  }
+
+  /**
+   * Where a live site's address belongs once its project is known (`site`: its id and name), or
+   * null when the request is at it: the same host form with the site's name in place of its number,
+   * an old name or a look-alike spelling (301), or a site asked by path on the sites host that has
+   * a host of its own there (302, as the app host's moves: it depends on how the visitor came).
+   */
+  siteMove(
+    arrivedOn: RequestHost,
+    url: SiteUrl,
+    hostHeader: string | undefined,
+    site: SiteRef,
+  ): SiteMove | null {
+    const rest = url.rawPath ?? url.query;
+    if (arrivedOn.kind === 'project' || arrivedOn.kind === 'named') {
+      const asked = arrivedOn.kind === 'project' ? `p${arrivedOn.projectId}` : arrivedOn.name;
+      const label = siteHostLabel(site);
+      if (asked === label) return null;
+      const base = this.#siteHostBase(label, hostHeader);
+      return base ? { location: `${base}/${rest}`, status: 301 } : null;
+    }
+    // The app host's moves are redirectFor's; on the one-host install the app host serves sites.
+    if (arrivedOn.kind === 'app' ? this.separate : arrivedOn.kind !== 'sites') return null;
+    const base = this.#siteHostBase(siteHostLabel(site), hostHeader);
+    if (base) return { location: `${base}/${rest}`, status: url.key === sitePathKey(site) ? 302 : 301 };
+    const key = sitePathKey(site);
+    return url.key === key ? null : { location: `/sites/${key}/${rest}`, status: 301 };
   }
 
   /**
@@ -132,16 +242,36 @@ export class SiteHosts {
       if (arrivedOn.kind !== 'app') return null;
       // The name the visitor used (a plain name, an IPv4 or a bracketed IPv6 address).
       const name = hostHeader ? hostAndPort(hostHeader, '80')?.[0] : undefined;
-      const hostname = name && /^([a-z0-9.-]+|\[[0-9a-f:.]+\])$/.test(name) ? name : 'localhost';
+      const hostname = name && PLAIN_HOST_NAME.test(name) ? name : 'localhost';
       return `http://${hostname}:${this.#sitesPort}${originalUrl}`;
     }
-    if (this.#host === null || arrivedOn.kind === 'project') return null;
+    if (this.#host === null || arrivedOn.kind === 'project' || arrivedOn.kind === 'named') return null;
     if (this.#subdomains && url.area === 'sites') {
       const id = idParam(url.key);
-      if (id !== null) return `${this.#protocol}//p${id}.${this.#host}/${url.rawPath ?? url.query}`;
+      const label = id !== null ? `p${id}` : siteNameProblem(url.key) === null ? url.key : null;
+      if (label !== null) return `${this.#protocol}//${label}.${this.#host}/${url.rawPath ?? url.query}`;
     }
     if (arrivedOn.kind === 'sites') return null;
     return `${this.#protocol}//${this.#host}${originalUrl}`;
+  }
+
+  /**
+   * The showcase's address (/public on the app) for the platform's own pages at a site address
+   * (serve/site-answer.ts), or null when it can't be known: PUBLIC_URL when set; on the sites port
+   * the name the visitor used at the app's port (only a plain name or address, as redirectFor;
+   * `{label}.localhost` is the app's `localhost`); on one host the app's own /public; with
+   * SITES_ORIGIN and no PUBLIC_URL, nothing (the app may be at any name).
+   */
+  showcaseUrl(hostHeader: string | undefined): string | null {
+    if (this.#publicUrl !== null) return `${this.#publicUrl}/public`;
+    if (this.#sitesPort !== null) {
+      if (this.#appPort === null) return null;
+      let name = (hostHeader ? hostAndPort(hostHeader, '80')?.[0] : undefined) ?? 'localhost';
+      if (name.endsWith('.localhost')) name = 'localhost';
+      if (!PLAIN_HOST_NAME.test(name)) name = 'localhost';
+      return `http://${name}:${this.#appPort}/public`;
+    }
+    return this.#host === null ? '/public' : null;
   }
 
   /** The sources the app's CSP frame-src allows, so its pages may frame sites and previews. */

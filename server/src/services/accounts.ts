@@ -2,17 +2,17 @@
 import { createHash } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
 import { type AuditActionOn, format, messages, type Role } from '@sitehall/contracts';
-import { now } from '../db/database.js';
+import { type DB, now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../domain/errors.js';
+import type { LoginThrottle, Reservation } from '../domain/login-throttle.js';
+import { weakPasswordReason } from '../domain/password-strength.js';
+import { generatePassword, type PasswordHasher } from '../domain/passwords.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import { type UsersRepository, uniqueViolation, usernameKey } from '../repositories/users.js';
 import type { ApiTokenService } from './api-tokens.js';
 import type { AuditService } from './audit.js';
-import type { LoginThrottle } from './login-throttle.js';
-import { weakPasswordReason } from './password-strength.js';
-import { generatePassword, type PasswordHasher } from './passwords.js';
 import type { SessionService } from './sessions.js';
 
 const m = messages.auth;
@@ -20,13 +20,22 @@ const m = messages.auth;
 /**
  * Names an account's current password for the sign-in throttle's keys: a new password (its hash
  * has a new salt) is a new name, so its counts start afresh on every instance, whoever set it
- * (docs/decisions.md "Sign-in throttling").
+ * (docs/decisions/accounts.md "Sign-in throttling").
  */
 function passwordGeneration(user: UserRow): string {
-  return createHash('sha256').update(user.password_hash).digest('base64url').slice(0, 12);
+  const password = createHash('sha256').update(user.password_hash).digest('base64url').slice(0, 12);
+  // An admin's unlock adds one to the epoch: the same fresh start, keeping the password.
+  return user.sign_in_epoch ? `${password}:${user.sign_in_epoch}` : password;
 }
 
+/** Whole minutes until `resetAt` (epoch ms), at least 1. */
+const minutesUntil = (resetAt: number) => Math.max(1, Math.ceil((resetAt - Date.now()) / 60_000));
+
+/** From this many failures left, a wrong password says how many (docs/decisions/accounts.md "Lock-outs admins can see"). */
+const WARN_FROM_LEFT = 2;
+
 export function createAccountService(deps: {
+  db: DB;
   users: UsersRepository;
   sessions: SessionService;
   hasher: PasswordHasher;
@@ -35,17 +44,17 @@ export function createAccountService(deps: {
   /** A new password or a disabled account revokes the account's API tokens. */
   apiTokens: Pick<ApiTokenService, 'revokeAllOf'>;
 }) {
-  const { users, sessions, hasher, throttle, audit } = deps;
+  const { db, users, sessions, hasher, throttle, audit } = deps;
 
   async function requireUser(id: number): Promise<UserRow> {
-    const user = await users.byId(id);
+    const user = await users.byId(db, id);
     if (!user) throw new NotFound(m.userNotFound);
     return user;
   }
 
   async function assertEmailFree(email: string | null | undefined, exceptId?: number) {
     if (!email) return;
-    const other = await users.byEmail(email);
+    const other = await users.byEmail(db, email);
     if (other && other.id !== exceptId) throw new Conflict(m.emailTaken, 'email');
   }
 
@@ -71,7 +80,7 @@ export function createAccountService(deps: {
     const at = now();
     const passwordHash = await hasher.hash(input.password);
     return uniquely(() =>
-      users.insert({
+      users.insert(db, {
         username,
         username_key: usernameKey(username),
         email: input.email,
@@ -92,14 +101,14 @@ export function createAccountService(deps: {
      * against a dummy hash), so neither the message nor the timing tells which accounts exist.
      */
     async login(input: { username: string; password: string; remember: boolean }, meta: RequestMeta) {
-      const user = await users.byLogin(input.username);
+      const user = await users.byLogin(db, input.username);
       // One budget per account and password, whether it is named by username or by email.
       const account = user
         ? `user:${user.id}:${passwordGeneration(user)}`
         : `login:${usernameKey(input.username)}`;
-      let delayMs: number;
+      let reserved: Reservation;
       try {
-        ({ delayMs } = await throttle.reserve(account, meta.ip));
+        reserved = await throttle.reserve(account, meta.ip);
       } catch (err) {
         await audit.record({
           action: 'auth.login_throttled',
@@ -111,7 +120,7 @@ export function createAccountService(deps: {
         throw err;
       }
       // An account failing from many addresses: every sign-in of it waits a little, right or wrong.
-      if (delayMs > 0) await setTimeout(delayMs);
+      if (reserved.delayMs > 0) await setTimeout(reserved.delayMs);
       let ok: boolean;
       try {
         ok = user
@@ -131,6 +140,19 @@ export function createAccountService(deps: {
           detail: { login: input.username.slice(0, 100) },
           ip: meta.ip,
         });
+        // Unknown names are counted and warned the same way: the answer tells no account apart.
+        const { attemptsLeft, resetAt } = reserved;
+        if (attemptsLeft <= 0) {
+          if (user) await users.update(db, user.id, { locked_until: new Date(resetAt).toISOString() });
+          throw new Unauthorized(format(m.badCredentialsLocked, { minutes: minutesUntil(resetAt) }));
+        }
+        if (attemptsLeft <= WARN_FROM_LEFT)
+          throw new Unauthorized(
+            format(m.badCredentialsLeft, {
+              n: attemptsLeft,
+              minutes: Math.round(throttle.limits.windowMs / 60_000),
+            }),
+          );
         throw new Unauthorized(m.badCredentials);
       }
       if (user.disabled) {
@@ -145,7 +167,7 @@ export function createAccountService(deps: {
       }
       await throttle.succeeded(account, meta.ip);
       const session = await sessions.issue(user, { remember: input.remember, ...meta });
-      const updated = (await users.update(user.id, { last_login_at: now() })) ?? user;
+      const updated = (await users.update(db, user.id, { last_login_at: now() })) ?? user;
       await audit.record({
         actor: user,
         action: 'auth.login',
@@ -186,11 +208,17 @@ export function createAccountService(deps: {
         avatar?: string | null;
         current_password?: string;
         new_password?: string;
+        email_notifications?: boolean;
       },
       meta: RequestMeta,
     ): Promise<{ user: UserRow; passwordChanged: boolean }> {
       const user = await requireUser(actor.id);
       const patch: UserUpdate = {};
+      if (
+        input.email_notifications !== undefined &&
+        Number(input.email_notifications) !== user.email_notifications
+      )
+        patch.email_notifications = input.email_notifications ? 1 : 0;
       if (input.email !== undefined && input.email !== user.email) {
         await assertEmailFree(input.email, user.id);
         patch.email = input.email;
@@ -219,11 +247,11 @@ export function createAccountService(deps: {
       }
       if (Object.keys(patch).length === 0) return { user, passwordChanged: false };
 
-      const updated = await uniquely(() => users.update(user.id, { ...patch, updated_at: now() }));
+      const updated = await uniquely(() => users.update(db, user.id, { ...patch, updated_at: now() }));
       if (!updated) throw new NotFound(m.userNotFound);
       if (patch.password_hash) {
         // A password change signs out every other session of the account and ends its API tokens:
-        // whoever knew the old password may have made one (docs/decisions.md "API tokens").
+        // whoever knew the old password may have made one (docs/decisions/deploys.md "API tokens").
         await sessions.revokeAllOf(user.id, actor.sessionId);
         const tokensRevoked = await deps.apiTokens.revokeAllOf(user.id);
         await audit.record({
@@ -249,7 +277,7 @@ export function createAccountService(deps: {
 
     /** Creates an account with a generated password, returned once. */
     async register(actor: Actor, input: { username: string; email?: string; role: Role }, meta: RequestMeta) {
-      if (await users.byUsernameKey(usernameKey(input.username)))
+      if (await users.byUsernameKey(db, usernameKey(input.username)))
         throw new Conflict(m.usernameTaken, 'username');
       await assertEmailFree(input.email);
       const password = generatePassword();
@@ -270,7 +298,7 @@ export function createAccountService(deps: {
       return { user, password };
     },
 
-    list: users.list,
+    list: (q: Parameters<UsersRepository['list']>[1]) => users.list(db, q),
 
     /**
      * An admin changes role, disabled or email. Nobody demotes or disables themselves, and the
@@ -302,7 +330,7 @@ export function createAccountService(deps: {
       if (Object.keys(patch).length === 0) return user;
 
       const updated = await uniquely(() =>
-        users.updateKeepingAnAdmin(user.id, { ...patch, updated_at: now() }),
+        users.updateKeepingAnAdmin(db, user.id, { ...patch, updated_at: now() }),
       );
       if (updated === 'missing') throw new NotFound(m.userNotFound);
       if (updated === 'last-admin') throw new Conflict(m.lastAdmin);
@@ -334,7 +362,7 @@ export function createAccountService(deps: {
     async resetPassword(actor: Actor | null, id: number, meta: RequestMeta) {
       const user = await requireUser(id);
       const password = generatePassword();
-      const updated = await users.update(user.id, {
+      const updated = await users.update(db, user.id, {
         password_hash: await hasher.hash(password),
         updated_at: now(),
       });
@@ -360,10 +388,35 @@ export function createAccountService(deps: {
       return { user: updated, password };
     },
 
+    /**
+     * Lifts a sign-in lock-out: the account's throttle counts start afresh on every instance (its
+     * epoch, part of their keys, moves on), the password stays (docs/decisions/accounts.md "Lock-outs admins can see").
+     */
+    async unlock(actor: Actor, id: number, meta: RequestMeta): Promise<UserRow> {
+      const user = await requireUser(id);
+      if (!user.locked_until || user.locked_until <= new Date().toISOString())
+        throw new Conflict(m.userNotLocked);
+      const updated = await users.update(db, user.id, {
+        locked_until: null,
+        sign_in_epoch: user.sign_in_epoch + 1,
+        updated_at: now(),
+      });
+      if (!updated) throw new NotFound(m.userNotFound);
+      await audit.record({
+        actor,
+        action: 'user.unlock',
+        targetType: 'user',
+        targetId: user.id,
+        detail: { locked_until: user.locked_until },
+        ip: meta.ip,
+      });
+      return updated;
+    },
+
     /** Users who own projects can't be deleted: their sites would vanish. Disable them instead. */
     async deleteUser(actor: Actor, id: number, meta: RequestMeta) {
       if (id === actor.id) throw new Conflict(m.cannotDeleteSelf);
-      const deleted = await users.deleteIfUnowned(id);
+      const deleted = await users.deleteIfUnowned(db, id);
       if (deleted === 'missing') throw new NotFound(m.userNotFound);
       if (deleted === 'last-admin') throw new Conflict(m.lastAdmin);
       if (deleted === 'has-projects') throw new Conflict(m.userHasProjects);
@@ -384,7 +437,7 @@ export function createAccountService(deps: {
     async ensureFirstAdmin(
       adminPassword?: string,
     ): Promise<{ created: boolean; password?: string; generated: boolean }> {
-      if ((await users.count()) > 0) return { created: false, generated: false };
+      if ((await users.count(db)) > 0) return { created: false, generated: false };
       // The most powerful account passes the same strength rule as every chosen password.
       const weak =
         adminPassword === undefined ? null : weakPasswordReason(adminPassword, { username: 'admin' });
@@ -396,7 +449,8 @@ export function createAccountService(deps: {
       } catch (err) {
         // Instances started together (docs/deploy.md) race for the first account: the one whose
         // insert lands creates it; for the others the database already has its users.
-        if (err instanceof Conflict && (await users.count()) > 0) return { created: false, generated: false };
+        if (err instanceof Conflict && (await users.count(db)) > 0)
+          return { created: false, generated: false };
         throw err;
       }
       await audit.record({ action: 'user.bootstrap_admin', targetType: 'user', targetId: admin.id });
@@ -404,7 +458,7 @@ export function createAccountService(deps: {
     },
 
     async userByUsername(username: string) {
-      return users.byUsernameKey(usernameKey(username));
+      return users.byUsernameKey(db, usernameKey(username));
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Personal API tokens for the command line and CI (docs/decisions.md "API tokens"): 32 random
+ * Personal API tokens for the command line and CI (docs/decisions/deploys.md "API tokens"): 32 random
  * bytes behind a recognisable prefix, shown once, stored only as a SHA-256 hash.
  */
 import {
@@ -9,7 +9,7 @@ import {
   format,
   messages,
 } from '@sitehall/contracts';
-import { now } from '../db/database.js';
+import { type DB, now } from '../db/database.js';
 import type { UserRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, NotFound } from '../domain/errors.js';
@@ -28,18 +28,19 @@ export function isApiToken(token: string): boolean {
 }
 
 export function createApiTokenService(deps: {
+  db: DB;
   tokens: ApiTokensRepository;
   users: Pick<UsersRepository, 'byId'>;
   audit: AuditService;
 }) {
-  const { tokens, users, audit } = deps;
+  const { db, tokens, users, audit } = deps;
   return {
     async create(actor: Actor, name: string, meta: RequestMeta) {
-      if ((await tokens.countOf(actor.id)) >= API_TOKENS_MAX) {
+      if ((await tokens.countOf(db, actor.id)) >= API_TOKENS_MAX) {
         throw new Conflict(format(m.tooManyTokens, { n: API_TOKENS_MAX }));
       }
       const token = `${API_TOKEN_PREFIX}${newToken()}`;
-      const row = await tokens.insert({
+      const row = await tokens.insert(db, {
         user_id: actor.id,
         name,
         token_hash: hashToken(token),
@@ -59,11 +60,11 @@ export function createApiTokenService(deps: {
     },
 
     list(actor: Actor) {
-      return tokens.listOf(actor.id);
+      return tokens.listOf(db, actor.id);
     },
 
     async revoke(actor: Actor, id: number, meta: RequestMeta) {
-      if (!(await tokens.deleteOf(actor.id, id))) throw new NotFound(m.tokenNotFound);
+      if (!(await tokens.deleteOf(db, actor.id, id))) throw new NotFound(m.tokenNotFound);
       await audit.record({
         actor,
         action: 'token.revoke',
@@ -76,14 +77,14 @@ export function createApiTokenService(deps: {
 
     /** Any account's tokens, for an administrator (the route is admin-only). */
     async listOfUser(userId: number) {
-      if (!(await users.byId(userId))) throw new NotFound(messages.auth.userNotFound);
-      return tokens.listOf(userId);
+      if (!(await users.byId(db, userId))) throw new NotFound(messages.auth.userNotFound);
+      return tokens.listOf(db, userId);
     },
 
     /** An administrator revokes one of another account's tokens (a leak, a job gone). */
     async revokeOfUser(actor: Actor, userId: number, id: number, meta: RequestMeta) {
-      const token = await tokens.oneOf(userId, id);
-      if (!token || !(await tokens.deleteOf(userId, id))) throw new NotFound(m.tokenNotFound);
+      const token = await tokens.oneOf(db, userId, id);
+      if (!token || !(await tokens.deleteOf(db, userId, id))) throw new NotFound(m.tokenNotFound);
       await audit.record({
         actor,
         action: 'token.admin_revoke',
@@ -96,11 +97,12 @@ export function createApiTokenService(deps: {
 
     /** The user of a live token; a disabled account's tokens sign no one in (and were deleted). */
     async authenticate(token: string): Promise<{ user: UserRow; tokenId: number } | null> {
-      const found = await tokens.findByHash(hashToken(token));
+      const found = await tokens.findByHash(db, hashToken(token));
       if (!found || found.user.disabled) return null;
       const at = now();
       const last = found.token.last_used_at;
-      if (!last || Date.parse(at) - Date.parse(last) > TOUCH_EVERY_MS) await tokens.touch(found.token.id, at);
+      if (!last || Date.parse(at) - Date.parse(last) > TOUCH_EVERY_MS)
+        await tokens.touch(db, found.token.id, at);
       return { user: found.user, tokenId: found.token.id };
     },
 
@@ -109,7 +111,7 @@ export function createApiTokenService(deps: {
      * every token of the account for good (unlike sessions, nobody is told why). Returns how many.
      */
     revokeAllOf(userId: number) {
-      return tokens.deleteAllOf(userId);
+      return tokens.deleteAllOf(db, userId);
     },
   };
 }

@@ -6,7 +6,7 @@
 import type { AuditActionOn, AuditLogFilters, AuditTargetType } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
-import { type AuditFilter, createAuditRepository } from '../repositories/audit.js';
+import type { AuditFilter, AuditRepository } from '../repositories/audit.js';
 
 interface AuditEntryAbout<T extends AuditTargetType> {
   actor?: { id: number; username: string } | null;
@@ -22,23 +22,19 @@ export type AuditEntry = { [T in AuditTargetType]: AuditEntryAbout<T> }[AuditTar
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-export function createAuditService(db: DB) {
-  const repo = createAuditRepository(db);
+export function createAuditService(db: DB, repo: AuditRepository) {
   return {
     async record(e: AuditEntry, trx: DB = db): Promise<void> {
-      await repo.insert(
-        {
-          actor_id: e.actor?.id ?? null,
-          actor_name: e.actor?.username ?? null,
-          action: e.action,
-          target_type: e.targetType ?? null,
-          target_id: e.targetId === undefined ? null : String(e.targetId),
-          detail: e.detail ? JSON.stringify(e.detail) : null,
-          ip: e.ip ?? null,
-          created_at: now(),
-        },
-        trx,
-      );
+      await repo.insert(trx, {
+        actor_id: e.actor?.id ?? null,
+        actor_name: e.actor?.username ?? null,
+        action: e.action,
+        target_type: e.targetType ?? null,
+        target_id: e.targetId === undefined ? null : String(e.targetId),
+        detail: e.detail ? JSON.stringify(e.detail) : null,
+        ip: e.ip ?? null,
+        created_at: now(),
+      });
     },
 
     /**
@@ -47,7 +43,7 @@ export function createAuditService(db: DB) {
      */
     deletedRecently(actorId: number, projectId: number, withinMs: number): Promise<boolean> {
       const since = new Date(Date.now() - withinMs).toISOString();
-      return repo.didSince(actorId, 'project.delete', String(projectId), since);
+      return repo.didSince(db, actorId, 'project.delete', String(projectId), since);
     },
 
     /** A page of entries, newest first. A date alone in `to` includes that whole (UTC) day. */
@@ -62,8 +58,8 @@ export function createAuditService(db: DB) {
         from: q.from ? new Date(q.from).toISOString() : undefined,
         before: q.to ? endOf(q.to) : undefined,
       };
-      const { rows, total } = await repo.list(filter, q.page, q.page_size);
-      return { rows, total, names: await repo.targetNames(rows) };
+      const { rows, total } = await repo.list(db, filter, q.page, q.page_size);
+      return { rows, total, names: await repo.targetNames(db, rows) };
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
- * Digest deploys (docs/decisions.md "Digest deploys"): the client sends a manifest of path →
+ * Digest deploys (docs/decisions/deploys.md "Digest deploys"): the client sends a manifest of path →
  * SHA-256, the server answers with the contents it does not hold, the client PUTs those, and
  * finish commits the whole set as a new pending version through the upload pipeline
- * (projects.commitHeldFiles). The blob store is content-addressed, so an unchanged file is never
+ * (uploads.commitHeld). The blob store is content-addressed, so an unchanged file is never
  * sent twice.
  *
  * An unfinished deploy leases every hash of its manifest under `deploy:{id}` (so neither the
@@ -11,14 +11,13 @@
  * blob it uploaded that nothing references. Its bytes count in the owner's used space from the
  * first one (reserved before they are written), and dedupe never crosses accounts: only contents
  * of the account's own versions are skipped, and finish takes only those or what this deploy sent
- * (docs/decisions.md "API tokens and digest deploys").
+ * (docs/decisions/deploys.md "API tokens and digest deploys").
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import {
+  DEPLOY_BATCH_FILES_MAX,
   DEPLOY_IDLE_MS,
   DEPLOY_MAX_AGE_MS,
   format,
@@ -28,9 +27,10 @@ import {
   type StartDeployBody,
   type StartedDeployDto,
 } from '@sitehall/contracts';
-import { now } from '../db/database.js';
+import { type DB, now } from '../db/database.js';
 import type { DeployRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
+import { eachLimit, mapLimit } from '../domain/concurrency.js';
 import {
   AppError,
   InsufficientStorage,
@@ -40,20 +40,23 @@ import {
   TooManyRequests,
 } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
-import { isTextExtension } from '../ingest/content.js';
-import { ContentDigest, type ContentFacts, HEAD_BYTES } from '../ingest/digest.js';
-import { checkFileNames } from '../ingest/index.js';
-import { extensionOfPath } from '../ingest/names.js';
-import { stagingRoot } from '../ingest/staging.js';
+import {
+  type ContentFacts,
+  checkFileNames,
+  factsOfBytes,
+  factsOfHead,
+  HEAD_BYTES,
+  isTextName,
+} from '../ingest/index.js';
+import { newStagingPath, stagingRoot, writeCounted } from '../ingest/staging.js';
 import type { DeploysRepository } from '../repositories/deploys.js';
 import type { LeasesRepository } from '../repositories/leases.js';
+import type { BlobGate } from '../storage/blob-gate.js';
 import { isDiskFull } from '../storage/disk-space.js';
 import type { BlobStore } from '../storage/index.js';
-import type { BlobGate } from './blob-gate.js';
-import { mapLimit } from './concurrency.js';
-import type { ProjectService, UploadDelivery } from './projects.js';
 import type { QuotaService } from './quota.js';
 import type { SettingsService } from './settings.js';
+import type { UploadDelivery, UploadService } from './uploads.js';
 
 const m = messages.deploy;
 
@@ -66,7 +69,6 @@ function sameFiles(version: Map<string, string>, manifest: Record<string, string
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 /** Store lookups and blob reads in flight at once. */
 const CONCURRENCY = 16;
-const STREAM_BYTES = 1024 * 1024;
 /** A PUT without Content-Length reserves quota in steps of this much as its bytes arrive. */
 const RESERVE_STEP = 1024 * 1024;
 
@@ -108,6 +110,12 @@ class FactsCache {
   }
 }
 
+/** One file of a batch: the content's claimed SHA-256 (the part's field name) and its bytes. */
+export interface BatchPart {
+  sha256: string;
+  file: Readable;
+}
+
 /** Open deploys an instance keeps in memory (a few hundred KB each at most). */
 const MAX_REMEMBERED = 64;
 
@@ -143,19 +151,30 @@ function expiryFrom(createdAt: string): string {
   ).toISOString();
 }
 
+/** The refusal of a start while the account has OPEN_DEPLOYS_MAX open, with when the first ends. */
+function tooManyOpen(open: { n: number; firstExpiry: string | null }, at: string): TooManyRequests {
+  const waitSeconds = (Date.parse(open.firstExpiry ?? at) - Date.parse(at)) / 1000;
+  return new TooManyRequests(
+    format(m.tooManyOpenDeploys, { n: open.n, minutes: Math.max(1, Math.ceil(waitSeconds / 60)) }),
+    waitSeconds,
+  );
+}
+
 export function createDeployService(deps: {
+  db: DB;
   deploys: DeploysRepository;
   leases: LeasesRepository;
   store: BlobStore;
-  gate: BlobGate;
-  settings: SettingsService;
-  quota: QuotaService;
-  projects: ProjectService;
+  gate: BlobGate<DB>;
+  settings: Pick<SettingsService, 'get'>;
+  quota: Pick<QuotaService, 'beforeBody' | 'holdForDeploy'>;
+  /** Where a deploy's files become a version (services/uploads.ts), and the project it targets. */
+  uploads: Pick<UploadService, 'target' | 'replay' | 'commitHeld' | 'checkSiteName'>;
   dataDir: string;
   /** This instance's id: temporary folders are named after it, for the leftover sweep. */
   owner?: string;
 }) {
-  const { deploys, leases, store, gate, settings, quota, projects } = deps;
+  const { db, deploys, leases, store, gate, settings, quota, uploads } = deps;
   const known = new FactsCache();
   /**
    * This instance's open deploys, by id (the oldest dropped past MAX_REMEMBERED): those it began,
@@ -179,9 +198,9 @@ export function createDeployService(deps: {
     let pending = reading.get(id);
     if (!pending) {
       pending = (async () => {
-        const manifest = await deploys.manifestOf(id);
+        const manifest = await deploys.manifestOf(db, id);
         if (manifest === undefined) throw new NotFound(m.deployNotFound);
-        const project = projectId === null ? null : await projects.visible(actor, projectId);
+        const project = projectId === null ? null : await uploads.target(actor, projectId);
         const deploy = {
           rest: new Set(Object.values(JSON.parse(manifest) as Record<string, string>)),
           ownerId: project?.owner_id ?? actor.id,
@@ -193,19 +212,6 @@ export function createDeployService(deps: {
       reading.set(id, pending);
     }
     return pending;
-  }
-
-  /** A name of its own under staging/, as stageUpload names its folders (jobs/sweep.ts reads it). */
-  function stagingName(): string {
-    const id = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-    return path.join(stagingRoot(deps.dataDir), deps.owner ? `${deps.owner}.${id}` : id);
-  }
-
-  /** A folder of its own under staging/. */
-  async function stagingFolder(): Promise<string> {
-    const dir = stagingName();
-    await fs.promises.mkdir(dir, { recursive: true });
-    return dir;
   }
 
   /**
@@ -221,11 +227,11 @@ export function createDeployService(deps: {
         throw error;
       });
     await stagingReady;
-    return stagingName();
+    return newStagingPath(deps.dataDir, deps.owner);
   }
 
   async function open(actor: Actor, id: string): Promise<DeployRow & { files: Record<string, string> }> {
-    const row = await deploys.byId(id, actor.id, now());
+    const row = await deploys.byId(db, id, actor.id, now());
     if (!row) throw new NotFound(m.deployNotFound);
     return { ...row, files: JSON.parse(row.manifest) as Record<string, string> };
   }
@@ -242,11 +248,11 @@ export function createDeployService(deps: {
   ): Promise<Set<string>> {
     const owned = new Set<string>();
     if (latestVersion !== null) {
-      const inLatest = await deploys.hashesOfVersion(latestVersion);
+      const inLatest = await deploys.hashesOfVersion(db, latestVersion);
       for (const h of hashes) if (inLatest.has(h)) owned.add(h);
     }
     const rest = hashes.filter((h) => !owned.has(h));
-    if (rest.length > 0) for (const h of await deploys.ownedHashes(ownerId, rest)) owned.add(h);
+    if (rest.length > 0) for (const h of await deploys.ownedHashes(db, ownerId, rest)) owned.add(h);
     return owned;
   }
 
@@ -285,9 +291,7 @@ export function createDeployService(deps: {
 
   /** A held blob's facts from one pass over its bytes (hash, size, head and UTF-8). */
   async function readFacts(sha256: string): Promise<ContentFacts> {
-    const digest = new ContentDigest({ utf8: true, crc32: false });
-    for await (const chunk of await store.read(sha256)) digest.update(chunk as Buffer);
-    const facts = digest.finish();
+    const facts = await factsOfBytes((await store.read(sha256)) as AsyncIterable<Buffer>, true);
     // The store is content-addressed; a blob that does not match its name is not served as it.
     if (facts.sha256 !== sha256) throw new Error(`blob ${sha256} does not match its hash`);
     return facts;
@@ -300,16 +304,79 @@ export function createDeployService(deps: {
       for await (const chunk of await store.read(sha256, { start: 0, end: Math.min(size, HEAD_BYTES) - 1 }))
         chunks.push(chunk as Buffer);
     }
-    return { sha256, crc32: 0, size, head: Buffer.concat(chunks), utf8: true };
+    return factsOfHead(sha256, size, Buffer.concat(chunks));
   }
 
-  /** Drops a deploy's leases and, unless it was committed, whatever it uploaded that nothing uses. */
+  /**
+   * Drops a deploy's leases (a failed release is tried again by the gate, never failing the
+   * finish) and, unless it was committed, whatever it uploaded that nothing uses.
+   */
   async function release(row: DeployRow, committed = false): Promise<void> {
     remembered.delete(row.id);
-    await leases.releaseBlobs(deployLease(row.id));
-    await leases.releaseBlobs(sentLease(row.id));
+    await gate.release(deployLease(row.id));
+    await gate.release(sentLease(row.id));
     if (!committed)
       await gate.deleteUnused(Object.values(JSON.parse(row.manifest) as Record<string, string>));
+  }
+
+  /**
+   * Bytes of one request held against the owner's quota and the deploy's size limit, in the
+   * deploy's row (413 when they don't fit); `reserved` is what the request holds so far, given back
+   * by the caller (all of it when nothing was kept).
+   */
+  function holdFor(
+    actorId: number,
+    id: string,
+    createdAt: string,
+    ownerId: number,
+    limits: { maxUploadBytes: number },
+    cap: number,
+  ) {
+    const hold = {
+      reserved: 0,
+      /** Holds `bytes` more (`needed`: what the request needs in all, for the quota's message). */
+      async reserve(bytes: number, needed: number): Promise<void> {
+        const added = await quota.holdForDeploy(
+          ownerId,
+          bytes,
+          needed,
+          (trx) => deploys.addReceived(trx, id, bytes, limits.maxUploadBytes, now(), expiryFrom(createdAt)),
+          hold.reserved,
+        );
+        if (!added) {
+          if (!(await deploys.openById(db, id, actorId, now()))) throw new NotFound(m.deployNotFound);
+          throw new TooLarge(
+            format(messages.project.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }),
+            'files',
+          );
+        }
+        hold.reserved += bytes;
+      },
+      /** At least `need` more: a step when the quota allows it, else exactly what is needed. */
+      async more(need: number, needed: number): Promise<void> {
+        const step = Math.max(need, Math.min(RESERVE_STEP, cap - hold.reserved));
+        try {
+          await hold.reserve(step, needed);
+        } catch (err) {
+          if (step === need || !(err instanceof TooLarge)) throw err;
+          await hold.reserve(need, needed);
+        }
+      },
+    };
+    return hold;
+  }
+
+  /** A failure while a body was written to staging, as the client is told it. */
+  function receiveError(err: unknown, signal?: AbortSignal): unknown {
+    if (err instanceof AppError) return err;
+    if (signal?.aborted && signal.reason instanceof AppError) return signal.reason;
+    if (isDiskFull(err)) return new InsufficientStorage(err);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      // The staging folder is gone (removed by hand): made again for the next request.
+      stagingReady = undefined;
+      return err;
+    }
+    return new AppError('invalid', messages.project.uploadInterrupted);
   }
 
   return {
@@ -318,30 +385,27 @@ export function createDeployService(deps: {
       let ownerId = actor.id;
       let latestVersion: number | null = null;
       if (body.project_id !== undefined) {
-        const p = await projects.visible(actor, body.project_id);
+        const p = await uploads.target(actor, body.project_id);
         ownerId = p.owner_id;
         latestVersion = p.latest_deployment_id;
         // Every file the same as the newest version's: nothing to review, so nothing is opened
-        // (docs/decisions.md "Unchanged deploys").
+        // (docs/decisions/deploys.md "Unchanged deploys").
         if (latestVersion !== null) {
-          const latest = await deploys.manifestOfVersion(latestVersion);
+          const latest = await deploys.manifestOfVersion(db, latestVersion);
           if (sameFiles(latest.files, body.files)) {
             return { deploy_id: null, required: [], unchanged_version: latest.version };
           }
         }
       }
+      // A site name someone holds is refused now; the finish claims it.
+      if (body.site_name !== undefined) await uploads.checkSiteName(body.site_name, body.project_id ?? null);
       // The hourly upload limit, before anything is sent.
       await quota.beforeBody(actor, ownerId, undefined);
-      // A few open at once (each holds bytes against the quota until it ends).
+      // A few open at once (each holds bytes against the quota until it ends): refused here at
+      // once, and for certain where the deploy is inserted (parallel starts all pass this).
       const at = now();
-      const open = await deploys.openOf(actor.id, at);
-      if (open.n >= OPEN_DEPLOYS_MAX) {
-        const waitSeconds = (Date.parse(open.firstExpiry ?? at) - Date.parse(at)) / 1000;
-        throw new TooManyRequests(
-          format(m.tooManyOpenDeploys, { n: open.n, minutes: Math.max(1, Math.ceil(waitSeconds / 60)) }),
-          waitSeconds,
-        );
-      }
+      const open = await deploys.openOf(db, actor.id, at);
+      if (open.n >= OPEN_DEPLOYS_MAX) throw tooManyOpen(open, at);
       const entries = Object.entries(body.files);
       checkFileNames(
         entries.map(([name, sha256]) => ({ name, size: sha256 === EMPTY_SHA256 ? 0 : 1 })),
@@ -350,29 +414,35 @@ export function createDeployService(deps: {
       const hashes = [...new Set(entries.map(([, sha256]) => sha256))];
       const id = randomBytes(18).toString('base64url');
       // Leased before the store is asked: a blob it holds now stays until the deploy ends.
-      await leases.leaseBlobs(deployLease(id), hashes, at);
       try {
+        await leases.leaseBlobs(db, deployLease(id), hashes, at);
         // Only contents of the account's own versions are skipped: whether anyone else's files
-        // hold a content is neither told nor usable (docs/decisions.md "API tokens and digest
+        // hold a content is neither told nor usable (docs/decisions/deploys.md "API tokens and digest
         // deploys").
         const owned = await ownedOf(ownerId, latestVersion, hashes);
         const sizes = await storedSizes([...owned]);
         const required = hashes.filter((h) => !sizes.has(h));
-        await deploys.insert({
-          id,
-          user_id: actor.id,
-          project_id: body.project_id ?? null,
-          project_name: body.project_name ?? null,
-          description: body.description ?? null,
-          manifest: JSON.stringify(body.files),
-          received_bytes: 0,
-          created_at: at,
-          expires_at: new Date(Date.parse(at) + DEPLOY_IDLE_MS).toISOString(),
-        });
+        const full = await deploys.insertWithinCap(
+          db,
+          {
+            id,
+            user_id: actor.id,
+            project_id: body.project_id ?? null,
+            project_name: body.project_name ?? null,
+            description: body.description ?? null,
+            site_name: body.site_name ?? null,
+            manifest: JSON.stringify(body.files),
+            received_bytes: 0,
+            created_at: at,
+            expires_at: new Date(Date.parse(at) + DEPLOY_IDLE_MS).toISOString(),
+          },
+          OPEN_DEPLOYS_MAX,
+        );
+        if (full) throw tooManyOpen(full, at);
         remember(id, { held: sizes, rest: new Set(required), ownerId, latestVersion });
-        return { deploy_id: id, required };
+        return { deploy_id: id, required, batch: { max_files: DEPLOY_BATCH_FILES_MAX } };
       } catch (error) {
-        await leases.releaseBlobs(deployLease(id)).catch(() => undefined);
+        await gate.release(deployLease(id));
         throw error;
       }
     },
@@ -392,7 +462,7 @@ export function createDeployService(deps: {
     ): Promise<void> {
       // The row without its manifest: the deploy exists, is the actor's and has not expired (another
       // instance may have finished it); the hashes come from memory.
-      const row = await deploys.openById(id, actor.id, now());
+      const row = await deploys.openById(db, id, actor.id, now());
       if (!row) throw new NotFound(m.deployNotFound);
       const { held, rest, ownerId } = await knownDeploy(actor, id, row.project_id);
       if (!(rest.has(sha256) || held?.has(sha256))) {
@@ -408,82 +478,39 @@ export function createDeployService(deps: {
       // A store known to be unreachable could not keep it: 503 before the body is read.
       store.throwIfDown?.();
 
-      let reserved = 0;
-      /** Holds `bytes` more against the quota and the deploy's size limit (413 when they don't fit). */
-      const reserve = async (bytes: number, needed: number) => {
-        const added = await quota.holdForDeploy(ownerId, bytes, needed, (trx) =>
-          deploys.addReceived(id, bytes, limits.maxUploadBytes, now(), expiryFrom(row.created_at), trx),
-        );
-        if (!added) {
-          if (!(await deploys.openById(id, actor.id, now()))) throw new NotFound(m.deployNotFound);
-          throw new TooLarge(
-            format(messages.project.uploadTooLarge, { size: formatBytes(limits.maxUploadBytes) }),
-            'files',
-          );
-        }
-        reserved += bytes;
-      };
-      /** At least `need` more: a step when the quota allows it, else exactly what is needed. */
-      const reserveMore = async (need: number, needed: number) => {
-        const step = Math.min(Math.max(need, RESERVE_STEP), limits.maxFileBytes - reserved);
-        try {
-          await reserve(step, needed);
-        } catch (err) {
-          if (step === need || !(err instanceof TooLarge)) throw err;
-          await reserve(need, needed);
-        }
-      };
+      const quotaHold = holdFor(actor.id, id, row.created_at, ownerId, limits, limits.maxFileBytes);
 
       let size = 0;
       let kept = false;
       let file: string | undefined;
       try {
-        if (declaredLength) await reserve(declaredLength, declaredLength);
+        if (declaredLength) await quotaHold.reserve(declaredLength, declaredLength);
         file = await stagingFile();
         // With the UTF-8 fact, so that finish need not read this content again.
-        const digest = new ContentDigest({ utf8: true, crc32: false });
-        const counter = new Transform({
-          highWaterMark: STREAM_BYTES,
-          transform(chunk: Buffer, _enc, done) {
-            size += chunk.length;
-            if (size > limits.maxFileBytes) {
-              done(fileTooLarge());
-              return;
-            }
-            digest.update(chunk);
-            if (size <= reserved) {
-              done(null, chunk);
-              return;
-            }
-            reserveMore(size - reserved, size).then(
-              () => done(null, chunk),
-              (err: unknown) => done(err as Error),
-            );
-          },
-        });
+        let facts: ContentFacts;
         try {
-          await pipeline(body, counter, fs.createWriteStream(file, { highWaterMark: STREAM_BYTES }));
+          facts = await writeCounted(body, file, {
+            utf8: true,
+            admit: (sizeSoFar) => {
+              size = sizeSoFar;
+              if (size > limits.maxFileBytes) throw fileTooLarge();
+              if (size <= quotaHold.reserved) return;
+              return quotaHold.more(size - quotaHold.reserved, size);
+            },
+          });
         } catch (err) {
-          if (err instanceof AppError) throw err;
-          if (isDiskFull(err)) throw new InsufficientStorage(err);
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-            // The staging folder is gone (removed by hand): made again for the next request.
-            stagingReady = undefined;
-            throw err;
-          }
-          throw new AppError('invalid', messages.project.uploadInterrupted);
+          throw receiveError(err);
         }
-        const facts = digest.finish();
         if (facts.sha256 !== sha256) throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
         await store.putFile(file, sha256);
         kept = true;
         // Sent and checked: finish may take this content now.
-        await leases.leaseBlobs(sentLease(id), [sha256], now());
+        await leases.leaseBlobs(db, sentLease(id), [sha256], now());
         known.set(facts, true);
         // Ended meanwhile (finished, or expired at its maximum age): its release may have run
         // before this lease was written, which would then keep an unused blob for an hour.
-        if (!(await deploys.exists(id))) {
-          await leases.releaseBlobs(sentLease(id));
+        if (!(await deploys.exists(db, id))) {
+          await leases.releaseBlobs(db, sentLease(id));
           await gate.deleteUnused([sha256]);
           throw new NotFound(m.deployNotFound);
         }
@@ -491,21 +518,124 @@ export function createDeployService(deps: {
         // Moved into the store when kept; otherwise removed here.
         if (file) await fs.promises.rm(file, { force: true, maxRetries: 3 });
         // What was reserved beyond the bytes kept (all of it when nothing was).
-        await deploys.releaseReceived(id, kept ? reserved - size : reserved).catch(() => undefined);
+        await deploys
+          .releaseReceived(db, id, kept ? quotaHold.reserved - size : quotaHold.reserved)
+          .catch(() => undefined);
+      }
+    },
+
+    /**
+     * Several files in one request (docs/decisions/deploys.md "Batched file uploads"): each part
+     * streams to a staging file while hashed and counted, and is checked against the hash it
+     * claims; only when every part of the batch has arrived and matched are they stored, so a
+     * refused or cancelled batch keeps nothing and holds nothing. The batch's bytes are held
+     * against the owner's quota at once from its declared length (else, or when that does not
+     * fit, step by step as they arrive, exactly what is missing at the last step).
+     */
+    async receiveBatch(
+      actor: Actor,
+      id: string,
+      parts: AsyncIterable<BatchPart>,
+      declaredLength: number | undefined,
+      signal: AbortSignal,
+    ): Promise<number> {
+      const row = await deploys.openById(db, id, actor.id, now());
+      if (!row) throw new NotFound(m.deployNotFound);
+      const { held, rest, ownerId } = await knownDeploy(actor, id, row.project_id);
+      const { limits } = await settings.get();
+      const fileTooLarge = () =>
+        new TooLarge(
+          format(messages.project.fileTooLarge, { size: formatBytes(limits.maxFileBytes) }),
+          'files',
+        );
+      store.throwIfDown?.();
+      const quotaHold = holdFor(actor.id, id, row.created_at, ownerId, limits, limits.maxUploadBytes);
+      const staged: string[] = [];
+      const received: { sha256: string; file: string; facts: ContentFacts }[] = [];
+      const seen = new Set<string>();
+      let total = 0;
+      let kept = false;
+      try {
+        if (declaredLength) {
+          // One reservation for the whole batch; when it does not fit (the multipart framing
+          // counts in the declared length), the parts' own bytes are held as they arrive.
+          await quotaHold.reserve(declaredLength, declaredLength).catch((err: unknown) => {
+            if (!(err instanceof TooLarge)) throw err;
+          });
+        }
+        for await (const part of parts) {
+          const { sha256 } = part;
+          const refuse = (error: AppError) => {
+            part.file.resume();
+            return error;
+          };
+          if (!/^[0-9a-f]{64}$/.test(sha256)) throw refuse(new Invalid('sha256', m.hashInvalid));
+          if (!(rest.has(sha256) || held?.has(sha256)))
+            throw refuse(new Invalid('sha256', format(m.hashNotInDeploy, { sha256 })));
+          if (seen.has(sha256)) throw refuse(new Invalid('sha256', format(m.batchDuplicate, { sha256 })));
+          seen.add(sha256);
+          if (seen.size > DEPLOY_BATCH_FILES_MAX)
+            throw refuse(new TooLarge(format(m.batchTooManyFiles, { n: DEPLOY_BATCH_FILES_MAX }), 'files'));
+          const file = await stagingFile();
+          staged.push(file);
+          let facts: ContentFacts;
+          try {
+            facts = await writeCounted(part.file, file, {
+              utf8: true,
+              signal,
+              admit: (size, chunk) => {
+                if (size > limits.maxFileBytes) throw fileTooLarge();
+                total += chunk;
+                if (total <= quotaHold.reserved) return;
+                return quotaHold.more(total - quotaHold.reserved, total);
+              },
+            });
+          } catch (err) {
+            throw receiveError(err, signal);
+          }
+          if (facts.sha256 !== sha256) throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
+          received.push({ sha256, file, facts });
+        }
+        signal.throwIfAborted();
+        if (received.length === 0) throw new Invalid('files', m.batchEmpty);
+        // Every part arrived and matched: now, and only now, into the store.
+        await eachLimit(received, CONCURRENCY, (r) => store.putFile(r.file, r.sha256));
+        kept = true;
+        const hashes = received.map((r) => r.sha256);
+        // Sent and checked: finish may take these contents now.
+        await leases.leaseBlobs(db, sentLease(id), hashes, now());
+        for (const r of received) known.set(r.facts, true);
+        // Ended meanwhile: see receiveFile.
+        if (!(await deploys.exists(db, id))) {
+          await leases.releaseBlobs(db, sentLease(id));
+          await gate.deleteUnused(hashes);
+          throw new NotFound(m.deployNotFound);
+        }
+        return received.length;
+      } catch (err) {
+        throw signal.aborted && !(err instanceof AppError)
+          ? new AppError('invalid', messages.project.uploadInterrupted)
+          : err;
+      } finally {
+        // Moved into the store when kept; otherwise removed here.
+        await Promise.all(staged.map((f) => fs.promises.rm(f, { force: true, maxRetries: 3 })));
+        await deploys
+          .releaseReceived(db, id, kept ? quotaHold.reserved - total : quotaHold.reserved)
+          .catch(() => undefined);
       }
     },
 
     /** Commits the deploy as a new pending version, as an upload would; the deploy is then gone. */
     /** `delivery`: the client's idempotency key (a retried finish answers with the first) and its signal. */
     async finish(actor: Actor, id: string, meta: RequestMeta, delivery: UploadDelivery = {}) {
-      const replay = delivery.key ? await projects.replayOf(actor, delivery.key) : undefined;
-      if (replay !== undefined) return projects.detail(await projects.visible(actor, replay));
+      const replayed = delivery.key ? await uploads.replay(actor, delivery.key) : undefined;
+      if (replayed !== undefined) return replayed;
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];
       // Only contents this deploy received, or the account's own versions hold (found at start, or
       // now when another instance began it): never one it knows only by its hash.
       const { held, ownerId, latestVersion } = await knownDeploy(actor, id, deploy.project_id);
-      const sent = await leases.leasedBy(sentLease(id));
+      const sent = await leases.leasedBy(db, sentLease(id));
       const unproven = hashes.filter((h) => !sent.has(h) && !held?.has(h));
       const owned = unproven.length > 0 ? await ownedOf(ownerId, latestVersion, unproven) : new Set<string>();
       const notSent = unproven.filter((h) => !owned.has(h)).length;
@@ -514,8 +644,7 @@ export function createDeployService(deps: {
       const absent = hashes.filter((h) => !sizes.has(h));
       if (absent.length > 0) throw new Invalid('files', format(m.filesMissing, { n: absent.length }));
       // Of two finishes at the same moment one commits; the other finds no deploy.
-      if (!(await deploys.take(id))) throw new NotFound(m.deployNotFound);
-      const workDir = await stagingFolder();
+      if (!(await deploys.take(db, id))) throw new NotFound(m.deployNotFound);
       let committed = false;
       try {
         // The facts the checks read, without copying anything out of the store: those this instance
@@ -523,7 +652,7 @@ export function createDeployService(deps: {
         // (UTF-8 decides its type), any other only its head. Nothing is stored again.
         const text = new Set(
           Object.entries(deploy.files)
-            .filter(([name]) => isTextExtension(extensionOfPath(name)))
+            .filter(([name]) => isTextName(name))
             .map(([, sha256]) => sha256),
         );
         const facts = new Map(
@@ -533,17 +662,18 @@ export function createDeployService(deps: {
             async (sha256) => [sha256, await factsOf(sha256, sizes.get(sha256)!, text.has(sha256))] as const,
           ),
         );
-        const files = Object.entries(deploy.files).map(([name, sha256]) => {
-          const f = facts.get(sha256)!;
-          return { name, tempFile: '', size: f.size, facts: f };
-        });
-        const project = await projects.commitHeldFiles(
+        const files = Object.entries(deploy.files).map(([name, sha256]) => ({
+          name,
+          facts: facts.get(sha256)!,
+        }));
+        const project = await uploads.commitHeld(
           actor,
-          { files, workDir },
+          files,
           {
             projectId: deploy.project_id,
             ...(deploy.project_name !== null ? { name: deploy.project_name } : {}),
             ...(deploy.description !== null ? { description: deploy.description } : {}),
+            ...(deploy.site_name !== null ? { siteName: deploy.site_name } : {}),
           },
           meta,
           delivery,
@@ -551,7 +681,6 @@ export function createDeployService(deps: {
         committed = true;
         return project;
       } finally {
-        await fs.promises.rm(workDir, { recursive: true, force: true, maxRetries: 3 });
         await release(deploy, committed).catch(() => undefined);
       }
     },
@@ -559,8 +688,8 @@ export function createDeployService(deps: {
     /** Removes deploys idle or open past their time and never finished (the leftover sweep). */
     async expire(): Promise<number> {
       let removed = 0;
-      for (const row of await deploys.expired(now())) {
-        if (!(await deploys.take(row.id))) continue;
+      for (const row of await deploys.expired(db, now())) {
+        if (!(await deploys.take(db, row.id))) continue;
         await release(row);
         removed++;
       }

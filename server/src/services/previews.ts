@@ -11,10 +11,8 @@ import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, NotFound } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
-import { previewUrl, type SiteUrlOptions } from '../presenters/urls.js';
-import * as deployments from '../repositories/deployments.js';
-import * as previewTokens from '../repositories/preview-tokens.js';
-import type { ProjectsRepository } from '../repositories/projects.js';
+import { previewUrl, type SiteUrlOptions } from '../domain/site-urls.js';
+import type { Repositories } from '../repositories/index.js';
 import type { AuditService } from './audit.js';
 import { hashToken } from './sessions.js';
 import type { SettingsService } from './settings.js';
@@ -28,9 +26,10 @@ export function createPreviewService(
   db: DB,
   settings: SettingsService,
   audit: AuditService,
-  projects: ProjectsRepository,
+  repos: Pick<Repositories, 'projects' | 'deployments' | 'previewTokens'>,
   urls: SiteUrlOptions = {},
 ) {
+  const { projects, deployments, previewTokens } = repos;
   return {
     async create(
       actor: Actor,
@@ -49,7 +48,7 @@ export function createPreviewService(
       await db.transaction().execute(async (trx) => {
         // Two requests at once (PostgreSQL runs them side by side) would each revoke only the
         // links committed before them and both stay valid: the project's row orders them.
-        if (!(await projects.byIdForChange(project.id, trx))) throw new NotFound(messages.project.notFound);
+        if (!(await projects.byIdForChange(trx, project.id))) throw new NotFound(messages.project.notFound);
         await previewTokens.revokeOf(trx, project.id, actor.id);
         await previewTokens.insert(trx, {
           project_id: project.id,

@@ -1,40 +1,34 @@
 /**
- * Each account's storage quota and upload rate (docs/decisions.md "Storage quota and upload
+ * Each account's storage quota and upload rate (docs/decisions/uploads.md "Storage quota and upload
  * rate"). An upload is checked three times: before its body is read (the declared length, and the
  * hourly count), after extraction (its real stored size, before anything is stored), and inside
  * the commit's transaction with the account's row held, so uploads at the same moment, on any
  * instance, are counted one after the other and can't pass the limits together. Used space is the
  * account's versions plus what its unfinished digest deploys hold, from their first byte.
  */
-import { format, formatBytes, messages, type StorageUsageDto } from '@sitehall/contracts';
+import { format, formatBytes, leastStoredBytes, messages, type StorageUsageDto } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { TooLarge, TooManyRequests } from '../domain/errors.js';
-import * as deployments from '../repositories/deployments.js';
-import { heldBytes, heldBytesByOwner } from '../repositories/deploys.js';
-import * as uploadEvents from '../repositories/upload-events.js';
-import type { UsersRepository } from '../repositories/users.js';
+import type { Repositories } from '../repositories/index.js';
 import type { SettingsService } from './settings.js';
 
 const m = messages.project;
 const HOUR_MS = 3_600_000;
 
-/** Multipart framing and the text fields of an upload fit in this much of its body. */
-const FRAMING_BYTES = 1024 * 1024;
-/**
- * Archive framing (entry headers, the directory) in a body that may not end up stored: a body up to
- * this share larger than what is left may still fit once extracted, and is read.
- */
-const ARCHIVE_FRAMING_SHARE = 0.05;
-
-export function createQuotaService(deps: { db: DB; users: UsersRepository; settings: SettingsService }) {
-  const { db, users, settings } = deps;
+export function createQuotaService(deps: {
+  db: DB;
+  repos: Pick<Repositories, 'users' | 'deployments' | 'deploys' | 'uploadEvents'>;
+  settings: Pick<SettingsService, 'get'>;
+}) {
+  const { db, settings } = deps;
+  const { users, deployments, deploys, uploadEvents } = deps.repos;
 
   /** The account's versions, and the bytes its unfinished deploys hold. */
   async function usedBytes(executor: DB, ownerId: number): Promise<number> {
     const [versions, held] = await Promise.all([
       deployments.usedBytes(executor, ownerId),
-      heldBytes(executor, ownerId),
+      deploys.heldBytes(executor, ownerId),
     ]);
     return versions + held;
   }
@@ -74,7 +68,7 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
   return {
     /** GET /api/projects/my: what the account's projects take, and its quota. */
     async usage(userId: number): Promise<StorageUsageDto> {
-      const [used, own] = await Promise.all([usedBytes(db, userId), users.quotaOf(userId)]);
+      const [used, own] = await Promise.all([usedBytes(db, userId), users.quotaOf(db, userId)]);
       return { used_bytes: used, quota_bytes: await quotaOf(own) };
     },
 
@@ -86,7 +80,7 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
     async ofAccounts(ids: readonly number[]) {
       const [used, held, settingsNow] = await Promise.all([
         deployments.usedBytesByOwner(db, ids),
-        heldBytesByOwner(db, ids),
+        deploys.heldBytesByOwner(db, ids),
         settings.get(),
       ]);
       for (const [id, bytes] of held) used.set(id, (used.get(id) ?? 0) + bytes);
@@ -101,15 +95,15 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
       await checkRate(actor, Date.now());
       const declared = Number(contentLength);
       if (!contentLength || !Number.isFinite(declared)) return;
-      const atLeast = Math.max(0, Math.floor((declared - FRAMING_BYTES) * (1 - ARCHIVE_FRAMING_SHARE)));
-      const quota = await quotaOf(await users.quotaOf(ownerId));
+      const atLeast = leastStoredBytes(declared);
+      const quota = await quotaOf(await users.quotaOf(db, ownerId));
       const used = await usedBytes(db, ownerId);
       if (used + atLeast > quota) refuse(m.storageQuotaExceededDeclared, used, quota, declared);
     },
 
     /** After extraction, before anything is stored: the upload's real size. */
     async beforeStoring(ownerId: number, needed: number) {
-      await checkSpace(ownerId, needed, await users.quotaOf(ownerId));
+      await checkSpace(ownerId, needed, await users.quotaOf(db, ownerId));
     },
 
     /**
@@ -120,12 +114,19 @@ export function createQuotaService(deps: { db: DB; users: UsersRepository; setti
      * account's deploys, through any instance, can't pass the quota together. `needed` is what
      * the message names (the whole file, when this is a part of it).
      */
-    async holdForDeploy<T>(ownerId: number, bytes: number, needed: number, add: (trx: DB) => Promise<T>) {
+    async holdForDeploy<T>(
+      ownerId: number,
+      bytes: number,
+      needed: number,
+      add: (trx: DB) => Promise<T>,
+      /** What the same request holds already: counted, but not named as used in the message. */
+      heldByRequest = 0,
+    ) {
       return db.transaction().execute(async (trx) => {
         const own = await users.lockQuota(trx, ownerId);
         const quota = await quotaOf(own);
         const used = await usedBytes(trx, ownerId);
-        if (used + bytes > quota) refuse(m.storageQuotaExceeded, used, quota, needed);
+        if (used + bytes > quota) refuse(m.storageQuotaExceeded, used - heldByRequest, quota, needed);
         return add(trx);
       });
     },

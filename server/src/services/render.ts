@@ -15,19 +15,19 @@ import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { NotFound } from '../domain/errors.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { projectPolicy } from '../policies/project.js';
 import { chromiumMissing, RenderBrowser } from '../render/browser.js';
 import { type MemoryWatch, RenderMemoryWatchdog } from '../render/memory-watchdog.js';
 import { emptyObservations, type Observations, RenderTimeout, renderPage } from '../render/render-page.js';
-import * as deploymentFiles from '../repositories/deployment-files.js';
-import * as deployments from '../repositories/deployments.js';
+import type { Repositories } from '../repositories/index.js';
 import type { ProjectsRepository } from '../repositories/projects.js';
 import type { RenderJobRow, RenderJobsRepository } from '../repositories/render-jobs.js';
+import type { BlobGate } from '../storage/blob-gate.js';
 import { type BlobStore, StorageUnavailable } from '../storage/index.js';
 import { isStoreOutage } from '../storage/s3-guard.js';
-import type { BlobGate } from './blob-gate.js';
-import type { Metrics } from './metrics.js';
 import type { PlatformSettings } from './settings.js';
+import { routingOf } from './site-index.js';
 
 /** Attempts in all: the first and two retries. */
 export const RENDER_ATTEMPTS = 3;
@@ -43,9 +43,10 @@ export interface RenderServiceDeps {
   db: DB;
   jobs: RenderJobsRepository;
   projects: ProjectsRepository;
+  repos: Pick<Repositories, 'deployments' | 'deploymentFiles'>;
   store: BlobStore;
   /** Holds the pictures' hashes under a blob lease until the deployment references them. */
-  gate: Pick<BlobGate, 'storing'>;
+  gate: Pick<BlobGate<DB>, 'storing'>;
   settings: { get(): Promise<PlatformSettings> };
   metrics: Pick<Metrics, 'rendered'>;
   /** False: this instance queues renders but runs none (RENDER_WORKER=off). */
@@ -87,6 +88,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 export function createRenderService(deps: RenderServiceDeps) {
   const { db, jobs, projects, store } = deps;
+  const { deployments, deploymentFiles } = deps.repos;
   let log: NonNullable<RenderServiceDeps['log']> = deps.log ?? (() => {});
   const missing = deps.enabled ? chromiumMissing(deps.chromiumPath) : 'RENDER_WORKER=off';
   const browser = new RenderBrowser(deps.chromiumPath, {
@@ -126,6 +128,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     await deps.db.transaction().execute(async (trx) => {
       await mergeIntoReport(trx, job.deployment_id, emptyObservations(), at, { memoryLimitMb: limitMb });
       await jobs.settle(
+        trx,
         job.id,
         deps.holder,
         {
@@ -134,7 +137,6 @@ export function createRenderService(deps: RenderServiceDeps) {
           durationMs: ms,
         },
         at,
-        trx,
       );
     });
   }
@@ -159,10 +161,12 @@ export function createRenderService(deps: RenderServiceDeps) {
       const d = await deployments.byId(db, job.deployment_id);
       if (!d) {
         // The version (or its project) was deleted meanwhile: nothing to render.
-        await jobs.settle(job.id, deps.holder, { status: 'done', durationMs: 0 }, now());
+        await jobs.settle(db, job.id, deps.holder, { status: 'done', durationMs: 0 }, now());
         return;
       }
       const files = new Map((await deploymentFiles.ofDeployment(db, d.id)).map((f) => [f.path, f]));
+      // Its _redirects, _headers and its project's switches as they are now: what a visitor meets.
+      const facts = await deployments.servingFacts(db, d.id);
       const settings = await deps.settings.get();
       const page = await browser.get();
       watch = watchdog.watch(page);
@@ -171,7 +175,8 @@ export function createRenderService(deps: RenderServiceDeps) {
         {
           id: d.id,
           entryFile: d.entry_file,
-          lookup: async (path) => files.get(path),
+          files,
+          routing: facts ? routingOf(facts) : null,
           read: (f) => read(f.sha256),
         },
         {
@@ -195,18 +200,14 @@ export function createRenderService(deps: RenderServiceDeps) {
           const fresh = await deployments.byId(trx, d.id);
           const report = parseContentCheck(fresh?.content_check ?? null);
           const merged = report ? mergeRuntime(report, result.observations, blank, at) : null;
-          await jobs.saveResult(
-            d.id,
-            {
-              thumbnail: large.sha256,
-              thumbnailSmall: small.sha256,
-              contentCheck: merged ? JSON.stringify(merged) : null,
-              contentRisk: merged ? riskRankOf(merged) : null,
-              at,
-            },
-            trx,
-          );
-          await jobs.settle(job.id, deps.holder, { status: 'done', durationMs: ms }, at, trx);
+          await jobs.saveResult(trx, d.id, {
+            thumbnail: large.sha256,
+            thumbnailSmall: small.sha256,
+            contentCheck: merged ? JSON.stringify(merged) : null,
+            contentRisk: merged ? riskRankOf(merged) : null,
+            at,
+          });
+          await jobs.settle(trx, job.id, deps.holder, { status: 'done', durationMs: ms }, at);
         });
       });
       deps.metrics.rendered('done', ms);
@@ -222,7 +223,7 @@ export function createRenderService(deps: RenderServiceDeps) {
           runAfter: new Date(Date.now() + (deps.retryAfterMs ?? RETRY_AFTER_MS)).toISOString(),
           refund: true,
         } as const;
-        await jobs.settle(job.id, deps.holder, outcome, now()).catch(() => {});
+        await jobs.settle(db, job.id, deps.holder, outcome, now()).catch(() => {});
         log('warn', 'render postponed: storage unreachable', { deployment: job.deployment_id });
         return;
       }
@@ -255,7 +256,7 @@ export function createRenderService(deps: RenderServiceDeps) {
                 Date.now() + (deps.retryAfterMs ?? RETRY_AFTER_MS) * job.attempts,
               ).toISOString(),
             } as const);
-      await jobs.settle(job.id, deps.holder, outcome, at).catch(() => {});
+      await jobs.settle(db, job.id, deps.holder, outcome, at).catch(() => {});
       if (outcome.status === 'failed') {
         // A failed render is a finding, with what the page did until it failed (docs/render.md).
         const seen = err instanceof RenderTimeout ? err.observations : emptyObservations();
@@ -276,6 +277,7 @@ export function createRenderService(deps: RenderServiceDeps) {
     while (!stopped && !store.down && running.size < settings.render.concurrency) {
       const t = Date.now();
       const job = await jobs.take(
+        db,
         deps.holder,
         new Date(t).toISOString(),
         new Date(t + LEASE_MS).toISOString(),
@@ -283,6 +285,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       if (!job) return;
       const p: Promise<void> = runJob(job).finally(() => {
         running.delete(p);
+        // Between renders the server pays nothing for playwright's async context.
+        if (running.size === 0) browser.idle();
         void poke();
       });
       running.add(p);
@@ -307,28 +311,28 @@ export function createRenderService(deps: RenderServiceDeps) {
 
     /** Queues a render of a version; the worker picks it up in the background. */
     async enqueue(deploymentId: number, projectId: number): Promise<void> {
-      await jobs.enqueue(deploymentId, projectId, now());
+      await jobs.enqueue(db, deploymentId, projectId, now());
       void poke();
     },
 
     /** A version went live (approval, rollback): its picture is made again for the showcase. */
     async enqueueLive(projectId: number): Promise<void> {
-      const p = await projects.byId(projectId);
+      const p = await projects.byId(db, projectId);
       if (!p?.live_deployment_id) return;
-      const job = await jobs.byDeployment(p.live_deployment_id);
+      const job = await jobs.byDeployment(db, p.live_deployment_id);
       if (job && (job.status === 'queued' || job.status === 'running')) return;
-      await jobs.enqueue(p.live_deployment_id, p.id, now());
+      await jobs.enqueue(db, p.live_deployment_id, p.id, now());
       void poke();
     },
 
     /** Admin: renders the project's newest version (and its live one, when different) again. */
     async rerender(projectId: number): Promise<{ queued: number }> {
-      const p = await projects.byId(projectId);
+      const p = await projects.byId(db, projectId);
       if (!p) throw new NotFound(messages.project.notFound);
       const ids = [...new Set([p.latest_deployment_id, p.live_deployment_id])].filter(
         (id): id is number => id !== null,
       );
-      for (const id of ids) await jobs.enqueue(id, p.id, now());
+      for (const id of ids) await jobs.enqueue(db, id, p.id, now());
       void poke();
       return { queued: ids.length };
     },
@@ -342,7 +346,7 @@ export function createRenderService(deps: RenderServiceDeps) {
       actor: Actor | null,
       sha256: string,
     ): Promise<{ body: Readable; size: number; shared: boolean }> {
-      const owners = await jobs.thumbnailOwners(sha256);
+      const owners = await jobs.thumbnailOwners(db, sha256);
       const shared = owners.some((o) => o.is_public === 1 && o.live_deployment_id === o.deployment_id);
       const allowed = shared || (actor !== null && owners.some((o) => projectPolicy.view(actor, o)));
       const stat = allowed ? await store.stat(sha256) : null;
@@ -355,8 +359,8 @@ export function createRenderService(deps: RenderServiceDeps) {
       void poke();
     },
 
-    job: (deploymentId: number) => jobs.byDeployment(deploymentId),
-    queueLength: () => jobs.pending(),
+    job: (deploymentId: number) => jobs.byDeployment(db, deploymentId),
+    queueLength: () => jobs.pending(db),
 
     /** Starts polling for jobs (jobs queued by other instances, retries that came due). */
     /** Where the worker logs (the app's log, once it exists). */

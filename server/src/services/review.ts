@@ -9,22 +9,16 @@
 import {
   ACTIONS_REQUIRING_COMMENT,
   ADMIN_PENDING_FILE_NAMES,
-  ADMIN_STATUS_LABELS,
-  type AdminProjectCounts,
-  type AdminProjectDetailData,
-  type AdminProjectDto,
   type AdminProjectsFilters,
   type AdminSourceData,
   type ContentCheckReport,
+  fileTypesWhere,
   format,
   messages,
-  type ProjectDto,
-  type ProjectStatsDto,
   REVIEW_ACTION_LABELS,
-  type RenderStateDto,
   type ReviewAction,
   reasonRequiredMessage,
-  type VersionDiffDto,
+  STATUS_LABELS,
 } from '@sitehall/contracts';
 import {
   checkSiteContent,
@@ -35,35 +29,24 @@ import {
 } from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
-import type { DeploymentRow, ProjectRow, ProjectUpdate } from '../db/types.js';
+import type { DeploymentRow, ProjectUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { Conflict, Invalid, NotFound } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
-import { planTransition, type ReviewedProject, type TransitionPlan } from '../domain/review-transitions.js';
+import { planTransition, reviewedProjectOf, type TransitionPlan } from '../domain/review-transitions.js';
+import type { SiteUrlOptions } from '../domain/site-urls.js';
 import { projectPolicy } from '../policies/project.js';
 import { canTransition, transitionRefusal } from '../policies/review.js';
-import { presentAdminProject } from '../presenters/project.js';
-import type { SiteUrlOptions } from '../presenters/urls.js';
-import * as deploymentFiles from '../repositories/deployment-files.js';
-import * as deployments from '../repositories/deployments.js';
-import * as projectDailyViews from '../repositories/project-daily-views.js';
-import type { ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
-import type { RenderJobsRepository } from '../repositories/render-jobs.js';
-import * as reviewComments from '../repositories/review-comments.js';
+import type { Repositories } from '../repositories/index.js';
+import type { ProjectWithOwner } from '../repositories/projects.js';
+import type { RenderJobRow } from '../repositories/render-jobs.js';
 import type { BlobStore } from '../storage/index.js';
 import type { AuditService } from './audit.js';
-import type { ProjectEvents } from './projects.js';
+import { traceStoreOf } from './content-traces.js';
+import type { NotificationEvent, NotificationService } from './notifications.js';
+import type { ProjectEvents, ProjectService } from './projects.js';
 
 const m = messages.review;
-
-function reviewedProject(p: ProjectRow): ReviewedProject {
-  return {
-    status: p.status,
-    featured: Boolean(p.featured),
-    latestDeploymentId: p.latest_deployment_id,
-    liveDeploymentId: p.live_deployment_id,
-  };
-}
 
 /** The project row's changes for a planned transition (domain/review-transitions.ts). */
 function projectPatch(plan: TransitionPlan, at: string, actor: Actor): ProjectUpdate {
@@ -80,13 +63,26 @@ function projectPatch(plan: TransitionPlan, at: string, actor: Actor): ProjectUp
   return patch;
 }
 
+/** The notice a review decision sends its project's owner (publish and unpublish send none). */
+function noticeOf(
+  action: ReviewAction,
+  wasLive: boolean,
+): Exclude<NotificationEvent['kind'], 'upload_pending'> | null {
+  if (action === 'approve') return wasLive ? 'version_live' : 'approved';
+  if (action === 'reject') return 'rejected';
+  if (action === 'takedown') return 'taken_down';
+  return null;
+}
+
 export function createReviewService(deps: {
   db: DB;
-  projects: ProjectsRepository;
-  audit: AuditService;
-  events: ProjectEvents;
+  repos: Pick<Repositories, 'projects' | 'deployments' | 'reviewComments'>;
+  audit: Pick<AuditService, 'record'>;
+  events: Pick<ProjectEvents, 'liveChanged'>;
+  notifications?: Pick<NotificationService, 'notify' | 'delivered'>;
 }) {
-  const { db, projects, audit, events } = deps;
+  const { db, audit, events, notifications } = deps;
+  const { projects, deployments, reviewComments } = deps.repos;
 
   return {
     async decide(
@@ -101,13 +97,13 @@ export function createReviewService(deps: {
         throw new Invalid('comment', reasonRequiredMessage(action));
       let liveChanged = false;
       await db.transaction().execute(async (trx) => {
-        const p = await projects.byIdForChange(projectId, trx);
+        const p = await projects.byIdForChange(trx, projectId);
         if (!p) throw new NotFound(messages.project.notFound);
-        const project = reviewedProject(p);
+        const project = reviewedProjectOf(p);
         if (!canTransition(action, project)) {
           throw new Conflict(
             format(m.transitionNotAllowed, {
-              from: ADMIN_STATUS_LABELS[p.status],
+              from: STATUS_LABELS[p.status],
               action: REVIEW_ACTION_LABELS[action],
             }),
           );
@@ -154,18 +150,33 @@ export function createReviewService(deps: {
           },
           trx,
         );
+        const kind = noticeOf(action, p.live_deployment_id !== null);
+        if (kind && notifications) {
+          const version =
+            deploymentId === null ? null : ((await deployments.byId(trx, deploymentId))?.version ?? null);
+          await notifications.notify(trx, {
+            kind,
+            ownerId: p.owner_id,
+            actorId: actor.id,
+            projectId: p.id,
+            projectName: p.name,
+            version,
+            reason: text,
+          });
+        }
       });
+      notifications?.delivered();
       if (liveChanged) events.liveChanged(projectId);
     },
 
     /** Makes an earlier approved version live again (owner or admin), while the project is live. */
     async rollback(actor: Actor, projectId: number, deploymentId: number, meta: RequestMeta) {
       await db.transaction().execute(async (trx) => {
-        const p = await projects.byIdForChange(projectId, trx);
+        const p = await projects.byIdForChange(trx, projectId);
         if (!p || !projectPolicy.rollback(actor, p)) throw new NotFound(messages.project.notFound);
         const d = await deployments.byId(trx, deploymentId);
         if (!d || d.project_id !== p.id) throw new NotFound(m.deploymentNotFound);
-        const project = reviewedProject(p);
+        const project = reviewedProjectOf(p);
         const chosen = { id: d.id, status: d.status };
         const refusal = transitionRefusal('rollback', project, chosen);
         if (refusal) throw new Conflict(m[refusal]);
@@ -194,7 +205,16 @@ export function createReviewService(deps: {
           },
           trx,
         );
+        await notifications?.notify(trx, {
+          kind: 'rolled_back',
+          ownerId: p.owner_id,
+          actorId: actor.id,
+          projectId: p.id,
+          projectName: p.name,
+          version: d.version,
+        });
       });
+      notifications?.delivered();
       events.liveChanged(projectId);
     },
   };
@@ -207,34 +227,38 @@ const VIEW_DAYS = 30;
 /** What admins read: the review list with its tab counts, the pending list, the review detail. */
 export function createReviewQueue(deps: {
   db: DB;
-  projects: ProjectsRepository;
+  repos: Pick<
+    Repositories,
+    'projects' | 'deployments' | 'deploymentFiles' | 'projectDailyViews' | 'renderJobs'
+  >;
   store: BlobStore;
   urls: SiteUrlOptions;
   /** The project detail the owner sees too (ProjectService.detail). */
-  projectDetail: (p: ProjectWithOwner) => Promise<ProjectDto>;
-  renderJobs: Pick<RenderJobsRepository, 'byDeployment'>;
+  projectDetail: ProjectService['detail'];
 }) {
-  const { db, projects, store, urls, projectDetail } = deps;
+  const { db, store, urls, projectDetail } = deps;
+  const { projects, deployments, deploymentFiles, projectDailyViews, renderJobs } = deps.repos;
 
-  /** The renders of the newest and the live version (one entry when they are the same). */
-  async function rendersOf(p: ProjectWithOwner): Promise<RenderStateDto[]> {
+  /** The newest and the live version (one entry when they are the same), each with its render job. */
+  async function rendersOf(p: ProjectWithOwner) {
     const ids = [...new Set([p.latest_deployment_id, p.live_deployment_id])].filter(
       (id): id is number => id !== null,
     );
     const versions = await deployments.byIds(db, ids);
-    const out: RenderStateDto[] = [];
+    const out: Array<{
+      version: DeploymentRow;
+      job: RenderJobRow | undefined;
+      newest: boolean;
+      live: boolean;
+    }> = [];
     for (const id of ids) {
       const d = versions.get(id);
       if (!d) continue;
-      const job = await deps.renderJobs.byDeployment(id);
       out.push({
-        version: d.version,
+        version: d,
+        job: await renderJobs.byDeployment(db, id),
         newest: id === p.latest_deployment_id,
         live: id === p.live_deployment_id,
-        state: job?.status ?? 'none',
-        attempts: job?.attempts ?? 0,
-        error: job && job.status !== 'done' ? job.error : null,
-        updated_at: job?.updated_at ?? null,
       });
     }
     return out;
@@ -249,7 +273,7 @@ export function createReviewQueue(deps: {
       const report = await checkSiteContent(
         files.map((f) => siteFileInStore(store, f)),
         d.entry_file,
-        { rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains) },
+        { rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains), store: traceStoreOf(db) },
       );
       await deployments.saveContentCheck(db, d.id, JSON.stringify(report), riskRankOf(report));
       return report;
@@ -259,11 +283,12 @@ export function createReviewQueue(deps: {
     }
   }
 
-  /** Admin list rows; with fileNames, a few file names of each newest version, entry file first. */
-  async function rowsOf(
-    rows: ProjectWithOwner[],
-    opts: { fileNames?: boolean } = {},
-  ): Promise<AdminProjectDto[]> {
+  /**
+   * Admin list rows (presenters/project.ts `presentAdminProject`): each project with its newest and
+   * live version and the newest one's content check badge; with fileNames, a few file names of each
+   * newest version, entry file first.
+   */
+  async function rowsOf(rows: ProjectWithOwner[], opts: { fileNames?: boolean } = {}) {
     const ids = rows.flatMap((r) => (r.latest_deployment_id ? [r.latest_deployment_id] : []));
     const liveIds = rows.flatMap((r) => (r.live_deployment_id ? [r.live_deployment_id] : []));
     const [versions, first] = await Promise.all([
@@ -278,18 +303,18 @@ export function createReviewQueue(deps: {
         const rest = (d ? (first.get(d.id) ?? []) : []).filter((path) => path !== entry);
         fileNames = [...(entry ? [entry] : []), ...rest].slice(0, ADMIN_PENDING_FILE_NAMES);
       }
-      return presentAdminProject(r, {
+      return {
+        project: r,
         latest: d,
         live: r.live_deployment_id ? versions.get(r.live_deployment_id) : undefined,
         contentCheck: summarizeContentCheck(parseContentCheck(d?.content_check ?? null)),
         fileNames,
-        urls,
-      });
+      };
     });
   }
 
-  /** Files of the newest version against the live one, when they differ. */
-  async function diffOf(p: ProjectWithOwner): Promise<VersionDiffDto | null> {
+  /** The live and the newest version with their files, when they differ (presenters/review.ts `presentVersionDiff`). */
+  async function diffOf(p: ProjectWithOwner) {
     const liveId = p.live_deployment_id;
     const newestId = p.latest_deployment_id;
     if (liveId === null || newestId === null || liveId === newestId) return null;
@@ -300,28 +325,11 @@ export function createReviewQueue(deps: {
       deploymentFiles.ofDeployment(db, newestId),
     ]);
     if (!live || !newest) return null;
-    const before = new Map(liveFiles.map((f) => [f.path, f]));
-    const diff: VersionDiffDto = {
-      from_version: live.version,
-      to_version: newest.version,
-      added: [],
-      removed: [],
-      changed: [],
-      unchanged_count: 0,
-    };
-    for (const f of newestFiles) {
-      const old = before.get(f.path);
-      before.delete(f.path);
-      if (!old) diff.added.push({ file: f.path, size: Number(f.size) });
-      else if (old.sha256 !== f.sha256) {
-        diff.changed.push({ file: f.path, old_size: Number(old.size), new_size: Number(f.size) });
-      } else diff.unchanged_count++;
-    }
-    for (const f of before.values()) diff.removed.push({ file: f.path, size: Number(f.size) });
-    return diff;
+    return { live, newest, liveFiles, newestFiles };
   }
 
-  async function statsOf(p: ProjectWithOwner): Promise<ProjectStatsDto> {
+  /** The project's counters and its views of each of the last VIEW_DAYS days (UTC), oldest first. */
+  async function statsOf(p: ProjectWithOwner) {
     const today = new Date();
     const days: string[] = [];
     for (let i = VIEW_DAYS - 1; i >= 0; i--) {
@@ -332,21 +340,13 @@ export function createReviewQueue(deps: {
         (r) => [r.day, Number(r.views)] as const,
       ),
     );
-    const views_by_day = days.map((day) => ({ day, views: counted.get(day) ?? 0 }));
-    return {
-      view_count: Number(p.view_count),
-      download_count: Number(p.download_count),
-      views_by_day,
-      views_last_7_days: views_by_day.slice(-7).reduce((sum, d) => sum + d.views, 0),
-    };
+    return { project: p, viewsByDay: days.map((day) => ({ day, views: counted.get(day) ?? 0 })) };
   }
 
   return {
-    async list(
-      q: AdminProjectsFilters,
-    ): Promise<{ projects: AdminProjectDto[]; total: number; counts: AdminProjectCounts }> {
+    async list(q: AdminProjectsFilters) {
       const [{ rows, total }, counts] = await Promise.all([
-        projects.listAll({
+        projects.listAll(db, {
           status: q.status,
           search: q.search,
           sort: q.sort,
@@ -354,19 +354,20 @@ export function createReviewQueue(deps: {
           page: q.page,
           pageSize: q.page_size,
         }),
-        projects.countsMatching(q.search),
+        projects.countsMatching(db, q.search),
       ]);
       return { projects: await rowsOf(rows), total, counts };
     },
 
     /** Oldest first, each with a few of its newest version's file names (entry file first). */
-    async pending(page: number, pageSize: number): Promise<{ projects: AdminProjectDto[]; total: number }> {
-      const { rows, total } = await projects.pendingOldestFirst(page, pageSize);
+    async pending(page: number, pageSize: number) {
+      const { rows, total } = await projects.pendingOldestFirst(db, page, pageSize);
       return { projects: await rowsOf(rows, { fileNames: true }), total };
     },
 
-    async detail(id: number): Promise<AdminProjectDetailData> {
-      const p = await projects.byId(id);
+    /** The review detail's rows (presenters/review.ts `presentReviewDetail`). */
+    async detail(id: number) {
+      const p = await projects.byId(db, id);
       if (!p) throw new NotFound(messages.project.notFound);
       const newest = p.latest_deployment_id ? await deployments.byId(db, p.latest_deployment_id) : undefined;
       const [project, contentCheck, diff, stats, renders] = await Promise.all([
@@ -376,20 +377,13 @@ export function createReviewQueue(deps: {
         statsOf(p),
         rendersOf(p),
       ]);
-      return {
-        project,
-        content_check: contentCheck,
-        content_check_version: newest?.version ?? null,
-        diff,
-        stats,
-        renders,
-      };
+      return { project, contentCheck, contentCheckVersion: newest?.version ?? null, diff, stats, renders };
     },
 
     /** Lines of a text file of the newest version around `line`: where a content check finding points. */
     async source(id: number, path: string, line = 1): Promise<AdminSourceData> {
       const cc = messages.review.contentCheck;
-      const p = await projects.byId(id);
+      const p = await projects.byId(db, id);
       if (!p?.latest_deployment_id) throw new NotFound(messages.project.notFound);
       const d = await deployments.byId(db, p.latest_deployment_id);
       const file = d
@@ -428,21 +422,7 @@ export function createReviewQueue(deps: {
 }
 
 /** The file view of the review detail: text types only, the first 2 MB, 40 lines either side. */
-const SOURCE_TYPES = new Set([
-  'html',
-  'htm',
-  'css',
-  'js',
-  'mjs',
-  'json',
-  'map',
-  'svg',
-  'txt',
-  'md',
-  'xml',
-  'csv',
-  'webmanifest',
-]);
+const SOURCE_TYPES = new Set(fileTypesWhere((type) => type.source));
 const SOURCE_MAX_BYTES = 2 * 1024 * 1024;
 const SOURCE_CONTEXT_LINES = 40;
 const SOURCE_LINE_CHARS = 1000;

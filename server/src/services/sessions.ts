@@ -3,7 +3,7 @@
  * a session 30 days, otherwise 12 hours. Refresh rotates the token.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { now } from '../db/database.js';
+import { type DB, now } from '../db/database.js';
 import type { SessionEndReason, UserRow } from '../db/types.js';
 import type { SessionsRepository } from '../repositories/sessions.js';
 
@@ -24,7 +24,7 @@ export interface IssuedSession {
   sessionId: number;
 }
 
-export function createSessionService(repo: SessionsRepository) {
+export function createSessionService(db: DB, repo: SessionsRepository) {
   async function issue(
     user: UserRow,
     opts: { remember: boolean; ip?: string; userAgent?: string },
@@ -32,11 +32,11 @@ export function createSessionService(repo: SessionsRepository) {
     const token = newToken();
     const at = now();
     // Expired sessions are dead weight: each sign-in clears them (an indexed range delete).
-    await repo.deleteExpired(at);
+    await repo.deleteExpired(db, at);
     const expiresAt = new Date(
       Date.now() + (opts.remember ? SESSION_TTL_MS.remember : SESSION_TTL_MS.normal),
     ).toISOString();
-    const row = await repo.insert({
+    const row = await repo.insert(db, {
       user_id: user.id,
       token_hash: hashToken(token),
       remember: opts.remember ? 1 : 0,
@@ -60,12 +60,12 @@ export function createSessionService(repo: SessionsRepository) {
       token: string,
     ): Promise<{ user: UserRow; sessionId: number; remember: boolean } | { ended: SessionEndReason } | null> {
       const at = now();
-      const found = await repo.findValid(hashToken(token), at);
+      const found = await repo.findValid(db, hashToken(token), at);
       if (!found) return null;
       if (found.session.ended_reason) return { ended: found.session.ended_reason };
       if (found.user.disabled) return null;
       if (Date.parse(at) - Date.parse(found.session.last_used_at) > TOUCH_EVERY_MS) {
-        await repo.touch(found.session.id, at);
+        await repo.touch(db, found.session.id, at);
       }
       return { user: found.user, sessionId: found.session.id, remember: found.session.remember === 1 };
     },
@@ -79,23 +79,23 @@ export function createSessionService(repo: SessionsRepository) {
       user: UserRow,
       meta: { ip?: string; userAgent?: string },
     ): Promise<IssuedSession | null> {
-      const old = await repo.take(sessionId);
+      const old = await repo.take(db, sessionId);
       if (!old) return null;
       return issue(user, { remember: old.remember === 1, ...meta });
     },
 
     revoke(sessionId: number) {
-      return repo.delete(sessionId);
+      return repo.delete(db, sessionId);
     },
     revokeAllOf(userId: number, exceptSessionId?: number) {
-      return repo.deleteForUser(userId, exceptSessionId);
+      return repo.deleteForUser(db, userId, exceptSessionId);
     },
     /** Ends every session of a disabled account; their holders are told why on their next request. */
     endForDisabledAccount(userId: number) {
-      return repo.endForUser(userId, 'account_disabled');
+      return repo.endForUser(db, userId, 'account_disabled');
     },
     deleteExpired() {
-      return repo.deleteExpired(now());
+      return repo.deleteExpired(db, now());
     },
   };
 }

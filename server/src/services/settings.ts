@@ -22,11 +22,11 @@ import {
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
+import { alwaysHears, type HearsChanges, maxAge } from '../domain/cache-lifetime.js';
 import { Invalid } from '../domain/errors.js';
 import type { RequestMeta } from '../domain/request-meta.js';
-import * as settingsTable from '../repositories/settings.js';
+import type { Repositories } from '../repositories/index.js';
 import type { AuditService } from './audit.js';
-import { alwaysHears, type HearsChanges, maxAge } from './cache-lifetime.js';
 
 export interface PlatformSettings {
   limits: UploadLimits;
@@ -37,6 +37,8 @@ export interface PlatformSettings {
   uploadsPerHour: number;
   /** The render worker (docs/render.md). */
   render: RenderSettings;
+  /** Verified custom domains wait for an admin's approval before they are served. */
+  customDomainsRequireApproval: boolean;
 }
 
 export interface RenderSettings {
@@ -108,13 +110,19 @@ export function createSettingsService(
   opts: {
     sitesOrigin?: string;
     siteIsolation: SiteIsolation;
-    audit: AuditService;
-    /** After a saved change: tells the other instances to forget their cached copy. */
-    onChange?: () => void;
+    audit: Pick<AuditService, 'record'>;
+    /** The settings table (repositories/settings.ts). */
+    table: Repositories['settings'];
+    /**
+     * After a saved change: tells the other instances to forget their cached copy, and brings
+     * what derives from the settings here up to date (awaited before the change is answered).
+     */
+    onChange?: () => void | Promise<void>;
     /** Whether other instances' changes reach this one now; if not, the cache is kept briefly. */
     hearsChanges?: HearsChanges;
   },
 ) {
+  const settingsTable = opts.table;
   const hears = opts.hearsChanges ?? alwaysHears;
   let cached: PlatformSettings | undefined;
   let cachedAt = 0;
@@ -151,7 +159,7 @@ export function createSettingsService(
     async update(next: PlatformSettings): Promise<PlatformSettings> {
       await save(next, db);
       remember(next);
-      opts.onChange?.();
+      await opts.onChange?.();
       return next;
     },
     async adminConfig(): Promise<AdminConfigData> {
@@ -194,7 +202,7 @@ export function createSettingsService(
           );
         });
         remember(next);
-        opts.onChange?.();
+        await opts.onChange?.();
       }
       return this.adminConfig();
     },
@@ -209,6 +217,9 @@ export function createSettingsService(
       return {
         ...publicSettingsOf(toAdminConfig(await this.get())),
         sites_origin: opts.sitesOrigin ?? null,
+        // Clients complete the relative site addresses of the default install from it.
+        sites_port: opts.siteIsolation.sites_port,
+        sites_subdomains: opts.siteIsolation.mode === 'subdomains',
       };
     },
   };

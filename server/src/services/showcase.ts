@@ -10,7 +10,7 @@
  */
 import type { ShowcaseSort } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
-import type { MigrationDialect } from '../db/migrations/helpers.js';
+import type { Dialect as MigrationDialect } from '../db/dialect.js';
 import { createIndexMaintenance } from '../search/index-maintenance.js';
 import {
   countAndSortFirst,
@@ -152,6 +152,7 @@ function cardOf(r: Partial<ShowcaseRow>): ShowcaseRow {
     approved_at: r.approved_at ?? null,
     view_count: Number(r.view_count),
     owner_username: r.owner_username!,
+    site_name: r.site_name ?? null,
     file_count: Number(r.file_count),
     total_size: Number(r.total_size),
     thumbnail_sha256: r.thumbnail_sha256 ?? null,

@@ -4,11 +4,7 @@
  */
 import type { AdminStatsDto, SiteIsolationMode, WeekTrendDto } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
-import * as deployments from '../repositories/deployments.js';
-import * as projectDailyViews from '../repositories/project-daily-views.js';
-import type { ProjectsRepository } from '../repositories/projects.js';
-import * as reviewComments from '../repositories/review-comments.js';
-import type { UsersRepository } from '../repositories/users.js';
+import type { Repositories } from '../repositories/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -24,12 +20,12 @@ function trend(thisWeek: number, lastWeek: number): WeekTrendDto {
 
 export function createStatsService(deps: {
   db: DB;
-  projects: ProjectsRepository;
-  users: UsersRepository;
+  repos: Pick<Repositories, 'projects' | 'users' | 'deployments' | 'projectDailyViews' | 'reviewComments'>;
   /** Fixed by the configuration: said on the dashboard, which warns while sites share an origin. */
   siteIsolation?: AdminStatsDto['site_isolation'];
 }) {
-  const { db, projects, users } = deps;
+  const { db } = deps;
+  const { projects, users, deployments, projectDailyViews, reviewComments } = deps.repos;
   const siteIsolation = deps.siteIsolation ?? { mode: 'sandboxed' as SiteIsolationMode, sites_port: null };
   return {
     async overview(at: Date = new Date()): Promise<AdminStatsDto> {
@@ -48,11 +44,11 @@ export function createStatsService(deps: {
 
       const [byStatus, live, accounts, totals, newProjects, uploads, approvals, rejections, views, newUsers] =
         await Promise.all([
-          projects.countByStatus(null),
-          projects.liveCount(),
-          users.countsByRole(),
-          projects.viewAndDownloadTotals(),
-          weekly((from, before) => projects.createdBetween(from, before)),
+          projects.countByStatus(db, null),
+          projects.liveCount(db),
+          users.countsByRole(db),
+          projects.viewAndDownloadTotals(db),
+          weekly((from, before) => projects.createdBetween(db, from, before)),
           weekly((from, before) => deployments.createdBetween(db, from, before)),
           weekly((from, before) => reviewComments.countBetween(db, ['approve'], from, before)),
           weekly((from, before) => reviewComments.countBetween(db, ['reject', 'takedown'], from, before)),
@@ -60,11 +56,11 @@ export function createStatsService(deps: {
             projectDailyViews.totalBetween(db, sixDaysAgo, tomorrow),
             projectDailyViews.totalBetween(db, thirteenDaysAgo, sixDaysAgo),
           ]).then(([a, b]) => trend(a, b)),
-          weekly((from, before) => users.createdBetween(from, before)),
+          weekly((from, before) => users.createdBetween(db, from, before)),
         ]);
       return {
         projects: {
-          total: byStatus.pending + byStatus.approved + byStatus.published + byStatus.rejected,
+          total: Object.values(byStatus).reduce((a, b) => a + b, 0),
           ...byStatus,
           live,
         },

@@ -1,5 +1,5 @@
 /**
- * The data folder's disk (docs/decisions.md "Disk full"): what a full disk looks like from each
+ * The data folder's disk (docs/decisions/faults.md "Disk full"): what a full disk looks like from each
  * writer (ENOSPC from the file system, SQLITE_FULL from SQLite), and how much space is left, for
  * /readyz and for the start-up message.
  */

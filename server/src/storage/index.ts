@@ -1,7 +1,11 @@
-import { type Config, ConfigError } from '../config.js';
+import { ConfigError } from '../domain/errors.js';
 import type { BlobStore } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
+import type { S3StorageConfig } from './s3-blob-store.js';
 import { isStoreOutage } from './s3-guard.js';
+
+/** Where site files (blobs) live: DATA_DIR/blobs, or an S3-compatible bucket. */
+export type StorageConfig = { kind: 'local' } | ({ kind: 's3' } & S3StorageConfig);
 
 export {
   assertSha256,
@@ -20,12 +24,12 @@ export { StorageUnavailable } from './s3-guard.js';
  *
  * A bucket that can't be reached (refused, a timeout, DNS, a 5xx) is an outage, not a mistake:
  * with `whenUnreachable: 'start'` (the server) the store is returned known to be down, and is used
- * once its HeadBucket answers, as PostgreSQL and Redis are (docs/decisions.md "S3 outages").
+ * once its HeadBucket answers, as PostgreSQL and Redis are (docs/decisions/faults.md "S3 outages").
  * Command-line tools keep the default and stop. A bucket that answers no (no such bucket, bad
  * credentials) stops either way, in plain words.
  */
 export async function openBlobStore(
-  config: Config,
+  config: { dataDir: string; storage: StorageConfig },
   opts: { whenUnreachable?: 'start' | 'stop' } = {},
 ): Promise<BlobStore> {
   if (config.storage.kind === 'local') return LocalBlobStore.inDataDir(config.dataDir);

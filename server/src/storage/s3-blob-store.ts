@@ -10,7 +10,7 @@
  * its final key server-side (CopyObject, up to 5 GiB) and deletes it. Bigger objects, beyond
  * CopyObject's limit, are streamed back in through a new upload instead of a multipart copy:
  * UploadPartCopy is not offered by every S3-compatible server (s3rver among them), and SiteHall's
- * upload limit keeps files far below 5 GiB anyway. See docs/decisions.md "S3-compatible storage".
+ * upload limit keeps files far below 5 GiB anyway. See docs/decisions/storage.md "S3-compatible storage".
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

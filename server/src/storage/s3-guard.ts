@@ -1,5 +1,5 @@
 /**
- * What keeps an S3 outage from holding requests (docs/decisions.md "S3 outages"). Every call the
+ * What keeps an S3 outage from holding requests (docs/decisions/faults.md "S3 outages"). Every call the
  * S3 store makes runs through `run`, watched by the outage watch it shares with PostgreSQL's pool
  * (domain/outage-watch.ts: when to ask, down and up, backoff, one log line each way). What is the
  * store's own:
@@ -19,7 +19,7 @@
  */
 import { messages } from '@sitehall/contracts';
 import { ServiceUnavailable } from '../domain/errors.js';
-import { OutageWatch } from '../domain/outage-watch.js';
+import { askWithin, OutageWatch, Unanswered } from '../domain/outage-watch.js';
 import type { StoreEvent } from './blob-store.js';
 
 /** The blob store can't be reached now: 503, try again later. */
@@ -66,7 +66,13 @@ export class S3Guard {
   /** `ask`: one cheap call that succeeds when the store can be used (HeadBucket), bounded by `probeMs`. */
   constructor(ask: (signal: AbortSignal) => Promise<unknown>, probeMs: number) {
     this.#watch = new OutageWatch({
-      ask: () => ask(AbortSignal.timeout(probeMs)),
+      // The SDK's own connect or socket timeout is a slow answer too, not a refusal.
+      ask: () =>
+        askWithin(ask, probeMs).catch((err: unknown) => {
+          throw err instanceof Error && err.name === 'TimeoutError' && !(err instanceof Unanswered)
+            ? Object.assign(new Unanswered(probeMs), { cause: err })
+            : err;
+        }),
       waitingCalls: 'trusted',
       afterFailure: 'spaced',
     });
@@ -99,8 +105,11 @@ export class S3Guard {
   async run<T>(work: (signal: AbortSignal) => Promise<T>, own?: AbortSignal): Promise<T> {
     this.throwIfDown();
     const call = this.#watch.track();
+    let answered = false;
     try {
-      return await work(own ? AbortSignal.any([own, call.signal]) : call.signal);
+      const result = await work(own ? AbortSignal.any([own, call.signal]) : call.signal);
+      answered = true;
+      return result;
     } catch (err) {
       if (call.signal.aborted) throw new StorageUnavailable(err);
       if (own?.aborted) throw err;
@@ -108,9 +117,11 @@ export class S3Guard {
         this.#watch.suspect();
         throw err instanceof StorageUnavailable ? err : new StorageUnavailable(err);
       }
+      // The store's own answer (a missing key, a refusal): it is there.
+      answered = true;
       throw err;
     } finally {
-      call.finish();
+      call.finish(answered);
     }
   }
 

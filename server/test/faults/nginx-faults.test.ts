@@ -1,6 +1,6 @@
 /**
  * deploy/nginx/sitehall.conf (run by Debian's nginx, as in server/test/nginx.test.ts) when what is
- * behind it fails (docs/deploy.md §5 "Retries", docs/decisions.md "The proxy passes outages on"):
+ * behind it fails (docs/deploy.md §5 "Retries", docs/decisions/faults.md "The proxy passes outages on"):
  * - two instances on S3 (s3rver) and Redis, each reached through a TCP proxy the test cuts: with
  *   the bucket cut, requests that need it get the instances' 503 (never nginx's 502), and the
  *   showcase, the app and site files the instances hold in memory still answer 200 however many

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL faults through a proxy the test controls (docs/decisions.md "Database outages"): the
+ * PostgreSQL faults through a proxy the test controls (docs/decisions/faults.md "Database outages"): the
  * server refusing connections (cut), going silent (blackhole), and terminating its backends
  * (57P01), also under a request in the middle of a transaction. Each test asserts that the process
  * lives on, that requests needing the database get 503 with Retry-After within 2 s while cached

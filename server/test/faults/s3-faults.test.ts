@@ -1,5 +1,5 @@
 /**
- * S3 outages (docs/decisions.md "S3 outages"): the app's bucket (s3rver) is reached through a TCP
+ * S3 outages (docs/decisions/faults.md "S3 outages"): the app's bucket (s3rver) is reached through a TCP
  * proxy this test cuts (connections reset, new ones refused) and blackholes (connections accepted
  * and left silent). Throughout, every request that needs the store — an upload, a project
  * download, a digest deploy's file PUT, a site file not in memory, /readyz — answers 503 with

@@ -20,9 +20,15 @@ export async function startChildServer(spec: {
     ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, 'child-server.ts')],
     {
       env: { ...process.env, SITEHALL_TEST_CONFIG: JSON.stringify(spec) },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  // Its stderr still reaches ours; the last of it is kept so a failed start says why.
+  let errTail = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    process.stderr.write(d);
+    errTail = (errTail + d.toString()).slice(-4000);
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -30,7 +36,9 @@ export async function startChildServer(spec: {
       const m = /PORT (\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
     });
-    child.on('exit', (code) => reject(new Error(`child server exited with ${code}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`child server exited with ${code} before listening${errTail ? `:\n${errTail}` : ''}`)),
+    );
   });
   return {
     process: child,

@@ -5,7 +5,7 @@
  * rules are measured on sites they were not written against. Detection: a hostile site has a risk
  * finding of medium or high. False alarm: an ordinary site has one.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt as cryptoRandomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ContentCheckReport } from '@sitehall/contracts';
@@ -102,6 +102,31 @@ export function formatEvaluation(title: string, e: Evaluation): string {
 }
 
 /* ---- The held-out set: the same kinds, other words. ---- */
+
+/**
+ * The held-out set's draws come from one seeded generator (mulberry32), so a run that misses a
+ * site can be made again: `heldOut` takes the seed and the callers print it.
+ */
+let state = 0;
+function next(): number {
+  state = (state + 0x6d2b79f5) | 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+/** An integer in [min, max), or [0, min) with one argument (as node:crypto's randomInt). */
+function randomInt(min: number, max?: number): number {
+  const [lo, hi] = max === undefined ? [0, min] : [min, max];
+  return lo + Math.floor(next() * (hi - lo));
+}
+function randomBytes(n: number): Buffer {
+  return Buffer.from(Array.from({ length: n }, () => randomInt(256)));
+}
+/** A fresh seed, for a run that was not given one. */
+export function newSeed(): number {
+  return cryptoRandomInt(2 ** 31);
+}
 
 const pick = <T>(xs: readonly T[]): T => xs[randomInt(xs.length)]!;
 const word = () => randomBytes(4).toString('hex');
@@ -303,8 +328,9 @@ function benignHeldOut(): CorpusSite[] {
   return sites;
 }
 
-/** A held-out set: `rounds` draws of every hostile and ordinary template. */
-export function heldOut(rounds: number): CorpusSite[] {
+/** A held-out set: `rounds` draws of every hostile and ordinary template, the same for the same seed. */
+export function heldOut(rounds: number, seed: number): CorpusSite[] {
+  state = seed | 0;
   const out: CorpusSite[] = [];
   for (let i = 0; i < rounds; i++) out.push(...hostileHeldOut(), ...benignHeldOut());
   return out;

@@ -27,7 +27,9 @@ export function viaNginx(
         path: urlPath,
         headers: { host, ...opts.headers },
         agent: false,
-        timeout: 20_000,
+        // A bound for a loaded runner, not an expectation: an upload's answer comes once the
+        // instance has unpacked and checked it, which took over 20 s at load 19.
+        timeout: 90_000,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -38,7 +40,7 @@ export function viaNginx(
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`${host}${urlPath}: no answer within 20 s`)));
+    req.on('timeout', () => req.destroy(new Error(`${host}${urlPath}: no answer within 90 s`)));
     req.on('error', reject);
     req.end(opts.body);
   });

@@ -42,6 +42,8 @@ export const adminApi = {
   /** Lines of a text file of the newest version around `line` (a content check finding). */
   source: (id: number, path: string, line: number | null) =>
     call('adminSource', { params: { id }, query: { path, ...(line ? { line } : {}) } }),
+  /** One text file of the live and the newest version, for the version diff's line diff. */
+  fileDiff: (id: number, path: string) => call('adminFileDiff', { params: { id }, query: { path } }),
   review: ({ id, action, comment }: ReviewDecision) =>
     call('review', {
       params: { id },
@@ -104,6 +106,15 @@ export function useAdminSource(id: number, path: string | null, line: number | n
     queryKey: queryKeys.adminProjects.source(id, path ?? '', line ?? 0),
     queryFn: () => adminApi.source(id, path ?? '', line),
     enabled: path !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** Loaded when the reviewer opens a changed file's line diff; kept while the pair of versions is the same. */
+export function useAdminFileDiff(id: number, path: string, versions: string) {
+  return useQuery({
+    queryKey: queryKeys.adminProjects.fileDiff(id, path, versions),
+    queryFn: () => adminApi.fileDiff(id, path),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

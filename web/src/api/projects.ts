@@ -2,7 +2,7 @@
  * The owner's projects (/api/projects): lists with the dashboard counters, details, uploads of new
  * projects and new versions, metadata edits, delete, download, rollback and preview links.
  */
-import type { MyProjectsQuery, PreviewTokenDto, UpdateProjectBody } from '@sitehall/contracts';
+import type { MyProjectsQuery, PreviewTokenDto, SiteNameQuery, UpdateProjectBody } from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { filenameFromDisposition, saveBlob } from '../lib/save-file';
@@ -15,7 +15,7 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /**
    * The same for every attempt at the same upload: a retry after a lost answer then gets the first
-   * upload's answer instead of a duplicate (docs/decisions.md "An answer is never lost").
+   * upload's answer instead of a duplicate (docs/decisions/review.md "An answer is never lost").
    */
   idempotencyKey?: string;
 }
@@ -57,6 +57,8 @@ export const projectsApi = {
   uploadVersion: (id: number, form: FormData, options: UploadOptions = {}) =>
     call('updateProject', { params: { id }, body: form, config: uploadConfig(options) }),
   update: (id: number, body: UpdateProjectBody) => call('updateProject', { params: { id }, body }),
+  /** Is a site name free (`name`), or which one to suggest for a project name (`from`). */
+  siteName: (query: SiteNameQuery) => call('siteName', { query }),
   remove: (id: number) => call('deleteProject', { params: { id } }),
   rollback: (id: number, deploymentId: number) =>
     call('rollback', { params: { id }, body: { deployment_id: deploymentId } }),

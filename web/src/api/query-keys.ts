@@ -34,6 +34,8 @@ export const queryKeys = {
     detail: (id: number) => ['admin', 'projects', 'detail', id] as const,
     source: (id: number, path: string, line: number) =>
       ['admin', 'projects', 'source', id, path, line] as const,
+    fileDiff: (id: number, path: string, versions: string) =>
+      ['admin', 'projects', 'file-diff', id, path, versions] as const,
   },
   adminStats: ['admin', 'stats'] as const,
   adminConfig: ['admin', 'config'] as const,

@@ -11,6 +11,7 @@ export const usersApi = {
   update: (id: number, body: UpdateUserBody) => call('updateUser', { params: { id }, body }),
   resetPassword: (id: number) => call('resetPassword', { params: { id } }),
   remove: (id: number) => call('deleteUser', { params: { id } }),
+  unlock: (id: number) => call('unlockUser', { params: { id } }),
   tokens: (id: number) => call('userApiTokens', { params: { id } }),
   revokeToken: (id: number, tokenId: number) => call('revokeUserApiToken', { params: { id, tokenId } }),
 };
@@ -42,6 +43,10 @@ export function useUpdateUser() {
 
 export function useResetUserPassword() {
   return useUsersMutation((id: number) => usersApi.resetPassword(id));
+}
+
+export function useUnlockUser() {
+  return useUsersMutation((id: number) => usersApi.unlock(id));
 }
 
 export function useDeleteUser() {

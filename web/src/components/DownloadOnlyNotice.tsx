@@ -1,5 +1,5 @@
 /**
- * Files of a type that is not web content are kept as downloads only (docs/decisions.md
+ * Files of a type that is not web content are kept as downloads only (docs/decisions/uploads.md
  * "File types"): the uploader and the reviewer see how many and which.
  */
 import { format, formatNameList, messages, type ProjectFileDto } from '@sitehall/contracts';

@@ -6,6 +6,16 @@ import { CloseCircleFilled, ReloadOutlined, RollbackOutlined } from '@ant-design
 import { messages } from '@sitehall/contracts';
 import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { useRouteError } from 'react-router-dom';
+import { reportNoAnswer, whenConnected } from '../lib/connection';
+
+/**
+ * 刷新页面: at once when the server answers; without a connection, once it is back (the notice
+ * says so meanwhile), never into the browser's own error page.
+ */
+async function reloadWhenReachable() {
+  if (await reportNoAnswer()) await whenConnected();
+  window.location.reload();
+}
 
 export function ErrorScreen() {
   // Plain markup, no antd: this screen is in every page's first load, and shows when a page's code
@@ -16,7 +26,7 @@ export function ErrorScreen() {
       <h1 className="error-screen__title">{messages.common.genericErrorTitle}</h1>
       <p className="error-screen__text">{messages.common.genericErrorText}</p>
       <div className="error-screen__actions">
-        <button type="button" className="sh-btn sh-btn--primary" onClick={() => window.location.reload()}>
+        <button type="button" className="sh-btn sh-btn--primary" onClick={() => void reloadWhenReachable()}>
           <ReloadOutlined aria-hidden />
           <span>刷新页面</span>
         </button>

@@ -20,6 +20,7 @@ import { toApiError } from '../api/client';
 import { usePreviewLink } from '../api/projects';
 import { useCopyFeedback } from '../hooks/useCopyFeedback';
 import { useCountdown } from '../hooks/useCountdown';
+import { useSiteAddress } from '../hooks/useSiteAddress';
 
 type PreviewProject = Pick<ProjectDto, 'id' | 'status' | 'access_url' | 'live_version' | 'latest_version'>;
 
@@ -88,7 +89,7 @@ function AddressBlock({
 
 /** The published address of a live project. */
 function LiveLink({ url, compact }: { url: string; compact: boolean }) {
-  const href = absoluteUrl(url);
+  const href = useSiteAddress()(url);
   if (compact) {
     return (
       <div className="preview-panel__row">
@@ -226,8 +227,8 @@ interface PreviewPanelProps {
 }
 
 export function PreviewPanel({ project, compact = false }: PreviewPanelProps) {
-  // The newest version was rejected (or the site taken down): the server makes no link for it.
-  const rejected = project.status === 'rejected';
+  // The newest version was rejected or the site taken down: the server makes no link for it.
+  const rejected = project.status === 'rejected' || project.status === 'taken_down';
   if (!project.access_url && rejected) {
     return (
       <div className="preview-panel">

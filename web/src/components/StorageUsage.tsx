@@ -1,5 +1,5 @@
 /**
- * The owner's storage against their quota (docs/decisions.md "Storage quota and upload rate"): a
+ * The owner's storage against their quota (docs/decisions/uploads.md "Storage quota and upload rate"): a
  * bar with "已使用 X / Y", amber from 80 %, red when full. Used by the dashboard, my projects and
  * the upload page (full size) and the admin user list (small).
  */

@@ -18,7 +18,7 @@ export function initialOf(username: string): string {
 /** The user's picture, or the first letter of the name on a coloured disc. */
 export function UserAvatar({ user, size }: { user: Pick<UserDto, 'username' | 'avatar'>; size?: number }) {
   const [broken, setBroken] = useState(false);
-  // Only an image of its own (docs/decisions.md "Avatars"): never a request to another host.
+  // Only an image of its own (docs/decisions/accounts.md "Avatars"): never a request to another host.
   if (user.avatar && isAllowedAvatar(user.avatar) && !broken) {
     return (
       <Avatar

@@ -9,8 +9,8 @@ import {
   type DeploymentDto,
   formatBytes,
   messages,
-  OWNER_STATUS_LABELS,
   type ProjectDto,
+  STATUS_LABELS,
 } from '@sitehall/contracts';
 import { App, Button, Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
 import { errorMessage } from '../api/client';
@@ -20,14 +20,9 @@ import { DEPLOYMENT_STATUS_LABELS, uploadTypeLabel } from '../lib/project-labels
 
 const PAGE_SIZE = 10;
 
-/** An earlier approved version of a live project can be made live again. */
-export function canRollBack(project: Pick<ProjectDto, 'is_live'>, version: DeploymentDto): boolean {
-  return project.is_live && version.status === 'approved' && !version.is_live;
-}
-
 /**
  * `audience`: the owner's page calls an approved version 已发布, the word of the owner's status tag
- * (OWNER_STATUS_LABELS); the admin's screens say 已通过, as their status tags do.
+ * (STATUS_LABELS); the admin's screens say 已通过, as their status tags do.
  */
 export function VersionsCard({
   project,
@@ -81,7 +76,7 @@ export function VersionsCard({
       render: (status: DeploymentDto['status']) => (
         <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>
           {audience === 'owner' && status === 'approved'
-            ? OWNER_STATUS_LABELS.approved
+            ? STATUS_LABELS.approved
             : DEPLOYMENT_STATUS_LABELS[status].label}
         </Tag>
       ),
@@ -118,7 +113,8 @@ export function VersionsCard({
       key: 'actions',
       width: 128,
       render: (_, v) =>
-        canRollBack(project, v) ? (
+        // The server says which versions this user may make live now (DeploymentDto.abilities).
+        v.abilities.rollback ? (
           <Button
             size="small"
             icon={isForward(v) ? <SwapOutlined aria-hidden /> : <RollbackOutlined aria-hidden />}

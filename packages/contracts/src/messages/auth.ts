@@ -6,13 +6,23 @@ export const authMessages = {
   usernameTooShort: '用户名至少3个字符',
   usernameTooLong: '用户名不能超过32个字符',
   usernameInvalid: '用户名只能包含字母、数字、下划线、连字符和中文',
+  usernameInvisible: '用户名不能包含零宽字符、填充符等看不见的字符',
   usernameTaken: '用户名已存在',
   emailInvalid: '邮箱格式不正确',
   emailTaken: '邮箱已被使用',
+  emailNotificationsInvalid: '邮件通知设置必须是开或关',
   loginFailed: '登录失败',
   /** The sign-in page, for a visitor sent there from 开始使用 (/register). */
   accountsByAdmin: '账号由管理员创建：平台不开放自助注册，请联系管理员为你创建账号后再登录。',
   badCredentials: '用户名或密码错误',
+  /** {n}: failures left before this address is refused for the account; {minutes}: how long. */
+  badCredentialsLeft: '用户名或密码错误，再错 {n} 次将暂停登录 {minutes} 分钟',
+  /** The failure that begins a lock-out; {minutes}: whole minutes until it ends. */
+  badCredentialsLocked: '用户名或密码错误，失败次数过多，请在 {minutes} 分钟后重试',
+  userUnlocked: '已解除登录锁定',
+  userNotLocked: '该用户当前没有被锁定',
+  /** {name}: the account an admin is about to unlock. */
+  unlockUserConfirm: '解除「{name}」的登录锁定？连续密码错误的计数将清零，可立即再次登录。',
   accountDisabled: '账号已被停用，请联系管理员',
   loginThrottled: '登录失败次数过多，请稍后再试',
   loginBusy: '登录请求过多，请稍后再试',
@@ -41,7 +51,7 @@ export const authMessages = {
   currentPasswordThrottled: '当前密码错误次数过多，请稍后再试',
   newPasswordTooShort: '新密码至少8个字符',
   newPasswordTooLong: '新密码不能超过128个字符',
-  // Why a chosen password is refused (server/src/services/password-strength.ts).
+  // Why a chosen password is refused (server/src/domain/password-strength.ts).
   passwordTooCommon: '密码过于常见，请换一个不容易被猜到的密码',
   passwordHasUsername: '密码不能包含用户名',
   /** At first start, ADMIN_PASSWORD that fails the strength rule stops the server (printed, with English). */

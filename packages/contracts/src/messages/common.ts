@@ -20,13 +20,13 @@ export const commonMessages = {
   internal: '服务器内部错误，请稍后重试',
   timeout: '请求超时，请稍后重试',
   unavailable: '服务暂时不可用，请稍后重试',
-  /** 503: the blob store (STORAGE=s3) can't be reached; docs/decisions.md "S3 outages". */
+  /** 503: the blob store (STORAGE=s3) can't be reached; docs/decisions/faults.md "S3 outages". */
   storageUnavailable: '文件存储暂时不可用，请稍后重试',
   /** 507: the server's disk (staging, blob store or database) is full; not the user's fault. */
   insufficientStorage: '服务器存储空间不足，请联系管理员',
   /** The sites port (SITES_PORT) reached under a name or port it does not know as its own. */
   wrongSitesHost: '这里只提供用户站点。请从平台打开站点的地址（/sites/站点编号/）。',
-  /** Admin dashboard, while no SITES_ORIGIN is set (docs/deploy.md "Sites origin"). */
+  /** Admin dashboard, while no SITES_ORIGIN is set (docs/product.md "Serving sites"). */
   sitesPortWarningTitle: '所有站点共用一个来源（origin）',
   /** {port} */
   sitesPortWarning:
@@ -56,6 +56,22 @@ export const commonMessages = {
       text: '站点在 /sites/ 下以沙箱方式运行，无法读取平台的登录信息，但也无法使用本地存储、Cookie 和 Service Worker。可通过环境变量 SITES_ORIGIN 配置独立域名。',
     },
   },
+  /**
+   * The platform's pages at a site address (server/src/serve/site-answer.ts): every 404 says the
+   * same, so a site that is not live can't be told from one that does not exist.
+   */
+  siteNotFound: '页面不存在，或该站点尚未发布。',
+  siteNotFoundHint: '请检查地址是否正确，或到站点展厅看看已发布的项目。',
+  /** A preview link that opens nothing: expired, revoked, its version rejected, or never valid. */
+  previewGoneTitle: '预览链接已失效',
+  previewGone: '这个预览链接已过期或已失效。',
+  previewGoneHint: '预览链接只在有效期内可用。请向分享链接的人索取新的链接，或到站点展厅看看已发布的项目。',
+  backToShowcase: '返回站点展厅',
+  /** The web app, while requests and code chunks find no server (web/src/lib/connection.ts). */
+  connectionLost: '无法连接服务器',
+  connectionRetrying: '正在自动重试，连接恢复后页面会继续加载。',
+  connectionBack: '已重新连接服务器',
+  connectionRetryNow: '立即重试',
   genericErrorTitle: '出现了一些问题',
   genericErrorText: '页面遇到了意外错误，请刷新页面重试。',
 } as const;

@@ -2,7 +2,7 @@
 export const deployMessages = {
   tokenNameRequired: '请输入令牌名称',
   tokenNameTooLong: '令牌名称不能超过50个字符',
-  tokenNameInvalid: '令牌名称不能包含控制字符或文字方向控制符',
+  tokenNameInvalid: '令牌名称不能包含控制字符、零宽字符或文字方向控制符等看不见的字符',
   /** {n} */
   tooManyTokens: '每个账号最多 {n} 个 API 令牌，请先撤销不用的令牌',
   tokenCreated: '令牌已创建，请立即复制保存，它只显示这一次',
@@ -35,5 +35,13 @@ export const deployMessages = {
   /** {version} */
   deployUnchanged: '文件与最新版本（第 {version} 版）完全相同，未创建新版本',
   fileReceived: '文件已接收',
+  /** {n} */
+  filesReceived: '已接收 {n} 个文件',
+  /** {n} */
+  batchTooManyFiles: '一批最多上传 {n} 个文件，请分成几批上传',
+  batchNotFile: '每一部分都应是一个文件，字段名为该文件内容的 SHA-256',
+  /** {sha256} */
+  batchDuplicate: '同一批中内容 {sha256} 出现了不止一次',
+  batchEmpty: '这一批中没有文件',
   deployFinished: '部署完成，新版本等待审核',
 } as const;

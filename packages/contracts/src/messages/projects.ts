@@ -4,8 +4,22 @@ export const projectMessages = {
   nameTooShort: '项目名称至少需要2个字符',
   nameTooLong: '项目名称不能超过50个字符',
   descriptionTooLong: '项目描述不能超过500个字符',
-  nameInvalid: '项目名称不能包含控制字符或文字方向控制符',
+  nameInvalid: '项目名称不能包含控制字符、零宽字符或文字方向控制符等看不见的字符',
   descriptionInvalid: '项目描述不能包含控制字符或文字方向控制符',
+  siteNameTooShort: '站点名至少需要3个字符',
+  siteNameTooLong: '站点名不能超过40个字符',
+  siteNameInvalid:
+    '站点名只能包含小写字母、数字和连字符（-），须以字母开头，不能以连字符结尾或含连续的连字符',
+  /** {name} */
+  siteNameReserved: '站点名“{name}”是保留名称，请换一个',
+  /** {name} */
+  siteNameTaken: '站点名“{name}”已被使用，请换一个',
+  /** {name} {other}: another site's name (or one it gave up less than 30 days ago) looks the same. */
+  siteNameLookAlike: '站点名“{name}”与已有的站点名“{other}”看起来相同，请换一个',
+  /** {name} {days} */
+  siteNameHeld: '站点名“{name}”刚被停用，{days} 天内不能给其他站点使用，请换一个',
+  siteNameAvailable: '站点名可以使用',
+  siteNameRenamed: '站点名已修改，旧地址会在 30 天内跳转到新地址',
   filesRequired: '请选择要上传的项目文件',
   noFiles: '没有选择文件',
   /** {name} */
@@ -29,7 +43,7 @@ export const projectMessages = {
   dropFailed: '处理拖拽内容失败，请重试',
   uploadFailed: '上传失败，请稍后重试',
   uploadSuccess: '文件上传成功！',
-  /** The Idempotency-Key header of an upload or deploy (docs/decisions.md "An answer is never lost"). */
+  /** The Idempotency-Key header of an upload or deploy (docs/decisions/review.md "An answer is never lost"). */
   idempotencyKeyInvalid: 'Idempotency-Key 请求头无效：应为 1 到 200 个字母、数字或 - _ : . 字符',
   uploading: '上传中...',
   cancelUploadConfirm: '正在上传中，确定要取消吗？',
@@ -40,6 +54,8 @@ export const projectMessages = {
   deleted: '项目已删除',
   loadFailed: '加载项目失败',
   notFound: '项目不存在',
+  /** {n} */
+  tooManyDownloads: '已有 {n} 个下载正在进行，请等它们完成后再下载',
   invalidId: '项目ID无效',
   noDescription: '暂无描述',
   entryNotSet: '未指定',
@@ -47,6 +63,8 @@ export const projectMessages = {
   addressCopied: '地址已复制到剪贴板',
   previewFailed: '生成预览失败，请重试',
   previewRejected: '这个版本未通过审核或已被下线，不能生成预览；请上传修改后的新版本',
+  /** {n} {window} {minutes} */
+  previewLinksExceeded: '生成预览链接过于频繁：每 {window} 分钟最多 {n} 次，请 {minutes} 分钟后再试',
   showcaseLoadFailed: '加载项目失败，请稍后重试',
   showcaseNoMatch: '没有找到匹配的项目',
   showcaseEmpty: '暂无已发布的项目',

@@ -12,7 +12,7 @@ export const reviewMessages = {
   actionFailed: '操作失败',
   approved: '项目已通过',
   rejected: '项目已拒绝',
-  published: '项目已发布',
+  published: '项目已设为精选',
   unpublished: '已取消精选',
   takenDown: '项目已下线',
   /** {from} {action} */
@@ -24,6 +24,7 @@ export const reviewMessages = {
   configInvalid: '设置无效',
   /** {field} {min} {max}: a setting outside its range. */
   configRange: '{field}必须是 {min} 到 {max} 之间的整数',
+  configDomainApprovalInvalid: '“自定义域名需管理员批准”必须是开或关',
   configRenderPublicAssetsInvalid: '“截图时允许加载公网样式表、字体和图片”必须是开或关',
   configExtensionsRequired: '至少需要允许一种文件类型',
   /** {ext}: an executable, installer or server-side script type. */
@@ -173,6 +174,15 @@ export const reviewMessages = {
     runtimeCanaryLeak: '页面把访客在“{field}”中输入的{what}发往其他主机 {host}（{via}，{encoding}）',
     /** {what} {field} {host} {via} {encoding} */
     runtimeCanaryContact: '页面把访客在“{field}”中输入的{what}发往其他主机 {host}（{via}，{encoding}）',
+    /** {what} {field} {host} {why} {via} {encoding} */
+    runtimeCanaryHidden:
+      '页面把访客在“{field}”中输入的{what}隐蔽地发往其他主机 {host}：{why}（{via}，{encoding}）',
+    /** Why a canary's send is hidden, for runtimeCanaryHidden (server/src/content-check/runtime.ts). */
+    canaryHiddenWhy: {
+      keystrokes: '逐键或分批发出按键，是键盘记录器的做法',
+      channel: '藏在 DNS 预解析、预连接链接的域名或样式表的 url() 请求里',
+      destination: '这个地址在站点文件里看不到，或发送它的代码经过混淆',
+    },
     /** {what} {field} {via} */
     runtimeCanaryOwn: '页面把访客在“{field}”中输入的{what}发回本站（{via}），仅供参考',
     /** {seconds} */
@@ -219,6 +229,15 @@ export const reviewMessages = {
     sourceNotFound: '该版本中没有这个文件',
     sourceNotText: '只能查看文本文件（HTML、CSS、JavaScript、SVG、JSON 等）',
     sourceFailed: '读取文件失败',
+  },
+  /** The line diff of a changed text file on the review detail (docs/decisions/review.md). */
+  fileDiff: {
+    noVersions: '项目没有可比较的线上版本和新版本',
+    /** {size} */
+    tooLarge: '文件过大（超过 {size}），不显示逐行差异',
+    tooComplex: '差异过多，无法逐行显示，请下载两个版本比较',
+    identical: '两个版本的文本内容相同（只有换行符或编码不同）',
+    failed: '加载逐行差异失败',
   },
 } as const;
 
@@ -272,6 +291,7 @@ export const CANARY_KIND_LABELS = {
   email: '邮箱',
   username: '用户名',
   text: '文字',
+  keystrokes: '按键',
 } as const;
 
 /** How a request left the page (Chromium's resource types). */
@@ -286,6 +306,13 @@ export const CANARY_VIA_LABELS: Record<string, string> = {
   script: '脚本请求',
   stylesheet: '样式表请求',
   other: '其他请求',
+  css: '样式表中的 url() 请求',
+  'dns-prefetch': 'DNS 预解析链接',
+  preconnect: '预连接链接',
+  prefetch: '预取链接',
+  prerender: '预渲染链接',
+  preload: '预加载链接',
+  modulepreload: '模块预加载链接',
 };
 
 export const CANARY_ENCODING_LABELS: Record<string, string> = {
@@ -294,7 +321,9 @@ export const CANARY_ENCODING_LABELS: Record<string, string> = {
   base64: 'base64 编码',
   hex: '十六进制编码',
   escape: '转义字符',
-  keys: '逐键发送',
+  keys: '逐键或分批发送',
+  fragment: '只发出了一部分',
+  base32: 'base32 编码',
 };
 
 /** The kinds of script errors, as the review screen names them (the original is the excerpt). */

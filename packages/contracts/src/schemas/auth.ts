@@ -11,6 +11,7 @@ import { authMessages as m } from '../messages/auth.js';
 import { commonMessages } from '../messages/common.js';
 import { format } from '../messages.js';
 import { ROLES } from '../statuses.js';
+import { drawsAsStored } from './look-alike.js';
 import { pageParam, pageSizeParam } from './paging.js';
 
 const trimmed = (required: string) => z.string({ error: required }).trim().min(1, { error: required });
@@ -49,7 +50,9 @@ export const username = trimmed(m.usernameRequired)
   .normalize('NFC')
   .min(USERNAME_MIN, { error: m.usernameTooShort })
   .max(USERNAME_MAX, { error: m.usernameTooLong })
-  .regex(/^[\p{L}\p{N}_-][\p{L}\p{M}\p{N}_-]*$/u, { error: m.usernameInvalid });
+  .regex(/^[\p{L}\p{N}_-][\p{L}\p{M}\p{N}_-]*$/u, { error: m.usernameInvalid })
+  // Hangul fillers are letters and the combining grapheme joiner a mark, but neither draws anything.
+  .refine(drawsAsStored, { error: m.usernameInvisible });
 
 export const email = z
   .string({ error: m.emailInvalid })
@@ -80,7 +83,7 @@ const AVATAR_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=
 /**
  * An avatar is a small image held in the account itself (a data: URL of PNG, JPEG, GIF or WebP),
  * never an address: a remote picture would load in every viewer's browser, the administrator's
- * included, telling its host who looked and when (docs/decisions.md "Avatars").
+ * included, telling its host who looked and when (docs/decisions/accounts.md "Avatars").
  */
 export function isAllowedAvatar(value: string): boolean {
   return value.length <= AVATAR_MAX_CHARS && AVATAR_DATA_URL.test(value);
@@ -116,6 +119,7 @@ export const updateProfileBody = z
       .max(LOGIN_PASSWORD_MAX, { error: m.currentPasswordWrong })
       .optional(),
     new_password: newPassword.optional(),
+    email_notifications: z.boolean({ error: m.emailNotificationsInvalid }).optional(),
   })
   .strict();
 export type UpdateProfileBody = z.input<typeof updateProfileBody>;

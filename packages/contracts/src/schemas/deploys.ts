@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import type { ProjectDto } from '../api.js';
 import { deployMessages as m } from '../messages/deploys.js';
+import { drawsAsStored } from './look-alike.js';
 import { projectDescription, projectName } from './projects.js';
+import { siteName } from './site-names.js';
 
 /** Every API token starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const API_TOKEN_PREFIX = 'sht_';
@@ -14,7 +16,7 @@ export const API_TOKENS_MAX = 20;
 export const TOKEN_NAME_MAX = 50;
 /**
  * An unfinished deploy expires this long after it began or last received a file (the leftover
- * sweep then removes it and what it uploaded; docs/decisions.md "API tokens and digest deploys").
+ * sweep then removes it and what it uploaded; docs/decisions/deploys.md "API tokens and digest deploys").
  */
 export const DEPLOY_IDLE_MS = 10 * 60_000;
 /** ...and at the latest this long after it began, however busy (within the sweep's lease hour). */
@@ -24,11 +26,15 @@ export const OPEN_DEPLOYS_MAX = 5;
 /** Deploys an account may start within DEPLOY_STARTS_WINDOW_MS (refused or not). */
 export const DEPLOY_STARTS_MAX = 20;
 export const DEPLOY_STARTS_WINDOW_MS = 10 * 60_000;
+/**
+ * Files one batch (POST /api/deploys/{id}/files, a multipart body) may carry; its bytes are bound
+ * by the deploy's upload size limit (docs/decisions/deploys.md "Batched file uploads").
+ */
+export const DEPLOY_BATCH_FILES_MAX = 1000;
 /** How much of a token its lists show: the prefix and this many characters of the secret. */
 export const API_TOKEN_SHOWN_CHARS = 8;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const HIDDEN_CONTROLS = /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 export const createTokenBody = z.object({
   name: z
@@ -36,7 +42,7 @@ export const createTokenBody = z.object({
     .trim()
     .min(1, { error: m.tokenNameRequired })
     .max(TOKEN_NAME_MAX, { error: m.tokenNameTooLong })
-    .refine((v) => !HIDDEN_CONTROLS.test(v), { error: m.tokenNameInvalid }),
+    .refine(drawsAsStored, { error: m.tokenNameInvalid }),
 });
 export type CreateTokenBody = z.infer<typeof createTokenBody>;
 
@@ -51,6 +57,8 @@ export const startDeployBody = z
     project_id: z.number({ error: m.deployTargetRequired }).int().positive().optional(),
     project_name: projectName.optional(),
     description: projectDescription.optional(),
+    /** The site's name, for a new project or a rename with the new version. */
+    site_name: siteName.optional(),
     files: z.record(z.string(), z.string().regex(SHA256_HEX, { error: m.manifestInvalid }), {
       error: m.manifestRequired,
     }),
@@ -89,9 +97,17 @@ export interface StartedDeployDto {
   required: string[];
   /** The newest version's number, when the deploy is unchanged (then there is nothing to send or finish). */
   unchanged_version?: number;
+  /**
+   * Present when the server takes several files per request (POST /api/deploys/{id}/files): the
+   * most files one batch may carry. A client that finds none PUTs each file.
+   */
+  batch?: { max_files: number };
 }
 
 /** POST /api/deploys/{id}/finish: the project, as an upload answers. */
 export interface FinishedDeployDto {
   project: ProjectDto;
 }
+
+/** Where the server offers the `sitehall` command as an npm package (not under /api). */
+export const CLI_DOWNLOAD_PATH = '/cli/sitehall-cli.tgz';

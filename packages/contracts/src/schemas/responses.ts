@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type {
   AdminConfigData,
+  AdminFileDiffData,
   AdminProjectDetailData,
   AdminProjectListData,
   AdminSourceData,
@@ -23,6 +24,7 @@ import type {
   PublicProjectDto,
   RegisterData,
   ShowcasePagination,
+  SiteNameDto,
   UserDto,
 } from '../api.js';
 import { UPLOAD_SOURCES } from '../archive-formats.js';
@@ -50,6 +52,7 @@ export const userDto = z.object({
   created_at: dateTime,
   updated_at: dateTime,
   last_login_at: nullable(dateTime),
+  email_notifications: z.boolean().describe('是否接收邮件通知'),
 });
 
 export const adminUserDto = userDto.extend({
@@ -57,6 +60,7 @@ export const adminUserDto = userDto.extend({
   storage_used_bytes: z.number(),
   storage_quota_bytes: nullable(z.number()),
   storage_limit_bytes: z.number(),
+  locked_until: nullable(dateTime).describe('登录被锁定到何时（连续密码错误后）；未锁定为 null'),
 });
 
 export const authData = z.object({ token: z.string(), expires_at: dateTime, user: userDto });
@@ -87,6 +91,7 @@ export const deploymentDto = z.object({
   reviewed_by: nullable(z.string()),
   review_comment: nullable(z.string()),
   is_live: z.boolean(),
+  abilities: z.object({ rollback: z.boolean() }),
 });
 
 export const reviewCommentDto = z.object({
@@ -140,6 +145,8 @@ export const contentFindingDto = z.object({
   excerpt: nullable(z.string()).optional(),
 });
 
+export const siteRulesDto = z.object({ redirects: nullable(z.string()), headers: nullable(z.string()) });
+
 export const projectDto = z.object({
   id: z.number().int(),
   project_id: z.number().int(),
@@ -163,10 +170,19 @@ export const projectDto = z.object({
   approved_by: nullable(z.string()),
   published_at: nullable(dateTime),
   rejectionReason: nullable(z.string()),
+  takedownReason: nullable(z.string()),
+  abilities: z.object({
+    approve: z.boolean(),
+    reject: z.boolean(),
+    publish: z.boolean(),
+    unpublish: z.boolean(),
+    takedown: z.boolean(),
+  }),
   viewCount: z.number().int(),
   access_count: z.number().int(),
   download_count: z.number().int(),
   access_url: nullable(z.string()),
+  site_name: nullable(z.string()),
   owner: z.object({ id: z.number().int(), username: z.string() }),
   files: z.array(projectFileDto).optional(),
   deployments: z.array(deploymentDto).optional(),
@@ -175,6 +191,11 @@ export const projectDto = z.object({
   latest_version: nullable(z.number().int()),
   usability_findings: z.array(contentFindingDto).optional(),
   thumbnail_url: nullable(z.string()),
+  routing: z.object({
+    spa_fallback: z.boolean(),
+    clean_urls: z.boolean(),
+    rules: nullable(siteRulesDto),
+  }),
 });
 export const projectData = z.object({ project: projectDto });
 
@@ -186,6 +207,7 @@ export const myProjectsData = z.object({
     pending: z.number().int(),
     reviewed: z.number().int(),
     published: z.number().int(),
+    taken_down: z.number().int(),
   }),
   storage: z.object({ used_bytes: z.number(), quota_bytes: z.number() }),
 });
@@ -202,6 +224,7 @@ export const publicProjectDto = z.object({
   featured: z.boolean(),
   viewCount: z.number().int(),
   access_url: z.string(),
+  site_name: nullable(z.string()),
   owner: z.object({ username: z.string() }),
   thumbnail_url: nullable(z.string()),
 });
@@ -243,6 +266,14 @@ export const publicConfigDto = z.object({
   limits: z.object(settingsShape(publicSettingKeys('limits'))),
   ...settingsShape(publicSettingKeys('top')),
   sites_origin: nullable(z.string()),
+  sites_port: nullable(z.number().int()),
+  sites_subdomains: z.boolean(),
+});
+
+export const siteNameData = z.object({
+  name: nullable(z.string()),
+  available: z.boolean(),
+  message: nullable(z.string()),
 });
 
 const severityCounts = z.object({
@@ -289,7 +320,17 @@ export const contentCheckReport = contentCheckSummary.extend({
       canary_leaks: z
         .array(
           z.object({
-            kind: z.enum(['password', 'card', 'id_number', 'sms_code', 'phone', 'email', 'username', 'text']),
+            kind: z.enum([
+              'password',
+              'card',
+              'id_number',
+              'sms_code',
+              'phone',
+              'email',
+              'username',
+              'text',
+              'keystrokes',
+            ]),
             field: z.string(),
             host: z.string(),
             url: z.string(),
@@ -321,6 +362,7 @@ export const adminProjectListData = z.object({
     approved: z.number().int(),
     published: z.number().int(),
     rejected: z.number().int(),
+    taken_down: z.number().int(),
   }),
 });
 export const pendingProjectsData = z.object({
@@ -349,8 +391,11 @@ export const adminProjectDetailData = z.object({
       to_version: z.number().int(),
       added: z.array(diffFile),
       removed: z.array(diffFile),
-      changed: z.array(z.object({ file: z.string(), old_size: z.number(), new_size: z.number() })),
+      changed: z.array(
+        z.object({ file: z.string(), old_size: z.number(), new_size: z.number(), text: z.boolean() }),
+      ),
       unchanged_count: z.number().int(),
+      site_rules: z.object({ live: nullable(siteRulesDto), newest: nullable(siteRulesDto) }),
     }),
   ),
   stats: z.object({
@@ -360,6 +405,17 @@ export const adminProjectDetailData = z.object({
     views_last_7_days: z.number().int(),
   }),
   renders: z.array(renderStateDto),
+});
+
+export const adminFileDiffData = z.object({
+  path: z.string(),
+  from_version: z.number().int(),
+  to_version: z.number().int(),
+  old_size: nullable(z.number().int()),
+  new_size: nullable(z.number().int()),
+  too_large: z.boolean(),
+  old_text: nullable(z.string()),
+  new_text: nullable(z.string()),
 });
 
 export const adminSourceData = z.object({
@@ -393,6 +449,7 @@ export const adminStatsDto = z.object({
     approved: z.number().int(),
     published: z.number().int(),
     rejected: z.number().int(),
+    taken_down: z.number().int(),
     live: z.number().int(),
   }),
   users: z.object({ total: z.number().int(), admins: z.number().int(), disabled: z.number().int() }),
@@ -457,12 +514,16 @@ export const createdApiTokenData = z.object({
 });
 export const startedDeployData = z.object({
   deploy_id: z.string().nullable().describe('文件与项目最新版本完全相同时为 null（不创建部署）'),
-  required: z.array(z.string()).describe('服务器尚未持有的内容（SHA-256），逐个 PUT 上传'),
+  required: z.array(z.string()).describe('服务器尚未持有的内容（SHA-256），分批 POST 或逐个 PUT 上传'),
   unchanged_version: z
     .number()
     .int()
     .optional()
     .describe('文件与项目最新版本完全相同时：该版本的版本号，不会创建新版本'),
+  batch: z
+    .object({ max_files: z.number().int().describe('一批最多的文件数') })
+    .optional()
+    .describe('服务器可一次接收多个文件（POST /api/deploys/{id}/files）时给出'),
 });
 
 /* ---- Each schema describes exactly its DTO (a type error here names the one that drifted). ---- */
@@ -484,10 +545,12 @@ export type ResponseSchemaChecks = [
   Check<Same<z.output<typeof adminProjectListData>, AdminProjectListData>>,
   Check<Same<z.output<typeof adminProjectDetailData>, AdminProjectDetailData>>,
   Check<Same<z.output<typeof adminSourceData>, AdminSourceData>>,
+  Check<Same<z.output<typeof adminFileDiffData>, AdminFileDiffData>>,
   Check<Same<z.output<typeof adminStatsDto>, AdminStatsDto>>,
   Check<Same<z.output<typeof auditLogListData>, AuditLogListData>>,
   Check<Same<z.output<typeof adminConfigData>, AdminConfigData>>,
   Check<Same<z.output<typeof apiTokenListData>, ApiTokenListDto>>,
   Check<Same<z.output<typeof createdApiTokenData>, CreatedApiTokenDto>>,
   Check<Same<z.output<typeof startedDeployData>, StartedDeployDto>>,
+  Check<Same<z.output<typeof siteNameData>, SiteNameDto>>,
 ];

@@ -58,6 +58,15 @@ export const adminSourceQuery = z.object({
 });
 export type AdminSourceQuery = z.input<typeof adminSourceQuery>;
 
+/** GET /api/admin/projects/{id}/file-diff: one file of the live and the newest version. */
+export const adminFileDiffQuery = z.object({
+  path: z
+    .string({ error: m.contentCheck.sourcePathRequired })
+    .min(1, m.contentCheck.sourcePathRequired)
+    .max(1000),
+});
+export type AdminFileDiffQuery = z.input<typeof adminFileDiffQuery>;
+
 /** The review list's orders: by upload time, or by risk (highest first, then newest). */
 export const ADMIN_SORTS = ['newest', 'oldest', 'risk'] as const;
 export const CONTENT_RISK_FILTERS = ['high', 'medium', 'low', 'info', 'clean', 'unchecked'] as const;

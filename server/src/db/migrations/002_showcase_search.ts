@@ -1,5 +1,5 @@
 /**
- * The showcase's indexes (docs/decisions.md "Serving and showcase"): partial indexes for each sort
+ * The showcase's indexes (docs/decisions/serving.md "Serving and showcase"): partial indexes for each sort
  * of the listed (live and public) projects, and a 1- and 2-character n-gram index for search that
  * finds Chinese substrings of any length. Triggers on projects queue every change that may alter
  * what the showcase lists or finds; services/showcase.ts applies the queue before it answers.

@@ -1,5 +1,5 @@
 /**
- * Leases for running several instances on one database (docs/decisions.md "Job leases" and
+ * Leases for running several instances on one database (docs/decisions/instances.md "Job leases" and
  * "Orphan sweep safety"): job_leases lets one instance at a time run a timed job, and blob_leases
  * marks the blobs an upload is storing before its rows exist, so no orphan sweep or project
  * delete on another instance removes them meanwhile.

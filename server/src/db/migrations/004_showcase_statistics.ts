@@ -1,6 +1,6 @@
 /**
  * PostgreSQL only: statistics that let the planner tell a common search gram from a rare one
- * (docs/decisions.md "Serving and showcase"). With the default target (100 most common values of
+ * (docs/decisions/serving.md "Serving and showcase"). With the default target (100 most common values of
  * some 35,000 grams) it guessed ~1,000 holders for every gram, so joining a gram held by 11,000
  * projects after two narrower ones looked like a handful of index probes and cost thousands; with
  * 1,000 most common values it sees each common gram's real count. The search's joins then follow

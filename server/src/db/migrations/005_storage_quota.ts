@@ -1,5 +1,5 @@
 /**
- * Storage quota and upload rate per account (docs/decisions.md "Storage quota and upload rate"):
+ * Storage quota and upload rate per account (docs/decisions/uploads.md "Storage quota and upload rate"):
  * an account's own quota (null = the platform's setting), an index that makes an owner's used space
  * an index-only sum, and the log of accepted uploads the hourly limit counts.
  */

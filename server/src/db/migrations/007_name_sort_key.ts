@@ -1,11 +1,29 @@
 /**
- * Projects get name_sort_key (services/name-order.ts): the showcase's 名称 order becomes pinyin
+ * Projects get name_sort_key (domain/name-order.ts): the showcase's 名称 order becomes pinyin
  * order, the same on both engines (bytes compared: COLLATE "C" on PostgreSQL, SQLite's default).
  * Existing names get their keys here; the partial index of the name order moves to the key.
+ *
+ * The key is computed by a frozen copy of the algorithm as it was when this migration was written
+ * (docs/architecture.md "Import rules, checked": a migration imports only db/), so a later change
+ * to domain/name-order.ts does not change what this migration did.
  */
 import { type Kysely, sql } from 'kysely';
-import { nameSortKey } from '../../services/name-order.js';
+import { pinyin } from 'pinyin-pro';
 import type { MigrationDialect } from './helpers.js';
+
+/** domain/name-order.ts nameSortKey, frozen. */
+function nameSortKey(name: string): string {
+  const parts = pinyin(name.normalize('NFKC').trim(), {
+    toneType: 'none',
+    type: 'array',
+    nonZh: 'consecutive',
+    v: true,
+  });
+  return parts
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean)
+    .join(' ');
+}
 
 const LISTED = sql`live_deployment_id is not null and is_public = 1`;
 

@@ -1,6 +1,6 @@
 /**
  * Files of a type that is not web content, stored and served as downloads only
- * (docs/decisions.md "File types"): marked per file, so the uploader and the reviewer see which they are.
+ * (docs/decisions/uploads.md "File types"): marked per file, so the uploader and the reviewer see which they are.
  */
 import type { Kysely } from 'kysely';
 import type { MigrationDialect } from './helpers.js';

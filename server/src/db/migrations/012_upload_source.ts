@@ -2,7 +2,7 @@
  * How each version's files arrived: loose files, an archive by the format its bytes showed (zip,
  * rar, 7z), or a digest deploy (contracts/archive-formats.ts UploadSource). Null for versions
  * uploaded before it was recorded: the review page then names them as before
- * (docs/decisions.md "Review detail").
+ * (docs/decisions/review.md "Review detail").
  */
 import type { Kysely } from 'kysely';
 

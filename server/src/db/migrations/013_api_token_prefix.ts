@@ -1,6 +1,6 @@
 /**
  * The first characters of each API token (`sht_` and 8 more), kept beside its hash so the owner and
- * the administrators can tell tokens apart in a list (docs/decisions.md "API tokens"). Null for
+ * the administrators can tell tokens apart in a list (docs/decisions/deploys.md "API tokens"). Null for
  * tokens made before it was kept: their lists show the name only.
  */
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of uploads (docs/decisions.md "An answer is never lost"): the first upload an
+ * Idempotency keys of uploads (docs/decisions/review.md "An answer is never lost"): the first upload an
  * account made with a key, so that a retry with the same key answers with that upload's project
  * and version instead of storing (and charging) a second one. Kept a day.
  */

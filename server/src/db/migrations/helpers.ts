@@ -1,6 +1,8 @@
 import type { CreateTableBuilder } from 'kysely';
+import type { Dialect } from '../dialect.js';
 
-export type MigrationDialect = 'sqlite' | 'postgres';
+/** The engine a migration runs on (db/dialect.ts). */
+export type MigrationDialect = Dialect;
 
 /** An auto-incrementing integer primary key named id, written for each engine. */
 export function idColumn<T extends string>(

@@ -17,6 +17,15 @@ import * as m011 from './011_api_tokens_deploys.js';
 import * as m012 from './012_upload_source.js';
 import * as m013 from './013_api_token_prefix.js';
 import * as m014 from './014_upload_keys.js';
+import * as m015 from './015_taken_down_status.js';
+import * as m016 from './016_notifications.js';
+import * as m017 from './017_site_analytics.js';
+import * as m018 from './018_site_routing.js';
+import * as m019 from './019_site_names.js';
+import * as m020 from './020_deploy_site_name.js';
+import * as m021 from './021_custom_domains.js';
+import * as m024 from './024_content_check_traces.js';
+import * as m026 from './026_lockouts_retention.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -36,6 +45,15 @@ const all: Record<string, DialectMigration> = {
   '012_upload_source': m012,
   '013_api_token_prefix': m013,
   '014_upload_keys': m014,
+  '015_taken_down_status': m015,
+  '016_notifications': m016,
+  '017_site_analytics': m017,
+  '018_site_routing': m018,
+  '019_site_names': m019,
+  '020_deploy_site_name': m020,
+  '021_custom_domains': m021,
+  '024_content_check_traces': m024,
+  '026_lockouts_retention': m026,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */

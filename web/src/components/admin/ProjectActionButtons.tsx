@@ -12,13 +12,13 @@ const LOOKS: Record<ReviewAction, ButtonProps> = {
 };
 
 interface ProjectActionButtonsProps {
-  project: Pick<AdminProjectDto, 'id' | 'name' | 'status' | 'is_live'>;
+  project: Pick<AdminProjectDto, 'id' | 'name' | 'abilities'>;
   actions: ProjectActions;
   /** Only these actions, when allowed (the dashboard offers approve and reject only). */
   only?: readonly ReviewAction[];
 }
 
-/** The quick review buttons a project's current state allows: 通过 / 拒绝, 发布, 取消精选, 下线. */
+/** The quick review buttons the server allows now (abilities): 通过 / 拒绝, 设为精选, 取消精选, 下线. */
 export function ProjectActionButtons({ project, actions, only }: ProjectActionButtonsProps) {
   const allowed = allowedActions(project).filter((action) => !only || only.includes(action));
   if (allowed.length === 0) return null;

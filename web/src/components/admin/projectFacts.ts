@@ -1,5 +1,10 @@
 /** Small facts about a project that several admin screens show the same way. */
-import type { AdminProjectDto, ProjectDto, ReviewAction } from '@sitehall/contracts';
+import {
+  type AdminProjectDto,
+  type ProjectDto,
+  REVIEW_ACTIONS,
+  type ReviewAction,
+} from '@sitehall/contracts';
 
 /** "线上 v1，待审 v2": which version serves and which one the status is about. */
 export function versionSummary(
@@ -7,7 +12,10 @@ export function versionSummary(
 ): string {
   const { live_version: live, latest_version: latest, status } = project;
   if (latest === null) return '—';
-  if (live === null) return status === 'rejected' ? `v${latest}（未上线）` : `v${latest}`;
+  if (live === null) {
+    if (status === 'taken_down') return `v${latest}（已下线）`;
+    return status === 'rejected' ? `v${latest}（未上线）` : `v${latest}`;
+  }
   if (live === latest) return `线上 v${live}`;
   const newest = status === 'pending' ? '待审' : status === 'rejected' ? '已拒绝' : '最新';
   return `线上 v${live}，${newest} v${latest}`;
@@ -19,14 +27,9 @@ export function uploadTimeOf(project: Pick<AdminProjectDto, 'pending_since' | 'c
 }
 
 /**
- * The review actions the server allows from the project's state (server/src/policies/review.ts):
- * decisions on a waiting version, featuring a live one, taking any live site down.
+ * The review actions the server says this user may take now (ProjectDto.abilities, from the
+ * server's transition table), in the order the buttons show them.
  */
-export function allowedActions(project: Pick<ProjectDto, 'status' | 'is_live'>): ReviewAction[] {
-  const actions: ReviewAction[] = [];
-  if (project.status === 'pending') actions.push('approve', 'reject');
-  if (project.status === 'approved' && project.is_live) actions.push('publish');
-  if (project.status === 'published' && project.is_live) actions.push('unpublish');
-  if (project.is_live) actions.push('takedown');
-  return actions;
+export function allowedActions(project: Pick<ProjectDto, 'abilities'>): ReviewAction[] {
+  return REVIEW_ACTIONS.filter((action) => project.abilities[action]);
 }

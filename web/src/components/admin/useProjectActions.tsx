@@ -46,6 +46,18 @@ const PROMPTS: Partial<
   },
 };
 
+/** Actions without a reason that still ask first: featuring changes what every visitor sees first. */
+const CONFIRMS: Partial<
+  Record<ReviewAction, { title: (name: string) => string; content: string; okText: string }>
+> = {
+  publish: {
+    title: (name) => `将「${name}」设为精选？`,
+    content:
+      '精选项目在展厅中带有精选标记并优先展示。站点本来就已发布，设为精选不改变它能否访问；之后可以取消精选。',
+    okText: '设为精选',
+  },
+};
+
 export interface ProjectActions {
   /** Runs the action, asking for a reason first when the action needs one. */
   start: (project: ProjectRef, action: ReviewAction) => void;
@@ -56,7 +68,7 @@ export interface ProjectActions {
 }
 
 export function useProjectActions(): ProjectActions {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const decision = useReviewDecision();
   const [prompt, setPrompt] = useState<Prompt | null>(null);
 
@@ -71,7 +83,16 @@ export function useProjectActions(): ProjectActions {
   };
 
   const start = (project: ProjectRef, action: ReviewAction) => {
+    const confirm = CONFIRMS[action];
     if (ACTIONS_REQUIRING_COMMENT.includes(action)) setPrompt({ project, action });
+    else if (confirm)
+      modal.confirm({
+        title: confirm.title(project.name),
+        content: confirm.content,
+        okText: confirm.okText,
+        cancelText: '取消',
+        onOk: () => run(project, action),
+      });
     else void run(project, action);
   };
 

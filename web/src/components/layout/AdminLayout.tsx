@@ -2,6 +2,7 @@ import {
   AuditOutlined,
   DashboardOutlined,
   FileSearchOutlined,
+  GlobalOutlined,
   ProjectOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -13,6 +14,7 @@ const items: SideNavItem[] = [
   { to: '/admin/reviews', label: '审核', icon: <AuditOutlined aria-hidden /> },
   { to: '/admin/projects', label: '项目', icon: <ProjectOutlined aria-hidden /> },
   { to: '/admin/users', label: '用户', icon: <TeamOutlined aria-hidden /> },
+  { to: '/admin/domains', label: '自定义域名', icon: <GlobalOutlined aria-hidden /> },
   { to: '/admin/settings', label: '设置', icon: <SettingOutlined aria-hidden /> },
   { to: '/admin/audit-logs', label: '审计日志', icon: <FileSearchOutlined aria-hidden /> },
 ];

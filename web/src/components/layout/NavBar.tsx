@@ -11,7 +11,9 @@ import { type ReactNode, Suspense, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { lazyInShell } from '../../AppProviders';
 import { useAuth } from '../../hooks/useAuth';
+import { importChunk } from '../../lib/connection';
 import { BrandLogo } from '../BrandLogo';
+import { PartBoundary } from '../PartBoundary';
 import { PlainLinkButton } from '../PlainLinkButton';
 
 /** An entry of the console's side navigation (SideNavLayout), also listed in the phone menu here. */
@@ -26,11 +28,20 @@ export interface SideNavItem {
 // The bar itself is drawn without antd (it is on the home page's first load). Only signed-in people
 // see the user menu, and only narrow screens open the drawer: both load on demand, with antd.
 // The menu tells sign-out's outcome with antd's static message, so it needs no message host.
-const UserMenu = lazyInShell(async () => (await import('./UserMenu')).UserMenu, {
+// Without a connection their code waits for the server (the notice says so); code the server no
+// longer has leaves the part out, not the page (PartBoundary).
+const UserMenu = lazyInShell(async () => (await importChunk(() => import('./UserMenu'))).UserMenu, {
   inline: true,
   feedback: false,
 });
-const NavDrawer = lazyInShell(async () => (await import('./NavDrawer')).NavDrawer, {
+const NotificationBell = lazyInShell(
+  async () => (await importChunk(() => import('./NotificationBell'))).NotificationBell,
+  {
+    inline: true,
+    feedback: false,
+  },
+);
+const NavDrawer = lazyInShell(async () => (await importChunk(() => import('./NavDrawer'))).NavDrawer, {
   inline: true,
   feedback: false,
 });
@@ -120,10 +131,19 @@ export function NavBar({ section }: { section?: NavSection }) {
               注册用户
             </PlainLinkButton>
           )}
+          {user && (
+            <PartBoundary>
+              <Suspense fallback={<span className="notification-bell-placeholder" />}>
+                <NotificationBell />
+              </Suspense>
+            </PartBoundary>
+          )}
           {user ? (
-            <Suspense fallback={<span className="user-menu-placeholder" />}>
-              <UserMenu />
-            </Suspense>
+            <PartBoundary>
+              <Suspense fallback={<span className="user-menu-placeholder" />}>
+                <UserMenu />
+              </Suspense>
+            </PartBoundary>
           ) : (
             <PlainLinkButton to="/login" variant="primary">
               登录
@@ -143,33 +163,35 @@ export function NavBar({ section }: { section?: NavSection }) {
         </div>
       </div>
       {drawerUsed && (
-        <Suspense fallback={null}>
-          <NavDrawer open={drawerOpen} onClose={closeDrawer}>
-            <NavLinks items={items} vertical onNavigate={closeDrawer} />
-            {section && (
-              <div className="drawer-section">
-                <div className="drawer-section__title">{section.title}</div>
-                <NavLinks
-                  label={section.title}
-                  items={section.items.map((item) => ({ ...item, end: true }))}
-                  vertical
+        <PartBoundary>
+          <Suspense fallback={null}>
+            <NavDrawer open={drawerOpen} onClose={closeDrawer}>
+              <NavLinks items={items} vertical onNavigate={closeDrawer} />
+              {section && (
+                <div className="drawer-section">
+                  <div className="drawer-section__title">{section.title}</div>
+                  <NavLinks
+                    label={section.title}
+                    items={section.items.map((item) => ({ ...item, end: true }))}
+                    vertical
+                    onNavigate={closeDrawer}
+                  />
+                </div>
+              )}
+              {isAdmin && (
+                <PlainLinkButton
+                  to="/register"
+                  block
+                  icon={<UserAddOutlined aria-hidden />}
+                  className="drawer-register"
                   onNavigate={closeDrawer}
-                />
-              </div>
-            )}
-            {isAdmin && (
-              <PlainLinkButton
-                to="/register"
-                block
-                icon={<UserAddOutlined aria-hidden />}
-                className="drawer-register"
-                onNavigate={closeDrawer}
-              >
-                注册用户
-              </PlainLinkButton>
-            )}
-          </NavDrawer>
-        </Suspense>
+                >
+                  注册用户
+                </PlainLinkButton>
+              )}
+            </NavDrawer>
+          </Suspense>
+        </PartBoundary>
       )}
     </header>
   );

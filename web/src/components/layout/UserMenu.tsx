@@ -13,7 +13,7 @@ export function UserMenu() {
   if (!user) return null;
 
   // antd's static message, not App.useApp's: signing out removes this menu (and the message host
-  // around it) at once, and the home page it leads to has none of its own (docs/decisions.md
+  // around it) at once, and the home page it leads to has none of its own (docs/decisions/web-app.md
   // "Web app"). AntdShell gives static messages the app's theme.
   const signOut = async () => {
     const ok = await logout();

@@ -1,5 +1,5 @@
 /**
- * API tokens for the `sitehall` command line and CI (docs/decisions.md "API tokens"): create one
+ * API tokens for the `sitehall` command line and CI (docs/decisions/deploys.md "API tokens"): create one
  * (shown once, with a copy button), list them with their last use, revoke with a confirmation.
  */
 import { KeyOutlined } from '@ant-design/icons';
@@ -8,11 +8,39 @@ import { Alert, App, Button, Card, Empty, Form, Input, Popconfirm, Skeleton, Tab
 import { useState } from 'react';
 import { toApiError } from '../../api/client';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../api/tokens';
+import { type CliCommands, cliCommands } from '../../lib/cli-commands';
 import { applyFieldErrors, schemaRule } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
 
 interface NewTokenValues {
   name: string;
+}
+
+const COMMAND_STEPS: { key: keyof CliCommands; label: string }[] = [
+  { key: 'install', label: '安装命令行工具（需要 Node.js 20 或更新版本）' },
+  { key: 'login', label: '登录本服务器' },
+  { key: 'deploy', label: '部署一个文件夹' },
+];
+
+/** The exact commands for this server, each ready to copy (with the new token once there is one). */
+function CliCommandList({ token }: { token?: string }) {
+  const commands = cliCommands(window.location.origin, token);
+  return (
+    <ol className="cli-commands" aria-label="命令行用法">
+      {COMMAND_STEPS.map(({ key, label }) => (
+        <li key={key}>
+          <Typography.Text type="secondary">{label}</Typography.Text>
+          <Typography.Text
+            code
+            copyable={{ text: commands[key], tooltips: ['复制', '已复制'] }}
+            data-testid={`cli-${key}`}
+          >
+            {commands[key]}
+          </Typography.Text>
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 export function ApiTokensCard() {
@@ -51,6 +79,7 @@ export function ApiTokensCard() {
         用于命令行工具 <Typography.Text code>sitehall</Typography.Text>{' '}
         和持续集成部署。令牌只能管理你自己的项目和部署，不能用于管理后台或修改账号。
       </Typography.Paragraph>
+      {!created && <CliCommandList />}
       {created && (
         <Alert
           type="success"
@@ -60,13 +89,16 @@ export function ApiTokensCard() {
           className="profile-section__note"
           title={`令牌「${created.name}」已创建，请立即复制保存，它只显示这一次`}
           description={
-            <Typography.Text
-              code
-              copyable={{ text: created.token, tooltips: ['复制', '已复制'] }}
-              data-testid="new-api-token"
-            >
-              {created.token}
-            </Typography.Text>
+            <>
+              <Typography.Text
+                code
+                copyable={{ text: created.token, tooltips: ['复制', '已复制'] }}
+                data-testid="new-api-token"
+              >
+                {created.token}
+              </Typography.Text>
+              <CliCommandList token={created.token} />
+            </>
           }
         />
       )}

@@ -1,6 +1,6 @@
 /**
  * The avatar field: a picture chosen from the computer, kept as a data: URL in the account
- * (docs/decisions.md "Avatars": never an address, so no viewer's browser asks another host). The
+ * (docs/decisions/accounts.md "Avatars": never an address, so no viewer's browser asks another host). The
  * form's rule (contracts `avatar`) says what is wrong with a file: its type or its size.
  */
 import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';

@@ -1,6 +1,6 @@
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { avatar, email, messages, newPassword, type UserDto } from '@sitehall/contracts';
-import { Alert, App, Button, Card, Col, Descriptions, Form, Input, Row, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Descriptions, Form, Input, Row, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useUpdateProfile } from '../../api/auth';
 import { type ApiError, toApiError } from '../../api/client';
@@ -189,6 +189,46 @@ function PasswordForm({ username }: { username: string }) {
   );
 }
 
+/** Whether notices also come by e-mail (docs/notifications.md); they always appear under the bell. */
+function NotificationSettings({ user }: { user: UserDto }) {
+  const { setUser } = useAuth();
+  const { message } = App.useApp();
+  const update = useUpdateProfile();
+  const toggle = (on: boolean) =>
+    update.mutate(
+      { email_notifications: on },
+      {
+        onSuccess: ({ user: saved }) => {
+          setUser(saved);
+          message.success(on ? messages.notification.emailOn : messages.notification.emailOff);
+        },
+        onError: (failure) => message.error(toApiError(failure).message),
+      },
+    );
+  return (
+    <Card title="通知" className="profile-section">
+      <div className="profile-notify">
+        <div>
+          <Typography.Text strong id="email-notifications-label">
+            邮件通知
+          </Typography.Text>
+          <Typography.Paragraph type="secondary" className="profile-notify__hint">
+            审核结果、下线、新版本上线与回滚{user.role === 'admin' ? '，以及新的待审核上传' : ''}
+            会出现在右上角的通知中；开启后也会发送到你的邮箱
+            {user.email ? `（${user.email}）` : '（请先在「基本资料」中填写邮箱）'}。
+          </Typography.Paragraph>
+        </div>
+        <Switch
+          aria-labelledby="email-notifications-label"
+          checked={user.email_notifications}
+          loading={update.isPending}
+          onChange={toggle}
+        />
+      </div>
+    </Card>
+  );
+}
+
 export function ProfilePage() {
   const { user } = useAuth();
   if (!user) return null;
@@ -203,6 +243,7 @@ export function ProfilePage() {
           <div className="profile-stack">
             <ProfileForm user={user} />
             <PasswordForm username={user.username} />
+            <NotificationSettings user={user} />
             <ApiTokensCard />
           </div>
         </Col>

@@ -10,11 +10,14 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { useProject } from '../../api/projects';
+import { CustomDomainsCard } from '../../components/CustomDomainsCard';
 import { DetailSkeleton } from '../../components/DetailSkeleton';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
+import { SiteRoutingCard } from '../../components/SiteRoutingCard';
 import { UsabilityCard } from '../../components/UsabilityFindings';
 import { VersionsCard } from '../../components/VersionsCard';
+import { AnalyticsCard } from './AnalyticsCard';
 import { FilesCard, ReviewHistoryCard } from './HistoryCards';
 import { EditProjectModal, NewVersionModal } from './ProjectModals';
 import { BasicInfoCard, FileInfoCard, StatusNotice } from './ProjectOverview';
@@ -103,6 +106,8 @@ export function ProjectDetailPage() {
             <FileInfoCard project={project} />
             <UsabilityCard findings={project.usability_findings} className="detail-card" />
             <FilesCard project={project} />
+            <SiteRoutingCard project={project} editable className="detail-card" />
+            <CustomDomainsCard projectId={project.id} className="detail-card" />
             <VersionsCard project={project} className="detail-card" audience="owner" />
             <ReviewHistoryCard comments={project.review_comments ?? []} />
           </div>
@@ -116,6 +121,7 @@ export function ProjectDetailPage() {
             />
             <AccessCard project={project} />
             <StatsCard project={project} />
+            <AnalyticsCard projectId={project.id} />
           </div>
         </Col>
       </Row>

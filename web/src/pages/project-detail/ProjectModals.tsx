@@ -1,4 +1,7 @@
-/** Editing a project's name, description and visibility, and uploading a new version of its files. */
+/**
+ * Editing a project's name, site name, description and visibility, and uploading a new version of
+ * its files.
+ */
 import { CloudUploadOutlined } from '@ant-design/icons';
 import {
   DESCRIPTION_MAX,
@@ -13,6 +16,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { errorMessage, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
 import { newUploadKey, useUpdateProject, useUploadVersion } from '../../api/projects';
+import { SiteNameItem } from '../../components/SiteNameField';
 import { UploadDropzone } from '../../components/UploadDropzone';
 import { useUploadTask } from '../../hooks/useUploadTask';
 import { applyFieldErrors, characterCounter, schemaRule } from '../../lib/form';
@@ -26,6 +30,8 @@ import {
 
 interface EditValues {
   name: string;
+  /** The site's name (docs/decisions/names.md); a rename keeps the old address for 30 days. */
+  site_name: string;
   description: string;
   is_public: boolean;
 }
@@ -39,6 +45,7 @@ interface ModalProps {
 export function EditProjectModal({ project, open, onClose }: ModalProps) {
   const [form] = Form.useForm<EditValues>();
   const update = useUpdateProject(project.id);
+  const config = usePublicConfig();
   const { message } = App.useApp();
   const [error, setError] = useState<string | null>(null);
 
@@ -47,6 +54,7 @@ export function EditProjectModal({ project, open, onClose }: ModalProps) {
     setError(null);
     form.setFieldsValue({
       name: project.name,
+      site_name: project.site_name ?? '',
       description: project.description ?? '',
       is_public: project.is_public,
     });
@@ -54,17 +62,24 @@ export function EditProjectModal({ project, open, onClose }: ModalProps) {
 
   const save = async (values: EditValues) => {
     setError(null);
+    // Sent only when changed: an empty field keeps the name (a site's name can change, not go).
+    const siteName = values.site_name?.trim().toLowerCase() ?? '';
+    const renamed = siteName !== '' && siteName !== project.site_name;
     try {
       await update.mutateAsync({
         name: values.name.trim(),
+        ...(renamed ? { site_name: siteName } : {}),
         description: values.description.trim(),
         is_public: values.is_public,
       });
-      message.success(messages.project.updated);
+      message.success(
+        renamed && project.site_name ? messages.project.siteNameRenamed : messages.project.updated,
+      );
       onClose();
     } catch (failure) {
       const apiError = toApiError(failure);
-      if (!applyFieldErrors(form, apiError, ['name', 'description', 'is_public'])) setError(apiError.message);
+      if (!applyFieldErrors(form, apiError, ['name', 'site_name', 'description', 'is_public']))
+        setError(apiError.message);
     }
   };
 
@@ -84,6 +99,17 @@ export function EditProjectModal({ project, open, onClose }: ModalProps) {
         <Form.Item label="项目名称" name="name" required rules={[schemaRule(projectName)]}>
           <Input count={characterCounter(PROJECT_NAME_MAX)} autoComplete="off" />
         </Form.Item>
+        {config.data && (
+          <SiteNameItem
+            projectId={project.id}
+            config={config.data}
+            extra={
+              project.site_name
+                ? '改名后，旧地址在 30 天内跳转到新地址，之后旧名字可被他人使用。'
+                : '小写字母、数字和连字符，以字母开头；设置后站点通过这个名字访问。'
+            }
+          />
+        )}
         <Form.Item label="项目描述" name="description" rules={[schemaRule(projectDescription)]}>
           <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} count={characterCounter(DESCRIPTION_MAX)} />
         </Form.Item>

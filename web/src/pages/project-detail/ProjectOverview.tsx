@@ -10,6 +10,32 @@ import { uploadTypeLabel } from '../../lib/project-labels';
 import { liveVersionNote } from '../../lib/project-status';
 
 export function StatusNotice({ project, onNewVersion }: { project: ProjectDto; onNewVersion: () => void }) {
+  if (project.status === 'taken_down') {
+    return (
+      <Alert
+        className="detail-notice"
+        type="error"
+        showIcon
+        title="站点已被管理员下线"
+        description={
+          <div className="detail-notice__body">
+            <div>
+              <Typography.Text type="secondary">下线原因：</Typography.Text>
+              <span data-testid="takedown-reason">{project.takedownReason || '管理员未填写原因'}</span>
+            </div>
+            <Typography.Text type="secondary">
+              站点已停止访问并从展厅移除。请根据原因修改后上传新版本，审核通过后会重新上线。
+            </Typography.Text>
+          </div>
+        }
+        action={
+          <Button size="small" icon={<CloudUploadOutlined aria-hidden />} onClick={onNewVersion}>
+            上传新版本
+          </Button>
+        }
+      />
+    );
+  }
   if (project.status === 'rejected') {
     return (
       <Alert

@@ -11,7 +11,8 @@ import { App, Button, Card, Descriptions, Statistic } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
 import { useDeleteProject, useDownloadProject } from '../../api/projects';
-import { absoluteUrl, PreviewPanel } from '../../components/PreviewPanel';
+import { PreviewPanel } from '../../components/PreviewPanel';
+import { useSiteAddress } from '../../hooks/useSiteAddress';
 import { formatDateTime } from '../../lib/format';
 
 interface ActionsCardProps {
@@ -25,6 +26,7 @@ export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps)
   const navigate = useNavigate();
   const download = useDownloadProject();
   const remove = useDeleteProject();
+  const siteAddress = useSiteAddress();
 
   const startDownload = async () => {
     try {
@@ -60,7 +62,7 @@ export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps)
             type="primary"
             block
             icon={<GlobalOutlined aria-hidden />}
-            href={absoluteUrl(project.access_url)}
+            href={siteAddress(project.access_url)}
             target="_blank"
             rel="noopener noreferrer"
           >

@@ -8,6 +8,7 @@ import {
 } from '@ant-design/icons';
 import { formatBytes, messages, type PublicProjectDto } from '@sitehall/contracts';
 import { useState } from 'react';
+import { useSiteAddress } from '../../hooks/useSiteAddress';
 import { formatDate } from '../../lib/format';
 
 const TONES = ['indigo', 'sky', 'emerald', 'amber', 'rose', 'violet'] as const;
@@ -20,6 +21,7 @@ function toneOf(id: number): string {
 /** One site of the showcase: what it is, who made it, and a button that opens it in a new tab. */
 export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
   const initial = Array.from(project.name.trim())[0] ?? '站';
+  const siteAddress = useSiteAddress();
   // The rendered picture (docs/render.md), with the letter where there is none or it fails to load.
   const [broken, setBroken] = useState(false);
   const picture = project.thumbnail_url && !broken ? project.thumbnail_url : null;
@@ -83,7 +85,7 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
         {project.access_url ? (
           <a
             className="sh-btn sh-btn--primary sh-btn--block"
-            href={project.access_url}
+            href={siteAddress(project.access_url)}
             target="_blank"
             rel="noopener noreferrer"
             aria-label={`访问 ${project.name}`}

@@ -5,12 +5,13 @@ import { lazyInShell } from '../../AppProviders';
 import { errorMessage } from '../../api/client';
 import { showcaseFiltersOf, useShowcase } from '../../api/showcase';
 import { PageHeader } from '../../components/PageHeader';
+import { importChunk } from '../../lib/connection';
 import { ShowcaseCard } from './ShowcaseCard';
 import './showcase.css';
 
 // The first view (header, cards, list) is plain markup; the parts drawn with antd load on demand,
 // antd with them, once the first page of projects has come (docs/benchmarks.md, web app load).
-const loadControls = () => import('./ShowcaseControls');
+const loadControls = () => importChunk(() => import('./ShowcaseControls'));
 const FilterControls = lazyInShell(async () => (await loadControls()).ShowcaseFilterControls, {
   feedback: false,
 });

@@ -9,14 +9,17 @@ import {
   DESCRIPTION_MAX,
   format,
   formatBytes,
+  leastStoredBytes,
   messages,
   PROJECT_NAME_MAX,
   type PublicConfigDto,
   projectDescription,
   projectName,
+  type StorageUsageDto,
 } from '@sitehall/contracts';
 import {
   Alert,
+  type AlertRef,
   App,
   Button,
   Card,
@@ -34,9 +37,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
-import { newUploadKey, useMyProjects, useUploadProject } from '../../api/projects';
+import { newUploadKey, projectsApi, useMyProjects, useUploadProject } from '../../api/projects';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
+import { SiteNameItem } from '../../components/SiteNameField';
 import { StorageUsage } from '../../components/StorageUsage';
 import { UploadDropzone } from '../../components/UploadDropzone';
 import { useUploadTask } from '../../hooks/useUploadTask';
@@ -53,10 +57,12 @@ import {
 interface UploadValues {
   project_name: string;
   description?: string;
+  /** The site's name (docs/decisions/names.md): suggested from the project name, editable. */
+  site_name?: string;
   files: PickedFile[];
 }
 
-const SERVER_FIELDS = ['project_name', 'description', 'files', 'upload_type'] as const;
+const SERVER_FIELDS = ['project_name', 'description', 'site_name', 'files', 'upload_type'] as const;
 
 const filesRule = {
   validator: async (_rule: unknown, value: PickedFile[] | undefined) => {
@@ -142,12 +148,46 @@ function UploadGuide({ config }: { config: PublicConfigDto }) {
   );
 }
 
+/** The server's refusal of files that can't fit in what is left of the quota; null when they may. */
+export function quotaRefusal(storage: StorageUsageDto, files: PickedFile[]): string | null {
+  const bytes = files.reduce((sum, f) => sum + f.file.size, 0);
+  if (storage.used_bytes + leastStoredBytes(bytes) <= storage.quota_bytes) return null;
+  return format(messages.project.storageQuotaExceededDeclared, {
+    used: formatBytes(storage.used_bytes),
+    quota: formatBytes(storage.quota_bytes),
+    needed: formatBytes(bytes),
+  });
+}
+
 function UploadForm({ config }: { config: PublicConfigDto }) {
   const rules = useMemo(() => rulesFromConfig(config), [config]);
   const [form] = Form.useForm<UploadValues>();
   const files: PickedFile[] = Form.useWatch('files', form) ?? [];
+  const projectNameValue: string = Form.useWatch('project_name', form) ?? '';
+  // The site name follows the project name (its pinyin, made free by the server) until edited.
+  const siteNameEdited = useRef(false);
+  useEffect(() => {
+    const from = projectNameValue.trim();
+    if (siteNameEdited.current || from === '') return;
+    let current = true;
+    const timer = setTimeout(() => {
+      projectsApi
+        .siteName({ from })
+        .then((answer) => {
+          if (!current || siteNameEdited.current || !answer.name) return;
+          form.setFieldValue('site_name', answer.name);
+        })
+        .catch(() => undefined);
+    }, 400);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [projectNameValue, form]);
   const upload = useUploadProject();
   const task = useUploadTask();
+  // The guide's own query (shared): the owner's used space and quota.
+  const storage = useMyProjects({ status: 'all', page: 1, page_size: DASHBOARD_RECENT_COUNT }).data?.storage;
   const navigate = useNavigate();
   const { message, modal } = App.useApp();
   const [submitError, setSubmitError] = useState<string | null>(null);
@@ -167,6 +207,11 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
   // the buttons under it) into view as the upload starts.
   const showProgress = useCallback((bar: HTMLDivElement | null) => {
     bar?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+  }, []);
+  // A failure is drawn at the top of the form, above the viewport once the page has scrolled down
+  // to the button (−182 px on a laptop, −403 px on a phone): bring it to where the user looks.
+  const showError = useCallback((alert: AlertRef | null) => {
+    alert?.nativeElement?.scrollIntoView?.({ block: 'center' });
   }, []);
   useEffect(() => {
     // One question per attempt to leave, however often this runs while it is open.
@@ -199,11 +244,20 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
 
   const submit = async (values: UploadValues) => {
     setSubmitError(null);
+    // Files sure to pass the quota are refused here, with the server's words, before a byte is
+    // sent: the server's own check of the declared length, on the files' sizes (which are less).
+    const refused = storage && quotaRefusal(storage, values.files);
+    if (refused) {
+      setSubmitError(refused);
+      return;
+    }
     busyRef.current = true;
     try {
+      const siteName = values.site_name?.trim();
       const body = uploadFormData(values.files, {
         project_name: values.project_name,
         description: values.description ?? '',
+        ...(siteName ? { site_name: siteName } : {}),
       });
       const { project } = await upload.mutateAsync({
         form: body,
@@ -245,12 +299,16 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
             form={form}
             layout="vertical"
             onFinish={submit}
-            initialValues={{ project_name: '', description: '', files: [] }}
+            initialValues={{ project_name: '', description: '', site_name: '', files: [] }}
+            onValuesChange={(changed: Partial<UploadValues>) => {
+              if ('site_name' in changed) siteNameEdited.current = true;
+            }}
             disabled={busy}
             requiredMark
           >
             {submitError && (
               <Alert
+                ref={showError}
                 className="upload-card__alert"
                 type="error"
                 showIcon
@@ -266,6 +324,11 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
                 autoComplete="off"
               />
             </Form.Item>
+            <SiteNameItem
+              projectId={null}
+              config={config}
+              extra="小写字母、数字和连字符，以字母开头；站点上线后可以通过这个名字访问。"
+            />
             <Form.Item label="项目描述" name="description" rules={[schemaRule(projectDescription)]}>
               <Input.TextArea
                 placeholder="简单介绍一下这个网站（可选）"

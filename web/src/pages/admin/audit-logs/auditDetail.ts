@@ -1,6 +1,5 @@
 /** The audit log's detail objects as short Chinese text. */
 import {
-  ADMIN_STATUS_LABELS,
   ARCHIVE_FORMAT_KEYS,
   ARCHIVE_FORMATS,
   formatBytes,
@@ -10,6 +9,7 @@ import {
   SETTINGS,
   type SettingDescriptor,
   type SettingKey,
+  STATUS_LABELS,
   settingOf,
 } from '@sitehall/contracts';
 import { DEPLOY_LABEL } from '../../../lib/project-labels';
@@ -90,7 +90,7 @@ function valueText(key: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (typeof value === 'number' && BYTE_KEYS.has(key)) return formatBytes(value);
   if (typeof value === 'string' && LABELLED_KEYS.has(key)) {
-    if (Object.hasOwn(ADMIN_STATUS_LABELS, value)) return ADMIN_STATUS_LABELS[value as ProjectStatus];
+    if (Object.hasOwn(STATUS_LABELS, value)) return STATUS_LABELS[value as ProjectStatus];
     if (Object.hasOwn(ROLE_LABELS, value)) return ROLE_LABELS[value as Role];
   }
   if (typeof value === 'string' && key === 'type') return TYPE_LABELS[value] ?? value;

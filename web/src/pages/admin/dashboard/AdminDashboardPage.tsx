@@ -77,15 +77,15 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
     },
     {
       key: 'approved',
-      title: '已通过',
-      value: projects.approved,
+      title: '已发布',
+      value: projects.approved + projects.published,
       icon: <CheckCircleOutlined />,
       tone: 'emerald',
       footer: (
         <>
           <TrendIndicator trend={weekly.approvals} label="通过较上周" />
           <span>
-            已发布 {projects.published} · 本周通过 {weekly.approvals.this_week}
+            精选 {projects.published} · 本周通过 {weekly.approvals.this_week}
           </span>
         </>
       ),
@@ -99,7 +99,9 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       footer: (
         <>
           <TrendIndicator trend={weekly.rejections} label="拒绝较上周" />
-          <span>本周拒绝或下线 {weekly.rejections.this_week} 次</span>
+          <span>
+            已下线 {projects.taken_down} · 本周拒绝或下线 {weekly.rejections.this_week} 次
+          </span>
         </>
       ),
     },

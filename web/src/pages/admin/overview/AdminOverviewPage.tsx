@@ -87,10 +87,10 @@ export function AdminOverviewPage() {
                 {
                   key: 'published',
                   title: '已发布',
-                  value: stats.data.projects.published,
+                  value: stats.data.projects.approved + stats.data.projects.published,
                   icon: <GlobalOutlined />,
                   tone: 'emerald',
-                  footer: `已通过 ${stats.data.projects.approved} 个`,
+                  footer: `其中精选 ${stats.data.projects.published} 个`,
                 },
               ].map(({ key, ...card }) => (
                 <Col key={key} xs={24} sm={12} xl={6}>

@@ -6,7 +6,6 @@ import {
   StarFilled,
 } from '@ant-design/icons';
 import {
-  ADMIN_STATUS_LABELS,
   ADMIN_TABS,
   type AdminProjectDto,
   type AdminTab,
@@ -14,6 +13,7 @@ import {
   formatBytes,
   messages,
   REVIEW_ACTION_LABELS,
+  STATUS_LABELS,
 } from '@sitehall/contracts';
 import {
   App,
@@ -42,6 +42,7 @@ import { useRowSelection, useStayOnExistingPage } from '../../../components/admi
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { useSiteAddress } from '../../../hooks/useSiteAddress';
 import { useWideLayout } from '../../../hooks/useWideLayout';
 import { formatDate } from '../../../lib/format';
 import './projects.css';
@@ -133,6 +134,7 @@ export function AdminProjectsPage() {
   const selection = useRowSelection(list.query);
   const wide = useWideLayout();
   const back = useReturnState();
+  const siteAddress = useSiteAddress();
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
 
   const counts = projects.data?.counts;
@@ -168,7 +170,7 @@ export function AdminProjectsPage() {
         <Space size={6}>
           {project.is_live && project.access_url ? (
             <Typography.Link
-              href={project.access_url}
+              href={siteAddress(project.access_url)}
               target="_blank"
               rel="noopener noreferrer"
               aria-label={`打开 ${project.name} 的站点`}
@@ -228,7 +230,7 @@ export function AdminProjectsPage() {
   ];
 
   const statusOptions = ADMIN_TABS.map((tab) => {
-    const label = tab === 'all' ? '全部状态' : ADMIN_STATUS_LABELS[tab];
+    const label = tab === 'all' ? '全部状态' : STATUS_LABELS[tab];
     return { value: tab, label: counts ? `${label}（${counts[tab]}）` : label };
   });
 

@@ -7,7 +7,7 @@ import {
   formatBytes,
   messages,
 } from '@sitehall/contracts';
-import { Alert, Button, Card, Empty, Modal, Spin, Table, type TableProps, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Grid, Modal, Spin, Table, type TableProps, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useAdminSource } from '../../../api/admin';
 import { errorMessage } from '../../../api/client';
@@ -121,47 +121,77 @@ function FindingLocation({ finding, projectId }: { finding: ContentFinding; proj
   );
 }
 
-const columnsFor = (projectId: number | null): TableProps<ContentFinding>['columns'] => [
-  {
-    title: '级别',
-    dataIndex: 'severity',
-    key: 'severity',
-    width: 90,
-    filters: SEVERITIES.map((s) => ({ text: CONTENT_CHECK_LEVEL_LABELS[s], value: s })),
-    onFilter: (value, finding) => finding.severity === value,
-    sorter: (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity],
-    render: (severity: ContentCheckSeverity) => (
-      <Tag color={LEVEL_COLORS[severity]}>{CONTENT_CHECK_LEVEL_LABELS[severity]}</Tag>
-    ),
-  },
-  {
-    title: '类型',
-    dataIndex: 'kind',
-    key: 'kind',
-    width: 130,
-    render: (kind: ContentFinding['kind']) => CONTENT_CHECK_KIND_LABELS[kind] ?? kind,
-  },
-  { title: '说明', dataIndex: 'message', key: 'message' },
-  {
-    title: '位置',
-    key: 'location',
-    width: 220,
-    render: (_, finding) => (
-      <div>
-        <FindingLocation finding={finding} projectId={projectId} />
-        {finding.excerpt && (
-          <Typography.Text
-            type="secondary"
-            className="finding-excerpt-inline"
-            ellipsis={{ tooltip: finding.excerpt }}
-          >
-            {finding.excerpt}
-          </Typography.Text>
-        )}
-      </div>
-    ),
-  },
-];
+/** A finding's line as the check saw it, wrapped (never cut: it is what the reviewer reads). */
+function FindingExcerpt({ finding }: { finding: ContentFinding }) {
+  if (!finding.excerpt) return null;
+  return <code className="finding-excerpt-inline">{finding.excerpt}</code>;
+}
+
+const severityColumn: NonNullable<TableProps<ContentFinding>['columns']>[number] = {
+  title: '级别',
+  dataIndex: 'severity',
+  key: 'severity',
+  width: 88,
+  filters: SEVERITIES.map((s) => ({ text: CONTENT_CHECK_LEVEL_LABELS[s], value: s })),
+  onFilter: (value, finding) => finding.severity === value,
+  sorter: (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity],
+  render: (severity: ContentCheckSeverity) => (
+    <Tag color={LEVEL_COLORS[severity]}>{CONTENT_CHECK_LEVEL_LABELS[severity]}</Tag>
+  ),
+};
+
+const kindLabel = (kind: ContentFinding['kind']) => CONTENT_CHECK_KIND_LABELS[kind] ?? kind;
+
+/**
+ * Wide: level, type, what and where, at fixed widths (the table lays out fixed, so a long address
+ * in one message can't squeeze 类型 to a character a line). Narrow (a phone): level, and the rest
+ * stacked in one cell.
+ */
+const columnsFor = (projectId: number | null, narrow: boolean): TableProps<ContentFinding>['columns'] =>
+  narrow
+    ? [
+        severityColumn,
+        {
+          title: '说明',
+          key: 'message',
+          render: (_, finding) => (
+            <div className="finding-stack">
+              <Typography.Text strong className="finding-kind">
+                {kindLabel(finding.kind)}
+              </Typography.Text>
+              <div className="finding-message">{finding.message}</div>
+              <FindingLocation finding={finding} projectId={projectId} />
+              <FindingExcerpt finding={finding} />
+            </div>
+          ),
+        },
+      ]
+    : [
+        severityColumn,
+        {
+          title: '类型',
+          dataIndex: 'kind',
+          key: 'kind',
+          width: 128,
+          render: (kind: ContentFinding['kind']) => <span className="finding-kind">{kindLabel(kind)}</span>,
+        },
+        {
+          title: '说明',
+          key: 'message',
+          render: (_, finding) => (
+            <div className="finding-stack">
+              <div className="finding-message">{finding.message}</div>
+              <FindingExcerpt finding={finding} />
+            </div>
+          ),
+        },
+        {
+          title: '位置',
+          key: 'location',
+          width: 180,
+          render: (_, finding) => <FindingLocation finding={finding} projectId={projectId} />,
+        },
+      ];
 
 /** What the automatic check covers and what it does not: shown with a report without risk findings. */
 export function CheckCoverage() {
@@ -216,6 +246,8 @@ interface ContentCheckCardProps {
 
 /** The automatic content check of the newest version: what a reviewer should look at first. */
 export function ContentCheckCard({ check, version, projectId = null }: ContentCheckCardProps) {
+  // Known once antd has asked the window (undefined on the first render): wide until then.
+  const narrow = Grid.useBreakpoint().md === false;
   if (!check) {
     return (
       <Card title="内容检查" className="review-detail__card">
@@ -269,11 +301,11 @@ export function ContentCheckCard({ check, version, projectId = null }: ContentCh
           rowKey={(finding) =>
             `${finding.severity}|${finding.kind}|${finding.file}|${finding.line}|${finding.message}`
           }
-          columns={columnsFor(projectId)}
+          columns={columnsFor(projectId, narrow)}
           dataSource={risks}
           size="small"
+          tableLayout="fixed"
           pagination={risks.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
-          scroll={{ x: 640 }}
           className="check-findings"
         />
       ) : (

@@ -13,13 +13,14 @@ import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
 import { REASON_MAX } from '../../../components/admin/ReasonModal';
 import { applyFieldErrors } from '../../../lib/form';
+import { DECISION_ID } from './DecisionBar';
 
 const m = messages.review;
 
 const OPTION_LABELS: Record<ReviewAction, string> = {
   approve: REVIEW_ACTION_LABELS.approve,
   reject: REVIEW_ACTION_LABELS.reject,
-  publish: `${REVIEW_ACTION_LABELS.publish}（展厅精选）`,
+  publish: `${REVIEW_ACTION_LABELS.publish}（在展厅标记并优先展示）`,
   unpublish: REVIEW_ACTION_LABELS.unpublish,
   takedown: REVIEW_ACTION_LABELS.takedown,
 };
@@ -27,7 +28,7 @@ const OPTION_LABELS: Record<ReviewAction, string> = {
 const EFFECTS: Record<ReviewAction, string> = {
   approve: '通过后此版本立即上线，并出现在展厅中（项目公开时）。',
   reject: '拒绝后所有者会看到原因；已上线的旧版本继续提供访问。',
-  publish: '发布后项目在展厅中标记为精选并优先展示。',
+  publish: '设为精选后项目在展厅中标记为精选并优先展示；站点本来就已发布。',
   unpublish: '取消精选后项目仍然在线，只是不再标记为精选。',
   takedown: '下线后站点立即无法访问，并从展厅移除；所有者需上传新版本重新审核。',
 };
@@ -60,7 +61,7 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
   };
 
   return (
-    <Card title="审核决定" className="review-detail__card review-decision">
+    <Card title="审核决定" id={DECISION_ID} className="review-detail__card review-decision">
       <div className="review-decision__current">
         <span>当前状态</span>
         <AdminStatusTag status={project.status} />
@@ -71,7 +72,11 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
           type="info"
           showIcon
           title="当前没有可执行的审核操作"
-          description="项目已被拒绝且未上线，所有者上传新版本后会重新进入待审核。"
+          description={
+            project.status === 'taken_down'
+              ? '项目已下线，所有者上传新版本后会重新进入待审核。'
+              : '项目已被拒绝且未上线，所有者上传新版本后会重新进入待审核。'
+          }
         />
       ) : (
         <Form<DecisionValues> form={form} layout="vertical" onFinish={submit} requiredMark={false}>

@@ -32,6 +32,7 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
     dataIndex: 'mime_type',
     key: 'mime',
     width: 200,
+    responsive: ['md'],
     render: (mime: string) => <Typography.Text type="secondary">{mime}</Typography.Text>,
   },
 ];
@@ -55,7 +56,7 @@ export function FilesCard({ project }: { project: ProjectDto }) {
         size="small"
         columns={fileColumns}
         dataSource={files}
-        scroll={{ x: 600 }}
+        scroll={{ x: 480 }}
         pagination={
           files.length > 10
             ? { pageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100] }

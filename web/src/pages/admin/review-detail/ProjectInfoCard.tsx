@@ -17,6 +17,7 @@ import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { versionSummary } from '../../../components/admin/projectFacts';
 import { ProjectPicture } from '../../../components/ProjectPicture';
+import { useSiteAddress } from '../../../hooks/useSiteAddress';
 import { formatDateTime } from '../../../lib/format';
 import { uploadSourceLabel } from '../../../lib/project-labels';
 import { ReviewPreview } from './ReviewPreview';
@@ -26,6 +27,7 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
   const createPreview = useCreatePreview();
   const download = useDownloadProject();
   const rerender = useRerender();
+  const siteAddress = useSiteAddress();
   const [preview, setPreview] = useState<PreviewTokenDto | null>(null);
 
   const openPreview = async () => {
@@ -98,8 +100,8 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
       label: '访问地址',
       span: 'filled' as const,
       children: project.access_url ? (
-        <Typography.Link href={project.access_url} target="_blank" rel="noopener noreferrer">
-          {project.access_url} <ExportOutlined aria-hidden />
+        <Typography.Link href={siteAddress(project.access_url)} target="_blank" rel="noopener noreferrer">
+          {siteAddress(project.access_url)} <ExportOutlined aria-hidden />
         </Typography.Link>
       ) : (
         <Typography.Text type="secondary">未上线</Typography.Text>

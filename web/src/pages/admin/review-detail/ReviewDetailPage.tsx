@@ -9,8 +9,10 @@ import { returnTarget } from '../../../components/admin/returnTo';
 import { DetailSkeleton } from '../../../components/DetailSkeleton';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { SiteRoutingCard } from '../../../components/SiteRoutingCard';
 import { VersionsCard } from '../../../components/VersionsCard';
 import { ContentCheckCard } from './ContentCheckCard';
+import { DecisionBar } from './DecisionBar';
 import { DecisionCard } from './DecisionCard';
 import { FilesCard } from './FilesCard';
 import { ProjectInfoCard } from './ProjectInfoCard';
@@ -128,9 +130,10 @@ export function ReviewDetailPage() {
       <Row gutter={[16, 16]} className="review-detail">
         <Col xs={24} xl={16} className="review-detail__main">
           <ProjectInfoCard project={project} />
-          {diff && <VersionDiffCard diff={diff} />}
+          {diff && <VersionDiffCard diff={diff} projectId={project.id} />}
           <ContentCheckCard check={check} version={checkVersion} projectId={project.id} />
           <FilesCard project={project} />
+          <SiteRoutingCard project={project} editable={false} className="review-detail__card" />
           <VersionsCard project={project} className="review-detail__card" />
         </Col>
         <Col xs={24} xl={8} className="review-detail__side">
@@ -140,6 +143,7 @@ export function ReviewDetailPage() {
           <ReviewHistoryCard comments={project.review_comments ?? []} />
         </Col>
       </Row>
+      <DecisionBar project={project} />
     </>
   );
 }

@@ -1,10 +1,10 @@
 import {
-  ADMIN_STATUS_LABELS,
   type AdminProjectCounts,
   type AdminProjectDto,
   type AdminTab,
   CONTENT_CHECK_LEVEL_LABELS,
   messages,
+  STATUS_LABELS,
 } from '@sitehall/contracts';
 import { Badge, Card, Select, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router-dom';
@@ -39,21 +39,23 @@ const RISK_OPTIONS: Array<{ value: AdminRiskFilter; label: string }> = [
   { value: 'unchecked', label: messages.review.contentCheck.notChecked },
 ];
 
-/** The tabs in the spec's order: all, pending, approved, rejected, published. */
+/** The tabs in the spec's order (all, pending, approved, rejected, published), then taken down. */
 const TABS: Array<{ key: AdminTab; label: string }> = [
   { key: 'all', label: '全部' },
-  { key: 'pending', label: ADMIN_STATUS_LABELS.pending },
-  { key: 'approved', label: ADMIN_STATUS_LABELS.approved },
-  { key: 'rejected', label: ADMIN_STATUS_LABELS.rejected },
-  { key: 'published', label: ADMIN_STATUS_LABELS.published },
+  { key: 'pending', label: STATUS_LABELS.pending },
+  { key: 'approved', label: STATUS_LABELS.approved },
+  { key: 'rejected', label: STATUS_LABELS.rejected },
+  { key: 'published', label: STATUS_LABELS.published },
+  { key: 'taken_down', label: STATUS_LABELS.taken_down },
 ];
 
 const EMPTY_TEXT: Record<AdminTab, string> = {
   all: '暂无项目',
   pending: '暂无待审核的项目',
-  approved: '暂无已通过的项目',
+  approved: '暂无已发布的项目',
   rejected: '暂无已拒绝的项目',
-  published: '暂无已发布的项目',
+  published: '暂无精选的项目',
+  taken_down: '暂无已下线的项目',
 };
 
 function tabItems(counts: AdminProjectCounts | undefined) {

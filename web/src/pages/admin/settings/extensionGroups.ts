@@ -1,18 +1,12 @@
-import { ARCHIVE_EXTENSIONS } from '@sitehall/contracts';
+import { FILE_TYPE_GROUPS, type FileTypeGroup, fileTypesWhere } from '@sitehall/contracts';
 
-/** The allowed-types checkboxes, grouped the way people think of a site's files. */
-const GROUPS: Array<{ label: string; extensions: readonly string[] }> = [
-  { label: '压缩包', extensions: ARCHIVE_EXTENSIONS },
-  {
-    label: '网页与代码',
-    extensions: ['html', 'htm', 'css', 'js', 'mjs', 'json', 'map', 'xml', 'webmanifest', 'wasm'],
-  },
-  { label: '图片', extensions: ['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'avif', 'bmp', 'ico'] },
-  { label: '字体', extensions: ['woff', 'woff2', 'ttf', 'otf', 'eot', 'pfb'] },
-  { label: '音频与视频', extensions: ['mp3', 'mp4', 'webm', 'ogg', 'wav', 'vtt'] },
-  { label: '3D 模型', extensions: ['glb', 'gltf'] },
-  { label: '文档与数据', extensions: ['txt', 'md', 'csv', 'pdf', 'bcmap', 'icc', 'jsonld'] },
-];
+/** The allowed-types checkboxes, grouped the way people think of a site's files (contracts' FILE_TYPES). */
+const GROUPS: Array<{ label: string; extensions: readonly string[] }> = (
+  Object.keys(FILE_TYPE_GROUPS) as FileTypeGroup[]
+).map((group) => ({
+  label: FILE_TYPE_GROUPS[group],
+  extensions: fileTypesWhere((type) => type.group === group),
+}));
 
 /** The known extensions in their groups; any the groups do not name go under 其他. */
 export function extensionGroups(known: readonly string[]): Array<{ label: string; extensions: string[] }> {

@@ -4,7 +4,9 @@ import {
   DatabaseOutlined,
   DeleteOutlined,
   KeyOutlined,
+  LockOutlined,
   StopOutlined,
+  UnlockOutlined,
   UserAddOutlined,
 } from '@ant-design/icons';
 import {
@@ -38,7 +40,13 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { useAdminUsers, useDeleteUser, useResetUserPassword, useUpdateUser } from '../../../api/users';
+import {
+  useAdminUsers,
+  useDeleteUser,
+  useResetUserPassword,
+  useUnlockUser,
+  useUpdateUser,
+} from '../../../api/users';
 import { PagedTable } from '../../../components/admin/PagedTable';
 import { SearchBox } from '../../../components/admin/SearchBox';
 import { useListAddress, useStayOnExistingPage } from '../../../components/admin/useListAddress';
@@ -223,6 +231,16 @@ function RowActions({ user, isSelf, onPasswordReset, onEditQuota, onShowTokens }
   const updateUser = useUpdateUser();
   const resetPassword = useResetUserPassword();
   const deleteUser = useDeleteUser();
+  const unlockUser = useUnlockUser();
+
+  const unlock = async () => {
+    try {
+      await unlockUser.mutateAsync(user.id);
+      message.success(messages.auth.userUnlocked);
+    } catch (error) {
+      message.error(errorMessage(error));
+    }
+  };
 
   const setDisabled = async (disabled: boolean) => {
     try {
@@ -254,6 +272,24 @@ function RowActions({ user, isSelf, onPasswordReset, onEditQuota, onShowTokens }
 
   return (
     <Space size={4} wrap>
+      {user.locked_until && (
+        <Popconfirm
+          title="解除登录锁定"
+          description={format(messages.auth.unlockUserConfirm, { name: user.username })}
+          okText="确认解锁"
+          cancelText="取消"
+          onConfirm={unlock}
+        >
+          <Button
+            type="link"
+            size="small"
+            icon={<UnlockOutlined aria-hidden />}
+            loading={unlockUser.isPending}
+          >
+            解锁
+          </Button>
+        </Popconfirm>
+      )}
       <Button
         type="link"
         size="small"
@@ -428,16 +464,26 @@ export function AdminUsersPage() {
       title: '状态',
       key: 'status',
       width: 90,
-      render: (_, user) =>
-        user.disabled ? (
-          <Tag icon={<StopOutlined aria-hidden />} color="error">
-            已停用
-          </Tag>
-        ) : (
-          <Tag icon={<CheckCircleOutlined aria-hidden />} color="success">
-            正常
-          </Tag>
-        ),
+      render: (_, user) => (
+        <div className="users-table__status">
+          {user.disabled ? (
+            <Tag icon={<StopOutlined aria-hidden />} color="error">
+              已停用
+            </Tag>
+          ) : (
+            <Tag icon={<CheckCircleOutlined aria-hidden />} color="success">
+              正常
+            </Tag>
+          )}
+          {user.locked_until && (
+            <Tooltip title={`连续密码错误，暂停登录至 ${formatDateTime(user.locked_until)}`}>
+              <Tag icon={<LockOutlined aria-hidden />} color="warning" className="users-table__locked">
+                已锁定
+              </Tag>
+            </Tooltip>
+          )}
+        </div>
+      ),
     },
     { title: '项目数', dataIndex: 'project_count', key: 'projects', width: 80, align: 'right' },
     {

@@ -1,5 +1,5 @@
 /**
- * One account's API tokens for an administrator (docs/decisions.md "API tokens"): name, prefix,
+ * One account's API tokens for an administrator (docs/decisions/deploys.md "API tokens"): name, prefix,
  * created and last used, and a revoke with a confirmation (a leaked token, a CI job gone).
  */
 import { type AdminUserDto, type ApiTokenDto, format, messages } from '@sitehall/contracts';

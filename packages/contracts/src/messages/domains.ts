@@ -1,0 +1,29 @@
+/** Custom domains: the owner's card, the admin's list and the DNS check. */
+export const domainMessages = {
+  domainRequired: '请输入域名',
+  domainInvalid: '请输入有效的域名，例如 www.example.com（不带 http:// 和路径）',
+  /** The platform's own hosts (the sites host and its subdomains). */
+  domainReserved: '这个域名属于平台自身，不能绑定到项目',
+  /** SITES_ORIGIN is not set: there is no origin a custom domain could be served as. */
+  unavailable: '本平台未配置站点独立域名（SITES_ORIGIN），暂不支持绑定自定义域名',
+  notLive: '项目上线后才能绑定自定义域名',
+  /** {n} */
+  tooMany: '每个项目最多绑定 {n} 个自定义域名',
+  alreadyOnProject: '这个项目已经添加了该域名',
+  /** Verified on another project (of whichever account). */
+  takenElsewhere: '该域名已被其他项目验证并使用',
+  notFound: '域名不存在或已被删除',
+  added: '已添加域名，请按说明设置 DNS 记录后点击“检查”',
+  /** {name} the TXT record's name, {target} the CNAME target or null. */
+  noRecord: '未找到 {name} 的 TXT 记录。请在域名的 DNS 中添加该记录后再检查（新记录可能需要几分钟生效）',
+  /** {name}: found TXT, none with the token. */
+  wrongValue: '找到了 {name} 的 TXT 记录，但值与本域名的验证码不一致，请核对后再检查',
+  /** {target} */
+  wrongCname: '该域名的 CNAME 指向 {found}，而不是 {target}',
+  resolverUnreachable: 'DNS 服务器暂时无法访问，请稍后再检查',
+  verified: '域名验证成功',
+  verifiedAwaitingApproval: '域名验证成功，等待管理员批准后生效',
+  alreadyVerified: '该域名已验证',
+  approved: '已批准该域名',
+  removed: '已删除域名',
+} as const;

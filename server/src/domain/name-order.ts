@@ -1,0 +1,53 @@
+/**
+ * The order a Chinese reader expects names in: by pinyin, as a dictionary or a phone's contacts
+ * list (北京, 上海, 中秋), not by code point (上海, 中秋, 北京). Each name gets a sort key, stored
+ * beside it and compared as plain bytes, so SQLite and PostgreSQL list the same order
+ * (docs/decisions/serving.md "Serving and showcase").
+ */
+import { pinyin } from 'pinyin-pro';
+
+/**
+ * The sort key of a name: its syllables without tones, lower-case, one space between syllables
+ * and runs of other characters ('3D展厅' → '3d zhan ting'). A space sorts before any letter, so
+ * names compare syllable by syllable (阿尼 'a ni' before 安静 'an jing'), and Latin names fall
+ * among the pinyin ones by their letters. Names with the same key are ordered by the name itself.
+ */
+export function nameSortKey(name: string): string {
+  // NFKC first: full-width letters and digits (ＦＵＬＬ) sort as the ASCII ones they stand for.
+  const parts = pinyin(name.normalize('NFKC').trim(), {
+    toneType: 'none',
+    type: 'array',
+    nonZh: 'consecutive',
+    v: true,
+  });
+  return parts
+    .map((part) => part.trim().toLowerCase())
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
+ * A name in Latin letters, for suggesting a site name (docs/decisions/names.md): the syllables of
+ * each run of Chinese characters joined into one word (我的博客 → 'wodeboke'), other text as it is,
+ * runs apart ('My 博客3D' → 'My boke 3D'); contracts' siteNameFrom makes it a name.
+ */
+export function latinOf(name: string): string {
+  const parts = pinyin(name.normalize('NFKC').trim(), {
+    toneType: 'none',
+    type: 'all',
+    nonZh: 'consecutive',
+    v: true,
+  });
+  let out = '';
+  let inZh = false;
+  for (const part of parts) {
+    if (part.isZh) {
+      out += inZh ? part.pinyin : ` ${part.pinyin}`;
+      inZh = true;
+    } else {
+      out += ` ${part.origin}`;
+      inZh = false;
+    }
+  }
+  return out.trim();
+}

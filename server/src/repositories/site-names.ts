@@ -1,0 +1,106 @@
+/**
+ * Site names (docs/decisions/names.md): the `site_names` ledger, keyed by look-alike skeleton, and
+ * the project's own `site_name`, always written together.
+ */
+import type { DB } from '../db/database.js';
+import type { Dialect } from '../db/dialect.js';
+
+export interface SiteNameRow {
+  skeleton: string;
+  name: string;
+  project_id: number | null;
+  retired_at: string | null;
+}
+
+/** The row holding a skeleton, if any (PostgreSQL: locked until the commit, for a claim). */
+export async function bySkeleton(
+  trx: DB,
+  skeleton: string,
+  lock?: Dialect,
+): Promise<SiteNameRow | undefined> {
+  let q = trx
+    .selectFrom('site_names')
+    .select(['skeleton', 'name', 'project_id', 'retired_at'])
+    .where('skeleton', '=', skeleton);
+  if (lock === 'postgres') q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+/** The row of a skeleton (if any) with its project's current name, for serving and checks. */
+export async function lookup(
+  db: DB,
+  skeleton: string,
+): Promise<(SiteNameRow & { current: string | null }) | undefined> {
+  return db
+    .selectFrom('site_names')
+    .leftJoin('projects', 'projects.id', 'site_names.project_id')
+    .select([
+      'site_names.skeleton',
+      'site_names.name',
+      'site_names.project_id',
+      'site_names.retired_at',
+      'projects.site_name as current',
+    ])
+    .where('site_names.skeleton', '=', skeleton)
+    .executeTakeFirst();
+}
+
+/** Gives a free (or expired) skeleton to a project: the expired holder's row goes first. */
+export async function take(
+  trx: DB,
+  row: { skeleton: string; name: string; projectId: number; at: string },
+  replaces: SiteNameRow | undefined,
+): Promise<void> {
+  if (replaces && replaces.project_id === row.projectId) {
+    await trx
+      .updateTable('site_names')
+      .set({ name: row.name, retired_at: null })
+      .where('skeleton', '=', row.skeleton)
+      .execute();
+  } else {
+    if (replaces) await trx.deleteFrom('site_names').where('skeleton', '=', row.skeleton).execute();
+    // A concurrent claim of the same skeleton fails here on the primary key (the caller's 409).
+    await trx
+      .insertInto('site_names')
+      .values({
+        skeleton: row.skeleton,
+        name: row.name,
+        project_id: row.projectId,
+        created_at: row.at,
+        retired_at: null,
+      })
+      .execute();
+  }
+  // The project's other names are given up now; they lead to it for the hold period.
+  await trx
+    .updateTable('site_names')
+    .set({ retired_at: row.at })
+    .where('project_id', '=', row.projectId)
+    .where('retired_at', 'is', null)
+    .where('skeleton', '!=', row.skeleton)
+    .execute();
+  await trx.updateTable('projects').set({ site_name: row.name }).where('id', '=', row.projectId).execute();
+}
+
+/** A project being deleted gives up its names (they lead nowhere, and stay held for the period). */
+export async function retireOfProject(trx: DB, projectId: number, at: string): Promise<void> {
+  await trx
+    .updateTable('site_names')
+    .set({ retired_at: at })
+    .where('project_id', '=', projectId)
+    .where('retired_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Whether an error is a lost race for a name: the primary key of site_names or the unique
+ * projects.site_name, on either engine.
+ */
+export function isNameRace(err: unknown): boolean {
+  const e = (err ?? {}) as { code?: unknown; message?: unknown; constraint?: unknown };
+  if (e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE')
+    return /site_names\.skeleton|projects\.site_name/.test(String(e.message));
+  if (e.code === '23505')
+    return e.constraint === 'site_names_pkey' || e.constraint === 'projects_site_name_unique';
+  return false;
+}

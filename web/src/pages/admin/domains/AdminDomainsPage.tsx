@@ -1,0 +1,116 @@
+/**
+ * Every custom domain of the platform (docs/product.md "Custom domains"): its project and owner,
+ * its state; an admin approves verified ones (when the platform requires approval) and removes any.
+ */
+import {
+  type AdminDomainDto,
+  CUSTOM_DOMAIN_STATE_LABELS,
+  type CustomDomainState,
+  messages,
+} from '@sitehall/contracts';
+import { Alert, App, Button, Card, Popconfirm, Space, Table, type TableProps, Tag, Typography } from 'antd';
+import { Link } from 'react-router-dom';
+import { errorMessage } from '../../../api/client';
+import { useAdminDomains, useApproveDomain, useRemoveDomain } from '../../../api/domains';
+import { PageHeader } from '../../../components/PageHeader';
+import { formatDateTime } from '../../../lib/format';
+
+const m = messages.domain;
+const STATE_COLORS: Record<CustomDomainState, string> = {
+  pending: 'default',
+  awaiting_approval: 'orange',
+  active: 'green',
+};
+
+export function AdminDomainsPage() {
+  const { message } = App.useApp();
+  const query = useAdminDomains();
+  const approve = useApproveDomain();
+  const remove = useRemoveDomain();
+
+  const run = async (action: Promise<unknown>, done: string) => {
+    try {
+      await action;
+      message.success(done);
+    } catch (err) {
+      message.error(errorMessage(err));
+    }
+  };
+
+  const columns: TableProps<AdminDomainDto>['columns'] = [
+    {
+      title: '域名',
+      dataIndex: 'domain',
+      render: (domain: string) => <Typography.Text strong>{domain}</Typography.Text>,
+    },
+    {
+      title: '状态',
+      dataIndex: 'state',
+      render: (state: CustomDomainState) => (
+        <Tag color={STATE_COLORS[state]}>{CUSTOM_DOMAIN_STATE_LABELS[state]}</Tag>
+      ),
+    },
+    {
+      title: '项目',
+      dataIndex: 'project_name',
+      render: (name: string, d) => <Link to={`/admin/reviews/${d.project_id}`}>{name}</Link>,
+    },
+    { title: '所有者', dataIndex: 'owner_username' },
+    { title: '添加时间', dataIndex: 'created_at', render: (v: string) => formatDateTime(v) },
+    {
+      title: '操作',
+      key: 'actions',
+      render: (_: unknown, d) => (
+        <Space>
+          {d.state === 'awaiting_approval' && (
+            <Button size="small" type="primary" onClick={() => run(approve.mutateAsync(d.id), m.approved)}>
+              批准
+            </Button>
+          )}
+          <Popconfirm
+            title={`删除域名 ${d.domain}？`}
+            description="删除后该域名立即停止访问此站点，也不再续期证书。"
+            okText="删除"
+            cancelText="取消"
+            okButtonProps={{ danger: true }}
+            onConfirm={() => run(remove.mutateAsync(d.id), m.removed)}
+          >
+            <Button size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="自定义域名" description="所有项目绑定的自定义域名" />
+      <Card>
+        {query.isError ? (
+          <Alert type="error" showIcon title={errorMessage(query.error)} />
+        ) : (
+          <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+            {query.data?.require_approval && (
+              <Alert
+                type="info"
+                showIcon
+                title="已开启“自定义域名需管理员批准”：验证通过的域名批准后才会生效。"
+              />
+            )}
+            <Table<AdminDomainDto>
+              rowKey="id"
+              loading={query.isPending}
+              columns={columns}
+              dataSource={query.data?.domains ?? []}
+              pagination={false}
+              locale={{ emptyText: '还没有自定义域名' }}
+              scroll={{ x: true }}
+            />
+          </Space>
+        )}
+      </Card>
+    </>
+  );
+}
