@@ -51,7 +51,7 @@ module.exports = {
       comment:
         'Everything below the HTTP adapters (services, ingest, policies, serve, storage, repositories, db, domain, content-check, render, search, cluster, metrics, presenters, jobs, backup) never imports http/.',
       from: {
-        path: '^server/src/(services|ingest|policies|serve|storage|repositories|db|domain|content-check|render|search|cluster|metrics|presenters|jobs|backup)/',
+        path: '^server/src/(services|ingest|policies|serve|storage|repositories|db|domain|content-check|render|search|cluster|metrics|presenters|jobs|backup|workers)/',
       },
       to: { path: '^server/src/http/' },
     },
@@ -146,9 +146,20 @@ module.exports = {
       name: 'infrastructure-imports-only-domain',
       severity: 'error',
       comment:
-        'storage/ (the blob gate included), ingest/, cluster/, metrics/ and policies/ stand on domain/ alone (and contracts); serve/ adds storage/ (a site file is read from the blob store).',
+        'storage/ (the blob gate included), ingest/, cluster/, metrics/ and policies/ stand on domain/ alone (and contracts; ingest/ also on workers/, how a worker thread starts and is kept); serve/ adds storage/ (a site file is read from the blob store).',
       from: { path: '^server/src/(storage|ingest|cluster|metrics|policies)/' },
-      to: { path: '^server/src/', pathNot: '^server/src/(storage|ingest|cluster|metrics|policies|domain)/' },
+      to: {
+        path: '^server/src/',
+        pathNot: '^server/src/((storage|ingest|cluster|metrics|policies|domain)/|workers/)',
+      },
+    },
+    {
+      name: 'workers-import-nothing-of-ours',
+      severity: 'error',
+      comment:
+        'workers/ (starting worker threads, keeping them between jobs) is plumbing under ingest/ and content-check/: it imports nothing of ours.',
+      from: { path: '^server/src/workers/' },
+      to: { path: '^(server|web)/', pathNot: '^server/src/workers/' },
     },
     {
       name: 'serve-below-services',
@@ -161,9 +172,12 @@ module.exports = {
       name: 'checks-below-services',
       severity: 'error',
       comment:
-        'The content check and the render worker are run by services: content-check/ may use render/ (the runtime findings), render/ may use serve/ (the site a page loads), neither imports services, repositories or db.',
+        'The content check and the render worker are run by services: content-check/ may use render/ (the runtime findings), render/ may use serve/ (the site a page loads), both may use workers/; neither imports services, repositories or db.',
       from: { path: '^server/src/(content-check|render)/' },
-      to: { path: '^server/src/', pathNot: '^server/src/(content-check|render|serve|storage|domain)/' },
+      to: {
+        path: '^server/src/',
+        pathNot: '^server/src/(content-check|render|serve|storage|domain|workers)/',
+      },
     },
     {
       name: 'config-stands-alone',
@@ -171,7 +185,7 @@ module.exports = {
       comment:
         'config.ts reads the environment into the option types of the code it configures (db/, storage/, cluster/); that code never imports config.ts back, nor does anything below the composition root and its adapters.',
       from: {
-        path: '^server/src/(db|storage|cluster|metrics|domain|repositories|services|search|ingest|serve|content-check|render|policies|presenters)/',
+        path: '^server/src/(db|storage|cluster|metrics|domain|repositories|services|search|ingest|serve|content-check|render|policies|presenters|workers)/',
       },
       to: { path: '^server/src/config\\.ts$' },
     },

@@ -12,12 +12,11 @@
  * pays neither a thread's start nor cold code.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ContentCheckReport } from '@sitehall/contracts';
 import { heavyJobSlots, type SlotOwner, uploadWorkSlots } from '../domain/fair-slots.js';
 import type { BlobStore } from '../storage/index.js';
+import { KeptWorkers, startWorkerBeside } from '../workers/kept-workers.js';
 import {
   type AnalyzeOptions,
   analyzeSite,
@@ -361,77 +360,20 @@ function incompleteReport(
   };
 }
 
-const fromSource = import.meta.url.endsWith('.ts');
-
-/**
- * Compiled: the worker is worker.js next to this file. From the TypeScript source (Vitest, `tsx
- * watch`) a tiny ES module bootstrap registers tsx's loader inside the worker first (as
- * ingest/run-worker.ts does: `--import tsx` does not reach worker threads on Node 20).
- */
-function startWorker(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: 512 } };
-  let worker: Worker;
-  if (!fromSource) worker = new Worker(new URL('./worker.js', import.meta.url), options);
-  else {
-    const tsxApi = createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs');
-    const bootstrap = [
-      `import { register } from ${JSON.stringify(pathToFileURL(tsxApi).href)};`,
-      'register();',
-      `await import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)});`,
-    ].join('\n');
-    worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
-  }
-  // An idle worker that fails is dropped; a busy one's failure is its check's (runInWorker).
-  worker.on('error', () => undefined);
-  live.add(worker);
-  worker.on('exit', () => {
-    live.delete(worker);
-    retire(worker);
-  });
-  return worker;
-}
-
-/** Every worker thread not yet ended, busy or parked. */
-const live = new Set<Worker>();
+/** The check's kept workers (workers/kept-workers.ts): idle ones end after 30 s, each runs 500 checks. */
+const workers = new KeptWorkers({
+  start: () =>
+    startWorkerBeside(import.meta.url, 'worker', { resourceLimits: { maxOldGenerationSizeMb: 512 } }),
+  idleMs: 30_000,
+  maxJobs: 500,
+});
 
 /**
  * The check's worker threads now: `busy` ones run a check. A check that ran out of time has ended
  * its worker (terminated, not asked to stop) before it answers, so it is counted in neither.
  */
 export function contentCheckWorkers(): { busy: number; parked: number } {
-  return { busy: live.size - idle.length, parked: idle.length };
-}
-
-/** An idle worker is ended after this long; a worker retires after this many checks. */
-const IDLE_MS = 30_000;
-const MAX_CHECKS_PER_WORKER = 500;
-const idle: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
-const checksDone = new WeakMap<Worker, number>();
-
-function retire(worker: Worker) {
-  const at = idle.findIndex((w) => w.worker === worker);
-  if (at === -1) return;
-  clearTimeout(idle[at]!.timer);
-  idle.splice(at, 1);
-}
-
-/** Keeps a worker that finished a check for the next one (unref'd: it never keeps the process up). */
-function park(worker: Worker, checked = true) {
-  const checks = (checksDone.get(worker) ?? 0) + (checked ? 1 : 0);
-  checksDone.set(worker, checks);
-  if (checks >= MAX_CHECKS_PER_WORKER) {
-    void worker.terminate();
-    return;
-  }
-  worker.unref();
-  const timer = setTimeout(() => {
-    retire(worker);
-    void worker.terminate();
-  }, IDLE_MS);
-  timer.unref();
-  idle.push({ worker, timer });
+  return { busy: workers.live - workers.parked, parked: workers.parked };
 }
 
 /**
@@ -443,14 +385,9 @@ function park(worker: Worker, checked = true) {
  * would take CPU from it.
  */
 function takeWorker(): Worker {
-  const othersBusy = live.size - idle.length > 0;
-  const parked = idle.pop();
-  const worker = parked ? parked.worker : startWorker();
-  if (parked) {
-    clearTimeout(parked.timer);
-    worker.ref();
-  }
-  if (othersBusy && idle.length === 0 && live.size < MAX_LIVE) park(startWorker(), false);
+  const othersBusy = workers.live - workers.parked > 0;
+  const worker = workers.take();
+  if (othersBusy && workers.parked === 0 && workers.live < MAX_LIVE) workers.park(workers.start(), false);
   return worker;
 }
 
@@ -474,7 +411,7 @@ function runInWorker(job: CheckJob, timeoutMs: number): Promise<Extract<CheckRep
     };
     const onMessage = (reply: CheckReply) => {
       done();
-      park(worker);
+      workers.park(worker);
       if (reply.ok) resolve(reply);
       else reject(new Error(reply.error));
     };

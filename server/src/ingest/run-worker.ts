@@ -11,10 +11,9 @@
  * archive's needs) keep a worker of their own, ended after the job; a kept worker that fails or
  * runs out of time is ended too, never reused.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { heavyJobSlots, type SlotOwner, uploadWorkSlots } from '../domain/fair-slots.js';
+import { KeptWorkers, startWorkerBeside } from '../workers/kept-workers.js';
 import type { CheckedFile } from './content.js';
 import type { IngestJob, WorkerReply } from './extract-worker.js';
 import { Refusal, type RefusalReason } from './refusal.js';
@@ -28,33 +27,12 @@ const WORKER_HEAP_MB = 256;
  */
 const WORKER_YOUNG_MB = 8;
 
-const fromSource = import.meta.url.endsWith('.ts');
-
-/**
- * Compiled: the worker is extract-worker.js next to this file. From the TypeScript source (Vitest,
- * `tsx watch`) the worker must load .ts too. `execArgv: ['--import', 'tsx']` does not apply to
- * worker threads on Node 20, so a tiny ES module bootstrap registers tsx's loader inside the worker
- * and then imports extract-worker.ts.
- */
+/** extract-worker.js beside this file (its .ts from source); `job` is null for a kept worker. */
 function startWorker(job: IngestJob | null): Worker {
-  const options = {
+  return startWorkerBeside(import.meta.url, 'extract-worker', {
     workerData: job,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-  };
-  if (!fromSource) return new Worker(new URL('./extract-worker.js', import.meta.url), options);
-  const entry = new URL('./extract-worker.ts', import.meta.url).href;
-  const bootstrap = [
-    `import { register } from ${JSON.stringify(tsxApiUrl())};`,
-    'register();',
-    `await import(${JSON.stringify(entry)});`,
-  ].join('\n');
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), options);
-}
-
-/** tsx's ES module API (its CommonJS build cannot register the ES module loader). */
-function tsxApiUrl(): string {
-  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
-  return pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
+  });
 }
 
 /** Shared fairly between accounts, with the content check (domain/fair-slots.ts). */
@@ -62,55 +40,17 @@ const slots = uploadWorkSlots;
 
 /** Jobs a kept worker may run: zips (yauzl, JavaScript), never 7-Zip's WebAssembly. */
 const keptKind = (job: IngestJob) => job.kind === 'archive' && job.reader === 'yauzl';
-/** Kept workers waiting at most (one per slot), how long one waits, and how many jobs one runs. */
-const MAX_PARKED = heavyJobSlots().capacity;
-const IDLE_MS = 30_000;
-const MAX_JOBS_PER_WORKER = 200;
-const parked: Array<{ worker: Worker; timer: NodeJS.Timeout }> = [];
-const jobsDone = new WeakMap<Worker, number>();
-
-function unpark(worker: Worker) {
-  const at = parked.findIndex((p) => p.worker === worker);
-  if (at === -1) return;
-  clearTimeout(parked[at]!.timer);
-  parked.splice(at, 1);
-}
-
-/** A kept worker waiting for a job, else a new one. */
-function takeKept(): Worker {
-  const waiting = parked.pop();
-  if (waiting) {
-    clearTimeout(waiting.timer);
-    waiting.worker.ref();
-    return waiting.worker;
-  }
-  const worker = startWorker(null);
-  // A waiting worker's failure only drops it (a busy one's is its job's, below).
-  worker.on('error', () => undefined);
-  worker.on('exit', () => unpark(worker));
-  return worker;
-}
-
-/** Keeps a worker that answered its job for the next one (unreferenced: it never holds the exit). */
-function park(worker: Worker) {
-  const jobs = (jobsDone.get(worker) ?? 0) + 1;
-  jobsDone.set(worker, jobs);
-  if (jobs >= MAX_JOBS_PER_WORKER || parked.length >= MAX_PARKED) {
-    void worker.terminate();
-    return;
-  }
-  worker.unref();
-  const timer = setTimeout(() => {
-    unpark(worker);
-    void worker.terminate();
-  }, IDLE_MS);
-  timer.unref();
-  parked.push({ worker, timer });
-}
+/** Kept workers: one parked per slot at most, each waiting 30 s and running 200 jobs at most. */
+const kept = new KeptWorkers({
+  start: () => startWorker(null),
+  maxParked: heavyJobSlots().capacity,
+  idleMs: 30_000,
+  maxJobs: 200,
+});
 
 /** Ingest workers waiting for a job (tests). */
 export function parkedIngestWorkers(): number {
-  return parked.length;
+  return kept.parked;
 }
 
 export interface WorkerRunOptions {
@@ -138,8 +78,8 @@ function runInWorker(
 ): Promise<CheckedFile[]> {
   signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
-    const kept = keptKind(job);
-    const worker = kept ? takeKept() : startWorker(job);
+    const reusable = keptKind(job);
+    const worker = reusable ? kept.take() : startWorker(job);
     let settled = false;
     /** Ends the job: the worker is terminated before `outcome`, or (answered, kept) parked. */
     const settle = (outcome: () => void, reuse = false) => {
@@ -151,7 +91,7 @@ function runInWorker(
       worker.off('error', onError);
       worker.off('exit', onExit);
       if (reuse) {
-        park(worker);
+        kept.park(worker);
         outcome();
       } else worker.terminate().then(outcome, outcome);
     };
@@ -171,7 +111,7 @@ function runInWorker(
           }
         },
         // A job that ended in files or a refusal leaves nothing running: its worker may take the next.
-        kept && (message.ok || 'refusal' in message),
+        reusable && (message.ok || 'refusal' in message),
       );
     const onError = (err: Error & { code?: string }) =>
       settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Refusal('extractFailed') : err));
@@ -180,6 +120,6 @@ function runInWorker(
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    if (kept) worker.postMessage(job);
+    if (reusable) worker.postMessage(job);
   });
 }
