@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -21,6 +20,7 @@ import {
 } from '../src/db/database.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import type { BlobStore } from '../src/storage/index.js';
+import { freePort } from './support/ports.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
 export const ADMIN_PASSWORD = 'hall-keeper-lantern-42';
@@ -452,15 +452,6 @@ export async function liveProject(
   return { id, owner };
 }
 
-/** A port free right now (the OS's pick, released at once), for a server of a test's own. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Listens on a loopback port (once per app) and returns it: for requests inject() would alter. */
 export async function listenPort(t: TestApp): Promise<number> {
   if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -506,3 +497,5 @@ export async function rawRequest(
     req.end();
   });
 }
+
+export { freePort };

@@ -3,8 +3,9 @@
  * port: it keeps every message it accepts, decoded enough for tests to read (headers, subject,
  * plain text body).
  */
-import net from 'node:net';
+import type net from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './ports.js';
 
 export interface ReceivedMail {
   /** The envelope: who the server was asked to deliver to. */
@@ -21,15 +22,6 @@ export interface TestSmtp {
   url: string;
   received: ReceivedMail[];
   close(): Promise<void>;
-}
-
-/** A port nothing listens on right now (a server that is "down"; started on it later). */
-export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
 }
 
 /** delayMs: how long the server takes to accept each message (senders racing for a row). */
@@ -101,3 +93,5 @@ function decodeWords(text: string): string {
         : decodeQuotedPrintable(data.replace(/_/g, ' ')),
     );
 }
+
+export { freePort };

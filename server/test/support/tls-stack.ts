@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
+import { freePort } from './ports.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 export const CADDYFILE = path.join(root, 'deploy/caddy/Caddyfile');
@@ -31,17 +32,6 @@ export const BINARIES = {
 export const missingBinaries = Object.entries(BINARIES)
   .filter(([, p]) => p === null)
   .map(([name]) => name);
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls `ready` until it is true; fails with `what` and the child's log when it exits or takes too long. */
 async function waitFor(what: string, ready: () => Promise<boolean>, child: Started, timeoutMs = 60_000) {
@@ -331,3 +321,5 @@ export async function startTlsStack(dir: string): Promise<{
     throw err;
   }
 }
+
+export { freePort };
