@@ -212,6 +212,8 @@ describe('preview links', () => {
     const root = await open(preview_url);
     expect(root.statusCode).toBe(404);
     expect(root.body).toContain('这个版本没有首页文件（index.html）');
+    // …and, like every platform page, the way back to the showcase at the app's address.
+    expect(root.body).toMatch(/<a class="back" href="[^"]*\/public">返回站点展厅<\/a>/);
     expect(root.headers['content-security-policy']).toMatch(/^sandbox /);
     expect((await open(preview_url, 'about.html')).body).toBe('<h1>关于</h1>');
     // Anything else missing is the plain 404; a bad link, the page of a link that opens nothing.

@@ -30,12 +30,14 @@ const APP_HOST: RequestHost = { kind: 'app' };
 const NAME_KEY = /^[A-Za-z][A-Za-z0-9-]{0,62}$/;
 /**
  * The root of a preview whose version has no index.html and no entry file: what a reviewer
- * opening it needs to know (only a valid link gets this far; a bad one is the plain 404).
+ * opening it needs to know (only a valid link gets this far; a bad one is the plain 404), with the
+ * way back to the showcase every platform page has.
  */
-const NO_ENTRY_PAGE = sitePlatformPage(
-  404,
-  '这个版本没有首页文件（index.html），请从文件列表中打开要查看的页面。',
-);
+function noEntryPage(showcase: string | null) {
+  return sitePlatformPage(404, '这个版本没有首页文件（index.html），请从文件列表中打开要查看的页面。', {
+    showcase,
+  });
+}
 
 /**
  * The platform's 404 (or, for a preview link that opens nothing, its own page), linking back to
@@ -105,7 +107,8 @@ export async function siteRoutes(
       prefetch: isPrefetch(request),
     });
     if (decision.kind === 'not-found') return notFound(ctx, request, reply);
-    if (decision.kind === 'no-entry') return sendSitePage(reply, NO_ENTRY_PAGE);
+    if (decision.kind === 'no-entry')
+      return sendSitePage(reply, noEntryPage(ctx.siteHosts.showcaseUrl(request.headers.host)));
     if (decision.kind === 'redirect') return sendSiteRedirect(reply, decision.location, decision.status);
     if (!preview && request.method === 'GET') {
       // Counted once the answer was handed to the network in full ('finish'), not before its
