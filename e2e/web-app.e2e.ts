@@ -95,6 +95,34 @@ test('a page whose code can no longer be loaded shows the error screen, and 刷�
   await expect(page.getByRole('heading', { name: '项目展厅' })).toBeVisible();
 });
 
+test('刷新页面 without a connection waits for the server, saying so, and reloads once it answers', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('站点展厅');
+  const gone = /\/assets\/ShowcasePage-[^/?]+\.js(\?.*)?$/;
+  await page.route(gone, (route) => route.fulfill({ status: 404, body: '' }));
+  await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '展厅' }).click();
+  await expect(page.getByText('出现了一些问题')).toBeVisible();
+  // This document, marked: a reload (or the browser's own error page) would lose the mark.
+  await page.evaluate(() => {
+    (window as unknown as { stayed: boolean }).stayed = true;
+  });
+  // Now nothing reaches the server, the page itself included.
+  const everything = '**/*';
+  await page.route(everything, (route) => route.abort('connectionrefused'));
+  await page.getByRole('button', { name: '刷新页面' }).click();
+  await expect(page.getByText('无法连接服务器')).toBeVisible();
+  await expect(page.getByText('出现了一些问题')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  // The server is back: the page reloads by itself, with the new code.
+  await page.unroute(everything);
+  await page.unroute(gone);
+  await expect(page.getByRole('heading', { name: '项目展厅' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBeUndefined();
+  await expect(page.getByText('无法连接服务器')).toHaveCount(0);
+});
+
 test('the sign-in page fits a 1440×900 screen without scrolling', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/login');
