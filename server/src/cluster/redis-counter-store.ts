@@ -8,7 +8,14 @@
 import type { Redis } from 'ioredis';
 import type { CounterStore } from '../domain/login-throttle.js';
 
+/**
+ * A key in its last millisecond (PTTL 0: Redis keeps it until the clock passes its expiry) has
+ * ended for PEEK, so it has for HIT too: it starts a new window, as MemoryCounterStore's
+ * `resetAt <= now` does. Without this a peek, then a hit in the same millisecond, saw "no count"
+ * and then counted on top of the old one (seen once in a loaded CI run).
+ */
 const HIT = `
+if redis.call('PTTL', KEYS[1]) == 0 then redis.call('DEL', KEYS[1]) end
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
@@ -25,10 +32,10 @@ if not count then return nil end
 return {tonumber(count), redis.call('PTTL', KEYS[1])}
 `;
 
-/** One back, within the window only: a missing key stays missing, a count never goes below 0. */
+/** One back, within the window only (not in its last millisecond): a missing key stays missing, a count never goes below 0. */
 const RELEASE = `
 local count = redis.call('GET', KEYS[1])
-if count and tonumber(count) > 0 then return redis.call('DECR', KEYS[1]) end
+if count and tonumber(count) > 0 and redis.call('PTTL', KEYS[1]) ~= 0 then return redis.call('DECR', KEYS[1]) end
 return 0
 `;
 
