@@ -46,15 +46,20 @@ async function waitFor(what: string, ready: () => Promise<boolean>, child: Start
 
 interface Started {
   process: ChildProcess;
+  /** The output's last 6,000 characters (for failure messages). */
   log(): string;
+  /** All of the output (up to 4 MB): for waiting on a line that may have scrolled out of log(). */
+  text(): string;
   stop(): Promise<void>;
 }
 
 function start(bin: string, args: string[], env: Record<string, string> = {}): Started {
   const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
+  let all = '';
   const keep = (d: Buffer) => {
     tail = (tail + d.toString()).slice(-6000);
+    if (all.length < 4 << 20) all += d.toString();
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -62,6 +67,7 @@ function start(bin: string, args: string[], env: Record<string, string> = {}): S
   return {
     process: child,
     log: () => tail,
+    text: () => all,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -292,6 +298,20 @@ export async function startTlsStack(dir: string): Promise<{
               });
               s.on('error', () => resolve(false));
             }),
+          caddy,
+        );
+        // Caddy gets the Caddyfile's own names' certificates first, registering its ACME account on
+        // the way. An on-demand order sent meanwhile was once signed with a key Pebble didn't hold
+        // for the account ("JWS verification error"), and Caddy retries it only after 60 s and
+        // 120 s: so nothing is asked of it before those are in.
+        await waitFor(
+          'caddy’s certificates for app.example.com and sites.example.com',
+          async () =>
+            ['app.example.com', 'sites.example.com'].every((name) =>
+              new RegExp(
+                `certificate obtained successfully[^\\n]*"identifier":"${name.replace(/\./g, '\\.')}"`,
+              ).test(caddy.text()),
+            ),
           caddy,
         );
         return {
