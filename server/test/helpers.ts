@@ -7,18 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { type Kysely, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
-import {
-  CATALOG_RACE_CODES,
-  type DatabaseHandle,
-  migrateToLatest,
-  openDatabase,
-} from '../src/db/database.js';
-import { migrationProvider } from '../src/db/migrations/index.js';
+import { type DatabaseHandle, migrateToLatest, migratorFor, openDatabase } from '../src/db/database.js';
 import type { BlobStore } from '../src/storage/index.js';
 import { freePort } from './support/ports.js';
 
@@ -95,18 +89,7 @@ export async function acrossMigration(
   );
   const handle = openDatabase(config.database);
   try {
-    const migrator = new Migrator({
-      db: handle.db as unknown as Kysely<unknown>,
-      provider: migrationProvider(handle.dialect),
-      ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-    });
-    // As migrateToLatest does (src/db/database.ts): Kysely reads every schema's catalog, and a
-    // parallel test dropping its own schema during the read fails it; tried again.
-    let error: unknown;
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      ({ error } = await migrator.migrateTo(migration));
-      if (!CATALOG_RACE_CODES.has((error as { code?: unknown } | undefined)?.code)) break;
-    }
+    const { error } = await migratorFor(handle).migrateTo(migration);
     expect(error).toBeUndefined();
     await before(handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>);
     await migrateToLatest(handle);

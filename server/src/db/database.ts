@@ -5,11 +5,13 @@ import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
   Kysely,
   Migrator,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import type { Dialect } from './dialect.js';
@@ -191,34 +193,8 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   return migrateWith(handle, handle.db);
 }
 
-/**
- * Kysely's migrator reads the catalog of every schema (its table check calls
- * pg_get_serial_sequence on each table), which fails with 3F000 (no such schema) or 42P01 (no such
- * relation) when another schema is dropped during the read (parallel test runs drop theirs all the
- * time): tried again, a few times.
- */
-export const CATALOG_RACE_CODES: ReadonlySet<unknown> = new Set(['3F000', '42P01']);
-
 async function migrateWith(handle: DatabaseHandle, db: DB): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await migrateOnce(handle, db);
-    } catch (err) {
-      const code = (err as { cause?: { code?: unknown } }).cause?.code;
-      if (!CATALOG_RACE_CODES.has(code) || attempt === 5) throw err;
-    }
-  }
-}
-
-async function migrateOnce(handle: DatabaseHandle, db: DB): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: migrationProvider(handle.dialect),
-    // Kysely looks for its migration tables in every schema unless told which one: without this,
-    // another schema's tables (a parallel test's) make it skip creating its own.
-    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorFor(handle, db).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     // An outage during the migration is not a broken migration: the caller may try again.
@@ -228,6 +204,55 @@ async function migrateOnce(handle: DatabaseHandle, db: DB): Promise<void> {
       { cause: error },
     );
   }
+}
+
+/**
+ * The migrator for this database (tests use it to stop at an older migration).
+ *
+ * On PostgreSQL, Kysely's migrator asks whether its own tables exist by reading the catalog of
+ * every schema, calling pg_get_serial_sequence on each column of each table. When anyone drops a
+ * schema, a table or a column during that read (parallel test runs drop their schemas all the
+ * time; an operator may share the database), the read fails: 3F000, 42P01 or 42703. Its database
+ * here answers those two questions from this schema's catalog alone, and nothing else changes.
+ */
+export function migratorFor(handle: DatabaseHandle, db: DB = handle.db): Migrator {
+  return new Migrator({
+    db: handle.dialect === 'postgres' ? withOwnSchemaIntrospection(db, handle.schema) : db,
+    provider: migrationProvider(handle.dialect),
+    // Kysely looks for its migration tables in every schema unless told which one: without this,
+    // another schema's tables (a parallel test's) make it skip creating its own.
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
+}
+
+/** `db`, whose `introspection` sees one schema only (the configured one, else the current). */
+function withOwnSchemaIntrospection(db: DB, schema: string | undefined): DB {
+  const own = schema === undefined ? sql<string>`current_schema()` : sql<string>`${schema}`;
+  const introspector: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`
+        select nspname as name from pg_catalog.pg_namespace where nspname = ${own}`.execute(db);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+        select c.relname as name, n.nspname as schema, c.relkind as kind
+        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${own} and c.relkind in ('r', 'v', 'p')`.execute(db);
+      return rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.kind === 'v', columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  // Kysely keeps its state in private fields, so its methods and getters run on the instance itself.
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspector;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** ISO-8601 UTC timestamp, the one format every table stores. */
