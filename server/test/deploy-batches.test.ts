@@ -7,6 +7,7 @@
  * that finish would take.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { DEPLOY_BATCH_FILES_MAX, format, formatBytes, messages } from '@sitehall/contracts';
@@ -130,6 +131,44 @@ describe('batched deploy uploads', () => {
     expect(Object.fromEntries(rows.map((r) => [r.path, r.sha256]))).toEqual(
       Object.fromEntries(Object.entries(files).map(([p, c]) => [p, sha(c)])),
     );
+  });
+
+  it('stores small parts from memory and large ones through staging files, every one byte for byte', async () => {
+    // Parts of at most 1 MB are kept in memory, up to 8 MB a batch; a larger part, and those past
+    // the batch's 8 MB, stream through staging files (docs/decisions/deploys.md "Batched file uploads").
+    const user = await t.createUser();
+    const files: Record<string, string | Buffer> = { 'index.html': unique('大小混合') };
+    for (let i = 0; i < 10; i++) files[`small/${i}.js`] = Buffer.alloc(100 * 1024, `s${i}${Math.random()}`);
+    for (let i = 0; i < 9; i++) files[`mb/${i}.js`] = Buffer.alloc(1024 * 1024 - 1, `m${i}${Math.random()}`);
+    for (let i = 0; i < 2; i++) files[`large/${i}.bin`] = Buffer.alloc(1536 * 1024, `l${i}${Math.random()}`);
+    const started = await start(user.token, files, '混合批量');
+    const byHash = new Map(Object.values(files).map((c) => [sha(c), c]));
+    const stagingDir = path.join(t.dataDir, 'staging');
+    fs.mkdirSync(stagingDir, { recursive: true });
+    const stagedNames = new Set<string>();
+    const watcher = fs.watch(stagingDir, (_event, name) => {
+      if (name) stagedNames.add(String(name));
+    });
+    try {
+      const res = await batch(
+        user.token,
+        started.deploy_id,
+        started.required.map((h) => [h, byHash.get(h)!]),
+      );
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+    } finally {
+      watcher.close();
+    }
+    // The two large parts at least went through files; none is left.
+    expect(stagedNames.size).toBeGreaterThanOrEqual(2);
+    expect(staging()).toEqual([]);
+    for (const [p, c] of Object.entries(files)) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of await t.ctx.store.read(sha(c))) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(Buffer.from(c)), p).toBe(true);
+    }
+    const finished = await api(user.token, 'POST', `/api/deploys/${started.deploy_id}/finish`);
+    expect(finished.status, JSON.stringify(finished.json)).toBe(201);
   });
 
   it('refuses a batch with one lying part, and keeps none of its parts', async () => {

@@ -304,6 +304,11 @@ describe('a blob store that reports a full disk (runs anywhere)', () => {
           throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
         return local.putFile(file, sha256);
       },
+      async putBytes(bytes, sha256) {
+        if (full)
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        return local.putBytes(bytes, sha256);
+      },
       read: (sha256, range) => local.read(sha256, range),
       stat: (sha256) => local.stat(sha256),
       delete: (sha256) => local.delete(sha256),

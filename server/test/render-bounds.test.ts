@@ -235,7 +235,9 @@ describe('render worker: memory is bounded', () => {
       expect(job).toMatchObject({ status: 'failed', attempts: 1 });
       expect(job!.error).toContain('内存超过 512 MB');
       // Not the gigabytes the page reaches unbounded: the limit and what a late sample lets through.
-      expect(peak).toBeGreaterThan(RENDERER_MEMORY_LIMIT_BYTES * 0.8);
+      // (No lower bound from this sampler: on a loaded machine its 50 ms samples came seconds
+      // apart and last saw 395 MB. The watchdog kills only a renderer it found past the limit,
+      // which the error above says it did.)
       expect(peak).toBeLessThan(RENDERER_MEMORY_LIMIT_BYTES + 512 * 1024 * 1024);
 
       const d = await deployments.byId(t.ctx.db, deploymentId);

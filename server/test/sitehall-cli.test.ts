@@ -147,8 +147,15 @@ describe('sitehall deploy', () => {
     const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
     write('index.html', `<!doctype html><p>首页 ${unique}</p>`, minutesAgo(10));
     write('a.html', `<!doctype html><p>AAAA ${unique}</p>`, minutesAgo(10));
-    // Written just now: racy (mtime within 2 s of the cache write), so never trusted from the cache.
-    write('b.html', `<!doctype html><p>BBBB ${unique}</p>`);
+    // Stamps around a moment M whole seconds ten seconds ago; the cache's write time is then set to
+    // M + 1.5 s, so which entries are racy does not depend on how long a deploy takes.
+    const M = Math.floor(Date.now() / 1000) * 1000 - 10_000;
+    // A stamp in whole seconds (a file system that keeps seconds) within 2 s of the write: racy.
+    write('b.html', `<!doctype html><p>BBBB ${unique}</p>`, new Date(M));
+    // A fine stamp (ext4's) 0.49 s before the write: past the clock's tick, trusted.
+    write('c.html', `<!doctype html><p>CCCC ${unique}</p>`, new Date(M + 1007));
+    // A fine stamp within 100 ms of the write: racy.
+    write('d.html', `<!doctype html><p>DDDD ${unique}</p>`, new Date(M + 1450));
 
     const first = await sitehall(['deploy', site, '--name', '缓存站点'], env);
     expect(first.code, first.stderr).toBe(0);
@@ -156,6 +163,10 @@ describe('sitehall deploy', () => {
     const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
     const cacheFiles = fs.readdirSync(path.join(cacheHome, 'sitehall'));
     expect(cacheFiles).toHaveLength(1);
+    const cachePath = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
+    const cache = JSON.parse(fs.readFileSync(cachePath, 'utf8')) as { written: number };
+    expect(cache.written).toBeGreaterThan(M + 10_000);
+    fs.writeFileSync(cachePath, JSON.stringify({ ...cache, written: M + 1500 }));
 
     // Same size, new contents, the same mtime as before (a clock too coarse to tell): the racy
     // entry is hashed again, so the change is seen.
@@ -165,28 +176,27 @@ describe('sitehall deploy', () => {
     write('a.html', `<!doctype html><p>aaaa ${unique}</p>`, minutesAgo(5));
     const second = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain('哈希缓存：1 个文件未改动，计算 2 个');
-    expect(second.stderr).toContain('共 3 个文件，需要上传 2 个');
+    expect(second.stderr).toContain('哈希缓存：2 个文件未改动，计算 3 个');
+    expect(second.stderr).toContain('共 5 个文件，需要上传 2 个');
 
     // Everything now older than the cache: nothing is read again, nothing sent.
     fs.utimesSync(path.join(site, 'b.html'), minutesAgo(4), minutesAgo(4));
     expect((await sitehall(['deploy', site, '--project', String(id)], env)).code).toBe(0);
     const third = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(third.code, third.stderr).toBe(0);
-    expect(third.stderr).toContain('哈希缓存：3 个文件未改动，计算 0 个');
-    expect(third.stdout).toContain('没有改动：3 个文件');
+    expect(third.stderr).toContain('哈希缓存：5 个文件未改动，计算 0 个');
+    expect(third.stdout).toContain('没有改动：5 个文件');
 
     // A corrupt cache is ignored (every file hashed); --no-cache skips the cache.
-    const file = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
-    fs.writeFileSync(file, '{"version":1,"written":');
+    fs.writeFileSync(cachePath, '{"version":1,"written":');
     const corrupt = await sitehall(['deploy', site, '--project', String(id)], env);
     expect(corrupt.code, corrupt.stderr).toBe(0);
     expect(corrupt.stderr).not.toContain('哈希缓存');
-    expect(corrupt.stdout).toContain('没有改动：3 个文件');
+    expect(corrupt.stdout).toContain('没有改动：5 个文件');
     const noCache = await sitehall(['deploy', site, '--project', String(id), '--no-cache'], env);
     expect(noCache.code, noCache.stderr).toBe(0);
     expect(noCache.stderr).not.toContain('哈希缓存');
-    expect(noCache.stderr).toContain('计算哈希 3/3');
+    expect(noCache.stderr).toContain('计算哈希 5/5');
   });
 
   it('sends its finish again with the same Idempotency-Key when the answer is lost: one version', async () => {

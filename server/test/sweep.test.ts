@@ -3,7 +3,7 @@
  * start-up, removes the staging folders and blob leases of instances that are gone (in every
  * mode, REDIS_URL or not), never a live instance's, and counts the bytes it reclaimed.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -46,13 +46,16 @@ function stagedFileBy(t: TestApp, instance: string, bytes: number): string {
 
 /** A stored blob no deployment references, leased by an upload of that instance. */
 async function leasedOrphan(t: TestApp, instance: string, text: string): Promise<string> {
-  const { sha256 } = await t.ctx.store.put(Readable.from([Buffer.from(text)]));
+  // Leased before it is stored, as an upload's blobs are held before they are written: the other
+  // way round, a sweep running in between (every 200 ms here) took it for an orphan.
+  const sha256 = createHash('sha256').update(text).digest('hex');
   await t.ctx.cluster.leases.leaseBlobs(
     t.ctx.db,
     `${instance}/${randomUUID()}`,
     [sha256],
     new Date().toISOString(),
   );
+  expect((await t.ctx.store.put(Readable.from([Buffer.from(text)]))).sha256).toBe(sha256);
   return sha256;
 }
 

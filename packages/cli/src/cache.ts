@@ -17,8 +17,19 @@ export interface FileStamp {
   ino: number;
 }
 
-/** Entries whose mtime is this close to (or after) the cache's write time are hashed again. */
+/**
+ * Entries whose mtime is this close to (or after) the cache's write time are hashed again, when
+ * the mtime is a whole second (a file system that keeps seconds, or FAT's two): a change within
+ * that much of the last could keep the same stamp.
+ */
 export const RACY_MS = 2_000;
+/**
+ * The same for an mtime finer than a second (ext4, XFS, btrfs, APFS, NTFS): their stamps come
+ * from a clock that ticks every few milliseconds (Linux: 1–10 ms; Windows: 15.6 ms), so a later
+ * change can share a stamp only within a tick. A build that writes its files and deploys them a
+ * second later then finds them in the cache on its next deploy.
+ */
+export const FINE_RACY_MS = 100;
 const VERSION = 1;
 
 interface CacheFile {
@@ -68,9 +79,10 @@ export class HashCache {
     if (!c || !Array.isArray(e) || e.length !== 4) return undefined;
     const [size, mtimeMs, ino, sha256] = e;
     if (size !== f.size || mtimeMs !== f.mtimeMs || ino !== f.ino) return undefined;
-    // Modified within RACY_MS of the cache write: a later change within the clock's resolution
-    // could keep the same mtime and size, so the entry proves nothing.
-    if (mtimeMs >= c.written - RACY_MS) return undefined;
+    // Modified within the clock's resolution of the cache write: a later change could keep the
+    // same mtime and size, so the entry proves nothing.
+    const racy = Number.isInteger(mtimeMs / 1000) ? RACY_MS : FINE_RACY_MS;
+    if (mtimeMs >= c.written - racy) return undefined;
     if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) return undefined;
     return sha256;
   }

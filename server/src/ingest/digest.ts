@@ -51,7 +51,8 @@ export class ContentDigest {
       sha256: this.#hash.digest('hex'),
       crc32: this.#crc,
       size: this.#size,
-      head: Buffer.concat(this.#head),
+      // Usually one piece, copied from the first chunk: not copied again.
+      head: this.#head.length === 1 ? this.#head[0]! : Buffer.concat(this.#head),
       utf8: this.#utf8?.finish() ?? true,
     };
   }

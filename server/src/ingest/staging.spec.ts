@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { newStagingName, parseStagingName, writeCounted } from './staging.js';
+import { newStagingName, parseStagingName, receiveCounted, writeCounted } from './staging.js';
 
 const INSTANCE = 'i_build-host_4242_0badc0de';
 
@@ -68,5 +68,81 @@ describe('writeCounted', () => {
         },
       }),
     ).rejects.toBe(refused);
+  });
+});
+
+describe('receiveCounted', () => {
+  const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'staging-spec-'));
+  const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+  it('keeps a source that fits in memory, one buffer, and makes no file', async () => {
+    let asked = false;
+    const got = await receiveCounted(Readable.from([Buffer.from('héllo '), Buffer.from('world')]), {
+      utf8: true,
+      inMemory: 100,
+      file: async () => {
+        asked = true;
+        return path.join(dir(), 'f');
+      },
+    });
+    expect(asked).toBe(false);
+    expect(got.file).toBeUndefined();
+    expect(got.bytes?.toString()).toBe('héllo world');
+    expect(got.facts).toMatchObject({ size: 12, utf8: true, sha256: sha('héllo world') });
+  });
+
+  it('writes a larger source to the file it asks for, the bytes read before it included', async () => {
+    const chunks = Array.from({ length: 20 }, (_, i) => Buffer.alloc(1000, 97 + i));
+    const target = path.join(dir(), 'f');
+    const seen: number[] = [];
+    const got = await receiveCounted(Readable.from(chunks), {
+      utf8: false,
+      inMemory: 2_500,
+      file: async () => target,
+      admit: (size) => {
+        seen.push(size);
+      },
+    });
+    const all = Buffer.concat(chunks);
+    expect(got.bytes).toBeUndefined();
+    expect(got.file).toBe(target);
+    expect(fs.readFileSync(target)).toEqual(all);
+    expect(got.facts).toMatchObject({ size: 20_000, sha256: sha(all) });
+    // Every chunk was admitted once, in order, whether it arrived before or after the spill.
+    expect(seen).toEqual(chunks.map((_, i) => (i + 1) * 1000));
+  });
+
+  it('stops at the chunk admit refuses, in memory or in the file, and destroys the source', async () => {
+    const refused = new Error('too large');
+    for (const inMemory of [1_000_000, 5]) {
+      const source = Readable.from([Buffer.alloc(10), Buffer.alloc(10), Buffer.alloc(10)]);
+      await expect(
+        receiveCounted(source, {
+          utf8: false,
+          inMemory,
+          file: async () => path.join(dir(), 'f'),
+          admit: (size) => {
+            if (size > 15) throw refused;
+          },
+        }),
+      ).rejects.toBe(refused);
+      expect(source.destroyed).toBe(true);
+    }
+  });
+
+  it('ends with the abort’s reason when the signal aborts while the source is silent', async () => {
+    const source = new Readable({ read() {} });
+    source.push(Buffer.from('first'));
+    const abort = new AbortController();
+    const received = receiveCounted(source, {
+      utf8: true,
+      inMemory: 100,
+      file: async () => path.join(dir(), 'f'),
+      signal: abort.signal,
+    });
+    const reason = new Error('client gone');
+    setImmediate(() => abort.abort(reason));
+    await expect(received).rejects.toBe(reason);
+    expect(source.destroyed).toBe(true);
   });
 });

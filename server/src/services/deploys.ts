@@ -48,7 +48,13 @@ import {
   HEAD_BYTES,
   isTextName,
 } from '../ingest/index.js';
-import { newStagingPath, stagingRoot, writeCounted } from '../ingest/staging.js';
+import {
+  newStagingPath,
+  type ReceivedContent,
+  receiveCounted,
+  stagingRoot,
+  writeCounted,
+} from '../ingest/staging.js';
 import type { DeploysRepository } from '../repositories/deploys.js';
 import type { LeasesRepository } from '../repositories/leases.js';
 import type { BlobGate } from '../storage/blob-gate.js';
@@ -69,6 +75,18 @@ function sameFiles(version: Map<string, string>, manifest: Record<string, string
 const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 /** Store lookups and blob reads in flight at once. */
 const CONCURRENCY = 16;
+/**
+ * A batch's files of at most this size are received into memory, up to BATCH_MEMORY_BYTES per
+ * batch (the CLI sends about 8 MB per batch); larger ones, and those past the batch's budget, are
+ * written to staging files as they arrive.
+ */
+const PART_MEMORY_BYTES = 1024 * 1024;
+const BATCH_MEMORY_BYTES = 8 * 1024 * 1024;
+/**
+ * All batches of this instance hold at most this much in memory at once, whatever the number of
+ * accounts and requests: past it, parts go to staging files.
+ */
+const INSTANCE_MEMORY_BYTES = 64 * 1024 * 1024;
 /** A PUT without Content-Length reserves quota in steps of this much as its bytes arrive. */
 const RESERVE_STEP = 1024 * 1024;
 
@@ -219,6 +237,8 @@ export function createDeployService(deps: {
    * of a first deploy's thousands of files). The staging folder is made once.
    */
   let stagingReady: Promise<unknown> | undefined;
+  /** Bytes the batches being received hold in memory now (at most INSTANCE_MEMORY_BYTES). */
+  let memoryInUse = 0;
   async function stagingFile(): Promise<string> {
     stagingReady ??= fs.promises
       .mkdir(stagingRoot(deps.dataDir), { recursive: true })
@@ -526,7 +546,8 @@ export function createDeployService(deps: {
 
     /**
      * Several files in one request (docs/decisions/deploys.md "Batched file uploads"): each part
-     * streams to a staging file while hashed and counted, and is checked against the hash it
+     * is received while hashed and counted (a small one into memory, a large one into a staging
+     * file: `receiveCounted`), and is checked against the hash it
      * claims; only when every part of the batch has arrived and matched are they stored, so a
      * refused or cancelled batch keeps nothing and holds nothing. The batch's bytes are held
      * against the owner's quota at once from its declared length (else, or when that does not
@@ -551,9 +572,13 @@ export function createDeployService(deps: {
       store.throwIfDown?.();
       const quotaHold = holdFor(actor.id, id, row.created_at, ownerId, limits, limits.maxUploadBytes);
       const staged: string[] = [];
-      const received: { sha256: string; file: string; facts: ContentFacts }[] = [];
+      const received: (ReceivedContent & { sha256: string })[] = [];
       const seen = new Set<string>();
       let total = 0;
+      /** Bytes of this batch held in memory (its small files), at most BATCH_MEMORY_BYTES. */
+      let inMemory = 0;
+      /** What this batch counts in `memoryInUse`: its held bytes and the part being received. */
+      let counted = 0;
       let kept = false;
       try {
         if (declaredLength) {
@@ -576,13 +601,24 @@ export function createDeployService(deps: {
           seen.add(sha256);
           if (seen.size > DEPLOY_BATCH_FILES_MAX)
             throw refuse(new TooLarge(format(m.batchTooManyFiles, { n: DEPLOY_BATCH_FILES_MAX }), 'files'));
-          const file = await stagingFile();
-          staged.push(file);
-          let facts: ContentFacts;
+          let content: ReceivedContent;
+          const allowance = Math.max(
+            0,
+            Math.min(PART_MEMORY_BYTES, BATCH_MEMORY_BYTES - inMemory, INSTANCE_MEMORY_BYTES - memoryInUse),
+          );
+          memoryInUse += allowance;
+          counted += allowance;
+          let keptBytes = 0;
           try {
-            facts = await writeCounted(part.file, file, {
+            content = await receiveCounted(part.file, {
               utf8: true,
               signal,
+              inMemory: allowance,
+              file: async () => {
+                const file = await stagingFile();
+                staged.push(file);
+                return file;
+              },
               admit: (size, chunk) => {
                 if (size > limits.maxFileBytes) throw fileTooLarge();
                 total += chunk;
@@ -590,16 +626,25 @@ export function createDeployService(deps: {
                 return quotaHold.more(total - quotaHold.reserved, total);
               },
             });
+            keptBytes = content.bytes?.length ?? 0;
           } catch (err) {
             throw receiveError(err, signal);
+          } finally {
+            // What the part did not keep in memory is free again.
+            memoryInUse -= allowance - keptBytes;
+            counted -= allowance - keptBytes;
           }
-          if (facts.sha256 !== sha256) throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
-          received.push({ sha256, file, facts });
+          if (content.facts.sha256 !== sha256)
+            throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
+          if (content.bytes) inMemory += content.bytes.length;
+          received.push({ ...content, sha256 });
         }
         signal.throwIfAborted();
         if (received.length === 0) throw new Invalid('files', m.batchEmpty);
         // Every part arrived and matched: now, and only now, into the store.
-        await eachLimit(received, CONCURRENCY, (r) => store.putFile(r.file, r.sha256));
+        await eachLimit(received, CONCURRENCY, (r) =>
+          r.bytes ? store.putBytes(r.bytes, r.sha256) : store.putFile(r.file, r.sha256),
+        );
         kept = true;
         const hashes = received.map((r) => r.sha256);
         // Sent and checked: finish may take these contents now.
@@ -617,6 +662,7 @@ export function createDeployService(deps: {
           ? new AppError('invalid', messages.project.uploadInterrupted)
           : err;
       } finally {
+        memoryInUse -= counted;
         // Moved into the store when kept; otherwise removed here.
         await Promise.all(staged.map((f) => fs.promises.rm(f, { force: true, maxRetries: 3 })));
         await deploys

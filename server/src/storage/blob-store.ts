@@ -26,6 +26,11 @@ export interface BlobStore {
    */
   putFile(filePath: string, sha256: string): Promise<void>;
   /**
+   * Stores bytes held in memory whose SHA-256 the caller has already computed (a digest deploy's
+   * small files), as putFile does a file: the hash is trusted, an existing blob is kept.
+   */
+  putBytes(bytes: Buffer, sha256: string): Promise<void>;
+  /**
    * The whole blob or an inclusive byte range of it. Throws BlobNotFound when missing, RangeError
    * when start > end or start is past the last byte; an end past the last byte is clamped.
    */

@@ -43,6 +43,9 @@ export class LocalBlobStore implements BlobStore {
   readonly #durable: boolean;
   readonly #readChunk: number;
   #tmpReady: Promise<unknown> | null = null;
+  /** Temp names: this process and store, then a count (a random name per file cost a deploy's CPU). */
+  readonly #tmpPrefix = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  #tmpCount = 0;
   /** Blob folders known to exist (at most 65,536: two levels of two hex digits). */
   readonly #dirs = new Set<string>();
 
@@ -97,6 +100,23 @@ export class LocalBlobStore implements BlobStore {
       throw error;
     }
     await fsp.rm(filePath, { force: true });
+  }
+
+  async putBytes(bytes: Buffer, sha256: string): Promise<void> {
+    assertSha256(sha256);
+    const target = this.#blobPath(sha256);
+    // One write and (durable) one fsync of a new temp file, then its name: no staged file to open
+    // again for the fsync, as putFile must, and no stat first (a missing blob, the usual case
+    // here, costs an exception per file): a blob stored meanwhile is replaced by the same bytes,
+    // in one rename, so a reader sees the one or the other, never neither.
+    const tmp = await this.#tempFile();
+    try {
+      await fsp.writeFile(tmp, bytes, { flag: 'wx', flush: this.#durable });
+      await this.#renameInto(tmp, target);
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
   }
 
   async read(sha256: string, range?: ByteRange): Promise<Readable> {
@@ -239,7 +259,7 @@ export class LocalBlobStore implements BlobStore {
       throw error;
     });
     await this.#tmpReady;
-    return path.join(this.#tmpDir, `${process.pid}-${randomBytes(8).toString('hex')}`);
+    return path.join(this.#tmpDir, `${this.#tmpPrefix}-${(this.#tmpCount++).toString(36)}`);
   }
 
   /** Gives a finished temp file its name; with keepExisting, an existing blob wins (same bytes). */

@@ -102,6 +102,26 @@ export function blobStoreContract(name: string, makeStore: () => Promise<BlobSto
       expect(await bytes(await store.read(sha(content)))).toEqual(content);
     });
 
+    it('putBytes stores bytes under the given hash, leaving no temp file', async () => {
+      const content = randomBytes(20_000);
+      await store.putBytes(content, sha(content));
+      expect(await bytes(await store.read(sha(content)))).toEqual(content);
+      expect(await store.stat(sha(content))).toEqual({ size: content.length });
+      expect(await fx.tempLeftovers()).toEqual([]);
+    });
+
+    it('putBytes of a hash already stored keeps the blob, and twice at once stores it once', async () => {
+      const content = Buffer.from('p { margin: 0 }');
+      await store.put(Readable.from([content]));
+      await store.putBytes(content, sha(content));
+      const other = randomBytes(5_000);
+      await Promise.all([store.putBytes(other, sha(other)), store.putBytes(other, sha(other))]);
+      expect(await bytes(await store.read(sha(content)))).toEqual(content);
+      expect(await bytes(await store.read(sha(other)))).toEqual(other);
+      expect((await collect(store.list())).sort()).toEqual([sha(content), sha(other)].sort());
+      expect(await fx.tempLeftovers()).toEqual([]);
+    });
+
     it('read returns byte ranges: first byte, last byte, middle, clamped end', async () => {
       const content = Buffer.from('0123456789abcdef');
       const { sha256 } = await store.put(Readable.from([content]));
@@ -196,6 +216,7 @@ export function blobStoreContract(name: string, makeStore: () => Promise<BlobSto
         await expect(store.stat(h)).rejects.toBeInstanceOf(TypeError);
         await expect(store.delete(h)).rejects.toBeInstanceOf(TypeError);
         await expect(store.putFile('/nonexistent', h)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.putBytes(Buffer.from('x'), h)).rejects.toBeInstanceOf(TypeError);
         await expect(store.readVariant(h, 'br')).rejects.toBeInstanceOf(TypeError);
         await expect(store.statVariant(h, 'br')).rejects.toBeInstanceOf(TypeError);
         await expect(store.putVariant(h, 'br', Readable.from([]))).rejects.toBeInstanceOf(TypeError);

@@ -56,6 +56,9 @@ export class FaultyBlobStore implements BlobStore {
   putFile(filePath: string, sha256: string) {
     return this.inner.putFile(filePath, sha256);
   }
+  putBytes(bytes: Buffer, sha256: string) {
+    return this.inner.putBytes(bytes, sha256);
+  }
   stat(sha256: string) {
     return this.inner.stat(sha256);
   }
