@@ -234,7 +234,10 @@ function written(out: http.ClientRequest, chunk: Buffer): Promise<void> {
 
 /** Sends a file's bytes; one whose size changed since it was hashed stops the deploy. */
 async function sendFile(out: http.ClientRequest, f: SentFile, stopped: () => boolean): Promise<void> {
-  const stream = fs.createReadStream(f.file, { highWaterMark: READ_BYTES });
+  // Read no further than one byte past the hashed size (a file that grew is caught below): a
+  // ReadStream allocates its highWaterMark for every read otherwise, 1 MB for each small file,
+  // and a first deploy of 5,000 files spent more CPU in garbage collection than in anything else.
+  const stream = fs.createReadStream(f.file, { highWaterMark: READ_BYTES, end: f.size });
   let sent = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
