@@ -199,6 +199,54 @@ describe('sitehall deploy', () => {
     expect(noCache.stderr).toContain('计算哈希 5/5');
   });
 
+  it('stops a deploy whose file grew or shrank after it was hashed, and finishes nothing', async () => {
+    const user = await t.createUser();
+    const target = new URL(url);
+    // A proxy that changes the site's file once the CLI has hashed it: when the start arrives.
+    let change: () => void = () => {};
+    const proxy = http.createServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/api/deploys') change();
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = {
+        SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        SITEHALL_TOKEN: await apiToken(user.token),
+      };
+      const site = tempDir('sitehall-site-');
+      const page = path.join(site, 'index.html');
+      const body = `<!doctype html><p>改动 ${Date.now()} ${Math.random()}</p>`;
+      const edits: [string, () => void][] = [
+        ['grew', () => fs.appendFileSync(page, '<p>多出来的一段</p>')],
+        ['shrank', () => fs.writeFileSync(page, body.slice(0, 20))],
+      ];
+      for (const [what, edit] of edits) {
+        fs.writeFileSync(page, `${body} ${what}`);
+        change = edit;
+        const run = await sitehall(['deploy', site, '--name', `改动站点-${what}`, '--no-cache'], env);
+        expect(run.code, what).not.toBe(0);
+        expect(run.stderr, what).toContain(`文件在上传时被改动：${page}`);
+      }
+      const projects = await t.ctx.db
+        .selectFrom('projects')
+        .where('owner_id', '=', user.id)
+        .select('id')
+        .execute();
+      expect(projects).toEqual([]);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('sends its finish again with the same Idempotency-Key when the answer is lost: one version', async () => {
     const user = await t.createUser();
     // A proxy that lets the first finish reach the server, then drops its answer.

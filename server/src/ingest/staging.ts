@@ -263,11 +263,9 @@ export async function receiveCounted(
   try {
     for (;;) {
       const next = await chunksOf.next();
-      if (next.done) {
-        // One chunk is kept as it came (a view of the socket's read, which nothing reuses).
-        const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-        return { facts: digest.finish(), bytes };
-      }
+      // A copy, even of one chunk: a view would keep the whole socket read it came in alive (a
+      // client sending one tiny part per read would pin 64 KB for each few bytes counted).
+      if (next.done) return { facts: digest.finish(), bytes: Buffer.concat(chunks, size) };
       await take(next.value);
       chunks.push(next.value);
       if (size > opts.inMemory) break;

@@ -577,8 +577,6 @@ export function createDeployService(deps: {
       let total = 0;
       /** Bytes of this batch held in memory (its small files), at most BATCH_MEMORY_BYTES. */
       let inMemory = 0;
-      /** What this batch counts in `memoryInUse`: its held bytes and the part being received. */
-      let counted = 0;
       let kept = false;
       try {
         if (declaredLength) {
@@ -607,7 +605,6 @@ export function createDeployService(deps: {
             Math.min(PART_MEMORY_BYTES, BATCH_MEMORY_BYTES - inMemory, INSTANCE_MEMORY_BYTES - memoryInUse),
           );
           memoryInUse += allowance;
-          counted += allowance;
           let keptBytes = 0;
           try {
             content = await receiveCounted(part.file, {
@@ -630,13 +627,12 @@ export function createDeployService(deps: {
           } catch (err) {
             throw receiveError(err, signal);
           } finally {
-            // What the part did not keep in memory is free again.
+            // What the part did not keep in memory is free again; what it kept is the batch's.
             memoryInUse -= allowance - keptBytes;
-            counted -= allowance - keptBytes;
+            inMemory += keptBytes;
           }
           if (content.facts.sha256 !== sha256)
             throw new Invalid('sha256', format(m.hashMismatch, { sha256 }));
-          if (content.bytes) inMemory += content.bytes.length;
           received.push({ ...content, sha256 });
         }
         signal.throwIfAborted();
@@ -662,7 +658,7 @@ export function createDeployService(deps: {
           ? new AppError('invalid', messages.project.uploadInterrupted)
           : err;
       } finally {
-        memoryInUse -= counted;
+        memoryInUse -= inMemory;
         // Moved into the store when kept; otherwise removed here.
         await Promise.all(staged.map((f) => fs.promises.rm(f, { force: true, maxRetries: 3 })));
         await deploys

@@ -27,7 +27,8 @@ export interface BlobStore {
   putFile(filePath: string, sha256: string): Promise<void>;
   /**
    * Stores bytes held in memory whose SHA-256 the caller has already computed (a digest deploy's
-   * small files), as putFile does a file: the hash is trusted, an existing blob is kept.
+   * small files), as putFile does a file: the hash is trusted. An existing blob stays under its
+   * name (a local store may replace it with the same bytes, in one rename).
    */
   putBytes(bytes: Buffer, sha256: string): Promise<void>;
   /**
