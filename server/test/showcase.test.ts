@@ -342,6 +342,25 @@ describe('showcase search index', () => {
     const queue = await t.ctx.db.selectFrom('showcase_queue').selectAll().execute();
     expect(queue).toEqual([]);
   });
+
+  it('applies a backlog a batch at a time, letting other work run in between', async () => {
+    // 2,500 queued changes (of projects that no longer exist: nothing to list) make three batches.
+    const ids = Array.from({ length: 2500 }, (_, i) => 1_000_001 + i);
+    for (let i = 0; i < ids.length; i += 500)
+      await t.ctx.db
+        .insertInto('showcase_queue')
+        .values(ids.slice(i, i + 500).map((project_id) => ({ project_id })))
+        .execute();
+    let other = false;
+    setImmediate(() => {
+      other = true;
+    });
+    await createShowcaseService(t.ctx.db, t.database.dialect).refreshIndex();
+    // SQLite answers synchronously: without a turn of the event loop between batches, the
+    // immediate would run only after the whole backlog was applied.
+    expect(other).toBe(true);
+    expect(await t.ctx.db.selectFrom('showcase_queue').selectAll().execute()).toEqual([]);
+  });
 });
 
 describe('showcase search against a plain substring filter', () => {

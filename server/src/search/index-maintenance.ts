@@ -88,7 +88,11 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
     applyQueue(): Promise<void> {
       applying ??= (async () => {
         try {
-          while ((await applyQueueBatch()) === QUEUE_BATCH) {}
+          // Between batches, a turn of the event loop: better-sqlite3 answers synchronously, so
+          // without it a backlog (a restore, a migration queueing every project) would be applied
+          // in one stretch of microtasks, holding every request until the last batch.
+          while ((await applyQueueBatch()) === QUEUE_BATCH)
+            await new Promise((resolve) => setImmediate(resolve));
         } finally {
           applying = null;
         }
