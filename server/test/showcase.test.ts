@@ -3,8 +3,12 @@
  * only, Chinese search of any length over name, description and author, the three sorts, the
  * featured filter and paging — and a search index that follows every change at once.
  */
-import { sql } from 'kysely';
+import Database from 'better-sqlite3';
+import { type CompiledQuery, Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database as Schema } from '../src/db/types.js';
+import type { SearchPlan } from '../src/search/plan.js';
+import { createSearchSql } from '../src/search/sql.js';
 import { createShowcaseService } from '../src/services/showcase.js';
 import {
   createTestApp,
@@ -518,6 +522,60 @@ describe('showcase search against a plain substring filter', () => {
         const views = popular.rows.map((r) => Number(r.view_count));
         expect(views).toEqual([...views].sort((a, b) => b - a));
       }
+    }
+  });
+});
+
+describe.skipIf(usingPostgres)('showcase search on SQLite', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await liveProject(t, SIMPLE_SITE, { name: '甲项目' });
+    await createShowcaseService(t.ctx.db, t.database.dialect).refreshIndex();
+  });
+  afterAll(() => t.close());
+
+  it("walks a page in an order index alone, reading a project's row only for the page", async () => {
+    if (t.config.database.kind !== 'sqlite') throw new Error('SQLite only');
+    const raw = new Database(t.config.database.file);
+    const ran: CompiledQuery[] = [];
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: raw }),
+      log: (event) => {
+        ran.push(event.query);
+      },
+    });
+    try {
+      const search = createSearchSql(db, 'sqlite');
+      const plan = (term: string, exact: boolean): SearchPlan => ({
+        term,
+        featured: false,
+        exact,
+        listed: 1,
+        rarest: '项目',
+        rarestHolders: 1,
+        narrows: [],
+        joined: [],
+        expected: 1,
+      });
+      const indexOf = { latest: 'showcase_latest', popular: 'showcase_popular', name: 'showcase_name_key' };
+      for (const sort of ['latest', 'popular', 'name'] as const) {
+        for (const p of [plan('项目', true), plan('甲项目', false)]) {
+          ran.length = 0;
+          const rows = await search.walk(p, { sort, featured: false, page: 1, pageSize: 12 });
+          expect(rows.map((r) => r.name)).toEqual(['甲项目']);
+          const query = ran.at(-1)!;
+          const steps = (
+            raw.prepare(`explain query plan ${query.sql}`).all(...query.parameters) as Array<{
+              detail: string;
+            }>
+          ).map((r) => r.detail);
+          // Each walked project is tested from the index (its featured flag included), not its row.
+          expect(steps, `${sort} ${p.term}`).toContain(`SCAN p USING COVERING INDEX ${indexOf[sort]}`);
+        }
+      }
+    } finally {
+      await db.destroy();
     }
   });
 });

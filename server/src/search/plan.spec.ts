@@ -114,10 +114,21 @@ describe('how a page is fetched', () => {
     expect(countAndSortFirst(plan({ expected: 251 }), 500)).toBe(false);
   });
 
-  it('sorts few matches and walks the list for many or a capped count', () => {
+  it('sorts few matches and walks the list for many', () => {
     const q = { page: 1, pageSize: 12 };
     expect(pageStrategy(plan({}), q, 40, false)).toBe('sort');
     expect(pageStrategy(plan({}), q, 2000, false)).toBe('walk');
-    expect(pageStrategy(plan({}), q, 40, true)).toBe('walk');
+    // Deeper pages walk further: sorting becomes the cheaper.
+    expect(pageStrategy(plan({}), { page: 20, pageSize: 12 }, 2000, false)).toBe('sort');
+  });
+
+  it('sorts a capped count only when the rarest gram bounds the matches closely enough', () => {
+    const q = { page: 1, pageSize: 12 };
+    // 500+ matches among 808 holders of 1,000,000 listed: at most 808 to sort, a walk of ~24,000.
+    const few = plan({ listed: 1_000_000, rarestHolders: 808 });
+    expect(pageStrategy(few, q, 500, true)).toBe('sort');
+    // 500+ among 41,000 holders: the walk (~24,000) is cheaper than sorting up to 41,000.
+    const many = plan({ listed: 1_000_000, rarestHolders: 41_000 });
+    expect(pageStrategy(many, q, 500, true)).toBe('walk');
   });
 });

@@ -26,6 +26,7 @@ import * as m020 from './020_deploy_site_name.js';
 import * as m021 from './021_custom_domains.js';
 import * as m024 from './024_content_check_traces.js';
 import * as m026 from './026_lockouts_retention.js';
+import * as m027 from './027_showcase_order_featured.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -54,6 +55,7 @@ const all: Record<string, DialectMigration> = {
   '021_custom_domains': m021,
   '024_content_check_traces': m024,
   '026_lockouts_retention': m026,
+  '027_showcase_order_featured': m027,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
