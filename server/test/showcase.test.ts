@@ -365,6 +365,45 @@ describe('showcase search index', () => {
     expect(other).toBe(true);
     expect(await t.ctx.db.selectFrom('showcase_queue').selectAll().execute()).toEqual([]);
   });
+
+  it('answers from the index as it stands during a backlog, and applies a short queue first', async () => {
+    const queued = async () =>
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('showcase_queue')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const names = async () => {
+      const res = await t.request({ url: '/api/projects/public?search=%E9%A1%B9%E7%9B%AE' });
+      expect(res.statusCode).toBe(200);
+      return (res.json().data.projects as Array<{ name: string }>).map((p) => p.name).sort();
+    };
+    // A short queue (one change) is applied before the answer.
+    await liveProject(t, SIMPLE_SITE, { name: '丙项目' });
+    expect(await names()).toContain('丙项目');
+    expect(await queued()).toBe(0);
+
+    // A backlog longer than a batch (of projects that no longer exist) is left to the background
+    // job: the answer comes at once from the index as it stands, the backlog untouched.
+    const ids = Array.from({ length: 1500 }, (_, i) => 2_000_001 + i);
+    for (let i = 0; i < ids.length; i += 500)
+      await t.ctx.db
+        .insertInto('showcase_queue')
+        .values(ids.slice(i, i + 500).map((project_id) => ({ project_id })))
+        .execute();
+    await liveProject(t, SIMPLE_SITE, { name: '丁项目' });
+    const during = await names();
+    expect(during).toContain('丙项目');
+    expect(during).not.toContain('丁项目');
+    expect(await queued()).toBe(1501);
+
+    await createShowcaseService(t.ctx.db, t.database.dialect).refreshIndex();
+    expect(await queued()).toBe(0);
+    expect(await names()).toContain('丁项目');
+  });
 });
 
 describe('showcase search against a plain substring filter', () => {

@@ -8,10 +8,8 @@
 import type { DB } from '../db/database.js';
 import type { Flag } from '../db/types.js';
 import { gramsOf, searchForm } from './plan.js';
-import type { IndexEntry, SearchSql } from './sql.js';
+import { type IndexEntry, QUEUE_BATCH, type SearchSql } from './sql.js';
 
-/** Queue entries applied per transaction (a bulk backlog blocks SQLite for about this many). */
-const QUEUE_BATCH = 1000;
 /** Rows per statement when writing grams (sent as arrays: a few parameters whatever the count). */
 const WRITE_CHUNK = 20_000;
 

@@ -162,7 +162,14 @@ const ENGINES: Record<Dialect, Engine> = {
 
 const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
   u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, p.name_sort_key, p.site_name`;
-const QUEUED = sql`case when exists (select 1 from showcase_queue) then 1 else 0 end`;
+/**
+ * Queue entries applied per transaction (search/index-maintenance.ts; a bulk backlog blocks SQLite
+ * for about this many). A showcase answer applies a queue of at most this many first (one
+ * transaction); a longer one is a backlog the background job applies (services/showcase.ts).
+ */
+export const QUEUE_BATCH = 1000;
+/** The queue's length, counted up to one past a batch (a longer queue is a backlog). */
+const QUEUED = sql`(select count(*) from (select 1 from showcase_queue limit ${QUEUE_BATCH + 1}) q)`;
 
 /** The search's statements on one database. */
 export function createSearchSql(db: DB, dialect: Dialect) {
@@ -213,7 +220,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /**
      * The unsearched page with the listed totals, in one query (one round trip in steady state);
-     * `queued`: changes wait in the queue.
+     * `queued`: how many changes wait in the queue (counted up to QUEUE_BATCH + 1).
      */
     async listAll(q: ShowcasePage) {
       const r = await sql<
@@ -223,7 +230,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         where t.id = 1 order by ${ORDER[q.sort]}`.execute(db);
       const head = r.rows[0]!;
       return {
-        queued: Boolean(Number(head.queued)),
+        queued: Number(head.queued),
         rows: r.rows.filter((row) => row.id != null),
         listed: Number(head.all_listed),
         featured: Number(head.all_featured),
@@ -251,7 +258,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
           .map((row) => [row.gram, { listed: Number(row.listed), featured: Number(row.featured) }]),
       );
       return {
-        queued: Boolean(Number(head.queued)),
+        queued: Number(head.queued),
         listed: Number(head.listed),
         featured: Number(head.featured),
         version: Number(head.version),
