@@ -347,14 +347,19 @@ describe('showcase search index', () => {
     expect(queue).toEqual([]);
   });
 
-  it('applies a backlog a batch at a time, letting other work run in between', async () => {
-    // 2,500 queued changes (of projects that no longer exist: nothing to list) make three batches.
-    const ids = Array.from({ length: 2500 }, (_, i) => 1_000_001 + i);
+  /** Queues `n` changes of projects that don't exist (nothing to list), ids from `first`. */
+  async function queueMissing(first: number, n: number) {
+    const ids = Array.from({ length: n }, (_, i) => first + i);
     for (let i = 0; i < ids.length; i += 500)
       await t.ctx.db
         .insertInto('showcase_queue')
         .values(ids.slice(i, i + 500).map((project_id) => ({ project_id })))
         .execute();
+  }
+
+  it('applies a backlog a batch at a time, letting other work run in between', async () => {
+    // 2,500 queued changes make three batches.
+    await queueMissing(1_000_001, 2500);
     let other = false;
     setImmediate(() => {
       other = true;
@@ -386,14 +391,9 @@ describe('showcase search index', () => {
     expect(await names()).toContain('丙项目');
     expect(await queued()).toBe(0);
 
-    // A backlog longer than a batch (of projects that no longer exist) is left to the background
+    // A backlog longer than a batch is left to the background
     // job: the answer comes at once from the index as it stands, the backlog untouched.
-    const ids = Array.from({ length: 1500 }, (_, i) => 2_000_001 + i);
-    for (let i = 0; i < ids.length; i += 500)
-      await t.ctx.db
-        .insertInto('showcase_queue')
-        .values(ids.slice(i, i + 500).map((project_id) => ({ project_id })))
-        .execute();
+    await queueMissing(2_000_001, 1500);
     await liveProject(t, SIMPLE_SITE, { name: '丁项目' });
     const during = await names();
     expect(during).toContain('丙项目');
