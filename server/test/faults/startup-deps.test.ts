@@ -136,7 +136,15 @@ describe('start while S3 is unreachable', () => {
       const server = await child({
         dataDir: made.dataDir,
         database: made.config.database,
-        env: { ...s3.env, S3_ENDPOINT: `http://${proxy.address}` },
+        env: {
+          ...s3.env,
+          S3_ENDPOINT: `http://${proxy.address}`,
+          // The bucket is what fails here: patient with a PostgreSQL the whole suite keeps busy,
+          // as the test apps are (a connection slower than the default 1 s made the upload after
+          // the restore a 503 in a loaded CI run).
+          DB_CONNECT_TIMEOUT_MS: '5000',
+          DB_ACQUIRE_TIMEOUT_MS: '5000',
+        },
       });
       const { port } = server;
       const pid = server.process.pid;
