@@ -25,7 +25,25 @@ export type IngestJob =
       limits: IngestLimits;
       /** Contents the account holds already: zip entries of these are not written (zip only). */
       held?: string[];
+      /**
+       * Ask the caller, batch by batch, which other contents the store holds (StoredQuery): zip
+       * entries of those are not written either (zip only).
+       */
+      ask?: boolean;
     };
+
+/**
+ * The worker asks which of these contents the store holds (a batch of a zip's small entries,
+ * hashed): the caller answers with a StoredAnswer of the same id, the held ones leased for it.
+ */
+export interface StoredQuery {
+  ask: number;
+  hashes: string[];
+}
+export interface StoredAnswer {
+  answer: number;
+  held: string[];
+}
 
 export type WorkerReply =
   | { ok: true; files: CheckedFile[] }
@@ -46,7 +64,13 @@ async function runJob(job: IngestJob): Promise<CheckedFile[]> {
   // Each reader is loaded only when needed: worker start-up time is part of every upload.
   if (job.reader === 'yauzl') {
     const { extractZip } = await import('./zip-archive.js');
-    return extractZip(job.archivePath, job.outDir, job.limits, new Set(job.held));
+    return extractZip(
+      job.archivePath,
+      job.outDir,
+      job.limits,
+      new Set(job.held),
+      job.ask ? askStored : undefined,
+    );
   }
   const { extractWithSevenZip } = await import('./sevenzip-archive.js');
   return extractWithSevenZip(
@@ -59,6 +83,27 @@ async function runJob(job: IngestJob): Promise<CheckedFile[]> {
 
 function reply(message: WorkerReply): void {
   parentPort?.postMessage(message);
+}
+
+/** Queries waiting for their answer, by id. */
+const asked = new Map<number, (held: string[]) => void>();
+let lastAsk = 0;
+
+/** Which of the hashes the store holds, as the caller answers (held for this upload by its lease). */
+function askStored(hashes: string[]): Promise<ReadonlySet<string>> {
+  const id = ++lastAsk;
+  return new Promise((resolve) => {
+    asked.set(id, (held) => resolve(new Set(held)));
+    parentPort?.postMessage({ ask: id, hashes } satisfies StoredQuery);
+  });
+}
+
+function onMessage(message: IngestJob | StoredAnswer): void {
+  if ('answer' in message) {
+    const answered = asked.get(message.answer);
+    asked.delete(message.answer);
+    answered?.(message.held);
+  } else void run(message);
 }
 
 function run(job: IngestJob): Promise<void> {
@@ -78,7 +123,9 @@ function run(job: IngestJob): Promise<void> {
   );
 }
 
+// A job given at start (7-Zip's, which never asks) ends with the worker; a kept worker takes jobs,
+// and its zips' answers, as messages.
 if (parentPort) {
   if (workerData) void run(workerData as IngestJob);
-  else parentPort.on('message', (job: IngestJob) => void run(job));
+  else parentPort.on('message', onMessage);
 }

@@ -55,6 +55,13 @@ export interface IngestInput {
    * (docs/decisions/uploads.md "Re-uploads write only new contents").
    */
   held?: readonly string[];
+  /**
+   * Which of these contents the blob store holds (any account's), each one leased by the caller
+   * until the upload ends: a zip's small entries are asked about in batches once hashed, and
+   * those held are not extracted to disk either (docs/decisions/uploads.md "Contents another
+   * upload stored"). A failure is taken as "none".
+   */
+  stored?: (hashes: string[]) => Promise<string[]>;
 }
 
 export interface IngestedFile {
@@ -187,12 +194,14 @@ async function ingestArchive(
         outDir,
         limits: withForbidden(limits),
         ...(input.held && input.held.length > 0 && reader === 'yauzl' ? { held: [...input.held] } : {}),
+        ...(input.stored && reader === 'yauzl' ? { ask: true } : {}),
       },
       {
         timeoutMs: input.timeoutMs ?? DEFAULT_INGEST_TIMEOUT_MS,
         timeoutReason: 'extractTimeout',
         signal,
         account: input.account,
+        ...(input.stored ? { stored: input.stored } : {}),
       },
     );
     return buildResult(checked, 'zip', archiveFormat);

@@ -15,7 +15,7 @@ import type { Worker } from 'node:worker_threads';
 import { heavyJobSlots, type SlotOwner, uploadWorkSlots } from '../domain/fair-slots.js';
 import { KeptWorkers, startWorkerBeside } from '../workers/kept-workers.js';
 import type { CheckedFile } from './content.js';
-import type { IngestJob, WorkerReply } from './extract-worker.js';
+import type { IngestJob, StoredAnswer, StoredQuery, WorkerReply } from './extract-worker.js';
 import { Refusal, type RefusalReason } from './refusal.js';
 
 /** Heap for the worker's JavaScript (listings, buffers); 7-Zip's WebAssembly memory is apart. */
@@ -60,6 +60,11 @@ export interface WorkerRunOptions {
   signal?: AbortSignal;
   /** Whose upload this is: jobs of different accounts share the workers fairly. */
   account?: SlotOwner;
+  /**
+   * Answers the worker's questions (a zip job with `ask`): which of these contents the store
+   * holds, leased for the upload. A failure answers "none" (the entries are written).
+   */
+  stored?: (hashes: string[]) => Promise<string[]>;
 }
 
 export async function runIngestJob(job: IngestJob, opts: WorkerRunOptions): Promise<CheckedFile[]> {
@@ -74,7 +79,7 @@ export async function runIngestJob(job: IngestJob, opts: WorkerRunOptions): Prom
 
 function runInWorker(
   job: IngestJob,
-  { timeoutMs, timeoutReason, signal }: WorkerRunOptions,
+  { timeoutMs, timeoutReason, signal, stored }: WorkerRunOptions,
 ): Promise<CheckedFile[]> {
   signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
@@ -98,21 +103,30 @@ function runInWorker(
     const timer = setTimeout(() => settle(() => reject(new Refusal(timeoutReason))), timeoutMs);
     const onAbort = () => settle(() => reject(signal?.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
-    const onMessage = (message: WorkerReply) =>
-      settle(
-        () => {
-          if (message.ok) resolve(message.files);
-          else if ('refusal' in message) reject(new Refusal(message.refusal.reason, message.refusal.values));
-          else {
-            // The code (ENOSPC: the disk is full) decides the answer; keep it across the thread.
-            reject(
-              Object.assign(new Error(`ingest worker failed: ${message.error}`), { code: message.code }),
-            );
-          }
-        },
-        // A job that ended in files or a refusal leaves nothing running: its worker may take the next.
-        reusable && (message.ok || 'refusal' in message),
-      );
+    const answer = (query: StoredQuery) => {
+      const held = stored ? stored(query.hashes).catch(() => []) : Promise.resolve([]);
+      void held.then((h) => {
+        if (!settled) worker.postMessage({ answer: query.ask, held: h } satisfies StoredAnswer);
+      });
+    };
+    const onMessage = (message: WorkerReply | StoredQuery) =>
+      'ask' in message
+        ? answer(message)
+        : settle(
+            () => {
+              if (message.ok) resolve(message.files);
+              else if ('refusal' in message)
+                reject(new Refusal(message.refusal.reason, message.refusal.values));
+              else {
+                // The code (ENOSPC: the disk is full) decides the answer; keep it across the thread.
+                reject(
+                  Object.assign(new Error(`ingest worker failed: ${message.error}`), { code: message.code }),
+                );
+              }
+            },
+            // A job that ended in files or a refusal leaves nothing running: its worker may take the next.
+            reusable && (message.ok || 'refusal' in message),
+          );
     const onError = (err: Error & { code?: string }) =>
       settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Refusal('extractFailed') : err));
     const onExit = (code: number) =>

@@ -42,13 +42,17 @@ interface ZipListedEntry extends ListedEntry {
 /**
  * `held`: contents the uploading account's project holds already (ingest/index.ts "IngestInput"):
  * an entry whose bytes hash to one of them is checked like any other but not written (it is the
- * store's already; its CheckedFile says `held` and has no temp file).
+ * store's already; its CheckedFile says `held` and has no temp file). `ask`: which of some other
+ * contents the store holds (any account's, leased for this upload by the caller): small entries
+ * are read and hashed in batches (at most BATCH_FILES entries, BATCH_BYTES of data), one question
+ * each, and only those the store lacks are written.
  */
 export async function extractZip(
   archivePath: string,
   outDir: string,
   limits: IngestLimits,
   held: ReadonlySet<string> = new Set(),
+  ask?: (hashes: string[]) => Promise<ReadonlySet<string>>,
 ): Promise<CheckedFile[]> {
   const zip = await openZip(archivePath);
   let plan: Plan;
@@ -72,32 +76,58 @@ export async function extractZip(
   /** Entries not written: their contents are held already. */
   const skipped = new Set<string>();
   const executables = new RefusedNames('executable');
+  const madeDirs = new Set<string>();
+  const makeDir = (dest: string) => {
+    const dir = path.dirname(dest);
+    if (!madeDirs.has(dir)) {
+      fs.mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+  };
+  const accept = (planned: Plan['files'][number], dest: string, facts: ContentFacts, written: boolean) => {
+    if (!written) skipped.add(planned.name);
+    const checked = executables.check(() =>
+      acceptContent(planned.path, written ? dest : '', facts, planned.downloadOnly),
+    );
+    if (checked) files.push(written ? checked : { ...checked, held: true });
+  };
+  /** Small entries read and hashed, waiting for the store's answer (in the plan's order). */
+  let waiting: { planned: Plan['files'][number]; dest: string; facts: ContentFacts; data: Buffer }[] = [];
+  let waitingBytes = 0;
+  const settleWaiting = async () => {
+    if (waiting.length === 0) return;
+    const unknown = [...new Set(waiting.map((w) => w.facts.sha256).filter((h) => !held.has(h)))];
+    const stored = ask && unknown.length > 0 ? await ask(unknown) : new Set<string>();
+    for (const w of waiting) {
+      const isHeld = held.has(w.facts.sha256) || stored.has(w.facts.sha256);
+      if (!isHeld) writeNew(w.dest, w.data, makeDir);
+      accept(w.planned, w.dest, w.facts, !isHeld);
+    }
+    waiting = [];
+    waitingBytes = 0;
+  };
   try {
-    const madeDirs = new Set<string>();
-    const makeDir = (dest: string) => {
-      const dir = path.dirname(dest);
-      if (!madeDirs.has(dir)) {
-        fs.mkdirSync(dir, { recursive: true });
-        madeDirs.add(dir);
-      }
-    };
     for (const planned of plan.files) {
       const { entry } = entries[planned.index]!;
       const dest = path.join(outDir, ...planned.name.split('/'));
-      const { facts, written } = await reader.extract(
-        entry,
-        dest,
-        isTextExtension(extensionOfPath(planned.path)),
-        held,
-        makeDir,
-      );
+      const text = isTextExtension(extensionOfPath(planned.path));
+      if (held.size > 0 || ask) {
+        const small = reader.readSmall(entry, text);
+        if (small) {
+          if (small.facts.crc32 !== entry.crc32) throw new Refusal('corrupt');
+          waiting.push({ planned, dest, ...small });
+          waitingBytes += small.data.length;
+          // Without a question to ask, nothing waits: `held` decides at once.
+          if (!ask || waiting.length >= BATCH_FILES || waitingBytes >= BATCH_BYTES) await settleWaiting();
+          continue;
+        }
+        await settleWaiting();
+      }
+      const facts = await reader.extract(entry, dest, text, makeDir);
       if (facts.crc32 !== entry.crc32) throw new Refusal('corrupt');
-      if (!written) skipped.add(planned.name);
-      const checked = executables.check(() =>
-        acceptContent(planned.path, written ? dest : '', facts, planned.downloadOnly),
-      );
-      if (checked) files.push(written ? checked : { ...checked, held: true });
+      accept(planned, dest, facts, true);
     }
+    await settleWaiting();
   } finally {
     reader.close();
   }
@@ -107,6 +137,21 @@ export async function extractZip(
     plan.files.filter((f) => !skipped.has(f.name)),
   );
   return files;
+}
+
+/** A batch of small entries asked about at once: the files, and their inflated bytes. */
+const BATCH_FILES = 500;
+const BATCH_BYTES = 8 * 1024 * 1024;
+
+/** A new file at `dest` (its folder made first) holding `data`. */
+function writeNew(dest: string, data: Buffer, makeDir: (dest: string) => void): void {
+  makeDir(dest);
+  const out = fs.openSync(dest, 'wx', 0o644);
+  try {
+    writeAll(out, data);
+  } finally {
+    fs.closeSync(out);
+  }
 }
 
 /**
@@ -140,52 +185,51 @@ class EntryReader {
   }
 
   /**
-   * One entry's facts and, unless its content is among `held`, its bytes at `dest` (`makeDir`
-   * makes its folder first). A small entry is hashed in memory before anything is written, so a
-   * held one costs no file; a large one is written as it streams.
+   * A small entry's facts and bytes, read and hashed in memory with nothing written (the caller
+   * decides whether to write them); undefined for an entry too large for that, which `extract`
+   * writes as it streams. The bytes are the entry's own, not a view of the shared read buffer.
    */
+  readSmall(entry: Entry, checkUtf8: boolean): { facts: ContentFacts; data: Buffer } | undefined {
+    const whole = entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES;
+    if (!whole) return undefined;
+    const head = this.#readLocal(entry);
+    const start = this.#dataStart(entry, head);
+    const inBuffer = start - entry.relativeOffsetOfLocalHeader + entry.compressedSize <= head.length;
+    const compressed = inBuffer
+      ? head.subarray(
+          start - entry.relativeOffsetOfLocalHeader,
+          start - entry.relativeOffsetOfLocalHeader + entry.compressedSize,
+        )
+      : this.#read(start, entry.compressedSize);
+    if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
+    let data: Buffer;
+    if (entry.compressionMethod === METHOD_STORED) {
+      if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
+      data = Buffer.from(compressed);
+    } else {
+      data = this.#inflate(compressed, entry);
+    }
+    this.#count(data.length);
+    const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
+    digest.update(data);
+    const facts = digest.finish();
+    if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
+    return { facts, data };
+  }
+
+  /** One entry's bytes written to `dest` (`makeDir` makes its folder first), and their facts. */
   async extract(
     entry: Entry,
     dest: string,
     checkUtf8: boolean,
-    held: ReadonlySet<string>,
     makeDir: (dest: string) => void,
-  ): Promise<{ facts: ContentFacts; written: boolean }> {
+  ): Promise<ContentFacts> {
     const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
     // One read for the local header and, for a small entry, its data too.
     const head = this.#readLocal(entry);
     const start = this.#dataStart(entry, head);
     const inBuffer = start - entry.relativeOffsetOfLocalHeader + entry.compressedSize <= head.length;
     const whole = entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES;
-    if (held.size > 0 && whole) {
-      const compressed = inBuffer
-        ? head.subarray(
-            start - entry.relativeOffsetOfLocalHeader,
-            start - entry.relativeOffsetOfLocalHeader + entry.compressedSize,
-          )
-        : this.#read(start, entry.compressedSize);
-      if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
-      let data: Buffer;
-      if (entry.compressionMethod === METHOD_STORED) {
-        if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
-        data = compressed;
-      } else {
-        data = this.#inflate(compressed, entry);
-      }
-      this.#count(data.length);
-      digest.update(data);
-      const facts = digest.finish();
-      if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
-      if (held.has(facts.sha256)) return { facts, written: false };
-      makeDir(dest);
-      const out = fs.openSync(dest, 'wx', 0o644);
-      try {
-        writeAll(out, data);
-      } finally {
-        fs.closeSync(out);
-      }
-      return { facts, written: true };
-    }
     makeDir(dest);
     const out = fs.openSync(dest, 'wx', 0o644);
     try {
@@ -209,7 +253,7 @@ class EntryReader {
     }
     const facts = digest.finish();
     if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
-    return { facts, written: true };
+    return facts;
   }
 
   /**

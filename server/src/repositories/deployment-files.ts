@@ -132,6 +132,22 @@ export async function unreferenced(trx: DB, hashes: string[]): Promise<string[]>
   return unique.filter((h) => !referenced.has(h));
 }
 
+/** Of these hashes, the ones some version's files reference (any project's, any account's). */
+export async function referenced(db: DB, hashes: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(hashes)];
+  const found: string[] = [];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db
+      .selectFrom('deployment_files')
+      .select('sha256')
+      .distinct()
+      .where('sha256', 'in', unique.slice(i, i + 500))
+      .execute();
+    for (const r of rows) found.push(r.sha256);
+  }
+  return found;
+}
+
 /** Every hash of a project's files (before deleting it). */
 export async function hashesOfProject(db: DB, projectId: number): Promise<string[]> {
   const rows = await db

@@ -128,6 +128,8 @@ export type UploadInput =
       uploadType: 'auto' | 'files' | 'zip';
       /** Contents the store holds for the account, leased by the caller: not extracted again. */
       held?: readonly string[];
+      /** Which other contents the store holds, leased by the caller (storedContents). */
+      stored?: (hashes: string[]) => Promise<string[]>;
     }
   | { kind: 'held'; files: readonly HeldFile[] };
 
@@ -150,7 +152,7 @@ async function ingestInput(
     const result = ingestHeld(input.files, limits, signal);
     return { kind: 'held', result, heads: new Map(input.files.map((f) => [f.facts.sha256, f.facts.head])) };
   }
-  const { staged, uploadType, held } = input;
+  const { staged, uploadType, held, stored } = input;
   const result = await deps.metrics.timeIngest(() =>
     ingest(
       {
@@ -160,6 +162,7 @@ async function ingestInput(
         workDir: staged.workDir,
         account,
         ...(held ? { held } : {}),
+        ...(stored ? { stored } : {}),
       },
       signal,
     ),
@@ -369,6 +372,42 @@ async function heldContents(
   }
 }
 
+/**
+ * Which of a zip's contents the store holds already, whoever stored them (docs/decisions/uploads.md
+ * "Contents another upload stored"): the ingest asks batch by batch once it has hashed them from
+ * the zip's own bytes, so nothing is taken by hash alone. A content counts when a version
+ * references it and the store holds it once the lease is written, so none can go before the
+ * commit; `release` drops the leases, and a question answered after it leases nothing. Only for
+ * a store that tells sizes cheaply (a local disk).
+ */
+function storedContents(
+  deps: Pick<UploadDeps, 'db' | 'repos' | 'store' | 'gate'>,
+): { stored(hashes: string[]): Promise<string[]>; release(): Promise<void> } | undefined {
+  const { db, store, gate } = deps;
+  if (!store.sizes) return undefined;
+  const sizes = store.sizes.bind(store);
+  const leases: string[] = [];
+  let released = false;
+  return {
+    async stored(hashes) {
+      const known = await deps.repos.deploymentFiles.referenced(db, hashes);
+      if (known.length === 0 || released) return [];
+      const lease = await gate.lease(known);
+      if (released) {
+        await gate.release(lease);
+        return [];
+      }
+      leases.push(lease);
+      const held = await sizes(known);
+      return known.filter((h) => held.has(h));
+    },
+    async release() {
+      released = true;
+      await Promise.all(leases.splice(0).map((lease) => gate.release(lease)));
+    },
+  };
+}
+
 /** The project of this account's stored upload with this key (made in the last day), if any. */
 export async function replayOf(
   deps: Pick<UploadDeps, 'db' | 'repos'>,
@@ -434,12 +473,20 @@ export function createUploadService(deps: UploadDeps) {
       delivery: UploadDelivery = {},
     ) {
       const { limits } = admission;
+      let others: ReturnType<typeof storedContents>;
       try {
         if (admission.replay !== undefined) return detail((await projects.byId(db, admission.replay))!);
         const fields = parse(uploadFields, staged.fields);
         // A name someone holds is refused before the files are read; the commit claims it.
         if (fields.site_name !== undefined) await deps.siteNames.check(fields.site_name, null);
-        const input: UploadInput = { kind: 'staged', staged, uploadType: fields.upload_type };
+        // A zip of contents others stored (a well-known library): those are not extracted again.
+        if (isSingleArchive(staged) && fields.upload_type !== 'files') others = storedContents(deps);
+        const input: UploadInput = {
+          kind: 'staged',
+          staged,
+          uploadType: fields.upload_type,
+          ...(others ? { stored: others.stored } : {}),
+        };
         const ingested = await ingestInput(deps, actor.id, input, limits, delivery.signal);
         const { result } = ingested;
         const projectId = await commitDeployment(
@@ -471,6 +518,7 @@ export function createUploadService(deps: UploadDeps) {
         return await detail((await projects.byId(db, projectId))!);
       } finally {
         await staged.discard();
+        await others?.release();
       }
     },
 
@@ -484,18 +532,24 @@ export function createUploadService(deps: UploadDeps) {
     ) {
       const { limits, project: p } = admission;
       let held: Awaited<ReturnType<typeof heldContents>>;
+      let others: ReturnType<typeof storedContents>;
       try {
         if (!p) throw new NotFound(m.notFound);
         if (admission.replay !== undefined) return detail((await projects.byId(db, admission.replay))!);
         const fields = parse(versionFields, staged.fields);
         if (fields.site_name !== undefined) await deps.siteNames.check(fields.site_name, p.id);
         // A zip of this project's files again: what its newest version holds is not extracted.
-        if (isSingleArchive(staged) && fields.upload_type !== 'files') held = await heldContents(deps, p);
+        // What other versions (any account's) hold is asked about as the zip is read.
+        if (isSingleArchive(staged) && fields.upload_type !== 'files') {
+          held = await heldContents(deps, p);
+          others = storedContents(deps);
+        }
         const input: UploadInput = {
           kind: 'staged',
           staged,
           uploadType: fields.upload_type,
           ...(held ? { held: held.hashes } : {}),
+          ...(others ? { stored: others.stored } : {}),
         };
         const ingested = await ingestInput(deps, actor.id, input, limits, delivery.signal);
         const { result } = ingested;
@@ -525,6 +579,7 @@ export function createUploadService(deps: UploadDeps) {
       } finally {
         await staged.discard();
         await held?.release();
+        await others?.release();
       }
     },
 
