@@ -1,8 +1,11 @@
 /** ContentDigest's streaming UTF-8 check agrees with a check of the whole, however it is cut. */
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContentDigest } from './digest.js';
+import { ContentDigest, digestFile, HEAD_BYTES, IO_CHUNK_BYTES } from './digest.js';
 
 const SAMPLES: Record<string, Buffer> = {
   'Chinese, emoji and accents': Buffer.from('站点展厅 abc 😀 é\n'.repeat(20)),
@@ -27,4 +30,32 @@ describe('ContentDigest', () => {
       }
     });
   }
+});
+
+describe('digestFile', () => {
+  it('gives each file its own facts and head, one file after another through the one read buffer', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-digest-'));
+    try {
+      const contents = [
+        Buffer.from('站点展厅 first file\n'.repeat(50)),
+        Buffer.alloc(10, 0x42),
+        // Larger than one read: its head is the first read's start, its hash every read's.
+        Buffer.concat([Buffer.alloc(IO_CHUNK_BYTES + 5, 0x43), Buffer.from([0xff])]),
+        Buffer.alloc(0),
+      ];
+      const facts = contents.map((bytes, i) => {
+        const file = path.join(dir, String(i));
+        fs.writeFileSync(file, bytes);
+        return digestFile(file, true);
+      });
+      contents.forEach((bytes, i) => {
+        expect(facts[i]!.sha256, String(i)).toBe(createHash('sha256').update(bytes).digest('hex'));
+        expect(facts[i]!.size, String(i)).toBe(bytes.length);
+        expect(facts[i]!.head.equals(bytes.subarray(0, HEAD_BYTES)), String(i)).toBe(true);
+        expect(facts[i]!.utf8, String(i)).toBe(isUtf8(bytes));
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
