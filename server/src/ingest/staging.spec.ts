@@ -4,8 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { newStagingName, parseStagingName, receiveCounted, writeCounted } from './staging.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  FLUSH_AHEAD_BYTES,
+  newStagingName,
+  parseStagingName,
+  receiveCounted,
+  writeCounted,
+} from './staging.js';
 
 const INSTANCE = 'i_build-host_4242_0badc0de';
 
@@ -68,6 +74,56 @@ describe('writeCounted', () => {
         },
       }),
     ).rejects.toBe(refused);
+  });
+
+  describe('flushing ahead', () => {
+    afterEach(() => vi.restoreAllMocks());
+    /** 3.5 flushes' worth of bytes in 64 KB chunks, each a turn of the event loop apart. */
+    async function* arriving(): AsyncGenerator<Buffer> {
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      for (let sent = 0; sent < 3.5 * FLUSH_AHEAD_BYTES; sent += chunk.length) {
+        await new Promise((r) => setImmediate(r));
+        yield chunk;
+      }
+    }
+
+    it('flushes a file that will be a blob to disk as it grows, one flush at a time, and writes it whole', async () => {
+      const target = file();
+      let running = 0;
+      let most = 0;
+      const flushed: number[] = [];
+      const fdatasync = fs.fdatasync;
+      vi.spyOn(fs, 'fdatasync').mockImplementation(((
+        fd: number,
+        done: (err: NodeJS.ErrnoException | null) => void,
+      ) => {
+        running++;
+        most = Math.max(most, running);
+        flushed.push(fs.fstatSync(fd).size);
+        fdatasync(fd, (err) => {
+          running--;
+          done(err);
+        });
+      }) as typeof fs.fdatasync);
+      const facts = await writeCounted(Readable.from(arriving()), target, { utf8: true, flushAhead: true });
+      expect(facts.size).toBe(fs.statSync(target).size);
+      expect(facts.size).toBeGreaterThanOrEqual(3.5 * FLUSH_AHEAD_BYTES);
+      // Each flush came after FLUSH_AHEAD_BYTES more were written; none overlapped another.
+      expect(flushed.length).toBeGreaterThanOrEqual(1);
+      expect(flushed.length).toBeLessThanOrEqual(3);
+      for (const [i, size] of flushed.entries())
+        expect(size).toBeGreaterThanOrEqual((i + 1) * FLUSH_AHEAD_BYTES);
+      expect(most).toBe(1);
+      expect(running).toBe(0);
+    });
+
+    it('never flushes without flushAhead (an archive’s staging copy)', async () => {
+      const spy = vi.spyOn(fs, 'fdatasync');
+      const target = file();
+      const facts = await writeCounted(Readable.from(arriving()), target, { utf8: true });
+      expect(facts.size).toBe(fs.statSync(target).size);
+      expect(spy).not.toHaveBeenCalled();
+    });
   });
 });
 

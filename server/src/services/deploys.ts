@@ -511,6 +511,8 @@ export function createDeployService(deps: {
         try {
           facts = await writeCounted(body, file, {
             utf8: true,
+            // The file becomes the blob as it is: flushed as it arrives.
+            flushAhead: true,
             admit: (sizeSoFar) => {
               size = sizeSoFar;
               if (size > limits.maxFileBytes) throw fileTooLarge();
