@@ -7,6 +7,7 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
 import iconv from 'iconv-lite';
@@ -367,16 +368,79 @@ function writeAll(fd: number, chunk: Buffer): void {
 }
 
 async function openZip(archivePath: string): Promise<ZipFile> {
+  const reader = new WindowReader(fs.openSync(archivePath, 'r'));
   try {
-    return await yauzl.openPromise(archivePath, {
+    return await yauzl.fromRandomAccessReaderPromise(reader, fs.fstatSync(reader.fd).size, {
       lazyEntries: true,
       autoClose: false,
       decodeStrings: false,
       validateEntrySizes: true,
     });
   } catch {
+    reader.close(() => undefined);
     // The magic bytes said zip, so a missing or broken end record means truncated or damaged.
     throw new Refusal('corrupt');
+  }
+}
+
+/**
+ * yauzl's view of the archive, read with synchronous calls through a window of IO_CHUNK_BYTES
+ * (this runs in the extraction worker, as EntryReader does). yauzl reads the central directory
+ * record by record, two reads each; its own file reader made every read a round trip through
+ * libuv's thread pool, 10,000 of them for a 5,000-file zip, each waking the worker
+ * (docs/benchmarks.md "Ingest in CPU time"). Answers come as microtasks: no turn of the event
+ * loop, and no recursion however many records follow one another.
+ */
+class WindowReader extends yauzl.RandomAccessReader {
+  readonly #window = Buffer.allocUnsafeSlow(IO_CHUNK_BYTES);
+  #start = 0;
+  #length = 0;
+  #open = true;
+
+  constructor(readonly fd: number) {
+    super();
+  }
+
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (err: Error | null, bytesRead?: number) => void,
+  ): void {
+    let bytesRead: number;
+    try {
+      bytesRead = this.#copy(buffer, offset, length, position);
+    } catch (err) {
+      queueMicrotask(() => callback(err as Error));
+      return;
+    }
+    queueMicrotask(() => callback(null, bytesRead));
+  }
+
+  /** Bytes from `position` into `buffer`, the window moved there first when it does not hold them. */
+  #copy(buffer: Buffer, offset: number, length: number, position: number): number {
+    if (length > this.#window.length) return fs.readSync(this.fd, buffer, offset, length, position);
+    if (position < this.#start || position + length > this.#start + this.#length) {
+      this.#start = position;
+      this.#length = fs.readSync(this.fd, this.#window, 0, this.#window.length, position);
+    }
+    const available = Math.max(0, Math.min(length, this.#start + this.#length - position));
+    this.#window.copy(buffer, offset, position - this.#start, position - this.#start + available);
+    return available;
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return fs.createReadStream('', { fd: this.fd, start, end: end - 1, autoClose: false });
+  }
+
+  override close(callback: (err: Error | null) => void): void {
+    if (!this.#open) {
+      queueMicrotask(() => callback(null));
+      return;
+    }
+    this.#open = false;
+    fs.close(this.fd, callback);
   }
 }
 
