@@ -117,6 +117,29 @@ describe('writeCounted', () => {
       expect(running).toBe(0);
     });
 
+    it('flushes a digest deploy’s large file as it arrives, after the bytes kept in memory', async () => {
+      const flushed: number[] = [];
+      const fdatasync = fs.fdatasync;
+      vi.spyOn(fs, 'fdatasync').mockImplementation(((
+        fd: number,
+        done: (err: NodeJS.ErrnoException | null) => void,
+      ) => {
+        flushed.push(fs.fstatSync(fd).size);
+        fdatasync(fd, done);
+      }) as typeof fs.fdatasync);
+      const target = file();
+      const received = await receiveCounted(Readable.from(arriving()), {
+        utf8: true,
+        inMemory: 1024 * 1024,
+        file: async () => target,
+      });
+      expect(received.file).toBe(target);
+      expect(received.facts.size).toBe(fs.statSync(target).size);
+      expect(flushed.length).toBeGreaterThanOrEqual(1);
+      for (const [i, size] of flushed.entries())
+        expect(size).toBeGreaterThanOrEqual((i + 1) * FLUSH_AHEAD_BYTES);
+    });
+
     it('never flushes without flushAhead (an archive’s staging copy)', async () => {
       const spy = vi.spyOn(fs, 'fdatasync');
       const target = file();

@@ -243,7 +243,7 @@ export async function writeCounted(
 }
 
 /** Written bytes between two flushes of a file that is still arriving. */
-export const FLUSH_AHEAD_BYTES = 8 * 1024 * 1024;
+export const FLUSH_AHEAD_BYTES = 4 * 1024 * 1024;
 
 /**
  * Flushes a file that is still being written (`fdatasync` each time FLUSH_AHEAD_BYTES more are
@@ -308,9 +308,11 @@ export async function receiveCounted(
   const digest = new ContentDigest({ utf8: opts.utf8, crc32: false });
   const chunks: Buffer[] = [];
   const chunksOf = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let flushing: FlushAhead | null = null;
   const take = async (chunk: Buffer): Promise<void> => {
     size += chunk.length;
     digest.update(chunk);
+    flushing?.nudge();
     await opts.admit?.(size, chunk.length);
   };
   const onAbort = () => source.destroy(opts.signal?.reason as Error);
@@ -336,7 +338,15 @@ export async function receiveCounted(
         yield next.value;
       }
     }
-    await pipeline(Readable.from(rest()), fs.createWriteStream(file, { highWaterMark: STREAM_BYTES }));
+    // A file this large becomes a blob as it is: flushed as it arrives, as writeCounted's.
+    const sink = fs.createWriteStream(file, { highWaterMark: STREAM_BYTES });
+    const flush = new FlushAhead(sink);
+    flushing = flush;
+    try {
+      await pipeline(Readable.from(rest()), sink);
+    } finally {
+      await flush.settled();
+    }
     return { facts: digest.finish(), file };
   } catch (error) {
     source.destroy();
