@@ -87,24 +87,32 @@ describe('writeCounted', () => {
       }
     }
 
-    it('flushes a file that will be a blob to disk as it grows, one flush at a time, and writes it whole', async () => {
-      const target = file();
-      let running = 0;
-      let most = 0;
-      const flushed: number[] = [];
+    /**
+     * The real fdatasync, watched: the file's size at each flush, and the most flushes running at
+     * once.
+     */
+    function watchFlushes() {
+      const seen = { flushed: [] as number[], running: 0, most: 0 };
       const fdatasync = fs.fdatasync;
       vi.spyOn(fs, 'fdatasync').mockImplementation(((
         fd: number,
         done: (err: NodeJS.ErrnoException | null) => void,
       ) => {
-        running++;
-        most = Math.max(most, running);
-        flushed.push(fs.fstatSync(fd).size);
+        seen.running++;
+        seen.most = Math.max(seen.most, seen.running);
+        seen.flushed.push(fs.fstatSync(fd).size);
         fdatasync(fd, (err) => {
-          running--;
+          seen.running--;
           done(err);
         });
       }) as typeof fs.fdatasync);
+      return seen;
+    }
+
+    it('flushes a file that will be a blob to disk as it grows, one flush at a time, and writes it whole', async () => {
+      const target = file();
+      const seen = watchFlushes();
+      const { flushed } = seen;
       const facts = await writeCounted(Readable.from(arriving()), target, { utf8: true, flushAhead: true });
       expect(facts.size).toBe(fs.statSync(target).size);
       expect(facts.size).toBeGreaterThanOrEqual(3.5 * FLUSH_AHEAD_BYTES);
@@ -113,20 +121,12 @@ describe('writeCounted', () => {
       expect(flushed.length).toBeLessThanOrEqual(3);
       for (const [i, size] of flushed.entries())
         expect(size).toBeGreaterThanOrEqual((i + 1) * FLUSH_AHEAD_BYTES);
-      expect(most).toBe(1);
-      expect(running).toBe(0);
+      expect(seen.most).toBe(1);
+      expect(seen.running).toBe(0);
     });
 
     it('flushes a digest deploy’s large file as it arrives, after the bytes kept in memory', async () => {
-      const flushed: number[] = [];
-      const fdatasync = fs.fdatasync;
-      vi.spyOn(fs, 'fdatasync').mockImplementation(((
-        fd: number,
-        done: (err: NodeJS.ErrnoException | null) => void,
-      ) => {
-        flushed.push(fs.fstatSync(fd).size);
-        fdatasync(fd, done);
-      }) as typeof fs.fdatasync);
+      const { flushed } = watchFlushes();
       const target = file();
       const received = await receiveCounted(Readable.from(arriving()), {
         utf8: true,

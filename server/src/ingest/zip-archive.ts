@@ -161,6 +161,10 @@ function writeNew(dest: string, data: Buffer, makeDir: (dest: string) => void): 
  */
 const WHOLE_ENTRY_BYTES = 4 * 1024 * 1024;
 
+/** An entry inflated (or copied) in one piece: small, its compressed data within one read. */
+const isWhole = (entry: Entry) =>
+  entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES;
+
 /**
  * Reads entries' data straight from the archive with synchronous I/O (this runs in the worker):
  * yauzl's streams cost several thread-pool round trips per entry, which dominated archives of
@@ -191,17 +195,9 @@ class EntryReader {
    * writes as it streams. The bytes are the entry's own, not a view of the shared read buffer.
    */
   readSmall(entry: Entry, checkUtf8: boolean): { facts: ContentFacts; data: Buffer } | undefined {
-    const whole = entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES;
-    if (!whole) return undefined;
+    if (!isWhole(entry)) return undefined;
     const head = this.#readLocal(entry);
-    const start = this.#dataStart(entry, head);
-    const inBuffer = start - entry.relativeOffsetOfLocalHeader + entry.compressedSize <= head.length;
-    const compressed = inBuffer
-      ? head.subarray(
-          start - entry.relativeOffsetOfLocalHeader,
-          start - entry.relativeOffsetOfLocalHeader + entry.compressedSize,
-        )
-      : this.#read(start, entry.compressedSize);
+    const compressed = this.#compressed(entry, head, this.#dataStart(entry, head));
     if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
     let data: Buffer;
     if (entry.compressionMethod === METHOD_STORED) {
@@ -229,23 +225,14 @@ class EntryReader {
     // One read for the local header and, for a small entry, its data too.
     const head = this.#readLocal(entry);
     const start = this.#dataStart(entry, head);
-    const inBuffer = start - entry.relativeOffsetOfLocalHeader + entry.compressedSize <= head.length;
-    const whole = entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES;
     makeDir(dest);
     const out = fs.openSync(dest, 'wx', 0o644);
     try {
       if (entry.compressionMethod === METHOD_STORED) {
         if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
         this.#copyStored(start, entry.compressedSize, out, digest);
-      } else if (whole) {
-        // (Compressed data is read in one piece of the shared buffer, so at most IO_CHUNK_BYTES.)
-        const compressed = inBuffer
-          ? head.subarray(
-              start - entry.relativeOffsetOfLocalHeader,
-              start - entry.relativeOffsetOfLocalHeader + entry.compressedSize,
-            )
-          : this.#read(start, entry.compressedSize);
-        this.#inflateWhole(compressed, entry, out, digest);
+      } else if (isWhole(entry)) {
+        this.#inflateWhole(this.#compressed(entry, head, start), entry, out, digest);
       } else {
         await this.#inflateStream(start, entry, out, digest);
       }
@@ -255,6 +242,18 @@ class EntryReader {
     const facts = digest.finish();
     if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
     return facts;
+  }
+
+  /**
+   * A whole entry's compressed data, from `head` (its local header's read) when that holds it,
+   * else read in one piece of the shared buffer (so at most IO_CHUNK_BYTES): valid until the next
+   * read.
+   */
+  #compressed(entry: Entry, head: Buffer, start: number): Buffer {
+    const from = start - entry.relativeOffsetOfLocalHeader;
+    return from + entry.compressedSize <= head.length
+      ? head.subarray(from, from + entry.compressedSize)
+      : this.#read(start, entry.compressedSize);
   }
 
   /**

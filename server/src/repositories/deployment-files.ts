@@ -108,16 +108,10 @@ export async function firstPaths(db: DB, deploymentIds: number[], n: number): Pr
 /** Of these hashes, the ones no deployment file references any more. */
 export async function unreferenced(trx: DB, hashes: string[]): Promise<string[]> {
   const unique = [...new Set(hashes)];
-  const referenced = new Set<string>();
+  const used = new Set<string>();
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
-    const rows = await trx
-      .selectFrom('deployment_files')
-      .select('sha256')
-      .distinct()
-      .where('sha256', 'in', chunk)
-      .execute();
-    for (const r of rows) referenced.add(r.sha256);
+    for (const h of await referenced(trx, chunk)) used.add(h);
     // A version's rendered pictures (docs/render.md) live as long as the version.
     const pictures = await trx
       .selectFrom('deployments')
@@ -125,11 +119,11 @@ export async function unreferenced(trx: DB, hashes: string[]): Promise<string[]>
       .where((eb) => eb.or([eb('thumbnail_sha256', 'in', chunk), eb('thumbnail_small_sha256', 'in', chunk)]))
       .execute();
     for (const r of pictures) {
-      if (r.thumbnail_sha256) referenced.add(r.thumbnail_sha256);
-      if (r.thumbnail_small_sha256) referenced.add(r.thumbnail_small_sha256);
+      if (r.thumbnail_sha256) used.add(r.thumbnail_sha256);
+      if (r.thumbnail_small_sha256) used.add(r.thumbnail_small_sha256);
     }
   }
-  return unique.filter((h) => !referenced.has(h));
+  return unique.filter((h) => !used.has(h));
 }
 
 /** Of these hashes, the ones some version's files reference (any project's, any account's). */
