@@ -47,7 +47,7 @@ export function listFiles(root: string): ListedFile[] {
 /** Files up to this size are hashed from one read: a stream per small file costs more than its bytes. */
 const WHOLE_READ_BYTES = 1024 * 1024;
 
-/** The file's SHA-256; `size` (from listFiles) picks one read or a stream. */
+/** The file's SHA-256; `size` (from listFiles) picks one read or a loop of reads. */
 export async function sha256Of(file: string, size = Number.POSITIVE_INFINITY): Promise<string> {
   const hash = createHash('sha256');
   if (size <= WHOLE_READ_BYTES) {
@@ -55,8 +55,21 @@ export async function sha256Of(file: string, size = Number.POSITIVE_INFINITY): P
     // Still small (the file may have changed since it was listed): hashed as read.
     if (bytes.length <= WHOLE_READ_BYTES) return hash.update(bytes).digest('hex');
   }
-  const { pipeline } = await import('node:stream/promises');
-  await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
+  // A large file: reads into one buffer, each hashed before the next is asked for. A ReadStream
+  // piped into the hash allocated a buffer per read and went through the stream machinery for
+  // each: a 25 MB bundle took 20-30 ms to hash that way, 17 ms this way (docs/benchmarks.md
+  // "A few large files").
+  const buffer = Buffer.allocUnsafe(WHOLE_READ_BYTES);
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }
 
