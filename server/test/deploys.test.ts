@@ -98,8 +98,13 @@ describe('digest deploys', () => {
     // css/a.css and the rest may already be held from another test's identical content; the new
     // script is certainly sent.
     expect(first.required).toContain(sha(files['js/app.js']!));
+    // The finish answers the project's detail without its files (the client has them:
+    // docs/decisions/deploys.md "The finish's answer"); the detail page lists them.
+    expect(project.files).toBeUndefined();
     const detail = await t.request({ url: `/api/projects/${project.id}`, token: user.token });
-    expect(detail.json().data.project).toEqual(project);
+    const { files: listed, ...detailed } = detail.json().data.project;
+    expect(detailed).toEqual(project);
+    expect(listed.map((f: { file_name: string }) => f.file_name).sort()).toEqual(Object.keys(files).sort());
 
     const changed = { ...files, 'about/index.html': '<!doctype html><html><body>关于我们 v2</body></html>' };
     const second = await deploy(user.token, changed, { project_id: project.id });

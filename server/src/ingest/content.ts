@@ -161,11 +161,29 @@ function looksLikeSvg(h: Buffer, size: number): boolean {
 }
 
 /**
- * Throws when the first bytes of a file contradict its extension. Executables are refused
- * whatever the extension, download-only files included; a "#!" line is accepted only in
+ * Why the first bytes of a file contradict its extension, or null when they don't. Executables are
+ * refused whatever the extension, download-only files included; a "#!" line is accepted only in
  * JavaScript (where it is valid syntax and the browser ignores it), since every other type has no
  * use for one.
  */
+function contentRefusal(
+  ext: string,
+  head: Buffer,
+  size: number,
+  downloadOnly: boolean,
+): 'executable' | 'typeMismatch' | null {
+  if (isNativeExecutable(head)) return 'executable';
+  if (startsWith(head, '#!') && ext !== 'js' && ext !== 'mjs') return 'executable';
+  // Nothing to mismatch: an empty file (VitePress's vp-icons.css) is kept as the site shipped it.
+  if (downloadOnly || size === 0) return null;
+  const signature = BINARY_SIGNATURES[ext];
+  const ok = signature
+    ? signature(head)
+    : !TEXT_EXTENSIONS.has(ext) || (!looksBinary(head) && (ext !== 'svg' || looksLikeSvg(head, size)));
+  return ok ? null : 'typeMismatch';
+}
+
+/** Throws when the first bytes of a file contradict its extension (contentRefusal); `name` as shown. */
 export function checkContent(
   name: string,
   ext: string,
@@ -173,15 +191,8 @@ export function checkContent(
   size: number,
   downloadOnly = false,
 ): void {
-  if (isNativeExecutable(head)) throw new Refusal('executable', { name });
-  if (startsWith(head, '#!') && ext !== 'js' && ext !== 'mjs') throw new Refusal('executable', { name });
-  // Nothing to mismatch: an empty file (VitePress's vp-icons.css) is kept as the site shipped it.
-  if (downloadOnly || size === 0) return;
-  const signature = BINARY_SIGNATURES[ext];
-  const ok = signature
-    ? signature(head)
-    : !TEXT_EXTENSIONS.has(ext) || (!looksBinary(head) && (ext !== 'svg' || looksLikeSvg(head, size)));
-  if (!ok) throw new Refusal('typeMismatch', { name });
+  const reason = contentRefusal(ext, head, size, downloadOnly);
+  if (reason) throw new Refusal(reason, { name });
 }
 
 /** Checks a file's content against its extension; returns it as accepted. */
@@ -191,6 +202,27 @@ export function acceptContent(
   facts: ContentFacts,
   downloadOnly: boolean,
 ): CheckedFile {
-  checkContent(displayName(path), extensionOfPath(path), facts.head, facts.size, downloadOnly);
+  const reason = contentRefusal(extensionOfPath(path), facts.head, facts.size, downloadOnly);
+  // Made fit to show only for a refusal.
+  if (reason) throw new Refusal(reason, { name: displayName(path) });
   return { path, tempFile, size: facts.size, sha256: facts.sha256, utf8: facts.utf8, downloadOnly };
+}
+
+/**
+ * Facts accepted before, with the extension and download-only flag they were accepted under. A
+ * digest deploy's contents come from the deploy service's facts cache, the same objects from one
+ * deploy to the next, and a verdict depends only on the head, the size, the extension and that
+ * flag: a redeploy of 5,000 unchanged files looked at 5,000 heads again (20-30 ms).
+ */
+const acceptedHeld = new WeakMap<ContentFacts, string>();
+
+/** acceptContent for contents the blob store holds (a digest deploy), remembering each verdict. */
+export function acceptHeldContent(path: string, facts: ContentFacts, downloadOnly: boolean): CheckedFile {
+  const as = `${extensionOfPath(path)}/${downloadOnly ? 1 : 0}`;
+  if (acceptedHeld.get(facts) === as) {
+    return { path, tempFile: '', size: facts.size, sha256: facts.sha256, utf8: facts.utf8, downloadOnly };
+  }
+  const checked = acceptContent(path, '', facts, downloadOnly);
+  acceptedHeld.set(facts, as);
+  return checked;
 }

@@ -21,7 +21,7 @@ import {
   type UploadLimits,
 } from '@sitehall/contracts';
 import { AppError } from '../domain/errors.js';
-import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
+import { acceptContent, acceptHeldContent, type CheckedFile, isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts, HEAD_BYTES } from './digest.js';
 import { mediaTypeFor } from './media-type.js';
 import { displayName, extensionOfPath } from './names.js';
@@ -139,7 +139,7 @@ export function ingestHeld(
     const plan = planUpload(entries, withForbidden(limits), 'deploy');
     const executables = new RefusedNames('executable');
     const checked = plan.files.flatMap(
-      (f) => executables.check(() => acceptContent(f.path, '', files[f.index]!.facts, f.downloadOnly)) ?? [],
+      (f) => executables.check(() => acceptHeldContent(f.path, files[f.index]!.facts, f.downloadOnly)) ?? [],
     );
     executables.throwIfAny();
     const result = buildResult(checked, 'files');

@@ -66,13 +66,14 @@ export function planUpload(entries: ListedEntry[], limits: IngestLimits, source:
       plan.junk.push(file);
       return;
     }
-    const name = displayName(path);
+    // Made fit to show only for a refusal (most listings have none).
+    const name = () => displayName(path);
     if (forbidden.has(ext)) {
-      executables.add(name);
+      executables.add(name());
       return;
     }
     if (file.downloadOnly && limits.unknownFileTypes === 'refuse') {
-      unknownTypes.add(name);
+      unknownTypes.add(name());
       return;
     }
     // An empty file of another type (.nojekyll, .gitkeep) is a marker for some other tool.
@@ -81,9 +82,9 @@ export function planUpload(entries: ListedEntry[], limits: IngestLimits, source:
       return;
     }
     if (entry.size === 0 && source === 'files' && !path.includes('/'))
-      throw new Refusal('emptyFile', { name });
+      throw new Refusal('emptyFile', { name: name() });
     if (entry.size > limits.maxFileBytes) {
-      throw new Refusal('oversizedFile', { name, bytes: limits.maxFileBytes });
+      throw new Refusal('oversizedFile', { name: name(), bytes: limits.maxFileBytes });
     }
     plan.files.push(file);
   });

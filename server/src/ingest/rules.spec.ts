@@ -1,6 +1,7 @@
 /** The pure rules behind ingest: names, the tree, content by magic bytes, unwrapping, entry file. */
 import { describe, expect, it } from 'vitest';
-import { archiveFormatOf, checkContent } from './content.js';
+import { acceptHeldContent, archiveFormatOf, checkContent } from './content.js';
+import { factsOfHead } from './index.js';
 import { mediaTypeFor } from './media-type.js';
 import { checkEntryName, EntryTree, isJunk } from './names.js';
 import { Refusal, type RefusalReason } from './refusal.js';
@@ -82,12 +83,18 @@ describe('entry names', () => {
     },
   );
 
-  it.each(['a\u0000.html', 'bell\u0007.txt', 'bad\ufffd.txt', 'page:1.html', ' /index.html'])(
-    'refuses the name %j',
-    (name) => {
-      expect(reasonOf(() => checkEntryName(name, false))).toBe('badName');
-    },
-  );
+  it.each([
+    'a\u0000.html',
+    'bell\u0007.txt',
+    'del\u007f.txt',
+    'c1\u0085.txt',
+    'bad\ufffd.txt',
+    'page:1.html',
+    ' /index.html',
+    'a/ /b.html',
+  ])('refuses the name %j', (name) => {
+    expect(reasonOf(() => checkEntryName(name, false))).toBe('badName');
+  });
 
   it('limits depth and length', () => {
     const deep = `${Array.from({ length: 33 }, (_, i) => `d${i}`).join('/')}/a.txt`;
@@ -143,6 +150,29 @@ describe('content by magic bytes', () => {
   const html = Buffer.from('<!doctype html><p>hi</p>');
   const check = (ext: string, head: Buffer, size = head.length) =>
     reasonOf(() => checkContent('f', ext, head, size));
+
+  it("remembers a held content's verdict only for the extension and kind it was given under", () => {
+    const facts = factsOfHead('a'.repeat(64), png.length, png);
+    const refusalOf = (name: string, downloadOnly = false) => {
+      try {
+        acceptHeldContent(name, facts, downloadOnly);
+        return null;
+      } catch (err) {
+        return err instanceof Refusal ? [err.reason, err.values.name] : err;
+      }
+    };
+    expect(refusalOf('img/a.png')).toBeNull();
+    expect(refusalOf('img/b.png')).toBeNull();
+    // The same bytes under a text name, after being accepted as an image: looked at again.
+    expect(refusalOf('evil\u200b.html')).toEqual(['typeMismatch', 'evil\\u200b.html']);
+    expect(refusalOf('img/a.png')).toBeNull();
+    expect(refusalOf('files/a.html', true)).toBeNull();
+    expect(refusalOf('files/b.html')).toEqual(['typeMismatch', 'files/b.html']);
+    const elf = factsOfHead('b'.repeat(64), 64, bytes([0x7f, 0x45, 0x4c, 0x46], [2, 1, 1]));
+    for (let i = 0; i < 2; i++) {
+      expect(() => acceptHeldContent('bin/tool.png', elf, true)).toThrow(Refusal);
+    }
+  });
 
   it('accepts files whose bytes match their extension', () => {
     expect(check('png', png)).toBeNull();

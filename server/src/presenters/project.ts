@@ -129,7 +129,8 @@ export interface ProjectDetailRows {
   project: ProjectWithOwner;
   latest?: DeploymentRow;
   live?: DeploymentRow;
-  files: DeploymentFileRow[];
+  /** Absent where the answer leaves them out (a digest deploy's finish: docs/decisions/deploys.md). */
+  files?: DeploymentFileRow[];
   deployments: (DeploymentRow & { reviewer: string | null })[];
   reviewComments: ReviewCommentRow[];
   usability: ContentFinding[];
@@ -161,7 +162,7 @@ export function presentProjectDetail(d: ProjectDetailRows, viewer: Actor, urls: 
   return presentProject(d.project, {
     latest: d.latest,
     live: d.live,
-    files: d.files,
+    ...(d.files ? { files: d.files } : {}),
     usability: d.usability,
     deployments: d.deployments,
     reviewComments: d.reviewComments.map(presentReviewComment),

@@ -73,21 +73,23 @@ export function createProjectService(deps: {
   /**
    * What a project's detail is made of (presenters/project.ts `presentProjectDetail`, called by the
    * routes with the viewer): the newest and live version, the newest one's files and usability
-   * findings, every version and the review history.
+   * findings, every version and the review history. `files: false` leaves the files out (a
+   * digest deploy's finish: the client has them, and a 5,000-file site's rows cost more to read and
+   * send than the rest of its redeploy's answer).
    */
-  async function detail(p: ProjectWithOwner) {
+  async function detail(p: ProjectWithOwner, { files: withFiles = true }: { files?: boolean } = {}) {
     const [latest, live, versions, comments] = await Promise.all([
       p.latest_deployment_id ? deployments.byId(db, p.latest_deployment_id) : undefined,
       p.live_deployment_id ? deployments.byId(db, p.live_deployment_id) : undefined,
       deployments.ofProject(db, p.id),
       reviewComments.ofProject(db, p.id),
     ]);
-    const files = latest ? await deploymentFiles.ofDeployment(db, latest.id) : [];
+    const files = !withFiles ? undefined : latest ? await deploymentFiles.ofDeployment(db, latest.id) : [];
     return {
       project: p,
       latest,
       live,
-      files,
+      ...(files ? { files } : {}),
       usability: usabilityFindings(parseContentCheck(latest?.content_check ?? null)),
       deployments: versions,
       reviewComments: comments,

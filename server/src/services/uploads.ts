@@ -425,10 +425,13 @@ export function createUploadService(deps: UploadDeps) {
     /** The project a stored upload with this key made (a retried deploy's answer). */
     replayOf: (actor: Actor, key: string) => replayOf(deps, actor, key),
 
-    /** The answer of this account's stored upload with this key, if there is one (a retry's). */
+    /**
+     * The answer of this account's stored deploy with this key, if there is one (a retried finish's):
+     * as commitHeld answers, without the files.
+     */
     async replay(actor: Actor, key: string) {
       const projectId = await replayOf(deps, actor, key);
-      return projectId === undefined ? undefined : detail(await visible(actor, projectId));
+      return projectId === undefined ? undefined : detail(await visible(actor, projectId), { files: false });
     },
 
     /** Refuses (409) a site name another project holds: a deploy asks when it starts. */
@@ -628,7 +631,8 @@ export function createUploadService(deps: UploadDeps) {
         detail: { files: result.files.length, bytes: result.totalSize, type: 'deploy' },
         ip: meta.ip,
       });
-      return detail((await projects.byId(db, projectId))!);
+      // Without the files: the client sent them (docs/decisions/deploys.md "The finish's answer").
+      return detail((await projects.byId(db, projectId))!, { files: false });
     },
   };
 }
