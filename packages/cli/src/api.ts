@@ -64,11 +64,13 @@ export class Api {
     return new URL(pathOrUrl, this.#base).toString();
   }
 
+  /** `onSent`: called once the JSON body is handed to the operating system (the server has it or soon will). */
   async call<T>(
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
+    onSent?: () => void,
   ): Promise<T> {
     if (body === undefined) return this.#send<T>(method, path, headers);
     const bytes = Buffer.from(JSON.stringify(body));
@@ -79,7 +81,7 @@ export class Api {
       {
         length: bytes.length,
         write: async (out) => {
-          out.write(bytes);
+          out.write(bytes, () => onSent?.());
         },
       },
     );
