@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { type CompiledQuery, Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database as Schema } from '../src/db/types.js';
-import type { SearchPlan } from '../src/search/plan.js';
+import { normaliseTerm, planSearch, type SearchPlan, termGrams } from '../src/search/plan.js';
 import { createSearchSql } from '../src/search/sql.js';
 import { createShowcaseService } from '../src/services/showcase.js';
 import {
@@ -557,6 +557,28 @@ describe('showcase search against a plain substring filter', () => {
           }
           expect(foundCapped, `${term} featured=${featured} pageSize=${pageSize} capped`).toEqual(expected);
         }
+        // Every way of fetching a page gives the same page, whichever the service picks by cost
+        // (plan.ts pageStrategy): sorting every match, walking with the rarest gram probed per
+        // project, and (PostgreSQL) walking with its holders in a hash.
+        const search = createSearchSql(t.ctx.db, t.database.dialect);
+        const normalised = normaliseTerm(term);
+        const info = await search.overview(termGrams(normalised));
+        const plan = planSearch(normalised, {
+          featured,
+          listed: featured ? info.featured : info.listed,
+          holders: new Map([...info.counts].map(([g, c]) => [g, featured ? c.featured : c.listed])),
+          dialect: t.database.dialect,
+        });
+        // No plan: a gram of the term has no holder, so nothing matches.
+        if (!plan) expect(expected, term).toEqual([]);
+        for (const page of plan ? [1, 2, 3] : []) {
+          const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
+          const want = expected.slice((page - 1) * 5, page * 5);
+          const ids = (rows: { id: number }[]) => rows.map((r) => Number(r.id));
+          expect(ids(await search.sortAll(plan!, q)), `${term} sorted`).toEqual(want);
+          expect(ids(await search.walk(plan!, q, false)), `${term} walked`).toEqual(want);
+          expect(ids(await search.walk(plan!, q, true)), `${term} walked, hashed`).toEqual(want);
+        }
         const popular = await repo.list({ search: term, sort: 'popular', featured, page: 1, pageSize: 60 });
         const views = popular.rows.map((r) => Number(r.view_count));
         expect(views).toEqual([...views].sort((a, b) => b - a));
@@ -588,6 +610,7 @@ describe.skipIf(usingPostgres)('showcase search on SQLite', () => {
       const search = createSearchSql(db, 'sqlite');
       const plan = (term: string, exact: boolean): SearchPlan => ({
         term,
+        dialect: 'sqlite',
         featured: false,
         exact,
         listed: 1,

@@ -6,6 +6,7 @@ import {
   countLimit,
   gramsOf,
   normaliseTerm,
+  PG_HASH_MAX_HOLDERS,
   pageStrategy,
   planSearch,
   type SearchPlan,
@@ -77,21 +78,49 @@ describe('planSearch', () => {
     expect(plan.narrows[0]).toBe('ij');
   });
 
-  it('on PostgreSQL probes a narrowing gram held by many times the rarest’s holders instead of joining it', () => {
-    const h = holders({ ab: 10, bc: 40_000, cd: 40_000, de: 50 });
-    expect(planSearch('abcde', { ...base, dialect: 'postgres', holders: h })!).toMatchObject({
-      narrows: ['de'],
-      joined: [true],
-    });
-    const far = holders({ ab: 10, bc: 40_000, cd: 40_000, de: 81 });
-    expect(planSearch('abcde', { ...base, dialect: 'postgres', holders: far })!.joined).toEqual([false]);
-    expect(planSearch('abcde', { ...base, dialect: 'sqlite', holders: far })!.joined).toEqual([true]);
+  it('on PostgreSQL joins a narrowing gram only when hashing its holders costs less than probing every candidate a count reads', () => {
+    const pg = { ...base, listed: 1_000_000, dialect: 'postgres' as const };
+    // `snake`: every holder of sn also holds ke, so a count reads the rarest's postings only up to
+    // the cap: 500 × 48,573 / 2,360 ≈ 10,300 probes cost less than hashing ke's 48,583 holders.
+    const snake = planSearch('snake', {
+      ...pg,
+      holders: holders({ sn: 48_573, na: 48_590, ak: 48_573, ke: 48_583 }),
+    })!;
+    expect(snake).toMatchObject({ rarest: 'sn', narrows: ['ke'], joined: [false] });
+    // `zhang_react`: its grams together leave fewer matches than the cap, so every one of _r's
+    // 41,314 postings is read; hashing each narrowing gram costs less than probing it that often.
+    const zhang = planSearch('zhang_react', {
+      ...pg,
+      holders: holders({
+        zh: 130_179,
+        ha: 109_375,
+        an: 209_814,
+        ng: 170_428,
+        g_: 128_278,
+        _r: 41_314,
+        re: 179_720,
+        ea: 94_865,
+        ac: 47_821,
+        ct: 47_863,
+      }),
+    })!;
+    expect(zhang.rarest).toBe('_r');
+    expect(zhang.joined).toEqual(zhang.narrows.map(() => true));
+    // SQLite joins every narrowing gram (a probe per candidate either way).
+    expect(
+      planSearch('snake', {
+        ...pg,
+        dialect: 'sqlite',
+        holders: holders({ sn: 48_573, na: 48_590, ak: 48_573, ke: 48_583 }),
+      })!.joined,
+    ).toEqual([true]);
   });
 });
 
 describe('how a page is fetched', () => {
   const plan = (p: Partial<SearchPlan>): SearchPlan => ({
     term: 'abc',
+    dialect: 'sqlite',
     featured: false,
     exact: false,
     listed: 100_000,
@@ -120,6 +149,28 @@ describe('how a page is fetched', () => {
     expect(pageStrategy(plan({}), q, 2000, false)).toBe('walk');
     // Deeper pages walk further: sorting becomes the cheaper.
     expect(pageStrategy(plan({}), { page: 20, pageSize: 12 }, 2000, false)).toBe('sort');
+  });
+
+  it('on PostgreSQL walks with the rarest gram hashed when that is the cheapest, never past the hash bound', () => {
+    const pg = (p: Partial<SearchPlan>) =>
+      plan({ dialect: 'postgres', exact: true, listed: 1_000_000, ...p });
+    const q = { page: 1, pageSize: 12 };
+    // 璐: 3,658 holders; page 1 reads ~3,300 projects, page 5 ~16,000: the hash (1.8 ms) beats
+    // probing them (6 and 29 ms) and sorting every match (14 ms).
+    const rare = pg({ rarestHolders: 3658 });
+    expect(pageStrategy(rare, q, 3658, false)).toBe('hashed walk');
+    expect(pageStrategy(rare, { page: 5, pageSize: 12 }, 3658, false)).toBe('hashed walk');
+    // 站: 326,225 holders, 37 projects read: probing them is cheaper than any hash.
+    expect(pageStrategy(pg({ rarestHolders: 326_225 }), q, 326_225, false)).toBe('walk');
+    // A handful of matches: sorted.
+    expect(pageStrategy(pg({ rarestHolders: 40 }), q, 40, false)).toBe('sort');
+    // Past PG_HASH_MAX_HOLDERS no hash, however long the walk.
+    const many = pg({ rarestHolders: PG_HASH_MAX_HOLDERS + 1, exact: false });
+    expect(pageStrategy(many, { page: 40, pageSize: 12 }, 500, true)).not.toBe('hashed walk');
+    // SQLite never hashes.
+    expect(
+      pageStrategy(plan({ listed: 1_000_000, rarestHolders: 3658, exact: true }), q, 3658, false),
+    ).not.toBe('hashed walk');
   });
 
   it('sorts a capped count only when the rarest gram bounds the matches closely enough', () => {

@@ -24,11 +24,19 @@ export const MAX_NARROWING = 3;
  */
 export const SORT_COST = 3;
 /**
- * PostgreSQL probes a narrowing gram per candidate (a subquery) instead of joining it when the
- * gram is held by more than this many times the rarest's holders: it merges a joined gram's whole
- * posting list, and can't tell a gram held by 78 projects from one held by 11,000.
+ * What a page costs on PostgreSQL, in µs (measured at 1,000,000 projects, warm; docs/benchmarks.md
+ * "Showcase"): an index probe per walked project is dear there (1.8 µs against SQLite's 0.27), so
+ * a walk may instead read the rarest gram's holders once into a hash (0.5 µs a holder) and look
+ * each walked project up in it (0.15 µs); a sorted match costs 3.9 µs (its project read by id,
+ * then the sort), and a candidate's text test 7 µs.
  */
-export const PG_JOIN_RATIO = 8;
+export const PG_COST = { probe: 1.8, hashHolder: 0.5, hashedRow: 0.15, sorted: 3.9, confirm: 7 } as const;
+/**
+ * A hash of at most this many holders stays well inside PostgreSQL's default work_mem (4 MB; about
+ * 70 bytes a holder): past it, PostgreSQL would plan the test as a scan of the holders per
+ * project, far slower than the probes.
+ */
+export const PG_HASH_MAX_HOLDERS = 20_000;
 
 /** What search compares: NFKC (full-width letters and digits fold to ASCII), lower-case. */
 export function searchForm(text: string): string {
@@ -68,6 +76,8 @@ export function termGrams(term: string): string[] {
 /** A search's plan: the grams that find the candidates and how each is tested. */
 export interface SearchPlan {
   term: string;
+  /** The engine the plan is for: their costs differ (SORT_COST, PG_COST). */
+  dialect: Dialect;
   featured: boolean;
   /** A term of 1–2 characters: its gram's holders are exactly the matches, no text test. */
   exact: boolean;
@@ -78,7 +88,7 @@ export interface SearchPlan {
   rarestHolders: number;
   /** Further grams each candidate must hold, in the order picked. */
   narrows: string[];
-  /** Per narrowing gram: joined (true) or probed by a subquery per candidate (false). */
+  /** Per narrowing gram: joined (true) or probed by a subquery per candidate (false; PostgreSQL). */
   joined: boolean[];
   /** Candidates expected if the grams were independent. */
   expected: number;
@@ -127,13 +137,21 @@ export function planSearch(
     }
   }
   const rarestHolders = holders(rarest);
-  // SQLite joins every narrowing gram (nested loops: a probe per candidate).
-  const joined = narrows.map(
-    (g) => opts.dialect !== 'postgres' || holders(g) <= PG_JOIN_RATIO * rarestHolders,
-  );
   const expected = narrows.reduce((n, g) => (n * holders(g)) / opts.listed, rarestHolders);
+  // SQLite joins every narrowing gram (nested loops: a probe per candidate). PostgreSQL hashes a
+  // joined gram's whole posting list before the first row comes out, so a gram is joined only
+  // when hashing its holders costs less than probing it for every candidate a count up to the cap
+  // reads: all the rarest gram's postings when the grams leave fewer matches than the cap, else
+  // the share of them that holds the cap. (Not narrowed further by the other grams: bigrams of
+  // one word come together far more often than their counts predict, `zhang_react`'s ct and ea
+  // probed after zh took 160 ms where joined they take 50.)
+  const reading = Math.min(rarestHolders, (COUNT_CAP * rarestHolders) / Math.max(expected, 1));
+  const joined = narrows.map(
+    (g) => opts.dialect !== 'postgres' || holders(g) * PG_COST.hashHolder < reading * PG_COST.probe,
+  );
   return {
     term,
+    dialect: opts.dialect,
     featured: opts.featured,
     exact,
     listed: opts.listed,
@@ -161,17 +179,33 @@ export function countAndSortFirst(plan: SearchPlan, limit: number): boolean {
 /**
  * How the page of a search with `total` matches (`capped`: at least that many) is fetched: every
  * match sorted (cost ~ matches), or the listed projects walked in the page's order, each tested
- * (cost ~ rows needed / share that match).
+ * (cost ~ rows needed / share that match); on PostgreSQL the walk may test the rarest gram in a
+ * hash of its holders (search/sql.ts), when that is the cheapest of the three (PG_COST).
  */
 export function pageStrategy(
   plan: SearchPlan,
   q: { page: number; pageSize: number },
   total: number,
   capped: boolean,
-): 'sort' | 'walk' {
+): 'sort' | 'walk' | 'hashed walk' {
   // A capped total is a lower bound of the matches: the walk is then shorter than estimated, and
   // the sort has at most the rarest gram's holders to sort (every match holds it).
   const walked = (q.page * q.pageSize * plan.listed) / total;
   const sorted = capped ? plan.rarestHolders : total;
-  return SORT_COST * sorted <= walked ? 'sort' : 'walk';
+  if (plan.dialect !== 'postgres') return SORT_COST * sorted <= walked ? 'sort' : 'walk';
+  // Walked projects that hold the rarest gram have their other grams and text tested too, as
+  // every candidate of a sort has (a term of 1–2 characters has no further test).
+  const confirm = plan.exact ? 0 : PG_COST.confirm;
+  const tested = (walked * plan.rarestHolders) / plan.listed;
+  const costs: Array<['sort' | 'walk' | 'hashed walk', number]> = [
+    ['sort', sorted * PG_COST.sorted + plan.rarestHolders * confirm],
+    ['walk', walked * PG_COST.probe + tested * confirm],
+  ];
+  if (plan.rarestHolders <= PG_HASH_MAX_HOLDERS) {
+    costs.push([
+      'hashed walk',
+      plan.rarestHolders * PG_COST.hashHolder + walked * PG_COST.hashedRow + tested * confirm,
+    ]);
+  }
+  return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
 }

@@ -80,8 +80,12 @@ interface Engine {
    * `asSubqueries`, none refers to a join.
    */
   confirm(plan: SearchPlan, id: Sql, featured: Sql, asSubqueries?: boolean): Sql[];
-  /** The page walked: the listed projects in the page's order, each tested. */
-  walk(plan: SearchPlan, page: (from: Sql, where: Sql[]) => Sql): Sql;
+  /**
+   * The page walked: the listed projects in the page's order, each tested; `hashed`: the rarest
+   * gram's holders are read once into a hash the walk looks each project up in (plan.ts
+   * pageStrategy), rather than probed per project.
+   */
+  walk(plan: SearchPlan, page: (from: Sql, where: Sql[]) => Sql, hashed: boolean): Sql;
 }
 
 const ENGINES: Record<Dialect, Engine> = {
@@ -150,12 +154,14 @@ const ENGINES: Record<Dialect, Engine> = {
       ];
     },
     // Every test is a subquery of p, so projects is the only table to plan and the index order is
-    // kept (as joins, its estimate of a gram's holders decides, often wrongly).
-    walk(plan, page) {
-      return page(sql`projects p`, [
-        sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = p.featured and g1.project_id = p.id) is not null`,
-        ...this.confirm(plan, sql`p.id`, sql`p.featured`, true),
-      ]);
+    // kept (as joins, its estimate of a gram's holders decides, often wrongly). Hashed, the rarest
+    // gram's test is an uncorrelated IN that "is true" keeps from becoming a join: PostgreSQL reads
+    // the holders once into a hashed subplan and the walk stays in the order index.
+    walk(plan, page, hashed) {
+      const rarest = hashed
+        ? sql`((p.id, p.featured) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest}${plan.featured ? sql` and g1.featured = 1` : sql``})) is true`
+        : sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = p.featured and g1.project_id = p.id) is not null`;
+      return page(sql`projects p`, [rarest, ...this.confirm(plan, sql`p.id`, sql`p.featured`, true)]);
     },
   },
 };
@@ -291,11 +297,14 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       return Number(r.rows[0]!.n);
     },
 
-    /** The listed projects in the page's order, each tested: cost ~ rows needed / share that match. */
-    walk: (plan: SearchPlan, q: ShowcasePage) =>
+    /**
+     * The listed projects in the page's order, each tested: cost ~ rows needed / share that match;
+     * `hashed`: see Engine.walk.
+     */
+    walk: (plan: SearchPlan, q: ShowcasePage, hashed = false) =>
       page(
         q,
-        engine.walk(plan, (from, where) => pageSql(q, from, where)),
+        engine.walk(plan, (from, where) => pageSql(q, from, where), hashed),
       ),
 
     // ---- Keeping the index --------------------------------------------------------------------

@@ -124,10 +124,9 @@ export function createShowcaseService(
       total = remember(n, capped);
     }
     if (total === 0) return { rows: [], total: 0, capped: false };
+    const strategy = pageStrategy(plan, page, total, capped);
     const rows =
-      pageStrategy(plan, page, total, capped) === 'sort'
-        ? await q.sortAll(plan, page)
-        : await q.walk(plan, page);
+      strategy === 'sort' ? await q.sortAll(plan, page) : await q.walk(plan, page, strategy === 'hashed walk');
     return { rows: rows.map(cardOf), total, capped };
   }
 
