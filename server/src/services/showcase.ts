@@ -126,7 +126,9 @@ export function createShowcaseService(
     if (total === 0) return { rows: [], total: 0, capped: false };
     const strategy = pageStrategy(plan, page, total, capped);
     const rows =
-      strategy === 'sort' ? await q.sortAll(plan, page) : await q.walk(plan, page, strategy === 'hashed walk');
+      strategy === 'sort'
+        ? await q.sortAll(plan, page)
+        : await q.walk(plan, page, strategy === 'hashed walk');
     return { rows: rows.map(cardOf), total, capped };
   }
 
