@@ -4,7 +4,8 @@
  * featured filter and paging — and a search index that follows every change at once.
  */
 import Database from 'better-sqlite3';
-import { type CompiledQuery, Kysely, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database as Schema } from '../src/db/types.js';
 import { normaliseTerm, planSearch, type SearchPlan, termGrams } from '../src/search/plan.js';
@@ -662,5 +663,48 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
       ),
     );
     expect(limits.map((r) => r.rows[0]!.join_collapse_limit)).toEqual(['1', '1', '1', '1']);
+  });
+
+  it('walks with the rarest gram in a hashed subplan, in the order index, when the plan says so', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const { url, schema } = t.config.database;
+    const ran: CompiledQuery[] = [];
+    const logged = new Kysely<Schema>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: url,
+          max: 1,
+          options: `-c search_path=${schema} -c join_collapse_limit=1`,
+        }),
+      }),
+      log: (event) => {
+        ran.push(event.query);
+      },
+    });
+    const search = createSearchSql(logged, 'postgres');
+    const plan: SearchPlan = {
+      term: '项目',
+      dialect: 'postgres',
+      featured: false,
+      exact: true,
+      listed: 1,
+      rarest: '项目',
+      rarestHolders: 1,
+      narrows: [],
+      joined: [],
+      expected: 1,
+    };
+    for (const hashed of [true, false]) {
+      ran.length = 0;
+      await search.walk(plan, { sort: 'latest', featured: false, page: 1, pageSize: 12 }, hashed);
+      const query = ran.at(-1)!;
+      const explained = await t.ctx.db.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+      );
+      const text = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text, text).toContain('showcase_latest');
+      expect(text.includes('hashed SubPlan'), text).toBe(hashed);
+    }
+    await logged.destroy();
   });
 });
