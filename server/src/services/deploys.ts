@@ -265,10 +265,12 @@ export function createDeployService(deps: {
     ownerId: number,
     latestVersion: number | null,
     hashes: string[],
+    /** The newest version's contents, when the caller has read them already. */
+    latestHashes?: ReadonlySet<string>,
   ): Promise<Set<string>> {
     const owned = new Set<string>();
     if (latestVersion !== null) {
-      const inLatest = await deploys.hashesOfVersion(db, latestVersion);
+      const inLatest = latestHashes ?? (await deploys.hashesOfVersion(db, latestVersion));
       for (const h of hashes) if (inLatest.has(h)) owned.add(h);
     }
     const rest = hashes.filter((h) => !owned.has(h));
@@ -404,6 +406,7 @@ export function createDeployService(deps: {
       const { limits } = await settings.get();
       let ownerId = actor.id;
       let latestVersion: number | null = null;
+      let latestHashes: Set<string> | undefined;
       if (body.project_id !== undefined) {
         const p = await uploads.target(actor, body.project_id);
         ownerId = p.owner_id;
@@ -415,6 +418,8 @@ export function createDeployService(deps: {
           if (sameFiles(latest.files, body.files)) {
             return { deploy_id: null, required: [], unchanged_version: latest.version };
           }
+          // Where a redeploy's unchanged contents are found below, without reading the rows again.
+          latestHashes = new Set(latest.files.values());
         }
       }
       // A site name someone holds is refused now; the finish claims it.
@@ -439,7 +444,7 @@ export function createDeployService(deps: {
         // Only contents of the account's own versions are skipped: whether anyone else's files
         // hold a content is neither told nor usable (docs/decisions/deploys.md "API tokens and digest
         // deploys").
-        const owned = await ownedOf(ownerId, latestVersion, hashes);
+        const owned = await ownedOf(ownerId, latestVersion, hashes, latestHashes);
         const sizes = await storedSizes([...owned]);
         const required = hashes.filter((h) => !sizes.has(h));
         const full = await deploys.insertWithinCap(
