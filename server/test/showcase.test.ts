@@ -588,6 +588,22 @@ describe('showcase search against a plain substring filter', () => {
   });
 });
 
+/** A plan for a term held by the one listed project `甲项目` (its rarest gram 项目), without planning. */
+function onePlan(term: string, exact: boolean, dialect: SearchPlan['dialect']): SearchPlan {
+  return {
+    term,
+    dialect,
+    featured: false,
+    exact,
+    listed: 1,
+    rarest: '项目',
+    rarestHolders: 1,
+    narrows: [],
+    joined: [],
+    expected: 1,
+  };
+}
+
 describe.skipIf(usingPostgres)('showcase search on SQLite', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -609,18 +625,7 @@ describe.skipIf(usingPostgres)('showcase search on SQLite', () => {
     });
     try {
       const search = createSearchSql(db, 'sqlite');
-      const plan = (term: string, exact: boolean): SearchPlan => ({
-        term,
-        dialect: 'sqlite',
-        featured: false,
-        exact,
-        listed: 1,
-        rarest: '项目',
-        rarestHolders: 1,
-        narrows: [],
-        joined: [],
-        expected: 1,
-      });
+      const plan = (term: string, exact: boolean) => onePlan(term, exact, 'sqlite');
       const indexOf = { latest: 'showcase_latest', popular: 'showcase_popular', name: 'showcase_name_key' };
       for (const sort of ['latest', 'popular', 'name'] as const) {
         for (const p of [plan('项目', true), plan('甲项目', false)]) {
@@ -682,18 +687,7 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
       },
     });
     const search = createSearchSql(logged, 'postgres');
-    const plan: SearchPlan = {
-      term: '项目',
-      dialect: 'postgres',
-      featured: false,
-      exact: true,
-      listed: 1,
-      rarest: '项目',
-      rarestHolders: 1,
-      narrows: [],
-      joined: [],
-      expected: 1,
-    };
+    const plan = onePlan('项目', true, 'postgres');
     for (const hashed of [true, false]) {
       ran.length = 0;
       await search.walk(plan, { sort: 'latest', featured: false, page: 1, pageSize: 12 }, hashed);
