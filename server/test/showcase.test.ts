@@ -701,4 +701,24 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     }
     await logged.destroy();
   });
+
+  it("reads the server's hash memory, so a small work_mem hashes fewer holders", async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const { url, schema } = t.config.database;
+    const small = new Kysely<Schema>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: url,
+          max: 1,
+          options: `-c search_path=${schema} -c work_mem=64kB -c hash_mem_multiplier=2`,
+        }),
+      }),
+    });
+    try {
+      expect(await createSearchSql(small, 'postgres').hashMemory()).toBe(128 * 1024);
+      expect(await createSearchSql(t.ctx.db, 'postgres').hashMemory()).toBeGreaterThan(0);
+    } finally {
+      await small.destroy();
+    }
+  });
 });

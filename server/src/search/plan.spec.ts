@@ -5,6 +5,7 @@ import {
   countAndSortFirst,
   countLimit,
   gramsOf,
+  hashableHolders,
   normaliseTerm,
   PG_HASH_MAX_HOLDERS,
   pageStrategy,
@@ -167,6 +168,12 @@ describe('how a page is fetched', () => {
     // Past PG_HASH_MAX_HOLDERS no hash, however long the walk.
     const many = pg({ rarestHolders: PG_HASH_MAX_HOLDERS + 1, exact: false });
     expect(pageStrategy(many, { page: 40, pageSize: 12 }, 500, true)).not.toBe('hashed walk');
+    // Nor past what the server's hash memory holds: PostgreSQL's default (4 MB × 2) allows the
+    // full 20,000; a work_mem of 64 kB (× 2) only 655, so 璐 is probed.
+    expect(hashableHolders(8 * 1024 * 1024)).toBe(PG_HASH_MAX_HOLDERS);
+    expect(hashableHolders(128 * 1024)).toBe(655);
+    expect(pageStrategy(rare, q, 3658, false, hashableHolders(128 * 1024))).toBe('walk');
+    expect(pageStrategy(rare, q, 3658, false, hashableHolders(8 * 1024 * 1024))).toBe('hashed walk');
     // SQLite never hashes.
     expect(
       pageStrategy(plan({ listed: 1_000_000, rarestHolders: 3658, exact: true }), q, 3658, false),

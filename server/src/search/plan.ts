@@ -32,11 +32,22 @@ export const SORT_COST = 3;
  */
 export const PG_COST = { probe: 1.8, hashHolder: 0.5, hashedRow: 0.15, sorted: 3.9, confirm: 7 } as const;
 /**
- * A hash of at most this many holders stays well inside PostgreSQL's default work_mem (4 MB; about
- * 70 bytes a holder): past it, PostgreSQL would plan the test as a scan of the holders per
- * project, far slower than the probes.
+ * The most holders a walk hashes (a hash of 20,000 is about a walk of 60,000 projects' probes)...
  */
 export const PG_HASH_MAX_HOLDERS = 20_000;
+/**
+ * ...and only as many as fit PostgreSQL's hash memory (work_mem × hash_mem_multiplier, 8 MB by
+ * default) at this many bytes a holder, several times what PostgreSQL itself estimates (32): a
+ * subplan PostgreSQL expects not to fit is planned as a scan of the holders for every walked
+ * project instead (1.6 s for a gram held by 326,000), so a server with a small work_mem hashes
+ * fewer.
+ */
+export const PG_HASH_BYTES_PER_HOLDER = 200;
+
+/** The most holders a walk may hash with `hashMemory` bytes of PostgreSQL's hash memory. */
+export function hashableHolders(hashMemory: number): number {
+  return Math.min(PG_HASH_MAX_HOLDERS, Math.floor(hashMemory / PG_HASH_BYTES_PER_HOLDER));
+}
 
 /** What search compares: NFKC (full-width letters and digits fold to ASCII), lower-case. */
 export function searchForm(text: string): string {
@@ -187,6 +198,8 @@ export function pageStrategy(
   q: { page: number; pageSize: number },
   total: number,
   capped: boolean,
+  /** The most holders a walk may hash (hashableHolders of the server's settings). */
+  maxHashed = PG_HASH_MAX_HOLDERS,
 ): 'sort' | 'walk' | 'hashed walk' {
   // A capped total is a lower bound of the matches: the walk is then shorter than estimated, and
   // the sort has at most the rarest gram's holders to sort (every match holds it).
@@ -201,7 +214,7 @@ export function pageStrategy(
     ['sort', sorted * PG_COST.sorted + plan.rarestHolders * confirm],
     ['walk', walked * PG_COST.probe + tested * confirm],
   ];
-  if (plan.rarestHolders <= PG_HASH_MAX_HOLDERS) {
+  if (plan.rarestHolders <= maxHashed) {
     costs.push([
       'hashed walk',
       plan.rarestHolders * PG_COST.hashHolder + walked * PG_COST.hashedRow + tested * confirm,

@@ -272,6 +272,17 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       };
     },
 
+    /**
+     * PostgreSQL's memory for one hash (work_mem × hash_mem_multiplier), in bytes; null on SQLite,
+     * which has no such limit.
+     */
+    async hashMemory(): Promise<number | null> {
+      if (dialect !== 'postgres') return null;
+      const r = await sql<{ bytes: number }>`select pg_size_bytes(current_setting('work_mem'))
+          * coalesce(current_setting('hash_mem_multiplier', true)::float8, 1) as bytes`.execute(db);
+      return Number(r.rows[0]!.bytes);
+    },
+
     /** Every match, sorted: cost ~ the rarest gram's holders. Materialised, so PostgreSQL too finds the matches first. */
     sortAll: (plan: SearchPlan, q: ShowcasePage) =>
       page(q, sql`${matchSql(plan)} ${pageSql(q, fromMatches, [matched])}`),

@@ -15,6 +15,7 @@ import { createIndexMaintenance } from '../search/index-maintenance.js';
 import {
   countAndSortFirst,
   countLimit,
+  hashableHolders,
   normaliseTerm,
   pageStrategy,
   planSearch,
@@ -58,6 +59,21 @@ export function createShowcaseService(
   const q = createSearchSql(db, dialect);
   const index = createIndexMaintenance(db, q);
   const rememberedCounts = new Map<string, { version: number; total: number; capped: boolean }>();
+  /**
+   * The most holders a walk may hash on PostgreSQL, from its settings, read once (a changed
+   * work_mem counts from the next start); asked again after a failure.
+   */
+  let maxHashed: Promise<number> | undefined;
+  const hashable = () => {
+    maxHashed ??= q
+      .hashMemory()
+      .then((bytes) => (bytes === null ? 0 : hashableHolders(bytes)))
+      .catch((error: unknown) => {
+        maxHashed = undefined;
+        throw error;
+      });
+    return maxHashed;
+  };
 
   async function listAll(page: ShowcasePage) {
     for (let attempt = 1; ; attempt++) {
@@ -124,7 +140,7 @@ export function createShowcaseService(
       total = remember(n, capped);
     }
     if (total === 0) return { rows: [], total: 0, capped: false };
-    const strategy = pageStrategy(plan, page, total, capped);
+    const strategy = pageStrategy(plan, page, total, capped, dialect === 'postgres' ? await hashable() : 0);
     const rows =
       strategy === 'sort'
         ? await q.sortAll(plan, page)
