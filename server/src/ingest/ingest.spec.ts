@@ -715,7 +715,11 @@ describe('7z archives', () => {
     const r = await run([stageFixture('site.7z', '7z/site.7z')]);
     expect(r).toMatchObject({ uploadType: 'zip', archiveFormat: '7z', entryFile: 'index.html' });
     expect(paths(r)).toEqual(['css/style.css', 'index.html', '图片/说明.txt']);
-    for (const f of r.files) expect(sha256(fs.readFileSync(f.tempFile))).toBe(f.sha256);
+    for (const f of r.files) {
+      expect(sha256(fs.readFileSync(f.tempFile))).toBe(f.sha256);
+      // Data, not programs: no execute bit (Emscripten's default is 0777), readable and writable.
+      expect(fs.statSync(f.tempFile).mode & 0o711, f.path).toBe(0o600);
+    }
   });
 
   it('keeps nested archives and drops litter (from disk too)', async () => {

@@ -85,8 +85,7 @@ export async function extractWithSevenZip(
   const executables = new RefusedNames('executable');
   for (const planned of plan.files) {
     const file = path.join(outDir, ...planned.name.split('/'));
-    // Emscripten creates files with mode 0777 (less the umask): these are data, not programs.
-    await fs.promises.chmod(file, 0o644);
+    // Made 0644 (data, not programs) as 7-Zip created it (outputFolderShortcuts).
     const checked = executables.check(() => inspectFile(planned.path, file, planned.downloadOnly));
     if (checked) files.push(checked);
   }
@@ -130,6 +129,9 @@ async function runSevenZip(
   FS.chmod = () => {};
   FS.fchmod = () => {};
   FS.lchmod = () => {};
+  // Nor their times: an extracted file is read once and stored under its hash.
+  FS.utime = () => {};
+  if (OUTPUT_MOUNT in mounts) outputFolderShortcuts(sevenZip);
   const { onWrite } = hooks;
   let diskFull = false;
   // Every byte 7-Zip writes, to a file or to the terminal, goes through FS.write.
@@ -160,6 +162,48 @@ async function runSevenZip(
     // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.
     process.exitCode = undefined;
   }
+}
+
+/** Emscripten's NODEFS, as far as outputFolderShortcuts uses it. */
+type NodeFsParent = { mount: { mountpoint: string } };
+interface NodeFsInternals {
+  node_ops: {
+    lookup(parent: NodeFsParent, name: string): unknown;
+    mknod(parent: NodeFsParent, name: string, mode: number, dev: number): unknown;
+  };
+}
+/** Emscripten's errno for "no such file or directory", and its file type bits. */
+const ENOENT = 44;
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+
+/**
+ * Two shortcuts in the output folder, which is new and empty (mkdtemp) and written by this
+ * instance alone (docs/benchmarks.md, "7z ingest: the output folder's shortcuts"):
+ * - every name 7-Zip makes there stays in Emscripten's name cache, so a name not in the cache does
+ *   not exist: NODEFS would lstat the host for it (and Node throws an exception for each missing
+ *   file) before every file 7-Zip creates, ≈0.3 s of a 5,000-file 7z's extraction;
+ * - a file is created with mode 0644 (data, not programs; the umask applies) rather than
+ *   Emscripten's 0777 and a chmod of each file afterwards.
+ */
+function outputFolderShortcuts(sevenZip: SevenZipModule): void {
+  const nodefs = sevenZip.NODEFS as unknown as NodeFsInternals;
+  const { ErrnoError } = sevenZip.FS as unknown as { ErrnoError: new (errno: number) => Error };
+  const ops = nodefs.node_ops;
+  const inOutput = (parent: NodeFsParent) => parent.mount.mountpoint === OUTPUT_MOUNT;
+  const lookup = ops.lookup.bind(ops);
+  ops.lookup = (parent, name) => {
+    if (inOutput(parent)) throw new ErrnoError(ENOENT);
+    return lookup(parent, name);
+  };
+  const mknod = ops.mknod.bind(ops);
+  ops.mknod = (parent, name, mode, dev) =>
+    mknod(
+      parent,
+      name,
+      inOutput(parent) && (mode & S_IFMT) === S_IFREG ? (mode & ~0o7777) | 0o644 : mode,
+      dev,
+    );
 }
 
 /** What a failed 7-Zip run means for the user. */
