@@ -136,17 +136,35 @@ function isNativeExecutable(h: Buffer): boolean {
   return false;
 }
 
-/** Mostly control bytes, or any NUL: not text in any encoding we serve. */
-function looksBinary(h: Buffer): boolean {
+const NO_WORDS = new Uint32Array(0);
+
+/** A control byte that text does not hold (tab, line feed, form feed, carriage return and escape do). */
+function isStrayControl(b: number): boolean {
+  return b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b;
+}
+
+/**
+ * Mostly control bytes, or any NUL: not text in any encoding we serve. Read four bytes at a time:
+ * a word none of whose bytes is below 0x20 holds no control byte (the "has a byte less than n"
+ * test: (x - 0x20202020) & ~x & 0x80808080 is non-zero exactly when one is), and text is mostly
+ * such words. Half the time of a loop over every byte for 5,000 heads of 8 KB (docs/benchmarks.md).
+ */
+export function looksBinary(h: Buffer): boolean {
   if (h.includes(0)) return true;
-  // An indexed loop: iterating a Buffer with for...of goes through the iterator protocol, which
-  // cost more than inflating and hashing the file for archives of small pages.
+  const n = h.length;
   let controls = 0;
-  for (let i = 0; i < h.length; i++) {
-    const b = h[i]!;
-    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) controls++;
+  let i = 0;
+  // Up to the first 4-byte boundary of the underlying memory (or the end), one byte at a time.
+  const lead = (4 - (h.byteOffset & 3)) & 3;
+  for (; i < Math.min(n, lead); i++) if (isStrayControl(h[i]!)) controls++;
+  const words = i === lead ? new Uint32Array(h.buffer, h.byteOffset + i, (n - i) >>> 2) : NO_WORDS;
+  for (let w = 0; w < words.length; w++) {
+    const x = words[w]!;
+    if (((x - 0x20202020) & ~x & 0x80808080) === 0) continue;
+    for (let k = i + w * 4, end = k + 4; k < end; k++) if (isStrayControl(h[k]!)) controls++;
   }
-  return controls > h.length / 10;
+  for (i += words.length * 4; i < n; i++) if (isStrayControl(h[i]!)) controls++;
+  return controls > n / 10;
 }
 
 function looksLikeSvg(h: Buffer, size: number): boolean {

@@ -1,6 +1,6 @@
 /** The pure rules behind ingest: names, the tree, content by magic bytes, unwrapping, entry file. */
 import { describe, expect, it } from 'vitest';
-import { acceptHeldContent, archiveFormatOf, checkContent } from './content.js';
+import { acceptHeldContent, archiveFormatOf, checkContent, looksBinary } from './content.js';
 import { factsOfHead } from './index.js';
 import { mediaTypeFor } from './media-type.js';
 import { checkEntryName, EntryTree, isJunk } from './names.js';
@@ -172,6 +172,36 @@ describe('content by magic bytes', () => {
     for (let i = 0; i < 2; i++) {
       expect(() => acceptHeldContent('bin/tool.png', elf, true)).toThrow(Refusal);
     }
+  });
+
+  it('tells binary from text exactly as a loop over every byte would, at any alignment', () => {
+    const byByte = (h: Buffer) => {
+      if (h.includes(0)) return true;
+      let controls = 0;
+      for (const b of h) if (b < 0x20 && ![0x09, 0x0a, 0x0c, 0x0d, 0x1b].includes(b)) controls++;
+      return controls > h.length / 10;
+    };
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x80000000;
+    };
+    const verdicts = new Set<boolean>();
+    for (let round = 0; round < 3000; round++) {
+      const length = Math.floor(rand() * 70);
+      // Mostly text, with a share of control bytes that straddles the one in ten that decides.
+      const share = rand() * 0.25;
+      const bytes = Buffer.alloc(length + 8);
+      for (let k = 0; k < bytes.length; k++) {
+        bytes[k] = rand() < share ? 1 + Math.floor(rand() * 0x1f) : 0x20 + Math.floor(rand() * 0xe0);
+      }
+      const h = bytes.subarray(round % 4, (round % 4) + length);
+      expect(looksBinary(h), h.toString('hex')).toBe(byByte(h));
+      verdicts.add(byByte(h));
+    }
+    expect([...verdicts].sort()).toEqual([false, true]);
+    expect(looksBinary(Buffer.from('<p>第一行\r\n\t第二行\f\u001b[0m</p>\n'.repeat(50)))).toBe(false);
+    expect(looksBinary(Buffer.from([0x41, 0x42, 0x43, 0x44, 0x00]))).toBe(true);
   });
 
   it('accepts files whose bytes match their extension', () => {
