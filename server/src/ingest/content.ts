@@ -223,6 +223,15 @@ export function acceptContent(
   const reason = contentRefusal(extensionOfPath(path), facts.head, facts.size, downloadOnly);
   // Made fit to show only for a refusal.
   if (reason) throw new Refusal(reason, { name: displayName(path) });
+  return checkedFile(path, tempFile, facts, downloadOnly);
+}
+
+function checkedFile(
+  path: string,
+  tempFile: string,
+  facts: ContentFacts,
+  downloadOnly: boolean,
+): CheckedFile {
   return { path, tempFile, size: facts.size, sha256: facts.sha256, utf8: facts.utf8, downloadOnly };
 }
 
@@ -237,9 +246,7 @@ const acceptedHeld = new WeakMap<ContentFacts, string>();
 /** acceptContent for contents the blob store holds (a digest deploy), remembering each verdict. */
 export function acceptHeldContent(path: string, facts: ContentFacts, downloadOnly: boolean): CheckedFile {
   const as = `${extensionOfPath(path)}/${downloadOnly ? 1 : 0}`;
-  if (acceptedHeld.get(facts) === as) {
-    return { path, tempFile: '', size: facts.size, sha256: facts.sha256, utf8: facts.utf8, downloadOnly };
-  }
+  if (acceptedHeld.get(facts) === as) return checkedFile(path, '', facts, downloadOnly);
   const checked = acceptContent(path, '', facts, downloadOnly);
   acceptedHeld.set(facts, as);
   return checked;

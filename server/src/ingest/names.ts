@@ -61,8 +61,10 @@ export function isJunk(path: string): boolean {
   return parts.includes('__MACOSX') || JUNK_FILES.has(base.toLowerCase()) || base.startsWith('._');
 }
 
-/** Printable ASCII only: no character any of the rules below about invisible or control characters,
- * normalisation or byte length looks for (a build's output is almost always named so). */
+/**
+ * Printable ASCII only: no character any rule below about invisible or control characters,
+ * normalisation or byte length looks for (a build's output is almost always named so).
+ */
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 
 /**
@@ -90,8 +92,8 @@ export function checkEntryName(name: string, isDir: boolean): string {
   }
   // Printable ASCII is its own NFC form, one byte a character.
   const path = ascii ? trimmed : trimmed.normalize('NFC');
+  const bytes = (text: string) => (ascii ? text.length : Buffer.byteLength(text));
   for (const form of ascii ? [trimmed] : [trimmed, path]) {
-    const bytes = (text: string) => (ascii ? text.length : Buffer.byteLength(text));
     if (bytes(form) > MAX_PATH_BYTES) throw refuse('nameTooLong');
     for (const part of form.split('/')) {
       if (bytes(part) > MAX_COMPONENT_BYTES) throw refuse('nameTooLong');

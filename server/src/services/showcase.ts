@@ -60,8 +60,8 @@ export function createShowcaseService(
   const index = createIndexMaintenance(db, q);
   const rememberedCounts = new Map<string, { version: number; total: number; capped: boolean }>();
   /**
-   * The most holders a walk may hash on PostgreSQL, from its settings, read once (a changed
-   * work_mem counts from the next start); asked again after a failure.
+   * The most holders a walk may hash: on PostgreSQL from its settings, read once (a changed
+   * work_mem counts from the next start) and asked again after a failure; none on SQLite.
    */
   let maxHashed: Promise<number> | undefined;
   const hashable = () => {
@@ -140,7 +140,7 @@ export function createShowcaseService(
       total = remember(n, capped);
     }
     if (total === 0) return { rows: [], total: 0, capped: false };
-    const strategy = pageStrategy(plan, page, total, capped, dialect === 'postgres' ? await hashable() : 0);
+    const strategy = pageStrategy(plan, page, total, capped, await hashable());
     const rows =
       strategy === 'sort'
         ? await q.sortAll(plan, page)
