@@ -223,7 +223,7 @@ async function measureIngest(label, archive, extraLimits = {}, target = 1.2) {
     `${label}: ${ours[0].files} files; CPU ours ${cpu.toFixed(0)} ms vs 7zz x + openssl sha256 ${refCpu.toFixed(0)} ms → ${ratio.toFixed(2)}× ${verdict}` +
       ` [rounds: ours ${ours.map((r) => r.cpu.toFixed(0)).join('/')}, reference ${hashed.map((r) => r.cpu.toFixed(0)).join('/')}];` +
       ` wall ours ${ms.toFixed(0)} ms vs 7zz x ${ref.toFixed(0)} ms (${(ms / ref).toFixed(2)}×);` +
-      ` peak RSS ${mb(worst(ours.map((r) => r.peak)))} MB (target ≤150; at start ${mb(best(ours.map((r) => r.before)))} MB; 7zz ${mb(worst(refs.map((r) => r.peak)))} MB);` +
+      ` peak RSS ${mb(worst(ours.map((r) => r.peak)))} MB (rounds ${ours.map((r) => mb(r.peak)).join('/')}; target ≤150; at start ${mb(best(ours.map((r) => r.before)))} MB; 7zz ${mb(worst(refs.map((r) => r.peak)))} MB);` +
       ` event-loop p99 ${worst(ours.map((r) => r.p99)).toFixed(1)} ms (target ≤50)`,
   );
 }

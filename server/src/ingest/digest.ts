@@ -24,14 +24,17 @@ export class ContentDigest {
   readonly #hash = createHash('sha256');
   readonly #head: Buffer[] = [];
   readonly #withCrc: boolean;
+  /** Where the head is copied instead of into pieces of its own (digestFile's, one per thread). */
+  readonly #headInto: Buffer | null;
   #headLength = 0;
   #crc = 0;
   #size = 0;
   #utf8: Utf8Check | null;
 
-  constructor(opts: { utf8: boolean; crc32: boolean }) {
+  constructor(opts: { utf8: boolean; crc32: boolean; headInto?: Buffer }) {
     this.#utf8 = opts.utf8 ? new Utf8Check() : null;
     this.#withCrc = opts.crc32;
+    this.#headInto = opts.headInto ?? null;
   }
 
   update(chunk: Buffer): void {
@@ -40,7 +43,8 @@ export class ContentDigest {
     this.#size += chunk.length;
     if (this.#headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.#headLength);
-      this.#head.push(Buffer.from(part));
+      if (this.#headInto) part.copy(this.#headInto, this.#headLength);
+      else this.#head.push(Buffer.from(part));
       this.#headLength += part.length;
     }
     this.#utf8?.update(chunk);
@@ -52,7 +56,11 @@ export class ContentDigest {
       crc32: this.#crc,
       size: this.#size,
       // Usually one piece, copied from the first chunk: not copied again.
-      head: this.#head.length === 1 ? this.#head[0]! : Buffer.concat(this.#head),
+      head: this.#headInto
+        ? this.#headInto.subarray(0, this.#headLength)
+        : this.#head.length === 1
+          ? this.#head[0]!
+          : Buffer.concat(this.#head),
       utf8: this.#utf8?.finish() ?? true,
     };
   }
@@ -116,10 +124,20 @@ function incompleteTail(data: Buffer): number {
  * a second of the worker's time in collections (docs/benchmarks.md "Ingest").
  */
 let readBuffer: Buffer | undefined;
+/**
+ * And its head buffer: a head copied into a buffer of its own per file left 5,000 × 8 KB of
+ * ArrayBuffers (40 MB outside the heap) waiting for a collection at the end of a 7z ingest, the
+ * ingest's peak (docs/benchmarks.md "7z ingest: memory").
+ */
+let headBuffer: Buffer | undefined;
 
-/** Reads a file from disk through a ContentDigest, in IO_CHUNK_BYTES reads into one buffer. */
+/**
+ * Reads a file from disk through a ContentDigest, in IO_CHUNK_BYTES reads into one buffer. The
+ * facts' head is this thread's head buffer: valid until the next call, so it is checked at once.
+ */
 export function digestFile(file: string, checkUtf8: boolean): ContentFacts {
-  const digest = new ContentDigest({ utf8: checkUtf8, crc32: false });
+  headBuffer ??= Buffer.allocUnsafeSlow(HEAD_BYTES);
+  const digest = new ContentDigest({ utf8: checkUtf8, crc32: false, headInto: headBuffer });
   readBuffer ??= Buffer.allocUnsafeSlow(IO_CHUNK_BYTES);
   const buffer = readBuffer;
   const fd = fs.openSync(file, 'r');

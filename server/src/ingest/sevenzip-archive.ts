@@ -9,6 +9,7 @@
  * encrypted archive fails fast and is reported as such.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ArchiveFormatReadBy } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
@@ -23,6 +24,38 @@ import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 // The package is CommonJS with an ES-style `export default` in its typings: at run time the
 // default import is the factory itself.
 const loadSevenZip = sevenZipModule as unknown as SevenZipModuleFactory;
+
+/**
+ * The part of the WebAssembly API used here: the server's TypeScript libraries (ES2023, Node) do
+ * not declare it (it comes with the DOM's).
+ */
+interface WasmApi {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
+}
+type WasmModule = { readonly wasmModule: unique symbol };
+type WasmInstance = { readonly exports: object };
+const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: WasmApi };
+
+/** Emscripten's hook for instantiating the module itself (not in the package's typings). */
+type InstantiateWasm = (
+  imports: object,
+  done: (instance: WasmInstance, module: WasmModule) => void,
+) => object;
+
+let compiled: Promise<WasmModule> | undefined;
+/**
+ * 7-Zip's WebAssembly, compiled once per thread: the listing's instance and the extraction's share
+ * it. Compiled twice, the second compilation's memory stayed in the thread's allocator beside the
+ * extraction's (≈10 MB of an ingest's peak; docs/benchmarks.md "7z ingest: memory").
+ */
+function sevenZipCode(): Promise<WasmModule> {
+  compiled ??= (async () => {
+    const wasmFile = path.join(path.dirname(createRequire(import.meta.url).resolve('7z-wasm')), '7zz.wasm');
+    return wasm.compile(await fs.promises.readFile(wasmFile));
+  })();
+  return compiled;
+}
 
 const DUMMY_PASSWORD = '-psitehall-no-password';
 const ARCHIVE_MOUNT = '/in';
@@ -114,11 +147,25 @@ async function runSevenZip(
   },
 ): Promise<SevenZipRun> {
   const errors: string[] = [];
-  const sevenZip: SevenZipModule = await loadSevenZip({
-    print: (line) => hooks.onLine?.(line),
-    printErr: (line) => errors.push(line),
-    stdin: () => null as unknown as number,
+  const code = await sevenZipCode();
+  // Emscripten waits for `done` and has no way to be told of a failure: it is raced instead.
+  let failed: (err: unknown) => void = () => {};
+  const instantiationFailed = new Promise<never>((_, reject) => {
+    failed = reject;
   });
+  const instantiateWasm: InstantiateWasm = (imports, done) => {
+    wasm.instantiate(code, imports).then((instance) => done(instance, code), failed);
+    return {};
+  };
+  const sevenZip: SevenZipModule = await Promise.race([
+    instantiationFailed,
+    loadSevenZip({
+      ...({ instantiateWasm } as object),
+      print: (line) => hooks.onLine?.(line),
+      printErr: (line) => errors.push(line),
+      stdin: () => null as unknown as number,
+    }),
+  ]);
   const { FS } = sevenZip;
   for (const [mountPoint, hostDir] of Object.entries(mounts)) {
     FS.mkdir(mountPoint);
