@@ -85,11 +85,13 @@ export async function extractWithSevenZip(
       },
     },
   );
+  listing.end();
   if (listing.refusal) throw listing.refusal;
   if (listed.code !== 0 || listing.problems.length > 0) {
     throw await failure(listed, listing.problems, format, archivePath);
   }
-  const entries = listing.entries.map(describeEntry);
+  if (listing.entryRefusal) throw listing.entryRefusal;
+  const { entries } = listing;
   if (listing.archiveEncrypted()) throw new Refusal('encrypted');
   if (entries.length === 0) throw new Refusal('emptyArchive');
   // 7-Zip lists a RAR 4 link as an ordinary file: its mode is read from the headers instead.
@@ -310,14 +312,20 @@ const KEY_VALUE = /^([A-Za-z][A-Za-z ]*?) = (.*)$/;
  * of "Key = Value" lines per entry after "----------". Any other line after "--" (ERRORS:,
  * WARNINGS: and their details, "Errors: 1") is a problem. Past the entry limit it records a
  * refusal and ignores the rest; the caller stops 7-Zip at its next write.
+ *
+ * Each block is described (describeEntry) as soon as it ends and only what the plan needs is kept:
+ * a map of every property per entry made the listing of 5,000 files ≈5 MB of the worker's heap.
+ * The first entry refused is remembered, and told after the listing's own refusals and failures.
  */
 class ListingParser {
   readonly archive = new Map<string, string>();
-  readonly entries: Map<string, string>[] = [];
+  readonly entries: ListedEntry[] = [];
   readonly problems: string[] = [];
   refusal: Refusal | null = null;
+  entryRefusal: Refusal | null = null;
   #phase: 'preamble' | 'archive' | 'entries' = 'preamble';
   #current: Map<string, string> | null = null;
+  #count = 0;
 
   constructor(private readonly maxEntries: number) {}
 
@@ -332,7 +340,7 @@ class ListingParser {
       return;
     }
     if (text === '') {
-      this.#current = null;
+      this.#endEntry();
       return;
     }
     const match = KEY_VALUE.exec(text);
@@ -346,12 +354,13 @@ class ListingParser {
       return;
     }
     if (key === 'Path' || !this.#current) {
-      if (this.entries.length >= this.maxEntries) {
+      this.#endEntry();
+      if (this.#count >= this.maxEntries) {
         this.refusal = new Refusal('tooManyEntries', { n: this.maxEntries });
         return;
       }
+      this.#count++;
       this.#current = new Map();
-      this.entries.push(this.#current);
     }
     // A repeated key means a name smuggled a line break into the listing.
     if (this.#current.has(key)) {
@@ -359,6 +368,23 @@ class ListingParser {
       return;
     }
     this.#current.set(key, value);
+  }
+
+  /** The output has ended: its last block is described too. */
+  end(): void {
+    if (!this.refusal) this.#endEntry();
+  }
+
+  #endEntry(): void {
+    const props = this.#current;
+    this.#current = null;
+    if (!props || this.entryRefusal) return;
+    try {
+      this.entries.push(describeEntry(props));
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      this.entryRefusal = err;
+    }
   }
 
   archiveEncrypted(): boolean {
