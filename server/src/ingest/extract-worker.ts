@@ -10,6 +10,7 @@ import type { ArchiveFormat, ArchiveFormatReadBy, ArchiveReader } from '@sitehal
 import type { CheckedFile } from './content.js';
 import { inspectFile } from './digest.js';
 import { type IngestLimits, Refusal, type RefusalData, RefusedNames } from './refusal.js';
+import type { WasmModule } from './sevenzip-code.js';
 
 export type IngestJob =
   /** Loose files already validated by name, type and size: hash them and check their content. */
@@ -30,6 +31,8 @@ export type IngestJob =
        * entries of those are not written either (zip only).
        */
       ask?: boolean;
+      /** 7-Zip compiled once by the main thread, its code shared (7-Zip only; sevenzip-code.ts). */
+      sevenZipCode?: WasmModule;
     };
 
 /**
@@ -78,6 +81,7 @@ async function runJob(job: IngestJob): Promise<CheckedFile[]> {
     job.archivePath,
     job.outDir,
     job.limits,
+    job.sevenZipCode,
   );
 }
 

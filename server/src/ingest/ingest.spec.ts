@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import yazl from 'yazl';
 import { IngestError, type IngestInput, type IngestResult, ingest, type StagedUpload } from './index.js';
 import type { RefusalReason } from './refusal.js';
-import { parkedIngestWorkers } from './run-worker.js';
+import { parkedIngestWorkers, sevenZipCompileCount } from './run-worker.js';
 import { extractZip } from './zip-archive.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
@@ -720,6 +720,16 @@ describe('7z archives', () => {
       // Data, not programs: no execute bit (Emscripten's default is 0777), readable and writable.
       expect(fs.statSync(f.tempFile).mode & 0o711, f.path).toBe(0o600);
     }
+  });
+
+  it('compiles 7-Zip once for the process: every later 7z and RAR job reuses the module', async () => {
+    await run([stageFixture('site.7z', '7z/site.7z')]);
+    const compiled = sevenZipCompileCount();
+    expect(compiled).toBeGreaterThanOrEqual(1);
+    const again = await run([stageFixture('site.7z', '7z/site.7z')]);
+    expect(paths(again)).toEqual(['css/style.css', 'index.html', '图片/说明.txt']);
+    await refused([stageFixture('traversal.7z', '7z/traversal.7z')], 'pathTraversal');
+    expect(sevenZipCompileCount()).toBe(compiled);
   });
 
   it('keeps nested archives and drops litter (from disk too)', async () => {

@@ -17,6 +17,7 @@ import { KeptWorkers, startWorkerBeside } from '../workers/kept-workers.js';
 import type { CheckedFile } from './content.js';
 import type { IngestJob, StoredAnswer, StoredQuery, WorkerReply } from './extract-worker.js';
 import { Refusal, type RefusalReason } from './refusal.js';
+import { compileSevenZip, type WasmModule } from './sevenzip-code.js';
 
 /** Heap for the worker's JavaScript (listings, buffers); 7-Zip's WebAssembly memory is apart. */
 const WORKER_HEAP_MB = 256;
@@ -48,6 +49,29 @@ const kept = new KeptWorkers({
   maxJobs: 200,
 });
 
+let sevenZip: Promise<WasmModule> | null = null;
+let sevenZipCompilations = 0;
+/**
+ * 7-Zip compiled once for the process and kept: each 7-Zip job's worker gets it, so the code V8
+ * optimised for one archive serves the next (sevenzip-code.ts). A failed compile is tried again
+ * by the next job.
+ */
+function sharedSevenZip(): Promise<WasmModule> {
+  if (!sevenZip) {
+    sevenZipCompilations++;
+    sevenZip = compileSevenZip();
+    sevenZip.catch(() => {
+      sevenZip = null;
+    });
+  }
+  return sevenZip;
+}
+
+/** How many times this process compiled 7-Zip (tests). */
+export function sevenZipCompileCount(): number {
+  return sevenZipCompilations;
+}
+
 /** Ingest workers waiting for a job (tests). */
 export function parkedIngestWorkers(): number {
   return kept.parked;
@@ -71,6 +95,8 @@ export async function runIngestJob(job: IngestJob, opts: WorkerRunOptions): Prom
   opts.signal?.throwIfAborted();
   const release = await slots.acquire(opts.account ?? 'system', opts.signal);
   try {
+    if (job.kind === 'archive' && job.reader === '7z-wasm')
+      job = { ...job, sevenZipCode: await sharedSevenZip() };
     return await runInWorker(job, opts);
   } finally {
     release();

@@ -9,7 +9,6 @@
  * encrypted archive fails fast and is reported as such.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ArchiveFormatReadBy } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
@@ -20,42 +19,17 @@ import { displayName } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
 import { refuseRar4SpecialEntries } from './rar4-headers.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
+import { compileSevenZip, type WasmInstance, type WasmModule, wasm } from './sevenzip-code.js';
 
 // The package is CommonJS with an ES-style `export default` in its typings: at run time the
 // default import is the factory itself.
 const loadSevenZip = sevenZipModule as unknown as SevenZipModuleFactory;
-
-/**
- * The part of the WebAssembly API used here: the server's TypeScript libraries (ES2023, Node) do
- * not declare it (it comes with the DOM's).
- */
-interface WasmApi {
-  compile(bytes: Uint8Array): Promise<WasmModule>;
-  instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
-}
-type WasmModule = { readonly wasmModule: unique symbol };
-type WasmInstance = { readonly exports: object };
-const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: WasmApi };
 
 /** Emscripten's hook for instantiating the module itself (not in the package's typings). */
 type InstantiateWasm = (
   imports: object,
   done: (instance: WasmInstance, module: WasmModule) => void,
 ) => object;
-
-let compiled: Promise<WasmModule> | undefined;
-/**
- * 7-Zip's WebAssembly, compiled once per thread: the listing's instance and the extraction's share
- * it. Compiled twice, the second compilation's memory stayed in the thread's allocator beside the
- * extraction's (≈10 MB of an ingest's peak; docs/benchmarks.md "7z ingest: memory").
- */
-function sevenZipCode(): Promise<WasmModule> {
-  compiled ??= (async () => {
-    const wasmFile = path.join(path.dirname(createRequire(import.meta.url).resolve('7z-wasm')), '7zz.wasm');
-    return wasm.compile(await fs.promises.readFile(wasmFile));
-  })();
-  return compiled;
-}
 
 const DUMMY_PASSWORD = '-psitehall-no-password';
 const ARCHIVE_MOUNT = '/in';
@@ -68,7 +42,11 @@ export async function extractWithSevenZip(
   archivePath: string,
   outDir: string,
   limits: IngestLimits,
+  /** 7-Zip compiled by the server's main thread (sevenzip-code.ts); compiled here if not given. */
+  compiled?: WasmModule,
 ): Promise<CheckedFile[]> {
+  // The listing's instance and the extraction's share one compiled module.
+  const code = compiled ?? (await compileSevenZip());
   const rar4 = format === 'rar' && !(await isRar5(archivePath));
   const typeSwitch = format === '7z' ? '-t7z' : rar4 ? '-trar' : '-trar5';
   const archiveArg = `${ARCHIVE_MOUNT}/${path.basename(archivePath)}`;
@@ -76,6 +54,7 @@ export async function extractWithSevenZip(
 
   const listing = new ListingParser(limits.maxArchiveEntries);
   const listed = await runSevenZip(
+    code,
     ['l', '-slt', typeSwitch, DUMMY_PASSWORD, '-sccUTF-8', archiveArg],
     mounts,
     {
@@ -102,6 +81,7 @@ export async function extractWithSevenZip(
   const declared = entries.reduce((sum, e) => sum + e.size, 0);
   let written = 0;
   const extracted = await runSevenZip(
+    code,
     ['x', typeSwitch, DUMMY_PASSWORD, '-y', '-bd', '-sccUTF-8', `-o${OUTPUT_MOUNT}`, archiveArg],
     { ...mounts, [OUTPUT_MOUNT]: outDir },
     {
@@ -136,6 +116,7 @@ interface SevenZipRun {
 
 /** One 7-Zip command in a fresh instance (a crashed instance is not reused). */
 async function runSevenZip(
+  code: WasmModule,
   args: string[],
   mounts: Record<string, string>,
   hooks: {
@@ -149,7 +130,6 @@ async function runSevenZip(
   },
 ): Promise<SevenZipRun> {
   const errors: string[] = [];
-  const code = await sevenZipCode();
   // Emscripten waits for `done` and has no way to be told of a failure: it is raced instead.
   let failed: (err: unknown) => void = () => {};
   const instantiationFailed = new Promise<never>((_, reject) => {
