@@ -282,7 +282,7 @@ describe('render worker', () => {
     });
     expect(on.statusCode).toBe(200);
     expect((await review(t, site.id, 'approve')).statusCode).toBe(200);
-    await t.ctx.services.render.idle();
+    // The approval has answered before the live version's render is queued: idle() waits for both.
     await t.ctx.services.render.idle();
     const live = await reportOf(t, site.deploymentId);
     expect(errorsOf(live)).toEqual([]);

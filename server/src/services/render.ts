@@ -293,6 +293,8 @@ export function createRenderService(deps: RenderServiceDeps) {
     }
   }
 
+  /** enqueueLive calls still reading or writing the queue. */
+  const liveQueueing = new Set<Promise<void>>();
   let pumping: Promise<void> | null = null;
   const poke = (): Promise<void> => {
     pumping ??= pump()
@@ -315,14 +317,23 @@ export function createRenderService(deps: RenderServiceDeps) {
       void poke();
     },
 
-    /** A version went live (approval, rollback): its picture is made again for the showcase. */
-    async enqueueLive(projectId: number): Promise<void> {
-      const p = await projects.byId(db, projectId);
-      if (!p?.live_deployment_id) return;
-      const job = await jobs.byDeployment(db, p.live_deployment_id);
-      if (job && (job.status === 'queued' || job.status === 'running')) return;
-      await jobs.enqueue(db, p.live_deployment_id, p.id, now());
-      void poke();
+    /**
+     * A version went live (approval, rollback): its picture is made again for the showcase. Its
+     * caller does not wait for it (context.ts liveChanged); idle() does.
+     */
+    enqueueLive(projectId: number): Promise<void> {
+      const queueing = (async () => {
+        const p = await projects.byId(db, projectId);
+        if (!p?.live_deployment_id) return;
+        const job = await jobs.byDeployment(db, p.live_deployment_id);
+        if (job && (job.status === 'queued' || job.status === 'running')) return;
+        await jobs.enqueue(db, p.live_deployment_id, p.id, now());
+        void poke();
+      })();
+      liveQueueing.add(queueing);
+      const settled = () => liveQueueing.delete(queueing);
+      queueing.then(settled, settled);
+      return queueing;
     },
 
     /** Admin: renders the project's newest version (and its live one, when different) again. */
@@ -390,12 +401,16 @@ export function createRenderService(deps: RenderServiceDeps) {
       await browser.close();
     },
 
-    /** Resolves once no job is running or due here (tests). */
+    /**
+     * Resolves once no job is running or due here, and no live version's render is still being
+     * queued (tests: a request that made a version live has answered before its render is queued).
+     */
     async idle(): Promise<void> {
       for (;;) {
+        await Promise.allSettled([...liveQueueing]);
         await poke();
-        if (running.size === 0) return;
-        await Promise.race(running);
+        if (running.size === 0 && liveQueueing.size === 0) return;
+        if (running.size > 0) await Promise.race(running);
       }
     },
   };
