@@ -8,7 +8,14 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kyse
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database as Schema } from '../src/db/types.js';
-import { normaliseTerm, planSearch, type SearchPlan, termGrams } from '../src/search/plan.js';
+import {
+  gramsOf,
+  normaliseTerm,
+  planAuthors,
+  planSearch,
+  type SearchPlan,
+  termGrams,
+} from '../src/search/plan.js';
 import { createSearchSql } from '../src/search/sql.js';
 import { createShowcaseService } from '../src/services/showcase.js';
 import {
@@ -348,6 +355,105 @@ describe('showcase search index', () => {
     expect(queue).toEqual([]);
   });
 
+  /** The author index as the listed projects say it should be, and as it is. */
+  async function authorIndex() {
+    const listed = await t.ctx.db
+      .selectFrom('projects')
+      .innerJoin('users', 'users.id', 'projects.owner_id')
+      .select(['projects.owner_id', 'users.username', 'projects.featured'])
+      .where('live_deployment_id', 'is not', null)
+      .where('is_public', '=', 1)
+      .execute();
+    const want = new Map<number, { text: string; listed: number; featured: number }>();
+    for (const p of listed) {
+      const a = want.get(p.owner_id) ?? { text: normaliseTerm(p.username), listed: 0, featured: 0 };
+      a.listed++;
+      a.featured += p.featured ? 1 : 0;
+      want.set(p.owner_id, a);
+    }
+    const wantGrams = [...want]
+      .flatMap(([owner, a]) => [...gramsOf(a.text)].map((g) => `${g} ${owner}`))
+      .sort();
+    const wantCounts = new Map<string, number>();
+    for (const a of want.values())
+      for (const g of gramsOf(a.text)) wantCounts.set(g, (wantCounts.get(g) ?? 0) + 1);
+    const rows = await t.ctx.db.selectFrom('showcase_authors').selectAll().execute();
+    const grams = await t.ctx.db.selectFrom('showcase_author_grams').selectAll().execute();
+    const counts = await t.ctx.db
+      .selectFrom('showcase_gram_counts')
+      .select(['gram', 'authors'])
+      .where('authors', '!=', 0)
+      .execute();
+    return {
+      want: {
+        authors: [...want]
+          .map(([owner, a]) => ({ owner_id: owner, ...a }))
+          .sort((a, b) => a.owner_id - b.owner_id),
+        grams: wantGrams,
+        counts: Object.fromEntries([...wantCounts].sort()),
+      },
+      have: {
+        authors: rows
+          .map((r) => ({
+            owner_id: Number(r.owner_id),
+            text: r.text,
+            listed: Number(r.listed),
+            featured: Number(r.featured),
+          }))
+          .sort((a, b) => a.owner_id - b.owner_id),
+        grams: grams.map((g) => `${g.gram} ${g.owner_id}`).sort(),
+        counts: Object.fromEntries(counts.map((c) => [c.gram, Number(c.authors)]).sort()),
+      },
+    };
+  }
+
+  it('indexes each author once, with their listed projects, as projects come and go', async () => {
+    const one = await t.createUser({ username: 'Author_One' });
+    const two = await t.createUser({ username: 'author_two' });
+    const { id: a1 } = await liveProject(t, SIMPLE_SITE, { name: '作者一号甲', owner: one });
+    const { id: a2 } = await liveProject(t, SIMPLE_SITE, { name: '作者一号乙', owner: one });
+    const { id: b1 } = await liveProject(t, SIMPLE_SITE, { name: '作者二号甲', owner: two });
+    const names = async (term: string) => {
+      const res = await t.request({ url: `/api/projects/public?search=${encodeURIComponent(term)}` });
+      expect(res.statusCode).toBe(200);
+      return (res.json().data.projects as Array<{ name: string }>).map((p) => p.name).sort();
+    };
+    const check = async () => {
+      await t.request({ url: '/api/projects/public' });
+      const index = await authorIndex();
+      expect(index.have).toEqual(index.want);
+      return index.have;
+    };
+
+    let have = await check();
+    expect(have.authors.find((a) => a.owner_id === one.id)).toMatchObject({ text: 'author_one', listed: 2 });
+    expect(have.counts._t).toBe(1);
+    expect(await names('author_')).toEqual(['作者一号乙', '作者一号甲', '作者二号甲']);
+    // The author's name is not the projects' own text: no project's grams hold it.
+    const own = await t.ctx.db.selectFrom('showcase_grams').select('gram').where('gram', '=', '_o').execute();
+    expect(own).toEqual([]);
+
+    expect((await review(t, a1, 'publish')).statusCode).toBe(200);
+    have = await check();
+    expect(have.authors.find((a) => a.owner_id === one.id)).toMatchObject({ listed: 2, featured: 1 });
+    const featured = await t.request({ url: '/api/projects/public?search=author_one&featured=true' });
+    expect(featured.json().data.projects.map((p: { name: string }) => p.name)).toEqual(['作者一号甲']);
+
+    // The second author's only project goes: so do they, and their grams.
+    expect((await review(t, b1, 'takedown', '下线')).statusCode).toBe(200);
+    have = await check();
+    expect(have.authors.some((a) => a.owner_id === two.id)).toBe(false);
+    expect(have.counts._t).toBeUndefined();
+    expect(await names('author_two')).toEqual([]);
+    expect(await names('author')).toEqual(['作者一号乙', '作者一号甲']);
+
+    const del = await t.request({ method: 'DELETE', url: `/api/projects/${a2}`, token: one.token });
+    expect(del.statusCode).toBe(200);
+    have = await check();
+    expect(have.authors.find((a) => a.owner_id === one.id)).toMatchObject({ listed: 1, featured: 1 });
+    expect(await names('AUTHOR_ONE')).toEqual(['作者一号甲']);
+  });
+
   /** Queues `n` changes of projects that don't exist (nothing to list), ids from `first`. */
   async function queueMissing(first: number, n: number) {
     const ids = Array.from({ length: n }, (_, i) => first + i);
@@ -415,7 +521,8 @@ describe('showcase search against a plain substring filter', () => {
   afterAll(() => t.close());
 
   it('finds exactly what a substring test finds, whichever plan and narrowing answer', async () => {
-    // 400 projects straight into the tables, from a small vocabulary so terms repeat a lot.
+    // 400 projects straight into the tables, from a small vocabulary so terms repeat a lot, by
+    // three authors whose names share parts with it and with each other.
     const words = [
       '个人',
       '博客',
@@ -437,12 +544,17 @@ describe('showcase search against a plain substring filter', () => {
     };
     const pick = () => words[Math.floor(rand() * words.length)]!;
     const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
-    const owner = await t.createUser({ username: 'zhang_react' });
+    const owners = [
+      await t.createUser({ username: 'zhang_react' }),
+      await t.createUser({ username: 'li_demo' }),
+      await t.createUser({ username: '王璐璐' }),
+    ];
     const texts = new Map<
       number,
       { text: string; featured: boolean; listed: boolean; approved: string; views: number }
     >();
     for (let i = 0; i < 400; i++) {
+      const owner = owners[rand() < 0.5 ? 0 : rand() < 0.5 ? 1 : 2]!;
       const name = `${pick()}${pick()}`;
       const description = Array.from({ length: 1 + Math.floor(rand() * 6) }, pick).join(
         rand() < 0.5 ? '' : '，',
@@ -467,7 +579,7 @@ describe('showcase search against a plain substring filter', () => {
           published_at: null,
           created_at: at(i),
           updated_at: at(i),
-          search_text: `${name}\n${description}\nzhang_react`.toLowerCase(),
+          search_text: `${name}\n${description}\n${owner.username}`.toLowerCase(),
         })
         .returning(['id', 'view_count'])
         .executeTakeFirstOrThrow();
@@ -499,7 +611,7 @@ describe('showcase search against a plain substring filter', () => {
           .execute();
       }
       texts.set(p.id, {
-        text: `${name}\n${description}\nzhang_react`.toLowerCase(),
+        text: `${name}\n${description}\n${owner.username}`.toLowerCase(),
         featured,
         listed,
         approved: at(i),
@@ -525,8 +637,16 @@ describe('showcase search against a plain substring filter', () => {
       '地图地图',
       '量子',
       'o',
+      'demo',
+      'li_',
+      '璐',
+      '王',
+      'a',
+      'zhang',
+      'react，',
     ];
     for (const term of terms) {
+      const byAuthor = owners.some((o) => o.username.toLowerCase().includes(term));
       for (const featured of [false, true]) {
         const expected = [...texts]
           .filter(([, p]) => p.listed && (!featured || p.featured))
@@ -549,11 +669,26 @@ describe('showcase search against a plain substring filter', () => {
           for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
             const r = await cappedRepo.list({ search: term, sort: 'latest', featured, page, pageSize });
             const limit = Math.max(cap, page * pageSize + 1);
-            const capped = Array.from(term).length > 2 && expected.length >= limit;
-            expect(r.capped, `${term} featured=${featured} page=${page}`).toBe(capped);
-            expect(r.total, `${term} featured=${featured} page=${page}`).toBe(
-              capped ? limit : expected.length,
-            );
+            // The projects' own text is counted up to the limit; an author's are counted whole.
+            const textMatches = [...texts].filter(
+              ([, p]) =>
+                p.listed &&
+                (!featured || p.featured) &&
+                p.text
+                  .split('\n')
+                  .slice(0, -1)
+                  .some((line) => line.includes(term)),
+            ).length;
+            const capped = Array.from(term).length > 2 && textMatches >= limit;
+            const label = `${term} featured=${featured} page=${page}`;
+            expect(r.capped, label).toBe(capped);
+            if (!capped) expect(r.total, label).toBe(expected.length);
+            else if (!byAuthor) expect(r.total, label).toBe(limit);
+            else {
+              // At least the limit and every project of the authors it names, at most every match.
+              expect(r.total, label).toBeGreaterThanOrEqual(Math.max(limit, expected.length - textMatches));
+              expect(r.total, label).toBeLessThanOrEqual(expected.length);
+            }
             foundCapped.push(...r.rows.map((row) => row.id));
           }
           expect(foundCapped, `${term} featured=${featured} pageSize=${pageSize} capped`).toEqual(expected);
@@ -570,6 +705,27 @@ describe('showcase search against a plain substring filter', () => {
           holders: new Map([...info.counts].map(([g, c]) => [g, featured ? c.featured : c.listed])),
           dialect: t.database.dialect,
         });
+        const authors = planAuthors(normalised, new Map([...info.counts].map(([g, c]) => [g, c.authors])));
+        // An author's name holds the term exactly when the author plan finds them.
+        expect(authors !== null && (await search.authorSummary(authors, false)).authors > 0, term).toBe(
+          byAuthor,
+        );
+        if (authors && byAuthor) {
+          // Sorting the text's matches and the authors' projects together, or walking with both
+          // tests, gives the same pages.
+          for (const page of [1, 2, 3]) {
+            const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
+            const want = expected.slice((page - 1) * 5, page * 5);
+            const ids = (rows: { id: number }[]) => rows.map((r) => Number(r.id));
+            expect(ids(await search.sortMixed(plan, authors, q)), `${term} sorted with authors`).toEqual(
+              want,
+            );
+            expect(ids(await search.walkMixed(plan, authors, q)), `${term} walked with authors`).toEqual(
+              want,
+            );
+          }
+          continue;
+        }
         // No plan: a gram of the term has no holder, so nothing matches.
         if (!plan) expect(expected, term).toEqual([]);
         for (const page of plan ? [1, 2, 3] : []) {

@@ -191,15 +191,34 @@ export interface ShowcaseGramsTable {
 
 export interface ShowcaseGramCountsTable {
   gram: string;
+  /** Listed (and listed featured) projects whose name or description holds the gram. */
   listed: number;
   featured: number;
+  /** Listed authors whose username holds it (migration 028). */
+  authors: number;
 }
 
 export interface ShowcaseEntriesTable {
   project_id: number;
   featured: Flag;
-  /** The normalised search text as indexed. */
+  /** The normalised name and description as indexed (lines; the author is indexed apart). */
   text: string;
+  /** The project's owner: the author whose listed counts it moves. */
+  owner_id: number;
+}
+
+/** An author with a listed project (migration 028): their normalised username and listed counts. */
+export interface ShowcaseAuthorsTable {
+  owner_id: number;
+  text: string;
+  listed: number;
+  featured: number;
+}
+
+/** One row per distinct 1- and 2-character gram of a listed author's normalised username. */
+export interface ShowcaseAuthorGramsTable {
+  gram: string;
+  owner_id: number;
 }
 
 /** Projects whose showcase listing may have changed (filled by triggers on projects). */
@@ -309,6 +328,8 @@ export interface Database {
   showcase_grams: ShowcaseGramsTable;
   showcase_gram_counts: ShowcaseGramCountsTable;
   showcase_entries: ShowcaseEntriesTable;
+  showcase_authors: ShowcaseAuthorsTable;
+  showcase_author_grams: ShowcaseAuthorGramsTable;
   showcase_queue: ShowcaseQueueTable;
   showcase_totals: ShowcaseTotalsTable;
   job_leases: JobLeasesTable;

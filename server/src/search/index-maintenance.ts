@@ -7,7 +7,7 @@
  */
 import type { DB } from '../db/database.js';
 import type { Flag } from '../db/types.js';
-import { gramsOf, searchForm } from './plan.js';
+import { gramsOf, searchForm, splitSearchText } from './plan.js';
 import { type IndexEntry, QUEUE_BATCH, type SearchSql } from './sql.js';
 
 /** Rows per statement when writing grams (sent as arrays: a few parameters whatever the count). */
@@ -23,42 +23,90 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       const listedNow = new Map(
         projects
           .filter((p) => p.live_deployment_id !== null && p.is_public === 1)
-          .map((p) => [p.id, { featured: (p.featured ? 1 : 0) as Flag, text: searchForm(p.search_text) }]),
+          .map((p) => {
+            const { own, author } = splitSearchText(searchForm(p.search_text));
+            const featured = (p.featured ? 1 : 0) as Flag;
+            return [p.id, { featured, text: own, owner_id: Number(p.owner_id), author }];
+          }),
       );
-      const before = new Map(entries.map((e) => [e.project_id, e]));
+      const before = new Map(entries.map((e) => [e.project_id, { ...e, owner_id: Number(e.owner_id) }]));
 
       const removed: Array<{ id: number; featured: Flag; grams: string[] }> = [];
       const gramInserts: Array<[string, Flag, number]> = [];
       const added: IndexEntry[] = [];
-      const countDelta = new Map<string, [number, number]>();
-      const tally = (gram: string, featured: Flag, sign: 1 | -1) => {
-        const d = countDelta.get(gram) ?? [0, 0];
-        d[0] += sign;
-        d[1] += sign * featured;
+      // Per gram: [listed, featured, authors] holders gained (or lost).
+      const countDelta = new Map<string, [number, number, number]>();
+      const tally = (gram: string, at: 0 | 1 | 2, by: number) => {
+        const d = countDelta.get(gram) ?? [0, 0, 0];
+        d[at] += by;
         countDelta.set(gram, d);
+      };
+      // Per author: listed and featured projects gained (or lost), and the username seen.
+      const authorDelta = new Map<number, { listed: number; featured: number; text?: string }>();
+      const moveAuthor = (owner: number, featured: Flag, sign: 1 | -1, text?: string) => {
+        const d = authorDelta.get(owner) ?? { listed: 0, featured: 0 };
+        d.listed += sign;
+        d.featured += sign * featured;
+        if (text !== undefined) d.text = text;
+        authorDelta.set(owner, d);
       };
       let listedDelta = 0;
       let featuredDelta = 0;
       for (const id of ids) {
         const old = before.get(id);
         const next = listedNow.get(id);
-        if (old && next && old.text === next.text && old.featured === next.featured) continue;
+        if (
+          old &&
+          next &&
+          old.text === next.text &&
+          old.featured === next.featured &&
+          old.owner_id === next.owner_id
+        )
+          continue;
         if (old) {
           const grams = [...gramsOf(old.text)];
-          for (const gram of grams) tally(gram, old.featured, -1);
+          for (const gram of grams) {
+            tally(gram, 0, -1);
+            tally(gram, 1, -old.featured);
+          }
           removed.push({ id, featured: old.featured, grams });
+          moveAuthor(old.owner_id, old.featured, -1);
           listedDelta--;
           featuredDelta -= old.featured;
         }
         if (next) {
           for (const gram of gramsOf(next.text)) {
             gramInserts.push([gram, next.featured, id]);
-            tally(gram, next.featured, 1);
+            tally(gram, 0, 1);
+            tally(gram, 1, next.featured);
           }
-          added.push({ project_id: id, ...next });
+          added.push({ project_id: id, featured: next.featured, text: next.text, owner_id: next.owner_id });
+          moveAuthor(next.owner_id, next.featured, 1, next.author);
           listedDelta++;
           featuredDelta += next.featured;
         }
+      }
+
+      // Authors: one row each while they have a listed project, their username's grams with it.
+      const authorRows: Array<[number, string, number, number]> = [];
+      const authorGramInserts: Array<[string, number]> = [];
+      const authorsGone: Array<{ owner: number; grams: string[] }> = [];
+      const current = new Map(
+        (await q.authorsOf(trx, [...authorDelta.keys()])).map((a) => [Number(a.owner_id), a]),
+      );
+      for (const [owner, d] of authorDelta) {
+        const cur = current.get(owner);
+        const listed = Number(cur?.listed ?? 0) + d.listed;
+        const text = d.text ?? cur?.text ?? '';
+        const oldGrams = cur && (listed <= 0 || text !== cur.text) ? [...gramsOf(cur.text)] : [];
+        const newGrams = listed > 0 && (!cur || text !== cur.text) ? [...gramsOf(text)] : [];
+        if (oldGrams.length > 0) authorsGone.push({ owner, grams: oldGrams });
+        for (const gram of oldGrams) tally(gram, 2, -1);
+        for (const gram of newGrams) {
+          authorGramInserts.push([gram, owner]);
+          tally(gram, 2, 1);
+        }
+        if (listed > 0 || cur) authorRows.push([owner, text, d.listed, d.featured]);
       }
 
       const byKey = (a: [string, Flag, number], b: [string, Flag, number]) =>
@@ -72,7 +120,12 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       // Sorted by key, new rows land next to each other in the index.
       for (const chunk of chunks(gramInserts.sort(byKey), WRITE_CHUNK)) await q.insertGrams(trx, chunk);
       for (const chunk of chunks(added, WRITE_CHUNK / 10)) await q.insertEntries(trx, chunk);
-      const deltas = [...countDelta].map(([gram, [n, f]]) => [gram, n, f] as [string, number, number]);
+      for (const gone of authorsGone) await q.deleteAuthorGrams(trx, gone.owner, gone.grams);
+      for (const chunk of chunks(authorGramInserts, WRITE_CHUNK)) await q.insertAuthorGrams(trx, chunk);
+      for (const chunk of chunks(authorRows, WRITE_CHUNK / 10)) await q.addAuthors(trx, chunk);
+      const deltas = [...countDelta].map(
+        ([gram, [n, f, a]]) => [gram, n, f, a] as [string, number, number, number],
+      );
       for (const chunk of chunks(deltas, WRITE_CHUNK)) await q.addGramCounts(trx, chunk);
       await q.addTotals(trx, listedDelta, featuredDelta);
       await q.dropQueued(trx, ids);

@@ -6,11 +6,14 @@ import {
   countLimit,
   gramsOf,
   hashableHolders,
+  mixedStrategy,
   normaliseTerm,
   PG_HASH_MAX_HOLDERS,
   pageStrategy,
+  planAuthors,
   planSearch,
   type SearchPlan,
+  splitSearchText,
   termGrams,
 } from './plan.js';
 
@@ -188,5 +191,63 @@ describe('how a page is fetched', () => {
     // 500+ among 41,000 holders: the walk (~24,000) is cheaper than sorting up to 41,000.
     const many = plan({ listed: 1_000_000, rarestHolders: 41_000 });
     expect(pageStrategy(many, q, 500, true)).toBe('walk');
+  });
+});
+
+describe('authors apart', () => {
+  it("splits a project's text into its own lines and its author, the last line", () => {
+    expect(splitSearchText('名字\n说明\n第二行\nzhang_react')).toEqual({
+      own: '名字\n说明\n第二行',
+      author: 'zhang_react',
+    });
+    expect(splitSearchText('名字')).toEqual({ own: '名字', author: '' });
+  });
+
+  it('looks for authors only when every gram of the term is in some author name, by the rarest', () => {
+    expect(
+      planAuthors(
+        'zhang_react',
+        holders({
+          zh: 900,
+          ha: 1200,
+          an: 3000,
+          ng: 2500,
+          g_: 800,
+          _r: 400,
+          re: 600,
+          ea: 700,
+          ac: 650,
+          ct: 640,
+        }),
+      ),
+    ).toEqual({
+      term: 'zhang_react',
+      exact: false,
+      rarest: '_r',
+      holders: 400,
+    });
+    // 个人 is in no author's name: no author can hold 个人博客.
+    expect(planAuthors('个人博客', holders({ 人博: 3, 博客: 2 }))).toBeNull();
+    expect(planAuthors('璐', holders({ 璐: 70 }))).toEqual({
+      term: '璐',
+      exact: true,
+      rarest: '璐',
+      holders: 70,
+    });
+  });
+
+  it('sorts the matches when few, walks the listed projects when many', () => {
+    const q = { page: 1, pageSize: 12 };
+    // 686 projects of one author among 1,000,000: sorting 686 beats walking ~17,000.
+    expect(
+      mixedStrategy('sqlite', q, { listed: 1_000_000, sorted: 686, total: 686, textTested: false }),
+    ).toBe('sort');
+    expect(
+      mixedStrategy('postgres', q, { listed: 1_000_000, sorted: 686, total: 686, textTested: false }),
+    ).toBe('sort');
+    // 11,500 authors' projects and 500+ text matches: a page is a walk of about 1,000.
+    const many = { listed: 1_000_000, sorted: 60_000, total: 11_500, textTested: true };
+    expect(mixedStrategy('sqlite', q, many)).toBe('walk');
+    expect(mixedStrategy('postgres', q, many)).toBe('walk');
   });
 });

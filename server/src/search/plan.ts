@@ -75,6 +75,16 @@ export function gramsOf(text: string): Set<string> {
   return grams;
 }
 
+/**
+ * A project's normalised search text split into what its own grams index (name and description,
+ * the lines before the last) and its author (the last line, indexed once per author: migration
+ * 028, docs/decisions/serving.md "Authors apart").
+ */
+export function splitSearchText(text: string): { own: string; author: string } {
+  const cut = text.lastIndexOf('\n');
+  return cut < 0 ? { own: text, author: '' } : { own: text.slice(0, cut), author: text.slice(cut + 1) };
+}
+
 /** The grams every match of a normalised term holds: the term itself up to 2 characters, else its bigrams. */
 export function termGrams(term: string): string[] {
   const chars = Array.from(term);
@@ -221,4 +231,51 @@ export function pageStrategy(
     ]);
   }
   return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
+}
+
+/**
+ * Which authors a term may name: those whose username holds the term's gram held by the fewest
+ * authors (a 1–2 character term: exactly those), confirmed by a substring test of the username
+ * otherwise. Null when a gram of the term is in no listed author's username.
+ */
+export interface AuthorPlan {
+  term: string;
+  exact: boolean;
+  rarest: string;
+  /** Authors holding the rarest gram. */
+  holders: number;
+}
+
+export function planAuthors(term: string, authorHolders: ReadonlyMap<string, number>): AuthorPlan | null {
+  const grams = termGrams(term);
+  const holders = (g: string) => authorHolders.get(g) ?? 0;
+  if (grams.some((g) => !holders(g))) return null;
+  const rarest = grams.reduce((a, b) => (holders(b) < holders(a) ? b : a));
+  return { term, exact: Array.from(term).length <= 2, rarest, holders: holders(rarest) };
+}
+
+/**
+ * Counting what a term finds in both the projects' own text and their authors' names: the
+ * projects both find are counted once, by testing the smaller side against the other, when that
+ * side has at most this many; past it the total shown is a lower bound ("N+").
+ */
+export const OVERLAP_MAX = 5_000;
+
+/**
+ * How the page of a search that also finds authors' projects is fetched: every match sorted (the
+ * text's candidates and the authors' projects), or the listed projects walked in the page's
+ * order, each tested against both. `sorted`: the rows a sort reads; `total`: the matches (a lower
+ * bound when capped).
+ */
+export function mixedStrategy(
+  dialect: Dialect,
+  q: { page: number; pageSize: number },
+  est: { listed: number; sorted: number; total: number; textTested: boolean },
+): 'sort' | 'walk' {
+  const walked = (q.page * q.pageSize * est.listed) / Math.max(est.total, 1);
+  if (dialect !== 'postgres') return SORT_COST * est.sorted <= walked ? 'sort' : 'walk';
+  // A walked project's row is read for its owner (not in the order indexes) and looked up in the
+  // authors' hash; with a text to test, its grams are probed too.
+  const perWalked = PG_COST.probe + PG_COST.hashedRow + (est.textTested ? PG_COST.probe : 0);
+  return est.sorted * PG_COST.sorted <= walked * perWalked ? 'sort' : 'walk';
 }

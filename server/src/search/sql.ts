@@ -14,7 +14,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Flag } from '../db/types.js';
-import type { SearchPlan } from './plan.js';
+import type { AuthorPlan, SearchPlan } from './plan.js';
 
 /** A page of the showcase: its sort, filter and place. */
 export interface ShowcasePage {
@@ -41,12 +41,17 @@ export interface ShowcaseRow {
   thumbnail_sha256: string | null;
 }
 
-/** An entry of the index: a listed project's normalised text. */
+/** An entry of the index: a listed project's normalised name and description, and its owner. */
 export interface IndexEntry {
   project_id: number;
   featured: Flag;
   text: string;
+  owner_id: number;
 }
+
+/** Rows of a few columns, each text or an integer, sent as one parameter per column. */
+type Row = Array<string | number>;
+type ColumnType = 'text' | 'int';
 
 type Sql = RawBuilder<unknown>;
 
@@ -66,8 +71,10 @@ interface Engine {
   order: Record<ShowcaseSort, Sql>;
   /** A list of text as one parameter. */
   textList(values: string[]): RawBuilder<string>;
-  /** Rows of [text, int, int] as one `select`. */
-  rowsOf(rows: Array<[string, number, number]>): Sql;
+  /** Rows of the given column types as one `select`. */
+  rowsOf(rows: Row[], types: ColumnType[]): Sql;
+  /** Whether `text` holds `term`. */
+  contains(text: Sql, term: string): Sql;
   /** Whether the queue's claim skips rows another process has locked. */
   skipLocked: boolean;
   /**
@@ -97,8 +104,9 @@ const ENGINES: Record<Dialect, Engine> = {
     },
     textList: (values) => sql<string>`(select value from json_each(${JSON.stringify(values)}))`,
     // "where true": SQLite needs it to parse an upsert whose rows come from a select.
-    rowsOf: (rows) =>
-      sql`select value ->> 0, value ->> 1, value ->> 2 from json_each(${JSON.stringify(rows)}) where true`,
+    rowsOf: (rows, types) =>
+      sql`select ${sql.join(types.map((_, i) => sql`value ->> ${sql.lit(i)}`))} from json_each(${JSON.stringify(rows)}) where true`,
+    contains: (text, term) => sql`instr(${text}, ${term}) > 0`,
     skipLocked: false,
     // Nested loops are cheapest on SQLite: every narrowing gram and the text are joins, probed
     // per candidate.
@@ -108,7 +116,13 @@ const ENGINES: Record<Dialect, Engine> = {
       ...plan.narrows.map((_, i) =>
         asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
       ),
-      ...(plan.exact ? [] : [sql`e.project_id = ${id} and instr(${sql`e.text`}, ${plan.term}) > 0`]),
+      ...(plan.exact
+        ? []
+        : asSubqueries
+          ? [
+              sql`(select 1 from showcase_entries e where e.project_id = ${id} and instr(e.text, ${plan.term}) > 0) is not null`,
+            ]
+          : [sql`e.project_id = ${id} and instr(${sql`e.text`}, ${plan.term}) > 0`]),
     ],
     walk(plan, page) {
       return page(sql`projects p cross join showcase_grams g1 ${this.confirmJoins(plan)}`, [
@@ -124,8 +138,9 @@ const ENGINES: Record<Dialect, Engine> = {
       name: sql`p.name_sort_key collate "C" asc, p.name collate "C" asc, p.id asc`,
     },
     textList: (values) => sql<string>`(select unnest(${values}::text[]))`,
-    rowsOf: (rows) =>
-      sql`select * from unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::int[], ${rows.map((r) => r[2])}::int[])`,
+    rowsOf: (rows, types) =>
+      sql`select * from unnest(${sql.join(types.map((type, i) => sql`${rows.map((r) => r[i])}::${sql.raw(type === 'text' ? 'text' : 'int')}[]`))})`,
+    contains: (text, term) => sql`strpos(${text}, ${term}) > 0`,
     // Another process applying the queue at the same time takes other rows.
     skipLocked: true,
     // The substring test is a subquery per candidate: PostgreSQL's planner would otherwise rather
@@ -221,6 +236,33 @@ export function createSearchSql(db: DB, dialect: Dialect) {
   const fromMatches = sql`m cross join projects p`;
   const matched = sql`p.id = m.project_id and p.featured = m.featured`;
 
+  /** `a`: the authors the term names (owner_id, listed, featured), those with a featured project when `featured`. */
+  const authorsCte = (ap: AuthorPlan, featured: boolean) =>
+    sql`with a as materialized (select sa.owner_id, sa.listed, sa.featured
+      from showcase_author_grams ag cross join showcase_authors sa
+      where ${sql.join(
+        [
+          sql`ag.gram = ${ap.rarest}`,
+          sql`sa.owner_id = ag.owner_id`,
+          ...(ap.exact ? [] : [engine.contains(sql`sa.text`, ap.term)]),
+          ...(featured ? [sql`sa.featured > 0`] : []),
+        ],
+        sql` and `,
+      )})`;
+  /** The listed projects `p` of the authors `a` (featured only when `featured`), as a FROM and WHERE to extend. */
+  const authorProjects = (featured: boolean) =>
+    sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
+      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}`;
+  /** Whether project (id, featured) matches the term by its own text, as subqueries. */
+  const textTest = (plan: SearchPlan, id: Sql, featured: Sql) =>
+    sql.join(
+      [
+        sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = ${featured} and g1.project_id = ${id}) is not null`,
+        ...engine.confirm(plan, id, featured, true),
+      ],
+      sql` and `,
+    );
+
   return {
     // ---- Answering ----------------------------------------------------------------------------
 
@@ -243,25 +285,32 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       };
     },
 
-    /** The listed totals, the index version and the holders of some grams, in one query. */
+    /**
+     * The listed totals, the index version and the holders of some grams (projects by their name
+     * and description, authors by their username), in one query.
+     */
     async overview(grams: string[]) {
       const r = await sql<{
         gram: string;
         listed: number;
         featured: number;
+        authors: number;
         version: number;
         queued: number;
       }>`
-        select '' as gram, listed, featured, version, ${QUEUED} as queued from showcase_totals where id = 1
+        select '' as gram, listed, featured, 0 as authors, version, ${QUEUED} as queued from showcase_totals where id = 1
         union all
-        select gram, listed, featured, 0, 0 from showcase_gram_counts where gram in (${sql.join(grams)})`.execute(
+        select gram, listed, featured, authors, 0, 0 from showcase_gram_counts where gram in (${sql.join(grams)})`.execute(
         db,
       );
       const head = r.rows.find((row) => row.gram === '')!;
       const counts = new Map(
         r.rows
           .filter((row) => row.gram !== '')
-          .map((row) => [row.gram, { listed: Number(row.listed), featured: Number(row.featured) }]),
+          .map((row) => [
+            row.gram,
+            { listed: Number(row.listed), featured: Number(row.featured), authors: Number(row.authors) },
+          ]),
       );
       return {
         queued: Number(head.queued),
@@ -318,6 +367,61 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         engine.walk(plan, (from, where) => pageSql(q, from, where), hashed),
       ),
 
+    // ---- Searches that find authors too (plan.ts planAuthors) -----------------------------------
+
+    /** The authors the term names, and their listed (featured) projects. */
+    async authorSummary(ap: AuthorPlan, featured: boolean) {
+      const r = await sql<{ authors: number; projects: number }>`${authorsCte(ap, featured)}
+        select count(*) as authors, coalesce(sum(${featured ? sql`a.featured` : sql`a.listed`}), 0) as projects
+        from a`.execute(db);
+      return { authors: Number(r.rows[0]!.authors), projects: Number(r.rows[0]!.projects) };
+    },
+
+    /**
+     * The term's text matches counted up to `limit`, and how many of those the authors own (when
+     * fewer than `limit` were found, the projects both sides find).
+     */
+    async textSide(plan: SearchPlan, ap: AuthorPlan, limit: number) {
+      const r = await sql<{ n: number; overlap: number }>`${authorsCte(ap, plan.featured)},
+        t as materialized (select g1.project_id from ${matching(plan)} limit ${limit})
+        select (select count(*) from t) as n,
+          (select count(*) from t cross join showcase_entries e
+            where e.project_id = t.project_id and e.owner_id in (select owner_id from a)) as overlap`.execute(
+        db,
+      );
+      return { n: Number(r.rows[0]!.n), overlap: Number(r.rows[0]!.overlap) };
+    },
+
+    /** How many of the authors' listed projects the term's text matches too (each one tested). */
+    async authorsOverlap(plan: SearchPlan, ap: AuthorPlan): Promise<number> {
+      const r = await sql<{ n: number }>`${authorsCte(ap, plan.featured)}
+        select count(*) as n from ${authorProjects(plan.featured)} and ${textTest(plan, sql`p.id`, sql`p.featured`)}`.execute(
+        db,
+      );
+      return Number(r.rows[0]!.n);
+    },
+
+    /** Every match sorted: the text's (when `plan`) and the authors' projects, each once. */
+    sortMixed: (plan: SearchPlan | null, ap: AuthorPlan, q: ShowcasePage) =>
+      page(
+        q,
+        sql`${authorsCte(ap, q.featured)}, m as materialized (
+          ${plan ? sql`select g1.project_id, g1.featured from ${matching(plan)} union ` : sql``}
+          select p.id as project_id, p.featured from ${authorProjects(q.featured)})
+        ${pageSql(q, fromMatches, [matched])}`,
+      ),
+
+    /** The listed projects walked in the page's order, each tested against the text and the authors. */
+    walkMixed: (plan: SearchPlan | null, ap: AuthorPlan, q: ShowcasePage) => {
+      const byAuthor = sql`p.owner_id in (select owner_id from a)`;
+      return page(
+        q,
+        sql`${authorsCte(ap, q.featured)} ${pageSql(q, sql`projects p`, [
+          plan ? sql`(${textTest(plan, sql`p.id`, sql`p.featured`)} or ${byAuthor})` : byAuthor,
+        ])}`,
+      );
+    },
+
     // ---- Keeping the index --------------------------------------------------------------------
 
     /** Up to `n` queued project ids, oldest id first (on PostgreSQL locked, skipping locked ones). */
@@ -331,7 +435,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     projectsOf(trx: DB, ids: number[]) {
       return trx
         .selectFrom('projects')
-        .select(['id', 'search_text', 'live_deployment_id', 'is_public', 'featured'])
+        .select(['id', 'owner_id', 'search_text', 'live_deployment_id', 'is_public', 'featured'])
         .where('id', 'in', ids)
         .execute();
     },
@@ -356,18 +460,54 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /** Rows [gram, featured, project id], sent as arrays: a few parameters whatever the count. */
     async insertGrams(trx: DB, rows: Array<[string, Flag, number]>): Promise<void> {
-      await sql`insert into showcase_grams (gram, featured, project_id) ${engine.rowsOf(rows)}`.execute(trx);
+      await sql`insert into showcase_grams (gram, featured, project_id) ${engine.rowsOf(rows, ['text', 'int', 'int'])}`.execute(
+        trx,
+      );
+    },
+
+    /** These authors' rows, where they have one. */
+    authorsOf(trx: DB, owners: number[]) {
+      if (owners.length === 0) return Promise.resolve([]);
+      return trx.selectFrom('showcase_authors').selectAll().where('owner_id', 'in', owners).execute();
+    },
+
+    /** Rows [owner, username, listed, featured] added to the authors (their username set); those left with none listed go. */
+    async addAuthors(trx: DB, rows: Array<[number, string, number, number]>): Promise<void> {
+      await sql`insert into showcase_authors (owner_id, text, listed, featured)
+          ${engine.rowsOf(rows, ['int', 'text', 'int', 'int'])}
+          on conflict (owner_id) do update set text = excluded.text,
+            listed = showcase_authors.listed + excluded.listed,
+            featured = showcase_authors.featured + excluded.featured`.execute(trx);
+      await sql`delete from showcase_authors where listed <= 0
+        and owner_id in (${sql.join(rows.map((r) => r[0]))})`.execute(trx);
+    },
+
+    /** Rows [gram, owner] of authors' usernames. */
+    async insertAuthorGrams(trx: DB, rows: Array<[string, number]>): Promise<void> {
+      await sql`insert into showcase_author_grams (gram, owner_id) ${engine.rowsOf(rows, ['text', 'int'])}`.execute(
+        trx,
+      );
+    },
+
+    async deleteAuthorGrams(trx: DB, owner: number, grams: string[]): Promise<void> {
+      await trx
+        .deleteFrom('showcase_author_grams')
+        .where('owner_id', '=', owner)
+        .where(sql<SqlBool>`gram in ${engine.textList(grams)}`)
+        .execute();
     },
 
     async insertEntries(trx: DB, entries: IndexEntry[]): Promise<void> {
       await trx.insertInto('showcase_entries').values(entries).execute();
     },
 
-    /** Adds [gram, listed, featured] to the gram counts. */
-    async addGramCounts(trx: DB, rows: Array<[string, number, number]>): Promise<void> {
-      await sql`insert into showcase_gram_counts (gram, listed, featured) ${engine.rowsOf(rows)}
+    /** Adds [gram, listed, featured, authors] to the gram counts. */
+    async addGramCounts(trx: DB, rows: Array<[string, number, number, number]>): Promise<void> {
+      await sql`insert into showcase_gram_counts (gram, listed, featured, authors)
+          ${engine.rowsOf(rows, ['text', 'int', 'int', 'int'])}
           on conflict (gram) do update set listed = showcase_gram_counts.listed + excluded.listed,
-            featured = showcase_gram_counts.featured + excluded.featured`.execute(trx);
+            featured = showcase_gram_counts.featured + excluded.featured,
+            authors = showcase_gram_counts.authors + excluded.authors`.execute(trx);
     },
 
     /** Adds to the listed totals and moves the index version on. */

@@ -13,12 +13,17 @@ import type { DB } from '../db/database.js';
 import type { Dialect as MigrationDialect } from '../db/dialect.js';
 import { createIndexMaintenance } from '../search/index-maintenance.js';
 import {
+  type AuthorPlan,
   countAndSortFirst,
   countLimit,
   hashableHolders,
+  mixedStrategy,
   normaliseTerm,
+  OVERLAP_MAX,
   pageStrategy,
+  planAuthors,
   planSearch,
+  type SearchPlan,
   termGrams,
 } from '../search/plan.js';
 import { createSearchSql, QUEUE_BATCH, type ShowcasePage, type ShowcaseRow } from '../search/sql.js';
@@ -51,6 +56,20 @@ function catchUp(queued: number, attempt: number): boolean {
 /** Match counts of searched terms remembered until the index changes. */
 const REMEMBERED_COUNTS = 2000;
 
+/** A term's matches as counted, for the index version they were counted in. */
+interface Counted {
+  version: number;
+  /** Matches, at least this many when `capped`. */
+  total: number;
+  capped: boolean;
+  /** The limit the text's matches were counted up to (countLimit). */
+  limit: number;
+  /** Listed projects of the authors the term names (0: a search of the projects' text alone). */
+  authorProjects: number;
+  /** Rows a sort of every match reads (searches that find authors). */
+  sorted: number;
+}
+
 export function createShowcaseService(
   db: DB,
   dialect: MigrationDialect,
@@ -58,7 +77,7 @@ export function createShowcaseService(
 ) {
   const q = createSearchSql(db, dialect);
   const index = createIndexMaintenance(db, q);
-  const rememberedCounts = new Map<string, { version: number; total: number; capped: boolean }>();
+  const rememberedCounts = new Map<string, Counted>();
   /**
    * The most holders a walk may hash: on PostgreSQL from its settings, read once (a changed
    * work_mem counts from the next start) and asked again after a failure; none on SQLite.
@@ -99,45 +118,68 @@ export function createShowcaseService(
 
   async function search(page: ShowcasePage, term: string) {
     const info = await overview(termGrams(term));
-    const holders = new Map(
-      [...info.counts].map(([g, c]) => [g, page.featured ? c.featured : c.listed] as [string, number]),
-    );
+    const counts = [...info.counts];
     const plan = planSearch(term, {
       featured: page.featured,
       listed: page.featured ? info.featured : info.listed,
-      holders,
+      holders: new Map(counts.map(([g, c]) => [g, page.featured ? c.featured : c.listed])),
       dialect,
     });
-    if (!plan) return { rows: [], total: 0, capped: false };
+    // Authors are indexed apart from their projects' text (docs/decisions/serving.md "Authors
+    // apart"): a term no listed author's username can hold is a search of the text alone.
+    const authors = planAuthors(term, new Map(counts.map(([g, c]) => [g, c.authors])));
+    if (!plan && !authors) return { rows: [], total: 0, capped: false };
 
     const limit = countLimit(page.page, page.pageSize, opts.countCap);
-    let total = plan.exact ? plan.rarestHolders : undefined;
-    let capped = false;
     const key = `${page.featured ? 1 : 0}:${term}`;
     const remembered = opts.rememberCounts === false ? undefined : rememberedCounts.get(key);
-    if (
-      total === undefined &&
-      remembered?.version === info.version &&
-      (!remembered.capped || remembered.total >= limit)
-    ) {
-      ({ total, capped } = remembered);
-    }
-    const remember = (n: number, isCapped: boolean) => {
+    let known =
+      remembered?.version === info.version && (!remembered.capped || remembered.limit >= limit)
+        ? remembered
+        : undefined;
+    const remember = (found: Omit<Counted, 'version' | 'limit'>) => {
       if (rememberedCounts.size >= REMEMBERED_COUNTS) rememberedCounts.clear();
-      rememberedCounts.set(key, { version: info.version, total: n, capped: isCapped });
-      return n;
+      known = { version: info.version, limit, ...found };
+      rememberedCounts.set(key, known);
+      return known;
     };
+
+    if (authors && !known) {
+      const named = await q.authorSummary(authors, page.featured);
+      if (named.projects > 0) known = remember(await countMixed(plan, authors, named.projects, limit));
+    }
+    if (authors && known && known.authorProjects > 0) {
+      if (known.total === 0) return { rows: [], total: 0, capped: false };
+      const strategy = mixedStrategy(dialect, page, {
+        listed: page.featured ? info.featured : info.listed,
+        sorted: known.sorted,
+        total: known.total,
+        textTested: plan !== null,
+      });
+      const rows =
+        strategy === 'sort' ? await q.sortMixed(plan, authors, page) : await q.walkMixed(plan, authors, page);
+      return { rows: rows.map(cardOf), total: known.total, capped: known.capped };
+    }
+    if (!plan) {
+      remember({ total: 0, capped: false, authorProjects: 0, sorted: 0 });
+      return { rows: [], total: 0, capped: false };
+    }
+
+    let total = plan.exact ? plan.rarestHolders : known?.total;
+    let capped = plan.exact ? false : (known?.capped ?? false);
+    const rememberText = (n: number, isCapped: boolean) =>
+      remember({ total: n, capped: isCapped, authorProjects: 0, sorted: 0 }).total;
     if (total === undefined && countAndSortFirst(plan, limit)) {
       const found = await q.countAndSort(plan, page, limit);
       if (found.n < limit)
-        return { rows: found.rows.map(cardOf), total: remember(found.n, false), capped: false };
-      total = remember(found.n, true);
+        return { rows: found.rows.map(cardOf), total: rememberText(found.n, false), capped: false };
+      total = rememberText(found.n, true);
       capped = true;
     }
     if (total === undefined) {
       const n = await q.count(plan, limit);
       capped = n >= limit;
-      total = remember(n, capped);
+      total = rememberText(n, capped);
     }
     if (total === 0) return { rows: [], total: 0, capped: false };
     const strategy = pageStrategy(plan, page, total, capped, await hashable());
@@ -146,6 +188,37 @@ export function createShowcaseService(
         ? await q.sortAll(plan, page)
         : await q.walk(plan, page, strategy === 'hashed walk');
     return { rows: rows.map(cardOf), total, capped };
+  }
+
+  /**
+   * The matches of a term found both in projects' own text (`plan`, null when the text holds a
+   * gram of it nowhere) and in authors' names (`authorProjects` listed projects): each project
+   * counted once, by testing the smaller side against the other (plan.ts OVERLAP_MAX); past that,
+   * or when the text's own count stopped at `limit`, the total is a lower bound.
+   */
+  async function countMixed(
+    plan: SearchPlan | null,
+    authors: AuthorPlan,
+    authorProjects: number,
+    limit: number,
+  ): Promise<Omit<Counted, 'version' | 'limit'>> {
+    const found = (total: number, capped: boolean, textRows: number) => ({
+      total,
+      capped,
+      authorProjects,
+      sorted: textRows + authorProjects,
+    });
+    if (!plan) return found(authorProjects, false, 0);
+    const overlapByAuthors = async (text: number) =>
+      authorProjects <= OVERLAP_MAX
+        ? found(text + authorProjects - (await q.authorsOverlap(plan, authors)), false, text)
+        : found(Math.max(text, authorProjects), true, text);
+    if (plan.exact && plan.rarestHolders > OVERLAP_MAX) return overlapByAuthors(plan.rarestHolders);
+    const side = await q.textSide(plan, authors, plan.exact ? plan.rarestHolders : limit);
+    if (!plan.exact && side.n >= limit)
+      return found(Math.max(side.n, authorProjects), true, plan.rarestHolders);
+    if (side.n <= OVERLAP_MAX) return found(side.n + authorProjects - side.overlap, false, side.n);
+    return overlapByAuthors(side.n);
   }
 
   return {

@@ -27,6 +27,7 @@ import * as m021 from './021_custom_domains.js';
 import * as m024 from './024_content_check_traces.js';
 import * as m026 from './026_lockouts_retention.js';
 import * as m027 from './027_showcase_order_featured.js';
+import * as m028 from './028_showcase_authors.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -56,6 +57,7 @@ const all: Record<string, DialectMigration> = {
   '024_content_check_traces': m024,
   '026_lockouts_retention': m026,
   '027_showcase_order_featured': m027,
+  '028_showcase_authors': m028,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */

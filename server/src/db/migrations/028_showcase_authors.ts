@@ -1,0 +1,48 @@
+/**
+ * The showcase's author index (docs/decisions/serving.md "Authors apart"): a project's grams hold
+ * its name and description only, and each author with a listed project is indexed once, by the
+ * grams of their username, with how many listed (and featured) projects they have. An author's
+ * grams used to be held by every one of their projects: at 1,000,000 projects an author's bigrams
+ * were held by tens of thousands each, and a search for an author tested thousands of candidates.
+ *
+ * The index is rebuilt from the queue: every project is queued again (search/index-maintenance.ts).
+ */
+import { type Kysely, sql } from 'kysely';
+import type { MigrationDialect } from './helpers.js';
+
+export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
+  // Each entry's owner: which author's counts its listing moves.
+  await db.schema
+    .alterTable('showcase_entries')
+    .addColumn('owner_id', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  // How many listed authors hold each gram (the rarest picks the author candidates).
+  await db.schema
+    .alterTable('showcase_gram_counts')
+    .addColumn('authors', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+
+  // One row per author with a listed project: the normalised username and their listed counts.
+  await db.schema
+    .createTable('showcase_authors')
+    .addColumn('owner_id', 'integer', (c) => c.primaryKey())
+    .addColumn('text', 'text', (c) => c.notNull())
+    .addColumn('listed', 'integer', (c) => c.notNull())
+    .addColumn('featured', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('showcase_author_grams')
+    .addColumn('gram', 'text', (c) => c.notNull())
+    .addColumn('owner_id', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('showcase_author_grams_pk', ['gram', 'owner_id'])
+    .$call((t) => (dialect === 'sqlite' ? t.modifyEnd(sql`without rowid`) : t))
+    .execute();
+
+  // The index as it stood held authors' grams on every project: built again from the queue.
+  await sql`delete from showcase_grams`.execute(db);
+  await sql`delete from showcase_gram_counts`.execute(db);
+  await sql`delete from showcase_entries`.execute(db);
+  await sql`update showcase_totals set listed = 0, featured = 0, version = version + 1`.execute(db);
+  await sql`insert into showcase_queue (project_id) select id from projects where true
+    on conflict (project_id) do nothing`.execute(db);
+}
