@@ -84,13 +84,14 @@ describe('planSearch', () => {
 
   it('on PostgreSQL joins a narrowing gram only when hashing its holders costs less than probing every candidate a count reads', () => {
     const pg = { ...base, listed: 1_000_000, dialect: 'postgres' as const };
-    // `snake`: every holder of sn also holds ke, so a count reads the rarest's postings only up to
-    // the cap: 500 × 48,573 / 2,360 ≈ 10,300 probes cost less than hashing ke's 48,583 holders.
+    // `snake`: every holder of sn also holds ke (held by as many: one word), so a count reads
+    // the rarest's postings only up to the cap: 500 probes cost less than hashing ke's 35,090
+    // holders. Taken as independent, they would expect 1,256 matches and 13,963 probes.
     const snake = planSearch('snake', {
       ...pg,
-      holders: holders({ sn: 48_573, na: 48_590, ak: 48_573, ke: 48_583 }),
+      holders: holders({ sn: 35_080, na: 35_097, ak: 35_080, ke: 35_090 }),
     })!;
-    expect(snake).toMatchObject({ rarest: 'sn', narrows: ['ke'], joined: [false] });
+    expect(snake).toMatchObject({ rarest: 'sn', narrows: ['ke'], joined: [false], expected: 35_080 });
     // `zhang_react`: its grams together leave fewer matches than the cap, so every one of _r's
     // 41,314 postings is read; hashing each narrowing gram costs less than probing it that often.
     const zhang = planSearch('zhang_react', {
@@ -238,13 +239,15 @@ describe('authors apart', () => {
 
   it('sorts the matches when few, walks the listed projects when many', () => {
     const q = { page: 1, pageSize: 12 };
-    // 686 projects of one author among 1,000,000: sorting 686 beats walking ~17,000.
-    expect(
-      mixedStrategy('sqlite', q, { listed: 1_000_000, sorted: 686, total: 686, textTested: false }),
-    ).toBe('sort');
-    expect(
-      mixedStrategy('postgres', q, { listed: 1_000_000, sorted: 686, total: 686, textTested: false }),
-    ).toBe('sort');
+    const only = (n: number) => ({ listed: 1_000_000, sorted: n, total: n, textTested: false });
+    // 300 projects of one author among 1,000,000: sorting 300 beats walking ~40,000.
+    expect(mixedStrategy('sqlite', q, only(300))).toBe('sort');
+    expect(mixedStrategy('postgres', q, only(300))).toBe('sort');
+    // 璐's 3,658 authors' projects: a walk of ~3,300 projects, each owner tested, beats sorting.
+    expect(mixedStrategy('sqlite', q, only(3658))).toBe('walk');
+    expect(mixedStrategy('postgres', q, only(3658))).toBe('walk');
+    // Its fifth page is a walk of ~16,400 on SQLite still (an owner test is a tenth of a probe).
+    expect(mixedStrategy('sqlite', { page: 5, pageSize: 12 }, only(3658))).toBe('walk');
     // 11,500 authors' projects and 500+ text matches: a page is a walk of about 1,000.
     const many = { listed: 1_000_000, sorted: 60_000, total: 11_500, textTested: true };
     expect(mixedStrategy('sqlite', q, many)).toBe('walk');

@@ -75,6 +75,13 @@ interface Engine {
   rowsOf(rows: Row[], types: ColumnType[]): Sql;
   /** Whether `text` holds `term`. */
   contains(text: Sql, term: string): Sql;
+  /**
+   * The authors `a` a term names, from the rarest gram's holders (`gram`), each looked up by
+   * owner; `where`: further tests of the author `sa`.
+   */
+  namedAuthors(gram: string, where: Sql[]): Sql;
+  /** Whether owner `owner` is one of the authors `a`, tested per row (never a join). */
+  byAuthors(owner: Sql): Sql;
   /** Whether the queue's claim skips rows another process has locked. */
   skipLocked: boolean;
   /**
@@ -107,6 +114,12 @@ const ENGINES: Record<Dialect, Engine> = {
     rowsOf: (rows, types) =>
       sql`select ${sql.join(types.map((_, i) => sql`value ->> ${sql.lit(i)}`))} from json_each(${JSON.stringify(rows)}) where true`,
     contains: (text, term) => sql`instr(${text}, ${term}) > 0`,
+    namedAuthors: (gram, where) =>
+      sql`select sa.owner_id, sa.listed, sa.featured from showcase_author_grams ag cross join showcase_authors sa
+        where ${sql.join([sql`ag.gram = ${gram}`, sql`sa.owner_id = ag.owner_id`, ...where], sql` and `)}`,
+    // `+`: the owner is tested as each row comes (a walk's order index holds it), never looked up
+    // by its own index, which SQLite would otherwise pick and then sort every author's project.
+    byAuthors: (owner) => sql`+${owner} in (select owner_id from a)`,
     skipLocked: false,
     // Nested loops are cheapest on SQLite: every narrowing gram and the text are joins, probed
     // per candidate.
@@ -141,6 +154,16 @@ const ENGINES: Record<Dialect, Engine> = {
     rowsOf: (rows, types) =>
       sql`select * from unnest(${sql.join(types.map((type, i) => sql`${rows.map((r) => r[i])}::${sql.raw(type === 'text' ? 'text' : 'int')}[]`))})`,
     contains: (text, term) => sql`strpos(${text}, ${term}) > 0`,
+    // Lateral, with a limit that keeps it from being flattened: each holder's author row is
+    // looked up by key (the planner would rather hash all of showcase_authors, 20,000 rows at
+    // 1,000,000 projects: 1 ms).
+    namedAuthors: (gram, where) =>
+      sql`select sa.owner_id, sa.listed, sa.featured from showcase_author_grams ag
+        cross join lateral (select * from showcase_authors sa where sa.owner_id = ag.owner_id limit 1) sa
+        where ${sql.join([sql`ag.gram = ${gram}`, ...where], sql` and `)}`,
+    // "is true" keeps the IN from becoming a join, which scanned the authors for every walked
+    // row: PostgreSQL hashes them once (a hashed subplan).
+    byAuthors: (owner) => sql`(${owner} in (select owner_id from a)) is true`,
     // Another process applying the queue at the same time takes other rows.
     skipLocked: true,
     // The substring test is a subquery per candidate: PostgreSQL's planner would otherwise rather
@@ -238,17 +261,10 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
   /** `a`: the authors the term names (owner_id, listed, featured), those with a featured project when `featured`. */
   const authorsCte = (ap: AuthorPlan, featured: boolean) =>
-    sql`with a as materialized (select sa.owner_id, sa.listed, sa.featured
-      from showcase_author_grams ag cross join showcase_authors sa
-      where ${sql.join(
-        [
-          sql`ag.gram = ${ap.rarest}`,
-          sql`sa.owner_id = ag.owner_id`,
-          ...(ap.exact ? [] : [engine.contains(sql`sa.text`, ap.term)]),
-          ...(featured ? [sql`sa.featured > 0`] : []),
-        ],
-        sql` and `,
-      )})`;
+    sql`with a as materialized (${engine.namedAuthors(ap.rarest, [
+      ...(ap.exact ? [] : [engine.contains(sql`sa.text`, ap.term)]),
+      ...(featured ? [sql`sa.featured > 0`] : []),
+    ])})`;
   /** The listed projects `p` of the authors `a` (featured only when `featured`), as a FROM and WHERE to extend. */
   const authorProjects = (featured: boolean) =>
     sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
@@ -378,18 +394,37 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     },
 
     /**
-     * The term's text matches counted up to `limit`, and how many of those the authors own (when
-     * fewer than `limit` were found, the projects both sides find).
+     * The authors the term names and their listed (featured) projects, the term's text matches
+     * counted up to `limit` (0 uncounted when the authors' projects reach it), and how many of
+     * those the authors own (when fewer than `limit` were found, the projects both sides find),
+     * in one query.
      */
     async textSide(plan: SearchPlan, ap: AuthorPlan, limit: number) {
-      const r = await sql<{ n: number; overlap: number }>`${authorsCte(ap, plan.featured)},
-        t as materialized (select g1.project_id from ${matching(plan)} limit ${limit})
-        select (select count(*) from t) as n,
-          (select count(*) from t cross join showcase_entries e
-            where e.project_id = t.project_id and e.owner_id in (select owner_id from a)) as overlap`.execute(
+      // A 1–2 character term's holders are all read (limit: one more than there are), whatever
+      // the authors' projects.
+      const inScope = sql`(select coalesce(sum(${plan.featured ? sql`a.featured` : sql`a.listed`}), 0) from a)`;
+      const counted = plan.exact ? sql`1 = 1` : sql`${inScope} < ${limit}`;
+      const r = await sql<{ n: number; overlap: number; authors: number; projects: number }>`${authorsCte(
+        ap,
+        plan.featured,
+      )}, t as materialized (select g1.project_id from ${matching(plan)} limit ${limit})
+        select (select count(*) from a) as authors, ${inScope} as projects,
+          -- Counted only when the authors' projects alone are fewer than the limit (else the
+          -- matches are at least those, and the count is capped whatever the text finds), and
+          -- the overlap only when the text's matches are all found too.
+          case when ${counted} then (select count(*) from t) else 0 end as n,
+          case when ${counted} and (select count(*) from t) < ${limit}
+            then (select count(*) from t cross join showcase_entries e
+              where e.project_id = t.project_id and ${engine.byAuthors(sql`e.owner_id`)}) else 0 end as overlap`.execute(
         db,
       );
-      return { n: Number(r.rows[0]!.n), overlap: Number(r.rows[0]!.overlap) };
+      const row = r.rows[0]!;
+      return {
+        authors: Number(row.authors),
+        projects: Number(row.projects),
+        n: Number(row.n),
+        overlap: Number(row.overlap),
+      };
     },
 
     /** How many of the authors' listed projects the term's text matches too (each one tested). */
@@ -413,11 +448,12 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /** The listed projects walked in the page's order, each tested against the text and the authors. */
     walkMixed: (plan: SearchPlan | null, ap: AuthorPlan, q: ShowcasePage) => {
-      const byAuthor = sql`p.owner_id in (select owner_id from a)`;
+      const byAuthor = engine.byAuthors(sql`p.owner_id`);
       return page(
         q,
         sql`${authorsCte(ap, q.featured)} ${pageSql(q, sql`projects p`, [
-          plan ? sql`(${textTest(plan, sql`p.id`, sql`p.featured`)} or ${byAuthor})` : byAuthor,
+          // The owner first: a hash lookup, where the text's test is a probe or more.
+          plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`)})` : byAuthor,
         ])}`,
       );
     },

@@ -145,8 +145,8 @@ export function createShowcaseService(
     };
 
     if (authors && !known) {
-      const named = await q.authorSummary(authors, page.featured);
-      if (named.projects > 0) known = remember(await countMixed(plan, authors, named.projects, limit));
+      const counted = await countMixed(plan, authors, page.featured, limit);
+      if (counted) known = remember(counted);
     }
     if (authors && known && known.authorProjects > 0) {
       if (known.total === 0) return { rows: [], total: 0, capped: false };
@@ -192,33 +192,44 @@ export function createShowcaseService(
 
   /**
    * The matches of a term found both in projects' own text (`plan`, null when the text holds a
-   * gram of it nowhere) and in authors' names (`authorProjects` listed projects): each project
-   * counted once, by testing the smaller side against the other (plan.ts OVERLAP_MAX); past that,
-   * or when the text's own count stopped at `limit`, the total is a lower bound.
+   * gram of it nowhere) and in authors' names: each project counted once, by testing the smaller
+   * side against the other (plan.ts OVERLAP_MAX); past that, or when the text's own count stopped
+   * at `limit`, the total is a lower bound. Null when the term names no author with a listed
+   * project in scope (a search of the text alone); a longer term's text count comes in the same
+   * query as its authors, and is kept for that search.
    */
   async function countMixed(
     plan: SearchPlan | null,
     authors: AuthorPlan,
-    authorProjects: number,
+    featured: boolean,
     limit: number,
-  ): Promise<Omit<Counted, 'version' | 'limit'>> {
-    const found = (total: number, capped: boolean, textRows: number) => ({
+  ): Promise<Omit<Counted, 'version' | 'limit'> | null> {
+    const found = (authorProjects: number, total: number, capped: boolean, textRows: number) => ({
       total,
       capped,
       authorProjects,
       sorted: textRows + authorProjects,
     });
-    if (!plan) return found(authorProjects, false, 0);
-    const overlapByAuthors = async (text: number) =>
+    const overlapByAuthors = async (text: number, authorProjects: number) =>
       authorProjects <= OVERLAP_MAX
-        ? found(text + authorProjects - (await q.authorsOverlap(plan, authors)), false, text)
-        : found(Math.max(text, authorProjects), true, text);
-    if (plan.exact && plan.rarestHolders > OVERLAP_MAX) return overlapByAuthors(plan.rarestHolders);
-    const side = await q.textSide(plan, authors, plan.exact ? plan.rarestHolders : limit);
-    if (!plan.exact && side.n >= limit)
-      return found(Math.max(side.n, authorProjects), true, plan.rarestHolders);
-    if (side.n <= OVERLAP_MAX) return found(side.n + authorProjects - side.overlap, false, side.n);
-    return overlapByAuthors(side.n);
+        ? found(authorProjects, text + authorProjects - (await q.authorsOverlap(plan!, authors)), false, text)
+        : found(authorProjects, Math.max(text, authorProjects), true, text);
+    if (plan && !plan.exact) {
+      const side = await q.textSide(plan, authors, limit);
+      if (side.projects === 0) return found(0, side.n, side.n >= limit, 0);
+      // The authors' projects alone reach the limit (the text was not counted), or the text's do.
+      if (side.projects >= limit || side.n >= limit)
+        return found(side.projects, Math.max(side.n, side.projects), true, plan.rarestHolders);
+      if (side.n <= OVERLAP_MAX)
+        return found(side.projects, side.n + side.projects - side.overlap, false, side.n);
+      return overlapByAuthors(side.n, side.projects);
+    }
+    const { projects } = await q.authorSummary(authors, featured);
+    if (projects === 0) return null;
+    if (!plan) return found(projects, projects, false, 0);
+    if (plan.rarestHolders > OVERLAP_MAX) return overlapByAuthors(plan.rarestHolders, projects);
+    const side = await q.textSide(plan, authors, plan.rarestHolders + 1);
+    return found(projects, side.n + projects - side.overlap, false, side.n);
   }
 
   return {

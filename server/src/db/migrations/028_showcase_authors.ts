@@ -5,12 +5,33 @@
  * grams used to be held by every one of their projects: at 1,000,000 projects an author's bigrams
  * were held by tens of thousands each, and a search for an author tested thousands of candidates.
  *
+ * A search that names authors tests each walked project's owner, and sorts the authors' listed
+ * projects: the order indexes gain `owner_id` (a walk still reads its order index alone, as in
+ * migration 027), and the listed projects get an index by owner holding what a sort collects.
+ *
  * The index is rebuilt from the queue: every project is queued again (search/index-maintenance.ts).
  */
 import { type Kysely, sql } from 'kysely';
 import type { MigrationDialect } from './helpers.js';
 
+const LISTED = sql`live_deployment_id is not null and is_public = 1`;
+/** What a walk reads of each project besides the order's own columns (migration 027, and the owner). */
+const WALKED = sql`featured, live_deployment_id, is_public, owner_id`;
+
 export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
+  const bytes = dialect === 'postgres' ? sql` collate "C"` : sql``;
+  for (const [name, columns] of [
+    ['showcase_latest', sql`approved_at, id, ${WALKED}`],
+    ['showcase_popular', sql`view_count, id, ${WALKED}`],
+    ['showcase_name_key', sql`name_sort_key${bytes}, name${bytes}, id, ${WALKED}`],
+  ] as const) {
+    await sql`drop index if exists ${sql.id(name)}`.execute(db);
+    await sql`create index ${sql.id(name)} on projects (${columns}) where ${LISTED}`.execute(db);
+  }
+  await sql`create index showcase_owner on projects (owner_id, featured, id, live_deployment_id, is_public) where ${LISTED}`.execute(
+    db,
+  );
+
   // Each entry's owner: which author's counts its listing moves.
   await db.schema
     .alterTable('showcase_entries')
