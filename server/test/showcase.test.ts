@@ -893,3 +893,66 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     }
   });
 });
+
+describe.skipIf(!usingPostgres)('showcase authors on PostgreSQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('indexes a new author once when two processes apply the queue at once', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const author = await t.createUser({ username: 'race_author' });
+    // 3,000 live projects of one new author, queued by the triggers: three batches.
+    const at = new Date().toISOString();
+    await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
+        download_count, approved_at, created_at, updated_at, search_text)
+      select ${author.id}, '并发项目' || n, null, 'approved', 1, 0, 0, 0, ${at}, ${at}, ${at},
+        '并发项目' || n || chr(10) || chr(10) || 'race_author'
+      from generate_series(1, 3000) n`.execute(t.ctx.db);
+    await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
+        total_size, entry_file, created_by, created_at)
+      select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', ${author.id}, ${at}
+      from projects where owner_id = ${author.id}`.execute(t.ctx.db);
+    await sql`update projects p set live_deployment_id = d.id from deployments d
+      where d.project_id = p.id and p.owner_id = ${author.id}`.execute(t.ctx.db);
+
+    const { url, schema } = t.config.database;
+    const other = new Kysely<Schema>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` }),
+      }),
+    });
+    try {
+      // Each takes batches the other has not locked: both meet the same new author.
+      await Promise.all([
+        createShowcaseService(t.ctx.db, 'postgres').refreshIndex(),
+        createShowcaseService(other, 'postgres').refreshIndex(),
+      ]);
+    } finally {
+      await other.destroy();
+    }
+    const row = await t.ctx.db
+      .selectFrom('showcase_authors')
+      .selectAll()
+      .where('owner_id', '=', author.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.listed)).toBe(3000);
+    const grams = await t.ctx.db
+      .selectFrom('showcase_author_grams')
+      .select('gram')
+      .where('owner_id', '=', author.id)
+      .execute();
+    expect(grams.map((g) => g.gram).sort()).toEqual([...gramsOf('race_author')].sort());
+    // Each gram's author count is the authors holding it, counted once.
+    const counts = await sql<{ gram: string; authors: number; holders: number }>`select c.gram, c.authors,
+        (select count(*) from showcase_author_grams ag where ag.gram = c.gram) as holders
+      from showcase_gram_counts c where c.gram in (${sql.join([...gramsOf('race_author')])})`.execute(
+      t.ctx.db,
+    );
+    for (const c of counts.rows) expect(Number(c.authors), c.gram).toBe(Number(c.holders));
+    const res = await t.request({ url: '/api/projects/public?search=race_author' });
+    expect(res.json().data.pagination.total_count).toBe(3000);
+  });
+});

@@ -87,28 +87,6 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
         }
       }
 
-      // Authors: one row each while they have a listed project, their username's grams with it.
-      const authorRows: Array<[number, string, number, number]> = [];
-      const authorGramInserts: Array<[string, number]> = [];
-      const authorsGone: Array<{ owner: number; grams: string[] }> = [];
-      const current = new Map(
-        (await q.authorsOf(trx, [...authorDelta.keys()])).map((a) => [Number(a.owner_id), a]),
-      );
-      for (const [owner, d] of authorDelta) {
-        const cur = current.get(owner);
-        const listed = Number(cur?.listed ?? 0) + d.listed;
-        const text = d.text ?? cur?.text ?? '';
-        const oldGrams = cur && (listed <= 0 || text !== cur.text) ? [...gramsOf(cur.text)] : [];
-        const newGrams = listed > 0 && (!cur || text !== cur.text) ? [...gramsOf(text)] : [];
-        if (oldGrams.length > 0) authorsGone.push({ owner, grams: oldGrams });
-        for (const gram of oldGrams) tally(gram, 2, -1);
-        for (const gram of newGrams) {
-          authorGramInserts.push([gram, owner]);
-          tally(gram, 2, 1);
-        }
-        if (listed > 0 || cur) authorRows.push([owner, text, d.listed, d.featured]);
-      }
-
       const byKey = (a: [string, Flag, number], b: [string, Flag, number]) =>
         a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2];
       for (const r of removed) await q.deleteGrams(trx, r.id, r.featured, r.grams);
@@ -120,12 +98,42 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       // Sorted by key, new rows land next to each other in the index.
       for (const chunk of chunks(gramInserts.sort(byKey), WRITE_CHUNK)) await q.insertGrams(trx, chunk);
       for (const chunk of chunks(added, WRITE_CHUNK / 10)) await q.insertEntries(trx, chunk);
-      for (const gone of authorsGone) await q.deleteAuthorGrams(trx, gone.owner, gone.grams);
-      for (const chunk of chunks(authorGramInserts, WRITE_CHUNK)) await q.insertAuthorGrams(trx, chunk);
-      for (const chunk of chunks(authorRows, WRITE_CHUNK / 10)) await q.addAuthors(trx, chunk);
-      const deltas = [...countDelta].map(
-        ([gram, [n, f, a]]) => [gram, n, f, a] as [string, number, number, number],
-      );
+
+      // Authors: one row each while they have a listed project, their username's grams with it.
+      // The counts are added first and read back (the row locked): what the author had before is
+      // what they have now less this batch's change, so two processes applying the queue at once
+      // (PostgreSQL) never both add, or both remove, an author's grams. Owners in order, so two
+      // such transactions lock them in the same order. A username never changes (no request
+      // renames a user), so an author's text is the one they were first indexed with.
+      const authorRows = [...authorDelta]
+        .filter(([, d]) => d.listed !== 0 || d.featured !== 0)
+        .sort((x, y) => x[0] - y[0])
+        .map(([owner, d]) => [owner, d.text ?? '', d.listed, d.featured] as [number, string, number, number]);
+      for (const chunk of chunks(authorRows, WRITE_CHUNK / 10)) {
+        const now = await q.addAuthors(trx, chunk);
+        const gramRows: Array<[string, number]> = [];
+        for (const author of now) {
+          const listedBefore = author.listed - authorDelta.get(author.owner_id)!.listed;
+          if (listedBefore <= 0 && author.listed > 0) {
+            for (const gram of gramsOf(author.text)) {
+              gramRows.push([gram, author.owner_id]);
+              tally(gram, 2, 1);
+            }
+          } else if (listedBefore > 0 && author.listed <= 0) {
+            const grams = [...gramsOf(author.text)];
+            for (const gram of grams) tally(gram, 2, -1);
+            await q.deleteAuthorGrams(trx, author.owner_id, grams);
+          }
+        }
+        await q.insertAuthorGrams(
+          trx,
+          gramRows.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1])),
+        );
+      }
+      // Grams in order too: their counts are rows two appliers may both update.
+      const deltas = [...countDelta]
+        .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+        .map(([gram, [n, f, a]]) => [gram, n, f, a] as [string, number, number, number]);
       for (const chunk of chunks(deltas, WRITE_CHUNK)) await q.addGramCounts(trx, chunk);
       await q.addTotals(trx, listedDelta, featuredDelta);
       await q.dropQueued(trx, ids);

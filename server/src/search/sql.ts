@@ -501,25 +501,31 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       );
     },
 
-    /** These authors' rows, where they have one. */
-    authorsOf(trx: DB, owners: number[]) {
-      if (owners.length === 0) return Promise.resolve([]);
-      return trx.selectFrom('showcase_authors').selectAll().where('owner_id', 'in', owners).execute();
-    },
-
-    /** Rows [owner, username, listed, featured] added to the authors (their username set); those left with none listed go. */
-    async addAuthors(trx: DB, rows: Array<[number, string, number, number]>): Promise<void> {
-      await sql`insert into showcase_authors (owner_id, text, listed, featured)
-          ${engine.rowsOf(rows, ['int', 'text', 'int', 'int'])}
-          on conflict (owner_id) do update set text = excluded.text,
-            listed = showcase_authors.listed + excluded.listed,
-            featured = showcase_authors.featured + excluded.featured`.execute(trx);
+    /**
+     * Rows [owner, username, listed, featured] added to the authors (a new author's row made with
+     * the username), returning each one's counts now; those left with none listed go.
+     */
+    async addAuthors(
+      trx: DB,
+      rows: Array<[number, string, number, number]>,
+    ): Promise<Array<{ owner_id: number; text: string; listed: number }>> {
+      const r = await sql<{ owner_id: number; text: string; listed: number }>`insert into showcase_authors
+          (owner_id, text, listed, featured) ${engine.rowsOf(rows, ['int', 'text', 'int', 'int'])}
+          on conflict (owner_id) do update set listed = showcase_authors.listed + excluded.listed,
+            featured = showcase_authors.featured + excluded.featured
+          returning owner_id, text, listed`.execute(trx);
       await sql`delete from showcase_authors where listed <= 0
-        and owner_id in (${sql.join(rows.map((r) => r[0]))})`.execute(trx);
+        and owner_id in (${sql.join(rows.map((row) => row[0]))})`.execute(trx);
+      return r.rows.map((row) => ({
+        owner_id: Number(row.owner_id),
+        text: row.text,
+        listed: Number(row.listed),
+      }));
     },
 
     /** Rows [gram, owner] of authors' usernames. */
     async insertAuthorGrams(trx: DB, rows: Array<[string, number]>): Promise<void> {
+      if (rows.length === 0) return;
       await sql`insert into showcase_author_grams (gram, owner_id) ${engine.rowsOf(rows, ['text', 'int'])}`.execute(
         trx,
       );

@@ -7,7 +7,8 @@
  *
  * A search that names authors tests each walked project's owner, and sorts the authors' listed
  * projects: the order indexes gain `owner_id` (a walk still reads its order index alone, as in
- * migration 027), and the listed projects get an index by owner holding what a sort collects.
+ * migration 027), and on SQLite the listed projects get an index by owner holding what a sort
+ * collects.
  *
  * The index is rebuilt from the queue: every project is queued again (search/index-maintenance.ts).
  */
@@ -28,9 +29,11 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     await sql`drop index if exists ${sql.id(name)}`.execute(db);
     await sql`create index ${sql.id(name)} on projects (${columns}) where ${LISTED}`.execute(db);
   }
-  await sql`create index showcase_owner on projects (owner_id, featured, id, live_deployment_id, is_public) where ${LISTED}`.execute(
-    db,
-  );
+  // SQLite reads an author's listed projects from this index alone (PostgreSQL reads the rows
+  // anyway, where projects_owner serves, and would take this small partial index for a walk).
+  if (dialect === 'sqlite')
+    await sql`create index showcase_owner on projects (owner_id, featured, id, live_deployment_id, is_public)
+      where ${LISTED}`.execute(db);
 
   // Each entry's owner: which author's counts its listing moves.
   await db.schema
