@@ -26,11 +26,15 @@ afterEach(async () => {
 it('signs the first admin in as soon as /healthz answers', async () => {
   dir = tempDir();
   const port = await freePort();
+  // The sites port too: its default, PORT + 1, may be another test's (a start stops when it is
+  // taken: sites-port.test.ts), which failed this test once in CI.
+  const sitesPort = await freePort();
   child = spawn(process.execPath, [main], {
     env: {
       ...process.env,
       DATA_DIR: dir,
       PORT: String(port),
+      SITES_PORT: String(sitesPort === port ? 0 : sitesPort),
       HOST: '127.0.0.1',
       ADMIN_PASSWORD: PASSWORD,
       LOG_LEVEL: 'warn',
