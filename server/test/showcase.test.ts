@@ -375,14 +375,22 @@ describe('showcase search index', () => {
       .flatMap(([owner, a]) => [...gramsOf(a.text)].map((g) => `${g} ${owner}`))
       .sort();
     const wantCounts = new Map<string, number>();
+    // Per gram: the listed and featured projects of the authors holding it.
+    const wantProjects = new Map<string, [number, number]>();
     for (const a of want.values())
-      for (const g of gramsOf(a.text)) wantCounts.set(g, (wantCounts.get(g) ?? 0) + 1);
+      for (const g of gramsOf(a.text)) {
+        wantCounts.set(g, (wantCounts.get(g) ?? 0) + 1);
+        const [l, f] = wantProjects.get(g) ?? [0, 0];
+        wantProjects.set(g, [l + a.listed, f + a.featured]);
+      }
     const rows = await t.ctx.db.selectFrom('showcase_authors').selectAll().execute();
     const grams = await t.ctx.db.selectFrom('showcase_author_grams').selectAll().execute();
     const counts = await t.ctx.db
       .selectFrom('showcase_gram_counts')
-      .select(['gram', 'authors'])
-      .where('authors', '!=', 0)
+      .select(['gram', 'authors', 'author_listed', 'author_featured'])
+      .where((eb) =>
+        eb.or([eb('authors', '!=', 0), eb('author_listed', '!=', 0), eb('author_featured', '!=', 0)]),
+      )
       .execute();
     return {
       want: {
@@ -391,6 +399,7 @@ describe('showcase search index', () => {
           .sort((a, b) => a.owner_id - b.owner_id),
         grams: wantGrams,
         counts: Object.fromEntries([...wantCounts].sort()),
+        projects: Object.fromEntries([...wantProjects].sort()),
       },
       have: {
         authors: rows
@@ -403,6 +412,9 @@ describe('showcase search index', () => {
           .sort((a, b) => a.owner_id - b.owner_id),
         grams: grams.map((g) => `${g.gram} ${g.owner_id}`).sort(),
         counts: Object.fromEntries(counts.map((c) => [c.gram, Number(c.authors)]).sort()),
+        projects: Object.fromEntries(
+          counts.map((c) => [c.gram, [Number(c.author_listed), Number(c.author_featured)]]).sort(),
+        ),
       },
     };
   }
@@ -738,6 +750,12 @@ describe('showcase search against a plain substring filter', () => {
             expect(ids(await search.walkMixed(plan, authors, q)), `${term} walked with authors`).toEqual(
               want,
             );
+            // A 1–2 character term's walk may probe each owner among the gram's holders instead.
+            if (authors.exact)
+              expect(
+                ids(await search.walkMixed(plan, authors, q, true)),
+                `${term} walked, owners probed`,
+              ).toEqual(want);
           }
           continue;
         }
@@ -952,6 +970,13 @@ describe.skipIf(!usingPostgres)('showcase authors on PostgreSQL', () => {
       t.ctx.db,
     );
     for (const c of counts.rows) expect(Number(c.authors), c.gram).toBe(Number(c.holders));
+    // And the author's projects counted once on each gram of their name (the only author here).
+    const projects = await t.ctx.db
+      .selectFrom('showcase_gram_counts')
+      .select('author_listed')
+      .where('gram', 'in', [...gramsOf('race_author')])
+      .execute();
+    expect(projects.map((p) => Number(p.author_listed))).toEqual(projects.map(() => 3000));
     const res = await t.request({ url: '/api/projects/public?search=race_author' });
     expect(res.json().data.pagination.total_count).toBe(3000);
   });

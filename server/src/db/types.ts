@@ -194,8 +194,11 @@ export interface ShowcaseGramCountsTable {
   /** Listed (and listed featured) projects whose name or description holds the gram. */
   listed: number;
   featured: number;
-  /** Listed authors whose username holds it (migration 028). */
+  /** Listed authors whose username holds it (migration 028)... */
   authors: number;
+  /** ...and those authors' listed (and listed featured) projects. */
+  author_listed: number;
+  author_featured: number;
 }
 
 export interface ShowcaseEntriesTable {

@@ -34,10 +34,10 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       const removed: Array<{ id: number; featured: Flag; grams: string[] }> = [];
       const gramInserts: Array<[string, Flag, number]> = [];
       const added: IndexEntry[] = [];
-      // Per gram: [listed, featured, authors] holders gained (or lost).
-      const countDelta = new Map<string, [number, number, number]>();
-      const tally = (gram: string, at: 0 | 1 | 2, by: number) => {
-        const d = countDelta.get(gram) ?? [0, 0, 0];
+      // Per gram: [listed, featured, authors, authors' listed, authors' featured] gained (or lost).
+      const countDelta = new Map<string, [number, number, number, number, number]>();
+      const tally = (gram: string, at: 0 | 1 | 2 | 3 | 4, by: number) => {
+        const d = countDelta.get(gram) ?? [0, 0, 0, 0, 0];
         d[at] += by;
         countDelta.set(gram, d);
       };
@@ -113,7 +113,13 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
         const now = await q.addAuthors(trx, chunk);
         const gramRows: Array<[string, number]> = [];
         for (const author of now) {
-          const listedBefore = author.listed - authorDelta.get(author.owner_id)!.listed;
+          const change = authorDelta.get(author.owner_id)!;
+          const listedBefore = author.listed - change.listed;
+          // Their projects move the counts of every gram of their name.
+          for (const gram of gramsOf(author.text)) {
+            tally(gram, 3, change.listed);
+            tally(gram, 4, change.featured);
+          }
           if (listedBefore <= 0 && author.listed > 0) {
             for (const gram of gramsOf(author.text)) {
               gramRows.push([gram, author.owner_id]);
@@ -133,7 +139,7 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       // Grams in order too: their counts are rows two appliers may both update.
       const deltas = [...countDelta]
         .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
-        .map(([gram, [n, f, a]]) => [gram, n, f, a] as [string, number, number, number]);
+        .map(([gram, d]) => [gram, ...d] as [string, number, number, number, number, number]);
       for (const chunk of chunks(deltas, WRITE_CHUNK)) await q.addGramCounts(trx, chunk);
       await q.addTotals(trx, listedDelta, featuredDelta);
       await q.dropQueued(trx, ids);

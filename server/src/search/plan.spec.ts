@@ -239,17 +239,29 @@ describe('authors apart', () => {
 
   it('sorts the matches when few, walks the listed projects when many', () => {
     const q = { page: 1, pageSize: 12 };
-    const only = (n: number) => ({ listed: 1_000_000, sorted: n, total: n, textTested: false });
-    // 300 projects of one author among 1,000,000: sorting 300 beats walking ~40,000.
-    expect(mixedStrategy('sqlite', q, only(300))).toBe('sort');
-    expect(mixedStrategy('postgres', q, only(300))).toBe('sort');
-    // 璐's 3,658 authors' projects: a walk of ~3,300 projects, each owner tested, beats sorting.
-    expect(mixedStrategy('sqlite', q, only(3658))).toBe('walk');
-    expect(mixedStrategy('postgres', q, only(3658))).toBe('walk');
+    const only = (n: number, authorHolders: number, authorsExact = false) => ({
+      listed: 1_000_000,
+      sorted: n,
+      total: n,
+      textTested: false,
+      authorHolders,
+      authorsExact,
+    });
+    // 300 projects of 6 authors among 1,000,000: sorting 300 beats walking ~40,000.
+    expect(mixedStrategy('sqlite', q, only(300, 6))).toBe('sort');
+    expect(mixedStrategy('postgres', q, only(300, 6))).toBe('sort');
+    // 璐's 3,658 projects of 75 authors: a walk of ~3,300 projects, each owner looked up among
+    // the 75, beats sorting (and probing each owner).
+    expect(mixedStrategy('sqlite', q, only(3658, 75, true))).toBe('walk');
+    expect(mixedStrategy('postgres', q, only(3658, 75, true))).toBe('walk');
     // Its fifth page is a walk of ~16,400 on SQLite still (an owner test is a tenth of a probe).
-    expect(mixedStrategy('sqlite', { page: 5, pageSize: 12 }, only(3658))).toBe('walk');
+    expect(mixedStrategy('sqlite', { page: 5, pageSize: 12 }, only(3658, 75, true))).toBe('walk');
+    // `a`, in 13,000 authors' names (450,000 projects): a walk of ~26 projects, each owner probed,
+    // rather than a list of 13,000 authors made first.
+    expect(mixedStrategy('sqlite', q, only(450_000, 13_000, true))).toBe('probed walk');
+    expect(mixedStrategy('postgres', q, only(450_000, 13_000, true))).toBe('probed walk');
     // 11,500 authors' projects and 500+ text matches: a page is a walk of about 1,000.
-    const many = { listed: 1_000_000, sorted: 60_000, total: 11_500, textTested: true };
+    const many = { ...only(11_500, 289), sorted: 60_000, textTested: true };
     expect(mixedStrategy('sqlite', q, many)).toBe('walk');
     expect(mixedStrategy('postgres', q, many)).toBe('walk');
   });

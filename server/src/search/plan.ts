@@ -288,14 +288,38 @@ export const OWNER_TEST = 0.1;
 export function mixedStrategy(
   dialect: Dialect,
   q: { page: number; pageSize: number },
-  est: { listed: number; sorted: number; total: number; textTested: boolean },
-): 'sort' | 'walk' {
+  est: {
+    listed: number;
+    sorted: number;
+    total: number;
+    textTested: boolean;
+    /** Authors the term may name (the rarest gram's holders), and whether they are exactly those. */
+    authorHolders: number;
+    authorsExact: boolean;
+  },
+): 'sort' | 'walk' | 'probed walk' {
   const walked = (q.page * q.pageSize * est.listed) / Math.max(est.total, 1);
-  // On SQLite a walked project costs 1 with its grams probed, and OWNER_TEST more for its owner.
-  if (dialect !== 'postgres')
-    return SORT_COST * est.sorted <= walked * ((est.textTested ? 1 : 0) + OWNER_TEST) ? 'sort' : 'walk';
-  // A walked project's owner (in the order indexes) is looked up in the authors' hash; with a
-  // text to test, its grams are probed too.
-  const perWalked = PG_COST.hashedRow + (est.textTested ? PG_COST.probe : 0);
-  return est.sorted * PG_COST.sorted <= walked * perWalked ? 'sort' : 'walk';
+  const text = est.textTested ? 1 : 0;
+  // On SQLite a walked project costs 1 with its grams probed, and OWNER_TEST more for its owner
+  // looked up among the authors, read first (about 0.3 an author); probed instead, 1 more.
+  // On PostgreSQL the authors are hashed (PG_COST.hashHolder each, a lookup hashedRow), or each
+  // walked project's owner is probed among the term's gram's holders (PG_COST.probe): a letter
+  // most usernames hold names thousands of authors, and such a term's page is a walk of a few
+  // dozen projects.
+  const costs: Array<['sort' | 'walk' | 'probed walk', number]> =
+    dialect !== 'postgres'
+      ? [
+          ['sort', SORT_COST * est.sorted],
+          ['walk', 0.3 * est.authorHolders + walked * (text + OWNER_TEST)],
+        ]
+      : [
+          ['sort', est.sorted * PG_COST.sorted],
+          [
+            'walk',
+            est.authorHolders * PG_COST.hashHolder + walked * (PG_COST.hashedRow + text * PG_COST.probe),
+          ],
+        ];
+  if (est.authorsExact)
+    costs.push(['probed walk', walked * (dialect !== 'postgres' ? text + 1 : (text + 1) * PG_COST.probe)]);
+  return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
 }

@@ -259,12 +259,20 @@ export function createSearchSql(db: DB, dialect: Dialect) {
   const fromMatches = sql`m cross join projects p`;
   const matched = sql`p.id = m.project_id and p.featured = m.featured`;
 
-  /** `a`: the authors the term names (owner_id, listed, featured), those with a featured project when `featured`. */
+  /**
+   * `a`: the authors the term names (owner_id, listed, featured), those with a featured project
+   * when `featured`; for a 1–2 character term, ids only (listed and featured 0).
+   */
   const authorsCte = (ap: AuthorPlan, featured: boolean) =>
-    sql`with a as materialized (${engine.namedAuthors(ap.rarest, [
-      ...(ap.exact ? [] : [engine.contains(sql`sa.text`, ap.term)]),
-      ...(featured ? [sql`sa.featured > 0`] : []),
-    ])})`;
+    ap.exact
+      ? // A 1–2 character term names exactly its gram's holders: their ids alone (their counts
+        // come with the gram's, and thousands of them are not each read).
+        sql`with a as materialized (select ag.owner_id, 0 as listed, 0 as featured
+          from showcase_author_grams ag where ag.gram = ${ap.rarest})`
+      : sql`with a as materialized (${engine.namedAuthors(ap.rarest, [
+          engine.contains(sql`sa.text`, ap.term),
+          ...(featured ? [sql`sa.featured > 0`] : []),
+        ])})`;
   /** The listed projects `p` of the authors `a` (featured only when `featured`), as a FROM and WHERE to extend. */
   const authorProjects = (featured: boolean) =>
     sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
@@ -311,21 +319,29 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         listed: number;
         featured: number;
         authors: number;
+        author_listed: number;
+        author_featured: number;
         version: number;
         queued: number;
       }>`
-        select '' as gram, listed, featured, 0 as authors, version, ${QUEUED} as queued from showcase_totals where id = 1
+        select '' as gram, listed, featured, 0 as authors, 0 as author_listed, 0 as author_featured, version,
+          ${QUEUED} as queued from showcase_totals where id = 1
         union all
-        select gram, listed, featured, authors, 0, 0 from showcase_gram_counts where gram in (${sql.join(grams)})`.execute(
-        db,
-      );
+        select gram, listed, featured, authors, author_listed, author_featured, 0, 0 from showcase_gram_counts
+          where gram in (${sql.join(grams)})`.execute(db);
       const head = r.rows.find((row) => row.gram === '')!;
       const counts = new Map(
         r.rows
           .filter((row) => row.gram !== '')
           .map((row) => [
             row.gram,
-            { listed: Number(row.listed), featured: Number(row.featured), authors: Number(row.authors) },
+            {
+              listed: Number(row.listed),
+              featured: Number(row.featured),
+              authors: Number(row.authors),
+              authorListed: Number(row.author_listed),
+              authorFeatured: Number(row.author_featured),
+            },
           ]),
       );
       return {
@@ -447,15 +463,18 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       ),
 
     /** The listed projects walked in the page's order, each tested against the text and the authors. */
-    walkMixed: (plan: SearchPlan | null, ap: AuthorPlan, q: ShowcasePage) => {
-      const byAuthor = engine.byAuthors(sql`p.owner_id`);
-      return page(
-        q,
-        sql`${authorsCte(ap, q.featured)} ${pageSql(q, sql`projects p`, [
-          // The owner first: a hash lookup, where the text's test is a probe or more.
-          plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`)})` : byAuthor,
-        ])}`,
-      );
+    walkMixed: (plan: SearchPlan | null, ap: AuthorPlan, q: ShowcasePage, probed = false) => {
+      // Probed (a 1–2 character term): each walked project's owner looked up among the gram's
+      // holders, with no list of authors made first.
+      const byAuthor =
+        probed && ap.exact
+          ? sql`(select 1 from showcase_author_grams ag where ag.gram = ${ap.rarest} and ag.owner_id = p.owner_id) is not null`
+          : engine.byAuthors(sql`p.owner_id`);
+      const walk = pageSql(q, sql`projects p`, [
+        // The owner first: a lookup, where the text's test is a probe or more.
+        plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`)})` : byAuthor,
+      ]);
+      return page(q, probed && ap.exact ? walk : sql`${authorsCte(ap, q.featured)} ${walk}`);
     },
 
     // ---- Keeping the index --------------------------------------------------------------------
@@ -543,13 +562,18 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       await trx.insertInto('showcase_entries').values(entries).execute();
     },
 
-    /** Adds [gram, listed, featured, authors] to the gram counts. */
-    async addGramCounts(trx: DB, rows: Array<[string, number, number, number]>): Promise<void> {
-      await sql`insert into showcase_gram_counts (gram, listed, featured, authors)
-          ${engine.rowsOf(rows, ['text', 'int', 'int', 'int'])}
+    /** Adds [gram, listed, featured, authors, author listed, author featured] to the gram counts. */
+    async addGramCounts(
+      trx: DB,
+      rows: Array<[string, number, number, number, number, number]>,
+    ): Promise<void> {
+      await sql`insert into showcase_gram_counts (gram, listed, featured, authors, author_listed, author_featured)
+          ${engine.rowsOf(rows, ['text', 'int', 'int', 'int', 'int', 'int'])}
           on conflict (gram) do update set listed = showcase_gram_counts.listed + excluded.listed,
             featured = showcase_gram_counts.featured + excluded.featured,
-            authors = showcase_gram_counts.authors + excluded.authors`.execute(trx);
+            authors = showcase_gram_counts.authors + excluded.authors,
+            author_listed = showcase_gram_counts.author_listed + excluded.author_listed,
+            author_featured = showcase_gram_counts.author_featured + excluded.author_featured`.execute(trx);
     },
 
     /** Adds to the listed totals and moves the index version on. */

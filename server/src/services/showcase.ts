@@ -145,7 +145,10 @@ export function createShowcaseService(
     };
 
     if (authors && !known) {
-      const counted = await countMixed(plan, authors, page.featured, limit);
+      // A 1–2 character term's authors' projects come with its gram's counts.
+      const c = info.counts.get(authors.rarest);
+      const named = authors.exact && c ? (page.featured ? c.authorFeatured : c.authorListed) : undefined;
+      const counted = await countMixed(plan, authors, page.featured, limit, named);
       if (counted) known = remember(counted);
     }
     if (authors && known && known.authorProjects > 0) {
@@ -155,9 +158,13 @@ export function createShowcaseService(
         sorted: known.sorted,
         total: known.total,
         textTested: plan !== null,
+        authorHolders: authors.holders,
+        authorsExact: authors.exact,
       });
       const rows =
-        strategy === 'sort' ? await q.sortMixed(plan, authors, page) : await q.walkMixed(plan, authors, page);
+        strategy === 'sort'
+          ? await q.sortMixed(plan, authors, page)
+          : await q.walkMixed(plan, authors, page, strategy === 'probed walk');
       return { rows: rows.map(cardOf), total: known.total, capped: known.capped };
     }
     if (!plan) {
@@ -203,6 +210,8 @@ export function createShowcaseService(
     authors: AuthorPlan,
     featured: boolean,
     limit: number,
+    /** The named authors' listed (featured) projects, when known already (a 1–2 character term). */
+    named?: number,
   ): Promise<Omit<Counted, 'version' | 'limit'> | null> {
     const found = (authorProjects: number, total: number, capped: boolean, textRows: number) => ({
       total,
@@ -224,7 +233,7 @@ export function createShowcaseService(
         return found(side.projects, side.n + side.projects - side.overlap, false, side.n);
       return overlapByAuthors(side.n, side.projects);
     }
-    const { projects } = await q.authorSummary(authors, featured);
+    const projects = named ?? (await q.authorSummary(authors, featured)).projects;
     if (projects === 0) return null;
     if (!plan) return found(projects, projects, false, 0);
     if (plan.rarestHolders > OVERLAP_MAX) return overlapByAuthors(plan.rarestHolders, projects);

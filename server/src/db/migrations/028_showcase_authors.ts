@@ -40,11 +40,14 @@ export async function up(db: Kysely<unknown>, dialect: MigrationDialect): Promis
     .alterTable('showcase_entries')
     .addColumn('owner_id', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  // How many listed authors hold each gram (the rarest picks the author candidates).
-  await db.schema
-    .alterTable('showcase_gram_counts')
-    .addColumn('authors', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  // How many listed authors hold each gram (the rarest picks the author candidates), and how many
+  // listed (featured) projects those authors have: a 1–2 character term's authors' projects
+  // without reading the authors (a letter most usernames hold names thousands of them).
+  for (const column of ['authors', 'author_listed', 'author_featured'])
+    await db.schema
+      .alterTable('showcase_gram_counts')
+      .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
 
   // One row per author with a listed project: the normalised username and their listed counts.
   await db.schema
