@@ -410,21 +410,21 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     },
 
     /**
-     * The authors the term names and their listed (featured) projects, the term's text matches
-     * counted up to `limit` (0 uncounted when the authors' projects reach it), and how many of
-     * those the authors own (when fewer than `limit` were found, the projects both sides find),
-     * in one query.
+     * The listed (featured) projects of the authors the term names (0 for a 1–2 character term:
+     * they come with its gram's counts), the term's text matches counted up to `limit` (0
+     * uncounted when the authors' projects reach it), and how many of those the authors own (when
+     * fewer than `limit` were found, the projects both sides find), in one query.
      */
     async textSide(plan: SearchPlan, ap: AuthorPlan, limit: number) {
       // A 1–2 character term's holders are all read (limit: one more than there are), whatever
       // the authors' projects.
       const inScope = sql`(select coalesce(sum(${plan.featured ? sql`a.featured` : sql`a.listed`}), 0) from a)`;
       const counted = plan.exact ? sql`1 = 1` : sql`${inScope} < ${limit}`;
-      const r = await sql<{ n: number; overlap: number; authors: number; projects: number }>`${authorsCte(
+      const r = await sql<{ n: number; overlap: number; projects: number }>`${authorsCte(
         ap,
         plan.featured,
       )}, t as materialized (select g1.project_id from ${matching(plan)} limit ${limit})
-        select (select count(*) from a) as authors, ${inScope} as projects,
+        select ${inScope} as projects,
           -- Counted only when the authors' projects alone are fewer than the limit (else the
           -- matches are at least those, and the count is capped whatever the text finds), and
           -- the overlap only when the text's matches are all found too.
@@ -436,7 +436,6 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       );
       const row = r.rows[0]!;
       return {
-        authors: Number(row.authors),
         projects: Number(row.projects),
         n: Number(row.n),
         overlap: Number(row.overlap),

@@ -152,7 +152,6 @@ export function createShowcaseService(
       if (counted) known = remember(counted);
     }
     if (authors && known && known.authorProjects > 0) {
-      if (known.total === 0) return { rows: [], total: 0, capped: false };
       const strategy = mixedStrategy(dialect, page, {
         listed: page.featured ? info.featured : info.listed,
         sorted: known.sorted,
