@@ -76,6 +76,48 @@ describe('the connection fast path', () => {
     viaNode.close();
   });
 
+  it('reads every connection into one shared buffer, with no data event, each still answered whole', async () => {
+    // Seen from the server: a connection the fast path answers is read into the buffer it shares
+    // with every connection, so no 'data' event is ever emitted for it.
+    const events = new Map<net.Socket, number>();
+    const onConnection = (socket: net.Socket) => {
+      events.set(socket, 0);
+      socket.on('data', () => events.set(socket, (events.get(socket) ?? 0) + 1));
+    };
+    t.app.server.on('connection', onConnection);
+    try {
+      const before = counts();
+      // One connection asks for a page, then signs in with a body in the same packet: the
+      // sign-in's head and body go to Node's server, whose body is read after hooks that wait on
+      // the database, while twenty other connections' requests are read into the same buffer.
+      const body = JSON.stringify({ username: 'admin', password: 'not-the-password' });
+      const signIn = await Wire.connect(port);
+      const others = await Promise.all(Array.from({ length: 20 }, () => Wire.connect(port)));
+      signIn.send(
+        getRequest(`/sites/${id}/`) +
+          `POST /api/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
+      for (const [i, other] of others.entries()) {
+        other.send(getRequest(`/sites/${id}/css/style.css`, { 'x-pad': String(i).repeat(body.length) }));
+      }
+      expect((await signIn.answer()).body.toString()).toBe(PAGE);
+      const login = await signIn.answer();
+      expect([login.status, JSON.parse(login.body.toString()).message]).toEqual([
+        401,
+        messages.auth.badCredentials,
+      ]);
+      for (const other of others) expect((await other.answer()).body.toString()).toBe(CSS);
+      expect(counts()).toEqual({ answered: before.answered + 21, handedOff: before.handedOff + 1 });
+      // The twenty were answered here without a 'data' event; the handed-off connection's event
+      // is the request put back for Node's server.
+      const seen = [...events.values()].sort((a, b) => a - b);
+      expect(seen).toEqual([...Array.from({ length: 20 }, () => 0), 1]);
+      for (const wire of [signIn, ...others]) wire.close();
+    } finally {
+      t.app.server.removeListener('connection', onConnection);
+    }
+  });
+
   it('answers a 304 with the bytes Node’s server sends', async () => {
     const url = `/sites/${id}/css/style.css`;
     const first = await Wire.connect(port);
@@ -258,6 +300,73 @@ describe('the connection fast path on a server with a smaller header limit', () 
       expect(path.connections).toEqual({ answered: 1, handedOff: 1 });
       small.close();
       large.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('the connection fast path’s one read buffer', () => {
+  it('gives Node copies of what it hands over and of what Node reads once it lets go of the socket', async () => {
+    // An upgrade is handed to Node's server, whose parser then lets go of the socket: the bytes put
+    // back (the upgrade's head and what followed it) and the socket's later reads are kept by the
+    // handler, read only after another connection's request has been read into the same buffer.
+    let otherAnswered: () => void = () => {};
+    const answeredOther = new Promise<void>((r) => {
+      otherAnswered = r;
+    });
+    const server = http.createServer((_req, res) => res.end('node'));
+    // Node's parser lets go of an upgraded socket: its later reads are the stream's again, kept in
+    // its buffer until the handler reads them (Node leaves it neither flowing nor paused).
+    let upgradedSocket: net.Socket | undefined;
+    server.on('upgrade', (_req, socket: net.Socket, head: Buffer) => {
+      upgradedSocket = socket;
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n');
+      void answeredOther.then(() => {
+        const chunks = [head];
+        socket.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          const all = Buffer.concat(chunks).toString('latin1');
+          if (all.endsWith('.')) socket.end(all);
+        });
+      });
+    });
+    const answered: PreparedAnswer = {
+      status: 200,
+      headers: ['content-length', '4'],
+      body: Buffer.from('fast'),
+    };
+    const path = {
+      answer: () => answered,
+      onServed: undefined,
+      connections: { answered: 0, handedOff: 0 },
+    } as unknown as SiteFastPath;
+    serveFastConnections(server, () => path);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      // What follows the upgrade's head in the same packet is the handler's `head`.
+      const first = randomBytes(300).toString('hex');
+      const upgraded = await Wire.connect(port);
+      upgraded.send(
+        `${getRequest('/')}GET /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n${first}`,
+      );
+      expect((await upgraded.answer()).body.toString()).toBe('fast');
+      const switched = await upgraded.answer();
+      expect(switched.status).toBe(101);
+      // Sent after the switch: read into the shared buffer, then kept in the socket's own.
+      const payload = `${randomBytes(700).toString('hex')}.`;
+      upgraded.send(payload);
+      while ((upgradedSocket?.readableLength ?? 0) < payload.length)
+        await new Promise((r) => setImmediate(r));
+      const other = await Wire.connect(port);
+      other.send(getRequest('/', { 'x-pad': 'z'.repeat(1500) }));
+      expect((await other.answer()).body.toString()).toBe('fast');
+      otherAnswered();
+      await upgraded.closedByServer();
+      expect(upgraded.rest().toString('latin1')).toBe(first + payload);
+      other.close();
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

@@ -4,7 +4,9 @@
  * too"). Node's server spends more on a small file's request (an IncomingMessage, a
  * ServerResponse, their streams, header validation) than everything else it takes; here a request
  * costs one strict read of its head (serve/request-head.ts), the fast path's lookup, and one write
- * of a head prepared once per file.
+ * of a head prepared once per file. Its bytes are read into one buffer shared by every such
+ * connection, with no Buffer made and no 'data' event emitted per read (docs/decisions/serving.md,
+ * "One read buffer").
  *
  * Each new connection starts here. While its requests are plain GETs the fast path answers, they
  * are answered here, in order, as Node would (the same bytes: server/test/fast-connections.test.ts
@@ -14,7 +16,7 @@
  * stays there. So everything but the hottest path keeps Node's parser, limits and timeouts.
  */
 import http from 'node:http';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import type { SiteFastPath } from './fast-path.js';
 import { readRequestHead } from './request-head.js';
 import type { PreparedAnswer } from './site-answer.js';
@@ -31,6 +33,45 @@ function maxHeadBytes(server: http.Server): number {
 }
 
 type ConnectionListener = (this: http.Server, socket: Socket) => void;
+
+/**
+ * The two fields through which a net.Socket reads into a buffer of its owner's and calls back
+ * with the count, instead of making a Buffer and emitting 'data' for each read (net.connect's
+ * `onread` option, Node's `kBuffer` and `kBufferCb`). Node's server gives the sockets it accepts
+ * no such option, so the fast path sets the fields itself and tells the handle, as net.Socket's
+ * constructor does for the option. Found by their symbols' descriptions on a socket of this Node;
+ * null when it has no such fields.
+ */
+const readFields = (() => {
+  const symbols = Object.getOwnPropertySymbols(new net.Socket());
+  const buffer = symbols.find((s) => s.description === 'kBuffer');
+  const callback = symbols.find((s) => s.description === 'kBufferCb');
+  return buffer && callback ? { buffer, callback } : null;
+})();
+
+/**
+ * Every fast-path connection of the process reads into this one buffer: a read's bytes are used
+ * (or copied) before its callback returns, and the callbacks run one at a time on this thread.
+ * 64 KB is what Node allocates for each read of a socket otherwise.
+ */
+const READ_BUFFER = Buffer.allocUnsafeSlow(64 * 1024);
+
+type ReadCallback = (length: number, buffer: Buffer) => boolean | undefined;
+type ReadingSocket = Socket & { _handle: { useUserBuffer?: (buffer: Uint8Array) => void } | null };
+
+/** Whether `socket`'s handle can read into a buffer of ours (a TCP or pipe handle can). */
+function canReadIntoSharedBuffer(socket: Socket): boolean {
+  return readFields !== null && typeof (socket as ReadingSocket)._handle?.useUserBuffer === 'function';
+}
+
+/** Makes `socket` read into READ_BUFFER and call `onRead` (canReadIntoSharedBuffer said it can). */
+function readIntoSharedBuffer(socket: Socket, onRead: ReadCallback): void {
+  if (!readFields) return;
+  const fields = socket as unknown as Record<symbol, unknown>;
+  fields[readFields.buffer] = READ_BUFFER;
+  fields[readFields.callback] = onRead;
+  (socket as ReadingSocket)._handle?.useUserBuffer?.(READ_BUFFER);
+}
 
 /** Node's own handler of a new connection on `server`, which this module stands in front of. */
 function nodeConnectionListener(server: http.Server): ConnectionListener | undefined {
@@ -49,6 +90,7 @@ function nodeConnectionListener(server: http.Server): ConnectionListener | undef
 export function missingConnectionInternals(server: http.Server): string | null {
   if (!nodeConnectionListener(server))
     return "Node's HTTP server has no 'connection' listener named connectionListener";
+  if (!readFields) return "Node's net.Socket has no kBuffer/kBufferCb fields (its onread option)";
   if (typeof server.closeIdleConnections !== 'function' || typeof server.closeAllConnections !== 'function')
     return "Node's HTTP server has no closeIdleConnections/closeAllConnections";
   return null;
@@ -69,7 +111,8 @@ export function serveFastConnections(server: http.Server, fastPath: () => SiteFa
   server.on('connection', (socket: Socket) => {
     const path = fastPath();
     // Node's per-socket request cap is Node's to count.
-    if (!path || server.maxRequestsPerSocket) nodeListener.call(server, socket);
+    if (!path || server.maxRequestsPerSocket || !canReadIntoSharedBuffer(socket))
+      nodeListener.call(server, socket);
     else serveConnection(server, socket, path, open, nodeListener);
   });
 
@@ -101,8 +144,14 @@ function serveConnection(
   const remoteAddress = socket.remoteAddress;
   const localPort = socket.localPort;
 
-  const onData = (chunk: Buffer) => {
-    const text = chunk.toString('latin1');
+  /** Set once Node's server has the connection. */
+  let handedOff = false;
+
+  const onRead: ReadCallback = (length, bytes) => {
+    // Node's server reads the socket itself (its parser consumes the handle), unless it has let
+    // go of it (an upgrade): then each read goes where Node's own read would have put it.
+    if (handedOff) return socket.push(Buffer.from(bytes.subarray(0, length)));
+    const text = bytes.toString('latin1', 0, length);
     let at = 0;
     let answered = 0;
     try {
@@ -129,8 +178,9 @@ function serveConnection(
     } finally {
       if (answered > 1) socket.uncork();
     }
+    // The rest is copied: the buffer is the next read's.
     if (at < text.length) {
-      handOff(at === 0 ? chunk : chunk.subarray(at));
+      handOff(Buffer.from(bytes.subarray(at, length)));
       return;
     }
     if (!keepAliveSet) {
@@ -138,6 +188,7 @@ function serveConnection(
       keepAliveSet = true;
       socket.setTimeout(server.keepAliveTimeout || server.timeout);
     }
+    return;
   };
   // The client has sent all it will: close once what it asked for is written.
   const onEnd = () => socket.end();
@@ -147,7 +198,7 @@ function serveConnection(
 
   function detach() {
     open.delete(socket);
-    socket.removeListener('data', onData);
+    handedOff = true;
     socket.removeListener('end', onEnd);
     socket.removeListener('timeout', onTimeout);
     socket.removeListener('error', onError);
@@ -183,11 +234,11 @@ function serveConnection(
   // closed then).
   const first = server.headersTimeout || server.timeout;
   if (first) socket.setTimeout(first);
-  socket.on('data', onData);
   socket.on('end', onEnd);
   socket.on('timeout', onTimeout);
   socket.on('error', onError);
   socket.on('close', onClose);
+  readIntoSharedBuffer(socket, onRead);
 }
 
 // ---- Writing an answer as Node's ServerResponse would -------------------------------------------

@@ -66,6 +66,11 @@ export class Wire {
     this.socket.destroy();
   }
 
+  /** What arrived after the last answer taken (an upgraded connection's bytes). */
+  rest(): Buffer {
+    return Buffer.from(this.#buffer);
+  }
+
   #wake() {
     for (const w of this.#waiters.splice(0)) w();
   }
