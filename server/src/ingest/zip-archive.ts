@@ -9,7 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { crc32, createInflateRaw, inflateRawSync } from 'node:zlib';
+import {
+  crc32,
+  createInflateRaw,
+  type InflateRaw,
+  inflateRawSync,
+  constants as zlibConstants,
+} from 'node:zlib';
 import iconv from 'iconv-lite';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
@@ -165,6 +171,95 @@ const WHOLE_ENTRY_BYTES = 4 * 1024 * 1024;
 const isWhole = (entry: Entry) =>
   entry.compressedSize <= IO_CHUNK_BYTES && entry.uncompressedSize <= WHOLE_ENTRY_BYTES;
 
+/** What of a zlib object's internals OneInflater uses (Node's lib/zlib.js: not public API). */
+interface ZlibInternals {
+  _handle: {
+    writeSync(
+      flush: number,
+      input: Buffer,
+      inOff: number,
+      inLen: number,
+      out: Buffer,
+      outOff: number,
+      outLen: number,
+    ): void;
+    reset(): void;
+  } | null;
+  /** [output space left, input left] after the last write. */
+  _writeState: Uint32Array;
+}
+
+/**
+ * One raw-inflate state for all of an archive's small entries, reset between them:
+ * `inflateRawSync` makes a zlib object and handle (its inflate state and 32 KB window, allocated
+ * outside the heap) and a 16 KB output for every call and closes them after it, which for 5,000
+ * small entries cost about as much as the inflating itself, plus the collections it caused
+ * (docs/benchmarks.md "One inflater per archive"). Node's zlib object keeps its native handle
+ * (`writeSync`, `reset`) and its counters; with those missing (a Node that changed them), each
+ * entry is inflated by `inflateRawSync` as before.
+ */
+export class OneInflater {
+  /** Whether this Node's zlib objects have what the reuse needs (checked once). */
+  static readonly available: boolean = (() => {
+    const z = createInflateRaw() as unknown as Partial<ZlibInternals> & InflateRaw;
+    const ok =
+      typeof z._handle?.writeSync === 'function' &&
+      typeof z._handle.reset === 'function' &&
+      z._writeState instanceof Uint32Array;
+    z.close();
+    return ok;
+  })();
+
+  #zlib: (InflateRaw & ZlibInternals) | null = null;
+  /** Output of entries written at once (the write path uses it before the next entry). */
+  readonly #out = Buffer.allocUnsafeSlow(IO_CHUNK_BYTES + 1);
+
+  /**
+   * `compressed` inflated, never past `declared` bytes. `keep`: the bytes outlive the next call
+   * (a fresh buffer); otherwise they are a view of the shared output, valid until the next call.
+   * Throws 'sizeMismatch' for more than declared and 'corrupt' for damaged or cut data.
+   */
+  inflate(compressed: Buffer, declared: number, keep: boolean): Buffer {
+    if (!OneInflater.available) return inflateWhole(compressed, declared);
+    const space = declared + 1;
+    const out = keep || space > this.#out.length ? Buffer.allocUnsafe(space) : this.#out;
+    if (!this.#zlib) {
+      this.#zlib = createInflateRaw() as InflateRaw & ZlibInternals;
+      // Errors are read from the object as the write returns; the event comes after.
+      this.#zlib.on('error', () => {});
+    }
+    const zlib = this.#zlib;
+    zlib._handle?.writeSync(zlibConstants.Z_FINISH, compressed, 0, compressed.length, out, 0, space);
+    // An error (bad data, or the input ended before the stream did) destroys the object at once.
+    if (zlib.destroyed || !zlib._handle) {
+      this.#zlib = null;
+      throw new Refusal('corrupt');
+    }
+    const produced = space - (zlib._writeState[0] ?? 0);
+    zlib._handle.reset();
+    // Room for one byte more than declared, so a full output means more than declared.
+    if (produced === space) throw new Refusal('sizeMismatch');
+    return out.subarray(0, produced);
+  }
+
+  close(): void {
+    this.#zlib?.close();
+    this.#zlib = null;
+  }
+}
+
+/** `compressed` inflated in one call, never past `declared` bytes. */
+function inflateWhole(compressed: Buffer, declared: number): Buffer {
+  try {
+    // More output than declared stops the inflation there: a bomb never gets its memory.
+    return inflateRawSync(compressed, { maxOutputLength: Math.max(1, declared) });
+  } catch (err) {
+    throw (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
+      ? new Refusal('sizeMismatch')
+      : new Refusal('corrupt');
+  }
+}
+
 /**
  * Reads entries' data straight from the archive with synchronous I/O (this runs in the worker):
  * yauzl's streams cost several thread-pool round trips per entry, which dominated archives of
@@ -177,6 +272,7 @@ class EntryReader {
   readonly #archiveSize: number;
   readonly #limits: IngestLimits;
   readonly #buffer = Buffer.allocUnsafe(IO_CHUNK_BYTES);
+  readonly #inflater = new OneInflater();
   #written = 0;
 
   constructor(archivePath: string, limits: IngestLimits) {
@@ -186,6 +282,7 @@ class EntryReader {
   }
 
   close(): void {
+    this.#inflater.close();
     fs.closeSync(this.#fd);
   }
 
@@ -204,7 +301,7 @@ class EntryReader {
       if (entry.compressedSize !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
       data = Buffer.from(compressed);
     } else {
-      data = this.#inflate(compressed, entry);
+      data = this.#inflater.inflate(compressed, entry.uncompressedSize, true);
     }
     this.#count(data.length);
     const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
@@ -311,19 +408,7 @@ class EntryReader {
 
   #inflateWhole(compressed: Buffer, entry: Entry, out: number, digest: ContentDigest): void {
     if (compressed.length < entry.compressedSize) throw new Refusal('corrupt');
-    this.#write(out, this.#inflate(compressed, entry), digest);
-  }
-
-  /** A small entry's data inflated in one call, never past its declared size. */
-  #inflate(compressed: Buffer, entry: Entry): Buffer {
-    try {
-      // More output than declared stops the inflation there: a bomb never gets its memory.
-      return inflateRawSync(compressed, { maxOutputLength: Math.max(1, entry.uncompressedSize) });
-    } catch (err) {
-      throw (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE'
-        ? new Refusal('sizeMismatch')
-        : new Refusal('corrupt');
-    }
+    this.#write(out, this.#inflater.inflate(compressed, entry.uncompressedSize, false), digest);
   }
 
   async #inflateStream(start: number, entry: Entry, out: number, digest: ContentDigest): Promise<void> {
