@@ -30,6 +30,18 @@ describe('ContentDigest', () => {
       }
     });
   }
+
+  it('takes the head of data kept whole as a view of it, not a copy', () => {
+    for (const bytes of [Buffer.from('站点'.repeat(5000)), Buffer.from('short'), Buffer.alloc(0)]) {
+      const digest = new ContentDigest({ utf8: true, crc32: true, whole: bytes });
+      digest.update(bytes);
+      const facts = digest.finish();
+      expect(facts.head.equals(bytes.subarray(0, HEAD_BYTES))).toBe(true);
+      expect(facts.head.buffer).toBe(bytes.buffer);
+      expect(facts.head.byteOffset).toBe(bytes.byteOffset);
+      expect([facts.size, facts.utf8]).toEqual([bytes.length, true]);
+    }
+  });
 });
 
 describe('digestFile', () => {

@@ -31,17 +31,22 @@ export class ContentDigest {
   #size = 0;
   #utf8: Utf8Check | null;
 
-  constructor(opts: { utf8: boolean; crc32: boolean; headInto?: Buffer }) {
+  /** The whole data, when it is in memory and kept: the head is a view of it, not a copy. */
+  readonly #whole: Buffer | null;
+
+  constructor(opts: { utf8: boolean; crc32: boolean; headInto?: Buffer; whole?: Buffer }) {
     this.#utf8 = opts.utf8 ? new Utf8Check() : null;
     this.#withCrc = opts.crc32;
     this.#headInto = opts.headInto ?? null;
+    this.#whole = opts.whole ?? null;
   }
 
   update(chunk: Buffer): void {
     this.#hash.update(chunk);
     if (this.#withCrc) this.#crc = crc32(chunk, this.#crc);
     this.#size += chunk.length;
-    if (this.#headLength < HEAD_BYTES) {
+    if (this.#whole) this.#headLength = Math.min(this.#size, HEAD_BYTES);
+    else if (this.#headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.#headLength);
       if (this.#headInto) part.copy(this.#headInto, this.#headLength);
       else this.#head.push(Buffer.from(part));
@@ -56,11 +61,13 @@ export class ContentDigest {
       crc32: this.#crc,
       size: this.#size,
       // Usually one piece, copied from the first chunk: not copied again.
-      head: this.#headInto
-        ? this.#headInto.subarray(0, this.#headLength)
-        : this.#head.length === 1
-          ? this.#head[0]!
-          : Buffer.concat(this.#head),
+      head: this.#whole
+        ? this.#whole.subarray(0, this.#headLength)
+        : this.#headInto
+          ? this.#headInto.subarray(0, this.#headLength)
+          : this.#head.length === 1
+            ? this.#head[0]!
+            : Buffer.concat(this.#head),
       utf8: this.#utf8?.finish() ?? true,
     };
   }

@@ -53,6 +53,7 @@ interface RunOptions {
   limits?: Partial<UploadLimits>;
   timeoutMs?: number;
   signal?: AbortSignal;
+  stored?: IngestInput['stored'];
 }
 
 /** Runs ingest on a fresh workDir; returns that folder with the outcome. */
@@ -67,6 +68,7 @@ function start(
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     workDir,
     timeoutMs: opts.timeoutMs,
+    stored: opts.stored,
   };
   return { workDir, outcome: ingest(input, opts.signal) };
 }
@@ -295,6 +297,36 @@ describe('loose files', () => {
       'executable',
     );
     expect(err.message).toBe('不接受可执行文件、安装程序或服务器端脚本："logo.png"、"tool"、"notes.txt"');
+  });
+
+  it('names every executable a zip holds among pages, extracted or asked about in batches', async () => {
+    // Each entry's head is checked before the next entry's is read: a page after an executable
+    // is not taken for one, and an executable after pages is not missed.
+    const pe = Buffer.alloc(9000, 0x41);
+    pe.write('MZ', 0, 'latin1');
+    pe.writeUInt32LE(128, 0x3c);
+    pe.write('PE\0\0', 128, 'latin1');
+    const page = (i: number) => `<!doctype html><p>${'页面 '.repeat(3000 + i)}</p>`;
+    const zip = await zipOf({
+      'index.html': page(0),
+      'logo.png': pe,
+      'about.html': page(1),
+      'notes.txt': pe,
+      'last.html': page(2),
+    });
+    const message = '不接受可执行文件、安装程序或服务器端脚本："logo.png"、"notes.txt"';
+    expect((await refused([stage('site.zip', zip)], 'executable')).message).toBe(message);
+    const asked = await refused([stage('site.zip', zip)], 'executable', { stored: async () => [] });
+    expect(asked.message).toBe(message);
+    const clean = await zipOf({ 'index.html': page(0), 'about.html': page(1), 'last.html': page(2) });
+    for (const opts of [{}, { stored: async () => [] }]) {
+      const r = await run([stage('site.zip', clean)], opts);
+      expect(r.files.map((f) => [f.path, f.mimeType])).toEqual([
+        ['about.html', 'text/html; charset=utf-8'],
+        ['index.html', 'text/html; charset=utf-8'],
+        ['last.html', 'text/html; charset=utf-8'],
+      ]);
+    }
   });
 
   it('refuses content that contradicts the extension, and executables', async () => {

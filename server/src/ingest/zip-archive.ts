@@ -19,7 +19,7 @@ import {
 import iconv from 'iconv-lite';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
-import { ContentDigest, type ContentFacts, IO_CHUNK_BYTES } from './digest.js';
+import { ContentDigest, type ContentFacts, HEAD_BYTES, IO_CHUNK_BYTES } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
 import { displayName, extensionOfPath } from './names.js';
 import { type ListedEntry, type Plan, planUpload } from './plan.js';
@@ -273,6 +273,8 @@ class EntryReader {
   readonly #limits: IngestLimits;
   readonly #buffer = Buffer.allocUnsafe(IO_CHUNK_BYTES);
   readonly #inflater = new OneInflater();
+  /** The head of the entry last extracted (its facts' head is a view of it). */
+  readonly #head = Buffer.allocUnsafeSlow(HEAD_BYTES);
   #written = 0;
 
   constructor(archivePath: string, limits: IngestLimits) {
@@ -304,21 +306,25 @@ class EntryReader {
       data = this.#inflater.inflate(compressed, entry.uncompressedSize, true);
     }
     this.#count(data.length);
-    const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
+    const digest = new ContentDigest({ utf8: checkUtf8, crc32: true, whole: data });
     digest.update(data);
     const facts = digest.finish();
     if (facts.size !== entry.uncompressedSize) throw new Refusal('sizeMismatch');
     return { facts, data };
   }
 
-  /** One entry's bytes written to `dest` (`makeDir` makes its folder first), and their facts. */
+  /**
+   * One entry's bytes written to `dest` (`makeDir` makes its folder first), and their facts, whose
+   * head is valid until the next call.
+   */
   async extract(
     entry: Entry,
     dest: string,
     checkUtf8: boolean,
     makeDir: (dest: string) => void,
   ): Promise<ContentFacts> {
-    const digest = new ContentDigest({ utf8: checkUtf8, crc32: true });
+    // The head is checked as soon as this returns (extractZip's `accept`), before the next entry.
+    const digest = new ContentDigest({ utf8: checkUtf8, crc32: true, headInto: this.#head });
     // One read for the local header and, for a small entry, its data too.
     const head = this.#readLocal(entry);
     const start = this.#dataStart(entry, head);
