@@ -274,22 +274,27 @@ describe('the connection fast path', () => {
   });
 });
 
+/** `server` behind a fast path that answers every request it reads with "fast", listening. */
+async function answerFast(server: http.Server): Promise<{ path: SiteFastPath; port: number }> {
+  const answered: PreparedAnswer = {
+    status: 200,
+    headers: ['content-length', '4'],
+    body: Buffer.from('fast'),
+  };
+  const path = {
+    answer: () => answered,
+    onServed: undefined,
+    connections: { answered: 0, handedOff: 0 },
+  } as unknown as SiteFastPath;
+  serveFastConnections(server, () => path);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { path, port: (server.address() as AddressInfo).port };
+}
+
 describe('the connection fast path on a server with a smaller header limit', () => {
   it('leaves heads over half the limit to Node, which refuses them', async () => {
     const server = http.createServer({ maxHeaderSize: 2000 }, (_req, res) => res.end('node'));
-    const answered: PreparedAnswer = {
-      status: 200,
-      headers: ['content-length', '4'],
-      body: Buffer.from('fast'),
-    };
-    const path = {
-      answer: () => answered,
-      onServed: undefined,
-      connections: { answered: 0, handedOff: 0 },
-    } as unknown as SiteFastPath;
-    serveFastConnections(server, () => path);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as AddressInfo).port;
+    const { path, port } = await answerFast(server);
     try {
       const small = await Wire.connect(port);
       small.send(getRequest('/', { 'x-pad': 'a'.repeat(900) }));
@@ -332,19 +337,7 @@ describe('the connection fast path’s one read buffer', () => {
         });
       });
     });
-    const answered: PreparedAnswer = {
-      status: 200,
-      headers: ['content-length', '4'],
-      body: Buffer.from('fast'),
-    };
-    const path = {
-      answer: () => answered,
-      onServed: undefined,
-      connections: { answered: 0, handedOff: 0 },
-    } as unknown as SiteFastPath;
-    serveFastConnections(server, () => path);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as AddressInfo).port;
+    const { path, port } = await answerFast(server);
     try {
       // What follows the upgrade's head in the same packet is the handler's `head`.
       const first = randomBytes(300).toString('hex');
@@ -366,6 +359,7 @@ describe('the connection fast path’s one read buffer', () => {
       otherAnswered();
       await upgraded.closedByServer();
       expect(upgraded.rest().toString('latin1')).toBe(first + payload);
+      expect(path.connections).toEqual({ answered: 2, handedOff: 1 });
       other.close();
     } finally {
       server.closeAllConnections();
