@@ -31,7 +31,10 @@ export class ContentDigest {
   #size = 0;
   #utf8: Utf8Check | null;
 
-  /** The whole data, when it is in memory and kept: the head is a view of it, not a copy. */
+  /**
+   * The whole data, when it is in memory and kept (the one chunk given to `update`): the head is a
+   * view of it, not a copy.
+   */
   readonly #whole: Buffer | null;
 
   constructor(opts: { utf8: boolean; crc32: boolean; headInto?: Buffer; whole?: Buffer }) {
@@ -45,8 +48,7 @@ export class ContentDigest {
     this.#hash.update(chunk);
     if (this.#withCrc) this.#crc = crc32(chunk, this.#crc);
     this.#size += chunk.length;
-    if (this.#whole) this.#headLength = Math.min(this.#size, HEAD_BYTES);
-    else if (this.#headLength < HEAD_BYTES) {
+    if (!this.#whole && this.#headLength < HEAD_BYTES) {
       const part = chunk.subarray(0, HEAD_BYTES - this.#headLength);
       if (this.#headInto) part.copy(this.#headInto, this.#headLength);
       else this.#head.push(Buffer.from(part));
@@ -62,7 +64,7 @@ export class ContentDigest {
       size: this.#size,
       // Usually one piece, copied from the first chunk: not copied again.
       head: this.#whole
-        ? this.#whole.subarray(0, this.#headLength)
+        ? this.#whole.subarray(0, HEAD_BYTES)
         : this.#headInto
           ? this.#headInto.subarray(0, this.#headLength)
           : this.#head.length === 1

@@ -212,7 +212,7 @@ export class OneInflater {
 
   #zlib: (InflateRaw & ZlibInternals) | null = null;
   /** Output of entries written at once (the write path uses it before the next entry). */
-  readonly #out = Buffer.allocUnsafeSlow(IO_CHUNK_BYTES + 1);
+  #out: Buffer | null = null;
 
   /**
    * `compressed` inflated, never past `declared` bytes. `keep`: the bytes outlive the next call
@@ -220,9 +220,9 @@ export class OneInflater {
    * Throws 'sizeMismatch' for more than declared and 'corrupt' for damaged or cut data.
    */
   inflate(compressed: Buffer, declared: number, keep: boolean): Buffer {
-    if (!OneInflater.available) return inflateWhole(compressed, declared);
+    if (!OneInflater.available) return inflateAlone(compressed, declared);
     const space = declared + 1;
-    const out = keep || space > this.#out.length ? Buffer.allocUnsafe(space) : this.#out;
+    const out = keep || space > IO_CHUNK_BYTES + 1 ? Buffer.allocUnsafe(space) : this.#sharedOut();
     if (!this.#zlib) {
       this.#zlib = createInflateRaw() as InflateRaw & ZlibInternals;
       // Errors are read from the object as the write returns; the event comes after.
@@ -242,14 +242,20 @@ export class OneInflater {
     return out.subarray(0, produced);
   }
 
+  /** Made at the first entry that uses it (entries kept in memory never do). */
+  #sharedOut(): Buffer {
+    if (!this.#out) this.#out = Buffer.allocUnsafeSlow(IO_CHUNK_BYTES + 1);
+    return this.#out;
+  }
+
   close(): void {
     this.#zlib?.close();
     this.#zlib = null;
   }
 }
 
-/** `compressed` inflated in one call, never past `declared` bytes. */
-function inflateWhole(compressed: Buffer, declared: number): Buffer {
+/** `compressed` inflated in one call of its own, never past `declared` bytes. */
+function inflateAlone(compressed: Buffer, declared: number): Buffer {
   try {
     // More output than declared stops the inflation there: a bomb never gets its memory.
     return inflateRawSync(compressed, { maxOutputLength: Math.max(1, declared) });
