@@ -27,6 +27,23 @@ export async function untilStill(popup: Locator) {
   await expect.poll(() => popup.evaluate((el) => el.getAnimations({ subtree: true }).length)).toBe(0);
 }
 
+/**
+ * Holds every request to `url` at the browser's door until `release` is called, so what the page
+ * shows while it waits (an upload's progress) can be checked for as long as a loaded machine
+ * needs, then lets them through.
+ */
+export async function holdRequests(page: Page, url: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 export async function apiToken(
   request: APIRequestContext,
   username: string,

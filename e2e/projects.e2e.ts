@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ZipFile } from 'yazl';
-import { ADMIN, apiToken, createAccount, signIn } from './helpers';
+import { ADMIN, apiToken, createAccount, holdRequests, signIn } from './helpers';
 
 /** A small static site in a folder of its own, as a person would drag it from their desktop. */
 function siteFolder(): string {
@@ -52,14 +52,6 @@ async function dropFiles(page: Page, files: Array<{ name: string; base64: string
   }, files);
 }
 
-/** Holds the upload at the server's door a moment, so the progress can be seen. */
-async function slowUploads(page: Page) {
-  await page.route('**/api/projects/upload', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await route.continue();
-  });
-}
-
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 
 async function projectIdFromUrl(page: Page): Promise<number> {
@@ -97,11 +89,13 @@ test('a user uploads a folder and a zip, sees them everywhere, downloads, previe
   await page.getByLabel('项目描述').fill('用文件夹上传的静态站点');
   await expect(page.getByText('11/500')).toBeVisible();
 
-  await slowUploads(page);
+  // The upload waits at the server's door until its progress has been seen.
+  const release = await holdRequests(page, '**/api/projects/upload');
   await page.getByRole('button', { name: '上传', exact: true }).click();
   await expect(page.getByRole('button', { name: /上传中\.\.\./ })).toBeVisible();
   await expect(page.locator('form').getByRole('progressbar')).toBeVisible();
   await expect(page.getByText(/^\d+%$/)).toBeVisible();
+  release();
   await expect(page.getByText('文件上传成功！')).toBeVisible();
   await expect(page).toHaveURL(/\/projects$/);
   await expect(card(page, '我的作品集').getByText('待审核')).toBeVisible();

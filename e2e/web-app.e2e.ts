@@ -4,7 +4,7 @@
  * first-time visitor meets fit the screen and lead somewhere.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN, apiToken, createAccount, signIn } from './helpers';
+import { ADMIN, apiToken, createAccount, holdRequests, signIn } from './helpers';
 import { uploadSite } from './site-helpers';
 
 /** Content-Security-Policy violations the page reports, collected from the first script on. */
@@ -189,11 +189,8 @@ test('at 1440×900 the upload progress bar is in view while the upload runs', as
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/upload');
   await page.getByLabel('项目名称').fill('进度可见');
-  // A file large enough that the upload takes a moment, sent slowly.
-  await page.route('**/api/projects/upload', async (route) => {
-    await new Promise((r) => setTimeout(r, 1500));
-    await route.continue();
-  });
+  // The upload waits at the server's door until the bar has been seen in view.
+  const release = await holdRequests(page, '**/api/projects/upload');
   await page.getByTestId('file-input').setInputFiles({
     name: 'index.html',
     mimeType: 'text/html',
@@ -210,6 +207,8 @@ test('at 1440×900 the upload progress bar is in view while the upload runs', as
       }),
     )
     .toBe(true);
+  release();
+  await expect(page.getByText('文件上传成功！')).toBeVisible();
 });
 
 test('at 1440 px the admin’s user list shows 最近登录 and 创建时间 beside the pinned 操作 column, not under it', async ({

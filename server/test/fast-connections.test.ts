@@ -188,7 +188,8 @@ describe('the connection fast path', () => {
     const wire = await Wire.connect(port);
     const request = getRequest(`/sites/${id}/css/style.css`);
     wire.send(request.slice(0, 20));
-    await new Promise((r) => setTimeout(r, 50));
+    // The fast path reads the first piece, finds no whole head and hands the connection over.
+    await expect.poll(() => counts().handedOff).toBe(before.handedOff + 1);
     wire.send(request.slice(20));
     const answer = await wire.answer();
     expect([answer.status, answer.body.toString()]).toEqual([200, CSS]);
@@ -228,9 +229,9 @@ describe('the connection fast path', () => {
     wire.socket.pause();
     const n = 300;
     wire.send(getRequest(`/sites/${id}/img/big.png`).repeat(n));
-    await new Promise((r) => setTimeout(r, 300));
     // The first 512 KB answer filled the socket's buffer: the rest went to Node's server, whose
     // pipelining queue and back-pressure take it from there.
+    await expect.poll(() => counts().handedOff).toBe(before.handedOff + 1);
     expect(counts()).toEqual({ answered: before.answered + 1, handedOff: before.handedOff + 1 });
     wire.socket.resume();
     for (let i = 0; i < n; i++) {
@@ -242,6 +243,7 @@ describe('the connection fast path', () => {
   });
 
   it('answers every request of a client that half-closes while not reading, then closes', async () => {
+    const before = counts();
     const wire = await Wire.connect(port);
     wire.socket.pause();
     wire.send(
@@ -249,7 +251,9 @@ describe('the connection fast path', () => {
         getRequest(`/sites/${id}/css/style.css`, {}, 'HEAD'),
     );
     wire.socket.end();
-    await new Promise((r) => setTimeout(r, 300));
+    // The first answer fills the socket's buffer and Node's server takes the rest, the end of the
+    // client's side included, while the client still reads nothing.
+    await expect.poll(() => counts().handedOff).toBe(before.handedOff + 1);
     wire.socket.resume();
     for (let i = 0; i < 30; i++) expect((await wire.answer()).body.length).toBe(BIG_PNG.length);
     expect((await wire.answer('HEAD')).status).toBe(200);
@@ -401,8 +405,7 @@ describe('the connection fast path as the server closes or times out', () => {
     const wire = await Wire.connect(port);
     wire.socket.pause();
     wire.send(getRequest(`/sites/${id}/big.png`).repeat(50));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(t.fastPath!.connections.answered).toBeGreaterThan(0);
+    await expect.poll(() => t.fastPath!.connections.answered).toBeGreaterThan(0);
     // Answers are waiting to be read: the connection is not idle, and its client does not read.
     await t.close();
     wire.socket.resume();

@@ -16,6 +16,7 @@ import type { DB } from '../src/db/database.js';
 import { type JobRunner, leasedJobs, runHere } from '../src/jobs/job-runner.js';
 import { STALE_AFTER_MS, sweepLeftovers } from '../src/jobs/sweep.js';
 import * as deploymentFiles from '../src/repositories/deployment-files.js';
+import { BLOB_GATE_LOCK } from '../src/repositories/leases.js';
 import { BlobGate } from '../src/storage/blob-gate.js';
 import { createTestApp, SIMPLE_SITE, type TestApp, uploadProject, usingPostgres } from './helpers.js';
 
@@ -200,10 +201,18 @@ describe('blob leases', () => {
     const started = new Promise<void>((r) => {
       deleterStarted = r;
     });
+    // The lease's transaction asks for this schema's blob lock and waits for it (PostgreSQL's own
+    // view of its locks), unless nothing holds it back and the lease is written at once.
+    const leaseWaits = async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_locks
+        where locktype = 'advisory' and not granted and objid = ${BLOB_GATE_LOCK}
+          and classid = (hashtext(current_schema())::bigint & 4294967295)::oid`.execute(t.ctx.db);
+      return rows[0]!.n > 0;
+    };
     const deleter = t.ctx.cluster.leases.deletingBlobs(t.ctx.db, async () => {
       deleterStarted();
-      // Long enough for an unblocked insert to land first; under the lock it cannot.
-      await new Promise((r) => setTimeout(r, 300));
+      await expect.poll(async () => order.includes('lease written') || (await leaseWaits())).toBe(true);
       order.push('deleter done');
     });
     await started;

@@ -360,7 +360,8 @@ describe('projects', () => {
           `content-type: ${headers['content-type']}\r\ncontent-length: ${payload.length}\r\nconnection: close\r\n\r\n`,
       );
       socket.write(payload.subarray(0, half));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Admitted and staging: the first half holds the whole page and the start of notes.txt.
+      await expect.poll(() => listTree(stagingDir()).some((f) => f.endsWith('/in/1'))).toBe(true);
       await meanwhile();
       socket.write(payload.subarray(half));
       await ended;

@@ -13,7 +13,7 @@ import type { Dialect } from '../db/dialect.js';
 /** Hashes per statement: well under both engines' bound-parameter limits. */
 const CHUNK = 500;
 /** The second key of the advisory lock (the first is the schema's hash): "blob deletion". */
-const BLOB_GATE_LOCK = 7301;
+export const BLOB_GATE_LOCK = 7301;
 /** Heartbeat rows share job_leases with the jobs, under this prefix. */
 const INSTANCE = 'instance:';
 
