@@ -1,12 +1,13 @@
 /**
  * The extraction worker's entry point: the CPU-heavy part of an upload (unpacking, hashing,
  * content checks) runs here, off the server's main thread. run-worker.ts starts it, enforces the
- * time limit and kills it on abort. A 7-Zip job gets a worker of its own (workerData is the job);
- * a zip's job may go to a kept worker (workerData null), which takes jobs as
- * messages, one at a time.
+ * time limit and kills it on abort. A loose files' job gets a worker of its own (workerData is the
+ * job); an archive's job may go to a kept worker (workerData null), which takes jobs as messages,
+ * one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ArchiveFormat, ArchiveFormatReadBy, ArchiveReader } from '@sitehall/contracts';
+import { collectGarbage } from '../workers/collect-garbage.js';
 import type { CheckedFile } from './content.js';
 import { inspectFile } from './digest.js';
 import { type IngestLimits, Refusal, type RefusalData, RefusedNames } from './refusal.js';
@@ -76,13 +77,19 @@ async function runJob(job: IngestJob): Promise<CheckedFile[]> {
     );
   }
   const { extractWithSevenZip } = await import('./sevenzip-archive.js');
-  return extractWithSevenZip(
-    job.format as ArchiveFormatReadBy<'7z-wasm'>,
-    job.archivePath,
-    job.outDir,
-    job.limits,
-    job.sevenZipCode,
-  );
+  try {
+    return await extractWithSevenZip(
+      job.format as ArchiveFormatReadBy<'7z-wasm'>,
+      job.archivePath,
+      job.outDir,
+      job.limits,
+      job.sevenZipCode,
+    );
+  } finally {
+    // 7-Zip's instances and their WebAssembly memory are garbage now: collected before the worker
+    // answers and waits for its next job (workers/collect-garbage.ts).
+    collectGarbage();
+  }
 }
 
 function reply(message: WorkerReply): void {
@@ -127,8 +134,8 @@ function run(job: IngestJob): Promise<void> {
   );
 }
 
-// A job given at start (7-Zip's, which never asks) ends with the worker; a kept worker takes jobs,
-// and its zips' answers, as messages.
+// A job given at start (loose files') ends with the worker; a kept worker takes jobs, and its
+// zips' answers, as messages.
 if (parentPort) {
   if (workerData) void run(workerData as IngestJob);
   else parentPort.on('message', onMessage);

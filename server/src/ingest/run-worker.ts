@@ -4,12 +4,13 @@
  * up knowing nothing is still writing. At most one job per CPU runs at once, shared fairly between
  * accounts; the rest queue.
  *
- * A zip's job runs in a kept worker: one that answered its last job (files or a
- * refusal) waits, unreferenced, for the next for a while, as the content check's workers do. A
+ * An archive's job (zip, 7z, RAR) runs in a kept worker: one that answered its last job (files or
+ * a refusal) waits, unreferenced, for the next for a while, as the content check's workers do. A
  * worker's start was 100-250 ms of CPU, more than the rest of a replayed 24 MB library upload's
- * ingest (docs/benchmarks.md "Large bundles"). 7-Zip's jobs (WebAssembly, its memory grown to the
- * archive's needs) keep a worker of their own, ended after the job; a kept worker that fails or
- * runs out of time is ended too, never reused.
+ * ingest (docs/benchmarks.md "Large bundles"), and a new worker optimises 7-Zip's JavaScript
+ * around the WebAssembly again, ≈0.4 s of a 5,000-file 7z ("A 7-Zip worker kept"); a 7-Zip job
+ * leaves its memory collected (extract-worker.ts). Loose files keep a worker of their own, ended
+ * after the job; a kept worker that fails or runs out of time is ended too, never reused.
  */
 import type { Worker } from 'node:worker_threads';
 import { heavyJobSlots, type SlotOwner, uploadWorkSlots } from '../domain/fair-slots.js';
@@ -39,8 +40,8 @@ function startWorker(job: IngestJob | null): Worker {
 /** Shared fairly between accounts, with the content check (domain/fair-slots.ts). */
 const slots = uploadWorkSlots;
 
-/** Jobs a kept worker may run: zips (yauzl, JavaScript), never 7-Zip's WebAssembly. */
-const keptKind = (job: IngestJob) => job.kind === 'archive' && job.reader === 'yauzl';
+/** Jobs a kept worker may run: archives (zips, and 7z and RAR through 7-Zip's WebAssembly). */
+const keptKind = (job: IngestJob) => job.kind === 'archive';
 /** Kept workers: one parked per slot at most, each waiting 30 s and running 200 jobs at most. */
 const kept = new KeptWorkers({
   start: () => startWorker(null),

@@ -135,8 +135,16 @@ async function runSevenZip(
   const instantiationFailed = new Promise<never>((_, reject) => {
     failed = reject;
   });
+  // Instantiated at once, not with WebAssembly.instantiate: V8 kept the instance an asynchronous
+  // instantiation made reachable after the job, and with it 7-Zip's memory (40 MB for a 32 MB
+  // dictionary), in a worker that takes the next job (run-worker.ts; docs/benchmarks.md "A 7-Zip
+  // worker kept").
   const instantiateWasm: InstantiateWasm = (imports, done) => {
-    wasm.instantiate(code, imports).then((instance) => done(instance, code), failed);
+    try {
+      done(new wasm.Instance(code, imports), code);
+    } catch (err) {
+      failed(err);
+    }
     return {};
   };
   const sevenZip: SevenZipModule = await Promise.race([

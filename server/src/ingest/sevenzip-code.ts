@@ -15,7 +15,7 @@ import path from 'node:path';
  */
 interface WasmApi {
   compile(bytes: Uint8Array): Promise<WasmModule>;
-  instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
+  Instance: new (module: WasmModule, imports: object) => WasmInstance;
 }
 /** A compiled WebAssembly.Module (it may be posted to a worker). */
 export type WasmModule = { readonly wasmModule: unique symbol };
