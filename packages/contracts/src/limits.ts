@@ -148,7 +148,6 @@ export const CONTENT_CHECK_BYTES = 1024;
  * version larger than this shows sizes only, so no request reads or sends megabytes.
  */
 export const FILE_DIFF_MAX_BYTES = 512 * 1024;
-export const REQUEST_TIMEOUT_MS = 10_000;
 export const COPY_FEEDBACK_MS = 3_000;
 
 /** Sizes in B, KB, MB, GB with base 1024 (docs/product.md §9). */

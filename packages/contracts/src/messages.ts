@@ -10,6 +10,14 @@ import { renderMessages } from './messages/render.js';
 import { reviewMessages } from './messages/review.js';
 
 /**
+ * The groups on their own, for the web app's first screens: a module that names `messages` takes
+ * every group into its chunk (the review's alone is 7 KB), so the code every page loads (the API
+ * client, the session, the error and connection notices) imports only the groups it says
+ * (docs/benchmarks.md "Web app load").
+ */
+export { authMessages, commonMessages };
+
+/**
  * Every Chinese user-facing message, shared by server and web app so both say the same words.
  * Placeholders look like {name}; fill them with `format`.
  */

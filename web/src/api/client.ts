@@ -5,15 +5,14 @@
 import {
   type ApiFailure,
   type ApiSuccess,
+  commonMessages,
   type EndpointBody,
   type EndpointData,
   type EndpointKey,
   type EndpointQuery,
   endpointPath,
   endpoints,
-  messages,
   type PathParams,
-  REQUEST_TIMEOUT_MS,
 } from '@sitehall/contracts';
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
 import { clearSession, storedToken } from '../lib/session';
@@ -44,6 +43,9 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/** How long a request may wait for its answer before 请求超时 (the web app's own; the CLI's is longer). */
+const REQUEST_TIMEOUT_MS = 10_000;
 
 export const apiClient = axios.create({
   baseURL: '/api',
@@ -109,7 +111,7 @@ export function toApiError(error: unknown): ApiError {
     const data = error.response?.data;
     const serverMessage = serverMessageOf(data);
     const timedOut = !error.response && error.code === AxiosError.ECONNABORTED;
-    const fallback = timedOut ? messages.common.timeout : messages.common.network;
+    const fallback = timedOut ? commonMessages.timeout : commonMessages.network;
     return new ApiError(
       serverMessage ?? fallback,
       status,
@@ -118,7 +120,7 @@ export function toApiError(error: unknown): ApiError {
       retryAfterOf(error.response?.headers?.['retry-after']),
     );
   }
-  return new ApiError(messages.common.network, 0, null);
+  return new ApiError(commonMessages.network, 0, null);
 }
 
 apiClient.interceptors.response.use(

@@ -4,7 +4,7 @@
  * Plain markup, no antd: it shows when the code of antd itself may be what failed to load.
  */
 import { CheckCircleFilled, DisconnectOutlined, LoadingOutlined } from '@ant-design/icons';
-import { messages } from '@sitehall/contracts';
+import { commonMessages } from '@sitehall/contracts';
 import { useSyncExternalStore } from 'react';
 import { connectionState, retryConnectionNow, subscribeConnection } from '../lib/connection';
 
@@ -15,7 +15,7 @@ export function ConnectionNotice() {
     return (
       <div className="connection-notice connection-notice--back" role="status">
         <CheckCircleFilled aria-hidden className="connection-notice__icon" />
-        <span className="connection-notice__title">{messages.common.connectionBack}</span>
+        <span className="connection-notice__title">{commonMessages.connectionBack}</span>
       </div>
     );
   }
@@ -23,9 +23,9 @@ export function ConnectionNotice() {
     <div className="connection-notice" role="alert">
       <DisconnectOutlined aria-hidden className="connection-notice__icon" />
       <div className="connection-notice__body">
-        <div className="connection-notice__title">{messages.common.connectionLost}</div>
+        <div className="connection-notice__title">{commonMessages.connectionLost}</div>
         <div className="connection-notice__text">
-          <LoadingOutlined aria-hidden /> {messages.common.connectionRetrying}
+          <LoadingOutlined aria-hidden /> {commonMessages.connectionRetrying}
         </div>
       </div>
       <button
@@ -33,7 +33,7 @@ export function ConnectionNotice() {
         className="sh-btn sh-btn--default connection-notice__retry"
         onClick={retryConnectionNow}
       >
-        {messages.common.connectionRetryNow}
+        {commonMessages.connectionRetryNow}
       </button>
     </div>
   );

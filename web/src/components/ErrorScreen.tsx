@@ -3,7 +3,7 @@
  * outermost error boundary, outside the router.
  */
 import { CloseCircleFilled, ReloadOutlined, RollbackOutlined } from '@ant-design/icons';
-import { messages } from '@sitehall/contracts';
+import { commonMessages } from '@sitehall/contracts';
 import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { useRouteError } from 'react-router-dom';
 import { reportNoAnswer, whenConnected } from '../lib/connection';
@@ -23,8 +23,8 @@ export function ErrorScreen() {
   return (
     <div className="error-screen" role="alert">
       <CloseCircleFilled className="error-screen__icon" aria-hidden />
-      <h1 className="error-screen__title">{messages.common.genericErrorTitle}</h1>
-      <p className="error-screen__text">{messages.common.genericErrorText}</p>
+      <h1 className="error-screen__title">{commonMessages.genericErrorTitle}</h1>
+      <p className="error-screen__text">{commonMessages.genericErrorText}</p>
       <div className="error-screen__actions">
         <button type="button" className="sh-btn sh-btn--primary" onClick={() => void reloadWhenReachable()}>
           <ReloadOutlined aria-hidden />

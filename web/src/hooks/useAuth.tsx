@@ -2,7 +2,7 @@
  * Who is signed in (docs/product.md §4 "Auth state"): loading at first, then the stored token and user are read;
  * login, logout and refresh keep the browser's copy and this state in step.
  */
-import { messages, type UserDto } from '@sitehall/contracts';
+import { authMessages, commonMessages, type UserDto } from '@sitehall/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
@@ -126,8 +126,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           };
           navigate('/login', { replace: true, state, flushSync: true });
         }
-        const told = reason && reason !== messages.common.sessionExpired ? reason : null;
-        signedOut(reason ?? messages.common.sessionExpired, told);
+        const told = reason && reason !== commonMessages.sessionExpired ? reason : null;
+        signedOut(reason ?? commonMessages.sessionExpired, told);
       }),
     [navigate, signedOut],
   );
@@ -148,7 +148,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // /login, which tells the server's reason when it was more than an expiry (账号已被停用).
     if (profile.error && toApiError(profile.error).status === 401) {
       const reason = toApiError(profile.error).serverMessage;
-      const told = reason && reason !== messages.common.sessionExpired ? reason : null;
+      const told = reason && reason !== commonMessages.sessionExpired ? reason : null;
       signedOut(told, told);
     }
   }, [profile.error, signedOut]);
@@ -171,7 +171,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return data.user;
       } catch (error) {
         const apiError = toApiError(error);
-        setState((prev) => ({ ...prev, error: apiError.serverMessage ?? messages.auth.loginFailed }));
+        setState((prev) => ({ ...prev, error: apiError.serverMessage ?? authMessages.loginFailed }));
         throw apiError;
       }
     },
