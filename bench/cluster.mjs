@@ -129,7 +129,7 @@ const staticNginx = await startNginx({
 stops.push(staticNginx.stop);
 
 const measure = (url, seconds = DURATION) =>
-  wrk(url, { seconds, connections: CONNECTIONS, headers: [`Host: ${SITES_HOST}`] });
+  wrk(url, { seconds, connections: CONNECTIONS, headers: [`Host: ${SITES_HOST}`], only2xx: true });
 
 const targets = [
   { label: 'nginx → 2 instances (TLS)', url: `https://127.0.0.1:${proxyPort}${URL_PATH}` },

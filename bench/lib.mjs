@@ -193,7 +193,7 @@ export const png = (size) => Buffer.concat([PNG_HEAD, randomBytes(size - PNG_HEA
 export function wrk(url, { seconds, connections, headers = [], only2xx = false }) {
   const h = headers.flatMap((line) => ['-H', line]);
   if (only2xx) {
-    const code = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', ...h, url], {
+    const code = spawnSync('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', ...h, url], {
       encoding: 'utf8',
     }).stdout;
     if (!code.startsWith('2')) throw new Error(`${url}: answers ${code}, not a file`);
