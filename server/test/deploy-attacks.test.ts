@@ -18,13 +18,23 @@ import {
   messages,
   OPEN_DEPLOYS_MAX,
 } from '@sitehall/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../src/domain/actor.js';
 import { Invalid, TooLarge } from '../src/domain/errors.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import { createDeploysRepository } from '../src/repositories/deploys.js';
+import { createProjectsRepository } from '../src/repositories/projects.js';
 import { createDeployService } from '../src/services/deploys.js';
-import { createTestApp, expectFailure, listTree, type TestApp, uploadProject } from './helpers.js';
+import {
+  createTestApp,
+  expectFailure,
+  listTree,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+  usingPostgres,
+} from './helpers.js';
 
 const m = messages.deploy;
 const MB = 1024 * 1024;
@@ -434,4 +444,84 @@ describe('file PUTs and the per-address rate limit', () => {
       await small.close();
     }
   });
+});
+
+describe('row locks of a deploy start', () => {
+  // Seen in bench:chaos (2026-11-30): a start held its account's row FOR UPDATE and, inserting the
+  // deploy, waited for the project's row (the foreign key's FOR KEY SHARE) that a decision on the
+  // project held; the decision then wrote the owner a notification (FOR KEY SHARE on the user's
+  // row) and waited for the start: PostgreSQL ended one with "deadlock detected", a 500.
+  it.skipIf(!usingPostgres)(
+    'and a decision on the project writing its owner a notice both go through',
+    async () => {
+      const owner = await t.createUser();
+      const project = (await uploadProject(t, owner.token, { files: SIMPLE_SITE })).json().data.project as {
+        id: number;
+        name: string;
+      };
+      const db = t.ctx.db;
+      const projects = createProjectsRepository('postgres');
+      let decided!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        decided = resolve;
+      });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const decision = db.transaction().execute(async (trx) => {
+        expect(await projects.byIdForChange(trx, project.id)).toBeDefined();
+        decided();
+        await released;
+        await trx
+          .insertInto('notifications')
+          .values({
+            user_id: owner.id,
+            kind: 'approved',
+            project_id: project.id,
+            project_name: project.name,
+            version: 1,
+            reason: null,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+      });
+      await holding;
+      const at = new Date().toISOString();
+      const started = createDeploysRepository('postgres').insertWithinCap(
+        db,
+        {
+          id: randomBytes(18).toString('base64url'),
+          user_id: owner.id,
+          project_id: project.id,
+          project_name: null,
+          description: null,
+          site_name: null,
+          manifest: '{}',
+          received_bytes: 0,
+          created_at: at,
+          expires_at: new Date(Date.parse(at) + 60_000).toISOString(),
+        },
+        5,
+      );
+      // The start has gone as far as it can while the decision holds the project's row: done, or
+      // waiting for a lock (PostgreSQL's view of its locks; it waited, holding the user's row).
+      let settled = false;
+      const done = () => {
+        settled = true;
+      };
+      started.then(done, done);
+      const waiting = async () => {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from pg_locks
+          where not granted and locktype in ('tuple', 'transactionid')`.execute(db);
+        return rows[0]!.n > 0;
+      };
+      await expect.poll(async () => settled || (await waiting())).toBe(true);
+      release();
+      const [decisionOutcome, startOutcome] = await Promise.allSettled([decision, started]);
+      expect(decisionOutcome).toEqual({ status: 'fulfilled', value: undefined });
+      expect(startOutcome).toEqual({ status: 'fulfilled', value: null });
+    },
+  );
 });

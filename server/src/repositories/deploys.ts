@@ -60,8 +60,10 @@ export function createDeploysRepository(dialect: MigrationDialect) {
     /**
      * Inserts the deploy unless its starter already has `max` open (then answers how many, and
      * when the first ends). Counted and inserted in one transaction holding the starter's user row,
-     * so parallel starts can't all see room: PostgreSQL locks the row (FOR UPDATE); SQLite's write
-     * transactions already run one at a time (BEGIN IMMEDIATE).
+     * so parallel starts can't all see room: PostgreSQL locks the row (FOR NO KEY UPDATE: starts
+     * wait for each other, while rows that only refer to the user, a notice for them, do not wait,
+     * which made a deadlock with a decision on the project: docs/decisions/instances.md "Row
+     * locks"); SQLite's write transactions already run one at a time (BEGIN IMMEDIATE).
      */
     async insertWithinCap(
       db: DB,
@@ -70,7 +72,7 @@ export function createDeploysRepository(dialect: MigrationDialect) {
     ): Promise<{ n: number; firstExpiry: string | null } | null> {
       return db.transaction().execute(async (trx) => {
         let starter = trx.selectFrom('users').select('id').where('id', '=', d.user_id);
-        if (dialect === 'postgres') starter = starter.forUpdate();
+        if (dialect === 'postgres') starter = starter.forNoKeyUpdate();
         await starter.execute();
         const open = await openOf(trx, d.user_id, d.created_at);
         if (open.n >= max) return open;

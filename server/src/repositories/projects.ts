@@ -105,11 +105,12 @@ export function createProjectsRepository(dialect: Dialect) {
 
     /**
      * Whether the project still exists, read inside `trx` before adding a version to it: on
-     * PostgreSQL its row is locked until the commit, so a delete waits for the upload.
+     * PostgreSQL its row is locked until the commit (FOR NO KEY UPDATE), so a delete waits for the
+     * upload; rows that only refer to the project do not (docs/decisions/instances.md "Row locks").
      */
     async existsForUpload(trx: DB, id: number): Promise<boolean> {
       let q = trx.selectFrom('projects').select('id').where('id', '=', id);
-      if (dialect === 'postgres') q = q.forUpdate();
+      if (dialect === 'postgres') q = q.forNoKeyUpdate();
       return (await q.executeTakeFirst()) !== undefined;
     },
 
@@ -119,13 +120,14 @@ export function createProjectsRepository(dialect: Dialect) {
 
     /**
      * The project, read inside `trx` to decide a change of its state: on PostgreSQL its row is
-     * locked until the commit, so a second decision (or a delete) waits and then sees the first's
-     * result instead of passing the same check. SQLite's transactions begin IMMEDIATE: one
+     * locked until the commit (FOR NO KEY UPDATE), so a second decision (or a delete) waits and then
+     * sees the first's result instead of passing the same check; a row that only refers to the
+     * project (a deploy, a notice) is written meanwhile (docs/decisions/instances.md "Row locks"). SQLite's transactions begin IMMEDIATE: one
      * runs at a time.
      */
     byIdForChange(trx: DB, id: number): Promise<ProjectWithOwner | undefined> {
       const q = withOwner(trx).where('projects.id', '=', id);
-      return (dialect === 'postgres' ? q.forUpdate('projects') : q).executeTakeFirst();
+      return (dialect === 'postgres' ? q.forNoKeyUpdate('projects') : q).executeTakeFirst();
     },
 
     async listByOwner(db: DB, ownerId: number, filter: OwnerFilter, page: number, pageSize: number) {

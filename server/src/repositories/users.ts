@@ -37,7 +37,7 @@ export function createUsersRepository(dialect: Dialect) {
       .where('role', '=', 'admin')
       .where('disabled', '=', 0)
       .orderBy('id');
-    if (dialect === 'postgres') admins = admins.forUpdate();
+    if (dialect === 'postgres') admins = admins.forNoKeyUpdate();
     const others = (await admins.execute()).filter((r) => r.id !== id).length;
     const user = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     return { user, othersExist: others > 0 };
