@@ -75,7 +75,8 @@ const CONNECTION_MESSAGES = [
  * What kind of failure an error from pg is: `connection` (the server can't be reached or dropped
  * the connection: network errors, SQLSTATE class 08, 57P01-57P03 shutdowns, pg's own timeouts),
  * `busy` (it answered but can't take the work now: a statement cancelled by its timeout,
- * too many connections), or null for everything else (constraint violations and the like).
+ * too many connections, a transaction ended to break a deadlock or a serialization conflict: 503,
+ * to be tried again, not a 500), or null for everything else (constraint violations and the like).
  */
 export function databaseFailureKind(err: unknown): 'connection' | 'busy' | null {
   if (err instanceof DatabaseUnavailable) return err.reason === 'busy' ? 'busy' : 'connection';
@@ -85,7 +86,7 @@ export function databaseFailureKind(err: unknown): 'connection' | 'busy' | null 
     if (NETWORK_CODES.has(code)) return 'connection';
     if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')
       return 'connection';
-    if (code === '57014' || code === '53300') return 'busy';
+    if (code === '57014' || code === '53300' || code === '40P01' || code === '40001') return 'busy';
   }
   if (CONNECTION_MESSAGES.some((m) => err.message.includes(m))) return 'connection';
   return null;
