@@ -122,8 +122,8 @@ export function createProjectsRepository(dialect: Dialect) {
      * The project, read inside `trx` to decide a change of its state: on PostgreSQL its row is
      * locked until the commit (FOR NO KEY UPDATE), so a second decision (or a delete) waits and then
      * sees the first's result instead of passing the same check; a row that only refers to the
-     * project (a deploy, a notice) is written meanwhile (docs/decisions/instances.md "Row locks"). SQLite's transactions begin IMMEDIATE: one
-     * runs at a time.
+     * project (a deploy, a notice) is written meanwhile (docs/decisions/instances.md "Row locks").
+     * SQLite's transactions begin IMMEDIATE: one runs at a time.
      */
     byIdForChange(trx: DB, id: number): Promise<ProjectWithOwner | undefined> {
       const q = withOwner(trx).where('projects.id', '=', id);
