@@ -469,8 +469,11 @@ describe('row locks of a deploy start', () => {
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
+      let decisionPid = 0;
       const decision = db.transaction().execute(async (trx) => {
         expect(await projects.byIdForChange(trx, project.id)).toBeDefined();
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        decisionPid = rows[0]!.pid;
         decided();
         await released;
         await trx
@@ -505,7 +508,8 @@ describe('row locks of a deploy start', () => {
         5,
       );
       // The start has gone as far as it can while the decision holds the project's row: done, or
-      // waiting for a lock (PostgreSQL's view of its locks; it waited, holding the user's row).
+      // waiting for a lock the decision holds (PostgreSQL's view of who blocks whom: only this
+      // test's start can wait on this test's decision, whatever other tests run beside it).
       let settled = false;
       const done = () => {
         settled = true;
@@ -513,8 +517,8 @@ describe('row locks of a deploy start', () => {
       started.then(done, done);
       const waiting = async () => {
         const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n from pg_locks
-          where not granted and locktype in ('tuple', 'transactionid')`.execute(db);
+          select count(*)::int as n from pg_stat_activity
+          where ${decisionPid}::int = any(pg_blocking_pids(pid))`.execute(db);
         return rows[0]!.n > 0;
       };
       await expect.poll(async () => settled || (await waiting())).toBe(true);
