@@ -11,6 +11,8 @@ const pgError = (code: string, message = 'from PostgreSQL') => Object.assign(new
 describe('databaseFailureKind', () => {
   it.each([
     ['ECONNREFUSED', 'connection'],
+    // The host's name not found for good, as a lookup that can only fail again says.
+    ['EAI_FAIL', 'connection'],
     ['08006', 'connection'],
     ['57P01', 'connection'],
     ['57014', 'busy'],

@@ -19,7 +19,7 @@
  */
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { askWithin, type OutageEvent, OutageWatch } from '../domain/outage-watch.js';
+import { askWithin, NETWORK_ERROR_CODES, type OutageEvent, OutageWatch } from '../domain/outage-watch.js';
 
 export interface PostgresTimeouts {
   /** Longest a new connection may take to open (also the probe's bound). */
@@ -50,17 +50,6 @@ export class DatabaseUnavailable extends Error {
   }
 }
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
 /** Messages pg and pg-pool give lost, timed-out or unusable connections (they carry no code). */
 const CONNECTION_MESSAGES = [
   'Connection terminated',
@@ -83,7 +72,7 @@ export function databaseFailureKind(err: unknown): 'connection' | 'busy' | null 
   if (!(err instanceof Error)) return null;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code)) return 'connection';
+    if (NETWORK_ERROR_CODES.has(code)) return 'connection';
     if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03')
       return 'connection';
     if (code === '57014' || code === '53300' || code === '40P01' || code === '40001') return 'busy';

@@ -25,6 +25,23 @@
  * look like an outage, how its calls are cut, and the two choices of `OutageWatchOptions`.
  */
 
+/**
+ * The socket and name-lookup errors (Node's `code`) of a dependency that can't be reached: an
+ * outage's sign for either dependency, beside what each one's client says of its own.
+ */
+export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+]);
+
 /** A call unanswered this long makes the watch ask whether the dependency is there. */
 export const PROBE_AFTER_MS = 300;
 /** Between two questions while calls keep waiting. */

@@ -19,7 +19,7 @@
  */
 import { messages } from '@sitehall/contracts';
 import { ServiceUnavailable } from '../domain/errors.js';
-import { askWithin, OutageWatch, Unanswered } from '../domain/outage-watch.js';
+import { askWithin, NETWORK_ERROR_CODES, OutageWatch, Unanswered } from '../domain/outage-watch.js';
 import type { StoreEvent } from './blob-store.js';
 
 /** The blob store can't be reached now: 503, try again later. */
@@ -31,18 +31,6 @@ export class StorageUnavailable extends ServiceUnavailable {
   }
 }
 
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-]);
 
 /**
  * Whether an error from the SDK means the store could not be reached or could not serve: a
@@ -52,7 +40,7 @@ export function isStoreOutage(err: unknown): boolean {
   if (err instanceof StorageUnavailable) return true;
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+  if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
   if (err.name === 'TimeoutError') return true;
   const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   if (typeof status === 'number' && status >= 500) return true;
