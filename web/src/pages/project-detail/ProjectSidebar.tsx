@@ -10,8 +10,9 @@ import { messages, type ProjectDto } from '@sitehall/contracts';
 import { App, Button, Card, Descriptions, Statistic } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
-import { useDeleteProject, useDownloadProject } from '../../api/projects';
+import { useDownloadProject } from '../../api/projects';
 import { PreviewPanel } from '../../components/PreviewPanel';
+import { useConfirmDeleteProject } from '../../hooks/useConfirmDeleteProject';
 import { useSiteAddress } from '../../hooks/useSiteAddress';
 import { formatDateTime } from '../../lib/format';
 
@@ -22,10 +23,9 @@ interface ActionsCardProps {
 }
 
 export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps) {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const navigate = useNavigate();
   const download = useDownloadProject();
-  const remove = useDeleteProject();
   const siteAddress = useSiteAddress();
 
   const startDownload = async () => {
@@ -36,23 +36,10 @@ export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps)
     }
   };
 
-  const confirmDelete = () =>
-    modal.confirm({
-      title: `删除项目「${project.name}」`,
-      content: messages.project.deleteConfirm,
-      okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          await remove.mutateAsync(project.id);
-          message.success(messages.project.deleted);
-          navigate('/projects', { replace: true });
-        } catch {
-          message.error(messages.project.deleteFailedDetail);
-        }
-      },
-    });
+  const { confirmDelete, deleting } = useConfirmDeleteProject({
+    failure: () => messages.project.deleteFailedDetail,
+    onDeleted: () => navigate('/projects', { replace: true }),
+  });
 
   return (
     <Card title="快捷操作" className="detail-card">
@@ -89,8 +76,8 @@ export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps)
           block
           danger
           icon={<DeleteOutlined aria-hidden />}
-          loading={remove.isPending}
-          onClick={confirmDelete}
+          loading={deleting}
+          onClick={() => confirmDelete(project)}
         >
           删除项目
         </Button>

@@ -1,39 +1,23 @@
 import { DeleteOutlined, FileTextOutlined, StarFilled } from '@ant-design/icons';
 import { format, messages, type ProjectDto } from '@sitehall/contracts';
-import { App, Button, Card, Tag, Typography } from 'antd';
+import { Button, Card, Tag, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
-import { useDeleteProject } from '../../api/projects';
 import { FileSize } from '../../components/FileSize';
 import { LinkButton } from '../../components/LinkButton';
 import { PreviewPanel } from '../../components/PreviewPanel';
 import { ProjectPicture } from '../../components/ProjectPicture';
 import { StatusTag } from '../../components/StatusTag';
+import { useConfirmDeleteProject } from '../../hooks/useConfirmDeleteProject';
 import { formatDateTime } from '../../lib/format';
 import { liveVersionNote } from '../../lib/project-status';
 
 /** One project in my projects: facts, how to see it, and what can be done with it. */
 export function ProjectCard({ project }: { project: ProjectDto }) {
-  const { message, modal } = App.useApp();
-  const remove = useDeleteProject();
   const note = liveVersionNote(project);
-
-  const confirmDelete = () =>
-    modal.confirm({
-      title: `删除项目「${project.name}」`,
-      content: messages.project.deleteConfirm,
-      okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          await remove.mutateAsync(project.id);
-          message.success(messages.project.deleted);
-        } catch (error) {
-          message.error(format(messages.project.deleteFailedList, { message: errorMessage(error) }));
-        }
-      },
-    });
+  const { confirmDelete, deleting } = useConfirmDeleteProject({
+    failure: (error) => format(messages.project.deleteFailedList, { message: errorMessage(error) }),
+  });
 
   return (
     <Card className="project-card" aria-label={project.name} role="article">
@@ -90,8 +74,8 @@ export function ProjectCard({ project }: { project: ProjectDto }) {
         <Button
           danger
           icon={<DeleteOutlined aria-hidden />}
-          loading={remove.isPending}
-          onClick={confirmDelete}
+          loading={deleting}
+          onClick={() => confirmDelete(project)}
         >
           删除
         </Button>
