@@ -504,6 +504,30 @@ describe('review detail page', () => {
     expect(api.calls('POST /admin/projects/7/review')[0]?.body).toEqual({ action: 'approve' });
   });
 
+  it('decides once on a double-click of 提交审核: no refusal after the success', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let decided = false;
+    const { api, user } = await openDetail({
+      'POST /admin/projects/7/review': async () => {
+        await answered;
+        if (decided) return fail(409, '当前状态（已通过）不能执行此操作（通过）');
+        decided = true;
+        return ok({ project: makeDetail().project }, '项目已通过');
+      },
+    });
+    await screen.findByRole('button', { name: '提交审核' });
+    await choose(user, '通过');
+    await user.dblClick(screen.getByRole('button', { name: '提交审核' }));
+    await waitFor(() => expect(api.calls('POST /admin/projects/7/review').length).toBeGreaterThan(0));
+    answer();
+    expect(await screen.findByText('审核完成')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/7/review')).toHaveLength(1);
+    expect(screen.queryByText(/提交审核失败/)).not.toBeInTheDocument();
+  });
+
   it('reports a refused decision as 提交审核失败 with the server’s reason', async () => {
     const { user } = await openDetail({
       'POST /admin/projects/7/review': fail(409, '当前状态（已通过）不能执行此操作（通过）'),

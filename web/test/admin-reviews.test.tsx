@@ -150,6 +150,25 @@ describe('admin review list', () => {
     expect(buttons('拒绝项目')).toEqual([]);
   });
 
+  it('decides once on a double-click: one request, one message', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const { api, user } = await openReviews({
+      'POST /admin/projects/1/review': async () => {
+        await answered;
+        return ok({ project: rows[0] }, '项目已通过');
+      },
+    });
+    await user.dblClick(within(rowOf('待审项目')).getByRole('button', { name: '通过 待审项目' }));
+    await waitFor(() => expect(api.calls('POST /admin/projects/1/review').length).toBeGreaterThan(0));
+    answer();
+    expect(await screen.findByText('项目已通过')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/1/review')).toHaveLength(1);
+    expect(screen.queryByText(/操作失败/)).not.toBeInTheDocument();
+  });
+
   it('features a live project only after saying what that means', async () => {
     const { api, user } = await openReviews({
       'POST /admin/projects/2/review': ok({ project: rows[1] }, '项目已设为精选'),

@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { messages } from '@sitehall/contracts';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fail, fakeApi, ok } from './fake-api';
 import { makeUser, signIn } from './fixtures';
@@ -22,5 +23,35 @@ describe('profile: changing the password', () => {
       current_password: 'the-current-one',
       new_password: 'alice2024',
     });
+  });
+
+  it('changes it once on a double-click: no refusal after the success', async () => {
+    const user = makeUser({ username: 'alice' });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let changed = false;
+    const api = fakeApi({
+      'GET /auth/profile': ok({ user }),
+      // As the server would: the old password no longer matches once it has been changed.
+      'PUT /auth/profile': async () => {
+        await answered;
+        if (changed) return fail(400, '当前密码错误', { current_password: '当前密码错误' });
+        changed = true;
+        return ok({ user });
+      },
+    });
+    signIn(user);
+    const app = renderApp('/profile');
+    await app.user.type(await screen.findByLabelText('当前密码'), 'the-current-one');
+    await app.user.type(screen.getByLabelText('新密码'), 'A-much-better-one-2026');
+    await app.user.type(screen.getByLabelText('确认新密码'), 'A-much-better-one-2026');
+    await app.user.dblClick(screen.getByRole('button', { name: '修改密码' }));
+    await waitFor(() => expect(api.calls('PUT /auth/profile').length).toBeGreaterThan(0));
+    answer();
+    expect(await screen.findByText(messages.auth.passwordChanged)).toBeInTheDocument();
+    expect(api.calls('PUT /auth/profile')).toHaveLength(1);
+    expect(screen.queryByText('当前密码错误')).not.toBeInTheDocument();
   });
 });

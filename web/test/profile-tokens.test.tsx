@@ -48,6 +48,32 @@ describe('profile: API tokens', () => {
     await waitFor(() => expect(within(list).queryByText('旧的')).toBeNull());
   }, 60_000);
 
+  it('makes one token on a double-click', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const api = fakeApi({
+      'GET /auth/profile': ok({ user: makeUser() }),
+      'GET /auth/tokens': ok({ tokens: [] }),
+      'POST /auth/tokens': async () => {
+        await answered;
+        return ok(
+          { id: 1, name: '我的 CI', token: 'sht_onlyoneonlyoneonlyoneonlyone' },
+          messages.deploy.tokenCreated,
+        );
+      },
+    });
+    signIn(makeUser());
+    const app = renderApp('/profile');
+    await app.user.type(await screen.findByLabelText('令牌名称'), '我的 CI');
+    await app.user.dblClick(screen.getByRole('button', { name: '创建令牌' }));
+    await waitFor(() => expect(api.calls('POST /auth/tokens').length).toBeGreaterThan(0));
+    answer();
+    expect(await screen.findByText('sht_onlyoneonlyoneonlyoneonlyone')).toBeInTheDocument();
+    expect(api.calls('POST /auth/tokens')).toHaveLength(1);
+  });
+
   it('says why a name is refused, without a request', async () => {
     const user = makeUser();
     const api = fakeApi({ 'GET /auth/profile': ok({ user }), 'GET /auth/tokens': ok({ tokens: [] }) });

@@ -76,6 +76,30 @@ describe('register page', () => {
     expect(screen.queryByText('Gen-Pass-0123456789')).not.toBeInTheDocument();
   });
 
+  it('registers once on a double-click, and shows the one-time password', async () => {
+    // The server's answer waits until both clicks are in: a second account would be made (and its
+    // password never shown) if the second click went through before the button turned busy.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const api = fakeApi({
+      'POST /auth/register': async () => {
+        await answered;
+        return created;
+      },
+    });
+    signIn(adminUser());
+    const { user } = await openRegister();
+    await user.type(screen.getByLabelText('用户名'), 'bob');
+    await user.dblClick(screen.getByRole('button', { name: '注册' }));
+    await waitFor(() => expect(api.calls('POST /auth/register').length).toBeGreaterThan(0));
+    answer();
+    expect(await screen.findByText('Gen-Pass-0123456789')).toBeInTheDocument();
+    expect(api.calls('POST /auth/register')).toHaveLength(1);
+    expect(screen.queryByText('用户名已存在')).not.toBeInTheDocument();
+  });
+
   it('reports a failed copy', async () => {
     fakeApi({ 'POST /auth/register': created });
     signIn(adminUser());

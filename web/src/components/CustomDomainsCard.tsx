@@ -29,6 +29,7 @@ import {
 import { useState } from 'react';
 import { errorMessage, toApiError } from '../api/client';
 import { useAddDomain, useCheckDomain, useProjectDomains, useRemoveProjectDomain } from '../api/domains';
+import { useSingleFlight } from '../hooks/useSingleFlight';
 import { applyFieldErrors, schemaRule } from '../lib/form';
 
 const m = messages.domain;
@@ -53,16 +54,19 @@ export function CustomDomainsCard({ projectId, className }: Props) {
   /** The last check's failure, shown under its domain until the next check. */
   const [failure, setFailure] = useState<{ id: number; text: string } | null>(null);
 
-  const onAdd = async ({ domain }: { domain: string }) => {
-    try {
-      await add.mutateAsync(domain);
-      form.resetFields();
-      message.success(m.added);
-    } catch (err) {
-      const apiError = toApiError(err);
-      if (!applyFieldErrors(form, apiError, ['domain'])) message.error(apiError.message);
-    }
-  };
+  const once = useSingleFlight();
+
+  const onAdd = ({ domain }: { domain: string }) =>
+    once('add', async () => {
+      try {
+        await add.mutateAsync(domain);
+        form.resetFields();
+        message.success(m.added);
+      } catch (err) {
+        const apiError = toApiError(err);
+        if (!applyFieldErrors(form, apiError, ['domain'])) message.error(apiError.message);
+      }
+    });
 
   const onCheck = async (id: number) => {
     setFailure(null);

@@ -4,6 +4,7 @@ import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useBatchAction } from '../../api/admin';
 import { errorMessage } from '../../api/client';
+import { useSingleFlight } from '../../hooks/useSingleFlight';
 import { ReasonModal } from './ReasonModal';
 import './admin.css';
 
@@ -19,29 +20,31 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
   const { message } = App.useApp();
   const batch = useBatchAction();
   const [askReason, setAskReason] = useState(false);
+  const once = useSingleFlight();
 
   if (selected.length === 0 && !askReason) return null;
 
-  const run = async (action: BatchAction, comment?: string) => {
-    try {
-      const result = await batch.mutateAsync({ projectIds: selected, action, comment });
-      const label = REVIEW_ACTION_LABELS[action];
-      if (result.failed === 0) {
-        message.success(`批量${label}完成：共 ${result.succeeded} 个项目`);
-      } else {
-        const reasons = [...new Set(result.results.filter((r) => !r.success).map((r) => r.message))];
-        message.warning(
-          // The reasons after a colon, not in brackets: they hold brackets of their own (当前状态（已通过）…).
-          `批量${label}：成功 ${result.succeeded} 个，失败 ${result.failed} 个。${reasons.join('；')}`,
-          6,
-        );
+  const run = (action: BatchAction, comment?: string) =>
+    once('batch', async () => {
+      try {
+        const result = await batch.mutateAsync({ projectIds: selected, action, comment });
+        const label = REVIEW_ACTION_LABELS[action];
+        if (result.failed === 0) {
+          message.success(`批量${label}完成：共 ${result.succeeded} 个项目`);
+        } else {
+          const reasons = [...new Set(result.results.filter((r) => !r.success).map((r) => r.message))];
+          message.warning(
+            // The reasons after a colon, not in brackets: they hold brackets of their own (当前状态（已通过）…).
+            `批量${label}：成功 ${result.succeeded} 个，失败 ${result.failed} 个。${reasons.join('；')}`,
+            6,
+          );
+        }
+        setAskReason(false);
+        onDone();
+      } catch (error) {
+        message.error(`${messages.review.actionFailed}：${errorMessage(error)}`);
       }
-      setAskReason(false);
-      onDone();
-    } catch (error) {
-      message.error(`${messages.review.actionFailed}：${errorMessage(error)}`);
-    }
-  };
+    });
 
   const running = (action: BatchAction) => batch.isPending && batch.variables?.action === action;
 

@@ -7,6 +7,7 @@ import { App } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useReviewDecision } from '../../api/admin';
 import { errorMessage } from '../../api/client';
+import { useSingleFlight } from '../../hooks/useSingleFlight';
 import { ReasonModal } from './ReasonModal';
 
 const m = messages.review;
@@ -72,15 +73,19 @@ export function useProjectActions(): ProjectActions {
   const decision = useReviewDecision();
   const [prompt, setPrompt] = useState<Prompt | null>(null);
 
-  const run = async (project: ProjectRef, action: ReviewAction, comment?: string) => {
-    try {
-      await decision.mutateAsync({ id: project.id, action, comment });
-      message.success(ACTION_DONE_MESSAGES[action]);
-      setPrompt(null);
-    } catch (error) {
-      message.error(`${m.actionFailed}：${errorMessage(error)}`);
-    }
-  };
+  const once = useSingleFlight();
+
+  // One decision at a time per project: a double-click decided it twice (the second failed).
+  const run = (project: ProjectRef, action: ReviewAction, comment?: string) =>
+    once(String(project.id), async () => {
+      try {
+        await decision.mutateAsync({ id: project.id, action, comment });
+        message.success(ACTION_DONE_MESSAGES[action]);
+        setPrompt(null);
+      } catch (error) {
+        message.error(`${m.actionFailed}：${errorMessage(error)}`);
+      }
+    });
 
   const start = (project: ProjectRef, action: ReviewAction) => {
     const confirm = CONFIRMS[action];

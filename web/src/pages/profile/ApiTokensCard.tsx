@@ -8,6 +8,7 @@ import { Alert, App, Button, Card, Empty, Form, Input, Popconfirm, Skeleton, Tab
 import { useState } from 'react';
 import { toApiError } from '../../api/client';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../api/tokens';
+import { useSingleFlight } from '../../hooks/useSingleFlight';
 import { type CliCommands, cliCommands } from '../../lib/cli-commands';
 import { applyFieldErrors, schemaRule } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
@@ -52,17 +53,20 @@ export function ApiTokensCard() {
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const onCreate = async (values: NewTokenValues) => {
-    setError(null);
-    try {
-      const token = await create.mutateAsync({ name: values.name });
-      setCreated({ name: token.name, token: token.token });
-      form.resetFields();
-    } catch (err) {
-      const apiError = toApiError(err);
-      if (!applyFieldErrors(form, apiError, ['name'])) setError(apiError.message);
-    }
-  };
+  const once = useSingleFlight();
+
+  const onCreate = (values: NewTokenValues) =>
+    once('create', async () => {
+      setError(null);
+      try {
+        const token = await create.mutateAsync({ name: values.name });
+        setCreated({ name: token.name, token: token.token });
+        form.resetFields();
+      } catch (err) {
+        const apiError = toApiError(err);
+        if (!applyFieldErrors(form, apiError, ['name'])) setError(apiError.message);
+      }
+    });
 
   const onRevoke = async (id: number) => {
     try {

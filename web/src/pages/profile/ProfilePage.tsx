@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { RoleTag } from '../../components/RoleTag';
 import { UserAvatar } from '../../components/UserAvatar';
 import { useAuth } from '../../hooks/useAuth';
+import { useSingleFlight } from '../../hooks/useSingleFlight';
 import { applyFieldErrors, schemaRule } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
 import { ApiTokensCard } from './ApiTokensCard';
@@ -116,24 +117,26 @@ function PasswordForm({ username }: { username: string }) {
   const [form] = Form.useForm<PasswordValues>();
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateProfile();
+  const once = useSingleFlight();
 
-  const submit = (values: PasswordValues) => {
-    setError(null);
-    update.mutate(
-      { current_password: values.current_password, new_password: values.new_password },
-      {
-        onSuccess: () => {
-          form.resetFields();
-          message.success(messages.auth.passwordChanged);
-        },
-        onError: (failure) => {
-          const apiError = toApiError(failure);
-          if (!applyFieldErrors(form, apiError, ['current_password', 'new_password']))
-            setError(apiError.message);
-        },
-      },
-    );
-  };
+  // Once per click: a second submit while the first is on its way would be refused (the current
+  // password has changed) after the first succeeded.
+  const submit = (values: PasswordValues) =>
+    once('password', async () => {
+      setError(null);
+      try {
+        await update.mutateAsync({
+          current_password: values.current_password,
+          new_password: values.new_password,
+        });
+        form.resetFields();
+        message.success(messages.auth.passwordChanged);
+      } catch (failure) {
+        const apiError = toApiError(failure);
+        if (!applyFieldErrors(form, apiError, ['current_password', 'new_password']))
+          setError(apiError.message);
+      }
+    });
 
   return (
     <Card title="修改密码" className="profile-section">

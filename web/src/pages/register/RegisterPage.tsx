@@ -9,6 +9,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { RoleTag } from '../../components/RoleTag';
 import { useAuth } from '../../hooks/useAuth';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle';
+import { useSingleFlight } from '../../hooks/useSingleFlight';
 import { applyFieldErrors, schemaRule } from '../../lib/form';
 
 interface RegisterValues {
@@ -88,25 +89,22 @@ export function RegisterPage() {
   const [created, setCreated] = useState<RegisterData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const register = useRegisterUser();
+  const once = useSingleFlight();
 
   if (!hasPermission('admin')) return <RestrictedNotice />;
 
-  const submit = ({ username: name }: RegisterValues) => {
-    setError(null);
-    register.mutate(
-      { username: name.trim() },
-      {
-        onSuccess: (data) => {
-          setCreated(data);
-          message.success(messages.auth.registerSuccess);
-        },
-        onError: (failure) => {
-          const apiError = toApiError(failure);
-          if (!applyFieldErrors(form, apiError, ['username'])) setError(apiError.message);
-        },
-      },
-    );
-  };
+  const submit = ({ username: name }: RegisterValues) =>
+    once('register', async () => {
+      setError(null);
+      try {
+        const data = await register.mutateAsync({ username: name.trim() });
+        setCreated(data);
+        message.success(messages.auth.registerSuccess);
+      } catch (failure) {
+        const apiError = toApiError(failure);
+        if (!applyFieldErrors(form, apiError, ['username'])) setError(apiError.message);
+      }
+    });
 
   const startOver = () => {
     setCreated(null);

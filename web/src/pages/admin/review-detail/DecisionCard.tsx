@@ -12,6 +12,7 @@ import { toApiError } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
 import { REASON_MAX } from '../../../components/admin/ReasonModal';
+import { useSingleFlight } from '../../../hooks/useSingleFlight';
 import { applyFieldErrors } from '../../../lib/form';
 import { DECISION_ID } from './DecisionBar';
 
@@ -47,18 +48,21 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
   const actions = allowedActions(project);
   const needsReason = chosen !== undefined && ACTIONS_REQUIRING_COMMENT.includes(chosen);
 
-  const submit = async (values: DecisionValues) => {
-    if (!values.decision) return;
-    try {
-      await decision.mutateAsync({ id: project.id, action: values.decision, comment: values.comment });
-      message.success(m.reviewDone);
-      form.resetFields();
-    } catch (error) {
-      const apiError = toApiError(error);
-      applyFieldErrors(form, apiError, ['comment']);
-      message.error(`${m.reviewFailed}：${apiError.message}`);
-    }
-  };
+  const once = useSingleFlight();
+
+  const submit = (values: DecisionValues) =>
+    once('decide', async () => {
+      if (!values.decision) return;
+      try {
+        await decision.mutateAsync({ id: project.id, action: values.decision, comment: values.comment });
+        message.success(m.reviewDone);
+        form.resetFields();
+      } catch (error) {
+        const apiError = toApiError(error);
+        applyFieldErrors(form, apiError, ['comment']);
+        message.error(`${m.reviewFailed}：${apiError.message}`);
+      }
+    });
 
   return (
     <Card title="审核决定" id={DECISION_ID} className="review-detail__card review-decision">
