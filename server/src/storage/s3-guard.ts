@@ -31,7 +31,6 @@ export class StorageUnavailable extends ServiceUnavailable {
   }
 }
 
-
 /**
  * Whether an error from the SDK means the store could not be reached or could not serve: a
  * network error, the SDK's connect or socket timeout (TimeoutError), or a 5xx answer.
