@@ -106,3 +106,29 @@ test('unknown paths go home, and the signed-in user is sent away from /login', a
   await page.goto('/login');
   await expect(page).toHaveURL(/\/dashboard$/);
 });
+
+test('the profile page picks an avatar with its own 选择图片 button: no browser file picker, nothing wider than a phone', async ({
+  page,
+  request,
+}) => {
+  const account = await createAccount(request, 'avatar');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, account.username, account.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/profile');
+  await expect(page.getByRole('button', { name: /选择图片/ })).toBeVisible();
+  // antd's form styles show every file input: the browser's own (English) picker stood beside it.
+  await expect(page.getByTestId('avatar-file')).toBeHidden();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('a double-click on 注册 makes one account and shows its password', async ({ page }) => {
+  await signIn(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/register');
+  const username = `dbl${Date.now().toString(36)}`;
+  await page.getByLabel('用户名').fill(username);
+  await page.getByRole('button', { name: /注\s*册/ }).dblclick();
+  await expect(page.locator('main').getByText('注册成功！请保存生成的密码')).toBeVisible();
+  await expect(page.getByText('用户名已存在')).toHaveCount(0);
+});

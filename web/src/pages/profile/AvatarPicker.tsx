@@ -43,7 +43,10 @@ export function AvatarPicker({
         ref={input}
         type="file"
         accept={IMAGE_TYPES}
+        // Inline, not the hidden attribute alone: antd's form styles show every file input
+        // (input[type='file'] { display: block }), which drew the browser's own English picker.
         hidden
+        style={{ display: 'none' }}
         aria-label="选择头像图片"
         data-testid="avatar-file"
         onChange={(e) => void choose(e.target.files?.[0])}
