@@ -28,6 +28,7 @@ import { hstsHeader, registerAppHeaders } from './http/headers.js';
 import { type Pingable, registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
 import { apiDocsRoutes } from './http/openapi.js';
+import { registerBodyDeadlines } from './http/request-bodies.js';
 import { registerWebApp } from './http/web-app.js';
 import { type DatabaseStartup, manageWorkers, type StartupLog, startDatabase, sweepOf } from './lifecycle.js';
 import { adminRoutes } from './routes/admin.js';
@@ -304,6 +305,7 @@ export async function buildApp(
   });
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
+  registerBodyDeadlines(app, config.timeouts.body);
   registerSiteSecurityHeaders(app, isolation, siteExtraHeaders);
   registerSitesHostGuard(app, ctx);
   registerAccess(app, ctx.services.sessions, ctx.services.apiTokens);

@@ -182,9 +182,10 @@ export interface Config {
   /**
    * HTTP timeouts in ms, chosen deliberately (Fastify leaves requestTimeout at 0): headers must
    * arrive within 15 s (slow-loris), an idle socket closes after 60 s, and a whole request may take
-   * 10 minutes so that a 200 MB upload still fits on a slow (~350 KB/s) link.
+   * 10 minutes so that a 200 MB upload still fits on a slow (~350 KB/s) link; any other body (JSON,
+   * at most 1 MB) must arrive within 30 s of its head (http/request-bodies.ts).
    */
-  timeouts: { request: number; headers: number; keepAlive: number; idle: number };
+  timeouts: { request: number; headers: number; keepAlive: number; idle: number; body: number };
   /** Hashes allowed to run at once; more waiting logins are refused with 429. */
   maxConcurrentHashes: number;
   /** Digest deploy file PUTs an address may make a minute (a budget of their own; 429 past it). */
@@ -256,7 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisPrefix: e.REDIS_PREFIX,
     redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
-    timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000 },
+    timeouts: { request: 10 * 60_000, headers: 15_000, keepAlive: 72_000, idle: 60_000, body: 30_000 },
     maxConcurrentHashes: 4,
     deployPutsPerMinute: 20_000,
     minFreeDiskBytes: byteCount(e.MIN_FREE_DISK_BYTES),

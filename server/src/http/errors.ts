@@ -96,6 +96,12 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
   app.decorate('siteShowcaseFor', hooks.showcaseFor ?? null);
   app.setErrorHandler(
     (error: FastifyError | AppError | ZodError, request: FastifyRequest, reply: FastifyReply) => {
+      // The client went away while its body was read (a reset socket's ECONNRESET is a network
+      // error like a lost database connection's): nobody to answer, and no outage to report.
+      if (request.raw.destroyed && (error as { code?: unknown }).code === 'ECONNRESET') {
+        request.log.debug({ err: error }, 'client went away');
+        return sendError(reply, 400, m.badRequest);
+      }
       // PostgreSQL unreachable (or a statement it gave up on): try again later, never a 500.
       if (isDatabaseUnavailable(error)) {
         request.log.warn({ err: error }, 'database unavailable');

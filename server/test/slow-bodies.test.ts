@@ -1,0 +1,114 @@
+/**
+ * Request bodies sent slowly (docs/security.md "Operations"): a body that is not an
+ * upload stream must arrive within the body deadline, and an answer sent before its body has
+ * arrived closes the connection. Before, a byte every 20 s kept a login (or an anonymous upload's
+ * 401) reading for the 10-minute request timeout, and 20,000 such connections stopped the server.
+ * Real sockets.
+ */
+import net from 'node:net';
+import { PassThrough } from 'node:stream';
+import { messages } from '@sitehall/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createTestApp, listenPort, rawRequest, type TestApp } from './helpers.js';
+import { Wire } from './support/wire.js';
+
+const BODY_DEADLINE_MS = 1500;
+
+describe('slow request bodies', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    const timeouts = {
+      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp' }).timeouts,
+      body: BODY_DEADLINE_MS,
+    };
+    t = await createTestApp({ timeouts });
+    port = await listenPort(t);
+  });
+  afterAll(() => t?.close());
+
+  it('answers a login body trickled byte by byte 408 at the body deadline and closes it; others are served', async () => {
+    const holders = await Promise.all(Array.from({ length: 3 }, () => Wire.connect(port)));
+    const started = performance.now();
+    for (const wire of holders) {
+      wire.send(
+        'POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 100000\r\n\r\n{"username":"',
+      );
+    }
+    // A byte on each connection every 100 ms: never idle, never whole.
+    const trickle = setInterval(() => {
+      for (const wire of holders) if (!wire.closed) wire.send('a');
+    }, 100);
+    try {
+      let served = 0;
+      while (holders.some((w) => !w.closed)) {
+        expect((await rawRequest(port, '/healthz')).status).toBe(200);
+        served++;
+      }
+      expect(served).toBeGreaterThan(0);
+    } finally {
+      clearInterval(trickle);
+    }
+    // Closed at the deadline, not at the request timeout (10 minutes) nor when the body ends.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(BODY_DEADLINE_MS - 50);
+    for (const wire of holders) {
+      const answer = await wire.answer('POST');
+      expect(answer.status).toBe(408);
+      expect(JSON.parse(answer.body.toString())).toEqual({
+        success: false,
+        message: messages.common.timeout,
+      });
+    }
+  });
+
+  it('still takes a JSON body that arrives in time, in pieces', async () => {
+    const wire = await Wire.connect(port);
+    const body = JSON.stringify({ username: 'nobody', password: 'not-the-password' });
+    wire.send(
+      `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    for (const piece of [body.slice(0, 10), body.slice(10, 30), body.slice(30)]) wire.send(piece);
+    const answer = await wire.answer('POST');
+    expect(answer.status).toBe(401);
+    wire.close();
+  });
+
+  it('closes the connection of an answer sent before its body: an anonymous upload’s 401', async () => {
+    const wire = await Wire.connect(port);
+    wire.send(
+      `PUT /api/deploys/whatever/files/${'a'.repeat(64)} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        'Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\nsome bytes',
+    );
+    const answer = await wire.answer('PUT');
+    expect(answer.status).toBe(401);
+    expect(answer.headers.connection).toBe('close');
+    // Closed by the server although 999,990 bytes were promised and the client keeps the socket.
+    await wire.closedByServer();
+  });
+});
+
+describe('a client that goes away halfway through its body', () => {
+  it('is logged as gone, not as a database outage (its ECONNRESET is no lost database connection)', async () => {
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+    const t = await createTestApp({ logLevel: 'debug', logFormat: 'json' }, { logStream: stream });
+    try {
+      const port = await listenPort(t);
+      const socket = net.connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        'POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 1000\r\n\r\n{"username":"',
+      );
+      await expect.poll(() => lines.some((l) => l.includes('"url":"/api/auth/login"'))).toBe(true);
+      socket.resetAndDestroy();
+      await expect.poll(() => lines.some((l) => l.includes('client went away'))).toBe(true);
+      expect(lines.filter((l) => l.includes('database unavailable'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
