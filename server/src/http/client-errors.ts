@@ -19,6 +19,12 @@ export const MAX_HEAD_BYTES = 1024 * 1024;
 /** The request line and every header but Cookie: Node's own default limit, as before. */
 export const MAX_HEAD_BYTES_WITHOUT_COOKIES = 16 * 1024;
 
+/**
+ * Node's http server's maxHeadersCount (2,000, its default, which the app keeps), as Node applies
+ * it: to the entries of rawHeaders (a name and a value each), in runs of 32 headers.
+ */
+const RAW_HEADER_ENTRIES_KEPT = 2000;
+
 const HEADERS = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
@@ -33,6 +39,10 @@ const HEADERS = {
  */
 export function refuseLargeHead(req: IncomingMessage, res: ServerResponse): boolean {
   let size = (req.url?.length ?? 0) + 16;
+  // Node keeps about the first 2,000 entries of rawHeaders (names and values: some 1,000 headers)
+  // and drops the rest unseen: a head that reaches that may hold any size past it (a 900 KB header
+  // after 1,999 small ones was let through), and no browser sends a thousand headers.
+  if (req.rawHeaders.length >= RAW_HEADER_ENTRIES_KEPT) size = Number.POSITIVE_INFINITY;
   if (size <= MAX_HEAD_BYTES_WITHOUT_COOKIES) {
     const raw = req.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) {
