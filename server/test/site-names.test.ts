@@ -71,12 +71,25 @@ describe('site names: the rules', () => {
       ['www', '站点名“www”是保留名称，请换一个'],
       ['a-p-i', '站点名“a-p-i”是保留名称，请换一个'],
       ['p17', '站点名“p17”是保留名称，请换一个'],
+      // What reads as another site's numbered host (p17, p10, p1), by skeleton.
+      ['p-17', '站点名“p-17”是保留名称，请换一个'],
+      ['pl7', '站点名“pl7”是保留名称，请换一个'],
+      ['p1o', '站点名“p1o”是保留名称，请换一个'],
+      ['plo', '站点名“plo”是保留名称，请换一个'],
     ] as const) {
       const res = await uploadNamed(t, user.token, name);
       expectFailure(res, 400, message);
       expect(res.json().errors.site_name, name).toBe(message);
     }
     expect(await projectRowCounts(t)).toEqual(before);
+  });
+
+  it('takes names that only begin like a numbered host: pool, p2p, plan-9', async () => {
+    const user = await t.createUser();
+    for (const name of ['pool', 'p2p', 'plan-9']) {
+      const res = await uploadNamed(t, user.token, name);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
+    }
   });
 
   it('takes a name in any case as lower case, and shows it with the address', async () => {

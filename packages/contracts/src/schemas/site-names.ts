@@ -139,9 +139,16 @@ export function siteNameSkeleton(name: string): string {
 
 const RESERVED_SKELETONS = new Set(RESERVED_SITE_NAMES.map(siteNameSkeleton));
 
-/** A reserved word (by skeleton), or `p` and digits: the numeric `p17` hosts. */
+/**
+ * The skeleton of `p` and a number (the numeric `p17` hosts of unnamed sites): `p17`, and what
+ * reads as it (`p-17`, `pl7`, `p1-7`), whose skeletons are the same.
+ */
+const NUMBERED_HOST_SKELETON = /^p[l2-9][ol2-9]*$/;
+
+/** A reserved word, or `p` and digits (both by skeleton: what reads as one is one). */
 export function isReservedSiteName(name: string): boolean {
-  return /^p[0-9]+$/.test(name) || RESERVED_SKELETONS.has(siteNameSkeleton(name));
+  const skeleton = siteNameSkeleton(name);
+  return /^p[0-9]+$/.test(name) || NUMBERED_HOST_SKELETON.test(skeleton) || RESERVED_SKELETONS.has(skeleton);
 }
 
 /** The Chinese refusal of a name's form, or null when it may be asked for (taken or not). */
