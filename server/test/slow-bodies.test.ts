@@ -89,6 +89,33 @@ describe('slow request bodies', () => {
   });
 });
 
+describe('requests made in the process (app.inject)', () => {
+  it('are left alone by the body deadline: no socket to close, nothing thrown when it passes', async () => {
+    const timeouts = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp' }).timeouts, body: 50 };
+    const t = await createTestApp({ timeouts });
+    try {
+      // A body the route never reads (refused before), then the deadline three times over: an
+      // exception thrown from its timer would fail this file (Vitest reports it).
+      const res = await t.request({
+        method: 'PUT',
+        url: `/api/deploys/x/files/${'a'.repeat(64)}`,
+        payload: 'bytes',
+      });
+      expect(res.statusCode).toBe(401);
+      const login = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'a', password: 'b' },
+      });
+      expect(login.statusCode).toBe(401);
+      expect(login.headers.connection).not.toBe('close');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('a client that goes away halfway through its body', () => {
   it('is logged as gone, not as a database outage (its ECONNRESET is no lost database connection)', async () => {
     const lines: string[] = [];

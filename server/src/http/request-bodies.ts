@@ -25,12 +25,15 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 export function registerBodyDeadlines(app: FastifyInstance, deadlineMs: number): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const req = request.raw;
-    if (!hasBody(req) || UPLOAD_STREAM.test(req.headers['content-type'] ?? '')) return done();
+    // Only requests on a connection of their own (not app.inject's, which has no socket to close).
+    if (!onConnection(req) || !hasBody(req) || UPLOAD_STREAM.test(req.headers['content-type'] ?? ''))
+      return done();
+    let received = false;
     const timer = setTimeout(() => {
-      const socket = req.socket;
-      if (req.complete || socket.destroyed) return;
+      const { socket } = req;
+      if (received || socket.destroyed || reply.raw.headersSent) return;
       request.log.info('request body not in within its deadline: 408, connection closed');
       answerClientError(
         Object.assign(new Error('request body too slow'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
@@ -38,12 +41,24 @@ export function registerBodyDeadlines(app: FastifyInstance, deadlineMs: number):
       );
     }, deadlineMs);
     const stop = () => clearTimeout(timer);
-    req.once('end', stop);
+    req.once('end', () => {
+      received = true;
+      stop();
+    });
     req.once('close', stop);
+    // Once an answer has been sent, the deadline is the onSend hook's business below.
+    reply.raw.once('finish', stop);
+    reply.raw.once('close', stop);
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (hasBody(request.raw) && !request.raw.complete) reply.header('connection', 'close');
+    const req = request.raw;
+    if (onConnection(req) && hasBody(req) && !req.complete) reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/** A request read from a socket (app.inject's requests have a stand-in without one). */
+function onConnection(req: IncomingMessage): boolean {
+  return typeof (req.socket as { destroy?: unknown } | undefined)?.destroy === 'function';
 }
