@@ -246,3 +246,21 @@ test('a rejected project shows the reason; an approved one its address', async (
   const site = await page.request.get((await visit.getAttribute('href')) ?? '');
   expect(await site.text()).toContain('已上线的站点');
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+
+  test('the detail page’s file list shows file names, not one letter of each', async ({ page, request }) => {
+    const user = await createAccount(request, 'phonefiles');
+    const token = await apiToken(request, user.username, user.password);
+    const id = await uploadByApi(request, token, '手机上的文件列表');
+    await signIn(page, user.username, user.password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto(`/projects/${id}`);
+    const files = page.locator('.ant-card').filter({ hasText: '文件列表' });
+    const cell = files.locator('tbody tr.ant-table-row td').first();
+    await expect(cell).toHaveText('index.html');
+    // The fixed columns (type, size, MIME) had left the name's cell 20 px: "i.".
+    expect((await cell.boundingBox())?.width ?? 0).toBeGreaterThan(80);
+  });
+});

@@ -44,6 +44,8 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
     key: 'mime_type',
     width: 200,
     ellipsis: true,
+    // Not on a phone: with it, the fixed columns left the name 20 px (one letter and a dot).
+    responsive: ['md'],
     render: (mime: string) => <Typography.Text type="secondary">{mime || '—'}</Typography.Text>,
   },
 ];
