@@ -40,6 +40,20 @@ test('a hostile upload shows a high-risk badge in the review list and its findin
   // The static finding, and once the render has run, what the visitor saw the keylogger send
   // (keys pressed outside any field: runtime.canary-hidden), so one or more high findings.
   await expect(badge).toHaveText(/^高风险[1-9]\d*$/);
+  // The clean site's badge (its longest label, 未发现已知风险) fits its column: at 1366 px it ran
+  // into the version beside it.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const cleanCell = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: `${name}干净`, exact: true }) })
+    .locator('td')
+    .filter({ has: page.locator('.content-check-badge') });
+  await expect(cleanCell.locator('.content-check-badge')).toHaveText('未发现已知风险');
+  const [tag, cell] = await Promise.all([
+    cleanCell.locator('.content-check-badge').boundingBox(),
+    cleanCell.boundingBox(),
+  ]);
+  expect((tag?.x ?? 0) + (tag?.width ?? 0)).toBeLessThanOrEqual((cell?.x ?? 0) + (cell?.width ?? 0));
 
   // Filtered to high risk, only the keylogger stays.
   await page.getByRole('combobox', { name: '风险等级' }).click();

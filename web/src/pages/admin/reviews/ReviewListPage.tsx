@@ -128,7 +128,8 @@ export function ReviewListPage() {
     {
       title: '内容检查',
       key: 'check',
-      width: 96,
+      // Room for the longest badge, 未发现已知风险 (at 96 px it ran into the version column).
+      width: 128,
       render: (_, project) => <ContentCheckBadge check={project.content_check} />,
     },
     {
