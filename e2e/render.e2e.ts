@@ -79,7 +79,7 @@ test('the review detail shows the render’s state and a typed password leaving 
     await expect(renders.getByText('已完成')).toBeVisible({ timeout: 10_000 });
   }).toPass({ timeout: 150_000, intervals: [2_000] });
   await expect(renders.getByText('版本 v1')).toBeVisible();
-  await expect(renders.getByText('待审核版本')).toBeVisible();
+  await expect(renders.getByText('最新版本')).toBeVisible();
   // In the findings table (the reason above it names the same finding).
   await expect(
     page.getByRole('cell', {

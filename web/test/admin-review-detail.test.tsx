@@ -78,7 +78,7 @@ describe('review detail page', () => {
     const card = within(await screen.findByRole('list', { name: '渲染' }));
     const [newest, live] = card.getAllByRole('listitem');
     expect(within(newest!).getByText('版本 v3')).toBeInTheDocument();
-    expect(within(newest!).getByText('待审核版本')).toBeInTheDocument();
+    expect(within(newest!).getByText('最新版本')).toBeInTheDocument();
     expect(within(newest!).getByText('失败')).toBeInTheDocument();
     expect(within(newest!).getByText(/已尝试 3 次/)).toBeInTheDocument();
     expect(within(newest!).getByText('页面在 10 秒内未加载完成（或无法截图），渲染超时')).toBeInTheDocument();

@@ -23,7 +23,8 @@ export const renderMessages = {
   attempts: '已尝试 {n} 次',
   /** {version} */
   versionLabel: '版本 v{version}',
-  newestTag: '待审核版本',
+  // The newest version whatever its review says (it may be approved, rejected or live by now).
+  newestTag: '最新版本',
   liveTag: '线上版本',
   noRenders: '尚无版本',
   failedHint: '渲染失败时运行时检查不完整，请预览站点人工确认；可点击「重新截图」再试。',
