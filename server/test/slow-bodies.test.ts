@@ -5,6 +5,7 @@
  * 401) reading for the 10-minute request timeout, and 20,000 such connections stopped the server.
  * Real sockets.
  */
+import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { messages } from '@sitehall/contracts';
@@ -75,6 +76,38 @@ describe('slow request bodies', () => {
     wire.close();
   });
 
+  it('leaves a deploy’s file PUT alone past the deadline, whatever type it is sent as (curl’s default form type)', async () => {
+    const user = await t.createUser();
+    const content = '<!doctype html><p>慢慢上传</p>\n'.repeat(40);
+    const hash = createHash('sha256').update(content).digest('hex');
+    const started = await t.request({
+      method: 'POST',
+      url: '/api/deploys',
+      token: user.token,
+      body: { project_name: '慢速部署', files: { 'index.html': hash } },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const { deploy_id } = started.json().data as { deploy_id: string };
+    const bytes = Buffer.from(content);
+    const wire = await Wire.connect(port);
+    wire.send(
+      `PUT /api/deploys/${deploy_id}/files/${hash} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Authorization: Bearer ${user.token}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+        `Content-Length: ${bytes.length}\r\n\r\n`,
+    );
+    // Half now, the rest once the body deadline has passed.
+    wire.send(bytes.subarray(0, 100));
+    const sent = performance.now();
+    await expect
+      .poll(() => performance.now() - sent, { timeout: BODY_DEADLINE_MS * 4 })
+      .toBeGreaterThan(BODY_DEADLINE_MS * 1.5);
+    expect(wire.closed).toBe(false);
+    wire.send(bytes.subarray(100));
+    const answer = await wire.answer('PUT');
+    expect(answer.status, answer.body.toString()).toBe(200);
+    wire.close();
+  });
+
   it('closes the connection of an answer sent before its body: an anonymous upload’s 401', async () => {
     const wire = await Wire.connect(port);
     wire.send(
@@ -105,7 +138,7 @@ describe('requests made in the process (app.inject)', () => {
       const login = await t.request({
         method: 'POST',
         url: '/api/auth/login',
-        payload: { username: 'a', password: 'b' },
+        body: { username: 'a', password: 'b' },
       });
       expect(login.statusCode).toBe(401);
       expect(login.headers.connection).not.toBe('close');

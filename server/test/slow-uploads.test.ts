@@ -85,6 +85,22 @@ describe('an upload body that goes silent', () => {
     await expect.poll(() => stagedUploads(t.dataDir)).toEqual([]);
     req.destroy();
 
+    // A trickle is silence too: a byte every 100 ms, under 1 KiB a minute (14 bytes in the 800 ms
+    // window), once held an upload open for the 10-minute request timeout.
+    const trickled = openUpload(port, token, head.length + 10_000 + tail.length);
+    trickled.req.write(head);
+    const drip = setInterval(() => trickled.req.write('c'), 100);
+    try {
+      const cut = await trickled.answer;
+      expect(cut.status).toBe(408);
+      expect(JSON.parse(cut.body)).toEqual({ success: false, message: messages.project.uploadIdle });
+      expect(cut.at).toBeLessThan(5_000);
+    } finally {
+      clearInterval(drip);
+      trickled.req.destroy();
+    }
+    await expect.poll(() => stagedUploads(t.dataDir)).toEqual([]);
+
     // A body that keeps coming, slower than the limit in total but never silent that long: 201.
     const slow = openUpload(port, token, head.length + 6 * 100 + tail.length);
     slow.req.write(head);

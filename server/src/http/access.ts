@@ -24,6 +24,8 @@ export interface ApiRoute {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: EndpointAccess;
+    /** The endpoint table's body kind (endpoint-routes.ts), when it names one. */
+    bodyKind?: 'multipart' | 'json-or-multipart' | 'raw';
   }
   interface FastifyRequest {
     actor: Actor | null;

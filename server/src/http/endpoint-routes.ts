@@ -48,7 +48,13 @@ export function route<K extends EndpointKey>(
   app.route({
     method: endpoint.method,
     url: endpoint.path,
-    config: { ...options.config, access: endpoint.access },
+    // The body's kind goes with the route: a raw body streams as long as the upload takes
+    // (http/request-bodies.ts leaves it alone).
+    config: {
+      ...options.config,
+      access: endpoint.access,
+      ...('body' in endpoint ? { bodyKind: endpoint.body } : {}),
+    },
     handler: async (request, reply) => {
       const multipart = typeof request.isMultipart === 'function' && request.isMultipart();
       const input = {

@@ -27,9 +27,17 @@ const md = messages.deploy;
 const DEFAULT_IDLE_MS = 60_000;
 
 /**
- * Calls onIdle when the request's socket has read nothing for idleMs while the body is wanted. A
- * body paused by our own back-pressure (a slow disk) is not the client's silence. The socket's own
- * idle timeout (the server's 60 s) is off meanwhile, so this one decides, and answers.
+ * What a body must bring in each idle window not to count as idle: 1 KiB a minute (17 bytes a
+ * second), scaled to the window. Any real link does; a byte every 20 s, which held an upload (and
+ * its connection) open for the 10-minute request timeout, does not.
+ */
+const MIN_BYTES_PER_MINUTE = 1024;
+
+/**
+ * Calls onIdle when the request's socket has read less than a trickle's worth (MIN_BYTES_PER_MINUTE)
+ * in idleMs while the body is wanted. A body paused by our own back-pressure (a slow disk) is not
+ * the client's silence. The socket's own idle timeout (the server's 60 s) is off meanwhile, so this
+ * one decides, and answers.
  */
 function watchIdle(request: FastifyRequest, idleMs: number, onIdle: () => void): () => void {
   const raw = request.raw;
@@ -38,12 +46,13 @@ function watchIdle(request: FastifyRequest, idleMs: number, onIdle: () => void):
   if (typeof socket?.setTimeout !== 'function' || typeof socket.bytesRead !== 'number') return () => {};
   const socketTimeout = (socket as { timeout?: number }).timeout ?? 0;
   socket.setTimeout(0);
+  const minBytes = Math.max(1, Math.ceil((idleMs * MIN_BYTES_PER_MINUTE) / 60_000));
   let lastRead = socket.bytesRead;
   let lastProgress = Date.now();
   const timer = setInterval(
     () => {
       const t = Date.now();
-      if (socket.bytesRead !== lastRead || raw.readableFlowing === false || raw.complete) {
+      if (socket.bytesRead - lastRead >= minBytes || raw.readableFlowing === false || raw.complete) {
         lastRead = socket.bytesRead;
         lastProgress = t;
       } else if (t - lastProgress >= idleMs) {

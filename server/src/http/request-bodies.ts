@@ -4,8 +4,8 @@
  *
  * - a body that is not an upload stream (JSON and forms, at most 1 MB) must arrive whole within
  *   `deadlineMs` of its head, or the request is answered 408 and its connection closed, as Node
- *   answers a request past its own timeout. Upload streams (multipart, octet-stream) are watched for
- *   idleness by their routes instead, and may take the request timeout;
+ *   answers a request past its own timeout. Upload streams (multipart, octet-stream, and a deploy's
+ *   raw PUT whatever its type) may take the request timeout;
  * - an answer sent before its request's body has arrived (a 401 to an anonymous upload, a 415, any
  *   refusal) closes the connection, instead of reading the rest of the body to keep it alive.
  *
@@ -28,7 +28,13 @@ export function registerBodyDeadlines(app: FastifyInstance, deadlineMs: number):
   app.addHook('onRequest', (request, reply, done) => {
     const req = request.raw;
     // Only requests on a connection of their own (not app.inject's, which has no socket to close).
-    if (!onConnection(req) || !hasBody(req) || UPLOAD_STREAM.test(req.headers['content-type'] ?? ''))
+    if (
+      !onConnection(req) ||
+      !hasBody(req) ||
+      // A route whose body is the file itself (a deploy's PUT), whatever type it is sent as.
+      request.routeOptions.config?.bodyKind === 'raw' ||
+      UPLOAD_STREAM.test(req.headers['content-type'] ?? '')
+    )
       return done();
     let received = false;
     const timer = setTimeout(() => {
