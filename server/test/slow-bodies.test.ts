@@ -172,3 +172,50 @@ describe('a client that goes away halfway through its body', () => {
     }
   });
 });
+
+describe('a deploy’s file body trickled', () => {
+  it('is answered 408 at the upload idle limit and closed; the file can be sent again', async () => {
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+    const t = await createTestApp({ uploadIdleTimeoutMs: 800, logFormat: 'json' }, { logStream: stream });
+    try {
+      const port = await listenPort(t);
+      const user = await t.createUser();
+      const content = Buffer.from('<!doctype html><p>一点一点</p>\n'.repeat(40));
+      const hash = createHash('sha256').update(content).digest('hex');
+      const started = await t.request({
+        method: 'POST',
+        url: '/api/deploys',
+        token: user.token,
+        body: { project_name: '涓滴部署', files: { 'index.html': hash } },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const { deploy_id } = started.json().data as { deploy_id: string };
+      const put = `PUT /api/deploys/${deploy_id}/files/${hash} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${content.length}\r\n\r\n`;
+
+      const wire = await Wire.connect(port);
+      wire.send(put);
+      // A byte every 100 ms: under 1 KiB a minute (14 bytes in the 800 ms window).
+      let at = 0;
+      const drip = setInterval(() => {
+        if (!wire.closed && at < content.length) wire.send(content.subarray(at, ++at));
+      }, 100);
+      try {
+        const answer = await wire.answer('PUT');
+        expect(answer.status).toBe(408);
+        await wire.closedByServer();
+      } finally {
+        clearInterval(drip);
+      }
+
+      const again = await Wire.connect(port);
+      again.send(Buffer.concat([Buffer.from(put), content]));
+      expect((await again.answer('PUT')).status).toBe(200);
+      again.close();
+      expect(lines.filter((l) => l.includes('"level":50'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});

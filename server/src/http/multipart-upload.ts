@@ -39,7 +39,7 @@ const MIN_BYTES_PER_MINUTE = 1024;
  * the client's silence. The socket's own idle timeout (the server's 60 s) is off meanwhile, so this
  * one decides, and answers.
  */
-function watchIdle(request: FastifyRequest, idleMs: number, onIdle: () => void): () => void {
+export function watchIdle(request: FastifyRequest, idleMs: number, onIdle: () => void): () => void {
   const raw = request.raw;
   const socket = raw.socket;
   // An injected request (tests) has no real socket, and its body is all there already.

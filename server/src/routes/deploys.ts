@@ -14,8 +14,9 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { Invalid, TooManyRequests } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
+import { answerClientError } from '../http/client-errors.js';
 import { route } from '../http/endpoint-routes.js';
-import { deployBatchParts } from '../http/multipart-upload.js';
+import { deployBatchParts, watchIdle } from '../http/multipart-upload.js';
 import { metaOf, ok } from '../http/reply.js';
 import { uploadDelivery } from '../http/upload-delivery.js';
 import { presentProjectDetail } from '../presenters/project.js';
@@ -92,6 +93,7 @@ export const deployRoutes =
           maxFiles: DEPLOY_BATCH_FILES_MAX,
           maxFileBytes: limits.maxFileBytes,
         });
+        const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
         try {
           const n = await deploys.receiveBatch(
             actorOf(request),
@@ -108,6 +110,7 @@ export const deployRoutes =
           if (!request.raw.complete) reply.header('connection', 'close');
           throw error;
         } finally {
+          unwatch();
           batch.done();
         }
       },
@@ -133,13 +136,18 @@ export const deployRoutes =
         async (request) => {
           const sha256 = (request.params as { sha256?: string }).sha256 ?? '';
           if (!sha256Hex.safeParse(sha256).success) throw new Invalid('sha256', m.hashInvalid);
-          await deploys.receiveFile(
-            actorOf(request),
-            deployId(request.params),
-            sha256,
-            request.raw,
-            declaredLength(request),
-          );
+          const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
+          try {
+            await deploys.receiveFile(
+              actorOf(request),
+              deployId(request.params),
+              sha256,
+              request.raw,
+              declaredLength(request),
+            );
+          } finally {
+            unwatch();
+          }
           return ok(null, m.fileReceived);
         },
         {
@@ -156,3 +164,19 @@ export const deployRoutes =
       );
     });
   };
+
+/**
+ * A deploy's file body idle (silent, or a trickle: http/multipart-upload.ts watchIdle) for the
+ * upload idle limit is answered 408 and its connection closed, as Node answers a request past its
+ * timeout; the service then sees a client gone, and keeps nothing of the body (a byte every 20 s
+ * had held a deploy's PUT for the 10-minute request limit).
+ */
+function cutWhenIdle(request: FastifyRequest, idleMs: number): () => void {
+  return watchIdle(request, idleMs, () => {
+    request.log.info('deploy file body idle: 408, connection closed');
+    answerClientError(
+      Object.assign(new Error('deploy file body idle'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+      request.raw.socket,
+    );
+  });
+}
