@@ -133,6 +133,30 @@ describe('Idempotency-Key on uploads', () => {
     expect(await uploadEvents(user.id)).toBe(1);
   });
 
+  it('answers again only the request it was first sent with: the same key elsewhere is 409', async () => {
+    const user = await t.createUser();
+    const first = projectOf(await send(user, { key: 'one-request' }));
+    const other = projectOf(await send(user, {}));
+    const rows = await projectRowCounts(t);
+    // Another project's new version, and the finish of a deploy that does not exist, with that key:
+    // they were answered with the first upload's project.
+    const version = await send(user, { projectId: other.id, key: 'one-request' });
+    expect(version.statusCode, version.body).toBe(409);
+    expect(version.json().message).toBe(messages.project.idempotencyKeyReused);
+    const finish = await t.request({
+      method: 'POST',
+      url: '/api/deploys/no-such-deploy/finish',
+      token: user.token,
+      headers: { 'idempotency-key': 'one-request' },
+    });
+    expect(finish.statusCode, finish.body).toBe(409);
+    expect(await projectRowCounts(t)).toEqual(rows);
+    // Its own request, again: the first answer.
+    const again = await send(user, { key: 'one-request' });
+    expect(again.statusCode).toBe(201);
+    expect(projectOf(again)).toEqual(first);
+  });
+
   it('refuses a key that is not one, with a Chinese message', async () => {
     const user = await t.createUser();
     const res = await send(user, { key: 'x'.repeat(201) });

@@ -296,6 +296,8 @@ export interface UploadKeysTable {
   idempotency_key: string;
   project_id: number;
   deployment_id: number;
+  /** The method and path the key was first sent with ('' for keys older than migration 029). */
+  request: Generated<string>;
   created_at: string;
 }
 

@@ -31,5 +31,7 @@ export function uploadDelivery(request: FastifyRequest, reply: FastifyReply): Up
       socket.off('close', abandon);
     });
   }
-  return { ...(header ? { key: header } : {}), signal: gone.signal };
+  // What the key came with: a retry sends the same method to the same path.
+  const requestLine = `${request.method} ${request.url.split('?')[0]}`;
+  return { ...(header ? { key: header, request: requestLine } : {}), signal: gone.signal };
 }

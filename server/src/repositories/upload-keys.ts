@@ -6,16 +6,19 @@ export const UPLOAD_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const cutoff = (at: string) => new Date(Date.parse(at) - UPLOAD_KEY_TTL_MS).toISOString();
 
-/** The project and version of this account's upload with this key, if made in the last day. */
+/**
+ * The project and version of this account's upload with this key, if made in the last day, and
+ * the request it came with.
+ */
 export function find(
   db: DB,
   userId: number,
   key: string,
   at: string,
-): Promise<{ project_id: number; deployment_id: number } | undefined> {
+): Promise<{ project_id: number; deployment_id: number; request: string } | undefined> {
   return db
     .selectFrom('upload_keys')
-    .select(['project_id', 'deployment_id'])
+    .select(['project_id', 'deployment_id', 'request'])
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .where('created_at', '>', cutoff(at))
@@ -34,6 +37,8 @@ export async function claim(
     idempotency_key: string;
     project_id: number;
     deployment_id: number;
+    /** The method and path the key came with (http/upload-delivery.ts). */
+    request: string;
     created_at: string;
   },
 ): Promise<boolean> {

@@ -25,7 +25,7 @@ import { now } from '../db/database.js';
 import type { Dialect as MigrationDialect } from '../db/dialect.js';
 import type { Actor } from '../domain/actor.js';
 import { eachLimit } from '../domain/concurrency.js';
-import { Invalid, NotFound, parse, TooLarge, Unauthorized } from '../domain/errors.js';
+import { Conflict, Invalid, NotFound, parse, TooLarge, Unauthorized } from '../domain/errors.js';
 import { nameSortKey } from '../domain/name-order.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import type { SiteUrlOptions } from '../domain/site-urls.js';
@@ -86,6 +86,8 @@ export interface UploadAdmission {
  */
 export interface UploadDelivery {
   key?: string;
+  /** The method and path the key came with: a key answers again only the request it was first sent with. */
+  request?: string;
   signal?: AbortSignal;
 }
 
@@ -216,8 +218,8 @@ async function commitDeployment(
   } catch (error) {
     if (error instanceof KeyTaken) {
       await gate.deleteUnused(hashes).catch(() => undefined);
-      const first = await deps.repos.uploadKeys.find(db, actor.id, delivery.key!, now());
-      if (first) return first.project_id;
+      const first = await replayOf(deps, actor, delivery.key!, delivery.request);
+      if (first !== undefined) return first;
     }
     // Nothing references what this upload stored: don't leave it for the sweep (a failed
     // cleanup still leaves it to the sweep, and the upload's own error is the answer).
@@ -315,6 +317,7 @@ async function storeAndCommit(
             idempotency_key: delivery.key,
             project_id: projectId,
             deployment_id: deploymentId,
+            request: delivery.request ?? '',
             created_at: at,
           });
           if (!claimed) throw new KeyTaken();
@@ -413,9 +416,15 @@ export async function replayOf(
   deps: Pick<UploadDeps, 'db' | 'repos'>,
   actor: Actor,
   key: string,
+  request: string | undefined,
 ): Promise<number | undefined> {
   const first = await deps.repos.uploadKeys.find(deps.db, actor.id, key, now());
-  return first?.project_id;
+  if (!first) return undefined;
+  // The key answered another request (a new project's upload, another version, another deploy's
+  // finish): this one is not its retry ('' is a key kept from before requests were recorded).
+  if (first.request !== '' && request !== undefined && first.request !== request)
+    throw new Conflict(m.idempotencyKeyReused);
+  return first.project_id;
 }
 
 export function createUploadService(deps: UploadDeps) {
@@ -423,14 +432,14 @@ export function createUploadService(deps: UploadDeps) {
   const { visible, detail } = deps.lookup;
   return {
     /** The project a stored upload with this key made (a retried deploy's answer). */
-    replayOf: (actor: Actor, key: string) => replayOf(deps, actor, key),
+    replayOf: (actor: Actor, key: string, request?: string) => replayOf(deps, actor, key, request),
 
     /**
      * The answer of this account's stored deploy with this key, if there is one (a retried finish's):
      * as commitHeld answers, without the files.
      */
-    async replay(actor: Actor, key: string) {
-      const projectId = await replayOf(deps, actor, key);
+    async replay(actor: Actor, key: string, request?: string) {
+      const projectId = await replayOf(deps, actor, key, request);
       return projectId === undefined ? undefined : detail(await visible(actor, projectId), { files: false });
     },
 
@@ -450,6 +459,8 @@ export function createUploadService(deps: UploadDeps) {
       projectId: number | null,
       contentLength: string | undefined,
       key?: string,
+      /** The method and path the key came with (UploadDelivery.request). */
+      request?: string,
     ): Promise<UploadAdmission> {
       let project: ProjectWithOwner | null = null;
       if (projectId !== null) {
@@ -459,7 +470,7 @@ export function createUploadService(deps: UploadDeps) {
       const { limits } = await settings.get();
       checkDeclaredLength(contentLength, limits);
       // A retry of an upload that was stored: neither the quota nor the hourly limit is asked again.
-      const replay = key ? await replayOf(deps, actor, key) : undefined;
+      const replay = key ? await replayOf(deps, actor, key, request) : undefined;
       if (replay !== undefined) return { limits, project, replay };
       await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
       // A store known to be unreachable could not keep the files: 503 before the body is read.
