@@ -74,6 +74,27 @@ describe('profile: API tokens', () => {
     expect(api.calls('POST /auth/tokens')).toHaveLength(1);
   });
 
+  it('shows a token’s last use when the window is focused again (used from a terminal meanwhile)', async () => {
+    let lastUsed: string | null = null;
+    fakeApi({
+      'GET /auth/profile': ok({ user: makeUser() }),
+      'GET /auth/tokens': () =>
+        ok({
+          tokens: [
+            { id: 1, name: '我的 CI', created_at: '2026-01-01T00:00:00.000Z', last_used_at: lastUsed },
+          ],
+        }),
+    });
+    signIn(makeUser());
+    renderApp('/profile');
+    const row = (await screen.findByText('我的 CI')).closest('tr') as HTMLElement;
+    expect(within(row).getByText(/从未使用/)).toBeInTheDocument();
+    lastUsed = '2026-02-03T04:05:00.000Z';
+    // What the browser sends when the tab is shown again (TanStack Query's focus watch listens for it).
+    window.dispatchEvent(new Event('visibilitychange'));
+    await waitFor(() => expect(within(row).queryByText(/从未使用/)).toBeNull());
+  });
+
   it('says why a name is refused, without a request', async () => {
     const user = makeUser();
     const api = fakeApi({ 'GET /auth/profile': ok({ user }), 'GET /auth/tokens': ok({ tokens: [] }) });

@@ -11,8 +11,12 @@ export const tokensApi = {
   revoke: (id: number) => call('revokeApiToken', { params: { id } }),
 };
 
+/**
+ * Read again when the window regains focus (unlike the app's other queries): a token is used from a
+ * terminal, and coming back to the page should show its 最近使用 without a reload.
+ */
 export function useApiTokens() {
-  return useQuery({ queryKey: tokenKeys.all, queryFn: tokensApi.list });
+  return useQuery({ queryKey: tokenKeys.all, queryFn: tokensApi.list, refetchOnWindowFocus: 'always' });
 }
 
 /** The answer holds the token itself: shown once by the caller, never kept in the query cache. */
