@@ -126,6 +126,11 @@ test('on a 390×844 phone file names keep their width, the findings stack, and t
   const { id, name } = await projectWithWaitingVersion(request);
   await openDetail(page, id, name);
 
+  // The cards' titles are whole: the info card's three buttons had squeezed 项目信息 to 项…
+  const infoTitle = page.locator('.ant-card-head-title').filter({ hasText: '项目信息' });
+  await expect(infoTitle).toBeVisible();
+  expect(await infoTitle.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+
   // One click to the decision from the top of the page.
   const decision = page.locator('#review-decision');
   await expect(decision).not.toBeInViewport();
