@@ -16,6 +16,31 @@ import { Wire } from './support/wire.js';
 
 const BODY_DEADLINE_MS = 1500;
 
+/** A deploy of one page started by a new account: its id, the page's bytes and hash, the token. */
+async function startDeploy(t: TestApp, name: string, page: string) {
+  const user = await t.createUser();
+  const content = Buffer.from(page);
+  const hash = createHash('sha256').update(content).digest('hex');
+  const started = await t.request({
+    method: 'POST',
+    url: '/api/deploys',
+    token: user.token,
+    body: { project_name: name, files: { 'index.html': hash } },
+  });
+  expect(started.statusCode, started.body).toBe(201);
+  const { deploy_id } = started.json().data as { deploy_id: string };
+  return { deployId: deploy_id, content, hash, token: user.token };
+}
+
+/** An app whose log lines (JSON) the test reads. */
+async function loggedApp(overrides: Parameters<typeof createTestApp>[0]) {
+  const lines: string[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+  const t = await createTestApp({ logFormat: 'json', ...overrides }, { logStream: stream });
+  return { t, lines };
+}
+
 describe('slow request bodies', () => {
   let t: TestApp;
   let port: number;
@@ -77,22 +102,16 @@ describe('slow request bodies', () => {
   });
 
   it('leaves a deploy’s file PUT alone past the deadline, whatever type it is sent as (curl’s default form type)', async () => {
-    const user = await t.createUser();
-    const content = '<!doctype html><p>慢慢上传</p>\n'.repeat(40);
-    const hash = createHash('sha256').update(content).digest('hex');
-    const started = await t.request({
-      method: 'POST',
-      url: '/api/deploys',
-      token: user.token,
-      body: { project_name: '慢速部署', files: { 'index.html': hash } },
-    });
-    expect(started.statusCode, started.body).toBe(201);
-    const { deploy_id } = started.json().data as { deploy_id: string };
-    const bytes = Buffer.from(content);
+    const {
+      deployId,
+      content: bytes,
+      hash,
+      token,
+    } = await startDeploy(t, '慢速部署', '<!doctype html><p>慢慢上传</p>\n'.repeat(40));
     const wire = await Wire.connect(port);
     wire.send(
-      `PUT /api/deploys/${deploy_id}/files/${hash} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
-        `Authorization: Bearer ${user.token}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+      `PUT /api/deploys/${deployId}/files/${hash} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        `Authorization: Bearer ${token}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
         `Content-Length: ${bytes.length}\r\n\r\n`,
     );
     // Half now, the rest once the body deadline has passed.
@@ -108,17 +127,22 @@ describe('slow request bodies', () => {
     wire.close();
   });
 
-  it('closes the connection of an answer sent before its body: an anonymous upload’s 401', async () => {
-    const wire = await Wire.connect(port);
-    wire.send(
-      `PUT /api/deploys/whatever/files/${'a'.repeat(64)} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
-        'Content-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\nsome bytes',
-    );
-    const answer = await wire.answer('PUT');
-    expect(answer.status).toBe(401);
-    expect(answer.headers.connection).toBe('close');
-    // Closed by the server although 999,990 bytes were promised and the client keeps the socket.
-    await wire.closedByServer();
+  it('closes the connection of an answer sent before its body: an anonymous upload’s 401, a batch’s', async () => {
+    for (const [method, head] of [
+      [
+        'PUT',
+        `PUT /api/deploys/whatever/files/${'a'.repeat(64)} HTTP/1.1\r\nContent-Type: application/octet-stream`,
+      ],
+      ['POST', 'POST /api/deploys/whatever/files HTTP/1.1\r\nContent-Type: multipart/form-data; boundary=x'],
+    ] as const) {
+      const wire = await Wire.connect(port);
+      wire.send(`${head}\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\nsome bytes`);
+      const answer = await wire.answer(method);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.connection).toBe('close');
+      // Closed by the server although 999,990 bytes were promised and the client keeps the socket.
+      await wire.closedByServer();
+    }
   });
 });
 
@@ -151,10 +175,7 @@ describe('requests made in the process (app.inject)', () => {
 
 describe('a client that goes away halfway through its body', () => {
   it('is logged as gone, not as a database outage (its ECONNRESET is no lost database connection)', async () => {
-    const lines: string[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
-    const t = await createTestApp({ logLevel: 'debug', logFormat: 'json' }, { logStream: stream });
+    const { t, lines } = await loggedApp({ logLevel: 'debug' });
     try {
       const port = await listenPort(t);
       const socket = net.connect(port, '127.0.0.1');
@@ -175,24 +196,15 @@ describe('a client that goes away halfway through its body', () => {
 
 describe('a deploy’s file body trickled', () => {
   it('is answered 408 at the upload idle limit and closed; the file can be sent again', async () => {
-    const lines: string[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
-    const t = await createTestApp({ uploadIdleTimeoutMs: 800, logFormat: 'json' }, { logStream: stream });
+    const { t, lines } = await loggedApp({ uploadIdleTimeoutMs: 800 });
     try {
       const port = await listenPort(t);
-      const user = await t.createUser();
-      const content = Buffer.from('<!doctype html><p>一点一点</p>\n'.repeat(40));
-      const hash = createHash('sha256').update(content).digest('hex');
-      const started = await t.request({
-        method: 'POST',
-        url: '/api/deploys',
-        token: user.token,
-        body: { project_name: '涓滴部署', files: { 'index.html': hash } },
-      });
-      expect(started.statusCode, started.body).toBe(201);
-      const { deploy_id } = started.json().data as { deploy_id: string };
-      const put = `PUT /api/deploys/${deploy_id}/files/${hash} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${content.length}\r\n\r\n`;
+      const { deployId, content, hash, token } = await startDeploy(
+        t,
+        '涓滴部署',
+        '<!doctype html><p>一点一点</p>\n'.repeat(40),
+      );
+      const put = `PUT /api/deploys/${deployId}/files/${hash} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${content.length}\r\n\r\n`;
 
       const wire = await Wire.connect(port);
       wire.send(put);

@@ -65,6 +65,17 @@ function answerFor(code: string | undefined): { status: number; message: string 
   return { status: 400, message: messages.common.badRequest };
 }
 
+/**
+ * Answers 408 and closes the connection, as Node does for a request past its timeout: for a body
+ * the app itself gave up on (http/request-bodies.ts, a deploy's idle file body).
+ */
+export function answerRequestTimeout(socket: Duplex): void {
+  answerClientError(
+    Object.assign(new Error('request body timed out'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
+    socket,
+  );
+}
+
 /** Fastify's clientErrorHandler: writes the answer and closes the connection. */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   // The client is gone: nobody to answer.

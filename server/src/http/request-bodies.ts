@@ -14,7 +14,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { answerClientError } from './client-errors.js';
+import { answerRequestTimeout } from './client-errors.js';
 
 /** Content types whose bodies are streams a route reads with an idle watch of its own. */
 const UPLOAD_STREAM = /^\s*(multipart\/|application\/octet-stream)/i;
@@ -41,10 +41,7 @@ export function registerBodyDeadlines(app: FastifyInstance, deadlineMs: number):
       const { socket } = req;
       if (received || socket.destroyed || reply.raw.headersSent) return;
       request.log.info('request body not in within its deadline: 408, connection closed');
-      answerClientError(
-        Object.assign(new Error('request body too slow'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
-        socket,
-      );
+      answerRequestTimeout(socket);
     }, deadlineMs);
     const stop = () => clearTimeout(timer);
     req.once('end', () => {

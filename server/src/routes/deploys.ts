@@ -14,7 +14,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { Invalid, TooManyRequests } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
-import { answerClientError } from '../http/client-errors.js';
+import { answerRequestTimeout } from '../http/client-errors.js';
 import { route } from '../http/endpoint-routes.js';
 import { deployBatchParts, watchIdle } from '../http/multipart-upload.js';
 import { metaOf, ok } from '../http/reply.js';
@@ -87,13 +87,15 @@ export const deployRoutes =
     route(
       app,
       'deployFiles',
-      async (request, reply) => {
+      async (request) => {
         const { limits } = await ctx.services.settings.get();
         const batch = deployBatchParts(request, {
           maxFiles: DEPLOY_BATCH_FILES_MAX,
           maxFileBytes: limits.maxFileBytes,
         });
         const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
+        // A batch refused before the end of its body closes its connection (http/request-bodies.ts):
+        // the rest is not read, so it can't carry another request.
         try {
           const n = await deploys.receiveBatch(
             actorOf(request),
@@ -104,11 +106,6 @@ export const deployRoutes =
           );
           await batch.drained();
           return ok(null, format(m.filesReceived, { n }));
-        } catch (error) {
-          // Refused before the end of its body: the rest is not read, so the connection can't
-          // carry another request (a client reusing it would find it reset).
-          if (!request.raw.complete) reply.header('connection', 'close');
-          throw error;
         } finally {
           unwatch();
           batch.done();
@@ -174,9 +171,6 @@ export const deployRoutes =
 function cutWhenIdle(request: FastifyRequest, idleMs: number): () => void {
   return watchIdle(request, idleMs, () => {
     request.log.info('deploy file body idle: 408, connection closed');
-    answerClientError(
-      Object.assign(new Error('deploy file body idle'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }),
-      request.raw.socket,
-    );
+    answerRequestTimeout(request.raw.socket);
   });
 }

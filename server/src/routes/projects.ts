@@ -29,13 +29,7 @@ export const projectRoutes =
     const receiveUpload = async (request: FastifyRequest, reply: FastifyReply, id: number | null) => {
       const actor = actorOf(request);
       const delivery = uploadDelivery(request, reply);
-      const admission = await uploads.admitUpload(
-        actor,
-        id,
-        request.headers['content-length'],
-        delivery.key,
-        delivery.request,
-      );
+      const admission = await uploads.admitUpload(actor, id, request.headers['content-length'], delivery);
       const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
       return [actor, admission, staged, metaOf(request), delivery] as const;
     };

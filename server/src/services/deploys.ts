@@ -677,7 +677,7 @@ export function createDeployService(deps: {
     /** Commits the deploy as a new pending version, as an upload would; the deploy is then gone. */
     /** `delivery`: the client's idempotency key (a retried finish answers with the first) and its signal. */
     async finish(actor: Actor, id: string, meta: RequestMeta, delivery: UploadDelivery = {}) {
-      const replayed = delivery.key ? await uploads.replay(actor, delivery.key, delivery.request) : undefined;
+      const replayed = await uploads.replay(actor, delivery);
       if (replayed !== undefined) return replayed;
       const deploy = await open(actor, id);
       const hashes = [...new Set(Object.values(deploy.files))];

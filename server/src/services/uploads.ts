@@ -431,15 +431,13 @@ export function createUploadService(deps: UploadDeps) {
   const { db, projects, store, settings, quota, audit } = deps;
   const { visible, detail } = deps.lookup;
   return {
-    /** The project a stored upload with this key made (a retried deploy's answer). */
-    replayOf: (actor: Actor, key: string, request?: string) => replayOf(deps, actor, key, request),
-
     /**
      * The answer of this account's stored deploy with this key, if there is one (a retried finish's):
      * as commitHeld answers, without the files.
      */
-    async replay(actor: Actor, key: string, request?: string) {
-      const projectId = await replayOf(deps, actor, key, request);
+    async replay(actor: Actor, delivery: UploadDelivery) {
+      if (!delivery.key) return undefined;
+      const projectId = await replayOf(deps, actor, delivery.key, delivery.request);
       return projectId === undefined ? undefined : detail(await visible(actor, projectId), { files: false });
     },
 
@@ -458,9 +456,8 @@ export function createUploadService(deps: UploadDeps) {
       actor: Actor,
       projectId: number | null,
       contentLength: string | undefined,
-      key?: string,
-      /** The method and path the key came with (UploadDelivery.request). */
-      request?: string,
+      /** The client's Idempotency-Key and what it came with: a retry of a stored upload is its answer. */
+      delivery: UploadDelivery = {},
     ): Promise<UploadAdmission> {
       let project: ProjectWithOwner | null = null;
       if (projectId !== null) {
@@ -470,7 +467,7 @@ export function createUploadService(deps: UploadDeps) {
       const { limits } = await settings.get();
       checkDeclaredLength(contentLength, limits);
       // A retry of an upload that was stored: neither the quota nor the hourly limit is asked again.
-      const replay = key ? await replayOf(deps, actor, key, request) : undefined;
+      const replay = delivery.key ? await replayOf(deps, actor, delivery.key, delivery.request) : undefined;
       if (replay !== undefined) return { limits, project, replay };
       await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
       // A store known to be unreachable could not keep the files: 503 before the body is read.
