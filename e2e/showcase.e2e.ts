@@ -77,6 +77,17 @@ test('a visitor searches the showcase in Chinese, sorts by name, filters 精选 
   await page.reload();
   await expect(page.getByText(`共 1 个项目，匹配“${a}”（仅精选）`)).toBeVisible();
 
+  // Each change is a history entry: Back shows the list before 只看精选, Forward returns to it.
+  await page.goBack();
+  await expect(page.getByText(`共 3 个项目，匹配“${a}”`)).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: /只看精选/ })).not.toBeChecked();
+  await page.goBack();
+  await expect(page.getByRole('radio', { name: '最新' })).toBeChecked();
+  await expect(search).toHaveValue(a);
+  await page.goForward();
+  await page.goForward();
+  await expect(page.getByText(`共 1 个项目，匹配“${a}”（仅精选）`)).toBeVisible();
+
   // Opening the site: a new tab with the site's own page.
   const opened = context.waitForEvent('page');
   await featuredCard.getByRole('link', { name: `访问 ${radio.name}` }).click();

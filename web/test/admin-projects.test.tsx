@@ -1,5 +1,5 @@
 import type { AdminProjectDto } from '@sitehall/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
@@ -58,6 +58,11 @@ describe('admin projects page', () => {
       expect(api.calls('GET /admin/projects').at(-1)?.params).toMatchObject({ search: '作品', page: 1 }),
     );
     expect(router.state.location.search).toBe('?search=%E4%BD%9C%E5%93%81');
+    // Each change is a history entry: Back shows the page before the search.
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe('?page=2');
+    await waitFor(() => expect(screen.getByTitle('2')).toHaveClass('ant-pagination-item-active'));
+    expect(screen.getByRole('searchbox', { name: '搜索项目' })).toHaveValue('');
   });
 
   it('opens on the view a link carries', async () => {

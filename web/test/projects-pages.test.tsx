@@ -1,5 +1,5 @@
 import type { ProjectStatus } from '@sitehall/contracts';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { StatusTag } from '../src/components/StatusTag';
 import { PROJECT_FILTERS } from '../src/pages/projects/filters';
@@ -71,6 +71,10 @@ describe('my projects', () => {
     await user.click(screen.getByText('已拒绝'));
     await waitFor(() => expect(router.state.location.search).toBe('?status=rejected'));
     expect(await screen.findByText('暂无已拒绝的项目')).toBeInTheDocument();
+    // A history entry: Back shows every project again.
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe('');
+    expect(await screen.findByText('还没有项目，上传你的第一个项目吧')).toBeInTheDocument();
   });
 
   it('shows the error message with a retry', async () => {

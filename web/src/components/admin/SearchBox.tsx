@@ -1,7 +1,10 @@
 import { Input } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
-/** The search field of an admin list: typed freely, applied (trimmed) on Enter or 搜索. */
+/**
+ * The search field of an admin list: typed freely, applied (trimmed) on Enter or 搜索. When the
+ * address changes the applied search (Back, Forward, a link), the field shows it.
+ */
 export function SearchBox({
   value,
   label,
@@ -14,6 +17,7 @@ export function SearchBox({
   onSearch: (text: string) => void;
 }) {
   const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
   return (
     <Input.Search
       className="admin-toolbar__search"

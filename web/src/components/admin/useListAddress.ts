@@ -7,7 +7,8 @@ type Change<F extends Filters> = Partial<{ page: number; pageSize: number; searc
 
 /**
  * An admin list's view (page, page size, search and the list's own filters) kept in the address,
- * so reload, back and a shared link show the same view. Each filter lists its allowed values, the
+ * so reload, back and a shared link show the same view. Each change the user makes is a history
+ * entry (Back shows the view before it); a correction the page makes itself replaces the entry. Each filter lists its allowed values, the
  * first being the default; the address holds only what differs from the defaults.
  */
 export function useListAddress<F extends Filters>(opts: {
@@ -28,7 +29,7 @@ export function useListAddress<F extends Filters>(opts: {
     filters[key] = value !== null && allowed.includes(value) ? value : (allowed[0] as F[typeof key]);
   }
 
-  const update = (next: Change<F>) => {
+  const update = (next: Change<F>, how: { replace?: boolean } = {}) => {
     const merged = { page, pageSize, search, ...filters, ...next } as {
       page: number;
       pageSize: number;
@@ -39,7 +40,7 @@ export function useListAddress<F extends Filters>(opts: {
     if (merged.search) out.set('search', merged.search);
     if (merged.page > 1) out.set('page', String(merged.page));
     if (merged.pageSize !== opts.defaultPageSize) out.set('page_size', String(merged.pageSize));
-    setParams(out, { replace: true });
+    setParams(out, { replace: how.replace ?? false });
   };
 
   return { page, pageSize, search, filters, update };
@@ -47,12 +48,12 @@ export function useListAddress<F extends Filters>(opts: {
 
 /** After the last rows of the last page went (deleted, decided elsewhere), show the new last page. */
 export function useStayOnExistingPage(
-  list: { page: number; update: (next: { page: number }) => void },
+  list: { page: number; update: (next: { page: number }, how: { replace: boolean }) => void },
   totalPages: number | undefined,
 ) {
   useEffect(() => {
     if (totalPages !== undefined && totalPages > 0 && list.page > totalPages)
-      list.update({ page: totalPages });
+      list.update({ page: totalPages }, { replace: true });
   }, [totalPages, list]);
 }
 

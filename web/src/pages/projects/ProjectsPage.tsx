@@ -23,12 +23,12 @@ function useProjectListParams() {
   const status = parseFilter(params.get('status'));
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '', 10) || 1);
   const update = useCallback(
-    (next: { status?: OwnerFilter; page?: number }) => {
+    (next: { status?: OwnerFilter; page?: number }, how: { replace?: boolean } = {}) => {
       const merged = { status, page, ...next };
       const out = new URLSearchParams();
       if (merged.status !== 'all') out.set('status', merged.status);
       if (merged.page > 1) out.set('page', String(merged.page));
-      setParams(out, { replace: true });
+      setParams(out, { replace: how.replace ?? false });
     },
     [status, page, setParams],
   );
@@ -66,7 +66,7 @@ export function ProjectsPage() {
   const pageIsEmpty = list.isSuccess && projects.length === 0;
   useEffect(() => {
     if (pageIsEmpty && lastPage !== undefined && page > 1 && lastPage < page)
-      update({ page: Math.max(1, lastPage) });
+      update({ page: Math.max(1, lastPage) }, { replace: true });
   }, [pageIsEmpty, lastPage, page, update]);
 
   let content: ReactNode;

@@ -21,7 +21,10 @@ const MoreFailed = lazyInShell(async () => (await loadControls()).ShowcaseMoreFa
 
 const m = messages.project;
 
-/** Search, sort and the 精选 filter live in the address: a reload or a shared link shows the same list. */
+/**
+ * Search, sort and the 精选 filter live in the address: a reload or a shared link shows the same
+ * list, and each change is a history entry, so Back shows the list before it.
+ */
 function useShowcaseParams() {
   const [params, setParams] = useSearchParams();
   const { search, sort, featured } = showcaseFiltersOf(params);
@@ -32,7 +35,7 @@ function useShowcaseParams() {
     if (merged.search) out.set('search', merged.search);
     if (merged.sort !== 'latest') out.set('sort', merged.sort);
     if (merged.featured) out.set('featured', 'true');
-    setParams(out, { replace: true });
+    setParams(out);
   };
 
   return { search, sort, featured, update };

@@ -239,7 +239,7 @@ export function AuditLogsPage() {
   }, [address, form]);
 
   const show = (next: Filters, nextPage: number, nextPageSize = pageSize) =>
-    setParams(addressOf(next, nextPage, nextPageSize), { replace: true });
+    setParams(addressOf(next, nextPage, nextPageSize));
   const apply = (values: FilterValues) => show(toFilters(values), 1);
   const reset = () => {
     form.setFieldsValue(formValuesOf({}));
