@@ -85,6 +85,29 @@ describe("a site's own routing in the render", () => {
   });
 });
 
+describe('a client-side router in the render', () => {
+  // A router's usual start: it listens for popstate and draws the page of location.pathname.
+  const router = (start: string) =>
+    `addEventListener('popstate', () => {}); ${start}; document.body.append(location.pathname + location.hash);`;
+
+  it('tells a router that changes the path from one that routes by the hash, and from a page without one', async () => {
+    const history = await render({
+      'index.html': page('<a href="/about">关于</a>', router("history.replaceState({}, '')")),
+    });
+    expect(history.observations.historyRouting).toBe(true);
+    const hash = await render({
+      'index.html': page('<a href="#/about">关于</a>', router("location.hash = '#/'")),
+    });
+    expect(hash.observations.historyRouting).toBe(false);
+    const hashLinks = await render({ 'index.html': page('<a href="#/about">关于</a>', router('')) });
+    expect(hashLinks.observations.historyRouting).toBe(false);
+    const plain = await render({
+      'index.html': page('<a href="about.html">关于</a>', "history.replaceState({}, '')"),
+    });
+    expect(plain.observations.historyRouting).toBe(false);
+  });
+});
+
 describe('the visitor', () => {
   it('finds canaries sent by fetch, XHR, sendBeacon, WebSocket and an image beacon, plain and encoded', async () => {
     const script = `

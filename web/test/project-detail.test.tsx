@@ -102,11 +102,19 @@ describe('project detail', () => {
         name: 'Vue 作业',
         usability_findings: [
           {
-            severity: 'medium',
+            severity: 'low',
+            category: 'usability',
+            kind: 'missing_file',
+            message: '引用的文件不在上传内容中：“img/logo.png”，打开页面时会加载失败',
+            file: 'index.html',
+            line: 3,
+            excerpt: '<img src="img/logo.png">',
+          },
+          {
+            severity: 'info',
             category: 'usability',
             kind: 'root_absolute_link',
-            message:
-              '以 / 开头的地址“/assets/index.js”在站点地址 /sites/项目编号/ 下会指向平台根目录而失效，请改为相对地址',
+            message: messages.review.contentCheck.rootAbsolute.replace('{url}', '/assets/index.js'),
             file: 'index.html',
             line: 8,
             excerpt: '<script type="module" src="/assets/index.js"></script>',
@@ -114,11 +122,38 @@ describe('project detail', () => {
         ],
       }),
     );
-    expect(screen.getByText('可用性问题（1）')).toBeInTheDocument();
-    expect(screen.getByText(/在站点地址 \/sites\/项目编号\/ 下会指向平台根目录而失效/)).toBeInTheDocument();
+    expect(screen.getByText('可用性问题（2）')).toBeInTheDocument();
+    expect(screen.getByText(messages.review.contentCheck.usabilityHint)).toBeInTheDocument();
+    expect(
+      screen.getByText(/以 \/ 开头的地址“\/assets\/index.js”：在 \/sites\/项目编号\/ 形式的站点地址下/),
+    ).toBeInTheDocument();
     expect(screen.getByText('index.html:8')).toBeInTheDocument();
     expect(screen.getByText('<script type="module" src="/assets/index.js"></script>')).toBeInTheDocument();
     expect(screen.getByText(/修改方法：.*base: "\.\/"/)).toBeInTheDocument();
+  });
+
+  it('shows notes that leave the site working (a client-side router) with a milder hint and the fix', async () => {
+    await openDetail(
+      makeProject({
+        id: 10,
+        name: '单页应用',
+        usability_findings: [
+          {
+            severity: 'info',
+            category: 'usability',
+            kind: 'history_routing',
+            message: messages.review.contentCheck.runtimeHistoryRouting,
+            file: null,
+            line: null,
+          },
+        ],
+      }),
+    );
+    expect(screen.getByText('可用性问题（1）')).toBeInTheDocument();
+    expect(screen.getByText(messages.review.contentCheck.usabilityNotesHint)).toBeInTheDocument();
+    expect(screen.queryByText(messages.review.contentCheck.usabilityHint)).toBeNull();
+    expect(screen.getByText('前端路由')).toBeInTheDocument();
+    expect(screen.getByText(/修改方法：在项目详情页的“站点路由”中开启“单页应用回退”/)).toBeInTheDocument();
   });
 
   it('shows no usability card when there is nothing to fix', async () => {

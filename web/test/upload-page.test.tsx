@@ -287,6 +287,31 @@ describe('upload page', () => {
     expect(screen.getByText(/修改方法：把缺少的文件一起上传/)).toBeInTheDocument();
   });
 
+  it('goes to the list after an upload whose only findings are notes (root-absolute links still load)', async () => {
+    const project = makeProject({
+      id: 32,
+      name: 'Vite 应用',
+      usability_findings: [
+        {
+          severity: 'info',
+          category: 'usability',
+          kind: 'root_absolute_link',
+          message: '以 / 开头的地址“/assets/app.js”：…',
+          file: 'index.html',
+          line: 5,
+          excerpt: '<script type="module" src="/assets/app.js"></script>',
+        },
+      ],
+    });
+    const { user, router } = await openUpload({ 'POST /projects/upload': ok({ project }, '文件上传成功！') });
+    await user.type(nameInput(), 'Vite 应用');
+    pick('file-input', [file('index.html')]);
+    await user.click(submitButton());
+    expect(await screen.findByText('文件上传成功！')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
+    expect(screen.queryByText(/请查看并修改/)).toBeNull();
+  });
+
   it('shows the server’s field errors on their fields', async () => {
     const { user } = await openUpload({
       'POST /projects/upload': fail(400, '项目名称至少需要2个字符', {

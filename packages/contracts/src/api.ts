@@ -298,6 +298,7 @@ export type ContentCheckKind =
   | 'runtime_memory'
   | 'blank_page'
   | 'console_error'
+  | 'history_routing'
   | 'runtime_canary'
   | 'render_failed';
 

@@ -49,6 +49,7 @@ export const RUNTIME_RULES = {
   'runtime.blank': rule('blank_page', 'medium', 'usability', m.runtimeBlank),
   'runtime.console-error': rule('console_error', 'low', 'usability', m.runtimeScriptError),
   'runtime.missing': rule('missing_file', 'low', 'usability', m.runtimeMissing),
+  'runtime.history-routing': rule('history_routing', 'info', 'usability', m.runtimeHistoryRouting),
   // What the visitor typed, found in what the page sent (docs/render.md "The visitor").
   'runtime.canary-leak': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryLeak),
   'runtime.canary-hidden': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryHidden),
@@ -218,6 +219,8 @@ export function runtimeFindings(
   for (const text of obs.consoleErrors.slice(0, 5))
     add('runtime.console-error', describeScriptError(text), text.slice(0, 160));
   for (const url of obs.missing) add('runtime.missing', { url });
+  // Shown to the owner only while the project serves no SPA fallback (services/projects.ts).
+  if (obs.historyRouting) add('runtime.history-routing', {});
   return out.sort(byImportance);
 }
 

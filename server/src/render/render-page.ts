@@ -107,6 +107,11 @@ export interface Observations {
    * the word naming one in a file the page loaded, or `hidden controls`.
    */
   phoneBecause: string | null;
+  /**
+   * The page listens for `popstate` and its address is no hash route (`#/…`): a client-side router
+   * that changes the path, which needs the project's SPA fallback for deep links and reloads.
+   */
+  historyRouting: boolean;
 }
 
 export interface RenderResult {
@@ -144,7 +149,30 @@ export const emptyObservations = (): Observations => ({
   loadTimeoutMs: LOAD_TIMEOUT_MS,
   profiles: [],
   phoneBecause: null,
+  historyRouting: false,
 });
+
+/**
+ * Notes whether the page listens for `popstate` (what a client-side router does), kept where the
+ * page's own scripts don't look; ROUTER_STATE reads it after the load.
+ */
+const ROUTER_PROBE = `(() => {
+  let listened = false;
+  const add = window.addEventListener;
+  window.addEventListener = function (type, ...rest) {
+    if (type === 'popstate') listened = true;
+    return add.call(this, type, ...rest);
+  };
+  try { Object.defineProperty(window, '__sitehallRouter', { value: () => listened }); } catch {}
+})();`;
+
+/** A router that changes the path: it listens for popstate, and neither the address nor a link is a hash route. */
+const ROUTER_STATE = `(() => {
+  const listened = window.__sitehallRouter;
+  if (typeof listened !== 'function' || !listened()) return false;
+  if (/^#!?\\//.test(location.hash)) return false;
+  return !document.querySelector('a[href^="#/"], a[href^="#!/"]');
+})()`;
 
 /**
  * Reports the page's calls of permission APIs through an exposed binding, before any script runs.
@@ -428,6 +456,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         if (typeof what === 'string') phone(`script:${what}`);
       });
       await context.addInitScript(DEVICE_PROBE);
+      await context.addInitScript(ROUTER_PROBE);
     }
     await context.clock.install();
     // WebSockets are not seen by route(): each one is recorded and held open with no server behind
@@ -467,6 +496,10 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         return null;
       }
       screenshot = shot;
+    }
+    if (profile.name === 'desktop' && !page.isClosed()) {
+      const routing = await within(page.evaluate(ROUTER_STATE), 1_000).catch(() => false);
+      if (routing === true) obs.historyRouting = true;
     }
     const visited = within(
       visit(page, { deadline: Date.now() + VISIT_TIMEOUT_MS, fields, listensForKeys: () => listensForKeys }),

@@ -6,6 +6,7 @@ import { DOWNLOADS_IN_FLIGHT_MAX, format, type MyProjectStats, messages } from '
 import { parseContentCheck, usabilityFindings } from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
+import type { DeploymentRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { NotFound, TooManyRequests } from '../domain/errors.js';
 import { nameSortKey } from '../domain/name-order.js';
@@ -24,6 +25,7 @@ import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
 import type { QuotaService } from './quota.js';
+import { routingOf } from './site-index.js';
 import { nameRaceLost, type SiteNameService } from './site-names.js';
 
 const m = messages.project;
@@ -77,6 +79,19 @@ export function createProjectService(deps: {
    * digest deploy's finish: the client has them, and a 5,000-file site's rows cost more to read and
    * send than the rest of its redeploy's answer).
    */
+  /**
+   * The newest version's usability findings for its owner; a client-side router's is dropped while
+   * the site answers deep links anyway (the SPA fallback, or a 200 rewrite of its own _redirects).
+   */
+  function ownersFindings(p: ProjectWithOwner, latest: DeploymentRow | undefined) {
+    const findings = usabilityFindings(parseContentCheck(latest?.content_check ?? null));
+    if (!latest || !findings.some((f) => f.kind === 'history_routing')) return findings;
+    const routing = routingOf({ ...latest, spa_fallback: p.spa_fallback, clean_urls: p.clean_urls });
+    const servesDeepLinks =
+      routing?.spaFallback || routing?.rules?.redirects.some((r) => r.status === 200 && !r.external);
+    return servesDeepLinks ? findings.filter((f) => f.kind !== 'history_routing') : findings;
+  }
+
   async function detail(p: ProjectWithOwner, { files: withFiles = true }: { files?: boolean } = {}) {
     const [latest, live, versions, comments] = await Promise.all([
       p.latest_deployment_id ? deployments.byId(db, p.latest_deployment_id) : undefined,
@@ -90,7 +105,7 @@ export function createProjectService(deps: {
       latest,
       live,
       ...(files ? { files } : {}),
-      usability: usabilityFindings(parseContentCheck(latest?.content_check ?? null)),
+      usability: ownersFindings(p, latest),
       deployments: versions,
       reviewComments: comments,
     };

@@ -65,9 +65,16 @@ export function UsabilityCard({
   className?: string;
 }) {
   if (!findings || findings.length === 0) return null;
+  // Only notes (severity info: the site works, a change makes it sturdier): a milder hint.
+  const notesOnly = findings.every((f) => f.severity === 'info');
   return (
     <Card title={`${m.usabilityTitle}（${findings.length}）`} className={className}>
-      <Alert type="warning" showIcon title={m.usabilityHint} className="usability-findings__hint" />
+      <Alert
+        type={notesOnly ? 'info' : 'warning'}
+        showIcon
+        title={notesOnly ? m.usabilityNotesHint : m.usabilityHint}
+        className="usability-findings__hint"
+      />
       <UsabilityFindingsList findings={findings} />
     </Card>
   );

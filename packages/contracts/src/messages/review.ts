@@ -55,7 +55,10 @@ export const reviewMessages = {
     missingEntry: '未找到入口文件（index.html）：站点根地址无法打开',
     /** {url} */
     rootAbsolute:
-      '以 / 开头的地址“{url}”在站点地址 /sites/项目编号/ 下会指向平台根目录而失效，请改为相对地址',
+      '以 / 开头的地址“{url}”：在 /sites/项目编号/ 形式的站点地址下要靠平台转接才能打开，页面不发送来源（no-referrer）时会失效，读取完整路径的前端路由也会出错；改为相对地址最稳妥',
+    /** The render saw a client-side router that changes the path (history API), not the hash. */
+    runtimeHistoryRouting:
+      '页面用前端路由切换地址（History API）：项目未开启“单页应用回退”时，刷新或直接打开子页面（如 /about）会显示 404',
     /** {url} */
     missingFile: '引用的文件不在上传内容中：“{url}”，打开页面时会加载失败',
     /** {domain} */
@@ -222,6 +225,7 @@ export const reviewMessages = {
     ],
     usabilityTitle: '可用性问题',
     usabilityHint: '这些问题不影响审核结论，但会让站点显示不正常，修改后重新上传新版本即可。',
+    usabilityNotesHint: '站点可以正常打开，这些是让它在各种访问方式下都正常的建议，不影响审核结论。',
     /** {line} */
     excerptAt: '第 {line} 行',
     sourcePathRequired: '请指定要查看的文件',
@@ -277,6 +281,7 @@ export const CONTENT_CHECK_KIND_LABELS = {
   runtime_memory: '耗尽内存',
   blank_page: '空白页面',
   console_error: '脚本错误',
+  history_routing: '前端路由',
   runtime_canary: '访客输入被发送',
   render_failed: '渲染未完成',
 } as const;
@@ -350,6 +355,7 @@ export const USABILITY_KINDS = [
   'large_file',
   'blank_page',
   'console_error',
+  'history_routing',
 ] as const;
 
 /** How the uploader fixes each usability finding (project detail page, upload result). */
@@ -362,4 +368,6 @@ export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], strin
   large_file: '压缩图片和视频，或改用更小的文件，访客打开会更快',
   blank_page: '在浏览器中打开站点检查：入口页是否有内容，脚本是否报错，内容是否依赖外部网站加载',
   console_error: '在浏览器开发者工具的控制台中查看报错并修正脚本，再上传新版本',
+  history_routing:
+    '在项目详情页的“站点路由”中开启“单页应用回退”：站点里不存在的路径都会打开 index.html，由前端路由显示对应页面',
 };

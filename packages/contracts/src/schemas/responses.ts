@@ -135,6 +135,7 @@ export const contentFindingDto = z.object({
     'runtime_memory',
     'blank_page',
     'console_error',
+    'history_routing',
     'runtime_canary',
     'render_failed',
   ]),

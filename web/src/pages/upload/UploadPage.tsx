@@ -268,8 +268,9 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
       message.success(messages.project.uploadSuccess);
       const downloadOnly = (project.files ?? []).filter((f) => f.download_only).length;
       if (downloadOnly > 0) message.info(format(messages.archive.downloadOnlyFiles, { n: downloadOnly }));
-      // Problems the uploader can fix now (root-absolute links, missing files): shown right away.
-      const usability = project.usability_findings?.length ?? 0;
+      // Problems the uploader can fix now (missing files, a missing index.html): shown right away;
+      // notes of severity info (root-absolute links, which still load) wait on the project page.
+      const usability = (project.usability_findings ?? []).filter((f) => f.severity !== 'info').length;
       // Someone who asked to leave mid-upload goes where they were going; everyone else to the list.
       if (blockerRef.current.state === 'blocked') {
         confirmRef.current?.destroy();
