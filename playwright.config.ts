@@ -49,6 +49,7 @@ export default defineConfig({
       E2E_PORT: String(E2E_PORT),
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       ...(process.env.E2E_WEB_DIST ? { E2E_WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+      ...(process.env.E2E_SERVER_DIST ? { E2E_SERVER_DIST: process.env.E2E_SERVER_DIST } : {}),
     },
   },
 });

@@ -84,7 +84,9 @@ describe('rules a site declares, served', () => {
         name: '_headers',
         content: HEADERS.replace(
           '/index.html\n  X-Content-Type-Options: nosniff',
-          '/index.html\n  Cache-Control: no-cache',
+          // A page is revalidated whatever the site asks; an encoding is only for a file stored
+          // compressed (.gz, .br): app.js is sent as it is stored, as the content check read it.
+          '/index.html\n  Cache-Control: public, max-age=600\n/assets/app.js\n  Content-Encoding: gzip',
         ),
       },
     ]));
@@ -146,6 +148,8 @@ describe('rules a site declares, served', () => {
       expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(js.headers['cross-origin-opener-policy']).toBe('same-origin');
       expect(js.headers['cross-origin-embedder-policy']).toBe('require-corp');
+      expect(js.headers['content-encoding']).toBeUndefined();
+      expect(js.body.toString()).toBe('console.log("app");');
       // The platform's own stay: nosniff and the CORS origin.
       expect(js.headers['x-content-type-options']).toBe('nosniff');
       expect(js.headers['access-control-allow-origin']).toBe('*');

@@ -13,6 +13,7 @@ import {
   decideSiteRequest,
   isSiteContentPath,
   previewGonePage,
+  SITE_GONE_WORKER,
   type SiteBody,
   sendSiteFile,
   sendSitePage,
@@ -161,10 +162,20 @@ export async function siteRoutes(
         .then((found) => (found ? siteIndex.deployment(found.deploymentId) : null))
         .then(withSite);
     }
+    // No live site at this key. A site taken down must not go on answering from its visitors'
+    // browsers: a check of its service worker gets one that unregisters itself (SITE_GONE_WORKER),
+    // and on an origin of the site's own (its name's or number's host, a custom domain) the 404
+    // tells the browser to drop what the site stored there, its workers' caches included.
+    const noLiveSite = (): SiteBody => {
+      if (request.headers['service-worker'] === 'script') return sendSitePage(reply, SITE_GONE_WORKER);
+      if (arrivedOn.kind === 'project' || arrivedOn.kind === 'named')
+        reply.header('clear-site-data', '"storage"');
+      return notFound(ctx, request, reply);
+    };
     // A live site is asked by its number or a name (docs/decisions/names.md): at another key than
     // its own (its number, an old name, a look-alike spelling) it moves to its name.
     const liveSite = (site: DeploymentIndex | null): SiteBody | Promise<SiteBody> => {
-      if (!site) return notFound(ctx, request, reply);
+      if (!site) return noLiveSite();
       const move = hosts.siteMove(arrivedOn, url, request.headers.host, {
         id: site.projectId,
         name: site.siteName,
@@ -173,13 +184,13 @@ export async function siteRoutes(
       return withSite(site);
     };
     const ofProject = (id: number | null): SiteBody | Promise<SiteBody> => {
-      if (id === null) return notFound(ctx, request, reply);
+      if (id === null) return noLiveSite();
       const known = siteIndex.peekLive(id);
       return known === undefined ? siteIndex.liveOf(id).then(liveSite) : liveSite(known);
     };
     const id = idParam(url.key);
     if (id !== null) return ofProject(id);
-    if (!NAME_KEY.test(url.key)) return notFound(ctx, request, reply);
+    if (!NAME_KEY.test(url.key)) return noLiveSite();
     const label = url.key.toLowerCase();
     const named = siteIndex.peekName(label);
     return named === undefined ? siteIndex.projectOfName(label).then(ofProject) : ofProject(named);

@@ -82,3 +82,9 @@ export function isHtml(mime: string): boolean {
   const type = essence(mime);
   return type === 'text/html' || type === 'application/xhtml+xml';
 }
+
+/** A document a visitor navigates to and a browser runs: a page, an SVG image, an XML document. */
+export function isDocument(mime: string): boolean {
+  const type = essence(mime);
+  return isHtml(mime) || type === 'image/svg+xml' || type === 'text/xml' || type === 'application/xml';
+}

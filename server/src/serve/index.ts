@@ -33,6 +33,7 @@ export {
   type PreparedAnswer,
   preparedAnswer,
   previewGonePage,
+  SITE_GONE_WORKER,
   SITE_NOT_FOUND_TEXT,
   type SiteAnswer,
   type SiteAnswerBody,

@@ -17,6 +17,7 @@ import {
   attachmentDisposition,
   contentTypeHeader,
   isCompressible,
+  isDocument,
   isHtml,
   isInlineWebContent,
 } from './content-types.js';
@@ -97,7 +98,8 @@ export function siteFileAnswer(
   opts: SiteAnswerOptions = {},
 ): SiteAnswer | Promise<SiteAnswer> {
   const range = rangeOf(file, request, opts);
-  const encoded = range === null && !declaresEncoding(opts) ? knownEncoding(file, request, source) : null;
+  const encoded =
+    range === null && !declaresEncoding(file, opts) ? knownEncoding(file, request, source) : null;
   if (encoded !== undefined) return decide(file, request, source, opts, range, encoded);
   // knownEncoding left the parsed list on the file's facts.
   return source
@@ -116,7 +118,7 @@ export function preparedAnswer(
   source: SiteFileSource,
   opts: SiteAnswerOptions,
 ): PreparedAnswer | null {
-  const encoded = declaresEncoding(opts) ? null : knownEncoding(file, request, source);
+  const encoded = declaresEncoding(file, opts) ? null : knownEncoding(file, request, source);
   if (encoded === undefined) return null;
   const answer = decide(file, request, source, opts, null, encoded);
   if (answer.body === null) return { status: answer.status, headers: answer.headers, body: null };
@@ -240,6 +242,35 @@ export function siteNotFoundPage(showcase: string | null): SitePlatformPage {
 }
 
 /**
+ * What a browser gets when it checks a service worker of a site that is not live (the request says
+ * `Service-Worker: script`): a worker that replaces it, unregisters itself at once and reloads the
+ * pages it controlled, so they reach the platform's 404. A 404 would leave the old worker running
+ * (Chromium keeps a worker whose update fails), answering from its cache or its own script.
+ * Its registration's scope is the old worker's own, so it ends nothing else of the origin.
+ */
+export const SITE_GONE_WORKER: SitePlatformPage = {
+  status: 200,
+  headers: [
+    'content-type',
+    'text/javascript; charset=utf-8',
+    'cache-control',
+    'no-store',
+    'x-content-type-options',
+    'nosniff',
+  ],
+  body:
+    "self.addEventListener('install', () => self.skipWaiting());\n" +
+    "self.addEventListener('activate', (event) => {\n" +
+    '  event.waitUntil(\n' +
+    '    self.registration\n' +
+    '      .unregister()\n' +
+    "      .then(() => self.clients.matchAll({ type: 'window' }))\n" +
+    '      .then((pages) => Promise.all(pages.map((page) => page.navigate(page.url).catch(() => null)))),\n' +
+    '  );\n' +
+    '});\n',
+};
+
+/**
  * A preview link that opens nothing (expired, revoked, its version rejected, its maker disabled,
  * or never valid): 404 like every missing thing, not 410, since a link whose maker is enabled
  * again works again, and an expired token is purged after a while (docs/decisions/serving.md).
@@ -357,6 +388,8 @@ interface FileFacts {
   disposition: string | undefined;
   compressible: boolean;
   html: boolean;
+  /** A page, SVG or XML document: what a visitor navigates to. */
+  document: boolean;
   etag: string;
   /** The last Accept-Encoding header asked of this file, and its parsed list. */
   acceptHeader: string | undefined;
@@ -379,6 +412,7 @@ function factsOf(file: SiteFile): FileFacts {
       disposition: isInlineWebContent(mime) ? undefined : attachmentDisposition(file.path),
       compressible: isCompressible(mime),
       html: isHtml(mime),
+      document: isDocument(mime),
       etag: etagFor(file.sha256),
       acceptHeader: undefined,
       acceptedList: [],
@@ -395,8 +429,14 @@ function factsOf(file: SiteFile): FileFacts {
  * A site's _headers gave this file its Content-Encoding (a precompressed file stored as such,
  * serve/site-rules.ts): its bytes are sent as they are, never compressed again.
  */
-function declaresEncoding(opts: SiteAnswerOptions): boolean {
-  return opts.siteHeaders?.['content-encoding'] !== undefined;
+function declaresEncoding(file: SiteFile, opts: SiteAnswerOptions): boolean {
+  const declared = opts.siteHeaders?.['content-encoding'];
+  return declared !== undefined && storedAs(file.path, declared);
+}
+
+/** The file's name says it is stored in this encoding: `gzip` for `.gz`, `br` for `.br`. */
+function storedAs(filePath: string, encoding: string): boolean {
+  return encoding === 'gzip' ? /\.gz$/i.test(filePath) : encoding === 'br' && /\.br$/i.test(filePath);
 }
 
 /** A file's headers for one encoding, status and set of options. */
@@ -455,14 +495,18 @@ function prepare(
   encoded: EncodedBody | null,
 ): Prepared {
   // The type and encoding a site's _headers may give a file (serve/site-rules.ts) go where the
-  // file's own would.
-  const { 'content-type': ownType, 'content-encoding': ownEncoding, ...headers } = siteHeaders;
+  // file's own would. An encoding only for a file stored compressed (`.gz`, `.br`): the content
+  // check reads a page or script as stored, so its bytes must be what the browser runs.
+  const { 'content-type': ownType, 'content-encoding': declared, ...headers } = siteHeaders;
+  const ownEncoding = declared !== undefined && storedAs(file.path, declared) ? declared : undefined;
   const compressible = f.compressible && file.size >= source.minCompressBytes && ownEncoding === undefined;
   const etag = encoded ? etagFor(file.sha256, encoded.encoding) : f.etag;
   // A record first, so a name the site headers also set (a preview's Cache-Control) is there once.
   const common: Record<string, string> = { ...headers };
+  // A document (a page, SVG, XML) is always revalidated, whatever the site's _headers say: a page
+  // taken down must not live on in its visitors' caches.
   common['cache-control'] =
-    opts.cacheControl ?? headers['cache-control'] ?? (f.html ? HTML_CACHE : ASSET_CACHE);
+    opts.cacheControl ?? (f.document ? HTML_CACHE : (headers['cache-control'] ?? ASSET_CACHE));
   // Formatted once: prepare runs once per file, encoding and set of options.
   if (opts.lastModified) common['last-modified'] = opts.lastModified.toUTCString();
   if (compressible) common.vary = 'Accept-Encoding';

@@ -143,6 +143,15 @@ describe('parseHeaders', () => {
     ]);
   });
 
+  it('takes one media type with its parameters', () => {
+    for (const type of [
+      'application/wasm',
+      'text/plain; charset=utf-8',
+      'text/csv;charset="utf-8"; header=present',
+    ])
+      expect(parseHeaders(`/data\n  Content-Type: ${type}`)[0]!.headers).toEqual([['content-type', type]]);
+  });
+
   it('allows only the listed headers, and only safe values', () => {
     for (const [text, reason] of [
       ['/*\n  Set-Cookie: a=1', /Set-Cookie/],
@@ -151,6 +160,10 @@ describe('parseHeaders', () => {
       ['/*\n  X-Content-Type-Options: none', /X-Content-Type-Options/],
       ['/*\n  Content-Type: image/svg+xml', /Content-Type/],
       ['/*\n  Content-Type: text/html; charset=utf-8', /Content-Type/],
+      // A second type after a comma is the one Chromium takes: a text file would be a page.
+      ['/*\n  Content-Type: text/plain; charset=utf-8; x=,text/html', /Content-Type/],
+      ['/*\n  Content-Type: application/pdf, text/html', /Content-Type/],
+      ['/*\n  Content-Type: text/plain; x="a,text/html"', /Content-Type/],
       ['/*\n  Content-Encoding: compress', /content-encoding/],
       ['/*\n  Cross-Origin-Opener-Policy: anything', /cross-origin-opener-policy/],
       ['/*\n  Cache-Control: a\u0001b', /控制字符/],

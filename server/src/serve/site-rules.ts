@@ -225,6 +225,14 @@ const SINGLE_VALUED = new Set([
 const ACTIVE_TYPES =
   /^(?:text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|text\/xsl|application\/xslt\+xml|multipart\/)/i;
 
+/**
+ * One media type and its parameters, nothing else: a comma would start a second type, which
+ * Chromium takes over the first (`text/plain; x=,text/html` is a page), and a parameter's value is
+ * a token or a quoted string without commas.
+ */
+const MEDIA_TYPE =
+  /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;\s*[a-z0-9!#$&^_.+-]+=(?:[a-z0-9!#$&^_.+-]+|"[^",\\]*"))*$/i;
+
 const VALUE_RULES: Record<string, RegExp> = {
   'content-encoding': /^(?:gzip|br)$/,
   'cross-origin-opener-policy':
@@ -265,10 +273,7 @@ export function parseHeaders(text: string): HeaderRule[] {
     if (!/^[\x20-\x7e]+$/.test(value)) throw fail(`响应头 ${name} 的值含不允许的字符`);
     const rule = VALUE_RULES[name];
     if (rule && !rule.test(value)) throw fail(`响应头 ${name} 的值 “${value}” 不受支持`);
-    if (
-      name === 'content-type' &&
-      (ACTIVE_TYPES.test(value) || !/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(?:\s*;.*)?$/i.test(value))
-    ) {
+    if (name === 'content-type' && (ACTIVE_TYPES.test(value) || !MEDIA_TYPE.test(value))) {
       throw fail(`Content-Type “${value}” 不允许：网页、脚本和 SVG 的类型由文件扩展名决定`);
     }
     current.headers.push([name, value]);
