@@ -7,9 +7,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { messages } from '@sitehall/contracts';
+import { messages, UPLOADS_IN_FLIGHT_MAX } from '@sitehall/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, listenPort, listTree, projectRowCounts, type TestApp } from './helpers.js';
+import {
+  createTestApp,
+  listenPort,
+  listTree,
+  projectRowCounts,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
 import { startChildServer } from './support/children.js';
 
 const BOUNDARY = 'slowboundary';
@@ -166,4 +174,54 @@ describe('an upload still receiving at shutdown', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 240_000);
+});
+
+describe('uploads one account has under way', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it(`are at most ${UPLOADS_IN_FLIGHT_MAX}: one more is refused 429 before its body is read, and a place frees when one ends`, async () => {
+    t = await createTestApp();
+    const one = await t.createUser();
+    const other = await t.createUser();
+    const port = await listenPort(t);
+    const length = head.length + 10_000 + tail.length;
+
+    // Each sends its head and part of its file, then waits.
+    const open = Array.from({ length: UPLOADS_IN_FLIGHT_MAX }, () => openUpload(port, one.token, length));
+    for (const { req } of open) req.write(Buffer.concat([head, Buffer.alloc(1000, 'a')]));
+    await expect
+      .poll(() => stagedUploads(t.dataDir).filter((f) => f.endsWith('/in/0')).length)
+      .toBe(UPLOADS_IN_FLIGHT_MAX);
+
+    const refused = openUpload(port, one.token, length);
+    refused.req.write(head);
+    const answer = await refused.answer;
+    expect(answer.status).toBe(429);
+    expect(JSON.parse(answer.body)).toEqual({
+      success: false,
+      message: `已有 ${UPLOADS_IN_FLIGHT_MAX} 个上传正在处理，请等它们完成后再上传`,
+    });
+    expect(answer.headers['retry-after']).toBe('5');
+    refused.req.destroy();
+    // Another account is not held up by this one's.
+    expect((await uploadProject(t, other.token, { name: '别人的', files: SIMPLE_SITE })).statusCode).toBe(
+      201,
+    );
+
+    // One finishes: the account may upload again.
+    const first = open[0]!;
+    first.req.end(Buffer.concat([Buffer.alloc(9000, 'a'), tail]));
+    expect((await first.answer).status).toBe(201);
+    expect((await uploadProject(t, one.token, { name: '下一个', files: SIMPLE_SITE })).statusCode).toBe(201);
+    // One cut off by its client frees its place too.
+    for (const { req } of open.slice(1)) req.destroy();
+    await expect.poll(() => stagedUploads(t.dataDir)).toEqual([]);
+    const again = await Promise.all(
+      Array.from({ length: UPLOADS_IN_FLIGHT_MAX }, (_, i) =>
+        uploadProject(t, one.token, { name: `并行${i}`, files: SIMPLE_SITE }),
+      ),
+    );
+    expect(again.map((r) => r.statusCode)).toEqual(Array(UPLOADS_IN_FLIGHT_MAX).fill(201));
+  }, 120_000);
 });

@@ -174,6 +174,13 @@ export function extensionOf(path: string): string {
 export const DOWNLOADS_IN_FLIGHT_MAX = 2;
 
 /**
+ * Uploads (a new project or version, multipart) one account may have under way at once on an
+ * instance (docs/security.md): each holds the ingest and check workers and staging disk every
+ * account shares. A browser sends one at a time; three leave room for a second tab and a script.
+ */
+export const UPLOADS_IN_FLIGHT_MAX = 3;
+
+/**
  * Preview links an account may make in PREVIEW_LINKS_WINDOW_MS (admins: no limit). Each writes an
  * entry to the append-only audit log, which a loop would otherwise grow without end.
  */

@@ -2,16 +2,20 @@
 import { messages } from '@sitehall/contracts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import type { Actor } from '../domain/actor.js';
 import { NotFound } from '../domain/errors.js';
 import { latinOf } from '../domain/name-order.js';
+import type { RequestMeta } from '../domain/request-meta.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
 import { stageMultipartUpload } from '../http/multipart-upload.js';
 import { idParam, metaOf, ok } from '../http/reply.js';
 import { uploadDelivery } from '../http/upload-delivery.js';
+import type { StagedUpload } from '../ingest/staging.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentProject, presentProjectDetail } from '../presenters/project.js';
 import { projectAnalytics } from '../services/site-analytics.js';
+import type { UploadAdmission, UploadDelivery } from '../services/uploads.js';
 
 export const projectRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -26,21 +30,30 @@ export const projectRoutes =
      * A multipart upload: admitted before its body is read (may the actor upload here, does the
      * declared length fit), then staged; the service discards the staged files when done.
      */
-    const receiveUpload = async (request: FastifyRequest, reply: FastifyReply, id: number | null) => {
+    const receiveUpload = async <T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      id: number | null,
+      store: (...received: [Actor, UploadAdmission, StagedUpload, RequestMeta, UploadDelivery]) => Promise<T>,
+    ): Promise<T> => {
       const actor = actorOf(request);
       const delivery = uploadDelivery(request, reply);
       const admission = await uploads.admitUpload(actor, id, request.headers['content-length'], delivery);
-      const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
-      return [actor, admission, staged, metaOf(request), delivery] as const;
+      try {
+        const staged = await stageMultipartUpload(request, admission.limits, ctx.staging);
+        return await store(actor, admission, staged, metaOf(request), delivery);
+      } finally {
+        // Stored, refused or cut off: the account's place among uploads under way is free again.
+        admission.done?.();
+      }
     };
 
     route(app, 'upload', async (request, reply) => {
-      const received = await receiveUpload(request, reply, null);
-      const project = await uploads.upload(...received);
-      return ok(
-        { project: presentProjectDetail(project, received[0], ctx.urls) },
-        messages.project.uploadSuccess,
-      );
+      const [actor, project] = await receiveUpload(request, reply, null, async (...received) => [
+        received[0],
+        await uploads.upload(...received),
+      ]);
+      return ok({ project: presentProjectDetail(project, actor, ctx.urls) }, messages.project.uploadSuccess);
     });
 
     route(app, 'myProjects', async (request, _reply, { query: q }) => {
@@ -78,10 +91,12 @@ export const projectRoutes =
     route(app, 'updateProject', async (request, reply, input) => {
       const id = projectId(request.params);
       if (request.isMultipart()) {
-        const received = await receiveUpload(request, reply, id);
-        const project = await uploads.uploadVersion(...received);
+        const [actor, project] = await receiveUpload(request, reply, id, async (...received) => [
+          received[0],
+          await uploads.uploadVersion(...received),
+        ]);
         return ok(
-          { project: presentProjectDetail(project, received[0], ctx.urls) },
+          { project: presentProjectDetail(project, actor, ctx.urls) },
           messages.project.versionUploaded,
         );
       }

@@ -8,7 +8,8 @@ import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { DeploymentRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
-import { NotFound, TooManyRequests } from '../domain/errors.js';
+import { NotFound } from '../domain/errors.js';
+import { PerAccountInFlight } from '../domain/in-flight.js';
 import { nameSortKey } from '../domain/name-order.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import { projectPolicy } from '../policies/project.js';
@@ -111,7 +112,8 @@ export function createProjectService(deps: {
     };
   }
 
-  const downloads = new DownloadsInFlight();
+  // Zip downloads under way per account: each compresses on zlib's few shared threads.
+  const downloads = new PerAccountInFlight(DOWNLOADS_IN_FLIGHT_MAX, (n) => format(m.tooManyDownloads, { n }));
 
   return {
     visible,
@@ -325,32 +327,6 @@ export function createProjectService(deps: {
   };
 }
 export type ProjectService = ReturnType<typeof createProjectService>;
-
-/**
- * Zip downloads under way, per account, on this instance: each compresses its text on Node's few
- * shared threads, which every upload's and site's file reads wait for too, so one account's
- * parallel downloads of a large project would hold up everyone's (docs/security.md).
- */
-class DownloadsInFlight {
-  private readonly running = new Map<number, number>();
-
-  /** Counts one more for the account, or refuses with 429; the answer ends it (call it once). */
-  begin(accountId: number): () => void {
-    const n = this.running.get(accountId) ?? 0;
-    if (n >= DOWNLOADS_IN_FLIGHT_MAX) {
-      throw new TooManyRequests(format(m.tooManyDownloads, { n }), 5);
-    }
-    this.running.set(accountId, n + 1);
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      const left = (this.running.get(accountId) ?? 1) - 1;
-      if (left > 0) this.running.set(accountId, left);
-      else this.running.delete(accountId);
-    };
-  }
-}
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg)/;
 

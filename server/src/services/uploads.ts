@@ -9,6 +9,7 @@ import {
   format,
   formatBytes,
   messages,
+  UPLOADS_IN_FLIGHT_MAX,
   type UploadLimits,
   uploadFields,
   versionFields,
@@ -26,6 +27,7 @@ import type { Dialect as MigrationDialect } from '../db/dialect.js';
 import type { Actor } from '../domain/actor.js';
 import { eachLimit } from '../domain/concurrency.js';
 import { Conflict, Invalid, NotFound, parse, TooLarge, Unauthorized } from '../domain/errors.js';
+import { PerAccountInFlight } from '../domain/in-flight.js';
 import { nameSortKey } from '../domain/name-order.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import type { SiteUrlOptions } from '../domain/site-urls.js';
@@ -77,6 +79,8 @@ export interface UploadAdmission {
   project: ProjectWithOwner | null;
   /** The project this account's earlier upload with the same idempotency key made: answered again. */
   replay?: number;
+  /** Ends this upload's place among the account's uploads under way (UPLOADS_IN_FLIGHT_MAX). */
+  done?: () => void;
 }
 
 /**
@@ -428,6 +432,9 @@ export async function replayOf(
 }
 
 export function createUploadService(deps: UploadDeps) {
+  const inFlight = new PerAccountInFlight(UPLOADS_IN_FLIGHT_MAX, (n) =>
+    format(m.tooManyUploadsInFlight, { n }),
+  );
   const { db, projects, store, settings, quota, audit } = deps;
   const { visible, detail } = deps.lookup;
   return {
@@ -472,7 +479,8 @@ export function createUploadService(deps: UploadDeps) {
       await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
       // A store known to be unreachable could not keep the files: 503 before the body is read.
       store.throwIfDown?.();
-      return { limits, project };
+      // Last, so nothing refused after it holds a place; the route ends it when the upload ends.
+      return { limits, project, done: inFlight.begin(actor.id) };
     },
 
     /** A new project from a staged upload, which is discarded whatever happens. */

@@ -57,6 +57,8 @@ export const projectMessages = {
   notFound: '项目不存在',
   /** {n} */
   tooManyDownloads: '已有 {n} 个下载正在进行，请等它们完成后再下载',
+  /** {n}: UPLOADS_IN_FLIGHT_MAX */
+  tooManyUploadsInFlight: '已有 {n} 个上传正在处理，请等它们完成后再上传',
   invalidId: '项目ID无效',
   noDescription: '暂无描述',
   entryNotSet: '未指定',
