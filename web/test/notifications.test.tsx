@@ -1,5 +1,5 @@
 import type { NotificationDto } from '@sitehall/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok } from './fake-api';
 import { makeUser, signIn } from './fixtures';
@@ -27,7 +27,7 @@ describe('notices', () => {
     const user = makeUser();
     let list = [
       notice({ id: 2, kind: 'taken_down', title: '「作品集」已被管理员下线', reason: '违反平台规定' }),
-      notice({ id: 1 }),
+      notice({ id: 1, reason: '做得不错' }),
     ];
     const unread = () => list.filter((n) => !n.read).length;
     const api = fakeApi({
@@ -56,6 +56,8 @@ describe('notices', () => {
     expect(within(items[0]!).getByText('「作品集」已被管理员下线')).toBeInTheDocument();
     expect(within(items[0]!).getByText('原因：违反平台规定')).toBeInTheDocument();
     expect(within(items[0]!).getByText('已下线')).toBeInTheDocument();
+    // An approval's comment is what the reviewer said, not a reason.
+    expect(within(items[1]!).getByText('审核意见：做得不错')).toBeInTheDocument();
 
     await app.user.click(within(items[0]!).getByRole('button', { name: '查看项目' }));
     await waitFor(() => expect(api.calls('POST /notifications/2/read')).toHaveLength(1));
@@ -66,6 +68,59 @@ describe('notices', () => {
     await app.user.click(await screen.findByRole('button', { name: /全部标为已读/ }));
     await waitFor(() => expect(api.calls('POST /notifications/read-all')).toHaveLength(1));
     expect(await screen.findByRole('link', { name: '通知' })).toBeInTheDocument();
+  }, 60_000);
+
+  it('a decision that arrives while the project page is open shows there: the bell’s new notice reads it again', async () => {
+    const user = makeUser();
+    let rejected = false;
+    const pending = makeProject({ id: 7, name: '作品集' });
+    const list = () =>
+      rejected
+        ? [notice({ id: 3, kind: 'rejected', title: '「作品集」审核未通过', reason: '缺少首页文件' })]
+        : [];
+    fakeApi({
+      'GET /auth/profile': ok({ user }),
+      'GET /notifications/unread-count': () => ok({ unread_count: list().length }),
+      'GET /notifications': () =>
+        ok({ notifications: list(), unread_count: list().length, pagination: pagination(list().length) }),
+      'GET /projects/7': () =>
+        ok({
+          project: rejected ? { ...pending, status: 'rejected', rejectionReason: '缺少首页文件' } : pending,
+        }),
+    });
+    signIn(user);
+    const app = renderApp('/projects/7');
+    expect(await screen.findByRole('button', { name: /生成预览/ })).toBeInTheDocument();
+    expect(screen.queryByText('审核未通过')).toBeNull();
+
+    // The admin rejects it; the bell's next poll finds the notice.
+    rejected = true;
+    await act(() => app.queryClient.refetchQueries({ queryKey: ['notifications', 'unread'] }));
+    expect(await screen.findByRole('link', { name: '通知（1 条未读）' })).toBeInTheDocument();
+    expect(await screen.findByText('审核未通过')).toBeInTheDocument();
+    expect(screen.getByTestId('rejection-reason')).toHaveTextContent('缺少首页文件');
+    expect(screen.queryByRole('button', { name: /生成预览/ })).toBeNull();
+  }, 60_000);
+
+  it('the notices page shows a notice that came while it was open', async () => {
+    const user = makeUser();
+    let list: NotificationDto[] = [notice({ id: 1 })];
+    fakeApi({
+      'GET /auth/profile': ok({ user }),
+      'GET /notifications/unread-count': () => ok({ unread_count: list.length }),
+      'GET /notifications': () =>
+        ok({ notifications: list, unread_count: list.length, pagination: pagination(list.length) }),
+    });
+    signIn(user);
+    const app = renderApp('/notifications');
+    expect(await screen.findAllByTestId('notification')).toHaveLength(1);
+    list = [
+      notice({ id: 2, kind: 'taken_down', title: '「作品集」已被管理员下线', reason: '违反平台规定' }),
+      ...list,
+    ];
+    await act(() => app.queryClient.refetchQueries({ queryKey: ['notifications', 'unread'] }));
+    await waitFor(() => expect(screen.getAllByTestId('notification')).toHaveLength(2));
+    expect(screen.getByText('「作品集」已被管理员下线')).toBeInTheDocument();
   }, 60_000);
 
   it('says so when there are none', async () => {

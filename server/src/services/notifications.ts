@@ -10,6 +10,7 @@
 import {
   format,
   messages,
+  NOTIFICATION_REASON_LABELS,
   NOTIFICATION_TITLES,
   type NotificationDto,
   type NotificationKind,
@@ -104,7 +105,8 @@ export function mailOf(
 ): { subject: string; body: string } {
   const title = noticeTitle(n.kind, n.projectName, n.version);
   const lines = [title, ''];
-  if (n.reason) lines.push(format(m.mailReason, { reason: n.reason }), '');
+  if (n.reason)
+    lines.push(format(m.mailReason, { label: NOTIFICATION_REASON_LABELS[n.kind], reason: n.reason }), '');
   const link = noticeLink(n.kind, n.projectId);
   if (link && publicUrl) lines.push(format(m.mailLink, { url: `${publicUrl}${link}` }), '');
   lines.push('--', m.mailFooter);

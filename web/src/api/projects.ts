@@ -6,7 +6,7 @@ import type { MyProjectsQuery, PreviewTokenDto, SiteNameQuery, UpdateProjectBody
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { filenameFromDisposition, saveBlob } from '../lib/save-file';
-import { apiClient, call, endpointUrl } from './client';
+import { apiClient, call, endpointUrl, toApiError } from './client';
 import { queryKeys } from './query-keys';
 
 /** What an upload call needs besides its body: progress in percent, and a way to stop it. */
@@ -239,6 +239,11 @@ export function usePreviewLink(projectId: number) {
     onSuccess: (preview) => {
       storePreview(projectId, preview);
       queryClient.setQueryData(key, preview);
+    },
+    // Refused for the version's state (rejected, taken down meanwhile): the page shows it as it is now.
+    onError: (error) => {
+      if (toApiError(error).status === 409)
+        void queryClient.invalidateQueries({ queryKey: queryKeys.projects.detail(projectId) });
     },
   });
   const clear = useCallback(() => {

@@ -31,13 +31,26 @@ export const NOTIFICATION_TITLES: Record<NotificationKind, string> = {
   upload_pending: '「{name}」第 {version} 版等待审核',
 };
 
+/**
+ * What a notice's text is: why a version was refused or a site taken down (原因), or what the
+ * reviewer wrote when approving (审核意见).
+ */
+export const NOTIFICATION_REASON_LABELS: Record<NotificationKind, string> = {
+  approved: '审核意见',
+  version_live: '审核意见',
+  rejected: '原因',
+  taken_down: '原因',
+  rolled_back: '原因',
+  upload_pending: '原因',
+};
+
 const dateTime = z.string().describe('ISO 8601 时间');
 
 export const notificationDto = z.object({
   id: z.number().int(),
   kind: z.enum(NOTIFICATION_KINDS),
   title: z.string(),
-  reason: z.string().nullable().describe('驳回或下线的原因'),
+  reason: z.string().nullable().describe('驳回或下线的原因，或通过时的审核意见'),
   project_id: z.number().int().nullable(),
   project_name: z.string(),
   version: z.number().int().nullable(),

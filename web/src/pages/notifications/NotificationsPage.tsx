@@ -4,7 +4,12 @@
  * filter for unread ones, and 全部标为已读.
  */
 import { BellOutlined, CheckOutlined, ReloadOutlined } from '@ant-design/icons';
-import { messages, type NotificationDto, type NotificationKind } from '@sitehall/contracts';
+import {
+  messages,
+  NOTIFICATION_REASON_LABELS,
+  type NotificationDto,
+  type NotificationKind,
+} from '@sitehall/contracts';
 import {
   Alert,
   App,
@@ -131,7 +136,11 @@ export function NotificationsPage() {
                       <Tag color={KIND_TAGS[n.kind].color}>{KIND_TAGS[n.kind].label}</Tag>
                       <Typography.Text strong={!n.read}>{n.title}</Typography.Text>
                     </span>
-                    {n.reason && <div className="notification__reason">原因：{n.reason}</div>}
+                    {n.reason && (
+                      <div className="notification__reason">
+                        {NOTIFICATION_REASON_LABELS[n.kind]}：{n.reason}
+                      </div>
+                    )}
                     <Typography.Text type="secondary" className="notification__time">
                       {formatDateTime(n.created_at)}
                     </Typography.Text>
