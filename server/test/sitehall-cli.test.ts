@@ -450,13 +450,23 @@ describe('sitehall deploy', () => {
     const opened = await sitehall(['open', '--project', String(id), '--no-browser'], env);
     expect(opened.code, opened.stderr).toBe(0);
     expect(opened.stdout).toContain(`${url}/sites/cli-named/`);
+    // The same files with a new name: no new version, and the name is changed all the same.
+    const renamed = await sitehall(
+      ['deploy', site, '--project', String(id), '--site-name', 'CLI-Renamed'],
+      env,
+    );
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.stdout).toContain('没有改动：1 个文件');
+    expect(renamed.stdout).toContain('站点名已设为 cli-renamed');
+    const detail = await t.request({ url: `/api/projects/${id}`, token: user.token });
+    expect(detail.json().data.project).toMatchObject({ site_name: 'cli-renamed' });
     const other = await t.createUser();
-    const taken = await sitehall(['deploy', site, '--name', '抢名字', '--site-name', 'cli-named'], {
+    const taken = await sitehall(['deploy', site, '--name', '抢名字', '--site-name', 'cli-renamed'], {
       SITEHALL_URL: url,
       SITEHALL_TOKEN: await apiToken(other.token),
     });
     expect(taken.code).toBe(1);
-    expect(taken.stderr).toContain('站点名“cli-named”已被使用，请换一个');
+    expect(taken.stderr).toContain('站点名“cli-renamed”已被使用，请换一个');
   });
 
   it('refuses a folder whose _redirects has a bad line, naming the line, and leaves nothing behind', async () => {

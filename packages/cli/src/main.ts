@@ -57,6 +57,7 @@ interface ProjectDto {
   name: string;
   status: string;
   access_url: string | null;
+  site_name: string | null;
   latest_version: number | null;
   rejectionReason: string | null;
 }
@@ -303,8 +304,16 @@ async function deploy(args: string[]): Promise<number> {
     )
     .finally(saveCache);
   if (started.unchanged_version !== undefined) {
-    // Every file the same as the newest version: the server opened nothing, and says so.
-    const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
+    // Every file the same as the newest version: the server opened nothing, and says so. What was
+    // asked of the project itself (its site name, its description) is still done.
+    const asked = {
+      ...(values['site-name'] !== undefined ? { site_name: values['site-name'] } : {}),
+      ...(values.description ? { description: values.description } : {}),
+    };
+    const { project } =
+      Object.keys(asked).length > 0
+        ? await api.call<{ project: ProjectDto }>('PUT', `/api/projects/${projectId}`, asked)
+        : await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
     if (!saved && url) writeLink({ url, project_id: project.id, name: project.name });
     const address = project.access_url ? api.link(project.access_url) : null;
     if (values.json) {
@@ -321,6 +330,8 @@ async function deploy(args: string[]): Promise<number> {
     console.log(
       `没有改动：${files.length} 个文件与项目 ${project.id}「${project.name}」第 ${started.unchanged_version} 版完全相同，未创建新版本`,
     );
+    if (asked.site_name !== undefined) console.log(`站点名已设为 ${project.site_name}`);
+    if (asked.description !== undefined) console.log('项目描述已更新');
     if (address) console.log(`线上地址：${address}`);
     return 0;
   }

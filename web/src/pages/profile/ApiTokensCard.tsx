@@ -18,7 +18,7 @@ interface NewTokenValues {
 }
 
 const COMMAND_STEPS: { key: keyof CliCommands; label: string }[] = [
-  { key: 'install', label: '安装命令行工具（需要 Node.js 20 或更新版本）' },
+  { key: 'install', label: '安装命令行工具（需要 Node.js 20.19 或更新版本）' },
   { key: 'login', label: '登录本服务器' },
   { key: 'deploy', label: '部署一个文件夹' },
 ];
