@@ -126,6 +126,16 @@ describe('notices under the bell', () => {
       ['「待审站点」第 4 版等待审核', false],
       ['「待审站点」第 3 版等待审核', true],
     ]);
+    // Decided, by any admin: no longer waiting, so read for every admin (the bell counts what waits).
+    const unreadBefore = (await notices(t, second.token)).unread;
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    seen = await notices(t, second.token);
+    expect(seen.list.filter((n) => n.link === `/admin/reviews/${id}`).map((n) => n.read)).toEqual([
+      true,
+      true,
+    ]);
+    expect(seen.unread).toBe(unreadBefore - 1);
+    expect((await notices(t, admin)).list.find((n) => n.link === `/admin/reviews/${id}`)?.read).toBe(true);
 
     // An admin's own upload tells the other admins, not the uploader.
     const own = await uploadProject(t, second.token, { name: '管理员站点', files: SIMPLE_SITE });

@@ -87,6 +87,22 @@ export async function exists(db: DB, userId: number, id: number): Promise<boolea
   return r !== undefined;
 }
 
+/**
+ * Every admin's notice of a version waiting for review, for this version and those before it, once
+ * it is decided: the bell then counts what still waits (docs/notifications.md).
+ */
+export async function settleReviews(db: DB, projectId: number, version: number, at: string): Promise<number> {
+  const r = await db
+    .updateTable('notifications')
+    .set({ read_at: at })
+    .where('kind', '=', 'upload_pending')
+    .where('project_id', '=', projectId)
+    .where('version', '<=', version)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 export async function markAllRead(db: DB, userId: number, at: string): Promise<number> {
   const r = await db
     .updateTable('notifications')

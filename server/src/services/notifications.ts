@@ -257,6 +257,12 @@ export function createNotificationService(
     /** Writes the notices (and e-mails) of an event in the caller's transaction. */
     async notify(trx: DB, event: NotificationEvent): Promise<void> {
       const at = now();
+      // A version decided no longer waits: every admin's notice of it is read.
+      if (
+        (event.kind === 'approved' || event.kind === 'version_live' || event.kind === 'rejected') &&
+        event.version !== null
+      )
+        await notices.settleReviews(trx, event.projectId, event.version, at);
       if (event.kind === 'upload_pending') {
         for (const admin of await notices.reviewers(trx, event.actorId)) {
           await tell(
