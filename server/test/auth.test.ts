@@ -37,6 +37,16 @@ const sessionsOf = (userId: number) =>
 /** Milliseconds from now until an ISO time. */
 const msUntil = (iso: string) => Date.parse(iso) - Date.now();
 
+/** A 2 × 2 PNG, and the same with its header claiming another size (its pixels are never read). */
+const TINY_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWPwd3vq7/aUAUIBACcOBelHopnCAAAAAElFTkSuQmCC';
+const claiming = (width: number, height: number) => {
+  const png = Buffer.from(TINY_PNG, 'base64');
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  return png.toString('base64');
+};
+
 describe('sign-in', () => {
   it('signs in by username (any case) and by email (any case) with the token, expiry and user', async () => {
     const u = await t.createUser({ username: 'Alice_Login', email: 'alice.login@example.com' });
@@ -390,7 +400,7 @@ describe('own profile', () => {
 
   it('changes email and avatar, and clears them with an empty string', async () => {
     const u = await t.createUser();
-    const avatar = 'data:image/png;base64,iVBORw0KGgo=';
+    const avatar = `data:image/png;base64,${TINY_PNG}`;
     let res = await t.request({
       method: 'PUT',
       url: '/api/auth/profile',
@@ -432,6 +442,15 @@ describe('own profile', () => {
       ['HTTPS://X.TEST/a.png', m.avatarRemote],
       ['//tracker.example/pixel.gif', m.avatarInvalid],
       [`data:image/png;base64,${'A'.repeat(300_000)}`, m.avatarTooLarge],
+      // The bytes must be the image the URL names, whole, of a size a page can draw.
+      ['data:image/png;base64,iVBORw0KGgo=', m.avatarUnreadable],
+      [
+        `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`,
+        m.avatarUnreadable,
+      ],
+      [`data:image/jpeg;base64,${TINY_PNG}`, m.avatarUnreadable],
+      [`data:image/png;base64,${claiming(32_000, 32_000)}`, '头像图片的宽和高都不能超过 4096 像素'],
+      [`data:image/png;base64,${claiming(5_000, 2)}`, '头像图片的宽和高都不能超过 4096 像素'],
     ] as const) {
       body = expectFailure(await put({ avatar }), 400, message);
       expect(body.errors).toEqual({ avatar: message });
@@ -455,7 +474,7 @@ describe('own profile', () => {
     expect(list.json().data.users[0].avatar).toBeNull();
     expect(list.body).not.toContain('tracker.example');
     // A data: image is shown as saved.
-    const picture = 'data:image/png;base64,iVBORw0KGgo=';
+    const picture = `data:image/png;base64,${TINY_PNG}`;
     expect(
       (
         await t.request({

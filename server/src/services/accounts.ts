@@ -1,7 +1,7 @@
 /** Accounts: sign-in, the first admin, registration by admins, profiles and user administration. */
 import { createHash } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
-import { type AuditActionOn, format, messages, type Role } from '@sitehall/contracts';
+import { type AuditActionOn, AVATAR_MAX_PIXELS_SIDE, format, messages, type Role } from '@sitehall/contracts';
 import { type DB, now } from '../db/database.js';
 import type { UserRow, UserUpdate } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
@@ -223,7 +223,10 @@ export function createAccountService(deps: {
         await assertEmailFree(input.email, user.id);
         patch.email = input.email;
       }
-      if (input.avatar !== undefined && input.avatar !== user.avatar) patch.avatar = input.avatar;
+      if (input.avatar !== undefined && input.avatar !== user.avatar) {
+        if (input.avatar !== null) await checkAvatarImage(input.avatar);
+        patch.avatar = input.avatar;
+      }
       if (input.new_password !== undefined) {
         if (!input.current_password) throw new Invalid('current_password', m.currentPasswordRequired);
         const weak = weakPasswordReason(input.new_password, {
@@ -463,3 +466,25 @@ export function createAccountService(deps: {
   };
 }
 export type AccountService = ReturnType<typeof createAccountService>;
+
+/**
+ * An avatar's bytes are an image of the type its data: URL names, of a size a page can draw: its
+ * header is read (sharp), never its pixels. SVG labelled PNG, a file cut short, or a PNG claiming
+ * 32000 × 32000 pixels is refused, where the browser would draw nothing.
+ */
+async function checkAvatarImage(dataUrl: string): Promise<void> {
+  const match = /^data:image\/(png|jpeg|gif|webp);base64,(.+)$/.exec(dataUrl);
+  if (!match) throw new Invalid('avatar', m.avatarInvalid);
+  // Loaded with the first avatar, not at start (as the render's pictures: services/render.ts).
+  const sharp = (await import('sharp')).default;
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  try {
+    meta = await sharp(Buffer.from(match[2]!, 'base64'), { limitInputPixels: false }).metadata();
+  } catch {
+    throw new Invalid('avatar', m.avatarUnreadable);
+  }
+  if (meta.format !== match[1] || !meta.width || !meta.height)
+    throw new Invalid('avatar', m.avatarUnreadable);
+  if (meta.width > AVATAR_MAX_PIXELS_SIDE || meta.height > AVATAR_MAX_PIXELS_SIDE)
+    throw new Invalid('avatar', format(m.avatarDimensions, { max: AVATAR_MAX_PIXELS_SIDE }));
+}

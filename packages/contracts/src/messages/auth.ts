@@ -64,6 +64,10 @@ export const authMessages = {
   avatarInvalid: '头像必须是 PNG、JPEG、GIF 或 WebP 图片',
   avatarRemote: '头像不能使用网络地址，请上传图片文件',
   avatarTooLarge: '头像图片不能超过 150 KB',
+  /** The bytes are no image of the type the data: URL names (SVG labelled PNG, a truncated file). */
+  avatarUnreadable: '头像图片无法读取，或内容与文件类型不符，请换一张 PNG、JPEG、GIF 或 WebP 图片',
+  /** {max}: AVATAR_MAX_PIXELS_SIDE */
+  avatarDimensions: '头像图片的宽和高都不能超过 {max} 像素',
   userNotFound: '用户不存在',
   cannotChangeOwnRole: '不能修改自己的角色',
   cannotDisableSelf: '不能停用自己的账号',

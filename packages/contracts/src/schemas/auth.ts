@@ -78,6 +78,8 @@ export const newPassword = z
 
 /** The longest avatar, as a data: URL (about 150 KB of image). */
 export const AVATAR_MAX_CHARS = 200_000;
+/** An avatar's widest side (the server reads its header: docs/decisions/accounts.md "Avatars"). */
+export const AVATAR_MAX_PIXELS_SIDE = 4096;
 const AVATAR_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 /**
