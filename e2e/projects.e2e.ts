@@ -263,4 +263,24 @@ test.describe('on a phone', () => {
     // The fixed columns (type, size, MIME) had left the name's cell 20 px: "i.".
     expect((await cell.boundingBox())?.width ?? 0).toBeGreaterThan(80);
   });
+
+  test('the detail page starts with what the owner came to do: 快捷操作 and 访问地址 before the other cards', async ({
+    page,
+    request,
+  }) => {
+    const user = await createAccount(request, 'phoneactions');
+    const token = await apiToken(request, user.username, user.password);
+    const id = await uploadByApi(request, token, '手机上的操作');
+    await signIn(page, user.username, user.password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto(`/projects/${id}`);
+    const top = async (title: string) =>
+      (await page.locator('.ant-card').filter({ hasText: title }).first().boundingBox())?.y ?? Number.NaN;
+    await expect(page.locator('.ant-card').filter({ hasText: '文件列表' })).toBeVisible();
+    const actions = await top('快捷操作');
+    // Before the project's details and its file list (they had come first, 3,600 px above it).
+    expect(actions).toBeLessThan(await top('基本信息'));
+    expect(actions).toBeLessThan(await top('文件列表'));
+    expect(actions).toBeLessThan(844);
+  });
 });

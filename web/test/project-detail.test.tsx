@@ -351,6 +351,23 @@ describe('project detail', () => {
     });
   });
 
+  it('keeps a site’s name: clearing it is refused in the dialog, nothing is sent', async () => {
+    const named = { ...liveWithPendingVersion, site_name: 'spa-demo' };
+    const { user, api } = await openDetail(named, {
+      'GET /config/public': ok(publicConfig),
+      'PUT /projects/7': ok({ project: named }, '项目已更新'),
+    });
+    await user.click(button('编辑'));
+    const dialog = (await screen.findByText('编辑项目信息')).closest('.ant-modal') as HTMLElement;
+    const siteName = await within(dialog).findByLabelText('站点名');
+    expect(siteName).toHaveValue('spa-demo');
+    await user.clear(siteName);
+    await user.click(button('保存', dialog));
+    expect(await within(dialog).findByText('站点名不能清空，只能改为其他名字')).toBeInTheDocument();
+    expect(api.calls('PUT /projects/7')).toHaveLength(0);
+    expect(screen.queryByText('项目已更新')).toBeNull();
+  });
+
   it('uploads a new version with the same drop zone, as multipart', async () => {
     const { user, api } = await openDetail(liveWithPendingVersion, {
       'GET /config/public': ok(publicConfig),

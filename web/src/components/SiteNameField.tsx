@@ -55,15 +55,20 @@ export function SiteAddressPreview({ name, config }: { name: string | undefined;
   );
 }
 
+const SITE_NAME_KEPT = '站点名不能清空，只能改为其他名字';
+
 /** The form item itself: name `site_name`. */
 export function SiteNameItem({
   projectId,
   config,
   extra,
+  required = false,
 }: {
   projectId: number | null;
   config: PublicConfigDto;
   extra?: string;
+  /** A site that has a name keeps one: it can be changed, not removed (docs/decisions/names.md). */
+  required?: boolean;
 }) {
   const form = Form.useFormInstance();
   const value = Form.useWatch('site_name', form) as string | undefined;
@@ -71,7 +76,10 @@ export function SiteNameItem({
     <Form.Item
       label="站点名"
       name="site_name"
-      rules={siteNameRules(projectId)}
+      rules={[
+        ...(required ? [{ required: true, whitespace: true, message: SITE_NAME_KEPT }] : []),
+        ...siteNameRules(projectId),
+      ]}
       validateDebounce={400}
       extra={
         <>

@@ -5,7 +5,7 @@ export const domainMessages = {
   /** The platform's own hosts (the sites host and its subdomains). */
   domainReserved: '这个域名属于平台自身，不能绑定到项目',
   /** SITES_ORIGIN is not set: there is no origin a custom domain could be served as. */
-  unavailable: '本平台未配置站点独立域名（SITES_ORIGIN），暂不支持绑定自定义域名',
+  unavailable: '本平台尚未为站点配置独立域名，暂不支持绑定自定义域名，请联系管理员',
   notLive: '项目上线后才能绑定自定义域名',
   /** {n} */
   tooMany: '每个项目最多绑定 {n} 个自定义域名',

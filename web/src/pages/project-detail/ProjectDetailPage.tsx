@@ -5,7 +5,7 @@
 import './project-detail.css';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Button, Card, Col, Result, Row } from 'antd';
+import { Button, Card, Col, Grid, Result, Row } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
@@ -39,6 +39,8 @@ export function ProjectDetailPage() {
   const query = useProject(id);
   const [editing, setEditing] = useState(false);
   const [uploading, setUploading] = useState(false);
+  // Two columns from lg up; below, one column, whose first cards are what the owner came to do.
+  const twoColumns = Grid.useBreakpoint().lg ?? true;
 
   const notFound = !validId || (query.isError && toApiError(query.error).status === 404);
   if (notFound) {
@@ -91,6 +93,18 @@ export function ProjectDetailPage() {
     );
   }
 
+  // On a phone these come first: visiting, editing and uploading, not after every other card.
+  const actions = (
+    <>
+      <ActionsCard
+        project={project}
+        onEdit={() => setEditing(true)}
+        onNewVersion={() => setUploading(true)}
+      />
+      <AccessCard project={project} />
+    </>
+  );
+
   return (
     <>
       <PageHeader
@@ -102,6 +116,7 @@ export function ProjectDetailPage() {
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={16}>
           <div className="detail-column">
+            {!twoColumns && actions}
             <BasicInfoCard project={project} />
             <FileInfoCard project={project} />
             <UsabilityCard findings={project.usability_findings} className="detail-card" />
@@ -114,12 +129,7 @@ export function ProjectDetailPage() {
         </Col>
         <Col xs={24} lg={8}>
           <div className="detail-column">
-            <ActionsCard
-              project={project}
-              onEdit={() => setEditing(true)}
-              onNewVersion={() => setUploading(true)}
-            />
-            <AccessCard project={project} />
+            {twoColumns && actions}
             <StatsCard project={project} />
             <AnalyticsCard projectId={project.id} />
           </div>

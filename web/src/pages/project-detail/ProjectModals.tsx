@@ -103,6 +103,7 @@ export function EditProjectModal({ project, open, onClose }: ModalProps) {
           <SiteNameItem
             projectId={project.id}
             config={config.data}
+            required={project.site_name !== null}
             extra={
               project.site_name
                 ? '改名后，旧地址在 30 天内跳转到新地址，之后旧名字可被他人使用。'

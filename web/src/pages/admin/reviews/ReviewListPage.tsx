@@ -173,7 +173,7 @@ export function ReviewListPage() {
     <>
       <PageHeader
         title="项目审核"
-        description="审核用户提交的项目与新版本：通过后站点立即上线，发布后在展厅标记为精选。"
+        description="审核用户提交的项目与新版本：通过后站点立即上线；设为精选的站点在展厅带有精选标记，可按精选筛选。"
       />
       <Card className="review-card">
         <Tabs
