@@ -666,6 +666,8 @@ describe('sitehall for people and CI', () => {
     const deployed = await sitehall(['deploy', '.', '--name', '打开站点'], env, work);
     expect(deployed.code, deployed.stderr).toBe(0);
     const id = Number(/项目 (\d+)/.exec(deployed.stdout)?.[1]);
+    const deployPreview = /预览链接：(\S+)/.exec(deployed.stdout)?.[1];
+    expect((await fetch(deployPreview!)).status).toBe(200);
 
     // A stand-in for xdg-open that writes down what it was asked to open.
     const bin = tempDir('sitehall-bin-');
@@ -682,6 +684,9 @@ describe('sitehall for people and CI', () => {
     expect(preview).toMatch(new RegExp(`^${url}/preview/`));
     await expect.poll(() => fs.existsSync(opened) && fs.readFileSync(opened, 'utf8')).toBe(preview);
     expect((await fetch(preview!)).status).toBe(200);
+    // One preview link at a time: the deploy's has ended, and the command said so.
+    expect(pending.stderr).toContain('之前生成的预览链接已失效');
+    expect((await fetch(deployPreview!)).status).toBe(404);
 
     // Live: its address; --no-browser only prints; --json for scripts.
     await review(t, id, 'approve');

@@ -482,6 +482,8 @@ async function open(args: string[]): Promise<number> {
     return 0;
   }
   console.log(live ? `线上地址：${address}` : `预览链接（尚未上线）：${address}`);
+  // A project has one preview link at a time: the one a deploy printed (or shared) ends now.
+  if (!live) console.error('这是新生成的预览链接，之前生成的预览链接已失效');
   if (!values['no-browser']) await openInBrowser(address);
   return 0;
 }
