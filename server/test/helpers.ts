@@ -293,9 +293,17 @@ export async function multipart(
 export async function uploadProject(
   t: TestApp,
   token: string,
-  opts: { name?: string; description?: string; uploadType?: string; files: UploadFile[]; projectId?: number },
+  opts: {
+    name?: string;
+    description?: string;
+    uploadType?: string;
+    files: UploadFile[];
+    projectId?: number;
+    /** Other form fields, as sent (spa_fallback, site_name). */
+    fields?: Record<string, string>;
+  },
 ) {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string> = { ...opts.fields };
   if (opts.name !== undefined) fields.project_name = opts.name;
   else if (opts.projectId === undefined) fields.project_name = '测试项目';
   if (opts.description !== undefined) fields.description = opts.description;

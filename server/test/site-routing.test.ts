@@ -14,6 +14,7 @@ import {
   liveProject,
   projectRowCounts,
   rawRequest,
+  review,
   type TestApp,
   type UploadFile,
   uploadProject,
@@ -247,6 +248,34 @@ describe('the owner’s routing switches', () => {
     expect((await set({ spa_fallback: false, clean_urls: false })).statusCode).toBe(200);
     expect((await get('dashboard/settings')).status).toBe(404);
     expect((await get('about')).status).toBe(404);
+  });
+
+  it('the SPA fallback can be set with an upload, and with a new version of a live site', async () => {
+    const owner = await t.createUser();
+    const files = [{ name: 'index.html', content: PAGE('路由应用') }];
+    const bad = await uploadProject(t, owner.token, { name: '开关', files, fields: { spa_fallback: 'yes' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('开关的值只能是 true 或 false');
+    const up = await uploadProject(t, owner.token, {
+      name: '路由应用',
+      files,
+      fields: { spa_fallback: 'true' },
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const id = up.json().data.project.id as number;
+    expect(up.json().data.project.routing).toMatchObject({ spa_fallback: true });
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    const get = (path: string) => rawRequest(sitesPort, `/sites/${id}/${path}`);
+    expect((await get('users/42')).status).toBe(200);
+    // A new version that turns it off: the live site answers by the switch at once.
+    const next = await uploadProject(t, owner.token, {
+      projectId: id,
+      files,
+      fields: { spa_fallback: 'false' },
+    });
+    expect(next.statusCode, next.body).toBe(200);
+    expect(next.json().data.project.routing).toMatchObject({ spa_fallback: false });
+    expect((await get('users/42')).status).toBe(404);
   });
 });
 

@@ -460,6 +460,21 @@ describe('sitehall deploy', () => {
     expect(renamed.stdout).toContain('站点名已设为 cli-renamed');
     const detail = await t.request({ url: `/api/projects/${id}`, token: user.token });
     expect(detail.json().data.project).toMatchObject({ site_name: 'cli-renamed' });
+    // --spa: the project's SPA fallback, with or without a new version.
+    const spa = await sitehall(['deploy', site, '--project', String(id), '--spa', 'on'], env);
+    expect(spa.code, spa.stderr).toBe(0);
+    expect(spa.stdout).toContain('单页应用回退已开启');
+    const routing = async () =>
+      (await t.request({ url: `/api/projects/${id}`, token: user.token })).json().data.project.routing;
+    expect(await routing()).toMatchObject({ spa_fallback: true });
+    fs.writeFileSync(path.join(site, 'index.html'), '<p>命名站点 v2</p>');
+    const off = await sitehall(['deploy', site, '--project', String(id), '--spa', 'off'], env);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stderr).toContain('单页应用回退已关闭');
+    expect(await routing()).toMatchObject({ spa_fallback: false });
+    const badSpa = await sitehall(['deploy', site, '--project', String(id), '--spa', 'yes'], env);
+    expect(badSpa.code).toBe(2);
+    expect(badSpa.stderr).toContain('--spa 只能是 on 或 off');
     const other = await t.createUser();
     const taken = await sitehall(['deploy', site, '--name', '抢名字', '--site-name', 'cli-renamed'], {
       SITEHALL_URL: url,

@@ -153,7 +153,7 @@ describe('project detail', () => {
     expect(screen.getByText(messages.review.contentCheck.usabilityNotesHint)).toBeInTheDocument();
     expect(screen.queryByText(messages.review.contentCheck.usabilityHint)).toBeNull();
     expect(screen.getByText('前端路由')).toBeInTheDocument();
-    expect(screen.getByText(/修改方法：在项目详情页的“站点路由”中开启“单页应用回退”/)).toBeInTheDocument();
+    expect(screen.getByText(/修改方法：在项目详情页的“路由规则”中开启“单页应用回退”/)).toBeInTheDocument();
   });
 
   it('shows no usability card when there is nothing to fix', async () => {

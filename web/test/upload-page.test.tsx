@@ -235,6 +235,8 @@ describe('upload page', () => {
     await user.type(screen.getByLabelText('项目描述'), '一个静态网站');
     pick('folder-input', [file('site/index.html'), file('site/css/app.css')]);
     await screen.findByText('site/css/app.css');
+    // A site with a client-side router asks for the SPA fallback with its upload.
+    await user.click(screen.getByRole('switch', { name: '单页应用回退' }));
     await user.click(submitButton());
 
     expect(await findButton('上传中...')).toBeInTheDocument();
@@ -244,6 +246,7 @@ describe('upload page', () => {
     expect(body.get('project_name')).toBe('我的站点');
     expect(body.get('description')).toBe('一个静态网站');
     expect(body.get('upload_type')).toBe('files');
+    expect(body.get('spa_fallback')).toBe('true');
     expect((body.getAll('files') as File[]).map((f) => f.name)).toEqual([
       'site/index.html',
       'site/css/app.css',

@@ -17,10 +17,12 @@ import { Progress } from './progress.js';
 
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
-  sitehall deploy 目录 [--project ID | --name 名称] [--site-name 站点名] [--description 描述] [--no-cache]
+  sitehall deploy 目录 [--project ID | --name 名称] [--site-name 站点名] [--description 描述]
+                    [--spa on|off] [--no-cache]
                                                部署目录（只上传服务器没有的文件；
                                                不给 --project 时部署到当前文件夹链接的项目；
                                                --site-name 设置或修改站点名，站点地址里用它代替编号；
+                                               --spa on 开启单页应用回退（前端路由的站点），off 关闭；
                                                --no-cache 不用本机哈希缓存，重新计算每个文件）
   sitehall link --project ID                   把当前文件夹链接到项目（写入 .sitehall/project.json）
   sitehall unlink                              取消当前文件夹的链接
@@ -210,10 +212,15 @@ async function deploy(args: string[]): Promise<number> {
     name: { type: 'string' },
     'site-name': { type: 'string' },
     description: { type: 'string' },
+    spa: { type: 'string' },
     'no-cache': { type: 'boolean' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('请指定一个要部署的目录');
+  if (values.spa !== undefined && values.spa !== 'on' && values.spa !== 'off') {
+    throw new UsageError('--spa 只能是 on 或 off');
+  }
+  const spaFallback = values.spa === undefined ? undefined : values.spa === 'on';
   if (values.project !== undefined && values.name !== undefined) {
     throw new UsageError('--project 和 --name 只能选一个');
   }
@@ -309,6 +316,7 @@ async function deploy(args: string[]): Promise<number> {
     const asked = {
       ...(values['site-name'] !== undefined ? { site_name: values['site-name'] } : {}),
       ...(values.description ? { description: values.description } : {}),
+      ...(spaFallback !== undefined ? { spa_fallback: spaFallback } : {}),
     };
     const { project } =
       Object.keys(asked).length > 0
@@ -332,6 +340,8 @@ async function deploy(args: string[]): Promise<number> {
     );
     if (asked.site_name !== undefined) console.log(`站点名已设为 ${project.site_name}`);
     if (asked.description !== undefined) console.log('项目描述已更新');
+    if (asked.spa_fallback !== undefined)
+      console.log(`单页应用回退已${asked.spa_fallback ? '开启' : '关闭'}`);
     if (address) console.log(`线上地址：${address}`);
     return 0;
   }
@@ -365,10 +375,23 @@ async function deploy(args: string[]): Promise<number> {
     api.call<{ project: ProjectDto }>('POST', `/api/deploys/${started.deploy_id}/finish`, undefined, {
       'idempotency-key': key,
     });
-  const { project } = await finish().catch((err: unknown) => {
+  const finished = await finish().catch((err: unknown) => {
     if (err instanceof ApiError && err.status === 0) return finish();
     throw err;
   });
+  // The SPA fallback is the project's switch, set once the version is there; the deploy stands
+  // whatever this answers.
+  let { project } = finished;
+  if (spaFallback !== undefined) {
+    try {
+      ({ project } = await api.call<{ project: ProjectDto }>('PUT', `/api/projects/${project.id}`, {
+        spa_fallback: spaFallback,
+      }));
+      console.error(`单页应用回退已${spaFallback ? '开启' : '关闭'}`);
+    } catch (err) {
+      console.error(`已部署，但单页应用回退未能设置：${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   let previewUrl: string | null = null;
   try {
     const preview = await api.call<{ preview_url: string }>(

@@ -71,6 +71,8 @@ interface UploadTarget {
   description?: string | null;
   /** The site's name (docs/decisions/names.md): claimed in the upload's transaction. */
   siteName?: string;
+  /** The SPA fallback, set with the upload (docs/product.md "A site's own routing"). */
+  spaFallback?: boolean;
 }
 
 /** What admitUpload decided before the body was read: the limits, and the project of a new version. */
@@ -216,7 +218,9 @@ async function commitDeployment(
       delivery,
     );
     events.versionStored?.(projectId);
-    if (target.siteName !== undefined && target.projectId !== null) events.renamed?.(projectId);
+    // A live site's name or SPA fallback changed with the version: serving reads the project again.
+    if ((target.siteName !== undefined || target.spaFallback !== undefined) && target.projectId !== null)
+      events.renamed?.(projectId);
     deps.notifications?.delivered();
     return projectId;
   } catch (error) {
@@ -288,6 +292,7 @@ async function storeAndCommit(
             updated_at: at,
             search_text: searchText(target.name!, target.description ?? null, actor.username),
             name_sort_key: nameSortKey(target.name!),
+            ...(target.spaFallback !== undefined ? { spa_fallback: target.spaFallback ? 1 : 0 } : {}),
           });
         } else {
           if (!(await projects.existsForUpload(trx, projectId))) throw new NotFound(m.notFound);
@@ -334,6 +339,7 @@ async function storeAndCommit(
         if (target.projectId !== null) {
           if (target.name !== undefined) patch.name = target.name;
           if (target.description !== undefined) patch.description = target.description || null;
+          if (target.spaFallback !== undefined) patch.spa_fallback = target.spaFallback ? 1 : 0;
         }
         await projects.update(trx, projectId, patch);
         if (target.projectId !== null) await refreshSearchText(projects, trx, projectId);
@@ -518,6 +524,7 @@ export function createUploadService(deps: UploadDeps) {
             name: fields.project_name,
             description: fields.description,
             ...(fields.site_name !== undefined ? { siteName: fields.site_name } : {}),
+            ...(fields.spa_fallback !== undefined ? { spaFallback: fields.spa_fallback } : {}),
           },
           delivery,
         );
@@ -582,6 +589,7 @@ export function createUploadService(deps: UploadDeps) {
             name: fields.project_name,
             description: fields.description,
             ...(fields.site_name !== undefined ? { siteName: fields.site_name } : {}),
+            ...(fields.spa_fallback !== undefined ? { spaFallback: fields.spa_fallback } : {}),
           },
           delivery,
         );

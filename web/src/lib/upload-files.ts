@@ -277,9 +277,10 @@ export async function filesFromDataTransfer(data: DataTransfer): Promise<PickedF
 /** The multipart body of an upload: text fields first, then each file under its relative path. */
 export function uploadFormData(
   files: readonly PickedFile[],
-  fields: { project_name?: string; description?: string; site_name?: string },
+  fields: { project_name?: string; description?: string; site_name?: string; spa_fallback?: boolean },
 ): FormData {
   const form = new FormData();
+  if (fields.spa_fallback) form.append('spa_fallback', 'true');
   if (fields.project_name !== undefined) form.append('project_name', fields.project_name.trim());
   if (fields.description !== undefined) form.append('description', fields.description.trim());
   if (fields.site_name !== undefined) form.append('site_name', fields.site_name.trim());

@@ -77,6 +77,8 @@ export const projectMessages = {
   uploadIdle: '上传超时：长时间没有收到数据',
   uploadMalformed: '上传的内容格式无效，请重新上传',
   uploadTypeInvalid: '上传类型无效',
+  /** A multipart switch (spa_fallback) that is neither true nor false. */
+  switchInvalid: '开关的值只能是 true 或 false',
   versionUploaded: '新版本已上传，等待审核',
   /** {used} {quota} {needed}: the upload's stored size, known after extraction. */
   storageQuotaExceeded: '存储空间不足：已使用 {used}，上限 {quota}（本次上传需要 {needed}）',

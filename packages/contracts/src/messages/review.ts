@@ -369,5 +369,5 @@ export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], strin
   blank_page: '在浏览器中打开站点检查：入口页是否有内容，脚本是否报错，内容是否依赖外部网站加载',
   console_error: '在浏览器开发者工具的控制台中查看报错并修正脚本，再上传新版本',
   history_routing:
-    '在项目详情页的“站点路由”中开启“单页应用回退”：站点里不存在的路径都会打开 index.html，由前端路由显示对应页面',
+    '在项目详情页的“路由规则”中开启“单页应用回退”：站点里不存在的路径都会打开 index.html，由前端路由显示对应页面',
 };

@@ -31,11 +31,19 @@ export const projectDescription = z
   .refine((v) => !HIDDEN_CONTROLS_BUT_LINES.test(v), { error: m.descriptionInvalid });
 
 /** The text fields of the multipart upload (docs/product.md "Uploads"). */
+/** A switch sent as a multipart field: `true` or `false`. */
+const multipartSwitch = z
+  .enum(['true', 'false'], { error: m.switchInvalid })
+  .transform((v) => v === 'true')
+  .optional();
+
 export const uploadFields = z.object({
   project_name: projectName,
   description: projectDescription.optional().default(''),
   /** The site's name (schemas/site-names.ts); without one the site is reached by its number. */
   site_name: siteName.optional(),
+  /** The SPA fallback (docs/product.md "A site's own routing"), set with the upload. */
+  spa_fallback: multipartSwitch,
   upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
 });
 export type UploadFields = z.infer<typeof uploadFields>;
@@ -45,6 +53,7 @@ export const versionFields = z.object({
   project_name: projectName.optional(),
   description: projectDescription.optional(),
   site_name: siteName.optional(),
+  spa_fallback: multipartSwitch,
   upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
 });
 

@@ -30,6 +30,7 @@ import {
   Result,
   Row,
   Steps,
+  Switch,
   Tag,
   Typography,
 } from 'antd';
@@ -59,10 +60,19 @@ interface UploadValues {
   description?: string;
   /** The site's name (docs/decisions/names.md): suggested from the project name, editable. */
   site_name?: string;
+  /** The SPA fallback, set with the upload (also on the project page later). */
+  spa_fallback?: boolean;
   files: PickedFile[];
 }
 
-const SERVER_FIELDS = ['project_name', 'description', 'site_name', 'files', 'upload_type'] as const;
+const SERVER_FIELDS = [
+  'project_name',
+  'description',
+  'site_name',
+  'spa_fallback',
+  'files',
+  'upload_type',
+] as const;
 
 const filesRule = {
   validator: async (_rule: unknown, value: PickedFile[] | undefined) => {
@@ -258,6 +268,7 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
         project_name: values.project_name,
         description: values.description ?? '',
         ...(siteName ? { site_name: siteName } : {}),
+        ...(values.spa_fallback ? { spa_fallback: true } : {}),
       });
       const { project } = await upload.mutateAsync({
         form: body,
@@ -342,6 +353,14 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
             </Form.Item>
             <Form.Item label="上传类型" name="upload_type">
               <UploadTypeField files={files} />
+            </Form.Item>
+            <Form.Item
+              label="单页应用回退"
+              name="spa_fallback"
+              valuePropName="checked"
+              extra="使用 React Router、Vue Router 等前端路由（history 模式）的站点请开启：站点里不存在的路径都返回 index.html，刷新或直接打开子页面不会显示 404。之后也可以在项目详情页修改。"
+            >
+              <Switch aria-label="单页应用回退" />
             </Form.Item>
 
             {busy && (
