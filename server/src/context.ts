@@ -146,6 +146,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const settings = createSettingsService(db, {
     sitesOrigin: config.sitesOrigin,
     siteIsolation,
+    mailEnabled: config.mail.smtpUrl !== undefined,
     audit,
     table: repos.settings,
     onChange: async () => {

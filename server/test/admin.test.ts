@@ -535,6 +535,7 @@ describe('platform settings', () => {
         sites_origin: null,
         sites_port: null,
         sites_subdomains: false,
+        mail_enabled: false,
       },
     });
   });

@@ -197,6 +197,9 @@ describe('notices by e-mail through a real SMTP server', () => {
   });
 
   it('mails the owner the notice with its reason and link; nothing reaches a header from a name or reason', async () => {
+    // The profile page learns that notices go out by e-mail on this server.
+    const config = await t.request({ url: '/api/config/public' });
+    expect(config.json().data.mail_enabled).toBe(true);
     const owner = await t.createUser({ email: 'owner@example.test' });
     const up = await uploadProject(t, owner.token, {
       name: '邮件站点 Bcc: evil@example.test',

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeApi, ok } from './fake-api';
 import { makeUser, signIn } from './fixtures';
-import { makeProject } from './project-fixtures';
+import { makeProject, publicConfig } from './project-fixtures';
 import { renderApp } from './render';
 
 const notice = (over: Partial<NotificationDto>): NotificationDto => ({
@@ -141,6 +141,7 @@ describe('notices', () => {
     const api = fakeApi({
       'GET /auth/profile': ok({ user }),
       'GET /auth/tokens': ok({ tokens: [] }),
+      'GET /config/public': ok({ ...publicConfig, mail_enabled: true }),
       'PUT /auth/profile': (req) => ok({ user: { ...user, ...(req.body as object) } }),
     });
     signIn(user);
@@ -154,6 +155,21 @@ describe('notices', () => {
     );
     expect(await screen.findByText('已关闭邮件通知')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('switch', { name: '邮件通知' })).not.toBeChecked());
+  }, 60_000);
+
+  it('says so when this server sends no e-mail, and offers no switch that would promise it', async () => {
+    const user = makeUser({ email: 'alice@example.com' });
+    fakeApi({
+      'GET /auth/profile': ok({ user }),
+      'GET /auth/tokens': ok({ tokens: [] }),
+      'GET /config/public': ok({ ...publicConfig, mail_enabled: false }),
+    });
+    signIn(user);
+    renderApp('/profile');
+    expect(await screen.findByText(/本平台未配置邮件服务，暂不能通过邮件接收通知/)).toBeInTheDocument();
+    const toggle = screen.getByRole('switch', { name: '邮件通知' });
+    expect(toggle).toBeDisabled();
+    expect(toggle).not.toBeChecked();
   }, 60_000);
 
   it('the token card shows the install, login and deploy commands for this server', async () => {

@@ -103,6 +103,7 @@ export const publicConfig: PublicConfigDto = {
   sites_origin: null,
   sites_port: null,
   sites_subdomains: false,
+  mail_enabled: false,
 };
 
 export function myProjects(

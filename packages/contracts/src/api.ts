@@ -227,6 +227,8 @@ export type PublicConfigDto = PublicSettingsValues & {
   sites_origin: string | null;
   sites_port: number | null;
   sites_subdomains: boolean;
+  /** Notices are also sent by e-mail on this server (SMTP_URL is set). */
+  mail_enabled: boolean;
 };
 
 /** GET /api/projects/site-name: a name checked, or suggested from a project name. */

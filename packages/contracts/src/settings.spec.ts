@@ -69,7 +69,13 @@ describe('the settings table', () => {
     expect(Object.keys(pub)).toEqual(['limits', ...publicSettingKeys('top')]);
     expect(Object.keys(pub.limits)).toEqual(publicSettingKeys('limits'));
     // The answer's schema names the same fields (OpenAPI), none more.
-    const config = { ...pub, sites_origin: null, sites_port: null, sites_subdomains: false };
+    const config = {
+      ...pub,
+      sites_origin: null,
+      sites_port: null,
+      sites_subdomains: false,
+      mail_enabled: false,
+    };
     expect(publicConfigDto.strict().safeParse(config).success).toBe(true);
   });
 });

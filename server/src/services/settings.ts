@@ -110,6 +110,8 @@ export function createSettingsService(
   opts: {
     sitesOrigin?: string;
     siteIsolation: SiteIsolation;
+    /** Notices go out by e-mail too (SMTP_URL): the profile page says whether its switch can. */
+    mailEnabled?: boolean;
     audit: Pick<AuditService, 'record'>;
     /** The settings table (repositories/settings.ts). */
     table: Repositories['settings'];
@@ -220,6 +222,7 @@ export function createSettingsService(
         // Clients complete the relative site addresses of the default install from it.
         sites_port: opts.siteIsolation.sites_port,
         sites_subdomains: opts.siteIsolation.mode === 'subdomains',
+        mail_enabled: opts.mailEnabled ?? false,
       };
     },
   };

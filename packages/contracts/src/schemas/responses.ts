@@ -269,6 +269,8 @@ export const publicConfigDto = z.object({
   sites_origin: nullable(z.string()),
   sites_port: nullable(z.number().int()),
   sites_subdomains: z.boolean(),
+  /** Notices are also sent by e-mail on this server (SMTP_URL is set): docs/notifications.md. */
+  mail_enabled: z.boolean(),
 });
 
 export const siteNameData = z.object({

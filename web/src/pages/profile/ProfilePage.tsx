@@ -4,6 +4,7 @@ import { Alert, App, Button, Card, Col, Descriptions, Form, Input, Row, Switch, 
 import { useState } from 'react';
 import { useUpdateProfile } from '../../api/auth';
 import { type ApiError, toApiError } from '../../api/client';
+import { usePublicConfig } from '../../api/config';
 import { PageHeader } from '../../components/PageHeader';
 import { RoleTag } from '../../components/RoleTag';
 import { UserAvatar } from '../../components/UserAvatar';
@@ -197,6 +198,8 @@ function NotificationSettings({ user }: { user: UserDto }) {
   const { setUser } = useAuth();
   const { message } = App.useApp();
   const update = useUpdateProfile();
+  // Without a mail server (SMTP_URL) nothing is sent: the switch would promise what can't happen.
+  const mailEnabled = usePublicConfig().data?.mail_enabled ?? true;
   const toggle = (on: boolean) =>
     update.mutate(
       { email_notifications: on },
@@ -217,13 +220,16 @@ function NotificationSettings({ user }: { user: UserDto }) {
           </Typography.Text>
           <Typography.Paragraph type="secondary" className="profile-notify__hint">
             审核结果、下线、新版本上线与回滚{user.role === 'admin' ? '，以及新的待审核上传' : ''}
-            会出现在右上角的通知中；开启后也会发送到你的邮箱
-            {user.email ? `（${user.email}）` : '（请先在「基本资料」中填写邮箱）'}。
+            会出现在右上角的通知中；
+            {mailEnabled
+              ? `开启后也会发送到你的邮箱${user.email ? `（${user.email}）` : '（请先在「基本资料」中填写邮箱）'}。`
+              : '本平台未配置邮件服务，暂不能通过邮件接收通知。'}
           </Typography.Paragraph>
         </div>
         <Switch
           aria-labelledby="email-notifications-label"
-          checked={user.email_notifications}
+          checked={mailEnabled && user.email_notifications}
+          disabled={!mailEnabled}
           loading={update.isPending}
           onChange={toggle}
         />
