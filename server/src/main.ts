@@ -21,10 +21,14 @@ async function main() {
     .then((admin) => {
       if (!admin.created) return;
       const line = '='.repeat(60);
-      const pw = admin.generated ? admin.password : '(取自 ADMIN_PASSWORD)';
+      const pw = admin.generated ? admin.password : '(取自 ADMIN_PASSWORD / from ADMIN_PASSWORD)';
+      // A generated password is shown once; one the operator chose is not shown at all.
+      const keep = admin.generated
+        ? '请登录后妥善保存 — this password is shown only once.'
+        : '使用启动时设置的 ADMIN_PASSWORD 登录 — sign in with the ADMIN_PASSWORD you set.';
       // Printed once, straight to the console, never through the structured log.
       process.stdout.write(
-        `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  请登录后妥善保存 — this password is shown only once.\n${line}\n\n`,
+        `\n${line}\n  已创建管理员账号 / first admin account created\n  用户名 username: admin\n  密码 password:   ${pw}\n  ${keep}\n${line}\n\n`,
       );
     })
     .catch((err: unknown) => {

@@ -737,6 +737,11 @@ describe('audit log', () => {
     );
     expect((await logs(`?from=${encodeURIComponent(tomorrow)}`)).logs).toEqual([]);
     expect((await logs('?to=2000-01-01')).logs).toEqual([]);
+    // A time without an offset is read as UTC (not refused, nor read in the server's zone).
+    expect((await logs('?to=2000-01-01T23:59:59')).logs).toEqual([]);
+    expect((await logs(`?from=${today}T00:00:00&to=${today}T23:59:59.999`)).pagination.total_count).toBe(
+      (await logs()).pagination.total_count,
+    );
 
     const page = await logs('?page_size=2&page=2');
     expect(page.logs).toHaveLength(2);

@@ -814,6 +814,47 @@ describe('first start', () => {
     }
   }, 240_000);
 
+  it('says at first start that the admin signs in with the ADMIN_PASSWORD set, not that it was shown once', async () => {
+    const dataDir = tempDir();
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, '../src/main.ts')],
+      {
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          LOG_LEVEL: 'silent',
+          PORT: '0',
+          SITES_PORT: '0',
+          HOST: '127.0.0.1',
+          ADMIN_PASSWORD: 'Hall-Keeper-Strong-2026!',
+          RENDER_WORKER: 'off',
+          WEB_DIST: path.join(dataDir, 'no-web'),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      let output = '';
+      child.stdout.on('data', (d) => {
+        output += d;
+      });
+      child.stderr.on('data', (d) => {
+        output += d;
+      });
+      await expect.poll(() => output, { timeout: 120_000 }).toMatch(/={60}\n\n$/);
+      expect(output).toContain('已创建管理员账号');
+      expect(output).toContain('sign in with the ADMIN_PASSWORD you set');
+      expect(output).not.toContain('shown only once');
+      expect(output).not.toContain('Hall-Keeper-Strong-2026!');
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
   it('creates it once when several instances start together on an empty database', async () => {
     const { database, drop } = await freshDatabase();
     const dataDir = tempDir();

@@ -151,6 +151,18 @@ describe('audit log page', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
+  it('shows the period picker’s calendar in Chinese, weeks from Monday', async () => {
+    const { user } = await openAudit();
+    await screen.findByText('拒绝项目');
+    await user.click(screen.getByPlaceholderText('开始日期'));
+    await waitFor(() => expect(document.querySelector('.ant-picker-content thead')).not.toBeNull());
+    const days = [...document.querySelectorAll('.ant-picker-content thead th')]
+      .slice(0, 7)
+      .map((th) => th.textContent);
+    expect(days).toEqual(['一', '二', '三', '四', '五', '六', '日']);
+    expect(document.querySelector('.ant-picker-month-btn')?.textContent).toMatch(/^\d{1,2}月$/);
+  });
+
   it('says when nothing matches', async () => {
     await openAudit({ 'GET /admin/audit-logs': page([], 0) }, '/admin/audit-logs?actor=nobody');
     expect(await screen.findByText('没有符合条件的记录')).toBeInTheDocument();

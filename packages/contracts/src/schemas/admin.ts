@@ -96,6 +96,8 @@ const filterText = (max: number) =>
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** A time of day without an offset: read as UTC, like a date alone (JavaScript would read it as the server's local time). */
+const NO_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
 /** Date.parse rolls a day past the month's end over ("2024-02-30" is 1 March): refuse those. */
 function realDay(day: string): boolean {
   const t = Date.parse(`${day}T00:00:00Z`);
@@ -106,7 +108,7 @@ const isoTime = z
   .string()
   .trim()
   .optional()
-  .transform((v) => v || undefined)
+  .transform((v) => (v && NO_OFFSET.test(v) ? `${v}Z` : v || undefined))
   .refine(
     (v) =>
       v === undefined ||
@@ -118,7 +120,8 @@ const isoTime = z
 
 /**
  * GET /api/admin/audit-logs. actor: part of the actor's username (any case); action: one action
- * ('review.approve') or a group ('review'); from/to: ISO 8601, a date alone is a whole UTC day.
+ * ('review.approve') or a group ('review'); from/to: ISO 8601, a date alone is a whole UTC day and
+ * a time without an offset is UTC.
  */
 export const auditLogQuery = z.object({
   page: pageParam,

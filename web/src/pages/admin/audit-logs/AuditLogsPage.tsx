@@ -25,6 +25,11 @@ import {
   Typography,
 } from 'antd';
 import dayjs from 'dayjs';
+// The calendar's month and weekday names come from dayjs, not antd's locale: Chinese, weeks from
+// Monday (the only date picker of the app, so loaded here, not on every page).
+import 'dayjs/locale/zh-cn';
+
+dayjs.locale('zh-cn');
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAuditLogs } from '../../../api/admin';
