@@ -25,11 +25,7 @@ import {
   Typography,
 } from 'antd';
 import dayjs from 'dayjs';
-// The calendar's month and weekday names come from dayjs, not antd's locale: Chinese, weeks from
-// Monday (the only date picker of the app, so loaded here, not on every page).
 import 'dayjs/locale/zh-cn';
-
-dayjs.locale('zh-cn');
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAuditLogs } from '../../../api/admin';
@@ -39,6 +35,10 @@ import { PageHeader } from '../../../components/PageHeader';
 import { formatDateTime } from '../../../lib/format';
 import { describeAuditDetail } from './auditDetail';
 import './audit-logs.css';
+
+// The calendar's month and weekday names come from dayjs, not antd's locale: Chinese, weeks from
+// Monday (the only date picker of the app, so loaded here, not on every page).
+dayjs.locale('zh-cn');
 
 const PAGE_SIZES = [20, 50, 100];
 const DEFAULT_PAGE_SIZE = 20;
