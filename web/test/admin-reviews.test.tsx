@@ -254,6 +254,8 @@ describe('admin review list', () => {
     await user.click(screen.getByRole('button', { name: /批量通过/ }));
     // It asks first, naming how many, and sends nothing until confirmed.
     expect(await screen.findByText('确定要通过选中的 2 个项目吗？', { exact: false })).toBeInTheDocument();
+    // Neither was flagged by the content check: no warning.
+    expect(screen.queryByText(/内容检查为中高风险/)).toBeNull();
     expect(api.calls('POST /admin/projects/batch')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: '确认通过' }));
     expect(
@@ -264,6 +266,17 @@ describe('admin review list', () => {
       action: 'approve',
       data: {},
     });
+  });
+
+  it('warns before a batch approval that takes in what the content check flagged', async () => {
+    const { user } = await openReviews();
+    await user.click(within(rowOf('待审项目')).getByRole('checkbox'));
+    await user.click(within(rowOf('拒绝项目')).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: /批量通过/ }));
+    expect(
+      await screen.findByText('其中 1 个项目内容检查为中高风险，建议逐个查看后再通过。'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '确认通过' })).toHaveClass('ant-btn-dangerous');
   });
 
   it('says 获取项目列表失败 with a reload button', async () => {

@@ -1,5 +1,5 @@
 import { CheckOutlined, CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import { type BatchAction, messages, REVIEW_ACTION_LABELS } from '@sitehall/contracts';
+import { type AdminProjectDto, type BatchAction, messages, REVIEW_ACTION_LABELS } from '@sitehall/contracts';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useBatchAction } from '../../api/admin';
@@ -11,12 +11,14 @@ import './admin.css';
 interface BatchActionBarProps {
   /** Ids of the selected projects. */
   selected: number[];
+  /** The rows on screen, to say how many selected ones the content check found risky. */
+  rows?: readonly AdminProjectDto[];
   /** Called after a batch ran (the selection is spent) or when the admin clears it. */
   onDone: () => void;
 }
 
 /** Approve, reject or delete several projects at once; each project succeeds or fails on its own. */
-export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
+export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarProps) {
   const { message } = App.useApp();
   const batch = useBatchAction();
   const [askReason, setAskReason] = useState(false);
@@ -47,6 +49,11 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
     });
 
   const running = (action: BatchAction) => batch.isPending && batch.variables?.action === action;
+  // A batch approval must not wave through what the content check flagged (high or medium).
+  const chosen = new Set(selected);
+  const risky = rows.filter(
+    (r) => chosen.has(r.id) && (r.content_check?.level === 'high' || r.content_check?.level === 'medium'),
+  ).length;
 
   return (
     <section className="batch-bar" aria-label="批量操作">
@@ -57,8 +64,20 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
         {/* Approving puts sites live at once, so it asks first, naming how many (docs/decisions.md). */}
         <Popconfirm
           title="批量通过"
-          description={`确定要通过选中的 ${selected.length} 个项目吗？只有待审核的项目会被通过，通过后立即上线。`}
+          description={
+            <>
+              {`确定要通过选中的 ${selected.length} 个项目吗？只有待审核的项目会被通过，通过后立即上线。`}
+              {risky > 0 && (
+                <div>
+                  <Typography.Text type="danger" strong>
+                    {`其中 ${risky} 个项目内容检查为中高风险，建议逐个查看后再通过。`}
+                  </Typography.Text>
+                </div>
+              )}
+            </>
+          }
           okText="确认通过"
+          okButtonProps={{ danger: risky > 0 }}
           cancelText="取消"
           onConfirm={() => run('approve')}
         >

@@ -255,7 +255,11 @@ export function AdminProjectsPage() {
           />
         </ProjectListToolbar>
 
-        <BatchActionBar selected={selection.selected} onDone={selection.clear} />
+        <BatchActionBar
+          selected={selection.selected}
+          rows={projects.data?.projects ?? []}
+          onDone={selection.clear}
+        />
 
         <PagedTable<AdminProjectDto>
           query={projects}

@@ -196,7 +196,11 @@ export function ReviewListPage() {
           />
         </ProjectListToolbar>
 
-        <BatchActionBar selected={selection.selected} onDone={selection.clear} />
+        <BatchActionBar
+          selected={selection.selected}
+          rows={projects.data?.projects ?? []}
+          onDone={selection.clear}
+        />
 
         <PagedTable<AdminProjectDto>
           query={projects}
