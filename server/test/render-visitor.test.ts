@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderBrowser } from '../src/render/browser.js';
 import { CANARIES } from '../src/render/canaries.js';
-import { renderPage } from '../src/render/render-page.js';
+import { RENDER_FILE_MAX_BYTES, renderPage } from '../src/render/render-page.js';
 import type { SiteRouting } from '../src/serve/site-request.js';
 import { compileSiteRules } from '../src/serve/site-rules.js';
 
@@ -82,6 +82,42 @@ describe("a site's own routing in the render", () => {
     ]);
     expect(obs.missing).toEqual([]);
     expect(obs.consoleErrors).toEqual([]);
+  });
+});
+
+describe("the site's files in the render's memory", () => {
+  it('reads each file once however often the page asks, and none over the limit', async () => {
+    const reads = new Map<string, number>();
+    const file = (path: string, text: string, size = Buffer.byteLength(text)) => {
+      const body = Buffer.from(text);
+      const mime = path.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
+      return [path, { path, size, mime_type: mime, sha256: `sha-${path}`, body }] as const;
+    };
+    const script = `Promise.all([...Array(6)].map((_, i) => fetch('mid.txt?n=' + i).then((r) => r.text()))
+      .concat([...Array(6)].map((_, i) => fetch('big.txt?n=' + i).then((r) => r.text()))))
+      .then((texts) => { document.body.dataset.lengths = texts.map((t) => t.length).join(','); });`;
+    const files = new Map([
+      file('index.html', page('<p>读取</p>', script)),
+      file('mid.txt', '中等文件'),
+      // Declared past the per-file limit: answered empty, never read into memory.
+      file('big.txt', 'x', RENDER_FILE_MAX_BYTES + 1),
+    ]);
+    await renderPage(
+      await browser.get(),
+      {
+        id: next++,
+        entryFile: 'index.html',
+        files,
+        routing: null,
+        read: async (f) => {
+          reads.set(f.path, (reads.get(f.path) ?? 0) + 1);
+          return Readable.from([(f as unknown as { body: Buffer }).body]);
+        },
+      },
+      { allowPublicAssets: false, loadTimeoutMs: 30_000 },
+    );
+    expect(reads.get('mid.txt')).toBe(1);
+    expect(reads.get('big.txt')).toBeUndefined();
   });
 });
 

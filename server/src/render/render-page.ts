@@ -43,6 +43,14 @@ const SCREENSHOT_TIMEOUT_MS = 5_000;
 const VISIT_TIMEOUT_MS = 8_000;
 /** What is kept of each kind of observation: enough for the reviewer, bounded for the report. */
 const KEEP = 20;
+/**
+ * What one render holds of the site's files in the server's memory (Playwright's fulfil takes a
+ * whole body, not a stream): each file is read once per render and kept for its other requests,
+ * a file over RENDER_FILE_MAX_BYTES, or past RENDER_BODY_BUDGET_BYTES for the render, is answered
+ * empty. A 336 KB zip of a 99 MB text file fetched 24 times at once had taken 11 GB.
+ */
+export const RENDER_FILE_MAX_BYTES = 16 * 1024 * 1024;
+export const RENDER_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 export interface RenderSite {
   /** The deployment (names the fake origin). */
@@ -400,7 +408,15 @@ export async function renderPage(
 ): Promise<RenderResult> {
   const obs = emptyObservations();
   obs.loadTimeoutMs = opts.loadTimeoutMs ?? LOAD_TIMEOUT_MS;
-  const run = { browser, site, opts, obs, chrome: majorOf(browser.version()) };
+  const run: Run = {
+    browser,
+    site,
+    opts,
+    obs,
+    chrome: majorOf(browser.version()),
+    bodies: new Map(),
+    budgetLeft: RENDER_BODY_BUDGET_BYTES,
+  };
   const screenshot = await renderPass(run, DESKTOP, true);
   // A page that stalled its load has shown what it does; a second wait would only double the cost.
   // A page that showed nothing a phone could be told apart by would show a phone the same face.
@@ -416,6 +432,31 @@ interface Run {
   opts: { allowPublicAssets: boolean; loadTimeoutMs?: number };
   obs: Observations;
   chrome: string;
+  /** The site's files read so far in this render, by SHA-256 (a read in flight is its promise). */
+  bodies: Map<string, Promise<Buffer>>;
+  /** Bytes the render may still read into memory (RENDER_BODY_BUDGET_BYTES). */
+  budgetLeft: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * A file's body for the render: read once, then shared by every request of it; empty when over
+ * the file limit or the render's budget (reserved before the read, so parallel requests can't pass it).
+ */
+function renderBodyOf(run: Run, file: SiteFile): Promise<Buffer> {
+  const known = run.bodies.get(file.sha256);
+  if (known) return known;
+  if (file.size > RENDER_FILE_MAX_BYTES || file.size > run.budgetLeft) return Promise.resolve(EMPTY);
+  run.budgetLeft -= file.size;
+  const body = run.site.read(file).then(bodyOf);
+  run.bodies.set(file.sha256, body);
+  // A failed read is not kept: the next request tries again (and the budget is given back).
+  body.catch(() => {
+    run.bodies.delete(file.sha256);
+    run.budgetLeft += file.size;
+  });
+  return body;
 }
 
 /** One pass: opens the page with a profile, pictures it (when asked), lets the visitor in. */
@@ -697,7 +738,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       return;
     }
     const resolved = decision;
-    const body = await bodyOf(await site.read(resolved.file));
+    const body = await renderBodyOf(run, resolved.file);
     if (profile.name === 'desktop' && !obs.phoneBecause && /html|javascript/.test(resolved.file.mime_type)) {
       const word = DEVICE_WORDS.exec(body.subarray(0, DEVICE_SCAN_BYTES).toString('latin1'));
       if (word) phone(`text:${word[0]}`);
