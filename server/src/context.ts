@@ -176,6 +176,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     isLive: async (id) => (await siteIndex.liveOf(id)) !== null,
     hosts: customDomainHosts,
     sitesOrigin: config.sitesOrigin,
+    publicUrl: config.mail.publicUrl,
     sitesSubdomains: config.sitesSubdomains,
     dnsResolvers: config.dnsResolvers,
     publish: () => bus.publish({ kind: 'domains' }),

@@ -22,6 +22,7 @@ import {
 
 const m = messages.domain;
 const SITES_HOST = 'sites.example.test';
+const APP_HOST = 'hall.example.test';
 
 type Domain = {
   id: number;
@@ -42,6 +43,14 @@ describe('custom domains', () => {
       sitesOrigin: `http://${SITES_HOST}`,
       sitesSubdomains: true,
       dnsResolvers: [dns.address],
+      // The app's own address: its host is no project's.
+      mail: {
+        from: 'hall@example.test',
+        publicUrl: `http://${APP_HOST}`,
+        pollMs: 5_000,
+        retryBaseMs: 30_000,
+        maxAttempts: 8,
+      },
     });
   });
   afterAll(async () => {
@@ -179,6 +188,9 @@ describe('custom domains', () => {
       expectFailure(await add(owner.token, id, bad), 400);
     expectFailure(await add(owner.token, id, SITES_HOST), 400, m.domainReserved);
     expectFailure(await add(owner.token, id, `p1.${SITES_HOST}`), 400, m.domainReserved);
+    // The app's host: a site served there, unsandboxed, would read the signed-in token.
+    expectFailure(await add(owner.token, id, APP_HOST), 400, m.domainReserved);
+    expectFailure(await add(owner.token, id, APP_HOST.toUpperCase()), 400, m.domainReserved);
     // Chinese names are kept in their ASCII form.
     expect((await addedDomain(owner.token, id, '俱乐部.test')).domain).toMatch(/^xn--[a-z0-9]+\.test$/);
     await addedDomain(owner.token, id, 'twice.club-four.test');

@@ -102,6 +102,8 @@ export interface CustomDomainOptions {
   hosts: CustomDomainHosts;
   /** SITES_ORIGIN; without it no domain can be added (there is no origin to serve one as). */
   sitesOrigin: string | undefined;
+  /** PUBLIC_URL, the app's own address: its host is the platform's, never a project's. */
+  publicUrl?: string | undefined;
   sitesSubdomains: boolean;
   dnsResolvers: readonly string[];
   /** Tells the other instances to reload their served domains. */
@@ -114,6 +116,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
   const { db, repo, audit, hosts } = opts;
   const lookUp = opts.lookUp ?? lookUpProof;
   const sitesHost = opts.sitesOrigin ? new URL(opts.sitesOrigin).hostname.toLowerCase() : null;
+  const appHost = opts.publicUrl ? new URL(opts.publicUrl).hostname.toLowerCase() : null;
   let loads = 0;
 
   const requireApproval = async () => (await opts.settings.get()).customDomainsRequireApproval;
@@ -146,7 +149,9 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
   async function reload(): Promise<void> {
     const mine = ++loads;
     const rows = await repo.served(db, await requireApproval());
-    if (mine === loads) hosts.replace(rows.map((r) => [r.domain, r.project_id] as const));
+    // A row a platform host holds (claimed before it was reserved) is never served as a site.
+    if (mine === loads)
+      hosts.replace(rows.filter((r) => !reserved(r.domain)).map((r) => [r.domain, r.project_id] as const));
   }
 
   /** After a change here: this instance's map, then the others'. */
@@ -163,8 +168,12 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
     return { project, row };
   }
 
-  /** Platform hosts no project may take: the sites host and every name under it. */
+  /**
+   * Platform hosts no project may take: the sites host and every name under it, and the app's own
+   * host (PUBLIC_URL): a site served there, without the sandbox, would read the signed-in token.
+   */
   function reserved(domain: string): boolean {
+    if (appHost !== null && domain === appHost) return true;
     return sitesHost !== null && (domain === sitesHost || domain.endsWith(`.${sitesHost}`));
   }
 
