@@ -414,6 +414,14 @@ describe('the phone pass', () => {
       expect.objectContaining({ kind: 'password', host: 'narrow.exfil.example', profile: 'phone' }),
     ]);
 
+    // The same form inside a frame of the site's own: found there too.
+    const framed = await render({
+      'index.html': page('<h1>欢迎</h1><iframe src="login.html" style="border:0;width:100%"></iframe>'),
+      'login.html': page(narrow, send),
+    });
+    expect(framed.observations.phoneBecause).toBe('hidden controls');
+    expect(framed.observations.profiles).toEqual(['desktop', 'phone']);
+
     const plain = await render({
       'index.html': page('<h1>你好</h1><p>一段文字</p>', "document.title = '好';"),
     });

@@ -558,8 +558,11 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       for (const l of obs.leaks)
         if (l.profile === profile.name && css.has(l.host) && ['image', 'font', 'other'].includes(l.via))
           l.via = 'css';
-      if (profile.name === 'desktop' && !obs.phoneBecause) {
-        const hidden = await within(page.evaluate(HIDDEN_CONTROLS), 1_000).catch(() => 0);
+      // Hidden controls in the page or any frame of its own origin (a form a media query shows
+      // only on a phone can sit in a frame: an outside review hid a login form so).
+      for (const frame of frames) {
+        if (profile.name !== 'desktop' || obs.phoneBecause) break;
+        const hidden = await within(frame.evaluate(HIDDEN_CONTROLS), 1_000).catch(() => 0);
         if (typeof hidden === 'number' && hidden > 0) phone('hidden controls');
       }
     }
