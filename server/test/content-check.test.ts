@@ -422,8 +422,23 @@ describe('the checker', () => {
       'b.html': '<a href="/b.html">b</a>',
     });
     const report = await checkSiteContent(files, 'a.html', { maxBytesPerFile: 512, maxBytesTotal: 512 });
-    expect(report.partially_scanned_files).toEqual(['a.html', 'b.html']);
+    // The small page is read first (and whole); the large one gets what is left.
+    expect(report.partially_scanned_files).toEqual(['a.html']);
     expect(report.level).toBe('clean');
+  });
+
+  it('shares its budget out pages and scripts first, smallest first: large files named first hide nothing', async () => {
+    const filler = `${'<p>填充内容</p>\n'.repeat(60)}`;
+    const files = site({
+      'a1.html': filler,
+      'a2.html': filler,
+      'a3.html': filler,
+      'notes.txt': 'x'.repeat(2000),
+      'zz.html': '<a href="https://x.example/setup.exe">下载</a>',
+    });
+    const report = await checkSiteContent(files, 'a1.html', { maxBytesPerFile: 4096, maxBytesTotal: 2048 });
+    expect(pick(report, 'executable_download').map((f) => f.file)).toEqual(['zz.html']);
+    expect(report.level).toBe('high');
   });
 
   it('ignores comments, and finds tags whatever their case or quoting', async () => {
