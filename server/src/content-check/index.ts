@@ -286,7 +286,7 @@ function readPlan(files: readonly SiteFile[], opts: ContentCheckOptions): number
   // What runs or is opened first: pages and scripts, then the rest.
   const rank = (f: SiteFile) => (HTML.has(f.extension) || SCRIPT.has(f.extension) ? 0 : 1);
   const order = files
-    .map((f, i) => i)
+    .map((_f, i) => i)
     .filter((i) => isScanned(files[i]!.extension))
     .sort((a, b) => rank(files[a]!) - rank(files[b]!) || files[a]!.size - files[b]!.size || a - b);
   for (const i of order) {
