@@ -265,6 +265,27 @@ describe('preview links', () => {
     expect((await open(theirs.preview_url)).statusCode).toBe(200);
   });
 
+  it('a version the content check rates high is previewed by reviewers only, until it is approved', async () => {
+    const { id, owner } = await pendingProject();
+    // Made before the render's findings came: it stops when the version is rated high.
+    const early = (await makeToken(id, owner.token)).json().data.preview_url as string;
+    expect((await open(early)).statusCode).toBe(200);
+    await t.ctx.db.updateTable('deployments').set({ content_risk: 4 }).where('project_id', '=', id).execute();
+    expect((await open(early)).statusCode).toBe(404);
+    const refused = await makeToken(id, owner.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(messages.project.previewHighRisk);
+    // The reviewer still looks at it.
+    const admin = await makeToken(id, await t.adminToken());
+    expect(admin.statusCode).toBe(200);
+    expect((await open(admin.json().data.preview_url)).statusCode).toBe(200);
+    // Approved (a reviewer judged it): its owner may share it again.
+    expect((await review(t, id, 'approve')).statusCode).toBe(200);
+    const after = await makeToken(id, owner.token);
+    expect(after.statusCode).toBe(200);
+    expect((await open(after.json().data.preview_url)).statusCode).toBe(200);
+  });
+
   it('purges expired and revoked tokens, keeping live ones', async () => {
     const { id, owner } = await pendingProject();
     const old = (await makeToken(id, owner.token)).json().data;

@@ -21,6 +21,8 @@ export const PREVIEW_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 
 /** Versions a preview may show: waiting for review (or replaced while waiting), or approved. */
 const PREVIEWABLE: DeploymentStatus[] = ['pending', 'superseded', 'approved'];
+/** deployments.content_risk of a high-risk check (migration 006). */
+const HIGH_RISK = 4;
 
 export function createPreviewService(
   db: DB,
@@ -39,8 +41,13 @@ export function createPreviewService(
       const deploymentId = project.latest_deployment_id ?? project.live_deployment_id;
       if (!deploymentId) throw new NotFound(messages.project.notFound);
       // What review refused (or took down) is not shown to anyone through a link either.
-      const status = await deployments.statusOf(db, deploymentId);
+      const version = await deployments.byId(db, deploymentId);
+      const status = version?.status;
       if (!status || !PREVIEWABLE.includes(status)) throw new Conflict(messages.project.previewRejected);
+      // A version the content check rates high, not yet approved, is shown to reviewers only: a
+      // link of its owner's would host it on the platform's sites origin for anyone it is sent to.
+      if (actor.role !== 'admin' && status !== 'approved' && version?.content_risk === HIGH_RISK)
+        throw new Conflict(messages.project.previewHighRisk);
       const { previewTtlSeconds } = await settings.get();
       const token = randomBytes(16).toString('base64url');
       const at = now();

@@ -66,6 +66,8 @@ export const projectMessages = {
   addressCopied: '地址已复制到剪贴板',
   previewFailed: '生成预览失败，请重试',
   previewRejected: '这个版本未通过审核或已被下线，不能生成预览；请上传修改后的新版本',
+  /** A version waiting for review that the content check rates high: only reviewers preview it. */
+  previewHighRisk: '这个版本的内容检查为高风险，审核通过前不能生成预览链接',
   /** {n} {window} {minutes} */
   previewLinksExceeded: '生成预览链接过于频繁：每 {window} 分钟最多 {n} 次，请 {minutes} 分钟后再试',
   showcaseLoadFailed: '加载项目失败，请稍后重试',
