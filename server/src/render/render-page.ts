@@ -329,6 +329,29 @@ const HIDDEN_CONTROLS = `(() => [...document.querySelectorAll('input, textarea, 
   return r.width < 1 || r.height < 1 || style.visibility === 'hidden' || style.display === 'none';
 }).length)()`;
 
+/**
+ * The page is hidden, then left: the events a visitor's leaving fires, while it still runs. Returns
+ * how many requests its handlers started by beacon or fetch, so the render waits for those.
+ */
+const LEAVE = `(() => {
+  let started = 0;
+  const count = (obj, name) => {
+    const orig = obj && obj[name];
+    if (typeof orig !== 'function') return () => {};
+    obj[name] = function (...args) { started++; return orig.apply(this, args); };
+    return () => { obj[name] = orig; };
+  };
+  const undo = [count(navigator, 'sendBeacon'), count(window, 'fetch')];
+  try {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+  } catch {}
+  try { document.dispatchEvent(new Event('visibilitychange')); } catch {}
+  try { window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })); } catch {}
+  for (const u of undo) u();
+  return started;
+})()`;
+
 /** The hosts of the url()s in the document's stylesheets (a CSS side channel asks them). */
 const CSS_HOSTS = `(() => {
   const hosts = new Set();
@@ -469,6 +492,9 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   // the fake origin and the route handler are the isolation.
   const headers = siteSecurityHeaders('separate-origin');
   const keys = new Map<string, { pieces: string; url: string; via: string }>();
+  // Requests the route handler has been given, and those it is still answering.
+  let routed = 0;
+  let inFlight = 0;
   const fragments: Array<{ kind: CanaryKind; host: string; url: string; via: string }> = [];
   let listensForKeys = false;
   const fields = new Map<CanaryKind, string>();
@@ -509,7 +535,13 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         look(ws.url(), text, 'websocket');
       });
     });
-    await context.route('**/*', (route) => answer(route, route.request()));
+    await context.route('**/*', (route) => {
+      routed++;
+      inFlight++;
+      return answer(route, route.request()).finally(() => {
+        inFlight--;
+      });
+    });
     const page = await context.newPage();
     watch(page);
 
@@ -565,6 +597,23 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         const hidden = await within(frame.evaluate(HIDDEN_CONTROLS), 1_000).catch(() => 0);
         if (typeof hidden === 'number' && hidden > 0) phone('hidden controls');
       }
+      // The visitor leaves: what the page sends on visibilitychange or pagehide (a beacon of what
+      // was typed, when no one watches) is sent while the page still runs, so the handler sees it.
+      // (A real navigation away sends it after the page is gone, past the route handler.)
+      const before = routed;
+      let sent = 0;
+      for (const frame of frames) {
+        const n = await within(
+          frame.evaluate(LEAVE).catch(() => 0),
+          1_000,
+        );
+        if (typeof n === 'number') sent += n;
+      }
+      // What the page sent reaches the handler a moment later: wait for that many, 2 s at most.
+      const until = Date.now() + 2_000;
+      while (sent > 0 && routed - before < sent && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 20));
+      while (inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     }
     return screenshot;
   } finally {
