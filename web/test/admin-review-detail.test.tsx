@@ -540,6 +540,37 @@ describe('review detail page', () => {
     ).toBeInTheDocument();
   });
 
+  it('clears a chosen action the status no longer allows after a refusal, keeping the comment', async () => {
+    const detail = makeDetail();
+    let decided = false;
+    const approved = {
+      ...detail,
+      project: {
+        ...detail.project,
+        status: 'approved' as const,
+        is_live: true,
+        live_version: 1,
+        abilities: adminAbilities({ status: 'approved', is_live: true }),
+      },
+    };
+    const { user } = await openDetail({
+      'GET /admin/projects/7': () => ok(decided ? approved : detail),
+      'POST /admin/projects/7/review': () => {
+        decided = true;
+        return fail(409, '当前状态（已发布）不能执行此操作（拒绝）');
+      },
+    });
+    await screen.findByRole('button', { name: '提交审核' });
+    await choose(user, '拒绝');
+    await user.type(screen.getByRole('textbox', { name: /原因/ }), '缺少首页');
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    expect(
+      await screen.findByText('提交审核失败：当前状态（已发布）不能执行此操作（拒绝）'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('请选择审核结果')).toBeInTheDocument());
+    expect(screen.getByRole('textbox', { name: /审核意见/ })).toHaveValue('缺少首页');
+  });
+
   it('offers the actions the status allows: a live featured project can be unfeatured or taken down', async () => {
     const detail = makeDetail();
     const { user } = await openDetail({

@@ -7,6 +7,7 @@ import {
   reasonRequiredMessage,
 } from '@sitehall/contracts';
 import { Alert, App, Button, Card, Form, Input, Select, Typography } from 'antd';
+import { useEffect } from 'react';
 import { useReviewDecision } from '../../../api/admin';
 import { toApiError } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
@@ -47,6 +48,13 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
   const chosen = Form.useWatch('decision', form);
   const actions = allowedActions(project);
   const needsReason = chosen !== undefined && ACTIONS_REQUIRING_COMMENT.includes(chosen);
+  // The project changed under the form (another reviewer decided, a 409 read it again): a chosen
+  // action it no longer allows is cleared; the comment stays.
+  const offered = actions.join(',');
+  useEffect(() => {
+    if (chosen !== undefined && !offered.split(',').includes(chosen))
+      form.setFieldValue('decision', undefined);
+  }, [chosen, offered, form]);
 
   const once = useSingleFlight();
 
