@@ -220,8 +220,11 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
   }, []);
   // A failure is drawn at the top of the form, above the viewport once the page has scrolled down
   // to the button (−182 px on a laptop, −403 px on a phone): bring it to where the user looks.
+  // Smooth too, and a frame later: an instant scroll left the progress bar's smooth scroll running
+  // past it when the upload failed at once (the alert ended 694 px above a phone's view).
   const showError = useCallback((alert: AlertRef | null) => {
-    alert?.nativeElement?.scrollIntoView?.({ block: 'center' });
+    const el = alert?.nativeElement;
+    if (el) requestAnimationFrame(() => el.scrollIntoView?.({ block: 'center', behavior: 'smooth' }));
   }, []);
   useEffect(() => {
     // One question per attempt to leave, however often this runs while it is open.
