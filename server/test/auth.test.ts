@@ -774,48 +774,8 @@ describe('first start', () => {
     }
   });
 
-  it('stops the server at first start with a weak ADMIN_PASSWORD, saying why', async () => {
-    const dataDir = tempDir();
-    try {
-      const child = spawn(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, '../src/main.ts')],
-        {
-          env: {
-            ...process.env,
-            NODE_ENV: 'test',
-            DATA_DIR: dataDir,
-            DATABASE_URL: '',
-            LOG_LEVEL: 'silent',
-            PORT: '0',
-            SITES_PORT: '0',
-            HOST: '127.0.0.1',
-            ADMIN_PASSWORD: 'password',
-            RENDER_WORKER: 'off',
-            WEB_DIST: path.join(dataDir, 'no-web'),
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let output = '';
-      child.stdout.on('data', (d) => {
-        output += d;
-      });
-      child.stderr.on('data', (d) => {
-        output += d;
-      });
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      expect(code, output).toBe(1);
-      expect(output).toContain(format(m.adminPasswordWeak, { reason: m.passwordTooCommon }));
-      expect(output).toContain('ADMIN_PASSWORD is too weak');
-      expect(output).not.toContain('已创建管理员账号');
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 240_000);
-
-  it('says at first start that the admin signs in with the ADMIN_PASSWORD set, not that it was shown once', async () => {
-    const dataDir = tempDir();
+  /** The server's first start (src/main.ts, a child process on an empty SQLite data folder), its console gathered. */
+  function firstStart(dataDir: string, adminPassword: string) {
     const child = spawn(
       process.execPath,
       ['--conditions=source', '--import', 'tsx', path.join(import.meta.dirname, '../src/main.ts')],
@@ -829,26 +789,46 @@ describe('first start', () => {
           PORT: '0',
           SITES_PORT: '0',
           HOST: '127.0.0.1',
-          ADMIN_PASSWORD: 'Hall-Keeper-Strong-2026!',
+          ADMIN_PASSWORD: adminPassword,
           RENDER_WORKER: 'off',
           WEB_DIST: path.join(dataDir, 'no-web'),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
+    return { child, output: () => output };
+  }
+
+  it('stops the server at first start with a weak ADMIN_PASSWORD, saying why', async () => {
+    const dataDir = tempDir();
     try {
-      let output = '';
-      child.stdout.on('data', (d) => {
-        output += d;
-      });
-      child.stderr.on('data', (d) => {
-        output += d;
-      });
-      await expect.poll(() => output, { timeout: 120_000 }).toMatch(/={60}\n\n$/);
-      expect(output).toContain('已创建管理员账号');
-      expect(output).toContain('sign in with the ADMIN_PASSWORD you set');
-      expect(output).not.toContain('shown only once');
-      expect(output).not.toContain('Hall-Keeper-Strong-2026!');
+      const { child, output } = firstStart(dataDir, 'password');
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, output()).toBe(1);
+      expect(output()).toContain(format(m.adminPasswordWeak, { reason: m.passwordTooCommon }));
+      expect(output()).toContain('ADMIN_PASSWORD is too weak');
+      expect(output()).not.toContain('已创建管理员账号');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it('says at first start that the admin signs in with the ADMIN_PASSWORD set, not that it was shown once', async () => {
+    const dataDir = tempDir();
+    const { child, output } = firstStart(dataDir, 'Hall-Keeper-Strong-2026!');
+    try {
+      await expect.poll(output, { timeout: 120_000 }).toMatch(/={60}\n\n$/);
+      expect(output()).toContain('已创建管理员账号');
+      expect(output()).toContain('sign in with the ADMIN_PASSWORD you set');
+      expect(output()).not.toContain('shown only once');
+      expect(output()).not.toContain('Hall-Keeper-Strong-2026!');
     } finally {
       child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -285,8 +285,7 @@ function readPlan(files: readonly SiteFile[], opts: ContentCheckOptions): number
   const plan = files.map(() => 0);
   // What runs or is opened first: pages and scripts, then the rest.
   const rank = (f: SiteFile) => (HTML.has(f.extension) || SCRIPT.has(f.extension) ? 0 : 1);
-  const order = files
-    .map((_f, i) => i)
+  const order = [...files.keys()]
     .filter((i) => isScanned(files[i]!.extension))
     .sort((a, b) => rank(files[a]!) - rank(files[b]!) || files[a]!.size - files[b]!.size || a - b);
   for (const i of order) {

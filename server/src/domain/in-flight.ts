@@ -29,9 +29,4 @@ export class PerAccountInFlight {
       else this.running.delete(accountId);
     };
   }
-
-  /** Under way for the account now (tests). */
-  count(accountId: number): number {
-    return this.running.get(accountId) ?? 0;
-  }
 }
