@@ -94,7 +94,7 @@ for (let i = 0; i < SITES; i++) {
   const result = await renderPage(
     await browser.get(),
     {
-      id: i + 1,
+      address: `http://p${i + 1}.localhost:3001/`,
       entryFile: 'index.html',
       files,
       read: async (f) => Readable.from([f.body]),

@@ -84,7 +84,8 @@ async function runtimeOf(
     const result = await renderPage(
       await browser.get(),
       {
-        id,
+        // The default install's address for a visitor on localhost (domain/site-urls.ts liveSiteAddress).
+        address: `http://p${id}.localhost:3001/`,
         entryFile: 'index.html',
         files,
         read: async (f) => Readable.from([Buffer.from(site.files[f.path]!)]),

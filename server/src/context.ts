@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './domain/login-throttle.js';
 import { PasswordHasher } from './domain/passwords.js';
-import type { SiteUrlOptions } from './domain/site-urls.js';
+import { liveSiteAddress, type SiteUrlOptions } from './domain/site-urls.js';
 import { ReceivingUploads, type StagingOptions } from './ingest/staging.js';
 import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
@@ -218,6 +218,13 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     chromiumPath: config.render.chromiumPath,
     holder: instances.self,
     pollMs: config.render.pollMs,
+    siteAddress: (site) =>
+      liveSiteAddress(site, {
+        ...(config.sitesOrigin ? { sitesOrigin: config.sitesOrigin } : {}),
+        sitesSubdomains: config.sitesSubdomains,
+        publicUrl: config.mail.publicUrl ?? `http://localhost:${config.port}`,
+        sitesPort: config.sitesPort || null,
+      }),
     loadTimeoutMs: config.render.loadTimeoutMs,
     retryAfterMs: config.render.retryAfterMs,
   });

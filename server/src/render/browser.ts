@@ -37,10 +37,6 @@ export const CHROMIUM_ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-  // The fake origins (render-page.ts) count as secure contexts, as the sites port on localhost and
-  // any https install do for visitors: a site's COOP and COEP then give it cross-origin isolation,
-  // and secure-only APIs (service workers, crypto.subtle) are there, as on the live site.
-  '--unsafely-treat-insecure-origin-as-secure=*.render.invalid',
 ];
 
 /** Whether the configured Chromium exists and can be run; the reason when not. */

@@ -1,17 +1,75 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CANARIES,
+  Canaries,
+  type CanaryValues,
   canaryForField,
-  findCanaries,
-  findFragments,
-  findInHost,
-  findTypedCanaries,
+  drawCanaries,
   idCheckChar,
   keyPieces,
   luhnCheckDigit,
+  PASSWORD_ALPHABET,
 } from './canaries.js';
 
 const luhnValid = (n: string) => luhnCheckDigit(n.slice(0, -1)) === n.at(-1);
+
+// Known values, so that the encodings below can be written out (a render draws its own).
+const CANARIES: CanaryValues = {
+  password: 'Pw!Canary7731x',
+  card: `622202773107731${luhnCheckDigit('622202773107731')}`,
+  id_number: `11010119900307773${idCheckChar('11010119900307773')}`,
+  sms_code: '731942',
+  phone: '13977317731',
+  email: 'canarymail7731@163.com',
+  username: 'canaryuser7731',
+  text: 'canarytext7731',
+  keystrokes: 'canarykeys7731',
+};
+const known = new Canaries(CANARIES);
+const findCanaries = (s: string) => known.find(s);
+const findFragments = (s: string) => known.fragments(s);
+const findInHost = (s: string) => known.inHost(s);
+const findTypedCanaries = (s: string) => known.typed(s);
+
+describe('canaries drawn for a render', () => {
+  it('are valid values of their kind, each unlike the others, and never the same twice', () => {
+    const drawn = Array.from({ length: 200 }, () => drawCanaries());
+    for (const c of drawn) {
+      expect(c.card).toMatch(/^62\d{14}$/);
+      expect(luhnValid(c.card)).toBe(true);
+      expect(c.id_number).toMatch(/^\d{6}(19[7-9]\d|200[0-3])(0[1-9]|1[0-2])(0[1-9]|1\d|2[0-8])\d{3}[\dX]$/);
+      expect(c.id_number.slice(-1)).toBe(idCheckChar(c.id_number.slice(0, 17)));
+      expect(c.phone).toMatch(/^1[3-9]\d{9}$/);
+      expect(c.sms_code).toMatch(/^[1-9]\d{5}$/);
+      expect(c.email).toMatch(/^[a-z]+\d{4}@[a-z0-9]+\.com$/);
+      expect(c.username).toMatch(/^[a-z]+\d{4}$/);
+      // A password sign-up forms take: a capital, a symbol, digits or letters, from its alphabet.
+      expect(c.password).toMatch(/^[A-Z].*[!@#$%*].*$/);
+      expect([...c.password].every((ch) => PASSWORD_ALPHABET.includes(ch))).toBe(true);
+      // Nothing names the render (the fixed values said "canary").
+      expect(Object.values(c).join(' ')).not.toMatch(/canary|sitehall|render/i);
+      const values = Object.values(c);
+      for (const v of values) expect(values.filter((w) => w.includes(v))).toEqual([v]);
+      // Each is found in what a page sends, as the render looks for it.
+      const set = new Canaries(c);
+      expect(
+        set
+          .find(`u=${encodeURIComponent(c.username)}&p=${encodeURIComponent(c.password)}`)
+          .map((h) => h.kind)
+          .sort(),
+      ).toEqual(['password', 'username']);
+    }
+    expect(new Set(drawn.map((c) => c.password)).size).toBe(drawn.length);
+    expect(new Set(drawn.map((c) => c.card)).size).toBe(drawn.length);
+  });
+
+  it('count a piece of a pinyin name as a fragment only with its digits', () => {
+    const c = { ...CANARIES, username: 'zhangweiming4821' };
+    const set = new Canaries(c);
+    // An ordinary page sends a name like this on its own; the digits tell a typed value.
+    expect(set.fragments('author=zhangweiming')).toEqual([]);
+    expect(set.fragments('k=eiming48')).toEqual([{ kind: 'username', encoding: 'fragment' }]);
+  });
+});
 
 describe('canaries', () => {
   it('are valid numbers of their kind', () => {

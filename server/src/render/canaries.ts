@@ -1,12 +1,13 @@
 /**
  * The render's visitor types recognisable values into the page (docs/render.md "The visitor"):
- * a password, a card number, an ID number, a phone number, an SMS code, a user name, an e-mail.
- * Each is unlike anything a page would send on its own, so finding one in a request the page tried
- * means the page sent what a visitor typed. Looked for plain and under the encodings pages use to
+ * a password, a card number, an ID number, a phone number, an SMS code, a user name, an e-mail,
+ * drawn afresh for every render. Each is unlike anything a page would send on its own, so finding
+ * one in a request the page tried means the page sent what a visitor typed. Looked for plain and under the encodings pages use to
  * hide it: percent-encoding, base64 (standard and URL-safe), hex, JSON/JS escapes, and split into
  * one request per key.
  */
 
+import { randomInt } from 'node:crypto';
 import type { ContentCheckCanaryKind } from '@sitehall/contracts';
 
 /** What a canary stands for; the report's kinds (packages/contracts), so the two can't drift. */
@@ -42,20 +43,124 @@ export function idCheckChar(first17: string): string {
   return '10X98765432'[sum % 11] ?? '0';
 }
 
-export const CANARIES: Readonly<Record<CanaryKind, string>> = {
-  password: 'Pw!Canary7731x',
-  // A UnionPay-style number that passes the Luhn check (card forms validate it).
-  card: `622202773107731${luhnCheckDigit('622202773107731')}`,
-  // 北京市东城区, born 1990-03-07, with its check character.
-  id_number: `11010119900307773${idCheckChar('11010119900307773')}`,
-  sms_code: '731942',
-  phone: '13977317731',
-  email: 'canarymail7731@163.com',
-  username: 'canaryuser7731',
-  text: 'canarytext7731',
-  // Pressed with no field focused: only a listener on the whole page (a keylogger) gets them.
-  keystrokes: 'canarykeys7731',
-};
+/** One value per kind: what the visitor of one render types (drawCanaries). */
+export type CanaryValues = Readonly<Record<CanaryKind, string>>;
+
+const KINDS: readonly CanaryKind[] = [
+  'password',
+  'card',
+  'id_number',
+  'sms_code',
+  'phone',
+  'email',
+  'username',
+  'text',
+  'keystrokes',
+];
+
+const pick = <T>(xs: readonly T[]): T => xs[randomInt(xs.length)] as T;
+const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
+const SURNAMES = [
+  'li',
+  'wang',
+  'zhang',
+  'liu',
+  'chen',
+  'yang',
+  'zhao',
+  'huang',
+  'zhou',
+  'wu',
+  'xu',
+  'sun',
+  'gao',
+  'lin',
+  'guo',
+  'luo',
+];
+const GIVEN = [
+  'wei',
+  'fang',
+  'min',
+  'jing',
+  'qiang',
+  'lei',
+  'jun',
+  'yong',
+  'yan',
+  'jie',
+  'tao',
+  'ming',
+  'chao',
+  'hua',
+  'ping',
+  'hao',
+  'ting',
+  'xin',
+];
+/** A name as people pick them for accounts: pinyin and four digits (zhangweiming4821). */
+const handle = () => `${pick(SURNAMES)}${pick(GIVEN)}${pick(GIVEN)}${digits(4)}`;
+/** What a drawn password is made of (a test of the CSS side channel needs every character). */
+export const PASSWORD_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789!@#$%*';
+const LETTERS_AND_DIGITS = PASSWORD_ALPHABET.replace(/[^A-Za-z0-9]/g, '');
+/** Issuer prefixes of cards common in China (ICBC, ABC, CCB, CMB, BOC); 16 digits with the check. */
+const CARD_BINS = ['622202', '622848', '621700', '622588', '621661', '622262'];
+/** Districts of Beijing, Shanghai, Guangzhou, Hangzhou, Chengdu, Nanjing, Wuhan. */
+const REGIONS = ['110101', '110105', '310104', '440106', '330106', '510107', '320102', '420106'];
+const MOBILE = ['135', '136', '138', '139', '150', '151', '158', '177', '186', '187', '188', '199'];
+const MAIL = ['163.com', 'qq.com', '126.com', 'sina.com', 'foxmail.com'];
+
+/** A date of birth between 1970 and 2003, as YYYYMMDD (every day valid in every month). */
+function birthDate(): string {
+  const y = 1970 + randomInt(34);
+  const m = 1 + randomInt(12);
+  const d = 1 + randomInt(28);
+  return `${y}${String(m).padStart(2, '0')}${String(d).padStart(2, '0')}`;
+}
+
+function password(): string {
+  // Letters and digits, one symbol inside, one capital first: what sign-up forms ask for.
+  const body = Array.from({ length: 10 }, () => pick([...LETTERS_AND_DIGITS]));
+  body.splice(2 + randomInt(7), 0, pick([...'!@#$%*']));
+  return `${pick([...'ABCDEFGHJKLMNPQRSTUVWXYZ'])}${body.join('')}${pick([...'23456789'])}`;
+}
+
+function draw(): Record<CanaryKind, string> {
+  const card = `${pick(CARD_BINS)}${digits(9)}`;
+  const id = `${pick(REGIONS)}${birthDate()}${digits(3)}`;
+  return {
+    password: password(),
+    card: `${card}${luhnCheckDigit(card)}`,
+    id_number: `${id}${idCheckChar(id)}`,
+    sms_code: `${1 + randomInt(9)}${digits(5)}`,
+    phone: `${pick(MOBILE)}${digits(8)}`,
+    email: `${handle()}@${pick(MAIL)}`,
+    username: handle(),
+    text: handle(),
+    // Pressed with no field focused: only a listener on the whole page (a keylogger) gets them.
+    keystrokes: handle(),
+  };
+}
+
+/**
+ * A render's own canaries, drawn afresh for each render (docs/render.md "The visitor"): values
+ * fixed in the source let a page tell the render from a visitor by what it is given. Each looks
+ * like what a person types there (a card of a Chinese bank that passes the Luhn check, a resident
+ * ID with its check character, a mobile number, a pinyin account name), and each is unlike any
+ * other (none holds another, their digits included) and unlike what a page sends on its own.
+ */
+export function drawCanaries(): CanaryValues {
+  for (;;) {
+    const values = draw();
+    const all = KINDS.map((k) => values[k]);
+    // Digits are matched with separators dropped: no number may hold another number's digits.
+    const numbers = KINDS.filter((k) => DIGITS_ONLY.has(k)).map((k) => values[k].replace(/\D/g, ''));
+    const apart =
+      all.every((v, i) => all.every((w, j) => i === j || !w.includes(v))) &&
+      numbers.every((v, i) => numbers.every((w, j) => i === j || !w.includes(v)));
+    if (apart) return Object.freeze(values);
+  }
+}
 
 const DIGITS_ONLY: ReadonlySet<CanaryKind> = new Set(['card', 'id_number', 'sms_code', 'phone']);
 
@@ -162,8 +267,7 @@ export function readings(payload: string): Array<{ text: string; encoding: Encod
   return out;
 }
 
-function contains(text: string, kind: CanaryKind): boolean {
-  const value = CANARIES[kind];
+function contains(text: string, kind: CanaryKind, value: string): boolean {
   if (!DIGITS_ONLY.has(kind)) return text.includes(value);
   // Pages format numbers as they are typed (6222 0277 ..., 139-7731-7731): separators do not hide one.
   const digits = text.replace(/[\s\-.]/g, '');
@@ -174,57 +278,9 @@ function contains(text: string, kind: CanaryKind): boolean {
   return true;
 }
 
-/** The canaries found in one payload (a URL, a body, a frame), each with how it was hidden. */
-export function findCanaries(payload: string): CanaryHit[] {
-  if (!payload) return [];
-  const hits: CanaryHit[] = [];
-  const seen = new Set<CanaryKind>();
-  for (const r of readings(payload)) {
-    for (const kind of Object.keys(CANARIES) as CanaryKind[]) {
-      if (seen.has(kind) || !contains(r.text, kind)) continue;
-      seen.add(kind);
-      hits.push({ kind, encoding: r.encoding });
-    }
-  }
-  // An e-mail holds no other canary; a user name inside the e-mail would be the same field twice.
-  return hits;
-}
-
 /** The shortest piece of a typed value that counts as a fragment of it: of text, of digits. */
 const FRAGMENT_MIN = 8;
 const DIGIT_FRAGMENT_MIN = 10;
-
-/** The pieces of each canary that are in no other canary (the windows a fragment is matched by). */
-const FRAGMENTS: ReadonlyArray<[CanaryKind, string[]]> = (Object.keys(CANARIES) as CanaryKind[]).map(
-  (kind) => {
-    const value = CANARIES[kind];
-    const n = DIGITS_ONLY.has(kind) ? DIGIT_FRAGMENT_MIN : FRAGMENT_MIN;
-    const windows = new Set<string>();
-    for (let i = 0; i + n <= value.length; i++) windows.add(value.slice(i, i + n));
-    const others = (Object.keys(CANARIES) as CanaryKind[]).filter((k) => k !== kind).map((k) => CANARIES[k]);
-    return [kind, [...windows].filter((w) => !others.some((o) => o.includes(w)))];
-  },
-);
-
-/**
- * The canaries of which only a piece is in `payload` (eight characters or more, ten of digits, a
- * piece no other canary has): what a keylogger sends when its buffer fills before a value is
- * whole. Kinds found whole are not listed.
- */
-export function findFragments(payload: string): CanaryHit[] {
-  if (!payload) return [];
-  const whole = new Set(findCanaries(payload).map((h) => h.kind));
-  const hits: CanaryHit[] = [];
-  for (const r of readings(payload)) {
-    const digits = r.text.replace(/[\s\-.]/g, '');
-    for (const [kind, windows] of FRAGMENTS) {
-      if (whole.has(kind) || hits.some((h) => h.kind === kind)) continue;
-      const text = DIGITS_ONLY.has(kind) ? digits : r.text;
-      if (windows.some((w) => text.includes(w))) hits.push({ kind, encoding: 'fragment' });
-    }
-  }
-  return hits;
-}
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -250,31 +306,97 @@ function base32Decode(s: string): string {
 const asLabel = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /**
- * The canaries a host name carries (DNS-prefetch, preconnect or any request to a made-up
- * subdomain): in its labels, lower-cased with what a label can't hold left out, or hex or base32
- * in a label or across the labels joined.
+ * Where one render's canaries are looked for (a URL, a body, a frame, a host name, the keys a
+ * logger sent), each hit with how it was hidden.
  */
-export function findInHost(host: string): CanaryHit[] {
-  const labels = host.toLowerCase().replace(/:\d+$/, '').split('.').filter(Boolean);
-  // The registrable part (two labels) is the receiver's own name, not data.
-  const data = labels.slice(0, Math.max(0, labels.length - 2));
-  if (data.length === 0) return [];
-  const joined = data.join('');
-  const readingsOf: Array<{ text: string; encoding: Encoding }> = [{ text: joined, encoding: 'plain' }];
-  for (const part of [...data, joined]) {
-    if (/^(?:[0-9a-f]{2}){4,}$/.test(part))
-      readingsOf.push({ text: asLabel(Buffer.from(part, 'hex').toString('utf8')), encoding: 'hex' });
-    if (part.length >= 8 && /^[a-z2-7]+$/.test(part)) {
-      const decoded = base32Decode(part);
-      if (printable(decoded)) readingsOf.push({ text: asLabel(decoded), encoding: 'base32' });
-    }
+export class Canaries {
+  /** The pieces of each canary that are in no other canary (the windows a fragment is matched by). */
+  readonly #fragments: ReadonlyArray<[CanaryKind, string[]]>;
+
+  constructor(readonly values: CanaryValues = drawCanaries()) {
+    this.#fragments = KINDS.map((kind) => {
+      const value = values[kind];
+      const n = DIGITS_ONLY.has(kind) ? DIGIT_FRAGMENT_MIN : FRAGMENT_MIN;
+      const windows = new Set<string>();
+      for (let i = 0; i + n <= value.length; i++) windows.add(value.slice(i, i + n));
+      const others = KINDS.filter((k) => k !== kind).map((k) => values[k]);
+      // A piece of letters alone (a pinyin name: "zhangwei") is what ordinary pages send too.
+      const telling = (w: string) => DIGITS_ONLY.has(kind) || kind === 'password' || /\d/.test(w);
+      return [kind, [...windows].filter((w) => telling(w) && !others.some((o) => o.includes(w)))];
+    });
   }
-  const hits: CanaryHit[] = [];
-  for (const r of readingsOf)
-    for (const kind of Object.keys(CANARIES) as CanaryKind[])
-      if (!hits.some((h) => h.kind === kind) && r.text.includes(asLabel(CANARIES[kind])))
+
+  /** The canaries found in one payload (a URL, a body, a frame), each with how it was hidden. */
+  find(payload: string): CanaryHit[] {
+    if (!payload) return [];
+    const hits: CanaryHit[] = [];
+    const seen = new Set<CanaryKind>();
+    for (const r of readings(payload)) {
+      for (const kind of KINDS) {
+        if (seen.has(kind) || !contains(r.text, kind, this.values[kind])) continue;
+        seen.add(kind);
         hits.push({ kind, encoding: r.encoding });
-  return hits;
+      }
+    }
+    return hits;
+  }
+
+  /**
+   * The canaries of which only a piece is in `payload` (eight characters or more, ten of digits, a
+   * piece no other canary has): what a keylogger sends when its buffer fills before a value is
+   * whole. Kinds found whole are not listed.
+   */
+  fragments(payload: string): CanaryHit[] {
+    if (!payload) return [];
+    const whole = new Set(this.find(payload).map((h) => h.kind));
+    const hits: CanaryHit[] = [];
+    for (const r of readings(payload)) {
+      const digits = r.text.replace(/[\s\-.]/g, '');
+      for (const [kind, windows] of this.#fragments) {
+        if (whole.has(kind) || hits.some((h) => h.kind === kind)) continue;
+        const text = DIGITS_ONLY.has(kind) ? digits : r.text;
+        if (windows.some((w) => text.includes(w))) hits.push({ kind, encoding: 'fragment' });
+      }
+    }
+    return hits;
+  }
+
+  /**
+   * The canaries a host name carries (DNS-prefetch, preconnect or any request to a made-up
+   * subdomain): in its labels, lower-cased with what a label can't hold left out, or hex or base32
+   * in a label or across the labels joined.
+   */
+  inHost(host: string): CanaryHit[] {
+    const labels = host.toLowerCase().replace(/:\d+$/, '').split('.').filter(Boolean);
+    // The registrable part (two labels) is the receiver's own name, not data.
+    const data = labels.slice(0, Math.max(0, labels.length - 2));
+    if (data.length === 0) return [];
+    const joined = data.join('');
+    const readingsOf: Array<{ text: string; encoding: Encoding }> = [{ text: joined, encoding: 'plain' }];
+    for (const part of [...data, joined]) {
+      if (/^(?:[0-9a-f]{2}){4,}$/.test(part))
+        readingsOf.push({ text: asLabel(Buffer.from(part, 'hex').toString('utf8')), encoding: 'hex' });
+      if (part.length >= 8 && /^[a-z2-7]+$/.test(part)) {
+        const decoded = base32Decode(part);
+        if (printable(decoded)) readingsOf.push({ text: asLabel(decoded), encoding: 'base32' });
+      }
+    }
+    const hits: CanaryHit[] = [];
+    for (const r of readingsOf)
+      for (const kind of KINDS)
+        if (!hits.some((h) => h.kind === kind) && r.text.includes(asLabel(this.values[kind])))
+          hits.push({ kind, encoding: r.encoding });
+    return hits;
+  }
+
+  /** The canaries a logger sent one key per request, or in batches (see keyPieces). */
+  typed(keys: string): CanaryHit[] {
+    const whole = new Set(this.find(keys).map((h) => h.kind));
+    return KINDS.filter((kind) => whole.has(kind) || typedIn(keys, this.values[kind])).map((kind) => ({
+      kind,
+      encoding: 'keys' as const,
+    }));
+  }
 }
 
 /**
@@ -302,14 +424,6 @@ function typedIn(keys: string, value: string): boolean {
     if (j === value.length && matched * 4 >= value.length * 3) return true;
   }
   return false;
-}
-
-/** The canaries a logger sent one key per request, or in batches (see keyPieces). */
-export function findTypedCanaries(keys: string): CanaryHit[] {
-  const whole = new Set(findCanaries(keys).map((h) => h.kind));
-  return (Object.keys(CANARIES) as CanaryKind[])
-    .filter((kind) => whole.has(kind) || typedIn(keys, CANARIES[kind]))
-    .map((kind) => ({ kind, encoding: 'keys' as const }));
 }
 
 /** The longest value taken as one piece of a key-by-key or batched send. */

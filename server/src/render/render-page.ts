@@ -1,7 +1,8 @@
 /**
- * One render (docs/render.md): the version's entry page opened as a visitor would, at a fake
- * origin that nothing listens on (`http://site-{deployment}.render.invalid/`). Every request is
- * answered by the route handler: the site's own host from the version's files (the same
+ * One render (docs/render.md): the version's entry page opened as a visitor would, at the live
+ * site's own address (`RenderSite.address`: what a visitor's address bar shows, host and path), so
+ * the page can't tell the render from a visitor by where it runs. Nothing is reached there: every
+ * request is answered by the route handler: the site's own host from the version's files (the same
  * index/404 resolution and headers as the live site on the sites port: no preview sandbox, so the
  * page runs as visitors get it), every other host recorded and aborted (or, with the admin
  * setting, a public stylesheet, font or image fetched from a checked public address). The browser's
@@ -9,24 +10,17 @@
  *
  * The page is opened as a desktop visitor in China, and again as a phone visitor when it can tell
  * the two apart (profiles.ts, docs/render.md "As a visitor arrives"), each with a fake clock; the
- * visitor (visitor.ts) types canaries into it, and every request, beacon, WebSocket frame and link
- * hint is searched for them (canaries.ts).
+ * visitor (visitor.ts) types canaries drawn for this render into it, and every request, beacon,
+ * WebSocket frame and link hint is searched for them (canaries.ts).
  */
 import type { Readable } from 'node:stream';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import type { SiteFile } from '../serve/resolve.js';
+import { rootRescueLocation } from '../serve/root-rescue.js';
 import { siteSecurityHeaders } from '../serve/site-headers.js';
-import { decideSiteRequest, type SiteRouting } from '../serve/site-request.js';
+import { decideSiteRequest, type SiteDecision, type SiteRouting } from '../serve/site-request.js';
 import { withSiteHeaders } from '../serve/site-rules.js';
-import {
-  type CanaryKind,
-  type Encoding,
-  findCanaries,
-  findFragments,
-  findInHost,
-  findTypedCanaries,
-  keyPieces,
-} from './canaries.js';
+import { Canaries, type CanaryKind, type CanaryValues, type Encoding, keyPieces } from './canaries.js';
 import { DESKTOP, majorOf, PHONE, type ProfileName, type RenderProfile, visitorScript } from './profiles.js';
 import { fetchPublicAsset } from './public-assets.js';
 import { sameOriginFrames, visit } from './visitor.js';
@@ -53,8 +47,11 @@ export const RENDER_FILE_MAX_BYTES = 16 * 1024 * 1024;
 export const RENDER_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 export interface RenderSite {
-  /** The deployment (names the fake origin). */
-  id: number;
+  /**
+   * The live site's address, ending in '/' (services/render.ts `renderAddress`): the render opens
+   * the page there, at the host and under the path a visitor's browser would show.
+   */
+  address: string;
   entryFile: string | null;
   /** The version's files by path (NFC, '/'-separated). */
   files: ReadonlyMap<string, SiteFile>;
@@ -141,8 +138,6 @@ export class RenderTimeout extends Error {
 const GET = { method: 'GET', preview: false, prefetch: false } as const;
 /** Redirects followed within the site before the request is given up (browsers stop at 20). */
 const MAX_REDIRECTS = 10;
-
-export const siteOrigin = (id: number) => `http://site-${id}.render.invalid`;
 
 export const emptyObservations = (): Observations => ({
   externalRequests: [],
@@ -427,7 +422,12 @@ function within<T>(p: Promise<T>, ms: number): Promise<T | 'late'> {
 export async function renderPage(
   browser: Browser,
   site: RenderSite,
-  opts: { allowPublicAssets: boolean; loadTimeoutMs?: number },
+  opts: {
+    allowPublicAssets: boolean;
+    loadTimeoutMs?: number;
+    /** The values the visitor types; drawn for this render when not given (a test's page may embed them). */
+    canaries?: CanaryValues;
+  },
 ): Promise<RenderResult> {
   const obs = emptyObservations();
   obs.loadTimeoutMs = opts.loadTimeoutMs ?? LOAD_TIMEOUT_MS;
@@ -439,6 +439,7 @@ export async function renderPage(
     chrome: majorOf(browser.version()),
     bodies: new Map(),
     budgetLeft: RENDER_BODY_BUDGET_BYTES,
+    canaries: new Canaries(opts.canaries),
   };
   const screenshot = await renderPass(run, DESKTOP, true);
   // A page that stalled its load has shown what it does; a second wait would only double the cost.
@@ -459,6 +460,8 @@ interface Run {
   bodies: Map<string, Promise<Buffer>>;
   /** Bytes the render may still read into memory (RENDER_BODY_BUDGET_BYTES). */
   budgetLeft: number;
+  /** What the visitor types in both passes, and where it is looked for. */
+  canaries: Canaries;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -486,8 +489,11 @@ function renderBodyOf(run: Run, file: SiteFile): Promise<Buffer> {
 async function renderPass(run: Run, profile: RenderProfile, picture: boolean): Promise<Buffer | null> {
   const { browser, site, opts, obs } = run;
   const loadTimeoutMs = opts.loadTimeoutMs ?? LOAD_TIMEOUT_MS;
-  const origin = siteOrigin(site.id);
-  const ownHost = hostOf(origin);
+  const address = new URL(site.address);
+  const ownHost = address.host;
+  // The path the site lives under ('/' on its own host, '/sites/{name}/' on a shared one).
+  const prefix = address.pathname.endsWith('/') ? address.pathname : `${address.pathname}/`;
+  const { canaries } = run;
   // What visitors get on the sites port: the live site's headers, without the preview's sandbox;
   // the fake origin and the route handler are the isolation.
   const headers = siteSecurityHeaders('separate-origin');
@@ -547,7 +553,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
 
     const started = Date.now();
     try {
-      await page.goto(`${origin}/`, { waitUntil: 'load', timeout: loadTimeoutMs });
+      await page.goto(`${address.origin}${prefix}`, { waitUntil: 'load', timeout: loadTimeoutMs });
     } catch (err) {
       // `load` never came: the picture and observations are taken at the deadline anyway. A
       // navigation away during the load interrupts goto: the page still renders what it shows.
@@ -575,7 +581,12 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       if (routing === true) obs.historyRouting = true;
     }
     const visited = within(
-      visit(page, { deadline: Date.now() + VISIT_TIMEOUT_MS, fields, listensForKeys: () => listensForKeys }),
+      visit(page, {
+        deadline: Date.now() + VISIT_TIMEOUT_MS,
+        canaries: canaries.values,
+        fields,
+        listensForKeys: () => listensForKeys,
+      }),
       VISIT_TIMEOUT_MS + 2_000,
     );
     if ((await visited) === 'late') hung = true;
@@ -640,11 +651,11 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   /** Looks for the canaries in what one request carried (its host's labels included). */
   function look(url: string, body: string, via: string): void {
     const host = hostOf(url);
-    for (const hit of findCanaries(`${url}\n${body}`)) leak(hit.kind, hit.encoding, host, url, via);
+    for (const hit of canaries.find(`${url}\n${body}`)) leak(hit.kind, hit.encoding, host, url, via);
     if (host !== ownHost)
-      for (const hit of findInHost(hostnameOf(url))) leak(hit.kind, hit.encoding, host, url, via);
+      for (const hit of canaries.inHost(hostnameOf(url))) leak(hit.kind, hit.encoding, host, url, via);
     // A logger that sends its buffer before a value is whole: a piece of it, kept until the end.
-    for (const hit of findFragments(`${url}\n${body}`))
+    for (const hit of canaries.fragments(`${url}\n${body}`))
       if (!fragments.some((f) => f.kind === hit.kind && f.host === host))
         fragments.push({ kind: hit.kind, host, url, via });
     // A logger that sends one key per request, or its buffer in batches: the short values,
@@ -664,7 +675,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
 
   function sendKeys(): void {
     for (const [host, k] of keys)
-      for (const hit of findTypedCanaries(k.pieces)) leak(hit.kind, 'keys', host, k.url, k.via);
+      for (const hit of canaries.typed(k.pieces)) leak(hit.kind, 'keys', host, k.url, k.via);
     for (const f of fragments) leak(f.kind, 'fragment', f.host, f.url, f.via);
   }
 
@@ -723,7 +734,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       // Canaries in the URL or body of any request, the site's own included (information there).
       const body = req.postDataBuffer();
       look(req.url(), body ? body.toString('utf8') : '', req.resourceType());
-      if (url.host === ownHost && url.protocol === 'http:') return await answerOwn(route, url);
+      if (url.host === ownHost && url.protocol === address.protocol) return await answerOwn(route, req, url);
       const external = {
         method: req.method(),
         url: req.url(),
@@ -752,18 +763,33 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     }
   }
 
-  async function answerOwn(route: Route, first: URL): Promise<void> {
-    // The one decision every serving path makes (serve/site-request.ts): the site's redirects,
-    // rewrites, clean URLs, SPA fallback and headers, as a visitor of the live site meets them.
+  /**
+   * The one decision every serving path makes (serve/site-request.ts): the site's redirects,
+   * rewrites, clean URLs, SPA fallback and headers, as a visitor of the live site meets them. On a
+   * host the site shares (its address has a path), what lies outside its path is what the sites
+   * host answers there: the site's path without its slash redirected to it, a root-absolute request
+   * of its pages sent under its path (serve/root-rescue.ts), nothing else.
+   */
+  function decideAt(url: URL, referer: string | undefined): SiteDecision {
     const served = { files: site.files, entryFile: site.entryFile, routing: site.routing ?? null };
+    if (url.pathname.startsWith(prefix))
+      return decideSiteRequest(served, url.pathname.slice(prefix.length) + url.search, GET);
+    if (`${url.pathname}/` === prefix)
+      return { kind: 'redirect', status: 301, location: `${prefix}${url.search}` };
+    const rescue = rootRescueLocation(url.pathname + url.search, { host: ownHost, referer }, 'GET');
+    return rescue ? { kind: 'redirect', status: 307, location: rescue } : { kind: 'not-found' };
+  }
+
+  async function answerOwn(route: Route, req: Request, first: URL): Promise<void> {
+    const referer = (await req.allHeaders().catch(() => req.headers())).referer;
     let url = first;
-    let decision = decideSiteRequest(served, url.pathname.slice(1) + url.search, GET);
+    let decision = decideAt(url, referer);
     // A redirect is followed here: Chromium follows a fulfilled redirect on its own network (the
     // dead proxy), never back through this handler. Within the site, the answer is the target's
     // (as the visitor's browser would fetch it); to another host, the request is recorded there.
     for (let hop = 0; decision.kind === 'redirect'; hop++) {
       const next = new URL(decision.location, url);
-      if (next.host !== ownHost || next.protocol !== 'http:' || hop === MAX_REDIRECTS) {
+      if (next.host !== ownHost || next.protocol !== address.protocol || hop === MAX_REDIRECTS) {
         record({
           method: 'GET',
           url: next.href,
@@ -774,14 +800,16 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         return;
       }
       url = next;
-      decision = decideSiteRequest(served, url.pathname.slice(1) + url.search, GET);
+      decision = decideAt(url, referer);
     }
     if (decision.kind !== 'file' || decision.status === 404) {
+      // Named by the site's own path (a request outside it, on a shared host, by the host's).
+      const asked = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
       let path: string;
       try {
-        path = decodeURIComponent(url.pathname).normalize('NFC').replace(/^\/+/, '');
+        path = decodeURIComponent(asked).normalize('NFC').replace(/^\/+/, '');
       } catch {
-        path = url.pathname.slice(1);
+        path = asked.replace(/^\/+/, '');
       }
       if (!obs.missing.includes(`/${path}`)) push(obs.missing, `/${path}`);
     }

@@ -9,7 +9,7 @@
  * the page sent until then is what counts.
  */
 import type { ElementHandle, Frame, JSHandle, Page } from 'playwright-core';
-import { CANARIES, type CanaryKind, canaryForField } from './canaries.js';
+import { type CanaryKind, type CanaryValues, canaryForField } from './canaries.js';
 
 /** Fields typed into at most (over all frames), and how long one step of the visit may take. */
 const MAX_FIELDS = 20;
@@ -21,8 +21,6 @@ const BEFORE_VISIT_MS = [10_000, 20_000, 30_000];
 const AFTER_VISIT_MS = [5_000, 25_000];
 /** Real time left for the page to react to one jump (its requests reach the route handler). */
 const SETTLE_MS = 60;
-/** The keys pressed outside any field: the canary twice, enough to fill a logger's buffer. */
-const FREE_KEYS = CANARIES.keystrokes.repeat(2);
 /** How the findings name the place those keys were pressed. */
 export const FREE_KEYS_FIELD = '页面空白处';
 
@@ -178,6 +176,8 @@ export async function visit(
   page: Page,
   opts: {
     deadline: number;
+    /** This render's canaries (canaries.ts drawCanaries). */
+    canaries: CanaryValues;
     fields: Map<CanaryKind, string>;
     /** Whether the page listens for keys on the whole page (render-page.ts KEY_PROBE). */
     listensForKeys?: () => boolean;
@@ -203,7 +203,7 @@ export async function visit(
         if (!el) continue;
         typed++;
         const kind = canaryForField(f.type, f.describedAs);
-        const value = kind ? CANARIES[kind] : '12';
+        const value = kind ? opts.canaries[kind] : '12';
         await el.focus();
         if (kind && !fields.has(kind)) fields.set(kind, f.label);
         // Key by key, as a person types: keydown, keypress, input and keyup for every character.
@@ -249,7 +249,8 @@ export async function visit(
         'document.activeElement && document.activeElement.blur && document.activeElement.blur()',
       );
       fields.set('keystrokes', FREE_KEYS_FIELD);
-      await page.keyboard.type(FREE_KEYS);
+      // The canary twice, enough to fill a logger's buffer.
+      await page.keyboard.type(opts.canaries.keystrokes.repeat(2));
     }
   } catch {
     // The page navigated, closed or hung: what it sent so far is recorded.

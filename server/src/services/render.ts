@@ -15,6 +15,7 @@ import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Actor } from '../domain/actor.js';
 import { NotFound } from '../domain/errors.js';
+import type { SiteRef } from '../domain/site-urls.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { projectPolicy } from '../policies/project.js';
 import { chromiumMissing, RenderBrowser } from '../render/browser.js';
@@ -55,6 +56,8 @@ export interface RenderServiceDeps {
   /** This instance (holds the leases of the jobs it runs). */
   holder: string;
   pollMs: number;
+  /** The live address of a project's site (domain/site-urls.ts liveSiteAddress): where the page is opened. */
+  siteAddress: (site: SiteRef) => string;
   loadTimeoutMs?: number;
   retryAfterMs?: number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, detail?: Record<string, unknown>) => void;
@@ -167,13 +170,14 @@ export function createRenderService(deps: RenderServiceDeps) {
       const files = new Map((await deploymentFiles.ofDeployment(db, d.id)).map((f) => [f.path, f]));
       // Its _redirects, _headers and its project's switches as they are now: what a visitor meets.
       const facts = await deployments.servingFacts(db, d.id);
+      const project = await deps.projects.byId(db, d.project_id);
       const settings = await deps.settings.get();
       const page = await browser.get();
       watch = watchdog.watch(page);
       const result = await renderPage(
         page,
         {
-          id: d.id,
+          address: deps.siteAddress({ id: d.project_id, name: project?.site_name ?? null }),
           entryFile: d.entry_file,
           files,
           routing: facts ? routingOf(facts) : null,
