@@ -117,6 +117,22 @@ describe('decideSiteRequest with routing', () => {
     });
   });
 
+  it('SPA fallback leaves a missing script, stylesheet or picture missing; a route with a dot falls back', () => {
+    const spa = routed(['index.html', '404.html'], { spaFallback: true });
+    // index.html as a script is "Unexpected token '<'", as a picture a broken one: the 404 says what happened.
+    for (const asset of [
+      'assets/app-3f2a.js',
+      'assets/style.css',
+      'img/logo.PNG',
+      'data/list.json',
+      'a.woff2',
+    ])
+      expect(fileOf(decideSiteRequest(spa, asset, GET))).toMatchObject({ path: '404.html', status: 404 });
+    // A route whose last segment has a dot that names no file type, and a page's name, are routes.
+    for (const route of ['users/john.doe', 'v1.2/notes', 'about.html', 'posts/2024.11.30'])
+      expect(fileOf(decideSiteRequest(spa, route, GET))).toMatchObject({ path: 'index.html', status: 200 });
+  });
+
   it('clean URLs: /about finds about.html when on, not when off', () => {
     const on = routed(['index.html', 'about.html', 'guide/intro.html'], { cleanUrls: true });
     expect(fileOf(decideSiteRequest(on, 'about', GET))).toMatchObject({ path: 'about.html', status: 200 });

@@ -10,6 +10,7 @@
  * `about.html`) when the owner turned them on, the site's other rules, the entry file at the root,
  * the SPA fallback (index.html) when turned on, the site's 404.html, and at last the platform's 404.
  */
+import { fileTypeOf } from '@sitehall/contracts';
 import { isHtml } from './content-types.js';
 import type { SiteFile } from './resolve.js';
 import { decodeSitePath } from './site-path.js';
@@ -205,11 +206,26 @@ function decideRouted(
     const entry = files.get(site.entryFile);
     if (entry) return fileDecision(entry, 200, ctx, headers);
   }
-  if (routing.spaFallback) {
+  if (routing.spaFallback && !namesAsset(path)) {
     const index = files.get('index.html');
     if (index) return fileDecision(index, 200, ctx, headers);
   }
   return notFoundAnswer(site, path, ctx, headers);
+}
+
+/**
+ * A path named like a file a page loads (`app.js`, `logo.png`, `list.json`: a known file type that
+ * is not a page): the SPA fallback leaves it missing, for index.html in its place only breaks it
+ * ("Unexpected token '<'") and hides what is missing. A route whose last segment has a dot naming
+ * no file type (`users/john.doe`, `v1.2`) still falls back (connect-history-api-fallback's dot
+ * rule, narrowed to known types; docs/product.md "The owner's switches").
+ */
+function namesAsset(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return false;
+  const type = fileTypeOf(name.slice(dot + 1).toLowerCase());
+  return type !== undefined && !isHtml(type.mime);
 }
 
 /**
