@@ -803,6 +803,14 @@ describe('audit log names', () => {
     // The user is gone: the failed sign-in about them still names them, from user.delete's record.
     expect(named('auth.login_failed', gone.id)).toBe('soon_gone');
     expect(named('user.delete', gone.id)).toBe('soon_gone');
+    // Said to be gone, so the page names them without a link; what still exists is not.
+    const goneOf = (action: string, targetId: number) =>
+      logs.find(
+        (l: { action: string; target_id: string }) => l.action === action && l.target_id === String(targetId),
+      )?.target_gone;
+    expect(goneOf('auth.login_failed', gone.id)).toBe(true);
+    expect(goneOf('review.approve', projectId)).toBe(false);
+    expect(goneOf('auth.login', owner.id)).toBe(false);
   });
 
   it('leaves the name empty where there is none to give', async () => {

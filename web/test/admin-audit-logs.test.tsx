@@ -15,6 +15,7 @@ function entry(overrides: Partial<AuditLogDto>): AuditLogDto {
     target_type: 'project',
     target_id: '7',
     target_name: null,
+    target_gone: false,
     detail: null,
     ip: '203.0.113.9',
     created_at: '2024-05-01T08:00:00.000Z',
@@ -86,6 +87,19 @@ describe('audit log page', () => {
     expect(screen.getByText('用户 alice')).toHaveAttribute('title', '用户 #3');
     expect(screen.queryByText('用户 #3')).not.toBeInTheDocument();
     expect(screen.getByText('用户 #9')).toBeInTheDocument();
+  });
+
+  it('names a project deleted since without a link to its missing page', async () => {
+    await openAudit({
+      'GET /admin/audit-logs': page([
+        entry({ id: 2, target_id: '8', target_name: '旧作业', target_gone: true }),
+        entry({ id: 1, target_id: '7', target_name: '旅行日记' }),
+      ]),
+    });
+    expect(await screen.findByRole('link', { name: '项目 旅行日记' })).toBeInTheDocument();
+    const gone = screen.getByText('项目 旧作业（已删除）');
+    expect(gone.closest('a')).toBeNull();
+    expect(gone).toHaveAttribute('title', '项目 #8');
   });
 
   it('filters by actor and IP from the first page, and a link can carry a filter', async () => {

@@ -591,6 +591,8 @@ export interface AuditLogDto {
    * recorded it; null when neither is known (a setting, an id never seen).
    */
   target_name: string | null;
+  /** The user or project named has been deleted since: the page names it without a link. */
+  target_gone: boolean;
   detail: Record<string, unknown> | null;
   ip: string | null;
   created_at: string;

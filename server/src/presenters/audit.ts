@@ -3,12 +3,19 @@ import { type AuditLogDto, auditActionOf, isAuditAction } from '@sitehall/contra
 import type { Selectable } from 'kysely';
 import type { AuditLogsTable } from '../db/types.js';
 
-/** Names of an entry's targets as they are now, by `${target_type}:${target_id}` (AuditRepository.targetNames). */
-export type TargetNames = ReadonlyMap<string, string>;
+/**
+ * Names of entries' targets as they are now (or as their deletion recorded them), by
+ * `${target_type}:${target_id}`, and which of those users and projects no longer exist
+ * (AuditRepository.targetNames).
+ */
+export interface TargetNames {
+  names: ReadonlyMap<string, string>;
+  gone: ReadonlySet<string>;
+}
 
 export function presentAuditLog(
   row: Selectable<AuditLogsTable>,
-  names: TargetNames = new Map(),
+  targets: TargetNames = { names: new Map(), gone: new Set() },
 ): AuditLogDto {
   let detail: Record<string, unknown> | null = null;
   if (row.detail) {
@@ -26,7 +33,8 @@ export function presentAuditLog(
     action_label: isAuditAction(row.action) ? auditActionOf(row.action).label : row.action,
     target_type: row.target_type,
     target_id: row.target_id,
-    target_name: targetName(row, names),
+    target_name: targetName(row, targets.names),
+    target_gone: targets.gone.has(`${row.target_type}:${row.target_id}`),
     detail,
     ip: row.ip,
     created_at: row.created_at,
@@ -34,7 +42,7 @@ export function presentAuditLog(
 }
 
 /** The name now, or the one a deletion recorded (AuditRepository.targetNames); null for other targets. */
-function targetName(row: Selectable<AuditLogsTable>, names: TargetNames): string | null {
+function targetName(row: Selectable<AuditLogsTable>, names: TargetNames['names']): string | null {
   if (row.target_type === null || row.target_id === null) return null;
   return names.get(`${row.target_type}:${row.target_id}`) ?? null;
 }

@@ -80,7 +80,7 @@ export function createAuditRepository() {
     async targetNames(
       db: DB,
       rows: readonly { target_type: string | null; target_id: string | null }[],
-    ): Promise<Map<string, string>> {
+    ): Promise<{ names: Map<string, string>; gone: Set<string> }> {
       const ids = (type: string) => [
         ...new Set(
           rows
@@ -91,6 +91,8 @@ export function createAuditRepository() {
         ),
       ];
       const names = new Map<string, string>();
+      // Users and projects asked for that no longer exist: named, never linked.
+      const gone = new Set<string>();
       const userIds = ids('user');
       if (userIds.length > 0) {
         const users = await db
@@ -127,8 +129,9 @@ export function createAuditRepository() {
           const recorded = parseDetail(d.detail)?.[key];
           if (typeof recorded === 'string') names.set(`${type}:${d.target_id}`, recorded);
         }
+        for (const id of missing) gone.add(`${type}:${id}`);
       }
-      return names;
+      return { names, gone };
     },
   };
 }

@@ -480,6 +480,7 @@ export const auditLogListData = z.object({
       target_type: nullable(z.string()),
       target_id: nullable(z.string()),
       target_name: nullable(z.string()),
+      target_gone: z.boolean(),
       detail: nullable(z.record(z.string(), z.unknown())),
       ip: nullable(z.string()),
       created_at: dateTime,

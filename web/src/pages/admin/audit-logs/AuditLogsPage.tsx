@@ -161,6 +161,8 @@ function Target({ log }: { log: AuditLogDto }) {
   // By name where the server knows it (the id stays in the tooltip); by id otherwise.
   const byId = `${label} #${log.target_id}`;
   const text = log.target_name ? `${label} ${log.target_name}` : byId;
+  // A project or user deleted since is named, not linked: its page is gone.
+  if (log.target_gone) return <span title={byId}>{`${text}（已删除）`}</span>;
   if (log.target_type === 'project' && log.action !== 'project.delete') {
     return (
       <Link to={`/admin/reviews/${log.target_id}`} state={back} title={byId}>
