@@ -319,6 +319,15 @@ export interface RenderJobsTable {
   updated_at: string;
 }
 
+/**
+ * The turn in which each account's render was last taken (migration 030): the render queue takes
+ * the oldest due job of the account with the lowest turn first (docs/render.md "Jobs").
+ */
+export interface RenderTurnsTable {
+  owner_id: number;
+  turn: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -343,6 +352,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   deploys: DeploysTable;
   render_jobs: RenderJobsTable;
+  render_turns: RenderTurnsTable;
   upload_keys: UploadKeysTable;
   notifications: NotificationsTable;
   mail_outbox: MailOutboxTable;

@@ -2,7 +2,9 @@
  * The render worker's durable queue (render_jobs, migration 010) and what a finished render writes
  * on its deployment (docs/render.md). A job is taken with one conditional update, the same SQL on
  * both engines: only the instance whose update matched runs it, under a lease that another instance
- * may take over once it has expired (the holder died mid-render).
+ * may take over once it has expired (the holder died mid-render). The queue is fair between
+ * accounts (render_turns, migration 030): the job taken is the oldest due one of the account
+ * served least recently.
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
@@ -14,10 +16,26 @@ export type RenderJobRow = {
     : RenderJobsTable[K];
 };
 
+/**
+ * Gives the account the turn after the highest: every account served before it now goes first.
+ * Two instances taking at once may give two accounts the same turn; the older job then decides
+ * between those two, once.
+ */
+async function nextTurn(trx: DB, ownerId: number): Promise<void> {
+  await trx
+    .insertInto('render_turns')
+    .values((eb) => ({
+      owner_id: ownerId,
+      turn: eb.selectFrom('render_turns').select(sql<number>`coalesce(max(turn), 0) + 1`.as('turn')),
+    }))
+    .onConflict((oc) => oc.column('owner_id').doUpdateSet((eb) => ({ turn: eb.ref('excluded.turn') })))
+    .execute();
+}
+
 export function createRenderJobsRepository() {
   /** Queued and due, or running under a lease that has run out. */
   const takeable = (at: string) =>
-    sql<boolean>`((status = 'queued' and run_after <= ${at}) or (status = 'running' and lease_until <= ${at}))`;
+    sql<boolean>`((render_jobs.status = 'queued' and render_jobs.run_after <= ${at}) or (render_jobs.status = 'running' and render_jobs.lease_until <= ${at}))`;
 
   return {
     /** Queues a render of the deployment (again, when it had one: a re-render starts over). */
@@ -40,30 +58,45 @@ export function createRenderJobsRepository() {
         .execute();
     },
 
-    /** Takes the oldest due job for this holder until leaseUntil; undefined when none is due. */
+    /**
+     * Takes a due job for this holder until leaseUntil; undefined when none is due. Accounts take
+     * turns (docs/render.md "Jobs"): the job is the oldest due one of the account whose render was
+     * taken least recently (never: first), and taking it gives that account the next turn, so one
+     * that queued many renders holds another's by one render per worker, not by its queue.
+     */
     async take(db: DB, holder: string, at: string, leaseUntil: string): Promise<RenderJobRow | undefined> {
       for (let tries = 0; tries < 5; tries++) {
+        // The due jobs are sorted: found by render_jobs_status, each one's owner and turn read by
+        // primary key (1-2 ms for 3,000 due, docs/render.md "Jobs"). A job whose project is gone
+        // has no owner and goes first: it is settled at once.
         const next = await db
           .selectFrom('render_jobs')
-          .select('id')
+          .leftJoin('projects', 'projects.id', 'render_jobs.project_id')
+          .leftJoin('render_turns', 'render_turns.owner_id', 'projects.owner_id')
+          .select(['render_jobs.id', 'projects.owner_id'])
           .where(takeable(at))
-          .orderBy('id')
+          .orderBy((eb) => eb.fn.coalesce('render_turns.turn', eb.lit(0)))
+          .orderBy('render_jobs.id')
           .limit(1)
           .executeTakeFirst();
         if (!next) return undefined;
-        const taken = await db
-          .updateTable('render_jobs')
-          .set({
-            status: 'running',
-            holder,
-            lease_until: leaseUntil,
-            attempts: sql`attempts + 1`,
-            updated_at: at,
-          })
-          .where('id', '=', next.id)
-          .where(takeable(at))
-          .returningAll()
-          .executeTakeFirst();
+        const taken = await db.transaction().execute(async (trx) => {
+          const row = await trx
+            .updateTable('render_jobs')
+            .set({
+              status: 'running',
+              holder,
+              lease_until: leaseUntil,
+              attempts: sql`attempts + 1`,
+              updated_at: at,
+            })
+            .where('id', '=', next.id)
+            .where(takeable(at))
+            .returningAll()
+            .executeTakeFirst();
+          if (row && next.owner_id !== null) await nextTurn(trx, next.owner_id);
+          return row;
+        });
         // Another instance took it between the two statements: look again.
         if (taken) return taken as RenderJobRow;
       }
