@@ -151,7 +151,8 @@ test('a user uploads a folder and a zip, sees them everywhere, downloads, previe
 
   // Download: a real zip named project-{id}.zip.
   const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: '下载' }).click();
+  // The project's 下载 (each version of the versions list has its own: 下载 v1).
+  await page.getByRole('button', { name: '下载', exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`project-${id}.zip`);
   const saved = await download.path();

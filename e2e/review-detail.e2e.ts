@@ -1,11 +1,12 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import yauzl from 'yauzl';
 import { ADMIN, apiToken, createAccount, signIn } from './helpers';
 import { review, uploadSite, uploadVersion } from './site-helpers';
 
 /**
  * The reviewer's screen (issue 30 part 4): the findings table reads at 1440 px and on a phone, the
- * decision is in view or one click away, file names keep their width on a phone, and a changed
- * file's line diff shows what was added and removed.
+ * decision is in view or one click away, file names keep their width on a phone, a changed file's
+ * line diff shows what was added and removed, and 下载 gives the version under review.
  */
 
 const LONG_NAME = 'assets/scripts/navigation-header-with-dropdown-menu.js';
@@ -53,6 +54,31 @@ async function openDetail(page: Page, id: number, name: string) {
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(`/admin/reviews/${id}`);
   await expect(page.getByRole('heading', { name: `审核：${name}` })).toBeVisible({ timeout: 30_000 });
+}
+
+/** The entries of a zip file as path → text. */
+function zipEntries(file: string): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out: Record<string, string> = {};
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (readErr, stream) => {
+          if (readErr || !stream) return reject(readErr);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            out[entry.fileName] = Buffer.concat(chunks).toString();
+            zip.readEntry();
+          });
+          stream.on('error', reject);
+        }),
+      );
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
 }
 
 async function box(locator: Locator) {
@@ -166,4 +192,18 @@ test('on a 390×844 phone file names keep their width, the findings stack, and t
   await expect(lines.locator('.line-diff__line--added')).toHaveText(['1+body { color: #111; }']);
   const line = await box(lines.locator('.line-diff__line--added'));
   expect(line.width).toBeGreaterThan(200);
+});
+
+test('下载 gives the reviewer the version under review, not the live one', async ({ page, request }) => {
+  const { id, name } = await projectWithWaitingVersion(request);
+  await openDetail(page, id, name);
+  const info = page
+    .locator('.ant-card')
+    .filter({ has: page.locator('.ant-card-head-title', { hasText: '项目信息' }) });
+  const downloading = page.waitForEvent('download');
+  await info.getByRole('button', { name: '下载', exact: true }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`project-${id}-v2.zip`);
+  expect(await zipEntries(await download.path())).toEqual(v2);
+  await expect(page.getByText(`已开始下载 project-${id}-v2.zip`)).toBeVisible();
 });

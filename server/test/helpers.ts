@@ -10,6 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { expect } from 'vitest';
+import yauzl from 'yauzl';
 import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type DatabaseHandle, migrateToLatest, migratorFor, openDatabase } from '../src/db/database.js';
@@ -327,6 +328,29 @@ export async function makeZip(entries: Record<string, string | Buffer>): Promise
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** The entries of a zip (a project download) as path → text. */
+export async function unzip(buf: Buffer): Promise<Record<string, string>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z!))),
+  );
+  const out: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, async (err, stream) => {
+        if (err) return reject(err);
+        const chunks: Buffer[] = [];
+        for await (const c of stream!) chunks.push(c as Buffer);
+        out[entry.fileName] = Buffer.concat(chunks).toString();
+        zip.readEntry();
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return out;
 }
 
 /** Files and folders under a directory, relative, sorted (to check nothing was left behind). */

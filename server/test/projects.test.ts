@@ -4,7 +4,6 @@ import net from 'node:net';
 import path from 'node:path';
 import { DEFAULT_LIMITS, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import {
   createTestApp,
   expectFailure,
@@ -15,30 +14,9 @@ import {
   projectRowCounts,
   SIMPLE_SITE,
   type TestApp,
+  unzip,
   uploadProject,
 } from './helpers.js';
-
-async function unzip(buf: Buffer): Promise<Record<string, string>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z!))),
-  );
-  const out: Record<string, string> = {};
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, async (err, stream) => {
-        if (err) return reject(err);
-        const chunks: Buffer[] = [];
-        for await (const c of stream!) chunks.push(c as Buffer);
-        out[entry.fileName] = Buffer.concat(chunks).toString();
-        zip.readEntry();
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return out;
-}
 
 describe('projects', () => {
   let t: TestApp;

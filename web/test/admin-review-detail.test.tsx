@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeDetail } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
@@ -26,6 +26,25 @@ function findOption(label: string) {
     if (!option) throw new Error(`没有选项：${label}`);
     return option;
   });
+}
+
+/** A live v2 (version id 32) and a v3 waiting for review (version id 33). */
+function detailWithWaitingVersion() {
+  const detail = makeDetail();
+  return {
+    ...detail,
+    project: {
+      ...detail.project,
+      status: 'pending' as const,
+      is_live: true,
+      live_version: 2,
+      latest_version: 3,
+      deployments: [
+        makeDeployment({ id: 33, version: 3, status: 'pending' }),
+        makeDeployment({ id: 32, version: 2, status: 'approved', is_live: true }),
+      ],
+    },
+  };
 }
 
 describe('review detail page', () => {
@@ -465,6 +484,47 @@ describe('review detail page', () => {
     expect(await screen.findByText('1 个文件仅供下载，不作为网页内容')).toBeInTheDocument();
     expect(screen.getByText(/"html\.meta\.json\.gz"/)).toBeInTheDocument();
     expect(screen.getByText('仅供下载', { selector: '.ant-tag' })).toBeInTheDocument();
+  });
+
+  it('downloads the version under review with 下载, not the live one, under the name the server gives it', async () => {
+    const createObjectURL = vi.fn(() => 'blob:zip');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    const { api, user } = await openDetail({
+      'GET /admin/projects/7': ok(detailWithWaitingVersion()),
+      'GET /admin/projects/7/download': {
+        status: 200,
+        body: new Blob([new Uint8Array([0x50, 0x4b, 3, 4])]),
+        headers: { 'content-disposition': 'attachment; filename="project-7-v3.zip"' },
+      },
+    });
+    const info = (await screen.findByText('项目信息')).closest('.ant-card') as HTMLElement;
+    await user.click(within(info).getByRole('button', { name: '下载' }));
+
+    await waitFor(() => expect(api.calls('GET /admin/projects/7/download')).toHaveLength(1));
+    expect(api.calls('GET /admin/projects/7/download')[0]?.params).toEqual({ deployment_id: 33 });
+    expect(await screen.findByText('已开始下载 project-7-v3.zip')).toBeInTheDocument();
+    expect(saved).toEqual(['project-7-v3.zip']);
+  });
+
+  it('downloads any version from the versions list', async () => {
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:zip'), revokeObjectURL: vi.fn() });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const { api, user } = await openDetail({
+      'GET /admin/projects/7': ok(detailWithWaitingVersion()),
+      'GET /projects/7/download': {
+        status: 200,
+        body: new Uint8Array([0x50, 0x4b, 3, 4]).buffer,
+        headers: { 'content-disposition': 'attachment; filename="project-7-v2.zip"' },
+      },
+    });
+    const versions = (await screen.findByText('版本记录')).closest('.ant-card') as HTMLElement;
+    await user.click(within(versions).getByRole('button', { name: '下载 v2' }));
+    await waitFor(() => expect(api.calls('GET /projects/7/download')).toHaveLength(1));
+    expect(api.calls('GET /projects/7/download')[0]?.params).toEqual({ deployment_id: 32 });
   });
 
   it('asks for a decision before submitting: 请选择审核状态', async () => {

@@ -62,6 +62,7 @@ import {
   adminProjectsQuery,
   adminSourceQuery,
   batchBody,
+  downloadQuery,
   reviewBody,
   rollbackBody,
 } from './schemas/review.js';
@@ -191,7 +192,13 @@ export const endpointSchemas = {
     body: rollbackBody,
     data: projectData,
   },
-  download: { tag: '我的项目', summary: '下载项目文件（zip）', ...id, data: null },
+  download: {
+    tag: '我的项目',
+    summary: '下载项目文件（zip）：线上版本（未上线时为最新版本），或 deployment_id 指定的版本',
+    ...id,
+    query: downloadQuery,
+    data: null,
+  },
   previewToken: { tag: '我的项目', summary: '生成预览链接', ...id, data: previewTokenDto },
   projectAnalytics: {
     tag: '我的项目',
@@ -262,7 +269,14 @@ export const endpointSchemas = {
     data: null,
   },
   batch: { tag: '审核', summary: '批量操作', body: batchBody, data: batchResultData },
-  adminDownload: { tag: '审核', summary: '下载项目文件（zip）', ...id, data: null },
+  adminDownload: {
+    tag: '审核',
+    summary:
+      '下载项目文件（zip）：线上版本（未上线时为最新版本），或 deployment_id 指定的版本（如待审核的版本）',
+    ...id,
+    query: downloadQuery,
+    data: null,
+  },
   stats: { tag: '管理', summary: '仪表盘统计', data: adminStatsDto },
   auditLogs: { tag: '管理', summary: '操作日志', query: auditLogQuery, data: auditLogListData },
   adminConfig: { tag: '管理', summary: '平台设置', data: adminConfigData },

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../domain/request-meta.js';
 
@@ -8,6 +9,15 @@ export function ok<T>(data: T, message?: string) {
 
 export function metaOf(request: FastifyRequest): RequestMeta {
   return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+/** A project download's zip, streamed as an attachment under its own name, never cached. */
+export function sendZip(reply: FastifyReply, zip: { stream: Readable; filename: string }) {
+  return reply
+    .type('application/zip')
+    .header('content-disposition', `attachment; filename="${zip.filename}"`)
+    .header('cache-control', 'no-store')
+    .send(zip.stream);
 }
 
 /** Routes read their ids with it; it lives in domain/ so serve/ can too. */

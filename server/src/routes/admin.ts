@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js';
 import { AppError, NotFound } from '../domain/errors.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
-import { idParam, metaOf, ok } from '../http/reply.js';
+import { idParam, metaOf, ok, sendZip } from '../http/reply.js';
 import { presentAuditLog } from '../presenters/audit.js';
 import { paginate } from '../presenters/pagination.js';
 import { presentAdminProject, presentProjectDetail } from '../presenters/project.js';
@@ -98,17 +98,14 @@ export const adminRoutes =
       return ok({ results, succeeded, failed: results.length - succeeded });
     });
 
-    route(app, 'adminDownload', async (request, reply) => {
-      const { stream, filename } = await projects.download(
+    route(app, 'adminDownload', async (request, reply, { query }) => {
+      const zip = await projects.download(
         actorOf(request),
         projectId(request.params),
         metaOf(request),
+        query.deployment_id,
       );
-      return reply
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(stream);
+      return sendZip(reply, zip);
     });
 
     route(app, 'stats', async () => ok(await stats.overview()));

@@ -9,7 +9,7 @@ import type { RequestMeta } from '../domain/request-meta.js';
 import { actorOf } from '../http/access.js';
 import { route } from '../http/endpoint-routes.js';
 import { stageMultipartUpload } from '../http/multipart-upload.js';
-import { idParam, metaOf, ok } from '../http/reply.js';
+import { idParam, metaOf, ok, sendZip } from '../http/reply.js';
 import { uploadDelivery } from '../http/upload-delivery.js';
 import type { StagedUpload } from '../ingest/staging.js';
 import { paginate } from '../presenters/pagination.js';
@@ -145,16 +145,13 @@ export const projectRoutes =
       return ok(await projectAnalytics(ctx.db, p.id));
     });
 
-    route(app, 'download', async (request, reply) => {
-      const { stream, filename } = await projects.download(
+    route(app, 'download', async (request, reply, { query }) => {
+      const zip = await projects.download(
         actorOf(request),
         projectId(request.params),
         metaOf(request),
+        query.deployment_id,
       );
-      return reply
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(stream);
+      return sendZip(reply, zip);
     });
   };

@@ -243,30 +243,38 @@ export function createProjectService(deps: {
     },
 
     /**
-     * A streamed zip of the live version (or the newest when none is live), written as it is sent
-     * (storage/zip-blobs.ts). A blob that cannot be read (deleted with the project meanwhile, a
-     * storage fault) aborts the response; it never ends the process.
+     * A streamed zip of one version, written as it is sent (storage/zip-blobs.ts): the one asked
+     * for (any version of the project, whatever its status: the review page asks for the one under
+     * review), else the live one, else the newest (docs/decisions/uploads.md "Download"). A blob
+     * that cannot be read (deleted with the project meanwhile, a storage fault) aborts the
+     * response; it never ends the process.
      */
-    async download(actor: Actor, id: number, meta: RequestMeta) {
+    async download(actor: Actor, id: number, meta: RequestMeta, deploymentId?: number) {
       const p = await visible(actor, id);
       if (!projectPolicy.download(actor, p)) throw new NotFound(m.notFound);
-      const deploymentId = p.live_deployment_id ?? p.latest_deployment_id;
-      if (!deploymentId) throw new NotFound(m.notFound);
+      const chosenId = deploymentId ?? p.live_deployment_id ?? p.latest_deployment_id;
+      const version = chosenId ? await deployments.byId(db, chosenId) : undefined;
+      // Another project's version is as missing as one that never existed.
+      if (!version || version.project_id !== p.id) {
+        throw new NotFound(deploymentId === undefined ? m.notFound : messages.review.deploymentNotFound);
+      }
       // A few at once per account (DOWNLOADS_IN_FLIGHT_MAX), until each zip stream closes: sent,
       // failed or cut off.
       const done = downloads.begin(actor.id);
       try {
-        const files = await deploymentFiles.ofDeployment(db, deploymentId);
+        const files = await deploymentFiles.ofDeployment(db, version.id);
         // The first file is opened before anything is sent: a store that can't be reached (or a blob
         // gone) is a clean error answer (503, 404) rather than a zip cut off after its first bytes.
         const first = files[0] ? await store.read(files[0].sha256) : undefined;
         try {
+          // Every download counts, whichever version and whoever of the owner and the admins asks.
           await projects.countDownload(db, p.id);
           await audit.record({
             actor,
             action: 'project.download',
             targetType: 'project',
             targetId: p.id,
+            detail: { version: version.version },
             ip: meta.ip,
           });
         } catch (error) {
@@ -286,7 +294,10 @@ export function createProjectService(deps: {
           first,
         );
         zip.once('close', done);
-        return { stream: zip, filename: `project-${p.id}.zip` };
+        // A version asked for is named; the default keeps the name it always had.
+        const filename =
+          deploymentId === undefined ? `project-${p.id}.zip` : `project-${p.id}-v${version.version}.zip`;
+        return { stream: zip, filename };
       } catch (error) {
         done();
         throw error;

@@ -7,13 +7,16 @@ import type {
   AdminProjectsQuery,
   AuditLogQuery,
   BatchAction,
+  DownloadQuery,
   EndpointData,
   PendingProjectsQuery,
   ReviewAction,
 } from '@sitehall/contracts';
 import { messages } from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { filenameFromDisposition, saveBlob } from '../lib/save-file';
 import { ApiError, apiClient, call, endpointUrl } from './client';
+import type { ProjectDownload } from './projects';
 import { queryKeys } from './query-keys';
 
 export type PendingProjectsData = EndpointData<'pendingProjects'>;
@@ -58,15 +61,24 @@ export const adminApi = {
   preview: (id: number) => call('previewToken', { params: { id } }),
   /** Renders the project's newest (and live) version again (docs/render.md). */
   render: (id: number) => call('rerenderProject', { params: { id } }),
-  /** The newest version's files as a zip, fetched with the session's token. */
-  download: async (id: number): Promise<Blob> => {
+  /**
+   * A project's files as a zip, fetched with the session's token: the live version (else the
+   * newest), or the version asked for (the review detail asks for the one under review). Named as
+   * the server names it.
+   */
+  download: async ({ id, deploymentId }: ProjectDownload): Promise<{ blob: Blob; filename: string }> => {
+    const query: DownloadQuery = deploymentId === undefined ? {} : { deployment_id: deploymentId };
     // A failure arrives as a blob too: read its JSON here so the server's message reaches the user.
     const response = await apiClient.get<Blob>(endpointUrl('adminDownload', { id }), {
+      params: query,
       responseType: 'blob',
       noTimeout: true,
       validateStatus: () => true,
     });
-    if (response.status >= 200 && response.status < 300) return response.data;
+    if (response.status >= 200 && response.status < 300) {
+      const disposition = response.headers['content-disposition'] as string | undefined;
+      return { blob: response.data, filename: filenameFromDisposition(disposition) ?? `project-${id}.zip` };
+    }
     const serverMessage = await messageOfBlob(response.data);
     throw new ApiError(serverMessage ?? messages.common.network, response.status, serverMessage);
   },
@@ -174,14 +186,17 @@ export function useCreatePreview() {
   return useMutation({ mutationFn: adminApi.preview });
 }
 
-/** Downloads a project's files and hands them to the browser as project-{id}.zip. */
+/**
+ * Downloads a project's files and hands them to the browser under the server's name
+ * (project-{id}.zip, or project-{id}-v{n}.zip for a version asked for), which it returns.
+ */
 export function useDownloadProject() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (id: number) => {
-      const blob = await adminApi.download(id);
-      saveBlob(blob, `project-${id}.zip`);
-      return id;
+    mutationFn: async (request: ProjectDownload) => {
+      const { blob, filename } = await adminApi.download(request);
+      saveBlob(blob, filename);
+      return filename;
     },
     // The download is counted: the project list's 下载 column and the detail page's statistics show it.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminProjects.all }),
@@ -198,19 +213,6 @@ export function useSaveAdminConfig() {
       return queryClient.invalidateQueries({ queryKey: queryKeys.publicConfig });
     },
   });
-}
-
-function saveBlob(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the blob goes away.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
 async function messageOfBlob(blob: unknown): Promise<string | null> {

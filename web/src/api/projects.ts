@@ -2,7 +2,13 @@
  * The owner's projects (/api/projects): lists with the dashboard counters, details, uploads of new
  * projects and new versions, metadata edits, delete, download, rollback and preview links.
  */
-import type { MyProjectsQuery, PreviewTokenDto, SiteNameQuery, UpdateProjectBody } from '@sitehall/contracts';
+import type {
+  DownloadQuery,
+  MyProjectsQuery,
+  PreviewTokenDto,
+  SiteNameQuery,
+  UpdateProjectBody,
+} from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { filenameFromDisposition, saveBlob } from '../lib/save-file';
@@ -18,6 +24,13 @@ export interface UploadOptions {
    * upload's answer instead of a duplicate (docs/decisions/review.md "An answer is never lost").
    */
   idempotencyKey?: string;
+}
+
+/** A project's download: the live version (else the newest), or the version of `deploymentId`. */
+export interface ProjectDownload {
+  id: number;
+  /** The version's id, as the version history gives it (DeploymentDto.id). */
+  deploymentId?: number;
 }
 
 /** A new idempotency key (getRandomValues: randomUUID needs a secure context, plain HTTP is not one). */
@@ -63,9 +76,14 @@ export const projectsApi = {
   rollback: (id: number, deploymentId: number) =>
     call('rollback', { params: { id }, body: { deployment_id: deploymentId } }),
   createPreview: (id: number) => call('previewToken', { params: { id } }),
-  /** The project's files as a zip, fetched with the bearer token (never put in a URL). */
-  download: async (id: number): Promise<{ blob: Blob; filename: string }> => {
+  /**
+   * The project's files as a zip, fetched with the bearer token (never put in a URL): the live
+   * version (else the newest), or the version asked for. Named as the server names it.
+   */
+  download: async ({ id, deploymentId }: ProjectDownload): Promise<{ blob: Blob; filename: string }> => {
+    const query: DownloadQuery = deploymentId === undefined ? {} : { deployment_id: deploymentId };
     const response = await apiClient.get<ArrayBuffer>(endpointUrl('download', { id }), {
+      params: query,
       responseType: 'arraybuffer',
       noTimeout: true,
       transformResponse: decodeErrorBody,
@@ -170,17 +188,26 @@ export function useRollbackProject(id: number) {
   });
 }
 
-/** Fetches the zip and hands it to the browser to save as project-{id}.zip. */
+/**
+ * Fetches the zip and hands it to the browser to save under the server's name (project-{id}.zip,
+ * or project-{id}-v{n}.zip for a version asked for). The versions table uses it on the owner's
+ * page and the review detail alike, as it does the rollback.
+ */
 export function useDownloadProject() {
-  const refresh = useRefreshProjects();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (id: number) => {
-      const { blob, filename } = await projectsApi.download(id);
+    mutationFn: async (request: ProjectDownload) => {
+      const { blob, filename } = await projectsApi.download(request);
       saveBlob(blob, filename);
       return filename;
     },
-    // The download counter went up.
-    onSuccess: refresh,
+    // The download counter went up: the owner's screens and the admin's show it.
+    onSuccess: () =>
+      Promise.all(
+        [queryKeys.projects.all, queryKeys.adminProjects.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }
 

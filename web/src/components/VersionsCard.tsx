@@ -1,10 +1,11 @@
 /**
  * A project's versions, newest first, with a rollback to any earlier approved one while the project
- * is live (docs/product.md "Deployments": the owner or an admin may roll back). Used on the owner's
- * project page and on the admin's review detail.
+ * is live (docs/product.md "Deployments": the owner or an admin may roll back) and a download of
+ * each version's files (docs/decisions/uploads.md "Download"). Used on the owner's project page and
+ * on the admin's review detail.
  */
 import './versions.css';
-import { RollbackOutlined, SwapOutlined } from '@ant-design/icons';
+import { DownloadOutlined, RollbackOutlined, SwapOutlined } from '@ant-design/icons';
 import {
   type DeploymentDto,
   formatBytes,
@@ -12,9 +13,9 @@ import {
   type ProjectDto,
   STATUS_LABELS,
 } from '@sitehall/contracts';
-import { App, Button, Card, Empty, Table, type TableProps, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, Space, Table, type TableProps, Tag, Tooltip, Typography } from 'antd';
 import { errorMessage } from '../api/client';
-import { useRollbackProject } from '../api/projects';
+import { useDownloadProject, useRollbackProject } from '../api/projects';
 import { formatDateTime } from '../lib/format';
 import { DEPLOYMENT_STATUS_LABELS, uploadTypeLabel } from '../lib/project-labels';
 
@@ -35,6 +36,7 @@ export function VersionsCard({
 }) {
   const { message, modal } = App.useApp();
   const rollback = useRollbackProject(project.id);
+  const download = useDownloadProject();
   const versions = [...(project.deployments ?? [])].sort((a, b) => b.version - a.version);
   const liveVersion = versions.find((v) => v.is_live)?.version;
   // A version newer than the live one (after a rollback) is a step forward, not back: 切换到此版本.
@@ -55,6 +57,14 @@ export function VersionsCard({
         }
       },
     });
+
+  const startDownload = async (version: DeploymentDto) => {
+    try {
+      await download.mutateAsync({ id: project.id, deploymentId: version.id });
+    } catch (error) {
+      message.error(`下载失败：${errorMessage(error)}`);
+    }
+  };
 
   const columns: TableProps<DeploymentDto>['columns'] = [
     {
@@ -111,19 +121,32 @@ export function VersionsCard({
     {
       title: '操作',
       key: 'actions',
-      width: 128,
-      render: (_, v) =>
-        // The server says which versions this user may make live now (DeploymentDto.abilities).
-        v.abilities.rollback ? (
-          <Button
-            size="small"
-            icon={isForward(v) ? <SwapOutlined aria-hidden /> : <RollbackOutlined aria-hidden />}
-            loading={rollback.isPending && rollback.variables === v.id}
-            onClick={() => confirmRollback(v)}
-          >
-            {isForward(v) ? '切换到此版本' : '回滚'}
-          </Button>
-        ) : null,
+      width: 164,
+      render: (_, v) => (
+        <Space size={4}>
+          {/* Whoever sees the versions may download each of them: the owner or an admin. */}
+          <Tooltip title={`下载 v${v.version} 的文件`}>
+            <Button
+              size="small"
+              icon={<DownloadOutlined aria-hidden />}
+              aria-label={`下载 v${v.version}`}
+              loading={download.isPending && download.variables?.deploymentId === v.id}
+              onClick={() => startDownload(v)}
+            />
+          </Tooltip>
+          {/* The server says which versions this user may make live now (DeploymentDto.abilities). */}
+          {v.abilities.rollback && (
+            <Button
+              size="small"
+              icon={isForward(v) ? <SwapOutlined aria-hidden /> : <RollbackOutlined aria-hidden />}
+              loading={rollback.isPending && rollback.variables === v.id}
+              onClick={() => confirmRollback(v)}
+            >
+              {isForward(v) ? '切换到此版本' : '回滚'}
+            </Button>
+          )}
+        </Space>
+      ),
     },
   ];
 
@@ -136,7 +159,7 @@ export function VersionsCard({
         dataSource={versions}
         pagination={versions.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, showSizeChanger: false } : false}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无版本" /> }}
-        scroll={{ x: 560 }}
+        scroll={{ x: 600 }}
       />
     </Card>
   );

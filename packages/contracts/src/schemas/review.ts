@@ -32,13 +32,27 @@ export const batchBody = z.object({
 });
 export type BatchBody = z.input<typeof batchBody>;
 
-const deploymentId = z
-  .number({ error: m.deploymentIdInvalid })
-  .int({ error: m.deploymentIdInvalid })
-  .min(1, { error: m.deploymentIdInvalid })
-  .max(ID_MAX, { error: m.deploymentIdInvalid });
+/** A version, by the id its project's version history (`deployments[].id`) gives it. */
+const deploymentId = <T extends z.ZodNumber | z.ZodCoercedNumber>(n: T) =>
+  n
+    .int({ error: m.deploymentIdInvalid })
+    .min(1, { error: m.deploymentIdInvalid })
+    .max(ID_MAX, { error: m.deploymentIdInvalid })
+    .describe('版本 id（版本记录 deployments[].id）');
 
-export const rollbackBody = z.object({ deployment_id: deploymentId });
+export const rollbackBody = z.object({
+  deployment_id: deploymentId(z.number({ error: m.deploymentIdInvalid })),
+});
+
+/**
+ * GET /api/projects/{id}/download and /api/admin/projects/{id}/download: `deployment_id` sends that
+ * version's files; without it, the live version, else the newest (docs/decisions/uploads.md
+ * "Download").
+ */
+export const downloadQuery = z.object({
+  deployment_id: deploymentId(z.coerce.number({ error: m.deploymentIdInvalid })).optional(),
+});
+export type DownloadQuery = z.input<typeof downloadQuery>;
 
 export const ADMIN_TABS = ['all', ...PROJECT_STATUSES] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];

@@ -1,6 +1,7 @@
 /** Small facts about a project that several admin screens show the same way. */
 import {
   type AdminProjectDto,
+  type DeploymentDto,
   type ProjectDto,
   REVIEW_ACTIONS,
   type ReviewAction,
@@ -19,6 +20,13 @@ export function versionSummary(
   if (live === latest) return `线上 v${live}`;
   const newest = status === 'pending' ? '待审' : status === 'rejected' ? '已拒绝' : '最新';
   return `线上 v${live}，${newest} v${latest}`;
+}
+
+/** The newest version, the one the review detail describes and a decision is about. */
+export function newestDeployment(
+  project: Pick<ProjectDto, 'deployments' | 'latest_version'>,
+): DeploymentDto | undefined {
+  return project.deployments?.find((d) => d.version === project.latest_version);
 }
 
 /** When the newest version arrived: while it waits, its upload; otherwise the project's creation. */

@@ -30,7 +30,7 @@ export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps)
 
   const startDownload = async () => {
     try {
-      await download.mutateAsync(project.id);
+      await download.mutateAsync({ id: project.id });
     } catch (error) {
       message.error(errorMessage(error));
     }

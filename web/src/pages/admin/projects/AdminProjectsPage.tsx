@@ -59,7 +59,7 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
 
   const startDownload = async () => {
     try {
-      await download.mutateAsync(project.id);
+      await download.mutateAsync({ id: project.id });
     } catch (error) {
       message.error(`下载失败：${errorMessage(error)}`);
     }

@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { useCreatePreview, useDownloadProject, useRerender } from '../../../api/admin';
 import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
-import { versionSummary } from '../../../components/admin/projectFacts';
+import { newestDeployment, versionSummary } from '../../../components/admin/projectFacts';
 import { ProjectPicture } from '../../../components/ProjectPicture';
 import { useSiteAddress } from '../../../hooks/useSiteAddress';
 import { formatDateTime } from '../../../lib/format';
@@ -38,10 +38,12 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
     }
   };
 
+  // The version under review, not the live one: what the reviewer is deciding about.
+  const newest = newestDeployment(project);
   const startDownload = async () => {
     try {
-      await download.mutateAsync(project.id);
-      message.success(`已开始下载 project-${project.id}.zip`);
+      const filename = await download.mutateAsync({ id: project.id, deploymentId: newest?.id });
+      message.success(`已开始下载 ${filename}`);
     } catch (error) {
       message.error(`下载失败：${errorMessage(error)}`);
     }
@@ -131,13 +133,15 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
           >
             重新截图
           </Button>
-          <Button
-            icon={<DownloadOutlined aria-hidden />}
-            loading={download.isPending}
-            onClick={startDownload}
-          >
-            下载
-          </Button>
+          <Tooltip title={newest ? `下载 v${newest.version} 的文件（zip）` : undefined}>
+            <Button
+              icon={<DownloadOutlined aria-hidden />}
+              loading={download.isPending}
+              onClick={startDownload}
+            >
+              下载
+            </Button>
+          </Tooltip>
         </Space>
       }
     >
