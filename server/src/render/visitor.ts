@@ -8,11 +8,14 @@
  * bounded and any failure of one (a field gone, a page that navigated away) ends it quietly: what
  * the page sent until then is what counts.
  */
+import { randomInt } from 'node:crypto';
 import type { ElementHandle, Frame, JSHandle, Page } from 'playwright-core';
 import { type CanaryKind, type CanaryValues, canaryForField } from './canaries.js';
 
 /** Fields typed into at most (over all frames), and how long one step of the visit may take. */
 const MAX_FIELDS = 20;
+/** Rounds of filling fields and pressing the main button (fields a button brings are filled next). */
+const ROUNDS = 3;
 const STEP_TIMEOUT_MS = 1_000;
 /** Frames of the site's own origin a visitor acts in, the page included. */
 const MAX_FRAMES = 5;
@@ -31,6 +34,8 @@ interface FieldInfo {
   type: string;
   label: string;
   describedAs: string;
+  /** A field with nothing in it (typed into again in a later round). */
+  empty: boolean;
 }
 
 /** Every control a visitor fills, in document order: `FIELD_LIST`'s index of each. */
@@ -58,7 +63,8 @@ const FIELDS_SCRIPT = `(() => {
     const label = (labels[0] && labels[0].textContent || '').trim();
     const words = [el.name, el.id, el.placeholder, el.getAttribute('autocomplete'),
       el.getAttribute('aria-label'), label, el.className].filter(Boolean).join(' ');
-    out.push({ index, choice, type, label: (el.name || el.id || el.placeholder || label || type).slice(0, 60), describedAs: words });
+    out.push({ index, choice, type, label: (el.name || el.id || el.placeholder || label || type).slice(0, 60), describedAs: words,
+      empty: choice ? false : el.value === '' });
   });
   return out;
 })()`;
@@ -179,7 +185,7 @@ export async function visit(
     /** This render's canaries (canaries.ts drawCanaries). */
     canaries: CanaryValues;
     fields: Map<CanaryKind, string>;
-    /** Whether the page listens for keys on the whole page (render-page.ts KEY_PROBE). */
+    /** Whether the page listens for keys on the whole page (render-page.ts LISTEN_PROBE). */
     listensForKeys?: () => boolean;
   },
 ): Promise<void> {
@@ -187,51 +193,65 @@ export async function visit(
   await passTime(page, BEFORE_VISIT_MS);
   const url = page.url();
   const stay = () => opts.deadline - Date.now() > 0 && !page.isClosed() && page.url() === url;
-  const frames = sameOriginFrames(page);
   let typed = 0;
+  const mouse = new Mouse(page);
   try {
-    for (const frame of frames) {
-      if (!stay()) break;
-      const found = (await frame.evaluate(FIELDS_SCRIPT).catch(() => [])) as FieldInfo[];
-      for (const f of found) {
-        if (!stay() || typed >= MAX_FIELDS) break;
-        if (f.choice) {
-          await frame.evaluate(`(${CHOOSE})(${FIELD_LIST}[${f.index}])`).catch(() => {});
-          continue;
+    await mouse.wander();
+    // Rounds: the fields there, then the main button and the forms; then the fields that came
+    // since (a login that asks the password after 下一步), and again, three rounds at most.
+    for (let round = 0; round < ROUNDS && stay(); round++) {
+      const frames = sameOriginFrames(page);
+      let filled = 0;
+      for (const frame of frames) {
+        if (!stay()) break;
+        const found = (await frame.evaluate(FIELDS_SCRIPT).catch(() => [])) as FieldInfo[];
+        for (const f of found) {
+          if (!stay() || typed >= MAX_FIELDS) break;
+          // A later round fills what is new and empty only, not what it typed before.
+          if (round > 0 && !f.empty) continue;
+          if (f.choice) {
+            if (round > 0) continue;
+            await frame.evaluate(`(${CHOOSE})(${FIELD_LIST}[${f.index}])`).catch(() => {});
+            continue;
+          }
+          const el = await elementAt(frame, FIELD_LIST, f.index).catch(() => null);
+          if (!el) continue;
+          typed++;
+          filled++;
+          const kind = canaryForField(f.type, f.describedAs);
+          const value = kind ? opts.canaries[kind] : '12';
+          await mouse.over(el);
+          await el.focus();
+          if (kind && !fields.has(kind)) fields.set(kind, f.label);
+          // Key by key, as a person types: keydown, keypress, input and keyup for every character.
+          await typeLikeAPerson(page, value, stay);
+          await within(
+            el.evaluate((e) => (e as unknown as { blur(): void }).blur()),
+            STEP_TIMEOUT_MS,
+          );
         }
-        const el = await elementAt(frame, FIELD_LIST, f.index).catch(() => null);
-        if (!el) continue;
-        typed++;
-        const kind = canaryForField(f.type, f.describedAs);
-        const value = kind ? opts.canaries[kind] : '12';
-        await el.focus();
-        if (kind && !fields.has(kind)) fields.set(kind, f.label);
-        // Key by key, as a person types: keydown, keypress, input and keyup for every character.
-        await page.keyboard.type(value);
-        await within(
-          el.evaluate((e) => (e as unknown as { blur(): void }).blur()),
-          STEP_TIMEOUT_MS,
-        );
       }
-    }
-    for (const frame of frames) {
-      if (!stay()) break;
-      const button = (await frame
-        .evaluate(`${MAIN_BUTTON_SCRIPT}(${JSON.stringify(MAIN_BUTTON_WORDS.source)})`)
-        .catch(() => -1)) as number;
-      if (button >= 0) {
-        const el = await elementAt(frame, BUTTON_LIST, button).catch(() => null);
-        await el?.click({ timeout: STEP_TIMEOUT_MS, force: true }).catch(() => {});
-        await settle();
-      }
-      // Each form in turn; one that navigates the page away ends the list.
-      const forms = stay()
-        ? ((await frame.evaluate(`document.querySelectorAll('form').length`).catch(() => 0)) as number)
-        : 0;
-      for (let i = 0; i < Math.min(forms, 5) && stay(); i++) {
-        if (frame.isDetached()) break;
-        await frame.evaluate(`${SUBMIT_SCRIPT}(${i})`).catch(() => {});
-        await settle();
+      if (round > 0 && filled === 0) break;
+      for (const frame of frames) {
+        if (!stay()) break;
+        const button = (await frame
+          .evaluate(`${MAIN_BUTTON_SCRIPT}(${JSON.stringify(MAIN_BUTTON_WORDS.source)})`)
+          .catch(() => -1)) as number;
+        if (button >= 0) {
+          const el = await elementAt(frame, BUTTON_LIST, button).catch(() => null);
+          if (el) await mouse.over(el);
+          await el?.click({ timeout: STEP_TIMEOUT_MS, force: true }).catch(() => {});
+          await settle();
+        }
+        // Each form in turn; one that navigates the page away ends the list.
+        const forms = stay()
+          ? ((await frame.evaluate(`document.querySelectorAll('form').length`).catch(() => 0)) as number)
+          : 0;
+        for (let i = 0; i < Math.min(forms, 5) && stay(); i++) {
+          if (frame.isDetached()) break;
+          await frame.evaluate(`${SUBMIT_SCRIPT}(${i})`).catch(() => {});
+          await settle();
+        }
       }
     }
     // Keys pressed with no field focused: a form's handlers never see them, a keylogger does.
@@ -250,12 +270,63 @@ export async function visit(
       );
       fields.set('keystrokes', FREE_KEYS_FIELD);
       // The canary twice, enough to fill a logger's buffer.
-      await page.keyboard.type(opts.canaries.keystrokes.repeat(2));
+      await typeLikeAPerson(page, opts.canaries.keystrokes.repeat(2), stay);
     }
   } catch {
     // The page navigated, closed or hung: what it sent so far is recorded.
   }
   await passTime(page, AFTER_VISIT_MS);
+}
+
+/**
+ * Types `text` one key at a time, 40 to 110 ms apart (real time: the events' own time stamps are
+ * the browser's, whatever the page's clock says), as fast typists do. `keyboard.type` at once put
+ * 1–5 ms between keys, which an outside review's kit measured to hide from the render.
+ */
+async function typeLikeAPerson(page: Page, text: string, stay: () => boolean): Promise<void> {
+  for (const ch of text) {
+    if (!stay()) return;
+    await page.keyboard.type(ch);
+    await new Promise((r) => setTimeout(r, 40 + randomInt(71)));
+  }
+}
+
+/**
+ * The visitor's mouse: it moves in steps along a path to what it acts on, from where it was, as a
+ * hand does (mousemove after mousemove); a click alone moved it once, straight to the spot, which
+ * a page can count (an outside review's kit sent nothing with fewer than three moves).
+ */
+class Mouse {
+  #x = 200 + randomInt(400);
+  #y = 150 + randomInt(300);
+
+  constructor(private readonly page: Page) {}
+
+  /** A few moves over the page, as a visitor reads it before acting. */
+  async wander(): Promise<void> {
+    for (let i = 0; i < 2; i++) await this.#to(100 + randomInt(800), 100 + randomInt(500));
+  }
+
+  /** Onto the element, a little off its centre. */
+  async over(el: ElementHandle): Promise<void> {
+    const box = await el.boundingBox().catch(() => null);
+    if (!box) return;
+    await this.#to(
+      box.x + box.width * (0.3 + Math.random() * 0.4),
+      box.y + box.height * (0.3 + Math.random() * 0.4),
+    );
+  }
+
+  async #to(x: number, y: number): Promise<void> {
+    // A slight curve: through a point off the straight line, in 6 to 12 steps.
+    const mx = (this.#x + x) / 2 + (randomInt(81) - 40);
+    const my = (this.#y + y) / 2 + (randomInt(81) - 40);
+    const steps = 3 + randomInt(4);
+    await this.page.mouse.move(mx, my, { steps }).catch(() => {});
+    await this.page.mouse.move(x, y, { steps }).catch(() => {});
+    this.#x = x;
+    this.#y = y;
+  }
 }
 
 /** Resolves when `p` settles or after `ms`, whichever comes first (p's outcome is ignored). */
