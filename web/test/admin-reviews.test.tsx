@@ -169,6 +169,31 @@ describe('admin review list', () => {
     expect(screen.queryByText(/操作失败/)).not.toBeInTheDocument();
   });
 
+  it('approves a version the content check rated risky only after saying why', async () => {
+    const risky = makeProject({
+      id: 5,
+      name: '跳转作业',
+      status: 'pending',
+      content_check: {
+        level: 'high',
+        counts: { high: 1, medium: 0, low: 0, info: 0 },
+        reason: '判为高风险：页面打开后自动离开，跳转到 example-casino.bet。',
+      },
+    });
+    const { api, user } = await openReviews({
+      'GET /admin/projects': list([...rows, risky]),
+      'POST /admin/projects/5/review': ok({ project: risky }, '项目已通过'),
+    });
+    await user.click(within(rowOf('跳转作业')).getByRole('button', { name: '通过 跳转作业' }));
+    const title = await screen.findByText('通过「跳转作业」？', { selector: '.ant-modal-confirm-title' });
+    const dialog = title.closest('.ant-modal') as HTMLElement;
+    expect(within(dialog).getByText(/内容检查为高风险：判为高风险：页面打开后自动离开/)).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/5/review')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: '仍然通过' }));
+    expect(await screen.findByText('项目已通过')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/5/review')[0]?.body).toEqual({ action: 'approve' });
+  });
+
   it('features a live project only after saying what that means', async () => {
     const { api, user } = await openReviews({
       'POST /admin/projects/2/review': ok({ project: rows[1] }, '项目已设为精选'),

@@ -12,7 +12,8 @@ const LOOKS: Record<ReviewAction, ButtonProps> = {
 };
 
 interface ProjectActionButtonsProps {
-  project: Pick<AdminProjectDto, 'id' | 'name' | 'abilities'>;
+  project: Pick<AdminProjectDto, 'id' | 'name' | 'abilities'> &
+    Partial<Pick<AdminProjectDto, 'content_check'>>;
   actions: ProjectActions;
   /** Only these actions, when allowed (the dashboard offers approve and reject only). */
   only?: readonly ReviewAction[];

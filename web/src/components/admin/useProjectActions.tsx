@@ -2,7 +2,12 @@
  * The quick review actions of the admin lists (dashboard, review list, projects): run a decision,
  * ask for a reason first when it needs one, and report the outcome with antd messages.
  */
-import { ACTIONS_REQUIRING_COMMENT, messages, type ReviewAction } from '@sitehall/contracts';
+import {
+  ACTIONS_REQUIRING_COMMENT,
+  type ContentCheckSummary,
+  messages,
+  type ReviewAction,
+} from '@sitehall/contracts';
 import { App } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useReviewDecision } from '../../api/admin';
@@ -23,6 +28,23 @@ export const ACTION_DONE_MESSAGES: Record<ReviewAction, string> = {
 interface ProjectRef {
   id: number;
   name: string;
+  /** The newest version's content check, where the list has it: a risky one is approved only after a warning. */
+  content_check?: ContentCheckSummary | null;
+}
+
+/**
+ * Approving from a list puts the site live at once, one click beside 拒绝: a version the content
+ * check rated medium or high asks first, saying why (an outside review put a casino redirect live
+ * so), as 批量通过 does.
+ */
+function riskyApproval(project: ProjectRef) {
+  const check = project.content_check;
+  if (check?.level !== 'high' && check?.level !== 'medium') return null;
+  return {
+    title: `通过「${project.name}」？`,
+    content: `内容检查为${check.level === 'high' ? '高风险' : '中风险'}：${check.reason} 通过后站点立即上线并进入展厅，建议先打开详情查看。`,
+    okText: '仍然通过',
+  };
 }
 
 interface Prompt {
@@ -89,7 +111,15 @@ export function useProjectActions(): ProjectActions {
 
   const start = (project: ProjectRef, action: ReviewAction) => {
     const confirm = CONFIRMS[action];
+    const risky = action === 'approve' ? riskyApproval(project) : null;
     if (ACTIONS_REQUIRING_COMMENT.includes(action)) setPrompt({ project, action });
+    else if (risky)
+      modal.confirm({
+        ...risky,
+        cancelText: '取消',
+        okButtonProps: { danger: true },
+        onOk: () => run(project, action),
+      });
     else if (confirm)
       modal.confirm({
         title: confirm.title(project.name),
