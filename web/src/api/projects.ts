@@ -12,6 +12,7 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { filenameFromDisposition, saveBlob } from '../lib/save-file';
+import { loadSession, USER_DATA_PREFIX } from '../lib/session';
 import { apiClient, call, endpointUrl, toApiError } from './client';
 import { queryKeys } from './query-keys';
 
@@ -213,11 +214,17 @@ export function useDownloadProject() {
 
 /* ---- Preview links ---- */
 
-const PREVIEW_STORE_PREFIX = 'sitehall.preview.';
+/**
+ * Where a preview link is kept until it expires: localStorage, so a reload, another tab or the next
+ * visit shows the link already shared instead of 生成预览 (which would make a new one and end it:
+ * an outside review's student did so), under the signed-in user's id (another account on the same
+ * browser never sees it) and cleared at sign-out (lib/session.ts).
+ */
+const previewKey = (projectId: number) => `${USER_DATA_PREFIX}${loadSession()?.user.id ?? 0}.${projectId}`;
 
 function readStoredPreview(projectId: number): PreviewTokenDto | null {
   try {
-    const raw = window.sessionStorage.getItem(`${PREVIEW_STORE_PREFIX}${projectId}`);
+    const raw = window.localStorage.getItem(previewKey(projectId));
     if (!raw) return null;
     const preview = JSON.parse(raw) as PreviewTokenDto;
     return typeof preview?.preview_url === 'string' && typeof preview.expires_at === 'string'
@@ -230,7 +237,7 @@ function readStoredPreview(projectId: number): PreviewTokenDto | null {
 
 function storePreview(projectId: number, preview: PreviewTokenDto): void {
   try {
-    window.sessionStorage.setItem(`${PREVIEW_STORE_PREFIX}${projectId}`, JSON.stringify(preview));
+    window.localStorage.setItem(previewKey(projectId), JSON.stringify(preview));
   } catch {
     // storage blocked or full: the link lasts as long as the page
   }
@@ -238,7 +245,7 @@ function storePreview(projectId: number, preview: PreviewTokenDto): void {
 
 function forgetPreview(projectId: number): void {
   try {
-    window.sessionStorage.removeItem(`${PREVIEW_STORE_PREFIX}${projectId}`);
+    window.localStorage.removeItem(previewKey(projectId));
   } catch {
     // nothing stored
   }

@@ -126,7 +126,7 @@ function TemporaryPreview({
   compact: boolean;
   title: string;
 }) {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const { preview, generate, generating, clear } = usePreviewLink(projectId);
   const countdown = useCountdown(preview?.expires_at, clear);
 
@@ -137,10 +137,18 @@ function TemporaryPreview({
       message.error(toApiError(error).serverMessage ?? messages.project.previewFailed);
     }
   };
-  const remake = async () => {
-    clear();
-    await make();
-  };
+  // A new link ends the one already shared (the server revokes it): said before it happens.
+  const remake = () =>
+    modal.confirm({
+      title: '重新生成预览链接？',
+      content: '新链接生成后，当前的预览链接立即失效，已经分享出去的旧链接将无法再打开。',
+      okText: '重新生成',
+      cancelText: '取消',
+      onOk: async () => {
+        clear();
+        await make();
+      },
+    });
 
   if (!preview || countdown.expired) {
     return (
@@ -151,7 +159,7 @@ function TemporaryPreview({
               <EyeOutlined aria-hidden /> {title}
             </div>
             <Typography.Paragraph type="secondary" className="preview-panel__note">
-              生成一个临时链接，在审核通过前查看站点的实际效果。链接到期后自动失效。
+              生成一个临时链接，在审核通过前查看站点的实际效果。链接到期后自动失效；再次生成会使之前的链接失效。
             </Typography.Paragraph>
           </>
         )}

@@ -87,9 +87,21 @@ export function saveSessionUser(user: UserDto): void {
   if (current) saveSession({ ...current, user });
 }
 
+/** What else the app keeps for the signed-in user (api/projects.ts: preview links), cleared with the session. */
+export const USER_DATA_PREFIX = 'sitehall.preview.';
+
 export function clearSession(): void {
   clearArea('local');
   clearArea('session');
+  const store = storage('local');
+  try {
+    for (let i = (store?.length ?? 0) - 1; i >= 0; i--) {
+      const key = store?.key(i);
+      if (key?.startsWith(USER_DATA_PREFIX)) store?.removeItem(key);
+    }
+  } catch {
+    // nothing stored, nothing to clear
+  }
 }
 
 export function storedToken(): string | null {
