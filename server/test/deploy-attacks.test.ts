@@ -14,6 +14,7 @@ import {
   DEPLOY_MAX_AGE_MS,
   DEPLOY_STARTS_MAX,
   DEPLOY_STARTS_WINDOW_MS,
+  DEPLOY_TRANSFERS_IN_FLIGHT_MAX,
   format,
   messages,
   OPEN_DEPLOYS_MAX,
@@ -21,6 +22,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../src/domain/actor.js';
+import { mapLimit } from '../src/domain/concurrency.js';
 import { Invalid, TooLarge } from '../src/domain/errors.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import { createDeploysRepository } from '../src/repositories/deploys.js';
@@ -160,9 +162,12 @@ describe('unfinished deploys and the quota', () => {
     expect(Number(extra.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(extra.headers['retry-after'])).toBeLessThanOrEqual(DEPLOY_IDLE_MS / 1000);
 
-    // Every PUT at once: exactly one 8 MB file fits in 10 MB; the rest are 413 and leave nothing.
-    const results = await Promise.all(
-      deploys.flatMap((d) => d.files.map((f) => put(user.token, d.id, sha(f), f))),
+    // Every PUT at once (as many as an account may have under way): exactly one 8 MB file fits in
+    // 10 MB; the rest are 413 and leave nothing.
+    const results = await mapLimit(
+      deploys.flatMap((d) => d.files.map((f) => ({ d, f }))),
+      DEPLOY_TRANSFERS_IN_FLIGHT_MAX,
+      ({ d, f }) => put(user.token, d.id, sha(f), f),
     );
     const accepted = results.filter((r) => r.statusCode === 200);
     expect(accepted).toHaveLength(1);

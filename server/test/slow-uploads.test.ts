@@ -4,10 +4,12 @@
  * staging removed; at shutdown, an upload still receiving after SHUTDOWN_GRACE_SECONDS is answered
  * 503 with Connection: close instead of being cut off. Real sockets: inject() has no silence.
  */
+
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { messages, UPLOADS_IN_FLIGHT_MAX } from '@sitehall/contracts';
+import { DEPLOY_TRANSFERS_IN_FLIGHT_MAX, messages, UPLOADS_IN_FLIGHT_MAX } from '@sitehall/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
@@ -223,5 +225,90 @@ describe('uploads one account has under way', () => {
       ),
     );
     expect(again.map((r) => r.statusCode)).toEqual(Array(UPLOADS_IN_FLIGHT_MAX).fill(201));
+  }, 120_000);
+});
+
+describe("a digest deploy's file transfers one account has under way", () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it(`are at most ${DEPLOY_TRANSFERS_IN_FLIGHT_MAX}: one more is refused 429, another account's are not`, async () => {
+    // An outside review held 19 slow PUTs of one deploy, unbounded.
+    t = await createTestApp();
+    const one = await t.createUser();
+    const other = await t.createUser();
+    const port = await listenPort(t);
+    const contents = Array.from({ length: DEPLOY_TRANSFERS_IN_FLIGHT_MAX + 2 }, (_, i) =>
+      `文件 ${i} `.repeat(2000),
+    );
+    const hashes = contents.map((c) => createHash('sha256').update(c).digest('hex'));
+    const begin = async (token: string) => {
+      const res = await t.request({
+        method: 'POST',
+        url: '/api/deploys',
+        token,
+        body: { project_name: '慢速部署', files: Object.fromEntries(hashes.map((h, i) => [`f${i}.txt`, h])) },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.deploy_id as string;
+    };
+    const deployId = await begin(one.token);
+    const openPut = (token: string, id: string, i: number) => {
+      const body = Buffer.from(contents[i]!);
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'PUT',
+        path: `/api/deploys/${id}/files/${hashes[i]}`,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/octet-stream',
+          'content-length': String(body.length),
+        },
+      });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on('error', reject);
+      });
+      answer.catch(() => undefined);
+      return { req, body, answer };
+    };
+    // Each sends part of its file, then waits.
+    const slow = Array.from({ length: DEPLOY_TRANSFERS_IN_FLIGHT_MAX }, (_, i) =>
+      openPut(one.token, deployId, i),
+    );
+    for (const p of slow) p.req.write(p.body.subarray(0, 100));
+    await expect
+      .poll(() => stagedUploads(t.dataDir).length, { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(DEPLOY_TRANSFERS_IN_FLIGHT_MAX);
+
+    const refused = openPut(one.token, deployId, DEPLOY_TRANSFERS_IN_FLIGHT_MAX);
+    refused.req.end(refused.body);
+    const answer = await refused.answer;
+    expect(answer.status).toBe(429);
+    expect(JSON.parse(answer.body).message).toBe(
+      `已有 ${DEPLOY_TRANSFERS_IN_FLIGHT_MAX} 个文件传输正在进行，请等它们完成后再试`,
+    );
+    // Another account's deploy goes on.
+    const theirs = openPut(other.token, await begin(other.token), 0);
+    theirs.req.end(theirs.body);
+    expect((await theirs.answer).status).toBe(200);
+
+    // One finishes: a place is free again.
+    const first = slow[0]!;
+    first.req.end(first.body.subarray(100));
+    expect((await first.answer).status).toBe(200);
+    const next = openPut(one.token, deployId, DEPLOY_TRANSFERS_IN_FLIGHT_MAX + 1);
+    next.req.end(next.body);
+    expect((await next.answer).status).toBe(200);
+    for (const p of slow.slice(1)) p.req.destroy();
   }, 120_000);
 });

@@ -181,6 +181,13 @@ export const DOWNLOADS_IN_FLIGHT_MAX = 2;
 export const UPLOADS_IN_FLIGHT_MAX = 3;
 
 /**
+ * A digest deploy's file transfers (a batch POST or one file's PUT) one account may have under way
+ * at once on an instance: each holds a connection and staging disk. The CLI sends three batches at
+ * once (eight single-file PUTs where batches are not offered); an outside review held 19 slow PUTs.
+ */
+export const DEPLOY_TRANSFERS_IN_FLIGHT_MAX = 8;
+
+/**
  * Preview links an account may make in PREVIEW_LINKS_WINDOW_MS (admins: no limit). Each writes an
  * entry to the append-only audit log, which a loop would otherwise grow without end.
  */

@@ -88,7 +88,12 @@ export const deployRoutes =
       app,
       'deployFiles',
       async (request) => {
-        const { limits } = await ctx.services.settings.get();
+        // One of the account's transfers under way, or 429 before the body is read.
+        const ended = deploys.beginTransfer(actorOf(request));
+        const { limits } = await ctx.services.settings.get().catch((err: unknown) => {
+          ended();
+          throw err;
+        });
         const batch = deployBatchParts(request, {
           maxFiles: DEPLOY_BATCH_FILES_MAX,
           maxFileBytes: limits.maxFileBytes,
@@ -109,6 +114,7 @@ export const deployRoutes =
         } finally {
           unwatch();
           batch.done();
+          ended();
         }
       },
       {
@@ -133,6 +139,7 @@ export const deployRoutes =
         async (request) => {
           const sha256 = (request.params as { sha256?: string }).sha256 ?? '';
           if (!sha256Hex.safeParse(sha256).success) throw new Invalid('sha256', m.hashInvalid);
+          const ended = deploys.beginTransfer(actorOf(request));
           const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
           try {
             await deploys.receiveFile(
@@ -144,6 +151,7 @@ export const deployRoutes =
             );
           } finally {
             unwatch();
+            ended();
           }
           return ok(null, m.fileReceived);
         },

@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 import {
   DEPLOY_BATCH_FILES_MAX,
   DEPLOY_IDLE_MS,
+  DEPLOY_TRANSFERS_IN_FLIGHT_MAX,
   DEPLOY_MAX_AGE_MS,
   format,
   formatBytes,
@@ -31,6 +32,7 @@ import { type DB, now } from '../db/database.js';
 import type { DeployRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { eachLimit, mapLimit } from '../domain/concurrency.js';
+import { PerAccountInFlight } from '../domain/in-flight.js';
 import {
   AppError,
   InsufficientStorage,
@@ -401,7 +403,17 @@ export function createDeployService(deps: {
     return new AppError('invalid', messages.project.uploadInterrupted);
   }
 
+  /** Transfers under way per account (DEPLOY_TRANSFERS_IN_FLIGHT_MAX). */
+  const transfers = new PerAccountInFlight(DEPLOY_TRANSFERS_IN_FLIGHT_MAX, (n) =>
+    format(m.tooManyTransfers, { n }),
+  );
+
   return {
+    /**
+     * Counts a file transfer (a batch or one file) among the account's under way, or refuses it (429)
+     * before its body is read; the route ends it when the request is done.
+     */
+    beginTransfer: (actor: Actor) => transfers.begin(actor.id),
     async start(actor: Actor, body: StartDeployBody): Promise<StartedDeployDto> {
       const { limits } = await settings.get();
       let ownerId = actor.id;

@@ -35,6 +35,8 @@ export const deployMessages = {
   /** {version} */
   deployUnchanged: '文件与最新版本（第 {version} 版）完全相同，未创建新版本',
   fileReceived: '文件已接收',
+  /** {n}: DEPLOY_TRANSFERS_IN_FLIGHT_MAX */
+  tooManyTransfers: '已有 {n} 个文件传输正在进行，请等它们完成后再试',
   /** {n} */
   filesReceived: '已接收 {n} 个文件',
   /** {n} */
