@@ -19,8 +19,8 @@ import type { Readable } from 'node:stream';
 import {
   DEPLOY_BATCH_FILES_MAX,
   DEPLOY_IDLE_MS,
-  DEPLOY_TRANSFERS_IN_FLIGHT_MAX,
   DEPLOY_MAX_AGE_MS,
+  DEPLOY_TRANSFERS_IN_FLIGHT_MAX,
   format,
   formatBytes,
   messages,
@@ -32,7 +32,6 @@ import { type DB, now } from '../db/database.js';
 import type { DeployRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
 import { eachLimit, mapLimit } from '../domain/concurrency.js';
-import { PerAccountInFlight } from '../domain/in-flight.js';
 import {
   AppError,
   InsufficientStorage,
@@ -41,6 +40,7 @@ import {
   TooLarge,
   TooManyRequests,
 } from '../domain/errors.js';
+import { PerAccountInFlight } from '../domain/in-flight.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import {
   type ContentFacts,
