@@ -242,6 +242,20 @@ describe('admin review list', () => {
     );
   });
 
+  it('lists the queue oldest first by default, as the dashboard says; newest first on request', async () => {
+    const { api, user, router } = await openReviews();
+    expect(api.calls('GET /admin/projects')[0]?.params).toMatchObject({ sort: 'oldest' });
+    expect(screen.getByRole('combobox', { name: '排序' }).closest('.ant-select')).toHaveTextContent(
+      '最早上传在前',
+    );
+    await user.click(screen.getByRole('combobox', { name: '排序' }));
+    await user.click(await screen.findByTitle('最新上传在前'));
+    await waitFor(() =>
+      expect(api.calls('GET /admin/projects').at(-1)?.params).toMatchObject({ sort: 'newest', page: 1 }),
+    );
+    expect(router.state.location.search).toContain('sort=newest');
+  });
+
   it('sorts by risk and filters by risk level through the address; the badge counts findings at its level', async () => {
     const { api, user, router } = await openReviews();
     // "高风险 2": the two high findings, not the low one beside them.

@@ -14,12 +14,18 @@ export type AdminSort = (typeof ADMIN_SORTS)[number];
 const RISKS = ['any', ...CONTENT_RISK_FILTERS] as const;
 export type AdminRiskFilter = (typeof RISKS)[number];
 
+/**
+ * The orders of the review queue, its default first: who waited longest is reviewed first, as the
+ * dashboard's 待审核项目 says (最早提交的排在最前); the projects list keeps the newest first.
+ */
+export const QUEUE_SORTS: readonly AdminSort[] = ['oldest', 'newest', 'risk'];
+
 /** The admin project lists' view (tab, search, sort, page) in the address, and its server query. */
-export function useAdminListParams(defaultPageSize: number) {
+export function useAdminListParams(defaultPageSize: number, sorts: readonly AdminSort[] = ADMIN_SORTS) {
   const list = useListAddress<{ status: AdminTab; sort: AdminSort; risk: AdminRiskFilter }>({
     defaultPageSize,
     pageSizes: ADMIN_PAGE_SIZES,
-    filters: { status: ADMIN_TABS, sort: ADMIN_SORTS, risk: RISKS },
+    filters: { status: ADMIN_TABS, sort: sorts, risk: RISKS },
   });
   const { status, sort, risk } = list.filters;
   const query: AdminProjectsQuery = {

@@ -17,7 +17,11 @@ import { ProjectActionButtons } from '../../../components/admin/ProjectActionBut
 import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { uploadTimeOf, versionSummary } from '../../../components/admin/projectFacts';
 import { useReturnState } from '../../../components/admin/returnTo';
-import { type AdminRiskFilter, useAdminListParams } from '../../../components/admin/useAdminListParams';
+import {
+  type AdminRiskFilter,
+  QUEUE_SORTS,
+  useAdminListParams,
+} from '../../../components/admin/useAdminListParams';
 import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
@@ -79,7 +83,7 @@ function tabItems(counts: AdminProjectCounts | undefined) {
 }
 
 export function ReviewListPage() {
-  const list = useAdminListParams(DEFAULT_PAGE_SIZE);
+  const list = useAdminListParams(DEFAULT_PAGE_SIZE, QUEUE_SORTS);
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
   const selection = useRowSelection(list.query);
