@@ -318,6 +318,25 @@ describe('admin review list', () => {
     expect(screen.getByRole('button', { name: '确认通过' })).toHaveClass('ant-btn-dangerous');
   });
 
+  it('marks an upload without a page at its address, and says so before a batch approval', async () => {
+    const broken = makeProject({
+      id: 6,
+      name: '没有首页',
+      status: 'pending',
+      entry_file: null,
+      file_count: 2,
+    });
+    const { user } = await openReviews({ 'GET /admin/projects': list([...rows, broken]) });
+    expect(within(rowOf('没有首页')).getByText('无首页')).toBeInTheDocument();
+    expect(within(rowOf('待审项目')).queryByText('无首页')).not.toBeInTheDocument();
+    await user.click(within(rowOf('没有首页')).getByRole('checkbox'));
+    await user.click(within(rowOf('待审项目')).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: /批量通过/ }));
+    expect(
+      await screen.findByText('其中 1 个项目没有首页（index.html），上线后打开站点地址会显示 404。'),
+    ).toBeInTheDocument();
+  });
+
   it('says 获取项目列表失败 with a reload button', async () => {
     fakeApi({ 'GET /admin/projects': fail(500, '服务器内部错误，请稍后重试') });
     signIn(adminUser());

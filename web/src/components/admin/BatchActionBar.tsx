@@ -54,6 +54,8 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
   const risky = rows.filter(
     (r) => chosen.has(r.id) && (r.content_check?.level === 'high' || r.content_check?.level === 'medium'),
   ).length;
+  // What would go live broken: no page at the site's address.
+  const noEntry = rows.filter((r) => chosen.has(r.id) && r.entry_file === null && r.file_count > 0).length;
 
   return (
     <section className="batch-bar" aria-label="批量操作">
@@ -71,6 +73,13 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
                 <div>
                   <Typography.Text type="danger" strong>
                     {`其中 ${risky} 个项目内容检查为中高风险，建议逐个查看后再通过。`}
+                  </Typography.Text>
+                </div>
+              )}
+              {noEntry > 0 && (
+                <div>
+                  <Typography.Text type="warning">
+                    {`其中 ${noEntry} 个项目没有首页（index.html），上线后打开站点地址会显示 404。`}
                   </Typography.Text>
                 </div>
               )}

@@ -6,7 +6,7 @@ import {
   messages,
   STATUS_LABELS,
 } from '@sitehall/contracts';
-import { Badge, Card, Select, Space, type TableProps, Tabs, Tooltip, Typography } from 'antd';
+import { Badge, Card, Select, Space, type TableProps, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { Link } from 'react-router-dom';
 import { useAdminProjects } from '../../../api/admin';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
@@ -134,7 +134,19 @@ export function ReviewListPage() {
       key: 'check',
       // Room for the longest badge, 未发现已知风险 (at 96 px it ran into the version column).
       width: 128,
-      render: (_, project) => <ContentCheckBadge check={project.content_check} />,
+      render: (_, project) => (
+        <Space size={4} direction="vertical">
+          <ContentCheckBadge check={project.content_check} />
+          {/* Not a risk, but what goes live at once: an address that opens on a 404. */}
+          {project.entry_file === null && project.file_count > 0 && (
+            <Tooltip title="没有 index.html（也没有唯一的根目录页面），上线后打开站点地址会显示 404">
+              <Tag color="warning" className="review-table__no-entry">
+                无首页
+              </Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
     },
     {
       title: '版本',
