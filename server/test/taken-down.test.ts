@@ -78,6 +78,19 @@ describe('a takedown', () => {
     });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().data.project).toMatchObject({ status: 'pending', takedownReason: null });
+
+    // The version history says which version was taken down, and a later rejection is a rejection.
+    expect((await review(t, id, 'reject', '仍不合规')).statusCode).toBe(200);
+    const versions = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project
+      .deployments as Array<{ version: number; status: string; taken_down: boolean }>;
+    expect(versions.map((v) => [v.version, v.status, v.taken_down])).toEqual([
+      [2, 'rejected', false],
+      [1, 'rejected', true],
+    ]);
+    const refusedVersions = (
+      await t.request({ url: `/api/projects/${refusedId}`, token: owner.token })
+    ).json().data.project.deployments as Array<{ taken_down: boolean }>;
+    expect(refusedVersions.map((v) => v.taken_down)).toEqual([false]);
   });
 });
 

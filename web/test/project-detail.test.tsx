@@ -221,6 +221,32 @@ describe('project detail', () => {
     expect(api.calls('POST /projects/7/rollback')[0]?.body).toEqual({ deployment_id: 12 });
   });
 
+  it('says 已下线 in the version history for a version a takedown ended, 已拒绝 for a rejected one', async () => {
+    await openDetail(
+      makeProject({
+        id: 10,
+        name: '被下线的站点',
+        status: 'rejected',
+        is_live: false,
+        access_url: null,
+        deployments: [
+          makeDeployment({ id: 22, version: 2, status: 'rejected', review_comment: '仍不合规' }),
+          makeDeployment({
+            id: 21,
+            version: 1,
+            status: 'rejected',
+            review_comment: '含有违规内容',
+            taken_down: true,
+          }),
+        ],
+      }),
+    );
+    const row = (v: string) => screen.getByText(v, { selector: 'strong' }).closest('tr') as HTMLElement;
+    expect(within(row('v1')).getByText('已下线')).toBeInTheDocument();
+    expect(within(row('v1')).queryByText('已拒绝')).not.toBeInTheDocument();
+    expect(within(row('v2')).getByText('已拒绝')).toBeInTheDocument();
+  });
+
   it('shows the reason of a rejection, ZIP as the default type and 未指定 without an entry file', async () => {
     await openDetail(
       makeProject({

@@ -142,6 +142,7 @@ export function makeDeployment(overrides: Partial<DeploymentDto>): DeploymentDto
     reviewed_by: null,
     review_comment: null,
     is_live: false,
+    taken_down: false,
     ...overrides,
     // Rollback: an approved version that is not the live one (the fixtures' projects are live).
     abilities: overrides.abilities ?? {

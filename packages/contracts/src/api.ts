@@ -89,6 +89,11 @@ export interface DeploymentDto {
   reviewed_by: string | null;
   review_comment: string | null;
   is_live: boolean;
+  /**
+   * Stored `rejected` by a takedown (docs/decisions/honest-states.md), not by a review: the version
+   * history says 已下线 for it.
+   */
+  taken_down: boolean;
   /** What the current user may do with this version now (rollback: make it live again). */
   abilities: DeploymentAbilities;
 }

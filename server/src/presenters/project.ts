@@ -32,6 +32,8 @@ export function presentDeployment(
   d: DeploymentRow & { reviewer?: string | null },
   project: ReviewedProject & { ownerId: number },
   viewer: Actor,
+  /** When the project's takedowns were decided (review_comments): a version rejected then was taken down. */
+  takedowns: ReadonlySet<string> = new Set(),
 ): DeploymentDto {
   return {
     id: d.id,
@@ -47,6 +49,8 @@ export function presentDeployment(
     reviewed_by: d.reviewer ?? null,
     review_comment: d.review_comment,
     is_live: d.id === project.liveDeploymentId,
+    // A takedown stores `rejected` on the versions it ends, at the moment of its review comment.
+    taken_down: d.status === 'rejected' && d.reviewed_at !== null && takedowns.has(d.reviewed_at),
     abilities: { rollback: rollbackAbility(viewer, project, { id: d.id, status: d.status }) },
   };
 }
@@ -70,6 +74,7 @@ export function presentProject(
   const d = extra.latest;
   const isLive = p.live_deployment_id !== null;
   const reviewed = { ...reviewedProjectOf(p), ownerId: p.owner_id };
+  const takedowns = takedownTimes(extra.reviewComments);
   return {
     id: p.id,
     project_id: p.id,
@@ -104,7 +109,11 @@ export function presentProject(
     owner: { id: p.owner_id, username: p.owner_username },
     ...(extra.files ? { files: extra.files.map(presentFile) } : {}),
     ...(extra.deployments
-      ? { deployments: extra.deployments.map((x) => presentDeployment(x, reviewed, extra.viewer)) }
+      ? {
+          deployments: extra.deployments.map((x) =>
+            presentDeployment(x, reviewed, extra.viewer, takedowns),
+          ),
+        }
       : {}),
     ...(extra.reviewComments ? { review_comments: extra.reviewComments } : {}),
     live_version: extra.live?.version ?? null,
@@ -144,6 +153,11 @@ export interface ReviewCommentRow {
   created_at: string;
   reviewer?: string | null;
   deployment_version?: number | null;
+}
+
+/** When the takedowns of a project's review history were decided. */
+function takedownTimes(comments: readonly ReviewCommentDto[] | undefined): ReadonlySet<string> {
+  return new Set((comments ?? []).filter((c) => c.action === 'takedown').map((c) => c.created_at));
 }
 
 export function presentReviewComment(c: ReviewCommentRow): ReviewCommentDto {

@@ -83,13 +83,17 @@ export function VersionsCard({
       dataIndex: 'status',
       key: 'status',
       width: 130,
-      render: (status: DeploymentDto['status']) => (
-        <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>
-          {audience === 'owner' && status === 'approved'
-            ? STATUS_LABELS.approved
-            : DEPLOYMENT_STATUS_LABELS[status].label}
-        </Tag>
-      ),
+      render: (status: DeploymentDto['status'], v) =>
+        // A takedown is stored as rejected on the versions it ended: said as what happened.
+        v.taken_down ? (
+          <Tag color="volcano">{STATUS_LABELS.taken_down}</Tag>
+        ) : (
+          <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>
+            {audience === 'owner' && status === 'approved'
+              ? STATUS_LABELS.approved
+              : DEPLOYMENT_STATUS_LABELS[status].label}
+          </Tag>
+        ),
     },
     {
       title: '文件',

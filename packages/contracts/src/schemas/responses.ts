@@ -91,6 +91,7 @@ export const deploymentDto = z.object({
   reviewed_by: nullable(z.string()),
   review_comment: nullable(z.string()),
   is_live: z.boolean(),
+  taken_down: z.boolean(),
   abilities: z.object({ rollback: z.boolean() }),
 });
 
