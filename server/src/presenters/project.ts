@@ -110,9 +110,7 @@ export function presentProject(
     ...(extra.files ? { files: extra.files.map(presentFile) } : {}),
     ...(extra.deployments
       ? {
-          deployments: extra.deployments.map((x) =>
-            presentDeployment(x, reviewed, extra.viewer, takedowns),
-          ),
+          deployments: extra.deployments.map((x) => presentDeployment(x, reviewed, extra.viewer, takedowns)),
         }
       : {}),
     ...(extra.reviewComments ? { review_comments: extra.reviewComments } : {}),
