@@ -253,3 +253,49 @@ test('at 1440 px the admin’s user list shows 最近登录 and 创建时间 bes
     expect(header!.x + header!.width, name).toBeLessThanOrEqual(pinned!.x + 1);
   }
 });
+
+/** WCAG's contrast ratio of two CSS colours (rgb or rgba over white). */
+function contrast(fg: string, bg = 'rgb(255, 255, 255)'): number {
+  const parse = (c: string) => {
+    const [r = 0, g = 0, b = 0, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
+    // Over white: what the eye gets of a translucent colour.
+    return [r, g, b].map((v) => v * a + 255 * (1 - a));
+  };
+  const lum = (c: number[]) => {
+    const [r = 0, g = 0, b = 0] = c.map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [l1, l2] = [lum(parse(fg)), lum(parse(bg))].sort((a, b) => b - a) as [number, number];
+  return (l1 + 0.05) / (l2 + 0.05);
+}
+
+test('the keyboard skips to the page, and help text and placeholders read at 4.5:1', async ({
+  page,
+  request,
+}) => {
+  const user = await createAccount(request, 'keys');
+  await signIn(page, user.username, user.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/upload');
+  await expect(page.getByRole('heading', { name: '上传项目' })).toBeVisible();
+  // The first Tab reaches 跳到主要内容; Enter puts the keyboard in the page, past the menus.
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: '跳到主要内容' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#main-content')).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('#main-content'))).toBe(true);
+
+  // The form's help under its fields, and a field's placeholder.
+  const help = page.locator('.ant-form-item-extra').first();
+  await expect(help).toBeVisible();
+  expect(contrast(await help.evaluate((e) => getComputedStyle(e).color))).toBeGreaterThanOrEqual(4.5);
+  const field = page.getByPlaceholder(/./).first();
+  const placeholder = await field.evaluate((e) => getComputedStyle(e, '::placeholder').color);
+  expect(contrast(placeholder)).toBeGreaterThanOrEqual(4.5);
+});

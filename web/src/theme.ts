@@ -16,6 +16,12 @@ export const appTheme: ThemeConfig = {
     colorLink: brand.primary,
     borderRadius: 8,
     colorBgLayout: brand.pageBackground,
+    // Help text, descriptions and placeholders readable at WCAG AA (4.5:1 on white): antd's 45 %
+    // and 25 % black read 3.4:1 and 1.9:1 (an outside review's finding). 60 % is #666 (5.7:1),
+    // 55 % #737373 (4.7:1).
+    colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
+    colorTextDescription: 'rgba(0, 0, 0, 0.6)',
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
     fontFamily:
       "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans SC', 'Helvetica Neue', Arial, sans-serif",
   },

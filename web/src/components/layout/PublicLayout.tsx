@@ -2,13 +2,15 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { PageLoading } from '../PageLoading';
 import { NavBar } from './NavBar';
+import { MAIN_ID, SkipLink } from './SkipLink';
 
 /** Home, showcase, login and register: the navigation bar over full-width content (no antd: see AntdShell). */
 export function PublicLayout() {
   return (
     <div className="app-shell app-shell--public">
+      <SkipLink />
       <NavBar />
-      <main className="public-content">
+      <main className="public-content" id={MAIN_ID} tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>

@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PageLoading } from '../PageLoading';
 import { NavBar, type SideNavItem } from './NavBar';
+import { MAIN_ID, SkipLink } from './SkipLink';
 
 export type { SideNavItem };
 
@@ -40,6 +41,7 @@ export function SideNavLayout({ title, items }: SideNavLayoutProps) {
 
   return (
     <Layout className="app-shell">
+      <SkipLink />
       <NavBar section={{ title, items }} />
       <Layout hasSider className="side-layout">
         <Layout.Sider className="side-layout__sider" width={224} theme="light">
@@ -53,7 +55,7 @@ export function SideNavLayout({ title, items }: SideNavLayoutProps) {
             />
           </nav>
         </Layout.Sider>
-        <Layout.Content className="side-layout__content">
+        <Layout.Content className="side-layout__content" id={MAIN_ID} tabIndex={-1}>
           <div className="side-layout__page">
             <Suspense fallback={<PageLoading />}>
               <Outlet />
