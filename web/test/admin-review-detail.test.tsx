@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { makeDetail } from './admin-fixtures';
+import { makeDetail, makeProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
 import { adminAbilities, makeDeployment } from './project-fixtures';
@@ -525,6 +525,34 @@ describe('review detail page', () => {
     await user.click(within(versions).getByRole('button', { name: '下载 v2' }));
     await waitFor(() => expect(api.calls('GET /projects/7/download')).toHaveLength(1));
     expect(api.calls('GET /projects/7/download')[0]?.params).toEqual({ deployment_id: 32 });
+  });
+
+  it('leads on to the upload that has waited longest once the project is decided', async () => {
+    const decided = makeDetail({ project: { ...makeDetail().project, status: 'approved' } });
+    const { api, router, user } = await openDetail({
+      'GET /admin/projects/7': ok(decided),
+      'GET /admin/projects': ok({
+        projects: [makeProject({ id: 7, name: '本项目' }), makeProject({ id: 9, name: '等得最久' })],
+        pagination: pagination(2, 1, 2),
+        counts: { all: 2, pending: 2, approved: 0, published: 0, rejected: 0, taken_down: 0 },
+      }),
+    });
+    const next = await screen.findByRole('link', { name: '下一个待审核：等得最久' });
+    expect(api.calls('GET /admin/projects')[0]?.params).toMatchObject({ status: 'pending', sort: 'oldest' });
+    await user.click(next);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/reviews/9'));
+  });
+
+  it('says none is left when the queue is empty', async () => {
+    await openDetail({
+      'GET /admin/projects/7': ok(makeDetail({ project: { ...makeDetail().project, status: 'rejected' } })),
+      'GET /admin/projects': ok({
+        projects: [],
+        pagination: pagination(0, 1, 2),
+        counts: { all: 0, pending: 0, approved: 0, published: 0, rejected: 0, taken_down: 0 },
+      }),
+    });
+    expect(await screen.findByText('没有其他待审核的项目了。')).toBeInTheDocument();
   });
 
   it('asks for a decision before submitting: 请选择审核状态', async () => {
