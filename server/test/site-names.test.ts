@@ -76,6 +76,11 @@ describe('site names: the rules', () => {
       ['pl7', '站点名“pl7”是保留名称，请换一个'],
       ['p1o', '站点名“p1o”是保留名称，请换一个'],
       ['plo', '站点名“plo”是保留名称，请换一个'],
+      // A preview link's own host (pv-{token}).
+      [
+        'pv-0123456789abcdef0123456789abcdef',
+        '站点名“pv-0123456789abcdef0123456789abcdef”是保留名称，请换一个',
+      ],
     ] as const) {
       const res = await uploadNamed(t, user.token, name);
       expectFailure(res, 400, message);

@@ -482,6 +482,17 @@ describe('preview panel', () => {
     expect(api.calls('POST /projects/8/preview-token')).toHaveLength(2);
   });
 
+  it('opens a preview at a host of its own on the default install reached by localhost', async () => {
+    const hex = '0123456789abcdef0123456789abcdef';
+    const { user } = await openDetail(pending, {
+      'GET /config/public': ok({ ...publicConfig, sites_port: 3001 }),
+      'POST /projects/8/preview-token': ok(token(hex)),
+    });
+    await user.click(button('生成预览'));
+    const link = await screen.findByText(`http://pv-${hex}.localhost:3001/`);
+    expect(link.closest('a')).toHaveAttribute('href', `http://pv-${hex}.localhost:3001/`);
+  });
+
   it('keeps a link for its user only, and forgets it at sign-out', async () => {
     window.localStorage.setItem('sitehall.preview.2.8', JSON.stringify(token('mine', 600)));
     window.localStorage.setItem('sitehall.preview.9.8', JSON.stringify(token('theirs', 600)));

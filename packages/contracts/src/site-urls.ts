@@ -9,7 +9,6 @@
  *   gives the site an origin of its own (`{name}.localhost:{port}`) when the visitor came by
  *   `localhost`, which browsers resolve, with every name under it, to the loopback address.
  */
-
 export interface SiteUrlOptions {
   sitesOrigin?: string;
   sitesSubdomains?: boolean;
@@ -19,6 +18,20 @@ export interface SiteUrlOptions {
 export interface SiteRef {
   id: number;
   name: string | null;
+}
+
+/**
+ * The label of a preview's own host, `pv-{token}`, for a token a host name carries as it is
+ * (lower-case hex; older base64url tokens, whose case a host name loses, have none): a preview at
+ * the root of a host of its own loads a build's root-absolute files (`/assets/app.js`), which under
+ * `/preview/{token}/` on the shared sites host it could not (docs/decisions/serving.md "Preview
+ * links").
+ */
+export const PREVIEW_HOST_LABEL = /^pv-([0-9a-f]{32})$/;
+
+export function previewHostLabel(token: string): string | null {
+  const label = `pv-${token}`;
+  return PREVIEW_HOST_LABEL.test(label) ? label : null;
 }
 
 /** The label of a site's own host: its name, or `p{id}`. */
@@ -57,8 +70,15 @@ export function allowsSiteHosts(hostname: string): boolean {
  */
 export function completeSiteUrl(url: string, at: string | URL, sitesPort: number | null): string {
   const base = new URL(at);
+  if (sitesPort === null) return new URL(url, base).href;
+  // A preview whose token a host name can carry gets a host of its own there too.
+  const preview = /^\/preview\/([^/?#]+)\/(.*)$/.exec(url);
+  if (preview && allowsSiteHosts(base.hostname)) {
+    const label = previewHostLabel(preview[1] ?? '');
+    if (label) return `http://${label}.localhost:${sitesPort}/${preview[2] ?? ''}`;
+  }
   const match = /^\/sites\/([^/?#]+)\/(.*)$/.exec(url);
-  if (!match || sitesPort === null) return new URL(url, base).href;
+  if (!match) return new URL(url, base).href;
   const [, key, rest] = match as unknown as [string, string, string];
   if (allowsSiteHosts(base.hostname)) {
     const label = /^[0-9]+$/.test(key) ? `p${key}` : key;

@@ -3,7 +3,13 @@ import { completeSiteUrl, type SiteRef, type SiteUrlOptions, siteUrl } from '@si
 
 export { type SiteRef, type SiteUrlOptions, siteUrl } from '@sitehall/contracts';
 
-/** A preview link: /preview/{token}/ on this host, or on SITES_ORIGIN's own host (never a subdomain). */
+/**
+ * A preview link: /preview/{token}/ on SITES_ORIGIN's host, or relative on the default install,
+ * where the web app and the CLI complete it (contracts' completeSiteUrl gives it a host of its own,
+ * `pv-{token}.localhost`, on the sites port). Never a subdomain of SITES_ORIGIN: the token, a
+ * secret, would travel in the clear in DNS lookups and TLS's server name (docs/decisions/serving.md
+ * "Preview links").
+ */
 export function previewUrl(token: string, opts: SiteUrlOptions): string {
   return `${opts.sitesOrigin ?? ''}/preview/${token}/`;
 }

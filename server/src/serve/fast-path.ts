@@ -197,7 +197,8 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         lastHost = hosts.classify(hostHeader, lastPort);
         lastMoves = lastHost.kind === 'sites' && hosts.siteHostsFor(hostHeader);
       }
-      if (lastHost.kind === 'app') return null;
+      // The app, and a preview's own host (previews are always Fastify's: their tokens are checked).
+      if (lastHost.kind === 'app' || lastHost.kind === 'preview') return null;
       // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x, or a custom
       // domain's /x, is /sites/12/x.
       if (lastHost.kind === 'project')

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SiteHosts } from './site-hosts.js';
 import { splitSiteUrl } from './site-path.js';
 
-const req = (host: string, url: string) => ({ headers: { host }, url }) as IncomingMessage;
+const req = (host: string, url: string, localPort?: number) =>
+  ({ headers: { host }, url, socket: { localPort } }) as unknown as IncomingMessage;
 
 describe('SiteHosts', () => {
   it('is all app on the one-host install', () => {
@@ -59,6 +60,45 @@ describe('SiteHosts', () => {
       'http://sites.test/preview/t/',
     );
     expect(hosts.frameSources()).toBe('http://sites.test http://*.sites.test');
+  });
+
+  it('gives a preview whose token a host name carries a host of its own: pv-{token}', () => {
+    const token = '0123456789abcdef0123456789abcdef';
+    // On the sites port, by localhost (no DNS asked): the app port sends a preview to its own host.
+    const port = new SiteHosts({ sitesPort: 3001 });
+    expect(port.classify(`pv-${token}.localhost:3001`, 3001)).toEqual({ kind: 'preview', token });
+    expect(port.classify(`PV-${token.toUpperCase()}.localhost:3001`, 3001)).toEqual({
+      kind: 'preview',
+      token,
+    });
+    // Not a token: a label like any other (no site can take that name either).
+    expect(port.classify('pv-0123.localhost:3001', 3001)).toEqual({ kind: 'named', name: 'pv-0123' });
+    expect(port.rewriteUrl(req(`pv-${token}.localhost:3001`, '/assets/app.js', 3001))).toBe(
+      `/preview/${token}/assets/app.js`,
+    );
+    expect(
+      port.redirectFor(
+        { kind: 'app' },
+        splitSiteUrl(`/preview/${token}/`)!,
+        `/preview/${token}/`,
+        'localhost:3000',
+      ),
+    ).toBe(`http://pv-${token}.localhost:3001/`);
+    // By an address, where no name gives it a host: under /preview/ as before.
+    expect(
+      port.redirectFor(
+        { kind: 'app' },
+        splitSiteUrl(`/preview/${token}/`)!,
+        `/preview/${token}/`,
+        '192.168.1.5:3000',
+      ),
+    ).toBe(`http://192.168.1.5:3001/preview/${token}/`);
+    // Under SITES_ORIGIN, never a subdomain: the token would be in DNS lookups and TLS's server name.
+    const sub = new SiteHosts({ sitesOrigin: 'https://sites.test', sitesSubdomains: true });
+    expect(sub.classify(`pv-${token}.sites.test`)).toEqual({ kind: 'sites' });
+    expect(
+      sub.redirectFor({ kind: 'sites' }, splitSiteUrl(`/preview/${token}/`)!, `/preview/${token}/`),
+    ).toBeNull();
   });
 
   it('with a sites port, the connection’s port decides, never the Host header', () => {

@@ -19,6 +19,8 @@
 import type { IncomingMessage } from 'node:http';
 import {
   allowsSiteHosts,
+  PREVIEW_HOST_LABEL,
+  previewHostLabel,
   type SiteRef,
   siteHostLabel,
   siteNameProblem,
@@ -34,7 +36,9 @@ export type RequestHost =
   /** p{id}.{sites host}, or a custom domain: everything on it is that project's live site. */
   | { kind: 'project'; projectId: number }
   /** {name}.{sites host}: the site of that name (or one it gave up, which redirects). */
-  | { kind: 'named'; name: string };
+  | { kind: 'named'; name: string }
+  /** pv-{token}.{sites host}: a preview link's own host, served as /preview/{token}/. */
+  | { kind: 'preview'; token: string };
 
 /** Where a live site's address belongs, when it was asked at another (a redirect). */
 export interface SiteMove {
@@ -63,7 +67,11 @@ const SITES: RequestHost = { kind: 'sites' };
  * The site a host's first label names: `p{id}`, or a name a site could hold; else the sites host
  * itself (an unknown label on the sites domain still serves no app).
  */
-function hostOfLabel(label: string): RequestHost {
+function hostOfLabel(label: string, previews = false): RequestHost {
+  // Only under localhost, which no DNS is asked about: a token in a real host name would travel
+  // in the clear (DNS, TLS's server name).
+  const preview = previews ? PREVIEW_HOST_LABEL.exec(label) : null;
+  if (preview) return { kind: 'preview', token: preview[1] ?? '' };
   const numbered = /^p([0-9]+)$/.exec(label);
   if (numbered) {
     const id = idParam(numbered[1]);
@@ -154,7 +162,7 @@ export class SiteHosts {
       if (localPort === undefined || String(localPort) !== this.#sitesPort) return APP;
       // {label}.localhost: a site's own origin on the sites port.
       const name = hostHeader ? hostAndPort(hostHeader, '80')?.[0] : undefined;
-      if (name?.endsWith('.localhost')) return hostOfLabel(name.slice(0, -'.localhost'.length));
+      if (name?.endsWith('.localhost')) return hostOfLabel(name.slice(0, -'.localhost'.length), true);
       return SITES;
     }
     if (this.#hostname === null || !hostHeader) return APP;
@@ -193,6 +201,7 @@ export class SiteHosts {
     const host = this.classify(req.headers.host, req.socket?.localPort);
     if (host.kind === 'project') return `/sites/${host.projectId}${url.startsWith('/') ? url : `/${url}`}`;
     if (host.kind === 'named') return `/sites/${host.name}${url.startsWith('/') ? url : `/${url}`}`;
+    if (host.kind === 'preview') return `/preview/${host.token}${url.startsWith('/') ? url : `/${url}`}`;
     return url;
   }
 
@@ -243,6 +252,9 @@ export class SiteHosts {
       // The name the visitor used (a plain name, an IPv4 or a bracketed IPv6 address).
       const name = hostHeader ? hostAndPort(hostHeader, '80')?.[0] : undefined;
       const hostname = name && PLAIN_HOST_NAME.test(name) ? name : 'localhost';
+      // A preview reached by localhost goes to a host of its own, as a site does.
+      const label = url.area === 'preview' && allowsSiteHosts(hostname) ? previewHostLabel(url.key) : null;
+      if (label) return `http://${label}.localhost:${this.#sitesPort}/${url.rawPath ?? url.query}`;
       return `http://${hostname}:${this.#sitesPort}${originalUrl}`;
     }
     if (this.#host === null || arrivedOn.kind === 'project' || arrivedOn.kind === 'named') return null;

@@ -49,7 +49,8 @@ export function createPreviewService(
       if (actor.role !== 'admin' && status !== 'approved' && version?.content_risk === HIGH_RISK)
         throw new Conflict(messages.project.previewHighRisk);
       const { previewTtlSeconds } = await settings.get();
-      const token = randomBytes(16).toString('base64url');
+      // 128 bits in lower-case hex: a host name carries it as it is (pv-{token}, a preview's own host).
+      const token = randomBytes(16).toString('hex');
       const at = now();
       const expiresAt = new Date(Date.now() + previewTtlSeconds * 1000).toISOString();
       await db.transaction().execute(async (trx) => {

@@ -24,11 +24,6 @@ import { useSiteAddress } from '../hooks/useSiteAddress';
 
 type PreviewProject = Pick<ProjectDto, 'id' | 'status' | 'access_url' | 'live_version' | 'latest_version'>;
 
-/** Server addresses are paths on this host unless a separate sites host is configured. */
-export function absoluteUrl(url: string): string {
-  return new URL(url, window.location.origin).href;
-}
-
 function CopyButton({ text, compact }: { text: string; compact?: boolean }) {
   const { copied, copy } = useCopyFeedback(messages.project.addressCopied);
   const label = copied ? '已复制' : '复制地址';
@@ -129,6 +124,9 @@ function TemporaryPreview({
   const { message, modal } = App.useApp();
   const { preview, generate, generating, clear } = usePreviewLink(projectId);
   const countdown = useCountdown(preview?.expires_at, clear);
+  // Completed for this visitor as site addresses are: on the default install reached by localhost,
+  // a preview's own host (pv-{token}.localhost on the sites port).
+  const siteAddress = useSiteAddress();
 
   const make = async () => {
     try {
@@ -177,7 +175,7 @@ function TemporaryPreview({
     );
   }
 
-  const href = absoluteUrl(preview.preview_url);
+  const href = siteAddress(preview.preview_url);
   const timer = (
     <Tag icon={<ClockCircleOutlined aria-hidden />} color="processing" className="preview-panel__countdown">
       <span role="timer" aria-label="预览链接剩余有效时间">

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { projectMessages as m } from '../messages/projects.js';
 import { format } from '../messages.js';
+import { PREVIEW_HOST_LABEL } from '../site-urls.js';
 
 export const SITE_NAME_MIN = 3;
 /** Within a DNS label's 63, with room for nothing else: a name is one label of the sites host. */
@@ -145,10 +146,15 @@ const RESERVED_SKELETONS = new Set(RESERVED_SITE_NAMES.map(siteNameSkeleton));
  */
 const NUMBERED_HOST_SKELETON = /^p[l2-9][ol2-9]*$/;
 
-/** A reserved word, or `p` and digits (both by skeleton: what reads as one is one). */
+/** A reserved word, `p` and digits (both by skeleton: what reads as one is one), or a preview's label. */
 export function isReservedSiteName(name: string): boolean {
   const skeleton = siteNameSkeleton(name);
-  return /^p[0-9]+$/.test(name) || NUMBERED_HOST_SKELETON.test(skeleton) || RESERVED_SKELETONS.has(skeleton);
+  return (
+    /^p[0-9]+$/.test(name) ||
+    NUMBERED_HOST_SKELETON.test(skeleton) ||
+    RESERVED_SKELETONS.has(skeleton) ||
+    PREVIEW_HOST_LABEL.test(name)
+  );
 }
 
 /** The Chinese refusal of a name's form, or null when it may be asked for (taken or not). */
