@@ -787,9 +787,19 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   }
 
   async function answerOwn(route: Route, req: Request, first: URL): Promise<void> {
-    const referer = (await req.allHeaders().catch(() => req.headers())).referer;
+    // The Referer costs a round trip to the browser: asked only for a request outside the site's
+    // path (the root rescue reads it), which a site on a host of its own never makes.
+    let asked: Promise<string | undefined> | undefined;
+    const refererFor = (u: URL): Promise<string | undefined> | undefined => {
+      if (u.pathname.startsWith(prefix)) return undefined;
+      asked ??= req
+        .allHeaders()
+        .catch(() => req.headers())
+        .then((h) => h.referer);
+      return asked;
+    };
     let url = first;
-    let decision = decideAt(url, referer);
+    let decision = decideAt(url, await refererFor(url));
     // A redirect is followed here: Chromium follows a fulfilled redirect on its own network (the
     // dead proxy), never back through this handler. Within the site, the answer is the target's
     // (as the visitor's browser would fetch it); to another host, the request is recorded there.
@@ -814,7 +824,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         return;
       }
       url = next;
-      decision = decideAt(url, referer);
+      decision = decideAt(url, await refererFor(url));
     }
     if (decision.kind !== 'file' || decision.status === 404) {
       // Named by the site's own path (a request outside it, on a shared host, by the host's).
