@@ -157,6 +157,41 @@ describe('project detail', () => {
     expect(screen.getByText(/修改方法：在项目详情页的“路由规则”中开启“单页应用回退”/)).toBeInTheDocument();
   });
 
+  it('turns the SPA fallback on from a router note in one click, the note listed first', async () => {
+    const rootAbsolute = {
+      severity: 'info' as const,
+      category: 'usability' as const,
+      kind: 'root_absolute_link' as const,
+      message: '根路径链接',
+      file: 'index.html',
+      line: 3,
+    };
+    const { user, api } = await openDetail(
+      makeProject({
+        id: 11,
+        name: '路由应用',
+        usability_findings: [
+          rootAbsolute,
+          {
+            severity: 'info',
+            category: 'usability',
+            kind: 'history_routing',
+            message: messages.review.contentCheck.runtimeHistoryRouting,
+            file: null,
+            line: null,
+          },
+        ],
+      }),
+      { 'PUT /projects/11': ok({ project: makeProject({ id: 11, name: '路由应用' }) }) },
+    );
+    const card = screen.getByText('可用性问题（2）').closest('.ant-card') as HTMLElement;
+    const items = within(card).getAllByRole('listitem');
+    expect(within(items[0]!).getByText('前端路由')).toBeInTheDocument();
+    await user.click(within(items[0]!).getByRole('button', { name: '开启单页应用回退' }));
+    expect(await screen.findByText('已开启单页应用回退')).toBeInTheDocument();
+    expect(api.calls('PUT /projects/11')[0]?.body).toEqual({ spa_fallback: true });
+  });
+
   it('shows no usability card when there is nothing to fix', async () => {
     await openDetail(liveWithPendingVersion);
     expect(screen.queryByText(/可用性问题/)).toBeNull();

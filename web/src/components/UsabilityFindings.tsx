@@ -7,6 +7,7 @@ import {
   type USABILITY_KINDS,
 } from '@sitehall/contracts';
 import { Alert, Card, List, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
 
 const m = messages.review.contentCheck;
 
@@ -23,12 +24,21 @@ const fixOf = (kind: ContentFinding['kind']): string | undefined =>
  * The usability findings of a version: what keeps the site from working as uploaded, each with
  * how to fix it. Shown to the uploader (project detail, right after the upload) and to reviewers.
  */
-export function UsabilityFindingsList({ findings }: { findings: readonly ContentFinding[] }) {
+export function UsabilityFindingsList({
+  findings,
+  fixes = {},
+}: {
+  findings: readonly ContentFinding[];
+  /** A button that fixes a kind of finding at once (the owner's: 开启单页应用回退), by kind. */
+  fixes?: Partial<Record<ContentFinding['kind'], ReactNode>>;
+}) {
+  // What a button fixes first, then what breaks (severity above info), then the notes.
+  const rank = (f: ContentFinding) => (fixes[f.kind] ? 0 : f.severity === 'info' ? 2 : 1);
   return (
     <List
       size="small"
       className="usability-findings"
-      dataSource={[...findings]}
+      dataSource={[...findings].sort((a, b) => rank(a) - rank(b))}
       renderItem={(finding) => (
         <List.Item className="usability-findings__item">
           <div>
@@ -49,6 +59,7 @@ export function UsabilityFindingsList({ findings }: { findings: readonly Content
                 修改方法：{fixOf(finding.kind)}
               </Typography.Text>
             )}
+            {fixes[finding.kind] && <div className="usability-findings__action">{fixes[finding.kind]}</div>}
           </div>
         </List.Item>
       )}
@@ -60,9 +71,11 @@ export function UsabilityFindingsList({ findings }: { findings: readonly Content
 export function UsabilityCard({
   findings,
   className,
+  fixes,
 }: {
   findings?: readonly ContentFinding[];
   className?: string;
+  fixes?: Partial<Record<ContentFinding['kind'], ReactNode>>;
 }) {
   if (!findings || findings.length === 0) return null;
   // Only notes (severity info: the site works, a change makes it sturdier): a milder hint.
@@ -75,7 +88,7 @@ export function UsabilityCard({
         title={notesOnly ? m.usabilityNotesHint : m.usabilityHint}
         className="usability-findings__hint"
       />
-      <UsabilityFindingsList findings={findings} />
+      <UsabilityFindingsList findings={findings} {...(fixes ? { fixes } : {})} />
     </Card>
   );
 }

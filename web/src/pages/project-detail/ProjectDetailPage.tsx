@@ -5,11 +5,11 @@
 import './project-detail.css';
 import { ArrowLeftOutlined, ReloadOutlined } from '@ant-design/icons';
 import { messages } from '@sitehall/contracts';
-import { Button, Card, Col, Grid, Result, Row } from 'antd';
+import { App, Button, Card, Col, Grid, Result, Row } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
-import { useProject } from '../../api/projects';
+import { useProject, useUpdateProject } from '../../api/projects';
 import { CustomDomainsCard } from '../../components/CustomDomainsCard';
 import { DetailSkeleton } from '../../components/DetailSkeleton';
 import { LinkButton } from '../../components/LinkButton';
@@ -119,7 +119,11 @@ export function ProjectDetailPage() {
             {!twoColumns && actions}
             <BasicInfoCard project={project} />
             <FileInfoCard project={project} />
-            <UsabilityCard findings={project.usability_findings} className="detail-card" />
+            <UsabilityCard
+              findings={project.usability_findings}
+              className="detail-card"
+              fixes={{ history_routing: <EnableSpaFallback projectId={project.id} /> }}
+            />
             <FilesCard project={project} />
             <SiteRoutingCard project={project} editable className="detail-card" />
             <CustomDomainsCard projectId={project.id} className="detail-card" />
@@ -138,5 +142,27 @@ export function ProjectDetailPage() {
       <EditProjectModal project={project} open={editing} onClose={() => setEditing(false)} />
       <NewVersionModal project={project} open={uploading} onClose={() => setUploading(false)} />
     </>
+  );
+}
+
+/**
+ * The fix of a client-side router's note, in one click: the project's SPA fallback turned on (the
+ * 路由规则 card's switch, further down the page). The note goes once the project is read again.
+ */
+function EnableSpaFallback({ projectId }: { projectId: number }) {
+  const { message } = App.useApp();
+  const update = useUpdateProject(projectId);
+  const enable = async () => {
+    try {
+      await update.mutateAsync({ spa_fallback: true });
+      message.success('已开启单页应用回退');
+    } catch (error) {
+      message.error(errorMessage(error));
+    }
+  };
+  return (
+    <Button size="small" type="primary" ghost loading={update.isPending} onClick={enable}>
+      开启单页应用回退
+    </Button>
   );
 }
