@@ -71,7 +71,8 @@ test('the admin reviews from the dashboard, the review list and the review detai
   expect((await request.get(`/sites/${dashboardPick.id}/`)).status()).toBe(200);
 
   // Review list: feature a live project (已发布 → 精选), after a confirmation that says what it does.
-  await page.goto('/admin/reviews?status=approved');
+  // Found by its name: the queue lists the oldest first, behind other tests' projects.
+  await page.goto(`/admin/reviews?status=approved&search=${encodeURIComponent(listPick.name)}`);
   const listRow = page.getByRole('row', { name: new RegExp(listPick.name) });
   await expect(listRow.getByText('已发布')).toBeVisible();
   await listRow.getByRole('button', { name: `设为精选 ${listPick.name}` }).click();
