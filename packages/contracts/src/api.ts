@@ -393,17 +393,22 @@ export interface ContentCheckRuntime {
   risk_counts: Record<ContentCheckSeverity, number>;
 }
 
-export type ContentCheckCanaryKind =
-  | 'password'
-  | 'card'
-  | 'id_number'
-  | 'sms_code'
-  | 'phone'
-  | 'email'
-  | 'username'
-  | 'text'
-  /** Keys the visitor pressed outside any field (docs/render.md "The visitor"). */
-  | 'keystrokes';
+/**
+ * What a canary the render's visitor types stands for (server/src/render/canaries.ts); `keystrokes`:
+ * keys the visitor pressed outside any field (docs/render.md "The visitor").
+ */
+export const CONTENT_CHECK_CANARY_KINDS = [
+  'password',
+  'card',
+  'id_number',
+  'sms_code',
+  'phone',
+  'email',
+  'username',
+  'text',
+  'keystrokes',
+] as const;
+export type ContentCheckCanaryKind = (typeof CONTENT_CHECK_CANARY_KINDS)[number];
 
 export interface ContentCheckCanaryLeak {
   kind: ContentCheckCanaryKind;

@@ -8,7 +8,7 @@
  */
 
 import { randomInt } from 'node:crypto';
-import type { ContentCheckCanaryKind } from '@sitehall/contracts';
+import { CONTENT_CHECK_CANARY_KINDS, type ContentCheckCanaryKind } from '@sitehall/contracts';
 
 /** What a canary stands for; the report's kinds (packages/contracts), so the two can't drift. */
 export type CanaryKind = ContentCheckCanaryKind;
@@ -46,17 +46,7 @@ export function idCheckChar(first17: string): string {
 /** One value per kind: what the visitor of one render types (drawCanaries). */
 export type CanaryValues = Readonly<Record<CanaryKind, string>>;
 
-const KINDS: readonly CanaryKind[] = [
-  'password',
-  'card',
-  'id_number',
-  'sms_code',
-  'phone',
-  'email',
-  'username',
-  'text',
-  'keystrokes',
-];
+const KINDS: readonly CanaryKind[] = CONTENT_CHECK_CANARY_KINDS;
 
 const pick = <T>(xs: readonly T[]): T => xs[randomInt(xs.length)] as T;
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');

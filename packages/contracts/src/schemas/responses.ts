@@ -27,6 +27,7 @@ import type {
   SiteNameDto,
   UserDto,
 } from '../api.js';
+import { CONTENT_CHECK_CANARY_KINDS } from '../api.js';
 import { UPLOAD_SOURCES } from '../archive-formats.js';
 import { publicSettingKeys, SETTING_KEYS, type SETTINGS, type SettingKey, settingOf } from '../settings.js';
 import { DEPLOYMENT_STATUSES, PROJECT_STATUSES, ROLES, UPLOAD_TYPES } from '../statuses.js';
@@ -324,17 +325,7 @@ export const contentCheckReport = contentCheckSummary.extend({
       canary_leaks: z
         .array(
           z.object({
-            kind: z.enum([
-              'password',
-              'card',
-              'id_number',
-              'sms_code',
-              'phone',
-              'email',
-              'username',
-              'text',
-              'keystrokes',
-            ]),
+            kind: z.enum(CONTENT_CHECK_CANARY_KINDS),
             field: z.string(),
             host: z.string(),
             url: z.string(),
