@@ -20,6 +20,9 @@ export interface SiteRef {
   name: string | null;
 }
 
+/** A preview's own host label: `pv-` and its token in lower-case hex (a reserved site name too). */
+export const PREVIEW_HOST_LABEL = /^pv-([0-9a-f]{32})$/;
+
 /**
  * The label of a preview's own host, `pv-{token}`, for a token a host name carries as it is
  * (lower-case hex; older base64url tokens, whose case a host name loses, have none): a preview at
@@ -27,8 +30,6 @@ export interface SiteRef {
  * `/preview/{token}/` on the shared sites host it could not (docs/decisions/serving.md "Preview
  * links").
  */
-export const PREVIEW_HOST_LABEL = /^pv-([0-9a-f]{32})$/;
-
 export function previewHostLabel(token: string): string | null {
   const label = `pv-${token}`;
   return PREVIEW_HOST_LABEL.test(label) ? label : null;

@@ -31,9 +31,9 @@ export const LOAD_TIMEOUT_MS = 10_000;
 const SCREENSHOT_TIMEOUT_MS = 5_000;
 /**
  * The visitor's time in one pass (typing, pressing, the fake clock's jumps). A visit of a login
- * of two fields takes about 3 s on an idle machine, of six about 8 s (keys typed at a person's pace,
- * 40–110 ms apart: visitor.ts), and more at a load of 40; the limit is what a page that stalls the visitor can hold the
- * worker for.
+ * of two fields takes about 3 s on an idle machine, of six about 8 s (keys typed at a person's
+ * pace, 40–110 ms apart: visitor.ts), and more at a load of 40; the limit is what a page that
+ * stalls the visitor can hold the worker for.
  */
 const VISIT_TIMEOUT_MS = 20_000;
 /** What is kept of each kind of observation: enough for the reviewer, bounded for the report. */
@@ -49,7 +49,7 @@ export const RENDER_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
 
 export interface RenderSite {
   /**
-   * The live site's address, ending in '/' (services/render.ts `renderAddress`): the render opens
+   * The live site's address, ending in '/' (domain/site-urls.ts `liveSiteAddress`): the render opens
    * the page there, at the host and under the path a visitor's browser would show.
    */
   address: string;
@@ -495,6 +495,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   // The path the site lives under ('/' on its own host, '/sites/{name}/' on a shared one).
   const prefix = address.pathname.endsWith('/') ? address.pathname : `${address.pathname}/`;
   const { canaries } = run;
+  const served = { files: site.files, entryFile: site.entryFile, routing: site.routing ?? null };
   // What visitors get on the sites port: the live site's headers, without the preview's sandbox;
   // the fake origin and the route handler are the isolation.
   const headers = siteSecurityHeaders('separate-origin');
@@ -777,7 +778,6 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
    * of its pages sent under its path (serve/root-rescue.ts), nothing else.
    */
   function decideAt(url: URL, referer: string | undefined): SiteDecision {
-    const served = { files: site.files, entryFile: site.entryFile, routing: site.routing ?? null };
     if (url.pathname.startsWith(prefix))
       return decideSiteRequest(served, url.pathname.slice(prefix.length) + url.search, GET);
     if (`${url.pathname}/` === prefix)
@@ -828,12 +828,12 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     }
     if (decision.kind !== 'file' || decision.status === 404) {
       // Named by the site's own path (a request outside it, on a shared host, by the host's).
-      const asked = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
+      const sitePath = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
       let path: string;
       try {
-        path = decodeURIComponent(asked).normalize('NFC').replace(/^\/+/, '');
+        path = decodeURIComponent(sitePath).normalize('NFC').replace(/^\/+/, '');
       } catch {
-        path = asked.replace(/^\/+/, '');
+        path = sitePath.replace(/^\/+/, '');
       }
       if (!obs.missing.includes(`/${path}`)) push(obs.missing, `/${path}`);
     }

@@ -207,10 +207,9 @@ export async function visit(
         const found = (await frame.evaluate(FIELDS_SCRIPT).catch(() => [])) as FieldInfo[];
         for (const f of found) {
           if (!stay() || typed >= MAX_FIELDS) break;
-          // A later round fills what is new and empty only, not what it typed before.
+          // A later round fills what is new and empty only (lists and boxes were chosen in the first).
           if (round > 0 && !f.empty) continue;
           if (f.choice) {
-            if (round > 0) continue;
             await frame.evaluate(`(${CHOOSE})(${FIELD_LIST}[${f.index}])`).catch(() => {});
             continue;
           }

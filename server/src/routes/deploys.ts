@@ -90,30 +90,30 @@ export const deployRoutes =
       async (request) => {
         // One of the account's transfers under way, or 429 before the body is read.
         const ended = deploys.beginTransfer(actorOf(request));
-        const { limits } = await ctx.services.settings.get().catch((err: unknown) => {
-          ended();
-          throw err;
-        });
-        const batch = deployBatchParts(request, {
-          maxFiles: DEPLOY_BATCH_FILES_MAX,
-          maxFileBytes: limits.maxFileBytes,
-        });
-        const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
-        // A batch refused before the end of its body closes its connection (http/request-bodies.ts):
-        // the rest is not read, so it can't carry another request.
         try {
-          const n = await deploys.receiveBatch(
-            actorOf(request),
-            deployId(request.params),
-            batch.parts,
-            declaredLength(request),
-            batch.signal,
-          );
-          await batch.drained();
-          return ok(null, format(m.filesReceived, { n }));
+          const { limits } = await ctx.services.settings.get();
+          const batch = deployBatchParts(request, {
+            maxFiles: DEPLOY_BATCH_FILES_MAX,
+            maxFileBytes: limits.maxFileBytes,
+          });
+          const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
+          // A batch refused before the end of its body closes its connection (http/request-bodies.ts):
+          // the rest is not read, so it can't carry another request.
+          try {
+            const n = await deploys.receiveBatch(
+              actorOf(request),
+              deployId(request.params),
+              batch.parts,
+              declaredLength(request),
+              batch.signal,
+            );
+            await batch.drained();
+            return ok(null, format(m.filesReceived, { n }));
+          } finally {
+            unwatch();
+            batch.done();
+          }
         } finally {
-          unwatch();
-          batch.done();
           ended();
         }
       },
@@ -140,17 +140,20 @@ export const deployRoutes =
           const sha256 = (request.params as { sha256?: string }).sha256 ?? '';
           if (!sha256Hex.safeParse(sha256).success) throw new Invalid('sha256', m.hashInvalid);
           const ended = deploys.beginTransfer(actorOf(request));
-          const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
           try {
-            await deploys.receiveFile(
-              actorOf(request),
-              deployId(request.params),
-              sha256,
-              request.raw,
-              declaredLength(request),
-            );
+            const unwatch = cutWhenIdle(request, ctx.config.uploadIdleTimeoutMs);
+            try {
+              await deploys.receiveFile(
+                actorOf(request),
+                deployId(request.params),
+                sha256,
+                request.raw,
+                declaredLength(request),
+              );
+            } finally {
+              unwatch();
+            }
           } finally {
-            unwatch();
             ended();
           }
           return ok(null, m.fileReceived);

@@ -10,7 +10,7 @@
  * `about.html`) when the owner turned them on, the site's other rules, the entry file at the root,
  * the SPA fallback (index.html) when turned on, the site's 404.html, and at last the platform's 404.
  */
-import { fileTypeOf } from '@sitehall/contracts';
+import { extensionOf, fileTypeOf } from '@sitehall/contracts';
 import { isHtml } from './content-types.js';
 import type { SiteFile } from './resolve.js';
 import { decodeSitePath } from './site-path.js';
@@ -221,10 +221,7 @@ function decideRouted(
  * rule, narrowed to known types; docs/product.md "The owner's switches").
  */
 function namesAsset(path: string): boolean {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0) return false;
-  const type = fileTypeOf(name.slice(dot + 1).toLowerCase());
+  const type = fileTypeOf(extensionOf(path));
   return type !== undefined && !isHtml(type.mime);
 }
 

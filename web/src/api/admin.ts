@@ -7,16 +7,14 @@ import type {
   AdminProjectsQuery,
   AuditLogQuery,
   BatchAction,
-  DownloadQuery,
   EndpointData,
   PendingProjectsQuery,
   ReviewAction,
 } from '@sitehall/contracts';
-import { messages } from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { filenameFromDisposition, saveBlob } from '../lib/save-file';
-import { ApiError, apiClient, call, endpointUrl } from './client';
-import type { ProjectDownload } from './projects';
+import { saveBlob } from '../lib/save-file';
+import { call } from './client';
+import { fetchProjectZip, type ProjectDownload } from './projects';
 import { queryKeys } from './query-keys';
 
 export type PendingProjectsData = EndpointData<'pendingProjects'>;
@@ -66,22 +64,7 @@ export const adminApi = {
    * newest), or the version asked for (the review detail asks for the one under review). Named as
    * the server names it.
    */
-  download: async ({ id, deploymentId }: ProjectDownload): Promise<{ blob: Blob; filename: string }> => {
-    const query: DownloadQuery = deploymentId === undefined ? {} : { deployment_id: deploymentId };
-    // A failure arrives as a blob too: read its JSON here so the server's message reaches the user.
-    const response = await apiClient.get<Blob>(endpointUrl('adminDownload', { id }), {
-      params: query,
-      responseType: 'blob',
-      noTimeout: true,
-      validateStatus: () => true,
-    });
-    if (response.status >= 200 && response.status < 300) {
-      const disposition = response.headers['content-disposition'] as string | undefined;
-      return { blob: response.data, filename: filenameFromDisposition(disposition) ?? `project-${id}.zip` };
-    }
-    const serverMessage = await messageOfBlob(response.data);
-    throw new ApiError(serverMessage ?? messages.common.network, response.status, serverMessage);
-  },
+  download: (request: ProjectDownload) => fetchProjectZip('adminDownload', request),
   stats: () => call('stats'),
   auditLogs: (query: AuditLogQuery) => call('auditLogs', { query }),
   config: () => call('adminConfig'),
@@ -213,14 +196,4 @@ export function useSaveAdminConfig() {
       return queryClient.invalidateQueries({ queryKey: queryKeys.publicConfig });
     },
   });
-}
-
-async function messageOfBlob(blob: unknown): Promise<string | null> {
-  if (!(blob instanceof Blob)) return null;
-  try {
-    const body = JSON.parse(await blob.text()) as { message?: unknown };
-    return typeof body.message === 'string' && body.message.trim() ? body.message : null;
-  } catch {
-    return null;
-  }
 }

@@ -77,25 +77,31 @@ export const projectsApi = {
   rollback: (id: number, deploymentId: number) =>
     call('rollback', { params: { id }, body: { deployment_id: deploymentId } }),
   createPreview: (id: number) => call('previewToken', { params: { id } }),
-  /**
-   * The project's files as a zip, fetched with the bearer token (never put in a URL): the live
-   * version (else the newest), or the version asked for. Named as the server names it.
-   */
-  download: async ({ id, deploymentId }: ProjectDownload): Promise<{ blob: Blob; filename: string }> => {
-    const query: DownloadQuery = deploymentId === undefined ? {} : { deployment_id: deploymentId };
-    const response = await apiClient.get<ArrayBuffer>(endpointUrl('download', { id }), {
-      params: query,
-      responseType: 'arraybuffer',
-      noTimeout: true,
-      transformResponse: decodeErrorBody,
-    });
-    const type = String(response.headers['content-type'] ?? 'application/zip');
-    const filename =
-      filenameFromDisposition(response.headers['content-disposition'] as string | undefined) ??
-      `project-${id}.zip`;
-    return { blob: new Blob([response.data], { type }), filename };
-  },
+  download: (request: ProjectDownload) => fetchProjectZip('download', request),
 };
+
+/**
+ * A project's files as a zip, fetched with the bearer token (never put in a URL): the live version
+ * (else the newest), or the version asked for, named as the server names it. The owner's route or
+ * the admin's copy of it (api/admin.ts).
+ */
+export async function fetchProjectZip(
+  endpoint: 'download' | 'adminDownload',
+  { id, deploymentId }: ProjectDownload,
+): Promise<{ blob: Blob; filename: string }> {
+  const query: DownloadQuery = deploymentId === undefined ? {} : { deployment_id: deploymentId };
+  const response = await apiClient.get<ArrayBuffer>(endpointUrl(endpoint, { id }), {
+    params: query,
+    responseType: 'arraybuffer',
+    noTimeout: true,
+    transformResponse: decodeErrorBody,
+  });
+  const type = String(response.headers['content-type'] ?? 'application/zip');
+  const filename =
+    filenameFromDisposition(response.headers['content-disposition'] as string | undefined) ??
+    `project-${id}.zip`;
+  return { blob: new Blob([response.data], { type }), filename };
+}
 
 /* ---- Reading ---- */
 
