@@ -153,8 +153,11 @@ describe('download of one version', () => {
   });
 
   it('refuses a malformed version id with 400 and the message, naming the field', async () => {
-    const { id, owner } = await liveWithPendingVersion('格式错误');
-    for (const value of ['abc', '0', '-1', '1.5', '', '2147483648', '1&deployment_id=2']) {
+    const { id, owner, versions } = await liveWithPendingVersion('格式错误');
+    // Other spellings of a real version's id: Number() would take each of them (an outside review).
+    const v = versions[1] as number;
+    const spellings = [`0${v}`, `${v}.0`, `${v}e0`, `0x${v.toString(16)}`, `%20${v}`, `${v}%20`, `+${v}`];
+    for (const value of ['abc', '0', '-1', '1.5', '', '2147483648', '1&deployment_id=2', ...spellings]) {
       const res = await t.request({
         url: `/api/projects/${id}/download?deployment_id=${value}`,
         token: owner.token,

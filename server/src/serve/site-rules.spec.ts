@@ -159,6 +159,10 @@ describe('parseHeaders', () => {
       ['/*\n  Access-Control-Allow-Credentials: true', /Access-Control-Allow-Credentials/],
       ['/*\n  X-Content-Type-Options: none', /X-Content-Type-Options/],
       ['/*\n  Content-Type: image/svg+xml', /Content-Type/],
+      // Any XML type can carry XHTML with scripts (an outside review: rss+xml and vnd.foo+xml passed).
+      ['/*\n  Content-Type: application/rss+xml', /Content-Type/],
+      ['/*\n  Content-Type: application/vnd.foo+xml; charset=utf-8', /Content-Type/],
+      ['/*\n  Content-Type: text/x-foo+xml', /Content-Type/],
       ['/*\n  Content-Type: text/html; charset=utf-8', /Content-Type/],
       // A second type after a comma is the one Chromium takes: a text file would be a page.
       ['/*\n  Content-Type: text/plain; charset=utf-8; x=,text/html', /Content-Type/],

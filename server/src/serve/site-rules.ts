@@ -223,7 +223,7 @@ const SINGLE_VALUED = new Set([
 
 /** Types that would make a file an active page or script: decided by its extension, never by a header. */
 const ACTIVE_TYPES =
-  /^(?:text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|text\/xsl|application\/xslt\+xml|multipart\/)/i;
+  /^(?:text\/html|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|text\/xsl|multipart\/|[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]*\+xml\s*(?:;|$))/i;
 
 /**
  * One media type and its parameters, nothing else: a comma would start a second type, which

@@ -50,7 +50,13 @@ export const rollbackBody = z.object({
  * "Download").
  */
 export const downloadQuery = z.object({
-  deployment_id: deploymentId(z.coerce.number({ error: m.deploymentIdInvalid })).optional(),
+  // Decimal digits only, no leading zero: `Number()` would also take `01`, `0x1`, `1e0`, `1.0` and ` 1`.
+  deployment_id: z
+    .preprocess(
+      (v) => (typeof v === 'string' && !/^[1-9][0-9]{0,15}$/.test(v) ? Number.NaN : v),
+      deploymentId(z.coerce.number({ error: m.deploymentIdInvalid })),
+    )
+    .optional(),
 });
 export type DownloadQuery = z.input<typeof downloadQuery>;
 
