@@ -315,15 +315,16 @@ function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
 
 /**
  * Said once at start while no SITES_ORIGIN is set. On the sites port, sites have an origin apart
- * from the app but share it with each other; without it they share the app's origin, sandboxed.
+ * from the app: their own under localhost (`p12.localhost`), one shared by all when reached by IP or
+ * another name; without it they share the app's origin, sandboxed.
  */
 export function sharedOriginNotice(config: Pick<Config, 'sitesOrigin' | 'sitesPort'>): string | null {
   if (config.sitesOrigin) return null;
   if (config.sitesPort)
     return (
-      `站点在单独的端口 ${config.sitesPort} 上提供，与平台隔离，但所有站点共用同一来源（origin），彼此可读写对方的存储。` +
+      `站点在单独的端口 ${config.sitesPort} 上提供，与平台隔离；本机用 localhost 访问时每个站点有自己的来源（如 p12.localhost:${config.sitesPort}），从其他设备用 IP 或域名访问时所有站点共用同一来源（origin），彼此可读写对方的存储。` +
       '生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS，让每个站点拥有自己的来源（见 docs/deploy.md）。' +
-      ` / Sites are served on port ${config.sitesPort}, apart from the app but on one origin shared by all sites; in production set SITES_ORIGIN and SITES_SUBDOMAINS.`
+      ` / Sites are served on port ${config.sitesPort}, apart from the app; on localhost each has its own origin (p12.localhost), reached by IP or another name all share one; in production set SITES_ORIGIN and SITES_SUBDOMAINS.`
     );
   return (
     '未设置 SITES_ORIGIN：用户上传的站点与平台共用同一来源（origin），仅靠沙箱隔离。' +

@@ -124,11 +124,13 @@ describe('admin dashboard', () => {
     expect(await screen.findByText('操作失败：当前状态（已通过）不能执行此操作（通过）')).toBeInTheDocument();
   });
 
-  it('warns while sites share one origin (the sites port), saying what production should set', async () => {
+  it('warns while sites share one origin (the sites port, reached by IP or another name), saying what production should set', async () => {
     await openDashboard({ 'GET /admin/stats': ok(makeStats({}, { mode: 'sites_port', sites_port: 3001 })) });
     const alert = await screen.findByTestId('site-isolation-warning');
-    expect(alert).toHaveTextContent('所有站点共用一个来源（origin）');
+    expect(alert).toHaveTextContent('从其他设备访问时，所有站点共用一个来源（origin）');
     expect(alert).toHaveTextContent('站点在端口 3001 上提供');
+    // Under localhost each site has a host of its own (an outside review read the old warning as untrue).
+    expect(alert).toHaveTextContent('每个站点有自己的地址和来源（如 p12.localhost:3001）');
     expect(alert).toHaveTextContent('SITES_ORIGIN 与 SITES_SUBDOMAINS');
   });
 

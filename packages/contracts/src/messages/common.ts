@@ -27,10 +27,10 @@ export const commonMessages = {
   /** The sites port (SITES_PORT) reached under a name or port it does not know as its own. */
   wrongSitesHost: '这里只提供用户站点。请从平台打开站点的地址（/sites/站点编号/）。',
   /** Admin dashboard, while no SITES_ORIGIN is set (docs/product.md "Serving sites"). */
-  sitesPortWarningTitle: '所有站点共用一个来源（origin）',
+  sitesPortWarningTitle: '从其他设备访问时，所有站点共用一个来源（origin）',
   /** {port} */
   sitesPortWarning:
-    '站点在端口 {port} 上提供，与平台隔离，但站点之间可以读写彼此的本地存储和 Cookie。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS，让每个站点拥有自己的来源。',
+    '站点在端口 {port} 上提供，与平台隔离。在本机用 localhost 访问时，每个站点有自己的地址和来源（如 p12.localhost:{port}）；从其他设备用 IP 或域名访问时，所有站点共用一个来源，站点之间可以读写彼此的本地存储和 Cookie。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS，让每个站点拥有自己的来源。',
   sandboxedWarningTitle: '站点与平台共用同一来源，仅靠沙箱隔离',
   sandboxedWarning:
     '未设置 SITES_ORIGIN 且 SITES_PORT=0：站点在沙箱中运行，无法使用本地存储、Cookie 和 Service Worker，部分站点因此无法正常工作。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS。',
@@ -49,7 +49,7 @@ export const commonMessages = {
     sites_port: {
       /** {port} */
       title: '独立端口：{port}',
-      text: '站点在端口 {port} 上提供，不使用沙箱，与平台分属不同来源，无法读取平台的登录信息；但所有站点共用这一个来源。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS。',
+      text: '站点在端口 {port} 上提供，不使用沙箱，与平台分属不同来源，无法读取平台的登录信息。本机用 localhost 访问时每个站点有自己的来源（如 p12.localhost:{port}）；从其他设备用 IP 或域名访问时，所有站点共用一个来源。生产环境请设置 SITES_ORIGIN 与 SITES_SUBDOMAINS。',
     },
     sandboxed: {
       title: '与平台同一端口，沙箱隔离',
