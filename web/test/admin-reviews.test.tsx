@@ -318,6 +318,87 @@ describe('admin review list', () => {
     expect(screen.getByRole('button', { name: '确认通过' })).toHaveClass('ant-btn-dangerous');
   });
 
+  it('approves only the selected projects the content check did not flag, leaving the flagged ones', async () => {
+    const check = (level: 'medium' | 'low' | 'info') => ({
+      level,
+      counts: { high: 0, medium: level === 'medium' ? 1 : 0, low: level === 'low' ? 1 : 0, info: 1 },
+      reason: `判为${level}`,
+    });
+    const queue = [
+      makeProject({ id: 11, name: '有风险', content_check: { ...check('medium'), level: 'high' } }),
+      makeProject({ id: 12, name: '中风险', content_check: check('medium') }),
+      makeProject({ id: 13, name: '低风险', content_check: check('low') }),
+      makeProject({ id: 14, name: '只有提示', content_check: check('info') }),
+      makeProject({ id: 15, name: '无风险' }),
+      makeProject({ id: 16, name: '未检查', content_check: null }),
+    ];
+    const { api, user } = await openReviews({
+      'GET /admin/projects': list([...rows, ...queue]),
+      'POST /admin/projects/batch': ok({ results: [], succeeded: 5, failed: 0 }),
+    });
+    // Nothing flagged selected: only the one approval.
+    await user.click(within(rowOf('无风险')).getByRole('checkbox'));
+    expect(screen.queryByRole('button', { name: /通过未发现中高风险/ })).toBeNull();
+    // 已发布 (通过项目) can't be approved, so it is not among them either.
+    for (const name of ['有风险', '中风险', '低风险', '只有提示', '未检查', '通过项目', '待审项目'])
+      await user.click(within(rowOf(name)).getByRole('checkbox'));
+    expect(screen.getByText(/已选择/)).toHaveTextContent('已选择 8 个项目');
+    await user.click(screen.getByRole('button', { name: '通过未发现中高风险的 5 个' }));
+    expect(
+      await screen.findByText(
+        '确定要通过其中内容检查未发现中高风险的 5 个待审核项目吗？通过后立即上线；其余 3 个不变。',
+      ),
+    ).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/batch')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: '确认通过' }));
+    expect(await screen.findByText('批量通过完成：共 5 个项目')).toBeInTheDocument();
+    const sent = api.calls('POST /admin/projects/batch')[0]?.body as { projectIds: number[] };
+    expect(sent).toMatchObject({ action: 'approve', data: {} });
+    expect(sent.projectIds.toSorted((a, b) => a - b)).toEqual([1, 13, 14, 15, 16]);
+  });
+
+  it('keeps the selection across pages, and counts and approves the rows of other pages', async () => {
+    const risky = makeProject({
+      id: 21,
+      name: '第一页的钓鱼页',
+      content_check: { level: 'high', counts: { high: 1, medium: 0, low: 0, info: 0 }, reason: '钓鱼' },
+    });
+    const plain = makeProject({ id: 22, name: '第二页的作业' });
+    const pages: Record<number, AdminProjectDto[]> = {
+      1: [
+        ...rows,
+        risky,
+        ...Array.from({ length: 5 }, (_, i) => makeProject({ id: 30 + i, name: `填充${i}` })),
+      ],
+      2: [plain, makeProject({ id: 23, name: '第二页的另一个' })],
+    };
+    const { api, user } = await openReviews({
+      'GET /admin/projects': ({ params }) => {
+        const page = Number(params?.page ?? 1);
+        return ok({ projects: pages[page], pagination: pagination(12, page, 10), counts });
+      },
+      'POST /admin/projects/batch': ok({ results: [], succeeded: 1, failed: 0 }),
+    });
+    await user.click(within(rowOf('第一页的钓鱼页')).getByRole('checkbox'));
+    await user.click(screen.getByRole('listitem', { name: '2' }));
+    await screen.findByRole('link', { name: '第二页的作业' });
+    await user.click(within(rowOf('第二页的作业')).getByRole('checkbox'));
+    await user.click(screen.getByRole('listitem', { name: '1' }));
+    await screen.findByRole('link', { name: '第一页的钓鱼页' });
+    // Back on page 1, its row is still checked; the row of page 2 is counted though not on screen.
+    expect(within(rowOf('第一页的钓鱼页')).getByRole('checkbox')).toBeChecked();
+    expect(screen.getByText(/已选择/)).toHaveTextContent('已选择 2 个项目');
+    await user.click(screen.getByRole('button', { name: /批量通过/ }));
+    expect(
+      await screen.findByText('其中 1 个项目内容检查为中高风险，建议逐个查看后再通过。'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '通过未发现中高风险的 1 个' }));
+    const confirm = (await screen.findAllByRole('button', { name: '确认通过' })).at(-1) as HTMLElement;
+    await user.click(confirm);
+    await waitFor(() => expect(api.calls('POST /admin/projects/batch')).toHaveLength(1));
+    expect(api.calls('POST /admin/projects/batch')[0]?.body).toMatchObject({ projectIds: [22] });
+  });
+
   it('marks an upload without a page at its address, and says so before a batch approval', async () => {
     const broken = makeProject({
       id: 6,

@@ -5,20 +5,35 @@ import { useState } from 'react';
 import { useBatchAction } from '../../api/admin';
 import { errorMessage } from '../../api/client';
 import { useSingleFlight } from '../../hooks/useSingleFlight';
+import { isFlagged } from './projectFacts';
 import { ReasonModal } from './ReasonModal';
 import './admin.css';
 
 interface BatchActionBarProps {
-  /** Ids of the selected projects. */
-  selected: number[];
-  /** The rows on screen, to say how many selected ones the content check found risky. */
-  rows?: readonly AdminProjectDto[];
+  /** The selected projects, on the page on screen or others, with what the bar counts in them. */
+  selected: readonly AdminProjectDto[];
   /** Called after a batch ran (the selection is spent) or when the admin clears it. */
   onDone: () => void;
 }
 
+/** What goes live broken: no page at the site's address. */
+const withoutEntry = (rows: readonly AdminProjectDto[]) =>
+  rows.filter((r) => r.entry_file === null && r.file_count > 0).length;
+
+/** "其中 N 个项目没有首页…", when some are so. */
+function NoEntryNote({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <div>
+      <Typography.Text type="warning">
+        {`其中 ${count} 个项目没有首页（index.html），上线后打开站点地址会显示 404。`}
+      </Typography.Text>
+    </div>
+  );
+}
+
 /** Approve, reject or delete several projects at once; each project succeeds or fails on its own. */
-export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarProps) {
+export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
   const { message } = App.useApp();
   const batch = useBatchAction();
   const [askReason, setAskReason] = useState(false);
@@ -26,10 +41,10 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
 
   if (selected.length === 0 && !askReason) return null;
 
-  const run = (action: BatchAction, comment?: string) =>
+  const run = (action: BatchAction, rows: readonly AdminProjectDto[], comment?: string) =>
     once('batch', async () => {
       try {
-        const result = await batch.mutateAsync({ projectIds: selected, action, comment });
+        const result = await batch.mutateAsync({ projectIds: rows.map((r) => r.id), action, comment });
         const label = REVIEW_ACTION_LABELS[action];
         if (result.failed === 0) {
           message.success(`批量${label}完成：共 ${result.succeeded} 个项目`);
@@ -48,14 +63,15 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
       }
     });
 
-  const running = (action: BatchAction) => batch.isPending && batch.variables?.action === action;
-  // A batch approval must not wave through what the content check flagged (high or medium).
-  const chosen = new Set(selected);
-  const risky = rows.filter(
-    (r) => chosen.has(r.id) && (r.content_check?.level === 'high' || r.content_check?.level === 'medium'),
-  ).length;
-  // What would go live broken: no page at the site's address.
-  const noEntry = rows.filter((r) => chosen.has(r.id) && r.entry_file === null && r.file_count > 0).length;
+  // The two approvals differ in size whenever both are offered (the second leaves flagged ones out).
+  const running = (action: BatchAction, rows = selected) =>
+    batch.isPending &&
+    batch.variables?.action === action &&
+    batch.variables.projectIds.length === rows.length;
+  // A batch approval must not wave through what the content check flagged (the row's 通过 rule).
+  const risky = selected.filter((r) => isFlagged(r.content_check)).length;
+  // What the admin can approve without looking at each: waiting for review, and not flagged.
+  const unflagged = selected.filter((r) => r.abilities.approve && !isFlagged(r.content_check));
 
   return (
     <section className="batch-bar" aria-label="批量操作">
@@ -76,19 +92,13 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
                   </Typography.Text>
                 </div>
               )}
-              {noEntry > 0 && (
-                <div>
-                  <Typography.Text type="warning">
-                    {`其中 ${noEntry} 个项目没有首页（index.html），上线后打开站点地址会显示 404。`}
-                  </Typography.Text>
-                </div>
-              )}
+              <NoEntryNote count={withoutEntry(selected)} />
             </>
           }
           okText="确认通过"
           okButtonProps={{ danger: risky > 0 }}
           cancelText="取消"
-          onConfirm={() => run('approve')}
+          onConfirm={() => run('approve', selected)}
         >
           <Button
             size="small"
@@ -99,6 +109,25 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
             批量通过
           </Button>
         </Popconfirm>
+        {/* With flagged ones in the selection: the rest at once, the flagged left for a look each. */}
+        {risky > 0 && unflagged.length > 0 && (
+          <Popconfirm
+            title="只通过未发现中高风险的项目"
+            description={
+              <>
+                {`确定要通过其中内容检查未发现中高风险的 ${unflagged.length} 个待审核项目吗？通过后立即上线；其余 ${selected.length - unflagged.length} 个不变。`}
+                <NoEntryNote count={withoutEntry(unflagged)} />
+              </>
+            }
+            okText="确认通过"
+            cancelText="取消"
+            onConfirm={() => run('approve', unflagged)}
+          >
+            <Button size="small" icon={<CheckOutlined aria-hidden />} loading={running('approve', unflagged)}>
+              {`通过未发现中高风险的 ${unflagged.length} 个`}
+            </Button>
+          </Popconfirm>
+        )}
         <Button size="small" danger icon={<CloseOutlined aria-hidden />} onClick={() => setAskReason(true)}>
           批量拒绝
         </Button>
@@ -108,7 +137,7 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
           okText="确认删除"
           cancelText="取消"
           okButtonProps={{ danger: true }}
-          onConfirm={() => run('delete')}
+          onConfirm={() => run('delete', selected)}
         >
           <Button
             size="small"
@@ -132,7 +161,7 @@ export function BatchActionBar({ selected, rows = [], onDone }: BatchActionBarPr
         okText="确认拒绝"
         defaultReason={messages.review.quickRejectComment}
         confirmLoading={running('reject')}
-        onSubmit={(reason) => run('reject', reason)}
+        onSubmit={(reason) => run('reject', selected, reason)}
         onCancel={() => setAskReason(false)}
       />
     </section>

@@ -1,6 +1,7 @@
 /** Small facts about a project that several admin screens show the same way. */
 import {
   type AdminProjectDto,
+  type ContentCheckSummary,
   type DeploymentDto,
   type ProjectDto,
   REVIEW_ACTIONS,
@@ -40,4 +41,16 @@ export function uploadTimeOf(project: Pick<AdminProjectDto, 'pending_since' | 'c
  */
 export function allowedActions(project: Pick<ProjectDto, 'abilities'>): ReviewAction[] {
   return REVIEW_ACTIONS.filter((action) => project.abilities[action]);
+}
+
+/**
+ * The one rule of what an approval from a list asks about first (the row's 通过, 批量通过) and
+ * leaves out of 通过未发现中高风险的 N 个: a newest version the content check rated high or medium,
+ * the levels that mean "look at this" (docs/content-check.md "Levels"). Low, info, clean and a
+ * version never checked are not flagged (docs/decisions/review.md "Admin lists").
+ */
+export function isFlagged(
+  check: ContentCheckSummary | null | undefined,
+): check is ContentCheckSummary & { level: 'high' | 'medium' } {
+  return check?.level === 'high' || check?.level === 'medium';
 }

@@ -36,6 +36,8 @@ export function useAdminListParams(defaultPageSize: number, sorts: readonly Admi
     ...(risk !== 'any' ? { risk } : {}),
     ...(list.search ? { search: list.search } : {}),
   };
+  /** Which rows the list holds, whatever their order and page: a new one starts a new selection. */
+  const filter = { status, risk, search: list.search };
   /** The pager of a page of these lists, with the spec's "第 x 页，共 y 页，总计 z 项". */
   const paging = (total: number): Paging => ({
     page: list.page,
@@ -45,7 +47,7 @@ export function useAdminListParams(defaultPageSize: number, sorts: readonly Admi
     summary: (count) => pageSummary(list.page, list.pageSize, count),
     onChange: (page, pageSize) => list.update({ page, pageSize }),
   });
-  return { ...list, status, sort, risk, query, paging };
+  return { ...list, status, sort, risk, query, filter, paging };
 }
 
 /** "第 2 页，共 5 页，总计 43 项" (docs/product.md §2, review list). */

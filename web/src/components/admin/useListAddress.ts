@@ -58,21 +58,39 @@ export function useStayOnExistingPage(
 }
 
 /**
- * Rows picked for a batch action; a new page, filter or search starts a new selection. The
- * checkboxes are named in Chinese for screen readers (antd's own names are English: "Select all",
- * "Select row 3"): 全选本页, and 选择 plus the row's name.
+ * Rows picked for a batch action. The selection belongs to the list's filter (`view`: tab, search,
+ * risk), not to its page: paging keeps it (antd's preserveSelectedRowKeys), and each picked row is
+ * kept with its data, so a batch counts and acts on rows of other pages too; a new filter starts a
+ * new selection. A row on screen is read from the page (its newest data), one on another page as it
+ * was when picked. The checkboxes are named in Chinese for screen readers (antd's own names are
+ * English: "Select all", "Select row 3"): 全选本页, and 选择 plus the row's name.
  */
-export function useRowSelection<Row extends { name: string }>(view: unknown) {
-  const [selected, setSelected] = useState<number[]>([]);
+export function useRowSelection<Row extends { id: number; name: string }>(
+  view: unknown,
+  rows: readonly Row[],
+) {
+  const [picked, setPicked] = useState<ReadonlyMap<number, Row>>(new Map());
   const viewKey = JSON.stringify(view);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on every change of the view
-  useEffect(() => setSelected([]), [viewKey]);
+  useEffect(() => setPicked(new Map()), [viewKey]);
+  const onScreen = new Map(rows.map((row) => [row.id, row]));
+  const selected = [...picked.values()].map((row) => onScreen.get(row.id) ?? row);
   return {
+    /** The picked rows, on this page or others, in the order they were picked. */
     selected,
-    clear: () => setSelected([]),
+    clear: () => setPicked(new Map()),
     rowSelection: {
-      selectedRowKeys: selected,
-      onChange: (keys: Key[]) => setSelected(keys.map(Number)),
+      preserveSelectedRowKeys: true,
+      selectedRowKeys: [...picked.keys()],
+      onChange: (keys: Key[]) =>
+        setPicked((before) => {
+          const next = new Map<number, Row>();
+          for (const key of keys) {
+            const row = onScreen.get(Number(key)) ?? before.get(Number(key));
+            if (row) next.set(row.id, row);
+          }
+          return next;
+        }),
       columnWidth: 40,
       getTitleCheckboxProps: () => ({ 'aria-label': '全选本页' }),
       getCheckboxProps: (row: Row) => ({ 'aria-label': `选择 ${row.name}` }),

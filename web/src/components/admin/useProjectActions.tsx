@@ -13,6 +13,7 @@ import { type ReactNode, useState } from 'react';
 import { useReviewDecision } from '../../api/admin';
 import { errorMessage } from '../../api/client';
 import { useSingleFlight } from '../../hooks/useSingleFlight';
+import { isFlagged } from './projectFacts';
 import { ReasonModal } from './ReasonModal';
 
 const m = messages.review;
@@ -39,7 +40,7 @@ interface ProjectRef {
  */
 function riskyApproval(project: ProjectRef) {
   const check = project.content_check;
-  if (check?.level !== 'high' && check?.level !== 'medium') return null;
+  if (!isFlagged(check)) return null;
   return {
     title: `通过「${project.name}」？`,
     content: `内容检查为${check.level === 'high' ? '高风险' : '中风险'}：${check.reason} 通过后站点立即上线并进入展厅，建议先打开详情查看。`,

@@ -131,7 +131,7 @@ export function AdminProjectsPage() {
   const list = useAdminListParams(DEFAULT_PAGE_SIZE);
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
-  const selection = useRowSelection(list.query);
+  const selection = useRowSelection(list.filter, projects.data?.projects ?? []);
   const wide = useWideLayout();
   const back = useReturnState();
   const siteAddress = useSiteAddress();
@@ -255,11 +255,7 @@ export function AdminProjectsPage() {
           />
         </ProjectListToolbar>
 
-        <BatchActionBar
-          selected={selection.selected}
-          rows={projects.data?.projects ?? []}
-          onDone={selection.clear}
-        />
+        <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 
         <PagedTable<AdminProjectDto>
           query={projects}

@@ -86,7 +86,7 @@ export function ReviewListPage() {
   const list = useAdminListParams(DEFAULT_PAGE_SIZE, QUEUE_SORTS);
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
-  const selection = useRowSelection(list.query);
+  const selection = useRowSelection(list.filter, projects.data?.projects ?? []);
   const wide = useWideLayout();
   const back = useReturnState();
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
@@ -212,11 +212,7 @@ export function ReviewListPage() {
           />
         </ProjectListToolbar>
 
-        <BatchActionBar
-          selected={selection.selected}
-          rows={projects.data?.projects ?? []}
-          onDone={selection.clear}
-        />
+        <BatchActionBar selected={selection.selected} onDone={selection.clear} />
 
         <PagedTable<AdminProjectDto>
           query={projects}
