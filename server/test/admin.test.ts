@@ -71,10 +71,11 @@ describe('review list', () => {
 
   it('lists every project newest first, with tab counts and the spec pagination', async () => {
     const data = await get(t, '/api/admin/projects');
+    // 已发布 (approved) counts the featured project too; 精选 (published) only it.
     expect(data.counts).toEqual({
       all: 5,
       pending: 2,
-      approved: 1,
+      approved: 2,
       published: 1,
       rejected: 1,
       taken_down: 0,
@@ -110,10 +111,20 @@ describe('review list', () => {
     expect(data.pagination.total_count).toBe(2);
     const oldest = await get(t, '/api/admin/projects?status=pending&sort=oldest');
     expect(oldest.projects.map((p: { id: number }) => p.id)).toEqual([ids.pending1, ids.pending2]);
-    for (const status of ['approved', 'published', 'rejected'] as const) {
+    for (const status of ['published', 'rejected'] as const) {
       const list = await get(t, `/api/admin/projects?status=${status}`);
       expect(list.projects.map((p: { id: number }) => p.id)).toEqual([ids[status]]);
     }
+  });
+
+  it('lists and counts under 已发布 the approved and the featured projects, the number the dashboard shows', async () => {
+    const live = await get(t, '/api/admin/projects?status=approved');
+    expect(live.projects.map((p: { id: number }) => p.id)).toEqual([ids.published, ids.approved]);
+    expect(live.pagination.total_count).toBe(2);
+    expect(live.counts.approved).toBe(2);
+    // The dashboard's and the overview's 已发布 card: approved plus featured, from the stats.
+    const stats = await get(t, '/api/admin/stats');
+    expect(live.counts.approved).toBe(stats.projects.approved + stats.projects.published);
   });
 
   it('searches name, description and owner (any case, one Chinese character), counting per tab', async () => {
@@ -130,7 +141,7 @@ describe('review list', () => {
     expect(data.counts).toEqual({
       all: 3,
       pending: 1,
-      approved: 0,
+      approved: 1,
       published: 1,
       rejected: 1,
       taken_down: 0,

@@ -433,6 +433,7 @@ export interface AdminProjectDto extends ProjectDto {
 export interface AdminProjectCounts {
   all: number;
   pending: number;
+  /** 已发布: every live project, the featured ones included (statusesOfFilter). */
   approved: number;
   published: number;
   rejected: number;

@@ -35,6 +35,24 @@ export const STATUS_COLORS: Record<ProjectStatus, string> = {
 /** Statuses in which a project's live deployment is served. */
 export const LIVE_STATUSES: readonly ProjectStatus[] = ['approved', 'published'];
 
+/** A list's status filter: everything, or a status as the filters and tabs name it. */
+export type StatusFilter = 'all' | ProjectStatus;
+
+/**
+ * What a status filter holds, the same for the owner's 我的项目, the admin lists' tabs and the
+ * dashboards' counters (docs/decisions/review.md "Review list"): 已发布 (`approved`) is every live
+ * project, the featured ones included; 精选 (`published`) only those. null: no filter.
+ */
+export function statusesOfFilter(filter: StatusFilter): readonly ProjectStatus[] | null {
+  if (filter === 'all') return null;
+  return filter === 'approved' ? LIVE_STATUSES : [filter];
+}
+
+/** How many projects a status filter holds, from the counts by status. */
+export function countOfFilter(counts: Record<ProjectStatus, number>, filter: StatusFilter): number {
+  return (statusesOfFilter(filter) ?? PROJECT_STATUSES).reduce((sum, status) => sum + counts[status], 0);
+}
+
 export const DEPLOYMENT_STATUSES = ['pending', 'approved', 'rejected', 'superseded'] as const;
 export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 

@@ -1,5 +1,14 @@
 /** The projects table: one row per site, with its owner's name on reads. */
-import type { AdminProjectCounts, AdminTab, ContentRiskFilter, ProjectStatus } from '@sitehall/contracts';
+import {
+  ADMIN_TABS,
+  type AdminProjectCounts,
+  type AdminTab,
+  type ContentRiskFilter,
+  countOfFilter,
+  type OwnerFilter,
+  type ProjectStatus,
+  statusesOfFilter,
+} from '@sitehall/contracts';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
@@ -10,24 +19,6 @@ import { LEVEL_RANK } from '../domain/content-risk.js';
 export interface ProjectWithOwner extends ProjectRow {
   owner_username: string;
   approved_by_username: string | null;
-}
-
-export type OwnerFilter = 'all' | 'pending' | 'approved' | 'rejected' | 'taken_down';
-
-/** The statuses an owner's filter covers: "approved" means live, so it includes published. */
-export function statusesOf(filter: OwnerFilter): ProjectStatus[] | null {
-  switch (filter) {
-    case 'pending':
-      return ['pending'];
-    case 'approved':
-      return ['approved', 'published'];
-    case 'rejected':
-      return ['rejected'];
-    case 'taken_down':
-      return ['taken_down'];
-    default:
-      return null;
-  }
 }
 
 // ---- Writes and single-column reads: functions of the executor (the caller's transaction) ----
@@ -131,7 +122,7 @@ export function createProjectsRepository(dialect: Dialect) {
     },
 
     async listByOwner(db: DB, ownerId: number, filter: OwnerFilter, page: number, pageSize: number) {
-      const statuses = statusesOf(filter);
+      const statuses = statusesOfFilter(filter);
       let q = withOwner(db).where('projects.owner_id', '=', ownerId);
       if (statuses) q = q.where('projects.status', 'in', statuses);
       const rows = await q
@@ -177,14 +168,15 @@ export function createProjectsRepository(dialect: Dialect) {
         pageSize: number;
       },
     ): Promise<{ rows: ProjectWithOwner[]; total: number }> {
-      const status = q.status === 'all' ? null : q.status;
+      // 已发布 holds the featured ones, as the owner's filter and the dashboards count them.
+      const statuses = statusesOfFilter(q.status);
       // The newest version's risk rank (deployments.content_risk: 0 clean … 4 high, null unchecked).
       const risk = q.risk === undefined ? undefined : q.risk === 'unchecked' ? null : LEVEL_RANK[q.risk];
       const byRisk = q.risk !== undefined || q.sort === 'risk';
       const list = withOwner(db)
         .leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id')
         .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
-        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
+        .$if(statuses !== null, (qb) => qb.where('projects.status', 'in', statuses!))
         .$if(risk !== undefined, (qb) =>
           risk === null
             ? qb.where('newest.content_risk', 'is', null)
@@ -196,7 +188,7 @@ export function createProjectsRepository(dialect: Dialect) {
           qb.leftJoin('deployments as newest', 'newest.id', 'projects.latest_deployment_id'),
         )
         .$if(q.search !== undefined, (qb) => qb.where(matching(q.search!)))
-        .$if(status !== null, (qb) => qb.where('projects.status', '=', status!))
+        .$if(statuses !== null, (qb) => qb.where('projects.status', 'in', statuses!))
         .$if(risk !== undefined, (qb) =>
           risk === null
             ? qb.where(sql.ref('newest.content_risk'), 'is', null)
@@ -215,7 +207,7 @@ export function createProjectsRepository(dialect: Dialect) {
       return { rows, total: Number(total.n) };
     },
 
-    /** The admin list's tab counts, with the search applied. */
+    /** The admin list's tab counts, with the search applied: each tab counts what it lists. */
     async countsMatching(db: DB, search?: string): Promise<AdminProjectCounts> {
       const rows = await db
         .selectFrom('projects')
@@ -223,18 +215,16 @@ export function createProjectsRepository(dialect: Dialect) {
         .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
         .groupBy('status')
         .execute();
-      const counts: AdminProjectCounts = {
-        all: 0,
+      const byStatus: Record<ProjectStatus, number> = {
         pending: 0,
         approved: 0,
         published: 0,
         rejected: 0,
         taken_down: 0,
       };
-      for (const r of rows) {
-        counts[r.status] = Number(r.n);
-        counts.all += Number(r.n);
-      }
+      for (const r of rows) byStatus[r.status] = Number(r.n);
+      const counts = {} as AdminProjectCounts;
+      for (const tab of ADMIN_TABS) counts[tab] = countOfFilter(byStatus, tab);
       return counts;
     },
 

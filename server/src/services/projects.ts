@@ -2,7 +2,14 @@
  * Project management: metadata edits, deletion, the download, the owner's lists and the detail
  * view. Uploads (a new project, a new version) are services/uploads.ts.
  */
-import { DOWNLOADS_IN_FLIGHT_MAX, format, type MyProjectStats, messages } from '@sitehall/contracts';
+import {
+  countOfFilter,
+  DOWNLOADS_IN_FLIGHT_MAX,
+  format,
+  type MyProjectStats,
+  messages,
+  type OwnerFilter,
+} from '@sitehall/contracts';
 import { parseContentCheck, usabilityFindings } from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
@@ -14,12 +21,7 @@ import { nameSortKey } from '../domain/name-order.js';
 import type { RequestMeta } from '../domain/request-meta.js';
 import { projectPolicy } from '../policies/project.js';
 import type { Repositories } from '../repositories/index.js';
-import type {
-  OwnerFilter,
-  ProjectPatch,
-  ProjectsRepository,
-  ProjectWithOwner,
-} from '../repositories/projects.js';
+import type { ProjectPatch, ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
 import { isNameRace } from '../repositories/site-names.js';
 import type { BlobGate } from '../storage/blob-gate.js';
 import type { BlobStore } from '../storage/index.js';
@@ -317,11 +319,12 @@ export function createProjectService(deps: {
         quota.usage(actor.id),
       ]);
       const stats: MyProjectStats = {
-        total: counts.pending + counts.approved + counts.published + counts.rejected + counts.taken_down,
+        total: countOfFilter(counts, 'all'),
         pending: counts.pending,
         reviewed: counts.approved + counts.published + counts.rejected + counts.taken_down,
         taken_down: counts.taken_down,
-        published: counts.approved + counts.published,
+        // 已发布: live, featured included, as the admin's tab and dashboard count it.
+        published: countOfFilter(counts, 'approved'),
       };
       return {
         /** Each project with its newest and live version (presenters/project.ts `presentProject`). */

@@ -60,6 +60,7 @@ export const downloadQuery = z.object({
 });
 export type DownloadQuery = z.input<typeof downloadQuery>;
 
+/** The admin lists' tabs; `approved` (已发布) holds the featured ones too (statusesOfFilter). */
 export const ADMIN_TABS = ['all', ...PROJECT_STATUSES] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 

@@ -14,6 +14,7 @@ import {
   ADMIN_PENDING_COUNT,
   type AdminProjectDto,
   type AdminStatsDto,
+  countOfFilter,
   format,
   messages,
 } from '@sitehall/contracts';
@@ -78,7 +79,8 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
     {
       key: 'approved',
       title: '已发布',
-      value: projects.approved + projects.published,
+      // The review list's 已发布 tab counts the same (featured included).
+      value: countOfFilter(projects, 'approved'),
       icon: <CheckCircleOutlined />,
       tone: 'emerald',
       footer: (

@@ -6,7 +6,7 @@ import {
   ProjectOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
-import { messages } from '@sitehall/contracts';
+import { countOfFilter, messages } from '@sitehall/contracts';
 import { Alert, Card, Col, Row, Skeleton, Space } from 'antd';
 import { useLocation } from 'react-router-dom';
 import { useAdminStats } from '../../../api/admin';
@@ -87,7 +87,7 @@ export function AdminOverviewPage() {
                 {
                   key: 'published',
                   title: '已发布',
-                  value: stats.data.projects.approved + stats.data.projects.published,
+                  value: countOfFilter(stats.data.projects, 'approved'),
                   icon: <GlobalOutlined />,
                   tone: 'emerald',
                   footer: `其中精选 ${stats.data.projects.published} 个`,

@@ -43,7 +43,10 @@ const RISK_OPTIONS: Array<{ value: AdminRiskFilter; label: string }> = [
   { value: 'unchecked', label: messages.review.contentCheck.notChecked },
 ];
 
-/** The tabs in the spec's order (all, pending, approved, rejected, published), then taken down. */
+/**
+ * The tabs in the spec's order (all, pending, approved, rejected, published), then taken down.
+ * 已发布 lists every live project, 精选 the featured part of them (docs/decisions/review.md "Review list").
+ */
 const TABS: Array<{ key: AdminTab; label: string }> = [
   { key: 'all', label: '全部' },
   { key: 'pending', label: STATUS_LABELS.pending },
