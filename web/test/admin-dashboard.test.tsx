@@ -32,24 +32,28 @@ const card = (title: string) =>
   screen.getByText(title, { selector: '.stat-card__title' }).closest('.stat-card') as HTMLElement;
 
 describe('trend display', () => {
-  it('shows a rise with an up arrow and the percentage', () => {
-    render(<TrendIndicator trend={trend(3, 2, 50)} />);
-    expect(screen.getByTestId('trend')).toHaveTextContent('较上周 50%');
+  it('shows a rise with an up arrow: the count, its change, and the change in percent', () => {
+    render(<TrendIndicator trend={trend(3, 2, 50)} what="新项目" unit="个" />);
+    expect(screen.getByTestId('trend')).toHaveTextContent('新项目：近 7 天 3 个，较前 7 天 +1（+50%）');
     expect(screen.getByLabelText('上升')).toBeInTheDocument();
   });
 
-  it('shows a fall with a down arrow and the size of the fall', () => {
-    render(<TrendIndicator trend={trend(1, 4, -75)} />);
-    expect(screen.getByTestId('trend')).toHaveTextContent('较上周 75%');
+  it('shows a fall with a down arrow, as a signed count and percentage', () => {
+    render(<TrendIndicator trend={trend(1, 4, -75)} what="通过" unit="次" />);
+    expect(screen.getByTestId('trend')).toHaveTextContent('通过：近 7 天 1 次，较前 7 天 -3（-75%）');
     expect(screen.getByLabelText('下降')).toBeInTheDocument();
   });
 
-  it('gives the count, with no percentage, when last week had nothing to compare with', () => {
-    render(<TrendIndicator trend={trend(4, 0, null)} />);
-    const shown = screen.getByTestId('trend');
-    expect(shown).toHaveTextContent('较上周 +4');
-    expect(shown.textContent).not.toMatch(/%/);
+  it('says why there is no percentage when the 7 days before had nothing', () => {
+    render(<TrendIndicator trend={trend(4, 0, null)} what="上传" unit="次" />);
+    expect(screen.getByTestId('trend')).toHaveTextContent('上传：近 7 天 4 次，较前 7 天 +4（前 7 天为 0）');
     expect(screen.getByLabelText('上升')).toBeInTheDocument();
+  });
+
+  it('shows no change as flat, in the same form', () => {
+    render(<TrendIndicator trend={trend(0, 0, 0)} what="拒绝或下线" unit="次" />);
+    expect(screen.getByTestId('trend')).toHaveTextContent('拒绝或下线：近 7 天 0 次，较前 7 天 0（0%）');
+    expect(screen.getByLabelText('持平')).toBeInTheDocument();
   });
 });
 
@@ -58,18 +62,25 @@ describe('admin dashboard', () => {
     await openDashboard();
     await screen.findByText('项目总数', { selector: '.stat-card__title' });
     expect(within(card('项目总数')).getByText('12')).toBeInTheDocument();
-    expect(within(card('项目总数')).getByTestId('trend')).toHaveTextContent('50%');
+    expect(within(card('项目总数')).getByTestId('trend')).toHaveTextContent(
+      '新项目：近 7 天 3 个，较前 7 天 +1（+50%）',
+    );
     expect(within(card('待审核')).getByText('3')).toBeInTheDocument();
-    // Uploads last week were 0: no percentage on that card.
-    expect(within(card('待审核')).getByTestId('trend').textContent).not.toMatch(/%/);
-    expect(within(card('已发布')).getByTestId('trend')).toHaveTextContent('75%');
     // Live counts approved and featured (5 + 2); the featured ones are named 精选.
     expect(within(card('已发布')).getByText('7')).toBeInTheDocument();
     expect(within(card('已发布')).getByText(/精选 2/)).toBeInTheDocument();
     expect(within(card('用户总数')).getByText('9')).toBeInTheDocument();
-    // Not 新增较上周 ↑ 新增: one new user against none last week.
-    expect(within(card('用户总数')).getByTestId('trend')).toHaveTextContent('新用户较上周 +1');
-    expect(within(card('用户总数')).getByTestId('trend').textContent).not.toMatch(/新增/);
+    // Every trend reads one way: what, the last 7 days' count, the change as a count and then in
+    // percent (or why there is none), never a bare "+1" beside another card's "0%".
+    const trends = screen.getAllByTestId('trend').map((t) => t.textContent?.replace(/\s+/g, ' ').trim());
+    expect(trends).toEqual([
+      '新项目：近 7 天 3 个，较前 7 天 +1（+50%）',
+      '上传：近 7 天 4 次，较前 7 天 +4（前 7 天为 0）',
+      '通过：近 7 天 1 次，较前 7 天 -3（-75%）',
+      '拒绝或下线：近 7 天 0 次，较前 7 天 0（0%）',
+      '新用户：近 7 天 1 人，较前 7 天 +1（前 7 天为 0）',
+      '访问：近 7 天 40 次，较前 7 天 +8（+25%）',
+    ]);
     expect(within(card('总访问量')).getByText('345')).toBeInTheDocument();
   });
 

@@ -56,10 +56,8 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       tone: 'indigo',
       footer: (
         <>
-          <TrendIndicator trend={weekly.projects} />
-          <span>
-            在线 {projects.live} · 本周新增 {weekly.projects.this_week}
-          </span>
+          <TrendIndicator trend={weekly.projects} what="新项目" unit="个" />
+          <span>在线 {projects.live}</span>
         </>
       ),
     },
@@ -71,8 +69,7 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       tone: 'amber',
       footer: (
         <>
-          <TrendIndicator trend={weekly.uploads} label="上传较上周" />
-          <span>本周上传 {weekly.uploads.this_week} 次</span>
+          <TrendIndicator trend={weekly.uploads} what="上传" unit="次" />
         </>
       ),
     },
@@ -85,10 +82,8 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       tone: 'emerald',
       footer: (
         <>
-          <TrendIndicator trend={weekly.approvals} label="通过较上周" />
-          <span>
-            精选 {projects.published} · 本周通过 {weekly.approvals.this_week}
-          </span>
+          <TrendIndicator trend={weekly.approvals} what="通过" unit="次" />
+          <span>精选 {projects.published}</span>
         </>
       ),
     },
@@ -100,10 +95,8 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       tone: 'rose',
       footer: (
         <>
-          <TrendIndicator trend={weekly.rejections} label="拒绝较上周" />
-          <span>
-            已下线 {projects.taken_down} · 本周拒绝或下线 {weekly.rejections.this_week} 次
-          </span>
+          <TrendIndicator trend={weekly.rejections} what="拒绝或下线" unit="次" />
+          <span>已下线 {projects.taken_down}</span>
         </>
       ),
     },
@@ -115,7 +108,7 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       tone: 'sky',
       footer: (
         <>
-          <TrendIndicator trend={weekly.users} label="新用户较上周" />
+          <TrendIndicator trend={weekly.users} what="新用户" unit="人" />
           <span>
             管理员 {users.admins} · 停用 {users.disabled}
           </span>
@@ -130,10 +123,8 @@ function StatCards({ stats }: { stats: AdminStatsDto }) {
       tone: 'violet',
       footer: (
         <>
-          <TrendIndicator trend={weekly.views} />
-          <span>
-            本周 {weekly.views.this_week} · 下载 {downloads.total} 次
-          </span>
+          <TrendIndicator trend={weekly.views} what="访问" unit="次" />
+          <span>下载 {downloads.total} 次</span>
         </>
       ),
     },

@@ -82,7 +82,7 @@ export function AdminOverviewPage() {
                   value: stats.data.projects.pending,
                   icon: <ClockCircleOutlined />,
                   tone: 'amber',
-                  footer: `本周上传 ${stats.data.weekly.uploads.this_week} 次`,
+                  footer: `近 7 天上传 ${stats.data.weekly.uploads.this_week} 次`,
                 },
                 {
                   key: 'published',
