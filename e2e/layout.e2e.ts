@@ -42,3 +42,32 @@ test('on a 390-pixel phone every filter of 我的项目 is in view, none scrolle
   }
   expect(await scrollsSideways(filters)).toBe(false);
 });
+
+test('on a 390-pixel phone the version history fits the width: each version’s status, files and download in view', async ({
+  page,
+  request,
+}) => {
+  const owner = await createAccount(request, 'versions');
+  const token = await apiToken(request, owner.username, owner.password);
+  const site = await uploadSite(request, token, `版本手机-${Date.now().toString(36)}`, {
+    'index.html': '<!doctype html><title>版本</title><p>v1</p>',
+  });
+  await page.setViewportSize(PHONE);
+  await signInAs(page, owner.username, owner.password);
+  await page.goto(`/projects/${site.id}`);
+  const card = page.locator('.ant-card').filter({ has: page.getByText('版本记录', { exact: true }) });
+  const table = card.locator('table');
+  await table.scrollIntoViewIfNeeded();
+  const row = card.locator('tr').filter({ hasText: 'v1' });
+  for (const part of [
+    row.getByText('v1', { exact: true }),
+    row.getByText('待审核'),
+    row.getByText(/1 个 ·/),
+    row.getByRole('button', { name: '下载 v1' }),
+  ]) {
+    await expect(part).toBeVisible();
+    expect(await inViewSideways(page, part)).toBe(true);
+  }
+  expect(await scrollsSideways(table.locator('xpath=..'))).toBe(false);
+  expect(await inViewSideways(page, table)).toBe(true);
+});

@@ -13,7 +13,19 @@ import {
   type ProjectDto,
   STATUS_LABELS,
 } from '@sitehall/contracts';
-import { App, Button, Card, Empty, Space, Table, type TableProps, Tag, Tooltip, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Empty,
+  Grid,
+  Space,
+  Table,
+  type TableProps,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { errorMessage } from '../api/client';
 import { useDownloadProject, useRollbackProject } from '../api/projects';
 import { formatDateTime } from '../lib/format';
@@ -35,6 +47,7 @@ export function VersionsCard({
   audience?: 'owner' | 'admin';
 }) {
   const { message, modal } = App.useApp();
+  const narrow = Grid.useBreakpoint().sm === false;
   const rollback = useRollbackProject(project.id);
   const download = useDownloadProject();
   const versions = [...(project.deployments ?? [])].sort((a, b) => b.version - a.version);
@@ -66,93 +79,101 @@ export function VersionsCard({
     }
   };
 
-  const columns: TableProps<DeploymentDto>['columns'] = [
-    {
-      title: '版本',
-      key: 'version',
-      width: 130,
-      render: (_, v) => (
-        <span className="version-cell">
-          <strong>v{v.version}</strong>
-          {v.is_live && <Tag color="green">线上</Tag>}
-        </span>
-      ),
-    },
-    {
-      title: '状态',
-      dataIndex: 'status',
-      key: 'status',
-      width: 130,
-      render: (status: DeploymentDto['status'], v) =>
-        // A takedown is stored as rejected on the versions it ended: said as what happened.
-        v.taken_down ? (
-          <Tag color="volcano">{STATUS_LABELS.taken_down}</Tag>
-        ) : (
-          <Tag color={DEPLOYMENT_STATUS_LABELS[status].color}>
-            {audience === 'owner' && status === 'approved'
-              ? STATUS_LABELS.approved
-              : DEPLOYMENT_STATUS_LABELS[status].label}
-          </Tag>
-        ),
-    },
-    {
-      title: '文件',
-      key: 'files',
-      render: (_, v) => (
-        <span className="version-files">
-          {v.file_count} 个 · {formatBytes(v.file_size)} · {uploadTypeLabel(v)}
-          {v.reviewed_at && (
-            <Typography.Text type="secondary" className="version-files__comment">
-              {v.reviewed_by ?? '—'} 审核于 {formatDateTime(v.reviewed_at)}
-            </Typography.Text>
-          )}
-          {v.review_comment && (
-            <Typography.Text type="secondary" className="version-files__comment">
-              审核意见：{v.review_comment}
-            </Typography.Text>
-          )}
-        </span>
-      ),
-    },
-    {
-      title: '上传时间',
-      dataIndex: 'created_at',
-      key: 'created_at',
-      width: 150,
-      responsive: ['sm'],
-      render: (at: string) => formatDateTime(at),
-    },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 164,
-      render: (_, v) => (
-        <Space size={4}>
-          {/* Whoever sees the versions may download each of them: the owner or an admin. */}
-          <Tooltip title={`下载 v${v.version} 的文件`}>
-            <Button
-              size="small"
-              icon={<DownloadOutlined aria-hidden />}
-              aria-label={`下载 v${v.version}`}
-              loading={download.isPending && download.variables?.deploymentId === v.id}
-              onClick={() => startDownload(v)}
-            />
-          </Tooltip>
-          {/* The server says which versions this user may make live now (DeploymentDto.abilities). */}
-          {v.abilities.rollback && (
-            <Button
-              size="small"
-              icon={isForward(v) ? <SwapOutlined aria-hidden /> : <RollbackOutlined aria-hidden />}
-              loading={rollback.isPending && rollback.variables === v.id}
-              onClick={() => confirmRollback(v)}
-            >
-              {isForward(v) ? '切换到此版本' : '回滚'}
-            </Button>
-          )}
-        </Space>
-      ),
-    },
-  ];
+  const versionCell = (v: DeploymentDto) => (
+    <span className="version-cell">
+      <strong>v{v.version}</strong>
+      {v.is_live && <Tag color="green">线上</Tag>}
+    </span>
+  );
+
+  // A takedown is stored as rejected on the versions it ended: said as what happened.
+  const statusTag = (v: DeploymentDto) =>
+    v.taken_down ? (
+      <Tag color="volcano">{STATUS_LABELS.taken_down}</Tag>
+    ) : (
+      <Tag color={DEPLOYMENT_STATUS_LABELS[v.status].color}>
+        {audience === 'owner' && v.status === 'approved'
+          ? STATUS_LABELS.approved
+          : DEPLOYMENT_STATUS_LABELS[v.status].label}
+      </Tag>
+    );
+
+  const filesCell = (v: DeploymentDto) => (
+    <span className="version-files">
+      {v.file_count} 个 · {formatBytes(v.file_size)} · {uploadTypeLabel(v)}
+      {v.reviewed_at && (
+        <Typography.Text type="secondary" className="version-files__comment">
+          {v.reviewed_by ?? '—'} 审核于 {formatDateTime(v.reviewed_at)}
+        </Typography.Text>
+      )}
+      {v.review_comment && (
+        <Typography.Text type="secondary" className="version-files__comment">
+          审核意见：{v.review_comment}
+        </Typography.Text>
+      )}
+    </span>
+  );
+
+  const actions = (v: DeploymentDto) => (
+    <Space size={4}>
+      {/* Whoever sees the versions may download each of them: the owner or an admin. */}
+      <Tooltip title={`下载 v${v.version} 的文件`}>
+        <Button
+          size="small"
+          icon={<DownloadOutlined aria-hidden />}
+          aria-label={`下载 v${v.version}`}
+          loading={download.isPending && download.variables?.deploymentId === v.id}
+          onClick={() => startDownload(v)}
+        />
+      </Tooltip>
+      {/* The server says which versions this user may make live now (DeploymentDto.abilities). */}
+      {v.abilities.rollback && (
+        <Button
+          size="small"
+          icon={isForward(v) ? <SwapOutlined aria-hidden /> : <RollbackOutlined aria-hidden />}
+          loading={rollback.isPending && rollback.variables === v.id}
+          onClick={() => confirmRollback(v)}
+        >
+          {isForward(v) ? '切换到此版本' : '回滚'}
+        </Button>
+      )}
+    </Space>
+  );
+
+  const columns: TableProps<DeploymentDto>['columns'] = narrow
+    ? // On a phone one column, each version's facts stacked: the table fits, nothing off to the side.
+      [
+        {
+          title: '版本',
+          key: 'version',
+          render: (_, v) => (
+            <div className="version-stack">
+              <span className="version-stack__head">
+                {versionCell(v)}
+                {statusTag(v)}
+              </span>
+              {filesCell(v)}
+              <Typography.Text type="secondary" className="version-files__comment">
+                上传于 {formatDateTime(v.created_at)}
+              </Typography.Text>
+              {actions(v)}
+            </div>
+          ),
+        },
+      ]
+    : [
+        { title: '版本', key: 'version', width: 130, render: (_, v) => versionCell(v) },
+        { title: '状态', key: 'status', width: 130, render: (_, v) => statusTag(v) },
+        { title: '文件', key: 'files', render: (_, v) => filesCell(v) },
+        {
+          title: '上传时间',
+          dataIndex: 'created_at',
+          key: 'created_at',
+          width: 150,
+          render: (at: string) => formatDateTime(at),
+        },
+        { title: '操作', key: 'actions', width: 164, render: (_, v) => actions(v) },
+      ];
 
   return (
     <Card title="版本记录" className={className}>
@@ -163,7 +184,7 @@ export function VersionsCard({
         dataSource={versions}
         pagination={versions.length > PAGE_SIZE ? { pageSize: PAGE_SIZE, showSizeChanger: false } : false}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无版本" /> }}
-        scroll={{ x: 600 }}
+        scroll={narrow ? undefined : { x: 600 }}
       />
     </Card>
   );
