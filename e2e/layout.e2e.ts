@@ -71,3 +71,28 @@ test('on a 390-pixel phone the version history fits the width: each version’s 
   expect(await scrollsSideways(table.locator('xpath=..'))).toBe(false);
   expect(await inViewSideways(page, table)).toBe(true);
 });
+
+test('on a 390-pixel phone an unread notice’s dot stays beside its title, not on a line of its own', async ({
+  page,
+  request,
+}) => {
+  const owner = await createAccount(request, 'dot');
+  const token = await apiToken(request, owner.username, owner.password);
+  const name = `未读圆点的站点-${Date.now().toString(36)}`;
+  await uploadSite(request, token, name, { 'index.html': '<!doctype html><title>圆点</title><p>hi</p>' });
+  await page.setViewportSize(PHONE);
+  // The admin's notice of the upload, with 去审核.
+  await signInAs(page, ADMIN.username, ADMIN.password);
+  await page.goto('/notifications');
+  const notice = page.getByTestId('notification').filter({ hasText: `「${name}」第 1 版等待审核` });
+  await expect(notice).toBeVisible();
+  const dot = notice.getByLabel('未读');
+  const title = notice.getByText(`「${name}」第 1 版等待审核`);
+  const [dotBox, titleBox] = [await dot.boundingBox(), await title.boundingBox()];
+  expect(dotBox).not.toBeNull();
+  expect(titleBox).not.toBeNull();
+  // Left of the title, on its first line.
+  expect(dotBox!.x + dotBox!.width).toBeLessThanOrEqual(titleBox!.x);
+  expect(dotBox!.y).toBeLessThan(titleBox!.y + 24);
+  expect(await inViewSideways(page, notice.getByRole('button', { name: '去审核' }))).toBe(true);
+});
