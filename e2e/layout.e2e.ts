@@ -96,3 +96,16 @@ test('on a 390-pixel phone an unread notice’s dot stays beside its title, not 
   expect(dotBox!.y).toBeLessThan(titleBox!.y + 24);
   expect(await inViewSideways(page, notice.getByRole('button', { name: '去审核' }))).toBe(true);
 });
+
+test.describe('on a touch phone', () => {
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+  test('the upload zone says to tap to choose files, not to drag them', async ({ page, request }) => {
+    const owner = await createAccount(request, 'touch');
+    await signInAs(page, owner.username, owner.password);
+    await page.goto('/upload');
+    const zone = page.getByRole('region', { name: '上传区域' });
+    await expect(zone).toContainText('点击选择网站文件、文件夹或压缩包');
+    await expect(page.getByText(/拖到此处|拖入/)).toHaveCount(0);
+  });
+});

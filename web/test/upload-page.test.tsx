@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type FakeRequest, fail, fakeApi, ok } from './fake-api';
 import { makeUser, signIn } from './fixtures';
 import { makeProject, myProjects, publicConfig } from './project-fixtures';
@@ -61,6 +61,40 @@ describe('upload page', () => {
     ).toBeInTheDocument();
     expect((screen.getByTestId('folder-input') as HTMLInputElement).webkitdirectory).toBe(true);
     expect(submitButton()).toBeDisabled();
+  });
+
+  it('with a mouse says to drag files here or click', async () => {
+    await openUpload();
+    expect(screen.getByLabelText('拖拽上传区域')).toBeInTheDocument();
+    expect(
+      screen.getByText('支持上传 ZIP、RAR、7Z 压缩包，也可以直接拖入整个网站文件夹或多个文件。'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('点击选择网站文件、文件夹或压缩包')).not.toBeInTheDocument();
+  });
+
+  it('on a touch screen says to tap to choose files, where nothing can be dragged, and a tap opens the picker', async () => {
+    const mediaQuery = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
+      query === '(pointer: coarse)' ? { ...mediaQuery(query), matches: true } : mediaQuery(query),
+    );
+    fakeApi({ 'GET /config/public': ok(publicConfig), 'GET /projects/my': myProjects([]) });
+    signIn(makeUser());
+    renderApp('/upload');
+    await screen.findByText('点击选择网站文件、文件夹或压缩包');
+    expect(
+      screen.getByText(
+        '单次最多 20 项（整个文件夹或压缩包算一项），共不超过 10,000 个文件，单个文件不超过 100 MB',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('支持上传 ZIP、RAR、7Z 压缩包，也可以选择整个网站文件夹或多个文件。'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/拖到此处|拖入/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('拖拽上传区域')).not.toBeInTheDocument();
+
+    const opened = vi.spyOn(screen.getByTestId('file-input'), 'click').mockImplementation(() => {});
+    fireEvent.click(screen.getByLabelText('上传区域'));
+    expect(opened).toHaveBeenCalledTimes(1);
   });
 
   it('says in the picker that a whole folder or an archive is one item against the limit, and counts so', async () => {

@@ -16,6 +16,7 @@ import {
 import { formatBytes, messages } from '@sitehall/contracts';
 import { Alert, Button, Spin, Typography } from 'antd';
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from 'react';
+import { useTouchScreen } from '../hooks/useTouchScreen';
 import {
   acceptAttribute,
   addFiles,
@@ -81,6 +82,8 @@ export function UploadDropzone({ value, onChange, rules, disabled = false, id }:
   const [dragging, setDragging] = useState(false);
   const [reading, setReading] = useState(false);
   const [problems, setProblems] = useState<FileProblem[]>([]);
+  // On a phone nothing can be dragged here: the zone says to tap it instead.
+  const touch = useTouchScreen();
 
   // React does not know the folder-picking attribute; set it on the element.
   useEffect(() => {
@@ -158,7 +161,7 @@ export function UploadDropzone({ value, onChange, rules, disabled = false, id }:
     <div className="upload-dropzone-field">
       <section
         className={zoneClass}
-        aria-label="拖拽上传区域"
+        aria-label={touch ? '上传区域' : '拖拽上传区域'}
         aria-disabled={disabled}
         onDragEnter={onDragEnter}
         onDragOver={onDragOver}
@@ -168,12 +171,17 @@ export function UploadDropzone({ value, onChange, rules, disabled = false, id }:
       >
         <InboxOutlined className="upload-dropzone__icon" aria-hidden />
         <div className="upload-dropzone__title">
-          {dragging ? '松开鼠标即可添加' : '将网站文件夹、文件或压缩包拖到此处'}
+          {touch
+            ? '点击选择网站文件、文件夹或压缩包'
+            : dragging
+              ? '松开鼠标即可添加'
+              : '将网站文件夹、文件或压缩包拖到此处'}
         </div>
         <div className="upload-dropzone__hint">
           {/* The counting rule of lib/upload-files uploadItemCount, the server's too. */}
-          或点击此区域选择文件；单次最多 {rules.maxFiles} 项（整个文件夹或压缩包算一项），共不超过{' '}
-          {rules.maxEntries.toLocaleString('zh-CN')} 个文件，单个文件不超过 {formatBytes(rules.maxFileBytes)}
+          {touch ? null : '或点击此区域选择文件；'}单次最多 {rules.maxFiles}{' '}
+          项（整个文件夹或压缩包算一项），共不超过 {rules.maxEntries.toLocaleString('zh-CN')}{' '}
+          个文件，单个文件不超过 {formatBytes(rules.maxFileBytes)}
         </div>
         <div className="upload-dropzone__actions">
           <Button

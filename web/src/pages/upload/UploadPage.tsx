@@ -44,6 +44,7 @@ import { PageLoading } from '../../components/PageLoading';
 import { SiteNameItem } from '../../components/SiteNameField';
 import { StorageUsage } from '../../components/StorageUsage';
 import { UploadDropzone } from '../../components/UploadDropzone';
+import { useTouchScreen } from '../../hooks/useTouchScreen';
 import { useUploadTask } from '../../hooks/useUploadTask';
 import { applyFieldErrors, characterCounter, schemaRule } from '../../lib/form';
 import {
@@ -101,6 +102,7 @@ function UploadTypeField({ files }: { files: PickedFile[]; value?: unknown; onCh
 /** The info box: the rules of an upload, with this server's numbers. */
 function UploadGuide({ config }: { config: PublicConfigDto }) {
   const { limits } = config;
+  const touch = useTouchScreen();
   // The dashboard's own query: the storage comes with the owner's newest projects.
   const mine = useMyProjects({ status: 'all', page: 1, page_size: DASHBOARD_RECENT_COUNT });
   return (
@@ -117,7 +119,11 @@ function UploadGuide({ config }: { config: PublicConfigDto }) {
         title="上传说明"
         description={
           <ul className="upload-guide__list">
-            <li>支持上传 ZIP、RAR、7Z 压缩包，也可以直接拖入整个网站文件夹或多个文件。</li>
+            <li>
+              {touch
+                ? '支持上传 ZIP、RAR、7Z 压缩包，也可以选择整个网站文件夹或多个文件。'
+                : '支持上传 ZIP、RAR、7Z 压缩包，也可以直接拖入整个网站文件夹或多个文件。'}
+            </li>
             <li>
               网站根目录需要有 index.html 作为首页；所有文件都在同一个文件夹内时，会自动以该文件夹为根目录。
             </li>
