@@ -109,3 +109,39 @@ test.describe('on a touch phone', () => {
     await expect(page.getByText(/拖到此处|拖入/)).toHaveCount(0);
   });
 });
+
+/** Whether a tap at the centre of a checkbox reaches it (or its label), not something drawn over it. */
+const reachable = (checkbox: Locator) =>
+  checkbox.evaluate((el) => {
+    const label = el.closest('label')!;
+    const r = label.querySelector('.ant-checkbox')!.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && label.contains(hit);
+  });
+
+test('on a 390-pixel phone the settings’ save bar covers no field, scrolled to the bottom of the screen or to the page’s end', async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE);
+  await signInAs(page, ADMIN.username, ADMIN.password);
+  await page.goto('/admin/settings');
+  // The last control of the form, under the last card.
+  const last = page.getByRole('checkbox', { name: '截图时允许加载公网样式表、字体和图片' });
+  await expect(last).toBeVisible();
+  await expect(page.getByRole('button', { name: /保存设置/ })).toBeVisible();
+
+  // Scrolled down until it comes into view at the bottom of the screen, as a person reading on does.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await last.evaluate((el) => el.closest('label')!.scrollIntoView({ block: 'end' }));
+  expect(await reachable(last), 'at the bottom of the screen').toBe(true);
+
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight,
+      ),
+    )
+    .toBe(true);
+  expect(await reachable(last), 'at the end').toBe(true);
+});
