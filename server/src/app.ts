@@ -26,6 +26,7 @@ import { assertEndpointTable } from './http/endpoint-routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { hstsHeader, registerAppHeaders } from './http/headers.js';
 import { type Pingable, registerHealth } from './http/health.js';
+import { registerJsonBodies } from './http/json-bodies.js';
 import { registerMetrics } from './http/metrics.js';
 import { apiDocsRoutes } from './http/openapi.js';
 import { registerBodyDeadlines } from './http/request-bodies.js';
@@ -303,6 +304,7 @@ export async function buildApp(
     },
     showcaseFor: (request) => ctx.siteHosts.showcaseUrl(request.headers.host),
   });
+  registerJsonBodies(app);
   registerMetrics(app, ctx.metrics, config.metrics);
   registerAppHeaders(app, ctx.siteHosts.frameSources(), hsts);
   registerBodyDeadlines(app, config.timeouts.body);

@@ -398,16 +398,24 @@ describe('hostile request bodies', () => {
     }
   });
 
-  it('refuses prototype pollution attempts', async () => {
+  it('refuses prototype pollution attempts, naming the key refused', async () => {
     for (const route of routes()) {
-      for (const payload of [
-        '{"__proto__": {"role": "admin"}}',
-        '{"constructor": {"prototype": {"role": "admin"}}}',
-      ]) {
+      for (const [payload, name] of [
+        ['{"__proto__": {"role": "admin"}}', '__proto__'],
+        ['{"username": "a", "nested": [{"x": {"__proto__": {"role": "admin"}}}]}', '__proto__'],
+        ['{"\\u005f_proto__": {"role": "admin"}}', '__proto__'],
+        ['{"constructor": {"prototype": {"role": "admin"}}}', 'constructor.prototype'],
+        ['{"a": {"constructor": {"prototype": {}}}}', 'constructor.prototype'],
+      ] as const) {
         const res = await send(route, payload);
         expect(res.statusCode, `${route.url} ${payload}`).toBe(400);
-        expectFailure(res, 400);
+        expectFailure(res, 400, format(messages.common.forbiddenJsonKey, { name }));
       }
+      // A key that only looks like one is a field like any other (here: unknown, so refused as such).
+      const near = await send(route, '{"constructor": "x", "proto": 1}');
+      expect(near.statusCode).toBe(400);
+      expect(near.json().message).not.toBe(messages.common.invalidJson);
+      expect(near.json().message).not.toContain('不允许的字段名');
     }
     expect(({} as { role?: string }).role).toBeUndefined();
   });

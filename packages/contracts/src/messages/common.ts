@@ -9,6 +9,8 @@ export const commonMessages = {
   /** {max} */
   pageSizeRange: '每页数量必须在1到{max}之间',
   invalidJson: '请求内容不是有效的 JSON',
+  /** A JSON body with a key that could change objects' prototype (__proto__, constructor.prototype). {name} */
+  forbiddenJsonKey: '请求内容含有不允许的字段名 {name}',
   unauthenticated: '请先登录',
   sessionExpired: '登录已过期，请重新登录',
   forbidden: '没有权限执行此操作',
