@@ -45,7 +45,12 @@ import { registerSitesHostGuard, siteRoutes } from './routes/sites.js';
 import { thumbnailRoutes } from './routes/thumbnails.js';
 import { userRoutes } from './routes/users.js';
 import { createSiteFastPath, type SiteFastPath } from './serve/fast-path.js';
-import { registerSiteSecurityHeaders, type SiteIsolation, siteHeadersForUrl } from './serve/index.js';
+import {
+  isSiteContentPath,
+  registerSiteSecurityHeaders,
+  type SiteIsolation,
+  siteHeadersForUrl,
+} from './serve/index.js';
 import { type SiteServerState, siteServerFactory } from './serve/site-server.js';
 import { diskFullAtStart } from './storage/disk-space.js';
 import { type BlobStore, openBlobStore } from './storage/index.js';
@@ -225,7 +230,15 @@ export async function buildApp(
     serverFactory: siteServerFactory(
       {
         fastPath,
-        refuse: refuseLargeHead,
+        // At a site address the refusal is the platform's page, as every error there.
+        refuse: (req, res) =>
+          refuseLargeHead(
+            req,
+            res,
+            (r) =>
+              ctx.siteHosts.classify(r.headers.host, r.socket?.localPort).kind !== 'app' ||
+              isSiteContentPath(r.url ?? ''),
+          ),
         twin: (make) => {
           if (config.sitesPort) sitesServer = make((req, res) => answerOffSitesHost(ctx, req, res));
         },

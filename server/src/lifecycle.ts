@@ -4,6 +4,7 @@
  * their stop, the shutdown hooks, listening on the ports, and the signals that close it all.
  */
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { messages } from '@sitehall/contracts';
 import type { FastifyInstance } from 'fastify';
 import { type Config, ConfigError } from './config.js';
@@ -183,7 +184,10 @@ export function manageWorkers(
   let graceTimer: NodeJS.Timeout | undefined;
   if (sitesServer) {
     const server: http.Server = sitesServer;
-    server.on('clientError', answerClientError);
+    // Everything on the sites port is a site address: its refusals are the platform's page too.
+    server.on('clientError', (err: Error & { code?: string }, socket: Duplex) =>
+      answerClientError(err, socket, true),
+    );
     app.addHook('preClose', async () => {
       if (server.listening) server.close();
     });

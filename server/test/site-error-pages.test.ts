@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSitesPort } from '../src/lifecycle.js';
 import { SITE_SANDBOX_CSP } from '../src/serve/site-headers.js';
 import { createTestApp, freePort, listenPort, rawRequest, type TestApp } from './helpers.js';
+import { Wire } from './support/wire.js';
 
 /** node:http with the Host given (fetch picks its own). */
 function get(port: number, path: string, host: string) {
@@ -116,6 +117,44 @@ describe('error pages on the sites port', () => {
     const named = await get(sitesPort, '/', `no-such-site.localhost:${sitesPort}`);
     expect(named.status).toBe(404);
     expect(named.body).toContain(back(`http://localhost:${appPort}/public`));
+  });
+
+  it('a request the server refuses before reading it is the page too, not the API’s JSON', async () => {
+    // Over 16 KB of headers besides Cookie (the app's own limit), and over the 1 MiB Node reads.
+    const refused: Record<string, string>[] = [
+      { 'x-pad': 'a'.repeat(17_000) },
+      { cookie: 'a'.repeat(1_100_000) },
+    ];
+    for (const headers of refused) {
+      const res = await rawRequest(sitesPort, '/sites/1/', { headers });
+      const body = res.body.toString('utf8');
+      expect(res.status).toBe(431);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe('sandbox');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expectExplainingPage(body);
+      expect(body).toContain(messages.common.headersTooLarge);
+    }
+    // A head Node can't parse at all: 400, as a page.
+    const wire = await Wire.connect(sitesPort);
+    wire.send('GET /sites/1/ HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n');
+    const bad = await wire.answer();
+    wire.close();
+    expect(bad.status).toBe(400);
+    expect(bad.headers['content-type']).toBe('text/html; charset=utf-8');
+    expectExplainingPage(bad.body.toString('utf8'));
+    expect(bad.body.toString('utf8')).toContain(messages.common.badRequest);
+    // The app's port answers its API in the envelope, and a site's path there with the page.
+    const api = await rawRequest(appPort, '/api/config', { headers: { 'x-pad': 'a'.repeat(17_000) } });
+    expect(api.status).toBe(431);
+    expect(JSON.parse(api.body.toString())).toEqual({
+      success: false,
+      message: messages.common.headersTooLarge,
+    });
+    const site = await rawRequest(appPort, '/sites/1/', { headers: { 'x-pad': 'a'.repeat(17_000) } });
+    expect(site.status).toBe(431);
+    expectExplainingPage(site.body.toString('utf8'));
   });
 
   it('an expired preview there keeps the sandbox and links back', async () => {

@@ -1,13 +1,16 @@
 /**
  * Answers to requests Node's HTTP parser refuses before any route or hook sees them: a malformed
  * request line or header, a URL or headers over the size limit, a request that timed out. Fastify's
- * default says so in English and outside the API's envelope; these answers are the envelope in
- * Chinese. The URL of such a request may be unreadable, so every one carries what a site response
- * must (nosniff, and a sandbox that makes an error page under /sites harmless), whatever its path.
+ * default says so in English and outside the API's envelope; these answers are in Chinese: the
+ * envelope, or at a site address (the sites port, a site's path or host) the platform's small page,
+ * as every other error there (http/errors.ts). The URL of such a request may be unreadable, so
+ * every one carries what a site response must (nosniff, and a sandbox that makes an error page
+ * under /sites harmless), whatever its path.
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { messages } from '@sitehall/contracts';
+import { sitePlatformPage } from '../serve/index.js';
 
 /**
  * What Node's parser may read of a request's head: 1 MiB, because cookies ignore ports and a site
@@ -26,18 +29,31 @@ export const MAX_HEAD_BYTES_WITHOUT_COOKIES = 16 * 1024;
 const RAW_HEADER_ENTRIES_KEPT = 2000;
 
 const HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'content-security-policy': 'sandbox',
 };
 
 /**
+ * A refusal's Content-Type and body: the API's envelope, or at a site address the platform's page
+ * (no link back to the showcase: nothing of a refused request is read, its Host included).
+ */
+function refusal(status: number, message: string, atSite: boolean): { type: string; body: string } {
+  if (atSite) return { type: 'text/html; charset=utf-8', body: sitePlatformPage(status, message).body };
+  return { type: 'application/json; charset=utf-8', body: JSON.stringify({ success: false, message }) };
+}
+
+/**
  * Answers 431 (and returns true) when the request's head is over 16 KB without its cookies: only
  * the Cookie header may use the room MAX_HEAD_BYTES leaves. Counted as Node counts it, near
- * enough: the URL, and each header's name and value with their separators.
+ * enough: the URL, and each header's name and value with their separators. `atSite` says whether
+ * the request came to a site address (then the answer is the platform's page).
  */
-export function refuseLargeHead(req: IncomingMessage, res: ServerResponse): boolean {
+export function refuseLargeHead(
+  req: IncomingMessage,
+  res: ServerResponse,
+  atSite: (req: IncomingMessage) => boolean = () => false,
+): boolean {
   let size = (req.url?.length ?? 0) + 16;
   // Node keeps about the first 2,000 entries of rawHeaders (names and values: some 1,000 headers)
   // and drops the rest unseen: a head that reaches that may hold any size past it (a 900 KB header
@@ -52,9 +68,14 @@ export function refuseLargeHead(req: IncomingMessage, res: ServerResponse): bool
     }
     if (size <= MAX_HEAD_BYTES_WITHOUT_COOKIES) return false;
   }
-  const body = JSON.stringify({ success: false, message: messages.common.headersTooLarge });
+  const { type, body } = refusal(431, messages.common.headersTooLarge, atSite(req));
   res.shouldKeepAlive = false;
-  res.writeHead(431, { ...HEADERS, 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(431, {
+    'content-type': type,
+    ...HEADERS,
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   res.end(body);
   return true;
 }
@@ -76,16 +97,19 @@ export function answerRequestTimeout(socket: Duplex): void {
   );
 }
 
-/** Fastify's clientErrorHandler: writes the answer and closes the connection. */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+/**
+ * Fastify's clientErrorHandler (and the sites port's, `atSite`): writes the answer and closes the
+ * connection.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, atSite = false): void {
   // The client is gone: nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
     const { status, message } = answerFor(error.code);
-    const body = JSON.stringify({ success: false, message });
+    const { type, body } = refusal(status, message, atSite);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Type: ${type}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Cache-Control: no-store\r\n' +
         'X-Content-Type-Options: nosniff\r\n' +

@@ -174,6 +174,8 @@ export interface SitePlatformPageOptions {
 const PAGE_TITLES: Record<number, string> = {
   400: '地址无效',
   404: '页面不存在',
+  408: '请求超时',
+  431: '请求头过长',
   500: '服务器出错了',
   503: '服务暂时不可用',
   507: '服务器存储空间不足',
