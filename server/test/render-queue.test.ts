@@ -4,10 +4,11 @@
  * holds another's by one render per worker, not by its whole queue (an outside review measured
  * 261 s behind ten slow uploads). Each account's own jobs still go in their order, a job whose
  * lease ran out is still taken, in its account's turn, and deleting a project gives its account no
- * turn back. The takes are the worker's (the repository's take), with a clock the test moves. Both
- * engines.
+ * turn back; deleting the account removes its turn. The takes are the worker's (the repository's
+ * take), with a clock the test moves. Both engines.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { up as pruneDeletedAccountsTurns } from '../src/db/migrations/031_render_turns_of_deleted_accounts.js';
 import type { RenderJobRow } from '../src/repositories/render-jobs.js';
 import { createTestApp, SIMPLE_SITE, type TestApp, uploadProject } from './helpers.js';
 
@@ -20,18 +21,25 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-/** Uploads `count` new projects as a new account: its token and the versions, each with its queued render. */
-async function accountQueuing(count: number): Promise<{ token: string; versions: number[] }> {
+/**
+ * Uploads `count` new projects as a new account: its id and token, the projects and their versions,
+ * each with its queued render.
+ */
+async function accountQueuing(
+  count: number,
+): Promise<{ id: number; token: string; projects: number[]; versions: number[] }> {
   const owner = await t.createUser();
+  const projects: number[] = [];
   const versions: number[] = [];
   for (let i = 0; i < count; i++) {
     const res = await uploadProject(t, owner.token, { name: `站点 ${i + 1}`, files: SIMPLE_SITE });
     expect(res.statusCode).toBe(201);
     const p = await t.ctx.repositories.projects.byId(t.ctx.db, res.json().data.project.id);
+    projects.push(p!.id);
     versions.push(p!.latest_deployment_id!);
   }
   clock = Date.now();
-  return { token: owner.token, versions };
+  return { id: owner.id, token: owner.token, projects, versions };
 }
 
 /** One take by `holder`, a second after the last, under a lease of `leaseMs`. */
@@ -98,5 +106,33 @@ describe('render queue between accounts', () => {
     });
     expect(del.statusCode).toBe(200);
     expect(await takes(3)).toEqual([b, a.versions[1], undefined]);
+  });
+
+  it('deleting an account deletes its turn, in the same transaction; turns left before are pruned', async () => {
+    const a = await accountQueuing(1);
+    const b = await accountQueuing(1);
+    expect(await takes(2)).toEqual([a.versions[0], b.versions[0]]);
+    const turns = async () =>
+      (await t.ctx.db.selectFrom('render_turns').select('owner_id').orderBy('owner_id').execute()).map(
+        (r) => r.owner_id,
+      );
+    expect(await turns()).toEqual([a.id, b.id]);
+    // An account is deleted once its projects are.
+    const del = await t.request({ method: 'DELETE', url: `/api/projects/${a.projects[0]}`, token: a.token });
+    expect(del.statusCode).toBe(200);
+    const gone = await t.request({
+      method: 'DELETE',
+      url: `/api/admin/users/${a.id}`,
+      token: await t.adminToken(),
+    });
+    expect(gone.statusCode).toBe(200);
+    expect(await turns()).toEqual([b.id]);
+    // A turn an account deleted before this change left behind goes with migration 031; the others stay.
+    await t.ctx.db
+      .insertInto('render_turns')
+      .values({ owner_id: b.id + 1000, turn: 99 })
+      .execute();
+    await pruneDeletedAccountsTurns(t.ctx.db as never, t.database.dialect);
+    expect(await turns()).toEqual([b.id]);
   });
 });

@@ -4,7 +4,8 @@
  * both engines: only the instance whose update matched runs it, under a lease that another instance
  * may take over once it has expired (the holder died mid-render). The queue is fair between
  * accounts (render_turns, migration 030): the job taken is the oldest due one of the account
- * served least recently.
+ * served least recently. An account's turn goes with the account (repositories/users.ts
+ * deleteIfUnowned), not with its projects.
  */
 import { sql } from 'kysely';
 import type { DB } from '../db/database.js';

@@ -87,7 +87,8 @@ export function createUsersRepository(dialect: Dialect) {
     },
     /**
      * Deletes an account unless it owns projects (their sites would vanish with it) or is the last
-     * enabled administrator; checked and done in one transaction.
+     * enabled administrator; checked and done in one transaction, with the account's place in the
+     * render queue's turns (render_turns has no foreign key to cascade by).
      */
     deleteIfUnowned(db: DB, id: number): Promise<UserRow | 'missing' | 'last-admin' | 'has-projects'> {
       return db.transaction().execute(async (trx) => {
@@ -100,6 +101,7 @@ export function createUsersRepository(dialect: Dialect) {
           .where('owner_id', '=', id)
           .executeTakeFirstOrThrow();
         if (Number(owned.n) > 0) return 'has-projects';
+        await trx.deleteFrom('render_turns').where('owner_id', '=', id).execute();
         await trx.deleteFrom('users').where('id', '=', id).execute();
         return user;
       });
