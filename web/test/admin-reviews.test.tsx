@@ -169,6 +169,45 @@ describe('admin review list', () => {
     expect(screen.queryByText(/操作失败/)).not.toBeInTheDocument();
   });
 
+  it('keeps a row it just decided where it was, decided and without buttons, so the next row does not slide under the pointer', async () => {
+    // An outside review clicked 通过 twice 0.7 s apart: the first row left the list at once and the
+    // second click published the next site, never looked at.
+    const first = makeProject({ id: 5, name: '作业 1 班级主页', status: 'pending' });
+    const second = makeProject({ id: 6, name: '作业 2 班级主页', status: 'pending' });
+    let decided = false;
+    const api = fakeApi({
+      'GET /admin/projects': () =>
+        ok({
+          projects: decided ? [second] : [first, second],
+          pagination: pagination(decided ? 1 : 2, 1, 10),
+          counts,
+        }),
+      'POST /admin/projects/5/review': () => {
+        decided = true;
+        return ok({ project: { ...first, status: 'approved' } }, '项目已通过');
+      },
+    });
+    signIn(adminUser());
+    const { user } = renderApp('/admin/reviews?status=pending');
+    await screen.findByRole('link', { name: '作业 1 班级主页' });
+    await user.click(within(rowOf('作业 1 班级主页')).getByRole('button', { name: '通过 作业 1 班级主页' }));
+    expect(await screen.findByText('项目已通过')).toBeInTheDocument();
+    // The list came back without it; it stays first, as 已发布, with no quick action.
+    await waitFor(() => expect(api.calls('GET /admin/projects').length).toBeGreaterThan(1));
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .map((r) => within(r).queryByRole('link', { name: /班级主页/ })?.textContent)
+        .filter(Boolean);
+    await waitFor(() => expect(names()).toEqual(['作业 1 班级主页', '作业 2 班级主页']));
+    const kept = rowOf('作业 1 班级主页');
+    expect(within(kept).getByText(STATUS_LABELS.approved)).toBeInTheDocument();
+    expect(within(kept).queryByRole('button', { name: /^通过/ })).toBeNull();
+    expect(
+      within(rowOf('作业 2 班级主页')).getByRole('button', { name: '通过 作业 2 班级主页' }),
+    ).toBeInTheDocument();
+  });
+
   it('approves a version the content check rated risky only after saying why', async () => {
     const risky = makeProject({
       id: 5,

@@ -6,6 +6,7 @@ import {
   ACTIONS_REQUIRING_COMMENT,
   type ContentCheckSummary,
   messages,
+  type ProjectStatus,
   type ReviewAction,
 } from '@sitehall/contracts';
 import { App } from 'antd';
@@ -82,6 +83,15 @@ const CONFIRMS: Partial<
   },
 };
 
+/** A project's status once an action succeeded on it. */
+const STATUS_AFTER: Record<ReviewAction, ProjectStatus> = {
+  approve: 'approved',
+  reject: 'rejected',
+  publish: 'published',
+  unpublish: 'approved',
+  takedown: 'taken_down',
+};
+
 export interface ProjectActions {
   /** Runs the action, asking for a reason first when the action needs one. */
   start: (project: ProjectRef, action: ReviewAction) => void;
@@ -89,12 +99,15 @@ export interface ProjectActions {
   busy: (id: number, action: ReviewAction) => boolean;
   /** The reason dialog; render it once on the page. */
   dialog: ReactNode;
+  /** The projects decided here, with the status each now has (useKeptRows keeps them in view). */
+  decided: ReadonlyMap<number, ProjectStatus>;
 }
 
 export function useProjectActions(): ProjectActions {
   const { message, modal } = App.useApp();
   const decision = useReviewDecision();
   const [prompt, setPrompt] = useState<Prompt | null>(null);
+  const [decided, setDecided] = useState<ReadonlyMap<number, ProjectStatus>>(new Map());
 
   const once = useSingleFlight();
 
@@ -103,6 +116,7 @@ export function useProjectActions(): ProjectActions {
     once(String(project.id), async () => {
       try {
         await decision.mutateAsync({ id: project.id, action, comment });
+        setDecided((before) => new Map(before).set(project.id, STATUS_AFTER[action]));
         message.success(ACTION_DONE_MESSAGES[action]);
         setPrompt(null);
       } catch (error) {
@@ -150,5 +164,5 @@ export function useProjectActions(): ProjectActions {
     />
   );
 
-  return { start, busy, dialog };
+  return { start, busy, dialog, decided };
 }

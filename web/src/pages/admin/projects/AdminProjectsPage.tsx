@@ -38,7 +38,11 @@ import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
 import { useReturnState } from '../../../components/admin/returnTo';
 import { useAdminListParams } from '../../../components/admin/useAdminListParams';
-import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
+import {
+  useKeptRows,
+  useRowSelection,
+  useStayOnExistingPage,
+} from '../../../components/admin/useListAddress';
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -132,6 +136,7 @@ export function AdminProjectsPage() {
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
   const selection = useRowSelection(list.filter, projects.data?.projects ?? []);
+  const shown = useKeptRows(list.query, projects.data?.projects ?? [], actions.decided);
   const wide = useWideLayout();
   const back = useReturnState();
   const siteAddress = useSiteAddress();
@@ -259,7 +264,7 @@ export function AdminProjectsPage() {
 
         <PagedTable<AdminProjectDto>
           query={projects}
-          rows={projects.data?.projects ?? []}
+          rows={shown}
           columns={columns}
           // Fits the content area of a 1280-pixel window beside the admin menu; narrower scrolls,
           // and a phone shows each project as a card.

@@ -22,7 +22,11 @@ import {
   QUEUE_SORTS,
   useAdminListParams,
 } from '../../../components/admin/useAdminListParams';
-import { useRowSelection, useStayOnExistingPage } from '../../../components/admin/useListAddress';
+import {
+  useKeptRows,
+  useRowSelection,
+  useStayOnExistingPage,
+} from '../../../components/admin/useListAddress';
 import { useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -90,6 +94,7 @@ export function ReviewListPage() {
   const projects = useAdminProjects(list.query);
   const actions = useProjectActions();
   const selection = useRowSelection(list.filter, projects.data?.projects ?? []);
+  const shown = useKeptRows(list.query, projects.data?.projects ?? [], actions.decided);
   const wide = useWideLayout();
   const back = useReturnState();
   useStayOnExistingPage(list, projects.data?.pagination.total_pages);
@@ -219,7 +224,7 @@ export function ReviewListPage() {
 
         <PagedTable<AdminProjectDto>
           query={projects}
-          rows={projects.data?.projects ?? []}
+          rows={shown}
           columns={columns}
           // Fits the content area of a 1280-pixel window beside the admin menu; narrower scrolls,
           // and a phone shows each project as a card.
