@@ -15,6 +15,7 @@ import {
   listenPort,
   liveProject,
   rawRequest,
+  review,
   SIMPLE_SITE,
   type TestApp,
   uploadProject,
@@ -202,6 +203,35 @@ describe('custom domains', () => {
       409,
       m.notLive,
     );
+  });
+
+  it('tells the card a project never approved is not live and offers no adding; once approved, the owner may add', async () => {
+    const owner = await t.createUser();
+    const uploaded = await uploadProject(t, owner.token, { name: '首个版本待审核', files: SIMPLE_SITE });
+    const id = uploaded.json().data.project.id as number;
+    const card = async (token: string) =>
+      (await t.request({ url: `/api/projects/${id}/domains`, token })).json().data;
+    expect(await card(owner.token)).toMatchObject({
+      available: true,
+      live: false,
+      can_add: false,
+      can_check: true,
+      can_remove: true,
+      domains: [],
+    });
+    expectFailure(await add(owner.token, id, 'early.club-four.test'), 409, m.notLive);
+
+    const approved = await review(t, id, 'approve');
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(await card(owner.token)).toMatchObject({ live: true, can_add: true, can_check: true });
+    await addedDomain(owner.token, id, 'early.club-four.test');
+    // An admin sees the project's domains and may remove them, but adds and checks none.
+    expect(await card(await t.adminToken())).toMatchObject({
+      live: true,
+      can_add: false,
+      can_check: false,
+      can_remove: true,
+    });
   });
 
   it('lets a domain be claimed by several accounts until one proves it; then it is refused to the others', async () => {

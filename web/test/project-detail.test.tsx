@@ -1,4 +1,4 @@
-import { messages, type ProjectDto } from '@sitehall/contracts';
+import { messages, type ProjectDomainsDto, type ProjectDto } from '@sitehall/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { clearSession } from '../src/lib/session';
@@ -606,5 +606,44 @@ describe('project detail: the site’s routing', () => {
   it('says so when the newest version has no rule files', async () => {
     await openDetail(makeProject({ id: 7 }));
     expect(screen.getByText('最新版本没有 _redirects 或 _headers 文件')).toBeInTheDocument();
+  });
+
+  describe('自定义域名', () => {
+    const domains = (over: Partial<ProjectDomainsDto>): ProjectDomainsDto => ({
+      domains: [],
+      available: true,
+      require_approval: false,
+      sites_host: 'sites.example.com',
+      live: true,
+      can_add: true,
+      can_check: true,
+      can_remove: true,
+      ...over,
+    });
+    const card = async () =>
+      (await screen.findByText('自定义域名', { selector: '.ant-card-head-title' })).closest(
+        '.ant-card',
+      ) as HTMLElement;
+
+    it('on a project never approved says a domain is bound once the site is live, and offers no form', async () => {
+      await openDetail(makeProject({ id: 7 }), {
+        'GET /projects/7/domains': ok(domains({ live: false, can_add: false })),
+      });
+      const domainsCard = await card();
+      expect(await within(domainsCard).findByText(messages.domain.notLive)).toBeInTheDocument();
+      expect(within(domainsCard).queryByText('添加域名')).not.toBeInTheDocument();
+      expect(within(domainsCard).queryByText(/添加域名后按提示/)).not.toBeInTheDocument();
+      expect(within(domainsCard).queryByText('还没有自定义域名')).not.toBeInTheDocument();
+    });
+
+    it('on a live project offers the form, with no note', async () => {
+      await openDetail(makeProject({ id: 7, is_live: true, status: 'approved' }), {
+        'GET /projects/7/domains': ok(domains({})),
+      });
+      const domainsCard = await card();
+      expect(await within(domainsCard).findByText('添加域名')).toBeInTheDocument();
+      expect(within(domainsCard).getByText('还没有自定义域名')).toBeInTheDocument();
+      expect(within(domainsCard).queryByText(messages.domain.notLive)).not.toBeInTheDocument();
+    });
   });
 });

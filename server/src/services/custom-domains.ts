@@ -160,6 +160,10 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
     opts.publish();
   }
 
+  /** Whether the project has a version live now: a domain is added, and served, only then. */
+  const isLive = async (project: ProjectWithOwner) =>
+    project.live_deployment_id !== null && (await opts.isLive(project.id));
+
   /** A domain of a project the actor may see (404 for any other, as for a missing one). */
   async function domainOf(actor: Actor, projectId: number, domainId: number) {
     const project = await opts.visible(actor, projectId);
@@ -199,13 +203,19 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
 
     async ofProject(actor: Actor, projectId: number) {
       const project = await opts.visible(actor, projectId);
-      const [rows, approval] = await Promise.all([repo.ofProject(db, project.id), requireApproval()]);
+      const [rows, approval, live] = await Promise.all([
+        repo.ofProject(db, project.id),
+        requireApproval(),
+        isLive(project),
+      ]);
       return {
         domains: rows.map((r) => present(r, approval)),
         available: sitesHost !== null,
         require_approval: approval,
         sites_host: sitesHost,
-        can_add: sitesHost !== null && projectPolicy.edit(actor, project),
+        live,
+        can_add: sitesHost !== null && live && projectPolicy.edit(actor, project),
+        can_check: sitesHost !== null && projectPolicy.edit(actor, project),
         can_remove: projectPolicy.delete(actor, project),
       };
     },
@@ -217,7 +227,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
       const domain = normalizeDomain(typed);
       if (!domain) throw new Invalid('domain', m.domainInvalid);
       if (reserved(domain)) throw new Invalid('domain', m.domainReserved);
-      if (!project.live_deployment_id || !(await opts.isLive(project.id))) throw new Conflict(m.notLive);
+      if (!(await isLive(project))) throw new Conflict(m.notLive);
       const existing = await repo.ofProject(db, project.id);
       if (existing.some((r) => r.domain === domain)) throw new Conflict(m.alreadyOnProject, 'domain');
       if (existing.length >= CUSTOM_DOMAINS_PER_PROJECT)

@@ -97,7 +97,16 @@ export function CustomDomainsCard({ projectId, className }: Props) {
       ) : (
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
           {!data.available && <Alert type="info" showIcon title={m.unavailable} />}
-          {data.available && (
+          {/* Never approved, or taken down: no domain can be added, none is served (docs/product.md). */}
+          {data.available && !data.live && (
+            <Alert
+              type="info"
+              showIcon
+              title={m.notLive}
+              description={data.domains.length > 0 ? '已添加的域名在项目重新上线后恢复访问。' : undefined}
+            />
+          )}
+          {data.available && data.live && (
             <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
               用自己的域名访问这个站点，HTTPS 证书自动签发。添加域名后按提示在域名的 DNS
               中添加验证记录，并把域名解析到 <Typography.Text code>{data.sites_host}</Typography.Text>。
@@ -119,7 +128,7 @@ export function CustomDomainsCard({ projectId, className }: Props) {
             </Form>
           )}
           {data.domains.length === 0 ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有自定义域名" />
+            data.live && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有自定义域名" />
           ) : (
             <List
               aria-label="自定义域名列表"
@@ -128,7 +137,7 @@ export function CustomDomainsCard({ projectId, className }: Props) {
                 <List.Item
                   key={d.id}
                   actions={[
-                    ...(d.state === 'pending' && data.can_add
+                    ...(d.state === 'pending' && data.can_check
                       ? [
                           <Button
                             key="check"

@@ -81,8 +81,17 @@ export const projectDomainsData = z.object({
   require_approval: z.boolean(),
   /** Where the domain's A/AAAA or CNAME record must point for visitors to arrive. */
   sites_host: z.string().nullable(),
-  /** Whether this viewer may add domains (the owner) and remove them (the owner or an admin). */
+  /**
+   * Whether the project has a live version now: a domain is added only then, and served only
+   * while it lasts. Until then the card says so instead of offering the form.
+   */
+  live: z.boolean(),
+  /**
+   * What this viewer may do: add domains (the owner, while the project is live), check a pending
+   * one's proof (the owner) and remove them (the owner or an admin).
+   */
   can_add: z.boolean(),
+  can_check: z.boolean(),
   can_remove: z.boolean(),
 });
 export type ProjectDomainsDto = z.output<typeof projectDomainsData>;
