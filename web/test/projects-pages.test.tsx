@@ -116,6 +116,18 @@ describe('my projects', () => {
     expect(button('详情', pending)).toHaveAttribute('href', '/projects/2');
   });
 
+  it('names a card’s picture link after its project, so a screen reader says where it leads', async () => {
+    fakeApi({ 'GET /projects/my': myProjects([makeProject({ id: 2, name: '等待审核站点' })]) });
+    signIn(makeUser());
+    renderApp('/projects');
+    const card = await screen.findByRole('article', { name: '等待审核站点' });
+    const links = within(card).getAllByRole('link', { name: '等待审核站点' });
+    const picture = links.find((link) => link.querySelector('.project-picture'));
+    expect(picture).toHaveAttribute('href', '/projects/2');
+    // Beside the name's link, which the keyboard reaches: the picture is no second Tab stop.
+    expect(picture).toHaveAttribute('tabindex', '-1');
+  });
+
   it('asks before deleting and reports a failure with the server message', async () => {
     const api = fakeApi({
       'GET /projects/my': myProjects([makeProject({ id: 5, name: '要删除的站点' })]),

@@ -34,7 +34,13 @@ export function ProjectCard({ project }: { project: ProjectDto }) {
           <StatusTag status={project.status} />
         </div>
       </div>
-      <Link to={`/projects/${project.id}`} aria-hidden tabIndex={-1} className="project-card__picture">
+      {/* Named after the project (its picture may be only a letter); the keyboard uses the name's link. */}
+      <Link
+        to={`/projects/${project.id}`}
+        aria-label={project.name}
+        tabIndex={-1}
+        className="project-card__picture"
+      >
         <ProjectPicture project={project} width={320} />
       </Link>
       {note && (
