@@ -24,7 +24,11 @@ export async function enqueue(
     .execute();
 }
 
-/** Takes the oldest due e-mail for this holder until leaseUntil; undefined when none is due. */
+/**
+ * Takes the oldest due e-mail for this holder until leaseUntil; undefined when none is due. Not
+ * shared with render-jobs' take: that one picks by the account's turn and moves the turn in the
+ * claim's transaction, where e-mails simply go oldest first (only the look-then-claim retry is alike).
+ */
 export async function take(
   db: DB,
   holder: string,
