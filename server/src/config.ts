@@ -212,6 +212,8 @@ export interface Config {
     loadTimeoutMs: number;
     /** A failed attempt is tried again after this times the attempts made (ms). */
     retryAfterMs: number;
+    /** The browser's main process's memory limit (bytes; render/memory-watchdog.ts's by default; tests lower it). */
+    browserMemoryLimitBytes?: number;
   };
 }
 

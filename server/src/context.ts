@@ -227,6 +227,9 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       }),
     loadTimeoutMs: config.render.loadTimeoutMs,
     retryAfterMs: config.render.retryAfterMs,
+    ...(config.render.browserMemoryLimitBytes !== undefined
+      ? { browserMemoryLimitBytes: config.render.browserMemoryLimitBytes }
+      : {}),
   });
   metrics.renderQueueLength = () => renderJobs.pending(db);
   const events = {

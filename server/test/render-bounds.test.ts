@@ -3,14 +3,17 @@
  * allowed, a page that asks for a loopback service in any address form (IPv4-mapped IPv6 and every
  * other IPv6 form that embeds IPv4 included) reaches nothing, and its picture cannot show it; a
  * page that fills typed arrays or a huge canvas is ended near the renderer's memory limit (measured
- * from /proc here, apart from the watchdog) and becomes a risk finding, tried once.
+ * from /proc here, apart from the watchdog) and becomes a risk finding, tried once; a browser whose
+ * main process passes its own limit is ended with its renderers, and the next render has a new one.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { format, messages } from '@sitehall/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RENDERER_MEMORY_LIMIT_BYTES } from '../src/render/memory-watchdog.js';
+import { RenderBrowser } from '../src/render/browser.js';
+import { RENDERER_MEMORY_LIMIT_BYTES, RenderMemoryWatchdog } from '../src/render/memory-watchdog.js';
 import * as deployments from '../src/repositories/deployments.js';
 import { createTestApp, type TestApp, uploadProject } from './helpers.js';
 
@@ -263,4 +266,80 @@ describe('render worker: memory is bounded', () => {
       expect((await t.ctx.services.render.job(nextProject!.latest_deployment_id!))?.status).toBe('done');
     }, 120_000);
   }
+});
+
+/** Whether a process still runs (a zombie left for init to reap does not). */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe("render worker: the browser's own memory is bounded", () => {
+  /** Below what Chromium's main process holds once started (about 180 MB), so it is past it at once. */
+  const LOW_LIMIT = 32 * 1024 * 1024;
+
+  it('ends a browser whose main process passes its limit, renderers and all; the next render has a new one', async () => {
+    const browser = new RenderBrowser(render().render.chromiumPath, { pagesBeforeRestart: () => 50 });
+    try {
+      const first = await browser.get();
+      const page = await (await first.newContext()).newPage();
+      await page.setContent('<h1>第一个</h1>');
+      const cdp = await first.newBrowserCDPSession();
+      const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
+        processInfo: Array<{ type: string; id: number }>;
+      };
+      const main = processInfo.find((p) => p.type === 'browser')!.id;
+      expect(processInfo.some((p) => p.type === 'renderer')).toBe(true);
+
+      const watch = new RenderMemoryWatchdog({ browserLimitBytes: LOW_LIMIT }).watch(first);
+      await expect.poll(() => first.isConnected(), { timeout: 10_000 }).toBe(false);
+      expect(watch.killed()).toMatchObject({ process: 'browser', pid: main });
+      expect(watch.killed()!.rssBytes).toBeGreaterThan(LOW_LIMIT);
+      watch.stop();
+      // Nothing of that browser is left running.
+      const pids = processInfo.map((p) => p.id);
+      await expect.poll(() => pids.filter(running), { timeout: 10_000 }).toEqual([]);
+
+      const second = await browser.get();
+      expect(second).not.toBe(first);
+      const next = await (await second.newContext()).newPage();
+      await next.setContent('<h1>第二个</h1>');
+      expect(await next.textContent('h1')).toBe('第二个');
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('tries a render again in a new browser when its browser was ended, and says why', async () => {
+    const t = await createTestApp({ render: { ...render().render, browserMemoryLimitBytes: LOW_LIMIT } });
+    try {
+      const res = await uploadProject(t, (await t.createUser()).token, {
+        name: '浏览器内存',
+        files: [{ name: 'index.html', content: '<!doctype html><h1>普通页面</h1>' }],
+      });
+      expect(res.statusCode).toBe(201);
+      const project = await t.ctx.repositories.projects.byId(t.ctx.db, res.json().data.project.id);
+      await t.ctx.services.render.idle();
+      // Every attempt's browser passed the lowered limit and was ended; the job ran out of attempts.
+      const job = await t.ctx.services.render.job(project!.latest_deployment_id!);
+      expect(job).toMatchObject({
+        status: 'failed',
+        attempts: 3,
+        error: format(messages.render.browserMemoryExceeded, { limit: 32 }),
+      });
+      // Not the page's doing: no memory finding, the render's failure with its reason.
+      const d = await deployments.byId(t.ctx.db, project!.latest_deployment_id!);
+      const report = JSON.parse(d!.content_check!) as { findings: Array<{ rule?: string; message: string }> };
+      expect(report.findings.map((f) => f.rule)).not.toContain('runtime.memory');
+      expect(report.findings.find((f) => f.rule === 'runtime.render-failed')?.message).toContain(
+        format(messages.render.browserMemoryExceeded, { limit: 32 }),
+      );
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
 });

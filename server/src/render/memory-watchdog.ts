@@ -5,17 +5,26 @@
  * SystemInfo.getProcessInfo) every 100 ms, and a renderer past the limit is killed at once: its
  * page crashes, and the render service (services/render.ts) makes that a finding of its own rather
  * than a failure to retry. Each browser context has renderers of its own, so a kill ends only the
- * page that grew. Without /proc (not Linux) nothing is sampled and nothing is killed.
+ * page that grew. The browser's main process is sampled too, against a limit of its own: one past
+ * it is killed, which ends the whole browser (its renderers exit with it); the render browser
+ * (render/browser.ts) launches a new one for the next render, as after a crash, and the renders it
+ * ran are tried again. Without /proc (not Linux) nothing is sampled and nothing is killed.
  */
 import fs from 'node:fs';
 import type { Browser, CDPSession } from 'playwright-core';
 
 /** Resident memory one renderer may reach: a page the showcase shows needs a fraction of it. */
 export const RENDERER_MEMORY_LIMIT_BYTES = 512 * 1024 * 1024;
+/**
+ * Resident memory the browser's main process may reach (the GPU and network services run in it):
+ * 180-290 MB measured while rendering, large canvases included (docs/render.md "Memory").
+ */
+export const BROWSER_MEMORY_LIMIT_BYTES = 1024 * 1024 * 1024;
 const SAMPLE_MS = 100;
 
-/** A renderer this watchdog killed: when, and how large it was found. */
+/** A process this watchdog killed: which (a renderer, or the browser's main process), when, how large. */
 export interface MemoryKill {
+  process: 'renderer' | 'browser';
   at: number;
   pid: number;
   rssBytes: number;
@@ -41,7 +50,7 @@ interface Watched {
 }
 
 export interface MemoryWatch {
-  /** The renderer this watchdog killed since the watch began, if any. */
+  /** The first process this watchdog killed since the watch began, if any. */
   killed(): MemoryKill | null;
   stop(): void;
 }
@@ -49,13 +58,19 @@ export interface MemoryWatch {
 export class RenderMemoryWatchdog {
   readonly #watched = new Map<Browser, Watched>();
 
-  constructor(private readonly opts: { limitBytes?: number; sampleMs?: number } = {}) {}
+  constructor(
+    private readonly opts: { limitBytes?: number; browserLimitBytes?: number; sampleMs?: number } = {},
+  ) {}
 
   get limitBytes(): number {
     return this.opts.limitBytes ?? RENDERER_MEMORY_LIMIT_BYTES;
   }
 
-  /** Watches the browser's renderers until stop() (renders of one browser share one sampler). */
+  get browserLimitBytes(): number {
+    return this.opts.browserLimitBytes ?? BROWSER_MEMORY_LIMIT_BYTES;
+  }
+
+  /** Watches the browser and its renderers until stop() (renders of one browser share one sampler). */
   watch(browser: Browser): MemoryWatch {
     const since = Date.now();
     let w = this.#watched.get(browser);
@@ -97,12 +112,19 @@ export class RenderMemoryWatchdog {
         processInfo: Array<{ type: string; id: number }>;
       };
       for (const p of processInfo) {
-        if (p.type !== 'renderer') continue;
+        const limit =
+          p.type === 'renderer' ? this.limitBytes : p.type === 'browser' ? this.browserLimitBytes : null;
+        if (limit === null) continue;
         const rss = residentBytes(p.id);
-        if (rss === null || rss <= this.limitBytes) continue;
+        if (rss === null || rss <= limit) continue;
         try {
           process.kill(p.id, 'SIGKILL');
-          w.kills.push({ at: Date.now(), pid: p.id, rssBytes: rss });
+          w.kills.push({
+            process: p.type as MemoryKill['process'],
+            at: Date.now(),
+            pid: p.id,
+            rssBytes: rss,
+          });
         } catch {
           // Gone already.
         }

@@ -60,6 +60,8 @@ export interface RenderServiceDeps {
   siteAddress: (site: SiteRef) => string;
   loadTimeoutMs?: number;
   retryAfterMs?: number;
+  /** The browser's main process's memory limit (render/memory-watchdog.ts; tests lower it). */
+  browserMemoryLimitBytes?: number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, detail?: Record<string, unknown>) => void;
 }
 
@@ -98,8 +100,11 @@ export function createRenderService(deps: RenderServiceDeps) {
     pagesBeforeRestart: () => pagesBeforeRestart,
   });
   let pagesBeforeRestart = 50;
-  const watchdog = new RenderMemoryWatchdog();
+  const watchdog = new RenderMemoryWatchdog(
+    deps.browserMemoryLimitBytes !== undefined ? { browserLimitBytes: deps.browserMemoryLimitBytes } : {},
+  );
   const limitMb = Math.round(watchdog.limitBytes / (1024 * 1024));
+  const browserLimitMb = Math.round(watchdog.browserLimitBytes / (1024 * 1024));
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   const running = new Set<Promise<void>>();
@@ -236,7 +241,10 @@ export function createRenderService(deps: RenderServiceDeps) {
       // Its renderer was ended for its memory during this render (the page crashed or could not
       // be pictured; not the browser closed under it by another render's failure).
       const killed = watch?.killed();
-      if (killed && !/has been closed/i.test(String((err as Error)?.message ?? err))) {
+      if (
+        killed?.process === 'renderer' &&
+        !/has been closed/i.test(String((err as Error)?.message ?? err))
+      ) {
         await settleMemoryExceeded(job, ms).catch(() => {});
         log('warn', 'render ended: renderer memory over the limit', {
           deployment: job.deployment_id,
@@ -245,10 +253,14 @@ export function createRenderService(deps: RenderServiceDeps) {
         });
         return;
       }
+      // The browser's own process was ended for its memory: not this page's doing alone (every
+      // render of the browser grows it), so tried again, in a new browser, like any failure.
       const reason =
-        err instanceof RenderTimeout
-          ? messages.render.timedOut
-          : `${messages.render.failed}: ${String((err as Error)?.message ?? err).slice(0, 300)}`;
+        killed?.process === 'browser'
+          ? format(messages.render.browserMemoryExceeded, { limit: browserLimitMb })
+          : err instanceof RenderTimeout
+            ? messages.render.timedOut
+            : `${messages.render.failed}: ${String((err as Error)?.message ?? err).slice(0, 300)}`;
       const at = now();
       const outcome =
         job.attempts >= RENDER_ATTEMPTS

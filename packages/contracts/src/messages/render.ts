@@ -4,6 +4,8 @@ export const renderMessages = {
   failed: '渲染失败',
   /** {limit} */
   memoryExceeded: '页面占用内存超过 {limit} MB，渲染已终止，不再重试',
+  /** The render's browser itself passed its limit and was restarted (the render is tried again). {limit} */
+  browserMemoryExceeded: '渲染用的浏览器占用内存超过 {limit} MB，浏览器已重启',
   /** A render that met a storage outage: queued again, not counted as a try. */
   storageUnavailable: '文件存储暂时不可用，存储恢复后将自动重新渲染',
   /** {n} */
