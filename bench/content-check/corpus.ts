@@ -691,6 +691,22 @@ ${hexSend('moves < 3 || gaps.length === 0 || gaps.reduce(function (a, b) { retur
     ),
   });
 
+  // An outside review's kit (session 27): it sent nothing while Playwright's clock, bindings or a
+  // wrapped method's source showed, as anti-bot scripts check; rated low by the render of the time.
+  add(
+    'cloak-automation',
+    'credentials sent only without automation globals and with native-looking methods',
+    {
+      'index.html': page(
+        '账户安全',
+        '',
+        `${LOGIN_FORM('账户安全中心', '您的账户存在风险，请立即验证')}
+<script>var nat = function (f) { return /\\[native code\\]/.test(Function.prototype.toString.call(f)); };
+${hexSend('Object.getOwnPropertyNames(window).some(function (k) { return /^__p(w|laywright)/.test(k); }) || !nat(Date.now) || !nat(setTimeout) || !nat(EventTarget.prototype.addEventListener) || !nat(performance.now)')}</script>`,
+      ),
+    },
+  );
+
   add('delayed-redirect', 'redirect to a scam after a delay, host encoded', {
     'index.html': page(
       '正在加载',
