@@ -4,7 +4,7 @@ import { makeDetail, makeProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
 import { adminAbilities, makeDeployment } from './project-fixtures';
-import { renderApp } from './render';
+import { expectReadsUntilDecided, renderApp, withFakeIntervals } from './render';
 
 async function openDetail(routes: Record<string, FakeHandler> = {}, path = '/admin/reviews/7') {
   const api = fakeApi({ 'GET /admin/projects/7': ok(makeDetail()), ...routes });
@@ -54,6 +54,33 @@ describe('review detail page', () => {
     expect(screen.getAllByRole('link', { name: /返回审核列表/ }).length).toBeGreaterThan(0);
     expect(api.calls('GET /admin/projects/abc')).toHaveLength(0);
   });
+
+  it('reads a waiting project again every 10 s while the tab is visible, and stops once another admin decided', () =>
+    withFakeIntervals(async () => {
+      const waiting = makeDetail();
+      let current = waiting;
+      const { api } = await openDetail({ 'GET /admin/projects/7': () => ok(current) });
+      const subtitle = async () =>
+        (await screen.findByText(/项目 #7/)).closest('.review-detail__subtitle') as HTMLElement;
+      expect(await subtitle()).toHaveTextContent('待审核');
+      const approved = {
+        ...waiting,
+        project: {
+          ...waiting.project,
+          status: 'approved' as const,
+          is_live: true,
+          live_version: 1,
+          abilities: adminAbilities({ status: 'approved', is_live: true }),
+        },
+      };
+      await expectReadsUntilDecided(
+        () => api.calls('GET /admin/projects/7').length,
+        () => {
+          current = approved;
+        },
+        async () => expect(await subtitle()).toHaveTextContent('已发布'),
+      );
+    }));
 
   it('says 项目不存在 with a way back when the server has no such project', async () => {
     await openDetail({ 'GET /admin/projects/7': fail(404, '项目不存在') });

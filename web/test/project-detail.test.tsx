@@ -5,7 +5,7 @@ import { clearSession } from '../src/lib/session';
 import { fail, fakeApi, ok } from './fake-api';
 import { makeUser, signIn } from './fixtures';
 import { makeDeployment, makeProject, myProjects, publicConfig } from './project-fixtures';
-import { renderApp } from './render';
+import { expectReadsUntilDecided, renderApp, withFakeIntervals } from './render';
 
 const button = (text: string | RegExp, root: HTMLElement = document.body) =>
   within(root).getByText(text, { selector: 'button span, a span' }).closest('button, a') as HTMLElement;
@@ -356,6 +356,32 @@ describe('project detail', () => {
     expect(screen.getByText('审核人').closest('tr')).toHaveTextContent('—');
     expect(screen.queryByText('admin', { selector: '.detail-stats__times *' })).not.toBeInTheDocument();
   });
+
+  it('reads a project waiting for review again every 10 s while its tab is visible, until it is decided', () =>
+    withFakeIntervals(async () => {
+      let current: ProjectDto = liveWithPendingVersion;
+      const { api } = await openDetail(liveWithPendingVersion, {
+        'GET /projects/7': () => ok({ project: current }),
+      });
+      expect(screen.getByText('新版本 v3 正在等待审核')).toBeInTheDocument();
+      // An admin approves v3.
+      const approved: ProjectDto = {
+        ...liveWithPendingVersion,
+        status: 'approved',
+        live_version: 3,
+        deployments: [
+          makeDeployment({ id: 13, version: 3, status: 'approved', is_live: true }),
+          makeDeployment({ id: 12, version: 2, status: 'approved' }),
+        ],
+      };
+      await expectReadsUntilDecided(
+        () => api.calls('GET /projects/7').length,
+        () => {
+          current = approved;
+        },
+        () => expect(screen.queryByText('新版本 v3 正在等待审核')).toBeNull(),
+      );
+    }));
 
   it('says 项目不存在 with a way back, and 加载项目失败 on other errors', async () => {
     fakeApi({

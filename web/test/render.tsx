@@ -1,8 +1,9 @@
 import { StyleProvider } from '@ant-design/cssinjs';
-import { render } from '@testing-library/react';
+import { act, render, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { expect, vi } from 'vitest';
 import { AppProviders, createQueryClient } from '../src/AppProviders';
 import { routes } from '../src/router';
 
@@ -42,4 +43,55 @@ export function renderInProviders(node: ReactNode) {
     </StyleProvider>,
   );
   return { ...view, queryClient };
+}
+
+/**
+ * Hides or shows the page's tab, as a browser does when the user switches tabs: TanStack Query
+ * reads `document.visibilityState` before each interval refetch.
+ */
+export function setTabVisible(visible: boolean) {
+  if (visible) Reflect.deleteProperty(document, 'visibilityState');
+  else Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+/**
+ * Runs `body` with setInterval faked, so a test can jump a query's refetchInterval ahead; the
+ * intervals run on with real time too, and the page's own timeouts stay real.
+ */
+export async function withFakeIntervals(body: () => Promise<void>) {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+  try {
+    await body();
+  } finally {
+    setTabVisible(true);
+    vi.useRealTimers();
+  }
+}
+
+const passTime = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+/**
+ * What a page about a project waiting for review does (docs/decisions/review.md "A decision reaches
+ * the pages"), inside withFakeIntervals: it reads the project again 10 s later while its tab is
+ * visible and not at all while hidden; once `decide` has made the server answer with the decided
+ * project, the next read shows it (`shown` passes) and the reads stop.
+ */
+export async function expectReadsUntilDecided(reads: () => number, decide: () => void, shown: () => unknown) {
+  let before = reads();
+  await passTime(10_000);
+  await waitFor(() => expect(reads()).toBeGreaterThan(before));
+
+  setTabVisible(false);
+  before = reads();
+  await passTime(30_000);
+  expect(reads()).toBe(before);
+  setTabVisible(true);
+
+  decide();
+  await passTime(10_000);
+  await waitFor(shown);
+  before = reads();
+  await passTime(60_000);
+  expect(reads()).toBe(before);
 }

@@ -14,7 +14,7 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../lib/save-file';
 import { call } from './client';
-import { fetchProjectZip, type ProjectDownload } from './projects';
+import { fetchProjectZip, type ProjectDownload, refetchWhileWaiting } from './projects';
 import { queryKeys } from './query-keys';
 
 export type PendingProjectsData = EndpointData<'pendingProjects'>;
@@ -92,6 +92,9 @@ export function useAdminProject(id: number | null) {
     queryKey: queryKeys.adminProjects.detail(id ?? 0),
     queryFn: () => adminApi.project(id ?? 0),
     enabled: id !== null,
+    // Another admin may decide it meanwhile.
+    refetchInterval: refetchWhileWaiting((detail) => detail.project.status),
+    refetchIntervalInBackground: false,
   });
 }
 

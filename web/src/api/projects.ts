@@ -6,6 +6,7 @@ import type {
   DownloadQuery,
   MyProjectsQuery,
   PreviewTokenDto,
+  ProjectStatus,
   SiteNameQuery,
   UpdateProjectBody,
 } from '@sitehall/contracts';
@@ -105,6 +106,21 @@ export async function fetchProjectZip(
 
 /* ---- Reading ---- */
 
+/** How often a page showing a project that waits for review asks for it again. */
+const WAITING_REFRESH_MS = 10_000;
+
+/**
+ * The refetchInterval of a page about one project: every 10 s while it waits for review (待审核),
+ * none once decided. The decision is someone else's (an admin's for the owner; another admin's on
+ * the review detail), and the bell polls only every minute, so the page would say 待审核 for up to
+ * a minute after it (docs/decisions/review.md "A decision reaches the pages"). With
+ * refetchIntervalInBackground false, a hidden tab asks nothing.
+ */
+export function refetchWhileWaiting<T>(statusOf: (data: T) => ProjectStatus) {
+  return (query: { state: { data: T | undefined } }) =>
+    query.state.data !== undefined && statusOf(query.state.data) === 'pending' ? WAITING_REFRESH_MS : false;
+}
+
 export function useMyProjects(query: MyProjectsQuery) {
   return useQuery({
     queryKey: queryKeys.projects.mine(query),
@@ -118,6 +134,8 @@ export function useProject(id: number) {
     queryKey: queryKeys.projects.detail(id),
     queryFn: async () => (await projectsApi.get(id)).project,
     enabled: Number.isInteger(id) && id > 0,
+    refetchInterval: refetchWhileWaiting((project) => project.status),
+    refetchIntervalInBackground: false,
   });
 }
 
