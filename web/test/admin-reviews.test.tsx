@@ -2,11 +2,12 @@ import { type AdminProjectDto, STATUS_LABELS } from '@sitehall/contracts';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AdminStatusTag } from '../src/components/admin/AdminStatusTag';
+import { BatchActionBar } from '../src/components/admin/BatchActionBar';
 import { allowedActions, versionSummary } from '../src/components/admin/projectFacts';
 import { makeDetail, makeProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { adminUser, signIn } from './fixtures';
-import { renderApp } from './render';
+import { renderApp, renderInProviders } from './render';
 
 const counts = { all: 4, pending: 1, approved: 1, published: 1, rejected: 1, taken_down: 0 };
 const rows: AdminProjectDto[] = [
@@ -436,6 +437,18 @@ describe('admin review list', () => {
     await user.click(confirm);
     await waitFor(() => expect(api.calls('POST /admin/projects/batch')).toHaveLength(1));
     expect(api.calls('POST /admin/projects/batch')[0]?.body).toMatchObject({ projectIds: [22] });
+  });
+
+  it('says a selection kept across pages is more than one batch takes, before anything is sent', async () => {
+    // Paging keeps the selection, so it can pass the server's 100 (BATCH_MAX_PROJECTS).
+    const api = fakeApi({});
+    const selected = Array.from({ length: 101 }, (_, i) => makeProject({ id: i + 1, name: `作业${i}` }));
+    renderInProviders(<BatchActionBar selected={selected} onDone={() => {}} />);
+    expect(await screen.findByText(/已选择/)).toHaveTextContent('已选择 101 个项目');
+    expect(screen.getByRole('status')).toHaveTextContent('一次最多操作 100 个项目，请减少选择。');
+    for (const name of [/批量通过/, /批量拒绝/, /批量删除/])
+      expect(screen.getByRole('button', { name })).toBeDisabled();
+    expect(api.calls('POST /admin/projects/batch')).toHaveLength(0);
   });
 
   it('marks an upload without a page at its address, and says so before a batch approval', async () => {

@@ -131,6 +131,9 @@ export const PROJECT_NAME_MIN = 2;
 /** The largest id a row can have (a 32-bit integer column on PostgreSQL). */
 export const ID_MAX = 2_147_483_647;
 
+/** Projects one batch action takes at most (POST /api/admin/projects/batch). */
+export const BATCH_MAX_PROJECTS = 100;
+
 export const PROJECT_NAME_MAX = 50;
 export const DESCRIPTION_MAX = 500;
 export const USERNAME_MIN = 3;

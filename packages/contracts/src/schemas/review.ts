@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_MAX } from '../limits.js';
+import { BATCH_MAX_PROJECTS, ID_MAX } from '../limits.js';
 import { reviewMessages as m } from '../messages/review.js';
 import { BATCH_ACTIONS, PROJECT_STATUSES, REVIEW_ACTIONS } from '../statuses.js';
 import { searchParam } from './auth.js';
@@ -26,7 +26,7 @@ export const batchBody = z.object({
       { error: m.batchSize },
     )
     .min(1, { error: m.batchSize })
-    .max(100, { error: m.batchSize }),
+    .max(BATCH_MAX_PROJECTS, { error: m.batchSize }),
   action: z.enum(BATCH_ACTIONS, { error: m.statusRequired }),
   data: z.object({ comment }).optional().default({}),
 });

@@ -1,5 +1,11 @@
 import { CheckOutlined, CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import { type AdminProjectDto, type BatchAction, messages, REVIEW_ACTION_LABELS } from '@sitehall/contracts';
+import {
+  type AdminProjectDto,
+  BATCH_MAX_PROJECTS,
+  type BatchAction,
+  messages,
+  REVIEW_ACTION_LABELS,
+} from '@sitehall/contracts';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useBatchAction } from '../../api/admin';
@@ -73,11 +79,19 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
   // What the admin can approve without looking at each: waiting for review, and not flagged.
   const unflagged = selected.filter((r) => r.abilities.approve && !isFlagged(r.content_check));
 
+  // Paging keeps the selection, so it can pass what one batch takes: said before, not refused after.
+  const tooMany = selected.length > BATCH_MAX_PROJECTS;
+
   return (
     <section className="batch-bar" aria-label="批量操作">
       <Typography.Text>
         已选择 <Typography.Text strong>{selected.length}</Typography.Text> 个项目
       </Typography.Text>
+      {tooMany && (
+        <Typography.Text type="warning" role="status">
+          {`一次最多操作 ${BATCH_MAX_PROJECTS} 个项目，请减少选择。`}
+        </Typography.Text>
+      )}
       <Space wrap>
         {/* Approving puts sites live at once, so it asks first, naming how many (docs/decisions.md). */}
         <Popconfirm
@@ -105,6 +119,7 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
             type="primary"
             icon={<CheckOutlined aria-hidden />}
             loading={running('approve')}
+            disabled={tooMany}
           >
             批量通过
           </Button>
@@ -123,12 +138,23 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
             cancelText="取消"
             onConfirm={() => run('approve', unflagged)}
           >
-            <Button size="small" icon={<CheckOutlined aria-hidden />} loading={running('approve', unflagged)}>
+            <Button
+              size="small"
+              icon={<CheckOutlined aria-hidden />}
+              loading={running('approve', unflagged)}
+              disabled={unflagged.length > BATCH_MAX_PROJECTS}
+            >
               {`通过未发现中高风险的 ${unflagged.length} 个`}
             </Button>
           </Popconfirm>
         )}
-        <Button size="small" danger icon={<CloseOutlined aria-hidden />} onClick={() => setAskReason(true)}>
+        <Button
+          size="small"
+          danger
+          icon={<CloseOutlined aria-hidden />}
+          onClick={() => setAskReason(true)}
+          disabled={tooMany}
+        >
           批量拒绝
         </Button>
         <Popconfirm
@@ -145,6 +171,7 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
             type="text"
             icon={<DeleteOutlined aria-hidden />}
             loading={running('delete')}
+            disabled={tooMany}
           >
             批量删除
           </Button>
