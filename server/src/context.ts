@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './domain/login-throttle.js';
 import { PasswordHasher } from './domain/passwords.js';
-import { liveSiteAddress, type SiteUrlOptions } from './domain/site-urls.js';
+import { liveSiteAddress, type SiteUrlOptions, sitesAtHostRoot } from './domain/site-urls.js';
 import { ReceivingUploads, type StagingOptions } from './ingest/staging.js';
 import { Instances } from './jobs/instances.js';
 import { leasedJobs, runHere } from './jobs/job-runner.js';
@@ -165,6 +165,8 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     lastViewFlushAt: views.lastFlushAt,
   });
   const urls: SiteUrlOptions = { sitesOrigin: config.sitesOrigin, sitesSubdomains: config.sitesSubdomains };
+  // Where root-absolute links are the site's own files: the content check's notes follow it.
+  const sitesAtRoot = sitesAtHostRoot(config);
   const siteIndex = createSiteIndex(db, { hearsChanges });
   const customDomainHosts = new CustomDomainHosts();
   const customDomains = createCustomDomainService({
@@ -260,6 +262,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     events,
     siteNames,
     renders: renderJobs,
+    sitesAtRoot,
   });
   const uploads = createUploadService({
     db,
@@ -271,6 +274,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     audit,
     gate,
     urls,
+    sitesAtRoot,
     events,
     metrics,
     dialect,
@@ -292,7 +296,14 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     owner: instances.self,
   });
   const review = createReviewService({ db, repos, audit, events, notifications });
-  const reviewQueue = createReviewQueue({ db, repos, store, urls, projectDetail: projects.detail });
+  const reviewQueue = createReviewQueue({
+    db,
+    repos,
+    store,
+    urls,
+    sitesAtRoot,
+    projectDetail: projects.detail,
+  });
   const fileDiff = createFileDiff({ db, repos, store });
   const stats = createStatsService({
     db,

@@ -83,6 +83,7 @@ describe('sites made in the tests', () => {
       level: 'clean',
       counts: { high: 0, medium: 0, low: 0, info: 0 },
       reason: '自动检查未发现已知风险。',
+      usability_problems: 0,
     });
   });
 
@@ -124,6 +125,7 @@ describe('sites made in the tests', () => {
       level: 'high',
       counts: { high: 1, medium: 0, low: 0, info: 0 },
       reason: `判为高风险，几乎可以肯定有恶意：${report.findings.find((f) => f.severity === 'high')!.message}。`,
+      usability_problems: 0,
     });
     expect(row.content_check.reason).toContain('collect.evil.example');
   });
@@ -354,7 +356,8 @@ function site(files: Record<string, string | Buffer>): SiteFile[] {
 describe('the checker', () => {
   it('lists at most 10 findings of one kind per file, and counts them all', async () => {
     const links = Array.from({ length: 50 }, (_, i) => `<a href="/p${i}.html">${i}</a>`).join('\n');
-    const report = await checkSiteContent(site({ 'index.html': links }), 'index.html');
+    const pages = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}.html`, '<p>x</p>']));
+    const report = await checkSiteContent(site({ 'index.html': links, ...pages }), 'index.html');
     expect(report.usability_count).toBe(50);
     expect(report.level).toBe('clean');
     expect(report.findings).toHaveLength(10);
@@ -446,6 +449,7 @@ describe('the checker', () => {
       site({
         'index.html':
           '<!-- <script src="https://hidden.example/x.js"></script> -->\n<SCRIPT SRC=https://cdn.example.com/a.js></SCRIPT>\n<a href=\'&#47;entity.html\'>x</a>',
+        'entity.html': '<p>x</p>',
       }),
       'index.html',
     );

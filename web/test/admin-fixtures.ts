@@ -57,6 +57,7 @@ export function makeProject(overrides: Partial<AdminProjectDto> = {}): AdminProj
     content_check: {
       level: 'clean',
       counts: { high: 0, medium: 0, low: 0, info: 0 },
+      usability_problems: 0,
       reason: '自动检查未发现已知风险。',
     },
     pending_since: '2024-05-01T08:00:00.000Z',
@@ -96,6 +97,7 @@ export function makeDetail(overrides: Partial<AdminProjectDetailData> = {}): Adm
       version: 2,
       level: 'high',
       counts: { high: 1, medium: 0, low: 0, info: 0 },
+      usability_problems: 0,
       reason: '判为高风险，几乎可以肯定有恶意：表单收集密码并提交到外部域名 evil.example：疑似钓鱼。',
       checked_at: '2024-05-01T08:00:01.000Z',
       findings: [

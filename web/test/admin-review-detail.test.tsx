@@ -409,6 +409,53 @@ describe('review detail page', () => {
     expect(table.textContent).not.toContain('文件较大');
   });
 
+  it('lists the hosts the page asked when it ran with the other hosts, and a router build’s base as the site’s path', async () => {
+    const base = makeDetail();
+    const check = base.content_check!;
+    await openDetail({
+      'GET /admin/projects/7': ok({
+        ...base,
+        project: { ...base.project, access_url: 'https://sites.example/sites/vite/' },
+        content_check: {
+          ...check,
+          external_domains: { ...check.external_domains, forms: [], script_hosts: [] },
+          findings: [
+            ...check.findings,
+            {
+              severity: 'info',
+              category: 'usability',
+              kind: 'root_absolute_link',
+              rule: 'ref.root-absolute',
+              message: '以 / 开头的地址“/assets/a.js”',
+              file: 'index.html',
+              line: 1,
+            },
+          ],
+          runtime: {
+            rendered_at: '2024-05-01T08:00:02.000Z',
+            external_requests: [
+              { method: 'GET', url: 'https://example.com/x.png', resource_type: 'image', allowed: false },
+            ],
+            navigations: [],
+            downloads: [],
+            dialogs: [],
+            permissions: [],
+            console_errors: [],
+            missing: [],
+            blank: false,
+            risk_counts: { high: 0, medium: 0, low: 0, info: 1 },
+          },
+        },
+      }),
+    });
+    const domains = (await screen.findByRole('heading', { name: '外部域名' })).parentElement!;
+    expect(within(domains).getByText('运行时请求')).toBeInTheDocument();
+    expect(within(domains).getByText('example.com')).toBeInTheDocument();
+    expect(within(domains).queryByText(/未发现外部域名/)).toBeNull();
+    expect(screen.getByText(/base: "\/sites\/vite\/"/)).toBeInTheDocument();
+    expect(screen.queryByText(/base: "\.\/"/)).toBeNull();
+  });
+
   it('shows the excerpt and the reason when the file can’t be opened', async () => {
     const { user } = await openDetail({
       'GET /admin/projects/7/source': fail(404, '该版本中没有这个文件'),

@@ -42,6 +42,7 @@ const rows: AdminProjectDto[] = [
     content_check: {
       level: 'high',
       counts: { high: 2, medium: 0, low: 1, info: 0 },
+      usability_problems: 0,
       reason:
         '判为高风险，几乎可以肯定有恶意：页面运行时向Telegram 机器人接口（api.telegram.org）发送数据（另有 1 项同级发现）。',
     },
@@ -217,6 +218,7 @@ describe('admin review list', () => {
       content_check: {
         level: 'high',
         counts: { high: 1, medium: 0, low: 0, info: 0 },
+        usability_problems: 0,
         reason: '判为高风险：页面打开后自动离开，跳转到 example-casino.bet。',
       },
     });
@@ -294,6 +296,25 @@ describe('admin review list', () => {
       expect(api.calls('GET /admin/projects').at(-1)?.params).toMatchObject({ sort: 'newest', page: 1 }),
     );
     expect(router.state.location.search).toContain('sort=newest');
+  });
+
+  it('shows a broken site’s problems beside its risk level, not only 提示 1', async () => {
+    const broken = makeProject({
+      id: 9,
+      name: '坏站点',
+      status: 'pending',
+      content_check: {
+        level: 'info',
+        counts: { high: 0, medium: 0, low: 0, info: 1 },
+        usability_problems: 10,
+        reason:
+          '判为提示，只有供参考的信息，没有发现把访客数据送走或欺骗访客的迹象：页面从 example.com 加载图片。',
+      },
+    });
+    await openReviews({ 'GET /admin/projects': list([...rows, broken]) });
+    const cell = within(rowOf('坏站点'));
+    expect(cell.getByText('提示').closest('.content-check-badge')).toHaveTextContent('提示1');
+    expect(cell.getByText('可用性问题').closest('.content-check-badge')).toHaveTextContent('可用性问题10');
   });
 
   it('sorts by risk and filters by risk level through the address; the badge counts findings at its level', async () => {

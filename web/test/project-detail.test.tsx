@@ -126,11 +126,13 @@ describe('project detail', () => {
     expect(screen.getByText('可用性问题（2）')).toBeInTheDocument();
     expect(screen.getByText(messages.review.contentCheck.usabilityHint)).toBeInTheDocument();
     expect(
-      screen.getByText(/以 \/ 开头的地址“\/assets\/index.js”：在 \/sites\/项目编号\/ 形式的站点地址下/),
+      screen.getByText(/以 \/ 开头的地址“\/assets\/index.js”：本平台的站点地址形如 \/sites\/站点名\//),
     ).toBeInTheDocument();
     expect(screen.getByText('index.html:8')).toBeInTheDocument();
     expect(screen.getByText('<script type="module" src="/assets/index.js"></script>')).toBeInTheDocument();
-    expect(screen.getByText(/修改方法：.*base: "\.\/"/)).toBeInTheDocument();
+    // Never `base: "./"`: relative asset paths break a router's deep links; its real path instead.
+    expect(screen.getByText(/修改方法：.*单页应用不要改为 \.\/.*base: "\/sites\//)).toBeInTheDocument();
+    expect(screen.queryByText(/base: "\.\/"/)).toBeNull();
   });
 
   it('shows notes that leave the site working (a client-side router) with a milder hint and the fix', async () => {

@@ -306,6 +306,7 @@ export type ContentCheckKind =
   | 'blank_page'
   | 'console_error'
   | 'history_routing'
+  | 'relative_assets'
   | 'runtime_canary'
   | 'render_failed';
 
@@ -333,6 +334,11 @@ export interface ContentCheckSummary {
   counts: Record<ContentCheckSeverity, number>;
   /** Why it got its level, in one Chinese sentence for the reviewer (computed when read). */
   reason: string;
+  /**
+   * Usability findings above info (a missing file, a script error, no entry page): the uploader's
+   * problems, shown beside the risk level in the review list (computed when read).
+   */
+  usability_problems: number;
 }
 
 /** The content check of one deployment, computed at ingest and stored with it. */
@@ -362,6 +368,14 @@ export interface ContentCheckReport extends ContentCheckSummary {
   scanned_files: number;
   /** Files read only in part (beyond the per-file or total read budget, or the time budget). */
   partially_scanned_files: string[];
+  /**
+   * The entry page's first script or stylesheet loaded by a relative path (`./assets/app.js`), or
+   * null: with a client-side router that changes the path, a deep link can't load it (the render
+   * notes it). Absent in reports made before it.
+   */
+  entry_relative_asset?: string | null;
+  /** The site paths (`css/a.css`) of the missing files the static check found: the render lists them not again. */
+  missing_paths?: string[];
   /** What the render worker saw when the page ran (docs/render.md); absent until rendered. */
   runtime?: ContentCheckRuntime;
 }

@@ -5,6 +5,7 @@
  */
 import { type ContentCheckReport, type FileScan, fileTypesWhere, formatBytes } from '@sitehall/contracts';
 import {
+  answersAsBefore,
   FileContext,
   type FileTrace,
   factsFromText,
@@ -176,13 +177,17 @@ export function analyzeSiteTraced(
     .sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1))
     .slice(0, 5)
     .map((f) => ({ file: f.path, size: f.size }));
-  return { report: out.report({ largest, scanned, partial: partial.sort() }), traces, stale };
+  return {
+    report: out.report({ largest, scanned, partial: partial.sort(), entry: entryFile }),
+    traces,
+    stale,
+  };
 }
 
 /** Whether every answer a trace got about other files is what this site answers now. */
 function holds(trace: FileTrace, site: SiteContext): boolean {
   return (
-    trace.paths.every(([path, present]) => site.paths.has(path) === present) &&
+    trace.paths.every((asked) => answersAsBefore(site, asked)) &&
     trace.scripts.every(([path, facts]) => factsText(site.scriptFacts.get(path)) === facts)
   );
 }
@@ -190,7 +195,9 @@ function holds(trace: FileTrace, site: SiteContext): boolean {
 /** Adds a trace's findings and hosts, in their order, as the scan added them. */
 function replay(trace: FileTrace, file: string, site: SiteContext) {
   for (const event of trace.events) {
-    if (event.length === 2) site.out.domains[event[0]].add(event[1]);
+    if (event[0] === 'relative_asset') {
+      if (!site.out.relativeAssets.has(file)) site.out.relativeAssets.set(file, event[1]);
+    } else if (event.length === 2) site.out.domains[event[0]].add(event[1]);
     else site.out.add(event[0], event[1], { file, line: event[2], excerpt: event[3] });
   }
 }

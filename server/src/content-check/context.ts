@@ -76,6 +76,8 @@ export class ScanBudget {
 export interface SiteContext {
   out: Collector;
   paths: ReadonlySet<string>;
+  /** The site's paths by their lower-case form (built when first asked: caseVariant). */
+  lowerPaths?: Map<string, string>;
   /** Sites are served at the root of their own host (SITES_SUBDOMAINS): "/x" links work there. */
   rootPathsWork: boolean;
   /** What each site script (by path) does that the pages including it inherit. */
@@ -104,6 +106,7 @@ export interface FileTrace {
   events: Array<
     | [rule: RuleId, values: Record<string, string | number>, line: number | null, excerpt: string | null]
     | [group: DomainGroup, host: string]
+    | [group: 'relative_asset', url: string]
   >;
   /** Each path asked about, and whether the site had it. */
   paths: Array<[path: string, present: boolean]>;
@@ -116,6 +119,30 @@ export interface FileTrace {
    * stands only for the same bytes at the same path, else for the same bytes anywhere.
    */
   usesPath?: boolean;
+}
+
+/** A trace's question "which file differs from this path only in case" (the answer after it). */
+const CASE_QUERY = '\u0001';
+
+/** The site's file whose path differs from `path` only in case (the first in upload order), or null. */
+function caseVariantIn(site: SiteContext, path: string): string | null {
+  if (!site.lowerPaths) {
+    site.lowerPaths = new Map();
+    for (const p of site.paths)
+      if (!site.lowerPaths.has(p.toLowerCase())) site.lowerPaths.set(p.toLowerCase(), p);
+  }
+  const found = site.lowerPaths.get(path.toLowerCase());
+  return found !== undefined && found !== path ? found : null;
+}
+
+/**
+ * Whether the site answers a trace's question as it did (analyze.ts replays a trace only then): a
+ * path's presence, or (CASE_QUERY) which file differs from a path only in case.
+ */
+export function answersAsBefore(site: SiteContext, [key, present]: [string, boolean]): boolean {
+  if (!key.startsWith(CASE_QUERY)) return site.paths.has(key) === present;
+  const [, path = '', answer = ''] = key.split(CASE_QUERY);
+  return (caseVariantIn(site, path) ?? '') === answer;
 }
 
 /** Script facts as text, in their order (the order decides how a finding lists them). */
@@ -171,6 +198,17 @@ export class FileContext {
       return present;
     },
   };
+
+  /** The site's file whose path differs from `path` only in case (`Page.html` for `page.html`), or null. */
+  caseVariant(path: string): string | null {
+    const answer = caseVariantIn(this.site, path);
+    const key = `${CASE_QUERY}${path}${CASE_QUERY}${answer ?? ''}`;
+    if (!this.asked.has(key)) {
+      this.asked.add(key);
+      this.trace.paths.push([key, true]);
+    }
+    return answer;
+  }
 
   /** What a site script does, as the pages including it inherit it. */
   scriptFacts(path: string): ScriptFacts | undefined {
@@ -232,6 +270,16 @@ export class FileContext {
     if (this.once.has(k)) return;
     this.once.add(k);
     this.add(rule, values, offset);
+  }
+
+  /**
+   * A script or stylesheet the page loads by a relative path (`./assets/app.js`): the entry page's
+   * first one is kept (report `entry_relative_asset`), for the render's history-routing check.
+   */
+  relativeAsset(url: string) {
+    if (this.site.out.relativeAssets.has(this.file)) return;
+    this.trace.events.push(['relative_asset', url]);
+    this.site.out.relativeAssets.set(this.file, url);
   }
 
   domain(group: DomainGroup, host: string) {

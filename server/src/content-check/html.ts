@@ -16,6 +16,7 @@ import {
   isFormService,
   isKnownEmbed,
   isKnownService,
+  isRelativePath,
   isServerScript,
 } from './urls.js';
 
@@ -168,7 +169,8 @@ class HtmlScan {
       this.forms.push(this.form);
       if (attribs.action) {
         const target = classifyUrl(attribs.action);
-        if (target.kind === 'root') reference(ctx, attribs.action, at);
+        // Where a form posts is no file to load: only the root-absolute note.
+        if (target.kind === 'root') reference(ctx, attribs.action, at, false, false);
         if (target.kind === 'external') ctx.domain('forms', target.host);
       }
     } else if (FIELDS.has(name)) {
@@ -217,9 +219,16 @@ class HtmlScan {
       if (miner) ctx.add('js.crypto-miner', { name: miner[1]! }, at);
       if (target.kind === 'local' && !this.based) this.localScripts.push(url);
     }
+    const rel = attribs.rel?.toLowerCase() ?? '';
+    if (
+      target.kind === 'local' &&
+      !this.based &&
+      (tag === 'script' || (tag === 'link' && /\b(stylesheet|modulepreload)\b/.test(rel))) &&
+      isRelativePath(url)
+    )
+      ctx.relativeAsset(url.trim().slice(0, 200));
     if (target.kind !== 'external') return;
     const domain = target.host;
-    const rel = attribs.rel?.toLowerCase() ?? '';
     if (tag === 'script') {
       ctx.domain('scripts', domain);
       ctx.add('html.external-script', { domain }, at);

@@ -43,7 +43,9 @@ import type { CheckJob, CheckReply, FileBytes } from './worker.js';
 export { analyzeSite, CONTENT_CHECK_LIMITS, type FileText } from './analyze.js';
 export {
   parseContentCheck,
+  reportAsServed,
   riskRankOf,
+  type ServedAs,
   summarizeContentCheck,
   usabilityFindings,
 } from './report.js';

@@ -17,6 +17,7 @@ import {
 } from '@sitehall/contracts';
 import { LEVEL_RANK } from '../domain/content-risk.js';
 import { RULES, type RuleId } from './rules.js';
+import { missingPath } from './urls.js';
 
 export const REPORT_LIMITS = {
   /** Findings listed in the report (all are counted). */
@@ -26,6 +27,9 @@ export const REPORT_LIMITS = {
   /** Characters of a line kept as the finding's excerpt. */
   excerptChars: 160,
 } as const;
+
+/** A site with no files: what a reference resolves to, whatever the site holds. */
+const NOTHING = { has: () => false };
 
 export const SEVERITIES: readonly ContentCheckSeverity[] = ['high', 'medium', 'low', 'info'];
 const SEVERITY_RANK: Record<ContentCheckSeverity, number> = { high: 0, medium: 1, low: 2, info: 3 };
@@ -42,6 +46,10 @@ export class Collector {
   private omitted = 0;
   readonly counts: Record<ContentCheckSeverity, number> = { high: 0, medium: 0, low: 0, info: 0 };
   usabilityCount = 0;
+  /** The site paths of the missing files found (report `missing_paths`). */
+  readonly missingPaths = new Set<string>();
+  /** Each page's first script or stylesheet loaded by a relative path (FileContext.relativeAsset). */
+  readonly relativeAssets = new Map<string, string>();
   readonly domains: Record<DomainGroup, Set<string>> = {
     scripts: new Set(),
     stylesheets: new Set(),
@@ -59,6 +67,10 @@ export class Collector {
     const r = RULES[rule];
     if (r.category === 'risk') this.counts[r.severity]++;
     else this.usabilityCount++;
+    if ((rule === 'ref.missing-file' || rule === 'ref.missing-file-case') && at.file !== null) {
+      const path = missingPath(String(values.url), at.file, NOTHING);
+      if (path !== null && this.missingPaths.size < REPORT_LIMITS.maxFindings) this.missingPaths.add(path);
+    }
     const key = `${rule}\u0000${at.file ?? ''}`;
     const n = this.perKey.get(key) ?? 0;
     if (n >= REPORT_LIMITS.maxPerRuleAndFile) {
@@ -93,6 +105,7 @@ export class Collector {
     largest: Array<{ file: string; size: number }>;
     scanned: number;
     partial: string[];
+    entry?: string | null;
   }): ContentCheckReport {
     this.trim();
     const sorted = (s: Set<string>) => [...s].sort();
@@ -102,6 +115,7 @@ export class Collector {
       level,
       counts: { ...this.counts },
       reason: reasonOf({ level, counts: this.counts, findings: this.list }),
+      usability_problems: usabilityProblemsOf(this.list),
       checked_at: new Date().toISOString(),
       findings: this.list,
       usability_count: this.usabilityCount,
@@ -117,6 +131,8 @@ export class Collector {
       largest_files: extra.largest,
       scanned_files: extra.scanned,
       partially_scanned_files: extra.partial,
+      missing_paths: [...this.missingPaths].sort(),
+      entry_relative_asset: (extra.entry && this.relativeAssets.get(extra.entry)) ?? null,
     };
   }
 }
@@ -144,6 +160,14 @@ export function reasonOf(report: Pick<ContentCheckReport, 'level' | 'counts' | '
   return format(m.reasonInfo, { level: CONTENT_CHECK_LEVEL_LABELS[level], finding, more });
 }
 
+/**
+ * The usability findings that are problems (above info: a file missing, a script error, no entry
+ * page), not notes: what the review list shows beside the risk level (docs/content-check.md
+ * "Levels"). Counted from the listed findings.
+ */
+export const usabilityProblemsOf = (findings: readonly ContentFinding[]): number =>
+  findings.filter((f) => f.category === 'usability' && f.severity !== 'info').length;
+
 function byImportance(a: ContentFinding, b: ContentFinding): number {
   return (
     (a.category === b.category ? 0 : a.category === 'risk' ? -1 : 1) ||
@@ -170,7 +194,12 @@ export function parseContentCheck(json: string | null): ContentCheckReport | nul
   if (!raw || typeof raw !== 'object') return null;
   const report = raw as Omit<ContentCheckReport, 'version'> & { version: number };
   // The sentence is recomputed on every read, so reports stored before it (or under older wording) have it.
-  if (report.version === 2) return { ...report, reason: reasonOf(report) } as ContentCheckReport;
+  if (report.version === 2)
+    return {
+      ...report,
+      reason: reasonOf(report),
+      usability_problems: usabilityProblemsOf(report.findings ?? []),
+    } as ContentCheckReport;
   if (report.version !== 1 || !Array.isArray(report.findings)) return null;
   const findings = report.findings.map((f) => ({ ...f, category: f.category ?? categoryOf(f.kind) }));
   const counts: Record<ContentCheckSeverity, number> = { high: 0, medium: 0, low: 0, info: 0 };
@@ -182,6 +211,7 @@ export function parseContentCheck(json: string | null): ContentCheckReport | nul
     level,
     counts,
     reason: reasonOf({ level, counts, findings }),
+    usability_problems: usabilityProblemsOf(findings),
     findings,
     usability_count: findings.filter((f) => f.category === 'usability').length,
     external_domains: {
@@ -192,7 +222,43 @@ export function parseContentCheck(json: string | null): ContentCheckReport | nul
 }
 
 export function summarizeContentCheck(report: ContentCheckReport | null): ContentCheckSummary | null {
-  return report ? { level: report.level, counts: report.counts, reason: report.reason } : null;
+  return report
+    ? {
+        level: report.level,
+        counts: report.counts,
+        reason: report.reason,
+        usability_problems: usabilityProblemsOf(report.findings),
+      }
+    : null;
+}
+
+/** How the site is served now, which decides whether some notes still hold (reportAsServed). */
+export interface ServedAs {
+  /** Each site at the root of its own host (domain/site-urls.ts `sitesAtHostRoot`): `/x` works. */
+  sitesAtRoot: boolean;
+  /** The project answers deep links (单页应用回退, or a 200 rewrite of its own `_redirects`). */
+  answersDeepLinks: boolean;
+}
+
+/**
+ * A stored report as it reads now (docs/content-check.md "Notes that follow the serving"): a
+ * root-absolute note is dropped where sites live at their own host's root (reports made before the
+ * install, or the check, knew it), and the note to turn on 单页应用回退 once the project answers
+ * deep links. Level and counts are the risk findings', which these notes never touch.
+ */
+export function reportAsServed(report: ContentCheckReport, served: ServedAs): ContentCheckReport {
+  const stale = (f: ContentFinding) =>
+    (served.sitesAtRoot && f.kind === 'root_absolute_link') ||
+    (served.answersDeepLinks && f.kind === 'history_routing');
+  const dropped = report.findings.filter(stale).length;
+  if (dropped === 0) return report;
+  const findings = report.findings.filter((f) => !stale(f));
+  return {
+    ...report,
+    findings,
+    usability_count: Math.max(0, report.usability_count - dropped),
+    usability_problems: usabilityProblemsOf(findings),
+  };
 }
 
 /** The uploader's list: the usability findings of a version's check. */

@@ -13,6 +13,8 @@ const EXAMPLES: Record<RuleId, Record<string, string>> = {
   'site.missing-entry': { 'a.html': page('<p>a</p>') },
   'ref.root-absolute': { 'index.html': page('<a href="/about.html">关于</a>') },
   'ref.missing-file': { 'index.html': page('<img src="img/none.png">') },
+  'ref.missing-file-case': { 'index.html': page('<a href="Page.html">下一页</a>'), 'page.html': page('') },
+  'ref.own-computer': { 'index.html': page('<img src="C:\\Users\\stu\\Desktop\\pic.jpg">') },
   'file.html-in-other-type': { 'index.html': page(''), 'notes.txt': '<!doctype html><html></html>' },
   'file.invalid-json': { 'index.html': page(''), 'data.json': '{"a":' },
   'file.not-html': { 'index.html': 'just words' },

@@ -44,10 +44,12 @@ const SCRIPT: AppliesTo[] = ['html', 'svg', 'js'];
 export const RULES = {
   // Usability: the site works badly, the uploader fixes it.
   'site.missing-entry': usability('missing_entry', 'medium', ['site'], m.missingEntry),
-  // Info: such addresses load through the sites host's root rescue (docs/decisions/serving.md
-  // "Root-absolute builds on the default install"); only some pages and routers still break.
+  // Info, and only where sites live under /sites/{name}/ (docs/content-check.md "Where sites
+  // live"): such addresses load through the sites host's root rescue; some pages still break.
   'ref.root-absolute': usability('root_absolute_link', 'info', ['html', 'svg', 'css'], m.rootAbsolute),
   'ref.missing-file': usability('missing_file', 'low', ['html', 'svg', 'css'], m.missingFile),
+  'ref.missing-file-case': usability('missing_file', 'low', ['html', 'svg', 'css'], m.missingFileCase),
+  'ref.own-computer': usability('missing_file', 'low', ['html', 'svg', 'css'], m.localComputerFile),
   'file.html-in-other-type': usability('type_mismatch', 'medium', ['text'], m.htmlInOtherType),
   'file.invalid-json': usability('type_mismatch', 'low', ['text'], m.invalidJson),
   'file.not-html': usability('type_mismatch', 'low', ['html'], m.notHtml),

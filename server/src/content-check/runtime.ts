@@ -18,7 +18,7 @@ import {
 import { SECRET_CANARIES } from '../render/canaries.js';
 import type { CanaryLeak, Observations } from '../render/render-page.js';
 import { FLOW_ORDER, type FlowJudgement, judgeRequest, SPLIT_SENDS } from './flows.js';
-import { levelOf, reasonOf, SEVERITIES } from './report.js';
+import { levelOf, reasonOf, SEVERITIES, usabilityProblemsOf } from './report.js';
 import type { Rule } from './rules.js';
 import { describeScriptError } from './script-errors.js';
 import { PURPOSE_LABELS, serviceAccepts, serviceOf } from './services.js';
@@ -50,6 +50,7 @@ export const RUNTIME_RULES = {
   'runtime.console-error': rule('console_error', 'low', 'usability', m.runtimeScriptError),
   'runtime.missing': rule('missing_file', 'low', 'usability', m.runtimeMissing),
   'runtime.history-routing': rule('history_routing', 'info', 'usability', m.runtimeHistoryRouting),
+  'runtime.relative-assets': rule('relative_assets', 'low', 'usability', m.relativeAssets),
   // What the visitor typed, found in what the page sent (docs/render.md "The visitor").
   'runtime.canary-leak': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryLeak),
   'runtime.canary-hidden': rule('runtime_canary', 'high', 'risk', m.runtimeCanaryHidden),
@@ -68,6 +69,10 @@ export type RuntimeRuleId = keyof typeof RUNTIME_RULES;
 export interface StaticView {
   hosts: ReadonlySet<string>;
   hidesCode: boolean;
+  /** Site paths (`/css/a.css`) the static check already reported missing: not listed again. */
+  missing?: ReadonlySet<string>;
+  /** The entry page's first script or stylesheet loaded by a relative path, if any. */
+  relativeAsset?: string | null;
 }
 
 export function staticViewOf(report: ContentCheckReport): StaticView {
@@ -75,8 +80,40 @@ export function staticViewOf(report: ContentCheckReport): StaticView {
   const hidesCode = report.findings.some(
     (f) => f.kind === 'obfuscation' && (f.severity === 'high' || f.severity === 'medium'),
   );
-  return { hosts, hidesCode };
+  return {
+    hosts,
+    hidesCode,
+    missing: new Set((report.missing_paths ?? []).map((p) => `/${p}`)),
+    relativeAsset: report.entry_relative_asset ?? null,
+  };
 }
+
+/**
+ * A console message that is a missing file, not a script error (docs/content-check.md "Runtime
+ * rules"): the platform's 404 is text/plain with nosniff, so Chromium refuses it as a script or a
+ * stylesheet ("Refused to execute script from '…' because its MIME type…"). Gives the path asked
+ * (`/css/a.css`, the URL's path; '' when the message names none), or null for any other message.
+ */
+export function refusedMissing(text: string): string | null {
+  const named =
+    /^Refused to (?:execute script|apply style|load the font|load the image) from '([^']*)' because its MIME type/.exec(
+      text,
+    );
+  if (named) {
+    try {
+      return decodeURIComponent(new URL(named[1]!).pathname).normalize('NFC');
+    } catch {
+      return '';
+    }
+  }
+  return /^Failed to load module script: .*MIME type/.test(text) ? '' : null;
+}
+
+/** Whether a path the page asked (its URL's path) is one of these site paths (`/css/a.css`), under a prefix or not. */
+const namesOneOf = (asked: string, paths: Iterable<string>): boolean => {
+  for (const p of paths) if (asked === p || asked.endsWith(p)) return true;
+  return false;
+};
 
 /** Request types that are no request the page made by script: link hints and CSS side channels. */
 const HIDDEN_CHANNELS = new Set([
@@ -215,12 +252,24 @@ export function runtimeFindings(
   for (const what of obs.permissions) add('runtime.permission', { what });
   for (const d of obs.dialogs) add('runtime.dialog', { type: d.type, message: d.message });
   if (blank) add('runtime.blank', {});
+  // A file asked but missing is listed once: not again when the static check named it, nor the
+  // site's root (a site without an entry page has its own finding), nor as a refused script.
+  const missing = obs.missing.filter((path) => path !== '/' && !seen.missing?.has(path));
+  const errors: string[] = [];
+  for (const text of obs.consoleErrors) {
+    const refused = refusedMissing(text);
+    if (refused === null) errors.push(text);
+    else if (refused !== '' && !namesOneOf(refused, [...obs.missing, ...(seen.missing ?? []), ...missing]))
+      missing.push(refused);
+  }
   // Chinese for the reviewer; Chromium's English original is the excerpt.
-  for (const text of obs.consoleErrors.slice(0, 5))
+  for (const text of errors.slice(0, 5))
     add('runtime.console-error', describeScriptError(text), text.slice(0, 160));
-  for (const url of obs.missing) add('runtime.missing', { url });
+  for (const url of missing) add('runtime.missing', { url });
   // Shown to the owner only while the project serves no SPA fallback (services/projects.ts).
   if (obs.historyRouting) add('runtime.history-routing', {});
+  // With such a router a deep link (/users/42) asks ./assets/app.js as /users/assets/app.js.
+  if (obs.historyRouting && seen.relativeAsset) add('runtime.relative-assets', { url: seen.relativeAsset });
   return out.sort(byImportance);
 }
 
@@ -293,6 +342,7 @@ export function mergeRuntime(
     level,
     counts,
     reason: reasonOf({ level, counts, findings }),
+    usability_problems: usabilityProblemsOf(findings),
     findings,
     usability_count: Math.max(0, staticUsability) + found.filter((f) => f.category === 'usability').length,
     runtime,

@@ -52,6 +52,9 @@ function isLoopbackOrPrivate(host: string): boolean {
 
 export const isIpHost = (host: string): boolean => net.isIP(host) !== 0;
 
+/** `/sites/{name}/` at the start of a root-absolute path: the site's own address on a shared host. */
+const SITE_PREFIX = /^\/sites\/[^/]+\//;
+
 /**
  * Whether a relative reference from the file `from` names a file the site does not have, the
  * way the server would look it up (the path itself, or a folder's index page). Backslashes are
@@ -59,31 +62,65 @@ export const isIpHost = (host: string): boolean => net.isIP(host) !== 0;
  * data:…), template placeholders, paths that leave the site, undecodable escapes.
  */
 export function missingLocal(url: string, from: string, paths: Pick<ReadonlySet<string>, 'has'>): boolean {
+  return missingPath(url, from, paths) !== null;
+}
+
+/**
+ * The site path a reference names when the site does not have it (missingLocal), else null. A
+ * root-absolute reference (`/js/app.js`) is read from the site's root, where the site's own host
+ * (and the sites host's rescue, docs/decisions/serving.md) looks it up; `/sites/{name}/x` (a build
+ * whose base is the site's real path) as `x`.
+ */
+export function missingPath(
+  url: string,
+  from: string,
+  paths: Pick<ReadonlySet<string>, 'has'>,
+): string | null {
   const trimmed = browserForm(url).trim();
-  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?')) return false;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /[{}$<>`]/.test(trimmed)) return false;
-  const bare = trimmed.split('#', 1)[0]!.split('?', 1)[0]!;
-  if (bare === '' || bare.startsWith('/')) return false;
+  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?')) return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /[{}$<>`]/.test(trimmed)) return null;
+  let bare = trimmed.split('#', 1)[0]!.split('?', 1)[0]!;
+  if (bare === '' || bare.startsWith('//')) return null;
+  const root = bare.startsWith('/');
+  if (root) bare = bare.replace(SITE_PREFIX, '').replace(/^\/+/, '');
   let decoded: string;
   try {
     decoded = decodeURIComponent(bare);
   } catch {
-    return false;
+    return null;
   }
-  const segments = `${from.slice(0, from.lastIndexOf('/') + 1)}${decoded}`.split('/');
+  const dir = root ? '' : from.slice(0, from.lastIndexOf('/') + 1);
+  const segments = `${dir}${decoded}`.split('/');
   const resolved: string[] = [];
   for (const [i, segment] of segments.entries()) {
     if (segment === '..') {
-      if (resolved.length === 0) return false;
+      if (resolved.length === 0) return null;
       resolved.pop();
     } else if (segment !== '.' && (segment !== '' || i === segments.length - 1)) {
       resolved.push(segment);
     }
   }
   const path = resolved.join('/').normalize('NFC');
-  const folder = path === '' || path.endsWith('/') ? path : `${path}/`;
-  if (path !== folder && paths.has(path)) return false;
-  return !paths.has(`${folder}index.html`) && !paths.has(`${folder}index.htm`);
+  // The site's root without an index page is the missing entry (its own finding).
+  if (path === '') return null;
+  const folder = path.endsWith('/') ? path : `${path}/`;
+  if (path !== folder && paths.has(path)) return null;
+  return !paths.has(`${folder}index.html`) && !paths.has(`${folder}index.htm`) ? path : null;
+}
+
+/** Whether a root-absolute reference is the site's own address on a shared host (`/sites/{name}/…`). */
+export const isSitePrefixed = (url: string): boolean => SITE_PREFIX.test(browserForm(url).trim());
+
+/** A relative path (`assets/app.js`, `./x.css`, `../y.js`): no scheme, not from the root, not a fragment. */
+export function isRelativePath(url: string): boolean {
+  const u = browserForm(url).trim();
+  return u !== '' && !/^[#?/]/.test(u) && !/^[a-z][a-z0-9+.-]*:/i.test(u);
+}
+
+/** A file on the uploader's own computer (`C:\Users\…\pic.jpg`, `file:///…`): no visitor has it. */
+export function isOwnComputerPath(url: string): boolean {
+  const u = url.trim();
+  return /^[a-z]:[\\/]/i.test(u) || /^file:/i.test(u);
 }
 
 /** Executables and installers: a link to one is a drive-by download, wherever it is hosted. */

@@ -4,6 +4,21 @@ import { completeSiteUrl, type SiteRef, type SiteUrlOptions, siteUrl } from '@si
 export { type SiteRef, type SiteUrlOptions, siteUrl } from '@sitehall/contracts';
 
 /**
+ * Whether this install serves each site at the root of a host of its own, where `/assets/app.js` is
+ * the site's own file and a client-side router sees `/` (docs/content-check.md "Where sites live"):
+ * SITES_ORIGIN with SITES_SUBDOMAINS, or the sites port of the default install (each site at
+ * `{name}.localhost:{port}`, where `/sites/{name}/` moves). False where sites live under
+ * `/sites/{name}/` on a host they share: SITES_ORIGIN alone, or no sites port at all.
+ */
+export function sitesAtHostRoot(c: {
+  sitesOrigin?: string;
+  sitesSubdomains: boolean;
+  sitesPort: number;
+}): boolean {
+  return c.sitesOrigin ? c.sitesSubdomains : c.sitesPort > 0;
+}
+
+/**
  * A preview link: /preview/{token}/ on SITES_ORIGIN's host, or relative on the default install,
  * where the web app and the CLI complete it (contracts' completeSiteUrl gives it a host of its own,
  * `pv-{token}.localhost`, on the sites port). Never a subdomain of SITES_ORIGIN: the token, a

@@ -10,7 +10,7 @@ import {
   messages,
   type OwnerFilter,
 } from '@sitehall/contracts';
-import { parseContentCheck, usabilityFindings } from '../content-check/index.js';
+import { parseContentCheck, reportAsServed, usabilityFindings } from '../content-check/index.js';
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { DeploymentRow } from '../db/types.js';
@@ -28,7 +28,7 @@ import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
 import type { QuotaService } from './quota.js';
-import { routingOf } from './site-index.js';
+import { answersDeepLinks } from './site-index.js';
 import { nameRaceLost, type SiteNameService } from './site-names.js';
 
 const m = messages.project;
@@ -64,6 +64,8 @@ export function createProjectService(deps: {
   siteNames: Pick<SiteNameService, 'claim'>;
   /** A deleted project's render jobs go with it (docs/render.md). */
   renders?: Pick<RenderQueue, 'dropOfProject'>;
+  /** Sites live at the root of their own host (domain/site-urls.ts `sitesAtHostRoot`). */
+  sitesAtRoot?: boolean;
 }) {
   const { db, store, quota, audit, gate, events } = deps;
   const { projects, deployments, deploymentFiles, reviewComments } = deps.repos;
@@ -87,12 +89,10 @@ export function createProjectService(deps: {
    * the site answers deep links anyway (the SPA fallback, or a 200 rewrite of its own _redirects).
    */
   function ownersFindings(p: ProjectWithOwner, latest: DeploymentRow | undefined) {
-    const findings = usabilityFindings(parseContentCheck(latest?.content_check ?? null));
-    if (!latest || !findings.some((f) => f.kind === 'history_routing')) return findings;
-    const routing = routingOf({ ...latest, spa_fallback: p.spa_fallback, clean_urls: p.clean_urls });
-    const servesDeepLinks =
-      routing?.spaFallback || routing?.rules?.redirects.some((r) => r.status === 200 && !r.external);
-    return servesDeepLinks ? findings.filter((f) => f.kind !== 'history_routing') : findings;
+    const report = parseContentCheck(latest?.content_check ?? null);
+    if (!latest || !report) return [];
+    const served = { sitesAtRoot: deps.sitesAtRoot ?? false, answersDeepLinks: answersDeepLinks(latest, p) };
+    return usabilityFindings(reportAsServed(report, served));
   }
 
   async function detail(p: ProjectWithOwner, { files: withFiles = true }: { files?: boolean } = {}) {

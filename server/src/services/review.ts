@@ -23,6 +23,7 @@ import {
 import {
   checkSiteContent,
   parseContentCheck,
+  reportAsServed,
   riskRankOf,
   siteFileInStore,
   summarizeContentCheck,
@@ -45,6 +46,7 @@ import type { AuditService } from './audit.js';
 import { traceStoreOf } from './content-traces.js';
 import type { NotificationEvent, NotificationService } from './notifications.js';
 import type { ProjectEvents, ProjectService } from './projects.js';
+import { answersDeepLinks } from './site-index.js';
 
 const m = messages.review;
 
@@ -233,10 +235,13 @@ export function createReviewQueue(deps: {
   >;
   store: BlobStore;
   urls: SiteUrlOptions;
+  /** Sites live at the root of their own host (domain/site-urls.ts `sitesAtHostRoot`): `/x` works. */
+  sitesAtRoot?: boolean;
   /** The project detail the owner sees too (ProjectService.detail). */
   projectDetail: ProjectService['detail'];
 }) {
-  const { db, store, urls, projectDetail } = deps;
+  const { db, store, projectDetail } = deps;
+  const sitesAtRoot = deps.sitesAtRoot ?? false;
   const { projects, deployments, deploymentFiles, projectDailyViews, renderJobs } = deps.repos;
 
   /** The newest and the live version (one entry when they are the same), each with its render job. */
@@ -273,7 +278,7 @@ export function createReviewQueue(deps: {
       const report = await checkSiteContent(
         files.map((f) => siteFileInStore(store, f)),
         d.entry_file,
-        { rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains), store: traceStoreOf(db) },
+        { rootPathsWork: sitesAtRoot, store: traceStoreOf(db) },
       );
       await deployments.saveContentCheck(db, d.id, JSON.stringify(report), riskRankOf(report));
       return report;
@@ -281,6 +286,16 @@ export function createReviewQueue(deps: {
       // A blob gone missing must not take the review page down: it shows the check as not done.
       return null;
     }
+  }
+
+  /** A version's report as it reads now for its project on this install (`reportAsServed`). */
+  function asServed(
+    p: ProjectWithOwner,
+    d: DeploymentRow | undefined,
+    report: ContentCheckReport | null,
+  ): ContentCheckReport | null {
+    if (!d || !report) return report;
+    return reportAsServed(report, { sitesAtRoot, answersDeepLinks: answersDeepLinks(d, p) });
   }
 
   /**
@@ -307,7 +322,7 @@ export function createReviewQueue(deps: {
         project: r,
         latest: d,
         live: r.live_deployment_id ? versions.get(r.live_deployment_id) : undefined,
-        contentCheck: summarizeContentCheck(parseContentCheck(d?.content_check ?? null)),
+        contentCheck: summarizeContentCheck(asServed(r, d, parseContentCheck(d?.content_check ?? null))),
         fileNames,
       };
     });
@@ -372,7 +387,7 @@ export function createReviewQueue(deps: {
       const newest = p.latest_deployment_id ? await deployments.byId(db, p.latest_deployment_id) : undefined;
       const [project, contentCheck, diff, stats, renders] = await Promise.all([
         projectDetail(p),
-        newest ? contentCheckOf(newest) : null,
+        newest ? contentCheckOf(newest).then((report) => asServed(p, newest, report)) : null,
         diffOf(p),
         statsOf(p),
         rendersOf(p),

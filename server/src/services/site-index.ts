@@ -221,6 +221,25 @@ export type SiteIndex = ReturnType<typeof createSiteIndex>;
  * A version's routing: its _redirects and _headers (checked at upload, so they compile) and its
  * project's switches; null when it declares nothing, so it is served at today's cost.
  */
+/**
+ * Whether a version of a project answers deep links (`/users/42` gives index.html): the project's
+ * 单页应用回退, or a 200 rewrite of the version's own `_redirects`. A client-side router's note is
+ * dropped then (content-check/report.ts `reportAsServed`).
+ */
+export function answersDeepLinks(
+  version: { site_rules: string | null },
+  project: { spa_fallback: number; clean_urls: number },
+): boolean {
+  const routing = routingOf({
+    ...version,
+    spa_fallback: project.spa_fallback,
+    clean_urls: project.clean_urls,
+  });
+  return Boolean(
+    routing?.spaFallback || routing?.rules?.redirects.some((r) => r.status === 200 && !r.external),
+  );
+}
+
 export function routingOf(d: {
   site_rules: string | null;
   spa_fallback: number;

@@ -112,6 +112,8 @@ export interface UploadDeps {
   audit: Pick<AuditService, 'record'>;
   gate: Pick<BlobGate<DB>, 'storing' | 'shared' | 'deleteUnused' | 'lease' | 'release'>;
   urls: SiteUrlOptions;
+  /** Sites live at the root of their own host (domain/site-urls.ts `sitesAtHostRoot`): `/x` links work. */
+  sitesAtRoot?: boolean;
   events: Pick<ProjectEvents, 'versionStored' | 'renamed'>;
   /** Who may take which site name (docs/decisions/names.md). */
   siteNames: Pick<SiteNameService, 'check' | 'claim'>;
@@ -190,7 +192,7 @@ async function commitDeployment(
   target: UploadTarget,
   delivery: UploadDelivery = {},
 ): Promise<number> {
-  const { db, store, quota, gate, urls, events } = deps;
+  const { db, store, quota, gate, events } = deps;
   const { result } = ingested;
   delivery.signal?.throwIfAborted();
   await quota.beforeStoring(target.ownerId, result.totalSize);
@@ -202,7 +204,7 @@ async function commitDeployment(
   // A bad line of _redirects or _headers refuses the upload, naming the line (nothing stored yet).
   const siteRules = await checkedSiteRules(siteFiles);
   const contentCheck = await checkSiteContent(siteFiles, result.entryFile, {
-    rootPathsWork: Boolean(urls.sitesOrigin && urls.sitesSubdomains),
+    rootPathsWork: deps.sitesAtRoot ?? false,
     account: actor.id,
     store: traceStoreOf(db),
   });

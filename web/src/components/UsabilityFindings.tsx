@@ -3,6 +3,7 @@ import {
   CONTENT_CHECK_FIXES,
   CONTENT_CHECK_KIND_LABELS,
   type ContentFinding,
+  format,
   messages,
   type USABILITY_KINDS,
 } from '@sitehall/contracts';
@@ -17,8 +18,25 @@ export function findingLocation(finding: Pick<ContentFinding, 'file' | 'line'>):
   return finding.line ? `${finding.file}:${finding.line}` : finding.file;
 }
 
-const fixOf = (kind: ContentFinding['kind']): string | undefined =>
-  CONTENT_CHECK_FIXES[kind as (typeof USABILITY_KINDS)[number]];
+/**
+ * How to fix a kind of finding; `{path}` is the site's real path (`/sites/foo/`), what a router's
+ * build sets as its base where sites live under a path (docs/content-check.md "Where sites live").
+ */
+const fixOf = (kind: ContentFinding['kind'], sitePath: string | null): string | undefined => {
+  const fix = CONTENT_CHECK_FIXES[kind as (typeof USABILITY_KINDS)[number]];
+  return fix && format(fix, { path: sitePath ?? '/sites/站点名/' });
+};
+
+/** The path part of a site's address (`/sites/foo/`), or null when it is none under /sites/. */
+export function sitePathOf(accessUrl: string | null | undefined): string | null {
+  if (!accessUrl) return null;
+  try {
+    const path = new URL(accessUrl, 'http://x.invalid').pathname;
+    return /^\/sites\/[^/]+\/$/.test(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The usability findings of a version: what keeps the site from working as uploaded, each with
@@ -27,8 +45,11 @@ const fixOf = (kind: ContentFinding['kind']): string | undefined =>
 export function UsabilityFindingsList({
   findings,
   fixes = {},
+  sitePath = null,
 }: {
   findings: readonly ContentFinding[];
+  /** The site's path under /sites/ (sitePathOf), for the fixes that name it. */
+  sitePath?: string | null;
   /** A button that fixes a kind of finding at once (the owner's: 开启单页应用回退), by kind. */
   fixes?: Partial<Record<ContentFinding['kind'], ReactNode>>;
 }) {
@@ -54,9 +75,9 @@ export function UsabilityFindingsList({
                 </Typography.Text>
               )}
             </div>
-            {fixOf(finding.kind) && (
+            {fixOf(finding.kind, sitePath) && (
               <Typography.Text type="secondary" className="usability-findings__fix">
-                修改方法：{fixOf(finding.kind)}
+                修改方法：{fixOf(finding.kind, sitePath)}
               </Typography.Text>
             )}
             {fixes[finding.kind] && <div className="usability-findings__action">{fixes[finding.kind]}</div>}
@@ -72,9 +93,11 @@ export function UsabilityCard({
   findings,
   className,
   fixes,
+  sitePath = null,
 }: {
   findings?: readonly ContentFinding[];
   className?: string;
+  sitePath?: string | null;
   fixes?: Partial<Record<ContentFinding['kind'], ReactNode>>;
 }) {
   if (!findings || findings.length === 0) return null;
@@ -88,7 +111,7 @@ export function UsabilityCard({
         title={notesOnly ? m.usabilityNotesHint : m.usabilityHint}
         className="usability-findings__hint"
       />
-      <UsabilityFindingsList findings={findings} {...(fixes ? { fixes } : {})} />
+      <UsabilityFindingsList findings={findings} sitePath={sitePath} {...(fixes ? { fixes } : {})} />
     </Card>
   );
 }

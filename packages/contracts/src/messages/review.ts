@@ -55,12 +55,20 @@ export const reviewMessages = {
     missingEntry: '未找到入口文件（index.html）：站点根地址无法打开',
     /** {url} */
     rootAbsolute:
-      '以 / 开头的地址“{url}”：在 /sites/项目编号/ 形式的站点地址下要靠平台转接才能打开，页面不发送来源（no-referrer）时会失效，读取完整路径的前端路由也会出错；改为相对地址最稳妥',
+      '以 / 开头的地址“{url}”：本平台的站点地址形如 /sites/站点名/，这类地址要靠平台转接才能打开，页面不发送来源（no-referrer）时会失效',
     /** The render saw a client-side router that changes the path (history API), not the hash. */
     runtimeHistoryRouting:
       '页面用前端路由切换地址（History API）：项目未开启“单页应用回退”时，刷新或直接打开子页面（如 /about）会显示 404',
     /** {url} */
     missingFile: '引用的文件不在上传内容中：“{url}”，打开页面时会加载失败',
+    /** {url} {suggestion}: a file of the site whose name differs only in case. */
+    missingFileCase: '引用的文件不在上传内容中：“{url}”，是否应为 {suggestion}？网址区分大小写',
+    /** {url}: a path on the uploader's own computer (C:\\…, file:///…). */
+    localComputerFile:
+      '引用了你自己电脑上的文件“{url}”：访客的电脑上没有这个文件，页面会加载失败。请把文件放进站点文件夹，改用相对路径（如 images/pic.jpg）',
+    /** The render saw history routing while the entry page loads its files by relative paths. */
+    relativeAssets:
+      '页面用前端路由切换地址（History API），但入口页用相对路径加载脚本或样式（如“{url}”）：直接打开或刷新子页面（如 /users/42）时这些文件会找不到，页面一直空白或停在加载中',
     /** {domain} */
     externalScript: '引用外部脚本：{domain}',
     /** {domain} */
@@ -173,6 +181,8 @@ export const reviewMessages = {
     runtimeConsoleError: '页面运行时出错：{message}',
     /** {url} */
     runtimeMissing: '页面运行时加载的文件不存在：“{url}”',
+    /** {url}: a script or stylesheet the browser refused because the 404 answer is no script or style. */
+    runtimeMissingAsset: '页面运行时加载的文件不存在：“{url}”，浏览器无法把 404 页面当作脚本或样式使用',
     /** {what} {field} {host} {via} {encoding} */
     runtimeCanaryLeak: '页面把访客在“{field}”中输入的{what}发往其他主机 {host}（{via}，{encoding}）',
     /** {what} {field} {host} {via} {encoding} */
@@ -282,6 +292,7 @@ export const CONTENT_CHECK_KIND_LABELS = {
   blank_page: '空白页面',
   console_error: '脚本错误',
   history_routing: '前端路由',
+  relative_assets: '相对资源路径',
   runtime_canary: '访客输入被发送',
   render_failed: '渲染未完成',
 } as const;
@@ -356,13 +367,14 @@ export const USABILITY_KINDS = [
   'blank_page',
   'console_error',
   'history_routing',
+  'relative_assets',
 ] as const;
 
 /** How the uploader fixes each usability finding (project detail page, upload result). */
 export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], string> = {
   missing_entry: '在站点根目录放一个 index.html（或把入口页改名为 index.html），再上传新版本',
   root_absolute_link:
-    '把以 / 开头的地址改为相对地址（如 /assets/app.js 改为 ./assets/app.js）；Vue/Vite 项目可设置 base: "./" 后重新构建',
+    '普通页面可把以 / 开头的地址改为相对地址（如 /assets/app.js 改为 assets/app.js）；用前端路由（History 模式）的单页应用不要改为 ./，应把构建的 base 设为站点的实际路径（Vite：base: "{path}"）后重新构建',
   missing_file: '把缺少的文件一起上传，或修正引用的路径（注意大小写；路径分隔符请用 /）',
   type_mismatch: '把文件改为与内容相符的扩展名，或修正文件内容',
   large_file: '压缩图片和视频，或改用更小的文件，访客打开会更快',
@@ -370,4 +382,6 @@ export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], strin
   console_error: '在浏览器开发者工具的控制台中查看报错并修正脚本，再上传新版本',
   history_routing:
     '在项目详情页的“路由规则”中开启“单页应用回退”：站点里不存在的路径都会打开 index.html，由前端路由显示对应页面',
+  relative_assets:
+    '入口页里的脚本和样式改用以 / 开头的地址（Vite 设置 base: "/"，不要设为 "./"）后重新构建，子页面刷新时也能加载',
 };

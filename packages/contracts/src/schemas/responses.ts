@@ -138,6 +138,7 @@ export const contentFindingDto = z.object({
     'blank_page',
     'console_error',
     'history_routing',
+    'relative_assets',
     'runtime_canary',
     'render_failed',
   ]),
@@ -291,6 +292,7 @@ export const contentCheckSummary = z.object({
   level: z.enum(['high', 'medium', 'low', 'info', 'clean']),
   counts: severityCounts,
   reason: z.string(),
+  usability_problems: z.number().int(),
 });
 export const contentCheckReport = contentCheckSummary.extend({
   version: z.literal(2),
@@ -309,6 +311,8 @@ export const contentCheckReport = contentCheckSummary.extend({
   largest_files: z.array(z.object({ file: z.string(), size: z.number() })),
   scanned_files: z.number().int(),
   partially_scanned_files: z.array(z.string()),
+  entry_relative_asset: nullable(z.string()).optional(),
+  missing_paths: z.array(z.string()).optional(),
   runtime: z
     .object({
       rendered_at: dateTime,

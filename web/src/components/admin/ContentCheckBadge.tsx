@@ -27,7 +27,8 @@ export function describeCounts(counts: Record<ContentCheckSeverity, number>): st
 
 /**
  * The content check of a project's newest version: its risk level and how many risk findings are at
- * that level (the other levels are in the tooltip). Usability findings never count here.
+ * that level (the other levels are in the tooltip), and beside it the usability problems (a missing
+ * file, a script error: findings above info), so a broken site does not read as a clean one.
  */
 export function ContentCheckBadge({ check }: { check: ContentCheckSummary | null }) {
   if (!check) {
@@ -35,13 +36,22 @@ export function ContentCheckBadge({ check }: { check: ContentCheckSummary | null
   }
   const counts = describeCounts(check.counts);
   const atLevel = check.level === 'clean' ? 0 : check.counts[check.level];
+  const problems = check.usability_problems ?? 0;
   return (
-    <Tooltip title={counts || undefined}>
-      <Tag color={LEVEL_COLORS[check.level]} className="content-check-badge" data-level={check.level}>
-        {CONTENT_CHECK_LEVEL_LABELS[check.level]}
-        {atLevel > 0 && <span className="content-check-badge__count">{atLevel}</span>}
-      </Tag>
-    </Tooltip>
+    <span className="content-check-badges">
+      <Tooltip title={counts || undefined}>
+        <Tag color={LEVEL_COLORS[check.level]} className="content-check-badge" data-level={check.level}>
+          {CONTENT_CHECK_LEVEL_LABELS[check.level]}
+          {atLevel > 0 && <span className="content-check-badge__count">{atLevel}</span>}
+        </Tag>
+      </Tooltip>
+      {problems > 0 && (
+        <Tag color="gold" className="content-check-badge content-check-badge--usability">
+          {messages.review.contentCheck.usabilityTitle}
+          <span className="content-check-badge__count">{problems}</span>
+        </Tag>
+      )}
+    </span>
   );
 }
 

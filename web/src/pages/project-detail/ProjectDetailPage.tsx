@@ -15,7 +15,7 @@ import { DetailSkeleton } from '../../components/DetailSkeleton';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
 import { SiteRoutingCard } from '../../components/SiteRoutingCard';
-import { UsabilityCard } from '../../components/UsabilityFindings';
+import { sitePathOf, UsabilityCard } from '../../components/UsabilityFindings';
 import { VersionsCard } from '../../components/VersionsCard';
 import { AnalyticsCard } from './AnalyticsCard';
 import { FilesCard, ReviewHistoryCard } from './HistoryCards';
@@ -121,6 +121,7 @@ export function ProjectDetailPage() {
             <FileInfoCard project={project} />
             <UsabilityCard
               findings={project.usability_findings}
+              sitePath={sitePathOf(project.access_url)}
               className="detail-card"
               fixes={{ history_routing: <EnableSpaFallback projectId={project.id} /> }}
             />

@@ -213,18 +213,35 @@ export function CheckCoverage() {
   );
 }
 
-function ExternalDomains({ domains }: { domains: ContentCheckReport['external_domains'] }) {
-  const groups = DOMAIN_GROUPS.filter((g) => domains[g.key].length > 0);
-  if (groups.length === 0) {
-    return <Typography.Text type="secondary">HTML 与脚本中未发现外部域名</Typography.Text>;
+/** The hosts the page asked when it ran (the render's requests), sorted: they have findings too. */
+function runtimeHosts(check: ContentCheckReport): string[] {
+  const hosts = new Set<string>();
+  for (const r of check.runtime?.external_requests ?? []) {
+    try {
+      hosts.add(new URL(r.url).host);
+    } catch {
+      // not a URL: nothing to name
+    }
+  }
+  return [...hosts].sort();
+}
+
+/** Every other host the check saw: in the files (by what names it) and when the page ran. */
+function ExternalDomains({ check }: { check: ContentCheckReport }) {
+  const rows = [
+    ...DOMAIN_GROUPS.map((g) => ({ key: g.key, label: g.label, hosts: check.external_domains[g.key] })),
+    { key: 'runtime', label: '运行时请求', hosts: runtimeHosts(check) },
+  ].filter((row) => row.hosts.length > 0);
+  if (rows.length === 0) {
+    return <Typography.Text type="secondary">文件中和页面运行时均未发现外部域名</Typography.Text>;
   }
   return (
     <dl className="check-domains">
-      {groups.map((group) => (
-        <div key={group.key} className="check-domains__row">
-          <dt>{group.label}</dt>
+      {rows.map((row) => (
+        <div key={row.key} className="check-domains__row">
+          <dt>{row.label}</dt>
           <dd>
-            {domains[group.key].map((domain) => (
+            {row.hosts.map((domain) => (
               <Tag key={domain} className="check-domains__tag">
                 {domain}
               </Tag>
@@ -242,10 +259,17 @@ interface ContentCheckCardProps {
   projectId?: number | null;
   /** The version the check describes. */
   version: number | null;
+  /** The site's path under /sites/ (UsabilityFindings `sitePathOf`), for the fixes that name it. */
+  sitePath?: string | null;
 }
 
 /** The automatic content check of the newest version: what a reviewer should look at first. */
-export function ContentCheckCard({ check, version, projectId = null }: ContentCheckCardProps) {
+export function ContentCheckCard({
+  check,
+  version,
+  projectId = null,
+  sitePath = null,
+}: ContentCheckCardProps) {
   // Known once antd has asked the window (undefined on the first render): wide until then.
   const narrow = Grid.useBreakpoint().md === false;
   if (!check) {
@@ -327,13 +351,13 @@ export function ContentCheckCard({ check, version, projectId = null }: ContentCh
           <Typography.Title level={5}>
             {m.usabilityTitle}（{check.usability_count}）
           </Typography.Title>
-          <UsabilityFindingsList findings={usability} />
+          <UsabilityFindingsList findings={usability} sitePath={sitePath} />
         </section>
       )}
       <div className="check-sections">
         <section>
           <Typography.Title level={5}>外部域名</Typography.Title>
-          <ExternalDomains domains={check.external_domains} />
+          <ExternalDomains check={check} />
         </section>
         <section>
           <Typography.Title level={5}>最大的文件</Typography.Title>

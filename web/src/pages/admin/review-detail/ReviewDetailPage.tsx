@@ -10,6 +10,7 @@ import { DetailSkeleton } from '../../../components/DetailSkeleton';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
 import { SiteRoutingCard } from '../../../components/SiteRoutingCard';
+import { sitePathOf } from '../../../components/UsabilityFindings';
 import { VersionsCard } from '../../../components/VersionsCard';
 import { ContentCheckCard } from './ContentCheckCard';
 import { DecisionBar } from './DecisionBar';
@@ -131,7 +132,12 @@ export function ReviewDetailPage() {
         <Col xs={24} xl={16} className="review-detail__main">
           <ProjectInfoCard project={project} />
           {diff && <VersionDiffCard diff={diff} projectId={project.id} />}
-          <ContentCheckCard check={check} version={checkVersion} projectId={project.id} />
+          <ContentCheckCard
+            check={check}
+            version={checkVersion}
+            projectId={project.id}
+            sitePath={sitePathOf(project.access_url)}
+          />
           <FilesCard project={project} />
           <SiteRoutingCard project={project} editable={false} className="review-detail__card" />
           <VersionsCard project={project} className="review-detail__card" />
