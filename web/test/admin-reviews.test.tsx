@@ -384,6 +384,7 @@ describe('admin review list', () => {
       level,
       counts: { high: 0, medium: level === 'medium' ? 1 : 0, low: level === 'low' ? 1 : 0, info: 1 },
       reason: `判为${level}`,
+      usability_problems: 0,
     });
     const queue = [
       makeProject({ id: 11, name: '有风险', content_check: { ...check('medium'), level: 'high' } }),
@@ -422,7 +423,12 @@ describe('admin review list', () => {
     const risky = makeProject({
       id: 21,
       name: '第一页的钓鱼页',
-      content_check: { level: 'high', counts: { high: 1, medium: 0, low: 0, info: 0 }, reason: '钓鱼' },
+      content_check: {
+        level: 'high',
+        counts: { high: 1, medium: 0, low: 0, info: 0 },
+        reason: '钓鱼',
+        usability_problems: 0,
+      },
     });
     const plain = makeProject({ id: 22, name: '第二页的作业' });
     const pages: Record<number, AdminProjectDto[]> = {
