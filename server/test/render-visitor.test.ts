@@ -286,7 +286,7 @@ describe('the visitor', () => {
     const started = Date.now();
     const { observations: obs } = await render({ 'index.html': page('<h1>稍等</h1>', script) });
     expect(obs.navigations).toEqual([
-      expect.objectContaining({ host: 'late.redirect.example', external: true }),
+      expect.objectContaining({ host: 'late.redirect.example', external: true, byVisitor: false }),
     ]);
     // Fake time: the render did not wait 30 real seconds.
     expect(Date.now() - started).toBeLessThan(30_000);

@@ -7,7 +7,7 @@
 
 import { executionAsyncId } from 'node:async_hooks';
 import type { Readable } from 'node:stream';
-import { messages } from '@sitehall/contracts';
+import { format, messages } from '@sitehall/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -300,6 +300,26 @@ describe('render worker', () => {
     const finding = report.findings.find((f) => f.rule === 'runtime.navigation');
     expect(finding?.message).toContain('elsewhere-test.example');
     expect(finding?.severity).toBe('high');
+  });
+
+  it('says a form led to another host when the visitor submitted it, not that the page left on its own', async () => {
+    const site = await upload(
+      t,
+      owner.token,
+      html(
+        '<form action="https://signin-elsewhere.example/login" method="post"><input name="user" placeholder="用户名"><button type="submit">登录</button></form>',
+      ),
+    );
+    await t.ctx.services.render.idle();
+    const report = await reportOf(t, site.deploymentId);
+    expect(report.findings.map((f) => f.rule)).not.toContain('runtime.navigation');
+    expect(report.findings.find((f) => f.rule === 'runtime.navigation-on-action')).toMatchObject({
+      severity: 'low',
+      category: 'risk',
+      message: format(messages.review.contentCheck.runtimeNavigationOnAction, {
+        host: 'signin-elsewhere.example',
+      }),
+    });
   });
 
   it('reports a blank page and missing files as usability findings', async () => {

@@ -42,6 +42,9 @@ export const RUNTIME_RULES = {
   'runtime.service': rule('runtime_request', 'info', 'risk', m.runtimeService),
   'runtime.external-asset': rule('runtime_request', 'info', 'risk', m.runtimeExternalAsset),
   'runtime.navigation': rule('runtime_navigation', 'high', 'risk', m.runtimeNavigation),
+  // The visitor's click or submitted form led elsewhere: what a link or a form does, not the page
+  // leaving on its own (a form's data and its host are judged by the request rules and the canaries).
+  'runtime.navigation-on-action': rule('redirect', 'low', 'risk', m.runtimeNavigationOnAction),
   'runtime.download': rule('runtime_download', 'high', 'risk', m.runtimeDownload),
   'runtime.permission': rule('runtime_prompt', 'medium', 'risk', m.runtimePermission),
   'runtime.memory': rule('runtime_memory', 'high', 'risk', m.runtimeMemory),
@@ -246,8 +249,11 @@ export function runtimeFindings(
       h.first.slice(0, 160),
     );
   }
-  const leftFor = new Set(obs.navigations.filter((n) => n.external).map((n) => n.host));
+  const away = obs.navigations.filter((n) => n.external);
+  const leftFor = new Set(away.filter((n) => !n.byVisitor).map((n) => n.host));
   for (const host of leftFor) add('runtime.navigation', { host });
+  for (const host of new Set(away.filter((n) => n.byVisitor && !leftFor.has(n.host)).map((n) => n.host)))
+    add('runtime.navigation-on-action', { host });
   for (const url of obs.downloads) add('runtime.download', { url: url.slice(0, 200) });
   for (const what of obs.permissions) add('runtime.permission', { what });
   for (const d of obs.dialogs) add('runtime.dialog', { type: d.type, message: d.message });

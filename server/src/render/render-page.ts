@@ -91,8 +91,11 @@ export interface CanaryLeak {
 
 export interface Observations {
   externalRequests: ExternalRequest[];
-  /** Main-frame navigations after the first (meta refresh, location changes, redirects). */
-  navigations: Array<{ url: string; host: string; external: boolean }>;
+  /**
+   * Main-frame navigations after the first (meta refresh, location changes, redirects); `byVisitor`:
+   * started by the visitor's action (a click, a form it submitted), as Chromium tells it.
+   */
+  navigations: Array<{ url: string; host: string; external: boolean; byVisitor: boolean }>;
   downloads: string[];
   dialogs: Array<{ type: string; message: string }>;
   /** Permission APIs the page called (geolocation, notifications, camera/microphone, ...). */
@@ -381,6 +384,12 @@ function hostnameOf(url: string): string {
   }
 }
 
+/**
+ * How long after the visitor pressed the main button or submitted a form a navigation counts as its
+ * doing: the request comes within milliseconds; the rest is room for a loaded machine's events.
+ */
+const PRESS_WINDOW_MS = 2_000;
+
 function push<T>(list: T[], item: T) {
   if (list.length < KEEP) list.push(item);
 }
@@ -493,6 +502,13 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   const fragments: Array<{ kind: CanaryKind; host: string; url: string; via: string }> = [];
   let listensForKeys = false;
   let listensForPopstate = false;
+  /** When the visitor last pressed the main button or submitted a form (visitor.ts), in ms. */
+  let pressedAt = Number.NEGATIVE_INFINITY;
+  const justPressed = () => Date.now() - pressedAt <= PRESS_WINDOW_MS;
+  /** Documents asked just after the visitor pressed, by a user gesture as Chromium says. */
+  const gestured = new Set<string>();
+  /** Navigations first seen just after the visitor pressed (one seen before stays the page's own). */
+  const seenAfterPress = new Set<string>();
   const fields = new Map<CanaryKind, string>();
   obs.profiles.push(profile.name);
   const context = await browser.newContext(profile.context(run.chrome));
@@ -552,6 +568,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
     });
     const page = await context.newPage();
     watch(page);
+    await watchGestures(page);
 
     const started = Date.now();
     try {
@@ -591,6 +608,9 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         canaries: canaries.values,
         fields,
         listensForKeys: () => listensForKeys,
+        pressing: () => {
+          pressedAt = Date.now();
+        },
       }),
       VISIT_TIMEOUT_MS + 2_000,
     );
@@ -706,9 +726,17 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         firstNavigation = false;
         return;
       }
-      const host = hostOf(req.url());
-      if (!obs.navigations.some((n) => n.url === req.url()))
-        push(obs.navigations, { url: req.url(), host, external: host !== ownHost });
+      const url = req.url();
+      const host = hostOf(url);
+      if (obs.navigations.some((n) => n.url === url)) return;
+      const pressed = justPressed();
+      if (pressed) seenAfterPress.add(url);
+      push(obs.navigations, {
+        url,
+        host,
+        external: host !== ownHost,
+        byVisitor: pressed && gestured.has(url),
+      });
     });
     page.on('download', (d) => {
       if (!obs.downloads.includes(d.url())) push(obs.downloads, d.url());
@@ -731,6 +759,27 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
         error(msg.text().slice(0, 300));
     });
     page.on('pageerror', (err) => error(`${err.name || 'Error'}: ${err.message}`.slice(0, 300)));
+  }
+
+  /**
+   * Learns which navigations the visitor started: those asked just after it pressed the main button
+   * or submitted a form that Chromium marks as made with a user gesture, which Playwright's request
+   * does not expose. Just after a press only: Chromium marks a navigation a page makes while it
+   * loads too, and typing gives the page a gesture as well (a page that leaves as a key is typed
+   * leaves on its own). The two events come in either order, so both look.
+   */
+  async function watchGestures(page: Page): Promise<void> {
+    const cdp = await page.context().newCDPSession(page);
+    cdp.on(
+      'Network.requestWillBeSent',
+      (e: { type?: string; hasUserGesture?: boolean; request: { url: string } }) => {
+        if (e.type !== 'Document' || !e.hasUserGesture || !justPressed() || gestured.size >= KEEP) return;
+        const { url } = e.request;
+        gestured.add(url);
+        if (seenAfterPress.has(url)) for (const n of obs.navigations) if (n.url === url) n.byVisitor = true;
+      },
+    );
+    await cdp.send('Network.enable');
   }
 
   async function answer(route: Route, req: Request): Promise<void> {

@@ -189,6 +189,8 @@ export async function visit(
     fields: Map<CanaryKind, string>;
     /** Whether the page listens for keys on the whole page (render-page.ts LISTEN_PROBE). */
     listensForKeys?: () => boolean;
+    /** Told just before the visitor presses the main button or submits a form. */
+    pressing?: () => void;
   },
 ): Promise<void> {
   const { fields } = opts;
@@ -241,6 +243,7 @@ export async function visit(
         if (button >= 0) {
           const el = await elementAt(frame, BUTTON_LIST, button).catch(() => null);
           if (el) await mouse.over(el);
+          opts.pressing?.();
           await el?.click({ timeout: STEP_TIMEOUT_MS, force: true }).catch(() => {});
           await settle();
         }
@@ -250,6 +253,7 @@ export async function visit(
           : 0;
         for (let i = 0; i < Math.min(forms, 5) && stay(); i++) {
           if (frame.isDetached()) break;
+          opts.pressing?.();
           await frame.evaluate(`${SUBMIT_SCRIPT}(${i})`).catch(() => {});
           await settle();
         }

@@ -168,6 +168,8 @@ export const reviewMessages = {
     runtimeExternalAsset: '页面运行时加载外部资源：{host}（{count} 个：{types}）',
     /** {host} */
     runtimeNavigation: '页面打开后自动离开，跳转到 {host}',
+    /** {host}: the visitor's click or submitted form led there (render/render-page.ts byVisitor). */
+    runtimeNavigationOnAction: '访客点击按钮或提交表单后，页面跳转到 {host}',
     /** {url} */
     runtimeDownload: '页面打开后尝试下载文件：“{url}”',
     /** {what} */
