@@ -655,6 +655,29 @@ describe('content check 2.0 over HTTP', () => {
     expect((await checkOf(project.id)).level).toBe('clean');
   });
 
+  it('tells the owner who uploaded a whole project folder which subfolder holds the site', async () => {
+    const res = await uploadProject(t, owner.token, {
+      name: '整个项目',
+      files: [
+        { name: 'myapp/dist/index.html', content: '<!doctype html><p>构建结果</p>' },
+        { name: 'myapp/dist/assets/app.js', content: 'console.log(1)' },
+        { name: 'myapp/src/main.js', content: 'console.log(2)' },
+        { name: 'myapp/README.md', content: '# myapp' },
+        { name: 'myapp/package.json', content: '{"name":"myapp"}' },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    const project = res.json().data.project;
+    expect(project.entry_file).toBeNull();
+    expect(
+      project.usability_findings
+        .filter((f: ContentFinding) => f.kind === 'missing_entry')
+        .map((f: ContentFinding) => f.message),
+    ).toEqual([
+      '站点根目录没有 index.html，站点根地址无法打开。找到了 dist/index.html：请只上传 dist 文件夹里的内容',
+    ]);
+  });
+
   it('tells the owner of a site with a client-side router to turn on the SPA fallback, until it answers deep links', async () => {
     const withRender = async (id: number) => {
       const row = await t.ctx.db

@@ -971,3 +971,34 @@ describe.skipIf(!usingPostgres)('showcase authors on PostgreSQL', () => {
     expect(res.json().data.pagination.total_count).toBe(3000);
   });
 });
+
+describe('a live version without a home page', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is listed without a link or picture of the 404 its address opens', async () => {
+    const { id: without } = await liveProject(
+      t,
+      [
+        { name: 'dist/index.html', content: '<!doctype html><p>构建结果</p>' },
+        { name: 'README.md', content: '# myapp' },
+      ],
+      { name: '没有首页' },
+    );
+    const { id: withIndex } = await liveProject(t, SIMPLE_SITE, { name: '有首页' });
+    // A picture as the render stores one, for both.
+    await t.ctx.db
+      .updateTable('deployments')
+      .set({ thumbnail_sha256: 'a'.repeat(64) })
+      .where('project_id', 'in', [without, withIndex])
+      .execute();
+    const res = await t.request({ url: '/api/projects/public' });
+    const cards = res.json().data.projects as Card[];
+    expect(cards.find((c) => c.id === without)).toMatchObject({ access_url: null, thumbnail_url: null });
+    expect(cards.find((c) => c.id === withIndex)).toMatchObject({ access_url: `/sites/${withIndex}/` });
+    expect(cards.find((c) => c.id === withIndex)?.thumbnail_url).toEqual(expect.any(String));
+  });
+});

@@ -666,6 +666,30 @@ describe('review detail page', () => {
     expect(api.calls('POST /admin/projects/7/review')[0]?.body).toEqual({ action: 'approve' });
   });
 
+  it('asks before approving a version without a home page (index.html), and approves only on 仍然通过', async () => {
+    const detail = makeDetail();
+    const { api, user } = await openDetail({
+      'GET /admin/projects/7': ok({
+        ...detail,
+        project: { ...detail.project, entry_file: null, file_count: 4 },
+      }),
+      'POST /admin/projects/7/review': ok({ project: detail.project }, '项目已通过'),
+    });
+    await screen.findByRole('button', { name: '提交审核' });
+    await choose(user, '通过');
+    expect(
+      screen.getByText(/这个版本没有首页（index.html），上线后打开站点地址会显示 404/),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    const title = await screen.findByText('通过「个人主页」？', { selector: '.ant-modal-confirm-title' });
+    const dialog = title.closest('.ant-modal') as HTMLElement;
+    expect(within(dialog).getByText(/这个版本没有首页（index.html）/)).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/7/review')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: '仍然通过' }));
+    expect(await screen.findByText('审核完成')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/7/review')).toHaveLength(1);
+  });
+
   it('decides once on a double-click of 提交审核: no refusal after the success', async () => {
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => {

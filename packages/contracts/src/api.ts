@@ -198,7 +198,8 @@ export interface PublicProjectDto {
   file_size: number;
   featured: boolean;
   viewCount: number;
-  access_url: string;
+  /** Null when the live version has no home page: its address would open the 404 (docs/decisions/review.md). */
+  access_url: string | null;
   site_name: string | null;
   owner: { username: string };
   /** The live version's rendered picture (640×400 WebP), null until rendered. */

@@ -89,6 +89,25 @@ export function analyzeSite(
 }
 
 /**
+ * The index.html nearest the root in a subfolder, where the root has none: a whole project folder
+ * uploaded (src/, README.md, package.json) whose site is its build's `dist/` or `build/`. Shallowest
+ * first, then by path; `node_modules` holds other packages' pages, never the site.
+ */
+export function nestedIndex(files: readonly { path: string }[]): string | null {
+  let best: string | null = null;
+  let bestDepth = Number.POSITIVE_INFINITY;
+  for (const { path } of files) {
+    if (!/\/index\.html?$/i.test(path) || /(^|\/)node_modules\//.test(path)) continue;
+    const depth = path.split('/').length;
+    if (depth < bestDepth || (depth === bestDepth && best !== null && path < best)) {
+      best = path;
+      bestDepth = depth;
+    }
+  }
+  return best;
+}
+
+/**
  * The check, also giving what each file's scan did (its trace), and replaying a file's earlier
  * trace where one is given and still holds (docs/decisions/review.md "Content check": unchanged files).
  */
@@ -107,7 +126,16 @@ export function analyzeSiteTraced(
   const partial: string[] = [];
   let scanned = 0;
   const site0 = { file: null, line: null };
-  if (entryFile === null) out.add('site.missing-entry', {}, site0);
+  if (entryFile === null) {
+    const nested = nestedIndex(files);
+    if (nested) {
+      out.add(
+        'site.missing-entry-nested',
+        { path: nested, folder: nested.slice(0, nested.lastIndexOf('/')) },
+        site0,
+      );
+    } else out.add('site.missing-entry', {}, site0);
+  }
 
   const traces: Array<FileTrace | undefined> = new Array(files.length);
   const stale: number[] = [];

@@ -11,6 +11,7 @@ const page = (body: string) =>
 
 const EXAMPLES: Record<RuleId, Record<string, string>> = {
   'site.missing-entry': { 'a.html': page('<p>a</p>') },
+  'site.missing-entry-nested': { 'dist/index.html': page('<p>a</p>'), 'README.md': '# app' },
   'ref.root-absolute': { 'index.html': page('<a href="/about.html">关于</a>') },
   'ref.missing-file': { 'index.html': page('<img src="img/none.png">') },
   'ref.missing-file-case': { 'index.html': page('<a href="Page.html">下一页</a>'), 'page.html': page('') },

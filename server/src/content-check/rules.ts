@@ -44,6 +44,8 @@ const SCRIPT: AppliesTo[] = ['html', 'svg', 'js'];
 export const RULES = {
   // Usability: the site works badly, the uploader fixes it.
   'site.missing-entry': usability('missing_entry', 'medium', ['site'], m.missingEntry),
+  // The same, when a page lies in a subfolder (a whole project uploaded: dist/index.html).
+  'site.missing-entry-nested': usability('missing_entry', 'medium', ['site'], m.missingEntryNested),
   // Info, and only where sites live under /sites/{name}/ (docs/content-check.md "Where sites
   // live"): such addresses load through the sites host's root rescue; some pages still break.
   'ref.root-absolute': usability('root_absolute_link', 'info', ['html', 'svg', 'css'], m.rootAbsolute),

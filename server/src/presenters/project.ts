@@ -231,9 +231,14 @@ export function presentPublicProject(
     file_count: number;
     total_size: number;
     thumbnail_sha256?: string | null;
+    entry_file: string | null;
   },
   urls: SiteUrlOptions,
 ): PublicProjectDto {
+  // A live version without an entry page opens the platform's 404 at its address, and its picture
+  // is of that page: its card keeps neither, so the showcase never offers a dead end
+  // (docs/decisions/review.md "A version without a home page").
+  const opens = r.entry_file !== null;
   return {
     id: r.id,
     project_id: r.id,
@@ -245,9 +250,9 @@ export function presentPublicProject(
     file_size: Number(r.total_size),
     featured: r.featured === 1,
     viewCount: Number(r.view_count),
-    access_url: siteUrl({ id: r.id, name: r.site_name }, urls),
+    access_url: opens ? siteUrl({ id: r.id, name: r.site_name }, urls) : null,
     site_name: r.site_name,
     owner: { username: r.owner_username },
-    thumbnail_url: thumbnailUrl(r.thumbnail_sha256),
+    thumbnail_url: opens ? thumbnailUrl(r.thumbnail_sha256) : null,
   };
 }

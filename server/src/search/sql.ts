@@ -39,6 +39,8 @@ export interface ShowcaseRow {
   total_size: number;
   /** The live version's rendered picture (docs/render.md), null until rendered. */
   thumbnail_sha256: string | null;
+  /** The live version's entry page: null when its address opens no page (docs/decisions/review.md). */
+  entry_file: string | null;
 }
 
 /** An entry of the index: a listed project's normalised name and description, and its owner. */
@@ -205,7 +207,7 @@ const ENGINES: Record<Dialect, Engine> = {
 };
 
 const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
-  u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, p.name_sort_key, p.site_name`;
+  u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, d.entry_file, p.name_sort_key, p.site_name`;
 /**
  * Queue entries applied per transaction (search/index-maintenance.ts; a bulk backlog blocks SQLite
  * for about this many). A showcase answer applies a queue of at most this many first (one

@@ -275,5 +275,6 @@ function cardOf(r: Partial<ShowcaseRow>): ShowcaseRow {
     file_count: Number(r.file_count),
     total_size: Number(r.total_size),
     thumbnail_sha256: r.thumbnail_sha256 ?? null,
+    entry_file: r.entry_file ?? null,
   };
 }

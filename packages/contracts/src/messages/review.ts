@@ -40,6 +40,9 @@ export const reviewMessages = {
     refuse: '拒绝整个上传',
   },
   configFileOverUpload: '单个文件大小不能超过单次上传总大小',
+  /** Asked before approving a version with files but no entry page (review detail, lists). */
+  approveNoEntry:
+    '这个版本没有首页（index.html），上线后打开站点地址会显示 404，展厅里也打不开它；可以拒绝并请所有者只上传含 index.html 的文件夹。',
   rollbackDone: '已回滚到所选版本',
   /** The same call to a version newer than the live one: a roll-forward, not a rollback. */
   switchDone: '已切换到所选版本',
@@ -53,6 +56,9 @@ export const reviewMessages = {
   /** The content check's findings (review detail) and its badge (review list). */
   contentCheck: {
     missingEntry: '未找到入口文件（index.html）：站点根地址无法打开',
+    /** {path}: an index.html in a subfolder (a build's dist/), {folder}: that folder. */
+    missingEntryNested:
+      '站点根目录没有 index.html，站点根地址无法打开。找到了 {path}：请只上传 {folder} 文件夹里的内容',
     /** {url} */
     rootAbsolute:
       '以 / 开头的地址“{url}”：本平台的站点地址形如 /sites/站点名/，这类地址要靠平台转接才能打开，页面不发送来源（no-referrer）时会失效',
@@ -374,7 +380,8 @@ export const USABILITY_KINDS = [
 
 /** How the uploader fixes each usability finding (project detail page, upload result). */
 export const CONTENT_CHECK_FIXES: Record<(typeof USABILITY_KINDS)[number], string> = {
-  missing_entry: '在站点根目录放一个 index.html（或把入口页改名为 index.html），再上传新版本',
+  missing_entry:
+    '在站点根目录放一个 index.html（或把入口页改名为 index.html）；构建好的站点在 dist、build 等子文件夹里时，只上传那个文件夹里的内容。然后上传新版本',
   root_absolute_link:
     '普通页面可把以 / 开头的地址改为相对地址（如 /assets/app.js 改为 assets/app.js）；用前端路由（History 模式）的单页应用不要改为 ./，应把构建的 base 设为站点的实际路径（Vite：base: "{path}"）后重新构建',
   missing_file: '把缺少的文件一起上传，或修正引用的路径（注意大小写；路径分隔符请用 /）',

@@ -227,7 +227,7 @@ export const publicProjectDto = z.object({
   file_size: z.number(),
   featured: z.boolean(),
   viewCount: z.number().int(),
-  access_url: z.string(),
+  access_url: nullable(z.string()),
   site_name: nullable(z.string()),
   owner: z.object({ username: z.string() }),
   thumbnail_url: nullable(z.string()),

@@ -32,19 +32,33 @@ interface ProjectRef {
   name: string;
   /** The newest version's content check, where the list has it: a risky one is approved only after a warning. */
   content_check?: ContentCheckSummary | null;
+  /** The newest version's entry page and file count: a version with files but no page asks first. */
+  entry_file?: string | null;
+  file_count?: number;
 }
 
+/** A version whose site address would open the platform's 404 (no index.html, nor one page alone at the root). */
+const hasNoEntry = (project: ProjectRef) =>
+  project.entry_file === null && project.file_count !== undefined && project.file_count > 0;
+
 /**
- * Approving from a list puts the site live at once, one click beside 拒绝: a version the content
- * check rated medium or high asks first, saying why (an outside review put a casino redirect live
- * so), as 批量通过 does.
+ * Approving puts the site live at once, one click beside 拒绝: a version the content check rated
+ * medium or high (an outside review put a casino redirect live so), or one without a page at its
+ * address (one went live as a 404 card in the showcase), asks first, saying why, as 批量通过 does.
+ * The lists' 通过 and the review detail's 提交审核 both ask it.
  */
-function riskyApproval(project: ProjectRef) {
+export function approvalWarning(project: ProjectRef) {
   const check = project.content_check;
-  if (!isFlagged(check)) return null;
+  const risky = isFlagged(check);
+  const noEntry = hasNoEntry(project);
+  if (!risky && !noEntry) return null;
+  const reasons = [
+    ...(risky && check ? [`内容检查为${check.level === 'high' ? '高风险' : '中风险'}：${check.reason}`] : []),
+    ...(noEntry ? [m.approveNoEntry] : []),
+  ];
   return {
     title: `通过「${project.name}」？`,
-    content: `内容检查为${check.level === 'high' ? '高风险' : '中风险'}：${check.reason} 通过后站点立即上线并进入展厅，建议先打开详情查看。`,
+    content: `${reasons.join(' ')} 通过后站点立即上线并进入展厅，建议先打开详情查看。`,
     okText: '仍然通过',
   };
 }
@@ -126,7 +140,7 @@ export function useProjectActions(): ProjectActions {
 
   const start = (project: ProjectRef, action: ReviewAction) => {
     const confirm = CONFIRMS[action];
-    const risky = action === 'approve' ? riskyApproval(project) : null;
+    const risky = action === 'approve' ? approvalWarning(project) : null;
     if (ACTIONS_REQUIRING_COMMENT.includes(action)) setPrompt({ project, action });
     else if (risky)
       modal.confirm({

@@ -13,6 +13,7 @@ import { toApiError } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
 import { REASON_MAX } from '../../../components/admin/ReasonModal';
+import { approvalWarning } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { useSingleFlight } from '../../../hooks/useSingleFlight';
 import { applyFieldErrors } from '../../../lib/form';
@@ -43,7 +44,7 @@ interface DecisionValues {
 
 /** The review decision (docs/product.md §5): a decision must be chosen, and rejecting or taking down needs a reason. */
 export function DecisionCard({ project }: { project: ProjectDto }) {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const [form] = Form.useForm<DecisionValues>();
   const decision = useReviewDecision();
   const chosen = Form.useWatch('decision', form);
@@ -59,7 +60,7 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
 
   const once = useSingleFlight();
 
-  const submit = (values: DecisionValues) =>
+  const decide = (values: DecisionValues) =>
     once('decide', async () => {
       if (!values.decision) return;
       try {
@@ -72,6 +73,18 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
         message.error(`${m.reviewFailed}：${apiError.message}`);
       }
     });
+
+  // Approving a version the site address can't open (no index.html) asks first, as the lists' 通过 does.
+  const submit = (values: DecisionValues) => {
+    const warning = values.decision === 'approve' ? approvalWarning(project) : null;
+    if (!warning) return decide(values);
+    modal.confirm({
+      ...warning,
+      cancelText: '取消',
+      okButtonProps: { danger: true },
+      onOk: () => decide(values),
+    });
+  };
 
   return (
     <Card title="审核决定" id={DECISION_ID} className="review-detail__card review-decision">
@@ -104,6 +117,9 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
               options={actions.map((action) => ({ value: action, label: OPTION_LABELS[action] }))}
             />
           </Form.Item>
+          {chosen === 'approve' && project.entry_file === null && project.file_count > 0 && (
+            <Alert type="error" showIcon title={m.approveNoEntry} className="review-decision__warning" />
+          )}
           <Form.Item
             name="comment"
             label={needsReason ? '原因（必填）' : '审核意见（选填）'}
