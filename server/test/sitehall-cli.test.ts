@@ -12,9 +12,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { messages } from '@sitehall/contracts';
+import { type ContentCheckReport, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, listenPort, review, type TestApp, tempDir } from './helpers.js';
+import { mergeRuntime } from '../src/content-check/runtime.js';
+import { listenSitesPort } from '../src/lifecycle.js';
+import { emptyObservations } from '../src/render/render-page.js';
+import { createTestApp, freePort, listenPort, review, type TestApp, tempDir } from './helpers.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
@@ -741,5 +744,138 @@ describe('sitehall for people and CI', () => {
       expect(res.stderr).toContain('sitehall login');
       expect(res.stderr).not.toContain('登录已过期');
     }
+  });
+});
+
+describe('sitehall and the web app say the same', () => {
+  let w: TestApp;
+  let base: string;
+  let sitesPort: number;
+  beforeAll(async () => {
+    sitesPort = await freePort();
+    w = await createTestApp({ sitesPort });
+    // By localhost, as the web app is opened on the default install: each site gets its own host.
+    base = `http://localhost:${await listenPort(w)}`;
+    await listenSitesPort(w, w.config);
+  });
+  afterAll(() => w.close());
+
+  const tokenOf = async (session: string) =>
+    (
+      await w.request({ method: 'POST', url: '/api/auth/tokens', token: session, body: { name: 'cli' } })
+    ).json().data.token as string;
+
+  it('prints the site and preview addresses the web app shows, and the problems the check found', async () => {
+    const user = await w.createUser();
+    const env = {
+      SITEHALL_URL: base,
+      SITEHALL_TOKEN: await tokenOf(user.token),
+      SITEHALL_RENDER_WAIT_MS: '0',
+    };
+    // A whole project folder: the site is its build, in dist/.
+    const project = tempDir('sitehall-project-');
+    fs.mkdirSync(path.join(project, 'dist'));
+    fs.writeFileSync(path.join(project, 'dist/index.html'), `<!doctype html><p>构建 ${Math.random()}</p>`);
+    fs.writeFileSync(path.join(project, 'README.md'), '# app');
+    const deployed = await sitehall(['deploy', project, '--name', '整个项目'], env);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect(deployed.stdout).toContain('发现 1 个可用性问题');
+    expect(deployed.stdout).toContain('找到了 dist/index.html：请只上传 dist 文件夹里的内容');
+    const id = Number(/项目 (\d+)/.exec(deployed.stdout)?.[1]);
+    expect(deployed.stdout).toContain(`修改方法见 ${base}/projects/${id}`);
+    // The preview on a host of its own on the sites port, as the web app's preview panel opens it.
+    const preview = /预览链接：(\S+)/.exec(deployed.stdout)?.[1];
+    expect(preview).toMatch(new RegExp(`^http://pv-[0-9a-f]{32}\\.localhost:${sitesPort}/$`));
+
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>上线 ${Math.random()}</p>`);
+    const first = await sitehall(['deploy', site, '--name', '地址一致'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).not.toContain('可用性问题');
+    const live = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+    expect((await review(w, live, 'approve')).statusCode).toBe(200);
+    const address = `http://p${live}.localhost:${sitesPort}/`;
+    const opened = await sitehall(['open', '--project', String(live), '--no-browser'], env);
+    expect(opened.stdout.trim()).toBe(`线上地址：${address}`);
+    const listed = await sitehall(['projects', '--json'], env);
+    expect(JSON.parse(listed.stdout)).toContainEqual(
+      expect.objectContaining({ id: live, access_url: address }),
+    );
+  });
+
+  it('prints the render’s client-side router note with the --spa on that fixes it', async () => {
+    const user = await w.createUser();
+    // Waits for the render as long as the test needs: it ends when the note is there.
+    const env = {
+      SITEHALL_URL: base,
+      SITEHALL_TOKEN: await tokenOf(user.token),
+      SITEHALL_RENDER_WAIT_MS: '120000',
+    };
+    const site = tempDir('sitehall-site-');
+    const marker = `路由 ${Math.random()}`;
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><div id="app">${marker}</div>`);
+    const running = sitehall(['deploy', site, '--name', '前端路由'], env);
+    // The render's finding, as the render worker stores it (here none runs).
+    let row: { id: number; content_check: string | null } | undefined;
+    await expect
+      .poll(async () => {
+        row = await w.ctx.db
+          .selectFrom('deployments')
+          .innerJoin('projects', 'projects.id', 'deployments.project_id')
+          .select(['deployments.id', 'deployments.content_check'])
+          .where('projects.owner_id', '=', user.id)
+          .executeTakeFirst();
+        return row !== undefined;
+      })
+      .toBe(true);
+    const report = JSON.parse(row!.content_check!) as ContentCheckReport;
+    const merged = mergeRuntime(
+      report,
+      { ...emptyObservations(), historyRouting: true },
+      false,
+      new Date().toISOString(),
+    );
+    await w.ctx.db
+      .updateTable('deployments')
+      .set({ content_check: JSON.stringify(merged) })
+      .where('id', '=', row!.id)
+      .execute();
+    const done = await running;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain(messages.review.contentCheck.runtimeHistoryRouting);
+    const id = Number(/项目 (\d+)/.exec(done.stdout)?.[1]);
+    expect(done.stdout).toContain(`开启单页应用回退：sitehall deploy ${site} --project ${id} --spa on`);
+  });
+
+  it('names a bad argument before reading a file, in one line with where the usage is', async () => {
+    const user = await w.createUser();
+    const env = { SITEHALL_URL: base, SITEHALL_TOKEN: await tokenOf(user.token) };
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), '<p>x</p>');
+    const usageLine = '运行 sitehall --help 查看用法';
+    for (const [args, message] of [
+      [['--name', 'a'], '项目名称至少需要2个字符'],
+      [['--name', '好名字', '--site-name', 'www'], '站点名“www”是保留名称，请换一个'],
+      [['--name', '好名字', '--site-name', 'a--b'], messages.project.siteNameInvalid],
+    ] as const) {
+      const res = await sitehall(['deploy', site, ...args], env);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(message);
+      expect(res.stderr).toContain(usageLine);
+      expect(res.stderr).not.toContain('用法：');
+      expect(res.stderr).not.toContain('计算哈希');
+    }
+    const notDir = await sitehall(['deploy', path.join(site, 'index.html'), '--name', '好名字'], env);
+    expect(notDir.stderr.trim().split('\n')).toEqual([
+      `错误：不是目录：${path.join(site, 'index.html')}`,
+      usageLine,
+    ]);
+    const noServer = await sitehall(['deploy', site, '--name', '好名字'], {});
+    expect(noServer.code).toBe(2);
+    expect(noServer.stderr).toContain('没有服务器地址或令牌');
+    expect(noServer.stderr.trim().split('\n')).toHaveLength(2);
+    expect(
+      await w.ctx.db.selectFrom('projects').select('id').where('owner_id', '=', user.id).execute(),
+    ).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
 #!/usr/bin/env node
 // The built command (npm run build in the repository, or prepack when packed): packages/cli/README.md.
-import '../dist/bin.js';
+// dist/ holds the CLI's sources and the plain contracts modules they use, by their places in packages/.
+import '../dist/cli/src/bin.js';

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { completeSiteUrl } from '../../contracts/src/site-urls.js';
 
 export class ApiError extends Error {
   constructor(
@@ -59,9 +60,25 @@ export class Api {
     this.#agent = new Agent({ keepAlive: true });
   }
 
-  /** An absolute link from a path the server answered (preview links, site addresses). */
+  /** An absolute link from a path the server answered (the web app's pages). */
   link(pathOrUrl: string): string {
     return new URL(pathOrUrl, this.#base).toString();
+  }
+
+  #sitesPort: Promise<number | null> | undefined;
+
+  /**
+   * A site or preview address the server answered, as the web app shows it (contracts'
+   * completeSiteUrl with the public config's sites port): `http://p6.localhost:3001/`, not
+   * `/sites/6/` on the app's port, which redirects there. A config that can't be read leaves the
+   * address on the server's own origin, which still leads there.
+   */
+  async siteLink(url: string): Promise<string> {
+    this.#sitesPort ??= this.call<{ sites_port: number | null }>('GET', '/api/config/public').then(
+      (config) => config.sites_port ?? null,
+      () => null,
+    );
+    return completeSiteUrl(url, this.#base, await this.#sitesPort);
   }
 
   /** `onSent`: called once the JSON body is handed to the operating system (the server has it or soon will). */

@@ -8,6 +8,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+// Plain modules of contracts (no zod), compiled into the CLI's own package: it installs without dependencies.
+import { DESCRIPTION_MAX } from '../../contracts/src/limits.js';
+import { projectMessages } from '../../contracts/src/messages/projects.js';
+import { projectNameProblem, siteNameProblem } from '../../contracts/src/names.js';
 import { Api, ApiError } from './api.js';
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
@@ -54,6 +58,14 @@ const STATUS_LABELS: Record<string, string> = {
   taken_down: '已下线',
 };
 
+/** A usability finding of the newest version (contracts' ContentFinding, the fields shown here). */
+interface Finding {
+  kind: string;
+  message: string;
+  file: string | null;
+  line: number | null;
+}
+
 interface ProjectDto {
   id: number;
   name: string;
@@ -62,7 +74,18 @@ interface ProjectDto {
   site_name: string | null;
   latest_version: number | null;
   rejectionReason: string | null;
+  thumbnail_url?: string | null;
+  /** In a project's detail and a deploy's answer. */
+  usability_findings?: Finding[];
 }
+
+/**
+ * How long a deploy waits for the render's findings (a client-side router is seen only when the page
+ * runs), asking once a second; the static check's are in the deploy's answer already.
+ */
+const RENDER_WAIT_MS = Number(process.env.SITEHALL_RENDER_WAIT_MS ?? 3000);
+/** Findings printed after a deploy; the rest are on the project's page. */
+const FINDINGS_SHOWN = 5;
 
 class UsageError extends Error {}
 
@@ -70,9 +93,15 @@ const NEW_TOKEN_HINT =
   '请在网页「个人设置 → API 令牌」创建新令牌，然后运行 sitehall login --url 地址 --token 新令牌' +
   '（CI 中改为更新 SITEHALL_TOKEN）';
 
-/** The package's version, from its package.json (one folder above src/ and dist/ alike). */
+/**
+ * The package's version, from its package.json: one folder above src/, three above dist/cli/src/
+ * (the build compiles the contracts modules it uses beside it).
+ */
 function version(): string {
-  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const built = import.meta.url.includes('/dist/cli/src/');
+  const pkg = JSON.parse(
+    fs.readFileSync(new URL(built ? '../../../package.json' : '../package.json', import.meta.url), 'utf8'),
+  );
   return String((pkg as { version?: unknown }).version);
 }
 
@@ -114,7 +143,8 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`错误：${err.message}\n\n${USAGE}`);
+      // The usage text would bury the error: one line says where it is.
+      console.error(`错误：${err.message}\n运行 sitehall --help 查看用法`);
       return 2;
     }
     if (err instanceof ApiError && err.status === 401) {
@@ -182,14 +212,15 @@ async function projects(args: string[]): Promise<number> {
     'GET',
     '/api/projects/my?page_size=100',
   );
+  const addresses = await Promise.all(list.map((p) => (p.access_url ? api.siteLink(p.access_url) : null)));
   if (values.json) {
     printJson(
-      list.map((p) => ({
+      list.map((p, i) => ({
         id: p.id,
         name: p.name,
         status: p.status,
         latest_version: p.latest_version,
-        access_url: p.access_url ? api.link(p.access_url) : null,
+        access_url: addresses[i],
       })),
     );
     return 0;
@@ -198,9 +229,9 @@ async function projects(args: string[]): Promise<number> {
     console.log('还没有项目。用 sitehall deploy 目录 --name 名称 部署第一个。');
     return 0;
   }
-  for (const p of list) {
+  for (const [i, p] of list.entries()) {
     const status = STATUS_LABELS[p.status] ?? p.status;
-    const url = p.access_url ? `  ${api.link(p.access_url)}` : '';
+    const url = addresses[i] ? `  ${addresses[i]}` : '';
     console.log(`${String(p.id).padStart(5)}  ${status.padEnd(8)}  ${p.name}${url}`);
   }
   return 0;
@@ -223,6 +254,16 @@ async function deploy(args: string[]): Promise<number> {
   const spaFallback = values.spa === undefined ? undefined : values.spa === 'on';
   if (values.project !== undefined && values.name !== undefined) {
     throw new UsageError('--project 和 --name 只能选一个');
+  }
+  // Every argument is checked before a file is read or hashed (the server's rules, from contracts).
+  if (values.project !== undefined) projectNumber(values.project);
+  const nameProblem = values.name === undefined ? null : projectNameProblem(values.name);
+  if (nameProblem) throw new UsageError(`--name：${nameProblem}`);
+  const siteNameAsked = values['site-name']?.trim().toLowerCase();
+  const siteProblem = siteNameAsked === undefined ? null : siteNameProblem(siteNameAsked);
+  if (siteProblem) throw new UsageError(`--site-name：${siteProblem}`);
+  if (values.description !== undefined && values.description.trim().length > DESCRIPTION_MAX) {
+    throw new UsageError(`--description：${projectMessages.descriptionTooLong}`);
   }
   const dir = path.resolve(positionals[0]!);
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`不是目录：${dir}`);
@@ -323,7 +364,7 @@ async function deploy(args: string[]): Promise<number> {
         ? await api.call<{ project: ProjectDto }>('PUT', `/api/projects/${projectId}`, asked)
         : await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
     if (!saved && url) writeLink({ url, project_id: project.id, name: project.name });
-    const address = project.access_url ? api.link(project.access_url) : null;
+    const address = project.access_url ? await api.siteLink(project.access_url) : null;
     if (values.json) {
       printJson({
         project_id: project.id,
@@ -398,12 +439,13 @@ async function deploy(args: string[]): Promise<number> {
       'POST',
       `/api/projects/${project.id}/preview-token`,
     );
-    previewUrl = api.link(preview.preview_url);
+    previewUrl = await api.siteLink(preview.preview_url);
   } catch (err) {
     // The deploy succeeded; only the link could not be made.
     console.error(`预览链接暂不可用：${err instanceof Error ? err.message : String(err)}`);
   }
-  const accessUrl = project.access_url ? api.link(project.access_url) : null;
+  const accessUrl = project.access_url ? await api.siteLink(project.access_url) : null;
+  const findings = await usabilityFindings(api, project, spaFallback === true);
   const linkedNow = !saved && url ? writeLink({ url, project_id: project.id, name: project.name }) : null;
   if (values.json) {
     printJson({
@@ -414,6 +456,7 @@ async function deploy(args: string[]): Promise<number> {
       preview_url: previewUrl,
       access_url: accessUrl,
       unchanged: false,
+      usability_findings: findings,
     });
     return 0;
   }
@@ -421,6 +464,7 @@ async function deploy(args: string[]): Promise<number> {
   console.log(`审核状态：${STATUS_LABELS[project.status] ?? project.status}`);
   if (previewUrl) console.log(`预览链接：${previewUrl}`);
   if (accessUrl) console.log(`线上地址：${accessUrl}`);
+  printFindings(findings, `${positionals[0]} --project ${project.id}`, api.link(`/projects/${project.id}`));
   if (linkedNow) {
     console.log(
       `当前文件夹已链接到项目 ${project.id}（${path.relative(process.cwd(), linkedNow)}）：以后 sitehall deploy ${positionals[0]} 即可更新`,
@@ -429,6 +473,42 @@ async function deploy(args: string[]): Promise<number> {
     console.log(`以后更新此项目：sitehall deploy ${positionals[0]} --project ${project.id}`);
   }
   return 0;
+}
+
+/**
+ * The newest version's usability findings: the deploy's answer has the static check's; the render's
+ * (a client-side router) come later, so while they may still come, the project is asked again for
+ * up to RENDER_WAIT_MS, until its picture is taken (the render is done). `spaOn`: the fallback was
+ * just turned on, which answers the router's finding.
+ */
+async function usabilityFindings(api: Api, project: ProjectDto, spaOn: boolean): Promise<Finding[]> {
+  let latest = project;
+  const until = Date.now() + RENDER_WAIT_MS;
+  const routerSeen = () => latest.usability_findings?.some((f) => f.kind === 'history_routing');
+  while (!spaOn && !routerSeen() && latest.thumbnail_url === project.thumbnail_url && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, until - Date.now())));
+    try {
+      ({ project: latest } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${project.id}`));
+    } catch {
+      break;
+    }
+  }
+  return latest.usability_findings ?? [];
+}
+
+/** A few lines: what keeps the site from working as deployed, and where the rest is. */
+function printFindings(findings: readonly Finding[], deployArgs: string, page: string): void {
+  if (findings.length === 0) return;
+  console.log(`发现 ${findings.length} 个可用性问题（访客打开站点时会遇到）：`);
+  for (const f of findings.slice(0, FINDINGS_SHOWN)) {
+    const at = f.file ? `（${f.file}${f.line ? `:${f.line}` : ''}）` : '';
+    console.log(`  - ${f.message}${at}`);
+    if (f.kind === 'history_routing') {
+      console.log(`    开启单页应用回退：sitehall deploy ${deployArgs} --spa on`);
+    }
+  }
+  const more = findings.length - FINDINGS_SHOWN;
+  console.log(more > 0 ? `  还有 ${more} 个，修改方法见 ${page}` : `  修改方法见 ${page}`);
 }
 
 function projectNumber(value: string): number {
@@ -494,12 +574,12 @@ async function open(args: string[]): Promise<number> {
   const { project } = await api.call<{ project: ProjectDto }>('GET', `/api/projects/${id}`);
   // Live: its address; not yet: a preview link (for the owner, it expires).
   const live = project.access_url !== null;
-  const address = live
-    ? api.link(project.access_url!)
-    : api.link(
-        (await api.call<{ preview_url: string }>('POST', `/api/projects/${project.id}/preview-token`))
+  const address = await api.siteLink(
+    live
+      ? project.access_url!
+      : (await api.call<{ preview_url: string }>('POST', `/api/projects/${project.id}/preview-token`))
           .preview_url,
-      );
+  );
   if (values.json) {
     printJson({ project_id: project.id, name: project.name, status: project.status, url: address, live });
     return 0;

@@ -6,6 +6,7 @@ export * from './endpoints.js';
 export * from './file-types.js';
 export * from './limits.js';
 export * from './messages.js';
+export * from './names.js';
 export * from './schemas/admin.js';
 export * from './schemas/auth.js';
 export * from './schemas/deploys.js';
