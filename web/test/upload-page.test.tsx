@@ -120,7 +120,11 @@ describe('upload page', () => {
     );
     expect(await screen.findByText('extra18.html')).toBeInTheDocument();
     pick('file-input', [file('one-more.html')]);
-    expect(await screen.findByText('文件数量超过限制。最多允许上传 20 个文件')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        /^文件数量超过限制。最多允许上传 20 个文件。可以改为选择整个文件夹（一个文件夹只算一项）/,
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText('已选择的文件').querySelectorAll('li')).toHaveLength(44);
   });
 
@@ -195,7 +199,11 @@ describe('upload page', () => {
       'file-input',
       Array.from({ length: 20 }, (_, i) => file(`page${i}.html`)),
     );
-    expect(await screen.findByText('文件数量超过限制。最多允许上传 20 个文件')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        /^文件数量超过限制。最多允许上传 20 个文件。可以改为选择整个文件夹（一个文件夹只算一项）/,
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText('已选择的文件').querySelectorAll('li')).toHaveLength(2);
   });
 

@@ -56,7 +56,7 @@ describe('adding files to an upload', () => {
       'pick',
     );
     // The empty marker file is dropped, as the server drops it.
-    expect(result.files.map((f) => f.path)).toEqual(['README', 'a.html']);
+    expect(result.files.map((f) => f.path)).toEqual(['a.html', 'README']);
     expect(result.problems).toEqual([
       { message: '不接受可执行文件、安装程序或服务器端脚本', paths: ['shell.php', 'setup.EXE'] },
     ]);
@@ -131,7 +131,11 @@ describe('adding files to an upload', () => {
     const result = await addFiles(current, [picked('c.js'), picked('d.js')], rules, 'drop');
     expect(result.files).toEqual(current);
     expect(result.problems).toEqual([
-      { message: '文件数量超过限制。最多允许上传 3 个文件', paths: ['c.js', 'd.js'] },
+      {
+        message:
+          '文件数量超过限制。最多允许上传 3 个文件。可以改为选择整个文件夹（一个文件夹只算一项），或把文件打包成 zip 压缩包再上传',
+        paths: ['c.js', 'd.js'],
+      },
     ]);
   });
 
@@ -153,8 +157,31 @@ describe('adding files to an upload', () => {
       rules,
       'drop',
     );
-    expect(many.problems[0]?.message).toBe('文件数量超过限制。最多允许上传 3 个文件');
+    expect(many.problems[0]?.message).toMatch(
+      /^文件数量超过限制。最多允许上传 3 个文件。可以改为选择整个文件夹/,
+    );
     expect(uploadItemCount(['site/a.html', 'site/css/b.css', 'x.js'])).toBe(2);
+  });
+
+  it('lists a folder’s files home page first, then by path in natural order', async () => {
+    const loose = { ...rules, maxEntries: 100 };
+    const pages = [25, 16, 6, 2, 10].map((n) => picked(`site/p${n}.html`));
+    const result = await addFiles(
+      [],
+      [...pages, picked('site/css/app.css'), picked('site/index.html'), picked('site/docs/index.html')],
+      loose,
+      'drop',
+    );
+    expect(result.files.map((f) => f.path)).toEqual([
+      'site/index.html',
+      'site/css/app.css',
+      'site/docs/index.html',
+      'site/p2.html',
+      'site/p6.html',
+      'site/p10.html',
+      'site/p16.html',
+      'site/p25.html',
+    ]);
   });
 
   it('refuses a batch that goes over the total size', async () => {

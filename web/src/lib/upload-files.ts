@@ -206,7 +206,10 @@ export async function addFiles(
 
   let files = [...current, ...added];
   if (uploadItemCount(files.map((f) => f.path)) > rules.maxFiles) {
-    refuse(format(m.tooManyFiles, { n: rules.maxFiles }), ...added.map((f) => f.path));
+    refuse(
+      `${format(m.tooManyFiles, { n: rules.maxFiles })}。${m.tooManyFilesHint}`,
+      ...added.map((f) => f.path),
+    );
     files = [...current];
   } else if (files.length > rules.maxEntries) {
     refuse(format(m.tooManyFolderFiles, { n: rules.maxEntries }), ...added.map((f) => f.path));
@@ -219,7 +222,24 @@ export async function addFiles(
     files = [...current];
   }
 
-  return { files, problems: [...problems].map(([message, paths]) => ({ message, paths })) };
+  return {
+    files: inListOrder(files),
+    problems: [...problems].map(([message, paths]) => ({ message, paths })),
+  };
+}
+
+const byName = new Intl.Collator('zh-CN', { numeric: true, sensitivity: 'base' });
+const isIndexPage = (path: string) => /(^|\/)index\.html?$/i.test(path);
+const depthOf = (path: string) => path.split('/').length;
+
+/**
+ * The chosen files as the list shows them: the home page (the index.html nearest the root) first,
+ * then by path in natural order (p2 before p10), not in the order a folder's reader gave them.
+ */
+export function inListOrder(files: readonly PickedFile[]): PickedFile[] {
+  const homeDepth = Math.min(...files.filter((f) => isIndexPage(f.path)).map((f) => depthOf(f.path)));
+  const rank = (f: PickedFile) => (isIndexPage(f.path) && depthOf(f.path) === homeDepth ? 0 : 1);
+  return [...files].sort((a, b) => rank(a) - rank(b) || byName.compare(a.path, b.path));
 }
 
 /* ---- Drag and drop: folders arrive as directory entries to walk. ---- */

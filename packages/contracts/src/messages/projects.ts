@@ -36,6 +36,8 @@ export const projectMessages = {
   uploadTooLarge: '上传内容总大小超过限制。最大允许：{size}',
   /** {n} */
   tooManyFiles: '文件数量超过限制。最多允许上传 {n} 个文件',
+  /** After tooManyFiles in the picker: the way on, since a folder counts as one item. */
+  tooManyFilesHint: '可以改为选择整个文件夹（一个文件夹只算一项），或把文件打包成 zip 压缩包再上传',
   /** A folder counts as one item; its files are bounded by the archive entry limit. */
   tooManyFolderFiles: '文件夹中的文件数量超过限制。最多允许 {n} 个',
   dropInvalid: '拖拽的文件无效或为空',
