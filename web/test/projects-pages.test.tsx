@@ -167,7 +167,7 @@ describe('dashboard', () => {
     ]) {
       expect(screen.getByTestId(`counter-${key}`)).toHaveTextContent(value as string);
     }
-    for (const title of ['总项目', '待审核', '已审核', '已发布'])
+    for (const title of ['总项目', '待审核', '已处理', '已发布'])
       expect(screen.getAllByText(title).length).toBeGreaterThan(0);
     expect(api.calls('GET /projects/my')[0]?.params).toMatchObject({ status: 'all', page: 1, page_size: 5 });
     expect(screen.getByText('暂无描述')).toBeInTheDocument();

@@ -80,6 +80,17 @@ describe('route guards', () => {
     expect(await screen.findByRole('link', { name: '开始使用' })).toBeInTheDocument();
   });
 
+  it('offers a signed-out visitor no self-registration: sign in, with accounts from the administrator', async () => {
+    fakeApi();
+    renderApp('/');
+    expect(await screen.findByRole('link', { name: '立即登录' })).toHaveAttribute('href', '/login');
+    expect(
+      screen.getByText('登录后即可上传站点。平台不开放自助注册，账号由管理员创建。'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /注册账号/ })).not.toBeInTheDocument();
+    expect(document.querySelector('a[href="/register"]')).toBeNull();
+  });
+
   it('shows the console pages to signed-in users, inside the sidebar layout', async () => {
     fakeApi();
     signIn(makeUser());

@@ -469,4 +469,22 @@ describe('upload page', () => {
     await user.click(button('取消'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
+
+  it('shows the address of a site name only while the name is free, never one another site has', async () => {
+    const { user } = await openUpload({
+      'GET /projects/site-name': (request) => {
+        const name = request.params?.name as string | undefined;
+        if (name === 'wodediyigewangzhan')
+          return ok({ name, available: false, message: '站点名“wodediyigewangzhan”已被使用，请换一个' });
+        return ok({ name: name ?? null, available: true, message: null });
+      },
+    });
+    const field = screen.getByLabelText('站点名');
+    await user.type(field, 'wodediyigewangzhan');
+    expect(await screen.findByText('站点名“wodediyigewangzhan”已被使用，请换一个')).toBeInTheDocument();
+    expect(screen.queryByText(/访问地址：/)).not.toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, 'my-own-site');
+    expect(await screen.findByText(/访问地址：/)).toHaveTextContent('my-own-site');
+  });
 });

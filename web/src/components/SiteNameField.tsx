@@ -84,7 +84,14 @@ export function SiteNameItem({
       extra={
         <>
           {extra && <div>{extra}</div>}
-          <SiteAddressPreview name={value} config={config} />
+          {/* Only a name that may be used: one refused (站点名已被使用, live or on sending) is another site's address. */}
+          <Form.Item noStyle shouldUpdate={() => true}>
+            {() =>
+              form.getFieldError('site_name').length === 0 && !form.isFieldValidating('site_name') ? (
+                <SiteAddressPreview name={value} config={config} />
+              ) : null
+            }
+          </Form.Item>
         </>
       }
     >

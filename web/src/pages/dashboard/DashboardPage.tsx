@@ -46,7 +46,8 @@ const COUNTERS: Counter[] = [
     tone: 'amber',
     to: '/projects?status=pending',
   },
-  { key: 'reviewed', title: '已审核', icon: <CheckCircleOutlined />, tone: 'sky', to: '/projects' },
+  // Approved, featured, rejected and taken down alike: 已审核 read as "approved" (7 = 6 live + 1 rejected).
+  { key: 'reviewed', title: '已处理', icon: <CheckCircleOutlined />, tone: 'sky', to: '/projects' },
   {
     key: 'published',
     title: '已发布',

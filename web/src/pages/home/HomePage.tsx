@@ -219,12 +219,12 @@ export function HomePage() {
                   立即登录
                 </PlainLinkButton>
                 <PlainLinkButton
-                  to="/register"
+                  to="/public"
                   size="large"
                   variant="ghost"
                   icon={<ArrowRightOutlined aria-hidden />}
                 >
-                  注册账号
+                  浏览展厅
                 </PlainLinkButton>
               </div>
             </>
