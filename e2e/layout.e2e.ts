@@ -145,3 +145,29 @@ test('on a 390-pixel phone the settings’ save bar covers no field, scrolled to
     .toBe(true);
   expect(await reachable(last), 'at the end').toBe(true);
 });
+
+test('at 1366×768 the admin’s user list fits its card: no sideways scroll, every column in view', async ({
+  page,
+  request,
+}) => {
+  // A user with the longest name there may be, and enough rows that the page has its scrollbar.
+  await createAccount(request, 'a-long-user-name-list-');
+  for (let i = 0; i < 6; i++) await createAccount(request, 'row');
+  await page.setViewportSize(LAPTOP);
+  await signInAs(page, ADMIN.username, ADMIN.password);
+  await page.goto('/admin/users');
+  await expect(page.getByRole('columnheader', { name: '操作' })).toBeVisible();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight)).toBe(true);
+  const scroller = page.locator('.ant-table-content');
+  expect(await scrollsSideways(scroller)).toBe(false);
+  // Nor does any cell's content spill past it.
+  const spilling = await page
+    .locator('.ant-table-row td')
+    .evaluateAll((cells) => cells.filter((td) => td.scrollWidth > td.clientWidth).length);
+  expect(spilling).toBe(0);
+  for (const name of ['用户', '角色', '状态', '项目数', '存储空间', '最近登录', '创建时间', '操作']) {
+    const header = page.getByRole('columnheader', { name, exact: true });
+    expect(await inViewSideways(page, header), name).toBe(true);
+  }
+});

@@ -439,15 +439,17 @@ export function AdminUsersPage() {
         <div className="users-table__identity">
           <UserAvatar user={user} size={36} />
           <div className="users-table__names">
-            <span className="users-table__username">
-              {user.username}
+            <span className="users-table__name-line">
+              <span className="users-table__username" title={user.username}>
+                {user.username}
+              </span>
               {user.id === me?.id && (
                 <Tag color="processing" className="users-table__self">
                   我
                 </Tag>
               )}
             </span>
-            <Typography.Text type="secondary" className="users-table__email">
+            <Typography.Text type="secondary" className="users-table__email" title={user.email ?? undefined}>
               {user.email ?? `邮箱${messages.auth.emailNotSet}`}
             </Typography.Text>
           </div>
@@ -457,7 +459,7 @@ export function AdminUsersPage() {
     {
       title: '角色',
       key: 'role',
-      width: 110,
+      width: 120,
       render: (_, user) => <RoleSelect user={user} isSelf={user.id === me?.id} />,
     },
     {
@@ -489,7 +491,7 @@ export function AdminUsersPage() {
     {
       title: '存储空间',
       key: 'storage',
-      width: 150,
+      width: 140,
       render: (_, user) => (
         <StorageUsage
           size="small"
@@ -501,7 +503,8 @@ export function AdminUsersPage() {
       title: '最近登录',
       dataIndex: 'last_login_at',
       key: 'last_login',
-      width: 150,
+      // The date over the time, two lines: the width of 创建时间's date.
+      width: 110,
       render: (value: string | null) => formatDateTime(value, '从未登录'),
     },
     {
@@ -514,8 +517,8 @@ export function AdminUsersPage() {
     {
       title: '操作',
       key: 'actions',
-      // Narrow enough that the whole table fits the 1440 px layout (its buttons wrap onto two lines):
-      // wider, the table scrolled and this pinned column covered 最近登录 (docs/decisions.md).
+      // Narrow enough, with the other columns, that the whole table fits at 1366 px (its buttons wrap
+      // onto three lines): wider, the table scrolled and this pinned column covered 最近登录.
       width: 200,
       // In view when the table scrolls sideways on narrower screens; on a phone, pinned, it would
       // cover the names.
@@ -579,7 +582,9 @@ export function AdminUsersPage() {
           query={users}
           rows={users.data?.users ?? []}
           columns={columns}
-          scroll={{ x: 1060 }}
+          // The columns' widths and 用户's least: within the card at 1366 px, the page's scrollbar
+          // included, so the table scrolls sideways only on narrower screens.
+          scroll={{ x: 980 }}
           failedTitle={messages.auth.usersLoadFailed}
           paging={{
             page: list.page,
