@@ -146,6 +146,34 @@ test('on a 390-pixel phone the settings’ save bar covers no field, scrolled to
   expect(await reachable(last), 'at the end').toBe(true);
 });
 
+test('at 1366×768 the side menu’s panel covers the window’s height at the bottom of a long page', async ({
+  page,
+}) => {
+  await page.setViewportSize(LAPTOP);
+  await signInAs(page, ADMIN.username, ADMIN.password);
+  await page.goto('/admin/settings');
+  await expect(page.getByRole('button', { name: /保存设置/ })).toBeVisible();
+  const sider = page.locator('.side-layout__sider');
+  await expect(sider).toBeVisible();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height).toBeGreaterThan(LAPTOP.height * 2);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight,
+      ),
+    )
+    .toBe(true);
+  const header = await page.locator('.app-header').boundingBox();
+  const box = await sider.boundingBox();
+  // From under the header to the window's bottom edge: its white panel and border all the way down.
+  expect(box!.y).toBeLessThanOrEqual(header!.y + header!.height);
+  expect(box!.y + box!.height).toBeGreaterThanOrEqual(LAPTOP.height);
+  const background = await sider.evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(background).toBe('rgb(255, 255, 255)');
+});
+
 test('at 1366×768 the admin’s user list fits its card: no sideways scroll, every column in view', async ({
   page,
   request,
