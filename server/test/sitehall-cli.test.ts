@@ -767,11 +767,8 @@ describe('sitehall and the web app say the same', () => {
 
   it('prints the site and preview addresses the web app shows, and the problems the check found', async () => {
     const user = await w.createUser();
-    const env = {
-      SITEHALL_URL: base,
-      SITEHALL_TOKEN: await tokenOf(user.token),
-      SITEHALL_RENDER_WAIT_MS: '0',
-    };
+    // No --wait: the deploy does not wait for the render, and says where its findings will be.
+    const env = { SITEHALL_URL: base, SITEHALL_TOKEN: await tokenOf(user.token) };
     // A whole project folder: the site is its build, in dist/.
     const project = tempDir('sitehall-project-');
     fs.mkdirSync(path.join(project, 'dist'));
@@ -783,6 +780,9 @@ describe('sitehall and the web app say the same', () => {
     expect(deployed.stdout).toContain('找到了 dist/index.html：请只上传 dist 文件夹里的内容');
     const id = Number(/项目 (\d+)/.exec(deployed.stdout)?.[1]);
     expect(deployed.stdout).toContain(`修改方法见 ${base}/projects/${id}`);
+    expect(deployed.stderr).toContain(
+      `页面运行检查（如前端路由）稍后完成，结果见 ${base}/projects/${id}（加 --wait 30 可等待并打印）`,
+    );
     // The preview on a host of its own on the sites port, as the web app's preview panel opens it.
     const preview = /预览链接：(\S+)/.exec(deployed.stdout)?.[1];
     expect(preview).toMatch(new RegExp(`^http://pv-[0-9a-f]{32}\\.localhost:${sitesPort}/$`));
@@ -805,16 +805,12 @@ describe('sitehall and the web app say the same', () => {
 
   it('prints the render’s client-side router note with the --spa on that fixes it', async () => {
     const user = await w.createUser();
-    // Waits for the render as long as the test needs: it ends when the note is there.
-    const env = {
-      SITEHALL_URL: base,
-      SITEHALL_TOKEN: await tokenOf(user.token),
-      SITEHALL_RENDER_WAIT_MS: '120000',
-    };
+    // Waits for the render as long as the test needs (--wait): it ends when the note is there.
+    const env = { SITEHALL_URL: base, SITEHALL_TOKEN: await tokenOf(user.token) };
     const site = tempDir('sitehall-site-');
     const marker = `路由 ${Math.random()}`;
     fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><div id="app">${marker}</div>`);
-    const running = sitehall(['deploy', site, '--name', '前端路由'], env);
+    const running = sitehall(['deploy', site, '--name', '前端路由', '--wait', '120'], env);
     // The render's finding, as the render worker stores it (here none runs).
     let row: { id: number; content_check: string | null } | undefined;
     await expect
@@ -857,6 +853,8 @@ describe('sitehall and the web app say the same', () => {
       [['--name', 'a'], '项目名称至少需要2个字符'],
       [['--name', '好名字', '--site-name', 'www'], '站点名“www”是保留名称，请换一个'],
       [['--name', '好名字', '--site-name', 'a--b'], messages.project.siteNameInvalid],
+      [['--name', '好名字', '--wait', 'soon'], '--wait 应为 0 到 120 之间的秒数'],
+      [['--name', '好名字', '--wait', '600'], '--wait 应为 0 到 120 之间的秒数'],
     ] as const) {
       const res = await sitehall(['deploy', site, ...args], env);
       expect(res.code, res.stderr).toBe(2);

@@ -22,11 +22,13 @@ import { Progress } from './progress.js';
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
   sitehall deploy 目录 [--project ID | --name 名称] [--site-name 站点名] [--description 描述]
-                    [--spa on|off] [--no-cache]
+                    [--spa on|off] [--wait 秒] [--no-cache]
                                                部署目录（只上传服务器没有的文件；
                                                不给 --project 时部署到当前文件夹链接的项目；
                                                --site-name 设置或修改站点名，站点地址里用它代替编号；
                                                --spa on 开启单页应用回退（前端路由的站点），off 关闭；
+                                               --wait 等页面运行检查最多这么多秒，打印它发现的问题
+                                               （如前端路由），默认不等；
                                                --no-cache 不用本机哈希缓存，重新计算每个文件）
   sitehall link --project ID                   把当前文件夹链接到项目（写入 .sitehall/project.json）
   sitehall unlink                              取消当前文件夹的链接
@@ -81,9 +83,20 @@ interface ProjectDto {
 
 /**
  * How long a deploy waits for the render's findings (a client-side router is seen only when the page
- * runs), asking once a second; the static check's are in the deploy's answer already.
+ * runs), asking once a second: `--wait SECONDS`, 0 by default (the static check's findings are in
+ * the deploy's answer already, and a render takes seconds a deploy should not). The environment's
+ * SITEHALL_RENDER_WAIT_MS is the tests' way to set it in milliseconds.
  */
-const RENDER_WAIT_MS = Number(process.env.SITEHALL_RENDER_WAIT_MS ?? 3000);
+const MAX_WAIT_SECONDS = 120;
+
+function renderWait(value: string | undefined): number {
+  if (value === undefined) return Number(process.env.SITEHALL_RENDER_WAIT_MS ?? 0);
+  const seconds = Number(value);
+  if (!/^\d{1,3}$/.test(value) || seconds > MAX_WAIT_SECONDS) {
+    throw new UsageError(`--wait 应为 0 到 ${MAX_WAIT_SECONDS} 之间的秒数`);
+  }
+  return seconds * 1000;
+}
 /** Findings printed after a deploy; the rest are on the project's page. */
 const FINDINGS_SHOWN = 5;
 
@@ -244,10 +257,12 @@ async function deploy(args: string[]): Promise<number> {
     'site-name': { type: 'string' },
     description: { type: 'string' },
     spa: { type: 'string' },
+    wait: { type: 'string' },
     'no-cache': { type: 'boolean' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('请指定一个要部署的目录');
+  const waitMs = renderWait(values.wait);
   if (values.spa !== undefined && values.spa !== 'on' && values.spa !== 'off') {
     throw new UsageError('--spa 只能是 on 或 off');
   }
@@ -445,7 +460,7 @@ async function deploy(args: string[]): Promise<number> {
     console.error(`预览链接暂不可用：${err instanceof Error ? err.message : String(err)}`);
   }
   const accessUrl = project.access_url ? await api.siteLink(project.access_url) : null;
-  const findings = await usabilityFindings(api, project, spaFallback === true);
+  const findings = await usabilityFindings(api, project, spaFallback === true, waitMs);
   const linkedNow = !saved && url ? writeLink({ url, project_id: project.id, name: project.name }) : null;
   if (values.json) {
     printJson({
@@ -465,6 +480,11 @@ async function deploy(args: string[]): Promise<number> {
   if (previewUrl) console.log(`预览链接：${previewUrl}`);
   if (accessUrl) console.log(`线上地址：${accessUrl}`);
   printFindings(findings, `${positionals[0]} --project ${project.id}`, api.link(`/projects/${project.id}`));
+  if (waitMs === 0) {
+    console.error(
+      `页面运行检查（如前端路由）稍后完成，结果见 ${api.link(`/projects/${project.id}`)}（加 --wait 30 可等待并打印）`,
+    );
+  }
   if (linkedNow) {
     console.log(
       `当前文件夹已链接到项目 ${project.id}（${path.relative(process.cwd(), linkedNow)}）：以后 sitehall deploy ${positionals[0]} 即可更新`,
@@ -478,12 +498,17 @@ async function deploy(args: string[]): Promise<number> {
 /**
  * The newest version's usability findings: the deploy's answer has the static check's; the render's
  * (a client-side router) come later, so while they may still come, the project is asked again for
- * up to RENDER_WAIT_MS, until its picture is taken (the render is done). `spaOn`: the fallback was
+ * up to `waitMs` (--wait), until its picture is taken (the render is done). `spaOn`: the fallback was
  * just turned on, which answers the router's finding.
  */
-async function usabilityFindings(api: Api, project: ProjectDto, spaOn: boolean): Promise<Finding[]> {
+async function usabilityFindings(
+  api: Api,
+  project: ProjectDto,
+  spaOn: boolean,
+  waitMs: number,
+): Promise<Finding[]> {
   let latest = project;
-  const until = Date.now() + RENDER_WAIT_MS;
+  const until = Date.now() + waitMs;
   const routerSeen = () => latest.usability_findings?.some((f) => f.kind === 'history_routing');
   while (!spaOn && !routerSeen() && latest.thumbnail_url === project.thumbnail_url && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, until - Date.now())));
