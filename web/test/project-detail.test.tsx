@@ -545,6 +545,20 @@ describe('preview panel', () => {
     expect(api.calls('POST /projects/8/preview-token')).toHaveLength(2);
   });
 
+  it('says where a project never live will be published, by its site name, as visitors will open it', async () => {
+    // An outside review's owner read 会发布到专属地址 and found the address only in 编辑.
+    await openDetail(
+      { ...pending, site_name: 'wodezuoye', is_live: false },
+      { 'GET /config/public': ok({ ...publicConfig, sites_port: 3001 }) },
+    );
+    const notice = (await screen.findByText('项目正在等待审核')).closest('.ant-alert') as HTMLElement;
+    await waitFor(() =>
+      expect(notice).toHaveTextContent(
+        '管理员审核通过后，项目会发布到http://wodezuoye.localhost:3001/。在此之前，你可以生成临时预览链接查看效果。',
+      ),
+    );
+  });
+
   it('opens a preview at a host of its own on the default install reached by localhost', async () => {
     const hex = '0123456789abcdef0123456789abcdef';
     const { user } = await openDetail(pending, {

@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeApi } from './fake-api';
 import { adminUser, makeUser, signIn } from './fixtures';
 import { renderApp } from './render';
@@ -89,6 +89,20 @@ describe('route guards', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: /注册账号/ })).not.toBeInTheDocument();
     expect(document.querySelector('a[href="/register"]')).toBeNull();
+  });
+
+  it('tells a phone visitor on the home page to choose files, where nothing can be dragged', async () => {
+    const mediaQuery = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
+      query === '(pointer: coarse)' ? { ...mediaQuery(query), matches: true } : mediaQuery(query),
+    );
+    fakeApi();
+    renderApp('/');
+    expect(
+      await screen.findByText('选择压缩包、网页文件或整个文件夹即可上传，系统自动识别入口页面。'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/拖拽/)).not.toBeInTheDocument();
+    vi.restoreAllMocks();
   });
 
   it('shows the console pages to signed-in users, inside the sidebar layout', async () => {

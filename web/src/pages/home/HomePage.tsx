@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { PlainLinkButton } from '../../components/PlainLinkButton';
 import { type FromState, useAuth } from '../../hooks/useAuth';
 import { useDocumentTitle } from '../../hooks/useDocumentTitle';
+import { useTouchScreen } from '../../hooks/useTouchScreen';
 
 interface Feature {
   title: string;
@@ -46,6 +47,8 @@ const features: Feature[] = [
     tone: 'amber',
   },
 ];
+
+const TOUCH_UPLOAD_TEXT = '选择压缩包、网页文件或整个文件夹即可上传，系统自动识别入口页面。';
 
 const steps = [
   { title: '上传站点', text: '提交压缩包或网页文件，填写项目名称与简介。' },
@@ -90,6 +93,11 @@ const startState: FromState = { start: true };
 export function HomePage() {
   useDocumentTitle();
   const { isAuthenticated } = useAuth();
+  // On a phone nothing is dragged: the upload feature says to choose (as the upload zone does).
+  const touch = useTouchScreen();
+  const shown = touch
+    ? features.map((f) => (f.title === '简单上传' ? { ...f, text: TOUCH_UPLOAD_TEXT } : f))
+    : features;
 
   return (
     <div className="home">
@@ -151,7 +159,7 @@ export function HomePage() {
         </div>
         {/* Plain markup rather than antd's cards and text: the home page is the first load. */}
         <div className="feature-grid">
-          {features.map((feature) => (
+          {shown.map((feature) => (
             <div key={feature.title} className="feature-card">
               <div className={`feature-card__icon feature-card__icon--${feature.tone}`}>{feature.icon}</div>
               <h3 className="feature-card__title">{feature.title}</h3>

@@ -1,13 +1,42 @@
 /** Basic and file information of a project, with the notices its status calls for. */
 import { CloudUploadOutlined, StarFilled, WarningOutlined } from '@ant-design/icons';
-import { messages, type ProjectDto } from '@sitehall/contracts';
+import { messages, type ProjectDto, siteUrl } from '@sitehall/contracts';
 import { Alert, Button, Card, Descriptions, Tag, Typography } from 'antd';
+import { usePublicConfig } from '../../api/config';
 import { FileSize } from '../../components/FileSize';
 import { ProjectPicture } from '../../components/ProjectPicture';
 import { StatusTag } from '../../components/StatusTag';
 import { formatDateTime } from '../../lib/format';
 import { uploadTypeLabel } from '../../lib/project-labels';
 import { liveVersionNote } from '../../lib/project-status';
+import { absoluteSiteUrl } from '../../lib/site-address';
+
+/**
+ * Where a project that was never live will be published: the address its site name (or number)
+ * gives, as visitors will open it (an outside review's owner saw 专属地址 and no address).
+ */
+function FutureAddress({ project }: { project: ProjectDto }) {
+  const config = usePublicConfig().data;
+  const address = config
+    ? absoluteSiteUrl(
+        siteUrl(
+          { id: project.id, name: project.site_name },
+          {
+            ...(config.sites_origin ? { sitesOrigin: config.sites_origin } : {}),
+            sitesSubdomains: config.sites_subdomains,
+          },
+        ),
+        config.sites_port,
+      )
+    : null;
+  return (
+    <>
+      管理员审核通过后，项目会发布到
+      {address ? <Typography.Text code>{address}</Typography.Text> : '专属地址'}
+      。在此之前，你可以生成临时预览链接查看效果。
+    </>
+  );
+}
 
 export function StatusNotice({ project, onNewVersion }: { project: ProjectDto; onNewVersion: () => void }) {
   if (project.status === 'taken_down') {
@@ -72,9 +101,11 @@ export function StatusNotice({ project, onNewVersion }: { project: ProjectDto; o
         showIcon
         title={project.is_live ? `新版本 v${project.latest_version} 正在等待审核` : '项目正在等待审核'}
         description={
-          project.is_live
-            ? `审核通过前，线上版本 v${project.live_version} 继续提供访问；通过后自动切换到新版本。`
-            : '管理员审核通过后，项目会发布到专属地址。在此之前，你可以生成临时预览链接查看效果。'
+          project.is_live ? (
+            `审核通过前，线上版本 v${project.live_version} 继续提供访问；通过后自动切换到新版本。`
+          ) : (
+            <FutureAddress project={project} />
+          )
         }
       />
     );
