@@ -401,6 +401,21 @@ async function bodyOf(stream: Readable): Promise<Buffer> {
 }
 
 /** Resolves to 'late' when `p` has not settled within `ms` (p's outcome is then ignored). */
+/**
+ * How long the browser may take to open a context or a page, or to take a script or a route:
+ * longer, and it is taken as gone.
+ */
+const OPEN_TIMEOUT_MS = 10_000;
+
+/** The browser did not answer a step of opening the page (OPEN_TIMEOUT_MS). */
+export class BrowserUnresponsive extends Error {}
+
+async function opened<T>(p: Promise<T>, what: string): Promise<T> {
+  const result = await within(p, OPEN_TIMEOUT_MS);
+  if (result === 'late') throw new BrowserUnresponsive(`browser did not answer ${what} in time`);
+  return result;
+}
+
 function within<T>(p: Promise<T>, ms: number): Promise<T | 'late'> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((r) => {
@@ -511,7 +526,7 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
   const seenAfterPress = new Set<string>();
   const fields = new Map<CanaryKind, string>();
   obs.profiles.push(profile.name);
-  const context = await browser.newContext(profile.context(run.chrome));
+  const context = await opened(browser.newContext(profile.context(run.chrome)), 'newContext');
   const pass = new PassScript();
   let hung = false;
   try {
@@ -549,24 +564,37 @@ async function renderPass(run: Run, profile: RenderProfile, picture: boolean): P
       const said = pass.told(message.type(), message.text());
       if (said) tells[said.what]?.(...said.args);
     });
-    // One script before any of the page's, its wrappers reading as the browser's own (stealth.ts).
-    await context.addInitScript(
-      pass.script([
-        visitorScript(profile),
-        PERMISSION_PROBE,
-        HINT_PROBE,
-        LISTEN_PROBE,
-        ...(profile.name === 'desktop' ? [DEVICE_PROBE] : []),
-      ]),
-    );
-    await context.route('**/*', (route) => {
-      routed++;
-      inFlight++;
-      return answer(route, route.request()).finally(() => {
-        inFlight--;
+    // A browser killed meanwhile (its memory: render/memory-watchdog.ts) can leave these waiting
+    // for good (newPage did, in render-bounds.test.ts): past the bound the browser is replaced.
+    const open = <T>(p: Promise<T>, what: string) =>
+      opened(p, what).catch((err: unknown) => {
+        hung = true;
+        throw err;
       });
-    });
-    const page = await context.newPage();
+    // One script before any of the page's, its wrappers reading as the browser's own (stealth.ts).
+    await open(
+      context.addInitScript(
+        pass.script([
+          visitorScript(profile),
+          PERMISSION_PROBE,
+          HINT_PROBE,
+          LISTEN_PROBE,
+          ...(profile.name === 'desktop' ? [DEVICE_PROBE] : []),
+        ]),
+      ),
+      'addInitScript',
+    );
+    await open(
+      context.route('**/*', (route) => {
+        routed++;
+        inFlight++;
+        return answer(route, route.request()).finally(() => {
+          inFlight--;
+        });
+      }),
+      'route',
+    );
+    const page = await open(context.newPage(), 'newPage');
     watch(page);
     await watchGestures(page);
 
