@@ -241,7 +241,7 @@ export interface ServedAs {
 }
 
 /**
- * A stored report as it reads now (docs/content-check.md "Notes that follow the serving"): a
+ * A stored report as it reads now (docs/content-check.md "Where sites live"): a
  * root-absolute note is dropped where sites live at their own host's root (reports made before the
  * install, or the check, knew it), and the note to turn on 单页应用回退 once the project answers
  * deep links. Level and counts are the risk findings', which these notes never touch.
