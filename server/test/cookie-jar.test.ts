@@ -11,6 +11,7 @@ import { listenSitesPort } from '../src/lifecycle.js';
 import {
   ADMIN_PASSWORD,
   createTestApp,
+  freePort,
   liveProject,
   rawRequest,
   SIMPLE_SITE,
@@ -30,11 +31,7 @@ describe('a full cookie jar from a site', () => {
   let sitesPort: number;
   let id: number;
   beforeAll(async () => {
-    const net = await import('node:net');
-    const probe = net.createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    sitesPort = (probe.address() as import('node:net').AddressInfo).port;
-    await new Promise((r) => probe.close(r));
+    sitesPort = await freePort();
     t = await createTestApp({ sitesPort });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     appPort = (t.app.server.address() as import('node:net').AddressInfo).port;

@@ -519,11 +519,8 @@ describe('sitehall deploy', () => {
 
   it('says when the server can’t be reached, or what answered is not the API', async () => {
     const env = { SITEHALL_TOKEN: 'sht_anytokenwilldoherexxxxxxxxxxxx' };
-    // A port nothing listens on any more.
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port: nobody } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
+    // A port nothing listens on.
+    const nobody = await freePort();
     const refused = await sitehall(['projects'], { ...env, SITEHALL_URL: `http://127.0.0.1:${nobody}` });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`无法连接服务器 http://127.0.0.1:${nobody}：`);
