@@ -1,16 +1,10 @@
 /** A server of a test file's own, beside the suite's (e2e/start-server.mjs on a fresh data folder). */
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import { E2E_ADMIN_PASSWORD } from './env';
 
-/** A port free right now (the OS's pick): servers of a file stay off the suite's fixed ports. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+// A port free right now, below the kernel's ephemeral range (so nothing else takes it before the
+// server listens): servers of a file stay off the suite's fixed ports.
+export { freePort } from '../server/test/support/ports';
 
 /** The built server on `port` with `env` added, once it answers /healthz. */
 export async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
