@@ -328,6 +328,20 @@ describe('rule files checked at upload', () => {
       /^_headers 第 2 行：Content-Type/,
     ],
     [
+      // <script src="notes.txt"> runs it (nosniff passes a JavaScript type), hidden from the content check.
+      'a script type by header on a text file',
+      { name: '_headers', content: '/notes.txt\n  Content-Type: text/x-javascript' },
+      /^_headers 第 2 行：Content-Type/,
+    ],
+    [
+      'a script type by header on a download-only file',
+      {
+        name: '_headers',
+        content: '/*\n  Cache-Control: no-cache\n/LICENSE\n  Content-Type: application/x-javascript',
+      },
+      /^_headers 第 4 行：Content-Type/,
+    ],
+    [
       'a header before any path',
       { name: '_headers', content: '  Cache-Control: no-cache' },
       /^_headers 第 1 行：/,

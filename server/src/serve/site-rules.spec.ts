@@ -164,6 +164,14 @@ describe('parseHeaders', () => {
       ['/*\n  Content-Type: application/vnd.foo+xml; charset=utf-8', /Content-Type/],
       ['/*\n  Content-Type: text/x-foo+xml', /Content-Type/],
       ['/*\n  Content-Type: text/html; charset=utf-8', /Content-Type/],
+      // Every JavaScript type a browser runs from <script src> (nosniff or not), not only the usual two.
+      ['/notes.txt\n  Content-Type: text/x-javascript', /Content-Type/],
+      ['/LICENSE\n  Content-Type: application/x-javascript', /Content-Type/],
+      ['/a.bin\n  Content-Type: application/x-ecmascript', /Content-Type/],
+      ['/a.bin\n  Content-Type: text/x-ecmascript', /Content-Type/],
+      ['/a.bin\n  Content-Type: text/jscript', /Content-Type/],
+      ['/a.bin\n  Content-Type: text/livescript', /Content-Type/],
+      ['/a.bin\n  Content-Type: TEXT/JavaScript1.5', /Content-Type/],
       // A second type after a comma is the one Chromium takes: a text file would be a page.
       ['/*\n  Content-Type: text/plain; charset=utf-8; x=,text/html', /Content-Type/],
       ['/*\n  Content-Type: application/pdf, text/html', /Content-Type/],

@@ -221,9 +221,15 @@ const SINGLE_VALUED = new Set([
   'x-frame-options',
 ]);
 
-/** Types that would make a file an active page or script: decided by its extension, never by a header. */
+/**
+ * Types that would make a file an active page or script: decided by its extension, never by a header.
+ * Every JavaScript MIME type a browser runs (the HTML standard's list: the `x-` forms, `text/jscript`,
+ * `text/livescript` too): with one of them on a `.txt`, `LICENSE` or `.bin`, `<script src>` ran the
+ * file under nosniff while the content check read it as text or not at all (an outside review's
+ * stealing script, rated high as `.js`, was rated low so).
+ */
 const ACTIVE_TYPES =
-  /^(?:text\/html|text\/xml|application\/xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript|text\/xsl|multipart\/|[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]*\+xml\s*(?:;|$))/i;
+  /^(?:text\/html|text\/xml|application\/xml|(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/jscript|text\/livescript|text\/xsl|multipart\/|[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]*\+xml\s*(?:;|$))/i;
 
 /**
  * One media type and its parameters, nothing else: a comma would start a second type, which
