@@ -14,7 +14,14 @@ import {
   THROTTLE,
 } from '../src/domain/login-throttle.js';
 import { DUMMY_HASH, HASH_OPTIONS, PasswordHasher } from '../src/domain/passwords.js';
-import { createTestApp, expectFailure, listenPort, loginAttempt, type TestApp } from './helpers.js';
+import {
+  createTestApp,
+  expectFailure,
+  listenPort,
+  liveProject,
+  loginAttempt,
+  type TestApp,
+} from './helpers.js';
 import { dropRedisPrefix, redisReachable, testRedisUrl, uniqueRedisPrefix } from './support/redis.js';
 
 const m = messages.auth;
@@ -418,6 +425,54 @@ describe('hostile request bodies', () => {
       expect(near.json().message).not.toContain('不允许的字段名');
     }
     expect(({} as { role?: string }).role).toBeUndefined();
+  });
+
+  it('refuses a string with a lone surrogate escape, which would be stored otherwise than sent', async () => {
+    for (const route of routes()) {
+      for (const payload of [
+        '{"username": "a\\ud800b", "password": "x"}',
+        '{"username": "a", "nested": ["\\uDC00"]}',
+        '{"\\ud83d": 1}',
+        // A high surrogate before an emoji's own pair is still alone.
+        '{"username": "\\ud83d\\ud83d\\ude00"}',
+      ]) {
+        expectFailure(await send(route, payload), 400, messages.common.loneSurrogate);
+      }
+      // A pair, escaped or not, and an escaped backslash before "ud800" are text like any other.
+      for (const payload of [
+        '{"username": "\\ud83d\\ude00"}',
+        '{"username": "😀"}',
+        '{"username": "\\\\ud800"}',
+      ]) {
+        const res = await send(route, payload);
+        expect(res.json().message, `${route.url} ${payload}`).not.toBe(messages.common.loneSurrogate);
+      }
+    }
+    // A project name and an API token name: refused, and nothing renamed or made.
+    const owner = await t.createUser();
+    const { id } = await liveProject(t, undefined, { owner });
+    const before = (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project
+      .name as string;
+    const rename = await t.request({
+      method: 'PUT',
+      url: `/api/projects/${id}`,
+      token: owner.token,
+      payload: '{"name": "A\\ud800B"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectFailure(rename, 400, messages.common.loneSurrogate);
+    const after = await t.request({ url: `/api/projects/${id}`, token: owner.token });
+    expect(after.json().data.project.name).toBe(before);
+    const token = await t.request({
+      method: 'POST',
+      url: '/api/auth/tokens',
+      token: owner.token,
+      payload: '{"name": "ci\\udc00"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectFailure(token, 400, messages.common.loneSurrogate);
+    const tokens = await t.request({ url: '/api/auth/tokens', token: owner.token });
+    expect(tokens.json().data.tokens).toEqual([]);
   });
 
   it('answers wrong types per field, in Chinese', async () => {

@@ -35,6 +35,36 @@ export function forbiddenKeyIn(text: string): string | null {
   return null;
 }
 
+/** A JSON escape of a surrogate (`\\ud800`–`\\udfff`): only such text can hold a lone one. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+/** A surrogate not in a pair (in a `u` pattern a pair is one code point, never Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a parsed body holds a string (a value or a key) with a lone surrogate. Such a string is
+ * valid JSON but no Unicode text: it is checked as sent and stored otherwise (SQLite keeps its
+ * invalid UTF-8 bytes and reads them back as U+FFFD, PostgreSQL gets U+FFFD), so a project name
+ * or a token name passed the look-alike rule and was shown as '���' (outside review r3).
+ */
+export function holdsLoneSurrogate(value: unknown): boolean {
+  let level: unknown[] = [value];
+  while (level.length > 0) {
+    const next: unknown[] = [];
+    for (const node of level) {
+      if (typeof node === 'string') {
+        if (LONE_SURROGATE.test(node)) return true;
+      } else if (node !== null && typeof node === 'object') {
+        for (const [key, v] of Object.entries(node)) {
+          if (LONE_SURROGATE.test(key)) return true;
+          next.push(v);
+        }
+      }
+    }
+    level = next;
+  }
+  return false;
+}
+
 export function registerJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -45,6 +75,9 @@ export function registerJsonBodies(app: FastifyInstance): void {
       const refused = (err as { code?: string } | null)?.code === 'FST_ERR_CTP_INVALID_JSON_BODY';
       const key = refused ? forbiddenKeyIn(text) : null;
       if (key) done(new Invalid(null, format(messages.common.forbiddenJsonKey, { name: key })), undefined);
+      // Only a body that escapes a surrogate is walked: any other costs one scan of its text.
+      else if (!err && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value))
+        done(new Invalid(null, messages.common.loneSurrogate), undefined);
       else done(err, value);
     });
   });

@@ -11,6 +11,8 @@ export const commonMessages = {
   invalidJson: '请求内容不是有效的 JSON',
   /** A JSON body with a key that could change objects' prototype (__proto__, constructor.prototype). {name} */
   forbiddenJsonKey: '请求内容含有不允许的字段名 {name}',
+  /** A JSON string with a lone surrogate escape (`\\ud800`): it can't be stored as it was sent. */
+  loneSurrogate: '请求内容含有无效的字符（不成对的 Unicode 代理项，如 \\ud800），无法按原样保存',
   unauthenticated: '请先登录',
   sessionExpired: '登录已过期，请重新登录',
   forbidden: '没有权限执行此操作',
