@@ -24,6 +24,8 @@ test.beforeAll(async () => {
     SITES_ORIGIN: 'http://sites.localhost',
     SITES_SUBDOMAINS: 'true',
     DNS_RESOLVERS: dns.address,
+    // The app's own address: custom domains are offered only with it.
+    PUBLIC_URL: baseURL,
   });
 });
 

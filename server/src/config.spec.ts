@@ -3,7 +3,7 @@
  * idle uploads, shutdown), the database timeouts (DB_*) and the shared-origin notice.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
+import { ConfigError, customDomainsNotice, loadConfig, sharedOriginNotice } from './config.js';
 
 const S3 = { STORAGE: 's3', S3_BUCKET: 'sites', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' };
 
@@ -146,5 +146,16 @@ describe('sharedOriginNotice', () => {
     expect(notice).toContain('未设置 SITES_ORIGIN');
     expect(notice).toContain('生产环境建议');
     expect(sharedOriginNotice(loadConfig({ SITES_ORIGIN: 'https://sites.example.com' }))).toBeNull();
+  });
+});
+
+describe('customDomainsNotice', () => {
+  it('says at start that custom domains are off with SITES_ORIGIN but no PUBLIC_URL', () => {
+    expect(customDomainsNotice(loadConfig({ SITES_ORIGIN: 'https://sites.example.com' }))).toContain(
+      '未设置 PUBLIC_URL',
+    );
+    const both = { SITES_ORIGIN: 'https://sites.example.com', PUBLIC_URL: 'https://hall.example.com' };
+    expect(customDomainsNotice(loadConfig(both))).toBeNull();
+    expect(customDomainsNotice(loadConfig({}))).toBeNull();
   });
 });

@@ -316,6 +316,18 @@ function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
 }
 
 /**
+ * Said once at start with SITES_ORIGIN but no PUBLIC_URL: custom domains are not offered then
+ * (services/custom-domains.ts), since the app's own host, which no project may take, is unknown.
+ */
+export function customDomainsNotice(config: Pick<Config, 'sitesOrigin' | 'mail'>): string | null {
+  if (!config.sitesOrigin || config.mail.publicUrl) return null;
+  return (
+    '已设置 SITES_ORIGIN 但未设置 PUBLIC_URL：平台不知道自己的地址，自定义域名不会提供，已验证的也不会生效（否则项目可以绑定平台自己的域名）。请设置 PUBLIC_URL（见 docs/deploy.md）。' +
+    ' / SITES_ORIGIN is set without PUBLIC_URL: custom domains are off (a project could otherwise take the app’s own host); set PUBLIC_URL.'
+  );
+}
+
+/**
  * Said once at start while no SITES_ORIGIN is set. On the sites port, sites have an origin apart
  * from the app: their own under localhost (`p12.localhost`), one shared by all when reached by IP or
  * another name; without it they share the app's origin, sandboxed.

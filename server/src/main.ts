@@ -1,6 +1,6 @@
 /** config → app → listen; signals; nothing else (lifecycle.ts holds how). */
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, sharedOriginNotice } from './config.js';
+import { ConfigError, customDomainsNotice, loadConfig, sharedOriginNotice } from './config.js';
 import { Invalid } from './domain/errors.js';
 import type { MetricsServer } from './http/metrics.js';
 import { closeOnSignals, listen } from './lifecycle.js';
@@ -50,6 +50,8 @@ async function main() {
   if (config.sitesPort) app.log.info(`sites: http://localhost:${config.sitesPort}/sites/{id}/ (SITES_PORT)`);
   const notice = sharedOriginNotice(config);
   if (notice) app.log.warn(notice);
+  const domains = customDomainsNotice(config);
+  if (domains) app.log.warn(domains);
 }
 
 main().catch((err) => {

@@ -35,6 +35,14 @@ describe.skipIf(missingBinaries.length > 0 && !ci)('custom domains through Caddy
       sitesSubdomains: true,
       trustProxy: true,
       dnsResolvers: [stack.dnsAddress],
+      // The app's own address: custom domains are offered only with it.
+      mail: {
+        from: 'hall@example.test',
+        publicUrl: 'https://hall.example.test',
+        pollMs: 5_000,
+        retryBaseMs: 30_000,
+        maxAttempts: 8,
+      },
     });
     tls = await stack.startCaddy(await listenPort(t));
     root = await tls.pebbleRoot();

@@ -416,3 +416,78 @@ describe('custom domains without SITES_ORIGIN', () => {
     );
   });
 });
+
+describe('custom domains with SITES_ORIGIN but no PUBLIC_URL', () => {
+  let t: TestApp;
+  let dns: TestDns;
+  beforeAll(async () => {
+    dns = await startTestDns();
+    t = await createTestApp({
+      sitesOrigin: `http://${SITES_HOST}`,
+      sitesSubdomains: true,
+      dnsResolvers: [dns.address],
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await dns?.close();
+  });
+
+  // The app's host is then any name but the sites host's: a project verified `hall.example.test`
+  // by a TXT record there, and its site, unsandboxed, answered on the app's origin (outside review).
+  it('are not offered, and a domain verified before is not served: the app keeps its host', async () => {
+    const owner = await t.createUser();
+    const { id } = await liveProject(
+      t,
+      [{ name: 'index.html', content: '<h1>site</h1><script>localStorage.getItem("token")</script>' }],
+      { owner },
+    );
+    const list = await t.request({ url: `/api/projects/${id}/domains`, token: owner.token });
+    expect(list.json().data).toMatchObject({ available: false, can_add: false, can_check: false });
+    const add = (domain: string) =>
+      t.request({ method: 'POST', url: `/api/projects/${id}/domains`, token: owner.token, body: { domain } });
+    expectFailure(await add(APP_HOST), 409, m.unavailable);
+    expectFailure(await add('www.club-nine.test'), 409, m.unavailable);
+
+    // A claim of the app's host made and proven before the rule: neither checked nor served now.
+    const [row] = await t.ctx.db
+      .insertInto('custom_domains')
+      .values({
+        project_id: id,
+        domain: APP_HOST,
+        token: 'sitehall-verify=made-before-the-rule',
+        verified_at: null,
+        approved_at: null,
+        approved_by: null,
+        created_by: owner.id,
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .execute();
+    dns.setTxt(`_sitehall.${APP_HOST}`, ['sitehall-verify=made-before-the-rule']);
+    expectFailure(
+      await t.request({
+        method: 'POST',
+        url: `/api/projects/${id}/domains/${row!.id}/check`,
+        token: owner.token,
+      }),
+      409,
+      m.unavailable,
+    );
+    await t.ctx.db
+      .updateTable('custom_domains')
+      .set({ verified_at: new Date().toISOString() })
+      .where('id', '=', row!.id)
+      .execute();
+    await t.ctx.services.customDomains.reload();
+    const page = await t.request({ url: '/', headers: { host: APP_HOST } });
+    expect(page.body).not.toContain('<h1>site</h1>');
+    const api = await t.request({
+      url: '/api/auth/profile',
+      headers: { host: APP_HOST },
+      token: owner.token,
+    });
+    expect(api.statusCode).toBe(200);
+    expect((await t.request({ url: `/api/tls/ask?domain=${APP_HOST}` })).statusCode).toBe(404);
+  });
+});

@@ -117,6 +117,13 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
   const lookUp = opts.lookUp ?? lookUpProof;
   const sitesHost = opts.sitesOrigin ? new URL(opts.sitesOrigin).hostname.toLowerCase() : null;
   const appHost = opts.publicUrl ? new URL(opts.publicUrl).hostname.toLowerCase() : null;
+  /**
+   * Domains are offered, and served, only when the platform knows both its hosts: the sites host
+   * and the app's (PUBLIC_URL). Without PUBLIC_URL the app's host is any name not the sites host's,
+   * so a project could take it with a TXT record there, and its site, served unsandboxed on the
+   * app's origin, read the signed-in token (outside review r3, as f108890d's with PUBLIC_URL set).
+   */
+  const offered = sitesHost !== null && appHost !== null;
   let loads = 0;
 
   const requireApproval = async () => (await opts.settings.get()).customDomainsRequireApproval;
@@ -149,9 +156,12 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
   async function reload(): Promise<void> {
     const mine = ++loads;
     const rows = await repo.served(db, await requireApproval());
-    // A row a platform host holds (claimed before it was reserved) is never served as a site.
+    // A row a platform host holds (claimed before it was reserved) is never served as a site, nor
+    // any row while the app's own host is unknown (verified before PUBLIC_URL was required).
     if (mine === loads)
-      hosts.replace(rows.filter((r) => !reserved(r.domain)).map((r) => [r.domain, r.project_id] as const));
+      hosts.replace(
+        offered ? rows.filter((r) => !reserved(r.domain)).map((r) => [r.domain, r.project_id] as const) : [],
+      );
   }
 
   /** After a change here: this instance's map, then the others'. */
@@ -210,12 +220,12 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
       ]);
       return {
         domains: rows.map((r) => present(r, approval)),
-        available: sitesHost !== null,
+        available: offered,
         require_approval: approval,
         sites_host: sitesHost,
         live,
-        can_add: sitesHost !== null && live && projectPolicy.edit(actor, project),
-        can_check: sitesHost !== null && projectPolicy.edit(actor, project),
+        can_add: offered && live && projectPolicy.edit(actor, project),
+        can_check: offered && projectPolicy.edit(actor, project),
         can_remove: projectPolicy.delete(actor, project),
       };
     },
@@ -223,7 +233,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
     async add(actor: Actor, projectId: number, typed: string, meta: RequestMeta): Promise<CustomDomainDto> {
       const project = await opts.visible(actor, projectId);
       if (!projectPolicy.edit(actor, project)) throw new NotFound(messages.project.notFound);
-      if (!sitesHost) throw new Conflict(m.unavailable);
+      if (!offered) throw new Conflict(m.unavailable);
       const domain = normalizeDomain(typed);
       if (!domain) throw new Invalid('domain', m.domainInvalid);
       if (reserved(domain)) throw new Invalid('domain', m.domainReserved);
@@ -274,6 +284,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
     ): Promise<{ domain: CustomDomainDto; message: string }> {
       const { project, row } = await domainOf(actor, projectId, domainId);
       if (!projectPolicy.edit(actor, project)) throw new NotFound(m.notFound);
+      if (!offered) throw new Conflict(m.unavailable);
       const approval = await requireApproval();
       if (row.verified_at) return { domain: present(row, approval), message: m.alreadyVerified };
       const holder = await repo.verifiedOf(db, row.domain);
