@@ -133,6 +133,57 @@ describe('sitehall deploy', () => {
     }
   });
 
+  it('leaves hidden files such as .env home unless asked, and says which; .well-known goes', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const site = tempDir('sitehall-hidden-');
+    for (const [name, text] of [
+      ['index.html', '<!doctype html><title>站点</title><p>你好</p>'],
+      ['.env', 'SECRET_KEY=do-not-publish'],
+      ['.aws/credentials', '[default]\naws_secret_access_key=x'],
+      ['sub/.npmrc', '//registry.npmjs.org/:_authToken=x'],
+      ['sub/page.html', '<!doctype html><p>子页</p>'],
+      ['.well-known/security.txt', 'Contact: mailto:a@example.com'],
+    ]) {
+      fs.mkdirSync(path.dirname(path.join(site, name)), { recursive: true });
+      fs.writeFileSync(path.join(site, name), text);
+    }
+    const filesOf = async (id: number) => {
+      const project = await t.ctx.db
+        .selectFrom('projects')
+        .select('latest_deployment_id')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const rows = await t.ctx.db
+        .selectFrom('deployment_files')
+        .select('path')
+        .where('deployment_id', '=', project.latest_deployment_id!)
+        .execute();
+      return rows.map((r) => r.path).sort();
+    };
+
+    const first = await sitehall(['deploy', site, '--name', '隐藏文件'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(
+      '已跳过隐藏文件：.aws/、.env、sub/.npmrc（可能含密钥；确需部署请加 --include-hidden）',
+    );
+    expect(first.stderr).toContain('共 3 个文件');
+    const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+    expect(await filesOf(id)).toEqual(['.well-known/security.txt', 'index.html', 'sub/page.html']);
+
+    const asked = await sitehall(['deploy', site, '--project', String(id), '--include-hidden'], env);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).not.toContain('已跳过隐藏文件');
+    expect(await filesOf(id)).toEqual([
+      '.aws/credentials',
+      '.env',
+      '.well-known/security.txt',
+      'index.html',
+      'sub/.npmrc',
+      'sub/page.html',
+    ]);
+  });
+
   it('keeps a hash cache that skips unchanged files and still sees every change', async () => {
     const user = await t.createUser();
     const cacheHome = tempDir('sitehall-cache-');

@@ -22,14 +22,16 @@ import { Progress } from './progress.js';
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
   sitehall deploy 目录 [--project ID | --name 名称] [--site-name 站点名] [--description 描述]
-                    [--spa on|off] [--wait 秒] [--no-cache]
+                    [--spa on|off] [--wait 秒] [--no-cache] [--include-hidden]
                                                部署目录（只上传服务器没有的文件；
                                                不给 --project 时部署到当前文件夹链接的项目；
                                                --site-name 设置或修改站点名，站点地址里用它代替编号；
                                                --spa on 开启单页应用回退（前端路由的站点），off 关闭；
                                                --wait 等页面运行检查最多这么多秒，打印它发现的问题
                                                （如前端路由），默认不等；
-                                               --no-cache 不用本机哈希缓存，重新计算每个文件）
+                                               --no-cache 不用本机哈希缓存，重新计算每个文件；
+                                               --include-hidden 一并部署以 . 开头的隐藏文件，
+                                               如 .env（默认跳过，.well-known 除外））
   sitehall link --project ID                   把当前文件夹链接到项目（写入 .sitehall/project.json）
   sitehall unlink                              取消当前文件夹的链接
   sitehall projects                            列出我的项目和状态
@@ -97,6 +99,8 @@ function renderWait(value: string | undefined): number {
   }
   return seconds * 1000;
 }
+/** Hidden names a deploy names when it leaves them out; the rest are counted. */
+const HIDDEN_SHOWN = 5;
 /** Findings printed after a deploy; the rest are on the project's page. */
 const FINDINGS_SHOWN = 5;
 
@@ -259,6 +263,7 @@ async function deploy(args: string[]): Promise<number> {
     spa: { type: 'string' },
     wait: { type: 'string' },
     'no-cache': { type: 'boolean' },
+    'include-hidden': { type: 'boolean' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('请指定一个要部署的目录');
@@ -304,7 +309,12 @@ async function deploy(args: string[]): Promise<number> {
     );
   }
 
-  const listed = listFiles(dir);
+  const listed = listFiles(dir, { includeHidden: values['include-hidden'] === true });
+  if (listed.hidden.length > 0) {
+    const shown = listed.hidden.slice(0, HIDDEN_SHOWN).join('、');
+    const more = listed.hidden.length > HIDDEN_SHOWN ? ` 等 ${listed.hidden.length} 项` : '';
+    console.error(`已跳过隐藏文件：${shown}${more}（可能含密钥；确需部署请加 --include-hidden）`);
+  }
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
   if (!listed.some((f) => f.path === 'index.html')) {
     console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');
