@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { format, formatBytes, messages } from '@sitehall/contracts';
+import { DEPLOY_MANIFEST_MAX_BYTES, format, formatBytes, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../src/domain/actor.js';
 import { NotFound } from '../src/domain/errors.js';
@@ -341,6 +341,29 @@ describe('digest deploys', () => {
       400,
       m.deployTargetRequired,
     );
+    expect(await counts()).toEqual(before);
+  });
+
+  it('takes a manifest of 10,000 long paths, past the API’s 1 MiB, and names a manifest past its own limit', async () => {
+    const user = await t.createUser();
+    const content = sha('同一个页面');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 10_000; i++) files[`pages/${'a'.repeat(70)}-${i}.html`] = content;
+    const body = JSON.stringify({ project_name: '一万个文件', files });
+    expect(Buffer.byteLength(body)).toBeGreaterThan(1024 * 1024);
+    const started = await start(user.token, { project_name: '一万个文件', files });
+    expect(started.statusCode, started.body.slice(0, 300)).toBe(201);
+    expect(started.json().data.required).toEqual([content]);
+
+    const before = await counts();
+    const huge = await t.request({
+      method: 'POST',
+      url: '/api/deploys',
+      token: user.token,
+      headers: { 'content-type': 'application/json' },
+      payload: `{"project_name":"太大","files":{"${'b'.repeat(DEPLOY_MANIFEST_MAX_BYTES)}.html":"${content}"}}`,
+    });
+    expectFailure(huge, 413, format(m.manifestTooLarge, { size: formatBytes(DEPLOY_MANIFEST_MAX_BYTES) }));
     expect(await counts()).toEqual(before);
   });
 

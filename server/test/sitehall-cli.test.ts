@@ -137,14 +137,15 @@ describe('sitehall deploy', () => {
     const user = await t.createUser();
     const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
     const site = tempDir('sitehall-hidden-');
-    for (const [name, text] of [
+    const files: [string, string][] = [
       ['index.html', '<!doctype html><title>站点</title><p>你好</p>'],
       ['.env', 'SECRET_KEY=do-not-publish'],
       ['.aws/credentials', '[default]\naws_secret_access_key=x'],
       ['sub/.npmrc', '//registry.npmjs.org/:_authToken=x'],
       ['sub/page.html', '<!doctype html><p>子页</p>'],
       ['.well-known/security.txt', 'Contact: mailto:a@example.com'],
-    ]) {
+    ];
+    for (const [name, text] of files) {
       fs.mkdirSync(path.dirname(path.join(site, name)), { recursive: true });
       fs.writeFileSync(path.join(site, name), text);
     }

@@ -26,6 +26,8 @@ declare module 'fastify' {
     access?: EndpointAccess;
     /** The endpoint table's body kind (endpoint-routes.ts), when it names one. */
     bodyKind?: 'multipart' | 'json-or-multipart' | 'raw';
+    /** What a body past the route's limit is told (413), when not the generic 请求内容过大. */
+    tooLargeMessage?: string;
   }
   interface FastifyRequest {
     actor: Actor | null;

@@ -41,13 +41,14 @@ export function route<K extends EndpointKey>(
   key: K,
   handler: EndpointHandler<K>,
   /** Route settings beyond the table's (a rate limit of its own). */
-  options: { config?: Omit<FastifyContextConfig, 'access'> } = {},
+  options: { config?: Omit<FastifyContextConfig, 'access'>; bodyLimit?: number } = {},
 ): void {
   const endpoint = endpoints[key];
   const { query, body }: EndpointSchemas = endpointSchemas[key];
   app.route({
     method: endpoint.method,
     url: endpoint.path,
+    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     // The body's kind goes with the route: a raw body streams as long as the upload takes
     // (http/request-bodies.ts leaves it alone).
     config: {

@@ -135,7 +135,7 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
       }
       if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, 400, m.invalidJson);
       if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.code === 'FST_REQ_FILE_TOO_LARGE') {
-        return sendError(reply, 413, m.payloadTooLarge);
+        return sendError(reply, 413, request.routeOptions.config?.tooLargeMessage ?? m.payloadTooLarge);
       }
       const status = fe.statusCode ?? 500;
       if (status >= 400 && status < 500) {

@@ -4,9 +4,11 @@
  */
 import {
   DEPLOY_BATCH_FILES_MAX,
+  DEPLOY_MANIFEST_MAX_BYTES,
   DEPLOY_STARTS_MAX,
   DEPLOY_STARTS_WINDOW_MS,
   format,
+  formatBytes,
   messages,
   sha256Hex,
 } from '@sitehall/contracts';
@@ -66,7 +68,10 @@ export const deployRoutes =
                 context.ttl / 1000,
               ),
           },
+          tooLargeMessage: format(m.manifestTooLarge, { size: formatBytes(DEPLOY_MANIFEST_MAX_BYTES) }),
         },
+        // A manifest of thousands of paths is larger than the API's other bodies (1 MiB).
+        bodyLimit: DEPLOY_MANIFEST_MAX_BYTES,
       },
     );
 

@@ -20,6 +20,7 @@ export const deployMessages = {
   deployTargetRequired: '请提供 project_id（已有项目）或 project_name（新项目）之一',
   manifestRequired: '请提供要部署的文件清单 files',
   manifestInvalid: '文件清单格式不正确：每一项应为 "路径": "SHA-256（64位小写十六进制）"',
+  manifestTooLarge: '文件清单过大（超过 {size}）：请减少文件数量或缩短路径',
   hashInvalid: 'SHA-256 格式不正确（应为64位小写十六进制）',
   /** {sha256} */
   hashNotInDeploy: '此部署的文件清单中没有内容 {sha256}',

@@ -31,6 +31,13 @@ export const DEPLOY_STARTS_WINDOW_MS = 10 * 60_000;
  * by the deploy's upload size limit (docs/decisions/deploys.md "Batched file uploads").
  */
 export const DEPLOY_BATCH_FILES_MAX = 1000;
+/**
+ * The largest start body (its manifest of path → SHA-256): 10,000 files of paths up to ~1.5 KB, or
+ * 100,000 (the most the entry limit allows) of ~90 bytes. The API's other JSON bodies keep 1 MiB,
+ * which a manifest of 10,000 paths of ~50 characters already passed (docs/decisions/deploys.md
+ * "Digest deploys").
+ */
+export const DEPLOY_MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
 /** How much of a token its lists show: the prefix and this many characters of the secret. */
 export const API_TOKEN_SHOWN_CHARS = 8;
 
