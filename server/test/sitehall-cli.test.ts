@@ -216,7 +216,10 @@ describe('sitehall deploy', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).not.toContain('哈希缓存');
     const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
-    const cacheFiles = fs.readdirSync(path.join(cacheHome, 'sitehall'));
+    // The hash cache, and beside it the deployed version's record (packages/cli/src/base.ts).
+    const cacheFiles = fs
+      .readdirSync(path.join(cacheHome, 'sitehall'))
+      .filter((f) => !f.endsWith('.base.json'));
     expect(cacheFiles).toHaveLength(1);
     const cachePath = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
     const cache = JSON.parse(fs.readFileSync(cachePath, 'utf8')) as { written: number };
@@ -252,6 +255,134 @@ describe('sitehall deploy', () => {
     expect(noCache.code, noCache.stderr).toBe(0);
     expect(noCache.stderr).not.toContain('哈希缓存');
     expect(noCache.stderr).toContain('计算哈希 5/5');
+  });
+
+  it('sends only the changes against the version it deployed, and the whole manifest when its record is wrong', async () => {
+    const user = await t.createUser();
+    // A proxy that keeps the body of each start (POST /api/deploys) on its way to the server.
+    const starts: Record<string, unknown>[] = [];
+    const target = new URL(url);
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (req.method === 'POST' && req.url === '/api/deploys') starts.push(JSON.parse(body.toString()));
+        const upstream = http.request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        upstream.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const cacheHome = tempDir('sitehall-cache-');
+      const env = {
+        SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        SITEHALL_TOKEN: await apiToken(user.token),
+        XDG_CACHE_HOME: cacheHome,
+      };
+      const site = tempDir('sitehall-site-');
+      const unique = `${Date.now()}-${Math.random()}`;
+      const write = (name: string, body: string) => fs.writeFileSync(path.join(site, name), body);
+      write('index.html', `<!doctype html><p>首页 ${unique}</p>`);
+      write('a.html', `<!doctype html><p>A ${unique}</p>`);
+      write('old.html', `<!doctype html><p>旧 ${unique}</p>`);
+      const sha = (name: string) =>
+        createHash('sha256')
+          .update(fs.readFileSync(path.join(site, name)))
+          .digest('hex');
+      const versionFiles = async (projectId: number, version: number) => {
+        const rows = await t.ctx.db
+          .selectFrom('deployment_files')
+          .innerJoin('deployments', 'deployments.id', 'deployment_files.deployment_id')
+          .select(['deployment_files.path', 'deployment_files.sha256'])
+          .where('deployments.project_id', '=', projectId)
+          .where('deployments.version', '=', version)
+          .execute();
+        return Object.fromEntries(rows.map((r) => [r.path, r.sha256]));
+      };
+      const folder = () => Object.fromEntries(fs.readdirSync(site).map((f) => [f, sha(f)]));
+
+      const first = await sitehall(['deploy', site, '--name', '基准命令行'], env);
+      expect(first.code, first.stderr).toBe(0);
+      const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
+      expect(starts.at(-1)).toHaveProperty('files');
+
+      // One file changed, one added, one removed: the second deploy names version 1 and sends those.
+      write('a.html', `<!doctype html><p>AA ${unique}</p>`);
+      write('b.html', `<!doctype html><p>B ${unique}</p>`);
+      fs.rmSync(path.join(site, 'old.html'));
+      const second = await sitehall(['deploy', site, '--project', String(id)], env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain('共 3 个文件，需要上传 2 个');
+      expect(second.stdout).toContain('第 2 版');
+      expect(starts).toHaveLength(2);
+      expect(starts[1]).not.toHaveProperty('files');
+      expect(starts[1]).toMatchObject({
+        project_id: id,
+        base_version: 1,
+        changes: { 'a.html': sha('a.html'), 'b.html': sha('b.html'), 'old.html': null },
+      });
+      expect(Object.keys(starts[1]!.changes as object)).toHaveLength(3);
+      expect(await versionFiles(id, 2)).toEqual(folder());
+
+      // Unchanged, on the record of version 2: the server says so, with the changes alone.
+      const same = await sitehall(['deploy', site, '--project', String(id)], env);
+      expect(same.stdout).toContain('第 2 版完全相同');
+      expect(starts.at(-1)).toMatchObject({ base_version: 2, changes: {} });
+
+      // A stale record (another manifest under version 2's number): refused by its digest, then
+      // the whole manifest in the same run, and the version is the folder.
+      const recordFile = path.join(
+        cacheHome,
+        'sitehall',
+        fs.readdirSync(path.join(cacheHome, 'sitehall')).find((f) => f.endsWith('.base.json'))!,
+      );
+      const record = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as { files: Record<string, string> };
+      fs.writeFileSync(
+        recordFile,
+        JSON.stringify({ ...record, files: { ...record.files, 'old.html': record.files['a.html'] } }),
+      );
+      write('a.html', `<!doctype html><p>AAA ${unique}</p>`);
+      const count = starts.length;
+      const stale = await sitehall(['deploy', site, '--project', String(id)], env);
+      expect(stale.code, stale.stderr).toBe(0);
+      expect(stale.stderr).toContain('共 3 个文件，需要上传 1 个');
+      expect(stale.stdout).toContain('第 3 版');
+      expect(starts.slice(count).map((b) => ('files' in b ? 'files' : b.base_version))).toEqual([2, 'files']);
+      expect(await versionFiles(id, 3)).toEqual(folder());
+
+      // A corrupt record is ignored: the whole manifest at once.
+      fs.writeFileSync(recordFile, '{"format":1,"url":');
+      write('b.html', `<!doctype html><p>BB ${unique}</p>`);
+      const corrupt = await sitehall(['deploy', site, '--project', String(id)], env);
+      expect(corrupt.code, corrupt.stderr).toBe(0);
+      expect(corrupt.stdout).toContain('第 4 版');
+      expect(starts.at(-1)).toHaveProperty('files');
+      expect(await versionFiles(id, 4)).toEqual(folder());
+      // ...and written again: the next deploy builds on version 4; --no-cache sends the whole manifest.
+      write('index.html', `<!doctype html><p>首页 v5 ${unique}</p>`);
+      const fifth = await sitehall(['deploy', site, '--project', String(id)], env);
+      expect(fifth.stdout).toContain('第 5 版');
+      expect(starts.at(-1)).toMatchObject({ base_version: 4, changes: { 'index.html': sha('index.html') } });
+      const noCache = await sitehall(['deploy', site, '--project', String(id), '--no-cache'], env);
+      expect(noCache.stdout).toContain('第 5 版完全相同');
+      expect(starts.at(-1)).toHaveProperty('files');
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('stops a deploy whose file grew or shrank after it was hashed, and finishes nothing', async () => {

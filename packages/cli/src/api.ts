@@ -17,6 +17,8 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The answer's field errors: the field names a refusal the CLI handles itself (`base_version`). */
+    readonly errors?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,6 +28,7 @@ export class ApiError extends Error {
 interface Envelope<T> {
   success: boolean;
   message?: string;
+  errors?: Record<string, string>;
   data?: T;
 }
 
@@ -172,6 +175,7 @@ export class Api {
       throw new ApiError(
         envelope?.message ?? `服务器返回 HTTP ${answer.status}（${url.pathname}）`,
         answer.status,
+        envelope?.errors,
       );
     }
     return envelope.data as T;

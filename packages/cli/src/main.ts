@@ -13,6 +13,7 @@ import { DESCRIPTION_MAX } from '../../contracts/src/limits.js';
 import { projectMessages } from '../../contracts/src/messages/projects.js';
 import { projectNameProblem, siteNameProblem } from '../../contracts/src/names.js';
 import { Api, ApiError } from './api.js';
+import { type BaseChanges, changesFrom, nfcManifest, readBase, writeBase } from './base.js';
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
 import { HASH_CONCURRENCY, listFiles, mapLimit, type SiteFile, sha256Of } from './files.js';
@@ -349,7 +350,7 @@ async function deploy(args: string[]): Promise<number> {
     cache?.save(files);
   };
 
-  const manifest = Object.fromEntries(files.map((f) => [f.path, f.sha256]));
+  const manifest = nfcManifest(Object.fromEntries(files.map((f) => [f.path, f.sha256])));
   const target =
     projectId !== undefined
       ? { project_id: projectId }
@@ -357,25 +358,46 @@ async function deploy(args: string[]): Promise<number> {
           project_name: values.name!,
           ...(values.description ? { description: values.description } : {}),
         };
-  const started = await api
-    .call<{
-      deploy_id: string;
-      required: string[];
-      unchanged_version?: number;
-      batch?: { max_files: number };
-    }>(
+  // The version this folder last deployed to this project, when it was to this server: only the
+  // changes against it are sent (docs/decisions/deploys.md "Base-version deploys").
+  const record = values['no-cache'] || projectId === undefined || !url ? undefined : readBase(dir);
+  const base =
+    record && record.project_id === projectId && sameServer(record.url, url!)
+      ? changesFrom(record, manifest)
+      : undefined;
+  type Started = {
+    deploy_id: string;
+    required: string[];
+    unchanged_version?: number;
+    batch?: { max_files: number };
+  };
+  const startWith = (sent: BaseChanges | { files: Record<string, string> }) =>
+    api.call<Started>(
       'POST',
       '/api/deploys',
       {
         ...target,
         ...(projectId !== undefined && values.description ? { description: values.description } : {}),
         ...(values['site-name'] !== undefined ? { site_name: values['site-name'] } : {}),
-        files: manifest,
+        ...sent,
       },
       {},
       saveCache,
-    )
+    );
+  const started = await (base ? startWith(base) : startWith({ files: manifest }))
+    .catch((err: unknown) => {
+      // The server does not know the recorded base as it is (a stale or corrupt record, another
+      // server's database): the whole manifest, in the same run.
+      if (base && err instanceof ApiError && err.status === 409 && err.errors?.base_version !== undefined)
+        return startWith({ files: manifest });
+      throw err;
+    })
     .finally(saveCache);
+  /** Remembers what the server now has for this folder: the next deploy builds on it. */
+  const remember = (project: { id: number }, version: number | null | undefined) => {
+    if (values['no-cache'] || !url || !version) return;
+    writeBase(dir, { url, project_id: project.id, version, files: manifest });
+  };
   if (started.unchanged_version !== undefined) {
     // Every file the same as the newest version: the server opened nothing, and says so. What was
     // asked of the project itself (its site name, its description) is still done.
@@ -389,6 +411,7 @@ async function deploy(args: string[]): Promise<number> {
         ? await api.call<{ project: ProjectDto }>('PUT', `/api/projects/${projectId}`, asked)
         : await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
     if (!saved && url) writeLink({ url, project_id: project.id, name: project.name });
+    remember(project, started.unchanged_version);
     const address = project.access_url ? await api.siteLink(project.access_url) : null;
     if (values.json) {
       printJson({
@@ -448,6 +471,7 @@ async function deploy(args: string[]): Promise<number> {
   // The SPA fallback is the project's switch, set once the version is there; the deploy stands
   // whatever this answers.
   let { project } = finished;
+  remember(project, project.latest_version);
   if (spaFallback !== undefined) {
     try {
       ({ project } = await api.call<{ project: ProjectDto }>('PUT', `/api/projects/${project.id}`, {

@@ -117,7 +117,8 @@ export const endpointSchemas = {
 
   startDeploy: {
     tag: '部署',
-    summary: '开始摘要部署：提交 路径→SHA-256 清单，返回服务器缺少的内容',
+    summary:
+      '开始摘要部署：提交 路径→SHA-256 清单，或已有版本（base_version、base_digest）之上的改动 changes，返回服务器缺少的内容',
     body: startDeployBody,
     data: startedDeployData,
   },

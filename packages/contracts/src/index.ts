@@ -5,6 +5,7 @@ export * from './endpoint-schemas.js';
 export * from './endpoints.js';
 export * from './file-types.js';
 export * from './limits.js';
+export * from './manifest-digest.js';
 export * from './messages.js';
 export * from './names.js';
 export * from './schemas/admin.js';

@@ -283,7 +283,13 @@ export interface DeploysTable {
   description: string | null;
   /** The site name asked for (migration 020), claimed when the deploy finishes. */
   site_name: Generated<string | null>;
+  /** path → SHA-256 (JSON): every file, or for a base-version deploy only the new and changed ones. */
   manifest: string;
+  /**
+   * A base-version deploy's base (migration 032): JSON `{ deployment_id, version, removed }`, the
+   * base version's row id and number and the paths it removes; null for a full manifest.
+   */
+  base: Generated<string | null>;
   /** Bytes uploaded to this deploy so far (bounded by the upload size limit). */
   received_bytes: number;
   created_at: string;

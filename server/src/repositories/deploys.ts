@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect as MigrationDialect } from '../db/dialect.js';
-import type { DeployRow } from '../db/types.js';
+import type { DeployRow, DeploysTable } from '../db/types.js';
 import { hashesOwnedBy } from './deployments.js';
 
 /**
@@ -67,7 +67,7 @@ export function createDeploysRepository(dialect: MigrationDialect) {
      */
     async insertWithinCap(
       db: DB,
-      d: DeployRow,
+      d: Insertable<DeploysTable>,
       max: number,
     ): Promise<{ n: number; firstExpiry: string | null } | null> {
       return db.transaction().execute(async (trx) => {
@@ -182,6 +182,41 @@ export function createDeploysRepository(dialect: MigrationDialect) {
           .execute(),
       ]);
       return { version: row?.version ?? 0, files: new Map(files.map((f) => [f.path, f.sha256])) };
+    },
+    /**
+     * A project's version by its number, with its files (path, SHA-256, size): the base of a
+     * base-version deploy (docs/decisions/deploys.md "Base-version deploys"). Undefined when the
+     * project has no such version.
+     */
+    async versionWithFiles(
+      db: DB,
+      projectId: number,
+      version: number,
+    ): Promise<{ id: number; files: { path: string; sha256: string; size: number }[] } | undefined> {
+      const row = await db
+        .selectFrom('deployments')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const files = await db
+        .selectFrom('deployment_files')
+        .select(['path', 'sha256', 'size'])
+        .where('deployment_id', '=', row.id)
+        .execute();
+      return { id: row.id, files: files.map((f) => ({ ...f, size: Number(f.size) })) };
+    },
+    /**
+     * Whether a version's row is still there, read inside a commit that copies its files: on
+     * PostgreSQL the row is locked (FOR SHARE) until that commit, so a deletion of its project
+     * waits for it, and its blobs are referenced by the new rows before anything can find them
+     * unreferenced; SQLite's write transactions already run one at a time.
+     */
+    async holdVersion(trx: DB, deploymentId: number): Promise<boolean> {
+      let q = trx.selectFrom('deployments').select('id').where('id', '=', deploymentId);
+      if (dialect === 'postgres') q = q.forShare();
+      return (await q.executeTakeFirst()) !== undefined;
     },
     /** Which of these contents the account holds in its own versions. */
     ownedHashes(db: DB, ownerId: number, hashes: readonly string[]): Promise<Set<string>> {

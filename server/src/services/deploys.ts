@@ -13,10 +13,11 @@
  * of the account's own versions are skipped, and finish takes only those or what this deploy sent
  * (docs/decisions/deploys.md "API tokens and digest deploys").
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
+  canonicalManifest,
   DEPLOY_BATCH_FILES_MAX,
   DEPLOY_IDLE_MS,
   DEPLOY_MAX_AGE_MS,
@@ -34,6 +35,7 @@ import type { Actor } from '../domain/actor.js';
 import { eachLimit, mapLimit } from '../domain/concurrency.js';
 import {
   AppError,
+  Conflict,
   InsufficientStorage,
   Invalid,
   NotFound,
@@ -152,6 +154,49 @@ interface KnownDeploy {
   ownerId: number;
   /** The target project's newest version, where a redeploy's contents are looked for first. */
   latestVersion: number | null;
+  /** A base-version deploy's base files, as start read them (a version's rows never change). */
+  baseFiles?: BaseFile[];
+}
+
+/** A file of a base version, as its row says. */
+interface BaseFile {
+  path: string;
+  sha256: string;
+  size: number;
+}
+
+/**
+ * What a base-version deploy's row keeps beside its changes (the `base` column, migration 032):
+ * the base version's row id and number, and the paths it removes.
+ */
+interface DeployBase {
+  deployment_id: number;
+  version: number;
+  removed: string[];
+}
+
+/** A base-version deploy composed at start: its base, the base's files, and its own changes. */
+interface Based {
+  base: DeployBase;
+  baseFiles: BaseFile[];
+  baseHashes: Set<string>;
+  /** New and changed files, path (NFC) → SHA-256. */
+  changed: Record<string, string>;
+  /** The composed manifest, path → SHA-256. */
+  files: Map<string, string>;
+}
+
+/**
+ * The refusal of a base the server can't build on (docs/decisions/deploys.md "Base-version
+ * deploys"): 409 with the field `base_version`, which the CLI takes as "send the whole manifest".
+ */
+function baseRefused(message: string): Conflict {
+  return new Conflict(message, 'base_version');
+}
+
+/** The SHA-256 of a manifest in contracts' canonical form (what `base_digest` is). */
+function manifestDigest(files: Iterable<readonly [string, string]>): string {
+  return createHash('sha256').update(canonicalManifest(files)).digest('hex');
 }
 
 /** The blob lease of a deploy (no instance prefix: it outlives requests, and ends by age). */
@@ -403,6 +448,64 @@ export function createDeployService(deps: {
     return new AppError('invalid', messages.project.uploadInterrupted);
   }
 
+  /**
+   * A base-version deploy's files: the base version's rows (read once) with the changes applied
+   * (docs/decisions/deploys.md "Base-version deploys"). Refused (409, field `base_version`, before
+   * anything is opened) when the project has no such version, when `digest` is not that version's
+   * manifest (the client's record of it is stale or corrupt), or when a removal names a path the
+   * base does not have: the client then sends its whole manifest, so a wrong record never makes a
+   * wrong site.
+   */
+  async function composeOnBase(
+    projectId: number,
+    version: number,
+    digest: string,
+    changes: Record<string, string | null>,
+  ): Promise<Based> {
+    const base = await deploys.versionWithFiles(db, projectId, version);
+    const mismatch = () => baseRefused(format(m.baseMismatch, { version }));
+    if (!base) throw mismatch();
+    const files = new Map(base.files.map((f) => [f.path, f.sha256]));
+    if (manifestDigest(files) !== digest) throw mismatch();
+    const changed: Record<string, string> = {};
+    const removed: string[] = [];
+    for (const [name, sha256] of Object.entries(changes)) {
+      const path = name.normalize('NFC');
+      if (sha256 === null) {
+        if (!files.delete(path)) throw baseRefused(format(m.baseRemovedMissing, { path, version }));
+        removed.push(path);
+      } else {
+        files.set(path, sha256);
+        changed[path] = sha256;
+      }
+    }
+    return {
+      base: { deployment_id: base.id, version, removed },
+      baseFiles: base.files,
+      baseHashes: new Set(base.files.map((f) => f.sha256)),
+      changed,
+      files,
+    };
+  }
+
+  /**
+   * The newest version's number when a base deploy's composed files are exactly its files (the
+   * same answer as a full manifest's: "Unchanged deploys"), else null. When the base is the newest
+   * version, its rows are what the changes were applied to: unchanged when every change keeps a
+   * path's content and none removes one.
+   */
+  async function unchangedVersion(latestVersion: number | null, based: Based): Promise<number | null> {
+    if (latestVersion === null) return null;
+    if (latestVersion === based.base.deployment_id) {
+      if (based.base.removed.length > 0) return null;
+      const before = new Map(based.baseFiles.map((f) => [f.path, f.sha256]));
+      const same = Object.entries(based.changed).every(([path, sha256]) => before.get(path) === sha256);
+      return same ? based.base.version : null;
+    }
+    const latest = await deploys.manifestOfVersion(db, latestVersion);
+    return sameFiles(latest.files, Object.fromEntries(based.files)) ? latest.version : null;
+  }
+
   /** Transfers under way per account (DEPLOY_TRANSFERS_IN_FLIGHT_MAX). */
   const transfers = new PerAccountInFlight(DEPLOY_TRANSFERS_IN_FLIGHT_MAX, (n) =>
     format(m.tooManyTransfers, { n }),
@@ -419,15 +522,21 @@ export function createDeployService(deps: {
       let ownerId = actor.id;
       let latestVersion: number | null = null;
       let latestHashes: Set<string> | undefined;
+      /** A base-version deploy's base, and its changes composed onto it (docs/decisions/deploys.md). */
+      let based: Based | undefined;
       if (body.project_id !== undefined) {
         const p = await uploads.target(actor, body.project_id);
         ownerId = p.owner_id;
         latestVersion = p.latest_deployment_id;
-        // Every file the same as the newest version's: nothing to review, so nothing is opened
-        // (docs/decisions/deploys.md "Unchanged deploys").
-        if (latestVersion !== null) {
+        if (body.base_version !== undefined) {
+          based = await composeOnBase(p.id, body.base_version, body.base_digest!, body.changes!);
+          const unchanged = await unchangedVersion(latestVersion, based);
+          if (unchanged !== null) return { deploy_id: null, required: [], unchanged_version: unchanged };
+        } else if (latestVersion !== null) {
+          // Every file the same as the newest version's: nothing to review, so nothing is opened
+          // (docs/decisions/deploys.md "Unchanged deploys").
           const latest = await deploys.manifestOfVersion(db, latestVersion);
-          if (sameFiles(latest.files, body.files)) {
+          if (sameFiles(latest.files, body.files!)) {
             return { deploy_id: null, required: [], unchanged_version: latest.version };
           }
           // Where a redeploy's unchanged contents are found below, without reading the rows again.
@@ -443,20 +552,29 @@ export function createDeployService(deps: {
       const at = now();
       const open = await deploys.openOf(db, actor.id, at);
       if (open.n >= OPEN_DEPLOYS_MAX) throw tooManyOpen(open, at);
-      const entries = Object.entries(body.files);
-      checkFileNames(
-        entries.map(([name, sha256]) => ({ name, size: sha256 === EMPTY_SHA256 ? 0 : 1 })),
-        limits,
+      // The manifest's files, or a base deploy's new and changed ones only: the composed set's
+      // names are checked again at finish by the upload pipeline (a file and a folder of one name).
+      const sent = based ? based.changed : body.files!;
+      const entries = Object.entries(sent);
+      if (entries.length > 0) {
+        checkFileNames(
+          entries.map(([name, sha256]) => ({ name, size: sha256 === EMPTY_SHA256 ? 0 : 1 })),
+          limits,
+        );
+      }
+      // A base's contents are the owner's (a version of the target project) and its rows keep them
+      // in the store: only new contents are leased, asked for and stat'ed.
+      const hashes = [...new Set(entries.map(([, sha256]) => sha256))].filter(
+        (h) => !based?.baseHashes.has(h),
       );
-      const hashes = [...new Set(entries.map(([, sha256]) => sha256))];
       const id = randomBytes(18).toString('base64url');
       // Leased before the store is asked: a blob it holds now stays until the deploy ends.
       try {
         await leases.leaseBlobs(db, deployLease(id), hashes, at);
         // Only contents of the account's own versions are skipped: whether anyone else's files
         // hold a content is neither told nor usable (docs/decisions/deploys.md "API tokens and digest
-        // deploys").
-        const owned = await ownedOf(ownerId, latestVersion, hashes, latestHashes);
+        // deploys"). A base deploy looks in its base first, as a redeploy in the newest version.
+        const owned = await ownedOf(ownerId, based ? null : latestVersion, hashes, latestHashes);
         const sizes = await storedSizes([...owned]);
         const required = hashes.filter((h) => !sizes.has(h));
         const full = await deploys.insertWithinCap(
@@ -468,7 +586,8 @@ export function createDeployService(deps: {
             project_name: body.project_name ?? null,
             description: body.description ?? null,
             site_name: body.site_name ?? null,
-            manifest: JSON.stringify(body.files),
+            manifest: JSON.stringify(sent),
+            base: based ? JSON.stringify(based.base) : null,
             received_bytes: 0,
             created_at: at,
             expires_at: new Date(Date.parse(at) + DEPLOY_IDLE_MS).toISOString(),
@@ -476,7 +595,13 @@ export function createDeployService(deps: {
           OPEN_DEPLOYS_MAX,
         );
         if (full) throw tooManyOpen(full, at);
-        remember(id, { held: sizes, rest: new Set(required), ownerId, latestVersion });
+        remember(id, {
+          held: sizes,
+          rest: new Set(required),
+          ownerId,
+          latestVersion,
+          ...(based ? { baseFiles: based.baseFiles } : {}),
+        });
         return { deploy_id: id, required, batch: { max_files: DEPLOY_BATCH_FILES_MAX } };
       } catch (error) {
         await gate.release(deployLease(id));
@@ -692,10 +817,27 @@ export function createDeployService(deps: {
       const replayed = await uploads.replay(actor, delivery);
       if (replayed !== undefined) return replayed;
       const deploy = await open(actor, id);
-      const hashes = [...new Set(Object.values(deploy.files))];
+      const base = deploy.base === null ? null : (JSON.parse(deploy.base) as DeployBase);
       // Only contents this deploy received, or the account's own versions hold (found at start, or
-      // now when another instance began it): never one it knows only by its hash.
-      const { held, ownerId, latestVersion } = await knownDeploy(actor, id, deploy.project_id);
+      // now when another instance began the deploy): never one it knows only by its hash.
+      const {
+        held,
+        ownerId,
+        latestVersion,
+        baseFiles: knownBase,
+      } = await knownDeploy(actor, id, deploy.project_id);
+      // A base deploy's base files: as start read them, else (begun elsewhere) read again; gone when
+      // the version is (checked again, for certain, in the commit's transaction).
+      const baseFiles =
+        base === null
+          ? undefined
+          : (knownBase ??
+            (await deploys
+              .versionWithFiles(db, deploy.project_id!, base.version)
+              .then((v) => (v?.id === base.deployment_id ? v.files : undefined))));
+      const baseHashes = new Set(baseFiles?.map((f) => f.sha256));
+      // A base's contents are the owner's by construction (a version of the target project).
+      const hashes = [...new Set(Object.values(deploy.files))].filter((h) => !baseHashes.has(h));
       const sent = await leases.leasedBy(db, sentLease(id));
       const unproven = hashes.filter((h) => !sent.has(h) && !held?.has(h));
       const owned = unproven.length > 0 ? await ownedOf(ownerId, latestVersion, unproven) : new Set<string>();
@@ -708,22 +850,40 @@ export function createDeployService(deps: {
       if (!(await deploys.take(db, id))) throw new NotFound(m.deployNotFound);
       let committed = false;
       try {
+        const baseGone = () => baseRefused(format(m.baseGone, { version: base!.version }));
+        // The base went while the deploy was open (its project deleted): refused, nothing kept.
+        if (base !== null && baseFiles === undefined) throw baseGone();
+        // The whole file set: the base's files with the changes (docs/decisions/deploys.md
+        // "Base-version deploys"), or the manifest. A base file's size is its row's (no stat).
+        let manifest: Record<string, string> = deploy.files;
+        if (base !== null) {
+          const composed = new Map(baseFiles!.map((f) => [f.path, f.sha256]));
+          for (const f of baseFiles!) sizes.set(f.sha256, f.size);
+          for (const path of base.removed) composed.delete(path);
+          for (const [path, sha256] of Object.entries(deploy.files)) composed.set(path, sha256);
+          manifest = Object.fromEntries(composed);
+        }
         // The facts the checks read, without copying anything out of the store: those this instance
         // already knows (from a PUT or an earlier finish), else a text content read once through
         // (UTF-8 decides its type), any other only its head. Nothing is stored again.
         const text = new Set(
-          Object.entries(deploy.files)
+          Object.entries(manifest)
             .filter(([name]) => isTextName(name))
             .map(([, sha256]) => sha256),
         );
+        const all = base === null ? hashes : [...new Set(Object.values(manifest))];
         const facts = new Map(
           await mapLimit(
-            hashes,
+            all,
             CONCURRENCY,
             async (sha256) => [sha256, await factsOf(sha256, sizes.get(sha256)!, text.has(sha256))] as const,
-          ),
+          ).catch(async (error: unknown) => {
+            // A base blob read after its version (and then the blob) went: the base's refusal.
+            if (base !== null && !(await deploys.holdVersion(db, base.deployment_id))) throw baseGone();
+            throw error;
+          }),
         );
-        const files = Object.entries(deploy.files).map(([name, sha256]) => ({
+        const files = Object.entries(manifest).map(([name, sha256]) => ({
           name,
           facts: facts.get(sha256)!,
         }));
@@ -735,6 +895,19 @@ export function createDeployService(deps: {
             ...(deploy.project_name !== null ? { name: deploy.project_name } : {}),
             ...(deploy.description !== null ? { description: deploy.description } : {}),
             ...(deploy.site_name !== null ? { siteName: deploy.site_name } : {}),
+            // The base's contents are leased by nobody: its rows keep them in the store. They are
+            // still there when the commit finds the base's row in its own transaction: rows are
+            // deleted only with their project, a blob only once no row references it (the sweep
+            // and a project's deletion: storage/blob-gate.ts deleteUnused), and on PostgreSQL the
+            // row is held (FOR SHARE) until the new rows, which reference the same contents, are
+            // committed. A base gone by then refuses the commit; nothing is kept.
+            ...(base !== null
+              ? {
+                  precondition: async (trx: DB) => {
+                    if (!(await deploys.holdVersion(trx, base.deployment_id))) throw baseGone();
+                  },
+                }
+              : {}),
           },
           meta,
           delivery,

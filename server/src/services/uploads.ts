@@ -73,6 +73,12 @@ interface UploadTarget {
   siteName?: string;
   /** The SPA fallback, set with the upload (docs/product.md "A site's own routing"). */
   spaFallback?: boolean;
+  /**
+   * Runs in the commit's transaction once the project is known to be there, before any row is
+   * written; throws to refuse the commit (a base-version deploy holds its base version there:
+   * services/deploys.ts).
+   */
+  precondition?: (trx: DB) => Promise<void>;
 }
 
 /** What admitUpload decided before the body was read: the limits, and the project of a new version. */
@@ -301,6 +307,7 @@ async function storeAndCommit(
           // A pending version nobody reviewed yet is replaced by the newer one.
           await deps.repos.deployments.supersedePending(trx, projectId);
         }
+        await target.precondition?.(trx);
         if (target.siteName !== undefined) await deps.siteNames.claim(trx, projectId, target.siteName, at);
         const version = await deps.repos.deployments.nextVersion(trx, projectId);
         const deploymentId = await deps.repos.deployments.insert(trx, {
@@ -622,7 +629,13 @@ export function createUploadService(deps: UploadDeps) {
     async commitHeld(
       actor: Actor,
       files: readonly HeldFile[],
-      target: { projectId: number | null; name?: string; description?: string; siteName?: string },
+      target: {
+        projectId: number | null;
+        name?: string;
+        description?: string;
+        siteName?: string;
+        precondition?: (trx: DB) => Promise<void>;
+      },
       meta: RequestMeta,
       delivery: UploadDelivery = {},
     ) {
@@ -646,6 +659,7 @@ export function createUploadService(deps: UploadDeps) {
           name: target.name,
           description: target.description,
           ...(target.siteName !== undefined ? { siteName: target.siteName } : {}),
+          ...(target.precondition ? { precondition: target.precondition } : {}),
         },
         delivery,
       );

@@ -21,6 +21,19 @@ export const deployMessages = {
   manifestRequired: '请提供要部署的文件清单 files',
   manifestInvalid: '文件清单格式不正确：每一项应为 "路径": "SHA-256（64位小写十六进制）"',
   manifestTooLarge: '文件清单过大（超过 {size}）：请减少文件数量或缩短路径',
+  manifestOrBase:
+    '请提供完整的文件清单 files，或提供 base_version、base_digest 和 changes（基于已有版本的改动），二者选一',
+  baseVersionInvalid: 'base_version 应为项目已有版本的版本号（正整数）',
+  baseDigestInvalid: 'base_digest 格式不正确（应为64位小写十六进制的 SHA-256）',
+  changesInvalid: '改动清单格式不正确：每一项应为 "路径": "SHA-256（64位小写十六进制）"，删除的文件为 null',
+  baseNeedsProject: 'base_version 只能用于已有项目：请同时提供 project_id',
+  /** {version}: the base version (409; the CLI then sends the whole manifest). */
+  baseMismatch:
+    '基准版本（第 {version} 版）不存在、不属于此项目或与本地记录的文件清单不一致，请提交完整的文件清单',
+  /** {path}, {version} */
+  baseRemovedMissing: '要删除的文件 {path} 不在基准版本（第 {version} 版）中，请提交完整的文件清单',
+  /** {version}: the base version went while the deploy was open (409, nothing kept). */
+  baseGone: '基准版本（第 {version} 版）在部署期间已被删除，请重新部署',
   hashInvalid: 'SHA-256 格式不正确（应为64位小写十六进制）',
   /** {sha256} */
   hashNotInDeploy: '此部署的文件清单中没有内容 {sha256}',

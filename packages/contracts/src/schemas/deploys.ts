@@ -57,24 +57,61 @@ export const sha256Hex = z.string({ error: m.hashInvalid }).regex(SHA256_HEX, { 
 
 /**
  * Start a digest deploy: `project_id` for a new version of an existing project, or `project_name`
- * (and `description`) for a new project; `files` maps each path to its content's SHA-256.
+ * (and `description`) for a new project; `files` maps each path to its content's SHA-256. Or, for
+ * an existing project, a base-version deploy (docs/decisions/deploys.md "Base-version deploys"):
+ * `base_version` (the project's version number), `base_digest` (the SHA-256 of that version's
+ * manifest as the client believes it, in contracts' `canonicalManifest` form) and `changes`, path
+ * → SHA-256 for a new or changed file, null for a removed one: the new version is the base's files
+ * with these changes.
  */
 export const startDeployBody = z
   .object({
     project_id: z.number({ error: m.deployTargetRequired }).int().positive().optional(),
     project_name: projectName.optional(),
     description: projectDescription.optional(),
-    /** The site's name, for a new project or a rename with the new version. */
+    /** The site name, for a new project or a rename with the new version. */
     site_name: siteName.optional(),
-    files: z.record(z.string(), z.string().regex(SHA256_HEX, { error: m.manifestInvalid }), {
-      error: m.manifestRequired,
-    }),
+    files: z
+      .record(z.string(), z.string().regex(SHA256_HEX, { error: m.manifestInvalid }), {
+        error: m.manifestRequired,
+      })
+      .optional(),
+    base_version: z
+      .number({ error: m.baseVersionInvalid })
+      .int({ error: m.baseVersionInvalid })
+      .positive({
+        error: m.baseVersionInvalid,
+      })
+      .optional(),
+    base_digest: z
+      .string({ error: m.baseDigestInvalid })
+      .regex(SHA256_HEX, { error: m.baseDigestInvalid })
+      .optional(),
+    changes: z
+      .record(z.string(), z.string().regex(SHA256_HEX, { error: m.changesInvalid }).nullable(), {
+        error: m.changesInvalid,
+      })
+      .optional(),
   })
   .refine((b) => (b.project_id === undefined) !== (b.project_name === undefined), {
     error: m.deployTargetRequired,
     path: ['project_id'],
   })
-  .refine((b) => Object.keys(b.files).length > 0, { error: m.manifestRequired, path: ['files'] });
+  .refine((b) => b.base_version === undefined || b.project_id !== undefined, {
+    error: m.baseNeedsProject,
+    path: ['base_version'],
+  })
+  .refine(
+    (b) =>
+      b.files !== undefined
+        ? b.base_version === undefined && b.base_digest === undefined && b.changes === undefined
+        : b.base_version !== undefined && b.base_digest !== undefined && b.changes !== undefined,
+    { error: m.manifestOrBase, path: ['files'] },
+  )
+  .refine((b) => b.files === undefined || Object.keys(b.files).length > 0, {
+    error: m.manifestRequired,
+    path: ['files'],
+  });
 export type StartDeployBody = z.infer<typeof startDeployBody>;
 
 export interface ApiTokenDto {
