@@ -855,23 +855,20 @@ export function createDeployService(deps: {
         if (base !== null && baseFiles === undefined) throw baseGone();
         // The whole file set: the base's files with the changes (docs/decisions/deploys.md
         // "Base-version deploys"), or the manifest. A base file's size is its row's (no stat).
-        let manifest: Record<string, string> = deploy.files;
+        // (Entries, not an object: an object of 5,000 paths cost a few ms to build on each finish.)
+        let entries = Object.entries(deploy.files);
         if (base !== null) {
           const composed = new Map(baseFiles!.map((f) => [f.path, f.sha256]));
           for (const f of baseFiles!) sizes.set(f.sha256, f.size);
           for (const path of base.removed) composed.delete(path);
-          for (const [path, sha256] of Object.entries(deploy.files)) composed.set(path, sha256);
-          manifest = Object.fromEntries(composed);
+          for (const [path, sha256] of entries) composed.set(path, sha256);
+          entries = [...composed];
         }
         // The facts the checks read, without copying anything out of the store: those this instance
         // already knows (from a PUT or an earlier finish), else a text content read once through
         // (UTF-8 decides its type), any other only its head. Nothing is stored again.
-        const text = new Set(
-          Object.entries(manifest)
-            .filter(([name]) => isTextName(name))
-            .map(([, sha256]) => sha256),
-        );
-        const all = base === null ? hashes : [...new Set(Object.values(manifest))];
+        const text = new Set(entries.filter(([name]) => isTextName(name)).map(([, sha256]) => sha256));
+        const all = base === null ? hashes : [...new Set(entries.map(([, sha256]) => sha256))];
         const facts = new Map(
           await mapLimit(
             all,
@@ -883,7 +880,7 @@ export function createDeployService(deps: {
             throw error;
           }),
         );
-        const files = Object.entries(manifest).map(([name, sha256]) => ({
+        const files = entries.map(([name, sha256]) => ({
           name,
           facts: facts.get(sha256)!,
         }));
