@@ -176,6 +176,23 @@ describe('dashboard', () => {
     expect(screen.getByText('项目上传后需经管理员审核，审核通过后才会发布。')).toBeInTheDocument();
   });
 
+  it('says a live site keeps serving when its newest version waits or was refused', async () => {
+    fakeApi({
+      'GET /projects/my': myProjects([
+        makeProject({ id: 4, name: '改版被拒', status: 'rejected', is_live: true, live_version: 1 }),
+        makeProject({ id: 5, name: '改版待审', status: 'pending', is_live: true, live_version: 2 }),
+        makeProject({ id: 6, name: '首次被拒', status: 'rejected', is_live: false, live_version: null }),
+      ]),
+    });
+    signIn(makeUser());
+    renderApp('/dashboard');
+    await screen.findByText('改版被拒');
+    const row = (name: string) => screen.getByText(name).closest('li') as HTMLElement;
+    expect(within(row('改版被拒')).getByText('线上版本 v1，新版本未通过审核')).toBeInTheDocument();
+    expect(within(row('改版待审')).getByText('线上版本 v2，新版本审核中')).toBeInTheDocument();
+    expect(within(row('首次被拒')).queryByText(/线上版本/)).toBeNull();
+  });
+
   it('invites the first upload when there are no projects', async () => {
     fakeApi({ 'GET /projects/my': myProjects([]) });
     signIn(makeUser());

@@ -25,6 +25,7 @@ import { StatusTag } from '../../components/StatusTag';
 import { StorageUsage } from '../../components/StorageUsage';
 import { useAuth } from '../../hooks/useAuth';
 import { formatDate } from '../../lib/format';
+import { newVersionNote } from '../../lib/project-status';
 
 const numberFormat = new Intl.NumberFormat('zh-CN');
 
@@ -84,6 +85,7 @@ function Counters({ stats, loading }: { stats: MyProjectStats | undefined; loadi
 }
 
 function RecentProject({ project }: { project: ProjectDto }) {
+  const note = newVersionNote(project);
   return (
     <li className="recent-project">
       <div className="recent-project__main">
@@ -93,6 +95,11 @@ function RecentProject({ project }: { project: ProjectDto }) {
           </Link>
           <StatusTag status={project.status} />
         </div>
+        {note && (
+          <Typography.Text type="secondary" className="recent-project__note">
+            {note}
+          </Typography.Text>
+        )}
         <Typography.Paragraph type="secondary" ellipsis className="recent-project__description">
           {project.description || messages.project.noDescription}
         </Typography.Paragraph>

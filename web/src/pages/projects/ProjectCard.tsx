@@ -10,11 +10,11 @@ import { ProjectPicture } from '../../components/ProjectPicture';
 import { StatusTag } from '../../components/StatusTag';
 import { useConfirmDeleteProject } from '../../hooks/useConfirmDeleteProject';
 import { formatDateTime } from '../../lib/format';
-import { liveVersionNote } from '../../lib/project-status';
+import { newVersionNote } from '../../lib/project-status';
 
 /** One project in my projects: facts, how to see it, and what can be done with it. */
 export function ProjectCard({ project }: { project: ProjectDto }) {
-  const note = liveVersionNote(project);
+  const note = newVersionNote(project);
   const { confirmDelete, deleting } = useConfirmDeleteProject({
     failure: (error) => format(messages.project.deleteFailedList, { message: errorMessage(error) }),
   });
@@ -45,7 +45,7 @@ export function ProjectCard({ project }: { project: ProjectDto }) {
       </Link>
       {note && (
         <Typography.Text type="secondary" className="project-card__note">
-          {note}，新版本{project.status === 'pending' ? '审核中' : '未通过审核'}
+          {note}
         </Typography.Text>
       )}
       <Typography.Paragraph
