@@ -687,5 +687,39 @@ describe('project detail: the site’s routing', () => {
       expect(within(domainsCard).getByText('还没有自定义域名')).toBeInTheDocument();
       expect(within(domainsCard).queryByText(messages.domain.notLive)).not.toBeInTheDocument();
     });
+
+    it('is left out where the platform serves no custom domains and the project has none', async () => {
+      const { api } = await openDetail(makeProject({ id: 7, is_live: true, status: 'approved' }), {
+        'GET /projects/7/domains': ok(domains({ available: false, can_add: false })),
+      });
+      await waitFor(() => expect(api.calls('GET /projects/7/domains')).toHaveLength(1));
+      await waitFor(() =>
+        expect(
+          screen.queryByText('自定义域名', { selector: '.ant-card-head-title' }),
+        ).not.toBeInTheDocument(),
+      );
+      expect(screen.queryByText(messages.domain.unavailable)).not.toBeInTheDocument();
+    });
+
+    it('still lists a domain added before, saying why it is not served', async () => {
+      const added: ProjectDomainsDto['domains'][number] = {
+        id: 1,
+        project_id: 7,
+        domain: 'www.myclub.org',
+        state: 'active',
+        txt_name: '_sitehall.www.myclub.org',
+        txt_value: 'sitehall-verify=x',
+        cname_target: null,
+        verified_at: '2024-05-01T00:00:00.000Z',
+        approved_at: null,
+        created_at: '2024-05-01T00:00:00.000Z',
+      };
+      await openDetail(makeProject({ id: 7, is_live: true, status: 'approved' }), {
+        'GET /projects/7/domains': ok(domains({ available: false, can_add: false, domains: [added] })),
+      });
+      const domainsCard = await card();
+      expect(await within(domainsCard).findByText(messages.domain.unavailable)).toBeInTheDocument();
+      expect(within(domainsCard).getByText('www.myclub.org')).toBeInTheDocument();
+    });
   });
 });

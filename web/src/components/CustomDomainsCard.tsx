@@ -88,6 +88,9 @@ export function CustomDomainsCard({ projectId, className }: Props) {
   };
 
   const data = query.data;
+  // A platform that serves no custom domains (docs/product.md "Custom domains") has nothing to
+  // offer here: the card shows only for a domain added before, to say why it is not served.
+  if (data && !data.available && data.domains.length === 0) return null;
   return (
     <Card title="自定义域名" className={className}>
       {query.isPending ? (
