@@ -263,6 +263,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
     siteNames,
     renders: renderJobs,
     sitesAtRoot,
+    notifications,
   });
   const uploads = createUploadService({
     db,

@@ -95,6 +95,32 @@ describe('notices under the bell', () => {
     expect((await notices(t, owner.token)).list.map((n) => n.kind)).toEqual(['version_live', 'approved']);
   });
 
+  it('tells the owner when an admin deletes the project, with the reason, and leads nowhere; not an owner who deletes it', async () => {
+    const { id, owner } = await liveProject(t, SIMPLE_SITE, { name: '被删站点' });
+    const admin = await t.adminToken();
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: admin,
+      body: { projectIds: [id], action: 'delete', data: { comment: '长期无人维护' } },
+    });
+    expect(res.json().data.succeeded).toBe(1);
+    const seen = await notices(t, owner.token);
+    expect(seen.list.map((n) => [n.kind, n.title, n.reason, n.link])).toEqual([
+      ['deleted', '「被删站点」已被管理员删除', '长期无人维护', null],
+      ['approved', '「被删站点」审核通过，已上线', null, `/projects/${id}`],
+    ]);
+
+    const own = await liveProject(t, SIMPLE_SITE, { name: '自己删' });
+    const gone = await t.request({
+      method: 'DELETE',
+      url: `/api/projects/${own.id}`,
+      token: own.owner.token,
+    });
+    expect(gone.statusCode).toBe(200);
+    expect((await notices(t, own.owner.token)).list.map((n) => n.kind)).toEqual(['approved']);
+  });
+
   it('tells every other admin of a new upload once per project until read, not the uploading admin', async () => {
     const second = await t.createUser({ role: 'admin' });
     const admin = await t.adminToken();

@@ -86,7 +86,7 @@ export const adminRoutes =
       const results: Array<{ id: number; success: boolean; message: string }> = [];
       for (const id of [...new Set(body.projectIds)]) {
         try {
-          if (body.action === 'delete') await projects.remove(actor, id, metaOf(request));
+          if (body.action === 'delete') await projects.remove(actor, id, metaOf(request), body.data.comment);
           else await review.decide(actor, id, body.action, body.data.comment, metaOf(request));
           results.push({ id, success: true, message: doneMessage[body.action] });
         } catch (err) {

@@ -73,7 +73,8 @@ export function noticeTitle(kind: NotificationKind, name: string, version: numbe
 
 /** Where a notice leads in the web app. */
 export function noticeLink(kind: NotificationKind, projectId: number | null): string | null {
-  if (projectId === null) return null;
+  // A deleted project has no page to lead to.
+  if (projectId === null || kind === 'deleted') return null;
   return kind === 'upload_pending' ? `/admin/reviews/${projectId}` : `/projects/${projectId}`;
 }
 

@@ -27,6 +27,7 @@ import type { BlobGate } from '../storage/blob-gate.js';
 import type { BlobStore } from '../storage/index.js';
 import { zipOfBlobs } from '../storage/zip-blobs.js';
 import type { AuditService } from './audit.js';
+import type { NotificationService } from './notifications.js';
 import type { QuotaService } from './quota.js';
 import { answersDeepLinks } from './site-index.js';
 import { nameRaceLost, type SiteNameService } from './site-names.js';
@@ -66,6 +67,8 @@ export function createProjectService(deps: {
   renders?: Pick<RenderQueue, 'dropOfProject'>;
   /** Sites live at the root of their own host (domain/site-urls.ts `sitesAtHostRoot`). */
   sitesAtRoot?: boolean;
+  /** An owner is told when an admin deletes the project (docs/notifications.md). */
+  notifications?: Pick<NotificationService, 'notify' | 'delivered'>;
 }) {
   const { db, store, quota, audit, gate, events } = deps;
   const { projects, deployments, deploymentFiles, reviewComments } = deps.repos;
@@ -200,7 +203,7 @@ export function createProjectService(deps: {
      * answer was lost) is a success too, found by the first one's audit entry, written in the
      * delete's own transaction (docs/decisions/uploads.md "A committed delete answers success").
      */
-    async remove(actor: Actor, id: number, meta: RequestMeta) {
+    async remove(actor: Actor, id: number, meta: RequestMeta, reason?: string) {
       const repeated = (error: unknown) =>
         error instanceof NotFound && audit.deletedRecently(actor.id, id, DELETE_REPEAT_MS);
       let p: Awaited<ReturnType<typeof visible>>;
@@ -232,6 +235,16 @@ export function createProjectService(deps: {
               },
               trx,
             );
+            // Another account (an admin) deleting it tells the owner, with the reason if given.
+            await deps.notifications?.notify(trx, {
+              kind: 'deleted',
+              ownerId: p.owner_id,
+              actorId: actor.id,
+              projectId: p.id,
+              projectName: p.name,
+              version: null,
+              reason: reason?.trim() || null,
+            });
           });
           return used;
         });
@@ -239,6 +252,7 @@ export function createProjectService(deps: {
         if (await repeated(error)) return;
         throw error;
       }
+      deps.notifications?.delivered();
       events.liveChanged(p.id);
       // Committed: what can't be removed now is the sweep's (it finds unreferenced blobs).
       await gate.deleteUnused(hashes).catch(() => undefined);

@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS = [
   'taken_down',
   'rolled_back',
   'upload_pending',
+  'deleted',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -29,6 +30,7 @@ export const NOTIFICATION_TITLES: Record<NotificationKind, string> = {
   taken_down: '「{name}」已被管理员下线',
   rolled_back: '「{name}」已回滚到第 {version} 版',
   upload_pending: '「{name}」第 {version} 版等待审核',
+  deleted: '「{name}」已被管理员删除',
 };
 
 /**
@@ -42,6 +44,7 @@ export const NOTIFICATION_REASON_LABELS: Record<NotificationKind, string> = {
   taken_down: '原因',
   rolled_back: '原因',
   upload_pending: '原因',
+  deleted: '原因',
 };
 
 const dateTime = z.string().describe('ISO 8601 时间');

@@ -43,6 +43,7 @@ const KIND_TAGS: Record<NotificationKind, { label: string; color: string }> = {
   taken_down: { label: '已下线', color: 'warning' },
   rolled_back: { label: '已回滚', color: 'processing' },
   upload_pending: { label: '待审核', color: 'gold' },
+  deleted: { label: '已删除', color: 'red' },
 };
 
 const PAGE_SIZE = 20;
