@@ -368,6 +368,25 @@ describe('admin review list', () => {
     });
   });
 
+  it('deletes several projects with the reason their owners will read, or without one', async () => {
+    const { api, user } = await openReviews({
+      'POST /admin/projects/batch': ok({ results: [], succeeded: 2, failed: 0 }),
+    });
+    await user.click(within(rowOf('待审项目')).getByRole('checkbox'));
+    await user.click(within(rowOf('通过项目')).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: /批量删除/ }));
+    expect(await screen.findByText(/项目所有者会收到删除通知/)).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: '删除原因' }), '  含有侵权内容  ');
+    expect(api.calls('POST /admin/projects/batch')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: '确认删除' }));
+    expect(await screen.findByText('批量删除完成：共 2 个项目')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/batch')[0]?.body).toEqual({
+      projectIds: [1, 2],
+      action: 'delete',
+      data: { comment: '含有侵权内容' },
+    });
+  });
+
   it('warns before a batch approval that takes in what the content check flagged', async () => {
     const { user } = await openReviews();
     await user.click(within(rowOf('待审项目')).getByRole('checkbox'));

@@ -6,13 +6,13 @@ import {
   messages,
   REVIEW_ACTION_LABELS,
 } from '@sitehall/contracts';
-import { App, Button, Popconfirm, Space, Typography } from 'antd';
+import { App, Button, Input, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useBatchAction } from '../../api/admin';
 import { errorMessage } from '../../api/client';
 import { useSingleFlight } from '../../hooks/useSingleFlight';
 import { isFlagged } from './projectFacts';
-import { ReasonModal } from './ReasonModal';
+import { REASON_MAX, ReasonModal } from './ReasonModal';
 import './admin.css';
 
 interface BatchActionBarProps {
@@ -43,6 +43,8 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
   const { message } = App.useApp();
   const batch = useBatchAction();
   const [askReason, setAskReason] = useState(false);
+  // A delete's reason is optional; given, the owners read it in the notice that tells them.
+  const [deleteReason, setDeleteReason] = useState('');
   const once = useSingleFlight();
 
   if (selected.length === 0 && !askReason) return null;
@@ -63,6 +65,7 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
           );
         }
         setAskReason(false);
+        setDeleteReason('');
         onDone();
       } catch (error) {
         message.error(`${messages.review.actionFailed}：${errorMessage(error)}`);
@@ -159,11 +162,23 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
         </Button>
         <Popconfirm
           title="批量删除"
-          description={`确定要删除选中的 ${selected.length} 个项目吗？此操作不可撤销。`}
+          description={
+            <div className="batch-bar__delete">
+              {`确定要删除选中的 ${selected.length} 个项目吗？此操作不可撤销；项目所有者会收到删除通知。`}
+              <Input.TextArea
+                aria-label="删除原因"
+                placeholder="删除原因（选填，所有者会在通知中看到）"
+                value={deleteReason}
+                onChange={(e) => setDeleteReason(e.target.value)}
+                maxLength={REASON_MAX}
+                autoSize={{ minRows: 2, maxRows: 4 }}
+              />
+            </div>
+          }
           okText="确认删除"
           cancelText="取消"
           okButtonProps={{ danger: true }}
-          onConfirm={() => run('delete', selected)}
+          onConfirm={() => run('delete', selected, deleteReason)}
         >
           <Button
             size="small"
