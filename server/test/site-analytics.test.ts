@@ -4,6 +4,7 @@
  * path), written by the view flush, shown only to the owner and admins, and keeping no address.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_DAY_KEYS } from '../src/services/site-analytics.js';
 import { createTestApp, listenPort, liveProject, type TestApp } from './helpers.js';
 
 const BROWSER =
@@ -98,6 +99,104 @@ describe('owner analytics', () => {
     );
     for (const secret of ['203.0.113', '127.0.0.1', 'Mozilla', 'q?x=1', '/post'])
       expect(stored).not.toContain(secret);
+  });
+
+  it('counts a single-page app’s routes as its pages, on the route and the fast path', async () => {
+    // An app answered by the SPA fallback, and one whose own _redirects rewrites its routes.
+    const fallback = await liveProject(t, [
+      { name: 'index.html', content: PAGE },
+      { name: 'app.js', content: 'history.pushState({}, "", "/users/42")' },
+    ]);
+    const on = await t.request({
+      method: 'PUT',
+      url: `/api/projects/${fallback.id}`,
+      token: fallback.owner.token,
+      body: { spa_fallback: true },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const rewritten = await liveProject(t, [
+      { name: 'index.html', content: PAGE },
+      { name: 'about.html', content: ABOUT },
+      { name: '_redirects', content: '/*  /index.html  200\n' },
+    ]);
+    const port = await listenPort(t);
+    const visit = async (id: number, path: string, times = 1) => {
+      for (let i = 0; i < times; i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/sites/${id}/${path}`, {
+          headers: { 'user-agent': BROWSER },
+        });
+        expect(res.status, path).toBe(200);
+        await res.arrayBuffer();
+      }
+    };
+    // Three times each: the first through the route, the later ones through the fast path once
+    // index.html is in memory (both count the same).
+    const before = t.fastPath?.served ?? 0;
+    for (const { id } of [fallback, rewritten]) {
+      await visit(id, '');
+      await t.ctx.services.siteFiles.idle();
+      await visit(id, 'users/42', 3);
+      await visit(id, 'settings/', 2);
+    }
+    await visit(rewritten.id, 'about.html');
+    // A file the fallback leaves alone, and a script: no page.
+    expect((await fetch(`http://127.0.0.1:${port}/sites/${fallback.id}/missing.css`)).status).toBe(404);
+    await visit(fallback.id, 'app.js');
+    expect(t.fastPath?.served ?? 0).toBeGreaterThan(before);
+    await t.ctx.services.views.flush();
+    const topPages = async (id: number, token: string) =>
+      (await t.request({ url: `/api/projects/${id}/analytics`, token })).json().data.top_pages;
+    const routes = [
+      { path: 'users/42', views: 3 },
+      { path: 'settings/', views: 2 },
+      { path: 'index.html', views: 1 },
+    ];
+    expect(await topPages(fallback.id, fallback.owner.token)).toEqual(routes);
+    // A real file is its own page, even where a rule could rewrite everything.
+    expect(await topPages(rewritten.id, rewritten.owner.token)).toEqual([
+      ...routes.slice(0, 2),
+      { path: 'about.html', views: 1 },
+      { path: 'index.html', views: 1 },
+    ]);
+  });
+
+  it('keeps at most MAX_DAY_KEYS pages and referring hosts of a site’s day, the views still counted', async () => {
+    const { id, owner } = await liveProject(t);
+    const views = t.ctx.services.views;
+    const visitor = (i: number) => ({ ip: `198.51.100.${i % 250}`, userAgent: `${BROWSER} ${i}` });
+    // A page and a host every visitor of the day had, then made-up ones past the limit, in two
+    // flushes: the second finds the day full.
+    views.count(id, visitor(0), { path: 'index.html', referer: 'https://real.example/', host: undefined });
+    await views.flush();
+    for (let i = 1; i <= MAX_DAY_KEYS + 5; i++)
+      views.count(id, visitor(i), {
+        path: `made-up/${i}`,
+        referer: `https://h${i}.example/`,
+        host: undefined,
+      });
+    views.count(id, visitor(0), { path: 'index.html', referer: 'https://real.example/', host: undefined });
+    await views.flush();
+    for (let i = 1; i <= 3; i++)
+      views.count(id, visitor(i), {
+        path: `later/${i}`,
+        referer: `https://later${i}.example/`,
+        host: undefined,
+      });
+    views.count(id, visitor(0), { path: 'index.html', referer: 'https://real.example/', host: undefined });
+    await views.flush();
+    const rows = async (table: 'project_daily_pages' | 'project_daily_referrers') =>
+      t.ctx.db.selectFrom(table).selectAll().where('project_id', '=', id).execute();
+    const pages = await rows('project_daily_pages');
+    const hosts = await rows('project_daily_referrers');
+    expect(pages).toHaveLength(MAX_DAY_KEYS);
+    expect(hosts).toHaveLength(MAX_DAY_KEYS);
+    // What the day held goes on counting; nothing of the third flush was new room.
+    expect(pages.find((r) => r.path === 'index.html')?.views).toBe(3);
+    expect(hosts.find((r) => r.host === 'real.example')?.views).toBe(3);
+    expect(pages.some((r) => r.path.startsWith('later/'))).toBe(false);
+    const data = (await t.request({ url: `/api/projects/${id}/analytics`, token: owner.token })).json().data;
+    expect(data.top_pages[0]).toEqual({ path: 'index.html', views: 3 });
+    expect(data.total_views).toBeGreaterThan(MAX_DAY_KEYS);
   });
 
   it('shows a project’s numbers to its owner and admins only', async () => {

@@ -38,6 +38,47 @@ export async function addBytes(trx: DB, projectId: number, day: string, n: numbe
     .execute();
 }
 
+/** The pages (`project_daily_pages`) or referring hosts (`project_daily_referrers`) of one site's day. */
+type KeyedTable =
+  | { table: 'project_daily_pages'; column: 'path' }
+  | { table: 'project_daily_referrers'; column: 'host' };
+
+/** How many pages or hosts one site's day holds. */
+export async function keysOfDayCount(
+  trx: DB,
+  of: KeyedTable,
+  projectId: number,
+  day: string,
+): Promise<number> {
+  const row = await trx
+    .selectFrom(of.table)
+    .select(sql<number>`count(*)`.as('n'))
+    .where('project_id', '=', projectId)
+    .where('day', '=', day)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The pages or hosts one site's day holds (at most MAX_DAY_KEYS of services/site-analytics.ts). */
+export async function keysOfDay(trx: DB, of: KeyedTable, projectId: number, day: string): Promise<string[]> {
+  if (of.table === 'project_daily_pages') {
+    const rows = await trx
+      .selectFrom('project_daily_pages')
+      .select('path')
+      .where('project_id', '=', projectId)
+      .where('day', '=', day)
+      .execute();
+    return rows.map((r) => r.path);
+  }
+  const rows = await trx
+    .selectFrom('project_daily_referrers')
+    .select('host')
+    .where('project_id', '=', projectId)
+    .where('day', '=', day)
+    .execute();
+  return rows.map((r) => r.host);
+}
+
 /** The most viewed paths of a project from `fromDay` on. */
 export async function topPages(db: DB, projectId: number, fromDay: string, limit: number) {
   const rows = await db

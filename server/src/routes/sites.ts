@@ -114,14 +114,14 @@ export async function siteRoutes(
     if (!preview && request.method === 'GET') {
       // Counted once the answer was handed to the network in full ('finish'), not before its
       // file is read: a visitor who got a 503 (storage away) or a cut-off page is no view.
-      const file = decision.file;
+      const page = decision.page;
       const meta = decision.countsView ? metaOf(request) : null;
       reply.raw.once('finish', () => {
         if (reply.statusCode >= 500) return;
         views.bytes(site.projectId, Number(reply.getHeader('content-length')) || 0);
         if (meta)
           views.count(site.projectId, meta, {
-            path: file.path,
+            path: page,
             referer: request.headers.referer,
             host: request.headers.host,
           });

@@ -122,6 +122,8 @@ interface Route {
   file: SiteFile;
   /** A page whose plain GET counts as a view (serve/site-request.ts), unless it is a prefetch. */
   html: boolean;
+  /** What the view counts as: the file, or the route asked (SiteDecision's `page`). */
+  page: string;
   /** The site headers with the site's own for this path (serve/site-rules.ts), or deps.siteHeaders. */
   siteHeaders: Readonly<Record<string, string>>;
   /**
@@ -173,6 +175,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
       deploymentId: site.deploymentId,
       file: decision.file,
       html: decision.countsView,
+      page: decision.page,
       siteHeaders: withSiteHeaders(deps.siteHeaders, decision.headers),
       routing: site.routing,
       siteName: site.siteName,
@@ -245,7 +248,7 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
             ip: clientAddress(request.remoteAddress, request.forwardedFor, trustProxy),
             userAgent: request.userAgent,
           },
-          { path: found.file.path, referer: request.referer, host: request.host },
+          { path: found.page, referer: request.referer, host: request.host },
         );
       }
     }

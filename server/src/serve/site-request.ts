@@ -64,6 +64,12 @@ export type SiteDecision =
       status: 200 | 404;
       file: SiteFile;
       countsView: boolean;
+      /**
+       * What the owner's analytics count this view as (docs/notifications.md "Owner analytics"):
+       * the file served, or the address asked when a route of the site's own answered it (the
+       * single-page app fallback, a rule's rewrite), since every route of an app is its index.html.
+       */
+      page: string;
       headers: Readonly<Record<string, string>> | null;
     }
   /**
@@ -101,11 +107,13 @@ function queryOf(rawPath: string): string {
   return q === -1 ? '' : rawPath.slice(q);
 }
 
+/** `route`: the address asked, when a route of the site answered it with another file (`page`). */
 function fileDecision(
   file: SiteFile,
   status: 200 | 404,
   ctx: SiteRequestContext,
   headers: Readonly<Record<string, string>> | null,
+  route?: string,
 ): SiteDecision {
   return {
     kind: 'file',
@@ -113,6 +121,7 @@ function fileDecision(
     file,
     countsView:
       status === 200 && !ctx.preview && ctx.method === 'GET' && !ctx.prefetch && isHtml(file.mime_type),
+    page: route ?? file.path,
     headers,
   };
 }
@@ -208,7 +217,7 @@ function decideRouted(
   }
   if (routing.spaFallback && !namesAsset(path)) {
     const index = files.get('index.html');
-    if (index) return fileDecision(index, 200, ctx, headers);
+    if (index) return fileDecision(index, 200, ctx, headers, path);
   }
   return notFoundAnswer(site, path, ctx, headers);
 }
@@ -239,5 +248,11 @@ function ruleAnswer(site: ServedSite, match: RuleMatch, ctx: SiteRequestContext)
   if (!file) return null;
   // A rewrite's headers are those of the address asked, as the visitor sees it.
   const headers = site.routing?.rules ? matchHeaderRules(site.routing.rules, match.requestPath) : null;
-  return fileDecision(file, match.status, ctx, headers);
+  return fileDecision(
+    file,
+    match.status,
+    ctx,
+    headers,
+    match.requestPath === '' ? undefined : match.requestPath,
+  );
 }

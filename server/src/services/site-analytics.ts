@@ -4,7 +4,8 @@
  * bytes served. The serving path hands each page view's path and Referer, and each answer's
  * length, to `SiteTraffic`, which only adds to maps in memory; the view counter's flush writes
  * them in its own transaction (services/views.ts). No address, cookie or visitor id is kept:
- * a referrer is reduced to its host name, and a page to the site file it served.
+ * a referrer is reduced to its host name, and a page to the site file it served (a single-page
+ * app's route to the address asked, without its query: serve/site-request.ts `page`).
  */
 import { ANALYTICS_DAYS, ANALYTICS_TOP, type ProjectAnalyticsData } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
@@ -17,6 +18,13 @@ import * as analytics from '../repositories/site-analytics.js';
  * memory or the tables without bound between two flushes).
  */
 export const MAX_BATCH_KEYS = 20_000;
+/**
+ * Distinct pages, and distinct referring hosts, one site's day keeps at most: a single-page app's
+ * routes are pages (the address asked: serve/site-request.ts `page`), and anyone can ask for made-up
+ * ones or send made-up Referers, so without this a site's rows would grow with every flush. A new
+ * page or host past it that day is not listed; its views still count in the day's views.
+ */
+export const MAX_DAY_KEYS = 1_000;
 /** Longest path or host kept. */
 const MAX_KEY_LENGTH = 300;
 
@@ -148,9 +156,58 @@ export async function writeTraffic(trx: DB, batch: TrafficBatch, exists: (projec
   }
   const order = (a: Row, b: Row) => a.id - b.id || a.day.localeCompare(b.day) || a.key.localeCompare(b.key);
   for (const r of bytes.sort(order)) if (exists(r.id)) await analytics.addBytes(trx, r.id, r.day, r.n);
-  for (const r of pages.sort(order)) if (exists(r.id)) await analytics.addPage(trx, r.id, r.day, r.key, r.n);
-  for (const r of referrers.sort(order))
-    if (exists(r.id)) await analytics.addReferrer(trx, r.id, r.day, r.key, r.n);
+  const pageRows = await withinDayKeys(
+    trx,
+    { table: 'project_daily_pages', column: 'path' },
+    pages.sort(order),
+    exists,
+  );
+  for (const r of pageRows) await analytics.addPage(trx, r.id, r.day, r.key, r.n);
+  const hostRows = await withinDayKeys(
+    trx,
+    { table: 'project_daily_referrers', column: 'host' },
+    referrers.sort(order),
+    exists,
+  );
+  for (const r of hostRows) await analytics.addReferrer(trx, r.id, r.day, r.key, r.n);
+}
+
+/**
+ * The rows (sorted by project, day and key) of projects that exist, without the new keys that
+ * would take a site's day past MAX_DAY_KEYS; of those, the most viewed are kept. One count per
+ * site and day; the keys already held are read only when the batch could pass the limit.
+ */
+async function withinDayKeys<R extends { id: number; day: string; key: string; n: number }>(
+  trx: DB,
+  of: Parameters<typeof analytics.keysOfDay>[1],
+  rows: readonly R[],
+  exists: (projectId: number) => boolean,
+): Promise<R[]> {
+  const kept: R[] = [];
+  for (let start = 0; start < rows.length; ) {
+    const { id, day } = rows[start]!;
+    let end = start;
+    while (end < rows.length && rows[end]!.id === id && rows[end]!.day === day) end++;
+    const group = rows.slice(start, end);
+    start = end;
+    if (!exists(id)) continue;
+    const held = await analytics.keysOfDayCount(trx, of, id, day);
+    if (held + group.length <= MAX_DAY_KEYS) {
+      kept.push(...group);
+      continue;
+    }
+    const known = new Set(await analytics.keysOfDay(trx, of, id, day));
+    let room = Math.max(0, MAX_DAY_KEYS - known.size);
+    const admitted = new Set(
+      group
+        .filter((r) => !known.has(r.key))
+        .sort((a, b) => b.n - a.n)
+        .filter(() => room-- > 0)
+        .map((r) => r.key),
+    );
+    kept.push(...group.filter((r) => known.has(r.key) || admitted.has(r.key)));
+  }
+  return kept;
 }
 
 /** The owner's analytics of one project: the last ANALYTICS_DAYS UTC days. */
