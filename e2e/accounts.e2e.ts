@@ -132,3 +132,33 @@ test('a double-click on 注册 makes one account and shows its password', async 
   await expect(page.locator('main').getByText('注册成功！请保存生成的密码')).toBeVisible();
   await expect(page.getByText('用户名已存在')).toHaveCount(0);
 });
+
+test('a new account on its generated password is asked to choose its own, and is no longer once it has', async ({
+  page,
+  request,
+}) => {
+  const user = await createAccount(request);
+  await signIn(page, user.username, user.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const note = page.getByText('你仍在使用系统生成的初始密码，请尽快修改为自己的密码');
+  await expect(note).toBeVisible();
+  await page.getByRole('link', { name: '去修改密码' }).click();
+  await expect(page).toHaveURL(/\/profile#change-password$/);
+  await expect(page.getByTestId('initial-password-alert')).toBeVisible();
+  // The form is in view with the current password's field focused: typing goes there.
+  await expect(page.getByLabel('当前密码')).toBeFocused();
+  await expect(page.getByLabel('当前密码')).toBeInViewport();
+  await page.keyboard.type(user.password);
+  const chosen = 'lantern-hall-keeper-of-my-own-9';
+  await page.getByLabel('新密码', { exact: true }).fill(chosen);
+  await page.getByLabel('确认新密码').fill(chosen);
+  await page.getByRole('button', { name: '修改密码' }).click();
+  await expect(page.getByText('密码已修改，其他设备上的登录已退出')).toBeVisible();
+  await expect(page.getByTestId('initial-password-alert')).toHaveCount(0);
+  await page.goto('/dashboard');
+  await expect(page.getByText(`你好，${user.username}！`, { exact: false })).toBeVisible();
+  await expect(note).toHaveCount(0);
+  // The server says so too: signed in again with the new password, nothing is asked.
+  const res = await request.post('/api/auth/login', { data: { username: user.username, password: chosen } });
+  expect((await res.json()).data.user.password_initial).toBe(false);
+});

@@ -395,7 +395,8 @@ describe('own profile', () => {
       username: u.username,
       email: 'show.me@example.com',
     });
-    expect(res.body).not.toMatch(/password/);
+    // Nothing of the password but whether it is still the generated one (password_initial).
+    expect(res.body.replace('"password_initial":', '')).not.toMatch(/password|\$argon2/);
   });
 
   it('changes email and avatar, and clears them with an empty string', async () => {
@@ -740,6 +741,78 @@ describe('first start', () => {
       generated: false,
     });
     expect(await auditEntries(t, { action: 'user.bootstrap_admin' })).toHaveLength(1);
+  });
+
+  it('marks a generated password as initial until the account chooses its own', async () => {
+    // ADMIN_PASSWORD is the operator's choice: not initial.
+    const admin = await login({ username: 'admin', password: ADMIN_PASSWORD });
+    expect(admin.json().data.user.password_initial).toBe(false);
+    // 新建用户 generates one: initial, in the answer and at every sign-in until it is changed.
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      token: await t.adminToken(),
+      body: { username: 'initial_one', role: 'user' },
+    });
+    expect(created.json().data.user.password_initial).toBe(true);
+    const password = created.json().data.password as string;
+    const first = await login({ username: 'initial_one', password });
+    expect(first.json().data.user.password_initial).toBe(true);
+    const token = first.json().data.token as string;
+    const profile = async (bearer: string) =>
+      (await t.request({ url: '/api/auth/profile', token: bearer })).json().data.user.password_initial;
+    expect(await profile(token)).toBe(true);
+    // Other changes of the profile leave it initial; a new password of its own ends it.
+    const mail = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token,
+      body: { email_notifications: false },
+    });
+    expect(mail.json().data.user.password_initial).toBe(true);
+    const changed = await t.request({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      token,
+      body: { current_password: password, new_password: 'my-own-lantern-hall-7' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().data.user.password_initial).toBe(false);
+    expect(await profile(token)).toBe(false);
+    // An administrator's 重置密码 generates one again.
+    const reset = await t.request({
+      method: 'POST',
+      url: `/api/admin/users/${created.json().data.user.id}/reset-password`,
+      token: await t.adminToken(),
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const again = await login({ username: 'initial_one', password: reset.json().data.password });
+    expect(again.json().data.user.password_initial).toBe(true);
+  });
+
+  it('marks the first admin’s generated password as initial', async () => {
+    const { database, drop } = await freshDatabase();
+    const dataDir = tempDir();
+    const config = loadConfig(
+      { NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web') },
+      database.kind === 'postgres' ? { database } : {},
+    );
+    const built = await buildApp(config, { logger: false });
+    try {
+      const made = await built.ctx.services.accounts.ensureFirstAdmin();
+      expect(made).toMatchObject({ created: true, generated: true });
+      const res = await built.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: made.password },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.user.password_initial).toBe(true);
+    } finally {
+      await built.app.close();
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a weak ADMIN_PASSWORD with the strength rule’s reason, creating nothing', async () => {

@@ -13,6 +13,7 @@ export function makeUser(overrides: Partial<UserDto> = {}): UserDto {
     updated_at: '2024-05-01T08:00:00.000Z',
     last_login_at: null,
     email_notifications: true,
+    password_initial: false,
     ...overrides,
   };
 }

@@ -34,6 +34,8 @@ export interface UserDto {
   last_login_at: string | null;
   /** Whether notices also come by e-mail (when the server sends e-mail and the account has an address). */
   email_notifications: boolean;
+  /** The account still signs in with a password generated for it (新建用户, 重置密码, the first start): it is asked to choose its own. */
+  password_initial: boolean;
 }
 
 /** Admin view of a user, with the number of projects they own and the space they use. */

@@ -15,6 +15,7 @@ export function presentUser(u: UserRow): UserDto {
     updated_at: u.updated_at,
     last_login_at: u.last_login_at,
     email_notifications: u.email_notifications !== 0,
+    password_initial: u.password_initial === 1,
   };
 }
 

@@ -75,6 +75,8 @@ export function createAccountService(deps: {
     email: string | null;
     role: Role;
     password: string;
+    /** The password was generated (the owner is asked to choose their own). */
+    generated: boolean;
   }): Promise<UserRow> {
     const username = input.username.trim().normalize('NFC');
     const at = now();
@@ -91,6 +93,7 @@ export function createAccountService(deps: {
         created_at: at,
         updated_at: at,
         last_login_at: null,
+        password_initial: input.generated ? 1 : 0,
       }),
     );
   }
@@ -247,6 +250,7 @@ export function createAccountService(deps: {
         }
         await throttle.succeeded(account);
         patch.password_hash = await hasher.hash(input.new_password);
+        patch.password_initial = 0;
       }
       if (Object.keys(patch).length === 0) return { user, passwordChanged: false };
 
@@ -289,6 +293,7 @@ export function createAccountService(deps: {
         email: input.email ?? null,
         role: input.role,
         password,
+        generated: true,
       });
       await audit.record({
         actor,
@@ -367,6 +372,7 @@ export function createAccountService(deps: {
       const password = generatePassword();
       const updated = await users.update(db, user.id, {
         password_hash: await hasher.hash(password),
+        password_initial: 1,
         updated_at: now(),
       });
       if (!updated) throw new NotFound(m.userNotFound);
@@ -448,7 +454,13 @@ export function createAccountService(deps: {
       const password = adminPassword ?? generatePassword();
       let admin: Awaited<ReturnType<typeof createAccount>>;
       try {
-        admin = await createAccount({ username: 'admin', email: null, role: 'admin', password });
+        admin = await createAccount({
+          username: 'admin',
+          email: null,
+          role: 'admin',
+          password,
+          generated: adminPassword === undefined,
+        });
       } catch (err) {
         // Instances started together (docs/deploy.md) race for the first account: the one whose
         // insert lands creates it; for the others the database already has its users.

@@ -54,6 +54,7 @@ export const userDto = z.object({
   updated_at: dateTime,
   last_login_at: nullable(dateTime),
   email_notifications: z.boolean().describe('是否接收邮件通知'),
+  password_initial: z.boolean().describe('是否仍在使用系统生成的初始密码（应尽快修改）'),
 });
 
 export const adminUserDto = userDto.extend({

@@ -25,6 +25,7 @@ import { StatusTag } from '../../components/StatusTag';
 import { StorageUsage } from '../../components/StorageUsage';
 import { useAuth } from '../../hooks/useAuth';
 import { formatDate } from '../../lib/format';
+import { INITIAL_PASSWORD_NOTE } from '../../lib/initial-password';
 import { newVersionNote } from '../../lib/project-status';
 
 const numberFormat = new Intl.NumberFormat('zh-CN');
@@ -180,6 +181,16 @@ export function DashboardPage() {
           </LinkButton>
         }
       />
+      {user?.password_initial && (
+        <Alert
+          type="warning"
+          showIcon
+          className="dashboard-alert"
+          data-testid="initial-password-alert"
+          title={INITIAL_PASSWORD_NOTE}
+          action={<Link to="/profile#change-password">去修改密码</Link>}
+        />
+      )}
       <Counters stats={recent.data?.stats} loading={recent.isPending} />
       <Row gutter={[24, 24]}>
         <Col xs={24} lg={16}>

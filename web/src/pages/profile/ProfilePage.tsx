@@ -1,7 +1,8 @@
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { avatar, email, messages, newPassword, type UserDto } from '@sitehall/contracts';
 import { Alert, App, Button, Card, Col, Descriptions, Form, Input, Row, Switch, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { useUpdateProfile } from '../../api/auth';
 import { type ApiError, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
@@ -12,6 +13,7 @@ import { useAuth } from '../../hooks/useAuth';
 import { useSingleFlight } from '../../hooks/useSingleFlight';
 import { applyFieldErrors, schemaRule } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
+import { INITIAL_PASSWORD_NOTE } from '../../lib/initial-password';
 import { ApiTokensCard } from './ApiTokensCard';
 import { AvatarPicker } from './AvatarPicker';
 
@@ -113,12 +115,21 @@ function ProfileForm({ user }: { user: UserDto }) {
   );
 }
 
-function PasswordForm({ username }: { username: string }) {
+function PasswordForm({ username, initial }: { username: string; initial: boolean }) {
+  const { setUser } = useAuth();
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordValues>();
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateProfile();
   const once = useSingleFlight();
+  const card = useRef<HTMLDivElement>(null);
+  const { hash } = useLocation();
+  // 去修改密码 on the dashboard links here (/profile#change-password): the form in view, ready to type.
+  useEffect(() => {
+    if (hash !== '#change-password' || !card.current) return;
+    card.current.scrollIntoView?.({ block: 'start' });
+    card.current.querySelector<HTMLInputElement>('input[type="password"]')?.focus();
+  }, [hash]);
 
   // Once per click: a second submit while the first is on its way would be refused (the current
   // password has changed) after the first succeeded.
@@ -126,10 +137,12 @@ function PasswordForm({ username }: { username: string }) {
     once('password', async () => {
       setError(null);
       try {
-        await update.mutateAsync({
+        const { user: saved } = await update.mutateAsync({
           current_password: values.current_password,
           new_password: values.new_password,
         });
+        // The account's own password now: the initial-password notices go.
+        setUser(saved);
         form.resetFields();
         message.success(messages.auth.passwordChanged);
       } catch (failure) {
@@ -140,7 +153,17 @@ function PasswordForm({ username }: { username: string }) {
     });
 
   return (
-    <Card title="修改密码" className="profile-section">
+    <Card title="修改密码" className="profile-section" id="change-password" ref={card}>
+      {initial && (
+        <Alert
+          type="warning"
+          showIcon
+          title={INITIAL_PASSWORD_NOTE}
+          description="初始密码由系统生成，管理员或看过服务器日志的人可能知道它。请在下面设置一个只有你知道的新密码。"
+          className="profile-section__alert"
+          data-testid="initial-password-alert"
+        />
+      )}
       {error && <Alert type="error" showIcon title={error} className="profile-section__alert" />}
       <Form<PasswordValues> form={form} layout="vertical" onFinish={submit} disabled={update.isPending}>
         {/* Lets password managers file the new password under the right account. */}
@@ -251,7 +274,7 @@ export function ProfilePage() {
         <Col xs={24} xl={16}>
           <div className="profile-stack">
             <ProfileForm user={user} />
-            <PasswordForm username={user.username} />
+            <PasswordForm username={user.username} initial={user.password_initial} />
             <NotificationSettings user={user} />
             <ApiTokensCard />
           </div>
