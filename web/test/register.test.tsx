@@ -64,6 +64,8 @@ describe('register page', () => {
     expect(within(details).getByText('未设置')).toBeInTheDocument();
     expect(within(details).getByText('用户')).toBeInTheDocument();
     expect(screen.getByText(/离开此页面后将无法再次查看该密码/)).toBeInTheDocument();
+    // The account will be asked to choose its own (docs/decisions/accounts.md "Initial passwords").
+    expect(screen.getByText('对方用它登录后，系统会提醒其改为只有自己知道的密码。')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '返回首页' })).toHaveAttribute('href', '/');
 
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');

@@ -45,6 +45,8 @@ export const authMessages = {
   passwordCopied: '密码已复制到剪贴板',
   copyFailed: '复制失败，请手动复制',
   passwordOnceWarning: '离开此页面后将无法再次查看该密码，请立即复制并妥善保存。',
+  /** Under the warning: the account is asked to choose its own (docs/decisions/accounts.md "Initial passwords"). */
+  passwordInitialHint: '对方用它登录后，系统会提醒其改为只有自己知道的密码。',
   emailNotSet: '未设置',
   currentPasswordRequired: '请输入当前密码',
   currentPasswordWrong: '当前密码不正确',

@@ -67,6 +67,7 @@ function CreatedAccount({ result, onContinue }: { result: RegisterData; onContin
         type="warning"
         showIcon
         title={messages.auth.passwordOnceWarning}
+        description={messages.auth.passwordInitialHint}
         className="register-result__warning"
       />
       <div className="register-result__actions">

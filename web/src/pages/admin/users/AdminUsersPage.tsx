@@ -415,7 +415,12 @@ function PasswordResetModal({ result, onClose }: { result: PasswordResetData | n
             的新密码如下，原密码及其所有登录会话已失效：
           </Typography.Paragraph>
           <GeneratedPassword password={result.password} />
-          <Alert type="warning" showIcon title={messages.auth.passwordOnceWarning} />
+          <Alert
+            type="warning"
+            showIcon
+            title={messages.auth.passwordOnceWarning}
+            description={messages.auth.passwordInitialHint}
+          />
         </div>
       )}
     </Modal>
