@@ -5,6 +5,7 @@
  * arrives on matters.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSitesPort } from '../src/lifecycle.js';
 import { SITE_SANDBOX_CSP } from '../src/serve/site-headers.js';
@@ -50,6 +51,25 @@ function get(
     );
     req.on('error', reject);
     req.end(init.body);
+  });
+}
+
+/**
+ * A GET alone on a connection of its own, as a browser's first request (no `Connection: close`):
+ * the connection fast path answers it from the bytes when it may. The client then ends its side,
+ * and the server closes once it has answered.
+ */
+function firstGet(port: number, path: string, host: string): Promise<{ status: number; raw: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0), raw });
+    });
+    socket.end(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
   });
 }
 
@@ -134,6 +154,32 @@ describe('the sites port', () => {
     }
     // And the app port still is the app.
     expect((await get(appPort, '/healthz')).status).toBe(200);
+  });
+
+  it('refuses a Host that does not name it, the hot files in the fast path’s memory too', async () => {
+    // A proxy that sends the app's host name to the sites port (nginx `location /sites/` in the
+    // app's server block) would put a site on the app's origin, unsandboxed: the sites port refuses
+    // such a Host before anything. The connection fast path answered it with the page in memory
+    // (outside review r5).
+    const named = `127.0.0.1:${sitesPort}`;
+    for (let i = 0; i < 2; i++) expect((await firstGet(sitesPort, `/sites/${id}/`, named)).status).toBe(200);
+    const answered = t.fastPath!.connections.answered;
+    expect(answered).toBeGreaterThan(0);
+    for (const host of [
+      'hall.example.com',
+      `127.0.0.1:${appPort}`,
+      `localhost:${appPort}`,
+      'example.com:80',
+    ]) {
+      for (const url of [`/sites/${id}/`, `/sites/${id}/index.html`]) {
+        const res = await firstGet(sitesPort, url, host);
+        expect(res.status, `${host}${url}`).toBe(404);
+        expect(res.raw, `${host}${url}`).not.toContain(SIMPLE_SITE[0]!.content);
+      }
+    }
+    // The Host that names the sites port is still answered from the connection's bytes.
+    expect((await firstGet(sitesPort, `/sites/${id}/`, named)).status).toBe(200);
+    expect(t.fastPath!.connections.answered).toBe(answered + 1);
   });
 
   it('keeps previews sandboxed and hands out addresses that lead there', async () => {

@@ -151,6 +151,8 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
   let lastHost: RequestHost = { kind: 'app' };
   /** The sites host of a visitor to whom sites have hosts of their own: its /sites/ URLs move. */
   let lastMoves = false;
+  /** A Host the sites port refuses (one not naming it): answered by that refusal, never here. */
+  let lastOff = false;
 
   /** The route of a URL the fast path may answer, found the long way; null when it may not. */
   function route(url: string): Route | null {
@@ -199,9 +201,14 @@ export function createSiteFastPath(deps: SiteFastPathDeps): SiteFastPath {
         lastDomains = domains;
         lastHost = hosts.classify(hostHeader, lastPort);
         lastMoves = lastHost.kind === 'sites' && hosts.siteHostsFor(hostHeader);
+        lastOff = hosts.offSitesPort(hostHeader, lastPort);
       }
       // The app, and a preview's own host (previews are always Fastify's: their tokens are checked).
-      if (lastHost.kind === 'app' || lastHost.kind === 'preview') return null;
+      // On the sites port, a Host that does not name it (a proxy that kept the app's host name, a
+      // port mapped to another number) is refused before anything (docs/decisions/serving.md "A
+      // sites port by default"): the connection path answered it with the site, unsandboxed, where
+      // the request event refused it.
+      if (lastHost.kind === 'app' || lastHost.kind === 'preview' || lastOff) return null;
       // What Fastify's rewriteUrl makes of it (SiteHosts.rewriteUrl): p12.{host}/x, or a custom
       // domain's /x, is /sites/12/x.
       if (lastHost.kind === 'project')

@@ -193,6 +193,19 @@ export class SiteHosts {
   }
 
   /**
+   * Whether a request that arrived on the sites port has a Host that does not name it: the sites
+   * port refuses it before anything else (app.ts answerOffSitesHost), the fast path included.
+   */
+  offSitesPort(hostHeader: string | undefined, localPort: number | undefined): boolean {
+    return (
+      this.#sitesPort !== null &&
+      localPort !== undefined &&
+      String(localPort) === this.#sitesPort &&
+      !this.namesSitesPort(hostHeader)
+    );
+  }
+
+  /**
    * Fastify's rewriteUrl: a project subdomain's '/x' is '/sites/{id}/x', so one route serves
    * both. Everything else is left as it came.
    */
