@@ -318,6 +318,16 @@ describe('digest deploys', () => {
     const mine = await deploy(owner.token, { 'index.html': '<p>x</p>' }, { project_name: '目标项目' });
     const id = mine.finished.json().data.project.id;
     expectFailure(await start(other.token, { project_id: id, files: manifestOf(files) }), 404);
+    // Nor an admin's session: it sees the project, but only its owner adds versions, so the finish
+    // would refuse what the start let it send against the owner's quota (outside review r5).
+    const before = await counts();
+    const admin = await t.adminToken();
+    expectFailure(await start(admin, { project_id: id, files: manifestOf(files) }), 404);
+    expectFailure(
+      await start(admin, { project_id: id, base_version: 1, base_digest: sha(''), changes: {} }),
+      404,
+    );
+    expect(await counts()).toEqual(before);
   });
 
   it('applies the upload’s path and type rules to the manifest before a byte is sent', async () => {

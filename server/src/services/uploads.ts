@@ -466,8 +466,17 @@ export function createUploadService(deps: UploadDeps) {
     /** Refuses (409) a site name another project holds: a deploy asks when it starts. */
     checkSiteName: (name: string, projectId: number | null) => deps.siteNames.check(name, projectId),
 
-    /** The project an upload or deploy would add a version to, when the actor may see it (else 404). */
-    target: (actor: Actor, projectId: number) => visible(actor, projectId),
+    /**
+     * The project a deploy would add a version to, when the actor may add one (else 404): its owner
+     * only, as for an upload's new version and the finish's commit. An admin sees others' projects,
+     * but a deploy it began there could never finish, while its files counted against the owner's
+     * quota (outside review r5).
+     */
+    async target(actor: Actor, projectId: number) {
+      const p = await visible(actor, projectId);
+      if (!projectPolicy.edit(actor, p)) throw new NotFound(m.notFound);
+      return p;
+    },
 
     /**
      * Before an upload's body is read: may the actor upload (a new project, or a new version of
