@@ -342,6 +342,17 @@ describe('rule files checked at upload', () => {
       /^_headers 第 4 行：Content-Type/,
     ],
     [
+      // Firefox applies a stylesheet a Link header names, from any host, unseen by the content
+      // check and the render (outside review r5).
+      'a stylesheet by a Link header',
+      {
+        name: '_headers',
+        content:
+          '/*\n  Link: </a.css>; rel=preload\n/blog/*\n  Link: <https://evil.example/k.css>; REL="alternate Stylesheet"',
+      },
+      /^_headers 第 4 行：Link 响应头不能引入样式表/,
+    ],
+    [
       'a header before any path',
       { name: '_headers', content: '  Cache-Control: no-cache' },
       /^_headers 第 1 行：/,

@@ -249,6 +249,17 @@ const VALUE_RULES: Record<string, RegExp> = {
   'access-control-max-age': /^\d{1,9}$/,
 };
 
+/**
+ * Whether a Link value may apply a stylesheet: Firefox applies `Link: <url>; rel=stylesheet` to the
+ * page, so a `_headers` line could style every page from any host (an attribute-selector keylogger)
+ * where neither the content check, which reads the pages' own `<link>` tags, nor the render
+ * (Chromium ignores it) sees it (outside review r5). The word anywhere outside the `<url>` parts,
+ * however it is quoted or cased, refuses the line.
+ */
+function linksStylesheet(value: string): boolean {
+  return /(?:^|[^a-z0-9-])stylesheet(?:[^a-z0-9-]|$)/i.test(value.replace(/<[^>]*>/g, ' '));
+}
+
 export function parseHeaders(text: string): HeaderRule[] {
   const rules: HeaderRule[] = [];
   let current: HeaderRule | null = null;
@@ -281,6 +292,9 @@ export function parseHeaders(text: string): HeaderRule[] {
     if (rule && !rule.test(value)) throw fail(`响应头 ${name} 的值 “${value}” 不受支持`);
     if (name === 'content-type' && (ACTIVE_TYPES.test(value) || !MEDIA_TYPE.test(value))) {
       throw fail(`Content-Type “${value}” 不允许：网页、脚本和 SVG 的类型由文件扩展名决定`);
+    }
+    if (name === 'link' && linksStylesheet(value)) {
+      throw fail('Link 响应头不能引入样式表（rel=stylesheet）：请在网页中用 <link rel="stylesheet"> 引入');
     }
     current.headers.push([name, value]);
   }
