@@ -1,6 +1,6 @@
 /**
  * View counting (docs/product.md "Serving sites"): an HTML page view of a live site counts one;
- * assets, bots, HEAD, prefetches, 404s and previews don't; one visitor (address and User-Agent)
+ * assets, bots, HEAD, byte ranges, prefetches, 404s and previews don't; one visitor (address and User-Agent)
  * counts once per project per 30 minutes, in memory or shared through Redis. Counts are written in
  * batches, per project and per day, and a graceful restart keeps them.
  */
@@ -124,6 +124,8 @@ describe('site views', () => {
     await visit(`/sites/${id}/docs`);
     await visit(`/sites/${id}/missing.html`);
     await visit(`/sites/${id}/`, {}, 'HEAD');
+    // A byte of the page (206) is not the page.
+    expect((await visit(`/sites/${id}/`, { range: 'bytes=0-0' })).statusCode).toBe(206);
     await visit(`/sites/${id}/`, { 'sec-purpose': 'prefetch' });
     await visit(`/sites/${id}/`, { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' });
     await visit(`/sites/${id}/`, { 'user-agent': 'curl/8.5.0' });

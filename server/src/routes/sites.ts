@@ -119,7 +119,9 @@ export async function siteRoutes(
       reply.raw.once('finish', () => {
         if (reply.statusCode >= 500) return;
         views.bytes(site.projectId, Number(reply.getHeader('content-length')) || 0);
-        if (meta)
+        // A byte range of a page is not the page (no browser asks one so): one byte a request, with
+        // a User-Agent of its own each, counted a view as a whole page did (outside review r5).
+        if (meta && reply.statusCode !== 206)
           views.count(site.projectId, meta, {
             path: page,
             referer: request.headers.referer,
