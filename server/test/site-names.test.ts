@@ -3,7 +3,7 @@
  * named site is served in each mode (one host, SITES_ORIGIN with subdomains, the sites port with an
  * origin per site under localhost). Real ports where the server a request arrives on matters.
  */
-import { messages, SITE_NAME_HOLD_DAYS } from '@sitehall/contracts';
+import { format, messages, SITE_NAME_HOLD_DAYS, SITE_NAME_RENAMES_MAX } from '@sitehall/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSitesPort } from '../src/lifecycle.js';
@@ -177,6 +177,45 @@ describe('site names: the rules', () => {
     expectFailure(await rename(t, stranger.token, id, 'stolen-name'), 404);
     const detail = await t.request({ url: `/api/projects/${id}`, token: await t.adminToken() });
     expect(detail.json().data.project.site_name).toBe('owned-name');
+  });
+
+  it('holds back an account that renames its sites in a loop to keep every name it passes', async () => {
+    // Each name given up stays its site's for the hold period: 40 renames in half a second held
+    // 40 names for 30 days (outside review r5). Past the limit a rename is 429, the name unchanged.
+    const { id, owner } = await liveNamed(t, 'loop-00');
+    for (let i = 1; i <= SITE_NAME_RENAMES_MAX; i++) {
+      const res = await rename(t, owner.token, id, `loop-${String(i).padStart(2, '0')}`);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const message = format(m.siteNameRenamesExceeded, {
+      n: SITE_NAME_RENAMES_MAX,
+      hold: SITE_NAME_HOLD_DAYS,
+      days: SITE_NAME_HOLD_DAYS,
+    });
+    const refused = await rename(t, owner.token, id, 'loop-next');
+    expectFailure(refused, 429, message);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan((SITE_NAME_HOLD_DAYS - 1) * 86_400);
+    // Another of the account's sites too, and a new version that names one (refused before its
+    // files are read); nothing was taken.
+    const other = await liveProject(t, SIMPLE_SITE, { owner });
+    expect((await rename(t, owner.token, other.id, 'loop-other')).statusCode).toBe(200);
+    expectFailure(await rename(t, owner.token, other.id, 'loop-other-2'), 429, message);
+    const { payload, headers } = await multipart({ site_name: 'loop-by-upload' }, SIMPLE_SITE);
+    expectFailure(
+      await t.request({ method: 'PUT', url: `/api/projects/${id}`, token: owner.token, payload, headers }),
+      429,
+      message,
+    );
+    const free = await t.request({
+      url: '/api/projects/site-name?name=loop-next',
+      token: (await t.createUser()).token,
+    });
+    expect(free.json().data.available).toBe(true);
+    // Taking back one of its own old names holds nothing more: it passes.
+    expect((await rename(t, owner.token, id, 'loop-03')).statusCode).toBe(200);
+    // Another account is not held back by this one.
+    const stranger = await liveNamed(t, 'loop-stranger');
+    expect((await rename(t, stranger.owner.token, stranger.id, 'loop-stranger-2')).statusCode).toBe(200);
   });
 
   it('a digest deploy names its site, and is refused a held name when it starts', async () => {

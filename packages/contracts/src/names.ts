@@ -27,6 +27,11 @@ export const SITE_NAME_MIN = 3;
 export const SITE_NAME_MAX = 40;
 /** How long a renamed site's old name keeps leading to it (and stays its own); then anyone may take it. */
 export const SITE_NAME_HOLD_DAYS = 30;
+/**
+ * Names one account's sites may give up by renaming within SITE_NAME_HOLD_DAYS: each stays theirs
+ * for that long, so renames without end would hold every name (docs/decisions/names.md).
+ */
+export const SITE_NAME_RENAMES_MAX = 10;
 
 /**
  * Names that would read as the platform's own (a host, a page, an address people trust) or as

@@ -82,6 +82,35 @@ export async function take(
   await trx.updateTable('projects').set({ site_name: row.name }).where('id', '=', row.projectId).execute();
 }
 
+/**
+ * The names the sites of `projectId`'s owner gave up by renaming since `since` (a deleted project's
+ * are not among them: its row is gone), the oldest's time, and the project's name now.
+ */
+export async function renamesOfOwner(
+  trx: DB,
+  projectId: number,
+  since: string,
+): Promise<{ n: number; oldest: string | null; current: string | null }> {
+  const project = await trx
+    .selectFrom('projects')
+    .select(['owner_id', 'site_name'])
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+  if (!project) return { n: 0, oldest: null, current: null };
+  const row = await trx
+    .selectFrom('site_names')
+    .innerJoin('projects', 'projects.id', 'site_names.project_id')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.min('site_names.retired_at').as('oldest'),
+    ])
+    .where('projects.owner_id', '=', project.owner_id)
+    .where('site_names.retired_at', 'is not', null)
+    .where('site_names.retired_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { n: Number(row.n), oldest: (row.oldest as string | null) ?? null, current: project.site_name };
+}
+
 /** A project being deleted gives up its names (they lead nowhere, and stay held for the period). */
 export async function retireOfProject(trx: DB, projectId: number, at: string): Promise<void> {
   await trx

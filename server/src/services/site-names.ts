@@ -8,6 +8,7 @@ import {
   messages,
   SITE_NAME_HOLD_DAYS,
   SITE_NAME_MAX,
+  SITE_NAME_RENAMES_MAX,
   type SiteNameDto,
   siteNameFrom,
   siteNameProblem,
@@ -16,7 +17,7 @@ import {
 import type { DB } from '../db/database.js';
 import { now } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
-import { Conflict } from '../domain/errors.js';
+import { Conflict, TooManyRequests } from '../domain/errors.js';
 import type { Repositories } from '../repositories/index.js';
 import type { SiteNameRow } from '../repositories/site-names.js';
 
@@ -58,15 +59,45 @@ export function createSiteNameService(deps: {
   const { db, dialect } = deps;
   const { siteNames } = deps.repos;
 
+  /**
+   * Refuses (429) a rename past the account's SITE_NAME_RENAMES_MAX within the hold period: every
+   * name given up stays its site's for SITE_NAME_HOLD_DAYS, so an account renaming in a loop held
+   * a name per request, every short or brand name within minutes (outside review r5). A project's
+   * first name, its name again, and one of its own it gave up (nothing more is held) pass.
+   */
+  async function checkRenames(
+    trx: DB,
+    row: SiteNameRow | undefined,
+    name: string,
+    projectId: number | null,
+    at: string,
+  ): Promise<void> {
+    if (projectId === null || row?.project_id === projectId) return;
+    const since = new Date(Date.parse(at) - SITE_NAME_HOLD_DAYS * DAY_MS).toISOString();
+    const renames = await siteNames.renamesOfOwner(trx, projectId, since);
+    if (renames.current === null || renames.current === name || renames.n < SITE_NAME_RENAMES_MAX) return;
+    const wait = (siteNameFreeAt(renames.oldest ?? at) - Date.parse(at)) / 1000;
+    throw new TooManyRequests(
+      format(m.siteNameRenamesExceeded, {
+        n: SITE_NAME_RENAMES_MAX,
+        hold: SITE_NAME_HOLD_DAYS,
+        days: Math.max(1, Math.ceil(wait / 86_400)),
+      }),
+      wait,
+    );
+  }
+
   return {
     /**
      * Refuses (409) a name another project holds, without a lock: an upload asks before its files
-     * are read; the claim in the commit's transaction decides.
+     * are read; the claim in the commit's transaction decides. A rename past the account's limit: 429.
      */
     async check(name: string, projectId: number | null): Promise<void> {
       const row = await siteNames.bySkeleton(db, siteNameSkeleton(name));
-      const refused = refusal(row, name, projectId, now());
+      const at = now();
+      const refused = refusal(row, name, projectId, at);
       if (refused) throw new Conflict(refused, 'site_name');
+      await checkRenames(db, row, name, projectId, at);
     },
 
     /**
@@ -80,6 +111,7 @@ export function createSiteNameService(deps: {
       const refused = refusal(row, name, projectId, at);
       if (refused) throw new Conflict(refused, 'site_name');
       if (row && row.project_id === projectId && row.name === name && row.retired_at === null) return;
+      await checkRenames(trx, row, name, projectId, at);
       await siteNames.take(trx, { skeleton, name, projectId, at }, row);
     },
 

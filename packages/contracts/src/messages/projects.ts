@@ -18,6 +18,9 @@ export const projectMessages = {
   siteNameLookAlike: '站点名“{name}”与已有的站点名“{other}”看起来相同，请换一个',
   /** {name} {days} */
   siteNameHeld: '站点名“{name}”刚被停用，{days} 天内不能给其他站点使用，请换一个',
+  /** {n} {hold} {days}: the account's renames within the hold period, and when the first name is free. */
+  siteNameRenamesExceeded:
+    '{hold} 天内最多更改 {n} 次站点名（改掉的名字 {hold} 天内仍归原站点所有，别人不能使用）。请约 {days} 天后再改，或改回本站点以前的名字',
   siteNameAvailable: '站点名可以使用',
   siteNameRenamed: '站点名已修改，旧地址会在 30 天内跳转到新地址',
   filesRequired: '请选择要上传的项目文件',
