@@ -28,7 +28,7 @@ export interface UsersTable {
   locked_until: Generated<string | null>;
   /** Part of the sign-in throttle's keys; an admin's unlock adds one (migration 026). */
   sign_in_epoch: Generated<number>;
-  /** 1: the password was generated for the account and not yet changed by it (migration 033). */
+  /** 1: the password was generated for the account and not yet changed by it (migration 034). */
   password_initial: Generated<Flag>;
 }
 
