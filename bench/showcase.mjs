@@ -172,7 +172,7 @@ async function seed(handle) {
         published_at: null,
         created_at: at(i),
         updated_at: at(i),
-        search_text: searchText(name, desc, users[ownerIndex - 1].username),
+        search_text: searchText(name, desc, users[ownerIndex - 1].username, null),
       });
       deployments.push({
         id: i,

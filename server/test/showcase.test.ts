@@ -13,6 +13,7 @@ import {
   normaliseTerm,
   planAuthors,
   planSearch,
+  planWords,
   type SearchPlan,
   termGrams,
 } from '../src/search/plan.js';
@@ -319,6 +320,46 @@ describe('showcase', () => {
     expect((await search('数说明')).pagination.total_count).toBe(14);
     expect((await search('单数')).pagination.total_count).toBe(7);
     expect((await search('bulkowner')).pagination.total_count).toBe(14);
+  });
+
+  it('finds the projects holding every word of a search, each anywhere, and by site name', async () => {
+    const owner = await t.createUser({ username: 'lumen_dev' });
+    // A site name given at upload, and one given later on the project's page.
+    const up = await uploadProject(t, owner.token, {
+      name: '路由测试站',
+      description: '演示前端路由的页面',
+      files: SIMPLE_SITE,
+      fields: { site_name: 'route-demo' },
+    });
+    expect(up.statusCode).toBe(201);
+    expect((await review(t, up.json().data.project.id, 'approve')).statusCode).toBe(200);
+    const blog = await live('我的博客', '用 React 写的', owner);
+    const renamed = await t.request({
+      method: 'PUT',
+      url: `/api/projects/${blog}`,
+      token: owner.token,
+      body: { site_name: 'notes-site' },
+    });
+    expect(renamed.statusCode).toBe(200);
+
+    // Every word, each anywhere: in the name, the description, the site name or the author.
+    expect((await search('路由 测试')).names).toEqual(['路由测试站']);
+    expect((await search('  测试　 路由 ')).names).toEqual(['路由测试站']);
+    expect((await search('react 博客')).names).toEqual(['我的博客']);
+    expect((await search('页面 route')).names).toEqual(['路由测试站']);
+    expect((await search('lumen 博客')).names).toEqual(['我的博客']);
+    expect((await search('lumen dev')).names.sort()).toEqual(['我的博客', '路由测试站']);
+    expect((await search('李小龙 博客')).names).toEqual(['个人博客']);
+    // By the site's own name, whole or in part.
+    expect((await search('route-demo')).names).toEqual(['路由测试站']);
+    expect((await search('route')).names).toEqual(['路由测试站']);
+    expect((await search('Notes-Site')).names).toEqual(['我的博客']);
+    // A word that matches nothing, or words only different projects hold: nothing.
+    for (const term of ['路由 量子', '博客 路由', 'react 量子力学', 'route-demo 博客', 'lumen 天气']) {
+      const r = await search(term);
+      expect(r.names, term).toEqual([]);
+      expect(r.pagination.total_count, term).toBe(0);
+    }
   });
 });
 
@@ -656,6 +697,17 @@ describe('showcase search against a plain substring filter', () => {
       'a',
       'zhang',
       'react，',
+      // Several words, each held somewhere (docs/decisions/serving.md): own text only, own text
+      // with a word an author's name may hold, every word an author's, none at all.
+      '个人 博客',
+      '博客 react',
+      '王 地图 相册',
+      'a 博客',
+      'zhang react',
+      'demo li_',
+      '璐 王',
+      '天气 zhang 小游戏',
+      '博客 量子',
     ];
     /** Listed (featured) projects whose own text and whose author both hold the term. */
     const overlapOf = (term: string, featured: boolean) =>
@@ -668,7 +720,74 @@ describe('showcase search against a plain substring filter', () => {
           lines.slice(0, -1).some((line) => line.includes(term))
         );
       }).length;
+    /** Each page and count of a search of several words against the filter, whichever plan answers. */
+    const expectWords = async (term: string) => {
+      const words = term.split(' ');
+      const ids = (rows: { id: number }[]) => rows.map((r) => Number(r.id));
+      for (const featured of [false, true]) {
+        const expected = [...texts]
+          .filter(([, p]) => p.listed && (!featured || p.featured))
+          .filter(([, p]) => words.every((w) => p.text.split('\n').some((line) => line.includes(w))))
+          .sort((a, b) => (a[1].approved < b[1].approved ? 1 : -1))
+          .map(([id]) => id);
+        for (const pageSize of [5, 60]) {
+          const found: number[] = [];
+          const foundCapped: number[] = [];
+          const cappedRepo = createShowcaseService(t.ctx.db, t.database.dialect, { countCap: cap });
+          for (let page = 1; page <= Math.ceil(expected.length / pageSize) + 1; page++) {
+            const label = `${term} featured=${featured} pageSize=${pageSize} page=${page}`;
+            const r = await repo.list({ search: term, sort: 'latest', featured, page, pageSize });
+            expect(r.total, label).toBe(expected.length);
+            expect(r.capped, label).toBe(false);
+            found.push(...ids(r.rows));
+            // Counted up to the limit, as a longer term is: "N+" past it.
+            const limit = Math.max(cap, page * pageSize + 1);
+            const c = await cappedRepo.list({ search: term, sort: 'latest', featured, page, pageSize });
+            expect(c.capped, label).toBe(expected.length >= limit);
+            expect(c.total, label).toBe(Math.min(expected.length, limit));
+            foundCapped.push(...ids(c.rows));
+          }
+          expect(found, `${term} featured=${featured} pageSize=${pageSize}`).toEqual(expected);
+          expect(foundCapped, `${term} featured=${featured} pageSize=${pageSize} capped`).toEqual(expected);
+        }
+        // Every way of fetching a page gives the same page.
+        const search = createSearchSql(t.ctx.db, t.database.dialect);
+        const info = await search.overview([...new Set(words.flatMap(termGrams))]);
+        const counts = [...info.counts];
+        const planned = planWords(words, {
+          featured,
+          listed: featured ? info.featured : info.listed,
+          holders: new Map(counts.map(([g, c]) => [g, featured ? c.featured : c.listed])),
+          authorHolders: new Map(counts.map(([g, c]) => [g, c.authors])),
+          authorProjects: new Map(counts.map(([g, c]) => [g, featured ? c.authorFeatured : c.authorListed])),
+          dialect: t.database.dialect,
+        });
+        if (!planned) expect(expected, term).toEqual([]);
+        for (const page of planned ? [1, 2, 3] : []) {
+          const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
+          const want = expected.slice((page - 1) * 5, page * 5);
+          const { plan, authors } = planned!;
+          if (!authors) {
+            expect(ids(await search.sortAll(plan!, q)), `${term} sorted`).toEqual(want);
+            expect(ids(await search.walk(plan!, q, false)), `${term} walked`).toEqual(want);
+            expect(ids(await search.walk(plan!, q, true)), `${term} walked, hashed`).toEqual(want);
+            continue;
+          }
+          expect(ids(await search.sortMixed(plan, authors, q)), `${term} sorted with authors`).toEqual(want);
+          expect(ids(await search.walkMixed(plan, authors, q)), `${term} walked with authors`).toEqual(want);
+          if (authors.exact)
+            expect(
+              ids(await search.walkMixed(plan, authors, q, true)),
+              `${term} walked, owners probed`,
+            ).toEqual(want);
+        }
+      }
+    };
     for (const term of terms) {
+      if (term.includes(' ')) {
+        await expectWords(term);
+        continue;
+      }
       const byAuthor = owners.some((o) => o.username.toLowerCase().includes(term));
       for (const featured of [false, true]) {
         const expected = [...texts]
@@ -782,6 +901,8 @@ describe('showcase search against a plain substring filter', () => {
 function onePlan(term: string, exact: boolean, dialect: SearchPlan['dialect']): SearchPlan {
   return {
     term,
+    words: [term],
+    either: [],
     dialect,
     featured: false,
     exact,

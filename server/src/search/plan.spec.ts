@@ -12,7 +12,9 @@ import {
   pageStrategy,
   planAuthors,
   planSearch,
+  planWords,
   type SearchPlan,
+  searchWords,
   splitSearchText,
   termGrams,
 } from './plan.js';
@@ -36,6 +38,14 @@ describe('search terms', () => {
     expect(termGrams('博客')).toEqual(['博客']);
     expect(termGrams('个人博客')).toEqual(['个人', '人博', '博客']);
     expect(termGrams('aaaa')).toEqual(['aa']);
+  });
+
+  it('splits a term into its words at spaces, each once, leaving out a word another holds', () => {
+    expect(searchWords(normaliseTerm('  路由　 测试 '))).toEqual(['路由', '测试']);
+    expect(searchWords('react 博客 react')).toEqual(['react', '博客']);
+    // Wherever 博客 is, 博 is: the search is for 博客.
+    expect(searchWords('博 博客')).toEqual(['博客']);
+    expect(searchWords('个人博客')).toEqual(['个人博客']);
   });
 });
 
@@ -122,9 +132,80 @@ describe('planSearch', () => {
   });
 });
 
+describe('several words', () => {
+  const base = { featured: false, listed: 100_000, dialect: 'sqlite' as const };
+  const none = holders({});
+
+  it('picks the candidates from the rarest gram among all the words, narrowed by the others, every word tested', () => {
+    // 路由 is rarer than any bigram of 测试站: the candidates are its holders, wherever it is.
+    const plan = planSearch('测试站 路由', {
+      ...base,
+      holders: holders({ 测试: 4_000, 试站: 900, 路由: 120 }),
+    })!;
+    expect(plan).toMatchObject({
+      words: ['测试站', '路由'],
+      either: [],
+      exact: false,
+      rarest: '路由',
+      rarestHolders: 120,
+    });
+    // Another word's grams are a space away from the rarest: they narrow.
+    expect(plan.narrows[0]).toBe('测试');
+    // Two words of 1–2 characters are each a gram, but a project must hold both: tested.
+    const two = planSearch('个 人', { ...base, holders: holders({ 个: 9_000, 人: 20_000 }) })!;
+    expect(two).toMatchObject({ exact: false, rarest: '个', narrows: ['人'] });
+    // A word none holds: nothing matches, whichever word is rarest.
+    expect(planSearch('路由 量子', { ...base, holders: holders({ 路由: 120 }) })).toBeNull();
+  });
+
+  it('searches the own text when a word can be in no author’s name, testing a word that could be an author’s in either', () => {
+    const planned = planWords(['react', '博客'], {
+      ...base,
+      holders: holders({ re: 5_000, ea: 5_500, ac: 6_000, ct: 6_100, 博客: 1_700 }),
+      authorHolders: holders({ re: 30, ea: 40, ac: 35, ct: 33 }),
+      authorProjects: holders({ re: 1_500 }),
+    })!;
+    expect(planned.authors).toBeNull();
+    expect(planned.plan).toMatchObject({ words: ['博客'], either: ['react'], rarest: '博客', exact: false });
+    // Nothing can hold a word whose own-text grams no project holds and no author's name either.
+    expect(
+      planWords(['react', '量子'], {
+        ...base,
+        holders: holders({ re: 5_000, ea: 5_500, ac: 6_000, ct: 6_100 }),
+        authorHolders: holders({ re: 30, ea: 40, ac: 35, ct: 33 }),
+        authorProjects: none,
+      }),
+    ).toBeNull();
+  });
+
+  it('leads with the word of fewest candidates when every word may be an author’s, the others tested on what it finds', () => {
+    // zhang is in no project's own text and in 65 authors' names (3,250 projects); react is in
+    // 5,000 projects' text and 30 authors' names.
+    const planned = planWords(['react', 'zhang'], {
+      ...base,
+      holders: holders({ re: 5_000, ea: 5_500, ac: 6_000, ct: 6_100 }),
+      authorHolders: holders({ re: 30, ea: 40, ac: 35, ct: 33, zh: 65, ha: 300, an: 400, ng: 200 }),
+      authorProjects: holders({ zh: 3_250, re: 1_500, ct: 1_600 }),
+    })!;
+    expect(planned.plan).toBeNull();
+    expect(planned.authors).toMatchObject({ term: 'zhang', rarest: 'zh', either: ['react'] });
+    // When the text's candidates are few, the word's own text and authors lead together.
+    const byText = planWords(['react', 'zhang'], {
+      ...base,
+      holders: holders({ re: 50, ea: 55, ac: 60, ct: 61 }),
+      authorHolders: holders({ re: 3, ea: 4, ac: 3, ct: 3, zh: 65, ha: 300, an: 400, ng: 200 }),
+      authorProjects: holders({ zh: 3_250, re: 150, ct: 160 }),
+    })!;
+    expect(byText.plan).toMatchObject({ words: ['react'], either: ['zhang'], rarest: 're' });
+    expect(byText.authors).toMatchObject({ term: 'react', either: ['zhang'] });
+  });
+});
+
 describe('how a page is fetched', () => {
   const plan = (p: Partial<SearchPlan>): SearchPlan => ({
     term: 'abc',
+    words: ['abc'],
+    either: [],
     dialect: 'sqlite',
     featured: false,
     exact: false,
@@ -226,6 +307,7 @@ describe('authors apart', () => {
       exact: false,
       rarest: '_r',
       holders: 400,
+      either: [],
     });
     // 个人 is in no author's name: no author can hold 个人博客.
     expect(planAuthors('个人博客', holders({ 人博: 3, 博客: 2 }))).toBeNull();
@@ -234,6 +316,7 @@ describe('authors apart', () => {
       exact: true,
       rarest: '璐',
       holders: 70,
+      either: [],
     });
   });
 

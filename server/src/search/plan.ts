@@ -7,7 +7,8 @@
  * and 2-character grams. A 1- or 2-character term is one gram, answered exactly by the index; a
  * longer term's candidates are the holders of its rarest bigram (and of up to three more from
  * other parts of the term), confirmed by a substring test of the indexed text; their count stops
- * at a cap ("500+").
+ * at a cap ("500+"). A term of several words (separated by spaces) finds the projects that hold
+ * every word: its candidates come from the rarest gram among all its words (planWords).
  */
 import type { Dialect } from '../db/dialect.js';
 
@@ -90,6 +91,15 @@ export function splitSearchText(text: string): { own: string; author: string } {
   return cut < 0 ? { own: text, author: '' } : { own: text.slice(0, cut), author: text.slice(cut + 1) };
 }
 
+/**
+ * The words of a normalised term (normaliseTerm: single spaces, trimmed), each once, leaving out
+ * a word another one holds: wherever that one is found, so is it (`博 博客` is `博客`).
+ */
+export function searchWords(term: string): string[] {
+  const words = [...new Set(term.split(' ').filter(Boolean))];
+  return words.filter((w) => !words.some((other) => other !== w && other.includes(w)));
+}
+
 /** The grams every match of a normalised term holds: the term itself up to 2 characters, else its bigrams. */
 export function termGrams(term: string): string[] {
   const chars = Array.from(term);
@@ -101,11 +111,19 @@ export function termGrams(term: string): string[] {
 
 /** A search's plan: the grams that find the candidates and how each is tested. */
 export interface SearchPlan {
+  /** The words its own text must hold, joined by a space (one word: the term). */
   term: string;
+  /** Each of `term`'s words: every match's own text (name, description, site name) holds them all. */
+  words: string[];
+  /**
+   * Further words each match holds in its own text or its author's name (a term of several
+   * words, some of which may be an author's: planWords); each is a substring test, no gram.
+   */
+  either: string[];
   /** The engine the plan is for: their costs differ (SORT_COST, PG_COST). */
   dialect: Dialect;
   featured: boolean;
-  /** A term of 1–2 characters: its gram's holders are exactly the matches, no text test. */
+  /** A one-word term of 1–2 characters: its gram's holders are exactly the matches, no text test. */
   exact: boolean;
   /** Listed projects in scope (featured ones only when the filter is on). */
   listed: number;
@@ -121,8 +139,10 @@ export interface SearchPlan {
 }
 
 /**
- * The plan for a normalised, non-empty term, given the listed total in scope and each of the
- * term's grams' holders in scope (termGrams); null when a gram has no holder (nothing matches).
+ * The plan for a normalised, non-empty term (one word, or words its own text must all hold,
+ * separated by single spaces), given the listed total in scope and each of its words' grams'
+ * holders in scope (termGrams of each word); null when a gram has no holder (nothing matches).
+ * `either`: words a match may hold in its author's name instead (tested, not looked up).
  */
 export function planSearch(
   term: string,
@@ -131,11 +151,14 @@ export function planSearch(
     listed: number;
     holders: ReadonlyMap<string, number>;
     dialect: Dialect;
+    either?: readonly string[];
   },
 ): SearchPlan | null {
   const chars = Array.from(term);
-  const exact = chars.length <= 2;
-  const grams = termGrams(term);
+  const words = term.split(' ');
+  const either = [...(opts.either ?? [])];
+  const exact = words.length === 1 && chars.length <= 2 && either.length === 0;
+  const grams = [...new Set(words.flatMap(termGrams))];
   const holders = (g: string) => opts.holders.get(g) ?? 0;
   if (grams.some((g) => !holders(g))) return null;
   const byRarity = [...grams].sort((a, b) => holders(a) - holders(b));
@@ -143,12 +166,14 @@ export function planSearch(
   // More grams narrow the candidates before the substring test, which costs far more than an
   // index probe (each candidate's text is read): those held by fewer than half the projects,
   // picked one by one from the part of the term farthest from the grams already picked (nearby
-  // bigrams come from the same words and rarely narrow further), the rarer on a tie, none that
-  // overlaps one picked.
+  // bigrams come from the same words and rarely narrow further; another word's are at least a
+  // space away), the rarer on a tie, none that overlaps one picked.
   const at = (gram: string) =>
-    chars.flatMap((_, i) => (chars[i]! + (chars[i + 1] ?? '') === gram ? [i] : []));
+    chars.flatMap((_, i) =>
+      chars[i]! + (chars[i + 1] ?? '') === gram || (chars[i] === gram && chars[i + 1] === ' ') ? [i] : [],
+    );
   const narrows: string[] = [];
-  if (!exact) {
+  if (chars.length > 2) {
     const picked = at(rarest);
     const left = byRarity.slice(1).filter((g) => holders(g) * 2 < opts.listed);
     while (narrows.length < MAX_NARROWING && left.length > 0) {
@@ -183,6 +208,8 @@ export function planSearch(
   );
   return {
     term,
+    words,
+    either,
     dialect: opts.dialect,
     featured: opts.featured,
     exact,
@@ -255,14 +282,66 @@ export interface AuthorPlan {
   rarest: string;
   /** Authors holding the rarest gram. */
   holders: number;
+  /** Further words each of their projects must hold, in its own text or its author's name (planWords). */
+  either: string[];
 }
 
-export function planAuthors(term: string, authorHolders: ReadonlyMap<string, number>): AuthorPlan | null {
+export function planAuthors(
+  term: string,
+  authorHolders: ReadonlyMap<string, number>,
+  either: readonly string[] = [],
+): AuthorPlan | null {
   const grams = termGrams(term);
   const holders = (g: string) => authorHolders.get(g) ?? 0;
   if (grams.some((g) => !holders(g))) return null;
   const rarest = grams.reduce((a, b) => (holders(b) < holders(a) ? b : a));
-  return { term, exact: Array.from(term).length <= 2, rarest, holders: holders(rarest) };
+  return { term, exact: Array.from(term).length <= 2, rarest, holders: holders(rarest), either: [...either] };
+}
+
+/**
+ * The plan of a term of several words (searchWords), each of which a match holds somewhere: in
+ * its own text (name, description, site name) or its author's name, a word in one and another in
+ * the other. A word no listed author's name can hold (a gram of it in none) must be in the own
+ * text, so when there is one the candidates are the holders of the rarest gram among all such
+ * words, narrowed by the others' grams, and every word is confirmed by a substring test (the
+ * author's name read only for a word the own text lacks): `authors` null. When every word may be
+ * an author's, one word leads, the one whose candidates are fewest (its rarest gram's holders and
+ * the listed projects of the authors holding its rarest author gram), searched as one term would
+ * be (its own text, `plan`, null when it holds a gram of it nowhere, and its authors), each of
+ * the other words tested on what it finds. Null when nothing can match.
+ */
+export function planWords(
+  words: readonly string[],
+  opts: {
+    featured: boolean;
+    listed: number;
+    /** Each gram's holders in scope, by the projects' own text. */
+    holders: ReadonlyMap<string, number>;
+    /** Each gram's holders among the listed authors' usernames. */
+    authorHolders: ReadonlyMap<string, number>;
+    /** The listed projects (in scope) of the authors holding each gram. */
+    authorProjects: ReadonlyMap<string, number>;
+    dialect: Dialect;
+  },
+): { plan: SearchPlan | null; authors: AuthorPlan | null } | null {
+  const { authorHolders, authorProjects, ...scope } = opts;
+  const ownOnly = words.filter((w) => !planAuthors(w, authorHolders));
+  if (ownOnly.length > 0) {
+    const plan = planSearch(ownOnly.join(' '), {
+      ...scope,
+      either: words.filter((w) => !ownOnly.includes(w)),
+    });
+    return plan && { plan, authors: null };
+  }
+  let best: { plan: SearchPlan | null; authors: AuthorPlan; cost: number } | null = null;
+  for (const word of words) {
+    const others = words.filter((w) => w !== word);
+    const plan = planSearch(word, { ...scope, either: others });
+    const authors = planAuthors(word, authorHolders, others)!;
+    const cost = (plan?.rarestHolders ?? 0) + (authorProjects.get(authors.rarest) ?? 0);
+    if (!best || cost < best.cost) best = { plan, authors, cost };
+  }
+  return best && { plan: best.plan, authors: best.authors };
 }
 
 /**

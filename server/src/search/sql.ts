@@ -66,6 +66,23 @@ const probe = (plan: SearchPlan, i: number, id: Sql, featured: Sql) =>
 /** The joins of the plan's narrowing grams that are joined (plan.joined). */
 const gramJoins = (plan: SearchPlan) =>
   plan.narrows.flatMap((_, i) => (plan.joined[i] ? [sql`cross join showcase_grams ${alias(i)}`] : []));
+/**
+ * The substring tests of index entry `e`: it holds each of `words`, and each of `either` in its
+ * own text or, failing that, its author's name (a lookup by key, only then).
+ */
+const entryTests = (
+  contains: (text: Sql, term: string) => Sql,
+  words: readonly string[],
+  either: readonly string[],
+) => [
+  ...words.map((w) => contains(sql`e.text`, w)),
+  ...either.map(
+    (w) =>
+      sql`(${contains(sql`e.text`, w)} or (select 1 from showcase_authors sa where sa.owner_id = e.owner_id and ${contains(sql`sa.text`, w)}) is not null)`,
+  ),
+];
+/** A plan of one word and nothing else: its own text's test is that word's (the tuned statements). */
+const oneWord = (plan: SearchPlan) => plan.words.length === 1 && plan.either.length === 0;
 
 /** What the two engines write differently. */
 interface Engine {
@@ -127,18 +144,21 @@ const ENGINES: Record<Dialect, Engine> = {
     // per candidate.
     confirmJoins: (plan) =>
       sql.join([...gramJoins(plan), ...(plan.exact ? [] : [sql`cross join showcase_entries e`])], sql` `),
-    confirm: (plan, id, featured, asSubqueries = false) => [
-      ...plan.narrows.map((_, i) =>
-        asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
-      ),
-      ...(plan.exact
-        ? []
-        : asSubqueries
-          ? [
-              sql`(select 1 from showcase_entries e where e.project_id = ${id} and instr(e.text, ${plan.term}) > 0) is not null`,
-            ]
-          : [sql`e.project_id = ${id} and instr(${sql`e.text`}, ${plan.term}) > 0`]),
-    ],
+    confirm: (plan, id, featured, asSubqueries = false) => {
+      const tests = entryTests(ENGINES.sqlite.contains, plan.words, plan.either);
+      return [
+        ...plan.narrows.map((_, i) =>
+          asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
+        ),
+        ...(plan.exact
+          ? []
+          : asSubqueries
+            ? [
+                sql`(select 1 from showcase_entries e where ${sql.join([sql`e.project_id = ${id}`, ...tests], sql` and `)}) is not null`,
+              ]
+            : [sql.join([sql`e.project_id = ${id}`, ...tests], sql` and `)]),
+      ];
+    },
     walk(plan, page) {
       return page(sql`projects p cross join showcase_grams g1 ${this.confirmJoins(plan)}`, [
         sql`g1.gram = ${plan.rarest} and g1.featured = p.featured and g1.project_id = p.id`,
@@ -182,15 +202,18 @@ const ENGINES: Record<Dialect, Engine> = {
             ),
             sql``,
           );
+      // Several words (or one and an author's): every test in one subquery, its text read once.
+      const text = oneWord(plan)
+        ? sql`${sql<SqlBool>`strpos(${sql`(select e.text from showcase_entries e where e.project_id = ${id}${all})`}, ${plan.term}) > 0`}`
+        : sql`(select 1 from showcase_entries e where e.project_id = ${id}${all} and ${sql.join(
+            entryTests(this.contains, plan.words, plan.either),
+            sql` and `,
+          )}) is not null`;
       return [
         ...plan.narrows.map((_, i) =>
           asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
         ),
-        ...(plan.exact
-          ? []
-          : [
-              sql`${sql<SqlBool>`strpos(${sql`(select e.text from showcase_entries e where e.project_id = ${id}${all})`}, ${plan.term}) > 0`}`,
-            ]),
+        ...(plan.exact ? [] : [text]),
       ];
     },
     // Every test is a subquery of p, so projects is the only table to plan and the index order is
@@ -275,10 +298,24 @@ export function createSearchSql(db: DB, dialect: Dialect) {
           engine.contains(sql`sa.text`, ap.term),
           ...(featured ? [sql`sa.featured > 0`] : []),
         ])})`;
-  /** The listed projects `p` of the authors `a` (featured only when `featured`), as a FROM and WHERE to extend. */
-  const authorProjects = (featured: boolean) =>
+  /**
+   * Whether project `id` holds each of the author plan's further words (plan.ts planWords) in its
+   * own text or its author's name; none: no test.
+   */
+  const eitherTest = (ap: AuthorPlan, id: Sql) =>
+    ap.either.length === 0
+      ? sql``
+      : sql` and (select 1 from showcase_entries e where ${sql.join(
+          [sql`e.project_id = ${id}`, ...entryTests(engine.contains, [], ap.either)],
+          sql` and `,
+        )}) is not null`;
+  /**
+   * The listed projects `p` of the authors `a` (featured only when `featured`) that hold the
+   * author plan's further words, as a FROM and WHERE to extend.
+   */
+  const authorProjects = (featured: boolean, ap: AuthorPlan) =>
     sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
-      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}`;
+      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, sql`p.id`)}`;
   /** Whether project (id, featured) matches the term by its own text, as subqueries. */
   const textTest = (plan: SearchPlan, id: Sql, featured: Sql) =>
     sql.join(
@@ -447,7 +484,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     /** How many of the authors' listed projects the term's text matches too (each one tested). */
     async authorsOverlap(plan: SearchPlan, ap: AuthorPlan): Promise<number> {
       const r = await sql<{ n: number }>`${authorsCte(ap, plan.featured)}
-        select count(*) as n from ${authorProjects(plan.featured)} and ${textTest(plan, sql`p.id`, sql`p.featured`)}`.execute(
+        select count(*) as n from ${authorProjects(plan.featured, ap)} and ${textTest(plan, sql`p.id`, sql`p.featured`)}`.execute(
         db,
       );
       return Number(r.rows[0]!.n);
@@ -459,18 +496,32 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         q,
         sql`${authorsCte(ap, q.featured)}, m as materialized (
           ${plan ? sql`select g1.project_id, g1.featured from ${matching(plan)} union ` : sql``}
-          select p.id as project_id, p.featured from ${authorProjects(q.featured)})
+          select p.id as project_id, p.featured from ${authorProjects(q.featured, ap)})
         ${pageSql(q, fromMatches, [matched])}`,
       ),
+
+    /**
+     * The matches of a term of several words led by one that may name authors (plan.ts
+     * planWords): the leading word's own-text matches (when `plan`) and its authors' projects,
+     * each holding the other words, counted once, up to `limit`.
+     */
+    async countEither(plan: SearchPlan | null, ap: AuthorPlan, featured: boolean, limit: number) {
+      const r = await sql<{ n: number }>`${authorsCte(ap, featured)}, m as (
+          ${plan ? sql`select g1.project_id from ${matching(plan)} union ` : sql``}
+          select p.id as project_id from ${authorProjects(featured, ap)})
+        select count(*) as n from (select 1 from m limit ${limit}) c`.execute(db);
+      return Number(r.rows[0]!.n);
+    },
 
     /** The listed projects walked in the page's order, each tested against the text and the authors. */
     walkMixed: (plan: SearchPlan | null, ap: AuthorPlan, q: ShowcasePage, probed = false) => {
       // Probed (a 1–2 character term): each walked project's owner looked up among the gram's
       // holders, with no list of authors made first.
-      const byAuthor =
+      const byAuthor = sql`${
         probed && ap.exact
           ? sql`(select 1 from showcase_author_grams ag where ag.gram = ${ap.rarest} and ag.owner_id = p.owner_id) is not null`
-          : engine.byAuthors(sql`p.owner_id`);
+          : engine.byAuthors(sql`p.owner_id`)
+      }${eitherTest(ap, sql`p.id`)}`;
       const walk = pageSql(q, sql`projects p`, [
         // The owner first: a lookup, where the text's test is a probe or more.
         plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`)})` : byAuthor,

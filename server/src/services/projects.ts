@@ -169,8 +169,9 @@ export function createProjectService(deps: {
         .transaction()
         .execute(async (trx) => {
           await projects.update(trx, p.id, patch);
-          await refreshSearchText(projects, trx, p.id);
           if (renamed) await deps.siteNames.claim(trx, p.id, body.site_name!, patch.updated_at as string);
+          // After the claim: the site name is searched too.
+          await refreshSearchText(projects, trx, p.id);
         })
         .catch((error: unknown) => {
           // A concurrent claim of the same name won (PostgreSQL): the same 409 as the check's.
@@ -358,18 +359,30 @@ export type ProjectService = ReturnType<typeof createProjectService>;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg)/;
 
-/** Writes a project's search text and name order again, after its name or description changed. */
+/**
+ * Writes a project's search text and name order again, after its name, description or site name
+ * changed.
+ */
 export async function refreshSearchText(projects: ProjectsRepository, trx: DB, projectId: number) {
   const p = await projects.byId(trx, projectId);
   if (p) {
     await projects.update(trx, projectId, {
-      search_text: searchText(p.name, p.description, p.owner_username),
+      search_text: searchText(p.name, p.description, p.owner_username, p.site_name),
       name_sort_key: nameSortKey(p.name),
     });
   }
 }
 
-/** Lower-cased name, description and author, for substring search. */
-export function searchText(name: string, description: string | null, owner: string): string {
-  return `${name}\n${description ?? ''}\n${owner}`.toLowerCase();
+/**
+ * Lower-cased name, description, site name (a line only when there is one) and author, for
+ * substring search: one line each, the author last (search/plan.ts splitSearchText indexes the
+ * other lines as the project's own text, the author apart).
+ */
+export function searchText(
+  name: string,
+  description: string | null,
+  owner: string,
+  siteName: string | null,
+): string {
+  return `${name}\n${description ?? ''}\n${siteName ? `${siteName}\n` : ''}${owner}`.toLowerCase();
 }

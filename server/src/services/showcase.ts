@@ -1,6 +1,7 @@
 /**
  * The public showcase: live, public ("listed") projects only, sorted latest | popular | name,
- * optionally featured only, and searched over name, description and author.
+ * optionally featured only, and searched over name, description, site name and author; a search
+ * of several words finds the projects that hold each of them.
  *
  * Search finds substrings of any length, one Chinese character included, and stays fast at
  * 100,000 projects on both engines (figures in docs/benchmarks.md, reasons in docs/decisions.md).
@@ -23,7 +24,9 @@ import {
   pageStrategy,
   planAuthors,
   planSearch,
+  planWords,
   type SearchPlan,
+  searchWords,
   termGrams,
 } from '../search/plan.js';
 import { createSearchSql, QUEUE_BATCH, type ShowcasePage, type ShowcaseRow } from '../search/sql.js';
@@ -116,31 +119,49 @@ export function createShowcaseService(
     }
   }
 
-  async function search(page: ShowcasePage, term: string) {
-    const info = await overview(termGrams(term));
-    const counts = [...info.counts];
-    const plan = planSearch(term, {
-      featured: page.featured,
-      listed: page.featured ? info.featured : info.listed,
-      holders: new Map(counts.map(([g, c]) => [g, page.featured ? c.featured : c.listed])),
-      dialect,
-    });
-    // Authors are indexed apart from their projects' text (docs/decisions/serving.md "Authors
-    // apart"): a term no listed author's username can hold is a search of the text alone.
-    const authors = planAuthors(term, new Map(counts.map(([g, c]) => [g, c.authors])));
-    if (!plan && !authors) return { rows: [], total: 0, capped: false };
-
-    const limit = countLimit(page.page, page.pageSize, opts.countCap);
+  /**
+   * The remembered count of a search (`term` as typed, normalised) in the index `version`, usable
+   * for a count up to `limit`, and how to remember a new one.
+   */
+  function counts(page: ShowcasePage, term: string, version: number, limit: number) {
     const key = `${page.featured ? 1 : 0}:${term}`;
     const remembered = opts.rememberCounts === false ? undefined : rememberedCounts.get(key);
-    let known =
-      remembered?.version === info.version && (!remembered.capped || remembered.limit >= limit)
+    const known =
+      remembered?.version === version && (!remembered.capped || remembered.limit >= limit)
         ? remembered
         : undefined;
     const remember = (found: Omit<Counted, 'version' | 'limit'>) => {
       if (rememberedCounts.size >= REMEMBERED_COUNTS) rememberedCounts.clear();
-      known = { version: info.version, limit, ...found };
-      rememberedCounts.set(key, known);
+      const counted = { version, limit, ...found };
+      rememberedCounts.set(key, counted);
+      return counted;
+    };
+    return { known, remember };
+  }
+
+  async function search(page: ShowcasePage, term: string) {
+    const words = searchWords(term);
+    if (words.length > 1) return searchAll(page, term, words);
+    // A word another holds is left out: `博 博客` is the search for 博客.
+    term = words[0]!;
+    const info = await overview(termGrams(term));
+    const byGram = [...info.counts];
+    const plan = planSearch(term, {
+      featured: page.featured,
+      listed: page.featured ? info.featured : info.listed,
+      holders: new Map(byGram.map(([g, c]) => [g, page.featured ? c.featured : c.listed])),
+      dialect,
+    });
+    // Authors are indexed apart from their projects' text (docs/decisions/serving.md "Authors
+    // apart"): a term no listed author's username can hold is a search of the text alone.
+    const authors = planAuthors(term, new Map(byGram.map(([g, c]) => [g, c.authors])));
+    if (!plan && !authors) return { rows: [], total: 0, capped: false };
+
+    const limit = countLimit(page.page, page.pageSize, opts.countCap);
+    const memo = counts(page, term, info.version, limit);
+    let known = memo.known;
+    const remember = (found: Omit<Counted, 'version' | 'limit'>) => {
+      known = memo.remember(found);
       return known;
     };
 
@@ -170,7 +191,20 @@ export function createShowcaseService(
       remember({ total: 0, capped: false, authorProjects: 0, sorted: 0 });
       return { rows: [], total: 0, capped: false };
     }
+    return searchOwnText(page, plan, known, limit, remember);
+  }
 
+  /**
+   * A search of the projects' own text (`plan`), words of an author's name tested too when it
+   * has any (plan.either): counted (unless `known`), then the page sorted or walked.
+   */
+  async function searchOwnText(
+    page: ShowcasePage,
+    plan: SearchPlan,
+    known: Counted | undefined,
+    limit: number,
+    remember: (found: Omit<Counted, 'version' | 'limit'>) => Counted,
+  ) {
     let total = plan.exact ? plan.rarestHolders : known?.total;
     let capped = plan.exact ? false : (known?.capped ?? false);
     const rememberText = (n: number, isCapped: boolean) =>
@@ -194,6 +228,54 @@ export function createShowcaseService(
         ? await q.sortAll(plan, page)
         : await q.walk(plan, page, strategy === 'hashed walk');
     return { rows: rows.map(cardOf), total, capped };
+  }
+
+  /**
+   * A search of several words, each held somewhere by every match (plan.ts planWords): through
+   * the projects' own text when a word can be nowhere else, else led by one word's text and
+   * authors, the others tested on what it finds. Counted up to the limit ("N+" past it), as a
+   * longer term is.
+   */
+  async function searchAll(page: ShowcasePage, term: string, words: string[]) {
+    const info = await overview([...new Set(words.flatMap(termGrams))]);
+    const byGram = [...info.counts];
+    const listed = page.featured ? info.featured : info.listed;
+    const planned = planWords(words, {
+      featured: page.featured,
+      listed,
+      holders: new Map(byGram.map(([g, c]) => [g, page.featured ? c.featured : c.listed])),
+      authorHolders: new Map(byGram.map(([g, c]) => [g, c.authors])),
+      authorProjects: new Map(byGram.map(([g, c]) => [g, page.featured ? c.authorFeatured : c.authorListed])),
+      dialect,
+    });
+    if (!planned) return { rows: [], total: 0, capped: false };
+    const limit = countLimit(page.page, page.pageSize, opts.countCap);
+    const memo = counts(page, term, info.version, limit);
+    const { plan, authors } = planned;
+    if (!authors) return searchOwnText(page, plan!, memo.known, limit, memo.remember);
+
+    // The rows a sort reads: the leading word's text candidates and its authors' projects.
+    const named = info.counts.get(authors.rarest)?.[page.featured ? 'authorFeatured' : 'authorListed'] ?? 0;
+    const sorted = (plan?.rarestHolders ?? 0) + named;
+    let known = memo.known;
+    if (!known) {
+      const n = await q.countEither(plan, authors, page.featured, limit);
+      known = memo.remember({ total: n, capped: n >= limit, authorProjects: named, sorted });
+    }
+    if (known.total === 0) return { rows: [], total: 0, capped: false };
+    const strategy = mixedStrategy(dialect, page, {
+      listed,
+      sorted,
+      total: known.total,
+      textTested: plan !== null,
+      authorHolders: authors.holders,
+      authorsExact: authors.exact,
+    });
+    const rows =
+      strategy === 'sort'
+        ? await q.sortMixed(plan, authors, page)
+        : await q.walkMixed(plan, authors, page, strategy === 'probed walk');
+    return { rows: rows.map(cardOf), total: known.total, capped: known.capped };
   }
 
   /**

@@ -298,7 +298,7 @@ async function storeAndCommit(
             published_at: null,
             created_at: at,
             updated_at: at,
-            search_text: searchText(target.name!, target.description ?? null, actor.username),
+            search_text: searchText(target.name!, target.description ?? null, actor.username, null),
             name_sort_key: nameSortKey(target.name!),
             ...(target.spaFallback !== undefined ? { spa_fallback: target.spaFallback ? 1 : 0 } : {}),
           });
@@ -351,7 +351,9 @@ async function storeAndCommit(
           if (target.spaFallback !== undefined) patch.spa_fallback = target.spaFallback ? 1 : 0;
         }
         await projects.update(trx, projectId, patch);
-        if (target.projectId !== null) await refreshSearchText(projects, trx, projectId);
+        // A site name claimed above is searched too (written with the project's search text).
+        if (target.projectId !== null || target.siteName !== undefined)
+          await refreshSearchText(projects, trx, projectId);
         await deps.renders?.enqueue(trx, deploymentId, projectId, at);
         await deps.notifications?.notify(trx, {
           kind: 'upload_pending',

@@ -32,6 +32,7 @@ import * as m029 from './029_upload_key_requests.js';
 import * as m030 from './030_render_turns.js';
 import * as m031 from './031_render_turns_of_deleted_accounts.js';
 import * as m032 from './032_deploy_base.js';
+import * as m033 from './033_search_site_names.js';
 import * as m034 from './034_initial_passwords.js';
 import type { MigrationDialect } from './helpers.js';
 
@@ -67,6 +68,7 @@ const all: Record<string, DialectMigration> = {
   '030_render_turns': m030,
   '031_render_turns_of_deleted_accounts': m031,
   '032_deploy_base': m032,
+  '033_search_site_names': m033,
   '034_initial_passwords': m034,
 };
 

@@ -1,0 +1,93 @@
+/**
+ * Migration 033 (site names searched, docs/decisions/serving.md "Showcase listing and search"): a
+ * project that had a site name before it is found by that name after the upgrade, through the
+ * queue that keeps the showcase index; a project without one keeps its text. On both engines.
+ */
+import { describe, expect, it } from 'vitest';
+import { createShowcaseService } from '../src/services/showcase.js';
+import { acrossMigration, insertOldUser, usingPostgres } from './helpers.js';
+
+describe('search site names migration', () => {
+  it('writes the search text of the projects that have a site name, and the showcase finds them by it', async () => {
+    const ids: Record<string, number> = {};
+    await acrossMigration(
+      '032_deploy_base',
+      async (db) => {
+        const at = new Date().toISOString();
+        const owner = await insertOldUser(db);
+        for (const [name, siteName] of [
+          ['路由测试站', 'route-demo'],
+          ['没有名字的站', null],
+        ] as const) {
+          const project = await db
+            .insertInto('projects')
+            .values({
+              owner_id: owner,
+              name,
+              description: '说明',
+              status: 'approved',
+              is_public: 1,
+              view_count: 0,
+              download_count: 0,
+              approved_at: at,
+              created_at: at,
+              updated_at: at,
+              site_name: siteName,
+              search_text: `${name}\n说明\nold`,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const deployment = await db
+            .insertInto('deployments')
+            .values({
+              project_id: project.id,
+              version: 1,
+              status: 'approved',
+              upload_type: 'zip',
+              file_count: 1,
+              total_size: 1,
+              entry_file: 'index.html',
+              created_by: owner,
+              created_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await db
+            .updateTable('projects')
+            .set({ live_deployment_id: deployment.id })
+            .where('id', '=', project.id)
+            .execute();
+          ids[name] = Number(project.id);
+        }
+        // The index as it stood: both projects applied, the site name in neither.
+        await createShowcaseService(db as never, usingPostgres ? 'postgres' : 'sqlite').refreshIndex();
+      },
+      async (handle) => {
+        const texts = await handle.db
+          .selectFrom('projects')
+          .select(['id', 'search_text'])
+          .orderBy('id')
+          .execute();
+        expect(texts.map((r) => r.search_text)).toEqual([
+          '路由测试站\n说明\nroute-demo\nold',
+          '没有名字的站\n说明\nold',
+        ]);
+        // Only the project whose text changed waits in the queue.
+        const queued = await handle.db.selectFrom('showcase_queue').select('project_id').execute();
+        expect(queued.map((q) => Number(q.project_id))).toEqual([ids.路由测试站]);
+
+        const showcase = createShowcaseService(handle.db, handle.dialect);
+        const list = (search: string) =>
+          showcase.list({ search, sort: 'latest', featured: false, page: 1, pageSize: 12 });
+        for (const term of ['route-demo', 'route', '路由 demo']) {
+          const found = await list(term);
+          expect(
+            found.rows.map((r) => r.id),
+            term,
+          ).toEqual([ids.路由测试站]);
+        }
+        expect((await list('说明')).total).toBe(2);
+      },
+    );
+  });
+});
