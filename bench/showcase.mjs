@@ -3,7 +3,8 @@
 // database (SQLite, and PostgreSQL when TEST_DATABASE_URL or --pg URL is given; --sqlite-only,
 // --pg-only), a chunk of 20,000 per transaction in multi-row INSERTs of 1,000, then the showcase query as the server
 // runs it (server/dist's services/showcase.js): the first page of each sort, and searches for Chinese terms
-// of 1, 2 and 4 characters (common and rare), an ASCII term and an author. Prints median and p95.
+// of 1, 2 and 4 characters (common and rare), an ASCII term, an author and terms of two words. Prints
+// median and p95.
 //   npm run bench:showcase [-- --pg postgres://postgres@127.0.0.1:5432/test] [--n 1000000] [--runs 40]
 //   --keep DIR keeps the SQLite file in DIR and the PostgreSQL schema bench_showcase_kept, and
 //   reuses them when run again; --only REGEX runs the queries whose label matches.
@@ -254,6 +255,11 @@ const QUERIES = [
   ['search 1 char, popular sort (游)', { search: '游', sort: 'popular' }],
   ['search 1 char, rare, page 5 (璐)', { search: '璐', page: 5 }],
   ['search 2 chars, featured (博客)', { search: '博客', featured: true }],
+  // Every word held somewhere (docs/decisions/serving.md "Showcase listing and search"): two words
+  // of the projects' text; one an author's name may hold too; both.
+  ['search two words (个人 博客)', { search: '个人 博客' }],
+  ['search two words, one in authors (react 地图)', { search: 'react 地图' }],
+  ['search two words, both in authors (zhang react)', { search: 'zhang react' }],
 ];
 
 function quantile(sorted, q) {

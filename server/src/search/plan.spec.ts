@@ -163,10 +163,22 @@ describe('several words', () => {
       ...base,
       holders: holders({ re: 5_000, ea: 5_500, ac: 6_000, ct: 6_100, 博客: 1_700 }),
       authorHolders: holders({ re: 30, ea: 40, ac: 35, ct: 33 }),
-      authorProjects: holders({ re: 1_500 }),
+      authorProjects: holders({ re: 3_000 }),
     })!;
     expect(planned.authors).toBeNull();
     expect(planned.plan).toMatchObject({ words: ['博客'], either: ['react'], rarest: '博客', exact: false });
+    // 地图 alone leaves 10,076 candidates to read (100,000 projects, the bench's counts): led by
+    // react instead, its own text's candidates are ac's 3,509 narrowed by 地图 (≈360 read), and
+    // the 1,057 projects of the 22 authors whose names hold it are tested for 地图.
+    const led = planWords(['react', '地图'], {
+      ...base,
+      holders: holders({ re: 13_157, ea: 6_956, ac: 3_509, ct: 3_512, 地图: 10_076 }),
+      authorHolders: holders({ re: 118, ea: 53, ac: 22, ct: 22 }),
+      authorProjects: holders({ re: 5_726, ea: 2_615, ac: 1_057, ct: 1_057 }),
+    })!;
+    expect(led.plan).toMatchObject({ words: ['react', '地图'], either: [], rarest: 'ac' });
+    expect(led.plan!.narrows[0]).toBe('地图');
+    expect(led.authors).toMatchObject({ term: 'react', rarest: 'ac', either: ['地图'] });
     // Nothing can hold a word whose own-text grams no project holds and no author's name either.
     expect(
       planWords(['react', '量子'], {
@@ -179,13 +191,13 @@ describe('several words', () => {
   });
 
   it('leads with the word of fewest candidates when every word may be an author’s, the others tested on what it finds', () => {
-    // zhang is in no project's own text and in 65 authors' names (3,250 projects); react is in
-    // 5,000 projects' text and 30 authors' names.
+    // zhang is in no project's own text and in 24 authors' names (1,200 projects); react is in
+    // 5,000 projects' text and 30 authors' names (1,500 projects).
     const planned = planWords(['react', 'zhang'], {
       ...base,
       holders: holders({ re: 5_000, ea: 5_500, ac: 6_000, ct: 6_100 }),
-      authorHolders: holders({ re: 30, ea: 40, ac: 35, ct: 33, zh: 65, ha: 300, an: 400, ng: 200 }),
-      authorProjects: holders({ zh: 3_250, re: 1_500, ct: 1_600 }),
+      authorHolders: holders({ re: 30, ea: 40, ac: 35, ct: 33, zh: 24, ha: 300, an: 400, ng: 200 }),
+      authorProjects: holders({ zh: 1_200, re: 1_500, ct: 1_600 }),
     })!;
     expect(planned.plan).toBeNull();
     expect(planned.authors).toMatchObject({ term: 'zhang', rarest: 'zh', either: ['react'] });

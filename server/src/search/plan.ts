@@ -302,13 +302,15 @@ export function planAuthors(
  * The plan of a term of several words (searchWords), each of which a match holds somewhere: in
  * its own text (name, description, site name) or its author's name, a word in one and another in
  * the other. A word no listed author's name can hold (a gram of it in none) must be in the own
- * text, so when there is one the candidates are the holders of the rarest gram among all such
- * words, narrowed by the others' grams, and every word is confirmed by a substring test (the
- * author's name read only for a word the own text lacks): `authors` null. When every word may be
- * an author's, one word leads, the one whose candidates are fewest (its rarest gram's holders and
- * the listed projects of the authors holding its rarest author gram), searched as one term would
- * be (its own text, `plan`, null when it holds a gram of it nowhere, and its authors), each of
- * the other words tested on what it finds. Null when nothing can match.
+ * text. The plans weighed (the cheapest taken, `wordsCost`):
+ * - the own text alone, when some words must be there: the candidates are the holders of the
+ *   rarest gram among those words, narrowed by the others' grams, and every word is confirmed by
+ *   a substring test (the author's name read only for a word an author may hold that the own
+ *   text lacks); `authors` null;
+ * - led by one word an author may hold, searched as one term is, its own text (`plan`, with the
+ *   words that must be there: the rarest gram among them all, the others narrowing) and its
+ *   authors' listed projects (`authors`), each of the other words tested on what they find.
+ * Null when nothing can match.
  */
 export function planWords(
   words: readonly string[],
@@ -326,22 +328,32 @@ export function planWords(
 ): { plan: SearchPlan | null; authors: AuthorPlan | null } | null {
   const { authorHolders, authorProjects, ...scope } = opts;
   const ownOnly = words.filter((w) => !planAuthors(w, authorHolders));
+  const mayBeAuthors = words.filter((w) => !ownOnly.includes(w));
+  const options: Array<{ plan: SearchPlan | null; authors: AuthorPlan | null; cost: number }> = [];
   if (ownOnly.length > 0) {
-    const plan = planSearch(ownOnly.join(' '), {
-      ...scope,
-      either: words.filter((w) => !ownOnly.includes(w)),
-    });
-    return plan && { plan, authors: null };
+    const plan = planSearch(ownOnly.join(' '), { ...scope, either: mayBeAuthors });
+    // A word that must be in the own text is in none: nothing matches.
+    if (!plan) return null;
+    options.push({ plan, authors: null, cost: wordsCost(plan) });
   }
-  let best: { plan: SearchPlan | null; authors: AuthorPlan; cost: number } | null = null;
-  for (const word of words) {
-    const others = words.filter((w) => w !== word);
-    const plan = planSearch(word, { ...scope, either: others });
-    const authors = planAuthors(word, authorHolders, others)!;
-    const cost = (plan?.rarestHolders ?? 0) + (authorProjects.get(authors.rarest) ?? 0);
-    if (!best || cost < best.cost) best = { plan, authors, cost };
+  for (const word of mayBeAuthors) {
+    const others = mayBeAuthors.filter((w) => w !== word);
+    const plan = planSearch([word, ...ownOnly].join(' '), { ...scope, either: others });
+    const authors = planAuthors(word, authorHolders, [...ownOnly, ...others])!;
+    const cost = (plan ? wordsCost(plan) : 0) + (authorProjects.get(authors.rarest) ?? 0);
+    options.push({ plan, authors, cost });
   }
-  return best && { plan: best.plan, authors: best.authors };
+  const best = options.reduce((a, b) => (b.cost < a.cost ? b : a));
+  return { plan: best.plan, authors: best.authors };
+}
+
+/**
+ * What finding a plan's matches costs, in candidates' texts read (the substring tests): those its
+ * grams leave, and its gram postings and probes, each about a tenth of a text read
+ * (docs/decisions/serving.md "Grams").
+ */
+export function wordsCost(plan: SearchPlan): number {
+  return plan.expected + (plan.rarestHolders * (1 + plan.narrows.length)) / 10;
 }
 
 /**

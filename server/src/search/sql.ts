@@ -141,20 +141,32 @@ const ENGINES: Record<Dialect, Engine> = {
     byAuthors: (owner) => sql`+${owner} in (select owner_id from a)`,
     skipLocked: false,
     // Nested loops are cheapest on SQLite: every narrowing gram and the text are joins, probed
-    // per candidate.
+    // per candidate. The text of a plan of several words is a subquery: joined, with more tests on
+    // it, SQLite estimated it selective enough to build a Bloom filter of every entry first (a
+    // scan of all the texts: 80 ms at 100,000 projects, where the page reads 20).
     confirmJoins: (plan) =>
-      sql.join([...gramJoins(plan), ...(plan.exact ? [] : [sql`cross join showcase_entries e`])], sql` `),
+      sql.join(
+        [...gramJoins(plan), ...(plan.exact || !oneWord(plan) ? [] : [sql`cross join showcase_entries e`])],
+        sql` `,
+      ),
     confirm: (plan, id, featured, asSubqueries = false) => {
       const tests = entryTests(ENGINES.sqlite.contains, plan.words, plan.either);
+      // As a subquery of the joined grams, the text is read after they are probed: naming g1 alone,
+      // SQLite tested it as each posting of g1 came, before the narrowing grams.
+      const after = asSubqueries
+        ? []
+        : plan.narrows.flatMap((_, i) =>
+            plan.joined[i] ? [sql`${alias(i)}.project_id = e.project_id`] : [],
+          );
       return [
         ...plan.narrows.map((_, i) =>
           asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
         ),
         ...(plan.exact
           ? []
-          : asSubqueries
+          : asSubqueries || !oneWord(plan)
             ? [
-                sql`(select 1 from showcase_entries e where ${sql.join([sql`e.project_id = ${id}`, ...tests], sql` and `)}) is not null`,
+                sql`(select 1 from showcase_entries e where ${sql.join([sql`e.project_id = ${id}`, ...after, ...tests], sql` and `)}) is not null`,
               ]
             : [sql.join([sql`e.project_id = ${id}`, ...tests], sql` and `)]),
       ];
