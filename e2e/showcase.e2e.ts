@@ -55,6 +55,13 @@ test('a visitor searches the showcase in Chinese, sorts by name, filters 精选 
   await expect(page.getByRole('article', { name: song.name })).toHaveCount(0);
   await expect(page).toHaveURL(/search=/);
 
+  // Two words, each anywhere: this run's character in the name, 线上 in the description.
+  await search.fill(` 线上  ${a} `);
+  await search.press('Enter');
+  await expect(page.getByText(`共 1 个项目，匹配“线上 ${a}”`)).toBeVisible();
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(page.getByRole('article', { name: museum.name })).toBeVisible();
+
   // Sorted by name, as the server orders names.
   await search.fill(a);
   await search.press('Enter');
