@@ -314,20 +314,24 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    * Whether project `id` holds each of the author plan's further words (plan.ts planWords) in its
    * own text or its author's name; none: no test.
    */
-  const eitherTest = (ap: AuthorPlan, id: Sql) =>
-    ap.either.length === 0
-      ? sql``
-      : sql` and (select 1 from showcase_entries e where ${sql.join(
-          [sql`e.project_id = ${id}`, ...entryTests(engine.contains, [], ap.either)],
-          sql` and `,
-        )}) is not null`;
+  const eitherTest = (ap: AuthorPlan, id: Sql, owner: Sql) =>
+    sql.join(
+      ap.either.map(
+        // The author's name first, by key in a small table: `zhang react` led by react names 22
+        // authors, every one of them a zhang, and their projects' texts need no reading.
+        (w) =>
+          sql` and ((select 1 from showcase_authors sa where sa.owner_id = ${owner} and ${engine.contains(sql`sa.text`, w)}) is not null
+            or (select 1 from showcase_entries e where e.project_id = ${id} and ${engine.contains(sql`e.text`, w)}) is not null)`,
+      ),
+      sql``,
+    );
   /**
    * The listed projects `p` of the authors `a` (featured only when `featured`) that hold the
    * author plan's further words, as a FROM and WHERE to extend.
    */
   const authorProjects = (featured: boolean, ap: AuthorPlan) =>
     sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
-      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, sql`p.id`)}`;
+      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, sql`p.id`, sql`p.owner_id`)}`;
   /** Whether project (id, featured) matches the term by its own text, as subqueries. */
   const textTest = (plan: SearchPlan, id: Sql, featured: Sql) =>
     sql.join(
@@ -533,7 +537,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         probed && ap.exact
           ? sql`(select 1 from showcase_author_grams ag where ag.gram = ${ap.rarest} and ag.owner_id = p.owner_id) is not null`
           : engine.byAuthors(sql`p.owner_id`)
-      }${eitherTest(ap, sql`p.id`)}`;
+      }${eitherTest(ap, sql`p.id`, sql`p.owner_id`)}`;
       const walk = pageSql(q, sql`projects p`, [
         // The owner first: a lookup, where the text's test is a probe or more.
         plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`)})` : byAuthor,
