@@ -775,6 +775,10 @@ describe('showcase search against a plain substring filter', () => {
           }
           expect(ids(await search.sortMixed(plan, authors, q)), `${term} sorted with authors`).toEqual(want);
           expect(ids(await search.walkMixed(plan, authors, q)), `${term} walked with authors`).toEqual(want);
+          expect(
+            ids(await search.walkMixed(plan, authors, q, false, true)),
+            `${term} walked with authors, the text's gram hashed`,
+          ).toEqual(want);
           if (authors.exact)
             expect(
               ids(await search.walkMixed(plan, authors, q, true)),

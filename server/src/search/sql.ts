@@ -333,10 +333,13 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
       and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, sql`p.id`, sql`p.owner_id`)}`;
   /** Whether project (id, featured) matches the term by its own text, as subqueries. */
-  const textTest = (plan: SearchPlan, id: Sql, featured: Sql) =>
+  const textTest = (plan: SearchPlan, id: Sql, featured: Sql, hashed = false) =>
     sql.join(
       [
-        sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = ${featured} and g1.project_id = ${id}) is not null`,
+        hashed
+          ? // PostgreSQL: the rarest gram's holders read once into a hashed subplan (Engine.walk).
+            sql`((${id}, ${featured}) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest})) is true`
+          : sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = ${featured} and g1.project_id = ${id}) is not null`,
         ...engine.confirm(plan, id, featured, true),
       ],
       sql` and `,
@@ -530,7 +533,17 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     },
 
     /** The listed projects walked in the page's order, each tested against the text and the authors. */
-    walkMixed: (plan: SearchPlan | null, ap: AuthorPlan, q: ShowcasePage, probed = false) => {
+    /**
+     * `hashedText` (PostgreSQL, a search of several words): the text's rarest gram is tested in a
+     * hash of its holders rather than probed per walked project.
+     */
+    walkMixed: (
+      plan: SearchPlan | null,
+      ap: AuthorPlan,
+      q: ShowcasePage,
+      probed = false,
+      hashedText = false,
+    ) => {
       // Probed (a 1–2 character term): each walked project's owner looked up among the gram's
       // holders, with no list of authors made first.
       const byAuthor = sql`${
@@ -540,7 +553,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       }${eitherTest(ap, sql`p.id`, sql`p.owner_id`)}`;
       const walk = pageSql(q, sql`projects p`, [
         // The owner first: a lookup, where the text's test is a probe or more.
-        plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`)})` : byAuthor,
+        plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`, hashedText)})` : byAuthor,
       ]);
       return page(q, probed && ap.exact ? walk : sql`${authorsCte(ap, q.featured)} ${walk}`);
     },
