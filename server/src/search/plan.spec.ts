@@ -179,6 +179,8 @@ describe('several words', () => {
     expect(led.plan).toMatchObject({ words: ['react', '地图'], either: [], rarest: 'ac' });
     expect(led.plan!.narrows[0]).toBe('地图');
     expect(led.authors).toMatchObject({ term: 'react', rarest: 'ac', either: ['地图'] });
+    // 地图 is probed among the authors' projects as its own gram: no text read.
+    expect(led.authors!.eitherGrams).toEqual(['地图']);
     // Nothing can hold a word whose own-text grams no project holds and no author's name either.
     expect(
       planWords(['react', '量子'], {
@@ -201,6 +203,8 @@ describe('several words', () => {
     })!;
     expect(planned.plan).toBeNull();
     expect(planned.authors).toMatchObject({ term: 'zhang', rarest: 'zh', either: ['react'] });
+    // react's rarest gram in the own text is probed before a text is read.
+    expect(planned.authors!.eitherGrams).toEqual(['re']);
     // When the text's candidates are few, the word's own text and authors lead together.
     const byText = planWords(['react', 'zhang'], {
       ...base,

@@ -284,18 +284,40 @@ export interface AuthorPlan {
   holders: number;
   /** Further words each of their projects must hold, in its own text or its author's name (planWords). */
   either: string[];
+  /**
+   * Per word of `either`, the gram of it the fewest projects' own text holds, probed before the
+   * text is read (a word of 1–2 characters: exactly the word); null when no project's own text
+   * can hold the word. Absent: the text is read.
+   */
+  eitherGrams?: Array<string | null>;
 }
 
 export function planAuthors(
   term: string,
   authorHolders: ReadonlyMap<string, number>,
   either: readonly string[] = [],
+  /** Each gram's holders by the projects' own text (in scope), for `eitherGrams`. */
+  ownHolders?: ReadonlyMap<string, number>,
 ): AuthorPlan | null {
   const grams = termGrams(term);
   const holders = (g: string) => authorHolders.get(g) ?? 0;
   if (grams.some((g) => !holders(g))) return null;
   const rarest = grams.reduce((a, b) => (holders(b) < holders(a) ? b : a));
-  return { term, exact: Array.from(term).length <= 2, rarest, holders: holders(rarest), either: [...either] };
+  const plan: AuthorPlan = {
+    term,
+    exact: Array.from(term).length <= 2,
+    rarest,
+    holders: holders(rarest),
+    either: [...either],
+  };
+  if (ownHolders) {
+    const own = (g: string) => ownHolders.get(g) ?? 0;
+    plan.eitherGrams = either.map((w) => {
+      const wordGrams = termGrams(w);
+      return wordGrams.some((g) => !own(g)) ? null : wordGrams.reduce((a, b) => (own(b) < own(a) ? b : a));
+    });
+  }
+  return plan;
 }
 
 /**
@@ -339,7 +361,7 @@ export function planWords(
   for (const word of mayBeAuthors) {
     const others = mayBeAuthors.filter((w) => w !== word);
     const plan = planSearch([word, ...ownOnly].join(' '), { ...scope, either: others });
-    const authors = planAuthors(word, authorHolders, [...ownOnly, ...others])!;
+    const authors = planAuthors(word, authorHolders, [...ownOnly, ...others], scope.holders)!;
     const cost = (plan ? wordsCost(plan) : 0) + (authorProjects.get(authors.rarest) ?? 0);
     options.push({ plan, authors, cost });
   }
