@@ -540,10 +540,10 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       return Number(r.rows[0]!.n);
     },
 
-    /** The listed projects walked in the page's order, each tested against the text and the authors. */
     /**
-     * `hashedText` (PostgreSQL, a search of several words): the text's rarest gram is tested in a
-     * hash of its holders rather than probed per walked project.
+     * The listed projects walked in the page's order, each tested against the text and the
+     * authors; `hashedText` (PostgreSQL, a search of several words): the text's rarest gram is
+     * tested in a hash of its holders rather than probed per walked project.
      */
     walkMixed: (
       plan: SearchPlan | null,
