@@ -360,6 +360,13 @@ describe('showcase', () => {
       expect(r.names, term).toEqual([]);
       expect(r.pagination.total_count, term).toBe(0);
     }
+    // Eight words at most (search() expects 200): each is a test of every candidate.
+    expect((await search('a b c d e f g h')).pagination.total_count).toBeGreaterThanOrEqual(0);
+    expectFailure(
+      await t.request({ url: `/api/projects/public?search=${encodeURIComponent('a b c d e f g h i')}` }),
+      400,
+      '搜索内容无效或过长',
+    );
   });
 });
 

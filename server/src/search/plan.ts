@@ -92,6 +92,13 @@ export function splitSearchText(text: string): { own: string; author: string } {
 }
 
 /**
+ * The most words a search may have (400 past it): each word is a test of every candidate, and a
+ * term of 100 characters could be 50 one-letter words each an author's name may hold
+ * (docs/security.md).
+ */
+export const MAX_WORDS = 8;
+
+/**
  * The words of a normalised term (normaliseTerm: single spaces, trimmed), each once, leaving out
  * a word another one holds: wherever that one is found, so is it (`博 博客` is `博客`).
  */

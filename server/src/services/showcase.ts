@@ -9,15 +9,17 @@
  * each engine's SQL, search/index-maintenance.ts keeps the index. This service decides which
  * statement answers, applies queued changes before an answer and remembers match counts.
  */
-import type { ShowcaseSort } from '@sitehall/contracts';
+import { messages, type ShowcaseSort } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import type { Dialect as MigrationDialect } from '../db/dialect.js';
+import { Invalid } from '../domain/errors.js';
 import { createIndexMaintenance } from '../search/index-maintenance.js';
 import {
   type AuthorPlan,
   countAndSortFirst,
   countLimit,
   hashableHolders,
+  MAX_WORDS,
   mixedStrategy,
   normaliseTerm,
   OVERLAP_MAX,
@@ -141,6 +143,7 @@ export function createShowcaseService(
 
   async function search(page: ShowcasePage, term: string) {
     const words = searchWords(term);
+    if (words.length > MAX_WORDS) throw new Invalid('search', messages.common.searchInvalid);
     if (words.length > 1) return searchAll(page, term, words);
     // A word another holds is left out: `博 博客` is the search for 博客.
     term = words[0]!;
