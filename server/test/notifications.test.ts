@@ -121,6 +121,41 @@ describe('notices under the bell', () => {
     expect((await notices(t, own.owner.token)).list.map((n) => n.kind)).toEqual(['approved']);
   });
 
+  it('tells the owner the reason an admin gave when deleting the project on its own (DELETE with comment)', async () => {
+    const { id, owner } = await liveProject(t, SIMPLE_SITE, { name: '单个删除' });
+    const admin = await t.adminToken();
+    // Too long, or not text: 400 with the reason named, and the project stays.
+    for (const comment of ['长'.repeat(1001), 12]) {
+      const bad = await t.request({
+        method: 'DELETE',
+        url: `/api/projects/${id}`,
+        token: admin,
+        body: { comment },
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toBe(
+        typeof comment === 'string' ? '删除原因不能超过1000个字符' : '删除原因应为文字',
+      );
+    }
+    const res = await t.request({
+      method: 'DELETE',
+      url: `/api/projects/${id}`,
+      token: admin,
+      body: { comment: '  含有侵权内容  ' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await notices(t, owner.token)).list.map((n) => [n.kind, n.title, n.reason, n.link])).toEqual([
+      ['deleted', '「单个删除」已被管理员删除', '含有侵权内容', null],
+      ['approved', '「单个删除」审核通过，已上线', null, `/projects/${id}`],
+    ]);
+
+    // Without a body, as before: told, with no reason.
+    const other = await liveProject(t, SIMPLE_SITE, { name: '无原因' });
+    const plain = await t.request({ method: 'DELETE', url: `/api/projects/${other.id}`, token: admin });
+    expect(plain.statusCode).toBe(200);
+    expect((await notices(t, other.owner.token)).list[0]).toMatchObject({ kind: 'deleted', reason: null });
+  });
+
   it('tells every other admin of a new upload once per project until read, not the uploading admin', async () => {
     const second = await t.createUser({ role: 'admin' });
     const admin = await t.adminToken();

@@ -85,6 +85,38 @@ describe('admin projects page', () => {
     expect(api.calls('DELETE /projects/1')).toHaveLength(1);
   });
 
+  it("deletes one project with the reason its owner will read, or without one; the admin's own asks none", async () => {
+    const own = makeProject({ id: 3, name: '我的站点', owner: { id: 1, username: 'admin' } });
+    const { api, user } = await openProjects({
+      'GET /admin/projects': list([...rows, own]),
+      'DELETE /projects/1': ok(null, '项目已删除'),
+      'DELETE /projects/2': ok(null, '项目已删除'),
+      'DELETE /projects/3': ok(null, '项目已删除'),
+    });
+    await user.click(screen.getByRole('button', { name: '删除 作品集' }));
+    expect(await screen.findByText(/项目所有者（alice）会收到删除通知/)).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: '删除原因' }), '  含有侵权内容  ');
+    expect(api.calls('DELETE /projects/1')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: '确认删除' }));
+    await waitFor(() => expect(api.calls('DELETE /projects/1')).toHaveLength(1));
+    expect(api.calls('DELETE /projects/1')[0]?.body).toEqual({ comment: '含有侵权内容' });
+
+    // No reason typed: no body, as before.
+    await user.click(screen.getByRole('button', { name: '删除 精选站点' }));
+    const confirms = await screen.findAllByRole('button', { name: '确认删除' });
+    await user.click(confirms.at(-1)!);
+    await waitFor(() => expect(api.calls('DELETE /projects/2')).toHaveLength(1));
+    expect(api.calls('DELETE /projects/2')[0]?.body).toBeUndefined();
+
+    // The admin's own project tells nobody: no box, no promise of a notice.
+    await user.click(screen.getByRole('button', { name: '删除 我的站点' }));
+    await waitFor(() =>
+      expect(screen.getAllByText('确定要删除这个项目吗？此操作不可撤销。').length).toBeGreaterThan(0),
+    );
+    const visible = screen.getAllByRole('tooltip').at(-1)!;
+    expect(within(visible).queryByRole('textbox', { name: '删除原因' })).toBeNull();
+  });
+
   it('keeps the rows on screen when a refresh fails, with a notice and a retry', async () => {
     const { api, user } = await openProjects();
     api.on('GET /admin/projects', fail(500, '服务器内部错误，请稍后重试'));

@@ -25,6 +25,7 @@ import {
   unreadCountData,
 } from './schemas/notifications.js';
 import {
+  deleteProjectBody,
   myProjectsQuery,
   showcaseQuery,
   updateProjectBody,
@@ -185,7 +186,13 @@ export const endpointSchemas = {
     multipart: versionFields,
     data: projectData,
   },
-  deleteProject: { tag: '我的项目', summary: '删除项目', ...id, data: noData },
+  deleteProject: {
+    tag: '我的项目',
+    summary: '删除项目（管理员删除他人项目时可附删除原因 comment，所有者会在通知中看到）',
+    ...id,
+    body: deleteProjectBody,
+    data: noData,
+  },
   rollback: {
     tag: '我的项目',
     summary: '回滚到已通过的旧版本',

@@ -118,8 +118,9 @@ export const projectRoutes =
       return ok({ project: presentProjectDetail(project, actor, ctx.urls) }, messages.project.updated);
     });
 
-    route(app, 'deleteProject', async (request) => {
-      await projects.remove(actorOf(request), projectId(request.params), metaOf(request));
+    // An admin deleting another account's project may give the reason its owner reads in the notice.
+    route(app, 'deleteProject', async (request, _reply, { body }) => {
+      await projects.remove(actorOf(request), projectId(request.params), metaOf(request), body.comment);
       return ok(null, messages.project.deleted);
     });
 

@@ -54,7 +54,12 @@ export const adminApi = {
     call('batch', {
       body: { projectIds, action, data: comment?.trim() ? { comment: comment.trim() } : {} },
     }),
-  remove: (id: number) => call('deleteProject', { params: { id } }),
+  /** An admin's delete; the reason, when given, is what the owner reads in the deleted notice. */
+  remove: ({ id, comment }: { id: number; comment?: string }) =>
+    call('deleteProject', {
+      params: { id },
+      ...(comment?.trim() ? { body: { comment: comment.trim() } } : {}),
+    }),
   /** A preview link for any project (the preview route lets admins in). */
   preview: (id: number) => call('previewToken', { params: { id } }),
   /** Renders the project's newest (and live) version again (docs/render.md). */

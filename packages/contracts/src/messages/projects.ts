@@ -58,6 +58,9 @@ export const projectMessages = {
   deleteFailedList: '删除项目失败：{message}',
   deleteFailedDetail: '删除项目失败，请稍后重试',
   deleted: '项目已删除',
+  /** The optional reason of an admin's delete (DELETE /api/projects/{id}, body `comment`). */
+  deleteReasonTooLong: '删除原因不能超过1000个字符',
+  deleteReasonInvalid: '删除原因应为文字',
   loadFailed: '加载项目失败',
   notFound: '项目不存在',
   /** {n} */

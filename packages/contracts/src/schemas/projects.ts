@@ -72,6 +72,21 @@ export const updateProjectBody = z
   .strict();
 export type UpdateProjectBody = z.input<typeof updateProjectBody>;
 
+/**
+ * DELETE /api/projects/{id}: an admin deleting another account's project may say why; the owner
+ * reads it as 原因 in the `deleted` notice (docs/notifications.md), as with the batch's data.comment.
+ * No body at all is the owner's own delete, or an admin's without a reason.
+ */
+export const deleteProjectBody = z.object({
+  comment: z
+    .string({ error: m.deleteReasonInvalid })
+    .trim()
+    .max(1000, { error: m.deleteReasonTooLong })
+    .optional()
+    .describe('删除原因（选填，最多 1000 字）：管理员删除他人项目时，所有者会在删除通知中看到'),
+});
+export type DeleteProjectBody = z.input<typeof deleteProjectBody>;
+
 export const OWNER_FILTERS = ['all', 'pending', 'approved', 'rejected', 'taken_down'] as const;
 export type OwnerFilter = (typeof OWNER_FILTERS)[number];
 

@@ -20,6 +20,7 @@ import {
   Button,
   Card,
   Dropdown,
+  Input,
   Popconfirm,
   Select,
   Space,
@@ -28,6 +29,7 @@ import {
   Tooltip,
   Typography,
 } from 'antd';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAdminProjects, useDeleteProjectAsAdmin, useDownloadProject } from '../../../api/admin';
 import { errorMessage } from '../../../api/client';
@@ -36,6 +38,7 @@ import { BatchActionBar } from '../../../components/admin/BatchActionBar';
 import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
+import { REASON_MAX } from '../../../components/admin/ReasonModal';
 import { useReturnState } from '../../../components/admin/returnTo';
 import { useAdminListParams } from '../../../components/admin/useAdminListParams';
 import {
@@ -46,6 +49,7 @@ import {
 import { type ProjectActions, useProjectActions } from '../../../components/admin/useProjectActions';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
+import { useAuth } from '../../../hooks/useAuth';
 import { useSiteAddress } from '../../../hooks/useSiteAddress';
 import { useWideLayout } from '../../../hooks/useWideLayout';
 import { formatDate } from '../../../lib/format';
@@ -59,6 +63,11 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
   const download = useDownloadProject();
   const remove = useDeleteProjectAsAdmin();
   const back = useReturnState();
+  const { user } = useAuth();
+  // Optional, as in the batch's 批量删除: the owner reads it in the notice that tells them.
+  const [deleteReason, setDeleteReason] = useState('');
+  // An admin deleting their own project tells nobody (docs/notifications.md), so asks no reason.
+  const othersProject = user?.id !== project.owner.id;
   const reviewActions = allowedActions(project);
 
   const startDownload = async () => {
@@ -71,7 +80,8 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
 
   const confirmDelete = async () => {
     try {
-      await remove.mutateAsync(project.id);
+      await remove.mutateAsync({ id: project.id, comment: othersProject ? deleteReason : undefined });
+      setDeleteReason('');
       message.success(messages.project.deleted);
     } catch (error) {
       message.error(format(messages.project.deleteFailedList, { message: errorMessage(error) }));
@@ -111,7 +121,23 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
       </Dropdown>
       <Popconfirm
         title="删除项目"
-        description={messages.project.deleteConfirm}
+        description={
+          othersProject ? (
+            <div className="batch-bar__delete">
+              {`${messages.project.deleteConfirm}项目所有者（${project.owner.username}）会收到删除通知。`}
+              <Input.TextArea
+                aria-label="删除原因"
+                placeholder="删除原因（选填，所有者会在通知中看到）"
+                value={deleteReason}
+                onChange={(e) => setDeleteReason(e.target.value)}
+                maxLength={REASON_MAX}
+                autoSize={{ minRows: 2, maxRows: 4 }}
+              />
+            </div>
+          ) : (
+            messages.project.deleteConfirm
+          )
+        }
         okText="确认删除"
         cancelText="取消"
         okButtonProps={{ danger: true }}
