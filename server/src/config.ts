@@ -1,6 +1,7 @@
 /** Environment → validated config object. The only place process.env is read. */
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { messages } from '@sitehall/contracts';
 import { z } from 'zod';
 import { DEFAULT_REDIS_TIMEOUT_MS } from './cluster/redis.js';
 import type { DatabaseConfig } from './db/database.js';
@@ -322,7 +323,8 @@ function storageConfig(e: z.infer<typeof envSchema>): Config['storage'] {
 export function customDomainsNotice(config: Pick<Config, 'sitesOrigin' | 'mail'>): string | null {
   if (!config.sitesOrigin || config.mail.publicUrl) return null;
   return (
-    '已设置 SITES_ORIGIN 但未设置 PUBLIC_URL：平台不知道自己的地址，自定义域名不会提供，已验证的也不会生效（否则项目可以绑定平台自己的域名）。请设置 PUBLIC_URL（见 docs/deploy.md）。' +
+    // The same words the domain lists give as a verified domain's not_served_reason.
+    messages.domain.notServedNoPublicUrl +
     ' / SITES_ORIGIN is set without PUBLIC_URL: custom domains are off (a project could otherwise take the app’s own host); set PUBLIC_URL.'
   );
 }

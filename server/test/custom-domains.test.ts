@@ -8,6 +8,7 @@
 import { messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDns, type TestDns } from '../../scripts/test-dns.js';
+import { customDomainsNotice } from '../src/config.js';
 import {
   auditEntries,
   createTestApp,
@@ -489,5 +490,38 @@ describe('custom domains with SITES_ORIGIN but no PUBLIC_URL', () => {
     });
     expect(api.statusCode).toBe(200);
     expect((await t.request({ url: `/api/tls/ask?domain=${APP_HOST}` })).statusCode).toBe(404);
+  });
+
+  // It read 已生效 in the owner's card and the admin's list while nothing served it (outside review r4).
+  it('lists a domain verified before PUBLIC_URL was required as not served, with the reason the server logs', async () => {
+    const owner = await t.createUser();
+    const { id } = await liveProject(t, SIMPLE_SITE, { owner });
+    const [row] = await t.ctx.db
+      .insertInto('custom_domains')
+      .values({
+        project_id: id,
+        domain: 'www.club-ten.test',
+        token: 'sitehall-verify=verified-before',
+        verified_at: new Date().toISOString(),
+        approved_at: null,
+        approved_by: null,
+        created_by: owner.id,
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .execute();
+    await t.ctx.services.customDomains.reload();
+    const notServed = { id: row!.id, state: 'not_served', not_served_reason: m.notServedNoPublicUrl };
+    const card = await t.request({ url: `/api/projects/${id}/domains`, token: owner.token });
+    expect(card.json().data.domains).toEqual([expect.objectContaining(notServed)]);
+    const all = await t.request({ url: '/api/admin/domains', token: await t.adminToken() });
+    expect(all.json().data.domains).toContainEqual(expect.objectContaining(notServed));
+    // The words the server logs at start.
+    expect(customDomainsNotice({ sitesOrigin: `http://${SITES_HOST}`, mail: t.config.mail })).toContain(
+      m.notServedNoPublicUrl,
+    );
+    expect((await t.request({ url: '/', headers: { host: 'www.club-ten.test' } })).body).not.toContain(
+      '<h1>',
+    );
   });
 });

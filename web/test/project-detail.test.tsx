@@ -706,7 +706,9 @@ describe('project detail: the site’s routing', () => {
         id: 1,
         project_id: 7,
         domain: 'www.myclub.org',
-        state: 'active',
+        // Verified before PUBLIC_URL was required: the server says it is not served, and why.
+        state: 'not_served',
+        not_served_reason: messages.domain.notServedNoPublicUrl,
         txt_name: '_sitehall.www.myclub.org',
         txt_value: 'sitehall-verify=x',
         cname_target: null,
@@ -719,7 +721,34 @@ describe('project detail: the site’s routing', () => {
       });
       const domainsCard = await card();
       expect(await within(domainsCard).findByText(messages.domain.unavailable)).toBeInTheDocument();
-      expect(within(domainsCard).getByText('www.myclub.org')).toBeInTheDocument();
+      const entry = within(domainsCard).getByTestId('domain-www.myclub.org');
+      expect(within(entry).getByText('www.myclub.org')).toBeInTheDocument();
+      // 未生效, never 已生效, and no link to a domain that serves nothing.
+      expect(within(entry).getByText('未生效')).toBeInTheDocument();
+      expect(within(entry).queryByText('已生效')).toBeNull();
+      expect(within(entry).queryByRole('link')).toBeNull();
+    });
+
+    it('says why a domain of a live project is not served when the card does not already', async () => {
+      const reserved: ProjectDomainsDto['domains'][number] = {
+        id: 2,
+        project_id: 7,
+        domain: 'hall.example.com',
+        state: 'not_served',
+        not_served_reason: messages.domain.notServedReserved,
+        txt_name: '_sitehall.hall.example.com',
+        txt_value: 'sitehall-verify=y',
+        cname_target: null,
+        verified_at: '2024-05-01T00:00:00.000Z',
+        approved_at: null,
+        created_at: '2024-05-01T00:00:00.000Z',
+      };
+      await openDetail(makeProject({ id: 7, is_live: true, status: 'approved' }), {
+        'GET /projects/7/domains': ok(domains({ domains: [reserved] })),
+      });
+      const entry = await within(await card()).findByTestId('domain-hall.example.com');
+      expect(within(entry).getByText('未生效')).toBeInTheDocument();
+      expect(within(entry).getByText(messages.domain.notServedReserved)).toBeInTheDocument();
     });
   });
 });

@@ -132,17 +132,35 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
   const cnameTarget = (projectId: number) =>
     opts.sitesSubdomains && sitesHost ? `p${projectId}.${sitesHost}` : null;
 
-  function stateOf(row: CustomDomainRow, approval: boolean): CustomDomainState {
-    if (!row.verified_at) return 'pending';
-    return approval && !row.approved_at ? 'awaiting_approval' : 'active';
+  /**
+   * Why a domain is not served though its proof and approval would have it served: the platform
+   * serves none (no SITES_ORIGIN, or no PUBLIC_URL: what the server logs at start), the name is
+   * a platform host, or the project is not live. Null when nothing but its own next step (the
+   * check, an approval) stands in the way. A domain verified before PUBLIC_URL was required read
+   * 已生效 while it was not served (outside review r4).
+   */
+  function notServedReason(row: CustomDomainRow, live: boolean): string | null {
+    if (!sitesHost) return m.notServedNoSitesOrigin;
+    if (!appHost) return m.notServedNoPublicUrl;
+    if (reserved(row.domain)) return m.notServedReserved;
+    return row.verified_at && !live ? m.notServedNotLive : null;
   }
 
-  function present(row: CustomDomainRow, approval: boolean): CustomDomainDto {
+  function stateOf(row: CustomDomainRow, approval: boolean, reason: string | null): CustomDomainState {
+    if (!row.verified_at) return 'pending';
+    if (approval && !row.approved_at) return 'awaiting_approval';
+    return reason ? 'not_served' : 'active';
+  }
+
+  /** `live`: whether the domain's project is live now (a domain is served only while it is). */
+  function present(row: CustomDomainRow, approval: boolean, live: boolean): CustomDomainDto {
+    const reason = notServedReason(row, live);
     return {
       id: row.id,
       project_id: row.project_id,
       domain: row.domain,
-      state: stateOf(row, approval),
+      state: stateOf(row, approval, reason),
+      not_served_reason: reason,
       txt_name: `${DOMAIN_TXT_LABEL}.${row.domain}`,
       txt_value: row.token,
       cname_target: cnameTarget(row.project_id),
@@ -219,7 +237,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
         isLive(project),
       ]);
       return {
-        domains: rows.map((r) => present(r, approval)),
+        domains: rows.map((r) => present(r, approval, live)),
         available: offered,
         require_approval: approval,
         sites_host: sitesHost,
@@ -269,7 +287,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
         detail: { domain_id: row.id, domain },
         ip: meta.ip,
       });
-      return present(row, await requireApproval());
+      return present(row, await requireApproval(), true);
     },
 
     /**
@@ -285,8 +303,8 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
       const { project, row } = await domainOf(actor, projectId, domainId);
       if (!projectPolicy.edit(actor, project)) throw new NotFound(m.notFound);
       if (!offered) throw new Conflict(m.unavailable);
-      const approval = await requireApproval();
-      if (row.verified_at) return { domain: present(row, approval), message: m.alreadyVerified };
+      const [approval, live] = await Promise.all([requireApproval(), isLive(project)]);
+      if (row.verified_at) return { domain: present(row, approval, live), message: m.alreadyVerified };
       const holder = await repo.verifiedOf(db, row.domain);
       if (holder) throw new Conflict(m.takenElsewhere);
       const target = cnameTarget(project.id);
@@ -316,7 +334,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
       await changed();
       const verified = { ...row, verified_at: at };
       return {
-        domain: present(verified, approval),
+        domain: present(verified, approval, live),
         message: approval ? m.verifiedAwaitingApproval : m.verified,
       };
     },
@@ -330,9 +348,14 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
 
     async listAll(): Promise<{ domains: AdminDomainDto[]; require_approval: boolean }> {
       const [rows, approval] = await Promise.all([repo.listAll(db), requireApproval()]);
+      // Each project asked once, however many domains it carries.
+      const projects = [...new Set(rows.map((r) => r.project_id))];
+      const live = new Map(
+        await Promise.all(projects.map(async (id) => [id, await opts.isLive(id)] as const)),
+      );
       return {
         domains: rows.map((r) => ({
-          ...present(r, approval),
+          ...present(r, approval, live.get(r.project_id) ?? false),
           project_name: r.project_name,
           owner_username: r.owner_username,
         })),
@@ -354,7 +377,8 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
         ip: meta.ip,
       });
       await changed();
-      return present({ ...row, approved_at: at, approved_by: actor.id }, await requireApproval());
+      const [approval, live] = await Promise.all([requireApproval(), opts.isLive(row.project_id)]);
+      return present({ ...row, approved_at: at, approved_by: actor.id }, approval, live);
     },
 
     async removeAny(actor: Actor, domainId: number, meta: RequestMeta): Promise<void> {

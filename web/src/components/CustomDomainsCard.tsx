@@ -37,6 +37,7 @@ const STATE_COLORS: Record<CustomDomainState, string> = {
   pending: 'default',
   awaiting_approval: 'orange',
   active: 'green',
+  not_served: 'red',
 };
 
 interface Props {
@@ -172,7 +173,13 @@ export function CustomDomainsCard({ projectId, className }: Props) {
                       : []),
                   ]}
                 >
-                  <DomainEntry domain={d} failure={failure?.id === d.id ? failure.text : null} />
+                  <DomainEntry
+                    domain={d}
+                    failure={failure?.id === d.id ? failure.text : null}
+                    // The card's notice above already says why when the platform serves none or
+                    // the project is not live; a reason of its own (a platform host) shows here.
+                    reason={data.available && data.live ? d.not_served_reason : null}
+                  />
                 </List.Item>
               )}
             />
@@ -184,7 +191,15 @@ export function CustomDomainsCard({ projectId, className }: Props) {
 }
 
 /** One domain: its name and state, and while pending the records that prove control. */
-function DomainEntry({ domain: d, failure }: { domain: CustomDomainDto; failure: string | null }) {
+function DomainEntry({
+  domain: d,
+  failure,
+  reason,
+}: {
+  domain: CustomDomainDto;
+  failure: string | null;
+  reason: string | null;
+}) {
   return (
     <Space direction="vertical" size={4} style={{ width: '100%' }} data-testid={`domain-${d.domain}`}>
       <Space wrap>
@@ -218,6 +233,7 @@ function DomainEntry({ domain: d, failure }: { domain: CustomDomainDto; failure:
           。
         </Typography.Text>
       )}
+      {reason && <Typography.Text type="secondary">{reason}</Typography.Text>}
       {failure && <Alert type="warning" showIcon title={failure} />}
     </Space>
   );

@@ -7,6 +7,17 @@ export const domainMessages = {
   /** SITES_ORIGIN is not set: there is no origin a custom domain could be served as. */
   unavailable: '本平台尚未为站点配置独立域名，暂不支持绑定自定义域名，请联系管理员',
   notLive: '项目上线后才能绑定自定义域名',
+  /**
+   * Why a domain is not served (its `not_served_reason`). SITES_ORIGIN without PUBLIC_URL: the
+   * server says the same at start (server/src/config.ts customDomainsNotice).
+   */
+  notServedNoPublicUrl:
+    '已设置 SITES_ORIGIN 但未设置 PUBLIC_URL：平台不知道自己的地址，自定义域名不会提供，已验证的也不会生效（否则项目可以绑定平台自己的域名）。请设置 PUBLIC_URL（见 docs/deploy.md）。',
+  /** No SITES_ORIGIN: there is no origin a domain could be served as. */
+  notServedNoSitesOrigin: '平台未设置站点的独立域名（SITES_ORIGIN），自定义域名不会生效，请联系管理员。',
+  /** A platform host, claimed before it was reserved. */
+  notServedReserved: '这个域名属于平台自身，不会作为站点的域名生效。',
+  notServedNotLive: '项目当前未上线，重新上线后该域名恢复访问。',
   /** {n} */
   tooMany: '每个项目最多绑定 {n} 个自定义域名',
   alreadyOnProject: '这个项目已经添加了该域名',

@@ -12,14 +12,18 @@ export const DOMAIN_TXT_LABEL = '_sitehall';
 
 /**
  * pending: its DNS has not shown the proof yet; awaiting_approval: verified, waiting for an admin
- * (when the platform requires approval); active: served, and the TLS ask endpoint allows it.
+ * (when the platform requires approval); active: served, and the TLS ask endpoint allows it;
+ * not_served: verified (and approved where asked) but not served, for the reason the DTO's
+ * `not_served_reason` gives (the platform serves no custom domains, the name is the platform's
+ * own, the project is not live).
  */
-export const CUSTOM_DOMAIN_STATES = ['pending', 'awaiting_approval', 'active'] as const;
+export const CUSTOM_DOMAIN_STATES = ['pending', 'awaiting_approval', 'active', 'not_served'] as const;
 export type CustomDomainState = (typeof CUSTOM_DOMAIN_STATES)[number];
 export const CUSTOM_DOMAIN_STATE_LABELS: Record<CustomDomainState, string> = {
   pending: '待验证',
   awaiting_approval: '待批准',
   active: '已生效',
+  not_served: '未生效',
 };
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -71,6 +75,12 @@ export const customDomainDto = z.object({
   verified_at: dateTime.nullable(),
   approved_at: dateTime.nullable(),
   created_at: dateTime,
+  /**
+   * Why the domain is not served, whatever its state, when the reason is not its next step (the
+   * check, an approval): the platform serves no custom domains, the name is the platform's, or the
+   * project is not live. Null otherwise.
+   */
+  not_served_reason: z.string().nullable().describe('域名未生效的原因（无则为 null）'),
 });
 export type CustomDomainDto = z.output<typeof customDomainDto>;
 

@@ -20,6 +20,7 @@ const STATE_COLORS: Record<CustomDomainState, string> = {
   pending: 'default',
   awaiting_approval: 'orange',
   active: 'green',
+  not_served: 'red',
 };
 
 export function AdminDomainsPage() {
@@ -46,8 +47,17 @@ export function AdminDomainsPage() {
     {
       title: '状态',
       dataIndex: 'state',
-      render: (state: CustomDomainState) => (
-        <Tag color={STATE_COLORS[state]}>{CUSTOM_DOMAIN_STATE_LABELS[state]}</Tag>
+      // Not served (the platform serves no custom domains, a platform host, a project not live):
+      // said with the reason, never 已生效 (docs/product.md "Custom domains").
+      render: (state: CustomDomainState, d) => (
+        <Space direction="vertical" size={2}>
+          <Tag color={STATE_COLORS[state]}>{CUSTOM_DOMAIN_STATE_LABELS[state]}</Tag>
+          {d.not_served_reason && (
+            <Typography.Text type="secondary" className="admin-domains__reason">
+              {d.not_served_reason}
+            </Typography.Text>
+          )}
+        </Space>
       ),
     },
     {
