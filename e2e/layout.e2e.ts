@@ -4,7 +4,7 @@
  * height on long pages.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN, apiToken, createAccount, signIn } from './helpers';
+import { ADMIN, apiToken, createAccount, signIn, untilStill } from './helpers';
 import { uploadSite } from './site-helpers';
 
 const PHONE = { width: 390, height: 844 };
@@ -198,4 +198,50 @@ test('at 1366×768 the admin’s user list fits its card: no sideways scroll, ev
     const header = page.getByRole('columnheader', { name, exact: true });
     expect(await inViewSideways(page, header), name).toBe(true);
   }
+});
+
+test('on a 390-pixel phone the user list and the audit log fit the width: rows as cards, the date range within the screen', async ({
+  page,
+  request,
+}) => {
+  await createAccount(request, 'phone-list-');
+  await page.setViewportSize(PHONE);
+  await signInAs(page, ADMIN.username, ADMIN.password);
+  const fitsWindow = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+  await page.goto('/admin/users');
+  const userRow = page.locator('.ant-table-row').filter({ hasText: 'phone-list-' }).first();
+  await expect(userRow).toBeVisible();
+  expect(await fitsWindow()).toBe(true);
+  // The table scrolled sideways inside its card, 操作 out of sight: now each user is a card.
+  expect(await scrollsSideways(page.locator('.ant-table-content'))).toBe(false);
+  for (const part of [userRow.getByText(/^phone-list-/), userRow.getByRole('button', { name: /重置密码/ })]) {
+    await expect(part).toBeVisible();
+    expect(await inViewSideways(page, part)).toBe(true);
+  }
+
+  await page.goto('/admin/audit-logs');
+  const logRow = page.locator('.ant-table-row').first();
+  await expect(logRow).toBeVisible();
+  expect(await fitsWindow()).toBe(true);
+  expect(await scrollsSideways(page.locator('.ant-table-content'))).toBe(false);
+  expect(await inViewSideways(page, logRow.locator('td').last())).toBe(true);
+  // The date range stuck out of its card; its two months, side by side, out of the screen: now
+  // one month, wholly in the window, that the arrows page on.
+  const range = page.locator('.audit-filters__range');
+  expect(await inViewSideways(page, range)).toBe(true);
+  await page.getByPlaceholder('开始日期').click();
+  const popup = page.locator('.audit-range-popup');
+  const panels = popup.locator('.ant-picker-panels');
+  await expect(panels).toBeVisible();
+  await untilStill(popup);
+  expect(await inViewSideways(page, panels)).toBe(true);
+  const box = await panels.boundingBox();
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
+  const month = popup.locator('.ant-picker-header-view').first();
+  const shown = (await month.textContent()) ?? '';
+  await popup.locator('.ant-picker-header-next-btn').first().click();
+  await expect(month).not.toHaveText(shown);
+  expect(await fitsWindow()).toBe(true);
 });

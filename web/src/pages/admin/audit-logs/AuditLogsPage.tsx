@@ -295,7 +295,13 @@ export function AuditLogsPage() {
             <Input allowClear placeholder="IP 地址" maxLength={64} className="audit-filters__input" />
           </Form.Item>
           <Form.Item name="range" label="时间">
-            <DatePicker.RangePicker allowEmpty={[true, true]} />
+            {/* On a phone the field takes the card's width and its popup shows one month (audit-logs.css):
+                two side by side stuck out of a 390-pixel screen. */}
+            <DatePicker.RangePicker
+              allowEmpty={[true, true]}
+              className="audit-filters__range"
+              classNames={{ popup: { root: 'audit-range-popup' } }}
+            />
           </Form.Item>
           <Form.Item>
             <Space>
@@ -314,7 +320,9 @@ export function AuditLogsPage() {
           rows={logs.data?.logs ?? []}
           size="middle"
           columns={columns}
+          // A phone shows each record as a card (its columns scrolled sideways at 390 px).
           scroll={{ x: 1000 }}
+          stackOnPhone
           failedTitle={messages.review.adminDataFailed}
           paging={{
             page,

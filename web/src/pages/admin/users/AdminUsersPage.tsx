@@ -588,8 +588,10 @@ export function AdminUsersPage() {
           rows={users.data?.users ?? []}
           columns={columns}
           // The columns' widths and 用户's least: within the card at 1366 px, the page's scrollbar
-          // included, so the table scrolls sideways only on narrower screens.
+          // included, so the table scrolls sideways only on narrower screens; a phone shows each
+          // user as a card.
           scroll={{ x: 980 }}
+          stackOnPhone
           failedTitle={messages.auth.usersLoadFailed}
           paging={{
             page: list.page,
