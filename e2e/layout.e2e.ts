@@ -244,4 +244,12 @@ test('on a 390-pixel phone the user list and the audit log fit the width: rows a
   await popup.locator('.ant-picker-header-next-btn').first().click();
   await expect(month).not.toHaveText(shown);
   expect(await fitsWindow()).toBe(true);
+
+  // 自定义域名 on the default install: why none can be listed, and no column of headers a
+  // character wide.
+  await page.goto('/admin/domains');
+  await expect(page.getByText('本平台未提供自定义域名', { exact: false })).toBeVisible();
+  await expect(page.getByText('还没有自定义域名')).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '添加时间' })).toBeHidden();
+  expect(await fitsWindow()).toBe(true);
 });

@@ -332,6 +332,7 @@ describe('custom domains', () => {
 
       const list = await t.request({ url: '/api/admin/domains', token: admin });
       expect(list.statusCode).toBe(200);
+      expect(list.json().data.unavailable_reason).toBeNull();
       const row = list.json().data.domains.find((x: Domain) => x.domain === 'later.club-eight.test');
       expect(row).toMatchObject({
         state: 'awaiting_approval',
@@ -415,6 +416,11 @@ describe('custom domains without SITES_ORIGIN', () => {
       409,
       m.unavailable,
     );
+  });
+
+  it("tells the admin's list why this install serves none; with both hosts set, it says nothing", async () => {
+    const all = await t.request({ url: '/api/admin/domains', token: await t.adminToken() });
+    expect(all.json().data).toMatchObject({ domains: [], unavailable_reason: m.adminUnavailable });
   });
 });
 
@@ -516,6 +522,7 @@ describe('custom domains with SITES_ORIGIN but no PUBLIC_URL', () => {
     expect(card.json().data.domains).toEqual([expect.objectContaining(notServed)]);
     const all = await t.request({ url: '/api/admin/domains', token: await t.adminToken() });
     expect(all.json().data.domains).toContainEqual(expect.objectContaining(notServed));
+    expect(all.json().data.unavailable_reason).toBe(m.notServedNoPublicUrl);
     // The words the server logs at start.
     expect(customDomainsNotice({ sitesOrigin: `http://${SITES_HOST}`, mail: t.config.mail })).toContain(
       m.notServedNoPublicUrl,

@@ -27,6 +27,7 @@ describe('admin custom domains list', () => {
     fakeApi({
       'GET /admin/domains': ok({
         require_approval: false,
+        unavailable_reason: messages.domain.notServedNoPublicUrl,
         domains: [
           domain({}),
           domain({
@@ -46,5 +47,33 @@ describe('admin custom domains list', () => {
     expect(within(row('old.myclub.org')).getByText('未生效')).toBeInTheDocument();
     expect(within(row('old.myclub.org')).queryByText('已生效')).toBeNull();
     expect(within(row('old.myclub.org')).getByText(messages.domain.notServedNoPublicUrl)).toBeInTheDocument();
+    // Above the list, once: this install serves none, and why.
+    expect(screen.getAllByText(messages.domain.notServedNoPublicUrl)).toHaveLength(2);
+  });
+
+  it('says why the default install lists no domain', async () => {
+    fakeApi({
+      'GET /admin/domains': ok({
+        require_approval: false,
+        unavailable_reason: messages.domain.adminUnavailable,
+        domains: [],
+      }),
+    });
+    signIn(adminUser());
+    renderApp('/admin/domains');
+    expect(await screen.findByText(messages.domain.adminUnavailable)).toBeInTheDocument();
+    expect(screen.getByText('还没有自定义域名')).toBeInTheDocument();
+  });
+
+  it('labels each cell with its column for the phone cards', async () => {
+    fakeApi({
+      'GET /admin/domains': ok({ require_approval: false, unavailable_reason: null, domains: [domain({})] }),
+    });
+    signIn(adminUser());
+    renderApp('/admin/domains');
+    const cell = (await screen.findByText('www.myclub.org')).closest('td') as HTMLElement;
+    expect(cell).toHaveAttribute('data-label', '域名');
+    expect(cell.closest('.paged-table--stack')).not.toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -346,7 +346,11 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
       await remove(actor, row, meta);
     },
 
-    async listAll(): Promise<{ domains: AdminDomainDto[]; require_approval: boolean }> {
+    async listAll(): Promise<{
+      domains: AdminDomainDto[];
+      require_approval: boolean;
+      unavailable_reason: string | null;
+    }> {
       const [rows, approval] = await Promise.all([repo.listAll(db), requireApproval()]);
       // Each project asked once, however many domains it carries.
       const projects = [...new Set(rows.map((r) => r.project_id))];
@@ -360,6 +364,8 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
           owner_username: r.owner_username,
         })),
         require_approval: approval,
+        // The admin's page said nothing of a feature this install does not offer (the default).
+        unavailable_reason: !sitesHost ? m.adminUnavailable : !appHost ? m.notServedNoPublicUrl : null,
       };
     },
 

@@ -16,6 +16,9 @@ export const domainMessages = {
   /** No SITES_ORIGIN: there is no origin a domain could be served as. */
   notServedNoSitesOrigin: '平台未设置站点的独立域名（SITES_ORIGIN），自定义域名不会生效，请联系管理员。',
   /** A platform host, claimed before it was reserved. */
+  /** The admin's list on an install without SITES_ORIGIN (the default). */
+  adminUnavailable:
+    '本平台未提供自定义域名：需要先为站点设置独立域名 SITES_ORIGIN 和平台地址 PUBLIC_URL（见 docs/deploy.md“Custom domains and HTTPS”）。在此之前，所有者的项目页不显示自定义域名卡片，也不能添加域名。',
   notServedReserved: '这个域名属于平台自身，不会作为站点的域名生效。',
   notServedNotLive: '项目当前未上线，重新上线后该域名恢复访问。',
   /** {n} */

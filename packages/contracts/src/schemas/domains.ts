@@ -116,6 +116,11 @@ export type AdminDomainDto = z.output<typeof adminDomainDto>;
 export const adminDomainsData = z.object({
   domains: z.array(adminDomainDto),
   require_approval: z.boolean(),
+  /**
+   * Why this install serves no custom domains (no SITES_ORIGIN, or no PUBLIC_URL), said above the
+   * list; null when it serves them.
+   */
+  unavailable_reason: z.string().nullable().describe('本平台不提供自定义域名的原因（提供时为 null）'),
 });
 export type AdminDomainsDto = z.output<typeof adminDomainsData>;
 

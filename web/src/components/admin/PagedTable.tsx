@@ -42,6 +42,20 @@ type PagedTableProps<T> = Omit<
 };
 
 /**
+ * Each cell carries its column's name, which the phone layout (`paged-table--stack`, admin.css)
+ * shows before it.
+ */
+export function labelCells<T>(columns: NonNullable<TableProps<T>['columns']>): TableProps<T>['columns'] {
+  return columns.map((column) => ({
+    ...column,
+    onCell: (row: T, index?: number) => ({
+      ...column.onCell?.(row, index),
+      'data-label': typeof column.title === 'string' ? column.title : undefined,
+    }),
+  }));
+}
+
+/**
  * An admin list on the server's pages: rows with a pager, a loading state while a new page comes,
  * an empty text, and a load failure that keeps the rows already shown (with a notice) or, with
  * nothing to show, says why with a way to try again.
@@ -55,16 +69,7 @@ export function PagedTable<T extends object>({
   stackOnPhone = false,
   ...table
 }: PagedTableProps<T>) {
-  // Each cell carries its column's name, which the phone layout shows before it (admin.css).
-  const columns = stackOnPhone
-    ? table.columns?.map((column) => ({
-        ...column,
-        onCell: (row: T, index?: number) => ({
-          ...column.onCell?.(row, index),
-          'data-label': typeof column.title === 'string' ? column.title : undefined,
-        }),
-      }))
-    : table.columns;
+  const columns = stackOnPhone && table.columns ? labelCells(table.columns) : table.columns;
   if (query.isError && !query.data) {
     return <LoadFailed title={failedTitle} error={query.error} onRetry={() => query.refetch()} />;
   }
