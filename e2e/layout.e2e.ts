@@ -70,6 +70,17 @@ test('on a 390-pixel phone the version history fits the width: each version’s 
   }
   expect(await scrollsSideways(table.locator('xpath=..'))).toBe(false);
   expect(await inViewSideways(page, table)).toBe(true);
+
+  // The file list too: at 480 px it scrolled sideways, 大小 out of sight.
+  const files = page.locator('.ant-card').filter({ has: page.getByText('文件列表', { exact: true }) });
+  const file = files.locator('tr').filter({ hasText: 'index.html' });
+  await file.scrollIntoViewIfNeeded();
+  for (const part of [file.getByText('index.html'), file.locator('td').nth(2)]) {
+    await expect(part).toBeVisible();
+    expect(await inViewSideways(page, part)).toBe(true);
+  }
+  expect(await scrollsSideways(files.locator('.ant-table-content'))).toBe(false);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });
 
 test('on a 390-pixel phone an unread notice’s dot stays beside its title, not on a line of its own', async ({

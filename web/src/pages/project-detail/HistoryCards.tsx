@@ -5,12 +5,18 @@ import { Card, Empty, Table, type TableProps, Tag, Timeline, Typography } from '
 import { useState } from 'react';
 import { DownloadOnlyNotice, FileTypeCell } from '../../components/DownloadOnlyNotice';
 import { FileSize } from '../../components/FileSize';
+import { useWideLayout } from '../../hooks/useWideLayout';
 import { formatDateTime } from '../../lib/format';
 import { reviewActionColor, reviewActionLabel } from '../../lib/project-labels';
 
 const FILE_PAGE_SIZE = 10;
 
-const fileColumns: TableProps<ProjectFileDto>['columns'] = [
+/**
+ * On a phone (under 768 px) 类型 and 大小 take what their content needs and the name the rest, so
+ * the table fits the card: at 480 px wide it scrolled sideways on a 390-pixel phone, 大小 out of
+ * sight.
+ */
+const fileColumns = (wide: boolean): TableProps<ProjectFileDto>['columns'] => [
   {
     title: '文件名',
     dataIndex: 'file_name',
@@ -26,14 +32,14 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
     title: '类型',
     dataIndex: 'file_type',
     key: 'file_type',
-    width: 150,
+    width: wide ? 150 : 84,
     render: (_type: string, file) => <FileTypeCell file={file} />,
   },
   {
     title: '大小',
     dataIndex: 'file_size',
     key: 'file_size',
-    width: 110,
+    width: wide ? 110 : 80,
     align: 'right',
     sorter: (a, b) => a.file_size - b.file_size,
     render: (size: number) => <FileSize bytes={size} />,
@@ -52,6 +58,7 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
 
 export function FilesCard({ project }: { project: ProjectDto }) {
   const files = project.files ?? [];
+  const wide = useWideLayout();
   const [page, setPage] = useState(1);
   return (
     <Card
@@ -69,7 +76,7 @@ export function FilesCard({ project }: { project: ProjectDto }) {
       <Table<ProjectFileDto>
         rowKey="file_name"
         size="middle"
-        columns={fileColumns}
+        columns={fileColumns(wide)}
         dataSource={files}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无文件" /> }}
         pagination={
@@ -83,7 +90,7 @@ export function FilesCard({ project }: { project: ProjectDto }) {
               }
             : false
         }
-        scroll={{ x: 480 }}
+        scroll={wide ? { x: 480 } : undefined}
       />
     </Card>
   );

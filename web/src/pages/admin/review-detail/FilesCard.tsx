@@ -2,8 +2,14 @@ import type { ProjectDto, ProjectFileDto } from '@sitehall/contracts';
 import { formatBytes } from '@sitehall/contracts';
 import { Card, Empty, Table, type TableProps, Typography } from 'antd';
 import { DownloadOnlyNotice, FileTypeCell } from '../../../components/DownloadOnlyNotice';
+import { useWideLayout } from '../../../hooks/useWideLayout';
 
-const fileColumns: TableProps<ProjectFileDto>['columns'] = [
+/**
+ * On a phone (under 768 px) 类型 and 大小 take what their content needs and the name the rest, so
+ * the table fits the card: at 480 px wide it scrolled sideways on a 390-pixel phone, 大小 out of
+ * sight.
+ */
+const fileColumns = (wide: boolean): TableProps<ProjectFileDto>['columns'] => [
   {
     title: '文件名',
     dataIndex: 'file_name',
@@ -15,14 +21,14 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
     title: '类型',
     dataIndex: 'file_type',
     key: 'type',
-    width: 150,
+    width: wide ? 150 : 84,
     render: (_type: string, file) => <FileTypeCell file={file} />,
   },
   {
     title: '大小',
     dataIndex: 'file_size',
     key: 'size',
-    width: 120,
+    width: wide ? 120 : 80,
     align: 'right',
     sorter: (a, b) => a.file_size - b.file_size,
     render: formatBytes,
@@ -40,6 +46,7 @@ const fileColumns: TableProps<ProjectFileDto>['columns'] = [
 /** The newest version's files (its versions: components/VersionsCard). */
 export function FilesCard({ project }: { project: ProjectDto }) {
   const files = project.files ?? [];
+  const wide = useWideLayout();
   return (
     <Card
       title={`文件列表（${files.length}）`}
@@ -54,9 +61,9 @@ export function FilesCard({ project }: { project: ProjectDto }) {
       <Table<ProjectFileDto>
         rowKey="file_name"
         size="small"
-        columns={fileColumns}
+        columns={fileColumns(wide)}
         dataSource={files}
-        scroll={{ x: 480 }}
+        scroll={wide ? { x: 480 } : undefined}
         pagination={
           files.length > 10
             ? { pageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100] }
