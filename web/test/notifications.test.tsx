@@ -70,6 +70,40 @@ describe('notices', () => {
     expect(await screen.findByRole('link', { name: '通知' })).toBeInTheDocument();
   }, 60_000);
 
+  it('marks read, on its own, a notice that leads nowhere (a deleted project)', async () => {
+    const user = makeUser();
+    let list = [
+      notice({ id: 3, kind: 'deleted', title: '「旧站」已被管理员删除', reason: '测试删除', link: null }),
+      notice({ id: 1, read: true }),
+    ];
+    const unread = () => list.filter((n) => !n.read).length;
+    const api = fakeApi({
+      'GET /auth/profile': ok({ user }),
+      'GET /notifications/unread-count': () => ok({ unread_count: unread() }),
+      'GET /notifications': () =>
+        ok({ notifications: list, unread_count: unread(), pagination: pagination(list.length) }),
+      'POST /notifications/3/read': () => {
+        list = list.map((n) => (n.id === 3 ? { ...n, read: true } : n));
+        return ok({ marked: 1 });
+      },
+    });
+    signIn(user);
+    const app = renderApp('/notifications');
+    const items = await screen.findAllByTestId('notification');
+    expect(within(items[0]!).queryByRole('button', { name: '查看项目' })).toBeNull();
+    // The read one has nothing to press.
+    expect(within(items[1]!).queryByRole('button', { name: /标为已读/ })).toBeNull();
+    await app.user.click(within(items[0]!).getByRole('button', { name: '标为已读：「旧站」已被管理员删除' }));
+    await waitFor(() => expect(api.calls('POST /notifications/3/read')).toHaveLength(1));
+    expect(await screen.findByRole('link', { name: '通知' })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        within(screen.getAllByTestId('notification')[0]!).queryByRole('button', { name: /标为已读：/ }),
+      ).toBeNull(),
+    );
+    expect(app.router.state.location.pathname).toBe('/notifications');
+  });
+
   it('a decision that arrives while the project page is open shows there: the bell’s new notice reads it again', async () => {
     const user = makeUser();
     let rejected = false;

@@ -146,10 +146,24 @@ export function NotificationsPage() {
                       {formatDateTime(n.created_at)}
                     </Typography.Text>
                   </div>
-                  {n.link && (
+                  {n.link ? (
                     <Button type="link" className="notification__open" onClick={() => open(n)}>
                       {n.kind === 'upload_pending' ? '去审核' : '查看项目'}
                     </Button>
+                  ) : (
+                    // A notice with nowhere to lead (a deleted project) is read here: it counted in
+                    // the bell until 全部标为已读, with nothing to press on it.
+                    !n.read && (
+                      <Button
+                        type="link"
+                        className="notification__open"
+                        aria-label={`标为已读：${n.title}`}
+                        loading={markRead.isPending && markRead.variables === n.id}
+                        onClick={() => open(n)}
+                      >
+                        标为已读
+                      </Button>
+                    )
                   )}
                 </li>
               ))}
