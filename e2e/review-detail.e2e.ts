@@ -157,11 +157,16 @@ test('on a 390×844 phone file names keep their width, the findings stack, and t
   await expect(infoTitle).toBeVisible();
   expect(await infoTitle.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
-  // One click to the decision from the top of the page.
+  // One click to the decision from the top of the page, its title below the sticky header, not
+  // under it.
   const decision = page.locator('#review-decision');
   await expect(decision).not.toBeInViewport();
   await page.getByRole('button', { name: '去审核决定' }).click();
   await expect(decision).toBeInViewport();
+  const headerBottom = await page.locator('.app-header').evaluate((el) => el.getBoundingClientRect().bottom);
+  await expect
+    .poll(() => decision.evaluate((el) => el.getBoundingClientRect().top))
+    .toBeGreaterThanOrEqual(headerBottom);
 
   // File names in the version diff and in the file list: several characters a line, not one.
   const diffNames = page.locator('.diff-file');
