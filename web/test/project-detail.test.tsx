@@ -305,8 +305,8 @@ describe('project detail', () => {
     expect(screen.queryByText('访问项目')).not.toBeInTheDocument();
     // The server makes no preview link of a rejected version: no button that would only fail.
     expect(screen.queryByRole('button', { name: /生成预览/ })).not.toBeInTheDocument();
-    // The server's own words for it (the same message its 409 carries).
-    expect(screen.getByText(messages.project.previewRejected)).toBeInTheDocument();
+    // Which of the two it was (the server's 409 names both).
+    expect(screen.getByText(messages.project.previewRejectedVersion)).toBeInTheDocument();
   });
 
   it('tells the owner a live site was taken offline, with the reason: not 审核未通过', async () => {

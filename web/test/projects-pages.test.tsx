@@ -1,4 +1,4 @@
-import type { ProjectStatus } from '@sitehall/contracts';
+import { messages, type ProjectStatus } from '@sitehall/contracts';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { StatusTag } from '../src/components/StatusTag';
@@ -114,6 +114,28 @@ describe('my projects', () => {
     expect(within(pending).getByText('1.5 KB')).toBeInTheDocument();
     expect(button('生成预览', pending)).toBeInTheDocument();
     expect(button('详情', pending)).toHaveAttribute('href', '/projects/2');
+  });
+
+  it('says on a refused or taken-down card which it was, and why', async () => {
+    fakeApi({
+      'GET /projects/my': myProjects([
+        makeProject({ id: 3, name: '被拒站点', status: 'rejected', rejectionReason: '缺少首页 index.html' }),
+        makeProject({ id: 4, name: '被下线站点', status: 'taken_down', takedownReason: '含有违规内容' }),
+        makeProject({ id: 5, name: '无原因站点', status: 'rejected', rejectionReason: null }),
+      ]),
+    });
+    signIn(makeUser());
+    renderApp('/projects');
+    const refused = await screen.findByRole('article', { name: '被拒站点' });
+    expect(within(refused).getByText(messages.project.previewRejectedVersion)).toBeInTheDocument();
+    expect(within(refused).getByText('原因：缺少首页 index.html')).toBeInTheDocument();
+    const down = screen.getByRole('article', { name: '被下线站点' });
+    expect(within(down).getByText(messages.project.previewTakenDown)).toBeInTheDocument();
+    expect(within(down).getByText('原因：含有违规内容')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('article', { name: '无原因站点' })).getByText('原因：管理员未填写原因'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(messages.project.previewRejected)).toBeNull();
   });
 
   it('names a card’s picture link after its project, so a screen reader says where it leads', async () => {

@@ -13,7 +13,7 @@ import {
   LinkOutlined,
   ReloadOutlined,
 } from '@ant-design/icons';
-import { messages, type ProjectDto } from '@sitehall/contracts';
+import { format, messages, type ProjectDto } from '@sitehall/contracts';
 import { App, Button, type ButtonProps, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { toApiError } from '../api/client';
@@ -22,7 +22,8 @@ import { useCopyFeedback } from '../hooks/useCopyFeedback';
 import { useCountdown } from '../hooks/useCountdown';
 import { useSiteAddress } from '../hooks/useSiteAddress';
 
-type PreviewProject = Pick<ProjectDto, 'id' | 'status' | 'access_url' | 'live_version' | 'latest_version'>;
+type PreviewProject = Pick<ProjectDto, 'id' | 'status' | 'access_url' | 'live_version' | 'latest_version'> &
+  Partial<Pick<ProjectDto, 'rejectionReason' | 'takedownReason'>>;
 
 function CopyButton({ text, compact }: { text: string; compact?: boolean }) {
   const { copied, copy } = useCopyFeedback(messages.project.addressCopied);
@@ -236,11 +237,24 @@ export function PreviewPanel({ project, compact = false }: PreviewPanelProps) {
   // The newest version was rejected or the site taken down: the server makes no link for it.
   const rejected = project.status === 'rejected' || project.status === 'taken_down';
   if (!project.access_url && rejected) {
+    // Which of the two, and on a card (where nothing else says it) why: 我的项目 said only
+    // 未通过审核或已被下线, the reason one click away.
+    const takenDown = project.status === 'taken_down';
+    const reason = takenDown ? project.takedownReason : project.rejectionReason;
     return (
       <div className="preview-panel">
         <Typography.Text type="secondary" className={compact ? undefined : 'preview-panel__note'}>
-          {messages.project.previewRejected}
+          {takenDown ? messages.project.previewTakenDown : messages.project.previewRejectedVersion}
         </Typography.Text>
+        {compact && (
+          <Typography.Paragraph
+            type="danger"
+            className="preview-panel__reason"
+            ellipsis={{ rows: 2, tooltip: reason || undefined }}
+          >
+            {format(messages.project.decisionReason, { reason: reason || messages.project.noReasonGiven })}
+          </Typography.Paragraph>
+        )}
       </div>
     );
   }

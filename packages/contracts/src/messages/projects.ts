@@ -74,6 +74,12 @@ export const projectMessages = {
   addressCopied: '地址已复制到剪贴板',
   previewFailed: '生成预览失败，请重试',
   previewRejected: '这个版本未通过审核或已被下线，不能生成预览；请上传修改后的新版本',
+  /** The owner's card and page, which know which of the two it was. */
+  previewRejectedVersion: '这个版本未通过审核，不能生成预览；请按原因修改后上传新版本',
+  previewTakenDown: '站点已被管理员下线，不能生成预览；请按原因修改后上传新版本',
+  /** {reason} */
+  decisionReason: '原因：{reason}',
+  noReasonGiven: '管理员未填写原因',
   /** A version waiting for review that the content check rates high: only reviewers preview it. */
   previewHighRisk: '这个版本的内容检查为高风险，审核通过前不能生成预览链接',
   /** {n} {window} {minutes} */
