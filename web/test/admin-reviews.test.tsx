@@ -368,6 +368,24 @@ describe('admin review list', () => {
     });
   });
 
+  it('counts down the bell at once when a decision settles the notice of the upload', async () => {
+    let unread = 1;
+    const { user } = await openReviews({
+      'GET /notifications/unread-count': () => ok({ unread_count: unread }),
+      'POST /admin/projects/batch': () => {
+        unread = 0;
+        return ok({ results: [], succeeded: 1, failed: 0 });
+      },
+    });
+    expect(await screen.findByRole('link', { name: '通知（1 条未读）' })).toBeInTheDocument();
+    await user.click(within(rowOf('待审项目')).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: /批量通过/ }));
+    await user.click(await screen.findByRole('button', { name: '确认通过' }));
+    expect(await screen.findByText('批量通过完成：共 1 个项目')).toBeInTheDocument();
+    // Not a minute later, at the bell's next poll.
+    expect(await screen.findByRole('link', { name: '通知' }, { timeout: 3000 })).toBeInTheDocument();
+  });
+
   it('deletes several projects with the reason their owners will read, or without one', async () => {
     const { api, user } = await openReviews({
       'POST /admin/projects/batch': ok({ results: [], succeeded: 2, failed: 0 }),

@@ -14,6 +14,7 @@ import type {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { saveBlob } from '../lib/save-file';
 import { call } from './client';
+import { notificationKeys } from './notifications';
 import { fetchProjectZip, type ProjectDownload, refetchWhileWaiting } from './projects';
 import { queryKeys } from './query-keys';
 
@@ -153,6 +154,9 @@ function useProjectsMutation<Vars, Result>(mutationFn: (vars: Vars) => Promise<R
         queryClient.invalidateQueries({ queryKey: queryKeys.adminStats }),
         queryClient.invalidateQueries({ queryKey: queryKeys.showcase.all }),
         queryClient.invalidateQueries({ queryKey: queryKeys.projects.all }),
+        // A decision marks the admins' notices of its upload read (docs/notifications.md): the bell
+        // kept counting them for up to a minute after the last review.
+        queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
       ]),
   });
 }
