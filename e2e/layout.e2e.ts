@@ -264,3 +264,22 @@ test('on a 390-pixel phone the user list and the audit log fit the width: rows a
   await expect(page.getByRole('columnheader', { name: '添加时间' })).toBeHidden();
   expect(await fitsWindow()).toBe(true);
 });
+
+test('a usability finding’s kind is a tag as wide as its words, not a bar across the card', async ({
+  page,
+  request,
+}) => {
+  const owner = await createAccount(request, 'usable');
+  const token = await apiToken(request, owner.username, owner.password);
+  const site = await uploadSite(request, token, `无首页-${Date.now().toString(36)}`, {
+    'page.html': '<!doctype html><title>没有首页</title><p>x</p>',
+  });
+  await page.setViewportSize(LAPTOP);
+  await signInAs(page, owner.username, owner.password);
+  await page.goto(`/projects/${site.id}`);
+  const card = page.locator('.ant-card').filter({ has: page.getByText(/^可用性问题/) });
+  const tag = card.locator('.usability-findings__item .ant-tag').first();
+  await expect(tag).toBeVisible();
+  const [tagBox, cardBox] = [await tag.boundingBox(), await card.boundingBox()];
+  expect(tagBox!.width).toBeLessThan(cardBox!.width / 3);
+});
