@@ -530,13 +530,19 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     /**
      * The matches of a term of several words led by one that may name authors (plan.ts
      * planWords): the leading word's own-text matches (when `plan`) and its authors' projects,
-     * each holding the other words, counted once, up to `limit`.
+     * each holding the other words, counted once, up to `limit`. The authors' projects the text
+     * finds too are left out of their side, so the two sides are counted as they come and the
+     * count stops at the limit (a union read every candidate of both first: 188 ms for `zhang
+     * react`'s 500+ at 1,000,000 projects).
      */
     async countEither(plan: SearchPlan | null, ap: AuthorPlan, featured: boolean, limit: number) {
-      const r = await sql<{ n: number }>`${authorsCte(ap, featured)}, m as (
-          ${plan ? sql`select g1.project_id from ${matching(plan)} union ` : sql``}
-          select p.id as project_id from ${authorProjects(featured, ap)})
-        select count(*) as n from (select 1 from m limit ${limit}) c`.execute(db);
+      const r = await sql<{ n: number }>`${authorsCte(ap, featured)}
+        select count(*) as n from (
+          ${plan ? sql`select g1.project_id from ${matching(plan)} union all ` : sql``}
+          select p.id as project_id from ${authorProjects(featured, ap)}${
+            plan ? sql` and not (${textTest(plan, sql`p.id`, sql`p.featured`)})` : sql``
+          }
+          limit ${limit}) c`.execute(db);
       return Number(r.rows[0]!.n);
     },
 
