@@ -536,12 +536,14 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      * react`'s 500+ at 1,000,000 projects).
      */
     async countEither(plan: SearchPlan | null, ap: AuthorPlan, featured: boolean, limit: number) {
+      // The authors' side first: its projects are tested by probes (eitherTest), the text's
+      // candidates each have their text read.
       const r = await sql<{ n: number }>`${authorsCte(ap, featured)}
         select count(*) as n from (
-          ${plan ? sql`select g1.project_id from ${matching(plan)} union all ` : sql``}
           select p.id as project_id from ${authorProjects(featured, ap)}${
             plan ? sql` and not (${textTest(plan, sql`p.id`, sql`p.featured`)})` : sql``
           }
+          ${plan ? sql`union all select g1.project_id from ${matching(plan)}` : sql``}
           limit ${limit}) c`.execute(db);
       return Number(r.rows[0]!.n);
     },
