@@ -5,7 +5,7 @@
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN, apiToken, createAccount, signIn, untilStill } from './helpers';
-import { uploadSite } from './site-helpers';
+import { review, uploadSite } from './site-helpers';
 
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1366, height: 768 };
@@ -282,4 +282,33 @@ test('a usability finding’s kind is a tag as wide as its words, not a bar acro
   await expect(tag).toBeVisible();
   const [tagBox, cardBox] = [await tag.boundingBox(), await card.boundingBox()];
   expect(tagBox!.width).toBeLessThan(cardBox!.width / 3);
+});
+
+test('on a 390-pixel phone a refusal’s reason reads across the notice, its 上传新版本 below it', async ({
+  page,
+  request,
+}) => {
+  const owner = await createAccount(request, 'refused');
+  const token = await apiToken(request, owner.username, owner.password);
+  const site = await uploadSite(request, token, `被拒-${Date.now().toString(36)}`, {
+    'index.html': '<!doctype html><title>被拒</title><p>x</p>',
+  });
+  await review(request, site.id, 'reject', '缺少首页 index.html，请补充后重新上传');
+  await page.setViewportSize(PHONE);
+  await signInAs(page, owner.username, owner.password);
+  await page.goto(`/projects/${site.id}`);
+  const notice = page.locator('.detail-notice');
+  const reason = notice.getByTestId('rejection-reason');
+  const button = notice.getByRole('button', { name: '上传新版本' });
+  await expect(reason).toHaveText('缺少首页 index.html，请补充后重新上传');
+  const [noticeBox, reasonBox, buttonBox] = [
+    await notice.boundingBox(),
+    await reason.boundingBox(),
+    await button.boundingBox(),
+  ];
+  // Beside the button the reason had a third of the notice's width: now the button is below it,
+  // and the reason's lines take the notice's width.
+  expect(reasonBox!.x + reasonBox!.width).toBeGreaterThan(noticeBox!.x + noticeBox!.width * 0.6);
+  expect(buttonBox!.y).toBeGreaterThanOrEqual(reasonBox!.y + reasonBox!.height);
+  expect(buttonBox!.x + buttonBox!.width).toBeLessThanOrEqual(noticeBox!.x + noticeBox!.width);
 });
