@@ -6,13 +6,14 @@ import {
   messages,
   REVIEW_ACTION_LABELS,
 } from '@sitehall/contracts';
-import { App, Button, Input, Popconfirm, Space, Typography } from 'antd';
+import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useBatchAction } from '../../api/admin';
 import { errorMessage } from '../../api/client';
 import { useSingleFlight } from '../../hooks/useSingleFlight';
+import { DeleteReason } from './DeleteReason';
 import { isFlagged } from './projectFacts';
-import { REASON_MAX, ReasonModal } from './ReasonModal';
+import { ReasonModal } from './ReasonModal';
 import './admin.css';
 
 interface BatchActionBarProps {
@@ -163,17 +164,11 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
         <Popconfirm
           title="批量删除"
           description={
-            <div className="batch-bar__delete">
-              {`确定要删除选中的 ${selected.length} 个项目吗？此操作不可撤销；项目所有者会收到删除通知。`}
-              <Input.TextArea
-                aria-label="删除原因"
-                placeholder="删除原因（选填，所有者会在通知中看到）"
-                value={deleteReason}
-                onChange={(e) => setDeleteReason(e.target.value)}
-                maxLength={REASON_MAX}
-                autoSize={{ minRows: 2, maxRows: 4 }}
-              />
-            </div>
+            <DeleteReason
+              text={`确定要删除选中的 ${selected.length} 个项目吗？此操作不可撤销；项目所有者会收到删除通知。`}
+              value={deleteReason}
+              onChange={setDeleteReason}
+            />
           }
           okText="确认删除"
           cancelText="取消"

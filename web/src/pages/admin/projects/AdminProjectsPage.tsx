@@ -20,7 +20,6 @@ import {
   Button,
   Card,
   Dropdown,
-  Input,
   Popconfirm,
   Select,
   Space,
@@ -35,10 +34,10 @@ import { useAdminProjects, useDeleteProjectAsAdmin, useDownloadProject } from '.
 import { errorMessage } from '../../../api/client';
 import { AdminStatusTag } from '../../../components/admin/AdminStatusTag';
 import { BatchActionBar } from '../../../components/admin/BatchActionBar';
+import { DeleteReason } from '../../../components/admin/DeleteReason';
 import { PagedTable } from '../../../components/admin/PagedTable';
 import { ProjectListToolbar } from '../../../components/admin/ProjectListToolbar';
 import { allowedActions, versionSummary } from '../../../components/admin/projectFacts';
-import { REASON_MAX } from '../../../components/admin/ReasonModal';
 import { useReturnState } from '../../../components/admin/returnTo';
 import { useAdminListParams } from '../../../components/admin/useAdminListParams';
 import {
@@ -123,17 +122,11 @@ function RowActions({ project, actions }: { project: AdminProjectDto; actions: P
         title="删除项目"
         description={
           othersProject ? (
-            <div className="batch-bar__delete">
-              {`${messages.project.deleteConfirm}项目所有者（${project.owner.username}）会收到删除通知。`}
-              <Input.TextArea
-                aria-label="删除原因"
-                placeholder="删除原因（选填，所有者会在通知中看到）"
-                value={deleteReason}
-                onChange={(e) => setDeleteReason(e.target.value)}
-                maxLength={REASON_MAX}
-                autoSize={{ minRows: 2, maxRows: 4 }}
-              />
-            </div>
+            <DeleteReason
+              text={`${messages.project.deleteConfirm}项目所有者（${project.owner.username}）会收到删除通知。`}
+              value={deleteReason}
+              onChange={setDeleteReason}
+            />
           ) : (
             messages.project.deleteConfirm
           )
