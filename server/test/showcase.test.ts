@@ -12,6 +12,7 @@ import {
   gramsOf,
   normaliseTerm,
   planAuthors,
+  planOwners,
   planSearch,
   planWords,
   type SearchPlan,
@@ -715,6 +716,14 @@ describe('showcase search against a plain substring filter', () => {
       '璐 王',
       '天气 zhang 小游戏',
       '博客 量子',
+      // Found author by author (docs/decisions/serving.md "Owners on the postings"): a word in one
+      // author's name and another in another's, an author's name holding every word, words a name
+      // holds beside words no own text has.
+      'react demo',
+      'zhang_react 地图 天气',
+      '王璐 相册',
+      'react zhang',
+      '璐 li_ 博客',
     ];
     /** Listed (featured) projects whose own text and whose author both hold the term. */
     const overlapOf = (term: string, featured: boolean) =>
@@ -727,6 +736,8 @@ describe('showcase search against a plain substring filter', () => {
           lines.slice(0, -1).some((line) => line.includes(term))
         );
       }).length;
+    /** Searches of several words found author by author (planOwners) as well. */
+    const byOwners = new Set<string>();
     /** Each page and count of a search of several words against the filter, whichever plan answers. */
     const expectWords = async (term: string) => {
       const words = term.split(' ');
@@ -770,6 +781,21 @@ describe('showcase search against a plain substring filter', () => {
           dialect: t.database.dialect,
         });
         if (!planned) expect(expected, term).toEqual([]);
+        // Author by author: the count and the page in one pass.
+        const owners = planOwners(words, {
+          featured,
+          listed: featured ? info.featured : info.listed,
+          holders: new Map(counts.map(([g, c]) => [g, featured ? c.featured : c.listed])),
+          authorHolders: new Map(counts.map(([g, c]) => [g, c.authors])),
+          dialect: t.database.dialect,
+        });
+        if (owners) byOwners.add(term);
+        for (const page of owners ? [1, 2, 3] : []) {
+          const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
+          const r = await search.countAndSortByOwners(owners!, q, 1000);
+          expect(r.n, `${term} counted by owners`).toBe(expected.length);
+          expect(ids(r.rows), `${term} sorted by owners`).toEqual(expected.slice((page - 1) * 5, page * 5));
+        }
         for (const page of planned ? [1, 2, 3] : []) {
           const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
           const want = expected.slice((page - 1) * 5, page * 5);
@@ -905,6 +931,23 @@ describe('showcase search against a plain substring filter', () => {
         expect(views).toEqual([...views].sort((a, b) => b - a));
       }
     }
+    // Every search of several words that an author's name may hold a word of went author by author too.
+    expect([...byOwners].sort()).toEqual(
+      [
+        'react demo',
+        'zhang_react 地图 天气',
+        '王璐 相册',
+        'react zhang',
+        '璐 li_ 博客',
+        '博客 react',
+        '王 地图 相册',
+        'zhang react',
+        'demo li_',
+        '璐 王',
+        '天气 zhang 小游戏',
+        'a 博客',
+      ].sort(),
+    );
   });
 });
 

@@ -188,6 +188,8 @@ export interface ShowcaseGramsTable {
   /** One or two characters of a listed project's normalised search text. */
   gram: string;
   featured: Flag;
+  /** The project's owner (migration 035): an author's projects holding a gram are one range. */
+  owner_id: number;
   project_id: number;
 }
 

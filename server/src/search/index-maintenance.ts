@@ -31,8 +31,8 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       );
       const before = new Map(entries.map((e) => [e.project_id, { ...e, owner_id: Number(e.owner_id) }]));
 
-      const removed: Array<{ id: number; featured: Flag; grams: string[] }> = [];
-      const gramInserts: Array<[string, Flag, number]> = [];
+      const removed: Array<{ id: number; featured: Flag; owner: number; grams: string[] }> = [];
+      const gramInserts: Array<[string, Flag, number, number]> = [];
       const added: IndexEntry[] = [];
       // Per gram: [listed, featured, authors, authors' listed, authors' featured] gained (or lost).
       const countDelta = new Map<string, [number, number, number, number, number]>();
@@ -69,14 +69,14 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
             tally(gram, 0, -1);
             tally(gram, 1, -old.featured);
           }
-          removed.push({ id, featured: old.featured, grams });
+          removed.push({ id, featured: old.featured, owner: old.owner_id, grams });
           moveAuthor(old.owner_id, old.featured, -1);
           listedDelta--;
           featuredDelta -= old.featured;
         }
         if (next) {
           for (const gram of gramsOf(next.text)) {
-            gramInserts.push([gram, next.featured, id]);
+            gramInserts.push([gram, next.featured, next.owner_id, id]);
             tally(gram, 0, 1);
             tally(gram, 1, next.featured);
           }
@@ -87,9 +87,9 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
         }
       }
 
-      const byKey = (a: [string, Flag, number], b: [string, Flag, number]) =>
-        a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2];
-      for (const r of removed) await q.deleteGrams(trx, r.id, r.featured, r.grams);
+      const byKey = (a: [string, Flag, number, number], b: [string, Flag, number, number]) =>
+        a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2] || a[3] - b[3];
+      for (const r of removed) await q.deleteGrams(trx, r.id, r.featured, r.owner, r.grams);
       if (removed.length > 0)
         await q.deleteEntries(
           trx,

@@ -443,3 +443,86 @@ export function mixedStrategy(
     costs.push(['probed walk', walked * (dialect !== 'postgres' ? text + 1 : (text + 1) * PG_COST.probe)]);
   return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
 }
+
+/**
+ * The most authors a search of several words reads to find its matches author by author
+ * (planOwners): past it (a letter most usernames hold) the search is led by one word (planWords).
+ */
+export const OWNERS_MAX = 5_000;
+
+/**
+ * A search of several words found author by author (docs/decisions/serving.md "Owners on the
+ * postings"). A project matches when its own text holds every word its author's name lacks, so
+ * the matches are those of two kinds, each project of one:
+ * - its author's name holds none of the words, and its own text holds them all: `own`, searched
+ *   as one term of every word is, its authors' projects left out;
+ * - its author's name holds some: for each such author (`authorGrams` find them), the projects
+ *   whose own text holds the other words, one range of the gram index (gram, owner) for the
+ *   rarest of those words' grams (`ownGrams`, `words` in that order), each word then tested; all
+ *   the author's projects when their name holds every word.
+ */
+export interface OwnersPlan {
+  featured: boolean;
+  /** Every word, those whose own-text gram is rarest first. */
+  words: string[];
+  /** Per word: the gram of the author index whose holders are the authors whose name may hold it; null when none may. */
+  authorGrams: Array<string | null>;
+  /**
+   * Per word: the gram of the projects' own text held by the fewest (the word itself for 1–2
+   * characters); null when no project's own text can hold it.
+   */
+  ownGrams: Array<string | null>;
+  /** The projects whose own text holds every word; null when a word is in none. */
+  own: SearchPlan | null;
+  /** The authors read, at most (each word's author gram's holders). */
+  authors: number;
+}
+
+/**
+ * The plan of a term of several words found author by author; null when no word may be in an
+ * author's name (the own text alone answers: planWords), when more than OWNERS_MAX authors would
+ * be read, or when nothing can match.
+ */
+export function planOwners(
+  words: readonly string[],
+  opts: {
+    featured: boolean;
+    listed: number;
+    holders: ReadonlyMap<string, number>;
+    authorHolders: ReadonlyMap<string, number>;
+    dialect: Dialect;
+  },
+): OwnersPlan | null {
+  const own = (g: string) => opts.holders.get(g) ?? 0;
+  const ownGramOf = (w: string) => {
+    const grams = termGrams(w);
+    return grams.some((g) => !own(g)) ? null : grams.reduce((a, b) => (own(b) < own(a) ? b : a));
+  };
+  const rarity = (w: string) => {
+    const g = ownGramOf(w);
+    return g === null ? -1 : own(g);
+  };
+  const ordered = [...words].sort((a, b) => rarity(a) - rarity(b));
+  const authorGrams = ordered.map((w) => planAuthors(w, opts.authorHolders)?.rarest ?? null);
+  if (authorGrams.every((g) => g === null)) return null;
+  // A word no project's own text holds must be in the author's name: nothing matches without it.
+  if (ordered.some((w, i) => ownGramOf(w) === null && authorGrams[i] === null)) return null;
+  const authors = authorGrams.reduce((n, g) => n + (g === null ? 0 : (opts.authorHolders.get(g) ?? 0)), 0);
+  if (authors > OWNERS_MAX) return null;
+  const ownGrams = ordered.map(ownGramOf);
+  return {
+    featured: opts.featured,
+    words: ordered,
+    authorGrams,
+    ownGrams,
+    own: ownGrams.includes(null)
+      ? null
+      : planSearch(ordered.join(' '), {
+          featured: opts.featured,
+          listed: opts.listed,
+          holders: opts.holders,
+          dialect: opts.dialect,
+        }),
+    authors,
+  };
+}

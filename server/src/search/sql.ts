@@ -4,8 +4,8 @@
  * the statements both engines share are built from those parts below. The plan comes from
  * search/plan.ts; services/showcase.ts decides which statement runs.
  *
- * The index (migration 002): showcase_grams (gram, featured, project_id) holds each listed
- * project's distinct grams, showcase_gram_counts their holders, showcase_entries each listed
+ * The index (migration 002): showcase_grams (gram, featured, owner_id, project_id; the owner since
+ * migration 035) holds each listed project's distinct grams, showcase_gram_counts their holders, showcase_entries each listed
  * project's normalised text, showcase_totals the listed totals and a version that changes with
  * the index, showcase_queue the projects whose listing may have changed (filled by triggers).
  */
@@ -14,7 +14,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Flag } from '../db/types.js';
-import type { AuthorPlan, SearchPlan } from './plan.js';
+import type { AuthorPlan, OwnersPlan, SearchPlan } from './plan.js';
 
 /** A page of the showcase: its sort, filter and place. */
 export interface ShowcasePage {
@@ -57,12 +57,31 @@ type ColumnType = 'text' | 'int';
 
 type Sql = RawBuilder<unknown>;
 
+/**
+ * A project as a posting's key names it: id, featured flag and owner. Every probe of a gram names
+ * all three (migration 035's key), so it is one lookup, never a range of the gram's holders.
+ */
+interface Held {
+  id: Sql;
+  featured: Sql;
+  owner: Sql;
+}
+/** The project of walked row `p`, and of posting `g`. */
+const ofProject: Held = { id: sql`p.id`, featured: sql`p.featured`, owner: sql`p.owner_id` };
+const ofPosting = (g: string): Held => ({
+  id: sql`${sql.ref(`${g}.project_id`)}`,
+  featured: sql`${sql.ref(`${g}.featured`)}`,
+  owner: sql`${sql.ref(`${g}.owner_id`)}`,
+});
+/** Posting `g` is gram `gram`'s for project `p`. */
+const postingOf = (g: Sql, gram: string, p: Held) =>
+  sql`${g}.gram = ${gram} and ${g}.featured = ${p.featured} and ${g}.owner_id = ${p.owner} and ${g}.project_id = ${p.id}`;
+
 const alias = (i: number) => sql.id(`g${i + 2}`);
-/** A narrowing gram `i` of the plan held by project `id` (with `featured`). */
-const narrowing = (plan: SearchPlan, i: number, id: Sql, featured: Sql) =>
-  sql`${alias(i)}.gram = ${plan.narrows[i]!} and ${alias(i)}.featured = ${featured} and ${alias(i)}.project_id = ${id}`;
-const probe = (plan: SearchPlan, i: number, id: Sql, featured: Sql) =>
-  sql`(select 1 from showcase_grams ${alias(i)} where ${narrowing(plan, i, id, featured)}) is not null`;
+/** A narrowing gram `i` of the plan held by project `p`. */
+const narrowing = (plan: SearchPlan, i: number, p: Held) => postingOf(alias(i), plan.narrows[i]!, p);
+const probe = (plan: SearchPlan, i: number, p: Held) =>
+  sql`(select 1 from showcase_grams ${alias(i)} where ${narrowing(plan, i, p)}) is not null`;
 /** The joins of the plan's narrowing grams that are joined (plan.joined). */
 const gramJoins = (plan: SearchPlan) =>
   plan.narrows.flatMap((_, i) => (plan.joined[i] ? [sql`cross join showcase_grams ${alias(i)}`] : []));
@@ -101,6 +120,15 @@ interface Engine {
   namedAuthors(gram: string, where: Sql[]): Sql;
   /** Whether owner `owner` is one of the authors `a`, tested per row (never a join). */
   byAuthors(owner: Sql): Sql;
+  /** Joins author `sa`, looked up by key for each owner `o.owner_id` (never a scan of them all). */
+  authorOf: Sql;
+  /**
+   * For each author `a` with a `pick`: their projects' postings `gw` (project_id, featured,
+   * owner_id) of that gram, `scope` the featured test; one range of the index an author.
+   */
+  ownedPostings(scope: Sql): Sql;
+  /** For each author `a`: their listed projects `p` (id, featured) in `scope`. */
+  ownedProjects(scope: Sql): Sql;
   /** Whether the queue's claim skips rows another process has locked. */
   skipLocked: boolean;
   /**
@@ -109,10 +137,10 @@ interface Engine {
    */
   confirmJoins(plan: SearchPlan): Sql;
   /**
-   * The tests that a project (id, featured) matches, given it holds the rarest gram; with
-   * `asSubqueries`, none refers to a join.
+   * The tests that project `p` matches, given it holds the rarest gram; with `asSubqueries`, none
+   * refers to a join.
    */
-  confirm(plan: SearchPlan, id: Sql, featured: Sql, asSubqueries?: boolean): Sql[];
+  confirm(plan: SearchPlan, p: Held, asSubqueries?: boolean): Sql[];
   /**
    * The page walked: the listed projects in the page's order, each tested; `hashed`: the rarest
    * gram's holders are read once into a hash the walk looks each project up in (plan.ts
@@ -139,6 +167,12 @@ const ENGINES: Record<Dialect, Engine> = {
     // `+`: the owner is tested as each row comes (a walk's order index holds it), never looked up
     // by its own index, which SQLite would otherwise pick and then sort every author's project.
     byAuthors: (owner) => sql`+${owner} in (select owner_id from a)`,
+    authorOf: sql`cross join showcase_authors sa`,
+    // Nested loops in the order written: each author's range, then each posting tested.
+    ownedPostings: (scope) =>
+      sql`a cross join showcase_grams gw where a.pick is not null and gw.gram = a.pick and ${scope} and gw.owner_id = a.owner_id`,
+    ownedProjects: (scope) =>
+      sql`a cross join projects p where p.owner_id = a.owner_id and ${scope} and p.live_deployment_id is not null and p.is_public = 1`,
     skipLocked: false,
     // Nested loops are cheapest on SQLite: every narrowing gram and the text are joins, probed
     // per candidate. The text of a plan of several words is a subquery: joined, with more tests on
@@ -149,7 +183,7 @@ const ENGINES: Record<Dialect, Engine> = {
         [...gramJoins(plan), ...(plan.exact || !oneWord(plan) ? [] : [sql`cross join showcase_entries e`])],
         sql` `,
       ),
-    confirm: (plan, id, featured, asSubqueries = false) => {
+    confirm: (plan, p, asSubqueries = false) => {
       const tests = entryTests(ENGINES.sqlite.contains, plan.words, plan.either);
       // As a subquery of the joined grams, the text is read after they are probed: naming g1 alone,
       // SQLite tested it as each posting of g1 came, before the narrowing grams.
@@ -160,21 +194,21 @@ const ENGINES: Record<Dialect, Engine> = {
           );
       return [
         ...plan.narrows.map((_, i) =>
-          asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
+          asSubqueries || !plan.joined[i] ? probe(plan, i, p) : narrowing(plan, i, p),
         ),
         ...(plan.exact
           ? []
           : asSubqueries || !oneWord(plan)
             ? [
-                sql`(select 1 from showcase_entries e where ${sql.join([sql`e.project_id = ${id}`, ...after, ...tests], sql` and `)}) is not null`,
+                sql`(select 1 from showcase_entries e where ${sql.join([sql`e.project_id = ${p.id}`, ...after, ...tests], sql` and `)}) is not null`,
               ]
-            : [sql.join([sql`e.project_id = ${id}`, ...tests], sql` and `)]),
+            : [sql.join([sql`e.project_id = ${p.id}`, ...tests], sql` and `)]),
       ];
     },
     walk(plan, page) {
       return page(sql`projects p cross join showcase_grams g1 ${this.confirmJoins(plan)}`, [
-        sql`g1.gram = ${plan.rarest} and g1.featured = p.featured and g1.project_id = p.id`,
-        ...this.confirm(plan, sql`g1.project_id`, sql`g1.featured`),
+        postingOf(sql`g1`, plan.rarest, ofProject),
+        ...this.confirm(plan, ofPosting('g1')),
       ]);
     },
   },
@@ -198,32 +232,42 @@ const ENGINES: Record<Dialect, Engine> = {
     // "is true" keeps the IN from becoming a join, which scanned the authors for every walked
     // row: PostgreSQL hashes them once (a hashed subplan).
     byAuthors: (owner) => sql`(${owner} in (select owner_id from a)) is true`,
+    // Lateral, as namedAuthors: one lookup by key per owner.
+    authorOf: sql`cross join lateral (select * from showcase_authors sa where sa.owner_id = o.owner_id limit 1) sa`,
+    // Lateral: a range of the index per author (a join of `a` with the postings could be planned
+    // as a scan of the gram's holders).
+    ownedPostings: (scope) =>
+      sql`a cross join lateral (select gw.project_id, gw.featured, gw.owner_id from showcase_grams gw
+        where a.pick is not null and gw.gram = a.pick and ${scope} and gw.owner_id = a.owner_id) gw where true`,
+    ownedProjects: (scope) =>
+      sql`a cross join lateral (select p.id, p.featured from projects p where p.owner_id = a.owner_id and ${scope}
+        and p.live_deployment_id is not null and p.is_public = 1) p where true`,
     // Another process applying the queue at the same time takes other rows.
     skipLocked: true,
     // The substring test is a subquery per candidate: PostgreSQL's planner would otherwise rather
     // read every indexed text than look up the candidates'.
     confirmJoins: (plan) => sql.join(gramJoins(plan), sql` `),
-    confirm(plan, id, featured, asSubqueries = false) {
+    confirm(plan, p, asSubqueries = false) {
       // With the grams joined, the subquery names all of them, so it runs on what the grams leave
       // (a join filter), not on every posting of one (a filter pushed into its scan).
       const all = asSubqueries
         ? sql``
         : sql.join(
             plan.narrows.flatMap((_, i) =>
-              plan.joined[i] ? [sql` and ${alias(i)}.project_id = ${id}`] : [],
+              plan.joined[i] ? [sql` and ${alias(i)}.project_id = ${p.id}`] : [],
             ),
             sql``,
           );
       // Several words (or one and an author's): every test in one subquery, its text read once.
       const text = oneWord(plan)
-        ? sql`${sql<SqlBool>`strpos(${sql`(select e.text from showcase_entries e where e.project_id = ${id}${all})`}, ${plan.term}) > 0`}`
-        : sql`(select 1 from showcase_entries e where e.project_id = ${id}${all} and ${sql.join(
+        ? sql`${sql<SqlBool>`strpos(${sql`(select e.text from showcase_entries e where e.project_id = ${p.id}${all})`}, ${plan.term}) > 0`}`
+        : sql`(select 1 from showcase_entries e where e.project_id = ${p.id}${all} and ${sql.join(
             entryTests(this.contains, plan.words, plan.either),
             sql` and `,
           )}) is not null`;
       return [
         ...plan.narrows.map((_, i) =>
-          asSubqueries || !plan.joined[i] ? probe(plan, i, id, featured) : narrowing(plan, i, id, featured),
+          asSubqueries || !plan.joined[i] ? probe(plan, i, p) : narrowing(plan, i, p),
         ),
         ...(plan.exact ? [] : [text]),
       ];
@@ -235,8 +279,8 @@ const ENGINES: Record<Dialect, Engine> = {
     walk(plan, page, hashed) {
       const rarest = hashed
         ? sql`((p.id, p.featured) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest}${plan.featured ? sql` and g1.featured = 1` : sql``})) is true`
-        : sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = p.featured and g1.project_id = p.id) is not null`;
-      return page(sql`projects p`, [rarest, ...this.confirm(plan, sql`p.id`, sql`p.featured`, true)]);
+        : sql`(select 1 from showcase_grams g1 where ${postingOf(sql`g1`, plan.rarest, ofProject)}) is not null`;
+      return page(sql`projects p`, [rarest, ...this.confirm(plan, ofProject, true)]);
     },
   },
 };
@@ -288,7 +332,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
   /** The confirmed postings g1 of the rarest gram (in scope), as a WHERE clause and its joins. */
   const matching = (plan: SearchPlan) => {
     const postings = [sql`g1.gram = ${plan.rarest}`, ...(plan.featured ? [sql`g1.featured = 1`] : [])];
-    const confirm = engine.confirm(plan, sql`g1.project_id`, sql`g1.featured`);
+    const confirm = engine.confirm(plan, ofPosting('g1'));
     return sql`showcase_grams g1 ${engine.confirmJoins(plan)} where ${sql.join([...postings, ...confirm], sql` and `)}`;
   };
   const matchSql = (plan: SearchPlan, limit?: number) =>
@@ -314,21 +358,21 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    * Whether project `id` holds each of the author plan's further words (plan.ts planWords) in its
    * own text or its author's name; none: no test.
    */
-  const eitherTest = (ap: AuthorPlan, id: Sql, owner: Sql, featured: Sql) =>
+  const eitherTest = (ap: AuthorPlan, p: Held) =>
     sql.join(
       ap.either.map((w, i) => {
         // The author's name first, by key in a small table; then the word's rarest gram, probed
         // (exactly the word when it has 1–2 characters); the text is read only past both: of
         // the 1,057 projects `react 地图` leads by react, none has its text read.
         const gram = ap.eitherGrams?.[i];
-        const text = sql`(select 1 from showcase_entries e where e.project_id = ${id} and ${engine.contains(sql`e.text`, w)}) is not null`;
+        const text = sql`(select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`;
         const own =
           gram === undefined
             ? text
             : gram === null
               ? sql`false`
-              : sql`(select 1 from showcase_grams gw where gw.gram = ${gram} and gw.featured = ${featured} and gw.project_id = ${id}) is not null${Array.from(w).length > 2 ? sql` and ${text}` : sql``}`;
-        return sql` and ((select 1 from showcase_authors sa where sa.owner_id = ${owner} and ${engine.contains(sql`sa.text`, w)}) is not null
+              : sql`(select 1 from showcase_grams gw where ${postingOf(sql`gw`, gram, p)}) is not null${Array.from(w).length > 2 ? sql` and ${text}` : sql``}`;
+        return sql` and ((select 1 from showcase_authors sa where sa.owner_id = ${p.owner} and ${engine.contains(sql`sa.text`, w)}) is not null
             or ${own})`;
       }),
       sql``,
@@ -339,16 +383,16 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    */
   const authorProjects = (featured: boolean, ap: AuthorPlan) =>
     sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
-      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, sql`p.id`, sql`p.owner_id`, sql`p.featured`)}`;
-  /** Whether project (id, featured) matches the term by its own text, as subqueries. */
-  const textTest = (plan: SearchPlan, id: Sql, featured: Sql, hashed = false) =>
+      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, ofProject)}`;
+  /** Whether project `p` matches the term by its own text, as subqueries. */
+  const textTest = (plan: SearchPlan, p: Held, hashed = false) =>
     sql.join(
       [
         hashed
           ? // PostgreSQL: the rarest gram's holders read once into a hashed subplan (Engine.walk).
-            sql`((${id}, ${featured}) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest})) is true`
-          : sql`(select 1 from showcase_grams g1 where g1.gram = ${plan.rarest} and g1.featured = ${featured} and g1.project_id = ${id}) is not null`,
-        ...engine.confirm(plan, id, featured, true),
+            sql`((${p.id}, ${p.featured}) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest})) is true`
+          : sql`(select 1 from showcase_grams g1 where ${postingOf(sql`g1`, plan.rarest, p)}) is not null`,
+        ...engine.confirm(plan, p, true),
       ],
       sql` and `,
     );
@@ -511,7 +555,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     /** How many of the authors' listed projects the term's text matches too (each one tested). */
     async authorsOverlap(plan: SearchPlan, ap: AuthorPlan): Promise<number> {
       const r = await sql<{ n: number }>`${authorsCte(ap, plan.featured)}
-        select count(*) as n from ${authorProjects(plan.featured, ap)} and ${textTest(plan, sql`p.id`, sql`p.featured`)}`.execute(
+        select count(*) as n from ${authorProjects(plan.featured, ap)} and ${textTest(plan, ofProject)}`.execute(
         db,
       );
       return Number(r.rows[0]!.n);
@@ -541,7 +585,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       const r = await sql<{ n: number }>`${authorsCte(ap, featured)}
         select count(*) as n from (
           select p.id as project_id from ${authorProjects(featured, ap)}${
-            plan ? sql` and not (${textTest(plan, sql`p.id`, sql`p.featured`)})` : sql``
+            plan ? sql` and not (${textTest(plan, ofProject)})` : sql``
           }
           ${plan ? sql`union all select g1.project_id from ${matching(plan)}` : sql``}
           limit ${limit}) c`.execute(db);
@@ -566,12 +610,77 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         probed && ap.exact
           ? sql`(select 1 from showcase_author_grams ag where ag.gram = ${ap.rarest} and ag.owner_id = p.owner_id) is not null`
           : engine.byAuthors(sql`p.owner_id`)
-      }${eitherTest(ap, sql`p.id`, sql`p.owner_id`, sql`p.featured`)}`;
+      }${eitherTest(ap, ofProject)}`;
       const walk = pageSql(q, sql`projects p`, [
         // The owner first: a lookup, where the text's test is a probe or more.
-        plan ? sql`(${byAuthor} or ${textTest(plan, sql`p.id`, sql`p.featured`, hashedText)})` : byAuthor,
+        plan ? sql`(${byAuthor} or ${textTest(plan, ofProject, hashedText)})` : byAuthor,
       ]);
       return page(q, probed && ap.exact ? walk : sql`${authorsCte(ap, q.featured)} ${walk}`);
+    },
+
+    /**
+     * A search of several words found author by author (plan.ts planOwners): its matches counted
+     * up to `limit`, and sorted into the page when fewer, in one query (as countAndSort).
+     */
+    async countAndSortByOwners(op: OwnersPlan, q: ShowcasePage, limit: number) {
+      const has = op.words.map((w) => engine.contains(sql`sa.text`, w));
+      const col = (i: number) => sql.id(`h${i}`);
+      // Each author's range: the gram of the first word (the rarest) their name lacks; none when
+      // it holds them all.
+      const whens = op.words.flatMap((_, i) =>
+        op.ownGrams[i] === null ? [] : [sql`when not (${has[i]!}) then ${op.ownGrams[i]!}`],
+      );
+      const pick = whens.length > 0 ? sql`case ${sql.join(whens, sql` `)} end` : sql`cast(null as text)`;
+      const authorGrams = [...new Set(op.authorGrams.filter((g): g is string => g !== null))];
+      const authors = sql`with a as materialized (
+        select sa.owner_id, ${sql.join(has.map((h, i) => sql`${h} as ${col(i)}`))}, ${pick} as pick
+        from (select distinct ag.owner_id from showcase_author_grams ag where ag.gram in (${sql.join(authorGrams)})) o
+        ${engine.authorOf}
+        where ${sql.join(
+          [
+            sql`sa.owner_id = o.owner_id`,
+            sql`(${sql.join(has, sql` or `)})`,
+            // A word no project's own text holds: the author's name must.
+            ...op.words.flatMap((_, i) => (op.ownGrams[i] === null ? [has[i]!] : [])),
+            ...(q.featured ? [sql`sa.featured > 0`] : []),
+          ],
+          sql` and `,
+        )})`;
+      // Each word the author's name lacks, in the posting's project's own text: its gram probed
+      // (exactly the word for 1–2 characters), then its text read.
+      const held = ofPosting('gw');
+      const tests = op.words.flatMap((w, i) => {
+        const gram = op.ownGrams[i];
+        if (gram == null) return [];
+        const text =
+          Array.from(w).length > 2
+            ? sql` and (select 1 from showcase_entries e where e.project_id = gw.project_id and ${engine.contains(sql`e.text`, w)}) is not null`
+            : sql``;
+        return [
+          sql`(a.${col(i)} or ((select 1 from showcase_grams gx where ${postingOf(sql`gx`, gram, held)}) is not null${text}))`,
+        ];
+      });
+      const gwScope = q.featured ? sql`gw.featured = 1` : sql`gw.featured in (0, 1)`;
+      const pScope = q.featured ? sql`p.featured = 1` : sql`1 = 1`;
+      const branches = [
+        sql`select gw.project_id, gw.featured from ${engine.ownedPostings(gwScope)}${sql.join(
+          tests.map((t) => sql` and ${t}`),
+          sql``,
+        )}`,
+        sql`select p.id as project_id, p.featured from ${engine.ownedProjects(pScope)} and a.pick is null`,
+        ...(op.own
+          ? [
+              sql`select g1.project_id, g1.featured from ${matching(op.own)} and not (${engine.byAuthors(sql`g1.owner_id`)})`,
+            ]
+          : []),
+      ];
+      const rows = await page(
+        q,
+        sql`${authors}, m as materialized (${sql.join(branches, sql` union all `)} limit ${limit})
+          select c.n as matches, p.* from (select count(*) as n from m) c
+          left join (${pageSql(q, fromMatches, [matched, sql`(select count(*) from m) < ${limit}`])}) p on 1 = 1`,
+      );
+      return { n: Number(rows[0]!.matches), rows: rows.filter((r) => r.id != null) };
     },
 
     // ---- Keeping the index --------------------------------------------------------------------
@@ -597,10 +706,17 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       return trx.selectFrom('showcase_entries').selectAll().where('project_id', 'in', ids).execute();
     },
 
-    async deleteGrams(trx: DB, projectId: number, featured: Flag, grams: string[]): Promise<void> {
+    async deleteGrams(
+      trx: DB,
+      projectId: number,
+      featured: Flag,
+      owner: number,
+      grams: string[],
+    ): Promise<void> {
       await trx
         .deleteFrom('showcase_grams')
         .where('featured', '=', featured)
+        .where('owner_id', '=', owner)
         .where('project_id', '=', projectId)
         .where(sql<SqlBool>`gram in ${engine.textList(grams)}`)
         .execute();
@@ -610,9 +726,9 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       await trx.deleteFrom('showcase_entries').where('project_id', 'in', ids).execute();
     },
 
-    /** Rows [gram, featured, project id], sent as arrays: a few parameters whatever the count. */
-    async insertGrams(trx: DB, rows: Array<[string, Flag, number]>): Promise<void> {
-      await sql`insert into showcase_grams (gram, featured, project_id) ${engine.rowsOf(rows, ['text', 'int', 'int'])}`.execute(
+    /** Rows [gram, featured, owner, project id], sent as arrays: a few parameters whatever the count. */
+    async insertGrams(trx: DB, rows: Array<[string, Flag, number, number]>): Promise<void> {
+      await sql`insert into showcase_grams (gram, featured, owner_id, project_id) ${engine.rowsOf(rows, ['text', 'int', 'int', 'int'])}`.execute(
         trx,
       );
     },

@@ -25,6 +25,7 @@ import {
   OVERLAP_MAX,
   pageStrategy,
   planAuthors,
+  planOwners,
   planSearch,
   planWords,
   type SearchPlan,
@@ -261,19 +262,38 @@ export function createShowcaseService(
     const named = info.counts.get(authors.rarest)?.[page.featured ? 'authorFeatured' : 'authorListed'] ?? 0;
     const sorted = (plan?.rarestHolders ?? 0) + named;
     let known = memo.known;
+    // Author by author when few authors' names may hold a word (plan.ts planOwners): fewer
+    // matches than the limit are found, counted and sorted in one pass, which reads fewer
+    // candidates than a sort led by one word; more, and the page is walked as below.
+    const owners = planOwners(words, {
+      featured: page.featured,
+      listed,
+      holders: new Map(byGram.map(([g, c]) => [g, page.featured ? c.featured : c.listed])),
+      authorHolders: new Map(byGram.map(([g, c]) => [g, c.authors])),
+      dialect,
+    });
+    const strategyOf = (total: number) =>
+      mixedStrategy(dialect, page, {
+        listed,
+        sorted,
+        total,
+        textTested: plan !== null,
+        authorHolders: authors.holders,
+        authorsExact: authors.exact,
+      });
+    // Counted already, a walk is taken when it is the cheaper way to the page.
+    if (owners && (!known || (!known.capped && strategyOf(known.total) === 'sort'))) {
+      const found = await q.countAndSortByOwners(owners, page, limit);
+      const total = found.n;
+      known = memo.remember({ total, capped: total >= limit, authorProjects: named, sorted });
+      if (!known.capped) return { rows: found.rows.map(cardOf), total, capped: false };
+    }
     if (!known) {
       const n = await q.countEither(plan, authors, page.featured, limit);
       known = memo.remember({ total: n, capped: n >= limit, authorProjects: named, sorted });
     }
     if (known.total === 0) return { rows: [], total: 0, capped: false };
-    const strategy = mixedStrategy(dialect, page, {
-      listed,
-      sorted,
-      total: known.total,
-      textTested: plan !== null,
-      authorHolders: authors.holders,
-      authorsExact: authors.exact,
-    });
+    const strategy = strategyOf(known.total);
     // On PostgreSQL a walk tests the text's rarest gram in a hash of its holders when they fit
     // (a probe per walked project costs 1.8 µs there: PG_COST).
     const hashedText = plan !== null && dialect === 'postgres' && plan.rarestHolders <= (await hashable());

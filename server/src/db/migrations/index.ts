@@ -34,6 +34,7 @@ import * as m031 from './031_render_turns_of_deleted_accounts.js';
 import * as m032 from './032_deploy_base.js';
 import * as m033 from './033_search_site_names.js';
 import * as m034 from './034_initial_passwords.js';
+import * as m035 from './035_gram_owners.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -70,6 +71,7 @@ const all: Record<string, DialectMigration> = {
   '032_deploy_base': m032,
   '033_search_site_names': m033,
   '034_initial_passwords': m034,
+  '035_gram_owners': m035,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
