@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createShowcaseService } from '../src/services/showcase.js';
-import { acrossMigration, insertOldUser, usingPostgres } from './helpers.js';
+import { acrossMigration, insertOldUser } from './helpers.js';
 
 describe('search site names migration', () => {
   it('writes the search text of the projects that have a site name, and the showcase finds them by it', async () => {
@@ -59,8 +59,10 @@ describe('search site names migration', () => {
             .execute();
           ids[name] = Number(project.id);
         }
-        // The index as it stood: both projects applied, the site name in neither.
-        await createShowcaseService(db as never, usingPostgres ? 'postgres' : 'sqlite').refreshIndex();
+        // The index as it stood had applied both projects: their queue entries are gone. (Today's
+        // index code can't write the index of this schema: migration 035 gave its postings an
+        // owner. The project whose text stays is queued again after the upgrade, below.)
+        await db.deleteFrom('showcase_queue').execute();
       },
       async (handle) => {
         const texts = await handle.db
@@ -76,6 +78,7 @@ describe('search site names migration', () => {
         const queued = await handle.db.selectFrom('showcase_queue').select('project_id').execute();
         expect(queued.map((q) => Number(q.project_id))).toEqual([ids.路由测试站]);
 
+        await handle.db.insertInto('showcase_queue').values({ project_id: ids.没有名字的站! }).execute();
         const showcase = createShowcaseService(handle.db, handle.dialect);
         const list = (search: string) =>
           showcase.list({ search, sort: 'latest', featured: false, page: 1, pageSize: 12 });

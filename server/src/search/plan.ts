@@ -179,10 +179,18 @@ export function planSearch(
     chars.flatMap((_, i) =>
       chars[i]! + (chars[i + 1] ?? '') === gram || (chars[i] === gram && chars[i + 1] === ' ') ? [i] : [],
     );
+  // A run of ASCII letters and digits is a word (`react`): its bigrams come together (ac's holders
+  // nearly all hold re), so one of them narrows and the others only cost probes. Characters of
+  // other scripts are their own runs (博客 and 个人 are words apart).
+  const runs = runsOf(chars);
+  const runsAt = (i: number) => [runs[i], runs[i + 1]].filter((r): r is number => r !== undefined && r >= 0);
   const narrows: string[] = [];
   if (chars.length > 2) {
     const picked = at(rarest);
+    const pickedRuns = new Set(picked.flatMap(runsAt));
     const left = byRarity.slice(1).filter((g) => holders(g) * 2 < opts.listed);
+    for (let i = left.length - 1; i >= 0; i--)
+      if (at(left[i]!).some((j) => runsAt(j).some((r) => pickedRuns.has(r)))) left.splice(i, 1);
     while (narrows.length < MAX_NARROWING && left.length > 0) {
       const distance = (g: string) => Math.min(...at(g).flatMap((i) => picked.map((j) => Math.abs(i - j))));
       let best = 0;
@@ -192,6 +200,9 @@ export function planSearch(
       const [g] = left.splice(best, 1);
       narrows.push(g!);
       picked.push(...at(g!));
+      for (const j of at(g!)) for (const r of runsAt(j)) pickedRuns.add(r);
+      for (let i = left.length - 1; i >= 0; i--)
+        if (at(left[i]!).some((j) => runsAt(j).some((r) => pickedRuns.has(r)))) left.splice(i, 1);
     }
   }
   const rarestHolders = holders(rarest);
@@ -227,6 +238,20 @@ export function planSearch(
     joined,
     expected,
   };
+}
+
+/**
+ * Per character of a term: the index where its run of ASCII letters and digits starts, or -1 for
+ * any other character.
+ */
+function runsOf(chars: readonly string[]): number[] {
+  const word = /^[a-z0-9]$/;
+  return chars.map((c, i) => {
+    if (!word.test(c)) return -1;
+    let start = i;
+    while (start > 0 && word.test(chars[start - 1]!)) start--;
+    return start;
+  });
 }
 
 /** Matches are counted up to the cap, or one past the page asked for: enough to know whether there is a next page. */
