@@ -2,15 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   COUNT_CAP,
+  collectByOwners,
   countAndSortFirst,
   countLimit,
   gramsOf,
   hashableHolders,
   mixedStrategy,
   normaliseTerm,
+  OWNERS_MAX,
   PG_HASH_MAX_HOLDERS,
   pageStrategy,
   planAuthors,
+  planOwners,
   planSearch,
   planWords,
   type SearchPlan,
@@ -392,5 +395,74 @@ describe('authors apart', () => {
     const many = { ...only(11_500, 289), sorted: 60_000, textTested: true };
     expect(mixedStrategy('sqlite', q, many)).toBe('walk');
     expect(mixedStrategy('postgres', q, many)).toBe('walk');
+  });
+});
+
+describe('author by author', () => {
+  const scope = { featured: false, listed: 100_000, dialect: 'sqlite' as const };
+  // The bench's 100,000 projects: react in 22 usernames (ac), zhang in 200 (ha), 地图 in none.
+  const own = holders({
+    re: 17_972,
+    ea: 9_486,
+    ac: 3_509,
+    ct: 4_786,
+    地图: 10_076,
+    zh: 0,
+    ha: 0,
+    an: 9_000,
+    ng: 8_000,
+  });
+  const authors = holders({ re: 40, ea: 30, ac: 22, ct: 25, zh: 400, ha: 200, an: 900, ng: 800 });
+
+  it('reads the authors each word may name, the words in the order of their rarest own-text gram', () => {
+    const op = planOwners(['地图', 'react'], { ...scope, holders: own, authorHolders: authors })!;
+    expect(op).toMatchObject({
+      words: ['react', '地图'],
+      ownGrams: ['ac', '地图'],
+      authorGrams: ['ac', null],
+      authors: 22,
+    });
+    // Their projects whose own text holds both: the plan of both words.
+    expect(op.own).toMatchObject({ words: ['react', '地图'], rarest: 'ac', narrows: ['地图'] });
+  });
+
+  it('has no own-text plan when a word is in no project’s own text: its author’s name must hold it', () => {
+    const op = planOwners(['zhang', 'react'], { ...scope, holders: own, authorHolders: authors })!;
+    expect(op.own).toBeNull();
+    expect(op.words[0]).toBe('zhang');
+    expect(op.ownGrams[0]).toBeNull();
+    expect(op.authors).toBe(200 + 22);
+  });
+
+  it('is not taken when no word may be an author’s, when nothing can match, or past OWNERS_MAX authors', () => {
+    expect(
+      planOwners(['地图', '天气'], {
+        ...scope,
+        holders: holders({ 地图: 10, 天气: 10 }),
+        authorHolders: authors,
+      }),
+    ).toBeNull();
+    // 量子 is in no own text and no name.
+    expect(planOwners(['量子', 'react'], { ...scope, holders: own, authorHolders: authors })).toBeNull();
+    const everyone = holders({ a: OWNERS_MAX + 1 });
+    expect(
+      planOwners(['a', '地图'], {
+        ...scope,
+        holders: holders({ a: 50_000, 地图: 10 }),
+        authorHolders: everyone,
+      }),
+    ).toBeNull();
+  });
+
+  it('collects a counted page author by author when that reads less than walking to it', () => {
+    const q = { page: 1, pageSize: 12 };
+    const zhangReact = planOwners(['zhang', 'react'], { ...scope, holders: own, authorHolders: authors })!;
+    // 153 matches: a walk passes 7,843 projects; author by author reads 222 authors.
+    expect(collectByOwners(zhangReact, q, 100_000, 153)).toBe(true);
+    const reactMap = planOwners(['react', '地图'], { ...scope, holders: own, authorHolders: authors })!;
+    // 481 matches: a walk passes 2,495; author by author probes 地图 for ac's 3,509 holders.
+    expect(collectByOwners(reactMap, q, 100_000, 481)).toBe(false);
+    // Deeper pages walk farther.
+    expect(collectByOwners(reactMap, { page: 5, pageSize: 12 }, 100_000, 481)).toBe(true);
   });
 });

@@ -16,6 +16,7 @@ import { Invalid } from '../domain/errors.js';
 import { createIndexMaintenance } from '../search/index-maintenance.js';
 import {
   type AuthorPlan,
+  collectByOwners,
   countAndSortFirst,
   countLimit,
   hashableHolders,
@@ -282,7 +283,7 @@ export function createShowcaseService(
         authorsExact: authors.exact,
       });
     // Counted already, a walk is taken when it is the cheaper way to the page.
-    if (owners && (!known || (!known.capped && strategyOf(known.total) === 'sort'))) {
+    if (owners && (!known || (!known.capped && collectByOwners(owners, page, listed, known.total)))) {
       const found = await q.countAndSortByOwners(owners, page, limit);
       const total = found.n;
       known = memo.remember({ total, capped: total >= limit, authorProjects: named, sorted });
