@@ -127,7 +127,7 @@ describe('review list', () => {
     expect(live.counts.approved).toBe(stats.projects.approved + stats.projects.published);
   });
 
-  it('searches name, description and owner (any case, one Chinese character), counting per tab', async () => {
+  it('searches name, description and owner (any case, one Chinese character, several words), counting per tab', async () => {
     const ids_ = async (q: string) =>
       (await get(t, `/api/admin/projects?search=${encodeURIComponent(q)}`)).projects.map(
         (p: { id: number }) => p.id,
@@ -137,6 +137,10 @@ describe('review list', () => {
     expect(await ids_('ALICE')).toEqual([ids.approved, ids.pending1]);
     expect(await ids_('张')).toEqual([ids.rejected, ids.published, ids.pending2]);
     expect(await ids_('%')).toEqual([]);
+    // Several words: each anywhere (name, description, owner), all of them.
+    expect(await ids_('天气 alice')).toEqual([ids.pending1]);
+    expect(await ids_('  alice   简历 ')).toEqual([ids.approved]);
+    expect(await ids_('天气 张三丰')).toEqual([]);
     const data = await get(t, `/api/admin/projects?search=${encodeURIComponent('张三丰')}&status=rejected`);
     expect(data.counts).toEqual({
       all: 3,

@@ -84,9 +84,16 @@ export function createProjectsRepository(dialect: Dialect) {
       .selectAll('projects')
       .select(['owner.username as owner_username', 'approver.username as approved_by_username']);
 
-  /** Name, description and owner, lower-cased in search_text: Chinese substrings of any length match. */
-  const matching = (search: string) =>
-    sql<boolean>`projects.search_text like ${likePattern(search)} escape '\\'`;
+  /**
+   * Name, description, site name and owner, lower-cased in search_text: Chinese substrings of any
+   * length match, and a search of several words (split at white space) finds the projects holding
+   * every word, each anywhere, as the showcase's does (docs/decisions/serving.md "Several words").
+   */
+  const matching = (search: string) => {
+    const words = [...new Set(search.trim().split(/\s+/).filter(Boolean))];
+    const like = (word: string) => sql<boolean>`projects.search_text like ${likePattern(word)} escape '\\'`;
+    return words.length === 0 ? like(search) : sql<boolean>`(${sql.join(words.map(like), sql` and `)})`;
+  };
 
   return {
     insert,
