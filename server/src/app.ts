@@ -20,6 +20,7 @@ import { type AppContext, type ContextOptions, createContext } from './context.j
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import type { PoolEvent } from './db/postgres-pool.js';
 import { registerAccess } from './http/access.js';
+import { registerAuditBudget } from './http/audit-budget.js';
 import { registerCliDownload } from './http/cli-download.js';
 import { answerClientError, MAX_HEAD_BYTES, refuseLargeHead } from './http/client-errors.js';
 import { assertEndpointTable } from './http/endpoint-routes.js';
@@ -324,6 +325,7 @@ export async function buildApp(
   registerSiteSecurityHeaders(app, isolation, siteExtraHeaders);
   registerSitesHostGuard(app, ctx);
   registerAccess(app, ctx.services.sessions, ctx.services.apiTokens);
+  registerAuditBudget(app, ctx.services.auditBudget);
 
   await app.register(
     async (api) => {

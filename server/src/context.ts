@@ -5,6 +5,7 @@ import { createRedis, firstAttempt, reportOutages } from './cluster/redis.js';
 import { RedisCounterStore } from './cluster/redis-counter-store.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
+import { createAuditBudget } from './domain/audit-budget.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './domain/login-throttle.js';
 import { PasswordHasher } from './domain/passwords.js';
 import { liveSiteAddress, type SiteUrlOptions, sitesAtHostRoot } from './domain/site-urls.js';
@@ -130,9 +131,9 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   const usersRepo = repos.users;
   const apiTokens = createApiTokenService({ db, tokens: repos.apiTokens, users: usersRepo, audit });
   const hasher = new PasswordHasher(config.maxConcurrentHashes);
-  const throttle = createLoginThrottle(
-    opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore()),
-  );
+  const counters = opts.counters ?? (redis ? new RedisCounterStore(redis) : new MemoryCounterStore());
+  const throttle = createLoginThrottle(counters);
+  const auditBudget = createAuditBudget(counters);
   const accounts = createAccountService({
     db,
     users: usersRepo,
@@ -363,6 +364,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       apiTokens,
       hasher,
       throttle,
+      auditBudget,
       accounts,
       settings,
       quota,

@@ -26,6 +26,11 @@ export interface Endpoint {
   answers?: 'zip' | 'html' | 'openapi' | 'webp';
   /** The success status when it is not 200. */
   status?: 201;
+  /**
+   * It writes an audit entry for the signed-in account: counted in the account's budget of audited
+   * writes shared by every such route (AUDITED_WRITES_MAX, server/src/http/audit-budget.ts).
+   */
+  audited?: true;
 }
 
 export const endpoints = {
@@ -37,6 +42,7 @@ export const endpoints = {
     method: 'PUT',
     path: '/auth/profile',
     access: 'user',
+    audited: true,
   },
   register: {
     method: 'POST',
@@ -45,13 +51,25 @@ export const endpoints = {
     status: 201,
   },
   apiTokens: { method: 'GET', path: '/auth/tokens', access: 'user' },
-  createApiToken: { method: 'POST', path: '/auth/tokens', access: 'user', status: 201 },
-  revokeApiToken: { method: 'DELETE', path: '/auth/tokens/:id', access: 'user' },
+  createApiToken: {
+    method: 'POST',
+    path: '/auth/tokens',
+    access: 'user',
+    status: 201,
+    audited: true,
+  },
+  revokeApiToken: { method: 'DELETE', path: '/auth/tokens/:id', access: 'user', audited: true },
 
   startDeploy: { method: 'POST', path: '/deploys', access: 'user', status: 201 },
   deployFile: { method: 'PUT', path: '/deploys/:id/files/:sha256', access: 'user', body: 'raw' },
   deployFiles: { method: 'POST', path: '/deploys/:id/files', access: 'user', body: 'multipart' },
-  finishDeploy: { method: 'POST', path: '/deploys/:id/finish', access: 'user', status: 201 },
+  finishDeploy: {
+    method: 'POST',
+    path: '/deploys/:id/finish',
+    access: 'user',
+    status: 201,
+    audited: true,
+  },
 
   users: { method: 'GET', path: '/admin/users', access: 'admin' },
   updateUser: {
@@ -90,6 +108,7 @@ export const endpoints = {
     access: 'user',
     body: 'multipart',
     status: 201,
+    audited: true,
   },
   myProjects: {
     method: 'GET',
@@ -103,33 +122,54 @@ export const endpoints = {
     path: '/projects/:id',
     access: 'user',
     body: 'json-or-multipart',
+    audited: true,
   },
   deleteProject: {
     method: 'DELETE',
     path: '/projects/:id',
     access: 'user',
+    audited: true,
   },
   rollback: {
     method: 'POST',
     path: '/projects/:id/rollback',
     access: 'user',
+    audited: true,
   },
   download: {
     method: 'GET',
     path: '/projects/:id/download',
     access: 'user',
     answers: 'zip',
+    audited: true,
   },
   previewToken: {
     method: 'POST',
     path: '/projects/:id/preview-token',
     access: 'user',
+    audited: true,
   },
   projectAnalytics: { method: 'GET', path: '/projects/:id/analytics', access: 'user' },
   projectDomains: { method: 'GET', path: '/projects/:id/domains', access: 'user' },
-  addProjectDomain: { method: 'POST', path: '/projects/:id/domains', access: 'user', status: 201 },
-  checkProjectDomain: { method: 'POST', path: '/projects/:id/domains/:domainId/check', access: 'user' },
-  removeProjectDomain: { method: 'DELETE', path: '/projects/:id/domains/:domainId', access: 'user' },
+  addProjectDomain: {
+    method: 'POST',
+    path: '/projects/:id/domains',
+    access: 'user',
+    status: 201,
+    audited: true,
+  },
+  checkProjectDomain: {
+    method: 'POST',
+    path: '/projects/:id/domains/:domainId/check',
+    access: 'user',
+    audited: true,
+  },
+  removeProjectDomain: {
+    method: 'DELETE',
+    path: '/projects/:id/domains/:domainId',
+    access: 'user',
+    audited: true,
+  },
   adminDomains: { method: 'GET', path: '/admin/domains', access: 'admin' },
   approveDomain: { method: 'POST', path: '/admin/domains/:id/approve', access: 'admin' },
   removeDomain: { method: 'DELETE', path: '/admin/domains/:id', access: 'admin' },

@@ -197,6 +197,16 @@ export const DEPLOY_TRANSFERS_IN_FLIGHT_MAX = 8;
 export const PREVIEW_LINKS_MAX = 30;
 export const PREVIEW_LINKS_WINDOW_MS = 10 * 60_000;
 
+/**
+ * Audited writes one account may make in AUDITED_WRITES_WINDOW_MS, every route that writes an
+ * audit entry sharing the one budget (endpoints.ts `audited`; admins: no limit). The audit log is
+ * append-only and kept for good, so a loop of edits (100 in 2.4 s were seen) grew it without end;
+ * past the budget the next such request is 429 and writes nothing (docs/decisions/operations.md
+ * "A budget of audited writes per account").
+ */
+export const AUDITED_WRITES_MAX = 100;
+export const AUDITED_WRITES_WINDOW_MS = 10 * 60_000;
+
 /** Framing around an upload's files in its request body (multipart boundaries, headers). */
 export const UPLOAD_FRAMING_BYTES = 1024 * 1024;
 /**

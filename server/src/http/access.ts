@@ -28,6 +28,8 @@ declare module 'fastify' {
     bodyKind?: 'multipart' | 'json-or-multipart' | 'raw';
     /** What a body past the route's limit is told (413), when not the generic 请求内容过大. */
     tooLargeMessage?: string;
+    /** The endpoint writes an audit entry: it takes from the account's budget (audit-budget.ts). */
+    audited?: boolean;
   }
   interface FastifyRequest {
     actor: Actor | null;

@@ -55,6 +55,7 @@ export function route<K extends EndpointKey>(
       ...options.config,
       access: endpoint.access,
       ...('body' in endpoint ? { bodyKind: endpoint.body } : {}),
+      ...('audited' in endpoint ? { audited: true } : {}),
     },
     handler: async (request, reply) => {
       const multipart = typeof request.isMultipart === 'function' && request.isMultipart();

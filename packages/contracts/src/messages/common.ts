@@ -18,6 +18,8 @@ export const commonMessages = {
   forbidden: '没有权限执行此操作',
   adminOnly: '只有管理员可以执行此操作',
   tooManyRequests: '请求过于频繁，请稍后再试',
+  auditedWritesExceeded:
+    '操作过于频繁：每个账号每 {window} 分钟最多 {n} 次会记入操作日志的操作（修改、删除、下载、上传、令牌、域名等），请 {minutes} 分钟后再试',
   payloadTooLarge: '请求内容过大',
   headersTooLarge: '请求地址或请求头过长',
   unsupportedMediaType: '不支持的请求格式',
