@@ -218,6 +218,57 @@ describe('site names: the rules', () => {
     expect((await rename(t, stranger.owner.token, stranger.id, 'loop-stranger-2')).statusCode).toBe(200);
   });
 
+  it('holds back an account that deletes its renamed site to start its count again, and holds no more names by deleting', async () => {
+    // The count read the names of the account's projects that still exist: renaming a site ten
+    // times, deleting it and uploading the next held 11 names an upload, 30 days each (seen on a
+    // real server: 33 names in three rounds). Now a deleted site's names still count as given up,
+    // and a site deleted past the limit gives its name back at once.
+    const owner = await t.createUser();
+    const { id } = await liveNamed(t, 'again-00', owner);
+    for (let i = 1; i <= SITE_NAME_RENAMES_MAX; i++) {
+      expect((await rename(t, owner.token, id, `again-${String(i).padStart(2, '0')}`)).statusCode).toBe(200);
+    }
+    const message = format(m.siteNameRenamesExceeded, {
+      n: SITE_NAME_RENAMES_MAX,
+      hold: SITE_NAME_HOLD_DAYS,
+      days: SITE_NAME_HOLD_DAYS,
+    });
+    expectFailure(await rename(t, owner.token, id, 'again-next'), 429, message);
+    const deleted = await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+
+    // A new project gets a first name, but renaming it is refused as before the delete.
+    const next = await uploadNamed(t, owner.token, 'again-b0');
+    expect(next.statusCode, next.body).toBe(201);
+    const nextId = next.json().data.project.id as number;
+    expectFailure(await rename(t, owner.token, nextId, 'again-b1'), 429, message);
+
+    // What it gave up by renaming stays held from others for the period; the name the site had
+    // when it was deleted, the eleventh, is free at once.
+    const stranger = await t.createUser();
+    const ask = async (name: string) =>
+      (await t.request({ url: `/api/projects/site-name?name=${name}`, token: stranger.token })).json().data
+        .available as boolean;
+    expect(await ask('again-00')).toBe(false);
+    expect(await ask('again-09')).toBe(false);
+    expect(await ask('again-10')).toBe(true);
+
+    // Deleting a site past the limit holds nothing more: its name is free at once.
+    const gone = await t.request({ method: 'DELETE', url: `/api/projects/${nextId}`, token: owner.token });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(await ask('again-b0')).toBe(true);
+    const taken = await uploadNamed(t, stranger.token, 'again-b0');
+    expect(taken.statusCode, taken.body).toBe(201);
+
+    // An account within the limit that deletes its site still keeps the name for the period.
+    const other = await liveNamed(t, 'again-kept');
+    expect(
+      (await t.request({ method: 'DELETE', url: `/api/projects/${other.id}`, token: other.owner.token }))
+        .statusCode,
+    ).toBe(200);
+    expect(await ask('again-kept')).toBe(false);
+  });
+
   it('a digest deploy names its site, and is refused a held name when it starts', async () => {
     const user = await t.createUser();
     const start = (siteName: string) =>

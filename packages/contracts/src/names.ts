@@ -29,7 +29,8 @@ export const SITE_NAME_MAX = 40;
 export const SITE_NAME_HOLD_DAYS = 30;
 /**
  * Names one account's sites may give up by renaming within SITE_NAME_HOLD_DAYS: each stays theirs
- * for that long, so renames without end would hold every name (docs/decisions/names.md).
+ * for that long, so renames without end would hold every name (docs/decisions/names.md). The names
+ * of its deleted sites count too; a site deleted past the limit gives its name back at once.
  */
 export const SITE_NAME_RENAMES_MAX = 10;
 

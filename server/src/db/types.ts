@@ -91,6 +91,11 @@ export interface SiteNamesTable {
   created_at: string;
   /** When the project gave it up; null while it is the project's name. */
   retired_at: string | null;
+  /**
+   * The account whose site held it, kept after the project is deleted (migration 036): the limit
+   * on names given up counts by it. Null for rows of projects deleted before that migration.
+   */
+  owner_id: number | null;
 }
 
 export interface DeploymentsTable {

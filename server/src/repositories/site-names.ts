@@ -2,6 +2,8 @@
  * Site names (docs/decisions/names.md): the `site_names` ledger, keyed by look-alike skeleton, and
  * the project's own `site_name`, always written together.
  */
+import { SITE_NAME_HOLD_DAYS, SITE_NAME_RENAMES_MAX } from '@sitehall/contracts';
+import { sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 
@@ -66,6 +68,8 @@ export async function take(
         skeleton: row.skeleton,
         name: row.name,
         project_id: row.projectId,
+        // Kept when the project is deleted: the owner's names given up are counted by it.
+        owner_id: sql<number>`(select owner_id from projects where id = ${row.projectId})`,
         created_at: row.at,
         retired_at: null,
       })
@@ -83,8 +87,8 @@ export async function take(
 }
 
 /**
- * The names the sites of `projectId`'s owner gave up by renaming since `since` (a deleted project's
- * are not among them: its row is gone), the oldest's time, and the project's name now.
+ * The names the sites of `projectId`'s owner gave up since `since`, by renaming or by deleting the
+ * project (each row names its owner, migration 036), the oldest's time, and the project's name now.
  */
 export async function renamesOfOwner(
   trx: DB,
@@ -97,28 +101,54 @@ export async function renamesOfOwner(
     .where('id', '=', projectId)
     .executeTakeFirst();
   if (!project) return { n: 0, oldest: null, current: null };
-  const row = await trx
-    .selectFrom('site_names')
-    .innerJoin('projects', 'projects.id', 'site_names.project_id')
-    .select((eb) => [
-      eb.fn.countAll<number | string>().as('n'),
-      eb.fn.min('site_names.retired_at').as('oldest'),
-    ])
-    .where('projects.owner_id', '=', project.owner_id)
-    .where('site_names.retired_at', 'is not', null)
-    .where('site_names.retired_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return { n: Number(row.n), oldest: (row.oldest as string | null) ?? null, current: project.site_name };
+  const given = await givenUpBy(trx, project.owner_id, since);
+  return { ...given, current: project.site_name };
 }
 
-/** A project being deleted gives up its names (they lead nowhere, and stay held for the period). */
+async function givenUpBy(
+  trx: DB,
+  ownerId: number,
+  since: string,
+): Promise<{ n: number; oldest: string | null }> {
+  const row = await trx
+    .selectFrom('site_names')
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min('retired_at').as('oldest')])
+    .where('owner_id', '=', ownerId)
+    .where('retired_at', 'is not', null)
+    .where('retired_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { n: Number(row.n), oldest: (row.oldest as string | null) ?? null };
+}
+
+/**
+ * A project being deleted gives up its name: it leads nowhere, and stays held for the period, while
+ * its owner has given up fewer than SITE_NAME_RENAMES_MAX names in the period. Past that the name
+ * is free at once: an account that uploads, names and deletes sites in a loop holds no more names
+ * than one that renames (docs/decisions/names.md "A deleted project's names count too").
+ */
 export async function retireOfProject(trx: DB, projectId: number, at: string): Promise<void> {
-  await trx
-    .updateTable('site_names')
-    .set({ retired_at: at })
-    .where('project_id', '=', projectId)
-    .where('retired_at', 'is', null)
-    .execute();
+  const since = new Date(Date.parse(at) - SITE_NAME_HOLD_DAYS * 86_400_000).toISOString();
+  const project = await trx
+    .selectFrom('projects')
+    .select('owner_id')
+    .where('id', '=', projectId)
+    .executeTakeFirst();
+  const held =
+    project !== undefined && (await givenUpBy(trx, project.owner_id, since)).n < SITE_NAME_RENAMES_MAX;
+  if (held) {
+    await trx
+      .updateTable('site_names')
+      .set({ retired_at: at })
+      .where('project_id', '=', projectId)
+      .where('retired_at', 'is', null)
+      .execute();
+  } else {
+    await trx
+      .deleteFrom('site_names')
+      .where('project_id', '=', projectId)
+      .where('retired_at', 'is', null)
+      .execute();
+  }
 }
 
 /**
