@@ -269,6 +269,24 @@ describe('site names: the rules', () => {
     expect(await ask('again-kept')).toBe(false);
   });
 
+  it('lets no more than the limit of renames through when an account renames all its sites at once', async () => {
+    // Each rename counted the names given up in its own transaction: on PostgreSQL renames of
+    // different sites sent at the same moment each saw room under the limit.
+    const owner = await t.createUser();
+    const sites = [];
+    for (let i = 0; i < SITE_NAME_RENAMES_MAX + 4; i++) sites.push(await liveNamed(t, `burst-${i}`, owner));
+    const answers = await Promise.all(sites.map((s, i) => rename(t, owner.token, s.id, `burst-${i}-b`)));
+    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(SITE_NAME_RENAMES_MAX);
+    for (const r of answers.filter((a) => a.statusCode !== 200)) expectFailure(r, 429);
+    const given = await t.ctx.db
+      .selectFrom('site_names')
+      .select('name')
+      .where('owner_id', '=', owner.id)
+      .where('retired_at', 'is not', null)
+      .execute();
+    expect(given).toHaveLength(SITE_NAME_RENAMES_MAX);
+  });
+
   it('a digest deploy names its site, and is refused a held name when it starts', async () => {
     const user = await t.createUser();
     const start = (siteName: string) =>

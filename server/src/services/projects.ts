@@ -55,7 +55,10 @@ export const DELETE_REPEAT_MS = 10 * 60_000;
 
 export function createProjectService(deps: {
   db: DB;
-  repos: Pick<Repositories, 'projects' | 'deployments' | 'deploymentFiles' | 'reviewComments' | 'siteNames'>;
+  repos: Pick<
+    Repositories,
+    'projects' | 'deployments' | 'deploymentFiles' | 'reviewComments' | 'siteNames' | 'users'
+  >;
   store: BlobStore;
   quota: Pick<QuotaService, 'usage'>;
   audit: AuditService;
@@ -168,6 +171,10 @@ export function createProjectService(deps: {
       await db
         .transaction()
         .execute(async (trx) => {
+          // A rename counts the names the owner's sites gave up: renames of its sites sent at once
+          // wait for each other on the owner's row (PostgreSQL; taken first, as an upload's commit
+          // takes it), so each sees the others' (docs/decisions/names.md "Renames are counted").
+          if (renamed) await deps.repos.users.lockQuota(trx, p.owner_id);
           await projects.update(trx, p.id, patch);
           if (renamed) await deps.siteNames.claim(trx, p.id, body.site_name!, patch.updated_at as string);
           // After the claim: the site name is searched too.
@@ -221,7 +228,10 @@ export function createProjectService(deps: {
           const used = await deploymentFiles.hashesOfProject(db, p.id);
           await db.transaction().execute(async (trx) => {
             // A delete that raced this one (PostgreSQL runs them side by side) already took it.
-            // Its site names lead nowhere now, and stay held (docs/decisions/names.md).
+            // Its site names lead nowhere now, and stay held (docs/decisions/names.md) while the
+            // owner is within the limit of names given up: its row held, deletes of its sites
+            // sent at once count one after another.
+            await deps.repos.users.lockQuota(trx, p.owner_id);
             await deps.repos.siteNames.retireOfProject(trx, p.id, now());
             if (!(await projects.remove(trx, p.id))) throw new NotFound(m.notFound);
             await deps.renders?.dropOfProject?.(trx, p.id);
