@@ -41,6 +41,30 @@ describe('navigation bar', () => {
     expect(screen.getByRole('link', { name: '注册用户' })).toHaveAttribute('href', '/register');
   });
 
+  // The bar offered 登录 on the login page: a link to the page already open.
+  it('offers no 登录 on the login page', async () => {
+    fakeApi();
+    const { user } = renderApp('/login');
+    await screen.findByRole('heading', { name: '登录站点展厅' });
+    expect(navLinkNames()).toEqual(['首页', '展厅']);
+    expect(screen.queryByRole('link', { name: '登录' })).not.toBeInTheDocument();
+    // Elsewhere it is back.
+    await user.click(within(mainNav()).getByRole('link', { name: '展厅' }));
+    expect(await screen.findByRole('link', { name: '登录' })).toHaveAttribute('href', '/login');
+  });
+
+  it('offers the admin no 注册用户 on the register page, in the bar or the phone menu', async () => {
+    fakeApi();
+    signIn(adminUser());
+    const { user } = renderApp('/register');
+    await screen.findByRole('heading', { name: '注册新用户' });
+    expect(screen.queryByRole('link', { name: '注册用户' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '打开导航菜单' }));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByRole('link', { name: '首页' })).toBeInTheDocument();
+    expect(within(drawer).queryByRole('link', { name: '注册用户' })).not.toBeInTheDocument();
+  });
+
   it('marks the current page in the navigation', async () => {
     fakeApi();
     renderApp('/public');

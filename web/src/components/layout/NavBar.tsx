@@ -8,7 +8,7 @@ import {
   UserAddOutlined,
 } from '@ant-design/icons';
 import { type ReactNode, Suspense, useState } from 'react';
-import { NavLink } from 'react-router-dom';
+import { NavLink, useLocation } from 'react-router-dom';
 import { lazyInShell } from '../../AppProviders';
 import { useAuth } from '../../hooks/useAuth';
 import { importChunk } from '../../lib/connection';
@@ -110,6 +110,10 @@ export function NavBar({ section }: { section?: NavSection }) {
   const { user, hasPermission } = useAuth();
   const isAdmin = hasPermission('admin');
   const items = navItemsFor(user !== null, isAdmin);
+  // No button to the page already open: 登录 on the login page, 注册用户 on the register page.
+  const here = useLocation().pathname.replace(/\/+$/, '');
+  const offerRegister = isAdmin && here !== '/register';
+  const offerLogin = here !== '/login';
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [drawerUsed, setDrawerUsed] = useState(false);
   const closeDrawer = () => setDrawerOpen(false);
@@ -122,7 +126,7 @@ export function NavBar({ section }: { section?: NavSection }) {
           <NavLinks items={items} />
         </div>
         <div className="app-header__actions">
-          {isAdmin && (
+          {offerRegister && (
             <PlainLinkButton
               to="/register"
               icon={<UserAddOutlined aria-hidden />}
@@ -145,9 +149,11 @@ export function NavBar({ section }: { section?: NavSection }) {
               </Suspense>
             </PartBoundary>
           ) : (
-            <PlainLinkButton to="/login" variant="primary">
-              登录
-            </PlainLinkButton>
+            offerLogin && (
+              <PlainLinkButton to="/login" variant="primary">
+                登录
+              </PlainLinkButton>
+            )
           )}
           <button
             type="button"
@@ -178,7 +184,7 @@ export function NavBar({ section }: { section?: NavSection }) {
                   />
                 </div>
               )}
-              {isAdmin && (
+              {offerRegister && (
                 <PlainLinkButton
                   to="/register"
                   block
