@@ -654,6 +654,7 @@ describe('project detail: the site’s routing', () => {
     const domains = (over: Partial<ProjectDomainsDto>): ProjectDomainsDto => ({
       domains: [],
       available: true,
+      unavailable_reason: null,
       require_approval: false,
       sites_host: 'sites.example.com',
       live: true,
@@ -701,6 +702,8 @@ describe('project detail: the site’s routing', () => {
       expect(screen.queryByText(messages.domain.unavailable)).not.toBeInTheDocument();
     });
 
+    // With SITES_ORIGIN set but no PUBLIC_URL the card said 本平台尚未为站点配置独立域名, untrue:
+    // sites had their own domain. It says the server's reason now.
     it('still lists a domain added before, saying why it is not served', async () => {
       const added: ProjectDomainsDto['domains'][number] = {
         id: 1,
@@ -717,10 +720,20 @@ describe('project detail: the site’s routing', () => {
         created_at: '2024-05-01T00:00:00.000Z',
       };
       await openDetail(makeProject({ id: 7, is_live: true, status: 'approved' }), {
-        'GET /projects/7/domains': ok(domains({ available: false, can_add: false, domains: [added] })),
+        'GET /projects/7/domains': ok(
+          domains({
+            available: false,
+            unavailable_reason: messages.domain.unavailableNoPublicUrl,
+            can_add: false,
+            domains: [added],
+          }),
+        ),
       });
       const domainsCard = await card();
-      expect(await within(domainsCard).findByText(messages.domain.unavailable)).toBeInTheDocument();
+      expect(
+        await within(domainsCard).findByText(messages.domain.unavailableNoPublicUrl),
+      ).toBeInTheDocument();
+      expect(within(domainsCard).queryByText(messages.domain.unavailable)).toBeNull();
       const entry = within(domainsCard).getByTestId('domain-www.myclub.org');
       expect(within(entry).getByText('www.myclub.org')).toBeInTheDocument();
       // 未生效, never 已生效, and no link to a domain that serves nothing.

@@ -124,6 +124,8 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
    * app's origin, read the signed-in token (outside review r3, as f108890d's with PUBLIC_URL set).
    */
   const offered = sitesHost !== null && appHost !== null;
+  /** What the owner is told when none is offered: which of the two hosts is missing. */
+  const unavailableReason = !sitesHost ? m.unavailable : !appHost ? m.unavailableNoPublicUrl : null;
   let loads = 0;
 
   const requireApproval = async () => (await opts.settings.get()).customDomainsRequireApproval;
@@ -239,6 +241,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
       return {
         domains: rows.map((r) => present(r, approval, live)),
         available: offered,
+        unavailable_reason: unavailableReason,
         require_approval: approval,
         sites_host: sitesHost,
         live,
@@ -251,7 +254,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
     async add(actor: Actor, projectId: number, typed: string, meta: RequestMeta): Promise<CustomDomainDto> {
       const project = await opts.visible(actor, projectId);
       if (!projectPolicy.edit(actor, project)) throw new NotFound(messages.project.notFound);
-      if (!offered) throw new Conflict(m.unavailable);
+      if (!offered) throw new Conflict(unavailableReason ?? m.unavailable);
       const domain = normalizeDomain(typed);
       if (!domain) throw new Invalid('domain', m.domainInvalid);
       if (reserved(domain)) throw new Invalid('domain', m.domainReserved);
@@ -302,7 +305,7 @@ export function createCustomDomainService(opts: CustomDomainOptions) {
     ): Promise<{ domain: CustomDomainDto; message: string }> {
       const { project, row } = await domainOf(actor, projectId, domainId);
       if (!projectPolicy.edit(actor, project)) throw new NotFound(m.notFound);
-      if (!offered) throw new Conflict(m.unavailable);
+      if (!offered) throw new Conflict(unavailableReason ?? m.unavailable);
       const [approval, live] = await Promise.all([requireApproval(), isLive(project)]);
       if (row.verified_at) return { domain: present(row, approval, live), message: m.alreadyVerified };
       const holder = await repo.verifiedOf(db, row.domain);

@@ -100,7 +100,7 @@ export function CustomDomainsCard({ projectId, className }: Props) {
         <Alert type="error" showIcon title={errorMessage(query.error)} />
       ) : (
         <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-          {!data.available && <Alert type="info" showIcon title={m.unavailable} />}
+          {!data.available && <Alert type="info" showIcon title={data.unavailable_reason ?? m.unavailable} />}
           {/* Never approved, or taken down: no domain can be added, none is served (docs/product.md). */}
           {data.available && !data.live && (
             <Alert

@@ -6,6 +6,12 @@ export const domainMessages = {
   domainReserved: '这个域名属于平台自身，不能绑定到项目',
   /** SITES_ORIGIN is not set: there is no origin a custom domain could be served as. */
   unavailable: '本平台尚未为站点配置独立域名，暂不支持绑定自定义域名，请联系管理员',
+  /**
+   * SITES_ORIGIN without PUBLIC_URL: sites have their own origin, but the platform does not know
+   * its own host, which a project could otherwise take (the owner's words for notServedNoPublicUrl).
+   */
+  unavailableNoPublicUrl:
+    '本平台尚未设置自己的网址（PUBLIC_URL），为防止项目占用平台的域名，暂不支持绑定自定义域名，请联系管理员',
   notLive: '项目上线后才能绑定自定义域名',
   /**
    * Why a domain is not served (its `not_served_reason`). SITES_ORIGIN without PUBLIC_URL: the

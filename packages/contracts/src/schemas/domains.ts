@@ -88,6 +88,11 @@ export const projectDomainsData = z.object({
   domains: z.array(customDomainDto),
   /** False without SITES_ORIGIN: the card explains instead of offering the form. */
   available: z.boolean(),
+  /**
+   * Why the platform offers no custom domains (no SITES_ORIGIN, or SITES_ORIGIN without
+   * PUBLIC_URL), in the owner's words; null when it offers them.
+   */
+  unavailable_reason: z.string().nullable(),
   require_approval: z.boolean(),
   /** Where the domain's A/AAAA or CNAME record must point for visitors to arrive. */
   sites_host: z.string().nullable(),
