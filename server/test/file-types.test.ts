@@ -114,6 +114,25 @@ describe('files of other types', () => {
     expect(bcmap.rawPayload.equals(BCMAP)).toBe(true);
   });
 
+  // filename*'s value kept ' ( ) * as they were (encodeURIComponent's), which RFC 8187's
+  // attr-char excludes: a ' there is the separator of the charset and the language.
+  it("names a download whose name has ' ( ) * with every one of them percent-encoded", async () => {
+    const { id } = await liveProject(
+      t,
+      [
+        { name: 'index.html', content: '<p>说明</p>' },
+        { name: "it's (v1)*说明.md", content: '# 说明' },
+      ],
+      { name: '下载文件名' },
+    );
+    const res = await t.request({ url: `/sites/${id}/${encodeURIComponent("it's (v1)*说明.md")}` });
+    expect(res.statusCode).toBe(200);
+    const header = res.headers['content-disposition'] as string;
+    expect(header).toBe(
+      `attachment; filename="it's (v1)*__.md"; filename*=UTF-8''it%27s%20%28v1%29%2A%E8%AF%B4%E6%98%8E.md`,
+    );
+  });
+
   it('takes pdf.js fonts (CFF under .pfb) and empty web files as shipped, zipped or as a folder', async () => {
     // The head of pdf.js's web/standard_fonts/FoxitDingbats.pfb: bare CFF data, version 1.0.
     const cff = Buffer.from([0x01, 0x00, 0x04, 0x02, 0x00, 0x01, 0x01, 0x01, 0x12, 0x46, 0x6f, 0x78]);

@@ -65,6 +65,17 @@ describe('content types', () => {
     );
   });
 
+  // RFC 8187's attr-char has no ' ( ) *, which encodeURIComponent leaves alone: a ' in the name
+  // read, to a strict parser, as the end of the charset or language part.
+  it("percent-encodes ' ( ) * in the UTF-8 name, as attr-char requires", () => {
+    const header = attachmentDisposition("notes/it's (v1)*.txt");
+    expect(header).toBe(`attachment; filename="it's (v1)*.txt"; filename*=UTF-8''it%27s%20%28v1%29%2A.txt`);
+    const ext = header.slice(header.indexOf("UTF-8''") + "UTF-8''".length);
+    // Only attr-char and %XX, and it decodes to the name.
+    expect(ext).toMatch(/^(?:[A-Za-z0-9!#$&+\-.^_`|~]|%[0-9A-F]{2})+$/);
+    expect(decodeURIComponent(ext)).toBe("it's (v1)*.txt");
+  });
+
   it('compresses text formats only', () => {
     for (const mime of [
       'text/html; charset=utf-8',

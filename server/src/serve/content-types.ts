@@ -63,11 +63,20 @@ export function isInlineWebContent(mime: string): boolean {
   return INLINE_TYPES.has(type) || INLINE_FAMILIES.some((family) => type.startsWith(family));
 }
 
+/**
+ * A value of RFC 8187 (5987) ext-value: what encodeURIComponent leaves as it is but attr-char
+ * does not allow (' ( ) *) is percent-encoded too. A bare ' ended the value early for a strict
+ * parser: it separates the charset, the language and the value.
+ */
+function extValue(text: string): string {
+  return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** Content-Disposition for a downloaded file, with its own name (RFC 6266 with a UTF-8 form). */
 export function attachmentDisposition(filePath: string): string {
   const name = filePath.slice(filePath.lastIndexOf('/') + 1) || 'download';
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${extValue(name)}`;
 }
 
 /**
