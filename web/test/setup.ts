@@ -65,6 +65,21 @@ ConfigProvider.config({ theme: { token: { motion: false } } });
 message.config({ duration: 0 });
 notification.config({ duration: 0 });
 
+/**
+ * antd's warnings (a deprecated prop or component, a misuse) print in development only, so the
+ * built app's console never shows them: here any of them fails the test whose render printed it.
+ * The app printed `Space direction` and `List` deprecations on most screens.
+ */
+const antdWarnings: string[] = [];
+for (const level of ['error', 'warn'] as const) {
+  const original = console[level].bind(console);
+  console[level] = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    if (text.includes('[antd')) antdWarnings.push(text);
+    original(...args);
+  };
+}
+
 afterEach(() => {
   cleanup();
   // What feedback is still on the page now is static (App's went with the render). Only destroy
@@ -84,4 +99,6 @@ afterEach(() => {
   window.localStorage.clear();
   window.sessionStorage.clear();
   vi.restoreAllMocks();
+  const warned = antdWarnings.splice(0);
+  if (warned.length > 0) throw new Error(`antd warned:\n${[...new Set(warned)].join('\n')}`);
 });

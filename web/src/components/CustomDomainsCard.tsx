@@ -19,7 +19,6 @@ import {
   Empty,
   Form,
   Input,
-  List,
   Popconfirm,
   Skeleton,
   Space,
@@ -99,7 +98,7 @@ export function CustomDomainsCard({ projectId, className }: Props) {
       ) : query.isError || !data ? (
         <Alert type="error" showIcon title={errorMessage(query.error)} />
       ) : (
-        <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+        <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           {!data.available && <Alert type="info" showIcon title={data.unavailable_reason ?? m.unavailable} />}
           {/* Never approved, or taken down: no domain can be added, none is served (docs/product.md). */}
           {data.available && !data.live && (
@@ -134,45 +133,9 @@ export function CustomDomainsCard({ projectId, className }: Props) {
           {data.domains.length === 0 ? (
             data.live && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有自定义域名" />
           ) : (
-            <List
-              aria-label="自定义域名列表"
-              dataSource={data.domains}
-              renderItem={(d) => (
-                <List.Item
-                  key={d.id}
-                  actions={[
-                    ...(d.state === 'pending' && data.can_check
-                      ? [
-                          <Button
-                            key="check"
-                            size="small"
-                            aria-label={`检查 ${d.domain}`}
-                            loading={check.isPending && check.variables === d.id}
-                            onClick={() => onCheck(d.id)}
-                          >
-                            检查
-                          </Button>,
-                        ]
-                      : []),
-                    ...(data.can_remove
-                      ? [
-                          <Popconfirm
-                            key="remove"
-                            title={`删除域名 ${d.domain}？`}
-                            description="删除后该域名立即停止访问此站点。"
-                            okText="删除"
-                            cancelText="取消"
-                            okButtonProps={{ danger: true }}
-                            onConfirm={() => onRemove(d.id)}
-                          >
-                            <Button size="small" danger aria-label={`删除 ${d.domain}`}>
-                              删除
-                            </Button>
-                          </Popconfirm>,
-                        ]
-                      : []),
-                  ]}
-                >
+            <ul className="split-list" aria-label="自定义域名列表">
+              {data.domains.map((d) => (
+                <li key={d.id} className="split-list__item split-list__item--actions">
                   <DomainEntry
                     domain={d}
                     failure={failure?.id === d.id ? failure.text : null}
@@ -180,9 +143,37 @@ export function CustomDomainsCard({ projectId, className }: Props) {
                     // the project is not live; a reason of its own (a platform host) shows here.
                     reason={data.available && data.live ? d.not_served_reason : null}
                   />
-                </List.Item>
-              )}
-            />
+                  {((d.state === 'pending' && data.can_check) || data.can_remove) && (
+                    <Space size={8} className="split-list__actions">
+                      {d.state === 'pending' && data.can_check && (
+                        <Button
+                          size="small"
+                          aria-label={`检查 ${d.domain}`}
+                          loading={check.isPending && check.variables === d.id}
+                          onClick={() => onCheck(d.id)}
+                        >
+                          检查
+                        </Button>
+                      )}
+                      {data.can_remove && (
+                        <Popconfirm
+                          title={`删除域名 ${d.domain}？`}
+                          description="删除后该域名立即停止访问此站点。"
+                          okText="删除"
+                          cancelText="取消"
+                          okButtonProps={{ danger: true }}
+                          onConfirm={() => onRemove(d.id)}
+                        >
+                          <Button size="small" danger aria-label={`删除 ${d.domain}`}>
+                            删除
+                          </Button>
+                        </Popconfirm>
+                      )}
+                    </Space>
+                  )}
+                </li>
+              ))}
+            </ul>
           )}
         </Space>
       )}
@@ -201,7 +192,7 @@ function DomainEntry({
   reason: string | null;
 }) {
   return (
-    <Space direction="vertical" size={4} style={{ width: '100%' }} data-testid={`domain-${d.domain}`}>
+    <Space orientation="vertical" size={4} style={{ width: '100%' }} data-testid={`domain-${d.domain}`}>
       <Space wrap>
         {d.state === 'active' ? (
           <Typography.Link href={`https://${d.domain}/`} target="_blank" rel="noreferrer" strong>

@@ -30,7 +30,7 @@ export function SiteRoutingCard({ project, editable, className }: Props) {
 
   return (
     <Card title="路由规则" className={className}>
-      <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
         <Space wrap size="large">
           <Space>
             <Switch

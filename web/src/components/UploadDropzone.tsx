@@ -50,8 +50,7 @@ function ProblemList({ problems, onClose }: { problems: FileProblem[]; onClose: 
       className="upload-dropzone__problems"
       type="error"
       showIcon
-      closable
-      onClose={onClose}
+      closable={{ onClose }}
       title={problems.length === 1 ? problems[0]?.message : '部分文件未能添加'}
       description={
         <ul className="upload-dropzone__problem-list">

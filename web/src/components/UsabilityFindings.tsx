@@ -7,7 +7,7 @@ import {
   messages,
   type USABILITY_KINDS,
 } from '@sitehall/contracts';
-import { Alert, Card, List, Tag, Typography } from 'antd';
+import { Alert, Card, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 
 const m = messages.review.contentCheck;
@@ -56,35 +56,36 @@ export function UsabilityFindingsList({
   // What a button fixes first, then what breaks (severity above info), then the notes.
   const rank = (f: ContentFinding) => (fixes[f.kind] ? 0 : f.severity === 'info' ? 2 : 1);
   return (
-    <List
-      size="small"
-      className="usability-findings"
-      dataSource={[...findings].sort((a, b) => rank(a) - rank(b))}
-      renderItem={(finding) => (
-        <List.Item className="usability-findings__item">
-          <div>
-            <Tag>{CONTENT_CHECK_KIND_LABELS[finding.kind] ?? finding.kind}</Tag>
-            <Typography.Text>{finding.message}</Typography.Text>
+    <ul className="split-list split-list--small usability-findings">
+      {[...findings]
+        .sort((a, b) => rank(a) - rank(b))
+        .map((finding, index) => (
+          // A version's findings are fixed: their order is their identity.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list never changes in place
+          <li key={index} className="split-list__item usability-findings__item">
             <div>
-              <Typography.Text type="secondary" code>
-                {findingLocation(finding)}
-              </Typography.Text>
-              {finding.excerpt && (
-                <Typography.Text type="secondary" className="usability-findings__excerpt" code>
-                  {finding.excerpt}
+              <Tag>{CONTENT_CHECK_KIND_LABELS[finding.kind] ?? finding.kind}</Tag>
+              <Typography.Text>{finding.message}</Typography.Text>
+              <div>
+                <Typography.Text type="secondary" code>
+                  {findingLocation(finding)}
+                </Typography.Text>
+                {finding.excerpt && (
+                  <Typography.Text type="secondary" className="usability-findings__excerpt" code>
+                    {finding.excerpt}
+                  </Typography.Text>
+                )}
+              </div>
+              {fixOf(finding.kind, sitePath) && (
+                <Typography.Text type="secondary" className="usability-findings__fix">
+                  修改方法：{fixOf(finding.kind, sitePath)}
                 </Typography.Text>
               )}
+              {fixes[finding.kind] && <div className="usability-findings__action">{fixes[finding.kind]}</div>}
             </div>
-            {fixOf(finding.kind, sitePath) && (
-              <Typography.Text type="secondary" className="usability-findings__fix">
-                修改方法：{fixOf(finding.kind, sitePath)}
-              </Typography.Text>
-            )}
-            {fixes[finding.kind] && <div className="usability-findings__action">{fixes[finding.kind]}</div>}
-          </div>
-        </List.Item>
-      )}
-    />
+          </li>
+        ))}
+    </ul>
   );
 }
 

@@ -88,8 +88,7 @@ export function ApiTokensCard() {
         <Alert
           type="success"
           showIcon
-          closable
-          onClose={() => setCreated(null)}
+          closable={{ onClose: () => setCreated(null) }}
           className="profile-section__note"
           title={`令牌「${created.name}」已创建，请立即复制保存，它只显示这一次`}
           description={

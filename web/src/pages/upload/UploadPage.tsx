@@ -334,8 +334,7 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
                 type="error"
                 showIcon
                 title={submitError}
-                closable
-                onClose={() => setSubmitError(null)}
+                closable={{ onClose: () => setSubmitError(null) }}
               />
             )}
             <Form.Item label="项目名称" name="project_name" required rules={[schemaRule(projectName)]}>

@@ -18,7 +18,7 @@ import {
   format,
   messages,
 } from '@sitehall/contracts';
-import { Alert, Card, Col, Empty, List, Row, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Card, Col, Empty, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useAdminStats, usePendingProjects } from '../../../api/admin';
@@ -149,7 +149,7 @@ function PendingItem({
 }) {
   const back = useReturnState();
   return (
-    <List.Item className="pending-item">
+    <li className="split-list__item pending-item">
       <div className="pending-item__main">
         <div className="pending-item__title">
           <Link to={`/admin/reviews/${project.id}`} state={back} className="pending-item__name">
@@ -184,7 +184,7 @@ function PendingItem({
         </LinkButton>
         <ProjectActionButtons project={project} actions={actions} only={['approve', 'reject']} />
       </Space>
-    </List.Item>
+    </li>
   );
 }
 
@@ -224,12 +224,11 @@ function PendingProjects() {
           <Typography.Paragraph type="secondary" className="admin-dashboard__hint">
             等待时间最长的 {pending.data.projects.length} 个项目，最早提交的排在最前。
           </Typography.Paragraph>
-          <List
-            itemLayout="vertical"
-            dataSource={pending.data.projects}
-            rowKey="id"
-            renderItem={(project) => <PendingItem project={project} actions={actions} />}
-          />
+          <ul className="split-list" aria-label="待审核项目">
+            {pending.data.projects.map((project) => (
+              <PendingItem key={project.id} project={project} actions={actions} />
+            ))}
+          </ul>
         </>
       )}
       {actions.dialog}

@@ -51,7 +51,7 @@ export function AdminDomainsPage() {
       // Not served (the platform serves no custom domains, a platform host, a project not live):
       // said with the reason, never 已生效 (docs/product.md "Custom domains").
       render: (state: CustomDomainState, d) => (
-        <Space direction="vertical" size={2}>
+        <Space orientation="vertical" size={2}>
           <Tag color={STATE_COLORS[state]}>{CUSTOM_DOMAIN_STATE_LABELS[state]}</Tag>
           {d.not_served_reason && (
             <Typography.Text type="secondary" className="admin-domains__reason">
@@ -106,7 +106,7 @@ export function AdminDomainsPage() {
         {query.isError ? (
           <Alert type="error" showIcon title={errorMessage(query.error)} />
         ) : (
-          <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+          <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
             {/* The default install serves none: the page said only 还没有自定义域名. */}
             {query.data?.unavailable_reason && (
               <Alert type="info" showIcon title={query.data.unavailable_reason} />

@@ -143,7 +143,7 @@ export function ReviewListPage() {
       // Room for the longest badge, 未发现已知风险 (at 96 px it ran into the version column).
       width: 128,
       render: (_, project) => (
-        <Space size={4} direction="vertical">
+        <Space size={4} orientation="vertical">
           <ContentCheckBadge check={project.content_check} />
           {/* Not a risk, but what goes live at once: an address that opens on a 404. */}
           {project.entry_file === null && project.file_count > 0 && (
