@@ -267,6 +267,40 @@ test('on a 390-pixel phone the user list and the audit log fit the width: rows a
   expect(await fitsWindow()).toBe(true);
 });
 
+test('on a 390-pixel phone a user’s card is compact: the role’s select beside its label, the buttons across the card', async ({
+  page,
+  request,
+}) => {
+  const listed = await createAccount(request, 'compact-');
+  await page.setViewportSize(PHONE);
+  await signInAs(page, ADMIN.username, ADMIN.password);
+  await page.goto(`/admin/users?search=${listed.username}`);
+  const row = page.locator('.ant-table-row').filter({ hasText: listed.username }).first();
+  await expect(row).toBeVisible();
+
+  // The select took a line of its own under 角色 (its width was the cell's): now it sits on the
+  // label's line, the cell one line high.
+  const select = row.locator('.users-table__role');
+  await expect(select).toBeVisible();
+  const roleCell = row.locator('td').filter({ has: page.locator('.users-table__role') });
+  const [selectBox, roleBox] = [await select.boundingBox(), await roleCell.boundingBox()];
+  expect(roleBox!.height).toBeLessThan(selectBox!.height * 2);
+  expect(selectBox!.x).toBeGreaterThan(roleBox!.x + 60);
+
+  // The buttons came on lines of their own under 操作: now they start the cell, no label before
+  // them, in at most two lines across the card.
+  const actions = row.locator('td.users-table__actions');
+  const label = await actions.evaluate((td) => getComputedStyle(td, '::before').display);
+  expect(label).toBe('none');
+  const buttons = actions.getByRole('button');
+  await expect(buttons.first()).toBeVisible();
+  const boxes = await buttons.evaluateAll((all) => all.map((b) => b.getBoundingClientRect().top));
+  const actionsBox = await actions.boundingBox();
+  expect(Math.min(...boxes) - actionsBox!.y).toBeLessThan(16);
+  expect(new Set(boxes.map((top) => Math.round(top))).size).toBeLessThanOrEqual(2);
+  expect(await inViewSideways(page, actions)).toBe(true);
+});
+
 test('a usability finding’s kind is a tag as wide as its words, not a bar across the card', async ({
   page,
   request,

@@ -440,6 +440,8 @@ export function AdminUsersPage() {
     {
       title: '用户',
       key: 'user',
+      // On a phone the card's head: its name and avatar need no label.
+      className: 'users-table__who',
       render: (_, user) => (
         <div className="users-table__identity">
           <UserAvatar user={user} size={36} />
@@ -528,6 +530,8 @@ export function AdminUsersPage() {
       // In view when the table scrolls sideways on narrower screens; on a phone, pinned, it would
       // cover the names.
       fixed: wide ? 'right' : undefined,
+      // On a phone the buttons run across the card under a line, without the 操作 label.
+      className: 'users-table__actions',
       render: (_, user) => (
         <RowActions
           user={user}
@@ -592,6 +596,7 @@ export function AdminUsersPage() {
           // user as a card.
           scroll={{ x: 980 }}
           stackOnPhone
+          className="users-table"
           failedTitle={messages.auth.usersLoadFailed}
           paging={{
             page: list.page,
