@@ -301,6 +301,34 @@ test('on a 390-pixel phone a user’s card is compact: the role’s select besid
   expect(await inViewSideways(page, actions)).toBe(true);
 });
 
+test('at 1366×768 a version’s files read on one line in the version history, not a word a line', async ({
+  page,
+  request,
+}) => {
+  const owner = await createAccount(request, 'versions');
+  const token = await apiToken(request, owner.username, owner.password);
+  const site = await uploadSite(request, token, `版本表-${Date.now().toString(36)}`, {
+    'index.html': '<!doctype html><title>版本</title><p>x</p>',
+  });
+  await review(request, site.id, 'approve');
+  await page.setViewportSize(LAPTOP);
+  await signInAs(page, owner.username, owner.password);
+  await page.goto(`/projects/${site.id}`);
+  const files = page.locator('.version-files').first();
+  await expect(files).toBeVisible();
+  // The first line (1 个 · 40 B · 文件), before the reviewer's line: its pieces share one line.
+  const tops = await files.evaluate((el) => {
+    const range = document.createRange();
+    range.setStartBefore(el.firstChild as Node);
+    const reviewed = el.querySelector('.version-files__comment');
+    if (reviewed) range.setEndBefore(reviewed);
+    else range.setEndAfter(el.lastChild as Node);
+    return [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
+  });
+  expect(tops.length).toBeGreaterThan(0);
+  expect(new Set(tops).size).toBe(1);
+});
+
 test('a usability finding’s kind is a tag as wide as its words, not a bar across the card', async ({
   page,
   request,

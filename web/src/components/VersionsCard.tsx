@@ -162,14 +162,16 @@ export function VersionsCard({
         },
       ]
     : [
-        { title: '版本', key: 'version', width: 130, render: (_, v) => versionCell(v) },
-        { title: '状态', key: 'status', width: 130, render: (_, v) => statusTag(v) },
+        // 版本, 状态 and 上传时间 as wide as what they show (v12 线上, 审核未通过, a date and time):
+        // wider, at 1366 px 文件 was left some 90 px and its facts broke a word a line.
+        { title: '版本', key: 'version', width: 104, render: (_, v) => versionCell(v) },
+        { title: '状态', key: 'status', width: 104, render: (_, v) => statusTag(v) },
         { title: '文件', key: 'files', render: (_, v) => filesCell(v) },
         {
           title: '上传时间',
           dataIndex: 'created_at',
           key: 'created_at',
-          width: 150,
+          width: 140,
           render: (at: string) => formatDateTime(at),
         },
         { title: '操作', key: 'actions', width: 164, render: (_, v) => actions(v) },
