@@ -323,7 +323,9 @@ test('at 1366×768 a version’s files read on one line in the version history, 
     const reviewed = el.querySelector('.version-files__comment');
     if (reviewed) range.setEndBefore(reviewed);
     else range.setEndAfter(el.lastChild as Node);
-    return [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top));
+    return Array.from(range.getClientRects())
+      .filter((r) => r.width > 0)
+      .map((r) => Math.round(r.top));
   });
   expect(tops.length).toBeGreaterThan(0);
   expect(new Set(tops).size).toBe(1);
