@@ -8,10 +8,11 @@
  * gone before the finish refuses it and keeps nothing; an unchanged set answers as unchanged.
  */
 import { createHash } from 'node:crypto';
-import { canonicalManifest, format, messages } from '@sitehall/contracts';
+import { canonicalManifest, DEFAULT_LIMITS, format, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../src/domain/actor.js';
 import { Conflict } from '../src/domain/errors.js';
+import type { NewDeploymentFile } from '../src/repositories/deployment-files.js';
 import { createDeploysRepository } from '../src/repositories/deploys.js';
 import { createDeployService } from '../src/services/deploys.js';
 import { createTestApp, expectFailure, type TestApp } from './helpers.js';
@@ -352,5 +353,116 @@ describe('base-version deploys', () => {
     const after = await counts();
     expect(after.deploys).toBe(before.deploys);
     expect(after.versions).toBe(before.versions + 1);
+  });
+  /** The version's rows as insertMany and INSERT … SELECT leave them, every column the serving reads. */
+  async function rowsOfVersion(projectId: number, version: number) {
+    const rows = await t.ctx.db
+      .selectFrom('deployment_files')
+      .innerJoin('deployments', 'deployments.id', 'deployment_files.deployment_id')
+      .select([
+        'deployment_files.path',
+        'deployment_files.sha256',
+        'deployment_files.size',
+        'deployment_files.mime_type',
+        'deployment_files.extension',
+        'deployment_files.download_only',
+      ])
+      .where('deployments.project_id', '=', projectId)
+      .where('deployments.version', '=', version)
+      .orderBy('deployment_files.path')
+      .execute();
+    return rows.map((r) => ({ ...r, size: Number(r.size), download_only: Number(r.download_only) }));
+  }
+
+  /** Runs `work` counting the rows the pipeline writes from its result (insertMany), not copied. */
+  async function rowsWritten(work: () => Promise<void>): Promise<string[]> {
+    const repos = t.ctx.repositories;
+    const original = repos.deploymentFiles;
+    const written: string[] = [];
+    repos.deploymentFiles = {
+      ...original,
+      insertMany: (trx, id, files: readonly NewDeploymentFile[], dialect) => {
+        written.push(...files.map((f) => f.path));
+        return original.insertMany(trx, id, files, dialect);
+      },
+    };
+    try {
+      await work();
+    } finally {
+      repos.deploymentFiles = original;
+    }
+    return written;
+  }
+
+  it('writes the rows of what changed and copies the base’s others, every column as a full deploy has it', async () => {
+    const user = await t.createUser();
+    const unique = `${Date.now()}-${Math.random()}`;
+    const v1 = site(unique);
+    const projectId = await deployFull(user.token, v1, { project_name: '基准复制行' });
+    const v2 = { ...v1, 'css/a.css': `body { color: red; content: "${unique}"; }` };
+    delete v2['old.html'];
+    const written = await rowsWritten(async () => {
+      const started = await start(user.token, {
+        project_id: projectId,
+        base_version: 1,
+        base_digest: digestOf(v1),
+        changes: { 'css/a.css': sha(v2['css/a.css']), 'old.html': null },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const { deploy_id } = started.json().data as { deploy_id: string };
+      expect((await put(user.token, deploy_id, v2['css/a.css'])).statusCode).toBe(200);
+      const finished = await finish(user.token, deploy_id);
+      expect(finished.statusCode, finished.body).toBe(201);
+    });
+    // One row from the pipeline's result (the changed file); the two unchanged ones copied.
+    expect(written).toEqual(['css/a.css']);
+    // The same rows a whole-manifest deploy of the folder writes.
+    await deployFull(user.token, { ...v2, 'extra.html': '<p>x</p>' }, { project_id: projectId });
+    await deployFull(user.token, v2, { project_id: projectId });
+    expect(await rowsOfVersion(projectId, 2)).toEqual(await rowsOfVersion(projectId, 4));
+    expect((await rowsOfVersion(projectId, 2)).map((r) => r.path)).toEqual([
+      'about/index.html',
+      'css/a.css',
+      'index.html',
+    ]);
+  });
+
+  it('writes the rows the settings of the moment decide, not the base’s, when those changed', async () => {
+    const user = await t.createUser();
+    const unique = `${Date.now()}-${Math.random()}`;
+    const v1 = { ...site(unique), 'data/a.csv': `a,b\n1,${unique}\n` };
+    const projectId = await deployFull(user.token, v1, { project_name: '基准设置变更' });
+    expect((await rowsOfVersion(projectId, 1)).find((r) => r.path === 'data/a.csv')?.download_only).toBe(0);
+    const admin = await t.adminToken();
+    const config = async (allowed: readonly string[]) =>
+      expect(
+        (
+          await t.request({
+            method: 'PUT',
+            url: '/api/admin/config',
+            token: admin,
+            body: { allowed_extensions: allowed, unknown_file_types: 'download' },
+          })
+        ).statusCode,
+      ).toBe(200);
+    // CSV no longer web content: served as a download from the next version on.
+    await config(DEFAULT_LIMITS.allowedExtensions.filter((e) => e !== 'csv'));
+    try {
+      const v2 = { ...v1, 'index.html': `<!doctype html><p>第二版 ${unique}</p>` };
+      const started = await start(user.token, {
+        project_id: projectId,
+        base_version: 1,
+        base_digest: digestOf(v1),
+        changes: { 'index.html': sha(v2['index.html']) },
+      });
+      const { deploy_id } = started.json().data as { deploy_id: string };
+      expect((await put(user.token, deploy_id, v2['index.html'])).statusCode).toBe(200);
+      expect((await finish(user.token, deploy_id)).statusCode).toBe(201);
+      const csv = (await rowsOfVersion(projectId, 2)).find((r) => r.path === 'data/a.csv');
+      expect(csv).toMatchObject({ download_only: 1, mime_type: 'application/octet-stream' });
+      expect((await rowsOfVersion(projectId, 2)).length).toBe(Object.keys(v2).length);
+    } finally {
+      await config(DEFAULT_LIMITS.allowedExtensions);
+    }
   });
 });

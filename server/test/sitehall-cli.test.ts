@@ -217,14 +217,18 @@ describe('sitehall deploy', () => {
     expect(first.stderr).not.toContain('哈希缓存');
     const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
     // The hash cache, and beside it the deployed version's record (packages/cli/src/base.ts).
-    const cacheFiles = fs
-      .readdirSync(path.join(cacheHome, 'sitehall'))
-      .filter((f) => !f.endsWith('.base.json'));
+    const cacheFiles = fs.readdirSync(path.join(cacheHome, 'sitehall')).filter((f) => !f.endsWith('.base'));
     expect(cacheFiles).toHaveLength(1);
     const cachePath = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
-    const cache = JSON.parse(fs.readFileSync(cachePath, 'utf8')) as { written: number };
-    expect(cache.written).toBeGreaterThan(M + 10_000);
-    fs.writeFileSync(cachePath, JSON.stringify({ ...cache, written: M + 1500 }));
+    // A header line, then a line per file: path, size, mtime, inode, SHA-256 and when it was written.
+    const [header, ...lines] = fs.readFileSync(cachePath, 'utf8').split('\n');
+    const entries = lines.filter(Boolean).map((line) => line.split('\0'));
+    expect(entries.map((e) => e[0]).sort()).toEqual(['a.html', 'b.html', 'c.html', 'd.html', 'index.html']);
+    for (const e of entries) expect(Number(e[5])).toBeGreaterThan(M + 10_000);
+    fs.writeFileSync(
+      cachePath,
+      `${header}\n${entries.map((e) => `${[...e.slice(0, 5), M + 1500].join('\0')}\n`).join('')}`,
+    );
 
     // Same size, new contents, the same mtime as before (a clock too coarse to tell): the racy
     // entry is hashed again, so the change is seen.
@@ -236,6 +240,9 @@ describe('sitehall deploy', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain('哈希缓存：2 个文件未改动，计算 3 个');
     expect(second.stderr).toContain('共 5 个文件，需要上传 2 个');
+    // The three files hashed again are written down after the others (a later line wins).
+    const appended = fs.readFileSync(cachePath, 'utf8').split('\n').filter(Boolean).slice(6);
+    expect(appended.map((line) => line.split('\0')[0]).sort()).toEqual(['a.html', 'b.html', 'd.html']);
 
     // Everything now older than the cache: nothing is read again, nothing sent.
     fs.utimesSync(path.join(site, 'b.html'), minutesAgo(4), minutesAgo(4));
@@ -348,19 +355,20 @@ describe('sitehall deploy', () => {
       const recordFile = path.join(
         cacheHome,
         'sitehall',
-        fs.readdirSync(path.join(cacheHome, 'sitehall')).find((f) => f.endsWith('.base.json'))!,
+        fs.readdirSync(path.join(cacheHome, 'sitehall')).find((f) => f.endsWith('.base'))!,
       );
-      const record = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as { files: Record<string, string> };
-      fs.writeFileSync(
-        recordFile,
-        JSON.stringify({ ...record, files: { ...record.files, 'old.html': record.files['a.html'] } }),
-      );
+      // A header line, then the version's manifest in the canonical form its digest is taken of.
+      const [header, ...lines] = fs.readFileSync(recordFile, 'utf8').split('\n');
+      expect(header).toMatch(/^sitehall-base 2 \{.*"version":2/);
+      const a = lines.find((l) => l.startsWith('a.html\0'))!.split('\0')[1];
+      const stale = [...lines.filter(Boolean), `old.html\0${a}`].sort();
+      fs.writeFileSync(recordFile, `${header}\n${stale.map((l) => `${l}\n`).join('')}`);
       write('a.html', `<!doctype html><p>AAA ${unique}</p>`);
       const count = starts.length;
-      const stale = await sitehall(['deploy', site, '--project', String(id)], env);
-      expect(stale.code, stale.stderr).toBe(0);
-      expect(stale.stderr).toContain('共 3 个文件，需要上传 1 个');
-      expect(stale.stdout).toContain('第 3 版');
+      const third = await sitehall(['deploy', site, '--project', String(id)], env);
+      expect(third.code, third.stderr).toBe(0);
+      expect(third.stderr).toContain('共 3 个文件，需要上传 1 个');
+      expect(third.stdout).toContain('第 3 版');
       expect(starts.slice(count).map((b) => ('files' in b ? 'files' : b.base_version))).toEqual([2, 'files']);
       expect(await versionFiles(id, 3)).toEqual(folder());
 

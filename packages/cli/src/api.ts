@@ -10,8 +10,19 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
+import { createRequire } from 'node:module';
 import { completeSiteUrl } from '../../contracts/src/site-urls.js';
+
+/**
+ * node:https, loaded only for an https:// server: it brings TLS with it, a few ms of every run
+ * against a plain-HTTP one (a CI job inside its network, the bench).
+ */
+let httpsModule: typeof https | undefined;
+function httpsOf(): typeof https {
+  httpsModule ??= createRequire(import.meta.url)('node:https') as typeof https;
+  return httpsModule;
+}
 
 export class ApiError extends Error {
   constructor(
@@ -59,7 +70,7 @@ export class Api {
   ) {
     this.#base = new URL(url.endsWith('/') ? url : `${url}/`);
     // Connections kept between requests (the batches reuse them); idle ones never hold the exit.
-    const Agent = this.#base.protocol === 'https:' ? https.Agent : http.Agent;
+    const Agent = this.#base.protocol === 'https:' ? httpsOf().Agent : http.Agent;
     this.#agent = new Agent({ keepAlive: true });
   }
 
@@ -193,7 +204,7 @@ export class Api {
   ): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       let answered = false;
-      const send = url.protocol === 'https:' ? https.request : http.request;
+      const send = url.protocol === 'https:' ? httpsOf().request : http.request;
       const req = send(
         url,
         {

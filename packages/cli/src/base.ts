@@ -2,7 +2,7 @@
  * The deployed version a folder's next deploy builds on (docs/decisions/deploys.md "Base-version
  * deploys"): after a deploy (or an unchanged answer), the server's URL, the project, the version's
  * number and its manifest (path → SHA-256), kept beside the hash cache in
- * $XDG_CACHE_HOME/sitehall/<hash of the site folder>.base.json, written atomically. The next
+ * $XDG_CACHE_HOME/sitehall/<hash of the site folder>.base, written atomically. The next
  * deploy to the same server and project sends only the changes against it, with the SHA-256 of
  * this manifest (contracts' canonical form); a missing, unreadable or corrupt record is ignored,
  * and one the server does not recognise (409 on `base_version`) makes the CLI send the whole
@@ -14,8 +14,16 @@ import path from 'node:path';
 import { canonicalManifest } from '../../contracts/src/manifest-digest.js';
 import { cacheFile } from './cache.js';
 
-const VERSION = 1;
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+/**
+ * The record's first line: `sitehall-base 2 ` and a JSON object of url, project_id and version.
+ * The rest is the version's manifest in contracts' canonical form, as it was sent to be hashed:
+ * its SHA-256 is `base_digest` as read, with no sorting or rebuilding (a 5,000-file record as
+ * JSON cost a redeploy its parse, an object of 5,000 entries and the canonical text built again:
+ * docs/benchmarks.md "Redeploys in proportion to the change").
+ */
+const HEADER = 'sitehall-base 2 ';
+/** A canonical manifest: lines of path, NUL, SHA-256, newline. */
+const CANONICAL = /^(?:[^\0\n]+\0[0-9a-f]{64}\n)*$/;
 
 export interface BaseRecord {
   url: string;
@@ -23,7 +31,9 @@ export interface BaseRecord {
   /** The version's number in its project (第 N 版). */
   version: number;
   /** path (NFC) → SHA-256 */
-  files: Record<string, string>;
+  files: Map<string, string>;
+  /** The SHA-256 of the manifest's canonical text, as read. */
+  digest: string;
 }
 
 /** What a deploy on top of a record sends instead of `files`. */
@@ -35,41 +45,75 @@ export interface BaseChanges {
 }
 
 export function baseFile(dir: string, env: NodeJS.ProcessEnv = process.env): string {
-  return cacheFile(dir, env).replace(/\.json$/, '.base.json');
+  return cacheFile(dir, env).replace(/\.hashes$/, '.base');
 }
 
-/** The record of this folder, or undefined when there is none or it is not one this CLI wrote. */
+/**
+ * The record of this folder, or undefined when there is none or it is not one this CLI wrote.
+ * Whatever it says, the server builds on it only when its digest is the base's (the SHA-256 of the
+ * very text the changes are read against), so a damaged record can't deploy a wrong site.
+ */
 export function readBase(dir: string, env: NodeJS.ProcessEnv = process.env): BaseRecord | undefined {
   try {
-    const data = JSON.parse(fs.readFileSync(baseFile(dir, env), 'utf8')) as Partial<BaseRecord> & {
-      format?: number;
-    };
+    const text = fs.readFileSync(baseFile(dir, env), 'utf8');
+    const end = text.indexOf('\n');
+    if (!text.startsWith(HEADER) || end < 0) return undefined;
+    const head = JSON.parse(text.slice(HEADER.length, end)) as Partial<BaseRecord>;
+    const body = text.slice(end + 1);
     if (
-      data?.format !== VERSION ||
-      typeof data.url !== 'string' ||
-      !Number.isSafeInteger(data.project_id) ||
-      !Number.isSafeInteger(data.version) ||
-      (data.version ?? 0) < 1 ||
-      typeof data.files !== 'object' ||
-      data.files === null ||
-      !Object.values(data.files).every((h) => typeof h === 'string' && SHA256_HEX.test(h))
+      typeof head.url !== 'string' ||
+      !Number.isSafeInteger(head.project_id) ||
+      !Number.isSafeInteger(head.version) ||
+      (head.version ?? 0) < 1 ||
+      !CANONICAL.test(body)
     ) {
       return undefined;
     }
-    return data as BaseRecord;
+    const files = new Map<string, string>();
+    for (let at = 0; at < body.length; ) {
+      const nul = body.indexOf('\0', at);
+      files.set(body.slice(at, nul), body.slice(nul + 1, nul + 65));
+      at = nul + 66;
+    }
+    return {
+      url: head.url,
+      project_id: head.project_id!,
+      version: head.version!,
+      files,
+      digest: createHash('sha256').update(body).digest('hex'),
+    };
   } catch {
     // No record yet, or unreadable or corrupt: the whole manifest is sent.
     return undefined;
   }
 }
 
+/** What writeBase keeps: the manifest as entries of NFC path and SHA-256. */
+export interface NewBaseRecord {
+  url: string;
+  project_id: number;
+  version: number;
+  files: readonly (readonly [string, string])[];
+}
+
+/** The record's text (its canonical manifest built once: see `prepared` in main.ts). */
+export function baseText(record: Omit<NewBaseRecord, 'files'>, canonical: string): string {
+  const { url, project_id, version } = record;
+  return `${HEADER}${JSON.stringify({ url, project_id, version })}\n${canonical}`;
+}
+
 /** Replaces the folder's record (a temporary file, then a rename); failures are ignored. */
-export function writeBase(dir: string, record: BaseRecord, env: NodeJS.ProcessEnv = process.env): void {
+export function writeBase(
+  dir: string,
+  record: NewBaseRecord,
+  env: NodeJS.ProcessEnv = process.env,
+  canonical = canonicalManifest(record.files),
+): void {
   const file = baseFile(dir, env);
   const temp = `${file}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(temp, JSON.stringify({ format: VERSION, ...record }));
+    fs.writeFileSync(temp, baseText(record, canonical));
     fs.renameSync(temp, file);
   } catch {
     // Without a record the next deploy sends its whole manifest, as before.
@@ -77,25 +121,30 @@ export function writeBase(dir: string, record: BaseRecord, env: NodeJS.ProcessEn
   }
 }
 
-/** A manifest with its paths in NFC, as the server keeps them. */
-export function nfcManifest(manifest: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(manifest).map(([name, sha256]) => [name.normalize('NFC'), sha256]),
-  );
+/** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** A manifest's entries with their paths in NFC, as the server keeps them. */
+export function nfcEntries(files: readonly { path: string; sha256: string }[]): [string, string][] {
+  return files.map((f) => [PLAIN.test(f.path) ? f.path : f.path.normalize('NFC'), f.sha256]);
 }
 
 /** The changes from a record's manifest to this one (NFC paths), with the record's digest. */
-export function changesFrom(record: BaseRecord, manifest: Record<string, string>): BaseChanges {
+export function changesFrom(
+  record: BaseRecord,
+  manifest: readonly (readonly [string, string])[],
+): BaseChanges {
   const changes: Record<string, string | null> = {};
-  for (const [name, sha256] of Object.entries(manifest)) {
-    if (!Object.hasOwn(record.files, name) || record.files[name] !== sha256) changes[name] = sha256;
+  let present = 0;
+  for (const [name, sha256] of manifest) {
+    const before = record.files.get(name);
+    if (before !== undefined) present++;
+    if (before !== sha256) changes[name] = sha256;
   }
-  for (const name of Object.keys(record.files)) if (!Object.hasOwn(manifest, name)) changes[name] = null;
-  return {
-    base_version: record.version,
-    base_digest: createHash('sha256')
-      .update(canonicalManifest(Object.entries(record.files)))
-      .digest('hex'),
-    changes,
-  };
+  // Every recorded path still here was counted once (a manifest names a path once): the rest went.
+  if (present < record.files.size) {
+    const here = new Set(manifest.map(([name]) => name));
+    for (const name of record.files.keys()) if (!here.has(name)) changes[name] = null;
+  }
+  return { base_version: record.version, base_digest: record.digest, changes };
 }

@@ -1,8 +1,8 @@
 /**
  * The local hash cache (docs/decisions/deploys.md "CLI hash cache"): a file whose path, size, mtime and
  * inode are what they were when it was last hashed is not read again, as git's index does. Kept in
- * $XDG_CACHE_HOME/sitehall/<hash of the site folder>.json (~/.cache/...), written atomically;
- * a missing, unreadable or corrupt cache is ignored (every file is hashed).
+ * $XDG_CACHE_HOME/sitehall/<hash of the site folder>.hashes (~/.cache/...), rewritten atomically or
+ * appended to; a missing, unreadable or corrupt cache (or line) is ignored (those files are hashed).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,71 +30,94 @@ export const RACY_MS = 2_000;
  * second later then finds them in the cache on its next deploy.
  */
 export const FINE_RACY_MS = 100;
-const VERSION = 1;
-
-interface CacheFile {
-  version: number;
-  /** Date.now() when the cache was written. */
-  written: number;
-  /** path → [size, mtimeMs, ino, sha256] */
-  entries: Record<string, [number, number, number, string]>;
-}
+/**
+ * The cache's first line. Then one line per file hashed: path, size, mtime, inode, SHA-256 and the
+ * time the line was written (Date.now()), separated by NULs. A deploy that hashed a few files
+ * appends their lines (a later line wins), and the whole file is rewritten with the files of that
+ * pass only when it holds more than twice as many lines as the folder has files (deleted and
+ * changed files' old lines). A JSON object of 5,000 entries cost a one-file redeploy its parse, an
+ * array per entry and a rewrite of all of them (docs/benchmarks.md "Redeploys in proportion to the
+ * change"). Only whole lines count: a line cut short by a crash is not one.
+ */
+const HEADER = 'sitehall-cache 2\n';
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function cacheFile(dir: string, env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   const key = createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 32);
-  return path.join(base, 'sitehall', `${key}.json`);
+  return path.join(base, 'sitehall', `${key}.hashes`);
+}
+
+/** One line of the cache file. */
+function lineOf(f: FileStamp & { sha256: string }, written: number): string {
+  return `${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.sha256}\0${written}\n`;
 }
 
 export class HashCache {
   private constructor(
     private readonly file: string,
-    private readonly loaded: CacheFile | undefined,
+    /** path → the line after the path (parsed when looked up) */
+    private readonly entries: Map<string, string> | undefined,
+    /** Lines in the file (more than `entries` when a path was written down again). */
+    private readonly lines: number,
   ) {}
 
   static load(dir: string, env: NodeJS.ProcessEnv = process.env): HashCache {
     const file = cacheFile(dir, env);
-    let loaded: CacheFile | undefined;
+    let entries: Map<string, string> | undefined;
+    let lines = 0;
     try {
-      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile;
-      if (
-        data &&
-        data.version === VERSION &&
-        Number.isFinite(data.written) &&
-        typeof data.entries === 'object' &&
-        data.entries !== null
-      ) {
-        loaded = data;
+      const text = fs.readFileSync(file, 'utf8');
+      if (text.startsWith(HEADER)) {
+        entries = new Map();
+        for (let at = HEADER.length; ; ) {
+          const end = text.indexOf('\n', at);
+          if (end < 0) break;
+          const nul = text.indexOf('\0', at);
+          if (nul > at && nul < end) entries.set(text.slice(at, nul), text.slice(nul + 1, end));
+          lines++;
+          at = end + 1;
+        }
       }
     } catch {
-      // No cache yet, or unreadable or corrupt: every file is hashed.
+      // No cache yet, or unreadable: every file is hashed.
     }
-    return new HashCache(file, loaded);
+    return new HashCache(file, entries, lines);
   }
 
   /** The remembered SHA-256 if the file is unchanged and not racy, else undefined. */
   lookup(f: FileStamp): string | undefined {
-    const c = this.loaded;
-    const e = c ? Object.hasOwn(c.entries, f.path) && c.entries[f.path] : undefined;
-    if (!c || !Array.isArray(e) || e.length !== 4) return undefined;
-    const [size, mtimeMs, ino, sha256] = e;
-    if (size !== f.size || mtimeMs !== f.mtimeMs || ino !== f.ino) return undefined;
-    // Modified within the clock's resolution of the cache write: a later change could keep the
+    const line = this.entries?.get(f.path);
+    if (line === undefined) return undefined;
+    const e = line.split('\0');
+    if (e.length !== 5) return undefined;
+    const [size, mtimeMs, ino, written] = [Number(e[0]), Number(e[1]), Number(e[2]), Number(e[4])];
+    const sha256 = e[3]!;
+    if (size !== f.size || mtimeMs !== f.mtimeMs || ino !== f.ino || !Number.isFinite(written))
+      return undefined;
+    // Modified within the clock's resolution of the line's writing: a later change could keep the
     // same mtime and size, so the entry proves nothing.
     const racy = Number.isInteger(mtimeMs / 1000) ? RACY_MS : FINE_RACY_MS;
-    if (mtimeMs >= c.written - racy) return undefined;
-    if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) return undefined;
+    if (mtimeMs >= written - racy) return undefined;
+    if (!SHA256_HEX.test(sha256)) return undefined;
     return sha256;
   }
 
-  /** Replaces the cache with these files (so deleted files drop out); failures are ignored. */
-  save(files: readonly (FileStamp & { sha256: string })[]): void {
-    const data: CacheFile = { version: VERSION, written: Date.now(), entries: {} };
-    for (const f of files) data.entries[f.path] = [f.size, f.mtimeMs, f.ino, f.sha256];
+  /**
+   * Writes down these files: appends the lines of those `hashed` now when the file stays small,
+   * else replaces the cache with `files` (so deleted files drop out); failures are ignored.
+   */
+  save(files: readonly (FileStamp & { sha256: string })[], hashed: readonly number[] = []): void {
+    const at = Date.now();
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
+      if (this.entries && this.lines + hashed.length <= 2 * files.length) {
+        if (hashed.length === 0) return;
+        fs.appendFileSync(this.file, hashed.map((i) => lineOf(files[i]!, at)).join(''));
+        return;
+      }
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(temp, JSON.stringify(data));
+      fs.writeFileSync(temp, HEADER + files.map((f) => lineOf(f, at)).join(''));
       fs.renameSync(temp, this.file);
     } catch {
       // A cache that cannot be written only costs the next deploy its hashing time.

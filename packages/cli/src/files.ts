@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface SiteFile extends ListedFile {
+  /** Set once known (the hash cache, or hashed): listFiles leaves it empty. */
   sha256: string;
 }
 
@@ -35,29 +36,35 @@ export interface ListedFile {
 export function listFiles(
   root: string,
   opts: { includeHidden?: boolean } = {},
-): ListedFile[] & { hidden: string[] } {
-  const out: ListedFile[] = [];
+): SiteFile[] & { hidden: string[] } {
+  const out: SiteFile[] = [];
   const hidden: string[] = [];
   function walk(dir: string, prefix: string) {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, e.name);
-      const rel = prefix ? `${prefix}/${e.name}` : e.name;
-      if (e.isDirectory() && SKIPPED_FOLDERS.has(e.name)) continue;
-      if (!opts.includeHidden && isHidden(e.name) && (e.isDirectory() || e.isFile())) {
-        hidden.push(e.isDirectory() ? `${rel}/` : rel);
+      const isDir = e.isDirectory();
+      const isFile = !isDir && e.isFile();
+      if (!isDir && !isFile) continue;
+      const name = e.name;
+      // The folder's own path and a separator: path.join would normalise each of thousands again.
+      const file = dir + path.sep + name;
+      const rel = prefix ? `${prefix}/${name}` : name;
+      if (isDir && SKIPPED_FOLDERS.has(name)) continue;
+      if (!opts.includeHidden && isHidden(name)) {
+        hidden.push(isDir ? `${rel}/` : rel);
         continue;
       }
-      if (e.isDirectory()) {
+      if (isDir) {
         walk(file, rel);
-      } else if (e.isFile()) {
+      } else {
         // Gone since the listing (a build still writing): left out, as if listed a moment later.
         const st = fs.statSync(file, { throwIfNoEntry: false });
-        if (st) out.push({ path: rel, file, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
+        if (st) out.push({ path: rel, file, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, sha256: '' });
       }
       // Symbolic links and other kinds are left out: a site is its regular files.
     }
   }
-  walk(root, '');
+  // Without a trailing separator (a root of '/' keeps its own).
+  walk(root.length > 1 && root.endsWith(path.sep) ? root.slice(0, -1) : root, '');
   return Object.assign(
     out.sort((a, b) => (a.path < b.path ? -1 : 1)),
     { hidden: hidden.sort() },

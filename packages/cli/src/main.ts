@@ -10,10 +10,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 // Plain modules of contracts (no zod), compiled into the CLI's own package: it installs without dependencies.
 import { DESCRIPTION_MAX } from '../../contracts/src/limits.js';
+import { canonicalManifest } from '../../contracts/src/manifest-digest.js';
 import { projectMessages } from '../../contracts/src/messages/projects.js';
 import { projectNameProblem, siteNameProblem } from '../../contracts/src/names.js';
 import { Api, ApiError } from './api.js';
-import { type BaseChanges, changesFrom, nfcManifest, readBase, writeBase } from './base.js';
+import { type BaseChanges, changesFrom, nfcEntries, readBase, writeBase } from './base.js';
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
 import { HASH_CONCURRENCY, listFiles, mapLimit, type SiteFile, sha256Of } from './files.js';
@@ -321,11 +322,12 @@ async function deploy(args: string[]): Promise<number> {
     console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');
   }
   const cache = values['no-cache'] ? undefined : HashCache.load(dir);
-  const files: SiteFile[] = new Array(listed.length);
+  // The listed files become the site's files as their hashes are known (no copy of each).
+  const files: SiteFile[] = listed;
   const toHash: number[] = [];
   listed.forEach((f, i) => {
     const sha256 = cache?.lookup(f);
-    if (sha256) files[i] = { ...f, sha256 };
+    if (sha256) f.sha256 = sha256;
     else toHash.push(i);
   });
   if (cache && toHash.length < listed.length) {
@@ -337,7 +339,7 @@ async function deploy(args: string[]): Promise<number> {
     HASH_CONCURRENCY,
     async (i) => {
       const f = listed[i]!;
-      files[i] = { ...f, sha256: await sha256Of(f.file, f.size) };
+      f.sha256 = await sha256Of(f.file, f.size);
     },
     (n) => hashing.update(n),
   );
@@ -347,10 +349,11 @@ async function deploy(args: string[]): Promise<number> {
   const saveCache = () => {
     if (cacheSaved) return;
     cacheSaved = true;
-    cache?.save(files);
+    cache?.save(files, toHash);
   };
 
-  const manifest = nfcManifest(Object.fromEntries(files.map((f) => [f.path, f.sha256])));
+  // The manifest as entries of NFC path and SHA-256 (an object only when the whole of it is sent).
+  const manifest = nfcEntries(files);
   const target =
     projectId !== undefined
       ? { project_id: projectId }
@@ -384,19 +387,29 @@ async function deploy(args: string[]): Promise<number> {
       {},
       saveCache,
     );
-  const started = await (base ? startWith(base) : startWith({ files: manifest }))
+  const whole = () => ({ files: Object.fromEntries(manifest) });
+  const started = await (base ? startWith(base) : startWith(whole()))
     .catch((err: unknown) => {
       // The server does not know the recorded base as it is (a stale or corrupt record, another
       // server's database): the whole manifest, in the same run.
       if (base && err instanceof ApiError && err.status === 409 && err.errors?.base_version !== undefined)
-        return startWith({ files: manifest });
+        return startWith(whole());
       throw err;
     })
     .finally(saveCache);
+  /**
+   * The manifest's canonical text for the record (base.ts), built while the server works on the
+   * finish (or the start), not after its answer.
+   */
+  let canonical: string | undefined;
+  const prepareRecord = () => {
+    if (!values['no-cache'] && url) setImmediate(() => (canonical ??= canonicalManifest(manifest)));
+  };
   /** Remembers what the server now has for this folder: the next deploy builds on it. */
   const remember = (project: { id: number }, version: number | null | undefined) => {
     if (values['no-cache'] || !url || !version) return;
-    writeBase(dir, { url, project_id: project.id, version, files: manifest });
+    canonical ??= canonicalManifest(manifest);
+    writeBase(dir, { url, project_id: project.id, version, files: manifest }, process.env, canonical);
   };
   if (started.unchanged_version !== undefined) {
     // Every file the same as the newest version: the server opened nothing, and says so. What was
@@ -435,8 +448,9 @@ async function deploy(args: string[]): Promise<number> {
     return 0;
   }
 
-  const byHash = new Map(files.map((f) => [f.sha256, f]));
-  const required = started.required.map((h) => byHash.get(h)!).filter(Boolean);
+  // One file for each required content (a content at several paths is sent once).
+  const wanted = new Set(started.required);
+  const required = files.filter((f) => wanted.delete(f.sha256));
   const bytes = required.reduce((sum, f) => sum + f.size, 0);
   console.error(`共 ${files.length} 个文件，需要上传 ${required.length} 个（${formatBytes(bytes)}）`);
   const uploading = new Progress('上传文件', required.length);
@@ -464,7 +478,11 @@ async function deploy(args: string[]): Promise<number> {
     api.call<{ project: ProjectDto }>('POST', `/api/deploys/${started.deploy_id}/finish`, undefined, {
       'idempotency-key': key,
     });
-  const finished = await finish().catch((err: unknown) => {
+  const finishing = finish();
+  prepareRecord();
+  // The sites' port (for the addresses printed below), asked while the server finishes.
+  api.siteLink('/').catch(() => undefined);
+  const finished = await finishing.catch((err: unknown) => {
     if (err instanceof ApiError && err.status === 0) return finish();
     throw err;
   });
