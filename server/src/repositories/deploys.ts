@@ -2,6 +2,7 @@ import { type Insertable, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect as MigrationDialect } from '../db/dialect.js';
 import type { DeployRow, DeploysTable } from '../db/types.js';
+import type { BaseDeploymentFile } from './deployment-files.js';
 import { hashesOwnedBy } from './deployments.js';
 
 /**
@@ -192,7 +193,7 @@ export function createDeploysRepository(dialect: MigrationDialect) {
       db: DB,
       projectId: number,
       version: number,
-    ): Promise<{ id: number; files: { path: string; sha256: string; size: number }[] } | undefined> {
+    ): Promise<{ id: number; files: BaseDeploymentFile[] } | undefined> {
       const row = await db
         .selectFrom('deployments')
         .select('id')
@@ -202,10 +203,13 @@ export function createDeploysRepository(dialect: MigrationDialect) {
       if (!row) return undefined;
       const files = await db
         .selectFrom('deployment_files')
-        .select(['path', 'sha256', 'size'])
+        .select(['path', 'sha256', 'size', 'mime_type', 'extension', 'download_only'])
         .where('deployment_id', '=', row.id)
         .execute();
-      return { id: row.id, files: files.map((f) => ({ ...f, size: Number(f.size) })) };
+      return {
+        id: row.id,
+        files: files.map((f) => ({ ...f, size: Number(f.size), download_only: Number(f.download_only) })),
+      };
     },
     /**
      * Whether a version's row is still there, read inside a commit that copies its files: on

@@ -59,6 +59,7 @@ import {
   stagingRoot,
   writeCounted,
 } from '../ingest/staging.js';
+import type { BaseDeploymentFile } from '../repositories/deployment-files.js';
 import type { DeploysRepository } from '../repositories/deploys.js';
 import type { LeasesRepository } from '../repositories/leases.js';
 import type { BlobGate } from '../storage/blob-gate.js';
@@ -159,11 +160,7 @@ interface KnownDeploy {
 }
 
 /** A file of a base version, as its row says. */
-interface BaseFile {
-  path: string;
-  sha256: string;
-  size: number;
-}
+type BaseFile = BaseDeploymentFile;
 
 /**
  * What a base-version deploy's row keeps beside its changes (the `base` column, migration 032):
@@ -902,6 +899,12 @@ export function createDeployService(deps: {
               ? {
                   precondition: async (trx: DB) => {
                     if (!(await deploys.holdVersion(trx, base.deployment_id))) throw baseGone();
+                  },
+                  // The rows the pipeline decides as the base's are copied from it (uploads.ts
+                  // writeFileRows): held by the same precondition, they are there to copy.
+                  base: {
+                    deploymentId: base.deployment_id,
+                    files: new Map(baseFiles!.map((f) => [f.path, f])),
                   },
                 }
               : {}),

@@ -41,6 +41,7 @@ import {
 import { checkDeclaredLength, type StagedUpload } from '../ingest/staging.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { projectPolicy } from '../policies/project.js';
+import type { BaseDeploymentFile } from '../repositories/deployment-files.js';
 import type { Repositories } from '../repositories/index.js';
 import type { ProjectPatch, ProjectsRepository, ProjectWithOwner } from '../repositories/projects.js';
 import { isNameRace } from '../repositories/site-names.js';
@@ -79,6 +80,17 @@ interface UploadTarget {
    * services/deploys.ts).
    */
   precondition?: (trx: DB) => Promise<void>;
+  /**
+   * The version this one is built on, with its rows by path (a base-version deploy): rows the
+   * pipeline decided exactly as the base's are copied by the database, not written from JSON.
+   */
+  base?: VersionBase;
+}
+
+/** A version a new one is built on: its row id and its file rows by path. */
+export interface VersionBase {
+  deploymentId: number;
+  files: ReadonlyMap<string, BaseDeploymentFile>;
 }
 
 /** What admitUpload decided before the body was read: the limits, and the project of a new version. */
@@ -328,7 +340,7 @@ async function storeAndCommit(
           reviewed_by: null,
           review_comment: null,
         });
-        await deps.repos.deploymentFiles.insertMany(trx, deploymentId, result.files, deps.dialect);
+        await writeFileRows(deps, trx, deploymentId, result.files, target.base);
         if (delivery.key) {
           const claimed = await deps.repos.uploadKeys.claim(trx, {
             user_id: actor.id,
@@ -646,6 +658,7 @@ export function createUploadService(deps: UploadDeps) {
         description?: string;
         siteName?: string;
         precondition?: (trx: DB) => Promise<void>;
+        base?: VersionBase;
       },
       meta: RequestMeta,
       delivery: UploadDelivery = {},
@@ -671,6 +684,7 @@ export function createUploadService(deps: UploadDeps) {
           description: target.description,
           ...(target.siteName !== undefined ? { siteName: target.siteName } : {}),
           ...(target.precondition ? { precondition: target.precondition } : {}),
+          ...(target.base ? { base: target.base } : {}),
         },
         delivery,
       );
@@ -688,6 +702,43 @@ export function createUploadService(deps: UploadDeps) {
   };
 }
 export type UploadService = ReturnType<typeof createUploadService>;
+
+/**
+ * A new version's file rows. Built on a base (a base-version deploy), a row the pipeline decided
+ * exactly as the base's row of the same path (content, size, type, extension, download-only flag:
+ * compared here, not assumed, since the settings of the moment decide type and flag) is copied by
+ * the database; the others, and every row when most differ, are written from the result
+ * (docs/decisions/deploys.md "Base-version deploys"). Either way the rows are the result's.
+ */
+async function writeFileRows(
+  deps: UploadDeps,
+  trx: DB,
+  deploymentId: number,
+  files: readonly IngestedHeldFile[],
+  base: VersionBase | undefined,
+): Promise<void> {
+  const rows = deps.repos.deploymentFiles;
+  if (!base) return rows.insertMany(trx, deploymentId, files, deps.dialect);
+  const fresh: IngestedHeldFile[] = [];
+  const copied = new Set<string>();
+  for (const f of files) {
+    const b = base.files.get(f.path);
+    if (
+      b !== undefined &&
+      b.sha256 === f.sha256 &&
+      b.size === f.size &&
+      b.mime_type === f.mimeType &&
+      b.extension === f.extension &&
+      b.download_only === (f.downloadOnly ? 1 : 0)
+    )
+      copied.add(f.path);
+    else fresh.push(f);
+  }
+  if (copied.size < fresh.length) return rows.insertMany(trx, deploymentId, files, deps.dialect);
+  const except = [...base.files.keys()].filter((path) => !copied.has(path));
+  await rows.copyFromBase(trx, deploymentId, base.deploymentId, except, deps.dialect);
+  await rows.insertMany(trx, deploymentId, fresh, deps.dialect);
+}
 
 /** Whether an upload is one file that may be an archive (only then are held contents looked up). */
 function isSingleArchive(staged: Pick<StagedUpload, 'files'>): boolean {
