@@ -204,8 +204,8 @@ try {
         path.join(siteDir, changed),
         `${smallFiles.cli[changed]}\n/* round ${round}, whole */`,
       );
+      // The record as this CLI writes it (`.base`) or as one before it did (`.base.json`).
       for (const f of fs.readdirSync(path.join(work, 'cache', 'sitehall')))
-        // The record as this CLI writes it (`.base`) or as one before it did (`.base.json`).
         if (/\.base(\.json)?$/.test(f)) fs.rmSync(path.join(work, 'cache', 'sitehall', f));
       const whole = cli(['deploy', siteDir, '--project', String(digestId)]);
       if (!whole.out.includes('需要上传 1 个')) throw new Error(`expected one upload:\n${whole.out}`);

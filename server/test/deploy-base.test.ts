@@ -399,18 +399,18 @@ describe('base-version deploys', () => {
     const unique = `${Date.now()}-${Math.random()}`;
     const v1 = site(unique);
     const projectId = await deployFull(user.token, v1, { project_name: '基准复制行' });
-    const v2 = { ...v1, 'css/a.css': `body { color: red; content: "${unique}"; }` };
+    const v2: Record<string, string> = { ...v1, 'css/a.css': `body { color: red; content: "${unique}"; }` };
     delete v2['old.html'];
     const written = await rowsWritten(async () => {
       const started = await start(user.token, {
         project_id: projectId,
         base_version: 1,
         base_digest: digestOf(v1),
-        changes: { 'css/a.css': sha(v2['css/a.css']), 'old.html': null },
+        changes: { 'css/a.css': sha(v2['css/a.css']!), 'old.html': null },
       });
       expect(started.statusCode, started.body).toBe(201);
       const { deploy_id } = started.json().data as { deploy_id: string };
-      expect((await put(user.token, deploy_id, v2['css/a.css'])).statusCode).toBe(200);
+      expect((await put(user.token, deploy_id, v2['css/a.css']!)).statusCode).toBe(200);
       const finished = await finish(user.token, deploy_id);
       expect(finished.statusCode, finished.body).toBe(201);
     });
