@@ -168,7 +168,8 @@ async function runSevenZip(
   FS.lchmod = () => {};
   // Nor their times: an extracted file is read once and stored under its hash.
   FS.utime = () => {};
-  if (OUTPUT_MOUNT in mounts) outputFolderShortcuts(sevenZip);
+  plainPathLookups(sevenZip);
+  const created = OUTPUT_MOUNT in mounts ? outputFolderShortcuts(sevenZip) : null;
   const { onWrite } = hooks;
   let diskFull = false;
   // Every byte 7-Zip writes, to a file or to the terminal, goes through FS.write.
@@ -196,34 +197,111 @@ async function runSevenZip(
     if (diskFull) throw noSpace();
     return { code: null, errors };
   } finally {
+    // A file created but never opened by 7-Zip (it failed between the two) is closed here.
+    created?.closeUnopened();
     // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.
     process.exitCode = undefined;
   }
 }
 
+/** Emscripten's FS, as far as plainPathLookups uses it. */
+interface FsNode {
+  mode: number;
+  mounted: { root: FsNode } | null;
+}
+type LookupOptions = { parent?: boolean; follow?: boolean; follow_mount?: boolean; noent_okay?: boolean };
+type Lookup = { path: string; node?: FsNode };
+interface FsPaths {
+  root: FsNode;
+  lookupPath(path: string, opts?: LookupOptions): Lookup;
+  lookupNode(parent: FsNode, name: string): FsNode;
+  isMountpoint(node: FsNode): boolean;
+  isLink(mode: number): boolean;
+}
+
+/**
+ * Emscripten's FS.lookupPath for the paths 7-Zip gives (absolute, no "." or "..", no link on the
+ * way), without its string work: for each part of a path it normalised the whole path so far
+ * (a split, a filter and a join), seven lookups per extracted file, about a quarter of a
+ * 5,000-file 7z's garbage and ≈0.1 s of its CPU (docs/benchmarks.md "7z ingest: Emscripten's
+ * paths"). The walk is the same (the same nodes looked up in the same order, the same mount and
+ * not-found rules); any other path, and any link met, is left to Emscripten's own lookup.
+ */
+function plainPathLookups(sevenZip: SevenZipModule): void {
+  const fsPaths = sevenZip.FS as unknown as FsPaths;
+  const lookupPath = fsPaths.lookupPath.bind(fsPaths);
+  fsPaths.lookupPath = (path, opts = {}) => {
+    if (typeof path !== 'string' || path.charCodeAt(0) !== 0x2f) return lookupPath(path, opts);
+    const parts = path.split('/').filter((part) => part !== '');
+    if (parts.some((part) => part === '.' || part === '..')) return lookupPath(path, opts);
+    const followMount = opts.follow_mount ?? true;
+    let current = fsPaths.root;
+    let currentPath = '/';
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      const last = i === parts.length - 1;
+      if (last && opts.parent) break;
+      // What PATH.join2 made of it: the parts hold no "/", ".", ".." or empty name.
+      currentPath = currentPath === '/' ? `/${part}` : `${currentPath}/${part}`;
+      try {
+        current = fsPaths.lookupNode(current, part);
+      } catch (err) {
+        if ((err as { errno?: unknown } | null)?.errno === ENOENT && last && opts.noent_okay) {
+          return { path: currentPath };
+        }
+        throw err;
+      }
+      if (fsPaths.isMountpoint(current) && (!last || followMount)) current = current.mounted!.root;
+      if (fsPaths.isLink(current.mode) && (!last || opts.follow)) return lookupPath(path, opts);
+    }
+    return { path: currentPath, node: current };
+  };
+}
+
 /** Emscripten's NODEFS, as far as outputFolderShortcuts uses it. */
 type NodeFsParent = { mount: { mountpoint: string } };
+/** A node of NODEFS; `createdFd` is ours: the descriptor its file was created with. */
+type NodeFsNode = { mode: number; createdFd?: number };
+interface NodeFsStream {
+  node: NodeFsNode;
+  flags: number;
+  nfd?: number;
+  shared: { refcount?: number };
+}
 interface NodeFsInternals {
   node_ops: {
     lookup(parent: NodeFsParent, name: string): unknown;
-    mknod(parent: NodeFsParent, name: string, mode: number, dev: number): unknown;
+    mknod(parent: NodeFsParent, name: string, mode: number, dev: number): NodeFsNode;
   };
+  stream_ops: { open(stream: NodeFsStream): void };
+  createNode(parent: NodeFsParent, name: string, mode: number, dev: number): NodeFsNode;
+  realPath(node: NodeFsNode): string;
+  tryFSOperation<T>(run: () => T): T;
 }
 /** Emscripten's errno for "no such file or directory", and its file type bits. */
 const ENOENT = 44;
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
+/** Emscripten's open flags: the access mode's bits and O_WRONLY, O_APPEND. */
+const O_ACCMODE = 0o3;
+const O_WRONLY = 0o1;
+const O_APPEND = 0o2000;
 
 /**
- * Two shortcuts in the output folder, which is new and empty (mkdtemp) and written by this
- * instance alone (docs/benchmarks.md, "7z ingest: the output folder's shortcuts"):
+ * Shortcuts in the output folder, which is new and empty (mkdtemp) and written by this instance
+ * alone (docs/benchmarks.md, "7z ingest: the output folder's shortcuts"):
  * - every name 7-Zip makes there stays in Emscripten's name cache, so a name not in the cache does
  *   not exist: NODEFS would lstat the host for it (and Node throws an exception for each missing
  *   file) before every file 7-Zip creates, ≈0.3 s of a 5,000-file 7z's extraction;
  * - a file is created with mode 0644 (data, not programs; the umask applies) rather than
- *   Emscripten's 0777 and a chmod of each file afterwards.
+ *   Emscripten's 0777 and a chmod of each file afterwards;
+ * - a file is opened once: NODEFS created it (open, close) and opened it again for 7-Zip's
+ *   stream. It is created write-only and exclusive (O_EXCL: nothing may be there), and that
+ *   descriptor becomes the stream's when 7-Zip opens it write-only, as it does; any other open
+ *   closes it and opens anew ("7z ingest: Emscripten's paths").
+ * Returns what closes the descriptors of files created and not opened, when the command ends.
  */
-function outputFolderShortcuts(sevenZip: SevenZipModule): void {
+function outputFolderShortcuts(sevenZip: SevenZipModule): { closeUnopened(): void } {
   const nodefs = sevenZip.NODEFS as unknown as NodeFsInternals;
   const { ErrnoError } = sevenZip.FS as unknown as { ErrnoError: new (errno: number) => Error };
   const ops = nodefs.node_ops;
@@ -233,14 +311,45 @@ function outputFolderShortcuts(sevenZip: SevenZipModule): void {
     if (inOutput(parent)) throw new ErrnoError(ENOENT);
     return lookup(parent, name);
   };
+  /** Files created and not yet opened, by node. */
+  const unopened = new Set<NodeFsNode>();
   const mknod = ops.mknod.bind(ops);
-  ops.mknod = (parent, name, mode, dev) =>
-    mknod(
-      parent,
-      name,
-      inOutput(parent) && (mode & S_IFMT) === S_IFREG ? (mode & ~0o7777) | 0o644 : mode,
-      dev,
+  ops.mknod = (parent, name, mode, dev) => {
+    if (!inOutput(parent) || (mode & S_IFMT) !== S_IFREG) return mknod(parent, name, mode, dev);
+    const fileMode = (mode & ~0o7777) | 0o644;
+    const node = nodefs.createNode(parent, name, fileMode, dev);
+    const file = nodefs.realPath(node);
+    node.createdFd = nodefs.tryFSOperation(() =>
+      fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644),
     );
+    unopened.add(node);
+    return node;
+  };
+  const streamOps = nodefs.stream_ops;
+  const open = streamOps.open.bind(streamOps);
+  streamOps.open = (stream) => {
+    const { node } = stream;
+    const fd = node.createdFd;
+    if (fd === undefined) return open(stream);
+    node.createdFd = undefined;
+    unopened.delete(node);
+    if ((stream.flags & (O_ACCMODE | O_APPEND)) === O_WRONLY) {
+      stream.shared.refcount = 1;
+      stream.nfd = fd;
+      return;
+    }
+    fs.closeSync(fd);
+    open(stream);
+  };
+  return {
+    closeUnopened() {
+      for (const node of unopened) {
+        if (node.createdFd !== undefined) fs.closeSync(node.createdFd);
+        node.createdFd = undefined;
+      }
+      unopened.clear();
+    },
+  };
 }
 
 /** What a failed 7-Zip run means for the user. */
