@@ -8,6 +8,7 @@
  * 7-Zip never waits for a password: a dummy one is always given and stdin reads as closed, so an
  * encrypted archive fails fast and is reported as such.
  */
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ArchiveFormatReadBy } from '@sitehall/contracts';
@@ -171,11 +172,13 @@ async function runSevenZip(
   plainPathLookups(sevenZip);
   const created = OUTPUT_MOUNT in mounts ? outputFolderShortcuts(sevenZip) : null;
   const { onWrite } = hooks;
+  const stdout = hooks.onLine ? new StdoutLines(hooks.onLine, sevenZip) : null;
   let diskFull = false;
   // Every byte 7-Zip writes, to a file or to the terminal, goes through FS.write.
   const write = FS.write.bind(FS);
   FS.write = (stream, buffer, offset, length, position, canOwn) => {
     onWrite?.(length, (stream as { path?: string }).path ?? '');
+    if (stdout?.takes(stream)) return stdout.write(buffer as Int8Array, offset, length);
     try {
       return write(stream, buffer, offset, length, position, canOwn);
     } catch (err) {
@@ -202,6 +205,114 @@ async function runSevenZip(
     // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.
     process.exitCode = undefined;
   }
+}
+
+/**
+ * 7-Zip's standard output, cut into lines as Emscripten's terminal does it (TTY default_tty_ops),
+ * without its work per byte: the terminal called a function per byte and pushed each into a
+ * JavaScript array, then decoded the array at each line feed; a 5,000-entry listing (`l -slt`,
+ * ≈2 MB of text) made ≈36 MB of garbage in it (docs/benchmarks.md "7z ingest: Emscripten's
+ * paths"). Here each write's bytes are looked at in place. The lines are the same strings: a line
+ * ends at a line feed, NUL bytes are dropped, a line not ended by a line feed is never told (the
+ * terminal only told it when the stream was closed or synced, which 7-Zip does not do), a line
+ * that is valid UTF-8 is decoded as such, any other as Emscripten's UTF8ArrayToString decodes a
+ * plain array (no replacement characters), and an exception thrown by `onLine` is the write error
+ * (EIO) the terminal made of it.
+ */
+class StdoutLines {
+  #pending: Buffer | null = null;
+  #heap: Buffer | null = null;
+  readonly #ErrnoError: new (
+    errno: number,
+  ) => Error;
+
+  constructor(
+    private readonly onLine: (line: string) => void,
+    sevenZip: SevenZipModule,
+  ) {
+    this.#ErrnoError = (sevenZip.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError;
+  }
+
+  /** Whether a stream is 7-Zip's standard output (fd 1, Emscripten's /dev/tty). */
+  takes(stream: unknown): boolean {
+    const s = stream as { fd?: number; path?: string; tty?: unknown };
+    return s.fd === 1 && s.path === '/dev/tty' && s.tty !== undefined;
+  }
+
+  write(heap: Int8Array, offset: number, length: number): number {
+    // One view of 7-Zip's memory, made again only when the memory grows (a new ArrayBuffer).
+    if (this.#heap?.buffer !== heap.buffer) this.#heap = Buffer.from(heap.buffer, heap.byteOffset);
+    const memory = this.#heap;
+    const end = offset + length;
+    let start = offset;
+    try {
+      for (let i = offset; i < end; i++) {
+        if (memory[i] !== LINE_FEED) continue;
+        const pending = this.#pending;
+        this.#pending = null;
+        this.onLine(
+          pending
+            ? decodeTerminalLine(Buffer.concat([pending, memory.subarray(start, i)]))
+            : decodeTerminalRange(memory, start, i),
+        );
+        start = i + 1;
+      }
+    } catch {
+      throw new this.#ErrnoError(EIO);
+    }
+    if (start < end) {
+      // Copied: the bytes are 7-Zip's memory, which the next write reuses.
+      const rest = Buffer.from(memory.subarray(start, end));
+      this.#pending = this.#pending ? Buffer.concat([this.#pending, rest]) : rest;
+    }
+    return length;
+  }
+}
+
+const LINE_FEED = 0x0a;
+/** Emscripten's errno for EIO. */
+const EIO = 29;
+
+/**
+ * The bytes from start to end as Emscripten's terminal decoded them, with no copy when they are
+ * valid UTF-8 without NUL (the usual line): Node's decoding of such bytes is Emscripten's. A
+ * replacement character or a NUL in the result sends the line the exact way.
+ */
+function decodeTerminalRange(memory: Buffer, start: number, end: number): string {
+  const text = memory.toString('utf8', start, end);
+  if (!text.includes('\ufffd') && !text.includes('\0')) return text;
+  return decodeTerminalLine(Buffer.from(memory.subarray(start, end)));
+}
+
+/** A line's bytes as Emscripten's terminal decoded them (StdoutLines). */
+function decodeTerminalLine(line: Buffer): string {
+  const bytes = line.includes(0) ? line.filter((b) => b !== 0) : line;
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  // Emscripten's UTF8ArrayToString of a plain array: no validation; a byte past the end reads 0.
+  const at = (i: number) => (i < bytes.length ? bytes[i]! : 0);
+  let text = '';
+  let i = 0;
+  while (i < bytes.length) {
+    let u0 = at(i++);
+    if (!(u0 & 0x80)) {
+      text += String.fromCharCode(u0);
+      continue;
+    }
+    const u1 = at(i++) & 63;
+    if ((u0 & 0xe0) === 0xc0) {
+      text += String.fromCharCode(((u0 & 31) << 6) | u1);
+      continue;
+    }
+    const u2 = at(i++) & 63;
+    if ((u0 & 0xf0) === 0xe0) u0 = ((u0 & 15) << 12) | (u1 << 6) | u2;
+    else u0 = ((u0 & 7) << 18) | (u1 << 12) | (u2 << 6) | (at(i++) & 63);
+    if (u0 < 0x10000) text += String.fromCharCode(u0);
+    else {
+      const ch = u0 - 0x10000;
+      text += String.fromCharCode(0xd800 | (ch >> 10), 0xdc00 | (ch & 1023));
+    }
+  }
+  return text;
 }
 
 /** Emscripten's FS, as far as plainPathLookups uses it. */
