@@ -219,7 +219,7 @@ async function runSevenZip(
  * plain array (no replacement characters), and an exception thrown by `onLine` is the write error
  * (EIO) the terminal made of it.
  */
-class StdoutLines {
+export class StdoutLines {
   #pending: Buffer | null = null;
   #heap: Buffer | null = null;
   readonly #ErrnoError: new (
@@ -338,7 +338,7 @@ interface FsPaths {
  * paths"). The walk is the same (the same nodes looked up in the same order, the same mount and
  * not-found rules); any other path, and any link met, is left to Emscripten's own lookup.
  */
-function plainPathLookups(sevenZip: SevenZipModule): void {
+export function plainPathLookups(sevenZip: SevenZipModule): void {
   const fsPaths = sevenZip.FS as unknown as FsPaths;
   const lookupPath = fsPaths.lookupPath.bind(fsPaths);
   fsPaths.lookupPath = (path, opts = {}) => {

@@ -1,0 +1,187 @@
+/**
+ * 7-Zip's file layer, where sevenzip-archive.ts does Emscripten's work its own way: path lookups,
+ * the terminal's lines, and files created once. Each is held to what Emscripten itself does.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_LIMITS } from '@sitehall/contracts';
+import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { extractWithSevenZip, plainPathLookups, StdoutLines } from './sevenzip-archive.js';
+import { compileSevenZip } from './sevenzip-code.js';
+
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
+const loadSevenZip = sevenZipModule as unknown as SevenZipModuleFactory;
+
+let root: string;
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-7z-layer-'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+/** A fresh 7-Zip instance whose terminal lines are collected. */
+async function instance(): Promise<{ sevenZip: SevenZipModule; printed: string[] }> {
+  const printed: string[] = [];
+  const sevenZip = await loadSevenZip({
+    print: (line) => printed.push(line),
+    printErr: () => {},
+    stdin: () => null as unknown as number,
+  });
+  return { sevenZip, printed };
+}
+
+/** A deterministic generator (tests repeat exactly). */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+describe("7-Zip's terminal", () => {
+  it('gives the lines Emscripten’s terminal gives, for any bytes in any writes', async () => {
+    const { sevenZip, printed } = await instance();
+    type Fs = { write: (...a: unknown[]) => number; getStream: (fd: number) => unknown };
+    const emscripten = sevenZip.FS as unknown as Fs;
+    const stdout = emscripten.getStream(1);
+    const pieces = [
+      'Path = site/index.html',
+      '\n',
+      '\n',
+      '站点展厅',
+      '\u0000',
+      '😀',
+      '\ufffd',
+      'a',
+      Buffer.from([0x80]),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from([0xc3]),
+      Buffer.from([0xe4, 0xb8]),
+      Buffer.from([0xf0, 0x9f, 0x98]),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from([0xc0, 0xaf]),
+    ].map((p) => (typeof p === 'string' ? Buffer.from(p) : p));
+    const next = random(33);
+    for (let round = 0; round < 300; round++) {
+      const bytes = Buffer.concat(
+        Array.from(
+          { length: 1 + Math.floor(next() * 40) },
+          () => pieces[Math.floor(next() * pieces.length)]!,
+        ),
+      );
+      // Emscripten's own terminal first, then ours, given the same writes.
+      const writes: Int8Array[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        const length = 1 + Math.floor(next() * 12);
+        writes.push(new Int8Array(bytes.subarray(at, at + length)));
+        at += length;
+      }
+      writes.push(new Int8Array(Buffer.from('\n')));
+      printed.length = 0;
+      for (const w of writes) emscripten.write(stdout, w, 0, w.length);
+      const expected = [...printed];
+      const ours: string[] = [];
+      const lines = new StdoutLines((line) => ours.push(line), sevenZip);
+      for (const w of writes) {
+        // Inside a larger memory, as 7-Zip's writes are.
+        const memory = new Int8Array(w.length + 16).fill(0x41);
+        memory.set(w, 8);
+        expect(lines.write(memory, 8, w.length)).toBe(w.length);
+      }
+      expect(ours).toEqual(expected);
+    }
+  });
+
+  it('turns an exception of the line reader into a write error, as the terminal did', async () => {
+    const { sevenZip } = await instance();
+    const lines = new StdoutLines(() => {
+      throw new Error('stop');
+    }, sevenZip);
+    expect(() => lines.write(new Int8Array(Buffer.from('x\n')), 0, 2)).toThrow(
+      expect.objectContaining({ errno: 29 }),
+    );
+  });
+});
+
+describe("7-Zip's path lookups", () => {
+  it('find what Emscripten’s lookupPath finds, or fail as it fails', async () => {
+    const host = fs.mkdtempSync(path.join(root, 'host-'));
+    fs.mkdirSync(path.join(host, 'a', 'b'), { recursive: true });
+    fs.writeFileSync(path.join(host, 'a', 'b', 'c.txt'), 'c');
+    fs.symlinkSync('a', path.join(host, 'link'));
+    const { sevenZip } = await instance();
+    type Lookup = (p: string, o?: object) => { path: string; node?: unknown };
+    const FS = sevenZip.FS as unknown as {
+      lookupPath: Lookup;
+      mkdir(p: string): void;
+      mount(type: unknown, opts: object, at: string): void;
+    };
+    FS.mkdir('/in');
+    FS.mount(sevenZip.NODEFS, { root: host }, '/in');
+    FS.mkdir('/mem');
+    const emscripten = FS.lookupPath.bind(FS);
+    plainPathLookups(sevenZip);
+    const ours = FS.lookupPath;
+    expect(ours).not.toBe(emscripten);
+    const outcome = (lookup: Lookup, p: string, o: object) => {
+      try {
+        return lookup(p, { ...o });
+      } catch (err) {
+        return { errno: (err as { errno?: number }).errno };
+      }
+    };
+    const paths = [
+      '/',
+      '//',
+      '/in',
+      '/in/',
+      '/in/a',
+      '/in//a/b/',
+      '/in/a/b/c.txt',
+      '/in/a/b/c.txt/d',
+      '/in/a/./b',
+      '/in/a/../a/b',
+      '/in/../in/a',
+      '/in/missing',
+      '/in/a/missing/deeper',
+      '/in/link',
+      '/in/link/b/c.txt',
+      '/mem',
+      '/mem/none',
+      'in/a',
+      '/dev/tty',
+    ];
+    const options = [{}, { parent: true }, { follow: true }, { noent_okay: true }, { follow_mount: false }];
+    for (const p of paths) {
+      for (const o of options) {
+        // Ours first: a lookup may add nodes to Emscripten's cache, which the second then finds.
+        const mine = outcome(ours, p, o);
+        expect(mine, `${p} ${JSON.stringify(o)}`).toEqual(outcome(emscripten, p, o));
+        if ('node' in mine) expect(mine.node).toBe((outcome(emscripten, p, o) as { node?: unknown }).node);
+      }
+    }
+  });
+});
+
+describe('files 7-Zip extracts', () => {
+  it('are created once, with the descriptor 7-Zip writes them through, 0644', async () => {
+    const outDir = fs.mkdtempSync(path.join(root, 'out-'));
+    const archive = path.join(FIXTURES, '7z', 'site.7z');
+    const created = vi.spyOn(fs, 'writeFileSync');
+    const opened = vi.spyOn(fs, 'openSync');
+    const files = await extractWithSevenZip('7z', archive, outDir, DEFAULT_LIMITS, await compileSevenZip());
+    expect(files.length).toBeGreaterThan(0);
+    const inOutput = (p: unknown) => typeof p === 'string' && p.startsWith(outDir);
+    // NODEFS created each file (writeFileSync) and then opened it again for 7-Zip's stream.
+    expect(created.mock.calls.filter(([p]) => inOutput(p))).toEqual([]);
+    for (const f of files) {
+      // Once for 7-Zip (created there), once to hash it.
+      expect(opened.mock.calls.filter(([p]) => p === f.tempFile)).toHaveLength(2);
+      expect(fs.statSync(f.tempFile).mode & 0o777).toBe(0o644 & ~process.umask());
+    }
+  });
+});
