@@ -173,7 +173,13 @@ describe('files 7-Zip extracts', () => {
     const archive = path.join(FIXTURES, '7z', 'site.7z');
     const created = vi.spyOn(fs, 'writeFileSync');
     const opened = vi.spyOn(fs, 'openSync');
-    const files = await extractWithSevenZip('7z', archive, outDir, DEFAULT_LIMITS, await compileSevenZip());
+    const files = await extractWithSevenZip(
+      '7z',
+      archive,
+      outDir,
+      { ...DEFAULT_LIMITS, forbiddenExtensions: [] },
+      await compileSevenZip(),
+    );
     expect(files.length).toBeGreaterThan(0);
     const inOutput = (p: unknown) => typeof p === 'string' && p.startsWith(outDir);
     // NODEFS created each file (writeFileSync) and then opened it again for 7-Zip's stream.
