@@ -15,23 +15,7 @@ describe('gram owners migration', () => {
       async (db) => {
         const at = new Date().toISOString();
         const first = await insertOldUser(db);
-        const second = Number(
-          (
-            await db
-              .insertInto('users')
-              .values({
-                username: 'other',
-                username_key: 'other',
-                password_hash: 'x',
-                role: 'user',
-                email: null,
-                created_at: at,
-                updated_at: at,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow()
-          ).id,
-        );
+        const second = await insertOldUser(db, 'other');
         for (const [owner, name, featured] of [
           [first, '地图小站', 0],
           [second, 'react 地图', 1],

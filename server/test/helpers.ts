@@ -106,13 +106,16 @@ export async function acrossMigration(
  * A user row written as migrations from 004 on know the users table (for `acrossMigration`'s
  * `before`): the owner of rows made before a later migration. Returns its id.
  */
-export async function insertOldUser(db: Kysely<Record<string, Record<string, unknown>>>): Promise<number> {
+export async function insertOldUser(
+  db: Kysely<Record<string, Record<string, unknown>>>,
+  username = 'old',
+): Promise<number> {
   const at = new Date().toISOString();
   const user = await db
     .insertInto('users')
     .values({
-      username: 'old',
-      username_key: 'old',
+      username,
+      username_key: username,
       password_hash: 'x',
       role: 'user',
       email: null,

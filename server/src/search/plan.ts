@@ -324,6 +324,16 @@ export interface AuthorPlan {
   eitherGrams?: Array<string | null>;
 }
 
+/**
+ * The gram of `word` held by the fewest (`holders`), exactly the word for 1–2 characters; null when
+ * one of its grams has no holder (nothing there can hold the word).
+ */
+function rarestGram(word: string, holders: ReadonlyMap<string, number>): string | null {
+  const count = (g: string) => holders.get(g) ?? 0;
+  const grams = termGrams(word);
+  return grams.some((g) => !count(g)) ? null : grams.reduce((a, b) => (count(b) < count(a) ? b : a));
+}
+
 export function planAuthors(
   term: string,
   authorHolders: ReadonlyMap<string, number>,
@@ -342,13 +352,7 @@ export function planAuthors(
     holders: holders(rarest),
     either: [...either],
   };
-  if (ownHolders) {
-    const own = (g: string) => ownHolders.get(g) ?? 0;
-    plan.eitherGrams = either.map((w) => {
-      const wordGrams = termGrams(w);
-      return wordGrams.some((g) => !own(g)) ? null : wordGrams.reduce((a, b) => (own(b) < own(a) ? b : a));
-    });
-  }
+  if (ownHolders) plan.eitherGrams = either.map((w) => rarestGram(w, ownHolders));
   return plan;
 }
 
@@ -519,10 +523,7 @@ export function planOwners(
   },
 ): OwnersPlan | null {
   const own = (g: string) => opts.holders.get(g) ?? 0;
-  const ownGramOf = (w: string) => {
-    const grams = termGrams(w);
-    return grams.some((g) => !own(g)) ? null : grams.reduce((a, b) => (own(b) < own(a) ? b : a));
-  };
+  const ownGramOf = (w: string) => rarestGram(w, opts.holders);
   const rarity = (w: string) => {
     const g = ownGramOf(w);
     return g === null ? -1 : own(g);
