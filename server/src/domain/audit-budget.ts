@@ -14,7 +14,10 @@ import { type CounterStore, MemoryCounterStore } from './login-throttle.js';
 export function createAuditBudget(counters: CounterStore, local: CounterStore = new MemoryCounterStore()) {
   const keyOf = (accountId: number) => `audited-writes:${accountId}`;
   return {
-    /** Takes one audited write of the account's budget, or throws 429 (nothing taken) past it. */
+    /**
+     * Takes one audited write of the account's budget, or throws 429 past it (the refused hit
+     * stays counted: the window still ends when it would, and nothing is written).
+     */
     async take(accountId: number): Promise<void> {
       const key = keyOf(accountId);
       const { count, resetAt } = await counters

@@ -514,13 +514,8 @@ export interface OwnersPlan {
  */
 export function planOwners(
   words: readonly string[],
-  opts: {
-    featured: boolean;
-    listed: number;
-    holders: ReadonlyMap<string, number>;
-    authorHolders: ReadonlyMap<string, number>;
-    dialect: Dialect;
-  },
+  /** planWords' counts, less the authors' projects (each author's range is read instead). */
+  opts: Omit<Parameters<typeof planWords>[1], 'authorProjects'>,
 ): OwnersPlan | null {
   const own = (g: string) => opts.holders.get(g) ?? 0;
   const ownGramOf = (w: string) => rarestGram(w, opts.holders);
