@@ -217,6 +217,11 @@ export interface ShowcaseEntriesTable {
   text: string;
   /** The project's owner: the author whose listed counts it moves. */
   owner_id: number;
+  /**
+   * PostgreSQL only (migration 037): the text's distinct grams (search/plan.ts gramsOf), the same
+   * set as its postings in showcase_grams, under a GIN index; SQLite has no such column.
+   */
+  grams?: string[];
 }
 
 /** An author with a listed project (migration 028): their normalised username and listed counts. */

@@ -14,7 +14,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Flag } from '../db/types.js';
-import type { AuthorPlan, OwnersPlan, SearchPlan } from './plan.js';
+import { type AuthorPlan, gramsOf, type OwnersPlan, type SearchPlan } from './plan.js';
 
 /** A page of the showcase: its sort, filter and place. */
 export interface ShowcasePage {
@@ -93,13 +93,17 @@ const entryTests = (
   contains: (text: Sql, term: string) => Sql,
   words: readonly string[],
   either: readonly string[],
-) => [
-  ...words.map((w) => contains(sql`e.text`, w)),
-  ...either.map(
-    (w) =>
-      sql`(${contains(sql`e.text`, w)} or (select 1 from showcase_authors sa where sa.owner_id = e.owner_id and ${contains(sql`sa.text`, w)}) is not null)`,
-  ),
-];
+  e = 'e',
+) => {
+  const text = sql.ref(`${e}.text`);
+  return [
+    ...words.map((w) => contains(text, w)),
+    ...either.map(
+      (w) =>
+        sql`(${contains(text, w)} or (select 1 from showcase_authors sa where sa.owner_id = ${sql.ref(`${e}.owner_id`)} and ${contains(sql`sa.text`, w)}) is not null)`,
+    ),
+  ];
+};
 /** A plan of one word and nothing else: its own text's test is that word's (the tuned statements). */
 const oneWord = (plan: SearchPlan) => plan.words.length === 1 && plan.either.length === 0;
 
@@ -131,6 +135,11 @@ interface Engine {
   ownedProjects(scope: Sql): Sql;
   /** Whether the queue's claim skips rows another process has locked. */
   skipLocked: boolean;
+  /**
+   * Whether each index entry holds its grams as a set under a GIN index (migration 037,
+   * PostgreSQL): the candidates holding several grams are then one intersection of the sets.
+   */
+  gramSets: boolean;
   /**
    * The joins from posting g1 of the rarest gram towards a confirmed match: the narrowing grams
    * and, on SQLite, the indexed text.
@@ -174,6 +183,7 @@ const ENGINES: Record<Dialect, Engine> = {
     ownedProjects: (scope) =>
       sql`a cross join projects p where p.owner_id = a.owner_id and ${scope} and p.live_deployment_id is not null and p.is_public = 1`,
     skipLocked: false,
+    gramSets: false,
     // Nested loops are cheapest on SQLite: every narrowing gram and the text are joins, probed
     // per candidate. The text of a plan of several words is a subquery: joined, with more tests on
     // it, SQLite estimated it selective enough to build a Bloom filter of every entry first (a
@@ -244,6 +254,7 @@ const ENGINES: Record<Dialect, Engine> = {
         and p.live_deployment_id is not null and p.is_public = 1) p where true`,
     // Another process applying the queue at the same time takes other rows.
     skipLocked: true,
+    gramSets: true,
     // The substring test is a subquery per candidate: PostgreSQL's planner would otherwise rather
     // read every indexed text than look up the candidates'.
     confirmJoins: (plan) => sql.join(gramJoins(plan), sql` `),
@@ -331,6 +342,18 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
   /** The confirmed postings g1 of the rarest gram (in scope), as a WHERE clause and its joins. */
   const matching = (plan: SearchPlan) => {
+    if (engine.gramSets && plan.narrows.length > 0) {
+      // The entries holding the rarest gram and every narrowing one, found as one intersection in
+      // the GIN index of their gram sets (migration 037), each then tested as a posting's
+      // candidate is: where the postings of two grams were read as rows and joined (`react 地图`
+      // at 100,000 projects: 2.5 ms against 0.9). Named g1 as the postings are: the same columns.
+      const held = sql`g1.grams @> ${[plan.rarest, ...plan.narrows]}::text[]`;
+      const tests = entryTests(engine.contains, plan.words, plan.either, 'g1');
+      return sql`showcase_entries g1 where ${sql.join(
+        [held, ...(plan.featured ? [sql`g1.featured = 1`] : []), ...tests],
+        sql` and `,
+      )}`;
+    }
     const postings = [sql`g1.gram = ${plan.rarest}`, ...(plan.featured ? [sql`g1.featured = 1`] : [])];
     const confirm = engine.confirm(plan, ofPosting('g1'));
     return sql`showcase_grams g1 ${engine.confirmJoins(plan)} where ${sql.join([...postings, ...confirm], sql` and `)}`;
@@ -703,7 +726,11 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /** These projects' index entries (what is listed of them now). */
     entriesOf(trx: DB, ids: number[]): Promise<IndexEntry[]> {
-      return trx.selectFrom('showcase_entries').selectAll().where('project_id', 'in', ids).execute();
+      return trx
+        .selectFrom('showcase_entries')
+        .select(['project_id', 'featured', 'text', 'owner_id'])
+        .where('project_id', 'in', ids)
+        .execute();
     },
 
     async deleteGrams(
@@ -772,7 +799,9 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     },
 
     async insertEntries(trx: DB, entries: IndexEntry[]): Promise<void> {
-      await trx.insertInto('showcase_entries').values(entries).execute();
+      // On PostgreSQL with its grams: the same set as its postings (index-maintenance.ts).
+      const rows = engine.gramSets ? entries.map((e) => ({ ...e, grams: [...gramsOf(e.text)] })) : entries;
+      await trx.insertInto('showcase_entries').values(rows).execute();
     },
 
     /** Adds [gram, listed, featured, authors, author listed, author featured] to the gram counts. */

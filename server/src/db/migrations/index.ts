@@ -36,6 +36,7 @@ import * as m033 from './033_search_site_names.js';
 import * as m034 from './034_initial_passwords.js';
 import * as m035 from './035_gram_owners.js';
 import * as m036 from './036_site_name_owners.js';
+import * as m037 from './037_entry_grams.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -74,6 +75,7 @@ const all: Record<string, DialectMigration> = {
   '034_initial_passwords': m034,
   '035_gram_owners': m035,
   '036_site_name_owners': m036,
+  '037_entry_grams': m037,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
