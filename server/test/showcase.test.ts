@@ -215,6 +215,67 @@ describe('showcase', () => {
     expect((await show()).pagination.total_count).toBe(5);
   });
 
+  /** Per indexed project on PostgreSQL: its gram set (migration 037) and its postings' grams, each sorted. */
+  async function gramSets() {
+    const entries = await sql<{ project_id: number; grams: string[] }>`
+      select project_id, grams from showcase_entries order by project_id`.execute(t.ctx.db);
+    const postings = await sql<{ project_id: number; gram: string }>`
+      select project_id, gram from showcase_grams`.execute(t.ctx.db);
+    const posted = new Map<number, string[]>();
+    for (const r of postings.rows) posted.set(r.project_id, [...(posted.get(r.project_id) ?? []), r.gram]);
+    return entries.rows.map((e) => ({
+      id: e.project_id,
+      sets: [...e.grams].sort(),
+      postings: (posted.get(e.project_id) ?? []).sort(),
+    }));
+  }
+
+  it.skipIf(!usingPostgres)(
+    'keeps each entry’s gram set equal to its postings through every change, and searches by it (PostgreSQL)',
+    async () => {
+      const owner = await t.createUser();
+      const up = await uploadProject(t, owner.token, {
+        name: '银河列车',
+        description: '星际旅行',
+        files: SIMPLE_SITE,
+      });
+      const id = up.json().data.project.id as number;
+      await review(t, id, 'approve');
+      const steps: Array<[string, () => Promise<unknown>, string, string[]]> = [
+        ['listed', async () => undefined, '河列车', ['银河列车']],
+        [
+          'renamed',
+          () =>
+            t.request({
+              method: 'PUT',
+              url: `/api/projects/${id}`,
+              token: owner.token,
+              body: { name: '极光列车' },
+            }),
+          '光列车',
+          ['极光列车'],
+        ],
+        ['featured', () => review(t, id, 'publish'), '光列车 星际', ['极光列车']],
+        ['unfeatured', () => review(t, id, 'unpublish'), '际旅行', ['极光列车']],
+        ['taken down', () => review(t, id, 'takedown', '违规'), '光列车', []],
+      ];
+      for (const [step, change, term, names] of steps) {
+        await change();
+        // A search of three or more characters needs several grams: answered from the sets.
+        expect((await search(term)).names, step).toEqual(names);
+        const sets = await gramSets();
+        expect(sets.length, step).toBeGreaterThan(0);
+        for (const s of sets) expect(s.sets, `${step}: project ${s.id}`).toEqual(s.postings);
+        expect(
+          sets.some((s) => s.id === id),
+          step,
+        ).toBe(names.length > 0);
+      }
+      // The old name is in no set any more.
+      expect((await search('河列车')).names).toEqual([]);
+    },
+  );
+
   it('refuses a search with control characters or over 100 characters, in Chinese, on every list', async () => {
     const admin = await t.adminToken();
     for (const url of ['/api/projects/public', '/api/admin/projects', '/api/admin/users']) {
