@@ -6,7 +6,8 @@
 // of 1, 2 and 4 characters (common and rare), an ASCII term, an author and terms of two words. Prints
 // median and p95.
 //   npm run bench:showcase [-- --pg postgres://postgres@127.0.0.1:5432/test] [--n 1000000] [--runs 40]
-//   --keep DIR keeps the SQLite file in DIR and the PostgreSQL schema bench_showcase_kept, and
+//   --keep DIR keeps the SQLite file in DIR and the PostgreSQL schema bench_showcase_kept (for
+//   another --n, bench_showcase_kept_N), and
 //   reuses them when run again; --only REGEX runs the queries whose label matches.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -346,7 +347,9 @@ async function runSqlite() {
 
 async function runPostgres(url) {
   const { default: pg } = await import('pg');
-  const schema = args.keep ? 'bench_showcase_kept' : `bench_showcase_${process.pid}`;
+  // Kept apart by size, so a kept 100,000 and a kept 1,000,000 can both be measured again.
+  const kept = N === 100_000 ? 'bench_showcase_kept' : `bench_showcase_kept_${N}`;
+  const schema = args.keep ? kept : `bench_showcase_${process.pid}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${args.keep ? 'if not exists ' : ''}${schema}`);
