@@ -1025,7 +1025,6 @@ function onePlan(term: string, exact: boolean, dialect: SearchPlan['dialect']): 
     rarest: '项目',
     rarestHolders: 1,
     narrows: [],
-    joined: [],
     expected: 1,
   };
 }
