@@ -1,6 +1,8 @@
 import type { PublicProjectDto } from '@sitehall/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { createQueryClient } from '../src/AppProviders';
+import { prefetchShowcase } from '../src/api/showcase';
 import { makePublicProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { publicConfig } from './project-fixtures';
@@ -16,6 +18,37 @@ function openShowcase(route: FakeHandler, path = '/public', routes: Record<strin
 }
 
 describe('showcase', () => {
+  it('asks for the first page of the address’s search as the app starts, and keeps it for the page', async () => {
+    const api = fakeApi({ 'GET /projects/public': page([makePublicProject({ id: 1, name: '天气小站' })]) });
+    const queryClient = createQueryClient();
+    prefetchShowcase(queryClient, new URLSearchParams('search=天气&sort=popular&featured=true'));
+    await waitFor(() => expect(api.calls('GET /projects/public')).toHaveLength(1));
+    expect(api.calls('GET /projects/public')[0]?.params).toMatchObject({
+      search: '天气',
+      sort: 'popular',
+      featured: 'true',
+      page: 1,
+      page_size: 12,
+    });
+    const key = ['showcase', 'list', { sort: 'popular', search: '天气', featured: 'true', page_size: 12 }];
+    await waitFor(() => expect(queryClient.getQueryState(key)?.status).toBe('success'));
+    const data = queryClient.getQueryData<{ pages: Array<{ projects: PublicProjectDto[] }> }>(key);
+    expect(data?.pages[0]?.projects.map((p) => p.name)).toEqual(['天气小站']);
+    // Already in the cache and fresh: asked again, nothing is sent.
+    prefetchShowcase(queryClient, new URLSearchParams('search=天气&sort=popular&featured=true'));
+    await queryClient.getQueryCache().find({ queryKey: key })?.promise;
+    expect(api.calls('GET /projects/public')).toHaveLength(1);
+  });
+
+  it('leaves a failed first page to the page: nothing is thrown at the start', async () => {
+    fakeApi({ 'GET /projects/public': fail(503, '服务暂时不可用') });
+    const queryClient = createQueryClient();
+    queryClient.setDefaultOptions({ queries: { retry: false } });
+    prefetchShowcase(queryClient, new URLSearchParams(''));
+    const key = ['showcase', 'list', { sort: 'latest', page_size: 12 }];
+    await waitFor(() => expect(queryClient.getQueryState(key)?.status).toBe('error'));
+  });
+
   it('shows the cards with their facts, the count line and the end of the list', async () => {
     openShowcase(
       page([

@@ -67,5 +67,6 @@ export function useShowcase(filters: ShowcaseFilters) {
  * loading, rather than after it: on a slow connection that is a round trip saved.
  */
 export function prefetchShowcase(queryClient: QueryClient, params: URLSearchParams): void {
-  void queryClient.prefetchInfiniteQuery(showcaseOptions(showcaseFiltersOf(params)));
+  // Fetched into the cache unless fresh there; a failure is the page's to show when it asks.
+  queryClient.infiniteQuery(showcaseOptions(showcaseFiltersOf(params))).catch(() => undefined);
 }
