@@ -26,12 +26,12 @@ export const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssem
 /**
  * V8's tiering budget for WebAssembly while 7-Zip runs: a function is optimised by TurboFan once
  * it has run about this many bytes of its code (V8's default: 1,800,000). With the default, a
- * 5,000-file 7z had 87 of 7-Zip's functions optimised, ≈0.3 s of a process's first 7z's CPU and
- * the 10 MB compile zones behind its peak RSS, almost all for one 75 KB function (the archive
- * database's reader, a loop around a large switch, which uses up the budget fast and runs a few
- * milliseconds in all). With this budget only the loops that decode (LZMA, and the CRC) are
- * optimised, a few milliseconds after they start; the others stay in Liftoff's code
- * (docs/benchmarks.md "7z ingest: session 31").
+ * 5,000-file 7z had 87 of 7-Zip's functions optimised, ≈0.3 s of a process's first 7z's CPU, and
+ * their compile zones were behind its peak RSS; most of it for one 75 KB function that every
+ * command runs (a loop around a large switch: it uses up a budget fast, and runs a few
+ * milliseconds in all). With this budget only the loops that decode (for that 7z LZMA and the
+ * CRC) are optimised, and decode as fast; the others stay in Liftoff's code (docs/benchmarks.md
+ * "7z ingest: session 31").
  */
 export const SEVEN_ZIP_TIERING_BUDGET = 1_000_000_000;
 
