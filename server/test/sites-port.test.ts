@@ -101,6 +101,53 @@ describe('the sites port', () => {
     expect(miss.headers.get('content-security-policy')).toBeNull();
   });
 
+  it('sends download-only files and .xml as attachments with nosniff, from memory and a first request too', async () => {
+    // The sites port is unsandboxed: a file a browser rendered here (an XML document with its
+    // XSLT, XHTML, SVG, a web archive) would run its scripts on the sites' own origin. Files of
+    // types outside the allowed list are stored as octet-stream; .xml is web content (a page's
+    // scripts read it with its type) but not inline: both are saved, never shown.
+    const script = '<script>alert(1)</script>';
+    const files: Record<string, string> = {
+      'feed.xml': '<?xml version="1.0"?><?xml-stylesheet type="text/xsl" href="feed.xsl"?><rss/>',
+      'feed.xsl': `<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">${script}</xsl:stylesheet>`,
+      'page.xhtml': `<html xmlns="http://www.w3.org/1999/xhtml">${script}</html>`,
+      'page.shtml': script,
+      'icon.svgz': `<svg xmlns="http://www.w3.org/2000/svg">${script}</svg>`,
+      'feed.rss': '<rss/>',
+      'saved.mhtml': `MIME-Version: 1.0\r\nContent-Type: text/html\r\n\r\n${script}`,
+    };
+    const { id: site } = await liveProject(
+      t,
+      [
+        { name: 'index.html', content: '<p>feeds</p>' },
+        ...Object.entries(files).map(([name, content]) => ({ name, content })),
+      ],
+      { name: '下载文件类型' },
+    );
+    const named = `127.0.0.1:${sitesPort}`;
+    for (const name of Object.keys(files)) {
+      const type = name === 'feed.xml' ? 'application/xml; charset=utf-8' : 'application/octet-stream';
+      // The route, then the same file from the fast path's memory.
+      for (let i = 0; i < 2; i++) {
+        const res = await get(sitesPort, `/sites/${site}/${name}`);
+        expect(res.status, name).toBe(200);
+        expect(res.headers.get('content-type'), name).toBe(type);
+        expect(res.headers.get('content-disposition'), name).toBe(
+          `attachment; filename="${name}"; filename*=UTF-8''${name}`,
+        );
+        expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
+        expect(res.headers.get('content-security-policy'), name).toBeNull();
+      }
+      // A first request on a connection of its own, answered from the connection's bytes.
+      const first = await firstGet(sitesPort, `/sites/${site}/${name}`, named);
+      expect(first.status, name).toBe(200);
+      const head = first.raw.slice(0, first.raw.indexOf('\r\n\r\n')).toLowerCase();
+      expect(head, name).toContain(`\r\ncontent-type: ${type}\r\n`);
+      expect(head, name).toContain(`\r\ncontent-disposition: attachment; filename="${name}"`);
+      expect(head, name).toContain('\r\nx-content-type-options: nosniff\r\n');
+    }
+  });
+
   it('redirects the app port’s /sites and /preview there, under the name the visitor used', async () => {
     for (const [host, name] of [
       [`localhost:${appPort}`, 'localhost'],
