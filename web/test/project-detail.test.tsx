@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { clearSession } from '../src/lib/session';
 import { fail, fakeApi, ok } from './fake-api';
-import { makeUser, signIn } from './fixtures';
+import { adminUser, makeUser, signIn } from './fixtures';
 import { makeDeployment, makeProject, myProjects, publicConfig } from './project-fixtures';
 import { expectReadsUntilDecided, renderApp, withFakeIntervals } from './render';
 
@@ -495,6 +495,41 @@ describe('project detail', () => {
     await user.click(button('删除项目'));
     await user.click(await lastButton('删除'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
+  });
+});
+
+describe('an admin on another account’s project', () => {
+  // The side menu's current item, and the bar's: what the navigation says the page is part of.
+  const current = (label: string) =>
+    screen
+      .queryAllByRole('link', { name: label })
+      .filter(
+        (a) => a.getAttribute('aria-current') === 'page' || a.closest('.ant-menu-item-selected') !== null,
+      );
+
+  it('leads back to 项目管理 and claims neither 我的项目 in the side menu nor in the bar', async () => {
+    const api = fakeApi({
+      [`GET /projects/${liveWithPendingVersion.id}`]: ok({ project: liveWithPendingVersion }),
+    });
+    signIn(adminUser());
+    const { router, user } = renderApp(`/projects/${liveWithPendingVersion.id}`);
+    await screen.findByRole('heading', { level: 1, name: liveWithPendingVersion.name });
+    const back = screen.getByRole('link', { name: /返回项目管理/ });
+    expect(back).toHaveAttribute('href', '/admin/projects');
+    expect(screen.queryByRole('link', { name: /返回我的项目/ })).toBeNull();
+    expect(current('我的项目')).toEqual([]);
+    expect(current('管理后台')).toHaveLength(1);
+    // Deleting it from here returns there too.
+    api.on(`DELETE /projects/${liveWithPendingVersion.id}`, ok(null, '项目已删除'));
+    await user.click(button('删除项目'));
+    await user.click(await lastButton('删除'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/projects'));
+  });
+
+  it('leaves the owner’s own project as it was: 返回我的项目, 我的项目 current', async () => {
+    await openDetail(liveWithPendingVersion);
+    expect(screen.getByRole('link', { name: /返回我的项目/ })).toHaveAttribute('href', '/projects');
+    expect(current('我的项目').length).toBeGreaterThan(0);
   });
 });
 

@@ -8,13 +8,14 @@ import {
   UserAddOutlined,
 } from '@ant-design/icons';
 import { type ReactNode, Suspense, useState } from 'react';
-import { NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { lazyInShell } from '../../AppProviders';
 import { useAuth } from '../../hooks/useAuth';
 import { importChunk } from '../../lib/connection';
 import { BrandLogo } from '../BrandLogo';
 import { PartBoundary } from '../PartBoundary';
 import { PlainLinkButton } from '../PlainLinkButton';
+import { useNavHerePath } from './NavHere';
 
 /** An entry of the console's side navigation (SideNavLayout), also listed in the phone menu here. */
 export interface SideNavItem {
@@ -80,24 +81,44 @@ function NavLinks({
   vertical?: boolean;
   onNavigate?: () => void;
 }) {
+  // A page's word on where the visitor is (NavHere.tsx) decides over the address.
+  const claimed = useNavHerePath();
   return (
     <nav aria-label={label} className={vertical ? 'main-nav main-nav--vertical' : 'main-nav'}>
-      {items.map((item) => (
-        <NavLink
-          key={item.to}
-          to={item.to}
-          end={item.end}
-          onClick={onNavigate}
-          className={({ isActive }) =>
-            isActive ? 'main-nav__link main-nav__link--active' : 'main-nav__link'
-          }
-        >
-          {item.icon}
-          <span>{item.label}</span>
-        </NavLink>
-      ))}
+      {items.map((item) =>
+        claimed !== undefined ? (
+          <Link
+            key={item.to}
+            to={item.to}
+            onClick={onNavigate}
+            aria-current={isUnder(claimed, item) ? 'page' : undefined}
+            className={isUnder(claimed, item) ? 'main-nav__link main-nav__link--active' : 'main-nav__link'}
+          >
+            {item.icon}
+            <span>{item.label}</span>
+          </Link>
+        ) : (
+          <NavLink
+            key={item.to}
+            to={item.to}
+            end={item.end}
+            onClick={onNavigate}
+            className={({ isActive }) =>
+              isActive ? 'main-nav__link main-nav__link--active' : 'main-nav__link'
+            }
+          >
+            {item.icon}
+            <span>{item.label}</span>
+          </NavLink>
+        ),
+      )}
     </nav>
   );
+}
+
+/** As NavLink decides: the item's path, or (unless `end`) a path under it. */
+function isUnder(path: string, item: NavItem): boolean {
+  return path === item.to || (!item.end && path.startsWith(`${item.to === '/' ? '' : item.to}/`));
 }
 
 /** The side menu of the current layout, repeated in the drawer on narrow screens where the side menu is hidden. */

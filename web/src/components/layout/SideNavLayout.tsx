@@ -1,8 +1,9 @@
 import { Layout, Menu, type MenuProps } from 'antd';
 import { Suspense } from 'react';
-import { Link, Outlet, useLocation } from 'react-router-dom';
+import { Link, Outlet } from 'react-router-dom';
 import { PageLoading } from '../PageLoading';
 import { NavBar, type SideNavItem } from './NavBar';
+import { NavHereProvider, useNavPath } from './NavHere';
 import { MAIN_ID, SkipLink } from './SkipLink';
 
 export type { SideNavItem };
@@ -30,9 +31,17 @@ interface SideNavLayoutProps {
 }
 
 /** The navigation bar, a side menu and the page: used by the user console and the admin panel. */
-export function SideNavLayout({ title, items }: SideNavLayoutProps) {
-  const { pathname } = useLocation();
-  const selected = currentItem(items, pathname);
+export function SideNavLayout(props: SideNavLayoutProps) {
+  return (
+    <NavHereProvider>
+      <SideNav {...props} />
+    </NavHereProvider>
+  );
+}
+
+function SideNav({ title, items }: SideNavLayoutProps) {
+  // The address, or where the page says the visitor is (NavHere.tsx).
+  const selected = currentItem(items, useNavPath());
   const menuItems: MenuProps['items'] = items.map((item) => ({
     key: item.to,
     icon: item.icon,

@@ -13,19 +13,32 @@ import { useProject, useUpdateProject } from '../../api/projects';
 import { CustomDomainsCard } from '../../components/CustomDomainsCard';
 import { DetailSkeleton } from '../../components/DetailSkeleton';
 import { LinkButton } from '../../components/LinkButton';
+import { useNavHere } from '../../components/layout/NavHere';
 import { PageHeader } from '../../components/PageHeader';
 import { SiteRoutingCard } from '../../components/SiteRoutingCard';
 import { sitePathOf, UsabilityCard } from '../../components/UsabilityFindings';
 import { VersionsCard } from '../../components/VersionsCard';
+import { useAuth } from '../../hooks/useAuth';
 import { AnalyticsCard } from './AnalyticsCard';
 import { FilesCard, ReviewHistoryCard } from './HistoryCards';
 import { EditProjectModal, NewVersionModal } from './ProjectModals';
 import { BasicInfoCard, FileInfoCard, StatusNotice } from './ProjectOverview';
 import { AccessCard, ActionsCard, StatsCard } from './ProjectSidebar';
 
-const backLink = (
-  <Link to="/projects">
-    <ArrowLeftOutlined aria-hidden /> 返回我的项目
+/**
+ * Where the page leads back to: the owner's 我的项目, or for an admin on another account's project
+ * the admin panel's 项目管理, where the navigation shows them to be (docs/product.md "Project detail").
+ */
+interface BackTo {
+  to: string;
+  label: string;
+}
+const MY_PROJECTS: BackTo = { to: '/projects', label: '返回我的项目' };
+const PROJECT_MANAGEMENT: BackTo = { to: '/admin/projects', label: '返回项目管理' };
+
+const backLinkTo = (back: BackTo) => (
+  <Link to={back.to}>
+    <ArrowLeftOutlined aria-hidden /> {back.label}
   </Link>
 );
 
@@ -37,6 +50,12 @@ export function ProjectDetailPage() {
   const id = parseId(useParams().id);
   const validId = Number.isInteger(id) && id > 0;
   const query = useProject(id);
+  const { user, hasPermission } = useAuth();
+  const othersProject =
+    query.data !== undefined && user !== null && query.data.owner.id !== user.id && hasPermission('admin');
+  const back = othersProject ? PROJECT_MANAGEMENT : MY_PROJECTS;
+  useNavHere(othersProject ? PROJECT_MANAGEMENT.to : undefined);
+  const backLink = backLinkTo(back);
   const [editing, setEditing] = useState(false);
   const [uploading, setUploading] = useState(false);
   // Two columns from lg up; below, one column, whose first cards are what the owner came to do.
@@ -53,8 +72,8 @@ export function ProjectDetailPage() {
             title={messages.project.notFound}
             subTitle="该项目可能已被删除，或你没有查看它的权限。"
             extra={
-              <LinkButton to="/projects" type="primary" icon={<ArrowLeftOutlined aria-hidden />}>
-                返回我的项目
+              <LinkButton to={back.to} type="primary" icon={<ArrowLeftOutlined aria-hidden />}>
+                {back.label}
               </LinkButton>
             }
           />
@@ -98,6 +117,7 @@ export function ProjectDetailPage() {
     <>
       <ActionsCard
         project={project}
+        backTo={back.to}
         onEdit={() => setEditing(true)}
         onNewVersion={() => setUploading(true)}
       />

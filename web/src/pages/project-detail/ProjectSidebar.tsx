@@ -18,11 +18,13 @@ import { formatDateTime } from '../../lib/format';
 
 interface ActionsCardProps {
   project: ProjectDto;
+  /** Where a deleted project leaves the page for: the list it was opened from. */
+  backTo?: string;
   onEdit: () => void;
   onNewVersion: () => void;
 }
 
-export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps) {
+export function ActionsCard({ project, backTo = '/projects', onEdit, onNewVersion }: ActionsCardProps) {
   const { message } = App.useApp();
   const navigate = useNavigate();
   const download = useDownloadProject();
@@ -38,7 +40,7 @@ export function ActionsCard({ project, onEdit, onNewVersion }: ActionsCardProps)
 
   const { confirmDelete, deleting } = useConfirmDeleteProject({
     failure: () => messages.project.deleteFailedDetail,
-    onDeleted: () => navigate('/projects', { replace: true }),
+    onDeleted: () => navigate(backTo, { replace: true }),
   });
 
   return (
