@@ -1025,6 +1025,7 @@ function onePlan(term: string, exact: boolean, dialect: SearchPlan['dialect']): 
     rarest: '项目',
     rarestHolders: 1,
     narrows: [],
+    joined: [],
     expected: 1,
   };
 }

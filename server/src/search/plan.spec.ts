@@ -80,6 +80,7 @@ describe('planSearch', () => {
     expect(plan.exact).toBe(false);
     expect(plan.rarest).toBe('个人');
     expect(plan.narrows).toEqual(['博客']);
+    expect(plan.joined).toEqual([true]);
     expect(plan.expected).toBeCloseTo((300 * 2_000) / 100_000);
   });
 
@@ -133,23 +134,33 @@ describe('planSearch', () => {
     expect(['ca', 'an', 'nv', 'va', 'as']).toContain(two.narrows[0]);
   });
 
-  it('narrows on PostgreSQL as on SQLite: one word’s bigrams narrow nothing, words apart do', () => {
+  it('on PostgreSQL joins a narrowing gram only when hashing its holders costs less than probing every candidate a count reads', () => {
     const pg = { ...base, listed: 1_000_000, dialect: 'postgres' as const };
-    // `snake`: every holder of sn also holds ke (held by as many: one word): its postings alone
-    // are the candidates. Taken as independent, they would expect 1,256 matches.
+    // `snake`: every holder of sn also holds ke (held by as many: one word), so a count reads
+    // the rarest's postings only up to the cap: 500 probes cost less than hashing ke's 35,090
+    // holders. Taken as independent, they would expect 1,256 matches and 13,963 probes.
     const snake = planSearch('snake', {
       ...pg,
       holders: holders({ sn: 35_080, na: 35_097, ak: 35_080, ke: 35_090 }),
     })!;
-    expect(snake).toMatchObject({ rarest: 'sn', narrows: [], expected: 35_080 });
-    // Grams of words apart narrow (on PostgreSQL the candidates are the intersection of the
-    // entries' gram sets: search/sql.ts matching), the same grams whichever the engine.
-    const grams = holders({ 个人: 20_000, 人博: 900_000, 博客: 30_000, 客网: 900_000, 网站: 25_000 });
-    const zhang = planSearch('个人博客网站', { ...pg, holders: grams })!;
+    expect(snake).toMatchObject({ rarest: 'sn', narrows: [], joined: [], expected: 35_080 });
+    // Grams of words apart that together leave fewer matches than the cap: every one of the
+    // rarest gram's 20,000 postings is read, and hashing each narrowing gram costs less than
+    // probing it that often.
+    const zhang = planSearch('个人博客网站', {
+      ...pg,
+      holders: holders({ 个人: 20_000, 人博: 900_000, 博客: 30_000, 客网: 900_000, 网站: 25_000 }),
+    })!;
     expect(zhang).toMatchObject({ rarest: '个人', narrows: ['网站', '博客'] });
-    expect(planSearch('个人博客网站', { ...pg, dialect: 'sqlite', holders: grams })!.narrows).toEqual(
-      zhang.narrows,
-    );
+    expect(zhang.joined).toEqual(zhang.narrows.map(() => true));
+    // SQLite joins every narrowing gram (a probe per candidate either way).
+    expect(
+      planSearch('个人博客网站', {
+        ...pg,
+        dialect: 'sqlite',
+        holders: holders({ 个人: 20_000, 人博: 900_000, 博客: 300_000, 客网: 900_000, 网站: 400_000 }),
+      })!.joined,
+    ).toEqual([true, true]);
   });
 });
 
@@ -250,6 +261,7 @@ describe('how a page is fetched', () => {
     rarest: 'ab',
     rarestHolders: 1000,
     narrows: [],
+    joined: [],
     expected: 1000,
     ...p,
   });

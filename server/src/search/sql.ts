@@ -82,9 +82,9 @@ const alias = (i: number) => sql.id(`g${i + 2}`);
 const narrowing = (plan: SearchPlan, i: number, p: Held) => postingOf(alias(i), plan.narrows[i]!, p);
 const probe = (plan: SearchPlan, i: number, p: Held) =>
   sql`(select 1 from showcase_grams ${alias(i)} where ${narrowing(plan, i, p)}) is not null`;
-/** The joins of the plan's narrowing grams (SQLite: nested loops, a probe per candidate). */
+/** The joins of the plan's narrowing grams that are joined (plan.joined). */
 const gramJoins = (plan: SearchPlan) =>
-  plan.narrows.map((_, i) => sql`cross join showcase_grams ${alias(i)}`);
+  plan.narrows.flatMap((_, i) => (plan.joined[i] ? [sql`cross join showcase_grams ${alias(i)}`] : []));
 /**
  * The substring tests of index entry `e`: it holds each of `words`, and each of `either` in its
  * own text or, failing that, its author's name (a lookup by key, only then).
@@ -141,13 +141,13 @@ interface Engine {
    */
   gramSets: boolean;
   /**
-   * The joins from posting g1 of the rarest gram towards a confirmed match: on SQLite the
-   * narrowing grams and the indexed text; none on PostgreSQL.
+   * The joins from posting g1 of the rarest gram towards a confirmed match: the narrowing grams
+   * and, on SQLite, the indexed text.
    */
   confirmJoins(plan: SearchPlan): Sql;
   /**
    * The tests that project `p` matches, given it holds the rarest gram; with `asSubqueries`, none
-   * refers to a join (PostgreSQL's never do).
+   * refers to a join.
    */
   confirm(plan: SearchPlan, p: Held, asSubqueries?: boolean): Sql[];
   /**
@@ -199,9 +199,13 @@ const ENGINES: Record<Dialect, Engine> = {
       // SQLite tested it as each posting of g1 came, before the narrowing grams.
       const after = asSubqueries
         ? []
-        : plan.narrows.map((_, i) => sql`${alias(i)}.project_id = e.project_id`);
+        : plan.narrows.flatMap((_, i) =>
+            plan.joined[i] ? [sql`${alias(i)}.project_id = e.project_id`] : [],
+          );
       return [
-        ...plan.narrows.map((_, i) => (asSubqueries ? probe(plan, i, p) : narrowing(plan, i, p))),
+        ...plan.narrows.map((_, i) =>
+          asSubqueries || !plan.joined[i] ? probe(plan, i, p) : narrowing(plan, i, p),
+        ),
         ...(plan.exact
           ? []
           : asSubqueries || !oneWord(plan)
@@ -251,21 +255,33 @@ const ENGINES: Record<Dialect, Engine> = {
     // Another process applying the queue at the same time takes other rows.
     skipLocked: true,
     gramSets: true,
-    // A plan with narrowing grams is counted from the gram sets (matching); what is left joins
-    // nothing: the rarest gram's postings, each tested.
-    confirmJoins: () => sql``,
-    // Each test a subquery per candidate: PostgreSQL's planner would otherwise rather read every
-    // indexed text than look up the candidates' (and, joined, plan a narrowing gram from its
-    // estimate of the holders, often wrongly).
-    confirm(plan, p) {
+    // The substring test is a subquery per candidate: PostgreSQL's planner would otherwise rather
+    // read every indexed text than look up the candidates'.
+    confirmJoins: (plan) => sql.join(gramJoins(plan), sql` `),
+    confirm(plan, p, asSubqueries = false) {
+      // With the grams joined, the subquery names all of them, so it runs on what the grams leave
+      // (a join filter), not on every posting of one (a filter pushed into its scan).
+      const all = asSubqueries
+        ? sql``
+        : sql.join(
+            plan.narrows.flatMap((_, i) =>
+              plan.joined[i] ? [sql` and ${alias(i)}.project_id = ${p.id}`] : [],
+            ),
+            sql``,
+          );
       // Several words (or one and an author's): every test in one subquery, its text read once.
       const text = oneWord(plan)
-        ? sql`${sql<SqlBool>`strpos(${sql`(select e.text from showcase_entries e where e.project_id = ${p.id})`}, ${plan.term}) > 0`}`
-        : sql`(select 1 from showcase_entries e where e.project_id = ${p.id} and ${sql.join(
+        ? sql`${sql<SqlBool>`strpos(${sql`(select e.text from showcase_entries e where e.project_id = ${p.id}${all})`}, ${plan.term}) > 0`}`
+        : sql`(select 1 from showcase_entries e where e.project_id = ${p.id}${all} and ${sql.join(
             entryTests(this.contains, plan.words, plan.either),
             sql` and `,
           )}) is not null`;
-      return [...plan.narrows.map((_, i) => probe(plan, i, p)), ...(plan.exact ? [] : [text])];
+      return [
+        ...plan.narrows.map((_, i) =>
+          asSubqueries || !plan.joined[i] ? probe(plan, i, p) : narrowing(plan, i, p),
+        ),
+        ...(plan.exact ? [] : [text]),
+      ];
     },
     // Every test is a subquery of p, so projects is the only table to plan and the index order is
     // kept (as joins, its estimate of a gram's holders decides, often wrongly). Hashed, the rarest
