@@ -862,12 +862,18 @@ describe('showcase search against a plain substring filter', () => {
           const want = expected.slice((page - 1) * 5, page * 5);
           const { plan, authors } = planned!;
           if (!authors) {
-            expect(ids(await search.sortAll(plan!, q)), `${term} sorted`).toEqual(want);
+            for (const [way, p] of candidateWays(plan!)) {
+              expect(ids(await search.sortAll(p, q)), `${term} sorted ${way}`).toEqual(want);
+              expect(await search.count(p, 1000), `${term} counted ${way}`).toBe(expected.length);
+            }
             expect(ids(await search.walk(plan!, q, false)), `${term} walked`).toEqual(want);
             expect(ids(await search.walk(plan!, q, true)), `${term} walked, hashed`).toEqual(want);
             continue;
           }
-          expect(ids(await search.sortMixed(plan, authors, q)), `${term} sorted with authors`).toEqual(want);
+          for (const [way, p] of plan ? candidateWays(plan) : [['', plan] as const])
+            expect(ids(await search.sortMixed(p, authors, q)), `${term} sorted with authors ${way}`).toEqual(
+              want,
+            );
           expect(ids(await search.walkMixed(plan, authors, q)), `${term} walked with authors`).toEqual(want);
           expect(
             ids(await search.walkMixed(plan, authors, q, false, true)),
@@ -962,9 +968,11 @@ describe('showcase search against a plain substring filter', () => {
             const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
             const want = expected.slice((page - 1) * 5, page * 5);
             const ids = (rows: { id: number }[]) => rows.map((r) => Number(r.id));
-            expect(ids(await search.sortMixed(plan, authors, q)), `${term} sorted with authors`).toEqual(
-              want,
-            );
+            for (const [way, p] of plan ? candidateWays(plan) : [['', plan] as const])
+              expect(
+                ids(await search.sortMixed(p, authors, q)),
+                `${term} sorted with authors ${way}`,
+              ).toEqual(want);
             expect(ids(await search.walkMixed(plan, authors, q)), `${term} walked with authors`).toEqual(
               want,
             );
@@ -983,7 +991,10 @@ describe('showcase search against a plain substring filter', () => {
           const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
           const want = expected.slice((page - 1) * 5, page * 5);
           const ids = (rows: { id: number }[]) => rows.map((r) => Number(r.id));
-          expect(ids(await search.sortAll(plan!, q)), `${term} sorted`).toEqual(want);
+          for (const [way, p] of candidateWays(plan!)) {
+            expect(ids(await search.sortAll(p, q)), `${term} sorted ${way}`).toEqual(want);
+            expect(await search.count(p, 1000), `${term} counted ${way}`).toBe(expected.length);
+          }
           expect(ids(await search.walk(plan!, q, false)), `${term} walked`).toEqual(want);
           expect(ids(await search.walk(plan!, q, true)), `${term} walked, hashed`).toEqual(want);
         }
@@ -1012,6 +1023,20 @@ describe('showcase search against a plain substring filter', () => {
   });
 });
 
+/**
+ * The plan with its candidates found each way there is (search/sql.ts matching): from the gram
+ * sets (PostgreSQL), or from the rarest gram's postings with the narrowing grams joined, or
+ * probed; a plan with no narrowing gram has one way.
+ */
+function candidateWays(plan: SearchPlan): Array<[string, SearchPlan]> {
+  if (plan.narrows.length === 0) return [['', plan]];
+  return [
+    ['gram sets', { ...plan, sets: true }],
+    ['postings joined', { ...plan, sets: false, joined: plan.narrows.map(() => true) }],
+    ['postings probed', { ...plan, sets: false, joined: plan.narrows.map(() => false) }],
+  ];
+}
+
 /** A plan for a term held by the one listed project `甲项目` (its rarest gram 项目), without planning. */
 function onePlan(term: string, exact: boolean, dialect: SearchPlan['dialect']): SearchPlan {
   return {
@@ -1026,6 +1051,7 @@ function onePlan(term: string, exact: boolean, dialect: SearchPlan['dialect']): 
     rarestHolders: 1,
     narrows: [],
     joined: [],
+    sets: false,
     expected: 1,
   };
 }

@@ -162,6 +162,33 @@ describe('planSearch', () => {
       })!.joined,
     ).toEqual([true, true]);
   });
+  it('on PostgreSQL counts from the gram sets when the count reads the postings whole, from the postings when it stops early', () => {
+    // `react 地图` at 100,000 projects: 353 matches expected, under the cap: every posting of ac
+    // and 地图 is read either way, and the sets read them for a tenth of a join's cost.
+    const few = {
+      ...base,
+      dialect: 'postgres' as const,
+      holders: holders({ re: 6_000, ea: 5_000, ac: 3_509, ct: 3_600, 地图: 10_076 }),
+    };
+    expect(planSearch('react 地图', few)).toMatchObject({ rarest: 'ac', narrows: ['地图'], sets: true });
+    // `网站 工具` at 1,000,000: 22,966 expected, 500+: a count reads 2,567 of 工具's 117,931
+    // postings, each probed for 网站, where the sets would read all 308,753 postings.
+    const many = {
+      ...base,
+      listed: 979_881,
+      dialect: 'postgres' as const,
+      holders: holders({ 网站: 190_822, 工具: 117_931 }),
+    };
+    expect(planSearch('网站 工具', many)).toMatchObject({
+      rarest: '工具',
+      narrows: ['网站'],
+      joined: [false],
+      sets: false,
+    });
+    // One gram (no intersection), and SQLite (no sets), never.
+    expect(planSearch('地图', few)!.sets).toBe(false);
+    expect(planSearch('react 地图', { ...few, dialect: 'sqlite' })!.sets).toBe(false);
+  });
 });
 
 describe('several words', () => {
@@ -262,6 +289,7 @@ describe('how a page is fetched', () => {
     rarestHolders: 1000,
     narrows: [],
     joined: [],
+    sets: false,
     expected: 1000,
     ...p,
   });

@@ -342,11 +342,10 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
   /** The confirmed postings g1 of the rarest gram (in scope), as a WHERE clause and its joins. */
   const matching = (plan: SearchPlan) => {
-    if (engine.gramSets && plan.narrows.length > 0) {
+    if (engine.gramSets && plan.sets) {
       // The entries holding the rarest gram and every narrowing one, found as one intersection in
-      // the GIN index of their gram sets (migration 037), each then tested as a posting's
-      // candidate is: where the postings of two grams were read as rows and joined (`react 地图`
-      // at 100,000 projects: 2.5 ms against 0.9). Named g1 as the postings are: the same columns.
+      // the GIN index of their gram sets (migration 037; plan.ts decides when), each then tested
+      // as a posting's candidate is. Named g1 as the postings are: the same columns.
       const held = sql`g1.grams @> ${[plan.rarest, ...plan.narrows]}::text[]`;
       const tests = entryTests(engine.contains, plan.words, plan.either, 'g1');
       return sql`showcase_entries g1 where ${sql.join(
