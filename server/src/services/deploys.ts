@@ -866,17 +866,25 @@ export function createDeployService(deps: {
         // (UTF-8 decides its type), any other only its head. Nothing is stored again.
         const text = new Set(entries.filter(([name]) => isTextName(name)).map(([, sha256]) => sha256));
         const all = base === null ? hashes : [...new Set(entries.map(([, sha256]) => sha256))];
-        const facts = new Map(
-          await mapLimit(
-            all,
-            CONCURRENCY,
-            async (sha256) => [sha256, await factsOf(sha256, sizes.get(sha256)!, text.has(sha256))] as const,
-          ).catch(async (error: unknown) => {
-            // A base blob read after its version (and then the blob) went: the base's refusal.
-            if (base !== null && !(await deploys.holdVersion(db, base.deployment_id))) throw baseGone();
-            throw error;
-          }),
-        );
+        // Those this instance knows are taken at once (a redeploy's thousands of unchanged contents:
+        // a promise each through mapLimit cost more than the look-up), the others as factsOf reads them.
+        const facts = new Map<string, ContentFacts>();
+        const unknown: string[] = [];
+        for (const sha256 of all) {
+          const cached = known.get(sha256, text.has(sha256));
+          if (cached) facts.set(sha256, cached);
+          else unknown.push(sha256);
+        }
+        for (const [sha256, f] of await mapLimit(
+          unknown,
+          CONCURRENCY,
+          async (sha256) => [sha256, await factsOf(sha256, sizes.get(sha256)!, text.has(sha256))] as const,
+        ).catch(async (error: unknown) => {
+          // A base blob read after its version (and then the blob) went: the base's refusal.
+          if (base !== null && !(await deploys.holdVersion(db, base.deployment_id))) throw baseGone();
+          throw error;
+        }))
+          facts.set(sha256, f);
         const files = entries.map(([name, sha256]) => ({
           name,
           facts: facts.get(sha256)!,
