@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { gramsOf } from '../src/search/plan.js';
 import { createShowcaseService } from '../src/services/showcase.js';
-import { acrossMigration, insertOldUser } from './helpers.js';
+import { acrossMigration, insertOldLiveProject, insertOldUser } from './helpers.js';
 
 describe('entry grams migration', () => {
   it('gives every entry the set of its postings’ grams, and searches by them at once', async () => {
@@ -16,52 +16,16 @@ describe('entry grams migration', () => {
     await acrossMigration(
       '036_site_name_owners',
       async (db) => {
-        const at = new Date().toISOString();
         const owner = await insertOldUser(db);
         const counts = new Map<string, [number, number]>();
         for (const [name, featured] of [
           ['地图小站', 0],
           ['react 地图', 1],
         ] as const) {
-          const project = await db
-            .insertInto('projects')
-            .values({
-              owner_id: owner,
-              name,
-              description: '说明',
-              status: 'approved',
-              is_public: 1,
-              featured,
-              view_count: 0,
-              download_count: 0,
-              approved_at: at,
-              created_at: at,
-              updated_at: at,
-              search_text: `${name}\n说明\n\nold`,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const id = Number(project.id);
-          const deployment = await db
-            .insertInto('deployments')
-            .values({
-              project_id: id,
-              version: 1,
-              status: 'approved',
-              upload_type: 'zip',
-              file_count: 1,
-              total_size: 1,
-              entry_file: 'index.html',
-              created_by: owner,
-              created_at: at,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await db
-            .updateTable('projects')
-            .set({ live_deployment_id: deployment.id })
-            .where('id', '=', id)
-            .execute();
+          const id = await insertOldLiveProject(db, owner, name, {
+            featured,
+            search_text: `${name}\n说明\n\nold`,
+          });
           // The index as it stood (migration 035's): the entry and its postings, no gram set.
           const text = `${name}\n说明\n`;
           await db

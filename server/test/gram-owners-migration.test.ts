@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gramsOf } from '../src/search/plan.js';
-import { acrossMigration, insertOldUser } from './helpers.js';
+import { acrossMigration, insertOldLiveProject, insertOldUser } from './helpers.js';
 
 describe('gram owners migration', () => {
   it('gives every posting its project’s owner and queues nothing', async () => {
@@ -13,32 +13,16 @@ describe('gram owners migration', () => {
     await acrossMigration(
       '034_initial_passwords',
       async (db) => {
-        const at = new Date().toISOString();
         const first = await insertOldUser(db);
         const second = await insertOldUser(db, 'other');
         for (const [owner, name, featured] of [
           [first, '地图小站', 0],
           [second, 'react 地图', 1],
         ] as const) {
-          const project = await db
-            .insertInto('projects')
-            .values({
-              owner_id: owner,
-              name,
-              description: '说明',
-              status: 'approved',
-              is_public: 1,
-              featured,
-              view_count: 0,
-              download_count: 0,
-              approved_at: at,
-              created_at: at,
-              updated_at: at,
-              search_text: `${name}\n说明\n\n${owner === first ? 'old' : 'other'}`,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const id = Number(project.id);
+          const id = await insertOldLiveProject(db, owner, name, {
+            featured,
+            search_text: `${name}\n说明\n\n${owner === first ? 'old' : 'other'}`,
+          });
           // The index as it stood (migration 028's): the entry with its owner, postings without.
           const text = `${name}\n说明\n`;
           await db

@@ -103,6 +103,59 @@ export async function acrossMigration(
 }
 
 /**
+ * A listed project as migrations from 027 on know the tables (for `acrossMigration`'s `before`):
+ * approved and public, with one approved version that is live. `columns`: more of its columns, or
+ * other values (its search text is `name`, 说明 and the owner `old` unless given). Returns its id.
+ */
+export async function insertOldLiveProject(
+  db: Kysely<Record<string, Record<string, unknown>>>,
+  owner: number,
+  name: string,
+  columns: Record<string, unknown> = {},
+): Promise<number> {
+  const at = new Date().toISOString();
+  const project = await db
+    .insertInto('projects')
+    .values({
+      owner_id: owner,
+      name,
+      description: '说明',
+      status: 'approved',
+      is_public: 1,
+      view_count: 0,
+      download_count: 0,
+      approved_at: at,
+      created_at: at,
+      updated_at: at,
+      search_text: `${name}\n说明\nold`,
+      ...columns,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const deployment = await db
+    .insertInto('deployments')
+    .values({
+      project_id: project.id,
+      version: 1,
+      status: 'approved',
+      upload_type: 'zip',
+      file_count: 1,
+      total_size: 1,
+      entry_file: 'index.html',
+      created_by: owner,
+      created_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('projects')
+    .set({ live_deployment_id: deployment.id })
+    .where('id', '=', project.id)
+    .execute();
+  return Number(project.id);
+}
+
+/**
  * A user row written as migrations from 004 on know the users table (for `acrossMigration`'s
  * `before`): the owner of rows made before a later migration. Returns its id.
  */

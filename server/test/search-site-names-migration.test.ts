@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createShowcaseService } from '../src/services/showcase.js';
-import { acrossMigration, insertOldUser } from './helpers.js';
+import { acrossMigration, insertOldLiveProject, insertOldUser } from './helpers.js';
 
 describe('search site names migration', () => {
   it('writes the search text of the projects that have a site name, and the showcase finds them by it', async () => {
@@ -13,51 +13,12 @@ describe('search site names migration', () => {
     await acrossMigration(
       '032_deploy_base',
       async (db) => {
-        const at = new Date().toISOString();
         const owner = await insertOldUser(db);
         for (const [name, siteName] of [
           ['路由测试站', 'route-demo'],
           ['没有名字的站', null],
         ] as const) {
-          const project = await db
-            .insertInto('projects')
-            .values({
-              owner_id: owner,
-              name,
-              description: '说明',
-              status: 'approved',
-              is_public: 1,
-              view_count: 0,
-              download_count: 0,
-              approved_at: at,
-              created_at: at,
-              updated_at: at,
-              site_name: siteName,
-              search_text: `${name}\n说明\nold`,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const deployment = await db
-            .insertInto('deployments')
-            .values({
-              project_id: project.id,
-              version: 1,
-              status: 'approved',
-              upload_type: 'zip',
-              file_count: 1,
-              total_size: 1,
-              entry_file: 'index.html',
-              created_by: owner,
-              created_at: at,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await db
-            .updateTable('projects')
-            .set({ live_deployment_id: deployment.id })
-            .where('id', '=', project.id)
-            .execute();
-          ids[name] = Number(project.id);
+          ids[name] = await insertOldLiveProject(db, owner, name, { site_name: siteName });
         }
         // The index as it stood had applied both projects: their queue entries are gone. (Today's
         // index code can't write the index of this schema: migration 035 gave its postings an

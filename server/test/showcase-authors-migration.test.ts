@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createShowcaseService } from '../src/services/showcase.js';
-import { acrossMigration, insertOldUser } from './helpers.js';
+import { acrossMigration, insertOldLiveProject, insertOldUser } from './helpers.js';
 
 describe('showcase authors migration', () => {
   it('rebuilds an index that held authors on every project, and finds the author after it', async () => {
@@ -14,47 +14,9 @@ describe('showcase authors migration', () => {
     await acrossMigration(
       '027_showcase_order_featured',
       async (db) => {
-        const at = new Date().toISOString();
         const owner = await insertOldUser(db);
         for (const name of ['旧项目一', '旧项目二']) {
-          const project = await db
-            .insertInto('projects')
-            .values({
-              owner_id: owner,
-              name,
-              description: '说明',
-              status: 'approved',
-              is_public: 1,
-              view_count: 0,
-              download_count: 0,
-              approved_at: at,
-              created_at: at,
-              updated_at: at,
-              search_text: `${name}\n说明\nold`,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          const deployment = await db
-            .insertInto('deployments')
-            .values({
-              project_id: project.id,
-              version: 1,
-              status: 'approved',
-              upload_type: 'zip',
-              file_count: 1,
-              total_size: 1,
-              entry_file: 'index.html',
-              created_by: owner,
-              created_at: at,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await db
-            .updateTable('projects')
-            .set({ live_deployment_id: deployment.id })
-            .where('id', '=', project.id)
-            .execute();
-          ids.push(Number(project.id));
+          ids.push(await insertOldLiveProject(db, owner, name));
         }
         // The index as the code before 028 left it: the author's grams on each project, applied.
         await db.deleteFrom('showcase_queue').execute();
