@@ -465,4 +465,31 @@ describe('base-version deploys', () => {
       await config(DEFAULT_LIMITS.allowedExtensions);
     }
   });
+
+  it('reads a base’s files in path order, whatever order their rows were written in', async () => {
+    const user = await t.createUser();
+    const projectId = await deployFull(user.token, site(`${Date.now()}-order`), { project_name: '基准顺序' });
+    const version = await t.ctx.db
+      .selectFrom('deployments')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('version', '=', 1)
+      .executeTakeFirstOrThrow();
+    // The rows written again, the last path first: the order a table scan meets them in.
+    const rows = await t.ctx.db
+      .selectFrom('deployment_files')
+      .select(['deployment_id', 'path', 'size', 'mime_type', 'extension', 'sha256', 'download_only'])
+      .where('deployment_id', '=', version.id)
+      .execute();
+    await t.ctx.db.deleteFrom('deployment_files').where('deployment_id', '=', version.id).execute();
+    for (const row of [...rows].sort((a, b) => (a.path < b.path ? 1 : -1)))
+      await t.ctx.db.insertInto('deployment_files').values(row).execute();
+    const base = await createDeploysRepository(t.database.dialect).versionWithFiles(t.ctx.db, projectId, 1);
+    expect(base?.files.map((f) => f.path)).toEqual([
+      'about/index.html',
+      'css/a.css',
+      'index.html',
+      'old.html',
+    ]);
+  });
 });

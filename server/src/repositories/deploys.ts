@@ -205,6 +205,10 @@ export function createDeploysRepository(dialect: MigrationDialect) {
         .selectFrom('deployment_files')
         .select(['path', 'sha256', 'size', 'mime_type', 'extension', 'download_only'])
         .where('deployment_id', '=', row.id)
+        // In path order on both engines: the composed file set's order decides the order of a
+        // base deploy's findings and which refusal is told first, and without it PostgreSQL gave
+        // the rows in whatever order its plan read them (SQLite in the unique index's).
+        .orderBy('path')
         .execute();
       return {
         id: row.id,
