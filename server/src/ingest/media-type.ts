@@ -1,5 +1,5 @@
 /** The Content-Type an accepted file is served with, chosen by its extension (contracts' FILE_TYPES). */
-import { fileTypeOf } from '@sitehall/contracts';
+import { FILE_TYPES, type FileType, fileTypeOf } from '@sitehall/contracts';
 import mime from 'mime-types';
 import { isTextExtension } from './content.js';
 
@@ -8,4 +8,27 @@ export function mediaTypeFor(ext: string, utf8: boolean): string {
   // An extension an admin added that FILE_TYPES doesn't know: the mime-types package's answer.
   const type = fileTypeOf(ext)?.mime ?? (mime.lookup(ext) || 'application/octet-stream');
   return isTextExtension(ext) && utf8 ? `${type}; charset=utf-8` : type;
+}
+
+/** The types the content check reads as a page, an SVG, a script or a style, under FILE_TYPES' extensions. */
+const READ_AS_ACTIVE = new Set(
+  Object.values(FILE_TYPES as Record<string, FileType>)
+    .filter(
+      (type) =>
+        type.scan === 'page' || type.scan === 'svg' || type.scan === 'script' || type.scan === 'style',
+    )
+    .map((type) => type.mime),
+);
+
+/**
+ * An extension an admin allowed that FILE_TYPES doesn't know, whose type (the mime-types
+ * package's) is one the content check reads only under FILE_TYPES' own extensions: `shtml` is
+ * text/html, `svgz` image/svg+xml. The check reads files by extension, so such a file would run on
+ * the sites' origin unread (a page that sends the visitor's data away checked clean): it is kept
+ * as a download instead (docs/decisions/serving.md "Downloads").
+ */
+export function unreadActiveType(ext: string): boolean {
+  if (fileTypeOf(ext)) return false;
+  const type = mime.lookup(ext);
+  return type !== false && READ_AS_ACTIVE.has(type);
 }

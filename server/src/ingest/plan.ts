@@ -3,6 +3,8 @@
  * file's type and size, and the totals. The same rules serve loose files (main thread) and archive
  * entries (extraction worker); see refusal.ts about imports.
  */
+
+import { unreadActiveType } from './media-type.js';
 import { checkEntryName, displayName, EntryTree, extensionOfPath, isJunk, uploadItemCount } from './names.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 
@@ -61,7 +63,15 @@ export function planUpload(entries: ListedEntry[], limits: IngestLimits, source:
     if (entry.isDir) return;
     declaredBytes += entry.size;
     const ext = extensionOfPath(path);
-    const file = { index, name: entry.name, path, size: entry.size, downloadOnly: !allowed.has(ext) };
+    const known = allowed.has(ext);
+    // Allowed, but of a type the content check would not read under this extension: a download.
+    const file = {
+      index,
+      name: entry.name,
+      path,
+      size: entry.size,
+      downloadOnly: !known || unreadActiveType(ext),
+    };
     if (isJunk(path)) {
       plan.junk.push(file);
       return;
@@ -72,7 +82,7 @@ export function planUpload(entries: ListedEntry[], limits: IngestLimits, source:
       executables.add(name());
       return;
     }
-    if (file.downloadOnly && limits.unknownFileTypes === 'refuse') {
+    if (!known && limits.unknownFileTypes === 'refuse') {
       unknownTypes.add(name());
       return;
     }
