@@ -221,7 +221,9 @@ describe("7-Zip's code", () => {
         '-e',
         script,
       ],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      // Bounded: spawnSync holds the test's event loop, so the test's own timeout could not end a
+      // child that hung (killed past this, its output lacks the line below and the test fails).
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 180_000 },
     );
     expect(child.stdout, child.stderr).toContain('files 1000');
     // "Compiled function 0x…#index using Liftoff|TurboFan", by module: 7-Zip's has thousands of
