@@ -856,6 +856,14 @@ describe('showcase search against a plain substring filter', () => {
           const r = await search.countAndSortByOwners(owners!, q, 1000);
           expect(r.n, `${term} counted by owners`).toBe(expected.length);
           expect(ids(r.rows), `${term} sorted by owners`).toEqual(expected.slice((page - 1) * 5, page * 5));
+          // Walked as counted: the owner among the authors, or the own text holding every word.
+          expect(ids(await search.walkByOwners(owners!, q)), `${term} walked by owners`).toEqual(
+            expected.slice((page - 1) * 5, page * 5),
+          );
+          expect(
+            ids(await search.walkByOwners(owners!, q, true)),
+            `${term} walked by owners, the own text's gram hashed`,
+          ).toEqual(expected.slice((page - 1) * 5, page * 5));
         }
         for (const page of planned ? [1, 2, 3] : []) {
           const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
