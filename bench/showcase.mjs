@@ -9,12 +9,30 @@
 //   --keep DIR keeps the SQLite file in DIR and the PostgreSQL schema bench_showcase_kept (for
 //   another --n, bench_showcase_kept_N), and
 //   reuses them when run again; --only REGEX runs the queries whose label matches.
+// The queries run in this process as in the server's, under the server's Node options
+// (bench/lib.mjs SERVER_NODE_ARGS, `npm run serve`'s): without them the bench re-runs itself with
+// them. Each query's line says how many of its timed runs held one of this process's garbage
+// collections (`gc`), and the summary how many of the runs slower than 3× their median did.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
+import { SERVER_NODE_ARGS } from './lib.mjs';
+
+// An option given on the command line (`node --initial-heap-size=64 bench/showcase.mjs`) is kept.
+const optionName = (arg) => arg.split('=')[0];
+const missing = SERVER_NODE_ARGS.filter(
+  (arg) => !process.execArgv.some((given) => optionName(given) === optionName(arg)),
+);
+if (missing.length > 0) {
+  const r = spawnSync(process.execPath, [...process.execArgv, ...missing, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  process.exit(r.status ?? 1);
+}
 
 const root = path.resolve(import.meta.dirname, '..');
 const { openDatabase, migrateToLatest } = await import(path.join(root, 'server/dist/db/database.js'));
@@ -267,17 +285,36 @@ function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+/** This process's garbage collections: [start, end] in performance.now() time. */
+const collections = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) collections.push([e.startTime, e.startTime + e.duration]);
+}).observe({ entryTypes: ['gc'] });
+
 async function timeQuery(repo, query) {
   let total = 0;
   for (let i = 0; i < 3; i++) total = (await repo.list(query)).total; // warm-up
-  const times = [];
+  const runs = [];
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
     await repo.list(query);
-    times.push(performance.now() - t0);
+    runs.push([t0, performance.now()]);
   }
-  times.sort((a, b) => a - b);
-  return { total, median: quantile(times, 0.5), p95: quantile(times, 0.95) };
+  // The observer hears of a collection a turn of the event loop later.
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  const held = runs.map(([t0, t1]) => collections.some(([g0, g1]) => g0 < t1 && g1 > t0));
+  const times = runs.map(([t0, t1]) => t1 - t0);
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = quantile(sorted, 0.5);
+  const slow = times.flatMap((t, i) => (t > 3 * median ? [held[i]] : []));
+  return {
+    total,
+    median,
+    p95: quantile(sorted, 0.95),
+    gc: held.filter(Boolean).length,
+    slow: slow.length,
+    slowGc: slow.filter(Boolean).length,
+  };
 }
 
 async function measure(setup) {
@@ -297,7 +334,7 @@ function print(engine, setup, results) {
     `\n${engine}: ${N.toLocaleString('en')} projects seeded in ${(setup.seedMs / 1000).toFixed(1)} s; search index built in ${(setup.indexMs / 1000).toFixed(1)} s`,
   );
   console.log('cold: the match count is computed; warm: the count is remembered (repeat search, next page)');
-  const head = ['query', 'matches', 'cold med', 'cold p95', 'warm med', 'warm p95'];
+  const head = ['query', 'matches', 'cold med', 'cold p95', 'warm med', 'warm p95', 'gc'];
   console.log(
     `${head[0].padEnd(40)} ${head
       .slice(1)
@@ -307,7 +344,7 @@ function print(engine, setup, results) {
   const ms = (v) => v.toFixed(2).padStart(9);
   for (const r of results) {
     console.log(
-      `${r.label.padEnd(40)} ${String(r.total).padStart(9)} ${ms(r.cold.median)} ${ms(r.cold.p95)} ${ms(r.warm.median)} ${ms(r.warm.p95)}`,
+      `${r.label.padEnd(40)} ${String(r.total).padStart(9)} ${ms(r.cold.median)} ${ms(r.cold.p95)} ${ms(r.warm.median)} ${ms(r.warm.p95)} ${String(r.cold.gc + (r.warm === r.cold ? 0 : r.warm.gc)).padStart(9)}`,
     );
   }
   const lists = results.filter((r) => r.label.startsWith('list'));
@@ -319,6 +356,11 @@ function print(engine, setup, results) {
   // p95 within 3× the median, each query cold and warm (a tail the median hides).
   const spread = results.flatMap((r) => [r.cold, r.warm].map((m) => m.p95 / m.median));
   const verdict = (ok) => (ok ? 'MET' : 'MISSED');
+  const measured = results.flatMap((r) => (r.warm === r.cold ? [r.cold] : [r.cold, r.warm]));
+  const sum = (f) => measured.reduce((n, m) => n + f(m), 0);
+  console.log(
+    `runs slower than 3× their median: ${sum((m) => m.slow)} of ${measured.length * RUNS}, ${sum((m) => m.slowGc)} of them holding a collection; runs holding one: ${sum((m) => m.gc)}`,
+  );
   console.log(
     `list: worst median ${listWorst.toFixed(2)} ms (target ≤ 1 ms: ${verdict(listWorst <= 1)}); ` +
       `search: median of medians ${median(searches.map((r) => r.cold.median)).toFixed(2)} ms cold, ${median(searches.map((r) => r.warm.median)).toFixed(2)} ms warm; ` +
@@ -366,7 +408,7 @@ async function runPostgres(url) {
 }
 
 console.log(
-  `SiteHall showcase benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, Node ${process.version}`,
+  `SiteHall showcase benchmark — ${os.cpus()[0]?.model ?? 'cpu'} ×${os.cpus().length}, Node ${process.version} ${process.execArgv.join(' ')}`,
 );
 if (!args['pg-only']) await runSqlite();
 if (pgUrl) await runPostgres(pgUrl);

@@ -191,34 +191,69 @@ export function planSearch(
   // picked one by one from the part of the term farthest from the grams already picked (nearby
   // bigrams come from the same words and rarely narrow further; another word's are at least a
   // space away), the rarer on a tie, none that overlaps one picked.
-  const at = (gram: string) =>
-    chars.flatMap((_, i) =>
-      chars[i]! + (chars[i + 1] ?? '') === gram || (chars[i] === gram && chars[i + 1] === ' ') ? [i] : [],
-    );
-  // A run of ASCII letters and digits is a word (`react`): its bigrams come together (ac's holders
-  // nearly all hold re), so one of them narrows and the others only cost probes. Characters of
-  // other scripts are their own runs (博客 and 个人 are words apart).
-  const runs = runsOf(chars);
-  const runsAt = (i: number) => [runs[i], runs[i + 1]].filter((r): r is number => r !== undefined && r >= 0);
   const narrows: string[] = [];
   if (chars.length > 2) {
-    const picked = at(rarest);
-    const pickedRuns = new Set(picked.flatMap(runsAt));
+    // Where each gram is in the term, found once: a plan is made for every search (several for a
+    // term of several words), and looking each gram up afresh cost a term of 11 characters ≈60 KB
+    // of garbage, which shortened the time between the server's scavenges (docs/benchmarks.md
+    // "Showcase").
+    const positions = new Map<string, number[]>();
+    const found = (gram: string, i: number) => {
+      const list = positions.get(gram);
+      if (list) list.push(i);
+      else positions.set(gram, [i]);
+    };
+    for (let i = 0; i < chars.length; i++) {
+      const next = chars[i + 1];
+      found(next === undefined ? chars[i]! : chars[i]! + next, i);
+      if (next === ' ') found(chars[i]!, i);
+    }
+    const none: readonly number[] = [];
+    const at = (gram: string): readonly number[] => positions.get(gram) ?? none;
+    // A run of ASCII letters and digits is a word (`react`): its bigrams come together (ac's holders
+    // nearly all hold re), so one of them narrows and the others only cost probes. Characters of
+    // other scripts are their own runs (博客 and 个人 are words apart).
+    const runs = runsOf(chars);
+    const picked = [...at(rarest)];
+    const pickedRuns = new Set<number>();
+    // The runs a gram at position i is part of: its first character's and its second's (-1: none).
+    const runOf = (i: number) => runs[i] ?? -1;
+    const inPickedRun = (i: number) => pickedRuns.has(runOf(i)) || pickedRuns.has(runOf(i + 1));
+    const pickRuns = (i: number) => {
+      if (runOf(i) >= 0) pickedRuns.add(runOf(i));
+      if (runOf(i + 1) >= 0) pickedRuns.add(runOf(i + 1));
+    };
+    for (const i of picked) pickRuns(i);
     const left = byRarity.slice(1).filter((g) => holders(g) * 2 < opts.listed);
-    for (let i = left.length - 1; i >= 0; i--)
-      if (at(left[i]!).some((j) => runsAt(j).some((r) => pickedRuns.has(r)))) left.splice(i, 1);
+    const dropInPickedRuns = () => {
+      for (let i = left.length - 1; i >= 0; i--) if (at(left[i]!).some(inPickedRun)) left.splice(i, 1);
+    };
+    dropInPickedRuns();
+    // How far gram g is from the nearest gram picked (Infinity when it is nowhere).
+    const distance = (g: string) => {
+      let min = Number.POSITIVE_INFINITY;
+      for (const i of at(g)) for (const j of picked) min = Math.min(min, Math.abs(i - j));
+      return min;
+    };
     while (narrows.length < MAX_NARROWING && left.length > 0) {
-      const distance = (g: string) => Math.min(...at(g).flatMap((i) => picked.map((j) => Math.abs(i - j))));
       let best = 0;
-      for (let i = 1; i < left.length; i++) if (distance(left[i]!) > distance(left[best]!)) best = i;
+      let bestDistance = distance(left[0]!);
+      for (let i = 1; i < left.length; i++) {
+        const d = distance(left[i]!);
+        if (d > bestDistance) {
+          best = i;
+          bestDistance = d;
+        }
+      }
       // A bigram overlapping one already picked comes from the same word: it narrows nothing.
-      if (distance(left[best]!) < 2) break;
+      if (bestDistance < 2) break;
       const [g] = left.splice(best, 1);
       narrows.push(g!);
-      picked.push(...at(g!));
-      for (const j of at(g!)) for (const r of runsAt(j)) pickedRuns.add(r);
-      for (let i = left.length - 1; i >= 0; i--)
-        if (at(left[i]!).some((j) => runsAt(j).some((r) => pickedRuns.has(r)))) left.splice(i, 1);
+      for (const j of at(g!)) {
+        picked.push(j);
+        pickRuns(j);
+      }
+      dropInPickedRuns();
     }
   }
   const rarestHolders = holders(rarest);
