@@ -208,11 +208,7 @@ export class GuardedPool implements PostgresPool {
     if (known) return known;
     let broken: Error | undefined;
     const query = (...args: unknown[]): unknown => {
-      // A statement's text and values go through pg's callback (askedBack); a cursor as given.
-      const result =
-        typeof args[0] === 'string' && args.length <= 2
-          ? askedBack(client, args[0], args[1] as unknown[] | undefined)
-          : (client.query as (...a: unknown[]) => unknown)(...args);
+      const result = (client.query as (...a: unknown[]) => unknown)(...args);
       if (!(result instanceof Promise)) return result;
       const waiting = this.#watch.track();
       return result.then(
@@ -300,24 +296,4 @@ export class GuardedPool implements PostgresPool {
       clearTimeout(cut);
     }
   }
-}
-
-/**
- * A statement's answer through pg's callback form, in a promise of our own (errors get the stack
- * of the code that awaited them, as pg's own promise gives). With pg's own promise
- * (`client.query(text, values)`), V8 came to allocate pg's result objects straight in the old
- * generation (allocation-site pretenuring), so every row they pointed to outlived the young
- * generation's collections until the next full one: 750 KB survived each scavenge of the showcase
- * bench on PostgreSQL, and a scavenge took 3-4 ms; through the callback 50 KB, about 1 ms
- * (docs/benchmarks.md "Showcase").
- */
-function askedBack(client: pg.PoolClient, text: string, values: unknown[] | undefined): Promise<unknown> {
-  return new Promise<unknown>((resolve, reject) => {
-    const answered = (err: Error | null, result: pg.QueryResult) => (err ? reject(err) : resolve(result));
-    if (values === undefined) client.query(text, answered);
-    else client.query(text, values, answered);
-  }).catch((err: unknown) => {
-    if (err instanceof Error) Error.captureStackTrace(err);
-    throw err;
-  });
 }
