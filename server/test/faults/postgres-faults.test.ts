@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DatabaseUnavailable, GuardedPool } from '../../src/db/postgres-pool.js';
 import { liveProject, SIMPLE_SITE, uploadProject, usingPostgres } from '../helpers.js';
 import {
   BROWSER_UA,
@@ -132,6 +133,36 @@ describe.skipIf(!usingPostgres)('PostgreSQL faults', () => {
     expectUnavailable(await mine(f, owner.token));
     f.proxy.restore();
     await eventually(async () => (await mine(f, owner.token)).status === 200, 10_000, 'recovery');
+  });
+
+  it('gives up on a statement the server keeps running, 2 s past the statement bound, and drops its connection', async () => {
+    // The server still answers (the outage watch's question is answered), but this connection's
+    // statement has no server-side bound: only the pool's own read bound ends the wait.
+    const pool = new GuardedPool(
+      { connectionString: PG_URL, max: 1 },
+      { connectMs: 1_000, acquireMs: 1_500, statementMs: 1_000 },
+      { open: true },
+    );
+    opened.push({ close: () => pool.end() });
+    const client = await pool.connect();
+    await client.query('set statement_timeout = 0', []);
+    const started = performance.now();
+    const failed = await client.query('select pg_sleep(8)', []).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    const waited = performance.now() - started;
+    client.release();
+    expect(failed).toBeInstanceOf(DatabaseUnavailable);
+    expect(waited).toBeGreaterThanOrEqual(2_900);
+    expect(waited).toBeLessThan(6_000);
+    // A new connection (the lifted bound went with the old one) answers, bounded again.
+    const next = await pool.connect();
+    const r = await next.query<{ bound: string }>('select current_setting($1) as bound', [
+      'statement_timeout',
+    ]);
+    next.release();
+    expect(r.rows[0]!.bound).toBe('1s');
   });
 
   it('terminated backends (57P01) of idle connections: no crash, the next requests succeed', async () => {
