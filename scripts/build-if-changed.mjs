@@ -20,6 +20,7 @@ export const BUILD_INPUTS = [
   'packages/contracts/tsconfig.build.json',
   'packages/cli/src',
   'packages/cli/bin',
+  'packages/cli/scripts',
   'packages/cli/package.json',
   'packages/cli/tsconfig.build.json',
   'server/src',

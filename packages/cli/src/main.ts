@@ -112,15 +112,9 @@ const NEW_TOKEN_HINT =
   '请在网页「个人设置 → API 令牌」创建新令牌，然后运行 sitehall login --url 地址 --token 新令牌' +
   '（CI 中改为更新 SITEHALL_TOKEN）';
 
-/**
- * The package's version, from its package.json: one folder above src/, three above dist/cli/src/
- * (the build compiles the contracts modules it uses beside it).
- */
+/** The package's version, from its package.json: one folder above src/ and above dist/ alike. */
 function version(): string {
-  const built = import.meta.url.includes('/dist/cli/src/');
-  const pkg = JSON.parse(
-    fs.readFileSync(new URL(built ? '../../../package.json' : '../package.json', import.meta.url), 'utf8'),
-  );
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   return String((pkg as { version?: unknown }).version);
 }
 
