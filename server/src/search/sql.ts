@@ -689,8 +689,9 @@ export function createSearchSql(db: DB, dialect: Dialect) {
           Array.from(w).length > 2
             ? sql` and (select 1 from showcase_entries e where e.project_id = gw.project_id and ${engine.contains(sql`e.text`, w)}) is not null`
             : sql``;
+        // The author's range is of the gram picked: a posting of it holds it, unprobed.
         return [
-          sql`(a.${col(i)} or ((select 1 from showcase_grams gx where ${postingOf(sql`gx`, gram, held)}) is not null${text}))`,
+          sql`(a.${col(i)} or ((a.pick = ${gram} or (select 1 from showcase_grams gx where ${postingOf(sql`gx`, gram, held)}) is not null)${text}))`,
         ];
       });
       const gwScope = q.featured ? sql`gw.featured = 1` : sql`gw.featured in (0, 1)`;
