@@ -864,6 +864,18 @@ describe('showcase search against a plain substring filter', () => {
             ids(await search.walkByOwners(owners!, q, true)),
             `${term} walked by owners, the own text's gram hashed`,
           ).toEqual(expected.slice((page - 1) * 5, page * 5));
+          // Walked within the first 40 listed projects (in scope): the matches among them.
+          const first = new Set(
+            [...texts]
+              .filter(([, p]) => p.listed && (!featured || p.featured))
+              .sort((a, b) => (a[1].approved < b[1].approved ? 1 : -1))
+              .slice(0, 40)
+              .map(([id]) => id),
+          );
+          expect(
+            ids(await search.walkByOwners(owners!, q, false, 40)),
+            `${term} walked by owners within the first 40`,
+          ).toEqual(expected.filter((id) => first.has(id)).slice((page - 1) * 5, page * 5));
         }
         for (const page of planned ? [1, 2, 3] : []) {
           const q = { sort: 'latest' as const, featured, page, pageSize: 5 };
@@ -1163,6 +1175,49 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
       expect(text.includes('hashed SubPlan'), text).toBe(hashed);
     }
     await logged.destroy();
+  });
+
+  it('walks a page while counting its matches, and walks it whole when the first projects hold less', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const author = await t.createUser({ username: 'zhang_react' });
+    const other = await t.createUser({ username: 'other_one' });
+    // zhang_react's 40 projects are the oldest, other_one's 70 the newest: every project holds
+    // 地图, and zhang 地图 finds zhang_react's 40.
+    const listed = async (owner: number, name: string, count: number, from: string) => {
+      await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
+          download_count, approved_at, created_at, updated_at, search_text)
+        select ${owner}, ${name} || n, null, 'approved', 1, 0, 0, 0,
+          to_char(${from}::timestamp + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"'), ${from}, ${from},
+          ${name} || n || chr(10) || chr(10) || (select username from users where id = ${owner})
+        from generate_series(1, ${count}) n`.execute(t.ctx.db);
+    };
+    await listed(author.id, '地图', 40, '2024-01-01');
+    await listed(other.id, '地图天气', 70, '2025-01-01');
+    await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
+        total_size, entry_file, created_by, created_at)
+      select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', owner_id, created_at
+      from projects where owner_id in (${author.id}, ${other.id})`.execute(t.ctx.db);
+    await sql`update projects p set live_deployment_id = d.id from deployments d
+      where d.project_id = p.id and p.owner_id in (${author.id}, ${other.id})`.execute(t.ctx.db);
+    // Counted up to 30 (500+ at scale), expected past it (every project holds 地图, zhang_react's
+    // 40 of 110 may hold zhang): the page is walked while the matches are counted, within the
+    // first 74 listed projects (4 × 5 × 110 / 30, rounded up), of which zhang_react’s hold only 4: the page
+    // is then walked whole.
+    const showcase = createShowcaseService(t.ctx.db, 'postgres', { countCap: 30, rememberCounts: false });
+    for (const page of [1, 2]) {
+      const r = await showcase.list({
+        search: 'zhang 地图',
+        sort: 'latest',
+        featured: false,
+        page,
+        pageSize: 5,
+      });
+      expect(r.total).toBe(30);
+      expect(r.capped).toBe(true);
+      expect(r.rows.map((p) => p.name)).toEqual(
+        Array.from({ length: 5 }, (_, i) => `地图${40 - (page - 1) * 5 - i}`),
+      );
+    }
   });
 
   it("reads the server's hash memory, so a small work_mem hashes fewer holders", async () => {

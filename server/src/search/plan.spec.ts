@@ -10,6 +10,7 @@ import {
   mixedStrategy,
   normaliseTerm,
   OWNERS_MAX,
+  ownersExpected,
   PG_HASH_MAX_HOLDERS,
   pageStrategy,
   planAuthors,
@@ -492,5 +493,16 @@ describe('author by author', () => {
     expect(collectByOwners(reactMap, q, 100_000, 481)).toBe(false);
     // Deeper pages walk farther.
     expect(collectByOwners(reactMap, { page: 5, pageSize: 12 }, 100_000, 481)).toBe(true);
+  });
+
+  it('expects each word as often as the larger of its own-text gram and its authors’ projects', () => {
+    // The authors holding ha list 10,000 projects, those holding ac 1,100.
+    const projects = holders({ ha: 10_000, ac: 1_100 });
+    const zhangReact = planOwners(['zhang', 'react'], { ...scope, holders: own, authorHolders: authors })!;
+    // zhang: 10,000 (no own text holds zh); react: ac's 3,509 own holders.
+    expect(ownersExpected(zhangReact, own, projects, 100_000)).toBeCloseTo((10_000 * 3_509) / 100_000);
+    const reactMap = planOwners(['react', '地图'], { ...scope, holders: own, authorHolders: authors })!;
+    expect(ownersExpected(reactMap, own, projects, 100_000)).toBeCloseTo((3_509 * 10_076) / 100_000);
+    expect(ownersExpected(reactMap, own, projects, 0)).toBe(0);
   });
 });

@@ -612,6 +612,35 @@ export function planOwners(
 }
 
 /**
+ * The matches a search found author by author is expected to have were its words independent:
+ * each word held by a project's own text or its author's name, as often as the larger of its own
+ * gram's holders and the listed projects of the authors holding its author gram.
+ */
+export function ownersExpected(
+  op: OwnersPlan,
+  /** Each gram's holders in scope, by the projects' own text. */
+  holders: ReadonlyMap<string, number>,
+  /** The listed projects (in scope) of the authors holding each gram. */
+  authorProjects: ReadonlyMap<string, number>,
+  listed: number,
+): number {
+  if (listed <= 0) return 0;
+  return op.words.reduce((n, _, i) => {
+    const own = op.ownGrams[i] == null ? 0 : (holders.get(op.ownGrams[i]!) ?? 0);
+    const named = op.authorGrams[i] == null ? 0 : (authorProjects.get(op.authorGrams[i]!) ?? 0);
+    return (n * Math.min(listed, Math.max(own, named))) / listed;
+  }, listed);
+}
+
+/**
+ * A page walked while its matches are counted (PostgreSQL, services/showcase.ts) reads at most
+ * this many times the listed projects a page of `limit` matches spread evenly would need: a walk
+ * that turns out not to be needed (fewer matches than the limit) stays bounded, and one that
+ * finds less than its page within them is walked again whole.
+ */
+export const WALK_AHEAD = 4;
+
+/**
  * Whether a search of several words with `total` matches, counted already and fewer than the
  * limit, collects its page author by author (true) or walks the listed projects in the page's
  * order (false), in index probes: author by author, the own text's candidates each probed for

@@ -335,6 +335,21 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       where p.id = k.page_id and u.id = p.owner_id and d.id = p.live_deployment_id`;
   }
 
+  /** The columns of each sort's order index that its ORDER BY names. */
+  const ORDER_COLUMNS: Record<ShowcaseSort, Sql> = {
+    latest: sql`p.approved_at`,
+    popular: sql`p.view_count`,
+    name: sql`p.name_sort_key, p.name`,
+  };
+  /**
+   * The first `rows` listed projects (in scope) in the page's order, as a walk's `projects p`: the
+   * columns its order index holds (no project's row is read), so a walk of them stops there.
+   */
+  const firstListed = (q: ShowcasePage, rows: number) =>
+    sql`(select p.id, p.featured, p.owner_id, p.live_deployment_id, p.is_public, ${ORDER_COLUMNS[q.sort]}
+      from projects p where p.live_deployment_id is not null and p.is_public = 1${q.featured ? sql` and p.featured = 1` : sql``}
+      order by ${ORDER[q.sort]} limit ${Math.ceil(rows)}) p`;
+
   async function page(q: ShowcasePage, query: Sql) {
     const r = await sql<ShowcaseRow & { matches?: number }>`${query} order by ${ORDER[q.sort]}`.execute(db);
     return r.rows;
@@ -729,9 +744,11 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      * The authors' names are read only for the walked projects they own, not for every author the
      * grams name (`zhang react` at 1,000,000 projects: 1,820 authors, 3.6 ms on PostgreSQL), and a
      * project no such author owns costs no probe when a word is in no project's own text; a walk
-     * led by one word (walkMixed) probes that word's gram for every walked project.
+     * led by one word (walkMixed) probes that word's gram for every walked project. `within`: only
+     * the first that many listed projects are walked (a page of fewer rows than asked may then
+     * not be the whole page).
      */
-    walkByOwners(op: OwnersPlan, q: ShowcasePage, hashedOwn = false) {
+    walkByOwners(op: OwnersPlan, q: ShowcasePage, hashedOwn = false, within?: number) {
       const authorGrams = [...new Set(op.authorGrams.filter((g): g is string => g !== null))];
       const authors = sql`with a as materialized (select distinct ag.owner_id from showcase_author_grams ag
         where ag.gram in (${sql.join(authorGrams)}))`;
@@ -751,7 +768,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       const byAuthor = sql`${engine.byAuthors(sql`p.owner_id`)} and (select 1 from showcase_authors sa
         where ${sql.join([sql`sa.owner_id = p.owner_id`, ...words], sql` and `)}) is not null`;
       const test = op.own ? sql`((${byAuthor}) or ${textTest(op.own, ofProject, hashedOwn)})` : byAuthor;
-      return page(q, sql`${authors} ${pageSql(q, sql`projects p`, [test])}`);
+      const from = within === undefined ? sql`projects p` : firstListed(q, within);
+      return page(q, sql`${authors} ${pageSql(q, from, [test])}`);
     },
 
     // ---- Keeping the index --------------------------------------------------------------------

@@ -24,6 +24,7 @@ import {
   mixedStrategy,
   normaliseTerm,
   OVERLAP_MAX,
+  ownersExpected,
   pageStrategy,
   planAuthors,
   planOwners,
@@ -32,6 +33,7 @@ import {
   type SearchPlan,
   searchWords,
   termGrams,
+  WALK_AHEAD,
 } from '../search/plan.js';
 import { createSearchSql, QUEUE_BATCH, type ShowcasePage, type ShowcaseRow } from '../search/sql.js';
 
@@ -245,12 +247,17 @@ export function createShowcaseService(
     const info = await overview([...new Set(words.flatMap(termGrams))]);
     const byGram = [...info.counts];
     const listed = page.featured ? info.featured : info.listed;
+    const ownHolders = new Map(byGram.map(([g, c]) => [g, page.featured ? c.featured : c.listed]));
+    const authorHolders = new Map(byGram.map(([g, c]) => [g, c.authors]));
+    const authorProjects = new Map(
+      byGram.map(([g, c]) => [g, page.featured ? c.authorFeatured : c.authorListed]),
+    );
     const planned = planWords(words, {
       featured: page.featured,
       listed,
-      holders: new Map(byGram.map(([g, c]) => [g, page.featured ? c.featured : c.listed])),
-      authorHolders: new Map(byGram.map(([g, c]) => [g, c.authors])),
-      authorProjects: new Map(byGram.map(([g, c]) => [g, page.featured ? c.authorFeatured : c.authorListed])),
+      holders: ownHolders,
+      authorHolders,
+      authorProjects,
       dialect,
     });
     if (!planned) return { rows: [], total: 0, capped: false };
@@ -269,8 +276,8 @@ export function createShowcaseService(
     const owners = planOwners(words, {
       featured: page.featured,
       listed,
-      holders: new Map(byGram.map(([g, c]) => [g, page.featured ? c.featured : c.listed])),
-      authorHolders: new Map(byGram.map(([g, c]) => [g, c.authors])),
+      holders: ownHolders,
+      authorHolders,
       dialect,
     });
     const strategyOf = (total: number) =>
@@ -282,12 +289,36 @@ export function createShowcaseService(
         authorHolders: authors.holders,
         authorsExact: authors.exact,
       });
+    // On PostgreSQL a walk tests the text's rarest gram in a hash of its holders when they fit
+    // (a probe per walked project costs 1.8 µs there: PG_COST).
+    const hashes = async (p: SearchPlan | null) =>
+      p !== null && dialect === 'postgres' && p.rarestHolders <= (await hashable());
     // Counted already, a walk is taken when it is the cheaper way to the page.
     if (owners && (!known || (!known.capped && collectByOwners(owners, page, listed, known.total)))) {
+      // On PostgreSQL, when the matches are expected to reach the limit (a page is then walked),
+      // the page is walked while they are counted, on another of the pool's connections: the
+      // answer waits for the slower of the two, not for both. The walk reads at most WALK_AHEAD
+      // times the projects a page needs at the limit, so one not needed stays bounded.
+      const ahead =
+        !known &&
+        dialect === 'postgres' &&
+        ownersExpected(owners, ownHolders, authorProjects, listed) >= limit &&
+        strategyOf(limit) !== 'sort'
+          ? q.walkByOwners(
+              owners,
+              page,
+              await hashes(owners.own),
+              (WALK_AHEAD * page.page * page.pageSize * listed) / limit,
+            )
+          : undefined;
+      // Its failure, when the count fails first or answers alone, is not left unhandled.
+      ahead?.catch(() => undefined);
       const found = await q.countAndSortByOwners(owners, page, limit);
       const total = found.n;
       known = memo.remember({ total, capped: total >= limit, authorProjects: named, sorted });
       if (!known.capped) return { rows: found.rows.map(cardOf), total, capped: false };
+      const rows = await ahead;
+      if (rows && rows.length === page.pageSize) return { rows: rows.map(cardOf), total, capped: true };
     }
     if (!known) {
       const n = await q.countEither(plan, authors, page.featured, limit);
@@ -295,10 +326,6 @@ export function createShowcaseService(
     }
     if (known.total === 0) return { rows: [], total: 0, capped: false };
     const strategy = strategyOf(known.total);
-    // On PostgreSQL a walk tests the text's rarest gram in a hash of its holders when they fit
-    // (a probe per walked project costs 1.8 µs there: PG_COST).
-    const hashes = async (p: SearchPlan | null) =>
-      p !== null && dialect === 'postgres' && p.rarestHolders <= (await hashable());
     if (owners && strategy !== 'sort' && dialect === 'postgres') {
       // On PostgreSQL, walked as counted, author by author: a walked project's owner is tested
       // among the authors whose names may hold a word, and its own text only for every word (the
