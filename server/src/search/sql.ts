@@ -395,6 +395,23 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    * Whether project `id` holds each of the author plan's further words (plan.ts planWords) in its
    * own text or its author's name; none: no test.
    */
+  /**
+   * Whether project `p`'s own text holds word `w`: `gram`, the word's rarest gram (exactly the
+   * word for 1–2 characters), probed, then for a longer word its text read; `spared`: a test that,
+   * when true, spares the probe (the text is still read).
+   */
+  const ownHolds = (w: string, gram: string, p: Held, spared?: Sql) => {
+    const probe = sql`(select 1 from showcase_grams gx where ${postingOf(sql`gx`, gram, p)}) is not null`;
+    const text =
+      Array.from(w).length > 2
+        ? sql` and (select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`
+        : sql``;
+    return sql`(${spared ? sql`(${spared} or ${probe})` : probe}${text})`;
+  };
+  /** The author grams of a search found author by author (plan.ts planOwners), each once. */
+  const authorGramsOf = (op: OwnersPlan) => [
+    ...new Set(op.authorGrams.filter((g): g is string => g !== null)),
+  ];
   const eitherTest = (ap: AuthorPlan, p: Held) =>
     sql.join(
       ap.either.map((w, i) => {
@@ -402,13 +419,12 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         // (exactly the word when it has 1–2 characters); the text is read only past both: of
         // the 1,057 projects `react 地图` leads by react, none has its text read.
         const gram = ap.eitherGrams?.[i];
-        const text = sql`(select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`;
         const own =
           gram === undefined
-            ? text
+            ? sql`(select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`
             : gram === null
               ? sql`false`
-              : sql`(select 1 from showcase_grams gw where ${postingOf(sql`gw`, gram, p)}) is not null${Array.from(w).length > 2 ? sql` and ${text}` : sql``}`;
+              : ownHolds(w, gram, p);
         return sql` and ((select 1 from showcase_authors sa where sa.owner_id = ${p.owner} and ${engine.contains(sql`sa.text`, w)}) is not null
             or ${own})`;
       }),
@@ -449,10 +465,9 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       op.ownGrams[i] === null ? [] : [sql`when not (${has[i]!}) then ${op.ownGrams[i]!}`],
     );
     const pick = whens.length > 0 ? sql`case ${sql.join(whens, sql` `)} end` : sql`cast(null as text)`;
-    const authorGrams = [...new Set(op.authorGrams.filter((g): g is string => g !== null))];
     const authors = sql`with a as materialized (
         select sa.owner_id, ${sql.join(has.map((h, i) => sql`${h} as ${col(i)}`))}, ${pick} as pick
-        from (select distinct ag.owner_id from showcase_author_grams ag where ag.gram in (${sql.join(authorGrams)})) o
+        from (select distinct ag.owner_id from showcase_author_grams ag where ag.gram in (${sql.join(authorGramsOf(op))})) o
         ${engine.authorOf}
         where ${sql.join(
           [
@@ -694,20 +709,12 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      */
     async countAndSortByOwners(op: OwnersPlan, q: ShowcasePage, limit: number) {
       const { authors, col } = ownersAuthors(op, q.featured);
-      // Each word the author's name lacks, in the posting's project's own text: its gram probed
-      // (exactly the word for 1–2 characters), then its text read.
-      const held = ofPosting('gw');
+      // Each word the author's name lacks, in the posting's project's own text. The author's range
+      // is of the gram picked: a posting of it holds it, unprobed.
       const tests = op.words.flatMap((w, i) => {
         const gram = op.ownGrams[i];
         if (gram == null) return [];
-        const text =
-          Array.from(w).length > 2
-            ? sql` and (select 1 from showcase_entries e where e.project_id = gw.project_id and ${engine.contains(sql`e.text`, w)}) is not null`
-            : sql``;
-        // The author's range is of the gram picked: a posting of it holds it, unprobed.
-        return [
-          sql`(a.${col(i)} or ((a.pick = ${gram} or (select 1 from showcase_grams gx where ${postingOf(sql`gx`, gram, held)}) is not null)${text}))`,
-        ];
+        return [sql`(a.${col(i)} or ${ownHolds(w, gram, ofPosting('gw'), sql`a.pick = ${gram}`)})`];
       });
       const gwScope = q.featured ? sql`gw.featured = 1` : sql`gw.featured in (0, 1)`;
       const pScope = q.featured ? sql`p.featured = 1` : sql`1 = 1`;
@@ -749,21 +756,14 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      * not be the whole page).
      */
     walkByOwners(op: OwnersPlan, q: ShowcasePage, hashedOwn = false, within?: number) {
-      const authorGrams = [...new Set(op.authorGrams.filter((g): g is string => g !== null))];
       const authors = sql`with a as materialized (select distinct ag.owner_id from showcase_author_grams ag
-        where ag.gram in (${sql.join(authorGrams)}))`;
-      // Each word in the author's name or, failing that, in the project's own text: its gram
-      // probed (exactly the word for 1–2 characters), then its text read; a word no own text
-      // holds, in the name alone.
+        where ag.gram in (${sql.join(authorGramsOf(op))}))`;
+      // Each word in the author's name or, failing that, in the project's own text; a word no own
+      // text holds, in the name alone.
       const words = op.words.map((w, i) => {
         const name = engine.contains(sql`sa.text`, w);
         const gram = op.ownGrams[i];
-        if (gram == null) return name;
-        const text =
-          Array.from(w).length > 2
-            ? sql` and (select 1 from showcase_entries e where e.project_id = p.id and ${engine.contains(sql`e.text`, w)}) is not null`
-            : sql``;
-        return sql`(${name} or ((select 1 from showcase_grams gx where ${postingOf(sql`gx`, gram, ofProject)}) is not null${text}))`;
+        return gram == null ? name : sql`(${name} or ${ownHolds(w, gram, ofProject)})`;
       });
       const byAuthor = sql`${engine.byAuthors(sql`p.owner_id`)} and (select 1 from showcase_authors sa
         where ${sql.join([sql`sa.owner_id = p.owner_id`, ...words], sql` and `)}) is not null`;
