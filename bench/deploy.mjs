@@ -10,7 +10,9 @@
 //      (a base-version deploy, as a user's second `sitehall deploy`; the same redeploy with the
 //      whole manifest, its base record removed, is printed beside it for comparison)
 // Each figure is the best of the rounds; every first deploy sends contents new to the account
-// (a salt per round and side), so nothing is skipped as already held.
+// (a salt per round and side), so nothing is skipped as already held. The disk is settled (sync)
+// before each timed side: no side pays the write-back of the site folder the bench has just
+// written or of the blobs the side before it stored.
 //   npm run bench:deploy                 3 rounds
 //   node bench/deploy.mjs --rounds 5
 //   node bench/deploy.mjs --only bundle  figure 2 alone (a minute at most)
@@ -27,6 +29,7 @@ import {
   makeZip,
   pad,
   png,
+  settleDisk,
   siteText,
   startServer,
   stopChildren,
@@ -83,6 +86,7 @@ try {
     }
   };
   const cli = (args) => {
+    settleDisk();
     const started = performance.now();
     const r = spawnSync(
       'taskset',
@@ -116,11 +120,13 @@ try {
     return fd;
   };
   const zipUpload = async (zip, name) => {
+    settleDisk();
     const started = performance.now();
     const { project } = await api('POST', '/api/projects/upload', { token: session, body: form(zip, name) });
     return { ms: performance.now() - started, id: project.id };
   };
   const zipReupload = async (id, zip) => {
+    settleDisk();
     const started = performance.now();
     await api('PUT', `/api/projects/${id}`, { token: session, body: form(zip) });
     return performance.now() - started;

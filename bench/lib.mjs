@@ -17,6 +17,18 @@ const root = path.resolve(import.meta.dirname, '..');
 export const SERVER_CPU = '0';
 export const CLIENT_CPU = os.cpus().length > 1 ? '1' : '0';
 
+/**
+ * Writes every dirty page to the disk (sync(1)) and returns once it is written: called before a
+ * timed side, so that no side's time or CPU includes the write-back of what the bench made for it
+ * (a site folder written a moment before) or of what the side before it wrote (5,000 blobs), and
+ * every round starts from the same clean page cache (docs/benchmarks.md "The disk settled before
+ * each side").
+ */
+export function settleDisk() {
+  const r = spawnSync('sync', { stdio: 'ignore' });
+  if (r.status !== 0) throw new Error(`sync failed (${r.status ?? r.signal})`);
+}
+
 /** Exits with the install hint when a command the bench needs is missing. */
 export function requireTools(tools, install) {
   for (const tool of tools) {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ContentCheckReport, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
 import { mergeRuntime } from '../src/content-check/runtime.js';
 import { listenSitesPort } from '../src/lifecycle.js';
 import { emptyObservations } from '../src/render/render-page.js';
@@ -439,6 +440,61 @@ describe('sitehall deploy', () => {
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+
+  it('hashes every file, small ones in one read (kept for the upload) and large ones in pieces, as each is when read', async () => {
+    const site = tempDir('sitehall-hash-');
+    const MB = 1024 * 1024;
+    const contents: Record<string, Buffer> = {
+      'empty.txt': Buffer.alloc(0),
+      'index.html': Buffer.from('<!doctype html><p>首页</p>'),
+      'exactly-1mb.bin': Buffer.alloc(MB, 7),
+      'large.bin': Buffer.alloc(3 * MB + 5, 9),
+      'grows.txt': Buffer.from('短'),
+      'shrinks.txt': Buffer.from('一段会变短的文字'),
+    };
+    // More small files than one turn of the event loop takes.
+    for (let i = 0; i < 150; i++) contents[`p/f${i}.css`] = Buffer.from(`a{color:#${i}}`);
+    for (const [name, bytes] of Object.entries(contents)) {
+      fs.mkdirSync(path.dirname(path.join(site, name)), { recursive: true });
+      fs.writeFileSync(path.join(site, name), bytes);
+    }
+    const listed = listFiles(site);
+    // Changed after the listing: one grows past a single read of its listed size, one shrinks.
+    contents['grows.txt'] = Buffer.alloc(2 * MB, 1);
+    contents['shrinks.txt'] = Buffer.from('短');
+    fs.writeFileSync(path.join(site, 'grows.txt'), contents['grows.txt']);
+    fs.writeFileSync(path.join(site, 'shrinks.txt'), contents['shrinks.txt']);
+    const done: number[] = [];
+    await hashFiles(
+      listed,
+      listed.map((_, i) => i),
+      (n) => done.push(n),
+    );
+    const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    expect(Object.fromEntries(listed.map((f) => [f.path, f.sha256]))).toEqual(
+      Object.fromEntries(Object.entries(contents).map(([name, bytes]) => [name, sha256(bytes)])),
+    );
+    expect(done).toEqual(listed.map((_, i) => i + 1));
+    // A small file's bytes are kept for its upload when they are the size listed (announced).
+    const kept = (name: string) => listed.find((f) => f.path === name)!.bytes;
+    expect(kept('index.html')).toEqual(contents['index.html']);
+    expect(kept('exactly-1mb.bin')).toEqual(contents['exactly-1mb.bin']);
+    expect(kept('empty.txt')).toEqual(Buffer.alloc(0));
+    for (const name of ['large.bin', 'grows.txt', 'shrinks.txt']) expect(kept(name), name).toBeUndefined();
+    // Only the files asked for.
+    const again = listFiles(site);
+    await hashFiles(again, [0]);
+    expect(again.filter((f) => f.sha256 !== '').map((f) => f.path)).toEqual([again[0]!.path]);
+    // A file gone since the listing fails the hashing, as a read of it fails.
+    const gone = listFiles(site);
+    fs.rmSync(path.join(site, 'index.html'));
+    await expect(
+      hashFiles(
+        gone,
+        gone.map((_, i) => i),
+      ),
+    ).rejects.toThrow(/ENOENT/);
   });
 
   it('sends its finish again with the same Idempotency-Key when the answer is lost: one version', async () => {

@@ -17,7 +17,7 @@ import { Api, ApiError } from './api.js';
 import { type BaseChanges, changesFrom, nfcEntries, readBase, writeBase } from './base.js';
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
-import { HASH_CONCURRENCY, listFiles, mapLimit, type SiteFile, sha256Of } from './files.js';
+import { hashFiles, listFiles, mapLimit, type SiteFile } from './files.js';
 import { linkFile, readLink, removeLink, sameServer, writeLink } from './link.js';
 import { Progress } from './progress.js';
 
@@ -328,15 +328,7 @@ async function deploy(args: string[]): Promise<number> {
     console.error(`哈希缓存：${listed.length - toHash.length} 个文件未改动，计算 ${toHash.length} 个`);
   }
   const hashing = new Progress('计算哈希', toHash.length);
-  await mapLimit(
-    toHash,
-    HASH_CONCURRENCY,
-    async (i) => {
-      const f = listed[i]!;
-      f.sha256 = await sha256Of(f.file, f.size);
-    },
-    (n) => hashing.update(n),
-  );
+  await hashFiles(listed, toHash, (n) => hashing.update(n));
   // The hash cache is written while the server reads the manifest (a 5,000-file cache is ~10 ms of
   // this process's time, which was on the deploy's path); at the latest once the start is answered.
   let cacheSaved = false;
