@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 // Tests read the contracts' sources, so a change there needs no build first.
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
+const contractsModule = (name: string) =>
+  fileURLToPath(new URL(`./packages/contracts/src/${name}.ts`, import.meta.url));
 
 /**
  * Server tests run on SQLite always, and again on PostgreSQL when TEST_DATABASE_URL is set; the unit
@@ -65,7 +67,13 @@ const SQLITE_ONLY = [
 ];
 
 export default defineConfig({
-  resolve: { alias: { '@sitehall/contracts': contracts } },
+  resolve: {
+    alias: [
+      { find: /^@sitehall\/contracts$/, replacement: contracts },
+      // A module of its own (package.json "exports"): what a worker needs without the schemas.
+      { find: /^@sitehall\/contracts\/file-types$/, replacement: contractsModule('file-types') },
+    ],
+  },
   test: {
     // Vitest's default is one worker fewer than the cores: one on the 2-core CI machine, which then
     // sat idle while tests waited on PostgreSQL, child servers and timers. Two workers there took the

@@ -2,7 +2,8 @@ import { ARCHIVE_FORMAT_KEYS, ARCHIVE_FORMATS, archiveFormatOfBytes } from '@sit
 import { describe, expect, it } from 'vitest';
 import { archiveFormatOf } from './content.js';
 
-// The extraction worker repeats the archive signatures (it loads no contracts values): this holds
+// The extraction worker repeats the archive signatures (it loads nothing of contracts but its
+// file-types module): this holds
 // its copy equal to contracts' ARCHIVE_FORMATS, iterating the table so a new format is covered.
 describe('archive detection in the worker and in contracts', () => {
   it.each(ARCHIVE_FORMAT_KEYS)('both read %s from each of its signatures', (format) => {

@@ -4,6 +4,7 @@
  * extraction worker (see refusal.ts about imports).
  */
 import type { ArchiveFormat } from '@sitehall/contracts';
+import { FILE_TYPES, type FileType } from '@sitehall/contracts/file-types';
 import { displayName, extensionOfPath } from './names.js';
 import { Refusal } from './refusal.js';
 
@@ -33,27 +34,15 @@ export interface CheckedFile {
 }
 
 /**
- * contracts' FILE_TYPES with `text: true`. This runs in the extraction worker, which loads no
- * contracts values, so it keeps its own copy; server/src/file-types.spec.ts holds the two equal.
+ * contracts' FILE_TYPES with `text: true`, from the table's own module: this runs in the extraction
+ * worker, which loads nothing of contracts but that module (the package's index and its schemas
+ * cost a new worker ≈180 ms of CPU; docs/benchmarks.md "7z ingest: session 35").
  */
-export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
-  'html',
-  'htm',
-  'css',
-  'js',
-  'mjs',
-  'json',
-  'txt',
-  'md',
-  'xml',
-  'csv',
-  'map',
-  'webmanifest',
-  'svg',
-  'vtt',
-  'gltf',
-  'jsonld',
-]);
+export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(
+  Object.entries(FILE_TYPES as Record<string, FileType>)
+    .filter(([, type]) => type.text)
+    .map(([ext]) => ext),
+);
 
 /** Files whose content is text; they are served with charset=utf-8 when they are valid UTF-8. */
 export function isTextExtension(ext: string): boolean {
@@ -67,8 +56,8 @@ const startsWith = (head: Buffer, bytes: number[] | string, at = 0): boolean => 
 
 /**
  * The archive format by magic bytes, for an archive kept as a file inside an upload. This runs in
- * the extraction worker, which loads no contracts values, so it repeats the signatures of
- * contracts' ARCHIVE_FORMATS; content.spec.ts holds the two equal.
+ * the extraction worker, which loads nothing of contracts but its file-types module, so it repeats
+ * the signatures of contracts' ARCHIVE_FORMATS; archive-formats.spec.ts holds the two equal.
  */
 export function archiveFormatOf(head: Buffer): ArchiveFormat | null {
   if (startsWith(head, 'PK\x03\x04') || startsWith(head, 'PK\x05\x06')) return 'zip';

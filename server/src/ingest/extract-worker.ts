@@ -20,7 +20,7 @@ export type IngestJob =
   | {
       kind: 'archive';
       format: ArchiveFormat;
-      /** The format's reader in contracts' ARCHIVE_FORMATS (the worker imports no contracts values). */
+      /** The format's reader in contracts' ARCHIVE_FORMATS (the worker imports no archive table). */
       reader: ArchiveReader;
       archivePath: string;
       outDir: string;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptHeldContent, archiveFormatOf, checkContent, looksBinary } from './content.js';
 import { factsOfHead } from './index.js';
-import { mediaTypeFor } from './media-type.js';
+import { mediaTypeFor, unreadActiveType } from './media-type.js';
 import { checkEntryName, EntryTree, isJunk } from './names.js';
 import { Refusal, type RefusalReason } from './refusal.js';
 import { findEntryFile, unwrapSingleFolder } from './site-tree.js';
@@ -296,6 +296,10 @@ describe('content by magic bytes', () => {
     expect(mediaTypeFor('json', true)).toBe('application/json; charset=utf-8');
     expect(mediaTypeFor('svg', true)).toBe('image/svg+xml; charset=utf-8');
     expect(mediaTypeFor('png', true)).toBe('image/png');
+    // Extensions the table lacks: the mime-types package's answer (loaded on this first use).
+    expect(mediaTypeFor('log', true)).toBe('text/plain');
+    expect(mediaTypeFor('no-such-ext', true)).toBe('application/octet-stream');
+    expect(['shtml', 'svgz', 'log', 'html'].map(unreadActiveType)).toEqual([true, true, false, false]);
   });
 });
 

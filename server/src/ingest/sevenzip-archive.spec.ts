@@ -93,6 +93,7 @@ describe("7-Zip's terminal", () => {
         memory.set(w, 8);
         expect(lines.write(memory, 8, w.length)).toBe(w.length);
       }
+      lines.flush();
       expect(ours).toEqual(expected);
     }
   });
@@ -102,9 +103,37 @@ describe("7-Zip's terminal", () => {
     const lines = new StdoutLines(() => {
       throw new Error('stop');
     }, sevenZip);
-    expect(() => lines.write(new Int8Array(Buffer.from('x\n')), 0, 2)).toThrow(
+    lines.write(new Int8Array(Buffer.from('x\n')), 0, 2);
+    expect(() => lines.flush()).toThrow(expect.objectContaining({ errno: 29 }));
+    // Past what it gathers, the lines are told (and the error made) within the write itself.
+    const many = Buffer.from('Path = a\n'.repeat(10_000));
+    expect(() => lines.write(new Int8Array(many), 0, many.length)).toThrow(
       expect.objectContaining({ errno: 29 }),
     );
+  });
+
+  it('tells the lines of a long output while it is written, and the rest when flushed', async () => {
+    const { sevenZip } = await instance();
+    const told: string[] = [];
+    const lines = new StdoutLines((line) => told.push(line), sevenZip);
+    const expected: string[] = [];
+    const memory = new Int8Array(64 * 1024);
+    for (let i = 0; i < 20_000; i++) {
+      // As 7-Zip writes a line: its text, then the line feed, each a write of its own.
+      const text = Buffer.from(i % 1000 === 7 ? `Path = 目录/页面 ${i}.html` : `Size = ${i}`);
+      expected.push(text.toString());
+      memory.set(text, 100);
+      lines.write(memory, 100, text.length);
+      memory[5000] = 0x0a;
+      lines.write(memory, 5000, 1);
+      // Told in gathered chunks, never more than a chunk behind.
+      expect(expected.length - told.length).toBeLessThan(5_000);
+    }
+    expect(told.length).toBeGreaterThan(0);
+    memory.set(Buffer.from('no line feed'), 0);
+    lines.write(memory, 0, 12);
+    lines.flush();
+    expect(told).toEqual(expected);
   });
 });
 

@@ -13,10 +13,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ArchiveFormatReadBy } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
-import type { CheckedFile } from './content.js';
-import { inspectFile } from './digest.js';
+import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
+import { digestFile } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
-import { displayName } from './names.js';
+import { displayName, extensionOfPath } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
 import { refuseRar4SpecialEntries } from './rar4-headers.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
@@ -95,14 +95,17 @@ export async function extractWithSevenZip(
   );
   if (extracted.code !== 0) throw await failure(extracted, [], format, archivePath);
 
-  verifyExtractedTree(outDir, [...plan.files, ...plan.junk]);
+  // The files' sizes are checked as they are hashed, below.
+  verifyExtractedTree(outDir, [...plan.files.map((f) => ({ name: f.name, size: null })), ...plan.junk]);
   for (const junk of plan.junk) await fs.promises.rm(path.join(outDir, ...junk.name.split('/')));
   const files: CheckedFile[] = [];
   const executables = new RefusedNames('executable');
   for (const planned of plan.files) {
     const file = path.join(outDir, ...planned.name.split('/'));
     // Made 0644 (data, not programs) as 7-Zip created it (outputFolderShortcuts).
-    const checked = executables.check(() => inspectFile(planned.path, file, planned.downloadOnly));
+    const facts = digestFile(file, isTextExtension(extensionOfPath(planned.path)));
+    if (facts.size !== planned.size) throw new Refusal('sizeMismatch');
+    const checked = executables.check(() => acceptContent(planned.path, file, facts, planned.downloadOnly));
     if (checked) files.push(checked);
   }
   executables.throwIfAny();
@@ -193,11 +196,19 @@ async function runSevenZip(
   try {
     const code = sevenZip.callMain(args) as unknown as number;
     if (diskFull) throw noSpace();
+    // The lines gathered since the last were told: the output has ended.
+    stdout?.flush();
     return { code, errors };
   } catch (err) {
     // A Refusal thrown by a hook unwinds through 7-Zip and comes out here.
     if (err instanceof Refusal) throw err;
     if (diskFull) throw noSpace();
+    // What it printed before it crashed is told, as when each line was told as it came.
+    try {
+      stdout?.flush();
+    } catch {
+      // A line reader's exception: the command failed already.
+    }
     return { code: null, errors };
   } finally {
     // A file created but never opened by 7-Zip (it failed between the two) is closed here.
@@ -211,16 +222,21 @@ async function runSevenZip(
  * 7-Zip's standard output, cut into lines as Emscripten's terminal does it (TTY default_tty_ops),
  * without its work per byte: the terminal called a function per byte and pushed each into a
  * JavaScript array, then decoded the array at each line feed; a 5,000-entry listing (`l -slt`,
- * ≈2 MB of text) made ≈36 MB of garbage in it (docs/benchmarks.md "7z ingest: Emscripten's
- * paths"). Here each write's bytes are looked at in place. The lines are the same strings: a line
- * ends at a line feed, NUL bytes are dropped, a line not ended by a line feed is never told (the
- * terminal only told it when the stream was closed or synced, which 7-Zip does not do), a line
- * that is valid UTF-8 is decoded as such, any other as Emscripten's UTF8ArrayToString decodes a
- * plain array (no replacement characters), and an exception thrown by `onLine` is the write error
- * (EIO) the terminal made of it.
+ * ≈1–2 MB of text) made ≈36 MB of garbage in it (docs/benchmarks.md "7z ingest: Emscripten's
+ * paths"). 7-Zip writes each line in two writes (its text, then the line feed: 100,000 writes for
+ * 5,000 entries), so a write only copies its bytes after those before (one copy, no JavaScript per
+ * byte), and the lines are told once STAGED_BYTES have gathered, and by flush() when the command
+ * has ended: a chunk of valid UTF-8 without NUL is decoded at once and split at its line feeds
+ * ("7z ingest: session 35"). The lines are the same strings: a line ends at a line feed, NUL bytes
+ * are dropped, a line not ended by a line feed is never told (the terminal only told it when the
+ * stream was closed or synced, which 7-Zip does not do), a line that is valid UTF-8 is decoded as
+ * such, any other as Emscripten's UTF8ArrayToString decodes a plain array (no replacement
+ * characters), and an exception thrown by `onLine` is the write error (EIO) the terminal made of
+ * it, after which nothing gathered is told.
  */
 export class StdoutLines {
-  #pending: Buffer | null = null;
+  #staged = Buffer.allocUnsafe(2 * STAGED_BYTES);
+  #length = 0;
   #heap: Buffer | null = null;
   readonly #ErrnoError: new (
     errno: number,
@@ -242,33 +258,46 @@ export class StdoutLines {
   write(heap: Int8Array, offset: number, length: number): number {
     // One view of 7-Zip's memory, made again only when the memory grows (a new ArrayBuffer).
     if (this.#heap?.buffer !== heap.buffer) this.#heap = Buffer.from(heap.buffer, heap.byteOffset);
-    const memory = this.#heap;
-    const end = offset + length;
-    let start = offset;
+    const needed = this.#length + length;
+    if (needed > this.#staged.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, 2 * this.#staged.length));
+      this.#staged.copy(grown, 0, 0, this.#length);
+      this.#staged = grown;
+    }
+    // Copied: the bytes are 7-Zip's memory, which the next write reuses.
+    this.#heap.copy(this.#staged, this.#length, offset, offset + length);
+    this.#length = needed;
+    if (this.#length >= STAGED_BYTES) this.flush();
+    return length;
+  }
+
+  /** Tells every whole line gathered (the rest waits for its line feed). */
+  flush(): void {
+    const staged = this.#staged;
+    const end = this.#length === 0 ? -1 : staged.lastIndexOf(LINE_FEED, this.#length - 1);
+    if (end < 0) return;
     try {
-      for (let i = offset; i < end; i++) {
-        if (memory[i] !== LINE_FEED) continue;
-        const pending = this.#pending;
-        this.#pending = null;
-        this.onLine(
-          pending
-            ? decodeTerminalLine(Buffer.concat([pending, memory.subarray(start, i)]))
-            : decodeTerminalRange(memory, start, i),
-        );
-        start = i + 1;
+      const text = staged.toString('utf8', 0, end);
+      if (!text.includes('\ufffd') && !text.includes('\0')) {
+        for (const line of text.split('\n')) this.onLine(line);
+      } else {
+        for (let start = 0; start <= end; ) {
+          const lineEnd = staged.indexOf(LINE_FEED, start);
+          this.onLine(decodeTerminalRange(staged, start, lineEnd));
+          start = lineEnd + 1;
+        }
       }
     } catch {
+      this.#length = 0;
       throw new this.#ErrnoError(EIO);
     }
-    if (start < end) {
-      // Copied: the bytes are 7-Zip's memory, which the next write reuses.
-      const rest = Buffer.from(memory.subarray(start, end));
-      this.#pending = this.#pending ? Buffer.concat([this.#pending, rest]) : rest;
-    }
-    return length;
+    staged.copy(staged, 0, end + 1, this.#length);
+    this.#length -= end + 1;
   }
 }
 
+/** Bytes of 7-Zip's standard output gathered before their lines are told (StdoutLines). */
+const STAGED_BYTES = 32 * 1024;
 const LINE_FEED = 0x0a;
 /** Emscripten's errno for EIO. */
 const EIO = 29;
