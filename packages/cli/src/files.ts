@@ -88,8 +88,8 @@ const KEPT_BYTES = 64 * 1024 * 1024;
  * A small file (≤ WHOLE_READ_BYTES as listed) is read synchronously in one read: the CLI has
  * nothing else to do meanwhile, and an awaited readFile is four round trips through libuv's thread
  * pool (open, fstat, read, close), each a wake-up of a pool thread: 5,000 files of 2 KB took
- * ≈500 ms that way and ≈170 ms this way on one core (docs/benchmarks.md "The CLI hashes small
- * files in one read"). The event loop gets a turn every SMALL_FILES_PER_TURN files (progress,
+ * ≈500 ms that way and ≈170 ms this way on one core (docs/benchmarks.md "The CLI reads a small
+ * file once"). The event loop gets a turn every SMALL_FILES_PER_TURN files (progress,
  * signals). Larger files are read into one buffer, HASH_CONCURRENCY at a time, meanwhile. A small
  * file's bytes are kept for its upload while they come to at most KEPT_BYTES in all: a first deploy
  * then reads each file once, not again for the upload (through a ReadStream, several round trips
