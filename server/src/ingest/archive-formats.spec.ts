@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { archiveFormatOf } from './content.js';
 
 // The extraction worker repeats the archive signatures (it loads nothing of contracts but its
-// file-types module): this holds
-// its copy equal to contracts' ARCHIVE_FORMATS, iterating the table so a new format is covered.
+// file-types module): this holds its copy equal to contracts' ARCHIVE_FORMATS, iterating the
+// table so a new format is covered.
 describe('archive detection in the worker and in contracts', () => {
   it.each(ARCHIVE_FORMAT_KEYS)('both read %s from each of its signatures', (format) => {
     for (const signature of ARCHIVE_FORMATS[format].signatures) {

@@ -1,8 +1,12 @@
-/** The last check of an extraction: exactly the listed files, of their sizes where given. */
+/**
+ * The last check of an extraction: exactly the listed files, of their sizes where given; and the
+ * size check of a 7z's file as it is hashed (inspectFile), where the tree check leaves it.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inspectFile } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
 import { Refusal } from './refusal.js';
 
@@ -57,28 +61,26 @@ describe('verifyExtractedTree', () => {
   });
 
   it('refuses a file not listed, a listed file missing, and anything but files and folders', () => {
-    const dir = outDir({ 'index.html': 'x', 'extra.js': 'y' });
-    expect(reason(() => verifyExtractedTree(dir, [{ name: 'index.html', size: null }]))).toBe(
+    /** The names listed, sizes left to the caller. */
+    const listed = (...names: string[]) => names.map((name) => ({ name, size: null }));
+    const extra = outDir({ 'index.html': 'x', 'extra.js': 'y' });
+    expect(reason(() => verifyExtractedTree(extra, listed('index.html')))).toBe('extractFailed');
+    const missing = outDir({ 'index.html': 'x' });
+    expect(reason(() => verifyExtractedTree(missing, listed('index.html', 'gone.html')))).toBe(
       'extractFailed',
     );
-    const missing = outDir({ 'index.html': 'x' });
-    expect(
-      reason(() =>
-        verifyExtractedTree(missing, [
-          { name: 'index.html', size: null },
-          { name: 'gone.html', size: null },
-        ]),
-      ),
-    ).toBe('extractFailed');
     const linked = outDir({ 'index.html': 'x' });
     fs.symlinkSync('/etc/passwd', path.join(linked, 'passwd'));
-    expect(
-      reason(() =>
-        verifyExtractedTree(linked, [
-          { name: 'index.html', size: null },
-          { name: 'passwd', size: null },
-        ]),
-      ),
-    ).toBe('notRegularFile');
+    expect(reason(() => verifyExtractedTree(linked, listed('index.html', 'passwd')))).toBe('notRegularFile');
+  });
+});
+
+describe('inspectFile with the size listed', () => {
+  it('hashes a file of the listed size and refuses one of any other', () => {
+    const dir = outDir({ 'index.html': '<p>hi</p>' });
+    const file = path.join(dir, 'index.html');
+    expect(inspectFile('index.html', file, false, 9)).toMatchObject({ path: 'index.html', size: 9 });
+    expect(reason(() => inspectFile('index.html', file, false, 8))).toBe('sizeMismatch');
+    expect(reason(() => inspectFile('index.html', file, false, 10))).toBe('sizeMismatch');
   });
 });

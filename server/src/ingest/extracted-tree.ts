@@ -3,7 +3,7 @@
  * promised, with their declared sizes, and nothing else (no extra names, no links). Synchronous:
  * it runs in the extraction worker (see digest.ts). A size given as null is the caller's to check,
  * as it reads the file anyway (the zip path while it writes it, the 7z path as it hashes it): an
- * lstat of each of 5,000 files cost a 7z's ingest ≈100 ms (docs/benchmarks.md "7z ingest:
+ * lstat of each of 5,000 files cost a 7z's ingest ≈30 ms (docs/benchmarks.md "7z ingest:
  * session 35").
  */
 import fs from 'node:fs';

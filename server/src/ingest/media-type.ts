@@ -1,8 +1,8 @@
 /** The Content-Type an accepted file is served with, chosen by its extension (contracts' FILE_TYPES). */
+import { createRequire } from 'node:module';
 // The table's own module, not the package's index: the extraction worker loads this module
 // (plan.ts), and the index's schemas (zod) cost a new worker ≈180 ms of CPU to load
 // (docs/benchmarks.md "7z ingest: session 35").
-import { createRequire } from 'node:module';
 import { FILE_TYPES, type FileType, fileTypeOf } from '@sitehall/contracts/file-types';
 import type mimeTypes from 'mime-types';
 import { isTextExtension } from './content.js';

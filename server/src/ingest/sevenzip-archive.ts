@@ -13,10 +13,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ArchiveFormatReadBy } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
-import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
-import { digestFile } from './digest.js';
+import type { CheckedFile } from './content.js';
+import { inspectFile } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
-import { displayName, extensionOfPath } from './names.js';
+import { displayName } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
 import { refuseRar4SpecialEntries } from './rar4-headers.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
@@ -103,9 +103,9 @@ export async function extractWithSevenZip(
   for (const planned of plan.files) {
     const file = path.join(outDir, ...planned.name.split('/'));
     // Made 0644 (data, not programs) as 7-Zip created it (outputFolderShortcuts).
-    const facts = digestFile(file, isTextExtension(extensionOfPath(planned.path)));
-    if (facts.size !== planned.size) throw new Refusal('sizeMismatch');
-    const checked = executables.check(() => acceptContent(planned.path, file, facts, planned.downloadOnly));
+    const checked = executables.check(() =>
+      inspectFile(planned.path, file, planned.downloadOnly, planned.size),
+    );
     if (checked) files.push(checked);
   }
   executables.throwIfAny();
