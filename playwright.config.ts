@@ -1,5 +1,13 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumPath, E2E_ADMIN_PASSWORD, E2E_PORT } from './e2e/env';
+import { chromiumPath, E2E_ADMIN_PASSWORD, E2E_PORT, E2E_RENDER_PORT } from './e2e/env';
+
+/**
+ * The files whose subject is the render worker's work (pictures, the visitor's findings): they run
+ * against a server of their own with the worker on. Every other file runs against one with it off,
+ * so no render competes with the browser under test for the runner's two cores
+ * (docs/architecture.md "Run time").
+ */
+const RENDER_FILES = ['**/render.e2e.ts', '**/content-check.e2e.ts'];
 
 /** Browser tests drive Debian's Chromium against the built app on a fresh data folder. */
 export default defineConfig({
@@ -25,7 +33,10 @@ export default defineConfig({
     // the whole test's bound reporting only where the page was.
     actionTimeout: 60_000,
     navigationTimeout: 60_000,
-    trace: 'retain-on-failure',
+    // Recording a trace costs the browser under test about a third of its time on two cores
+    // (docs/architecture.md "Run time"): in CI a trace is kept of a failed test's retry, which a
+    // test that fails for real also fails; elsewhere (no retries) of any failed test.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath(),
@@ -40,16 +51,26 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  projects: [
+    { name: 'app', testIgnore: RENDER_FILES },
+    { name: 'render', testMatch: RENDER_FILES, use: { baseURL: `http://127.0.0.1:${E2E_RENDER_PORT}` } },
+  ],
+  webServer: [server(E2E_PORT, 'off'), server(E2E_RENDER_PORT, 'on')],
+});
+
+/** The built app on `port` (its sites port the next), on a fresh data folder, its render worker on or off. */
+function server(port: number, render: 'on' | 'off') {
+  return {
     command: 'node e2e/start-server.mjs',
-    url: `http://127.0.0.1:${E2E_PORT}/healthz`,
+    url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {
-      E2E_PORT: String(E2E_PORT),
+      E2E_PORT: String(port),
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      RENDER_WORKER: render,
       ...(process.env.E2E_WEB_DIST ? { E2E_WEB_DIST: process.env.E2E_WEB_DIST } : {}),
       ...(process.env.E2E_SERVER_DIST ? { E2E_SERVER_DIST: process.env.E2E_SERVER_DIST } : {}),
     },
-  },
-});
+  };
+}

@@ -45,12 +45,15 @@ const serverProject = (
 /**
  * Server test files whose subject does not reach the database engine (docs/decisions/tests.md
  * "Files that run on one engine"): the code's layout, the CLI's own behaviour, Chromium's visitor,
- * proxies, TLS, connection handling and response headers. They run on SQLite only; everything that
- * writes or reads the database runs on both.
+ * what a render finds and its memory bounds, proxies, TLS, connection handling and response
+ * headers. They run on SQLite only; everything that writes or reads the database for its subject
+ * runs on both.
  */
 const SQLITE_ONLY = [
   'test/layout.test.ts',
   'test/render-visitor.test.ts',
+  'test/render-findings.test.ts',
+  'test/render-bounds.test.ts',
   'test/sitehall-cli.test.ts',
   'test/cli-download.test.ts',
   'test/faults/nginx-faults.test.ts',

@@ -337,8 +337,9 @@ test('a usability finding’s kind is a tag as wide as its words, not a bar acro
 }) => {
   const owner = await createAccount(request, 'usable');
   const token = await apiToken(request, owner.username, owner.password);
-  const site = await uploadSite(request, token, `无首页-${Date.now().toString(36)}`, {
-    'page.html': '<!doctype html><title>没有首页</title><p>x</p>',
+  // A picture the page names but the upload lacks: the static check's usability finding.
+  const site = await uploadSite(request, token, `缺图-${Date.now().toString(36)}`, {
+    'index.html': '<!doctype html><title>缺图</title><img src="missing.png" alt="图"><p>x</p>',
   });
   await page.setViewportSize(LAPTOP);
   await signInAs(page, owner.username, owner.password);
