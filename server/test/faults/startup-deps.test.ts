@@ -138,15 +138,7 @@ describe.skipIf(usingPostgres)('start while S3 is unreachable', () => {
       const server = await child({
         dataDir: made.dataDir,
         database: made.config.database,
-        env: {
-          ...s3.env,
-          S3_ENDPOINT: `http://${proxy.address}`,
-          // The bucket is what fails here: patient with a PostgreSQL the whole suite keeps busy,
-          // as the test apps are (a connection slower than the default 1 s made the upload after
-          // the restore a 503 in a loaded CI run).
-          DB_CONNECT_TIMEOUT_MS: '5000',
-          DB_ACQUIRE_TIMEOUT_MS: '5000',
-        },
+        env: { ...s3.env, S3_ENDPOINT: `http://${proxy.address}` },
       });
       const { port } = server;
       const pid = server.process.pid;
@@ -194,12 +186,13 @@ describe.skipIf(usingPostgres)('start while S3 is unreachable', () => {
   it('a bucket that answers no (none by that name) still stops the start, in plain words', async () => {
     const s3 = await startS3rver();
     cleanups.push(() => s3.close());
-    const dir = dataDir();
-    const fresh = usingPostgres ? await freshSchema() : null;
-    const config = loadConfig(
-      { NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ...s3.env, S3_BUCKET: 'no-such-bucket' },
-      fresh ? { database: fresh.database } : {},
-    );
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir(),
+      LOG_LEVEL: 'silent',
+      ...s3.env,
+      S3_BUCKET: 'no-such-bucket',
+    });
     await expect(buildApp(config, { logger: false })).rejects.toThrow(
       /S3 storage: bucket "no-such-bucket" .* cannot be used .*the bucket must exist/,
     );
