@@ -46,8 +46,10 @@ const serverProject = (
  * Server test files whose subject does not reach the database engine (docs/decisions/tests.md
  * "Files that run on one engine"): the code's layout, the CLI's own behaviour, Chromium's visitor,
  * what a render finds and its memory bounds, proxies, TLS, connection handling and response
- * headers. They run on SQLite only; everything that writes or reads the database for its subject
- * runs on both.
+ * headers; serving a live site, slow and failing request bodies, sign-in abuse, the content
+ * check's findings and a render in Chromium, whose rows are written by the same queries the files
+ * on both engines test. They run on SQLite only; everything whose subject is what the database
+ * stores, or how it behaves, runs on both.
  */
 const SQLITE_ONLY = [
   'test/layout.test.ts',
@@ -67,6 +69,25 @@ const SQLITE_ONLY = [
   'test/cookie-jar.test.ts',
   'test/logging.test.ts',
   'test/first-admin.test.ts',
+  'test/render.test.ts',
+  'test/crash-s3.test.ts',
+  'test/abuse.test.ts',
+  'test/slow-uploads.test.ts',
+  'test/slow-bodies.test.ts',
+  'test/content-check.test.ts',
+  'test/nginx.test.ts',
+  'test/sites.test.ts',
+  'test/site-routing.test.ts',
+  'test/site-fast-path.test.ts',
+  'test/site-fast-path-switch.test.ts',
+  'test/site-error-pages.test.ts',
+  'test/site-index.test.ts',
+  'test/sites-port.test.ts',
+  'test/sites-origin.test.ts',
+  'test/file-types.test.ts',
+  'test/storage-s3.test.ts',
+  'test/download-limits.test.ts',
+  'test/openapi.test.ts',
 ];
 
 export default defineConfig({

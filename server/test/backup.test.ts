@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
@@ -22,8 +21,10 @@ import {
   type TestApp,
   tempDir,
   type UploadFile,
+  usingPostgres,
 } from './helpers.js';
 import { runCli } from './support/cli.js';
+import { emptyPostgresDatabase } from './support/pg-template.js';
 import { startS3rver } from './support/s3rver.js';
 
 async function siteBytes(port: number, id: number, files: UploadFile[]): Promise<Map<string, Buffer>> {
@@ -73,24 +74,19 @@ async function unresolved(built: BuiltApp): Promise<string[]> {
 
 describe('backup and restore', () => {
   const dirs: string[] = [];
-  const schemas: string[] = [];
-  let pgUrl: string | undefined;
+  const drops: Array<() => Promise<void>> = [];
   /**
-   * createTestApp's cleanup drops its PostgreSQL schema when the app closes; the schema a restore
-   * makes again under the same name is dropped when the tests end.
+   * Where a wiped install is restored: on PostgreSQL an empty database of its own (createTestApp's
+   * cleanup drops the backed-up one when the app closes), dropped when the tests end.
    */
-  const dropRestoredSchemaAtEnd = (database: Config['database']) => {
-    if (database.kind !== 'postgres' || !database.schema) return;
-    pgUrl = database.url;
-    schemas.push(database.schema);
+  const wipedDatabase = async (database: Config['database']): Promise<Config['database']> => {
+    if (!usingPostgres) return database;
+    const empty = await emptyPostgresDatabase(process.env.TEST_DATABASE_URL!);
+    drops.push(empty.drop);
+    return empty.database;
   };
   afterAll(async () => {
-    if (pgUrl && schemas.length > 0) {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      for (const schema of schemas) await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    }
+    for (const drop of drops) await drop();
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
@@ -137,9 +133,8 @@ describe('backup and restore', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('not empty');
 
-    // Wipe: the data folder and (PostgreSQL) the schema go.
-    const { database } = t.config;
-    dropRestoredSchemaAtEnd(database);
+    // Wipe: the data folder and (PostgreSQL) the database go.
+    const database = await wipedDatabase(t.config.database);
     await t.close();
     expect(fs.existsSync(t.dataDir)).toBe(false);
 
@@ -197,8 +192,7 @@ describe('backup and restore', () => {
         blobs: { count: 5 },
       });
 
-      const { database } = t.config;
-      dropRestoredSchemaAtEnd(database);
+      const database = await wipedDatabase(t.config.database);
       await t.close();
       await lost.close();
 

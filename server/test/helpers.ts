@@ -1,5 +1,5 @@
 /**
- * Test helpers: a real app on a fresh database (a new SQLite file, or a new PostgreSQL schema when
+ * Test helpers: a real app on a fresh database (a new SQLite file, or a new PostgreSQL database when
  * the project runs with TEST_DB=postgres), real HTTP through app.inject, and builders for users.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { type BuiltApp, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type DatabaseHandle, migrateToLatest, migratorFor, openDatabase } from '../src/db/database.js';
 import type { BlobStore } from '../src/storage/index.js';
+import { migratedPostgresDatabase } from './support/pg-template.js';
 import { freePort } from './support/ports.js';
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
@@ -45,7 +46,14 @@ export interface TestApp extends BuiltApp {
   close(): Promise<void>;
 }
 
-export async function freshDatabase(): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
+/**
+ * An empty database of its own: on PostgreSQL a new schema; on SQLite a file the caller names
+ * (`file` is empty). `migrated`: on PostgreSQL, a database of its own with every migration run,
+ * copied from a template (support/pg-template.ts); SQLite's new file is migrated by the app.
+ */
+export async function freshDatabase(
+  opts: { migrated?: boolean } = {},
+): Promise<{ database: Config['database']; drop: () => Promise<void> }> {
   // The specs beside the code run on one engine only (vitest.config.ts): a test that needs a
   // database belongs in server/test/, which runs on both.
   if (expect.getState().testPath?.includes(`${path.sep}server${path.sep}src${path.sep}`)) {
@@ -54,6 +62,7 @@ export async function freshDatabase(): Promise<{ database: Config['database']; d
   if (!usingPostgres) return { database: { kind: 'sqlite', file: '' }, drop: async () => {} };
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  if (opts.migrated) return migratedPostgresDatabase(url);
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -207,7 +216,7 @@ export async function createTestApp(
   opts: TestAppOptions = {},
 ): Promise<TestApp> {
   const dataDir = tempDir();
-  const { database, drop } = await freshDatabase();
+  const { database, drop } = await freshDatabase({ migrated: true });
   const config = loadConfig(
     {
       NODE_ENV: 'test',
