@@ -693,6 +693,7 @@ describe('audit log', () => {
   beforeAll(async () => {
     t = await createTestApp();
     const owner = await t.createUser({ username: 'audited_owner' });
+    await t.login(owner.username, owner.password);
     ownerId = owner.id;
     projectId = await upload(t, owner.token, '审计项目');
     await review(t, projectId, 'approve');
@@ -793,6 +794,7 @@ describe('audit log names', () => {
   it('names each user and project target as it is now, and as its deletion recorded it once gone', async () => {
     const owner = await t.createUser({ username: 'named_owner' });
     const gone = await t.createUser({ username: 'soon_gone' });
+    await t.login(owner.username, owner.password);
     const projectId = await upload(t, owner.token, '有名字的项目');
     await review(t, projectId, 'approve');
     await t.request({

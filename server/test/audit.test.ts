@@ -301,6 +301,7 @@ describe('append-only', () => {
       expect(res.statusCode, method).toBe(404);
     }
     const user = await t.createUser({ username: 'short_lived' });
+    await t.login(user.username, user.password);
     await t.request({ method: 'DELETE', url: `/api/admin/users/${user.id}`, token: await t.adminToken() });
     const entries = await auditEntries(t, { targetId: user.id });
     expect(entries.map((e) => e.action)).toEqual(
