@@ -8,6 +8,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kyse
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database as Schema } from '../src/db/types.js';
+import { BLOOM_BITS, bloomOf } from '../src/search/bloom.js';
 import {
   gramsOf,
   normaliseTerm,
@@ -1229,6 +1230,101 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     } finally {
       await small.destroy();
     }
+  });
+});
+
+describe.skipIf(!usingPostgres)('gram blooms on PostgreSQL', () => {
+  let t: TestApp;
+  const page = { sort: 'latest', featured: false, page: 1, pageSize: 12 } as const;
+  const bits = (bit: '0' | '1') => sql.raw(`B'${bit.repeat(BLOOM_BITS)}'`);
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('holds each listed project’s own grams, written with its entry', async () => {
+    for (const name of ['地图小站', 'React 😀 地图', '个人博客']) await liveProject(t, SIMPLE_SITE, { name });
+    await createShowcaseService(t.ctx.db, 'postgres').refreshIndex();
+    const rows = await sql<{ bloom: string; text: string }>`select p.gram_bloom::text as bloom, e.text
+      from projects p join showcase_entries e on e.project_id = p.id`.execute(t.ctx.db);
+    expect(rows.rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows.rows) expect(row.bloom, row.text).toBe(bloomOf(gramsOf(row.text)));
+  });
+
+  it('tests a walked project’s bloom before its postings, in the order index', async () => {
+    const { id } = await liveProject(t, SIMPLE_SITE, { name: '乙项目' });
+    await createShowcaseService(t.ctx.db, 'postgres').refreshIndex();
+    const ran: CompiledQuery[] = [];
+    const logged = oneConnection(t, '-c join_collapse_limit=1', (query) => ran.push(query));
+    try {
+      const search = createSearchSql(logged, 'postgres');
+      const plan: SearchPlan = { ...onePlan('乙项目', false, 'postgres'), rarest: '乙项' };
+      const walked = async (hashed: boolean) => (await search.walk(plan, page, hashed)).map((r) => r.name);
+      for (const hashed of [false, true]) {
+        expect(await walked(hashed)).toEqual(['乙项目']);
+        const query = ran.at(-1)!;
+        const explained = await t.ctx.db.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+        );
+        const text = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+        // The bits come with the index the walk reads: no project's row is read to test them.
+        expect(text, text).toMatch(/Index Only Scan( Backward)? using showcase_latest/);
+        expect(text, text).toContain('gram_bloom &');
+      }
+      // Bits cleared, the walk passes the project by without a probe: the bloom is tested.
+      await sql`update projects set gram_bloom = ${bits('0')} where id = ${id}`.execute(t.ctx.db);
+      expect(await walked(false)).toEqual([]);
+      expect(await walked(true)).toEqual([]);
+      // Every bit set (a row whose bloom is not written yet), its postings decide.
+      await sql`update projects set gram_bloom = ${bits('1')} where id = ${id}`.execute(t.ctx.db);
+      expect(await walked(false)).toEqual(['乙项目']);
+    } finally {
+      await logged.destroy();
+    }
+  });
+
+  it('leaves a project another transaction holds queued, indexes the rest, and it once let go', async () => {
+    const showcase = createShowcaseService(t.ctx.db, 'postgres');
+    const held = await liveProject(t, SIMPLE_SITE, { name: '丙项目' });
+    const free = await liveProject(t, SIMPLE_SITE, { name: '戊项目' });
+    await showcase.refreshIndex();
+    const rename = (id: number, from: string, to: string) =>
+      sql`update projects set name = ${to}, search_text = replace(search_text, ${from}, ${to})
+        where id = ${id}`.execute(t.ctx.db);
+    await rename(held.id, '丙项目', '丁项目');
+    await rename(free.id, '戊项目', '己项目');
+    // Found by the text indexed: the cards show the project as it is now.
+    const found = async (search: string) => (await showcase.list({ ...page, search })).rows.map((r) => r.id);
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const { url, schema } = t.config.database;
+    const other = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+    await other.connect();
+    try {
+      // A request's transaction holding the project's row (a decision on it, say).
+      await other.query('begin');
+      await other.query('select 1 from projects where id = $1 for no key update', [held.id]);
+      // The answer does not wait for it: the held project is found as it was indexed.
+      expect(await found('己项目')).toEqual([free.id]);
+      expect(await found('戊项目')).toEqual([]);
+      expect(await found('丙项目')).toEqual([held.id]);
+      expect(await found('丁项目')).toEqual([]);
+      const queued = await sql<{ project_id: number }>`select project_id from showcase_queue`.execute(
+        t.ctx.db,
+      );
+      expect(queued.rows.map((r) => Number(r.project_id))).toEqual([held.id]);
+      await other.query('commit');
+    } finally {
+      await other.end();
+    }
+    expect(await found('丁项目')).toEqual([held.id]);
+    expect(await found('丙项目')).toEqual([]);
+    const row = await sql<{
+      bloom: string;
+    }>`select gram_bloom::text as bloom from projects where id = ${held.id}`.execute(t.ctx.db);
+    const entry = await sql<{
+      text: string;
+    }>`select text from showcase_entries where project_id = ${held.id}`.execute(t.ctx.db);
+    expect(row.rows[0]!.bloom).toBe(bloomOf(gramsOf(entry.rows[0]!.text)));
   });
 });
 

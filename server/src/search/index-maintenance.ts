@@ -7,6 +7,7 @@
  */
 import type { DB } from '../db/database.js';
 import type { Flag } from '../db/types.js';
+import { bloomOf } from './bloom.js';
 import { gramsOf, searchForm, splitSearchText } from './plan.js';
 import { type IndexEntry, QUEUE_BATCH, type SearchSql } from './sql.js';
 
@@ -14,10 +15,14 @@ import { type IndexEntry, QUEUE_BATCH, type SearchSql } from './sql.js';
 const WRITE_CHUNK = 20_000;
 
 export function createIndexMaintenance(db: DB, q: SearchSql) {
-  async function applyQueueBatch(): Promise<number> {
+  /** One batch of the queue: how many rows it claimed, and how many of them it applied. */
+  async function applyQueueBatch(): Promise<{ claimed: number; applied: number }> {
     return db.transaction().execute(async (trx) => {
-      const ids = await q.claimQueued(trx, QUEUE_BATCH);
-      if (ids.length === 0) return 0;
+      const claimed = await q.claimQueued(trx, QUEUE_BATCH);
+      if (claimed.length === 0) return { claimed: 0, applied: 0 };
+      // Locked before they are read, so what is read is what the row holds until the commit.
+      const ids = await q.lockForIndex(trx, claimed);
+      if (ids.length === 0) return { claimed: claimed.length, applied: 0 };
       const projects = await q.projectsOf(trx, ids);
       const entries = await q.entriesOf(trx, ids);
       const listedNow = new Map(
@@ -34,6 +39,8 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       const removed: Array<{ id: number; featured: Flag; owner: number; grams: string[] }> = [];
       const gramInserts: Array<[string, Flag, number, number]> = [];
       const added: IndexEntry[] = [];
+      // [project id, bloom of its own text's grams] where that text is new (PostgreSQL's rows).
+      const blooms: Array<[number, string]> = [];
       // Per gram: [listed, featured, authors, authors' listed, authors' featured] gained (or lost).
       const countDelta = new Map<string, [number, number, number, number, number]>();
       const tally = (gram: string, at: 0 | 1 | 2 | 3 | 4, by: number) => {
@@ -75,11 +82,13 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
           featuredDelta -= old.featured;
         }
         if (next) {
-          for (const gram of gramsOf(next.text)) {
+          const grams = gramsOf(next.text);
+          for (const gram of grams) {
             gramInserts.push([gram, next.featured, next.owner_id, id]);
             tally(gram, 0, 1);
             tally(gram, 1, next.featured);
           }
+          if (old?.text !== next.text) blooms.push([id, bloomOf(grams)]);
           added.push({ project_id: id, featured: next.featured, text: next.text, owner_id: next.owner_id });
           moveAuthor(next.owner_id, next.featured, 1, next.author);
           listedDelta++;
@@ -98,6 +107,7 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       // Sorted by key, new rows land next to each other in the index.
       for (const chunk of chunks(gramInserts.sort(byKey), WRITE_CHUNK)) await q.insertGrams(trx, chunk);
       for (const chunk of chunks(added, WRITE_CHUNK / 10)) await q.insertEntries(trx, chunk);
+      for (const chunk of chunks(blooms, WRITE_CHUNK / 10)) await q.setBlooms(trx, chunk);
 
       // Authors: one row each while they have a listed project, their username's grams with it.
       // The counts are added first and read back (the row locked): what the author had before is
@@ -143,7 +153,7 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
       for (const chunk of chunks(deltas, WRITE_CHUNK)) await q.addGramCounts(trx, chunk);
       await q.addTotals(trx, listedDelta, featuredDelta);
       await q.dropQueued(trx, ids);
-      return ids.length;
+      return { claimed: claimed.length, applied: ids.length };
     });
   }
 
@@ -156,8 +166,13 @@ export function createIndexMaintenance(db: DB, q: SearchSql) {
           // Between batches, a turn of the event loop: better-sqlite3 answers synchronously, so
           // without it a backlog (a restore, a migration queueing every project) would be applied
           // in one stretch of microtasks, holding every request until the last batch.
-          while ((await applyQueueBatch()) === QUEUE_BATCH)
+          // A full batch of which nothing could be applied (every row held by others) ends the
+          // run: the rows stay queued for the next one.
+          for (;;) {
+            const { claimed, applied } = await applyQueueBatch();
+            if (claimed < QUEUE_BATCH || applied === 0) break;
             await new Promise((resolve) => setImmediate(resolve));
+          }
         } finally {
           applying = null;
         }

@@ -14,6 +14,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Flag } from '../db/types.js';
+import { wordsMask } from './bloom.js';
 import { type AuthorPlan, gramsOf, type OwnersPlan, type SearchPlan } from './plan.js';
 
 /** A page of the showcase: its sort, filter and place. */
@@ -65,9 +66,25 @@ interface Held {
   id: Sql;
   featured: Sql;
   owner: Sql;
+  /** Its gram bloom (PostgreSQL's rows of projects, migration 038); none for a posting. */
+  bloom?: Sql;
 }
 /** The project of walked row `p`, and of posting `g`. */
 const ofProject: Held = { id: sql`p.id`, featured: sql`p.featured`, owner: sql`p.owner_id` };
+/** Row `p` of projects on PostgreSQL, with its gram bloom. */
+const ofListed: Held = { ...ofProject, bloom: sql`p.gram_bloom` };
+/**
+ * Whether project `p`'s gram bloom holds every bit of `words`' grams (search/bloom.ts): a test of
+ * bits in the row (or order index) already read, made before any probe of its postings; none when
+ * `p` has no bloom. A bit set proves nothing: the probes and the text still decide.
+ */
+const bloomHolds = (p: Held, words: readonly string[]): Sql[] => {
+  const mask = p.bloom ? wordsMask(words) : null;
+  if (!mask) return [];
+  // Only 0s and 1s: a literal the planner folds, not a parameter cast per row.
+  const bits = sql.raw(`B'${mask}'`);
+  return [sql`(${p.bloom} & ${bits}) = ${bits}`];
+};
 const ofPosting = (g: string): Held => ({
   id: sql`${sql.ref(`${g}.project_id`)}`,
   featured: sql`${sql.ref(`${g}.featured`)}`,
@@ -141,6 +158,11 @@ interface Engine {
    */
   gramSets: boolean;
   /**
+   * Whether each project's row and order indexes hold its gram bloom (migration 038, PostgreSQL),
+   * tested before a walk probes the project's postings.
+   */
+  gramBlooms: boolean;
+  /**
    * The joins from posting g1 of the rarest gram towards a confirmed match: the narrowing grams
    * and, on SQLite, the indexed text.
    */
@@ -184,6 +206,7 @@ const ENGINES: Record<Dialect, Engine> = {
       sql`a cross join projects p where p.owner_id = a.owner_id and ${scope} and p.live_deployment_id is not null and p.is_public = 1`,
     skipLocked: false,
     gramSets: false,
+    gramBlooms: false,
     // Nested loops are cheapest on SQLite: every narrowing gram and the text are joins, probed
     // per candidate. The text of a plan of several words is a subquery: joined, with more tests on
     // it, SQLite estimated it selective enough to build a Bloom filter of every entry first (a
@@ -255,6 +278,7 @@ const ENGINES: Record<Dialect, Engine> = {
     // Another process applying the queue at the same time takes other rows.
     skipLocked: true,
     gramSets: true,
+    gramBlooms: true,
     // The substring test is a subquery per candidate: PostgreSQL's planner would otherwise rather
     // read every indexed text than look up the candidates'.
     confirmJoins: (plan) => sql.join(gramJoins(plan), sql` `),
@@ -290,8 +314,13 @@ const ENGINES: Record<Dialect, Engine> = {
     walk(plan, page, hashed) {
       const rarest = hashed
         ? sql`((p.id, p.featured) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest}${plan.featured ? sql` and g1.featured = 1` : sql``})) is true`
-        : sql`(select 1 from showcase_grams g1 where ${postingOf(sql`g1`, plan.rarest, ofProject)}) is not null`;
-      return page(sql`projects p`, [rarest, ...this.confirm(plan, ofProject, true)]);
+        : sql`(select 1 from showcase_grams g1 where ${postingOf(sql`g1`, plan.rarest, ofListed)}) is not null`;
+      // The bloom first: PostgreSQL orders a WHERE's tests by cost, the bits before a subplan.
+      return page(sql`projects p`, [
+        ...bloomHolds(ofListed, plan.words),
+        rarest,
+        ...this.confirm(plan, ofListed, true),
+      ]);
     },
   },
 };
@@ -311,6 +340,8 @@ const QUEUED = sql`(select count(*) from (select 1 from showcase_queue limit ${Q
 export function createSearchSql(db: DB, dialect: Dialect) {
   const engine = ENGINES[dialect];
   const ORDER = engine.order;
+  /** Row `p` of projects, with its gram bloom where the engine keeps one. */
+  const listed = engine.gramBlooms ? ofListed : ofProject;
 
   /**
    * The page's SQL: the ids of matching listed projects `p` in order, then the page's projects,
@@ -346,7 +377,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    * columns its order index holds (no project's row is read), so a walk of them stops there.
    */
   const firstListed = (q: ShowcasePage, rows: number) =>
-    sql`(select p.id, p.featured, p.owner_id, p.live_deployment_id, p.is_public, ${ORDER_COLUMNS[q.sort]}
+    sql`(select p.id, p.featured, p.owner_id, p.live_deployment_id, p.is_public,${engine.gramBlooms ? sql` p.gram_bloom,` : sql``} ${ORDER_COLUMNS[q.sort]}
       from projects p where p.live_deployment_id is not null and p.is_public = 1${q.featured ? sql` and p.featured = 1` : sql``}
       order by ${ORDER[q.sort]} limit ${Math.ceil(rows)}) p`;
 
@@ -406,7 +437,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       Array.from(w).length > 2
         ? sql` and (select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`
         : sql``;
-    return sql`(${spared ? sql`(${spared} or ${probe})` : probe}${text})`;
+    const bits = bloomHolds(p, [w]).map((b) => sql`${b} and `);
+    return sql`(${sql.join(bits, sql``)}${spared ? sql`(${spared} or ${probe})` : probe}${text})`;
   };
   /** The author grams of a search found author by author (plan.ts planOwners), each once. */
   const authorGramsOf = (op: OwnersPlan) => [
@@ -421,7 +453,13 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         const gram = ap.eitherGrams?.[i];
         const own =
           gram === undefined
-            ? sql`(select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`
+            ? sql.join(
+                [
+                  ...bloomHolds(p, [w]),
+                  sql`(select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`,
+                ],
+                sql` and `,
+              )
             : gram === null
               ? sql`false`
               : ownHolds(w, gram, p);
@@ -436,11 +474,13 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    */
   const authorProjects = (featured: boolean, ap: AuthorPlan) =>
     sql`a cross join projects p where p.owner_id = a.owner_id and p.live_deployment_id is not null
-      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, ofProject)}`;
+      and p.is_public = 1${featured ? sql` and p.featured = 1` : sql``}${eitherTest(ap, listed)}`;
   /** Whether project `p` matches the term by its own text, as subqueries. */
   const textTest = (plan: SearchPlan, p: Held, hashed = false) =>
     sql.join(
       [
+        // The bits first, in the order written: an own text lacking one can't hold the words.
+        ...bloomHolds(p, plan.words),
         hashed
           ? // PostgreSQL: the rarest gram's holders read once into a hashed subplan (Engine.walk).
             sql`((${p.id}, ${p.featured}) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest})) is true`
@@ -640,7 +680,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     /** How many of the authors' listed projects the term's text matches too (each one tested). */
     async authorsOverlap(plan: SearchPlan, ap: AuthorPlan): Promise<number> {
       const r = await sql<{ n: number }>`${authorsCte(ap, plan.featured)}
-        select count(*) as n from ${authorProjects(plan.featured, ap)} and ${textTest(plan, ofProject)}`.execute(
+        select count(*) as n from ${authorProjects(plan.featured, ap)} and ${textTest(plan, listed)}`.execute(
         db,
       );
       return Number(r.rows[0]!.n);
@@ -670,7 +710,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       const r = await sql<{ n: number }>`${authorsCte(ap, featured)}
         select count(*) as n from (
           select p.id as project_id from ${authorProjects(featured, ap)}${
-            plan ? sql` and not (${textTest(plan, ofProject)})` : sql``
+            plan ? sql` and not (${textTest(plan, listed)})` : sql``
           }
           ${plan ? sql`union all select g1.project_id from ${matching(plan)}` : sql``}
           limit ${limit}) c`.execute(db);
@@ -695,10 +735,10 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         probed && ap.exact
           ? sql`(select 1 from showcase_author_grams ag where ag.gram = ${ap.rarest} and ag.owner_id = p.owner_id) is not null`
           : engine.byAuthors(sql`p.owner_id`)
-      }${eitherTest(ap, ofProject)}`;
+      }${eitherTest(ap, listed)}`;
       const walk = pageSql(q, sql`projects p`, [
         // The owner first: a lookup, where the text's test is a probe or more.
-        plan ? sql`(${byAuthor} or ${textTest(plan, ofProject, hashedText)})` : byAuthor,
+        plan ? sql`(${byAuthor} or ${textTest(plan, listed, hashedText)})` : byAuthor,
       ]);
       return page(q, probed && ap.exact ? walk : sql`${authorsCte(ap, q.featured)} ${walk}`);
     },
@@ -763,11 +803,11 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       const words = op.words.map((w, i) => {
         const name = engine.contains(sql`sa.text`, w);
         const gram = op.ownGrams[i];
-        return gram == null ? name : sql`(${name} or ${ownHolds(w, gram, ofProject)})`;
+        return gram == null ? name : sql`(${name} or ${ownHolds(w, gram, listed)})`;
       });
       const byAuthor = sql`${engine.byAuthors(sql`p.owner_id`)} and (select 1 from showcase_authors sa
         where ${sql.join([sql`sa.owner_id = p.owner_id`, ...words], sql` and `)}) is not null`;
-      const test = op.own ? sql`((${byAuthor}) or ${textTest(op.own, ofProject, hashedOwn)})` : byAuthor;
+      const test = op.own ? sql`((${byAuthor}) or ${textTest(op.own, listed, hashedOwn)})` : byAuthor;
       const from = within === undefined ? sql`projects p` : firstListed(q, within);
       return page(q, sql`${authors} ${pageSql(q, from, [test])}`);
     },
@@ -779,6 +819,37 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       let claim = trx.selectFrom('showcase_queue').select('project_id').orderBy('project_id').limit(n);
       if (engine.skipLocked) claim = claim.forUpdate().skipLocked();
       return (await claim.execute()).map((r) => r.project_id);
+    },
+
+    /**
+     * Of these claimed projects, those this transaction may index now: on PostgreSQL, where
+     * indexing writes the project's row (its gram bloom), each row locked first (FOR NO KEY UPDATE,
+     * skipping one another transaction holds), or gone. A row another transaction holds (a change
+     * to the project, a decision on it) is left for a later batch, still queued: the index never
+     * waits for a request, so a request waiting for the queue's rows (its trigger's insert) can't
+     * wait for it in turn. SQLite has one writer: every id.
+     */
+    async lockForIndex(trx: DB, ids: number[]): Promise<number[]> {
+      if (!engine.gramBlooms || ids.length === 0) return ids;
+      const locked = await sql<{ id: number }>`select id from projects where id = any(${ids}::int[])
+        for no key update skip locked`.execute(trx);
+      const existing = await sql<{
+        id: number;
+      }>`select id from projects where id = any(${ids}::int[])`.execute(trx);
+      const mine = new Set(locked.rows.map((r) => Number(r.id)));
+      const held = new Set(existing.rows.map((r) => Number(r.id)).filter((id) => !mine.has(id)));
+      return ids.filter((id) => !held.has(id));
+    },
+
+    /**
+     * PostgreSQL: rows [project id, bloom] (search/bloom.ts bloomOf of the entry's grams), each
+     * project's row locked by lockForIndex; nothing on SQLite.
+     */
+    async setBlooms(trx: DB, rows: Array<[number, string]>): Promise<void> {
+      if (!engine.gramBlooms || rows.length === 0) return;
+      await sql`update projects p set gram_bloom = v.bloom::bit(256)
+        from unnest(${rows.map((r) => r[0])}::int[], ${rows.map((r) => r[1])}::text[]) v(id, bloom)
+        where p.id = v.id`.execute(trx);
     },
 
     /** What decides these projects' listing now. */

@@ -37,6 +37,7 @@ import * as m034 from './034_initial_passwords.js';
 import * as m035 from './035_gram_owners.js';
 import * as m036 from './036_site_name_owners.js';
 import * as m037 from './037_entry_grams.js';
+import * as m038 from './038_gram_blooms.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -76,6 +77,7 @@ const all: Record<string, DialectMigration> = {
   '035_gram_owners': m035,
   '036_site_name_owners': m036,
   '037_entry_grams': m037,
+  '038_gram_blooms': m038,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
