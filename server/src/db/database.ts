@@ -152,10 +152,14 @@ export function openDatabase(database: DatabaseConfig, opts: OpenDatabaseOptions
     // order written (as SQLite runs them): the showcase search writes its gram joins rarest and
     // farthest-apart first, and PostgreSQL's own order, from estimates that can't see how often
     // grams come together, probed a common gram thousands of times instead of merging it (the
-    // author search of bench:showcase: twice as slow). It also plans these queries faster.
+    // author search of bench:showcase: twice as slow). It also plans these queries faster. No JIT:
+    // a plan whose estimate passes jit_above_cost is compiled first, 14 ms at 1,000,000 projects
+    // for a walk of the showcase that then ran in 4 (its estimate counts the whole order index,
+    // blind to where the page's matches are; docs/decisions/data.md).
     options: [
       '-c max_parallel_workers_per_gather=0',
       '-c join_collapse_limit=1',
+      '-c jit=off',
       ...(database.schema ? [`-c search_path=${database.schema}`] : []),
     ].join(' '),
   };
