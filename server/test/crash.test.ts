@@ -141,7 +141,9 @@ describe('a server killed mid-ingest', () => {
       expect(projects).toEqual([]);
     } finally {
       await restarted.app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // The reference app's own cleanup: its data folder and, on PostgreSQL, its database (the
+      // app itself was closed before the child started).
+      await t.close();
     }
   }, 240_000);
 });
@@ -213,7 +215,9 @@ describe('a server killed mid-commit', () => {
       ).toBeGreaterThan(0);
     } finally {
       await restarted.app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      // The reference app's own cleanup: its data folder and, on PostgreSQL, its database (the
+      // app itself was closed before the child started).
+      await t.close();
     }
   }, 240_000);
 });
