@@ -19,7 +19,7 @@ import {
   type SearchPlan,
   termGrams,
 } from '../src/search/plan.js';
-import { createSearchSql } from '../src/search/sql.js';
+import { createSearchSql, QUEUE_BATCH } from '../src/search/sql.js';
 import { createShowcaseService } from '../src/services/showcase.js';
 import {
   createTestApp,
@@ -1281,6 +1281,63 @@ describe.skipIf(!usingPostgres)('gram blooms on PostgreSQL', () => {
       // Every bit set (a row whose bloom is not written yet), its postings decide.
       await sql`update projects set gram_bloom = ${bits('1')} where id = ${id}`.execute(t.ctx.db);
       expect(await walked(false)).toEqual(['乙项目']);
+    } finally {
+      await logged.destroy();
+    }
+  });
+
+  it('returns when every row of a full batch is held, and applies them once let go', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const showcase = createShowcaseService(t.ctx.db, 'postgres');
+    await showcase.refreshIndex();
+    const owner = await t.createUser();
+    // A batch's worth of new projects, each queued by the triggers.
+    await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
+        download_count, created_at, updated_at, search_text)
+      select ${owner.id}, '整批' || n, null, 'pending', 1, 0, 0, 0, '2025-01-01', '2025-01-01', '整批' || n
+      from generate_series(1, ${QUEUE_BATCH}) n`.execute(t.ctx.db);
+    const queued = async () =>
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from showcase_queue`.execute(t.ctx.db)).rows[0]!.n,
+      );
+    expect(await queued()).toBe(QUEUE_BATCH);
+    const { url, schema } = t.config.database;
+    const other = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`select id from projects where name like '整批%' for no key update`);
+      // Nothing of the batch can be applied: the run ends instead of claiming it again and again.
+      await showcase.refreshIndex();
+      expect(await queued()).toBe(QUEUE_BATCH);
+      await other.query('commit');
+    } finally {
+      await other.end();
+    }
+    await showcase.refreshIndex();
+    expect(await queued()).toBe(0);
+  });
+
+  it('looks a page’s owner and live version up by key, whatever join the planner would rather make', async () => {
+    const ran: CompiledQuery[] = [];
+    // Joins other than nested loops made the cheapest: a join of the page with every user (or
+    // version) is what PostgreSQL would then make, where a lookup by key can't be one.
+    const logged = oneConnection(t, '-c enable_nestloop=off -c enable_seqscan=off', (query) =>
+      ran.push(query),
+    );
+    try {
+      const rows = (await createShowcaseService(logged, 'postgres').list({ ...page })).rows;
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+      const query = ran.at(-1)!;
+      const explained = await logged.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`explain (analyze, costs off, timing off) ${query.sql}`, [...query.parameters]),
+      );
+      const text = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+      // Each looked up once a page row: as many loops as rows.
+      for (const table of ['users u', 'deployments d'])
+        expect(text, text).toMatch(
+          new RegExp(`using \\w+ on ${table} \\(actual rows=1 loops=${rows.length}\\)`),
+        );
     } finally {
       await logged.destroy();
     }

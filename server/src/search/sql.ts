@@ -14,7 +14,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { Flag } from '../db/types.js';
-import { wordsMask } from './bloom.js';
+import { BLOOM_BITS, wordsMask } from './bloom.js';
 import { type AuthorPlan, gramsOf, type OwnersPlan, type SearchPlan } from './plan.js';
 
 /** A page of the showcase: its sort, filter and place. */
@@ -452,8 +452,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       Array.from(w).length > 2
         ? sql` and (select 1 from showcase_entries e where e.project_id = ${p.id} and ${engine.contains(sql`e.text`, w)}) is not null`
         : sql``;
-    const bits = bloomHolds(p, [w]).map((b) => sql`${b} and `);
-    return sql`(${sql.join(bits, sql``)}${spared ? sql`(${spared} or ${probe})` : probe}${text})`;
+    const held = sql.join([...bloomHolds(p, [w]), spared ? sql`(${spared} or ${probe})` : probe], sql` and `);
+    return sql`(${held}${text})`;
   };
   /** The author grams of a search found author by author (plan.ts planOwners), each once. */
   const authorGramsOf = (op: OwnersPlan) => [
@@ -862,9 +862,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      */
     async setBlooms(trx: DB, rows: Array<[number, string]>): Promise<void> {
       if (!engine.gramBlooms || rows.length === 0) return;
-      await sql`update projects p set gram_bloom = v.bloom::bit(256)
-        from unnest(${rows.map((r) => r[0])}::int[], ${rows.map((r) => r[1])}::text[]) v(id, bloom)
-        where p.id = v.id`.execute(trx);
+      await sql`update projects p set gram_bloom = v.bloom::bit(${sql.lit(BLOOM_BITS)})
+        from (${engine.rowsOf(rows, ['int', 'text'])}) v(id, bloom) where p.id = v.id`.execute(trx);
     },
 
     /** What decides these projects' listing now. */
