@@ -1224,6 +1224,59 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     }
   });
 
+  it('walks a one-word page while counting its matches, and walks it whole when the first projects hold less', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const owner = await t.createUser({ username: 'one_word_owner' });
+    const listed = async (name: string, count: number, from: string) => {
+      await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
+          download_count, approved_at, created_at, updated_at, search_text)
+        select ${owner.id}, ${name} || n, null, 'approved', 1, 0, 0, 0,
+          to_char(${from}::timestamp + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"'), ${from}, ${from},
+          ${name} || n || chr(10) || chr(10) || 'one_word_owner'
+        from generate_series(1, ${count}) n`.execute(t.ctx.db);
+      await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
+          total_size, entry_file, created_by, created_at)
+        select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', owner_id, created_at
+        from projects where owner_id = ${owner.id} and live_deployment_id is null`.execute(t.ctx.db);
+      await sql`update projects p set live_deployment_id = d.id from deployments d
+        where d.project_id = p.id and p.owner_id = ${owner.id} and p.live_deployment_id is null`.execute(
+        t.ctx.db,
+      );
+    };
+    const ran: CompiledQuery[] = [];
+    const logged = oneConnection(t, '', (query) => ran.push(query));
+    const showcase = createShowcaseService(logged, 'postgres', { countCap: 30, rememberCounts: false });
+    // Each term's 40 matches are counted up to 30 (500+ at scale), and 40 are expected (every
+    // holder of its rarest gram holds the word): the page is walked while they are counted,
+    // within the first 4 × page × 5 × listed / 30 listed projects, a walk with its own LIMIT.
+    const bounded = /limit \$\d+\) p\b/;
+    const search = async (term: string, page: number) => {
+      ran.length = 0;
+      const r = await showcase.list({ search: term, sort: 'latest', featured: false, page, pageSize: 5 });
+      expect(r.total).toBe(30);
+      expect(r.capped).toBe(true);
+      const walks = ran.filter((query) => query.sql.includes('as page_id'));
+      return { names: r.rows.map((p) => p.name), walks: walks.map((query) => bounded.test(query.sql)) };
+    };
+    const newest = (name: string, page: number) =>
+      Array.from({ length: 5 }, (_, i) => `${name}${40 - (page - 1) * 5 - i}`);
+    try {
+      // 地图站's matches are newer than 70 地图馆站 (no 图站): the first walk finds the page, and
+      // nothing is walked after it.
+      await listed('地图馆站', 70, '2024-01-01');
+      await listed('地图站', 40, '2025-01-01');
+      for (const page of [1, 2])
+        expect(await search('地图站', page)).toEqual({ names: newest('地图站', page), walks: [true] });
+      // 天气站's matches are the oldest, under 200 newer 天气馆站 (no 气站): the first projects
+      // (about two thirds of those listed) hold none, and the page is walked again whole.
+      await listed('天气站', 40, '2023-01-01');
+      await listed('天气馆站', 200, '2027-01-01');
+      expect(await search('天气站', 1)).toEqual({ names: newest('天气站', 1), walks: [true, false] });
+    } finally {
+      await logged.destroy();
+    }
+  });
+
   it("reads the server's hash memory, so a small work_mem hashes fewer holders", async () => {
     if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
     const small = oneConnection(t, '-c work_mem=64kB -c hash_mem_multiplier=2');

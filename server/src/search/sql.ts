@@ -178,11 +178,11 @@ interface Engine {
    */
   confirm(plan: SearchPlan, p: Held, asSubqueries?: boolean): Sql[];
   /**
-   * The page walked: the listed projects in the page's order, each tested; `hashed`: the rarest
-   * gram's holders are read once into a hash the walk looks each project up in (plan.ts
-   * pageStrategy), rather than probed per project.
+   * The page walked: the listed projects in the page's order (`projects`, aliased p), each
+   * tested; `hashed`: the rarest gram's holders are read once into a hash the walk looks each
+   * project up in (plan.ts pageStrategy), rather than probed per project.
    */
-  walk(plan: SearchPlan, page: (from: Sql, where: Sql[]) => Sql, hashed: boolean): Sql;
+  walk(plan: SearchPlan, page: (from: Sql, where: Sql[]) => Sql, hashed: boolean, projects: Sql): Sql;
 }
 
 const ENGINES: Record<Dialect, Engine> = {
@@ -245,8 +245,8 @@ const ENGINES: Record<Dialect, Engine> = {
             : [sql.join([sql`e.project_id = ${p.id}`, ...tests], sql` and `)]),
       ];
     },
-    walk(plan, page) {
-      return page(sql`projects p cross join showcase_grams g1 ${this.confirmJoins(plan)}`, [
+    walk(plan, page, _hashed, projects) {
+      return page(sql`${projects} cross join showcase_grams g1 ${this.confirmJoins(plan)}`, [
         postingOf(sql`g1`, plan.rarest, ofProject),
         ...this.confirm(plan, ofPosting('g1')),
       ]);
@@ -326,12 +326,12 @@ const ENGINES: Record<Dialect, Engine> = {
     // kept (as joins, its estimate of a gram's holders decides, often wrongly). Hashed, the rarest
     // gram's test is an uncorrelated IN that "is true" keeps from becoming a join: PostgreSQL reads
     // the holders once into a hashed subplan and the walk stays in the order index.
-    walk(plan, page, hashed) {
+    walk(plan, page, hashed, projects) {
       const rarest = hashed
         ? sql`((p.id, p.featured) in (select g1.project_id, g1.featured from showcase_grams g1 where g1.gram = ${plan.rarest}${plan.featured ? sql` and g1.featured = 1` : sql``})) is true`
         : sql`(select 1 from showcase_grams g1 where ${postingOf(sql`g1`, plan.rarest, ofListed)}) is not null`;
       // The bloom first: PostgreSQL orders a WHERE's tests by cost, the bits before a subplan.
-      return page(sql`projects p`, [
+      return page(projects, [
         ...bloomHolds(ofListed, plan.words),
         rarest,
         ...this.confirm(plan, ofListed, true),
@@ -641,12 +641,18 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /**
      * The listed projects in the page's order, each tested: cost ~ rows needed / share that match;
-     * `hashed`: see Engine.walk.
+     * `hashed`: see Engine.walk. `within`: only the first that many listed projects are walked (a
+     * page of fewer rows than asked may then not be the whole page).
      */
-    walk: (plan: SearchPlan, q: ShowcasePage, hashed = false) =>
+    walk: (plan: SearchPlan, q: ShowcasePage, hashed = false, within?: number) =>
       page(
         q,
-        engine.walk(plan, (from, where) => pageSql(q, from, where), hashed),
+        engine.walk(
+          plan,
+          (from, where) => pageSql(q, from, where),
+          hashed,
+          within === undefined ? sql`projects p` : firstListed(q, within),
+        ),
       ),
 
     // ---- Searches that find authors too (plan.ts planAuthors) -----------------------------------

@@ -224,9 +224,15 @@ export function createShowcaseService(
       capped = true;
     }
     if (total === undefined) {
+      const ahead = walkAhead(plan, page, limit);
+      // Its failure, when the count fails first, is not left unhandled.
+      ahead.catch(() => undefined);
       const n = await q.count(plan, limit);
       capped = n >= limit;
       total = rememberText(n, capped);
+      const rows = await ahead;
+      // A full page within the first projects is the page, however many matches there are.
+      if (rows && rows.length === page.pageSize) return { rows: rows.map(cardOf), total, capped };
     }
     if (total === 0) return { rows: [], total: 0, capped: false };
     const strategy = pageStrategy(plan, page, total, capped, await hashable());
@@ -235,6 +241,22 @@ export function createShowcaseService(
         ? await q.sortAll(plan, page)
         : await q.walk(plan, page, strategy === 'hashed walk');
     return { rows: rows.map(cardOf), total, capped };
+  }
+
+  /**
+   * On PostgreSQL, when a search's matches are expected to reach the count's limit (its page is
+   * then walked): the page walked while they are counted, on another of the pool's connections,
+   * so that the answer waits for the slower of the two, not for both (在线工具 at 1,000,000
+   * projects: a count of 1.9 ms, then a walk of 4.5). It reads at most WALK_AHEAD times the
+   * projects a page needs at the limit, so one not needed stays bounded; undefined when not
+   * walked ahead.
+   */
+  async function walkAhead(plan: SearchPlan, page: ShowcasePage, limit: number) {
+    if (dialect !== 'postgres' || plan.expected < limit) return undefined;
+    const strategy = pageStrategy(plan, page, limit, true, await hashable());
+    if (strategy === 'sort') return undefined;
+    const within = (WALK_AHEAD * page.page * page.pageSize * plan.listed) / limit;
+    return q.walk(plan, page, strategy === 'hashed walk', within);
   }
 
   /**
