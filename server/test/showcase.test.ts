@@ -1224,6 +1224,64 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     }
   });
 
+  it('walks the page of a search found author by author while counting its matches, when a walk finds it sooner than a sort', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const author = await t.createUser({ username: 'wang_vue' });
+    const other = await t.createUser({ username: 'other_two' });
+    const listed = async (owner: number, name: string, count: number, from: string) => {
+      await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
+          download_count, approved_at, created_at, updated_at, search_text)
+        select ${owner}, ${name} || n, null, 'approved', 1, 0, 0, 0,
+          to_char(${from}::timestamp + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"'), ${from}, ${from},
+          ${name} || n || chr(10) || chr(10) || (select username from users where id = ${owner})
+        from generate_series(1, ${count}) n`.execute(t.ctx.db);
+      await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
+          total_size, entry_file, created_by, created_at)
+        select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', owner_id, created_at
+        from projects where owner_id = ${owner} and live_deployment_id is null`.execute(t.ctx.db);
+      await sql`update projects p set live_deployment_id = d.id from deployments d
+        where d.project_id = p.id and p.owner_id = ${owner} and p.live_deployment_id is null`.execute(
+        t.ctx.db,
+      );
+    };
+    // wang_vue's 100 projects (花园), newer than other_two's 20 (花园天气): wang 花园 finds the 100,
+    // as many as expected, most of those listed, so a walk of a few projects finds a page where a
+    // sort would read all 100. The count (under its limit) sorts nothing.
+    await listed(author.id, '花园', 100, '2030-01-01');
+    await listed(other.id, '花园天气', 20, '2029-01-01');
+    const ran: CompiledQuery[] = [];
+    const logged = oneConnection(t, '', (query) => ran.push(query));
+    const showcase = createShowcaseService(logged, 'postgres', { rememberCounts: false });
+    const bounded = /limit \$\d+\) p\b/;
+    try {
+      // A deep page (21: past the last) is cheaper sorted: the count sorts, and nothing is walked.
+      for (const [page, names, walked] of [
+        [1, ['花园100', '花园99', '花园98', '花园97', '花园96'], true],
+        [3, ['花园90', '花园89', '花园88', '花园87', '花园86'], true],
+        [21, [], false],
+      ] as const) {
+        ran.length = 0;
+        const r = await showcase.list({
+          search: 'wang 花园',
+          sort: 'latest',
+          featured: false,
+          page,
+          pageSize: 5,
+        });
+        expect(r.total).toBe(100);
+        expect(r.capped).toBe(false);
+        expect(r.rows.map((p) => p.name)).toEqual(names);
+        const pages = ran.filter((query) => query.sql.includes('as page_id'));
+        const counts = pages.filter((query) => query.sql.includes('as matches'));
+        expect(counts.map((query) => query.sql.includes('and false'))).toEqual([walked]);
+        const walks = pages.filter((query) => !query.sql.includes('as matches'));
+        expect(walks.map((query) => bounded.test(query.sql))).toEqual(walked ? [true] : []);
+      }
+    } finally {
+      await logged.destroy();
+    }
+  });
+
   it('walks a one-word page while counting its matches, and walks it whole when the first projects hold less', async () => {
     if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
     const owner = await t.createUser({ username: 'one_word_owner' });

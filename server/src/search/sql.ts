@@ -766,9 +766,10 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /**
      * A search of several words found author by author (plan.ts planOwners): its matches counted
-     * up to `limit`, and sorted into the page when fewer, in one query (as countAndSort).
+     * up to `limit`, and sorted into the page when fewer (and `sort`), in one query (as
+     * countAndSort).
      */
-    async countAndSortByOwners(op: OwnersPlan, q: ShowcasePage, limit: number) {
+    async countAndSortByOwners(op: OwnersPlan, q: ShowcasePage, limit: number, sort = true) {
       const { authors, col } = ownersAuthors(op, q.featured);
       // Each word the author's name lacks, in the posting's project's own text. The author's range
       // is of the gram picked: a posting of it holds it, unprobed.
@@ -798,7 +799,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
         q,
         sql`${authors}, m as materialized (${sql.join(branches, sql` union all `)} limit ${limit})
           select c.n as matches, p.* from (select count(*) as n from m) c
-          left join (${pageSql(q, fromMatches, [matched, sql`(select count(*) from m) < ${limit}`])}) p on 1 = 1`,
+          left join (${pageSql(q, fromMatches, [matched, sort ? sql`(select count(*) from m) < ${limit}` : sql`false`])}) p on 1 = 1`,
       );
       return { n: Number(rows[0]!.matches), rows: rows.filter((r) => r.id != null) };
     },

@@ -231,8 +231,8 @@ export function createShowcaseService(
       capped = n >= limit;
       total = rememberText(n, capped);
       const rows = await ahead;
-      // A full page within the first projects is the page, however many matches there are.
-      if (rows && rows.length === page.pageSize) return { rows: rows.map(cardOf), total, capped };
+      if (rows && rows.length === pageRows(page, { total, capped }))
+        return { rows: rows.map(cardOf), total, capped };
     }
     if (total === 0) return { rows: [], total: 0, capped: false };
     const strategy = pageStrategy(plan, page, total, capped, await hashable());
@@ -317,30 +317,38 @@ export function createShowcaseService(
       p !== null && dialect === 'postgres' && p.rarestHolders <= (await hashable());
     // Counted already, a walk is taken when it is the cheaper way to the page.
     if (owners && (!known || (!known.capped && collectByOwners(owners, page, listed, known.total)))) {
-      // On PostgreSQL, when the matches are expected to reach the limit (a page is then walked),
+      // On PostgreSQL, when the page is expected to be walked (the matches reach the limit, or
+      // are many enough that a walk finds the page sooner than they are sorted: `react 地图` at
+      // 100,000 projects, 481 matches, a sort of them 1.6 ms and a walk of 2,500 projects 0.7),
       // the page is walked while they are counted, on another of the pool's connections: the
-      // answer waits for the slower of the two, not for both. The walk reads at most WALK_AHEAD
-      // times the projects a page needs at the limit, so one not needed stays bounded.
+      // answer waits for the slower of the two, not for both, and the count sorts nothing. The
+      // walk reads at most WALK_AHEAD times the projects a page needs at the matches expected,
+      // so one not needed stays bounded.
+      const expected = Math.max(
+        1,
+        Math.min(limit, ownersExpected(owners, ownHolders, authorProjects, listed)),
+      );
       const ahead =
         !known &&
         dialect === 'postgres' &&
-        ownersExpected(owners, ownHolders, authorProjects, listed) >= limit &&
-        strategyOf(limit) !== 'sort'
+        (expected >= limit || !collectByOwners(owners, page, listed, expected)) &&
+        strategyOf(expected) !== 'sort'
           ? q.walkByOwners(
               owners,
               page,
               await hashes(owners.own),
-              (WALK_AHEAD * page.page * page.pageSize * listed) / limit,
+              (WALK_AHEAD * page.page * page.pageSize * listed) / expected,
             )
           : undefined;
       // Its failure, when the count fails first or answers alone, is not left unhandled.
       ahead?.catch(() => undefined);
-      const found = await q.countAndSortByOwners(owners, page, limit);
+      const found = await q.countAndSortByOwners(owners, page, limit, !ahead);
       const total = found.n;
       known = memo.remember({ total, capped: total >= limit, authorProjects: named, sorted });
-      if (!known.capped) return { rows: found.rows.map(cardOf), total, capped: false };
+      if (!known.capped && !ahead) return { rows: found.rows.map(cardOf), total, capped: false };
       const rows = await ahead;
-      if (rows && rows.length === page.pageSize) return { rows: rows.map(cardOf), total, capped: true };
+      if (rows && rows.length === pageRows(page, known))
+        return { rows: rows.map(cardOf), total, capped: known.capped };
     }
     if (!known) {
       const n = await q.countEither(plan, authors, page.featured, limit);
@@ -447,4 +455,14 @@ function cardOf(r: Partial<ShowcaseRow>): ShowcaseRow {
     thumbnail_sha256: r.thumbnail_sha256 ?? null,
     entry_file: r.entry_file ?? null,
   };
+}
+
+/**
+ * The rows page `page` of `counted` matches has (a capped count: at least a full page, the limit
+ * being past it). A walk of the first listed projects in order that finds this many finds the
+ * page: the matches it finds are the first, in order.
+ */
+function pageRows(page: ShowcasePage, counted: { total: number; capped: boolean }): number {
+  if (counted.capped) return page.pageSize;
+  return Math.max(0, Math.min(page.pageSize, counted.total - (page.page - 1) * page.pageSize));
 }
