@@ -1,7 +1,7 @@
 /** Gram blooms (search/bloom.ts), without a database; the SQL side's agreement is in server/test. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { BLOOM_BITS, bloomOf, FULL_BLOOM, gramBit, wordsMask } from './bloom.js';
+import { BLOOM_BITS, bloomFalsePass, bloomOf, FULL_BLOOM, gramBit, wordsMask } from './bloom.js';
 import { gramsOf, normaliseTerm, searchForm, searchWords } from './plan.js';
 
 const holds = (bloom: string, mask: string) => [...mask].every((bit, i) => bit === '0' || bloom[i] === '1');
@@ -51,5 +51,16 @@ describe('gram blooms', () => {
     const bloom = bloomOf(gramsOf('地图小站'));
     expect(holds(bloom, wordsMask(['地图'])!)).toBe(true);
     expect(holds(bloom, wordsMask(['地图', 'react'])!)).toBe(false);
+  });
+
+  it('expects a quarter of the bits of a text without the words to be set, each mask bit alone', () => {
+    const bitsOf = (words: string[]) => [...wordsMask(words)!].filter((b) => b === '1').length;
+    // 璐: one gram, one bit; 地图: three grams (地, 图, 地图), at most three bits.
+    expect(bloomFalsePass(['璐'])).toBe(0.25);
+    expect(bloomFalsePass(['地图'])).toBe(0.25 ** bitsOf(['地图']));
+    expect(bitsOf(['react', '地图'])).toBeGreaterThan(bitsOf(['react']));
+    expect(bloomFalsePass(['react', '地图'])).toBeLessThan(bloomFalsePass(['react']));
+    // No gram (no word): nothing ruled out.
+    expect(bloomFalsePass([])).toBe(1);
   });
 });

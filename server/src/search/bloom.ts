@@ -11,6 +11,11 @@ import { createHash } from 'node:crypto';
 import { gramsOf } from './plan.js';
 
 export const BLOOM_BITS = 256;
+/**
+ * The share of a bloom's bits set, taken as about a quarter (≈70 grams a text: 1 − (255/256)^70;
+ * docs/decisions/serving.md "Gram blooms on the walk").
+ */
+const BLOOM_FILL = 0.25;
 /** What a row holds before its text is summed up: every bit set, so every test passes. */
 export const FULL_BLOOM = '1'.repeat(BLOOM_BITS);
 
@@ -46,4 +51,17 @@ export function wordsMask(words: readonly string[]): string | null {
   const grams = new Set<string>();
   for (const w of words) for (const gram of gramsOf(w)) grams.add(gram);
   return grams.size === 0 ? null : bloomOf(grams);
+}
+
+/**
+ * The share of own texts without `words` whose bloom holds their bits all the same (each of the
+ * mask's bits set a quarter of the time, taken as independent): what a walk still probes of the
+ * projects that can't match (plan.ts hashOverProbes). 1 when no word names a gram.
+ */
+export function bloomFalsePass(words: readonly string[]): number {
+  const mask = wordsMask(words);
+  if (mask === null) return 1;
+  let set = 0;
+  for (const bit of mask) if (bit === '1') set++;
+  return BLOOM_FILL ** set;
 }

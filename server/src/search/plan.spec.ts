@@ -7,6 +7,7 @@ import {
   countLimit,
   gramsOf,
   hashableHolders,
+  hashOverProbes,
   mixedStrategy,
   normaliseTerm,
   OWNERS_MAX,
@@ -340,6 +341,25 @@ describe('how a page is fetched', () => {
     expect(
       pageStrategy(plan({ listed: 1_000_000, rarestHolders: 3658, exact: true }), q, 3658, false),
     ).not.toBe('hashed walk');
+  });
+
+  it('on PostgreSQL probes rather than hashes when the blooms leave few walked projects to probe', () => {
+    const q = { page: 1, pageSize: 12 };
+    const pg = (p: Partial<SearchPlan>) => plan({ dialect: 'postgres', listed: 100_000, ...p });
+    // react 地图's ac at 100,000 projects: 3,509 holders (1.75 ms to hash, 0.9 measured), a walk
+    // of ~2,500 projects of which its 12 bits leave ~3.5 % (the holders) to probe (0.16 ms).
+    expect(hashOverProbes(3509, 100_000, 2500, 0.25 ** 12)).toBe(false);
+    // Every walked project probed (bits not tested): the hash is the cheaper, as before.
+    expect(hashOverProbes(3509, 100_000, 2500)).toBe(true);
+    // One bit (璐): a quarter of the walk still probed, and a long walk: hashed.
+    expect(hashOverProbes(3658, 1_000_000, 16_000, 0.25)).toBe(true);
+    // The page's strategy: sorted or walked as before, then probed or hashed as the bits leave it.
+    const ac = pg({ rarestHolders: 3509, exact: false, expected: 3509 });
+    expect(pageStrategy(ac, q, 500, true)).toBe('hashed walk');
+    expect(pageStrategy(ac, q, 500, true, PG_HASH_MAX_HOLDERS, 0.25 ** 12)).toBe('walk');
+    expect(pageStrategy(pg({ rarestHolders: 40 }), q, 40, false, PG_HASH_MAX_HOLDERS, 0.25 ** 12)).toBe(
+      'sort',
+    );
   });
 
   it('sorts a capped count only when the rarest gram bounds the matches closely enough', () => {

@@ -61,6 +61,18 @@ export const PG_HASH_MAX_HOLDERS = 20_000;
  */
 export const PG_HASH_BYTES_PER_HOLDER = 200;
 
+/**
+ * Whether a walk of `walked` projects on PostgreSQL tests the rarest gram (its `holders` of
+ * `listed`) in a hash of its holders rather than probing it for each walked project that may
+ * hold it: a project whose gram bloom lacks a bit of the words is never probed (search/bloom.ts),
+ * so only the holders' share of the walk is, and `falsePass` of the rest (bloomFalsePass; 1 when
+ * the bits are not tested: every walked project probed).
+ */
+export function hashOverProbes(holders: number, listed: number, walked: number, falsePass = 1): boolean {
+  const pass = Math.min(1, holders / Math.max(listed, 1) + falsePass);
+  return holders * PG_COST.hashHolder < walked * pass * (PG_COST.probe - PG_COST.hashedRow);
+}
+
 /** The most holders a walk may hash with `hashMemory` bytes of PostgreSQL's hash memory. */
 export function hashableHolders(hashMemory: number): number {
   return Math.min(PG_HASH_MAX_HOLDERS, Math.floor(hashMemory / PG_HASH_BYTES_PER_HOLDER));
@@ -343,6 +355,8 @@ export function pageStrategy(
   capped: boolean,
   /** The most holders a walk may hash (hashableHolders of the server's settings). */
   maxHashed = PG_HASH_MAX_HOLDERS,
+  /** The share of walked projects without the words whose gram bloom passes (hashOverProbes). */
+  falsePass = 1,
 ): 'sort' | 'walk' | 'hashed walk' {
   // A capped total is a lower bound of the matches: the walk is then shorter than estimated, and
   // the sort has at most the rarest gram's holders to sort (every match holds it).
@@ -363,7 +377,12 @@ export function pageStrategy(
       plan.rarestHolders * PG_COST.hashHolder + walked * PG_COST.hashedRow + tested * confirm,
     ]);
   }
-  return costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0];
+  // Sorted or walked as every walked project were probed; walked, probed or hashed as the blooms
+  // leave them (the same choice when every project is probed).
+  if (costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0] === 'sort') return 'sort';
+  return plan.rarestHolders <= maxHashed && hashOverProbes(plan.rarestHolders, plan.listed, walked, falsePass)
+    ? 'hashed walk'
+    : 'walk';
 }
 
 /**

@@ -13,6 +13,7 @@ import { messages, type ShowcaseSort } from '@sitehall/contracts';
 import type { DB } from '../db/database.js';
 import type { Dialect as MigrationDialect } from '../db/dialect.js';
 import { Invalid } from '../domain/errors.js';
+import { bloomFalsePass } from '../search/bloom.js';
 import { createIndexMaintenance } from '../search/index-maintenance.js';
 import {
   type AuthorPlan,
@@ -20,6 +21,7 @@ import {
   countAndSortFirst,
   countLimit,
   hashableHolders,
+  hashOverProbes,
   MAX_WORDS,
   mixedStrategy,
   normaliseTerm,
@@ -235,7 +237,7 @@ export function createShowcaseService(
         return { rows: rows.map(cardOf), total, capped };
     }
     if (total === 0) return { rows: [], total: 0, capped: false };
-    const strategy = pageStrategy(plan, page, total, capped, await hashable());
+    const strategy = pageStrategy(plan, page, total, capped, await hashable(), bloomFalsePass(plan.words));
     const rows =
       strategy === 'sort'
         ? await q.sortAll(plan, page)
@@ -253,7 +255,7 @@ export function createShowcaseService(
    */
   async function walkAhead(plan: SearchPlan, page: ShowcasePage, limit: number) {
     if (dialect !== 'postgres' || plan.expected < limit) return undefined;
-    const strategy = pageStrategy(plan, page, limit, true, await hashable());
+    const strategy = pageStrategy(plan, page, limit, true, await hashable(), bloomFalsePass(plan.words));
     if (strategy === 'sort') return undefined;
     const within = (WALK_AHEAD * page.page * page.pageSize * plan.listed) / limit;
     return q.walk(plan, page, strategy === 'hashed walk', within);
@@ -311,10 +313,19 @@ export function createShowcaseService(
         authorHolders: authors.holders,
         authorsExact: authors.exact,
       });
-    // On PostgreSQL a walk tests the text's rarest gram in a hash of its holders when they fit
-    // (a probe per walked project costs 1.8 µs there: PG_COST).
-    const hashes = async (p: SearchPlan | null) =>
-      p !== null && dialect === 'postgres' && p.rarestHolders <= (await hashable());
+    // On PostgreSQL a walk of the page at `total` matches tests the text's rarest gram in a hash
+    // of its holders when they fit and hashing them costs less than probing the walked projects
+    // their blooms leave (a probe costs 1.8 µs there: PG_COST; plan.ts hashOverProbes).
+    const hashes = async (p: SearchPlan | null, total: number) =>
+      p !== null &&
+      dialect === 'postgres' &&
+      p.rarestHolders <= (await hashable()) &&
+      hashOverProbes(
+        p.rarestHolders,
+        listed,
+        (page.page * page.pageSize * listed) / Math.max(total, 1),
+        bloomFalsePass(p.words),
+      );
     // Counted already, a walk is taken when it is the cheaper way to the page.
     if (owners && (!known || (!known.capped && collectByOwners(owners, page, listed, known.total)))) {
       // On PostgreSQL, when the page is expected to be walked (the matches reach the limit, or
@@ -336,7 +347,7 @@ export function createShowcaseService(
           ? q.walkByOwners(
               owners,
               page,
-              await hashes(owners.own),
+              await hashes(owners.own, expected),
               (WALK_AHEAD * page.page * page.pageSize * listed) / expected,
             )
           : undefined;
@@ -363,10 +374,10 @@ export function createShowcaseService(
       // project's text (1.8 µs a probe there: `zhang react` at 1,000,000 projects, 2,879 projects
       // walked). On SQLite a probe costs 0.27 µs and the walk led by one word was the faster in
       // a same-file A/B (docs/benchmarks.md "Walked as counted").
-      const rows = await q.walkByOwners(owners, page, await hashes(owners.own));
+      const rows = await q.walkByOwners(owners, page, await hashes(owners.own, known.total));
       return { rows: rows.map(cardOf), total: known.total, capped: known.capped };
     }
-    const hashedText = await hashes(plan);
+    const hashedText = await hashes(plan, known.total);
     const rows =
       strategy === 'sort'
         ? await q.sortMixed(plan, authors, page)
