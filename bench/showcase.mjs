@@ -38,6 +38,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const { openDatabase, migrateToLatest } = await import(path.join(root, 'server/dist/db/database.js'));
 const { createShowcaseService } = await import(path.join(root, 'server/dist/services/showcase.js'));
 const { searchText } = await import(path.join(root, 'server/dist/services/projects.js'));
+const { ownBloom } = await import(path.join(root, 'server/dist/search/bloom.js'));
 const { loadConfig } = await import(path.join(root, 'server/dist/config.js'));
 
 const { values: args } = parseArgs({
@@ -195,6 +196,10 @@ async function seed(handle) {
         created_at: at(i),
         updated_at: at(i),
         search_text: searchText(name, desc, users[ownerIndex - 1].username, null),
+        // As the server writes a row (repositories/projects.ts): its bloom with its search text.
+        ...(handle.dialect === 'postgres'
+          ? { gram_bloom: ownBloom(searchText(name, desc, users[ownerIndex - 1].username, null)) }
+          : {}),
       });
       deployments.push({
         id: i,

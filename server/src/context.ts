@@ -15,6 +15,7 @@ import { leasedJobs, runHere } from './jobs/job-runner.js';
 import { Metrics } from './metrics/metrics.js';
 import { createRepositories } from './repositories/index.js';
 import type { LeasesRepository } from './repositories/leases.js';
+import { ownBloom } from './search/bloom.js';
 import { CustomDomainHosts, SiteFileSource, SiteHosts } from './serve/index.js';
 import { createAccountService } from './services/accounts.js';
 import { createApiTokenService } from './services/api-tokens.js';
@@ -120,7 +121,7 @@ export function blobLeasesOn(db: DB, leases: LeasesRepository): BlobLeases<DB> {
 export function createContext(config: Config, database: DatabaseHandle, opts: ContextOptions = {}) {
   const db: DB = database.db;
   const { dialect } = database;
-  const repos = createRepositories(dialect);
+  const repos = createRepositories(dialect, ownBloom);
   const stale: StaleCaches = { live: () => {}, allLive: () => {}, settings: () => {}, domains: () => {} };
   const link = createClusterLink(config, stale);
   const { redis, bus } = link;

@@ -1365,6 +1365,42 @@ describe.skipIf(!usingPostgres)('gram blooms on PostgreSQL', () => {
     for (const row of rows.rows) expect(row.bloom, row.text).toBe(bloomOf(gramsOf(row.text)));
   });
 
+  it('writes a project’s bloom with its search text, so indexing it writes no second row version', async () => {
+    const { id, owner } = await liveProject(t, SIMPLE_SITE, { name: '庚项目 Ｂloom 地图' });
+    const row = async () =>
+      (
+        await sql<{ ctid: string; bloom: string; queued: number }>`select p.ctid::text as ctid,
+            p.gram_bloom::text as bloom, (select count(*) from showcase_queue q where q.project_id = p.id) as queued
+          from projects p where p.id = ${id}`.execute(t.ctx.db)
+      ).rows[0]!;
+    const entryText = async () =>
+      (
+        await sql<{ text: string }>`select text from showcase_entries where project_id = ${id}`.execute(
+          t.ctx.db,
+        )
+      ).rows[0]!.text;
+    // Listed and queued, its bloom already its own text's; the index leaves the row as it is.
+    for (const change of [null, { name: '辛项目 改名', description: '新的说明 React' }] as const) {
+      if (change) {
+        const renamed = await t.request({
+          method: 'PUT',
+          url: `/api/projects/${id}`,
+          token: owner.token,
+          body: change,
+        });
+        expect(renamed.statusCode, renamed.body).toBe(200);
+      }
+      const before = await row();
+      expect(Number(before.queued)).toBe(1);
+      await createShowcaseService(t.ctx.db, 'postgres').refreshIndex();
+      const after = await row();
+      expect(Number(after.queued)).toBe(0);
+      expect(after.ctid).toBe(before.ctid);
+      expect(after.bloom).toBe(bloomOf(gramsOf(await entryText())));
+    }
+    expect(await entryText()).toContain('辛项目 改名');
+  });
+
   it('tests a walked project’s bloom before its postings, in the order index', async () => {
     const { id } = await liveProject(t, SIMPLE_SITE, { name: '乙项目' });
     await createShowcaseService(t.ctx.db, 'postgres').refreshIndex();

@@ -72,6 +72,11 @@ export interface ProjectsTable {
   updated_at: string;
   /** Lower-cased name + description + owner username, for substring search. */
   search_text: string;
+  /**
+   * PostgreSQL only (migration 038): the gram bloom of the own text of search_text
+   * (search/bloom.ts ownBloom), written with it (repositories/projects.ts); SQLite has no such column.
+   */
+  gram_bloom?: string;
   /** The name's pinyin order (domain/name-order.ts): the showcase's 名称 sort. */
   name_sort_key: Generated<string>;
   /** The owner's routing switches (docs/product.md "A site's own routing"): index.html for unknown paths. */

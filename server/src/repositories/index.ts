@@ -29,13 +29,14 @@ import * as uploadEvents from './upload-events.js';
 import * as uploadKeys from './upload-keys.js';
 import { createUsersRepository, existsForNewRows } from './users.js';
 
-export function createRepositories(dialect: MigrationDialect) {
+/** `ownBloom`: see createProjectsRepository. */
+export function createRepositories(dialect: MigrationDialect, ownBloom?: (searchText: string) => string) {
   return {
     users: { existsForNewRows, ...createUsersRepository(dialect) },
     sessions: createSessionsRepository(),
     apiTokens: createApiTokensRepository(),
     audit: createAuditRepository(),
-    projects: createProjectsRepository(dialect),
+    projects: createProjectsRepository(dialect, ownBloom),
     deployments,
     deploymentFiles,
     reviewComments,

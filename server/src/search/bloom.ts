@@ -8,7 +8,7 @@
  * migration's SQL (the first byte of the gram's MD5, as `gramBit` here), and asked for by a search.
  */
 import { createHash } from 'node:crypto';
-import { gramsOf } from './plan.js';
+import { gramsOf, searchForm, splitSearchText } from './plan.js';
 
 export const BLOOM_BITS = 256;
 /**
@@ -64,4 +64,13 @@ export function bloomFalsePass(words: readonly string[]): number {
   let set = 0;
   for (const bit of mask) if (bit === '1') set++;
   return BLOOM_FILL ** set;
+}
+
+/**
+ * The bloom of a project's own text as its search text holds it (the lines before the author's),
+ * normalised as the index normalises it: what index-maintenance.ts writes for its entry, and the
+ * projects repository with the search text itself.
+ */
+export function ownBloom(searchText: string): string {
+  return bloomOf(gramsOf(splitSearchText(searchForm(searchText)).own));
 }

@@ -893,7 +893,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     async setBlooms(trx: DB, rows: Array<[number, string]>): Promise<void> {
       if (!engine.gramBlooms || rows.length === 0) return;
       await sql`update projects p set gram_bloom = v.bloom::bit(${sql.lit(BLOOM_BITS)})
-        from (${engine.rowsOf(rows, ['int', 'text'])}) v(id, bloom) where p.id = v.id`.execute(trx);
+        from (${engine.rowsOf(rows, ['int', 'text'])}) v(id, bloom)
+        where p.id = v.id and p.gram_bloom <> v.bloom::bit(${sql.lit(BLOOM_BITS)})`.execute(trx);
     },
 
     /** What decides these projects' listing now. */
