@@ -1122,6 +1122,26 @@ describe.skipIf(usingPostgres)('showcase search on SQLite', () => {
 });
 
 /**
+ * `count` live public projects of `owner` named `name`1…, approved a minute apart from `from`,
+ * each with an approved version, inserted straight into the tables (search text as the server
+ * writes it: name, no description, the owner's username).
+ */
+async function listedProjects(t: TestApp, owner: number, name: string, count: number, from: string) {
+  await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
+      download_count, approved_at, created_at, updated_at, search_text)
+    select ${owner}, ${name} || n, null, 'approved', 1, 0, 0, 0,
+      to_char(${from}::timestamp + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"'), ${from}, ${from},
+      ${name} || n || chr(10) || chr(10) || (select username from users where id = ${owner})
+    from generate_series(1, ${count}) n`.execute(t.ctx.db);
+  await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
+      total_size, entry_file, created_by, created_at)
+    select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', owner_id, created_at
+    from projects where owner_id = ${owner} and live_deployment_id is null`.execute(t.ctx.db);
+  await sql`update projects p set live_deployment_id = d.id from deployments d
+    where d.project_id = p.id and p.owner_id = ${owner} and p.live_deployment_id is null`.execute(t.ctx.db);
+}
+
+/**
  * A database handle of one PostgreSQL connection to the test app's schema, with more settings
  * (`-c name=value …`) and the queries it runs logged to `log`.
  */
@@ -1228,22 +1248,8 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
     const author = await t.createUser({ username: 'wang_vue' });
     const other = await t.createUser({ username: 'other_two' });
-    const listed = async (owner: number, name: string, count: number, from: string) => {
-      await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
-          download_count, approved_at, created_at, updated_at, search_text)
-        select ${owner}, ${name} || n, null, 'approved', 1, 0, 0, 0,
-          to_char(${from}::timestamp + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"'), ${from}, ${from},
-          ${name} || n || chr(10) || chr(10) || (select username from users where id = ${owner})
-        from generate_series(1, ${count}) n`.execute(t.ctx.db);
-      await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
-          total_size, entry_file, created_by, created_at)
-        select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', owner_id, created_at
-        from projects where owner_id = ${owner} and live_deployment_id is null`.execute(t.ctx.db);
-      await sql`update projects p set live_deployment_id = d.id from deployments d
-        where d.project_id = p.id and p.owner_id = ${owner} and p.live_deployment_id is null`.execute(
-        t.ctx.db,
-      );
-    };
+    const listed = (owner: number, name: string, count: number, from: string) =>
+      listedProjects(t, owner, name, count, from);
     // wang_vue's 100 projects (花园), newer than other_two's 20 (花园天气): wang 花园 finds the 100,
     // as many as expected, most of those listed, so a walk of a few projects finds a page where a
     // sort would read all 100. The count (under its limit) sorts nothing.
@@ -1285,22 +1291,8 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
   it('walks a one-word page while counting its matches, and walks it whole when the first projects hold less', async () => {
     if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
     const owner = await t.createUser({ username: 'one_word_owner' });
-    const listed = async (name: string, count: number, from: string) => {
-      await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
-          download_count, approved_at, created_at, updated_at, search_text)
-        select ${owner.id}, ${name} || n, null, 'approved', 1, 0, 0, 0,
-          to_char(${from}::timestamp + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"'), ${from}, ${from},
-          ${name} || n || chr(10) || chr(10) || 'one_word_owner'
-        from generate_series(1, ${count}) n`.execute(t.ctx.db);
-      await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
-          total_size, entry_file, created_by, created_at)
-        select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', owner_id, created_at
-        from projects where owner_id = ${owner.id} and live_deployment_id is null`.execute(t.ctx.db);
-      await sql`update projects p set live_deployment_id = d.id from deployments d
-        where d.project_id = p.id and p.owner_id = ${owner.id} and p.live_deployment_id is null`.execute(
-        t.ctx.db,
-      );
-    };
+    const listed = (name: string, count: number, from: string) =>
+      listedProjects(t, owner.id, name, count, from);
     const ran: CompiledQuery[] = [];
     const logged = oneConnection(t, '', (query) => ran.push(query));
     const showcase = createShowcaseService(logged, 'postgres', { countCap: 30, rememberCounts: false });
