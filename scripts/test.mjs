@@ -35,7 +35,8 @@ if (run('npm', ['run', 'build', '--silent']) !== 0) {
 
 // 2. Vitest: server (SQLite, and PostgreSQL when TEST_DATABASE_URL is set) and web unit tests.
 const vitestJson = path.join(out, 'vitest.json');
-// A file that did not load, a hook that threw, an error after a test: scripts/vitest-outside-tests.mjs.
+// Each failed test, and a file that did not load, a hook that threw, an error after a test:
+// scripts/vitest-outside-tests.mjs.
 const vitestOutside = path.join(out, 'vitest-outside.txt');
 const vitestStatus = run(
   'npx',
@@ -58,7 +59,7 @@ if (v) {
     failed += 1;
     problems.push('vitest exited with an error outside the tests (a suite failed to load?)');
   }
-  // What failed outside the tests, named beside the closing line where a CI log's tail shows it.
+  // What failed, named beside the closing line where a CI log's tail shows it.
   const outside = fs.existsSync(vitestOutside) ? fs.readFileSync(vitestOutside, 'utf8').trim() : '';
   for (const line of outside ? outside.split('\n') : []) problems.push(line);
 } else {

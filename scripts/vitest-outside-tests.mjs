@@ -1,7 +1,8 @@
-// A Vitest reporter for npm test (scripts/test.mjs): writes what failed outside the tests (a file
-// that did not load, a hook that threw, an error after a test ended) to the file named by
-// VITEST_OUTSIDE_FILE, one line each, so the closing lines of a CI log can name it. Vitest's JSON
-// report counts such a suite's tests as skipped and gives no message.
+// A Vitest reporter for npm test (scripts/test.mjs): writes each failed test and what failed
+// outside the tests (a file that did not load, a hook that threw, an error after a test ended) to
+// the file named by VITEST_OUTSIDE_FILE, one line each, so the closing lines of a CI log name them
+// (a CI record may keep only the log's tail). Vitest's JSON report counts a suite that failed
+// outside its tests as skipped and gives no message.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -18,6 +19,8 @@ export default class OutsideTests {
     for (const mod of testModules) {
       const where = `[${mod.project.name}] ${path.relative(process.cwd(), mod.moduleId)}`;
       for (const error of mod.errors()) lines.push(`${where}: ${firstLine(error)}`);
+      for (const test of mod.children.allTests('failed'))
+        lines.push(`failed: ${where} > ${test.fullName}: ${firstLine(test.result().errors?.[0])}`);
       for (const suite of mod.children.allSuites())
         for (const error of suite.errors()) lines.push(`${where} > ${suite.fullName}: ${firstLine(error)}`);
     }
