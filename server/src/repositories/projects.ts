@@ -84,7 +84,7 @@ export function createProjectsRepository(
    * leaves the row alone: written by the index after the listing's own update, it left each
    * listed project a second row version and a dead entry in each of the three order indexes that
    * hold the bloom (`showcase_latest` 318 MB at 1,000,000 projects against 106 compacted;
-   * docs/benchmarks.md "Walks ahead"). Without it the index writes every bloom.
+   * docs/benchmarks.md "Walks ahead, and the bits weighed"). Without it the index writes every bloom.
    */
   ownBloom?: (searchText: string) => string,
 ) {
