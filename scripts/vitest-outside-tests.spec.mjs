@@ -9,12 +9,21 @@ afterEach(() => {
   delete process.env.VITEST_OUTSIDE_FILE;
 });
 
-/** A test module as Vitest 4 hands it to a reporter: its own errors and its suites'. */
-const testModule = (file, errors, suites) => ({
+/**
+ * A test module as Vitest 4 hands it to a reporter: its own errors, its suites' and its tests
+ * (`[fullName, state, errors]`), which `allTests(state)` filters as Vitest's does.
+ */
+const testModule = (file, errors, suites, tests = []) => ({
   project: { name: 'server-sqlite' },
   moduleId: path.join(process.cwd(), file),
   errors: () => errors,
-  children: { allSuites: () => suites.map(([fullName, e]) => ({ fullName, errors: () => e })) },
+  children: {
+    allSuites: () => suites.map(([fullName, e]) => ({ fullName, errors: () => e })),
+    allTests: (state) =>
+      tests
+        .filter(([, s]) => state === undefined || s === state)
+        .map(([fullName, s, e]) => ({ fullName, result: () => ({ state: s, errors: e }) })),
+  },
 });
 
 describe('the reporter of what failed outside the tests', () => {
@@ -43,7 +52,30 @@ describe('the reporter of what failed outside the tests', () => {
     ]);
   });
 
-  it('writes an empty file when nothing failed outside the tests', () => {
+  it('names each failed test with its first error line, and no test that passed or was skipped', () => {
+    const file = path.join(dir, 'failed.txt');
+    process.env.VITEST_OUTSIDE_FILE = file;
+    new OutsideTests().onTestRunEnd(
+      [
+        testModule(
+          'server/test/d.test.ts',
+          [],
+          [['d', []]],
+          [
+            ['d > counts', 'failed', [new Error('expected 1 to be 2\n  diff')]],
+            ['d > lists', 'passed', undefined],
+            ['d > later', 'skipped', undefined],
+          ],
+        ),
+      ],
+      [],
+    );
+    expect(fs.readFileSync(file, 'utf8').split('\n')).toEqual([
+      'failed: [server-sqlite] server/test/d.test.ts > d > counts: expected 1 to be 2',
+    ]);
+  });
+
+  it('writes an empty file when nothing failed', () => {
     const file = path.join(dir, 'none.txt');
     process.env.VITEST_OUTSIDE_FILE = file;
     new OutsideTests().onTestRunEnd([testModule('server/test/c.test.ts', [], [['c', []]])], []);

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, configure } from '@testing-library/react';
+import { act, cleanup, configure, getConfig } from '@testing-library/react';
 import { ConfigProvider, Modal, message, notification } from 'antd';
 import { afterEach, vi } from 'vitest';
 
@@ -9,6 +9,26 @@ import { afterEach, vi } from 'vitest';
 vi.setConfig({ testTimeout: 120_000 });
 // Pages load on demand (one chunk per route), which takes a moment the first time in a test run.
 configure({ asyncUtilTimeout: 30_000 });
+
+/**
+ * A query that finds nothing prints the whole page into its error, and `findBy…`/`waitFor` retry
+ * a query every 50 ms until it finds: each miss printed the page again for an error thrown away
+ * (a fifteenth of a page test's time). Testing Library marks those tries
+ * (`_disableExpensiveErrorDiagnostics`): their errors carry the message alone, and the one that
+ * ends a wait gets the page from waitFor's timeout, as before. A query outside a wait prints it
+ * at once, as before.
+ */
+const printingError = getConfig().getElementError;
+configure({
+  getElementError: (message, container) => {
+    const inWait = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })
+      ._disableExpensiveErrorDiagnostics;
+    if (!inWait) return printingError(message, container);
+    const error = new Error(message ?? '');
+    error.name = 'TestingLibraryElementError';
+    return error;
+  },
+});
 
 /**
  * jsdom lacks a few browser APIs antd relies on. Media queries are answered for a desktop-sized
