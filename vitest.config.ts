@@ -101,8 +101,9 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one on the 2-core CI machine, which then
     // sat idle while tests waited on PostgreSQL, child servers and timers. Two workers there took the
-    // suite from about 500 s to 280 s (docs/architecture.md "Run time").
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    // suite from about 500 s to 280 s; a third fills the time two spend waiting on a visitor typing
+    // at a person's pace, a crashed server's restart or a timer (docs/architecture.md "Run time").
+    maxWorkers: Math.max(3, os.availableParallelism() + 1),
     projects: [
       serverProject('server-sqlite', { TEST_DB: 'sqlite' }, ['src/**/*.spec.ts', 'test/**/*.test.ts']),
       {
