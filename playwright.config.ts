@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumPath, E2E_ADMIN_PASSWORD, E2E_PORT, E2E_RENDER_PORT } from './e2e/env';
+import { chromiumPath, E2E_ADMIN_PASSWORD, E2E_PORT, E2E_RENDER_PORT, E2E_SECOND_PORT } from './e2e/env';
 
 /**
  * The files whose subject is the render worker's work (pictures, the visitor's findings): they run
@@ -8,6 +8,26 @@ import { chromiumPath, E2E_ADMIN_PASSWORD, E2E_PORT, E2E_RENDER_PORT } from './e
  * (docs/architecture.md "Run time").
  */
 const RENDER_FILES = ['**/render.e2e.ts', '**/content-check.e2e.ts'];
+/**
+ * Files that run against a second server of their own (render worker off), beside the first's
+ * files: two browsers at once keep both cores busy where one left a fifth of them idle
+ * (docs/architecture.md "Run time"). Each server's files still run one at a time, in their order;
+ * a file that names the first server's port (E2E_PORT) stays with it. About half the time each.
+ */
+const SECOND_SERVER_FILES = [
+  '**/isolation.e2e.ts',
+  '**/compat.e2e.ts',
+  '**/projects.e2e.ts',
+  '**/cookie-jar.e2e.ts',
+  '**/domains.e2e.ts',
+  '**/storage.e2e.ts',
+  '**/review-detail.e2e.ts',
+  '**/api-tokens.e2e.ts',
+  '**/showcase.e2e.ts',
+  '**/states.e2e.ts',
+  '**/file-types.e2e.ts',
+  '**/csp.e2e.ts',
+];
 
 /** Browser tests drive Debian's Chromium against the built app on a fresh data folder. */
 export default defineConfig({
@@ -18,7 +38,8 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  // One worker a server (each project's `workers`), two at once.
+  workers: 2,
   // Two retries in CI: a test that passes on one retry is reported as flaky by scripts/test.mjs;
   // one that needed both (its first two tries failed) fails the run.
   retries: process.env.CI ? 2 : 0,
@@ -52,10 +73,21 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'app', testIgnore: RENDER_FILES },
-    { name: 'render', testMatch: RENDER_FILES, use: { baseURL: `http://127.0.0.1:${E2E_RENDER_PORT}` } },
+    { name: 'app', testIgnore: [...RENDER_FILES, ...SECOND_SERVER_FILES], workers: 1 },
+    {
+      name: 'app-2',
+      testMatch: SECOND_SERVER_FILES,
+      workers: 1,
+      use: { baseURL: `http://127.0.0.1:${E2E_SECOND_PORT}` },
+    },
+    {
+      name: 'render',
+      testMatch: RENDER_FILES,
+      workers: 1,
+      use: { baseURL: `http://127.0.0.1:${E2E_RENDER_PORT}` },
+    },
   ],
-  webServer: [server(E2E_PORT, 'off'), server(E2E_RENDER_PORT, 'on')],
+  webServer: [server(E2E_PORT, 'off'), server(E2E_SECOND_PORT, 'off'), server(E2E_RENDER_PORT, 'on')],
 });
 
 /** The built app on `port` (its sites port the next), on a fresh data folder, its render worker on or off. */
