@@ -72,19 +72,22 @@ export default defineConfig({
       ],
     },
   },
+  // In this order: the render files take the second worker first, then the second server's
+  // files follow them there while the first server's run beside (alone at the end, the render
+  // files left one core idle for a minute).
   projects: [
     { name: 'app', testIgnore: [...RENDER_FILES, ...SECOND_SERVER_FILES], workers: 1 },
-    {
-      name: 'app-2',
-      testMatch: SECOND_SERVER_FILES,
-      workers: 1,
-      use: { baseURL: `http://127.0.0.1:${E2E_SECOND_PORT}` },
-    },
     {
       name: 'render',
       testMatch: RENDER_FILES,
       workers: 1,
       use: { baseURL: `http://127.0.0.1:${E2E_RENDER_PORT}` },
+    },
+    {
+      name: 'app-2',
+      testMatch: SECOND_SERVER_FILES,
+      workers: 1,
+      use: { baseURL: `http://127.0.0.1:${E2E_SECOND_PORT}` },
     },
   ],
   webServer: [server(E2E_PORT, 'off'), server(E2E_SECOND_PORT, 'off'), server(E2E_RENDER_PORT, 'on')],
