@@ -1207,22 +1207,8 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     const other = await t.createUser({ username: 'other_one' });
     // zhang_react's 40 projects are the oldest, other_one's 70 the newest: every project holds
     // 地图, and zhang 地图 finds zhang_react's 40.
-    const listed = async (owner: number, name: string, count: number, from: string) => {
-      await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
-          download_count, approved_at, created_at, updated_at, search_text)
-        select ${owner}, ${name} || n, null, 'approved', 1, 0, 0, 0,
-          to_char(${from}::timestamp + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"'), ${from}, ${from},
-          ${name} || n || chr(10) || chr(10) || (select username from users where id = ${owner})
-        from generate_series(1, ${count}) n`.execute(t.ctx.db);
-    };
-    await listed(author.id, '地图', 40, '2024-01-01');
-    await listed(other.id, '地图天气', 70, '2025-01-01');
-    await sql`insert into deployments (project_id, version, status, upload_type, upload_source, file_count,
-        total_size, entry_file, created_by, created_at)
-      select id, 1, 'approved', 'files', 'files', 1, 1, 'index.html', owner_id, created_at
-      from projects where owner_id in (${author.id}, ${other.id})`.execute(t.ctx.db);
-    await sql`update projects p set live_deployment_id = d.id from deployments d
-      where d.project_id = p.id and p.owner_id in (${author.id}, ${other.id})`.execute(t.ctx.db);
+    await listedProjects(t, author.id, '地图', 40, '2024-01-01');
+    await listedProjects(t, other.id, '地图天气', 70, '2025-01-01');
     // Counted up to 30 (500+ at scale), expected past it (every project holds 地图, zhang_react's
     // 40 of 110 may hold zhang): the page is walked while the matches are counted, within the
     // first 74 listed projects (4 × 5 × 110 / 30, rounded up), of which zhang_react’s hold only 4: the page
