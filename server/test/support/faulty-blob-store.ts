@@ -18,6 +18,8 @@ export class InjectedReadError extends Error {
 export class FaultyBlobStore implements BlobStore {
   readonly #vanishing = new Set<string>();
   readonly #breaking = new Map<string, number>();
+  readonly #holding = new Map<string, { bytes: number; released: Promise<void> }>();
+  readonly #releases = new Set<() => void>();
   /** Reads failed on purpose so far (tests check a fault was really met). */
   failedReads = 0;
   vanished = 0;
@@ -34,9 +36,24 @@ export class FaultyBlobStore implements BlobStore {
     this.#breaking.set(sha256, bytes);
   }
 
+  /**
+   * Reads of this blob stop after `bytes` bytes until the returned function is called (heal()
+   * lets them on too).
+   */
+  holdAfter(sha256: string, bytes: number): () => void {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.#holding.set(sha256, { bytes, released });
+    this.#releases.add(release);
+    return release;
+  }
+
   heal(): void {
     this.#vanishing.clear();
     this.#breaking.clear();
+    this.#holding.clear();
+    for (const release of this.#releases) release();
+    this.#releases.clear();
   }
 
   async read(sha256: string, range?: ByteRange): Promise<Readable> {
@@ -88,10 +105,38 @@ export class FaultyBlobStore implements BlobStore {
   }
 
   #maybeBreak(sha256: string, source: Readable): Readable {
+    const hold = this.#holding.get(sha256);
+    const held = hold ? holdAfter(source, hold.bytes, hold.released) : source;
     const limit = this.#breaking.get(sha256);
-    if (limit === undefined) return source;
-    return failAfter(source, limit, () => this.failedReads++);
+    if (limit === undefined) return held;
+    return failAfter(held, limit, () => this.failedReads++);
   }
+}
+
+/** `source`, its bytes after the first `limit` held back until `released` settles. */
+function holdAfter(source: Readable, limit: number, released: Promise<void>): Readable {
+  let passed = 0;
+  let open = false;
+  void released.then(() => (open = true));
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (open) return callback(null, chunk);
+      const room = limit - passed;
+      if (chunk.length <= room) {
+        passed += chunk.length;
+        return callback(null, chunk);
+      }
+      if (room > 0) this.push(chunk.subarray(0, room));
+      passed = limit;
+      void released.then(() => callback(null, chunk.subarray(Math.max(room, 0))));
+    },
+    destroy(error, callback) {
+      source.destroy();
+      callback(error);
+    },
+  });
+  source.on('error', (error) => out.destroy(error));
+  return source.pipe(out);
 }
 
 /**
