@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests read the contracts' sources, so a change there needs no build first.
 const contracts = fileURLToPath(new URL('./packages/contracts/src/index.ts', import.meta.url));
@@ -90,6 +90,32 @@ const SQLITE_ONLY = [
   'test/openapi.test.ts',
 ];
 
+/**
+ * Web test files that replace a module of the app with `vi.mock`. Every other web file shares one
+ * module graph per worker (`isolate: false`, as the server's files do): each file's own import of
+ * antd, the app and the setup file took about 3 s of CPU, 36 files in all (docs/decisions/tests.md
+ * "One module graph for the web files"). A module replaced for one file would stay replaced for the
+ * files after it in that worker, or not be replaced at all when an earlier file had loaded it, so
+ * these files keep a graph of their own.
+ */
+const WEB_MOCKING = ['test/error-screen.test.tsx', 'test/navbar-offline.test.tsx'];
+
+const webProject = (name: string, files: { isolate: boolean; include?: string[]; exclude?: string[] }) => ({
+  extends: true as const,
+  test: {
+    name,
+    root: './web',
+    include: files.include ?? ['src/**/*.spec.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    exclude: [...configDefaults.exclude, ...(files.exclude ?? [])],
+    environment: 'jsdom',
+    isolate: files.isolate,
+    setupFiles: ['./test/setup.ts'],
+    // A page test renders antd forms in jsdom: seconds each on a loaded 2-core machine (the setup
+    // file gives each test more; see web/test/setup.ts).
+    testTimeout: 120_000,
+  },
+});
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -127,19 +153,8 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL
         ? [serverProject('server-postgres', { TEST_DB: 'postgres' }, ['test/**/*.test.ts'], SQLITE_ONLY)]
         : []),
-      {
-        extends: true,
-        test: {
-          name: 'web',
-          root: './web',
-          include: ['src/**/*.spec.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-          setupFiles: ['./test/setup.ts'],
-          // A page test renders antd forms in jsdom: seconds each on a loaded 2-core machine (the
-          // setup file gives each test more; see web/test/setup.ts).
-          testTimeout: 120_000,
-        },
-      },
+      webProject('web', { isolate: false, exclude: WEB_MOCKING }),
+      webProject('web-mocking', { isolate: true, include: WEB_MOCKING }),
     ],
   },
 });
