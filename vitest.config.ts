@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -91,14 +93,21 @@ const SQLITE_ONLY = [
 ];
 
 /**
- * Web test files that replace a module of the app with `vi.mock`. Every other web file shares one
- * module graph per worker (`isolate: false`, as the server's files do): each file's own import of
- * antd, the app and the setup file took about 3 s of CPU, 36 files in all (docs/decisions/tests.md
- * "One module graph for the web files"). A module replaced for one file would stay replaced for the
- * files after it in that worker, or not be replaced at all when an earlier file had loaded it, so
- * these files keep a graph of their own.
+ * Web test files that replace a module of the app with `vi.mock`, found by reading them. Every
+ * other web file shares one module graph per worker (`isolate: false`, as the server's files do):
+ * each file's own import of antd, the app and the setup file took about 3 s of CPU, 36 files in all
+ * (docs/decisions/tests.md "One module graph for the web files"). A module replaced for one file
+ * would stay replaced for the files after it in that worker, or not be replaced at all when an
+ * earlier file had loaded it, so these files keep a graph of their own.
  */
-const WEB_MOCKING = ['test/error-screen.test.tsx', 'test/navbar-offline.test.tsx'];
+const webRoot = fileURLToPath(new URL('./web/', import.meta.url));
+const WEB_MOCKING = ['src', 'test'].flatMap((dir) =>
+  fs
+    .readdirSync(path.join(webRoot, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(spec|test)\.tsx?$/.test(file))
+    .map((file) => `${dir}/${file.split(path.sep).join('/')}`)
+    .filter((file) => /\bvi\.(do)?[mM]ock\(/.test(fs.readFileSync(path.join(webRoot, file), 'utf8'))),
+);
 
 const webProject = (name: string, files: { isolate: boolean; include?: string[]; exclude?: string[] }) => ({
   extends: true as const,

@@ -128,7 +128,7 @@ function holdAfter(source: Readable, limit: number, released: Promise<void>): Re
       }
       if (room > 0) this.push(chunk.subarray(0, room));
       passed = limit;
-      void released.then(() => callback(null, chunk.subarray(Math.max(room, 0))));
+      void released.then(() => callback(null, chunk.subarray(room)));
     },
     destroy(error, callback) {
       source.destroy();
