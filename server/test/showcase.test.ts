@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GuardedPool } from '../src/db/postgres-pool.js';
 import type { Database as Schema } from '../src/db/types.js';
 import { BLOOM_BITS, bloomOf } from '../src/search/bloom.js';
 import {
@@ -1155,6 +1156,59 @@ function oneConnection(t: TestApp, settings = '', log?: (query: CompiledQuery) =
     ...(log ? { log: (event) => log(event.query) } : {}),
   });
 }
+
+describe.skipIf(!usingPostgres)('the showcase’s unsearched page on PostgreSQL', () => {
+  // An app of its own: the test analyzes the projects, which would change the plans the tests of
+  // the search's statements look at.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('keeps the unsearched page prepared on a connection, and the kept plan shows every change', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const { url, schema } = t.config.database;
+    // The app's own pool, bounded to one connection so its prepared statements can be read.
+    const pool = new GuardedPool(
+      { connectionString: url, max: 1, options: `-c search_path=${schema} -c join_collapse_limit=1` },
+      { connectMs: 2_000, acquireMs: 5_000, statementMs: 10_000 },
+      { open: true },
+    );
+    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      const showcase = createShowcaseService(db, 'postgres');
+      const kept = async () =>
+        (
+          await sql<{
+            statement: string;
+          }>`select statement from pg_prepared_statements order by prepare_time`.execute(db)
+        ).rows.map((r) => r.statement);
+      const owner = await t.createUser({ username: 'kept_lists' });
+      const latest = { sort: 'latest', featured: false, page: 1, pageSize: 3 } as const;
+      const before = await showcase.list(latest);
+      expect(await kept()).toHaveLength(1);
+      expect((await kept())[0]).toMatch(/^\/\* prepared \*\/ select .* limit 3 offset 0\b/s);
+      // Newer than every other project: the kept plan lists them first, and counts them.
+      await listedProjects(t, owner.id, '预备', 2, '2030-01-01');
+      const after = await showcase.list(latest);
+      expect(after.total).toBe(before.total + 2);
+      expect(after.rows.map((p) => p.name).slice(0, 2)).toEqual(['预备2', '预备1']);
+      // New statistics invalidate the plan; the page answers the same.
+      await sql`analyze projects`.execute(db);
+      expect((await showcase.list(latest)).rows.map((p) => p.id)).toEqual(after.rows.map((p) => p.id));
+      // Another sort and page is another statement; a search is never kept (its values are parameters).
+      const popular = await showcase.list({ ...latest, sort: 'popular', page: 2 });
+      expect(popular.total).toBe(after.total);
+      await showcase.list({ ...latest, search: '预备' });
+      const statements = await kept();
+      expect(statements).toHaveLength(2);
+      expect(statements[1]).toMatch(/order by p\.view_count desc, p\.id desc limit 3 offset 3\b/);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
 
 describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
   let t: TestApp;

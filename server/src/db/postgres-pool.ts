@@ -17,9 +17,11 @@
  * - is *closed* until the app has migrated the database (`open()`), so an instance that starts
  *   while PostgreSQL is unreachable answers 503 instead of querying missing tables.
  */
+import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { askWithin, NETWORK_ERROR_CODES, type OutageEvent, OutageWatch } from '../domain/outage-watch.js';
+import { keptPrepared, MAX_PREPARED_PER_CONNECTION } from './prepared.js';
 
 export interface PostgresTimeouts {
   /** Longest a new connection may take to open (also the probe's bound). */
@@ -203,10 +205,26 @@ export class GuardedPool implements PostgresPool {
     if (known) return known;
     let broken: Error | undefined;
     const readMs = this.#timeouts.statementMs > 0 ? this.#timeouts.statementMs + 2_000 : 0;
+    // The statements this connection keeps prepared (db/prepared.ts), by name.
+    const kept = new Set<string>();
+    const nameFor = (text: string, values: unknown[] | undefined): string | undefined => {
+      if (!keptPrepared(text, values)) return undefined;
+      const name = `sitehall_${createHash('sha1').update(text).digest('base64url')}`;
+      if (kept.has(name)) return name;
+      if (kept.size >= MAX_PREPARED_PER_CONNECTION) return undefined;
+      kept.add(name);
+      return name;
+    };
     const query = (...args: unknown[]): unknown => {
       const result =
         typeof args[0] === 'string' && args.length <= 2
-          ? askedWithin(client, args[0], args[1] as unknown[] | undefined, readMs)
+          ? askedWithin(
+              client,
+              args[0],
+              args[1] as unknown[] | undefined,
+              readMs,
+              nameFor(args[0], args[1] as unknown[] | undefined),
+            )
           : (client.query as (...a: unknown[]) => unknown)(...args);
       if (!(result instanceof Promise)) return result;
       const waiting = this.#watch.track();
@@ -305,13 +323,15 @@ export class GuardedPool implements PostgresPool {
  * to keep every statement's rows and messages through the young generation's collections until
  * the next full one (750 KB surviving each scavenge of the showcase bench on PostgreSQL, 3.2 ms a
  * scavenge; 50 KB and 0.8 ms this way: docs/benchmarks.md "Showcase"). Errors get the stack of
- * the code that awaited them, as pg's promise gives.
+ * the code that awaited them, as pg's promise gives. `name`: the statement is kept prepared on this
+ * connection under that name (pg parses it only the first time).
  */
 function askedWithin(
   client: pg.PoolClient,
   text: string,
   values: unknown[] | undefined,
   readMs: number,
+  name?: string,
 ): Promise<unknown> {
   return new Promise<unknown>((resolve, reject) => {
     const timer = readMs > 0 ? setTimeout(() => reject(new Error('Query read timeout')), readMs) : undefined;
@@ -320,7 +340,8 @@ function askedWithin(
       if (err) reject(err);
       else resolve(result);
     };
-    if (values === undefined) client.query(text, answered);
+    if (name !== undefined) client.query({ name, text, values: values ?? [] }, answered);
+    else if (values === undefined) client.query(text, answered);
     else client.query(text, values, answered);
   }).catch((err: unknown) => {
     if (err instanceof Error) Error.captureStackTrace(err);

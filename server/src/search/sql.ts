@@ -13,6 +13,7 @@ import type { ShowcaseSort } from '@sitehall/contracts';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
+import { prepared } from '../db/prepared.js';
 import type { Flag } from '../db/types.js';
 import { BLOOM_BITS, wordsMask } from './bloom.js';
 import { type AuthorPlan, gramsOf, type OwnersPlan, type SearchPlan } from './plan.js';
@@ -340,6 +341,12 @@ const ENGINES: Record<Dialect, Engine> = {
   },
 };
 
+/** `n` when it is a whole number (as every page bound is, checked by the API), to be written into a statement. */
+function wholeNumber(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a page bound: ${n}`);
+  return n;
+}
+
 const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at, p.view_count,
   u.username as owner_username, d.file_count, d.total_size, d.thumbnail_sha256, d.entry_file, p.name_sort_key, p.site_name`;
 /**
@@ -349,7 +356,7 @@ const CARD_COLUMNS = sql`p.id, p.name, p.description, p.featured, p.approved_at,
  */
 export const QUEUE_BATCH = 1000;
 /** The queue's length, counted up to one past a batch (a longer queue is a backlog). */
-const QUEUED = sql`(select count(*) from (select 1 from showcase_queue limit ${QUEUE_BATCH + 1}) q)`;
+const QUEUED = sql`(select count(*) from (select 1 from showcase_queue limit ${sql.lit(QUEUE_BATCH + 1)}) q)`;
 
 /** The search's statements on one database. */
 export function createSearchSql(db: DB, dialect: Dialect) {
@@ -364,7 +371,10 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    * name and description before (twice the time for a few thousand matches), and a walk in an
    * order index reads nothing but that index and the grams (migration 027).
    */
-  function pageSql(q: ShowcasePage, from: Sql, where: Sql[]) {
+  function pageSql(q: ShowcasePage, from: Sql, where: Sql[], literal = false) {
+    const offset = (q.page - 1) * q.pageSize;
+    // Written into the text for a statement kept prepared (db/prepared.ts), which has none.
+    const bound = (n: number) => (literal ? sql.lit(wholeNumber(n)) : sql`${n}`);
     const conditions = [
       sql`p.live_deployment_id is not null`,
       sql`p.is_public = 1`,
@@ -377,7 +387,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     return sql`select ${CARD_COLUMNS}
       from (select p.id as page_id
         from ${from} where ${sql.join(conditions, sql` and `)}
-        order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}) k
+        order by ${ORDER[q.sort]} limit ${bound(q.pageSize)} offset ${bound(offset)}) k
       ${engine.cardJoins}`;
   }
 
@@ -545,11 +555,13 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      * `queued`: how many changes wait in the queue (counted up to QUEUE_BATCH + 1).
      */
     async listAll(q: ShowcasePage) {
-      const r = await sql<
+      // Kept prepared (db/prepared.ts): its text is one of a few (sort, filter, page), and
+      // PostgreSQL planned it afresh each time for 0.3 of its 0.42 ms.
+      const r = await prepared(sql<
         Partial<ShowcaseRow> & { all_listed: number; all_featured: number; queued: number }
       >`select t.listed as all_listed, t.featured as all_featured, ${QUEUED} as queued, p.*
-        from showcase_totals t left join (${pageSql(q, sql`projects p`, [])}) p on 1 = 1
-        where t.id = 1 order by ${ORDER[q.sort]}`.execute(db);
+        from showcase_totals t left join (${pageSql(q, sql`projects p`, [], true)}) p on 1 = 1
+        where t.id = 1 order by ${ORDER[q.sort]}`).execute(db);
       const head = r.rows[0]!;
       return {
         queued: Number(head.queued),

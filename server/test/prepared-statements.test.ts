@@ -1,0 +1,102 @@
+/**
+ * Statements kept prepared on a PostgreSQL connection (db/prepared.ts, docs/decisions/data.md
+ * "Lists kept prepared"): a marked statement without parameters is parsed and planned once per
+ * connection; one with parameters, or unmarked, never is; a connection keeps a bounded number, so
+ * no stream of distinct pages can grow a connection's memory; and a connection that is lost and
+ * replaced prepares its statements again instead of naming ones its server never saw.
+ */
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseUnavailable, GuardedPool } from '../src/db/postgres-pool.js';
+import { MAX_PREPARED_PER_CONNECTION, PREPARED } from '../src/db/prepared.js';
+import { usingPostgres } from './helpers.js';
+
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+const pools: GuardedPool[] = [];
+afterEach(async () => {
+  for (const pool of pools.splice(0)) await pool.end();
+});
+
+/** A pool of one connection, as the app's are bounded. */
+function onePool(): GuardedPool {
+  const pool = new GuardedPool(
+    { connectionString: PG_URL, max: 1 },
+    { connectMs: 2_000, acquireMs: 5_000, statementMs: 10_000 },
+    { open: true },
+  );
+  pools.push(pool);
+  return pool;
+}
+
+/** Runs one statement on the pool's connection. */
+async function ask(pool: GuardedPool, text: string, values: unknown[] = []) {
+  const client = await pool.connect();
+  try {
+    return (await client.query(text, values)) as unknown as { rows: Array<Record<string, unknown>> };
+  } finally {
+    client.release();
+  }
+}
+
+/** The statements the pool's one connection holds prepared. */
+async function preparedOn(pool: GuardedPool): Promise<string[]> {
+  const r = await ask(pool, 'select statement from pg_prepared_statements order by prepare_time');
+  return r.rows.map((row) => String(row.statement));
+}
+
+describe.skipIf(!usingPostgres)('statements kept prepared', () => {
+  it('prepares a marked statement without parameters once, and nothing else', async () => {
+    const pool = onePool();
+    const marked = `${PREPARED}select 41 + 1 as n`;
+    for (let i = 0; i < 3; i++) expect((await ask(pool, marked)).rows).toEqual([{ n: 42 }]);
+    expect(await preparedOn(pool)).toEqual([marked]);
+    // With parameters: planned for its values each time, never kept.
+    expect((await ask(pool, `${PREPARED}select $1::int + 1 as n`, [6])).rows).toEqual([{ n: 7 }]);
+    // Unmarked.
+    expect((await ask(pool, 'select 2 as n')).rows).toEqual([{ n: 2 }]);
+    expect(await preparedOn(pool)).toEqual([marked]);
+  });
+
+  it(`keeps at most ${MAX_PREPARED_PER_CONNECTION} on a connection, and answers every one`, async () => {
+    const pool = onePool();
+    const count = MAX_PREPARED_PER_CONNECTION + 9;
+    for (let i = 0; i < count; i++) {
+      expect((await ask(pool, `${PREPARED}select ${i} as n`)).rows).toEqual([{ n: i }]);
+    }
+    // Asked again: the kept ones by name, the others as any statement.
+    for (let i = 0; i < count; i++) {
+      expect((await ask(pool, `${PREPARED}select ${i} as n`)).rows).toEqual([{ n: i }]);
+    }
+    const kept = await preparedOn(pool);
+    expect(kept).toHaveLength(MAX_PREPARED_PER_CONNECTION);
+    expect(kept).toEqual(
+      Array.from({ length: MAX_PREPARED_PER_CONNECTION }, (_, i) => `${PREPARED}select ${i} as n`),
+    );
+  });
+
+  it('prepares again on the connection that replaces a lost one', async () => {
+    const pool = onePool();
+    const marked = `${PREPARED}select pg_backend_pid() as pid`;
+    const first = Number((await ask(pool, marked)).rows[0]!.pid);
+    expect(await preparedOn(pool)).toEqual([marked]);
+    // The backend ends under the pool (as an administrator's pg_terminate_backend or a restart would).
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await admin.query('select pg_terminate_backend($1)', [first]);
+    } finally {
+      await admin.end();
+    }
+    // The lost connection's next statement fails as any lost one does, unless the pool has
+    // already seen it go; the next connection prepares the statement afresh (its server has never
+    // seen the name, and naming it unprepared would fail every time).
+    const again = await ask(pool, marked).catch((err: unknown) => {
+      expect(err).toBeInstanceOf(DatabaseUnavailable);
+      return ask(pool, marked);
+    });
+    const second = Number(again.rows[0]!.pid);
+    expect(second).not.toBe(first);
+    expect(await preparedOn(pool)).toEqual([marked]);
+  });
+});
