@@ -294,6 +294,11 @@ export async function buildApp(
         'database unreachable: requests that need it get 503 until it is back',
       );
     else if (event.kind === 'up') app.log.info('database reachable again');
+    else if (event.kind === 'prepared-off')
+      app.log.warn(
+        { err: event.err },
+        'database: a prepared statement was lost between connections (a pooler in transaction mode?); statements are no longer kept prepared',
+      );
     else app.log.warn({ err: event.err }, 'database connection lost');
   });
   // An S3 store says once when it becomes unreachable and once when it is back (storage/s3-guard.ts).

@@ -2,8 +2,9 @@
  * Statements kept prepared on a PostgreSQL connection (db/prepared.ts, docs/decisions/data.md
  * "Lists kept prepared"): a marked statement without parameters is parsed and planned once per
  * connection; one with parameters, or unmarked, never is; a connection keeps a bounded number, so
- * no stream of distinct pages can grow a connection's memory; and a connection that is lost and
- * replaced prepares its statements again instead of naming ones its server never saw.
+ * no stream of distinct pages can grow a connection's memory; a connection that is lost and
+ * replaced prepares its statements again instead of naming ones its server never saw; and a
+ * server that loses them under the connection (a pooler between) turns them off.
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,5 +99,23 @@ describe.skipIf(!usingPostgres)('statements kept prepared', () => {
     const second = Number(again.rows[0]!.pid);
     expect(second).not.toBe(first);
     expect(await preparedOn(pool)).toEqual([marked]);
+  });
+
+  it('asks a statement again unnamed when the server lost it (a pooler between), and keeps none after that', async () => {
+    const pool = onePool();
+    const events: string[] = [];
+    pool.reportTo((event) => events.push(event.kind));
+    const marked = `${PREPARED}select 5 as n`;
+    await ask(pool, marked);
+    expect(await preparedOn(pool)).toEqual([marked]);
+    // What a pooler in transaction mode looks like to this connection: the next statement reaches a
+    // server that has never seen the name.
+    await ask(pool, 'deallocate all');
+    expect((await ask(pool, marked)).rows).toEqual([{ n: 5 }]);
+    expect(events).toEqual(['prepared-off']);
+    expect((await ask(pool, `${PREPARED}select 6 as n`)).rows).toEqual([{ n: 6 }]);
+    expect((await ask(pool, marked)).rows).toEqual([{ n: 5 }]);
+    expect(await preparedOn(pool)).toEqual([]);
+    expect(events).toEqual(['prepared-off']);
   });
 });

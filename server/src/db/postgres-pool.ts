@@ -88,7 +88,18 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return databaseFailureKind(err) !== null;
 }
 
-export type PoolEvent = OutageEvent | { kind: 'connection-error'; err: unknown };
+export type PoolEvent =
+  | OutageEvent
+  | { kind: 'connection-error'; err: unknown }
+  /** A statement kept prepared was not where it was prepared (a pooler between): none is kept from now on. */
+  | { kind: 'prepared-off'; err: unknown };
+
+/**
+ * What PostgreSQL answers when a connection's prepared statement is not on the server the
+ * statement reached (26000: it does not exist; 42P05: another of the pooler's clients made one of
+ * that name first): pgbouncer in transaction mode before 1.21, or with max_prepared_statements = 0.
+ */
+const PREPARED_ELSEWHERE = new Set(['26000', '42P05']);
 
 interface Waiter {
   reject(err: Error): void;
@@ -112,6 +123,8 @@ export class GuardedPool implements PostgresPool {
   /** Watches the queries waiting for their answer; knows whether the database is down. */
   readonly #watch: OutageWatch;
   #onEvent: (event: PoolEvent) => void = () => {};
+  /** Whether statements are kept prepared (db/prepared.ts): until a pooler between loses one. */
+  #keepPrepared = true;
 
   constructor(config: pg.PoolConfig, timeouts: PostgresTimeouts, opts: { open: boolean }) {
     this.#config = config;
@@ -208,23 +221,31 @@ export class GuardedPool implements PostgresPool {
     // The statements this connection keeps prepared (db/prepared.ts), by name.
     const kept = new Set<string>();
     const nameFor = (text: string, values: unknown[] | undefined): string | undefined => {
-      if (!keptPrepared(text, values)) return undefined;
+      if (!this.#keepPrepared || !keptPrepared(text, values)) return undefined;
       const name = `sitehall_${createHash('sha1').update(text).digest('base64url')}`;
       if (kept.has(name)) return name;
       if (kept.size >= MAX_PREPARED_PER_CONNECTION) return undefined;
       kept.add(name);
       return name;
     };
+    const ask = (text: string, values: unknown[] | undefined) => {
+      const name = nameFor(text, values);
+      if (name === undefined) return askedWithin(client, text, values, readMs);
+      // A marked statement only reads (db/prepared.ts), so asking it again unnamed is safe.
+      return askedWithin(client, text, values, readMs, name).catch((err: unknown) => {
+        const code = (err as { code?: unknown }).code;
+        if (typeof code !== 'string' || !PREPARED_ELSEWHERE.has(code)) throw err;
+        if (this.#keepPrepared) {
+          this.#keepPrepared = false;
+          this.#onEvent({ kind: 'prepared-off', err });
+        }
+        return askedWithin(client, text, values, readMs);
+      });
+    };
     const query = (...args: unknown[]): unknown => {
       const result =
         typeof args[0] === 'string' && args.length <= 2
-          ? askedWithin(
-              client,
-              args[0],
-              args[1] as unknown[] | undefined,
-              readMs,
-              nameFor(args[0], args[1] as unknown[] | undefined),
-            )
+          ? ask(args[0], args[1] as unknown[] | undefined)
           : (client.query as (...a: unknown[]) => unknown)(...args);
       if (!(result instanceof Promise)) return result;
       const waiting = this.#watch.track();

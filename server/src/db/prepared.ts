@@ -10,6 +10,9 @@
  * value is in the text. A statement with parameters would be planned for its values anyway, or
  * given a generic plan that can be far worse (the showcase page with its limit as a parameter:
  * 40 ms against 0.1). On SQLite the mark is a comment.
+ *
+ * Only a statement that reads: behind a pooler that loses prepared statements (pgbouncer in
+ * transaction mode before 1.21) the pool asks a lost one again unnamed, and names none after that.
  */
 import { type RawBuilder, sql } from 'kysely';
 
