@@ -353,17 +353,14 @@ export function countAndSortFirst(plan: SearchPlan, limit: number): boolean {
   return plan.expected * 2 <= limit;
 }
 
-/** How a search's page is fetched (pageStrategy). */
-export type PageStrategy = 'sort' | 'walk' | 'hashed walk' | 'sorted holders';
-
 /**
  * How the page of a search with `total` matches (`capped`: at least that many) is fetched: every
  * match sorted (cost ~ matches), or the listed projects walked in the page's order, each tested
  * (cost ~ rows needed / share that match); on PostgreSQL the walk may test the rarest gram in a
- * hash of its holders (search/sql.ts), when that is the cheapest of the three (PG_COST); in the
- * latest order it may instead sort the rarest gram's holders by their key first and test them in
- * that order ('sorted holders', search/sql.ts sortHolders).
+ * hash of its holders (search/sql.ts), when that is the cheapest of the three (PG_COST).
  */
+export type PageStrategy = 'sort' | 'walk' | 'hashed walk' | 'sorted holders';
+
 export function pageStrategy(
   plan: SearchPlan,
   q: { page: number; pageSize: number; sort?: 'latest' | 'popular' | 'name' },
