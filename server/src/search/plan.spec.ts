@@ -362,35 +362,6 @@ describe('how a page is fetched', () => {
     );
   });
 
-  it('on PostgreSQL, in the latest order, sorts the rarest gram’s holders first when that beats the walk the blooms leave', () => {
-    const latest = { page: 1, pageSize: 12, sort: 'latest' as const };
-    const pg = (p: Partial<SearchPlan>) =>
-      plan({ dialect: 'postgres', exact: false, listed: 1_000_000, ...p });
-    // 在线工具 at 1,000,000 projects: 500+ matches among 线工's 808 holders. Their keys (≈1.6 ms)
-    // and the ~20 texts the page reaches beat a walk of ~24,000 projects even as its bits leave
-    // it (≈8 ms), and sorting every match (≈8.8 ms).
-    const online = pg({ rarestHolders: 808, expected: 700 });
-    expect(pageStrategy(online, latest, 500, true, PG_HASH_MAX_HOLDERS, 0.03)).toBe('sorted holders');
-    // In another order the holders have no key to be sorted by: chosen as before.
-    for (const sort of ['popular', 'name'] as const) {
-      expect(pageStrategy(online, { ...latest, sort }, 500, true, PG_HASH_MAX_HOLDERS, 0.03)).toBe(
-        pageStrategy(online, { page: 1, pageSize: 12 }, 500, true, PG_HASH_MAX_HOLDERS, 0.03),
-      );
-    }
-    // 个人博客: 25,000 holders (50 ms of keys) against a walk whose bits leave a few percent probed.
-    expect(
-      pageStrategy(pg({ rarestHolders: 25_000 }), latest, 500, true, PG_HASH_MAX_HOLDERS, 0.03),
-    ).not.toBe('sorted holders');
-    // 5,000 holders, 2,000 of them matches: a walk of ~6,000 projects (≈2.3 ms) against 10 ms of keys.
-    expect(
-      pageStrategy(pg({ rarestHolders: 5_000 }), latest, 2_000, false, PG_HASH_MAX_HOLDERS, 0.03),
-    ).not.toBe('sorted holders');
-    // A handful of matches, sorted before: sorted first, only the texts the page reaches are read.
-    expect(pageStrategy(pg({ rarestHolders: 40 }), latest, 40, false)).toBe('sorted holders');
-    // SQLite sorts or walks as before.
-    expect(pageStrategy(plan({ listed: 1_000_000, rarestHolders: 808 }), latest, 500, true)).toBe('sort');
-  });
-
   it('sorts a capped count only when the rarest gram bounds the matches closely enough', () => {
     const q = { page: 1, pageSize: 12 };
     // 500+ matches among 808 holders of 1,000,000 listed: at most 808 to sort, a walk of ~24,000.

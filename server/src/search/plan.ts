@@ -43,17 +43,6 @@ export const PG_COST = {
   sorted: 3.9,
   confirm: 7,
   /**
-   * A holder of the rarest gram read with its project's latest-order key, by id from an index
-   * alone (migration 039), and sorted by it: ≈2 µs at 100,000 projects (工具's 11,741 holders in
-   * 24 ms, warm; docs/benchmarks.md "Holders sorted first").
-   */
-  holderKey: 2,
-  /**
-   * A walked project's step through the order index, its bits tested (≈0.28 µs at 1,000,000
-   * projects: an index-only scan of 在线工具's 17,136 walked projects alone took 3.1–3.4 ms).
-   */
-  step: 0.28,
-  /**
    * A posting in the GIN index of the entries' gram sets (migration 037), intersected there:
    * ≈0.04 µs at 100,000 projects (`react 地图`'s 13,585 postings and 378 candidates in 0.6 ms).
    */
@@ -359,18 +348,16 @@ export function countAndSortFirst(plan: SearchPlan, limit: number): boolean {
  * (cost ~ rows needed / share that match); on PostgreSQL the walk may test the rarest gram in a
  * hash of its holders (search/sql.ts), when that is the cheapest of the three (PG_COST).
  */
-export type PageStrategy = 'sort' | 'walk' | 'hashed walk' | 'sorted holders';
-
 export function pageStrategy(
   plan: SearchPlan,
-  q: { page: number; pageSize: number; sort?: 'latest' | 'popular' | 'name' },
+  q: { page: number; pageSize: number },
   total: number,
   capped: boolean,
   /** The most holders a walk may hash (hashableHolders of the server's settings). */
   maxHashed = PG_HASH_MAX_HOLDERS,
   /** The share of walked projects without the words whose gram bloom passes (hashOverProbes). */
   falsePass = 1,
-): PageStrategy {
+): 'sort' | 'walk' | 'hashed walk' {
   // A capped total is a lower bound of the matches: the walk is then shorter than estimated, and
   // the sort has at most the rarest gram's holders to sort (every match holds it).
   const walked = (q.page * q.pageSize * plan.listed) / total;
@@ -380,7 +367,7 @@ export function pageStrategy(
   // every candidate of a sort has (a term of 1–2 characters has no further test).
   const confirm = plan.exact ? 0 : PG_COST.confirm;
   const tested = (walked * plan.rarestHolders) / plan.listed;
-  const costs: Array<[PageStrategy, number]> = [
+  const costs: Array<['sort' | 'walk' | 'hashed walk', number]> = [
     ['sort', sorted * PG_COST.sorted + plan.rarestHolders * confirm],
     ['walk', walked * PG_COST.probe + tested * confirm],
   ];
@@ -392,34 +379,10 @@ export function pageStrategy(
   }
   // Sorted or walked as every walked project were probed; walked, probed or hashed as the blooms
   // leave them (the same choice when every project is probed).
-  const chosen: PageStrategy =
-    costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0] === 'sort'
-      ? 'sort'
-      : plan.rarestHolders <= maxHashed && hashOverProbes(plan.rarestHolders, plan.listed, walked, falsePass)
-        ? 'hashed walk'
-        : 'walk';
-  if (q.sort !== 'latest') return chosen;
-  // In the latest order the holders may be sorted by their key first, then tested in order until
-  // the page is full: those before the page's last match are, at the share of holders that match
-  // (at most all of them). It is measured against the sort and against the walks as the blooms
-  // leave them: each walked project a step in the order index, and a probe only when its bits
-  // pass (at 1,000,000 projects 在线工具 walked 17,136 projects, its bits leaving a few hundred to
-  // probe; priced as every one probed, a walk would look ten times dearer than it is).
-  const needed = Math.min(plan.rarestHolders, (q.page * q.pageSize * plan.rarestHolders) / total);
-  const holders = plan.rarestHolders * PG_COST.holderKey + needed * confirm;
-  const pass = Math.min(1, plan.rarestHolders / Math.max(plan.listed, 1) + falsePass);
-  const others = [
-    costs[0]![1],
-    walked * (PG_COST.step + pass * PG_COST.probe) + tested * confirm,
-    ...(plan.rarestHolders <= maxHashed
-      ? [
-          plan.rarestHolders * PG_COST.hashHolder +
-            walked * (PG_COST.step + PG_COST.hashedRow) +
-            tested * confirm,
-        ]
-      : []),
-  ];
-  return holders < Math.min(...others) ? 'sorted holders' : chosen;
+  if (costs.reduce((best, c) => (c[1] < best[1] ? c : best))[0] === 'sort') return 'sort';
+  return plan.rarestHolders <= maxHashed && hashOverProbes(plan.rarestHolders, plan.listed, walked, falsePass)
+    ? 'hashed walk'
+    : 'walk';
 }
 
 /**

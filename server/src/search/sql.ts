@@ -184,12 +184,6 @@ interface Engine {
    * project up in (plan.ts pageStrategy), rather than probed per project.
    */
   walk(plan: SearchPlan, page: (from: Sql, where: Sql[]) => Sql, hashed: boolean, projects: Sql): Sql;
-  /**
-   * The listed holders `g1` of the rarest gram (`postings`: the tests of g1), each with the
-   * latest order's key of its project, read by id (on PostgreSQL from an index alone, migration
-   * 039), as the columns `id, featured, owner_id, approved_at`, in that order.
-   */
-  holdersByKey(postings: Sql): Sql;
 }
 
 const ENGINES: Record<Dialect, Engine> = {
@@ -258,12 +252,6 @@ const ENGINES: Record<Dialect, Engine> = {
         ...this.confirm(plan, ofPosting('g1')),
       ]);
     },
-    // "limit -1 offset 0": SQLite's way to write an offset alone, which keeps the order below it.
-    holdersByKey: (postings) =>
-      sql`select g1.project_id as id, g1.featured, g1.owner_id, l.approved_at
-        from showcase_grams g1 cross join projects l
-        where ${postings} and l.id = g1.project_id and l.live_deployment_id is not null and l.is_public = 1
-        order by l.approved_at desc, g1.project_id desc limit -1 offset 0`,
   },
   postgres: {
     order: {
@@ -350,15 +338,6 @@ const ENGINES: Record<Dialect, Engine> = {
         ...this.confirm(plan, ofListed, true),
       ]);
     },
-    // Lateral with a limit, as cardJoins: each holder's key by id, from the index that holds it
-    // (an index-only scan). "offset 0" keeps the sorted holders a subquery of their own: the tests
-    // above them then run on each in order, as the page asks for the next, instead of on every
-    // holder before the sort.
-    holdersByKey: (postings) =>
-      sql`select g1.project_id as id, g1.featured, g1.owner_id, l.approved_at from showcase_grams g1
-        cross join lateral (select p.approved_at from projects p where p.id = g1.project_id
-          and p.live_deployment_id is not null and p.is_public = 1 limit 1) l
-        where ${postings} order by l.approved_at desc, g1.project_id desc offset 0`,
   },
 };
 
@@ -392,20 +371,13 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    * name and description before (twice the time for a few thousand matches), and a walk in an
    * order index reads nothing but that index and the grams (migration 027).
    */
-  function pageSql(
-    q: ShowcasePage,
-    from: Sql,
-    where: Sql[],
-    /**
-     * `literal`: the page's bounds written into the text, for a statement kept prepared
-     * (db/prepared.ts), which has no parameters; `listed`: `from` holds listed projects only.
-     */
-    opts: { literal?: boolean; listed?: boolean } = {},
-  ) {
+  function pageSql(q: ShowcasePage, from: Sql, where: Sql[], literal = false) {
     const offset = (q.page - 1) * q.pageSize;
-    const bound = (n: number) => (opts.literal ? sql.lit(wholeNumber(n)) : sql`${n}`);
+    // Written into the text for a statement kept prepared (db/prepared.ts), which has none.
+    const bound = (n: number) => (literal ? sql.lit(wholeNumber(n)) : sql`${n}`);
     const conditions = [
-      ...(opts.listed ? [] : [sql`p.live_deployment_id is not null`, sql`p.is_public = 1`]),
+      sql`p.live_deployment_id is not null`,
+      sql`p.is_public = 1`,
       ...(q.featured ? [sql`p.featured = 1`] : []),
       ...where,
     ];
@@ -414,7 +386,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     // but may still take either side of one join first: its lookups are lateral (cardJoins).
     return sql`select ${CARD_COLUMNS}
       from (select p.id as page_id
-        from ${from} where ${conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`1 = 1`}
+        from ${from} where ${sql.join(conditions, sql` and `)}
         order by ${ORDER[q.sort]} limit ${bound(q.pageSize)} offset ${bound(offset)}) k
       ${engine.cardJoins}`;
   }
@@ -588,7 +560,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       const r = await prepared(sql<
         Partial<ShowcaseRow> & { all_listed: number; all_featured: number; queued: number }
       >`select t.listed as all_listed, t.featured as all_featured, ${QUEUED} as queued, p.*
-        from showcase_totals t left join (${pageSql(q, sql`projects p`, [], { literal: true })}) p on 1 = 1
+        from showcase_totals t left join (${pageSql(q, sql`projects p`, [], true)}) p on 1 = 1
         where t.id = 1 order by ${ORDER[q.sort]}`).execute(db);
       const head = r.rows[0]!;
       return {
@@ -694,25 +666,6 @@ export function createSearchSql(db: DB, dialect: Dialect) {
           within === undefined ? sql`projects p` : firstListed(q, within),
         ),
       ),
-
-    /**
-     * The rarest gram's holders sorted in the latest order first, each then tested in that order
-     * until the page is full: cost ~ the holders (their keys read by id) plus the candidates the
-     * page needs, no other candidate tested (plan.ts pageStrategy, 'sorted holders'). Latest only.
-     */
-    sortHolders(plan: SearchPlan, q: ShowcasePage) {
-      if (q.sort !== 'latest') throw new Error('the holders are sorted in the latest order only');
-      const postings = sql.join(
-        [sql`g1.gram = ${plan.rarest}`, ...(plan.featured ? [sql`g1.featured = 1`] : [])],
-        sql` and `,
-      );
-      return page(
-        q,
-        pageSql(q, sql`(${engine.holdersByKey(postings)}) p`, engine.confirm(plan, ofProject, true), {
-          listed: true,
-        }),
-      );
-    },
 
     // ---- Searches that find authors too (plan.ts planAuthors) -----------------------------------
 

@@ -241,9 +241,7 @@ export function createShowcaseService(
     const rows =
       strategy === 'sort'
         ? await q.sortAll(plan, page)
-        : strategy === 'sorted holders'
-          ? await q.sortHolders(plan, page)
-          : await q.walk(plan, page, strategy === 'hashed walk');
+        : await q.walk(plan, page, strategy === 'hashed walk');
     return { rows: rows.map(cardOf), total, capped };
   }
 
@@ -259,8 +257,6 @@ export function createShowcaseService(
     if (dialect !== 'postgres' || plan.expected < limit) return undefined;
     const strategy = pageStrategy(plan, page, limit, true, await hashable(), bloomFalsePass(plan.words));
     if (strategy === 'sort') return undefined;
-    // The holders sorted first need no count either: the whole page, while the count runs.
-    if (strategy === 'sorted holders') return q.sortHolders(plan, page);
     const within = (WALK_AHEAD * page.page * page.pageSize * plan.listed) / limit;
     return q.walk(plan, page, strategy === 'hashed walk', within);
   }
