@@ -10,9 +10,8 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, GuardedPool } from '../src/db/postgres-pool.js';
 import { MAX_PREPARED_PER_CONNECTION, PREPARED } from '../src/db/prepared.js';
+import { PG_URL } from './faults/support.js';
 import { usingPostgres } from './helpers.js';
-
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const pools: GuardedPool[] = [];
 afterEach(async () => {

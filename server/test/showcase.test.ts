@@ -1143,7 +1143,8 @@ async function listedProjects(t: TestApp, owner: number, name: string, count: nu
 }
 
 /**
- * A database handle of one PostgreSQL connection to the test app's schema, with more settings
+ * A database handle of one PostgreSQL connection to the test app's schema, through the app's own
+ * pool (so its prepared statements can be read on that connection), with more settings
  * (`-c name=value …`) and the queries it runs logged to `log`.
  */
 function oneConnection(t: TestApp, settings = '', log?: (query: CompiledQuery) => void): Kysely<Schema> {
@@ -1151,7 +1152,11 @@ function oneConnection(t: TestApp, settings = '', log?: (query: CompiledQuery) =
   const { url, schema } = t.config.database;
   return new Kysely<Schema>({
     dialect: new PostgresDialect({
-      pool: new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema} ${settings}` }),
+      pool: new GuardedPool(
+        { connectionString: url, max: 1, options: `-c search_path=${schema} ${settings}` },
+        { connectMs: 2_000, acquireMs: 5_000, statementMs: 30_000 },
+        { open: true },
+      ),
     }),
     ...(log ? { log: (event) => log(event.query) } : {}),
   });
@@ -1168,14 +1173,7 @@ describe.skipIf(!usingPostgres)('the showcase’s unsearched page on PostgreSQL'
 
   it('keeps the unsearched page prepared on a connection, and the kept plan shows every change', async () => {
     if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
-    const { url, schema } = t.config.database;
-    // The app's own pool, bounded to one connection so its prepared statements can be read.
-    const pool = new GuardedPool(
-      { connectionString: url, max: 1, options: `-c search_path=${schema} -c join_collapse_limit=1` },
-      { connectMs: 2_000, acquireMs: 5_000, statementMs: 10_000 },
-      { open: true },
-    );
-    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    const db = oneConnection(t, '-c join_collapse_limit=1');
     try {
       const showcase = createShowcaseService(db, 'postgres');
       const kept = async () =>
