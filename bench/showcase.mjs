@@ -402,6 +402,30 @@ async function runSqlite() {
   }
 }
 
+/**
+ * PostgreSQL's buffer cache against the schema's tables and indexes: a page outside
+ * shared_buffers is read from the kernel's cache on every visit (docs/benchmarks.md "The buffer
+ * cache at 1,000,000").
+ */
+async function printBuffers(admin, schema) {
+  const buffers = (await admin.query('show shared_buffers')).rows[0].shared_buffers;
+  const { rows } = await admin.query(
+    `select c.relname, pg_total_relation_size(c.oid)::float8 as bytes
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = $1 and c.relkind = 'r' order by 2 desc`,
+    [schema],
+  );
+  const mb = (b) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+  const total = rows.reduce((n, r) => n + r.bytes, 0);
+  const largest = rows
+    .slice(0, 4)
+    .map((r) => `${r.relname} ${mb(r.bytes)}`)
+    .join(', ');
+  console.log(
+    `\nshared_buffers ${buffers}; the schema's tables with their indexes ${mb(total)} (${largest})`,
+  );
+}
+
 async function runPostgres(url) {
   const { default: pg } = await import('pg');
   // Kept apart by size, so a kept 100,000 and a kept 1,000,000 can both be measured again.
@@ -422,6 +446,7 @@ async function runPostgres(url) {
       { timeouts: loadConfig({}).databaseTimeouts },
     );
     try {
+      await printBuffers(admin, schema);
       const setup = {
         ...seeded,
         repo: createShowcaseService(serving.db, serving.dialect),

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedPool } from '../src/db/postgres-pool.js';
 import type { Database as Schema } from '../src/db/types.js';
+import { nameSortKey } from '../src/domain/name-order.js';
 import { BLOOM_BITS, bloomOf } from '../src/search/bloom.js';
 import {
   gramsOf,
@@ -21,6 +22,7 @@ import {
   termGrams,
 } from '../src/search/plan.js';
 import { createSearchSql, QUEUE_BATCH } from '../src/search/sql.js';
+import { searchText } from '../src/services/projects.js';
 import { createShowcaseService } from '../src/services/showcase.js';
 import {
   createTestApp,
@@ -1658,5 +1660,106 @@ describe('a live version without a home page', () => {
     expect(cards.find((c) => c.id === without)).toMatchObject({ access_url: null, thumbnail_url: null });
     expect(cards.find((c) => c.id === withIndex)).toMatchObject({ access_url: `/sites/${withIndex}/` });
     expect(cards.find((c) => c.id === withIndex)?.thumbnail_url).toEqual(expect.any(String));
+  });
+});
+
+describe("an author's projects found by the author's name alone", () => {
+  // An app of its own: 400 listed projects of another author make a sort of the named author's
+  // three cheaper than a walk of the showcase (search/plan.ts mixedStrategy), on both engines.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** Listed projects of `owner`, written as the server writes them (search text, name order). */
+  async function listed(
+    owner: { id: number; username: string },
+    projects: Array<{ name: string; approvedAt: string; views?: number; featured?: boolean }>,
+  ) {
+    const rows = await t.ctx.db
+      .insertInto('projects')
+      .values(
+        projects.map((p) => ({
+          owner_id: owner.id,
+          name: p.name,
+          description: null,
+          status: 'approved' as const,
+          is_public: 1 as const,
+          featured: p.featured ? (1 as const) : (0 as const),
+          view_count: p.views ?? 0,
+          download_count: 0,
+          approved_at: p.approvedAt,
+          created_at: p.approvedAt,
+          updated_at: p.approvedAt,
+          search_text: searchText(p.name, null, owner.username, null),
+          name_sort_key: nameSortKey(p.name),
+        })),
+      )
+      .returning(['id', 'created_at'])
+      .execute();
+    for (const row of rows) {
+      const d = await t.ctx.db
+        .insertInto('deployments')
+        .values({
+          project_id: row.id,
+          version: 1,
+          status: 'approved',
+          upload_type: 'files',
+          upload_source: 'files',
+          file_count: 1,
+          total_size: 1,
+          entry_file: 'index.html',
+          created_by: owner.id,
+          created_at: row.created_at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t.ctx.db
+        .updateTable('projects')
+        .set({ live_deployment_id: d.id })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
+
+  it('sorts them as their rows are read, in each order, a page at a time and featured only', async () => {
+    const others = await t.createUser({ username: 'many_others' });
+    await listed(
+      others,
+      Array.from({ length: 400 }, (_, i) => ({
+        name: `其他${i}`,
+        approvedAt: new Date(Date.UTC(2031, 0, 1, 0, i)).toISOString(),
+      })),
+    );
+    // No project's own text holds zq_sorted: its author's three projects are the matches.
+    const author = await t.createUser({ username: 'zq_sorted' });
+    await listed(author, [
+      { name: '甲站', approvedAt: '2030-01-03T00:00:00.000Z', views: 5 },
+      { name: '乙站', approvedAt: '2030-01-01T00:00:00.000Z', views: 9 },
+      { name: '丙站', approvedAt: '2030-01-02T00:00:00.000Z', featured: true },
+    ]);
+    const search = async (query: string) => {
+      const res = await t.request({ url: `/api/projects/public?search=zq_sorted&${query}` });
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data as { projects: Card[]; pagination: { total_count: number } };
+      return { names: data.projects.map((p) => p.name), total: data.pagination.total_count };
+    };
+    for (const [sort, order] of [
+      ['latest', ['甲站', '丙站', '乙站']],
+      ['popular', ['乙站', '甲站', '丙站']],
+      // Pinyin: bing, jia, yi.
+      ['name', ['丙站', '甲站', '乙站']],
+    ] as const) {
+      const found: string[] = [];
+      for (const page of [1, 2, 3]) {
+        const r = await search(`sort=${sort}&page_size=1&page=${page}`);
+        expect(r.total).toBe(3);
+        found.push(...r.names);
+      }
+      expect(found).toEqual(order);
+      expect((await search(`sort=${sort}`)).names).toEqual(order);
+    }
+    expect(await search('featured=true')).toEqual({ names: ['丙站'], total: 1 });
   });
 });
