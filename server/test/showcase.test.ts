@@ -709,30 +709,11 @@ describe('showcase search against a plain substring filter', () => {
         })
         .returning(['id', 'view_count'])
         .executeTakeFirstOrThrow();
-      const d = await t.ctx.db
-        .insertInto('deployments')
-        .values({
-          project_id: p.id,
-          version: 1,
-          status: 'approved',
-          upload_type: 'files',
-          upload_source: 'files',
-          file_count: 1,
-          total_size: 1,
-          entry_file: 'index.html',
-          content_check: null,
-          created_by: owner.id,
-          created_at: at(i),
-          reviewed_at: at(i),
-          reviewed_by: null,
-          review_comment: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const d = await approvedVersion(t, p.id, owner.id, at(i));
       if (listed) {
         await t.ctx.db
           .updateTable('projects')
-          .set({ live_deployment_id: d.id })
+          .set({ live_deployment_id: d })
           .where('id', '=', p.id)
           .execute();
       }
@@ -1129,6 +1110,28 @@ describe.skipIf(usingPostgres)('showcase search on SQLite', () => {
  * each with an approved version, inserted straight into the tables (search text as the server
  * writes it: name, no description, the owner's username).
  */
+/** A first version of project `projectId`, approved at `at` (one 1-byte page), and its id. */
+async function approvedVersion(t: TestApp, projectId: number, owner: number, at: string): Promise<number> {
+  const d = await t.ctx.db
+    .insertInto('deployments')
+    .values({
+      project_id: projectId,
+      version: 1,
+      status: 'approved',
+      upload_type: 'files',
+      upload_source: 'files',
+      file_count: 1,
+      total_size: 1,
+      entry_file: 'index.html',
+      created_by: owner,
+      created_at: at,
+      reviewed_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return d.id;
+}
+
 async function listedProjects(t: TestApp, owner: number, name: string, count: number, from: string) {
   await sql`insert into projects (owner_id, name, description, status, is_public, featured, view_count,
       download_count, approved_at, created_at, updated_at, search_text)
@@ -1699,25 +1702,10 @@ describe("an author's projects found by the author's name alone", () => {
       .returning(['id', 'created_at'])
       .execute();
     for (const row of rows) {
-      const d = await t.ctx.db
-        .insertInto('deployments')
-        .values({
-          project_id: row.id,
-          version: 1,
-          status: 'approved',
-          upload_type: 'files',
-          upload_source: 'files',
-          file_count: 1,
-          total_size: 1,
-          entry_file: 'index.html',
-          created_by: owner.id,
-          created_at: row.created_at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const d = await approvedVersion(t, row.id, owner.id, row.created_at);
       await t.ctx.db
         .updateTable('projects')
-        .set({ live_deployment_id: d.id })
+        .set({ live_deployment_id: d })
         .where('id', '=', row.id)
         .execute();
     }

@@ -372,33 +372,31 @@ export function createSearchSql(db: DB, dialect: Dialect) {
    * order index reads nothing but that index and the grams (migration 027).
    */
   function pageSql(q: ShowcasePage, from: Sql, where: Sql[], literal = false) {
-    const offset = (q.page - 1) * q.pageSize;
-    // Written into the text for a statement kept prepared (db/prepared.ts), which has none.
-    const bound = (n: number) => (literal ? sql.lit(wholeNumber(n)) : sql`${n}`);
     const conditions = [
       sql`p.live_deployment_id is not null`,
       sql`p.is_public = 1`,
       ...(q.featured ? [sql`p.featured = 1`] : []),
       ...where,
     ];
+    return sortedPage(q, sql`${from} where ${sql.join(conditions, sql` and `)}`, literal);
+  }
+
+  /**
+   * The page of rows `p` that `from` gives, each one a match holding the id and the order's
+   * columns (pageSql's tested projects, or a materialized set of matches), then the page's
+   * projects, authors and sizes.
+   */
+  function sortedPage(q: ShowcasePage, from: Sql, literal = false) {
+    const offset = (q.page - 1) * q.pageSize;
+    // Written into the text for a statement kept prepared (db/prepared.ts), which has none.
+    const bound = (n: number) => (literal ? sql.lit(wholeNumber(n)) : sql`${n}`);
     // 12 lookups of projects, authors and sizes, not one per match. cross join fixes SQLite's join
     // order to the one written; PostgreSQL keeps it too (join_collapse_limit=1, db/database.ts),
     // but may still take either side of one join first: its lookups are lateral (cardJoins).
     return sql`select ${CARD_COLUMNS}
       from (select p.id as page_id
-        from ${from} where ${sql.join(conditions, sql` and `)}
+        from ${from}
         order by ${ORDER[q.sort]} limit ${bound(q.pageSize)} offset ${bound(offset)}) k
-      ${engine.cardJoins}`;
-  }
-
-  /**
-   * The page of `from`, rows `p` already tested that hold the id and the order's columns (a
-   * materialized set of matches), then the page's projects, authors and sizes as pageSql's.
-   */
-  function sortedPage(q: ShowcasePage, from: Sql) {
-    const offset = (q.page - 1) * q.pageSize;
-    return sql`select ${CARD_COLUMNS}
-      from (select p.id as page_id from ${from} order by ${ORDER[q.sort]} limit ${q.pageSize} offset ${offset}) k
       ${engine.cardJoins}`;
   }
 
