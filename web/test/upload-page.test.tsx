@@ -325,6 +325,9 @@ describe('upload page', () => {
     });
     await user.type(nameInput(), 'Vue 作业');
     pick('file-input', [file('index.html')]);
+    // The dropzone adds picked files asynchronously (addFiles reads them); until the list shows
+    // them the submit button is disabled and a click does nothing.
+    await screen.findByText('index.html');
     await user.click(submitButton());
     expect(await screen.findByText('可用性问题：1 个，请查看并修改')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/31'));
@@ -351,6 +354,9 @@ describe('upload page', () => {
     const { user, router } = await openUpload({ 'POST /projects/upload': ok({ project }, '文件上传成功！') });
     await user.type(nameInput(), 'Vite 应用');
     pick('file-input', [file('index.html')]);
+    // The dropzone adds picked files asynchronously (addFiles reads them); until the list shows
+    // them the submit button is disabled and a click does nothing.
+    await screen.findByText('index.html');
     await user.click(submitButton());
     expect(await screen.findByText('文件上传成功！')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects'));
