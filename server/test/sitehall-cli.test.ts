@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ContentCheckReport, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseFile, readBase } from '../../packages/cli/src/base.js';
 import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
 import { mergeRuntime } from '../src/content-check/runtime.js';
 import { listenSitesPort } from '../src/lifecycle.js';
@@ -392,6 +393,51 @@ describe('sitehall deploy', () => {
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+
+  it('reads a base record only in its own form: lines of path, NUL, hash and newline, the digest of the text as read', () => {
+    const site = tempDir('sitehall-record-site-');
+    const env = { XDG_CACHE_HOME: tempDir('sitehall-record-cache-') };
+    const record = baseFile(site, env);
+    fs.mkdirSync(path.dirname(record), { recursive: true });
+    const header = `sitehall-base 2 ${JSON.stringify({ url: 'http://127.0.0.1:1', project_id: 4, version: 2 })}\n`;
+    const a = 'a'.repeat(64);
+    const b = 'b'.repeat(64);
+    const write = (body: string) => fs.writeFileSync(record, header + body);
+
+    const body = `css/site.css\0${a}\nindex.html\0${b}\n`;
+    write(body);
+    expect(readBase(site, env)).toEqual({
+      url: 'http://127.0.0.1:1',
+      project_id: 4,
+      version: 2,
+      files: new Map([
+        ['css/site.css', a],
+        ['index.html', b],
+      ]),
+      digest: createHash('sha256').update(body).digest('hex'),
+    });
+    // An empty manifest is one (a folder whose every file was removed).
+    write('');
+    expect(readBase(site, env)?.files.size).toBe(0);
+    // Anything else is not a record this CLI wrote: the whole manifest is sent instead.
+    for (const bad of [
+      `index.html\0${b}`, // the last line cut short
+      `index.html\0${b.slice(1)}\n`, // a short hash
+      `index.html\0${b}x\n`, // a long one
+      `\0${b}\n`, // no path
+      `index.html ${b}\n`, // no NUL
+      `css/site.css\nindex.html\0${b}\n`, // a path across lines
+      `index.html\0${b}\n\n`, // an empty line
+    ]) {
+      write(bad);
+      expect(readBase(site, env), JSON.stringify(bad)).toBeUndefined();
+    }
+    // 64 characters that are not hex are read as they are: the digest is of this text, which the
+    // server's base can't have, so the server refuses it (409) and the whole manifest goes.
+    const odd = `index.html\0${'z'.repeat(64)}\n`;
+    write(odd);
+    expect(readBase(site, env)?.digest).toBe(createHash('sha256').update(odd).digest('hex'));
   });
 
   it('stops a deploy whose file grew or shrank after it was hashed, and finishes nothing', async () => {
