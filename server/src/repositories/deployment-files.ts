@@ -1,5 +1,5 @@
 /** The deployment_files table: the file list of each deployment. */
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { DeploymentFileRow } from '../db/types.js';
@@ -168,6 +168,19 @@ export async function unreferenced(trx: DB, hashes: string[]): Promise<string[]>
   return unique.filter((h) => !used.has(h));
 }
 
+/**
+ * The rows whose content is one of `hashes` (`column`: the sha256 column, qualified when joined):
+ * found through the index of the hashes' first 8 characters (migration 039, whose expression this
+ * is, its numbers written into the statement so that both engines' planners match it), then
+ * compared whole. A full-hash index cost each new version's rows a page of the index each
+ * (docs/decisions/data.md "Contents found by a prefix of their hash").
+ */
+export function withContent(column: 'sha256' | 'deployment_files.sha256', hashes: readonly string[]) {
+  const ref = sql.ref(column);
+  const prefixes = [...new Set(hashes.map((h) => h.slice(0, 8)))];
+  return sql<SqlBool>`substr(${ref}, 1, 8) in (${sql.join(prefixes)}) and ${ref} in (${sql.join(hashes)})`;
+}
+
 /** Of these hashes, the ones some version's files reference (any project's, any account's). */
 export async function referenced(db: DB, hashes: readonly string[]): Promise<string[]> {
   const unique = [...new Set(hashes)];
@@ -177,7 +190,7 @@ export async function referenced(db: DB, hashes: readonly string[]): Promise<str
       .selectFrom('deployment_files')
       .select('sha256')
       .distinct()
-      .where('sha256', 'in', unique.slice(i, i + 500))
+      .where(withContent('sha256', unique.slice(i, i + 500)))
       .execute();
     for (const r of rows) found.push(r.sha256);
   }
@@ -200,7 +213,7 @@ export async function isReferenced(db: DB, sha256: string): Promise<boolean> {
   const row = await db
     .selectFrom('deployment_files')
     .select(sql<number>`1`.as('x'))
-    .where('sha256', '=', sha256)
+    .where(withContent('sha256', [sha256]))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

@@ -5,6 +5,7 @@
 import type { Insertable } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { DeploymentRow, DeploymentsTable } from '../db/types.js';
+import { withContent } from './deployment-files.js';
 
 /** Status, entry and dates of one deployment (what serving a site needs), or undefined. */
 export function servingFacts(db: DB, id: number) {
@@ -192,7 +193,7 @@ export async function hashesOwnedBy(
       .select('deployment_files.sha256')
       .distinct()
       .where('projects.owner_id', '=', ownerId)
-      .where('deployment_files.sha256', 'in', unique.slice(i, i + HASH_CHUNK))
+      .where(withContent('deployment_files.sha256', unique.slice(i, i + HASH_CHUNK)))
       .execute();
     for (const r of rows) owned.add(r.sha256);
   }

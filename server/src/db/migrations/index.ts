@@ -38,6 +38,7 @@ import * as m035 from './035_gram_owners.js';
 import * as m036 from './036_site_name_owners.js';
 import * as m037 from './037_entry_grams.js';
 import * as m038 from './038_gram_blooms.js';
+import * as m039 from './039_content_prefix_index.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -78,6 +79,7 @@ const all: Record<string, DialectMigration> = {
   '036_site_name_owners': m036,
   '037_entry_grams': m037,
   '038_gram_blooms': m038,
+  '039_content_prefix_index': m039,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
