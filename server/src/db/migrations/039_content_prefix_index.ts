@@ -3,8 +3,8 @@
  * characters (docs/decisions/data.md "Contents found by a prefix of their hash"). Every version
  * writes one row per file, and a row's hash is random, so each row of a new version went into its
  * own page of a full-hash index: copying a 5,000-file version's rows for a one-file redeploy cost
- * 50–63 ms and its commit 57–84 ms on SQLite (every dirtied page written to the WAL and
- * checkpointed), against 15–23 ms and 12 ms with the prefix's smaller entries. The lookups name
+ * 39–40 ms and its commit 57–62 ms on SQLite (every dirtied page written to the WAL and
+ * checkpointed), against 21–22 ms and 8 ms with the prefix's smaller entries. The lookups name
  * the prefix and then the whole hash (repositories/deployment-files.ts `byContent`).
  */
 import { type Kysely, sql } from 'kysely';
