@@ -69,9 +69,9 @@ export function readBase(dir: string, env: NodeJS.ProcessEnv = process.env): Bas
     // Lines of path, NUL, 64 characters, newline, each checked as it is read. One regular
     // expression over the whole text (a group repeated 5,000 times) cost 38 ms on its one use in a
     // process, against ≈10 for this loop (docs/benchmarks.md "The base record read without a
-    // regular expression"). The 64 characters
-    // are not checked for hex: the digest below is of this very text, and the server builds on it
-    // only when that is its base's digest, which no record with anything else in it can have.
+    // regular expression"). The 64 characters are not checked for hex: the digest below is of
+    // this very text, and the server builds on it only when that is its base's digest, which no
+    // record with anything else in it can have.
     const files = new Map<string, string>();
     for (let at = 0; at < body.length; ) {
       const nul = body.indexOf('\0', at);

@@ -5,7 +5,7 @@
  * own page of a full-hash index: copying a 5,000-file version's rows for a one-file redeploy cost
  * 39–40 ms and its commit 57–62 ms on SQLite (every dirtied page written to the WAL and
  * checkpointed), against 21–22 ms and 8 ms with the prefix's smaller entries. The lookups name
- * the prefix and then the whole hash (repositories/deployment-files.ts `byContent`).
+ * the prefix and then the whole hash (repositories/deployment-files.ts `withContent`).
  */
 import { type Kysely, sql } from 'kysely';
 import type { MigrationDialect } from './helpers.js';
