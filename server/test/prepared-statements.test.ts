@@ -1,15 +1,17 @@
 /**
  * Statements kept prepared on a PostgreSQL connection (db/prepared.ts, docs/decisions/data.md
- * "Lists kept prepared"): a marked statement without parameters is parsed and planned once per
- * connection; one with parameters, or unmarked, never is; a connection keeps a bounded number, so
- * no stream of distinct pages can grow a connection's memory; a connection that is lost and
- * replaced prepares its statements again instead of naming ones its server never saw; and a
- * server that loses them under the connection (a pooler between) turns them off.
+ * "Lists kept prepared", "Searches kept prepared"): a statement marked PREPARED without parameters
+ * is parsed and planned once per connection; one with parameters, or unmarked, never is; one
+ * marked KEPT is parsed once with its values as parameters, asked by name after that; a connection
+ * keeps a bounded number of each kind, apart, so no stream of distinct pages or searches can grow
+ * a connection's memory or take the other kind's places; a connection that is lost and replaced
+ * prepares its statements again instead of naming ones its server never saw; and a server that
+ * loses them under the connection (a pooler between) turns them off.
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatabaseUnavailable, GuardedPool } from '../src/db/postgres-pool.js';
-import { MAX_PREPARED_PER_CONNECTION, PREPARED } from '../src/db/prepared.js';
+import { KEPT, MAX_KEPT_PER_CONNECTION, MAX_PREPARED_PER_CONNECTION, PREPARED } from '../src/db/prepared.js';
 import { PG_URL } from './faults/support.js';
 import { usingPostgres } from './helpers.js';
 
@@ -73,6 +75,37 @@ describe.skipIf(!usingPostgres)('statements kept prepared', () => {
     expect(kept).toEqual(
       Array.from({ length: MAX_PREPARED_PER_CONNECTION }, (_, i) => `${PREPARED}select ${i} as n`),
     );
+  });
+
+  it('keeps a statement marked kept parsed once with its values as parameters', async () => {
+    const pool = onePool();
+    const marked = `${KEPT}select $1::int + 1 as n`;
+    for (let v = 0; v < 8; v++) expect((await ask(pool, marked, [v])).rows).toEqual([{ n: v + 1 }]);
+    // One statement, asked eight times by name: PostgreSQL's plan cache made each plan.
+    const r = await ask(
+      pool,
+      'select statement, generic_plans + custom_plans as plans from pg_prepared_statements',
+    );
+    expect(r.rows).toEqual([{ statement: marked, plans: 8 }]);
+  });
+
+  it(`keeps at most ${MAX_KEPT_PER_CONNECTION} kept statements on a connection, apart from the ${MAX_PREPARED_PER_CONNECTION} planned once`, async () => {
+    const pool = onePool();
+    const count = MAX_KEPT_PER_CONNECTION + 5;
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < count; i++) {
+        expect((await ask(pool, `${KEPT}select $1::int + ${i} as n`, [1])).rows).toEqual([{ n: i + 1 }]);
+      }
+    }
+    // The planned-once kind still has every place of its own.
+    for (let i = 0; i < MAX_PREPARED_PER_CONNECTION; i++) {
+      expect((await ask(pool, `${PREPARED}select ${i} as n`)).rows).toEqual([{ n: i }]);
+    }
+    const kept = await preparedOn(pool);
+    expect(kept.filter((t) => t.startsWith(KEPT))).toEqual(
+      Array.from({ length: MAX_KEPT_PER_CONNECTION }, (_, i) => `${KEPT}select $1::int + ${i} as n`),
+    );
+    expect(kept.filter((t) => t.startsWith(PREPARED))).toHaveLength(MAX_PREPARED_PER_CONNECTION);
   });
 
   it('prepares again on the connection that replaces a lost one', async () => {

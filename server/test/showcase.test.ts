@@ -8,6 +8,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kyse
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedPool } from '../src/db/postgres-pool.js';
+import { KEPT, PREPARED } from '../src/db/prepared.js';
 import type { Database as Schema } from '../src/db/types.js';
 import { nameSortKey } from '../src/domain/name-order.js';
 import { BLOOM_BITS, bloomOf } from '../src/search/bloom.js';
@@ -1181,11 +1182,13 @@ describe.skipIf(!usingPostgres)('the showcase’s unsearched page on PostgreSQL'
     const db = oneConnection(t, '-c join_collapse_limit=1');
     try {
       const showcase = createShowcaseService(db, 'postgres');
+      // The statements planned once (a search's are kept apart: the next test).
       const kept = async () =>
         (
           await sql<{
             statement: string;
-          }>`select statement from pg_prepared_statements order by prepare_time`.execute(db)
+          }>`select statement from pg_prepared_statements where statement like ${`${PREPARED}%`}
+              order by prepare_time`.execute(db)
         ).rows.map((r) => r.statement);
       const owner = await t.createUser({ username: 'kept_lists' });
       const latest = { sort: 'latest', featured: false, page: 1, pageSize: 3 } as const;
@@ -1200,13 +1203,51 @@ describe.skipIf(!usingPostgres)('the showcase’s unsearched page on PostgreSQL'
       // New statistics invalidate the plan; the page answers the same.
       await sql`analyze projects`.execute(db);
       expect((await showcase.list(latest)).rows.map((p) => p.id)).toEqual(after.rows.map((p) => p.id));
-      // Another sort and page is another statement; a search is never kept (its values are parameters).
+      // Another sort and page is another statement; a search is never planned once (its values are parameters).
       const popular = await showcase.list({ ...latest, sort: 'popular', page: 2 });
       expect(popular.total).toBe(after.total);
       await showcase.list({ ...latest, search: '预备' });
       const statements = await kept();
       expect(statements).toHaveLength(2);
       expect(statements[1]).toMatch(/order by p\.view_count desc, p\.id desc limit 3 offset 3\b/);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('keeps a search’s statements parsed on a connection, one for each shape whatever its words', async () => {
+    const db = oneConnection(t, '-c join_collapse_limit=1');
+    try {
+      const showcase = createShowcaseService(db, 'postgres', { rememberCounts: false });
+      const kept = async () =>
+        (
+          await sql<{ statement: string; plans: number }>`select statement,
+              generic_plans + custom_plans as plans from pg_prepared_statements
+              where statement like ${`${KEPT}%`} order by prepare_time`.execute(db)
+        ).rows.map((r) => ({ statement: r.statement, plans: Number(r.plans) }));
+      const owner = await t.createUser({ username: 'kept_searches' });
+      await listedProjects(t, owner.id, '备忘', 3, '2031-01-01');
+      await listedProjects(t, owner.id, '便签', 3, '2031-02-01');
+      const page = { sort: 'latest', featured: false, page: 1, pageSize: 12 } as const;
+      const first = await showcase.list({ ...page, search: '备忘' });
+      expect(first.rows.map((p) => p.name)).toEqual(['备忘3', '备忘2', '备忘1']);
+      const once = await kept();
+      // The grams' counts (asked again once the changes above were indexed), then the page: its
+      // words as parameters.
+      expect(once.length).toBeGreaterThanOrEqual(2);
+      expect(once.some((s) => s.statement.includes('备忘'))).toBe(false);
+      // Other words of the same shape: the same statements, asked again by name, and their answer.
+      const second = await showcase.list({ ...page, search: '便签' });
+      expect(second.rows.map((p) => p.name)).toEqual(['便签3', '便签2', '便签1']);
+      const twice = await kept();
+      expect(twice.map((s) => s.statement)).toEqual(once.map((s) => s.statement));
+      expect(twice.every((s, i) => s.plans > once[i]!.plans)).toBe(true);
+      // Longer terms of one shape (a bigram narrowed by another, its text tested): one statement too.
+      expect((await showcase.list({ ...page, search: '备忘3' })).rows.map((p) => p.name)).toEqual(['备忘3']);
+      const longer = await kept();
+      expect((await showcase.list({ ...page, search: '便签2' })).rows.map((p) => p.name)).toEqual(['便签2']);
+      expect((await kept()).map((s) => s.statement)).toEqual(longer.map((s) => s.statement));
+      expect(longer.some((s) => /备忘|便签/.test(s.statement))).toBe(false);
     } finally {
       await db.destroy();
     }

@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { askWithin, NETWORK_ERROR_CODES, type OutageEvent, OutageWatch } from '../domain/outage-watch.js';
-import { keptPrepared, MAX_PREPARED_PER_CONNECTION } from './prepared.js';
+import { keptKind, MAX_KEPT_PER_CONNECTION, MAX_PREPARED_PER_CONNECTION } from './prepared.js';
 
 export interface PostgresTimeouts {
   /** Longest a new connection may take to open (also the probe's bound). */
@@ -218,14 +218,17 @@ export class GuardedPool implements PostgresPool {
     if (known) return known;
     let broken: Error | undefined;
     const readMs = this.#timeouts.statementMs > 0 ? this.#timeouts.statementMs + 2_000 : 0;
-    // The statements this connection keeps prepared (db/prepared.ts), by name.
-    const kept = new Set<string>();
+    // The statements this connection keeps prepared (db/prepared.ts), by name, of each kind.
+    const kept = { prepared: new Set<string>(), kept: new Set<string>() };
+    const most = { prepared: MAX_PREPARED_PER_CONNECTION, kept: MAX_KEPT_PER_CONNECTION };
     const nameFor = (text: string, values: unknown[] | undefined): string | undefined => {
-      if (!this.#keepPrepared || !keptPrepared(text, values)) return undefined;
+      const kind = this.#keepPrepared ? keptKind(text, values) : undefined;
+      if (kind === undefined) return undefined;
       const name = `sitehall_${createHash('sha1').update(text).digest('base64url')}`;
-      if (kept.has(name)) return name;
-      if (kept.size >= MAX_PREPARED_PER_CONNECTION) return undefined;
-      kept.add(name);
+      const names = kept[kind];
+      if (names.has(name)) return name;
+      if (names.size >= most[kind]) return undefined;
+      names.add(name);
       return name;
     };
     const ask = (text: string, values: unknown[] | undefined) => {

@@ -13,7 +13,7 @@ import type { ShowcaseSort } from '@sitehall/contracts';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
-import { prepared } from '../db/prepared.js';
+import { kept, prepared } from '../db/prepared.js';
 import type { Flag } from '../db/types.js';
 import { BLOOM_BITS, wordsMask } from './bloom.js';
 import { type AuthorPlan, gramsOf, type OwnersPlan, type SearchPlan } from './plan.js';
@@ -82,8 +82,9 @@ const ofListed: Held = { ...ofProject, bloom: sql`p.gram_bloom` };
 const bloomHolds = (p: Held, words: readonly string[]): Sql[] => {
   const mask = p.bloom ? wordsMask(words) : null;
   if (!mask) return [];
-  // Only 0s and 1s: a literal the planner folds, not a parameter cast per row.
-  const bits = sql.raw(`B'${mask}'`);
+  // A parameter, so that a statement's text is its plan's shape, not its words' (db/prepared.ts
+  // `kept`); typed varbit, a bit string of any length, so no cast to bit(256) runs per row.
+  const bits = sql`${mask}::varbit`;
   return [sql`(${p.bloom} & ${bits}) = ${bits}`];
 };
 const ofPosting = (g: string): Held => ({
@@ -416,7 +417,9 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       order by ${ORDER[q.sort]} limit ${Math.ceil(rows)}) p`;
 
   async function page(q: ShowcasePage, query: Sql) {
-    const r = await sql<ShowcaseRow & { matches?: number }>`${query} order by ${ORDER[q.sort]}`.execute(db);
+    const r = await kept(sql<ShowcaseRow & { matches?: number }>`${query} order by ${ORDER[q.sort]}`).execute(
+      db,
+    );
     return r.rows;
   }
 
@@ -585,7 +588,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      * and description, authors by their username), in one query.
      */
     async overview(grams: string[]) {
-      const r = await sql<{
+      const r = await kept(sql<{
         gram: string;
         listed: number;
         featured: number;
@@ -599,7 +602,10 @@ export function createSearchSql(db: DB, dialect: Dialect) {
           ${QUEUED} as queued from showcase_totals where id = 1
         union all
         select gram, listed, featured, authors, author_listed, author_featured, 0, 0 from showcase_gram_counts
-          where gram in (${sql.join(grams)})`.execute(db);
+          -- On PostgreSQL one array, so that the text is one whatever the number of grams (kept).
+          where gram ${dialect === 'postgres' ? sql`= any(${grams}::text[])` : sql`in (${sql.join(grams)})`}`).execute(
+        db,
+      );
       const head = r.rows.find((row) => row.gram === '')!;
       const counts = new Map(
         r.rows
@@ -655,8 +661,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /** The matches counted, up to `limit`. */
     async count(plan: SearchPlan, limit: number): Promise<number> {
-      const r = await sql<{ n: number }>`select count(*) as n from (select 1 from ${matching(plan)}
-        limit ${limit}) c`.execute(db);
+      const r = await kept(sql<{ n: number }>`select count(*) as n from (select 1 from ${matching(plan)}
+        limit ${limit}) c`).execute(db);
       return Number(r.rows[0]!.n);
     },
 
@@ -680,9 +686,9 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /** The authors the term names, and their listed (featured) projects. */
     async authorSummary(ap: AuthorPlan, featured: boolean) {
-      const r = await sql<{ authors: number; projects: number }>`${authorsCte(ap, featured)}
+      const r = await kept(sql<{ authors: number; projects: number }>`${authorsCte(ap, featured)}
         select count(*) as authors, coalesce(sum(${featured ? sql`a.featured` : sql`a.listed`}), 0) as projects
-        from a`.execute(db);
+        from a`).execute(db);
       return { authors: Number(r.rows[0]!.authors), projects: Number(r.rows[0]!.projects) };
     },
 
@@ -697,7 +703,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
       // the authors' projects.
       const inScope = sql`(select coalesce(sum(${plan.featured ? sql`a.featured` : sql`a.listed`}), 0) from a)`;
       const counted = plan.exact ? sql`1 = 1` : sql`${inScope} < ${limit}`;
-      const r = await sql<{ n: number; overlap: number; projects: number }>`${authorsCte(
+      const r = await kept(sql<{ n: number; overlap: number; projects: number }>`${authorsCte(
         ap,
         plan.featured,
       )}, t as materialized (select g1.project_id from ${matching(plan)} limit ${limit})
@@ -708,7 +714,7 @@ export function createSearchSql(db: DB, dialect: Dialect) {
           case when ${counted} then (select count(*) from t) else 0 end as n,
           case when ${counted} and (select count(*) from t) < ${limit}
             then (select count(*) from t cross join showcase_entries e
-              where e.project_id = t.project_id and ${engine.byAuthors(sql`e.owner_id`)}) else 0 end as overlap`.execute(
+              where e.project_id = t.project_id and ${engine.byAuthors(sql`e.owner_id`)}) else 0 end as overlap`).execute(
         db,
       );
       const row = r.rows[0]!;
@@ -721,8 +727,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
 
     /** How many of the authors' listed projects the term's text matches too (each one tested). */
     async authorsOverlap(plan: SearchPlan, ap: AuthorPlan): Promise<number> {
-      const r = await sql<{ n: number }>`${authorsCte(ap, plan.featured)}
-        select count(*) as n from ${authorProjects(plan.featured, ap)} and ${textTest(plan, listed)}`.execute(
+      const r = await kept(sql<{ n: number }>`${authorsCte(ap, plan.featured)}
+        select count(*) as n from ${authorProjects(plan.featured, ap)} and ${textTest(plan, listed)}`).execute(
         db,
       );
       return Number(r.rows[0]!.n);
@@ -758,13 +764,13 @@ export function createSearchSql(db: DB, dialect: Dialect) {
     async countEither(plan: SearchPlan | null, ap: AuthorPlan, featured: boolean, limit: number) {
       // The authors' side first: its projects are tested by probes (eitherTest), the text's
       // candidates each have their text read.
-      const r = await sql<{ n: number }>`${authorsCte(ap, featured)}
+      const r = await kept(sql<{ n: number }>`${authorsCte(ap, featured)}
         select count(*) as n from (
           select p.id as project_id from ${authorProjects(featured, ap)}${
             plan ? sql` and not (${textTest(plan, listed)})` : sql``
           }
           ${plan ? sql`union all select g1.project_id from ${matching(plan)}` : sql``}
-          limit ${limit}) c`.execute(db);
+          limit ${limit}) c`).execute(db);
       return Number(r.rows[0]!.n);
     },
 
