@@ -12,6 +12,7 @@ import {
   normaliseTerm,
   OWNERS_MAX,
   ownersExpected,
+  PASS_SLACK,
   PG_HASH_MAX_HOLDERS,
   pageStrategy,
   planAuthors,
@@ -22,6 +23,8 @@ import {
   searchWords,
   splitSearchText,
   termGrams,
+  WALK_AHEAD,
+  walkAheadPasses,
 } from './plan.js';
 
 const holders = (entries: Record<string, number>) => new Map(Object.entries(entries));
@@ -524,5 +527,30 @@ describe('author by author', () => {
     const reactMap = planOwners(['react', '地图'], { ...scope, holders: own, authorHolders: authors })!;
     expect(ownersExpected(reactMap, own, projects, 100_000)).toBeCloseTo((3_509 * 10_076) / 100_000);
     expect(ownersExpected(reactMap, own, projects, 0)).toBe(0);
+  });
+});
+
+describe('a walk ahead bounded by its bits’ passes', () => {
+  it('allows PASS_SLACK times the passes the first projects are expected to hold', () => {
+    // 在线工具 at 1,000,000 projects: a page of 12 at the limit of 500 is walked within the first
+    // 4 × 12 × 980,000 / 500 listed projects; 700 matches expected, its 7 bits pass by chance
+    // 0.25^7 of the time.
+    const within = (WALK_AHEAD * 12 * 980_000) / 500;
+    const falsePass = 0.25 ** 7;
+    expect(walkAheadPasses(within, 700, 980_000, 500, falsePass)).toBe(
+      Math.ceil(within * PASS_SLACK * (700 / 980_000 + falsePass)),
+    );
+    // Fewer matches expected than the limit: the limit's share, as the bound on projects assumes.
+    expect(walkAheadPasses(within, 100, 980_000, 500, falsePass)).toBe(
+      walkAheadPasses(within, 500, 980_000, 500, falsePass),
+    );
+    // At least PASS_SLACK × WALK_AHEAD times the rows a page needs: the walk ahead finds its page
+    // whenever one passing project in 16 matches.
+    expect(walkAheadPasses(within, 500, 980_000, 500, 0)).toBeGreaterThanOrEqual(
+      PASS_SLACK * WALK_AHEAD * 12,
+    );
+    // Never more passes than the projects it would otherwise have walked, nor none.
+    expect(walkAheadPasses(1_000, 900, 1_000, 500, 0.5)).toBe(1_000);
+    expect(walkAheadPasses(0.2, 1, 1_000_000, 500, 0)).toBe(1);
   });
 });

@@ -660,6 +660,34 @@ export function ownersExpected(
 export const WALK_AHEAD = 4;
 
 /**
+ * How many times more projects than expected a walk ahead bounded by its bits' passes allows to
+ * pass: the bits pass for more than the matches (a project holding each of a term's grams apart,
+ * and a bit set by another gram), so the bound is loose on purpose.
+ */
+export const PASS_SLACK = 4;
+
+/**
+ * The bound of a walk ahead on PostgreSQL, in projects whose gram bloom holds the words' bits
+ * (search/bloom.ts), for a walk that would otherwise read the first `within` listed projects:
+ * PASS_SLACK times as many as those are expected to pass, each a match (`expected` of `listed`,
+ * at least the count's `limit`) or a false pass of the bits (`falsePass`). The scan tests the
+ * bits itself and stops at the bound or when the page is full: with the matches at least the
+ * limit, the page is full within about `within` / WALK_AHEAD projects whatever the bits do, and the
+ * walk ahead finds it whenever at least one passing project in PASS_SLACK × WALK_AHEAD (16)
+ * matches.
+ */
+export function walkAheadPasses(
+  within: number,
+  expected: number,
+  listed: number,
+  limit: number,
+  falsePass: number,
+): number {
+  const share = Math.min(1, PASS_SLACK * (Math.max(expected, limit) / Math.max(listed, 1) + falsePass));
+  return Math.max(1, Math.ceil(within * share));
+}
+
+/**
  * Whether a search of several words with `total` matches, counted already and fewer than the
  * limit, collects its page author by author (true) or walks the listed projects in the page's
  * order (false), in index probes: author by author, the own text's candidates each probed for

@@ -36,6 +36,7 @@ import {
   searchWords,
   termGrams,
   WALK_AHEAD,
+  walkAheadPasses,
 } from '../search/plan.js';
 import { createSearchSql, QUEUE_BATCH, type ShowcasePage, type ShowcaseRow } from '../search/sql.js';
 
@@ -227,12 +228,19 @@ export function createShowcaseService(
     }
     if (total === undefined) {
       const ahead = walkAhead(plan, page, limit);
-      // Its failure, when the count fails first, is not left unhandled.
-      ahead.catch(() => undefined);
+      // Its failure, when the count fails first (or it is not waited for), is not left unhandled.
+      ahead.then(
+        (walk) => walk?.rows.catch(() => undefined),
+        () => undefined,
+      );
       const n = await q.count(plan, limit);
       capped = n >= limit;
       total = rememberText(n, capped);
-      const rows = await ahead;
+      const walk = await ahead;
+      // A walk bounded by its bits' passes reads as far as it takes to meet them: with fewer
+      // matches than expected it is not waited for (its answer would not be used by the page's
+      // own plan either), and its statement ends on its connection.
+      const rows = walk && (capped || !walk.byPasses) ? await walk.rows : undefined;
       if (rows && rows.length === pageRows(page, { total, capped }))
         return { rows: rows.map(cardOf), total, capped };
     }
@@ -255,10 +263,18 @@ export function createShowcaseService(
    */
   async function walkAhead(plan: SearchPlan, page: ShowcasePage, limit: number) {
     if (dialect !== 'postgres' || plan.expected < limit) return undefined;
-    const strategy = pageStrategy(plan, page, limit, true, await hashable(), bloomFalsePass(plan.words));
+    const falsePass = bloomFalsePass(plan.words);
+    const strategy = pageStrategy(plan, page, limit, true, await hashable(), falsePass);
     if (strategy === 'sort') return undefined;
+    const hashed = strategy === 'hashed walk';
     const within = (WALK_AHEAD * page.page * page.pageSize * plan.listed) / limit;
-    return q.walk(plan, page, strategy === 'hashed walk', within);
+    // When the words name bits, the bound is on the projects whose bits pass, tested in the order
+    // index's own scan (plan.ts walkAheadPasses), not on the first `within` listed projects.
+    if (falsePass < 1) {
+      const passes = walkAheadPasses(within, plan.expected, plan.listed, limit, falsePass);
+      return { rows: q.walk(plan, page, hashed, passes, true), byPasses: true };
+    }
+    return { rows: q.walk(plan, page, hashed, within), byPasses: false };
   }
 
   /**
