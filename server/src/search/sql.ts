@@ -676,8 +676,8 @@ export function createSearchSql(db: DB, dialect: Dialect) {
      * whose rows hold gram blooms), only the first `within` of those whose bits hold every gram of
      * the words, tested in the order index's own scan: a bound on the projects walked tests the
      * bits above a subquery each walked row passes through (在线工具 at 1,000,000 projects: 17,136
-     * rows through it, 0.7–1.0 ms of a 6.1–6.7 ms walk; docs/benchmarks.md "The walk ahead bounded
-     * by its bits' passes").
+     * rows through it, 0.7–1.0 ms of a 6.1–6.7 ms walk; docs/decisions/serving.md "Showcase listing
+     * and search").
      */
     walk: (plan: SearchPlan, q: ShowcasePage, hashed = false, within?: number, passing = false) =>
       page(
