@@ -1421,6 +1421,36 @@ describe.skipIf(!usingPostgres)('showcase search on PostgreSQL', () => {
     }
   });
 
+  it('answers from the count’s own plan when a walk ahead bounded by its bits finds fewer matches than expected', async () => {
+    if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
+    const owner = await t.createUser({ username: 'few_matches_owner' });
+    // 40 newer 雨亭云雨 hold both of 云雨亭's bigrams (and its bits) but not the term: 45 holders
+    // expected to match, past the count's 30, so the page is walked ahead on the passes; the
+    // count finds the 5 云雨亭 alone, and the page comes from its own plan, not from that walk.
+    await listedProjects(t, owner.id, '云雨亭', 5, '2022-01-01');
+    await listedProjects(t, owner.id, '雨亭云雨', 40, '2032-01-01');
+    const ran: CompiledQuery[] = [];
+    const logged = oneConnection(t, '', (query) => ran.push(query));
+    const showcase = createShowcaseService(logged, 'postgres', { countCap: 30, rememberCounts: false });
+    try {
+      const r = await showcase.list({
+        search: '云雨亭',
+        sort: 'latest',
+        featured: false,
+        page: 1,
+        pageSize: 12,
+      });
+      expect(r.total).toBe(5);
+      expect(r.capped).toBe(false);
+      expect(r.rows.map((p) => p.name)).toEqual(['云雨亭5', '云雨亭4', '云雨亭3', '云雨亭2', '云雨亭1']);
+      // The walk ahead on the bits' passes did run (its statement ends on its connection).
+      const bounded = /\(p\.gram_bloom & \$\d+::varbit\) = \$\d+::varbit\s+order by [^)]* limit \$\d+\) p\b/;
+      await expect.poll(() => ran.some((query) => bounded.test(query.sql))).toBe(true);
+    } finally {
+      await logged.destroy();
+    }
+  });
+
   it("reads the server's hash memory, so a small work_mem hashes fewer holders", async () => {
     if (t.config.database.kind !== 'postgres') throw new Error('PostgreSQL only');
     const small = oneConnection(t, '-c work_mem=64kB -c hash_mem_multiplier=2');

@@ -238,8 +238,8 @@ export function createShowcaseService(
       total = rememberText(n, capped);
       const walk = await ahead;
       // A walk bounded by its bits' passes reads as far as it takes to meet them: with fewer
-      // matches than expected it is not waited for (its answer would not be used by the page's
-      // own plan either), and its statement ends on its connection.
+      // matches than expected it is not waited for (the page's own plan answers below), and its
+      // statement ends on its connection.
       const rows = walk && (capped || !walk.byPasses) ? await walk.rows : undefined;
       if (rows && rows.length === pageRows(page, { total, capped }))
         return { rows: rows.map(cardOf), total, capped };
