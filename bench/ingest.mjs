@@ -203,9 +203,9 @@ async function measureIngest(label, archive, extraLimits = {}, target = 1.2, war
   // creates its files after a removal of as many, as every side after the first always did. The
   // first side of a run otherwise met a file system no other side met (docs/benchmarks.md "7z
   // ingest: session 50": its files made at a fraction of the system time).
-  const before = fs.mkdtempSync(path.join(work, 'ref-'));
-  execFileSync(sevenZip, ['x', '-y', `-o${before}`, archive], { stdio: 'ignore' });
-  fs.rmSync(before, { recursive: true, force: true });
+  const primer = fs.mkdtempSync(path.join(work, 'ref-'));
+  execFileSync(sevenZip, ['x', '-y', `-o${primer}`, archive], { stdio: 'ignore' });
+  fs.rmSync(primer, { recursive: true, force: true });
   for (let i = 0; i < ROUNDS; i++) {
     // Each side from a settled disk: none pays the write-back of the files the side before it made.
     settleDisk();
