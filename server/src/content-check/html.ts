@@ -78,7 +78,7 @@ class HtmlScan {
   private form: Form | null = null;
   private looseFields = new Set<string>();
   private frames: Frame[] = [];
-  private hiddenCss: string[] = [];
+  private hiddenCss = new Set<string>();
   private stack: Array<{ name: string; hidden: string | null }> = [];
   private text: string[] = [];
   private textLength = 0;
@@ -253,7 +253,7 @@ class HtmlScan {
       if (name === 'script' && body.trim()) scanScript(this.ctx, body, start, this.depth);
       else if (name === 'style') {
         scanCss(this.ctx, body, start);
-        this.hiddenCss.push(...hiddenSelectors(body));
+        for (const sel of hiddenSelectors(body)) this.hiddenCss.add(sel);
       } else if (name === 'title' || name === 'textarea') this.addText(body);
     }
     if (name === 'form') this.form = null;
@@ -338,7 +338,7 @@ class HtmlScan {
 
   private judgeFrame(frame: Frame) {
     const hidden =
-      frame.hidden ?? (frame.selectors.some((s) => this.hiddenCss.includes(s)) ? 'display:none' : null);
+      frame.hidden ?? (frame.selectors.some((s) => this.hiddenCss.has(s)) ? 'display:none' : null);
     // A tag manager's <noscript> frame is hidden on purpose: known services are listed, not flagged.
     if (hidden && !isKnownService(frame.host)) {
       this.ctx.add('html.hidden-frame', { domain: frame.host, how: hidden }, frame.at);

@@ -170,6 +170,13 @@ function isMostlyText(s: string): boolean {
   return printable / s.length > 0.95;
 }
 
+/** `String.fromCharCode` of a list of any length, a slice at a time: a spread of 130,000 overflows the stack. */
+function fromCharCodes(codes: readonly number[]): string {
+  let out = '';
+  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.slice(i, i + 8192));
+  return out;
+}
+
 function percentDecode(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -636,7 +643,7 @@ class ScriptWalk {
       }
       case 'fromCharCode': {
         const codes = this.charCodes(args, depth);
-        return codes === null ? null : { s: String.fromCharCode(...codes), complete: true };
+        return codes === null ? null : { s: fromCharCodes(codes), complete: true };
       }
       case 'apply': {
         // String.fromCharCode.apply(null, [..])
@@ -648,7 +655,7 @@ class ScriptWalk {
         }
         const list = this.arrayOf(args[1]);
         const codes = list ? this.charCodes(list.elements, depth) : null;
-        return codes === null ? null : { s: String.fromCharCode(...codes), complete: true };
+        return codes === null ? null : { s: fromCharCodes(codes), complete: true };
       }
       case 'join': {
         if (node.callee.type !== 'MemberExpression') return null;
@@ -722,7 +729,7 @@ class ScriptWalk {
         const list = this.arrayOf(a.argument);
         const inner = list ? this.charCodes(list.elements, depth) : null;
         if (!inner) return null;
-        out.push(...inner);
+        for (const c of inner) out.push(c);
         continue;
       }
       const v =

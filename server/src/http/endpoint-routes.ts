@@ -11,11 +11,12 @@ import {
   type EndpointSchemas,
   endpointSchemas,
   endpoints,
+  messages,
   type ParsedBody,
   type ParsedQuery,
 } from '@sitehall/contracts';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parse } from '../domain/errors.js';
+import { AppError, parse } from '../domain/errors.js';
 import type { ApiRoute } from './access.js';
 
 /** What a handler answers: the success envelope with the entry's data, or the reply itself (files). */
@@ -59,6 +60,10 @@ export function route<K extends EndpointKey>(
     },
     handler: async (request, reply) => {
       const multipart = typeof request.isMultipart === 'function' && request.isMultipart();
+      // A multipart body where the entry takes JSON only is refused: its schema would go unparsed
+      // and the handler meet no body at all (a 500 before, on any JSON route).
+      if (multipart && body && !('body' in endpoint && endpoint.body === 'json-or-multipart'))
+        throw new AppError('unsupported_media_type', messages.common.unsupportedMediaType);
       const input = {
         query: query ? parse(query, request.query) : undefined,
         body: body && !multipart ? parse(body, request.body) : undefined,

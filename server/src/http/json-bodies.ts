@@ -28,7 +28,8 @@ export function forbiddenKeyIn(text: string): string | null {
       const ctor = Object.hasOwn(node, 'constructor') ? (node as { constructor: unknown }).constructor : null;
       if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype'))
         return 'constructor.prototype';
-      next.push(...Object.values(node));
+      // One push per value: a spread of a 130,000-element array overflows the call stack.
+      for (const v of Object.values(node)) next.push(v);
     }
     level = next;
   }

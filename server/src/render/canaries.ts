@@ -251,7 +251,7 @@ export function readings(payload: string): Array<{ text: string; encoding: Encod
         if (u !== d.text) next.push({ text: u, encoding: d.encoding });
       }
     }
-    out.push(...next);
+    for (const d of next) out.push(d);
     layer = next;
   }
   return out;

@@ -14,7 +14,8 @@ import {
 } from '@sitehall/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { Invalid, TooManyRequests } from '../domain/errors.js';
+import { Invalid, NotFound, TooManyRequests } from '../domain/errors.js';
+import { deployIdParam } from '../domain/ids.js';
 import { actorOf } from '../http/access.js';
 import { answerRequestTimeout } from '../http/client-errors.js';
 import { route } from '../http/endpoint-routes.js';
@@ -35,7 +36,12 @@ export const deployRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deploys } = ctx.services;
-    const deployId = (params: unknown) => String((params as { id?: string }).id ?? '');
+    /** The route's deploy id; anything that can't be one is a deploy that doesn't exist. */
+    const deployId = (params: unknown) => {
+      const id = deployIdParam((params as { id?: string }).id);
+      if (id === null) throw new NotFound(m.deployNotFound);
+      return id;
+    };
 
     // Starts count per account, in a budget of their own (refused ones too), instead of the
     // per-address one: each start leases its manifest and may hold bytes until it ends.

@@ -193,7 +193,7 @@ async function withinDayKeys<R extends { id: number; day: string; key: string; n
     if (!exists(id)) continue;
     const held = await analytics.keysOfDayCount(trx, of, id, day);
     if (held + group.length <= MAX_DAY_KEYS) {
-      kept.push(...group);
+      for (const r of group) kept.push(r);
       continue;
     }
     const known = new Set(await analytics.keysOfDay(trx, of, id, day));
@@ -205,7 +205,7 @@ async function withinDayKeys<R extends { id: number; day: string; key: string; n
         .filter(() => room-- > 0)
         .map((r) => r.key),
     );
-    kept.push(...group.filter((r) => known.has(r.key) || admitted.has(r.key)));
+    for (const r of group) if (known.has(r.key) || admitted.has(r.key)) kept.push(r);
   }
   return kept;
 }

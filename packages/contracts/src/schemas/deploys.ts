@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import type { ProjectDto } from '../api.js';
+import { ID_MAX } from '../limits.js';
 import { deployMessages as m } from '../messages/deploys.js';
+import { projectMessages } from '../messages/projects.js';
 import { drawsAsStored } from './look-alike.js';
 import { projectDescription, projectName } from './projects.js';
 import { siteName } from './site-names.js';
@@ -66,7 +68,13 @@ export const sha256Hex = z.string({ error: m.hashInvalid }).regex(SHA256_HEX, { 
  */
 export const startDeployBody = z
   .object({
-    project_id: z.number({ error: m.deployTargetRequired }).int().positive().optional(),
+    // No project has an id past the columns' range (PostgreSQL refused such a value with a 500).
+    project_id: z
+      .number({ error: m.deployTargetRequired })
+      .int()
+      .positive()
+      .max(ID_MAX, { error: projectMessages.notFound })
+      .optional(),
     project_name: projectName.optional(),
     description: projectDescription.optional(),
     /** The site name, for a new project or a rename with the new version. */
@@ -82,6 +90,7 @@ export const startDeployBody = z
       .positive({
         error: m.baseVersionInvalid,
       })
+      .max(ID_MAX, { error: m.baseVersionInvalid })
       .optional(),
     base_digest: z
       .string({ error: m.baseDigestInvalid })

@@ -5,6 +5,7 @@
  * with the same skeleton (siteNameSkeleton) are one name.
  */
 import { z } from 'zod';
+import { ID_MAX } from '../limits.js';
 import { projectMessages as m } from '../messages/projects.js';
 import { isReservedSiteName, SITE_NAME_MAX, SITE_NAME_MIN, siteNameProblem } from '../names.js';
 
@@ -42,6 +43,6 @@ export const siteNameQuery = z.object({
   name: z.string().max(200).optional(),
   from: z.string().max(200).optional(),
   /** The project being renamed: its own names are free to it. */
-  project_id: z.coerce.number().int().positive().optional(),
+  project_id: z.coerce.number().int().positive().max(ID_MAX, { error: m.notFound }).optional(),
 });
 export type SiteNameQuery = z.input<typeof siteNameQuery>;
