@@ -266,10 +266,15 @@ export async function buildApp(
           .headers({ ...site, ...siteExtraHeaders })
           .type('text/plain; charset=utf-8')
           .send('400 无效的地址');
+      const status = error.statusCode ?? 400;
       return reply
-        .code(error.statusCode ?? 400)
+        .code(status)
         .type('application/json; charset=utf-8')
-        .send({ success: false, message: messages.common.badRequest });
+        .send({
+          success: false,
+          // 414: a path segment past the router's maxParamLength.
+          message: status === 414 ? messages.common.uriTooLong : messages.common.badRequest,
+        });
     },
   });
 

@@ -139,3 +139,10 @@ describe('deploy ids no deploy can have', () => {
     expectFailure(unknown, 404, messages.deploy.deployNotFound);
   });
 });
+
+describe('a path too long for the router', () => {
+  it('is answered 414 saying the address is too long', async () => {
+    const res = await t.request({ url: `/api/projects/${'1'.repeat(3000)}`, token: owner.token });
+    expectFailure(res, 414, messages.common.uriTooLong);
+  });
+});

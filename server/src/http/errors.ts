@@ -31,6 +31,7 @@ const STATUS_MESSAGES: Record<number, string> = {
   404: m.notFound,
   408: m.timeout,
   413: m.payloadTooLarge,
+  414: m.uriTooLong,
   415: m.unsupportedMediaType,
   429: m.tooManyRequests,
 };
