@@ -569,6 +569,32 @@ describe('hostile request bodies', () => {
     expectFailure(await register('cafe\u0301_noir'), 409, m.usernameTaken);
     expect((await login('CAFE\u0301_NOIR', composed.json().data.password, '10.10.1.1')).statusCode).toBe(200);
   });
+
+  it('treats a username typed in full width as the same name', async () => {
+    const register = (username: string) =>
+      t.request({ method: 'POST', url: '/api/auth/register', token: adminToken, body: { username } });
+    const narrow = await register('wide_fuzzer1');
+    expect(narrow.statusCode).toBe(201);
+    // An input method's full-width mode: the same letters, digits and underscore, other code points.
+    expectFailure(await register('ｗｉｄｅ_ｆｕｚｚｅｒ１'), 409, m.usernameTaken);
+    expectFailure(await register('ＷＩＤＥ_fuzzer1'), 409, m.usernameTaken);
+    const password = narrow.json().data.password;
+    const signedIn = await login('ｗｉｄｅ＿ｆｕｚｚｅｒ１', password, '10.10.1.2');
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    expect(signedIn.json().data.user.username).toBe('wide_fuzzer1');
+    // A name registered in full width is kept as written, and signs in either way.
+    const wide = await register('ｗｉｄｅｏｎｌｙ');
+    expect(wide.statusCode).toBe(201);
+    expect(wide.json().data.user.username).toBe('ｗｉｄｅｏｎｌｙ');
+    const ascii = await login('WideOnly', wide.json().data.password, '10.10.1.3');
+    expect(ascii.statusCode, ascii.body).toBe(200);
+    expect(ascii.json().data.user.username).toBe('ｗｉｄｅｏｎｌｙ');
+    // The admin's user search finds it by either width.
+    const found = await t.request({ url: '/api/admin/users?search=wideonly', token: adminToken });
+    expect(found.json().data.users.map((u: { username: string }) => u.username)).toEqual([
+      'ｗｉｄｅｏｎｌｙ',
+    ]);
+  });
 });
 
 describe('requests the HTTP parser refuses', () => {

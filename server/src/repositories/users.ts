@@ -3,9 +3,27 @@ import type { DB } from '../db/database.js';
 import type { Dialect } from '../db/dialect.js';
 import type { NewUser, UserRow, UserUpdate } from '../db/types.js';
 
-/** The unique, case-insensitive form of a username (NFC, so look-alike encodings are one name). */
+/**
+ * The unique, case-insensitive form of a username: NFKC, so look-alike encodings and a name typed
+ * in full width (ｆｕｚｚｅｒ, an input method's full-width mode) are one name
+ * (docs/decisions/accounts.md "A name typed in full width").
+ */
 export function usernameKey(username: string): string {
+  return username.trim().normalize('NFKC').toLowerCase();
+}
+
+/**
+ * The key as it was before migration 040 (NFC only): an account whose folded key an earlier one
+ * already held kept it, and is found by its name written exactly so.
+ */
+function unfoldedKey(username: string): string {
   return username.trim().normalize('NFC').toLowerCase();
+}
+
+/** The account a name stands for: the one keyed by it exactly as written, else by its folded form. */
+function pickByName<R extends { username_key: string }>(rows: R[], name: string): R | undefined {
+  const exact = unfoldedKey(name);
+  return rows.find((r) => r.username_key === exact) ?? rows.find((r) => r.username_key === usernameKey(name));
 }
 
 /** Whether a change takes an enabled administrator away (demotion, disabling or deletion). */
@@ -47,18 +65,23 @@ export function createUsersRepository(dialect: Dialect) {
     byId(db: DB, id: number): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
-    /** By username (case-insensitive) or email. */
-    byLogin(db: DB, login: string): Promise<UserRow | undefined> {
-      const key = usernameKey(login);
-      return db
+    /** By username (case- and width-insensitive) or email. */
+    async byLogin(db: DB, login: string): Promise<UserRow | undefined> {
+      const keys = [...new Set([unfoldedKey(login), usernameKey(login)])];
+      const rows = await db
         .selectFrom('users')
         .selectAll()
-        .where((eb) => eb.or([eb('username_key', '=', key), eb('email', '=', key)]))
+        .where((eb) => eb.or([eb('username_key', 'in', keys), eb('email', '=', unfoldedKey(login))]))
         .orderBy('id')
-        .executeTakeFirst();
+        .execute();
+      // A username has no @, an email always one: a login names one or the other.
+      return pickByName(rows, login) ?? rows[0];
     },
-    byUsernameKey(db: DB, key: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('username_key', '=', key).executeTakeFirst();
+    /** By username (case- and width-insensitive). */
+    async byUsername(db: DB, username: string): Promise<UserRow | undefined> {
+      const keys = [...new Set([unfoldedKey(username), usernameKey(username)])];
+      const rows = await db.selectFrom('users').selectAll().where('username_key', 'in', keys).execute();
+      return pickByName(rows, username);
     },
     byEmail(db: DB, email: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -160,7 +183,10 @@ export function createUsersRepository(dialect: Dialect) {
     async list(db: DB, q: { page: number; pageSize: number; search?: string; role?: 'admin' | 'user' }) {
       let query = db.selectFrom('users');
       if (q.search) {
-        const needle = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const needle = `%${q.search
+          .normalize('NFKC')
+          .toLowerCase()
+          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         query = query.where((eb) =>
           eb.or([
             eb(sql`username_key`, 'like', sql`${needle} escape '\\'`),

@@ -284,8 +284,7 @@ export function createAccountService(deps: {
 
     /** Creates an account with a generated password, returned once. */
     async register(actor: Actor, input: { username: string; email?: string; role: Role }, meta: RequestMeta) {
-      if (await users.byUsernameKey(db, usernameKey(input.username)))
-        throw new Conflict(m.usernameTaken, 'username');
+      if (await users.byUsername(db, input.username)) throw new Conflict(m.usernameTaken, 'username');
       await assertEmailFree(input.email);
       const password = generatePassword();
       const user = await createAccount({
@@ -473,7 +472,7 @@ export function createAccountService(deps: {
     },
 
     async userByUsername(username: string) {
-      return users.byUsernameKey(db, usernameKey(username));
+      return users.byUsername(db, username);
     },
   };
 }

@@ -39,6 +39,7 @@ import * as m036 from './036_site_name_owners.js';
 import * as m037 from './037_entry_grams.js';
 import * as m038 from './038_gram_blooms.js';
 import * as m039 from './039_content_prefix_index.js';
+import * as m040 from './040_username_width_fold.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -80,6 +81,7 @@ const all: Record<string, DialectMigration> = {
   '037_entry_grams': m037,
   '038_gram_blooms': m038,
   '039_content_prefix_index': m039,
+  '040_username_width_fold': m040,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
