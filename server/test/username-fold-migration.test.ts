@@ -10,7 +10,7 @@ import { acrossMigration, insertOldUser } from './helpers.js';
 
 describe('username width fold migration', () => {
   it('folds the keys it can, and keeps each account found by its own name', async () => {
-    const ids: Record<string, number> = {};
+    const ids = new Map<string, number>();
     await acrossMigration(
       '039_content_prefix_index',
       async (db) => {
@@ -21,8 +21,8 @@ describe('username width fold migration', () => {
           ['ＴＷＩＮ', 'ｔｗｉｎ'],
           ['plain', 'plain'],
         ] as const) {
-          ids[name] = await insertOldUser(db, name);
-          await db.updateTable('users').set({ username_key: key }).where('id', '=', ids[name]).execute();
+          ids.set(name, await insertOldUser(db, name));
+          await db.updateTable('users').set({ username_key: key }).where('id', '=', ids.get(name)!).execute();
         }
       },
       async (handle) => {
@@ -34,13 +34,13 @@ describe('username width fold migration', () => {
         expect(rows.map((r) => r.username_key)).toEqual(['wide', 'twin', 'ｔｗｉｎ', 'plain']);
         const users = createUsersRepository(handle.dialect);
         const idOf = async (login: string) => (await users.byLogin(handle.db, login))?.id;
-        expect(await idOf('wide')).toBe(ids['Ｗｉｄｅ']);
-        expect(await idOf('ＷＩＤＥ')).toBe(ids['Ｗｉｄｅ']);
-        expect(await idOf('Twin')).toBe(ids.twin);
+        expect(await idOf('wide')).toBe(ids.get('Ｗｉｄｅ'));
+        expect(await idOf('ＷＩＤＥ')).toBe(ids.get('Ｗｉｄｅ'));
+        expect(await idOf('Twin')).toBe(ids.get('twin'));
         // The account that kept its old key is found by its own name, the other by the folded one.
-        expect(await idOf('ＴＷＩＮ')).toBe(ids['ＴＷＩＮ']);
-        expect(await idOf('ｔｗｉｎ')).toBe(ids['ＴＷＩＮ']);
-        expect(await idOf('plain')).toBe(ids.plain);
+        expect(await idOf('ＴＷＩＮ')).toBe(ids.get('ＴＷＩＮ'));
+        expect(await idOf('ｔｗｉｎ')).toBe(ids.get('ＴＷＩＮ'));
+        expect(await idOf('plain')).toBe(ids.get('plain'));
         expect(await idOf('nobody')).toBeUndefined();
       },
     );
