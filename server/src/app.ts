@@ -4,6 +4,7 @@
  */
 
 import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
@@ -22,7 +23,7 @@ import type { PoolEvent } from './db/postgres-pool.js';
 import { registerAccess } from './http/access.js';
 import { registerAuditBudget } from './http/audit-budget.js';
 import { registerCliDownload } from './http/cli-download.js';
-import { answerClientError, MAX_HEAD_BYTES, refuseLargeHead } from './http/client-errors.js';
+import { answerClientError, answerConnect, MAX_HEAD_BYTES, refuseLargeHead } from './http/client-errors.js';
 import { assertEndpointTable } from './http/endpoint-routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { hstsHeader, registerAppHeaders } from './http/headers.js';
@@ -277,6 +278,9 @@ export async function buildApp(
         });
     },
   });
+
+  // A CONNECT (a proxy's tunnel) is no request Fastify sees: 405 instead of a silent close.
+  app.server.on('connect', (_req: unknown, socket: Duplex) => answerConnect(socket));
 
   const fastPathStatus: FastPathStatus = !fastPath
     ? 'off'

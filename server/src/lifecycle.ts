@@ -12,7 +12,7 @@ import type { AppContext } from './context.js';
 import { type DatabaseHandle, migrateToLatest } from './db/database.js';
 import { DatabaseUnavailable, isDatabaseUnavailable } from './db/postgres-pool.js';
 import { ServiceUnavailable } from './domain/errors.js';
-import { answerClientError } from './http/client-errors.js';
+import { answerClientError, answerConnect } from './http/client-errors.js';
 import { type MetricsServer, serveMetrics } from './http/metrics.js';
 import { sweepLeftovers } from './jobs/sweep.js';
 import { startTimedJobs } from './jobs/timed.js';
@@ -188,6 +188,7 @@ export function manageWorkers(
     server.on('clientError', (err: Error & { code?: string }, socket: Duplex) =>
       answerClientError(err, socket, true),
     );
+    server.on('connect', (_req: unknown, socket: Duplex) => answerConnect(socket, true));
     app.addHook('preClose', async () => {
       if (server.listening) server.close();
     });

@@ -656,6 +656,13 @@ describe('requests the HTTP parser refuses', () => {
       431,
       messages.common.headersTooLarge,
     ],
+    [
+      // Node hands it to the server's 'connect' event, and closed the connection unanswered.
+      'a CONNECT request (a proxy tunnel)',
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      405,
+      messages.common.methodNotAllowed,
+    ],
   ])(
     'answers %s in Chinese, in the envelope, with the site headers',
     async (_name, bytes, status, message) => {

@@ -145,6 +145,15 @@ describe('error pages on the sites port', () => {
     expect(bad.headers['content-type']).toBe('text/html; charset=utf-8');
     expectExplainingPage(bad.body.toString('utf8'));
     expect(bad.body.toString('utf8')).toContain(messages.common.badRequest);
+    // A CONNECT (a proxy's tunnel): 405, as a page, and the port serves on.
+    const tunnel = await Wire.connect(sitesPort);
+    tunnel.send('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    const connect = await tunnel.answer();
+    tunnel.close();
+    expect(connect.status).toBe(405);
+    expect(connect.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(connect.body.toString('utf8')).toContain(messages.common.methodNotAllowed);
+    expect((await get(sitesPort, '/sites/999999/', `127.0.0.1:${sitesPort}`)).status).toBe(404);
     // The app's port answers its API in the envelope, and a site's path there with the page.
     const api = await rawRequest(appPort, '/api/config', { headers: { 'x-pad': 'a'.repeat(17_000) } });
     expect(api.status).toBe(431);

@@ -87,6 +87,32 @@ function answerFor(code: string | undefined): { status: number; message: string 
 }
 
 /**
+ * The server's 'connect' listener: a CONNECT request (a proxy's tunnel, which no port of SiteHall
+ * is). Without a listener Node closed the connection unanswered; this answers 405 in the envelope
+ * (the platform's page on the sites port) and closes it. The socket left the HTTP parser, and its
+ * error listener with it: one of its own keeps a client's reset from reaching the process.
+ */
+export function answerConnect(socket: Duplex, atSite = false): void {
+  socket.on('error', () => undefined);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { type, body } = refusal(405, messages.common.methodNotAllowed, atSite);
+  socket.end(
+    'HTTP/1.1 405 Method Not Allowed\r\n' +
+      `Content-Type: ${type}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n' +
+      'Cache-Control: no-store\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Content-Security-Policy: sandbox\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/**
  * Answers 408 and closes the connection, as Node does for a request past its timeout: for a body
  * the app itself gave up on (http/request-bodies.ts, a deploy's idle file body).
  */

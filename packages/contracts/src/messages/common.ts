@@ -25,6 +25,8 @@ export const commonMessages = {
   /** 414: a path segment past the router's 500 characters. */
   uriTooLong: '请求地址过长',
   unsupportedMediaType: '不支持的请求格式',
+  /** 405: a CONNECT request (a proxy tunnel), which no port here answers. */
+  methodNotAllowed: '不支持的请求方法',
   internal: '服务器内部错误，请稍后重试',
   timeout: '请求超时，请稍后重试',
   unavailable: '服务暂时不可用，请稍后重试',
