@@ -145,7 +145,8 @@ describe('Idempotency-Key on uploads', () => {
     expect(version.json().message).toBe(messages.project.idempotencyKeyReused);
     const finish = await t.request({
       method: 'POST',
-      url: '/api/deploys/no-such-deploy/finish',
+      // A deploy id of the right form (24 base64url characters) that was never issued.
+      url: `/api/deploys/${'A'.repeat(24)}/finish`,
       token: user.token,
       headers: { 'idempotency-key': 'one-request' },
     });
