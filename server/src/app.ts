@@ -25,7 +25,7 @@ import { registerAuditBudget } from './http/audit-budget.js';
 import { registerCliDownload } from './http/cli-download.js';
 import { answerClientError, answerConnect, MAX_HEAD_BYTES, refuseLargeHead } from './http/client-errors.js';
 import { assertEndpointTable } from './http/endpoint-routes.js';
-import { registerErrorHandling } from './http/errors.js';
+import { registerErrorHandling, statusMessage } from './http/errors.js';
 import { hstsHeader, registerAppHeaders } from './http/headers.js';
 import { type Pingable, registerHealth } from './http/health.js';
 import { registerJsonBodies } from './http/json-bodies.js';
@@ -267,15 +267,12 @@ export async function buildApp(
           .headers({ ...site, ...siteExtraHeaders })
           .type('text/plain; charset=utf-8')
           .send('400 无效的地址');
+      // A path segment past the router's maxParamLength is 414 (请求地址过长).
       const status = error.statusCode ?? 400;
       return reply
         .code(status)
         .type('application/json; charset=utf-8')
-        .send({
-          success: false,
-          // 414: a path segment past the router's maxParamLength.
-          message: status === 414 ? messages.common.uriTooLong : messages.common.badRequest,
-        });
+        .send({ success: false, message: statusMessage(status) });
     },
   });
 

@@ -561,9 +561,10 @@ describe('hostile request bodies', () => {
     }
   });
 
+  const register = (username: string) =>
+    t.request({ method: 'POST', url: '/api/auth/register', token: adminToken, body: { username } });
+
   it('treats the NFC and decomposed spellings of a username as one name', async () => {
-    const register = (username: string) =>
-      t.request({ method: 'POST', url: '/api/auth/register', token: adminToken, body: { username } });
     const composed = await register('Café_Noir');
     expect(composed.statusCode).toBe(201);
     expectFailure(await register('cafe\u0301_noir'), 409, m.usernameTaken);
@@ -571,8 +572,6 @@ describe('hostile request bodies', () => {
   });
 
   it('treats a username typed in full width as the same name', async () => {
-    const register = (username: string) =>
-      t.request({ method: 'POST', url: '/api/auth/register', token: adminToken, body: { username } });
     const narrow = await register('wide_fuzzer1');
     expect(narrow.statusCode).toBe(201);
     // An input method's full-width mode: the same letters, digits and underscore, other code points.

@@ -43,6 +43,22 @@ function refusal(status: number, message: string, atSite: boolean): { type: stri
   return { type: 'application/json; charset=utf-8', body: JSON.stringify({ success: false, message }) };
 }
 
+/** A whole refusal as written straight to a socket the HTTP server no longer answers on: it closes. */
+function rawAnswer(status: number, message: string, atSite: boolean, extraHeaders = ''): string {
+  const { type, body } = refusal(status, message, atSite);
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+    `Content-Type: ${type}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    extraHeaders +
+    'Cache-Control: no-store\r\n' +
+    'X-Content-Type-Options: nosniff\r\n' +
+    'Content-Security-Policy: sandbox\r\n' +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
+
 /**
  * Answers 431 (and returns true) when the request's head is over 16 KB without its cookies: only
  * the Cookie header may use the room MAX_HEAD_BYTES leaves. Counted as Node counts it, near
@@ -94,22 +110,16 @@ function answerFor(code: string | undefined): { status: number; message: string 
  */
 export function answerConnect(socket: Duplex, atSite = false): void {
   socket.on('error', () => undefined);
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const { type, body } = refusal(405, messages.common.methodNotAllowed, atSite);
-  socket.end(
-    'HTTP/1.1 405 Method Not Allowed\r\n' +
-      `Content-Type: ${type}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n' +
-      'Cache-Control: no-store\r\n' +
-      'X-Content-Type-Options: nosniff\r\n' +
-      'Content-Security-Policy: sandbox\r\n' +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+  if (socket.writable)
+    socket.end(
+      rawAnswer(
+        405,
+        messages.common.methodNotAllowed,
+        atSite,
+        'Allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n',
+      ),
+    );
+  else socket.destroy();
 }
 
 /**
@@ -132,17 +142,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
     const { status, message } = answerFor(error.code);
-    const { type, body } = refusal(status, message, atSite);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        `Content-Type: ${type}\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Cache-Control: no-store\r\n' +
-        'X-Content-Type-Options: nosniff\r\n' +
-        'Content-Security-Policy: sandbox\r\n' +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    socket.write(rawAnswer(status, message, atSite));
   }
   socket.destroy(error);
 }

@@ -36,6 +36,11 @@ const STATUS_MESSAGES: Record<number, string> = {
   429: m.tooManyRequests,
 };
 
+/** The Chinese message of a 4xx status Fastify or the router answers by itself. */
+export function statusMessage(status: number): string {
+  return STATUS_MESSAGES[status] ?? m.badRequest;
+}
+
 /** The one place a domain error's kind becomes an HTTP status. */
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,
@@ -141,7 +146,7 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
       const status = fe.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         if (status === 429 && fe.message) return sendError(reply, 429, m.tooManyRequests);
-        return sendError(reply, status, STATUS_MESSAGES[status] ?? m.badRequest);
+        return sendError(reply, status, statusMessage(status));
       }
       request.log.error({ err: error }, 'unhandled error');
       return sendError(reply, 500, m.internal);

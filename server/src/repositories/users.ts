@@ -23,7 +23,8 @@ function unfoldedKey(username: string): string {
 /** The account a name stands for: the one keyed by it exactly as written, else by its folded form. */
 function pickByName<R extends { username_key: string }>(rows: R[], name: string): R | undefined {
   const exact = unfoldedKey(name);
-  return rows.find((r) => r.username_key === exact) ?? rows.find((r) => r.username_key === usernameKey(name));
+  const folded = usernameKey(name);
+  return rows.find((r) => r.username_key === exact) ?? rows.find((r) => r.username_key === folded);
 }
 
 /** Whether a change takes an enabled administrator away (demotion, disabling or deletion). */

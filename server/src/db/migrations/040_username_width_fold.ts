@@ -9,7 +9,6 @@ import { type Kysely, sql } from 'kysely';
 import type { MigrationDialect } from './helpers.js';
 
 export async function up(db: Kysely<unknown>, _dialect: MigrationDialect): Promise<void> {
-  // Only names outside ASCII can fold; ASCII keys are already what NFKC makes of them.
   const { rows } = await sql<{ id: number; username: string; username_key: string }>`
     select id, username, username_key from users order by id`.execute(db);
   const held = new Set(rows.map((r) => r.username_key));
