@@ -67,12 +67,18 @@ async function fillTheJarThenUseTheApp(
     await page.getByRole('searchbox', { name: '搜索项目' }).press('Enter');
     const row = page.getByRole('row', { name: new RegExp(site.name) });
     await expect(row).toBeVisible();
+    // The rows shown while the search loads are replaced by its answer: the menu is opened on the
+    // row the answer drew, not on one about to go.
+    await expect(page.locator('.ant-table-wrapper .ant-spin-spinning')).toHaveCount(0);
 
-    // The admin takes the site down, from the browser the site filled.
+    // The admin takes the site down, from the browser the site filled. The dropdown is found by its
+    // item: on a loaded machine `getByRole('menu').last()` could still be the admin's side menu when
+    // its animations were counted, and the click then landed on an item still zooming in.
     await row.getByRole('button', { name: `审核操作 ${site.name}` }).click();
-    const menu = page.getByRole('menu').last();
-    await untilStill(menu);
-    await menu.getByRole('menuitem', { name: '下线' }).click();
+    const takeDown = page.getByRole('menuitem', { name: '下线', exact: true });
+    await expect(takeDown).toBeVisible();
+    await untilStill(page.getByRole('menu').filter({ has: takeDown }));
+    await takeDown.click();
     await page.getByLabel('原因').fill('站点写入大量 Cookie，影响访客使用平台');
     await page.getByRole('button', { name: '确认下线' }).click();
     await expect(page.getByText('项目已下线')).toBeVisible();
