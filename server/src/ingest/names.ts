@@ -56,9 +56,13 @@ const JUNK_FILES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini']);
  * Explorer metadata.
  */
 export function isJunk(path: string): boolean {
-  const parts = path.split('/');
-  const base = parts[parts.length - 1] ?? '';
-  return parts.includes('__MACOSX') || JUNK_FILES.has(base.toLowerCase()) || base.startsWith('._');
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  // The folder's name looked for among the segments only where the text holds it (rarely).
+  return (
+    (path.includes('__MACOSX') && path.split('/').includes('__MACOSX')) ||
+    JUNK_FILES.has(base.toLowerCase()) ||
+    base.startsWith('._')
+  );
 }
 
 /**
@@ -92,11 +96,16 @@ export function checkEntryName(name: string, isDir: boolean): string {
   }
   // Printable ASCII is its own NFC form, one byte a character.
   const path = ascii ? trimmed : trimmed.normalize('NFC');
-  const bytes = (text: string) => (ascii ? text.length : Buffer.byteLength(text));
-  for (const form of ascii ? [trimmed] : [trimmed, path]) {
-    if (bytes(form) > MAX_PATH_BYTES) throw refuse('nameTooLong');
-    for (const part of form.split('/')) {
-      if (bytes(part) > MAX_COMPONENT_BYTES) throw refuse('nameTooLong');
+  if (ascii) {
+    // The path is the name as listed, and its parts are those split above.
+    if (trimmed.length > MAX_PATH_BYTES) throw refuse('nameTooLong');
+    for (const part of parts) if (part.length > MAX_COMPONENT_BYTES) throw refuse('nameTooLong');
+  } else {
+    for (const form of [trimmed, path]) {
+      if (Buffer.byteLength(form) > MAX_PATH_BYTES) throw refuse('nameTooLong');
+      for (const part of form.split('/')) {
+        if (Buffer.byteLength(part) > MAX_COMPONENT_BYTES) throw refuse('nameTooLong');
+      }
     }
   }
   const folders = isDir ? parts.length : parts.length - 1;
@@ -118,9 +127,30 @@ interface TreeNode {
  */
 export class EntryTree {
   readonly #nodes = new Map<string, TreeNode>();
+  /**
+   * Folders added by a path listed as it is kept (listed === path): with all their parents, each
+   * also so. A file of such a folder adds only itself: adding its folders again would change
+   * nothing (each is there, of the same kind and listing), and a listing of thousands of files in a
+   * few folders did that for every file.
+   */
+  readonly #plainFolders = new Set<string>();
 
   /** `path` is checkEntryName's result for `listed` (without its trailing slash). */
   add(kind: 'file' | 'dir', path: string, listed: string): void {
+    if (listed === path || listed === `${path}/`) {
+      const parent = path.lastIndexOf('/');
+      if (parent > 0 && !this.#plainFolders.has(path.slice(0, parent))) {
+        for (let cut = path.indexOf('/'); cut > 0; cut = path.indexOf('/', cut + 1)) {
+          const folder = path.slice(0, cut);
+          if (this.#plainFolders.has(folder)) continue;
+          this.#addNode('dir', folder, folder);
+          this.#plainFolders.add(folder);
+        }
+      }
+      this.#addNode(kind, path, path);
+      if (kind === 'dir') this.#plainFolders.add(path);
+      return;
+    }
     const pathParts = path.split('/');
     const listedParts = listed.split('/');
     for (let i = 1; i < pathParts.length; i++) {

@@ -140,6 +140,23 @@ describe('the tree', () => {
     expect(reasonOf(treeOf(['file', 'a.html'], ['file', 'a.html/x.css']))).toBe('fileFolderClash');
     expect(reasonOf(treeOf(['dir', 'docs/'], ['file', 'DOCS']))).toBe('fileFolderClash');
   });
+
+  it('still finds a clash with a folder whose files it has seen many times', () => {
+    // Files of a folder already seen add only themselves: what comes later is checked against the
+    // folders all the same.
+    const many = (folder: string) =>
+      Array.from({ length: 50 }, (_, i): ['file', string] => ['file', `${folder}/p${i}.html`]);
+    expect(reasonOf(treeOf(...many('docs/api'), ['file', 'docs/api']))).toBe('fileFolderClash');
+    expect(reasonOf(treeOf(...many('docs/api'), ['file', 'docs']))).toBe('fileFolderClash');
+    expect(reasonOf(treeOf(...many('docs/api'), ['file', 'Docs/z.html']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(...many('docs/api'), ['file', 'docs/API/z.html']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(...many('docs'), ['file', 'docs/p3.html/x.css']))).toBe('fileFolderClash');
+    expect(reasonOf(treeOf(...many('docs'), ['dir', 'docs/'], ['file', 'docs/more/x.css']))).toBeNull();
+    // A folder listed in another normalisation than it is kept, before or after the same folder's
+    // files listed as kept.
+    expect(reasonOf(treeOf(['file', 'cafe\u0301/a.css'], ...many('caf\u00e9')))).toBe('duplicateName');
+    expect(reasonOf(treeOf(...many('caf\u00e9'), ['file', 'cafe\u0301/b.css']))).toBe('duplicateName');
+  });
 });
 
 const bytes = (...parts: Array<number[] | string>) =>
