@@ -588,6 +588,14 @@ describe('hostile request bodies', () => {
     const ascii = await login('WideOnly', wide.json().data.password, '10.10.1.3');
     expect(ascii.statusCode, ascii.body).toBe(200);
     expect(ascii.json().data.user.username).toBe('ｗｉｄｅｏｎｌｙ');
+    // Full width's underscore and hyphen are the name's _ and -: taken when the narrow name is,
+    // registered as written when not, and other punctuation still refused.
+    expectFailure(await register('wide＿fuzzer1'), 409, m.usernameTaken);
+    const dashed = await register('ｗｉｄｅ－ｄａｓｈ＿１');
+    expect(dashed.statusCode, dashed.body).toBe(201);
+    expect(dashed.json().data.user.username).toBe('ｗｉｄｅ－ｄａｓｈ＿１');
+    expectFailure(await register('wide-dash_1'), 409, m.usernameTaken);
+    expectFailure(await register('ｗｉｄｅ．ｄｏｔ'), 400, m.usernameInvalid);
     // The admin's user search finds it by either width.
     const found = await t.request({ url: '/api/admin/users?search=wideonly', token: adminToken });
     expect(found.json().data.users.map((u: { username: string }) => u.username)).toEqual([

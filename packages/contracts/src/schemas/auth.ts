@@ -45,12 +45,20 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.input<typeof loginBody>;
 
-/** Letters of any script (with their combining marks), digits, _ and -; NFC so one name has one form. */
+/** What a username is made of, in its NFKC form (the form its uniqueness key compares). */
+const USERNAME_CHARS = /^[\p{L}\p{N}_-][\p{L}\p{M}\p{N}_-]*$/u;
+
+/**
+ * Letters of any script (with their combining marks), digits, _ and -; NFC so one name has one
+ * form. The characters are judged in the NFKC form, as the uniqueness key folds them: an input
+ * method's full-width mode types ＿ and － for _ and -, as it types ｆ for f (docs/decisions/accounts.md
+ * "A name typed in full width").
+ */
 export const username = trimmed(m.usernameRequired)
   .normalize('NFC')
   .min(USERNAME_MIN, { error: m.usernameTooShort })
   .max(USERNAME_MAX, { error: m.usernameTooLong })
-  .regex(/^[\p{L}\p{N}_-][\p{L}\p{M}\p{N}_-]*$/u, { error: m.usernameInvalid })
+  .refine((name) => USERNAME_CHARS.test(name.normalize('NFKC')), { error: m.usernameInvalid })
   // Hangul fillers are letters and the combining grapheme joiner a mark, but neither draws anything.
   .refine(drawsAsStored, { error: m.usernameInvisible });
 
