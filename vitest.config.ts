@@ -88,6 +88,7 @@ const SQLITE_ONLY = [
   'test/sites-origin.test.ts',
   'test/file-types.test.ts',
   'test/storage-s3.test.ts',
+  'test/s3-stand.test.ts',
   'test/download-limits.test.ts',
   'test/openapi.test.ts',
 ];
