@@ -662,6 +662,9 @@ phase = 'after';
 phaseStart.after = Date.now();
 const loadAtEnd = os.loadavg()[0];
 await Promise.all(loops);
+// Leases written after this are work that goes on without the load (the render's pictures, stored
+// under a lease while the queued renders run): counted apart from the leftovers.
+const loadEnded = new Date().toISOString();
 for (const p of Object.values(proxies)) p.restore();
 say('load stopped; waiting for every instance to be back and ready');
 await sleep(RESTART_AFTER_MS + 1000);
@@ -703,10 +706,17 @@ const leasesLeft = async () => {
   const { rows } = await db.query(
     `select count(*) filter (where d.id is not null) as deploys,
             count(*) filter (where d.id is null and (l.upload_id like 'deploy:%' or l.upload_id like 'sent:%')) as ended,
-            count(*) filter (where d.id is null and l.upload_id not like 'deploy:%' and l.upload_id not like 'sent:%') as other
+            count(*) filter (where d.id is null and l.upload_id not like 'deploy:%' and l.upload_id not like 'sent:%' and l.created_at < $1) as other,
+            count(*) filter (where d.id is null and l.upload_id not like 'deploy:%' and l.upload_id not like 'sent:%' and l.created_at >= $1) as working
        from blob_leases l left join deploys d on l.upload_id in ('deploy:' || d.id, 'sent:' || d.id)`,
+    [loadEnded],
   );
-  return { other: Number(rows[0].other), ended: Number(rows[0].ended), deploys: Number(rows[0].deploys) };
+  return {
+    other: Number(rows[0].other),
+    working: Number(rows[0].working),
+    ended: Number(rows[0].ended),
+    deploys: Number(rows[0].deploys),
+  };
 };
 {
   const until = Date.now() + 75_000;
@@ -851,7 +861,7 @@ console.log(
 for (const [hash, what] of missing.slice(0, 10)) console.log(`  missing ${what}: ${hash}`);
 const leases = await leasesLeft();
 console.log(
-  `staging folders left: ${stagingLeft()}; blob leases left: ${leases.other} (and ${leases.deploys} of unfinished digest deploys, which go when they expire; ${leases.ended} of deploys whose finish was killed, kept an hour)`,
+  `staging folders left: ${stagingLeft()}; blob leases left: ${leases.other} (and ${leases.deploys} of unfinished digest deploys, which go when they expire; ${leases.ended} of deploys whose finish was killed, kept an hour; ${leases.working} written after the load stopped, by work still running such as the queued renders)`,
 );
 console.log(
   `render jobs: ${renderRows.map((r) => `${r.status} ${r.n}`).join(', ') || 'none'}; of deleted versions: ${renderOrphans}`,
