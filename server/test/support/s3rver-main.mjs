@@ -17,11 +17,12 @@ import S3rver from 's3rver';
 // 'error' has no listener, and the whole server exits: what the chaos run's stand did under
 // concurrent puts and deletes (docs/decisions/faults.md "The chaos run's S3 stand"). Here an
 // object (and a part of a multipart upload) is written to a file of its own first, with every
-// stream's error handled, and put in place under the one lock that deletes and copies take too:
-// a put lands whole or fails with an error the client is told, never taking the server down.
+// stream's error handled (in `.stand-parts` under the root, which no bucket's listing walks), and
+// put in place under the one lock that deletes and copies take too: a put lands whole or fails
+// with an error the client is told, never taking the server down.
 const FilesystemStore = createRequire(import.meta.url)('s3rver/lib/stores/filesystem.js');
 let queue = Promise.resolve();
-/** Runs `fn` when the folder changes before it have ended (one at a time). */
+/** Runs `fn` once the folder changes queued before it have ended (one at a time). */
 function locked(fn) {
   const run = queue.then(fn, fn);
   queue = run.catch(() => undefined);
