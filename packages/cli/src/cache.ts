@@ -103,19 +103,32 @@ export class HashCache {
     return sha256;
   }
 
+  /** Replaces the cache with these files (a watch's end: watch.ts); failures are ignored. */
+  rewrite(files: readonly (FileStamp & { sha256: string })[]): void {
+    this.#writeAll(files, Date.now());
+  }
+
   /**
    * Writes down these files: appends the lines of those `hashed` now when the file stays small,
    * else replaces the cache with `files` (so deleted files drop out); failures are ignored.
    */
   save(files: readonly (FileStamp & { sha256: string })[], hashed: readonly number[] = []): void {
     const at = Date.now();
+    if (this.entries && this.lines + hashed.length <= 2 * files.length) {
+      if (hashed.length === 0) return;
+      try {
+        fs.appendFileSync(this.file, hashed.map((i) => lineOf(files[i]!, at)).join(''));
+      } catch {
+        // A cache that cannot be written only costs the next deploy its hashing time.
+      }
+      return;
+    }
+    this.#writeAll(files, at);
+  }
+
+  #writeAll(files: readonly (FileStamp & { sha256: string })[], at: number): void {
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
-      if (this.entries && this.lines + hashed.length <= 2 * files.length) {
-        if (hashed.length === 0) return;
-        fs.appendFileSync(this.file, hashed.map((i) => lineOf(files[i]!, at)).join(''));
-        return;
-      }
       fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       fs.writeFileSync(temp, HEADER + files.map((f) => lineOf(f, at)).join(''));
       fs.renameSync(temp, this.file);

@@ -24,6 +24,23 @@ const SKIPPED_FOLDERS = new Set(['.git', '.hg', '.svn', 'node_modules', '.siteha
  */
 const isHidden = (name: string) => name.startsWith('.') && name !== '.well-known';
 
+/** Whether a folder of this name is left out of every deploy (SKIPPED_FOLDERS). */
+export const isSkippedFolder = (name: string) => SKIPPED_FOLDERS.has(name);
+
+/**
+ * Whether a path (relative, `/`-separated) is left out of a deploy's listing: under a skipped
+ * folder, or hidden itself or under a hidden folder unless `includeHidden` (the watch's check of a
+ * path an event named, watch.ts; a skipped folder's own name is checked where it is known to be one).
+ */
+export function isLeftOut(rel: string, includeHidden: boolean): boolean {
+  const parts = rel.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    if (i < parts.length - 1 && SKIPPED_FOLDERS.has(parts[i]!)) return true;
+    if (!includeHidden && isHidden(parts[i]!)) return true;
+  }
+  return false;
+}
+
 export interface ListedFile {
   path: string;
   file: string;

@@ -4,7 +4,7 @@
  * reviews the new version as it would an upload.
  */
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,11 +20,12 @@ import { readCredentials, writeCredentials } from './config.js';
 import { hashFiles, listFiles, mapLimit, type SiteFile } from './files.js';
 import { linkFile, readLink, removeLink, sameServer, writeLink } from './link.js';
 import { Progress } from './progress.js';
+import { changesBetween, WatchedFolder } from './watch.js';
 
 const USAGE = `用法：
   sitehall login [--url 地址] [--token 令牌]   保存服务器地址和 API 令牌
   sitehall deploy 目录 [--project ID | --name 名称] [--site-name 站点名] [--description 描述]
-                    [--spa on|off] [--wait 秒] [--no-cache] [--include-hidden]
+                    [--spa on|off] [--wait 秒] [--no-cache] [--include-hidden] [--watch]
                                                部署目录（只上传服务器没有的文件；
                                                不给 --project 时部署到当前文件夹链接的项目；
                                                --site-name 设置或修改站点名，站点地址里用它代替编号；
@@ -33,7 +34,9 @@ const USAGE = `用法：
                                                （如前端路由），默认不等；
                                                --no-cache 不用本机哈希缓存，重新计算每个文件；
                                                --include-hidden 一并部署以 . 开头的隐藏文件，
-                                               如 .env（默认跳过，.well-known 除外））
+                                               如 .env（默认跳过，.well-known 除外）；
+                                               --watch 部署后继续监视目录，文件一改动就部署新版本，
+                                               只发送改动，按 Ctrl+C 结束）
   sitehall link --project ID                   把当前文件夹链接到项目（写入 .sitehall/project.json）
   sitehall unlink                              取消当前文件夹的链接
   sitehall projects                            列出我的项目和状态
@@ -260,9 +263,12 @@ async function deploy(args: string[]): Promise<number> {
     wait: { type: 'string' },
     'no-cache': { type: 'boolean' },
     'include-hidden': { type: 'boolean' },
+    watch: { type: 'boolean' },
     json: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new UsageError('请指定一个要部署的目录');
+  // One JSON document on standard output is a single deploy's answer; a watch goes on deploying.
+  if (values.watch && values.json) throw new UsageError('--watch 不能与 --json 同时使用');
   const waitMs = renderWait(values.wait);
   if (values.spa !== undefined && values.spa !== 'on' && values.spa !== 'off') {
     throw new UsageError('--spa 只能是 on 或 off');
@@ -431,6 +437,7 @@ async function deploy(args: string[]): Promise<number> {
     if (asked.spa_fallback !== undefined)
       console.log(`单页应用回退已${asked.spa_fallback ? '开启' : '关闭'}`);
     if (address) console.log(`线上地址：${address}`);
+    if (values.watch) return watchFolder(watchFrom(project.id, started.unchanged_version));
     return 0;
   }
 
@@ -440,37 +447,11 @@ async function deploy(args: string[]): Promise<number> {
   const bytes = required.reduce((sum, f) => sum + f.size, 0);
   console.error(`共 ${files.length} 个文件，需要上传 ${required.length} 个（${formatBytes(bytes)}）`);
   const uploading = new Progress('上传文件', required.length);
-  if (started.batch) {
-    // Several files per request (docs/decisions/deploys.md "Batched file uploads").
-    let sent = 0;
-    await mapLimit(batchesOf(required, started.batch.max_files), BATCHES_IN_FLIGHT, async (batch) => {
-      await api.postFiles(`/api/deploys/${started.deploy_id}/files`, batch);
-      sent += batch.length;
-      uploading.update(sent);
-    });
-  } else {
-    await mapLimit(
-      required,
-      UPLOAD_CONCURRENCY,
-      (f) => api.putFile(`/api/deploys/${started.deploy_id}/files/${f.sha256}`, f.file, f.size),
-      (n) => uploading.update(n),
-    );
-  }
-
-  // One key for this deploy's finish: when the connection drops before the answer, the finish is
-  // sent again with it, and the server answers with the version it stored, never a second one.
-  const key = `cli-${randomUUID()}`;
-  const finish = () =>
-    api.call<{ project: ProjectDto }>('POST', `/api/deploys/${started.deploy_id}/finish`, undefined, {
-      'idempotency-key': key,
-    });
-  const finishing = finish();
-  prepareRecord();
-  // The sites' port (for the addresses printed below), asked while the server finishes.
-  api.siteLink('/').catch(() => undefined);
-  const finished = await finishing.catch((err: unknown) => {
-    if (err instanceof ApiError && err.status === 0) return finish();
-    throw err;
+  await sendFiles(api, started, required, (n) => uploading.update(n));
+  const finished = await finishDeploy(api, started.deploy_id, () => {
+    prepareRecord();
+    // The sites' port (for the addresses printed below), asked while the server finishes.
+    api.siteLink('/').catch(() => undefined);
   });
   // The SPA fallback is the project's switch, set once the version is there; the deploy stands
   // whatever this answers.
@@ -530,7 +511,248 @@ async function deploy(args: string[]): Promise<number> {
   } else if (projectId === undefined) {
     console.log(`以后更新此项目：sitehall deploy ${positionals[0]} --project ${project.id}`);
   }
+  if (values.watch && project.latest_version)
+    return watchFolder(watchFrom(project.id, project.latest_version));
   return 0;
+
+  /** What a watch starts from: the version just deployed (or found unchanged) and this folder's files. */
+  function watchFrom(id: number, deployedVersion: number): WatchContext {
+    return {
+      api,
+      dir,
+      label: positionals[0]!,
+      url: url!,
+      projectId: id,
+      includeHidden: values['include-hidden'] === true,
+      files,
+      version: deployedVersion,
+      manifest: new Map(manifest),
+      canonical,
+      keepRecord: !values['no-cache'],
+    };
+  }
+}
+
+type StartedDeploy = { deploy_id: string; required: string[]; batch?: { max_files: number } };
+
+/** Sends the files a started deploy asked for: in batches when the server takes them, else one PUT each. */
+async function sendFiles(
+  api: Api,
+  started: StartedDeploy,
+  required: readonly SiteFile[],
+  onSent?: (n: number) => void,
+): Promise<void> {
+  if (started.batch) {
+    // Several files per request (docs/decisions/deploys.md "Batched file uploads").
+    let sent = 0;
+    await mapLimit(batchesOf(required, started.batch.max_files), BATCHES_IN_FLIGHT, async (batch) => {
+      await api.postFiles(`/api/deploys/${started.deploy_id}/files`, batch);
+      sent += batch.length;
+      onSent?.(sent);
+    });
+  } else {
+    await mapLimit(
+      required,
+      UPLOAD_CONCURRENCY,
+      (f) => api.putFile(`/api/deploys/${started.deploy_id}/files/${f.sha256}`, f.file, f.size),
+      onSent,
+    );
+  }
+}
+
+/**
+ * Finishes a deploy. One key for this finish: when the connection drops before the answer, the
+ * finish is sent again with it, and the server answers with the version it stored, never a second
+ * one. `meanwhile` runs once the finish is sent.
+ */
+async function finishDeploy(
+  api: Api,
+  deployId: string,
+  meanwhile?: () => void,
+): Promise<{ project: ProjectDto }> {
+  const key = `cli-${randomUUID()}`;
+  const finish = () =>
+    api.call<{ project: ProjectDto }>('POST', `/api/deploys/${deployId}/finish`, undefined, {
+      'idempotency-key': key,
+    });
+  const finishing = finish();
+  meanwhile?.();
+  return finishing.catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 0) return finish();
+    throw err;
+  });
+}
+
+/** What `deploy --watch` needs from the deploy it follows. */
+interface WatchContext {
+  api: Api;
+  dir: string;
+  /** The folder as the command named it (in printed commands). */
+  label: string;
+  url: string;
+  projectId: number;
+  includeHidden: boolean;
+  /** The folder's files as listed and hashed for that deploy. */
+  files: readonly SiteFile[];
+  /** The version the server holds for this folder now, and its manifest (NFC path → SHA-256). */
+  version: number;
+  manifest: Map<string, string>;
+  /** The manifest's canonical text, when already built. */
+  canonical: string | undefined;
+  /** Whether to write the base record and the hash cache (not with --no-cache). */
+  keepRecord: boolean;
+}
+
+/** A failed watch deploy is tried again after this long when nothing changes meanwhile. */
+const WATCH_RETRY_MS = 60_000;
+
+/**
+ * `sitehall deploy --watch` (docs/decisions/deploys.md "Watching a folder"): after the deploy, the
+ * folder is watched, and once it is still (watch.ts, WATCH_QUIET_MS) its changes are deployed as a
+ * new version built on the last one (a base-version deploy: only the changed paths are sent, and
+ * only new contents uploaded). One deploy at a time; changes made meanwhile go in the next. A
+ * refused deploy (the hourly limit, the quota, a bad name) is said and the watch goes on: the next
+ * change, or a minute, tries again. Ends on Ctrl+C (SIGINT) or SIGTERM, or when the token is
+ * refused or the folder can no longer be watched.
+ */
+async function watchFolder(ctx: WatchContext): Promise<number> {
+  const { api, dir, projectId } = ctx;
+  const folder = new WatchedFolder(dir, ctx.includeHidden, ctx.files);
+  let version = ctx.version;
+  let deployed = ctx.manifest;
+  let digest: string | undefined;
+  const digestOf = (canonical: string) => createHash('sha256').update(canonical).digest('hex');
+  // The deployed manifest's digest (and the folder's record of it), built while nothing else runs.
+  let canonical = ctx.canonical;
+  const record = () => {
+    canonical ??= canonicalManifest(deployed);
+    digest ??= digestOf(canonical);
+    if (ctx.keepRecord)
+      writeBase(
+        dir,
+        { url: ctx.url, project_id: projectId, version, files: [...deployed] },
+        process.env,
+        canonical,
+      );
+  };
+  setImmediate(record);
+
+  let stop!: (code: number) => void;
+  const stopped = new Promise<number>((resolve) => {
+    stop = resolve;
+  });
+  let running = false;
+  /** A deploy failed: the folder's changes are still to go, with or without a new event. */
+  let owed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  /** One deploy of the folder's changes against `version`; false when it was refused. */
+  const deployChanges = async (): Promise<boolean> => {
+    const began = performance.now();
+    owed = false;
+    // A file gone between its event and its read: the folder is looked at again (a few times).
+    for (let tries = 1; !(await folder.refresh()) && tries < 3; tries++);
+    const now = folder.manifest();
+    const changes = changesBetween(deployed, now);
+    const changed = Object.keys(changes).length;
+    if (changed === 0) return true;
+    if (now.size === 0) {
+      console.error(`${clock()} 目录中没有文件，等待下一次改动`);
+      return true;
+    }
+    canonical ??= canonicalManifest(deployed);
+    digest ??= digestOf(canonical);
+    const start = (body: object) =>
+      api.call<StartedDeploy & { deploy_id: string | null; unchanged_version?: number }>(
+        'POST',
+        '/api/deploys',
+        {
+          project_id: projectId,
+          ...body,
+        },
+      );
+    const started = await start({ base_version: version, base_digest: digest, changes }).catch(
+      (err: unknown) => {
+        // The version is gone or not as this watch knows it: the whole manifest.
+        if (err instanceof ApiError && err.status === 409 && err.errors?.base_version !== undefined)
+          return start({ files: Object.fromEntries(now) });
+        throw err;
+      },
+    );
+    const accepted = (v: number) => {
+      version = v;
+      deployed = now;
+      canonical = undefined;
+      digest = undefined;
+      setImmediate(record);
+    };
+    if (started.unchanged_version !== undefined || started.deploy_id === null) {
+      accepted(started.unchanged_version!);
+      console.log(`${clock()} 与第 ${version} 版完全相同，未创建新版本`);
+      return true;
+    }
+    const wanted = new Set(started.required);
+    const required = [...folder.files.values()].filter((f) => wanted.delete(f.sha256));
+    await sendFiles(api, started as StartedDeploy, required);
+    const { project } = await finishDeploy(api, started.deploy_id);
+    accepted(project.latest_version ?? version);
+    const ms = Math.round(performance.now() - began);
+    console.log(
+      `${clock()} 已部署第 ${version} 版：${changed} 个文件有改动，上传 ${required.length} 个（${ms} 毫秒）`,
+    );
+    const findings = project.usability_findings ?? [];
+    if (findings.length > 0)
+      console.log(`  发现 ${findings.length} 个可用性问题，见 ${api.link(`/projects/${projectId}`)}`);
+    return true;
+  };
+
+  const run = async () => {
+    if (running) return;
+    running = true;
+    if (retry) clearTimeout(retry);
+    retry = undefined;
+    try {
+      // Changes made while a deploy ran go in the next one.
+      while (folder.dirty || owed) await deployChanges();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        console.error(`${clock()} 错误：API 令牌无效或已被撤销，停止监视
+${NEW_TOKEN_HINT}`);
+        stop(1);
+        return;
+      }
+      console.error(`${clock()} 部署失败：${err instanceof Error ? err.message : String(err)}`);
+      console.error('  下一次改动时（或一分钟后）再试');
+      owed = true;
+      retry = setTimeout(run, WATCH_RETRY_MS);
+    } finally {
+      running = false;
+    }
+    // An event between the loop's last check and now.
+    if (folder.dirty && !retry) setImmediate(run);
+  };
+
+  folder.watch(run, (err) => {
+    console.error(`${clock()} 无法继续监视目录：${err.message}`);
+    stop(1);
+  });
+  console.error(`正在监视 ${ctx.label} 的改动，保存文件即部署新版本（按 Ctrl+C 结束）`);
+  const onSignal = () => stop(0);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const code = await stopped;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  folder.close();
+  if (retry) clearTimeout(retry);
+  if (ctx.keepRecord) HashCache.load(dir).rewrite([...folder.files.values()].filter((f) => f.sha256));
+  if (code === 0) console.error('已停止监视');
+  return code;
+}
+
+/** The time of day, for a watch's lines. */
+function clock(): string {
+  return new Date().toTimeString().slice(0, 8);
 }
 
 /**

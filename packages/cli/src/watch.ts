@@ -1,0 +1,156 @@
+/**
+ * The site folder as `sitehall deploy --watch` keeps it (docs/decisions/deploys.md "Watching a
+ * folder"): its files as listed once, then brought up to date from the file system's change
+ * events, each changed path looked at again and hashed; nothing else is listed, stat'ed or read.
+ * A redeploy then costs what changed, not the folder (and not a Node process's start).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { hashFiles, isLeftOut, isSkippedFolder, listFiles, type SiteFile } from './files.js';
+
+/** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
+const PLAIN = /^[\x20-\x7e]*$/;
+const nfc = (p: string) => (PLAIN.test(p) ? p : p.normalize('NFC'));
+
+/**
+ * How long the folder must be still before its changes are deployed: an editor's save (a write, or
+ * a temporary file renamed over the old one) is one burst of events within a few milliseconds; a
+ * build writing many files keeps the folder busy longer, and what it changes meanwhile waits for
+ * the deploy under way to end and then goes in one more (main.ts, watchFolder).
+ */
+export const WATCH_QUIET_MS = 40;
+
+export class WatchedFolder {
+  /** path (relative, `/`-separated, as listed) → the file */
+  readonly files = new Map<string, SiteFile>();
+  /** Paths an event named since the last refresh; '' for the whole folder (an event without a name). */
+  readonly #dirty = new Set<string>();
+  #watcher: fs.FSWatcher | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly root: string,
+    private readonly includeHidden: boolean,
+    listed: readonly SiteFile[],
+  ) {
+    for (const f of listed) this.files.set(f.path, f);
+  }
+
+  /** Whether an event came since the last refresh. */
+  get dirty(): boolean {
+    return this.#dirty.size > 0;
+  }
+
+  /**
+   * Starts watching: `onSettled` runs once the folder has been still for `quietMs` after a change.
+   * `onError`: the watch itself failed (the folder removed, the system's watch limit reached).
+   */
+  watch(onSettled: () => void, onError: (err: Error) => void, quietMs = WATCH_QUIET_MS): void {
+    this.#watcher = fs.watch(this.root, { recursive: true }, (_event, name) => {
+      this.#dirty.add(name === null ? '' : String(name).split(path.sep).join('/'));
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = setTimeout(onSettled, quietMs);
+    });
+    this.#watcher.on('error', onError);
+  }
+
+  close(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#watcher?.close();
+  }
+
+  /**
+   * Looks again at every path an event named (a file hashed again whatever its stamp says: the
+   * event is the proof it was written; a folder listed again with its files hashed; a path gone,
+   * or no longer a file or a folder, dropped with what was under it), and returns how many files
+   * were hashed. Hidden and skipped names stay out, as in a deploy's listing. False when a file
+   * went between its stat and its read: the whole folder is then to be looked at again.
+   */
+  async refresh(): Promise<boolean> {
+    const dirty = [...this.#dirty];
+    this.#dirty.clear();
+    const toHash: SiteFile[] = [];
+    for (const rel of dirty.includes('') ? [''] : dirty) {
+      if (rel !== '' && isLeftOut(rel, this.includeHidden)) continue;
+      const abs = rel === '' ? this.root : path.join(this.root, ...rel.split('/'));
+      const st = statOf(abs);
+      // A file where a folder on this path was listed: Node's watch can report only the new file
+      // inside it (a file removed and a folder of its name made at once: seen on Linux).
+      for (let at = rel.indexOf('/'); at > 0; at = rel.indexOf('/', at + 1))
+        this.files.delete(rel.slice(0, at));
+      this.#drop(rel);
+      if (st?.isFile()) {
+        const f = { path: rel, file: abs, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, sha256: '' };
+        this.files.set(rel, f);
+        toHash.push(f);
+        continue;
+      }
+      if (!st?.isDirectory() || (rel !== '' && isSkippedFolder(path.basename(abs)))) continue;
+      for (const f of listFiles(abs, { includeHidden: this.includeHidden })) {
+        const listed = { ...f, path: rel === '' ? f.path : `${rel}/${f.path}` };
+        this.files.set(listed.path, listed);
+        toHash.push(listed);
+      }
+    }
+    // Gone since it was named (a temporary file renamed away): dropped, as a listing a moment later would.
+    const present = toHash.filter((f) => {
+      const there = statOf(f.file)?.isFile();
+      if (!there) this.files.delete(f.path);
+      return there;
+    });
+    try {
+      await hashFiles(
+        present,
+        present.map((_, i) => i),
+      );
+      return true;
+    } catch (err) {
+      // A file removed between its stat and its read.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.#dirty.add('');
+      return false;
+    }
+  }
+
+  /** Forgets `rel` and everything under it ('' is the whole folder). */
+  #drop(rel: string): void {
+    if (rel === '') {
+      this.files.clear();
+      return;
+    }
+    // A file listed here has nothing under it.
+    if (this.files.delete(rel)) return;
+    const prefix = `${rel}/`;
+    for (const p of this.files.keys()) if (p.startsWith(prefix)) this.files.delete(p);
+  }
+
+  /** The folder's manifest: NFC path → SHA-256. */
+  manifest(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const f of this.files.values()) if (f.sha256) out.set(nfc(f.path), f.sha256);
+    return out;
+  }
+}
+
+/** A path's own facts (a symbolic link is not followed), or undefined when there is nothing there. */
+function statOf(abs: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(abs);
+  } catch (err) {
+    // Gone, or a folder on its way replaced by a file.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+/** The changes from a deployed manifest to this one: a new or changed path's SHA-256, null for one gone. */
+export function changesBetween(
+  deployed: ReadonlyMap<string, string>,
+  now: ReadonlyMap<string, string>,
+): Record<string, string | null> {
+  const changes: Record<string, string | null> = {};
+  for (const [name, sha256] of now) if (deployed.get(name) !== sha256) changes[name] = sha256;
+  for (const name of deployed.keys()) if (!now.has(name)) changes[name] = null;
+  return changes;
+}

@@ -1,0 +1,316 @@
+/**
+ * `sitehall deploy --watch` (docs/decisions/deploys.md "Watching a folder"): the folder as the
+ * watch keeps it from change events is the folder a fresh listing finds, whatever is done to it;
+ * against a real server on a real port, each change goes as a version built on the last with only
+ * the changed files sent, a refused change is said and the watch goes on, a revoked token ends it,
+ * and what it leaves (the base record, the hash cache) makes the next plain deploy a no-op.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
+import { changesBetween, WatchedFolder } from '../../packages/cli/src/watch.js';
+import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+let t: TestApp;
+let url: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  url = `http://127.0.0.1:${await listenPort(t)}`;
+});
+afterAll(() => t.close());
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The manifest a fresh listing of the folder gives (what a plain deploy would send). */
+async function listed(dir: string, includeHidden = false): Promise<Map<string, string>> {
+  const files = listFiles(dir, { includeHidden });
+  await hashFiles(
+    files,
+    files.map((_, i) => i),
+  );
+  return new Map(files.map((f) => [f.path.normalize('NFC'), f.sha256]));
+}
+
+describe('the watched folder', () => {
+  it('ends up as a fresh listing finds the folder, after edits, new and renamed folders, removals, hidden names, and files and folders swapping places', async () => {
+    const dir = tempDir('sitehall-watched-');
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    write('index.html', '<!doctype html><p>首页</p>');
+    write('css/a.css', 'body{}');
+    write('docs/old/page.html', '<p>旧</p>');
+    const files = listFiles(dir);
+    await hashFiles(
+      files,
+      files.map((_, i) => i),
+    );
+    const folder = new WatchedFolder(dir, false, files);
+    let settled = 0;
+    folder.watch(
+      () => settled++,
+      (err) => {
+        throw err;
+      },
+      10,
+    );
+    try {
+      const deployed = folder.manifest();
+      /**
+       * Makes the change, then brings the watch up to date from its events until it holds what a
+       * listing finds (events can come in more than one burst: a new folder is watched once seen).
+       * A refresh without events changes nothing, so only the events can make it equal.
+       */
+      const step = async (change: () => void) => {
+        const before = settled;
+        change();
+        const expected = await listed(dir);
+        await expect
+          .poll(
+            async () => {
+              await folder.refresh();
+              return folder.manifest();
+            },
+            { timeout: 20_000 },
+          )
+          .toEqual(expected);
+        expect(settled).toBeGreaterThan(before);
+      };
+      await step(() => write('index.html', '<!doctype html><p>首页，改过</p>'));
+      await step(() => write('blog/2026/post.html', '<p>新文章</p>'));
+      await step(() => fs.renameSync(path.join(dir, 'blog'), path.join(dir, 'news')));
+      await step(() => fs.rmSync(path.join(dir, 'docs'), { recursive: true }));
+      // Hidden files and skipped folders stay out, as in a listing.
+      await step(() => {
+        write('.env', 'SECRET=1');
+        write('node_modules/x/index.js', 'module.exports = 1');
+        write('css/.cache/tmp', 'x');
+        write('css/b.css', 'p{}');
+      });
+      // A file replaced by a folder of the same name, and an editor's save by renaming a temporary file.
+      await step(() => {
+        fs.rmSync(path.join(dir, 'css/a.css'));
+        write('css/a.css/inner.css', 'a{}');
+        write('about.html.tmp', '<p>关于</p>');
+        fs.renameSync(path.join(dir, 'about.html.tmp'), path.join(dir, 'about.html'));
+      });
+      // A folder replaced by a file of its name.
+      await step(() => {
+        fs.rmSync(path.join(dir, 'news'), { recursive: true });
+        write('news', '<p>一个文件</p>');
+      });
+      const now = folder.manifest();
+      expect(changesBetween(deployed, now)).toEqual({
+        'index.html': sha('<!doctype html><p>首页，改过</p>'),
+        news: sha('<p>一个文件</p>'),
+        'docs/old/page.html': null,
+        'css/a.css': null,
+        'css/a.css/inner.css': sha('a{}'),
+        'css/b.css': sha('p{}'),
+        'about.html': sha('<p>关于</p>'),
+      });
+    } finally {
+      folder.close();
+    }
+  });
+});
+
+/** The CLI from its sources, watching: its output as it comes, and a way to wait for a line. */
+function watching(args: string[], env: Record<string, string>) {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+      path.join(repoRoot, 'packages/cli/src/bin.ts'),
+      ...args,
+    ],
+    {
+      cwd: tempDir('sitehall-cwd-'),
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
+    },
+  );
+  let out = '';
+  let seen = 0;
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  return {
+    child,
+    exited,
+    output: () => out,
+    /** The next match of `re` after the last one waited for. */
+    async next(re: RegExp): Promise<RegExpExecArray> {
+      let m: RegExpExecArray | null = null;
+      await expect
+        .poll(
+          () => {
+            m = re.exec(out.slice(seen));
+            return m !== null;
+          },
+          { timeout: 60_000, message: `waiting for ${re} in:\n${out}` },
+        )
+        .toBe(true);
+      const found = m! as RegExpExecArray;
+      seen += found.index + found[0].length;
+      return found;
+    },
+  };
+}
+
+async function apiToken(session: string): Promise<{ id: number; token: string }> {
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/auth/tokens',
+    token: session,
+    body: { name: 'watch' },
+  });
+  return res.json().data as { id: number; token: string };
+}
+
+/** The newest version's files: path → SHA-256. */
+async function newestFiles(projectId: number): Promise<{ version: number; files: Record<string, string> }> {
+  const d = await t.ctx.db
+    .selectFrom('deployments')
+    .select(['id', 'version'])
+    .where('project_id', '=', projectId)
+    .orderBy('version', 'desc')
+    .executeTakeFirstOrThrow();
+  const rows = await t.ctx.db
+    .selectFrom('deployment_files')
+    .select(['path', 'sha256'])
+    .where('deployment_id', '=', d.id)
+    .execute();
+  return { version: d.version, files: Object.fromEntries(rows.map((r) => [r.path, r.sha256])) };
+}
+
+describe('sitehall deploy --watch', () => {
+  it('deploys each change as a version built on the last, sending only what changed, and leaves the folder ready for a plain deploy', async () => {
+    const user = await t.createUser();
+    const { token } = await apiToken(user.token);
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token, XDG_CACHE_HOME: tempDir('sitehall-cache-') };
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(site, rel)), { recursive: true });
+      fs.writeFileSync(path.join(site, rel), text);
+    };
+    write('index.html', `<!doctype html><p>首页 ${unique}</p>`);
+    write('about.html', `<!doctype html><p>关于 ${unique}</p>`);
+    write('css/a.css', `body { content: "${unique}"; }`);
+
+    const w = watching(['deploy', site, '--name', '监视站点', '--watch'], env);
+    try {
+      const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
+      await w.next(/正在监视 .* 的改动/);
+
+      write('about.html', `<!doctype html><p>关于我们 ${unique}</p>`);
+      await w.next(/已部署第 2 版：1 个文件有改动，上传 1 个（\d+ 毫秒）/);
+      expect((await newestFiles(id)).files['about.html']).toBe(
+        sha(`<!doctype html><p>关于我们 ${unique}</p>`),
+      );
+
+      // A new folder, and a hidden file that stays home.
+      write('blog/post.html', `<!doctype html><p>文章 ${unique}</p>`);
+      write('.env', 'SECRET=watch');
+      await w.next(/已部署第 3 版：1 个文件有改动，上传 1 个/);
+      // A file removed, and a content the version holds already at another path (nothing uploaded).
+      fs.rmSync(path.join(site, 'css/a.css'));
+      write('copy.html', `<!doctype html><p>首页 ${unique}</p>`);
+      await w.next(/已部署第 4 版：2 个文件有改动，上传 0 个/);
+      const newest = await newestFiles(id);
+      expect(newest.version).toBe(4);
+      expect(newest.files).toEqual({
+        'index.html': sha(`<!doctype html><p>首页 ${unique}</p>`),
+        'copy.html': sha(`<!doctype html><p>首页 ${unique}</p>`),
+        'about.html': sha(`<!doctype html><p>关于我们 ${unique}</p>`),
+        'blog/post.html': sha(`<!doctype html><p>文章 ${unique}</p>`),
+      });
+      // Only the newest version waits for review: each change replaced the one before.
+      const pending = await t.ctx.db
+        .selectFrom('deployments')
+        .select('version')
+        .where('project_id', '=', id)
+        .where('status', '=', 'pending')
+        .execute();
+      expect(pending).toEqual([{ version: 4 }]);
+
+      w.child.kill('SIGINT');
+      expect(await w.exited).toBe(0);
+      expect(w.output()).toContain('已停止监视');
+
+      // The record of version 4 and the hash cache: a plain deploy reads nothing and changes nothing.
+      const again = await new Promise<{ code: number; out: string }>((resolve) => {
+        const c = spawn(
+          process.execPath,
+          [
+            '--import',
+            pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+            path.join(repoRoot, 'packages/cli/src/bin.ts'),
+            'deploy',
+            site,
+            '--project',
+            String(id),
+          ],
+          { env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env } },
+        );
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.stderr.on('data', (d) => (out += d));
+        c.on('exit', (code) => resolve({ code: code ?? 1, out }));
+      });
+      expect(again.code, again.out).toBe(0);
+      expect(again.out).toContain('哈希缓存：4 个文件未改动，计算 0 个');
+      expect(again.out).toContain('第 4 版完全相同，未创建新版本');
+    } finally {
+      w.child.kill('SIGKILL');
+    }
+  });
+
+  it('says why a change was refused and goes on watching; a revoked token ends the watch', async () => {
+    const user = await t.createUser();
+    const { id: tokenId, token } = await apiToken(user.token);
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token, XDG_CACHE_HOME: tempDir('sitehall-cache-') };
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>规则 ${unique}</p>`);
+    const w = watching(['deploy', site, '--name', '监视规则', '--watch'], env);
+    try {
+      const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
+      await w.next(/正在监视/);
+      fs.writeFileSync(path.join(site, '_redirects'), `/old /index.html 301\n/broken\n`);
+      await w.next(/部署失败：_redirects 第 2 行：每条规则至少要有来源路径和目标两项/);
+      expect((await newestFiles(id)).version).toBe(1);
+      // Fixed: the next change goes, with the folder as it is now.
+      fs.writeFileSync(path.join(site, '_redirects'), `/old /index.html 301\n`);
+      await w.next(/已部署第 2 版：1 个文件有改动，上传 1 个/);
+      expect(Object.keys((await newestFiles(id)).files).sort()).toEqual(['_redirects', 'index.html']);
+      // Nothing of the refused change is left open.
+      const open = await t.ctx.db.selectFrom('deploys').select('id').where('user_id', '=', user.id).execute();
+      expect(open).toEqual([]);
+
+      await t.request({ method: 'DELETE', url: `/api/auth/tokens/${tokenId}`, token: user.token });
+      fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>令牌已撤销 ${unique}</p>`);
+      await w.next(/API 令牌无效或已被撤销，停止监视/);
+      expect(await w.exited).toBe(1);
+      expect((await newestFiles(id)).version).toBe(2);
+    } finally {
+      w.child.kill('SIGKILL');
+    }
+  });
+
+  it('is refused with --json, before anything is read or sent', async () => {
+    const w = watching(['deploy', tempDir('sitehall-site-'), '--name', 'x', '--watch', '--json'], {
+      SITEHALL_URL: url,
+      SITEHALL_TOKEN: 'unused',
+    });
+    expect(await w.exited).toBe(2);
+    expect(w.output()).toContain('错误：--watch 不能与 --json 同时使用');
+  });
+});
