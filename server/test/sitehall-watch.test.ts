@@ -305,6 +305,42 @@ describe('sitehall deploy --watch', () => {
     }
   });
 
+  it('waits out the hourly upload limit as long as the server asks, saying so', async () => {
+    const admin = await t.adminToken();
+    const limit = (n: number) =>
+      t.request({ method: 'PUT', url: '/api/admin/config', token: admin, body: { max_uploads_per_hour: n } });
+    // The first deploy and one change an hour.
+    expect((await limit(2)).statusCode).toBe(200);
+    try {
+      const user = await t.createUser();
+      const { token } = await apiToken(user.token);
+      const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token, XDG_CACHE_HOME: tempDir('sitehall-cache-') };
+      const site = tempDir('sitehall-site-');
+      const unique = `${Date.now()}-${Math.random()}`;
+      fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>限额 ${unique}</p>`);
+      const w = watching(['deploy', site, '--name', '监视限额', '--watch'], env);
+      try {
+        const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
+        await w.next(/正在监视/);
+        fs.writeFileSync(path.join(site, 'a.html'), `<p>一 ${unique}</p>`);
+        await w.next(/已部署第 2 版/);
+        fs.writeFileSync(path.join(site, 'b.html'), `<p>二 ${unique}</p>`);
+        // The server's words, and its Retry-After (most of an hour) as the wait.
+        await w.next(
+          /部署失败：上传过于频繁：每小时最多上传 2 次.*\n {2}下一次改动时（或 (5\d|60) 分钟后）再试/,
+        );
+        expect((await newestFiles(id)).version).toBe(2);
+        expect(
+          await t.ctx.db.selectFrom('deploys').select('id').where('user_id', '=', user.id).execute(),
+        ).toEqual([]);
+      } finally {
+        w.child.kill('SIGKILL');
+      }
+    } finally {
+      await limit(100);
+    }
+  });
+
   it('is refused with --json, before anything is read or sent', async () => {
     const w = watching(['deploy', tempDir('sitehall-site-'), '--name', 'x', '--watch', '--json'], {
       SITEHALL_URL: url,

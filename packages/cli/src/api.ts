@@ -30,6 +30,8 @@ export class ApiError extends Error {
     readonly status: number,
     /** The answer's field errors: the field names a refusal the CLI handles itself (`base_version`). */
     readonly errors?: Record<string, string>,
+    /** Seconds the answer's Retry-After asks to wait (a 429 or 503), when it gave them. */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -170,7 +172,7 @@ export class Api {
 
   async #send<T>(method: string, path: string, headers: Record<string, string>, body?: Body): Promise<T> {
     const url = new URL(path.replace(/^\//, ''), this.#base);
-    let answer: { status: number; text: string };
+    let answer: { status: number; text: string; retryAfter?: number };
     try {
       answer = await this.#request(url, method, headers, body);
     } catch (err) {
@@ -189,6 +191,7 @@ export class Api {
         envelope?.message ?? `服务器返回 HTTP ${answer.status}（${url.pathname}）`,
         answer.status,
         envelope?.errors,
+        answer.retryAfter,
       );
     }
     return envelope.data as T;
@@ -203,7 +206,7 @@ export class Api {
     method: string,
     headers: Record<string, string>,
     body: Body | undefined,
-  ): Promise<{ status: number; text: string }> {
+  ): Promise<{ status: number; text: string; retryAfter?: number }> {
     return new Promise((resolve, reject) => {
       let answered = false;
       const send = url.protocol === 'https:' ? httpsOf().request : http.request;
@@ -223,8 +226,16 @@ export class Api {
           answered = true;
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
+          // Seconds only (what this server sends); a date or anything else is left out.
+          const wait = /^\d{1,6}$/.test(String(res.headers['retry-after'] ?? ''))
+            ? Number(res.headers['retry-after'])
+            : undefined;
           res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+            resolve({
+              status: res.statusCode ?? 0,
+              text: Buffer.concat(chunks).toString('utf8'),
+              ...(wait !== undefined ? { retryAfter: wait } : {}),
+            }),
           );
           res.on('error', reject);
         },

@@ -722,9 +722,14 @@ ${NEW_TOKEN_HINT}`);
         return;
       }
       console.error(`${clock()} 部署失败：${err instanceof Error ? err.message : String(err)}`);
-      console.error('  下一次改动时（或一分钟后）再试');
+      // As long as the server asks (the hourly upload limit: until a slot frees), else a minute.
+      const wait =
+        err instanceof ApiError && err.retryAfter !== undefined
+          ? Math.max(1000, err.retryAfter * 1000)
+          : WATCH_RETRY_MS;
+      console.error(`  下一次改动时（或 ${formatWait(wait)}后）再试`);
       owed = true;
-      retry = setTimeout(run, WATCH_RETRY_MS);
+      retry = setTimeout(run, wait);
     } finally {
       running = false;
     }
@@ -748,6 +753,12 @@ ${NEW_TOKEN_HINT}`);
   if (ctx.keepRecord) HashCache.load(dir).rewrite([...folder.files.values()].filter((f) => f.sha256));
   if (code === 0) console.error('已停止监视');
   return code;
+}
+
+/** A wait as people say it: 45 秒, 3 分钟. */
+function formatWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 60 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分钟`;
 }
 
 /** The time of day, for a watch's lines. */
