@@ -8,6 +8,8 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,14 +53,15 @@ describe('the watched folder', () => {
       files,
       files.map((_, i) => i),
     );
-    const folder = new WatchedFolder(dir, false, files);
+    const folder = new WatchedFolder(dir, false, 10);
+    folder.start();
+    folder.adopt(files);
     let settled = 0;
-    folder.watch(
+    folder.listen(
       () => settled++,
       (err) => {
         throw err;
       },
-      10,
     );
     try {
       const deployed = folder.manifest();
@@ -273,6 +276,56 @@ describe('sitehall deploy --watch', () => {
     }
   });
 
+  it('deploys a change made while its first deploy was under way', async () => {
+    // A proxy that holds the first finish until the folder has been changed.
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>开始 ${unique}</p>`);
+    const target = new URL(url);
+    let finishes = 0;
+    const proxy = http.createServer((req, res) => {
+      const forward = () => {
+        const upstream = http.request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: req.headers,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      };
+      if (req.method === 'POST' && /\/finish$/.test(req.url ?? '') && finishes++ === 0) {
+        fs.writeFileSync(path.join(site, 'late.html'), `<p>部署途中 ${unique}</p>`);
+      }
+      forward();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const user = await t.createUser();
+    const { token } = await apiToken(user.token);
+    const env = {
+      SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      SITEHALL_TOKEN: token,
+      XDG_CACHE_HOME: tempDir('sitehall-cache-'),
+    };
+    const w = watching(['deploy', site, '--name', '监视途中', '--watch'], env);
+    try {
+      const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
+      // Version 1 was listed before the file came; the watch sends it without another change.
+      await w.next(/已部署第 2 版：1 个文件有改动，上传 1 个/);
+      expect(Object.keys((await newestFiles(id)).files).sort()).toEqual(['index.html', 'late.html']);
+    } finally {
+      w.child.kill('SIGKILL');
+      proxy.close();
+    }
+  });
+
   it('says why a change was refused and goes on watching; a revoked token ends the watch', async () => {
     const user = await t.createUser();
     const { id: tokenId, token } = await apiToken(user.token);
@@ -339,6 +392,22 @@ describe('sitehall deploy --watch', () => {
     } finally {
       await limit(100);
     }
+  });
+
+  it('exits with the error when the first deploy is refused, rather than watching', async () => {
+    const user = await t.createUser();
+    const { token } = await apiToken(user.token);
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), '<!doctype html><p>x</p>');
+    fs.writeFileSync(path.join(site, '_redirects'), '/broken\n');
+    const w = watching(['deploy', site, '--name', '监视失败', '--watch'], {
+      SITEHALL_URL: url,
+      SITEHALL_TOKEN: token,
+      XDG_CACHE_HOME: tempDir('sitehall-cache-'),
+    });
+    expect(await w.exited).toBe(1);
+    expect(w.output()).toContain('错误：_redirects 第 1 行');
+    expect(w.output()).not.toContain('正在监视');
   });
 
   it('is refused with --json, before anything is read or sent', async () => {

@@ -254,6 +254,17 @@ async function projects(args: string[]): Promise<number> {
 }
 
 async function deploy(args: string[]): Promise<number> {
+  // A watch begun for the deploy ends with it, unless the deploy went on to watch (it then ends
+  // with the watch): a refused first deploy exits as it would without --watch.
+  const begun: WatchedFolder[] = [];
+  try {
+    return await deployFolder(args, begun);
+  } finally {
+    for (const folder of begun) folder.close();
+  }
+}
+
+async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<number> {
   const { values, positionals } = parse(args, {
     project: { type: 'string' },
     name: { type: 'string' },
@@ -311,7 +322,15 @@ async function deploy(args: string[]): Promise<number> {
     );
   }
 
+  // A watch collects the folder's events from before its listing: nothing changed during the
+  // deploy is missed (watch.ts).
+  const watched = values.watch ? new WatchedFolder(dir, values['include-hidden'] === true) : undefined;
+  if (watched) {
+    begun.push(watched);
+    watched.start();
+  }
   const listed = listFiles(dir, { includeHidden: values['include-hidden'] === true });
+  watched?.adopt(listed);
   if (listed.hidden.length > 0) {
     const shown = listed.hidden.slice(0, HIDDEN_SHOWN).join('、');
     const more = listed.hidden.length > HIDDEN_SHOWN ? ` 等 ${listed.hidden.length} 项` : '';
@@ -437,7 +456,7 @@ async function deploy(args: string[]): Promise<number> {
     if (asked.spa_fallback !== undefined)
       console.log(`单页应用回退已${asked.spa_fallback ? '开启' : '关闭'}`);
     if (address) console.log(`线上地址：${address}`);
-    if (values.watch) return watchFolder(watchFrom(project.id, started.unchanged_version));
+    if (watched) return watchFolder(watchFrom(watched, project.id, started.unchanged_version));
     return 0;
   }
 
@@ -511,20 +530,19 @@ async function deploy(args: string[]): Promise<number> {
   } else if (projectId === undefined) {
     console.log(`以后更新此项目：sitehall deploy ${positionals[0]} --project ${project.id}`);
   }
-  if (values.watch && project.latest_version)
-    return watchFolder(watchFrom(project.id, project.latest_version));
+  if (watched && project.latest_version)
+    return watchFolder(watchFrom(watched, project.id, project.latest_version));
   return 0;
 
   /** What a watch starts from: the version just deployed (or found unchanged) and this folder's files. */
-  function watchFrom(id: number, deployedVersion: number): WatchContext {
+  function watchFrom(folder: WatchedFolder, id: number, deployedVersion: number): WatchContext {
     return {
       api,
       dir,
       label: positionals[0]!,
       url: url!,
       projectId: id,
-      includeHidden: values['include-hidden'] === true,
-      files,
+      folder,
       version: deployedVersion,
       manifest: new Map(manifest),
       canonical,
@@ -591,9 +609,8 @@ interface WatchContext {
   label: string;
   url: string;
   projectId: number;
-  includeHidden: boolean;
-  /** The folder's files as listed and hashed for that deploy. */
-  files: readonly SiteFile[];
+  /** The folder as listed and hashed for that deploy, with the events since its listing. */
+  folder: WatchedFolder;
   /** The version the server holds for this folder now, and its manifest (NFC path → SHA-256). */
   version: number;
   manifest: Map<string, string>;
@@ -617,7 +634,7 @@ const WATCH_RETRY_MS = 60_000;
  */
 async function watchFolder(ctx: WatchContext): Promise<number> {
   const { api, dir, projectId } = ctx;
-  const folder = new WatchedFolder(dir, ctx.includeHidden, ctx.files);
+  const { folder } = ctx;
   let version = ctx.version;
   let deployed = ctx.manifest;
   let digest: string | undefined;
@@ -737,11 +754,11 @@ ${NEW_TOKEN_HINT}`);
     if (folder.dirty && !retry) setImmediate(run);
   };
 
-  folder.watch(run, (err) => {
+  console.error(`正在监视 ${ctx.label} 的改动，保存文件即部署新版本（按 Ctrl+C 结束）`);
+  folder.listen(run, (err) => {
     console.error(`${clock()} 无法继续监视目录：${err.message}`);
     stop(1);
   });
-  console.error(`正在监视 ${ctx.label} 的改动，保存文件即部署新版本（按 Ctrl+C 结束）`);
   const onSignal = () => stop(0);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

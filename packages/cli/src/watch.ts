@@ -27,14 +27,16 @@ export class WatchedFolder {
   readonly #dirty = new Set<string>();
   #watcher: fs.FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #settled: (() => void) | undefined;
+  #failed: ((err: Error) => void) | undefined;
+  /** The watch's failure, when it came before anyone listened for it. */
+  #error: Error | undefined;
 
   constructor(
     readonly root: string,
     private readonly includeHidden: boolean,
-    listed: readonly SiteFile[],
-  ) {
-    for (const f of listed) this.files.set(f.path, f);
-  }
+    private readonly quietMs = WATCH_QUIET_MS,
+  ) {}
 
   /** Whether an event came since the last refresh. */
   get dirty(): boolean {
@@ -42,16 +44,42 @@ export class WatchedFolder {
   }
 
   /**
-   * Starts watching: `onSettled` runs once the folder has been still for `quietMs` after a change.
-   * `onError`: the watch itself failed (the folder removed, the system's watch limit reached).
+   * Starts collecting the folder's events, before the deploy lists it, so that nothing changed
+   * while it lists, hashes and sends is missed. The watch does not keep the process alive until
+   * `listen` (a deploy that fails before then exits as it would without --watch).
    */
-  watch(onSettled: () => void, onError: (err: Error) => void, quietMs = WATCH_QUIET_MS): void {
+  start(): void {
     this.#watcher = fs.watch(this.root, { recursive: true }, (_event, name) => {
       this.#dirty.add(name === null ? '' : String(name).split(path.sep).join('/'));
       if (this.#timer) clearTimeout(this.#timer);
-      this.#timer = setTimeout(onSettled, quietMs);
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#settled?.();
+      }, this.quietMs).unref();
     });
-    this.#watcher.on('error', onError);
+    this.#watcher.on('error', (err) => {
+      this.#error = err;
+      this.#failed?.(err);
+    });
+    this.#watcher.unref();
+  }
+
+  /** The files as the deploy listed them (their hashes may still be on their way). */
+  adopt(listed: readonly SiteFile[]): void {
+    for (const f of listed) this.files.set(f.path, f);
+  }
+
+  /**
+   * From now on `onSettled` runs once the folder has been still for the quiet time after a change
+   * (at once when changes are waiting already), and `onError` if the watch fails (the folder
+   * removed, the system's watch limit reached); the watch keeps the process alive.
+   */
+  listen(onSettled: () => void, onError: (err: Error) => void): void {
+    this.#settled = onSettled;
+    this.#failed = onError;
+    this.#watcher?.ref();
+    if (this.#error) onError(this.#error);
+    else if (this.dirty && !this.#timer) setImmediate(onSettled);
   }
 
   close(): void {
