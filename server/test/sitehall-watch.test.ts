@@ -358,6 +358,32 @@ describe('sitehall deploy --watch', () => {
     }
   });
 
+  it('ends the watch when its project is deleted, saying so, rather than retrying every minute', async () => {
+    const user = await t.createUser();
+    const { token } = await apiToken(user.token);
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token, XDG_CACHE_HOME: tempDir('sitehall-cache-') };
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>删除 ${unique}</p>`);
+    const w = watching(['deploy', site, '--name', '监视删除', '--watch'], env);
+    try {
+      const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
+      await w.next(/正在监视/);
+      const removed = await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: user.token });
+      expect(removed.statusCode).toBe(200);
+      fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>删除之后 ${unique}</p>`);
+      await w.next(new RegExp(`错误：项目不存在（项目 ${id} 已被删除，或此账号已无权更新它），停止监视`));
+      expect(await w.exited).toBe(1);
+      expect(w.output()).not.toContain('再试');
+      // Nothing left open by the refused start.
+      expect(
+        await t.ctx.db.selectFrom('deploys').select('id').where('user_id', '=', user.id).execute(),
+      ).toEqual([]);
+    } finally {
+      w.child.kill('SIGKILL');
+    }
+  });
+
   it('waits out the hourly upload limit as long as the server asks, saying so', async () => {
     const admin = await t.adminToken();
     const limit = (n: number) =>

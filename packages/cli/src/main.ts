@@ -680,14 +680,20 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
     canonical ??= canonicalManifest(deployed);
     digest ??= digestOf(canonical);
     const start = (body: object) =>
-      api.call<StartedDeploy & { deploy_id: string | null; unchanged_version?: number }>(
-        'POST',
-        '/api/deploys',
-        {
-          project_id: projectId,
-          ...body,
-        },
-      );
+      api
+        .call<StartedDeploy & { deploy_id: string | null; unchanged_version?: number }>(
+          'POST',
+          '/api/deploys',
+          {
+            project_id: projectId,
+            ...body,
+          },
+        )
+        .catch((err: unknown) => {
+          // The project deleted, or no longer this account's to update: no later change can go.
+          if (err instanceof ApiError && err.status === 404) throw new ProjectGone(err.message);
+          throw err;
+        });
     const started = await start({ base_version: version, base_digest: digest, changes }).catch(
       (err: unknown) => {
         // The version is gone or not as this watch knows it: the whole manifest.
@@ -732,6 +738,13 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
       // Changes made while a deploy ran go in the next one.
       while (folder.dirty || owed) await deployChanges();
     } catch (err) {
+      if (err instanceof ProjectGone) {
+        console.error(
+          `${clock()} 错误：${err.message}（项目 ${projectId} 已被删除，或此账号已无权更新它），停止监视`,
+        );
+        stop(1);
+        return;
+      }
       if (err instanceof ApiError && err.status === 401) {
         console.error(`${clock()} 错误：API 令牌无效或已被撤销，停止监视
 ${NEW_TOKEN_HINT}`);
@@ -771,6 +784,9 @@ ${NEW_TOKEN_HINT}`);
   if (code === 0) console.error('已停止监视');
   return code;
 }
+
+/** A watch's project answered 404 at a deploy's start: the watch ends. */
+class ProjectGone extends Error {}
 
 /** A wait as people say it: 45 秒, 3 分钟. */
 function formatWait(ms: number): string {
