@@ -261,7 +261,11 @@ describe('sitehall deploy --watch', () => {
             '--project',
             String(id),
           ],
-          { env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env } },
+          // Its own working folder: the CLI links the folder it runs in (.sitehall/project.json).
+          {
+            cwd: tempDir('sitehall-cwd-'),
+            env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
+          },
         );
         let out = '';
         c.stdout.on('data', (d) => (out += d));
