@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -17,6 +16,9 @@ import { type DatabaseHandle, migrateToLatest, migratorFor, openDatabase } from 
 import type { BlobStore } from '../src/storage/index.js';
 import { migratedPostgresDatabase } from './support/pg-template.js';
 import { freePort } from './support/ports.js';
+import { tempDir } from './support/temp-dirs.js';
+
+export { tempDir };
 
 export const usingPostgres = process.env.TEST_DB === 'postgres';
 export const ADMIN_PASSWORD = 'hall-keeper-lantern-42';
@@ -187,10 +189,6 @@ export async function insertOldUser(
     .returning('id')
     .executeTakeFirstOrThrow();
   return user.id as number;
-}
-
-export function tempDir(prefix = 'sitehall-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 /** What closing a test app must remove besides the app: its database schema and data dir. */
