@@ -1,10 +1,10 @@
 /** Staging names: what newStagingName makes, parseStagingName reads back, in both forms. */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../../test/support/temp-dirs.js';
 import {
   FLUSH_AHEAD_BYTES,
   newStagingName,
@@ -43,7 +43,7 @@ describe('staging names', () => {
 });
 
 describe('writeCounted', () => {
-  const file = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'staging-spec-')), 'f');
+  const file = () => path.join(tempDir('staging-spec-'), 'f');
 
   it('writes the bytes and takes their facts, asking admit before each chunk', async () => {
     const target = file();
@@ -151,7 +151,7 @@ describe('writeCounted', () => {
 });
 
 describe('receiveCounted', () => {
-  const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'staging-spec-'));
+  const dir = () => tempDir('staging-spec-');
   const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
   it('keeps a source that fits in memory, one buffer, and makes no file', async () => {
