@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import OutsideTests from './vitest-outside-tests.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-outside-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 afterEach(() => {
   delete process.env.VITEST_OUTSIDE_FILE;
 });

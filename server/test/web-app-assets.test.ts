@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers.js';
+import { createTestApp, type TestApp, tempDir } from './helpers.js';
 
 const SCRIPT = `export const greeting = ${JSON.stringify('你好，站点展厅 '.repeat(200))};\n`;
 const HTML = `<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body>${'<p>站点展厅</p>'.repeat(100)}</body></html>`;
@@ -28,10 +28,7 @@ function writeBuild(dir: string): void {
 describe('web app files', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const webDist = path.join(
-      fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'sitehall-web-')),
-      'dist',
-    );
+    const webDist = path.join(tempDir('sitehall-web-'), 'dist');
     writeBuild(webDist);
     t = await createTestApp({ webDist });
   });
