@@ -1,14 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ZipFile } from 'yazl';
 import { ADMIN, apiToken, createAccount, holdRequests, signIn } from './helpers';
 
-/** A small static site in a folder of its own, as a person would drag it from their desktop. */
+/**
+ * A small static site in a folder of its own, as a person would drag it from their desktop: in the
+ * test's output folder (test-results/, emptied by the next run), not the system's temp folder.
+ */
 function siteFolder(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-e2e-'));
-  const site = path.join(root, 'my-site');
+  const site = test.info().outputPath('my-site');
   const files: Record<string, string> = {
     'index.html':
       '<!doctype html><meta charset="utf-8"><title>作品集</title><link rel="stylesheet" href="css/style.css"><h1>我的作品集</h1><script src="js/app.js"></script>',

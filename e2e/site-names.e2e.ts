@@ -5,7 +5,6 @@
  * a rename on the project page moves the address, the old one leading to the new.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { E2E_PORT } from './env';
@@ -17,8 +16,8 @@ const SITES_PORT = E2E_PORT + 1;
 
 /** A site built with `base: '/'`: its script is asked from the root, and says the path it sees. */
 function rootAbsoluteSite(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-e2e-names-'));
-  const site = path.join(root, 'blog');
+  // In the test's output folder (test-results/, emptied by the next run).
+  const site = test.info().outputPath('blog');
   fs.mkdirSync(path.join(site, 'assets'), { recursive: true });
   fs.writeFileSync(
     path.join(site, 'index.html'),
