@@ -20,6 +20,7 @@ import { mergeRuntime } from '../src/content-check/runtime.js';
 import { listenSitesPort } from '../src/lifecycle.js';
 import { emptyObservations } from '../src/render/render-page.js';
 import { createTestApp, freePort, listenPort, review, type TestApp, tempDir } from './helpers.js';
+import { forwardRequest } from './support/forward.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
@@ -277,21 +278,7 @@ describe('sitehall deploy', () => {
       req.on('end', () => {
         const body = Buffer.concat(chunks);
         if (req.method === 'POST' && req.url === '/api/deploys') starts.push(JSON.parse(body.toString()));
-        const upstream = http.request(
-          {
-            host: target.hostname,
-            port: target.port,
-            method: req.method,
-            path: req.url,
-            headers: req.headers,
-          },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-        );
-        upstream.on('error', () => res.destroy());
-        upstream.end(body);
+        forwardRequest(target, req, res, body);
       });
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
 import { changesBetween, WatchedFolder } from '../../packages/cli/src/watch.js';
 import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
+import { forwardRequest } from './support/forward.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
@@ -288,27 +289,10 @@ describe('sitehall deploy --watch', () => {
     const target = new URL(url);
     let finishes = 0;
     const proxy = http.createServer((req, res) => {
-      const forward = () => {
-        const upstream = http.request(
-          {
-            host: target.hostname,
-            port: target.port,
-            method: req.method,
-            path: req.url,
-            headers: req.headers,
-          },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-        );
-        upstream.on('error', () => res.destroy());
-        req.pipe(upstream);
-      };
       if (req.method === 'POST' && /\/finish$/.test(req.url ?? '') && finishes++ === 0) {
         fs.writeFileSync(path.join(site, 'late.html'), `<p>部署途中 ${unique}</p>`);
       }
-      forward();
+      forwardRequest(target, req, res);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const user = await t.createUser();
