@@ -8,11 +8,10 @@ import {
   answersAsBefore,
   FileContext,
   type FileTrace,
-  factsFromText,
   factsText,
   ScanBudget,
-  type ScriptFacts,
   type SiteContext,
+  SiteScripts,
   TimeUp,
 } from './context.js';
 import { scanCss } from './css.js';
@@ -121,7 +120,7 @@ export function analyzeSiteTraced(
     out,
     paths: new Set(files.map((f) => f.path)),
     rootPathsWork: opts.rootPathsWork ?? false,
-    scriptFacts: new Map<string, ScriptFacts>(),
+    scriptFacts: new SiteScripts(),
   };
   const partial: string[] = [];
   let scanned = 0;
@@ -141,7 +140,10 @@ export function analyzeSiteTraced(
   const stale: number[] = [];
 
   // Scripts first: the pages that include them inherit what they do (reads input, drives forms).
-  const order = files.map((_, i) => i).sort((a, b) => rank(files[a]!.extension) - rank(files[b]!.extension));
+  // (By rank, then in the files' order: what a stable sort by rank gives, without a comparison's
+  // two Set lookups each time.)
+  const ranks = files.map((f) => rank(f.extension));
+  const order = files.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]!);
   for (const i of order) {
     const f = files[i]!;
     if (f.size >= CONTENT_CHECK_LIMITS.largeFileBytes) {
@@ -157,7 +159,7 @@ export function analyzeSiteTraced(
       scanned++;
       if (!(f.complete || !readsWhole(ext))) partial.push(f.path);
       replay(f.trace, f.path, site);
-      if (SCRIPT.has(ext)) site.scriptFacts.set(f.path, factsFromText(f.trace.facts!));
+      if (SCRIPT.has(ext)) site.scriptFacts.replayed(f.path, f.trace.facts!);
       continue;
     }
     // Read once: in the worker, `text` decodes the file's bytes on access (nothing keeps the string).
@@ -184,7 +186,7 @@ export function analyzeSiteTraced(
       else if (SCRIPT.has(ext)) {
         scanScript(ctx, text, 0);
         judgeSinks(ctx);
-        site.scriptFacts.set(f.path, ctx.facts);
+        site.scriptFacts.scanned(f.path, ctx.facts);
       } else if (ext === 'css') scanCss(ctx, text, 0);
     } catch (error) {
       if (!(error instanceof TimeUp)) throw error;
@@ -216,7 +218,7 @@ export function analyzeSiteTraced(
 function holds(trace: FileTrace, site: SiteContext): boolean {
   return (
     trace.paths.every((asked) => answersAsBefore(site, asked)) &&
-    trace.scripts.every(([path, facts]) => factsText(site.scriptFacts.get(path)) === facts)
+    trace.scripts.every(([path, facts]) => site.scriptFacts.text(path) === facts)
   );
 }
 

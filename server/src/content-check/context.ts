@@ -81,7 +81,43 @@ export interface SiteContext {
   /** Sites are served at the root of their own host (SITES_SUBDOMAINS): "/x" links work there. */
   rootPathsWork: boolean;
   /** What each site script (by path) does that the pages including it inherit. */
-  scriptFacts: Map<string, ScriptFacts>;
+  scriptFacts: SiteScripts;
+}
+
+/**
+ * What each site script does, by path: a scanned script's facts, or a replayed one's as its trace
+ * recorded them (text), parsed only when a page being scanned includes the script. A replayed
+ * trace is checked against the text as it is (factsText of the parsed facts is that text again),
+ * so a check that replays thousands of scripts parses none of them (docs/benchmarks.md "Digest
+ * deploys", session 56).
+ */
+export class SiteScripts {
+  readonly #byPath = new Map<string, ScriptFacts | string>();
+
+  /** A script scanned in this check. */
+  scanned(path: string, facts: ScriptFacts): void {
+    this.#byPath.set(path, facts);
+  }
+
+  /** A script whose trace was replayed: its facts as the trace recorded them. */
+  replayed(path: string, text: string): void {
+    this.#byPath.set(path, text);
+  }
+
+  /** The script's facts (undefined: no such script in the site, or not a script). */
+  facts(path: string): ScriptFacts | undefined {
+    const known = this.#byPath.get(path);
+    if (typeof known !== 'string') return known;
+    const facts = factsFromText(known);
+    this.#byPath.set(path, facts);
+    return facts;
+  }
+
+  /** The script's facts as text, as a trace records them (null: none). */
+  text(path: string): string | null {
+    const known = this.#byPath.get(path);
+    return typeof known === 'string' ? known : factsText(known);
+  }
 }
 
 /** What a file's scripts do, gathered over all of them (a page's inline scripts count together). */
@@ -212,7 +248,7 @@ export class FileContext {
 
   /** What a site script does, as the pages including it inherit it. */
   scriptFacts(path: string): ScriptFacts | undefined {
-    const facts = this.site.scriptFacts.get(path);
+    const facts = this.site.scriptFacts.facts(path);
     if (!this.asked.has(`\u0000${path}`)) {
       this.asked.add(`\u0000${path}`);
       this.trace.scripts.push([path, factsText(facts)]);

@@ -192,10 +192,10 @@ export async function checkSiteContent(
       release();
     }
     // Only traces the worker made now from the bytes it was given: a replayed one is never sent back.
-    for (const [i, trace] of reply.traces) {
-      const key = keyOf(keys[i]!, trace);
+    for (const [i, trace, usesPath] of reply.traces) {
+      const key = keyOf(keys[i]!, usesPath);
       traces?.set(key, trace);
-      if (store && plan[i]! >= STORED_TRACE_MIN_BYTES) toStore.set(storedKey(key), JSON.stringify(trace));
+      if (store && plan[i]! >= STORED_TRACE_MIN_BYTES) toStore.set(storedKey(key), trace);
     }
     if (reply.stale.length === 0) {
       // A store that fails costs the next check a scan, never this upload.
@@ -221,7 +221,7 @@ async function loadStored(
   store: TraceStore,
   keys: ReadonlyArray<{ free: string; bound: string } | null>,
   plan: readonly number[],
-  known: (i: number) => FileTrace | undefined,
+  known: (i: number) => string | undefined,
   traces: TraceCache,
 ): Promise<void> {
   const wanted = new Map<string, { key: string; usesPath: boolean }>();
@@ -241,7 +241,7 @@ async function loadStored(
     const want = wanted.get(digest);
     const trace = want ? readTrace(text) : undefined;
     // Under the key its own scan chose (keyOf), or it is not replayed.
-    if (want && trace && trace.usesPath === want.usesPath) traces.set(want.key, trace);
+    if (want && trace && trace.usesPath === want.usesPath) traces.set(want.key, text);
   }
 }
 
@@ -311,7 +311,7 @@ function readPlan(files: readonly SiteFile[], opts: ContentCheckOptions): number
 async function readSite(
   files: readonly SiteFile[],
   plan: readonly number[],
-  traceOf: (i: number) => FileTrace | undefined,
+  traceOf: (i: number) => string | undefined,
   keep: (i: number) => boolean,
 ): Promise<FileBytes[]> {
   const out: FileBytes[] = files.map((f, i) => {

@@ -5,20 +5,30 @@
  * as what it asked of the site (files it links to, scripts it includes) is answered alike
  * (analyze.ts). The most recently used are kept within a byte budget; nothing is stored on disk,
  * so a restart (and with it a change of the rules) starts empty.
+ *
+ * A trace is kept as its JSON text, as the worker wrote it: a check hands thousands of them to its
+ * worker, and a string is copied to another thread at the cost of its bytes where a trace's
+ * arrays and objects were cloned one by one (docs/benchmarks.md "Digest deploys", session 56).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FileTrace } from './context.js';
 
 /** Default budget: about 100,000 typical files' traces. */
 export const TRACE_CACHE_BYTES = 32 * 1024 * 1024;
 /** What an entry costs besides its text (the Map entry, arrays, key). */
 const ENTRY_BYTES = 200;
 
+/**
+ * The traces within a byte budget, the least recently read going first, by second chance (the
+ * CLOCK approximation of least recently used): a read marks its entry, and when room is needed the
+ * oldest entry goes unless it is marked, in which case it moves to the newest end unmarked. A hit
+ * is a flag set, not a Map delete and insert: a check replays thousands of traces, and moving each
+ * was 3 ms of a 5,000-file check (docs/benchmarks.md "Digest deploys", session 56).
+ */
 export class TraceCache {
-  readonly #entries = new Map<string, { trace: FileTrace; bytes: number }>();
+  readonly #entries = new Map<string, { trace: string; bytes: number; read: boolean }>();
   #bytes = 0;
 
   constructor(readonly maxBytes = TRACE_CACHE_BYTES) {}
@@ -27,26 +37,32 @@ export class TraceCache {
     return this.#entries.size;
   }
 
-  get(key: string): FileTrace | undefined {
+  /** The trace's JSON text. */
+  get(key: string): string | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    entry.read = true;
     return entry.trace;
   }
 
-  set(key: string, trace: FileTrace): void {
+  /** Keeps a trace given as its JSON text. */
+  set(key: string, trace: string): void {
     this.delete(key);
-    // UTF-16 text as V8 holds it, roughly: the trace's JSON is its size to within a small factor.
-    const bytes = 2 * (key.length + JSON.stringify(trace).length) + ENTRY_BYTES;
+    // UTF-16 text as V8 holds it, at most.
+    const bytes = 2 * (key.length + trace.length) + ENTRY_BYTES;
     if (bytes > this.maxBytes) return;
-    this.#entries.set(key, { trace, bytes });
-    this.#bytes += bytes;
+    // Room first, then the new entry at the newest end. Each marked entry comes round once more
+    // unmarked, so this ends.
     for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
+      if (this.#bytes + bytes <= this.maxBytes) break;
       this.#entries.delete(oldest);
-      this.#bytes -= entry.bytes;
+      if (entry.read) {
+        entry.read = false;
+        this.#entries.set(oldest, entry);
+      } else this.#bytes -= entry.bytes;
     }
+    this.#entries.set(key, { trace, bytes, read: false });
+    this.#bytes += bytes;
   }
 
   delete(key: string): void {
@@ -88,9 +104,9 @@ export function traceKeys(
   return { free, bound: `${free}\u0000${f.path}` };
 }
 
-/** The key a new trace is kept under. */
-export const keyOf = (keys: { free: string; bound: string }, trace: FileTrace) =>
-  trace.usesPath === false ? keys.free : keys.bound;
+/** The key a new trace is kept under, by whether its scan read the file's path (FileTrace.usesPath). */
+export const keyOf = (keys: { free: string; bound: string }, usesPath: boolean | undefined) =>
+  usesPath === false ? keys.free : keys.bound;
 
 /**
  * The version stored traces are keyed by: CHECK_VERSION and a digest of the check's own code (the

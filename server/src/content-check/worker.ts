@@ -8,9 +8,14 @@ import type { ContentCheckReport } from '@sitehall/contracts';
 import { type AnalyzeOptions, analyzeSiteTraced, type FileText } from './analyze.js';
 import type { FileTrace } from './context.js';
 
-/** A file as sent to the worker: its bytes (transferred, not copied), decoded when scanned. */
-export interface FileBytes extends Omit<FileText, 'text'> {
+/**
+ * A file as sent to the worker: its bytes (transferred, not copied), decoded when scanned, or the
+ * trace to replay as its JSON text (trace-cache.ts keeps traces as text: a string crosses to the
+ * worker for a copy of its bytes, where a trace's arrays and objects were cloned one by one).
+ */
+export interface FileBytes extends Omit<FileText, 'text' | 'trace'> {
   bytes: Uint8Array | null;
+  trace?: string;
   /** Whether the caller keeps this file's trace (only then is it sent back). */
   keep: boolean;
 }
@@ -21,25 +26,53 @@ export interface CheckJob {
   opts: AnalyzeOptions;
 }
 
+/** `traces`: each new trace kept, by file index, as JSON text, with whether its scan read the file's path. */
 export type CheckReply =
-  | { ok: true; report: ContentCheckReport; traces: Array<[number, FileTrace]>; stale: number[] }
+  | {
+      ok: true;
+      report: ContentCheckReport;
+      traces: Array<[index: number, trace: string, usesPath: boolean | undefined]>;
+      stale: number[];
+    }
   | { ok: false; error: string };
 
 const decoder = new TextDecoder();
 
+/**
+ * A file of the job as the check reads it: its text decoded on access (nothing keeps the string).
+ * One class, not an object literal with its own getter per file: thousands of replayed files
+ * each made a slow, dictionary-mode object (docs/benchmarks.md "Digest deploys", session 56).
+ */
+class JobFile implements FileText {
+  readonly path: string;
+  readonly size: number;
+  readonly extension: string;
+  readonly complete: boolean;
+  readonly trace?: FileTrace;
+  readonly #bytes: Uint8Array | null;
+
+  constructor(f: FileBytes) {
+    this.path = f.path;
+    this.size = f.size;
+    this.extension = f.extension;
+    this.complete = f.complete;
+    if (f.trace) this.trace = JSON.parse(f.trace) as FileTrace;
+    this.#bytes = f.bytes;
+  }
+
+  get text(): string | null {
+    return this.#bytes === null ? null : decoder.decode(this.#bytes);
+  }
+}
+
 function check(job: CheckJob): CheckReply {
-  const files: FileText[] = job.files.map(({ bytes, keep: _, ...f }) => ({
-    ...f,
-    get text() {
-      return bytes === null ? null : decoder.decode(bytes);
-    },
-  }));
+  const files: FileText[] = job.files.map((f) => new JobFile(f));
   const { report, traces, stale } = analyzeSiteTraced(files, job.entryFile, job.opts);
   // Kept even when some old trace went stale (the check then runs again): a trace records every
   // answer it got, so it is checked again wherever it is replayed.
-  const kept: Array<[number, FileTrace]> = [];
+  const kept: Array<[number, string, boolean | undefined]> = [];
   traces.forEach((trace, i) => {
-    if (trace && job.files[i]!.keep) kept.push([i, trace]);
+    if (trace && job.files[i]!.keep) kept.push([i, JSON.stringify(trace), trace.usesPath]);
   });
   return { ok: true, report, traces: kept, stale };
 }
