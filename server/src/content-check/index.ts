@@ -38,7 +38,7 @@ import {
   type TraceStore,
   traceKeys,
 } from './trace-cache.js';
-import type { CheckJob, CheckReply, FileBytes } from './worker.js';
+import type { CheckJob, CheckReply, FileBytes, JobFiles } from './worker.js';
 
 export { analyzeSite, CONTENT_CHECK_LIMITS, type FileText } from './analyze.js';
 export {
@@ -170,7 +170,7 @@ export async function checkSiteContent(
     try {
       const read = await readSite(files, plan, replay, (i) => keys[i] !== null);
       const job: CheckJob = {
-        files: read,
+        files: jobFiles(read),
         entryFile,
         opts: {
           rootPathsWork: opts.rootPathsWork,
@@ -345,6 +345,21 @@ async function readSite(
   return out;
 }
 
+/** The files of a job field by field (worker.ts JobFiles). */
+function jobFiles(files: readonly FileBytes[]): JobFiles {
+  const out: JobFiles = { path: [], size: [], extension: [], complete: [], keep: [], trace: [], bytes: [] };
+  for (const f of files) {
+    out.path.push(f.path);
+    out.size.push(f.size);
+    out.extension.push(f.extension);
+    out.complete.push(f.complete);
+    out.keep.push(f.keep);
+    out.trace.push(f.trace ?? null);
+    out.bytes.push(f.bytes);
+  }
+  return out;
+}
+
 /**
  * Bytes whose memory can be handed to the worker: a read into its own buffer as is (a disk read is
  * one), else a copy (a small store read may sit in Node's shared buffer pool, which must not move).
@@ -407,7 +422,7 @@ function takeWorker(): Worker {
 }
 
 function runInWorker(job: CheckJob, timeoutMs: number): Promise<Extract<CheckReply, { ok: true }>> {
-  const transferList = job.files.flatMap((f) => (f.bytes ? [f.bytes.buffer as ArrayBuffer] : []));
+  const transferList = job.files.bytes.flatMap((bytes) => (bytes ? [bytes.buffer as ArrayBuffer] : []));
   const worker = takeWorker();
   return new Promise((resolve, reject) => {
     const done = () => {

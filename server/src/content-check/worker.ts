@@ -20,8 +20,25 @@ export interface FileBytes extends Omit<FileText, 'text' | 'trace'> {
   keep: boolean;
 }
 
+/**
+ * A job's files field by field, one array per field with an entry per file (index.ts jobFiles): a
+ * few arrays of strings and numbers are cloned into the worker for less than as many objects, each
+ * with its property names (docs/benchmarks.md "Digest deploys", session 56).
+ */
+export interface JobFiles {
+  path: string[];
+  size: number[];
+  extension: string[];
+  complete: boolean[];
+  keep: boolean[];
+  /** The trace to replay as its JSON text, or null. */
+  trace: Array<string | null>;
+  /** The bytes read (their memory transferred, not copied), or null. */
+  bytes: Array<Uint8Array | null>;
+}
+
 export interface CheckJob {
-  files: FileBytes[];
+  files: JobFiles;
   entryFile: string | null;
   opts: AnalyzeOptions;
 }
@@ -51,13 +68,14 @@ class JobFile implements FileText {
   readonly trace?: FileTrace;
   readonly #bytes: Uint8Array | null;
 
-  constructor(f: FileBytes) {
-    this.path = f.path;
-    this.size = f.size;
-    this.extension = f.extension;
-    this.complete = f.complete;
-    if (f.trace) this.trace = JSON.parse(f.trace) as FileTrace;
-    this.#bytes = f.bytes;
+  constructor(files: JobFiles, i: number) {
+    this.path = files.path[i]!;
+    this.size = files.size[i]!;
+    this.extension = files.extension[i]!;
+    this.complete = files.complete[i]!;
+    const trace = files.trace[i];
+    if (trace) this.trace = JSON.parse(trace) as FileTrace;
+    this.#bytes = files.bytes[i] ?? null;
   }
 
   get text(): string | null {
@@ -66,13 +84,13 @@ class JobFile implements FileText {
 }
 
 function check(job: CheckJob): CheckReply {
-  const files: FileText[] = job.files.map((f) => new JobFile(f));
+  const files: FileText[] = job.files.path.map((_, i) => new JobFile(job.files, i));
   const { report, traces, stale } = analyzeSiteTraced(files, job.entryFile, job.opts);
   // Kept even when some old trace went stale (the check then runs again): a trace records every
   // answer it got, so it is checked again wherever it is replayed.
   const kept: Array<[number, string, boolean | undefined]> = [];
   traces.forEach((trace, i) => {
-    if (trace && job.files[i]!.keep) kept.push([i, JSON.stringify(trace), trace.usesPath]);
+    if (trace && job.files.keep[i]) kept.push([i, JSON.stringify(trace), trace.usesPath]);
   });
   return { ok: true, report, traces: kept, stale };
 }
