@@ -286,11 +286,12 @@ function readPlan(files: readonly SiteFile[], opts: ContentCheckOptions): number
   const perFile = opts.maxBytesPerFile ?? CONTENT_CHECK_LIMITS.maxBytesPerFile;
   let budget = opts.maxBytesTotal ?? CONTENT_CHECK_LIMITS.maxBytesTotal;
   const plan = files.map(() => 0);
-  // What runs or is opened first: pages and scripts, then the rest.
-  const rank = (f: SiteFile) => (HTML.has(f.extension) || SCRIPT.has(f.extension) ? 0 : 1);
+  // What runs or is opened first: pages and scripts, then the rest (worked out once per file, not
+  // in each comparison).
+  const rank = files.map((f) => (HTML.has(f.extension) || SCRIPT.has(f.extension) ? 0 : 1));
   const order = [...files.keys()]
     .filter((i) => isScanned(files[i]!.extension))
-    .sort((a, b) => rank(files[a]!) - rank(files[b]!) || files[a]!.size - files[b]!.size || a - b);
+    .sort((a, b) => rank[a]! - rank[b]! || files[a]!.size - files[b]!.size || a - b);
   for (const i of order) {
     const f = files[i]!;
     const want = Math.min(
