@@ -3,7 +3,7 @@
  * path, type, bytes (SHA-256) and how much of it was read, and the check's options. A redeploy
  * that changes one file of thousands then scans one file: every other replays its trace, as long
  * as what it asked of the site (files it links to, scripts it includes) is answered alike
- * (analyze.ts). The most recently used are kept within a byte budget; nothing is stored on disk,
+ * (analyze.ts). The most recently read are kept within a byte budget; nothing is stored on disk,
  * so a restart (and with it a change of the rules) starts empty.
  *
  * A trace is kept as its JSON text, as the worker wrote it: a check hands thousands of them to its
