@@ -322,6 +322,61 @@ describe('base-version deploys', () => {
     expect(await filesOfVersion(projectId, 3)).toEqual({});
   });
 
+  it('composes on the rows an instance kept from its own commit exactly as on rows read back from the database', async () => {
+    const other = createDeployService({
+      db: t.ctx.db,
+      deploys: createDeploysRepository(t.database.dialect),
+      leases: t.ctx.cluster.leases,
+      store: t.ctx.store,
+      gate: t.ctx.cluster.gate,
+      settings: t.ctx.services.settings,
+      quota: t.ctx.services.quota,
+      uploads: t.ctx.services.uploads,
+      dataDir: t.dataDir,
+    });
+    const user = await t.createUser();
+    const actor: Actor = { id: user.id, username: user.username, role: 'user', via: 'token', sessionId: 0 };
+    const unique = `${Date.now()}-${Math.random()}`;
+    const v1 = site(unique);
+    const projectId = await deployFull(user.token, v1, { project_name: '基准保留' });
+    const baseDeploy = async (body: Record<string, unknown>, content: string) => {
+      const started = await start(user.token, body);
+      expect(started.statusCode, started.body).toBe(201);
+      const { deploy_id } = started.json().data as { deploy_id: string };
+      expect((await put(user.token, deploy_id, content)).statusCode).toBe(200);
+      const finished = await finish(user.token, deploy_id);
+      expect(finished.statusCode, finished.body).toBe(201);
+      return finished.json().data.project.latest_version as number;
+    };
+    // Version 2 on version 1, finished here: this instance keeps its rows.
+    const x = `<!doctype html><p>X ${unique}</p>`;
+    const v2: Record<string, string> = { ...v1, 'x.html': x };
+    const onV1 = { project_id: projectId, base_version: 1, base_digest: digestOf(v1) };
+    expect(await baseDeploy({ ...onV1, changes: { 'x.html': sha(x) } }, x)).toBe(2);
+    // Version 3 on version 2, begun here on the kept rows.
+    const y = `<!doctype html><p>Y ${unique}</p>`;
+    const onV2 = {
+      project_id: projectId,
+      base_version: 2,
+      base_digest: digestOf(v2),
+      changes: { 'y.html': sha(y), 'old.html': null },
+    };
+    expect(await baseDeploy(onV2, y)).toBe(3);
+    const v3: Record<string, string> = { ...v2, 'y.html': y };
+    delete v3['old.html'];
+    expect(await filesOfVersion(projectId, 3)).toEqual(manifestOf(v3));
+    // The same start on an instance that reads version 2's rows from the database composes the
+    // same files: version 3 again, so nothing is opened.
+    await expect(other.start(actor, onV2)).resolves.toMatchObject({ deploy_id: null, unchanged_version: 3 });
+    // A digest that is not the kept version's is refused as one that is not the stored version's.
+    const wrong = { ...onV2, base_digest: digestOf(v1) };
+    const mismatch = format(m.baseMismatch, { version: 2 });
+    const refused = await start(user.token, wrong);
+    expectFailure(refused, 409, mismatch);
+    expect(refused.json().errors).toEqual({ base_version: mismatch });
+    await expect(other.start(actor, wrong)).rejects.toThrow(mismatch);
+  });
+
   it('answers unchanged when the composed files are the newest version’s', async () => {
     const user = await t.createUser();
     const unique = `${Date.now()}-${Math.random()}`;

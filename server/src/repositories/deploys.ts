@@ -56,6 +56,39 @@ async function openOf(
   return { n: Number(row.n), firstExpiry: row.first ?? null };
 }
 
+/** The row id of a project's version by its number; undefined when the project has no such version. */
+async function versionIdOf(db: DB, projectId: number, version: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('deployments')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * A version's files (path, SHA-256, size, type, extension, download-only flag) in path order,
+ * as a base-version deploy composes on them (docs/decisions/deploys.md "Base-version deploys").
+ * The order is JavaScript's string order, as the upload pipeline sorts a version's files
+ * (ingest/index.ts buildResult), on both engines: the composed file set's order decides the
+ * order of a base deploy's findings and which refusal is told first, PostgreSQL's `order by`
+ * follows its collation, and the rows an instance keeps from its own commit
+ * (services/deploys.ts) are in the pipeline's order.
+ */
+async function filesOfVersion(db: DB, deploymentId: number): Promise<BaseDeploymentFile[]> {
+  const files = await db
+    .selectFrom('deployment_files')
+    .select(['path', 'sha256', 'size', 'mime_type', 'extension', 'download_only'])
+    .where('deployment_id', '=', deploymentId)
+    // Already in order on SQLite (the unique index's), so the sort below has little to do.
+    .orderBy('path')
+    .execute();
+  return files
+    .map((f) => ({ ...f, size: Number(f.size), download_only: Number(f.download_only) }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
 export function createDeploysRepository(dialect: MigrationDialect) {
   return {
     /**
@@ -184,36 +217,20 @@ export function createDeploysRepository(dialect: MigrationDialect) {
       ]);
       return { version: row?.version ?? 0, files: new Map(files.map((f) => [f.path, f.sha256])) };
     },
+    versionIdOf,
+    filesOfVersion,
     /**
-     * A project's version by its number, with its files (path, SHA-256, size): the base of a
-     * base-version deploy (docs/decisions/deploys.md "Base-version deploys"). Undefined when the
-     * project has no such version.
+     * A project's version by its number, with its files (filesOfVersion): the base of a
+     * base-version deploy. Undefined when the project has no such version.
      */
     async versionWithFiles(
       db: DB,
       projectId: number,
       version: number,
     ): Promise<{ id: number; files: BaseDeploymentFile[] } | undefined> {
-      const row = await db
-        .selectFrom('deployments')
-        .select('id')
-        .where('project_id', '=', projectId)
-        .where('version', '=', version)
-        .executeTakeFirst();
-      if (!row) return undefined;
-      const files = await db
-        .selectFrom('deployment_files')
-        .select(['path', 'sha256', 'size', 'mime_type', 'extension', 'download_only'])
-        .where('deployment_id', '=', row.id)
-        // In path order on both engines: the composed file set's order decides the order of a
-        // base deploy's findings and which refusal is told first, and without it PostgreSQL gave
-        // the rows in whatever order its plan read them (SQLite in the unique index's).
-        .orderBy('path')
-        .execute();
-      return {
-        id: row.id,
-        files: files.map((f) => ({ ...f, size: Number(f.size), download_only: Number(f.download_only) })),
-      };
+      const id = await versionIdOf(db, projectId, version);
+      if (id === undefined) return undefined;
+      return { id, files: await filesOfVersion(db, id) };
     },
     /**
      * Whether a version's row is still there, read inside a commit that copies its files: on

@@ -143,6 +143,58 @@ export interface BatchPart {
 const MAX_REMEMBERED = 64;
 
 /**
+ * Rows of versions an instance keeps to build on, in all (about 300 bytes each: 30 MB; a
+ * 5,000-file version is 5,000 of them).
+ */
+const KEPT_BASE_ROWS = 100_000;
+
+/** A version's files as a base-version deploy composes on them, and its manifest's digest once worked out. */
+interface KeptBase {
+  files: readonly BaseFile[];
+  digest?: string;
+}
+
+/**
+ * Versions' files kept to build on, by row id, the least recently used going first past
+ * KEPT_BASE_ROWS rows: those this instance committed from a deploy, and those it read as a base.
+ * A version's rows never change once committed, and go only with its project, whose deployment row
+ * (looked up first, composeOnBase) goes with them: so the next deploy built on the version just
+ * deployed, a watched folder's, composes without reading its rows back and digesting them again
+ * (docs/benchmarks.md "Digest deploys", session 56).
+ */
+class KeptBases {
+  readonly #byId = new Map<number, KeptBase>();
+  #rows = 0;
+
+  get(id: number): KeptBase | undefined {
+    const kept = this.#byId.get(id);
+    if (kept) {
+      this.#byId.delete(id);
+      this.#byId.set(id, kept);
+    }
+    return kept;
+  }
+
+  keep(id: number, files: readonly BaseFile[]): KeptBase {
+    const kept: KeptBase = { files };
+    if (files.length > KEPT_BASE_ROWS) return kept;
+    const before = this.#byId.get(id);
+    if (before) {
+      this.#byId.delete(id);
+      this.#rows -= before.files.length;
+    }
+    this.#byId.set(id, kept);
+    this.#rows += files.length;
+    for (const [oldest, entry] of this.#byId) {
+      if (this.#rows <= KEPT_BASE_ROWS) break;
+      this.#byId.delete(oldest);
+      this.#rows -= entry.files.length;
+    }
+    return kept;
+  }
+}
+
+/**
  * What an instance knows of an open deploy, so that a PUT reads no manifest: the manifest's hashes
  * and the account whose quota its bytes count against; for a deploy this instance began, also the
  * sizes start found in the store.
@@ -156,7 +208,7 @@ interface KnownDeploy {
   /** The target project's newest version, where a redeploy's contents are looked for first. */
   latestVersion: number | null;
   /** A base-version deploy's base files, as start read them (a version's rows never change). */
-  baseFiles?: BaseFile[];
+  baseFiles?: readonly BaseFile[];
 }
 
 /** A file of a base version, as its row says. */
@@ -175,7 +227,7 @@ interface DeployBase {
 /** A base-version deploy composed at start: its base, the base's files, and its own changes. */
 interface Based {
   base: DeployBase;
-  baseFiles: BaseFile[];
+  baseFiles: readonly BaseFile[];
   baseHashes: Set<string>;
   /** New and changed files, path (NFC) → SHA-256. */
   changed: Record<string, string>;
@@ -238,6 +290,7 @@ export function createDeployService(deps: {
 }) {
   const { db, deploys, leases, store, gate, settings, quota, uploads } = deps;
   const known = new FactsCache();
+  const keptBases = new KeptBases();
   /**
    * This instance's open deploys, by id (the oldest dropped past MAX_REMEMBERED): those it began,
    * and those another instance (or this one before a restart) began once a PUT here has read their
@@ -459,11 +512,13 @@ export function createDeployService(deps: {
     digest: string,
     changes: Record<string, string | null>,
   ): Promise<Based> {
-    const base = await deploys.versionWithFiles(db, projectId, version);
     const mismatch = () => baseRefused(format(m.baseMismatch, { version }));
-    if (!base) throw mismatch();
+    const id = await deploys.versionIdOf(db, projectId, version);
+    if (id === undefined) throw mismatch();
+    const base = keptBases.get(id) ?? keptBases.keep(id, await deploys.filesOfVersion(db, id));
     const files = new Map(base.files.map((f) => [f.path, f.sha256]));
-    if (manifestDigest(files) !== digest) throw mismatch();
+    base.digest ??= manifestDigest(files);
+    if (base.digest !== digest) throw mismatch();
     const changed: Record<string, string> = {};
     const removed: string[] = [];
     for (const [name, sha256] of Object.entries(changes)) {
@@ -477,7 +532,7 @@ export function createDeployService(deps: {
       }
     }
     return {
-      base: { deployment_id: base.id, version, removed },
+      base: { deployment_id: id, version, removed },
       baseFiles: base.files,
       baseHashes: new Set(base.files.map((f) => f.sha256)),
       changed,
@@ -916,6 +971,20 @@ export function createDeployService(deps: {
                   },
                 }
               : {}),
+            // The new version's rows, kept for the next deploy built on it.
+            committed: (deploymentId, rows) => {
+              keptBases.keep(
+                deploymentId,
+                rows.map((f) => ({
+                  path: f.path,
+                  sha256: f.sha256,
+                  size: f.size,
+                  mime_type: f.mimeType,
+                  extension: f.extension,
+                  download_only: f.downloadOnly ? 1 : 0,
+                })),
+              );
+            },
           },
           meta,
           delivery,

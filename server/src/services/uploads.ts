@@ -85,6 +85,12 @@ interface UploadTarget {
    * pipeline decided exactly as the base's are copied by the database, not written from JSON.
    */
   base?: VersionBase;
+  /**
+   * Told the new version's row id and its files once its transaction has committed: its rows are
+   * those files as they are (writeFileRows). A digest deploy keeps them to build the next version
+   * on (services/deploys.ts). Must not throw: the upload is committed by then.
+   */
+  committed?: (deploymentId: number, files: readonly IngestedHeldFile[]) => void;
 }
 
 /** A version a new one is built on: its row id and its file rows by path. */
@@ -282,7 +288,8 @@ async function storeAndCommit(
     }
     // The last moment to find the client gone: after this the upload is stored and answered.
     delivery.signal?.throwIfAborted();
-    return db
+    let committedId: number | undefined;
+    const projectId = await db
       .transaction()
       .execute(async (trx) => {
         const at = now();
@@ -341,6 +348,7 @@ async function storeAndCommit(
           review_comment: null,
         });
         await writeFileRows(deps, trx, deploymentId, result.files, target.base);
+        committedId = deploymentId;
         if (delivery.key) {
           const claimed = await deps.repos.uploadKeys.claim(trx, {
             user_id: actor.id,
@@ -381,6 +389,8 @@ async function storeAndCommit(
         if (target.siteName !== undefined && isNameRace(error)) throw nameRaceLost(target.siteName);
         throw error;
       });
+    if (committedId !== undefined) target.committed?.(committedId, result.files);
+    return projectId;
   });
 }
 
@@ -659,6 +669,7 @@ export function createUploadService(deps: UploadDeps) {
         siteName?: string;
         precondition?: (trx: DB) => Promise<void>;
         base?: VersionBase;
+        committed?: UploadTarget['committed'];
       },
       meta: RequestMeta,
       delivery: UploadDelivery = {},
@@ -685,6 +696,7 @@ export function createUploadService(deps: UploadDeps) {
           ...(target.siteName !== undefined ? { siteName: target.siteName } : {}),
           ...(target.precondition ? { precondition: target.precondition } : {}),
           ...(target.base ? { base: target.base } : {}),
+          ...(target.committed ? { committed: target.committed } : {}),
         },
         delivery,
       );
