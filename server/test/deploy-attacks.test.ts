@@ -27,7 +27,6 @@ import { Invalid, TooLarge } from '../src/domain/errors.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import { createDeploysRepository } from '../src/repositories/deploys.js';
 import { createProjectsRepository } from '../src/repositories/projects.js';
-import { createDeployService } from '../src/services/deploys.js';
 import {
   createTestApp,
   expectFailure,
@@ -37,6 +36,7 @@ import {
   uploadProject,
   usingPostgres,
 } from './helpers.js';
+import { deployServiceBeside } from './support/deploy-instance.js';
 
 const m = messages.deploy;
 const MB = 1024 * 1024;
@@ -99,18 +99,7 @@ const actorOf = (user: { id: number; username: string }): Actor => ({
 });
 
 /** A second deploy service over the same database and store: another instance, or a restart. */
-const otherInstance = () =>
-  createDeployService({
-    db: t.ctx.db,
-    deploys: createDeploysRepository(t.database.dialect),
-    leases: t.ctx.cluster.leases,
-    store: t.ctx.store,
-    gate: t.ctx.cluster.gate,
-    settings: t.ctx.services.settings,
-    quota: t.ctx.services.quota,
-    uploads: t.ctx.services.uploads,
-    dataDir: t.dataDir,
-  });
+const otherInstance = () => deployServiceBeside(t);
 
 const sweep = () =>
   sweepLeftovers({

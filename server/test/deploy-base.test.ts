@@ -14,8 +14,8 @@ import type { Actor } from '../src/domain/actor.js';
 import { Conflict } from '../src/domain/errors.js';
 import type { NewDeploymentFile } from '../src/repositories/deployment-files.js';
 import { createDeploysRepository } from '../src/repositories/deploys.js';
-import { createDeployService } from '../src/services/deploys.js';
 import { createTestApp, expectFailure, type TestApp } from './helpers.js';
+import { deployServiceBeside } from './support/deploy-instance.js';
 
 const m = messages.deploy;
 let t: TestApp;
@@ -269,18 +269,7 @@ describe('base-version deploys', () => {
 
   it('finishes on an instance that did not begin it, from the base’s rows; refused there once the base is gone', async () => {
     // Another instance over the same database and store, which knows the deploys only by their rows.
-    const other = () =>
-      createDeployService({
-        db: t.ctx.db,
-        deploys: createDeploysRepository(t.database.dialect),
-        leases: t.ctx.cluster.leases,
-        store: t.ctx.store,
-        gate: t.ctx.cluster.gate,
-        settings: t.ctx.services.settings,
-        quota: t.ctx.services.quota,
-        uploads: t.ctx.services.uploads,
-        dataDir: t.dataDir,
-      });
+    const other = () => deployServiceBeside(t);
     const user = await t.createUser();
     const actor: Actor = { id: user.id, username: user.username, role: 'user', via: 'token', sessionId: 0 };
     const unique = `${Date.now()}-${Math.random()}`;
@@ -323,17 +312,7 @@ describe('base-version deploys', () => {
   });
 
   it('composes on the rows an instance kept from its own commit exactly as on rows read back from the database', async () => {
-    const other = createDeployService({
-      db: t.ctx.db,
-      deploys: createDeploysRepository(t.database.dialect),
-      leases: t.ctx.cluster.leases,
-      store: t.ctx.store,
-      gate: t.ctx.cluster.gate,
-      settings: t.ctx.services.settings,
-      quota: t.ctx.services.quota,
-      uploads: t.ctx.services.uploads,
-      dataDir: t.dataDir,
-    });
+    const other = deployServiceBeside(t);
     const user = await t.createUser();
     const actor: Actor = { id: user.id, username: user.username, role: 'user', via: 'token', sessionId: 0 };
     const unique = `${Date.now()}-${Math.random()}`;

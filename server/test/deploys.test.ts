@@ -13,9 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../src/domain/actor.js';
 import { NotFound } from '../src/domain/errors.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
-import { createDeploysRepository } from '../src/repositories/deploys.js';
-import { createDeployService } from '../src/services/deploys.js';
 import { auditEntries, createTestApp, expectFailure, listTree, type TestApp } from './helpers.js';
+import { deployServiceBeside } from './support/deploy-instance.js';
 
 const m = messages.deploy;
 let t: TestApp;
@@ -227,17 +226,7 @@ describe('digest deploys', () => {
   it('takes PUTs and the finish on an instance that did not begin the deploy', async () => {
     // A second deploy service over the same database and store: another instance, or this one
     // after a restart, which knows nothing of the deploy but its row.
-    const other = createDeployService({
-      db: t.ctx.db,
-      deploys: createDeploysRepository(t.database.dialect),
-      leases: t.ctx.cluster.leases,
-      store: t.ctx.store,
-      gate: t.ctx.cluster.gate,
-      settings: t.ctx.services.settings,
-      quota: t.ctx.services.quota,
-      uploads: t.ctx.services.uploads,
-      dataDir: t.dataDir,
-    });
+    const other = deployServiceBeside(t);
     const user = await t.createUser();
     const actor: Actor = { id: user.id, username: user.username, role: 'user', via: 'token', sessionId: 0 };
     const held = `<!doctype html><p>已有 ${Math.random()}</p>`;

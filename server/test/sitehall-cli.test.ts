@@ -434,15 +434,7 @@ describe('sitehall deploy', () => {
     let change: () => void = () => {};
     const proxy = http.createServer((req, res) => {
       if (req.method === 'POST' && req.url === '/api/deploys') change();
-      const upstream = http.request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
+      forwardRequest(target, req, res);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
