@@ -178,6 +178,22 @@ describe('canaries in pieces and in host names', () => {
     expect(findTypedCanaries(css.join(''))).toEqual([{ kind: 'password', encoding: 'keys' }]);
     // A path segment counts only when the request carries nothing else.
     expect(keyPieces('https://c.example/k?c=a', '')).toEqual(['a']);
+    // A password with four repeats among its thirteen keys: the stylesheet asked each address
+    // once (the browser kept the image), so only its nine different characters arrive.
+    const repeating = new Canaries({ ...CANARIES, password: 'LjfAd*LjLK5L8' });
+    const once = [...new Set('LjfAd*LjLK5L8')].flatMap((c) =>
+      keyPieces(`https://c.example/k/${encodeURIComponent(c)}`, ''),
+    );
+    expect(once.join('')).toBe('LjfAd*K58');
+    expect(repeating.typed(once.join(''))).toEqual([{ kind: 'password', encoding: 'keys' }]);
+    // A card number typed into a field the same stylesheet reads: its different digits, once each.
+    expect(findTypedCanaries([...new Set(CANARIES.card)].join(''))).toEqual([
+      { kind: 'card', encoding: 'keys' },
+    ]);
+    // Too few different characters to tell: the phone's four (1, 3, 9, 7) are nothing.
+    expect(findTypedCanaries([...new Set(CANARIES.phone)].join(''))).toEqual([]);
+    // A new character missing still breaks the sequence.
+    expect(repeating.typed('LjfAdK58')).toEqual([]);
     const batches = ['canarytext7', '731canaryke'].flatMap((b) => keyPieces(`https://b.example/?k=${b}`, ''));
     expect(findTypedCanaries(batches.join(''))).toEqual([{ kind: 'text', encoding: 'keys' }]);
   });
