@@ -398,7 +398,7 @@ export class Canaries {
  * image, and the key's second press asks nothing. Such a logger sends each of the value's
  * characters once, in the order first typed, which is taken too when the value has at least
  * DISTINCT_KEYS_MIN different characters (a password with four repeats among its thirteen keys
- * had been missed: docs/render.md "Keys sent one by one").
+ * had been missed: docs/render.md "Keys sent one by one, each once").
  */
 function typedIn(keys: string, value: string): boolean {
   const distinct = new Set(value).size;
