@@ -44,6 +44,7 @@ import {
 } from '../domain/errors.js';
 import { PerAccountInFlight } from '../domain/in-flight.js';
 import type { RequestMeta } from '../domain/request-meta.js';
+import { WeightedLru } from '../domain/weighted-lru.js';
 import {
   type ContentFacts,
   checkFileNames,
@@ -155,46 +156,6 @@ interface KeptBase {
 }
 
 /**
- * Versions' files kept to build on, by row id, the least recently used going first past
- * KEPT_BASE_ROWS rows: those this instance committed from a deploy, and those it read as a base.
- * A version's rows never change once committed, and go only with its project, whose deployment row
- * (looked up first, composeOnBase) goes with them: so the next deploy built on the version just
- * deployed, a watched folder's, composes without reading its rows back and digesting them again
- * (docs/benchmarks.md "Digest deploys", session 56).
- */
-class KeptBases {
-  readonly #byId = new Map<number, KeptBase>();
-  #rows = 0;
-
-  get(id: number): KeptBase | undefined {
-    const kept = this.#byId.get(id);
-    if (kept) {
-      this.#byId.delete(id);
-      this.#byId.set(id, kept);
-    }
-    return kept;
-  }
-
-  keep(id: number, files: readonly BaseFile[]): KeptBase {
-    const kept: KeptBase = { files };
-    if (files.length > KEPT_BASE_ROWS) return kept;
-    const before = this.#byId.get(id);
-    if (before) {
-      this.#byId.delete(id);
-      this.#rows -= before.files.length;
-    }
-    this.#byId.set(id, kept);
-    this.#rows += files.length;
-    for (const [oldest, entry] of this.#byId) {
-      if (this.#rows <= KEPT_BASE_ROWS) break;
-      this.#byId.delete(oldest);
-      this.#rows -= entry.files.length;
-    }
-    return kept;
-  }
-}
-
-/**
  * What an instance knows of an open deploy, so that a PUT reads no manifest: the manifest's hashes
  * and the account whose quota its bytes count against; for a deploy this instance began, also the
  * sizes start found in the store.
@@ -290,7 +251,21 @@ export function createDeployService(deps: {
 }) {
   const { db, deploys, leases, store, gate, settings, quota, uploads } = deps;
   const known = new FactsCache();
-  const keptBases = new KeptBases();
+  /**
+   * Versions' files kept to build on, by row id, weighed by their rows, the least recently used going
+   * first past KEPT_BASE_ROWS: those this instance committed from a deploy, and those it read as a
+   * base. A version's rows never change once committed, and go only with its project, whose
+   * deployment row (looked up first, composeOnBase) goes with them: so the next deploy built on the
+   * version just deployed, a watched folder's, composes without reading its rows back and digesting
+   * them again (docs/benchmarks.md "Digest deploys", session 56).
+   */
+  const kept = new WeightedLru<number, KeptBase>(KEPT_BASE_ROWS, KEPT_BASE_ROWS, (b) => b.files.length);
+  /** Keeps a version's files (a version of more than KEPT_BASE_ROWS is used, not kept). */
+  const keepBase = (id: number, files: readonly BaseFile[]): KeptBase => {
+    const base: KeptBase = { files };
+    kept.set(id, base);
+    return base;
+  };
   /**
    * This instance's open deploys, by id (the oldest dropped past MAX_REMEMBERED): those it began,
    * and those another instance (or this one before a restart) began once a PUT here has read their
@@ -515,7 +490,7 @@ export function createDeployService(deps: {
     const mismatch = () => baseRefused(format(m.baseMismatch, { version }));
     const id = await deploys.versionIdOf(db, projectId, version);
     if (id === undefined) throw mismatch();
-    const base = keptBases.get(id) ?? keptBases.keep(id, await deploys.filesOfVersion(db, id));
+    const base = kept.get(id) ?? keepBase(id, await deploys.filesOfVersion(db, id));
     const files = new Map(base.files.map((f) => [f.path, f.sha256]));
     base.digest ??= manifestDigest(files);
     if (base.digest !== digest) throw mismatch();
@@ -973,7 +948,7 @@ export function createDeployService(deps: {
               : {}),
             // The new version's rows, kept for the next deploy built on it.
             committed: (deploymentId, rows) => {
-              keptBases.keep(
+              keepBase(
                 deploymentId,
                 rows.map((f) => ({
                   path: f.path,
