@@ -76,27 +76,39 @@ export default defineConfig({
   // files follow them there while the first server's run beside (alone at the end, the render
   // files left one core idle for a minute).
   projects: [
-    { name: 'app', testIgnore: [...RENDER_FILES, ...SECOND_SERVER_FILES], workers: 1 },
+    {
+      name: 'app',
+      testIgnore: [...RENDER_FILES, ...SECOND_SERVER_FILES],
+      workers: 1,
+      metadata: { port: E2E_PORT },
+    },
     {
       name: 'render',
       testMatch: RENDER_FILES,
       workers: 1,
+      metadata: { port: E2E_RENDER_PORT },
       use: { baseURL: `http://127.0.0.1:${E2E_RENDER_PORT}` },
     },
     {
       name: 'app-2',
       testMatch: SECOND_SERVER_FILES,
       workers: 1,
+      metadata: { port: E2E_SECOND_PORT },
       use: { baseURL: `http://127.0.0.1:${E2E_SECOND_PORT}` },
     },
   ],
   webServer: [server(E2E_PORT, 'off'), server(E2E_SECOND_PORT, 'off'), server(E2E_RENDER_PORT, 'on')],
 });
 
-/** The built app on `port` (its sites port the next), on a fresh data folder, its render worker on or off. */
+/**
+ * The built app on `port` (its sites port the next), on a fresh data folder, its render worker on or
+ * off. Its request log (JSON lines, debug level) goes to .tmp/e2e-server-<port>.log, which
+ * scripts/test.mjs reads for each failed try (scripts/e2e-server-log.mjs); its errors on start
+ * still reach the run's output.
+ */
 function server(port: number, render: 'on' | 'off') {
   return {
-    command: 'node e2e/start-server.mjs',
+    command: `mkdir -p .tmp && exec node e2e/start-server.mjs > .tmp/e2e-server-${port}.log`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -104,6 +116,8 @@ function server(port: number, render: 'on' | 'off') {
       E2E_PORT: String(port),
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       RENDER_WORKER: render,
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
       ...(process.env.E2E_WEB_DIST ? { E2E_WEB_DIST: process.env.E2E_WEB_DIST } : {}),
       ...(process.env.E2E_SERVER_DIST ? { E2E_SERVER_DIST: process.env.E2E_SERVER_DIST } : {}),
     },

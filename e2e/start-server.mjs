@@ -11,7 +11,8 @@ fs.mkdirSync(dataDir, { recursive: true });
 process.env.DATA_DIR = dataDir;
 process.env.PORT = port;
 process.env.HOST = '127.0.0.1';
-process.env.LOG_LEVEL = 'warn';
+// Warnings and errors only, unless told (playwright.config.ts asks for the request log).
+process.env.LOG_LEVEL ??= 'warn';
 if (process.env.E2E_WEB_DIST) process.env.WEB_DIST = path.resolve(process.env.E2E_WEB_DIST);
 const serverDist = process.env.E2E_SERVER_DIST ? path.resolve(process.env.E2E_SERVER_DIST) : null;
 await import(serverDist ? pathToFileURL(path.join(serverDist, 'main.js')).href : '../server/dist/main.js');

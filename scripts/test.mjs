@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { flakyTests } from './playwright-report.mjs';
+import { describeServerLog, serverLogPath } from './e2e-server-log.mjs';
+import { failedTries, flakyTests, projectPorts } from './playwright-report.mjs';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sitehall-test-'));
@@ -97,6 +98,16 @@ if (!chromium) {
     failed += p.stats.unexpected + twice.length;
     skipped += p.stats.skipped;
     if (twice.length) problems.push(`${twice.length} browser test(s) passed only on a third try`);
+    // For each failed try, what its server did meanwhile (scripts/e2e-server-log.mjs).
+    const ports = projectPorts(p);
+    for (const t of failedTries(p)) {
+      const port = ports.get(t.project);
+      console.log(`\nServer log during the failed try ${t.retry + 1} of ${t.title} (${t.project}):`);
+      const lines = port
+        ? describeServerLog(serverLogPath(process.cwd(), port), t.from, t.to)
+        : ['  (its project names no server port)'];
+      for (const line of lines) console.log(line);
+    }
     if (pwStatus !== 0 && p.stats.unexpected === 0) {
       failed += 1;
       problems.push('playwright exited with an error outside the tests');
