@@ -149,6 +149,12 @@ test('a new account on its generated password is asked to choose its own, and is
   await expect(page.getByLabel('当前密码')).toBeFocused();
   await expect(page.getByLabel('当前密码')).toBeInViewport();
   await page.keyboard.type(user.password);
+  // Keeping the generated password as the "new" one is refused before anything is sent.
+  await page.getByLabel('新密码', { exact: true }).fill(user.password);
+  await page.getByLabel('确认新密码').fill(user.password);
+  await page.getByRole('button', { name: '修改密码' }).click();
+  await expect(page.getByText('新密码不能与当前密码相同')).toBeVisible();
+  await expect(page.getByTestId('initial-password-alert')).toBeVisible();
   const chosen = 'lantern-hall-keeper-of-my-own-9';
   await page.getByLabel('新密码', { exact: true }).fill(chosen);
   await page.getByLabel('确认新密码').fill(chosen);

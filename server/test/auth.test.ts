@@ -551,6 +551,15 @@ describe('own profile', () => {
       m.currentPasswordWrong,
     );
     expect(body.errors).toEqual({ current_password: m.currentPasswordWrong });
+    // The generated password kept as "new" would clear password_initial and stay what the admin saw.
+    body = expectFailure(
+      await put({ current_password: u.password, new_password: u.password }),
+      400,
+      m.newPasswordSame,
+    );
+    expect(body.errors).toEqual({ new_password: m.newPasswordSame });
+    const profile = await t.request({ url: '/api/auth/profile', token: u.token });
+    expect(profile.json().data.user.password_initial).toBe(true);
     body = expectFailure(
       await put({ current_password: u.password, new_password: 'short' }),
       400,

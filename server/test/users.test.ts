@@ -171,13 +171,22 @@ describe('roles', () => {
     expect(await userRow(u.id)).toMatchObject({ role: 'user', username: u.username });
   });
 
-  it('does not let an admin demote, disable or delete themselves', async () => {
+  it('does not let an admin demote, disable, delete or reset the password of themselves', async () => {
     let body = expectFailure(await patch(adminId, { role: 'user' }), 409, m.cannotChangeOwnRole);
     expect(body.errors).toEqual({ role: m.cannotChangeOwnRole });
     body = expectFailure(await patch(adminId, { disabled: true }), 409, m.cannotDisableSelf);
     expect(body.errors).toEqual({ disabled: m.cannotDisableSelf });
     expectFailure(await remove(adminId), 409, m.cannotDeleteSelf);
-    expect(await userRow(adminId)).toMatchObject({ role: 'admin', disabled: 0 });
+    // Their own password is changed on the profile, with the current one: a stolen session gets no
+    // new password here, and the owner's other sessions live on.
+    const before = await userRow(adminId);
+    expectFailure(await resetPassword(adminId), 409, m.cannotResetOwnPassword);
+    expect(await userRow(adminId)).toMatchObject({
+      role: 'admin',
+      disabled: 0,
+      password_hash: before.password_hash,
+    });
+    expect((await t.request({ method: 'GET', url: '/api/auth/profile', token: admin })).statusCode).toBe(200);
     // A no-op on oneself is fine.
     expect((await patch(adminId, { role: 'admin', disabled: false })).statusCode).toBe(200);
   });

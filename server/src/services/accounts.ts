@@ -232,6 +232,11 @@ export function createAccountService(deps: {
       }
       if (input.new_password !== undefined) {
         if (!input.current_password) throw new Invalid('current_password', m.currentPasswordRequired);
+        // Keeping the password would clear the "choose your own" flag of one the admin saw
+        // (docs/decisions/accounts.md "A new password is new"). Two strings the caller sent are
+        // compared: the stored one is not read for this.
+        if (input.new_password === input.current_password)
+          throw new Invalid('new_password', m.newPasswordSame);
         const weak = weakPasswordReason(input.new_password, {
           username: user.username,
           email: patch.email !== undefined ? patch.email : user.email,
@@ -367,6 +372,9 @@ export function createAccountService(deps: {
      * is null when run from the command line.
      */
     async resetPassword(actor: Actor | null, id: number, meta: RequestMeta) {
+      // An admin's own password is changed with the current one (the profile): a stolen session
+      // must not get a new password, and sign the owner out, through this route.
+      if (actor && actor.id === id) throw new Conflict(m.cannotResetOwnPassword);
       const user = await requireUser(id);
       const password = generatePassword();
       const updated = await users.update(db, user.id, {

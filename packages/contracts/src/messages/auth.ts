@@ -50,6 +50,8 @@ export const authMessages = {
   emailNotSet: '未设置',
   currentPasswordRequired: '请输入当前密码',
   currentPasswordWrong: '当前密码不正确',
+  /** A new password equal to the current one: a generated password would stay what the admin saw. */
+  newPasswordSame: '新密码不能与当前密码相同',
   currentPasswordThrottled: '当前密码错误次数过多，请稍后再试',
   newPasswordTooShort: '新密码至少8个字符',
   newPasswordTooLong: '新密码不能超过128个字符',
@@ -74,6 +76,7 @@ export const authMessages = {
   cannotChangeOwnRole: '不能修改自己的角色',
   cannotDisableSelf: '不能停用自己的账号',
   cannotDeleteSelf: '不能删除自己的账号',
+  cannotResetOwnPassword: '不能重置自己的密码，请在“个人设置”中修改',
   lastAdmin: '至少需要保留一个可用的管理员账号',
   roleInvalid: '角色无效',
   passwordReset: '密码已重置',

@@ -178,7 +178,23 @@ function PasswordForm({ username, initial }: { username: string; initial: boolea
             autoComplete="current-password"
           />
         </Form.Item>
-        <Form.Item label="新密码" name="new_password" rules={[schemaRule(newPassword)]} required hasFeedback>
+        <Form.Item
+          label="新密码"
+          name="new_password"
+          dependencies={['current_password']}
+          rules={[
+            schemaRule(newPassword),
+            ({ getFieldValue }) => ({
+              validator: async (_rule, value: string) => {
+                if (value && value === getFieldValue('current_password')) {
+                  throw new Error(messages.auth.newPasswordSame);
+                }
+              },
+            }),
+          ]}
+          required
+          hasFeedback
+        >
           <Input.Password
             prefix={<LockOutlined aria-hidden className="input-icon" />}
             autoComplete="new-password"

@@ -334,7 +334,7 @@ function RowActions({ user, isSelf, onPasswordReset, onEditQuota, onShowTokens }
           </Popconfirm>
         </Tooltip>
       )}
-      <Tooltip title={isSelf ? '请在“个人设置”中修改自己的密码' : undefined}>
+      <Tooltip title={isSelf ? messages.auth.cannotResetOwnPassword : undefined}>
         <Popconfirm
           title="重置密码"
           description={format(messages.auth.resetPasswordConfirm, { name: user.username })}
