@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { messages } from '@sitehall/contracts';
 import Fastify, {
   type FastifyInstance,
@@ -343,6 +343,10 @@ export async function buildApp(
       await api.register(fastifyRateLimit, {
         max: 600,
         timeWindow: 60_000,
+        // A client that reset its connection before its request was read has no address left to
+        // read: such requests share one count instead of throwing (docs/decisions/http.md "API rate
+        // limit").
+        keyGenerator: (request) => (request.ip === undefined ? 'address-gone' : normalizeIP(request.ip)),
         // With several instances the counts live in Redis; if it is unreachable, requests pass.
         ...(ctx.redis ? { redis: ctx.redis, nameSpace: 'rate-limit:', skipOnError: true } : {}),
         errorResponseBuilder: (_req, context) => ({

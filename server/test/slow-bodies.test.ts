@@ -6,6 +6,7 @@
  * Real sockets.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { messages } from '@sitehall/contracts';
@@ -188,6 +189,44 @@ describe('a client that goes away halfway through its body', () => {
       socket.resetAndDestroy();
       await expect.poll(() => lines.some((l) => l.includes('client went away'))).toBe(true);
       expect(lines.filter((l) => l.includes('database unavailable'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a client gone while its signed-in request waits on the database', () => {
+  it('is no error in the log: the rate limiter keys a request whose address is gone', async () => {
+    // The server's own socket is closed as the request comes in (after the sign-in check began, before
+    // the rate limiter runs), as when the client resets its connection: then the request has no
+    // address. Each answer's end is counted, whether or not a socket is left to take it.
+    let ended = 0;
+    // Node's own connection handling (the sites fast path reads each connection's address at once).
+    const { t, lines } = await loggedApp({ logLevel: 'info', sitesFastPath: false });
+    try {
+      const port = await listenPort(t);
+      const token = (await t.createUser()).token;
+      t.app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (req.headers['x-gone'] === undefined) return;
+        const end = res.end.bind(res);
+        res.end = ((...args: Parameters<typeof res.end>) => {
+          ended++;
+          return end(...args);
+        }) as typeof res.end;
+        req.socket.destroy();
+      });
+      const gone = 5;
+      for (let i = 0; i < gone; i++) {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.write(
+          `GET /api/projects/my HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Gone: 1\r\nAuthorization: Bearer ${token}\r\n\r\n`,
+        );
+      }
+      await expect.poll(() => ended).toBe(gone);
+      expect(lines.filter((l) => (JSON.parse(l) as { level: number }).level >= 50)).toEqual([]);
+      // The server goes on answering.
+      expect((await t.request({ url: '/api/projects/my', token })).statusCode).toBe(200);
     } finally {
       await t.close();
     }

@@ -184,7 +184,7 @@ describe('roles', () => {
     expect(await userRow(adminId)).toMatchObject({
       role: 'admin',
       disabled: 0,
-      password_hash: before.password_hash,
+      password_hash: before?.password_hash,
     });
     expect((await t.request({ method: 'GET', url: '/api/auth/profile', token: admin })).statusCode).toBe(200);
     // A no-op on oneself is fine.
