@@ -476,6 +476,54 @@ describe('zip archives', () => {
     await refused([stage('none.zip', rawZip([]))], 'emptyArchive');
   });
 
+  it('takes a zip of a folder\'s "." as bsdtar (Windows\' tar.exe) writes it: ./ names, the root listed', async () => {
+    // `tar -a -c -f site.zip .`: the folder itself as './', then './index.html', './css/', ...
+    const r = await run([
+      stage(
+        'dot.zip',
+        rawZip([
+          { name: './', data: '' },
+          { name: './index.html', data: '<p>点开头</p>', deflate: true },
+          { name: './css/', data: '' },
+          { name: './css/a.css', data: 'p{color:#333}' },
+        ]),
+      ),
+    ]);
+    expect(paths(r)).toEqual(['css/a.css', 'index.html']);
+    expect(r.entryFile).toBe('index.html');
+    expect(fs.readFileSync(r.files.find((f) => f.path === 'index.html')!.tempFile, 'utf8')).toBe(
+      '<p>点开头</p>',
+    );
+    // Only at the start: a '.' inside a path, or a file named '.', is still unsafe.
+    for (const name of ['a/./b.html', '.', './.']) {
+      await refused(
+        [
+          stage(
+            'dots.zip',
+            rawZip([
+              { name: 'index.html', data: '<p>x</p>' },
+              { name, data: 'x' },
+            ]),
+          ),
+        ],
+        'pathTraversal',
+      );
+    }
+    // './index.html' and 'index.html' are one file to any tool that extracts them.
+    await refused(
+      [
+        stage(
+          'twice.zip',
+          rawZip([
+            { name: './index.html', data: '<p>a</p>' },
+            { name: 'index.html', data: '<p>b</p>' },
+          ]),
+        ),
+      ],
+      'duplicateName',
+    );
+  });
+
   it.each([
     ['../evil.html', 'pathTraversal'],
     ['/etc/evil.html', 'pathTraversal'],
@@ -765,6 +813,15 @@ describe('7z archives', () => {
     expect(paths(again)).toEqual(['css/style.css', 'index.html', '图片/说明.txt']);
     await refused([stageFixture('traversal.7z', '7z/traversal.7z')], 'pathTraversal');
     expect(sevenZipCompileCount()).toBe(compiled);
+  });
+
+  it('takes a 7z of a folder\'s "." as bsdtar (Windows\' tar.exe) writes it: ./ names, the root listed', async () => {
+    const r = await run([stageFixture('dot-prefix.7z', '7z/dot-prefix.7z')]);
+    expect(paths(r)).toEqual(['css/a.css', 'index.html']);
+    expect(r.entryFile).toBe('index.html');
+    expect(fs.readFileSync(r.files.find((f) => f.path === 'css/a.css')!.tempFile, 'utf8')).toBe(
+      'p{color:#333}\n',
+    );
   });
 
   it('keeps nested archives and drops litter (from disk too)', async () => {

@@ -48,6 +48,20 @@ export function extensionOfPath(path: string): string {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
+/**
+ * An archive entry's name without the "./" it starts with in an archive made of a folder's "." by
+ * bsdtar, which is Windows' own `tar.exe` (`tar -a -c -f site.zip .` in the site's folder): its
+ * zips and 7z archives list `./index.html`, and the folder itself as `./` or `.`, whose name comes
+ * back empty (the archive's root: the caller skips the entry). Only at the start: `a/./b.html`
+ * stays refused, as any "." segment is (checkEntryName; docs/decisions/uploads.md "Archives made
+ * of a folder's dot").
+ */
+export function withoutLeadingDot(name: string): string {
+  let rest = name;
+  while (rest.startsWith('./')) rest = rest.slice(2);
+  return rest === '.' ? '' : rest;
+}
+
 const JUNK_FILES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini']);
 
 /**

@@ -16,7 +16,7 @@ import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from 
 import type { CheckedFile } from './content.js';
 import { inspectFile } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
-import { displayName } from './names.js';
+import { displayName, withoutLeadingDot } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
 import { refuseRar4SpecialEntries } from './rar4-headers.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
@@ -617,7 +617,8 @@ class ListingParser {
     this.#current = null;
     if (!props || this.entryRefusal) return;
     try {
-      this.entries.push(describeEntry(props));
+      const entry = describeEntry(props);
+      if (entry) this.entries.push(entry);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       this.entryRefusal = err;
@@ -633,13 +634,17 @@ class ListingParser {
  * One listed entry. The Attributes value is 7-Zip's rendering: Windows attribute letters
  * ("RHS8DAdNTsLCOIEV", where D is a directory, d a device, L a reparse point such as a link), then
  * for archives made on Unix a space and an ls-style mode whose first character is the file type.
+ * Null for the archive's root folder, listed as '.' (withoutLeadingDot): no entry of the site.
  */
-function describeEntry(props: Map<string, string>): ListedEntry {
-  const name = props.get('Path') ?? '';
-  const shown = displayName(name);
+function describeEntry(props: Map<string, string>): ListedEntry | null {
+  const listed = props.get('Path') ?? '';
+  const shown = displayName(listed);
   const [windows = '', posix = ''] = (props.get('Attributes') ?? '').split(' ');
   const posixType = posix.charAt(0);
   const isDir = props.get('Folder') === '+' || windows.includes('D') || posixType === 'd';
+  // 7-Zip extracts `./index.html` as `index.html`; a file named '.' keeps its name, and is refused.
+  const stripped = withoutLeadingDot(listed);
+  const name = stripped === '' && !isDir ? listed : stripped;
   const links = [...props].some(([key, value]) => /link/i.test(key) && value !== '' && value !== '-');
   if (
     links ||
@@ -653,6 +658,7 @@ function describeEntry(props: Map<string, string>): ListedEntry {
   }
   if (props.get('Encrypted') === '+') throw new Refusal('encrypted');
   if (props.get('Split Before') === '+' || props.get('Split After') === '+') throw new Refusal('corrupt');
+  if (isDir && name === '' && listed !== '') return null;
   const size = isDir ? 0 : Number(props.get('Size'));
   if (!Number.isSafeInteger(size) || size < 0 || (!isDir && props.get('Size') === '')) {
     throw new Refusal('corrupt');

@@ -21,7 +21,7 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts, HEAD_BYTES, IO_CHUNK_BYTES } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
-import { displayName, extensionOfPath } from './names.js';
+import { displayName, extensionOfPath, withoutLeadingDot } from './names.js';
 import { type ListedEntry, type Plan, planUpload } from './plan.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 
@@ -548,7 +548,8 @@ function listEntries(zip: ZipFile): Promise<ZipListedEntry[]> {
     zip.on('end', () => resolve(entries));
     zip.on('entry', (entry: Entry) => {
       try {
-        entries.push(describeEntry(entry));
+        const described = describeEntry(entry);
+        if (described) entries.push(described);
         zip.readEntry();
       } catch (err) {
         reject(err);
@@ -575,18 +576,25 @@ function moreRecordsFollow(archivePath: string, zip: ZipFile): boolean {
   }
 }
 
-/** Decodes the name and refuses encrypted, unsupported and non-regular entries. */
-function describeEntry(entry: Entry): ZipListedEntry {
-  const name = decodeName(entry);
-  const shown = displayName(name);
+/**
+ * Decodes the name and refuses encrypted, unsupported and non-regular entries. Null for the
+ * archive's root folder, listed as './' (withoutLeadingDot): no entry of the site.
+ */
+function describeEntry(entry: Entry): ZipListedEntry | null {
+  const listed = decodeName(entry);
+  const shown = displayName(listed);
   const mode = entry.externalFileAttributes >>> 16;
   const type = mode & S_IFMT;
   const dos = entry.externalFileAttributes & 0xffff;
   const special = type !== 0 && type !== S_IFREG && type !== S_IFDIR;
   if (special || dos & (DOS_REPARSE_POINT | DOS_DEVICE)) throw new Refusal('notRegularFile', { name: shown });
-  const isDir = name.endsWith('/') || type === S_IFDIR || (type === 0 && (dos & DOS_DIRECTORY) !== 0);
+  const isDir = listed.endsWith('/') || type === S_IFDIR || (type === 0 && (dos & DOS_DIRECTORY) !== 0);
+  // A file named '.' keeps its name, and is refused as unsafe with it.
+  const stripped = withoutLeadingDot(listed);
+  const name = stripped === '' && !isDir ? listed : stripped;
   if (isDir) {
     if (entry.uncompressedSize !== 0) throw new Refusal('corrupt');
+    if (name === '' && listed !== '') return null;
     return { name, isDir, size: 0, entry };
   }
   if (
