@@ -156,6 +156,11 @@ export function looksBinary(h: Buffer): boolean {
   return controls > n / 10;
 }
 
+/** A UTF-16 byte order mark, little or big endian (a UTF-32 LE one starts the same way). */
+function isUtf16Bom(h: Buffer): boolean {
+  return h.length >= 2 && ((h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff));
+}
+
 function looksLikeSvg(h: Buffer, size: number): boolean {
   const text = h
     .toString('utf8')
@@ -178,11 +183,15 @@ function contentRefusal(
   head: Buffer,
   size: number,
   downloadOnly: boolean,
-): 'executable' | 'typeMismatch' | null {
+): 'executable' | 'typeMismatch' | 'utf16Text' | null {
   if (isNativeExecutable(head)) return 'executable';
   if (startsWith(head, '#!') && ext !== 'js' && ext !== 'mjs') return 'executable';
   // Nothing to mismatch: an empty file (VitePress's vp-icons.css) is kept as the site shipped it.
   if (downloadOnly || size === 0) return null;
+  // Windows Notepad's "Unicode": browsers read it, but the content check reads UTF-8 (and GBK's
+  // ASCII), so a page in UTF-16 would pass it unread. Said as what it is, not as a wrong type
+  // (docs/decisions/uploads.md "Text in UTF-16").
+  if (TEXT_EXTENSIONS.has(ext) && isUtf16Bom(head)) return 'utf16Text';
   const signature = BINARY_SIGNATURES[ext];
   const ok = signature
     ? signature(head)

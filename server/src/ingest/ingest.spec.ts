@@ -339,6 +339,32 @@ describe('loose files', () => {
     await refused([stage('app.js', elf)], 'executable');
   });
 
+  it('says a text file saved as UTF-16 (Notepad\'s "Unicode") is UTF-16, loose or in a zip; UTF-8 with a BOM is kept', async () => {
+    const page = '<!doctype html><h1>你好</h1>';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(page, 'utf16le')]);
+    const be = Buffer.from(le.subarray(2)).swap16();
+    let err = await refused([stage('index.html', le)], 'utf16Text');
+    expect(err.message).toBe('文件 "index.html" 是 UTF-16 编码的文本，请在编辑器中另存为 UTF-8 编码后再上传');
+    err = await refused(
+      [
+        stage(
+          'site.zip',
+          await zipOf({
+            'index.html': '<p>x</p>',
+            'css/style.css': Buffer.concat([Buffer.from([0xfe, 0xff]), be]),
+          }),
+        ),
+      ],
+      'utf16Text',
+    );
+    expect(err.message).toContain('"css/style.css"');
+    // A picture may start with those bytes; only text is read as text.
+    const bom8 = await run([
+      stage('index.html', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(page)])),
+    ]);
+    expect(paths(bom8)).toEqual(['index.html']);
+  });
+
   it('refuses unsafe names sent as paths', async () => {
     await refused([stage('../index.html', '<p>x</p>')], 'pathTraversal');
     await refused([stage('a/Index.html', '<p>x</p>'), stage('a/index.html', '<p>y</p>')], 'duplicateName');
@@ -687,7 +713,7 @@ describe('zip archives', () => {
       limits: { maxArchiveEntries: 2 },
     });
     expect(err.kind).toBe('too_large');
-    expect(err.message).toBe('压缩包内文件数量超过限制。最多允许 2 个');
+    expect(err.message).toBe('压缩包内的条目（文件和文件夹）数量超过限制。最多允许 2 个');
     // The end record claims 60,000 entries; reading any would fail as corrupt.
     const claims = rawZip([{ name: 'a.html', data: '<p>a</p>' }], 60_000);
     await refused([stage('claims.zip', claims)], 'tooManyEntries');

@@ -5,8 +5,8 @@ export const archiveMessages = {
   encrypted: '不支持加密或有密码保护的压缩包',
   emptyArchive: '压缩包为空',
   unsupportedMethod: '压缩包使用了不支持的压缩方式',
-  /** {n} */
-  tooManyEntries: '压缩包内文件数量超过限制。最多允许 {n} 个',
+  /** {n}: entries, folders included (an archive's listing counts both). */
+  tooManyEntries: '压缩包内的条目（文件和文件夹）数量超过限制。最多允许 {n} 个',
   /** {size} */
   tooLargeUncompressed: '压缩包解压后的总大小超过限制。最大允许：{size}',
   /** {name} */
@@ -30,6 +30,8 @@ export const archiveMessages = {
   nameTooLong: '文件名过长："{name}"',
   /** {name} */
   typeMismatch: '文件内容与扩展名不符："{name}"',
+  /** {name}: a text file saved as UTF-16 (Windows Notepad's "Unicode"), which the checks do not read. */
+  utf16Text: '文件 "{name}" 是 UTF-16 编码的文本，请在编辑器中另存为 UTF-8 编码后再上传',
   /** {names} {list}: every file of an unknown type, when the settings refuse them. */
   entryTypeNotAllowed: '不支持的文件类型：{names}。支持的格式：{list}',
   /** {name} {size} */
