@@ -298,6 +298,61 @@ describe('projects', () => {
       expect(listTree(stagingDir())).toEqual([]);
     });
 
+    it('refuses a field sent twice, and a field the upload does not take, keeping nothing', async () => {
+      const before = (await t.request({ url: '/api/projects/my', token: owner.token })).json().data.pagination.total_count;
+      const send = async (parts: [string, string][], projectId?: number) => {
+        const fd = new FormData();
+        for (const [k, v] of parts) fd.append(k, v);
+        fd.append('files', new Blob(['<p>两次</p>']), 'index.html');
+        const res = new Response(fd);
+        return t.request({
+          method: projectId === undefined ? 'POST' : 'PUT',
+          url: projectId === undefined ? '/api/projects/upload' : `/api/projects/${projectId}`,
+          token: owner.token,
+          payload: Buffer.from(await res.arrayBuffer()),
+          headers: { 'content-type': res.headers.get('content-type')! },
+        });
+      };
+      let body = expectFailure(
+        await send([
+          ['project_name', '第一个名字'],
+          ['project_name', '第二个名字'],
+        ]),
+        400,
+        '字段 project_name 只能提供一次',
+      );
+      expect(body.errors).toEqual({ project_name: '字段 project_name 只能提供一次' });
+      body = expectFailure(
+        await send([
+          ['project_name', '私密项目'],
+          ['is_public', 'false'],
+        ]),
+        400,
+        '不支持的字段：is_public',
+      );
+      expect(body.errors).toEqual({ is_public: '不支持的字段：is_public' });
+      // A new version's fields too.
+      const made = await send([['project_name', '一次就好']]);
+      expect(made.statusCode).toBe(201);
+      const id = made.json().data.project.id as number;
+      expectFailure(
+        await send(
+          [
+            ['upload_type', 'zip'],
+            ['upload_type', 'files'],
+          ],
+          id,
+        ),
+        400,
+        '字段 upload_type 只能提供一次',
+      );
+      expectFailure(await send([['is_public', 'false']], id), 400, '不支持的字段：is_public');
+      expect((await t.request({ url: '/api/projects/my', token: owner.token })).json().data.pagination.total_count).toBe(
+        before + 1,
+      );
+      expect(listTree(stagingDir())).toEqual([]);
+    });
+
     it('refuses a JSON body on the upload call', async () => {
       const res = await t.request({
         method: 'POST',

@@ -146,6 +146,10 @@ export async function stageMultipartUpload(
         throw state.stoppedBy;
       }
       if (part.type === 'field') {
+        // Sent twice, a field says two things (docs/decisions/uploads.md "Multipart fields").
+        if (Object.hasOwn(fields, part.fieldname)) {
+          throw new Invalid(part.fieldname, format(messages.common.fieldRepeated, { field: part.fieldname }));
+        }
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
         continue;
       }

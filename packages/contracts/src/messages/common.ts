@@ -4,6 +4,8 @@ export const commonMessages = {
   notFound: '请求的资源不存在',
   apiNotFound: '接口不存在',
   badRequest: '请求参数无效',
+  /** A form field sent twice (multipart): which one counts would be a guess. {field} */
+  fieldRepeated: '字段 {field} 只能提供一次',
   searchInvalid: '搜索内容无效或过长',
   pageInvalid: '页码无效',
   /** {max} */

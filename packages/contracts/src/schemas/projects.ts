@@ -37,25 +37,31 @@ const multipartSwitch = z
   .transform((v) => v === 'true')
   .optional();
 
-export const uploadFields = z.object({
-  project_name: projectName,
-  description: projectDescription.optional().default(''),
-  /** The site's name (schemas/site-names.ts); without one the site is reached by its number. */
-  site_name: siteName.optional(),
-  /** The SPA fallback (docs/product.md "A site's own routing"), set with the upload. */
-  spa_fallback: multipartSwitch,
-  upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
-});
+export const uploadFields = z
+  .object({
+    project_name: projectName,
+    description: projectDescription.optional().default(''),
+    /** The site's name (schemas/site-names.ts); without one the site is reached by its number. */
+    site_name: siteName.optional(),
+    /** The SPA fallback (docs/product.md "A site's own routing"), set with the upload. */
+    spa_fallback: multipartSwitch,
+    upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
+  })
+  // Another field (is_public, say) is refused as the JSON routes refuse it, not dropped: the
+  // uploader would think it applied.
+  .strict();
 export type UploadFields = z.infer<typeof uploadFields>;
 
 /** The fields of a new version upload (PUT multipart): name and description may change too. */
-export const versionFields = z.object({
-  project_name: projectName.optional(),
-  description: projectDescription.optional(),
-  site_name: siteName.optional(),
-  spa_fallback: multipartSwitch,
-  upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
-});
+export const versionFields = z
+  .object({
+    project_name: projectName.optional(),
+    description: projectDescription.optional(),
+    site_name: siteName.optional(),
+    spa_fallback: multipartSwitch,
+    upload_type: z.enum(UPLOAD_TYPES, { error: m.uploadTypeInvalid }).optional().default('auto'),
+  })
+  .strict();
 
 export const updateProjectBody = z
   .object({
