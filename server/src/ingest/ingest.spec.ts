@@ -392,7 +392,15 @@ describe('loose files', () => {
 
   it('needs at least one file', async () => {
     await refused([], 'noFiles');
-    await refused([stage('.DS_Store', 'x')], 'noFiles');
+    // Files, all skipped: said as such, naming them, not as "no file chosen".
+    const skipped = await refused([stage('.DS_Store', 'x'), stage('__MACOSX/._a.html', 'x')], 'onlySkipped');
+    expect(skipped.message).toBe(
+      '没有可发布的网站文件：".DS_Store"、"__MACOSX/._a.html" 是系统文件或不支持的类型，已被跳过',
+    );
+    const other = await refused([stage('notes.tar', 'x')], 'onlySkipped', {
+      limits: { unknownFileTypes: 'skip' },
+    });
+    expect(other.message).toContain('"notes.tar"');
   });
 
   it('keeps archives as files when the upload type says files, or several are sent', async () => {
@@ -494,10 +502,11 @@ describe('zip archives', () => {
     expect(paths(r)).toEqual(['index.html']);
     const onDisk = fs.readdirSync(r.workDir, { recursive: true }).map(String);
     expect(onDisk.some((p) => p.includes('__MACOSX') || p.includes('.DS_Store'))).toBe(false);
-    await refused(
+    const junk = await refused(
       [stage('junk.zip', await zipOf({ '.DS_Store': Buffer.from([0, 0, 0, 1]) }))],
-      'emptyArchive',
+      'onlySkipped',
     );
+    expect(junk.message).toContain('".DS_Store"');
     await refused([stage('dirs.zip', await zipOf({}, ['a/', 'a/b/']))], 'emptyArchive');
     await refused([stage('none.zip', rawZip([]))], 'emptyArchive');
   });

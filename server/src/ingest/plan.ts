@@ -6,7 +6,7 @@
 
 import { unreadActiveType } from './media-type.js';
 import { checkEntryName, displayName, EntryTree, extensionOfPath, isJunk, uploadItemCount } from './names.js';
-import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
+import { type IngestLimits, NAMES_KEPT, Refusal, RefusedNames } from './refusal.js';
 
 export interface ListedEntry {
   /** The name as listed: a decoded archive entry name, or a loose file's relative path. */
@@ -101,6 +101,11 @@ export function planUpload(entries: ListedEntry[], limits: IngestLimits, source:
   executables.throwIfAny();
   unknownTypes.throwIfAny();
 
+  // Files there were, but none to publish: say which were skipped, not that there were none.
+  if (plan.files.length === 0 && plan.junk.length > 0) {
+    const names = plan.junk.slice(0, NAMES_KEPT).map((f) => displayName(f.path));
+    throw new Refusal('onlySkipped', { names, n: plan.junk.length });
+  }
   if (source === 'archive') {
     if (plan.files.length === 0) throw new Refusal('emptyArchive');
     if (declaredBytes > limits.maxArchiveUncompressedBytes) {

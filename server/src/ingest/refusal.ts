@@ -66,7 +66,7 @@ export interface RefusalData {
 }
 
 /** How many names a refusal carries (contracts' REFUSAL_NAMES_SHOWN; see the header). */
-const NAMES_KEPT = 20;
+export const NAMES_KEPT = 20;
 
 /**
  * Files that refuse an upload together (executables; types the settings refuse): every one is

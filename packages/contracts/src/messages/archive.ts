@@ -4,6 +4,11 @@ export const archiveMessages = {
   corrupt: '压缩包已损坏或不完整',
   encrypted: '不支持加密或有密码保护的压缩包',
   emptyArchive: '压缩包为空',
+  /**
+   * {names}: an upload whose every file was skipped as system litter (.DS_Store, __MACOSX/) or as a
+   * type the settings skip, with nothing left to publish.
+   */
+  onlySkipped: '没有可发布的网站文件：{names} 是系统文件或不支持的类型，已被跳过',
   unsupportedMethod: '压缩包使用了不支持的压缩方式',
   /** {n}: entries, folders included (an archive's listing counts both). */
   tooManyEntries: '压缩包内的条目（文件和文件夹）数量超过限制。最多允许 {n} 个',
