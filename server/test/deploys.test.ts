@@ -340,6 +340,15 @@ describe('digest deploys', () => {
       400,
       m.deployTargetRequired,
     );
+    // A project_id that is no project number is said to be one, not missing.
+    for (const project_id of [1.5, 1e30, 0, -3, '7']) {
+      const body = expectFailure(
+        await start(user.token, { project_id, files: { 'index.html': sha('a') } }),
+        400,
+        m.projectIdInvalid,
+      );
+      expect(body.errors).toEqual({ project_id: m.projectIdInvalid });
+    }
     expect(await counts()).toEqual(before);
   });
 

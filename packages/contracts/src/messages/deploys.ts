@@ -18,6 +18,8 @@ export const deployMessages = {
   tokenForbidden: 'API 令牌只能用于管理自己的项目和部署，此操作请在网页中登录后进行',
   deployNotFound: '部署不存在或已过期，请重新开始部署',
   deployTargetRequired: '请提供 project_id（已有项目）或 project_name（新项目）之一',
+  /** A project_id that is no project number at all (a string, 1.5, 0, 1e30). */
+  projectIdInvalid: 'project_id 应为已有项目的编号（正整数）',
   manifestRequired: '请提供要部署的文件清单 files',
   manifestInvalid: '文件清单格式不正确：每一项应为 "路径": "SHA-256（64位小写十六进制）"',
   manifestTooLarge: '文件清单过大（超过 {size}）：请减少文件数量或缩短路径',

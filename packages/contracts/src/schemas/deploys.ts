@@ -70,9 +70,9 @@ export const startDeployBody = z
   .object({
     // No project has an id past the columns' range (PostgreSQL refused such a value with a 500).
     project_id: z
-      .number({ error: m.deployTargetRequired })
-      .int()
-      .positive()
+      .number({ error: m.projectIdInvalid })
+      .int({ error: m.projectIdInvalid })
+      .positive({ error: m.projectIdInvalid })
       .max(ID_MAX, { error: projectMessages.notFound })
       .optional(),
     project_name: projectName.optional(),
