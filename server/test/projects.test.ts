@@ -299,7 +299,8 @@ describe('projects', () => {
     });
 
     it('refuses a field sent twice, and a field the upload does not take, keeping nothing', async () => {
-      const before = (await t.request({ url: '/api/projects/my', token: owner.token })).json().data.pagination.total_count;
+      const before = (await t.request({ url: '/api/projects/my', token: owner.token })).json().data.pagination
+        .total_count;
       const send = async (parts: [string, string][], projectId?: number) => {
         const fd = new FormData();
         for (const [k, v] of parts) fd.append(k, v);
@@ -347,9 +348,9 @@ describe('projects', () => {
         '字段 upload_type 只能提供一次',
       );
       expectFailure(await send([['is_public', 'false']], id), 400, '不支持的字段：is_public');
-      expect((await t.request({ url: '/api/projects/my', token: owner.token })).json().data.pagination.total_count).toBe(
-        before + 1,
-      );
+      expect(
+        (await t.request({ url: '/api/projects/my', token: owner.token })).json().data.pagination.total_count,
+      ).toBe(before + 1);
       expect(listTree(stagingDir())).toEqual([]);
     });
 
