@@ -3,7 +3,14 @@
  * PostgreSQL, kept when a project is renamed, and given to projects that existed before the key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acrossMigration, createTestApp, insertOldUser, liveProject, type TestApp } from './helpers.js';
+import {
+  acrossMigration,
+  createTestApp,
+  insertOldLiveProject,
+  insertOldUser,
+  liveProject,
+  type TestApp,
+} from './helpers.js';
 
 describe('showcase name order', () => {
   let t: TestApp;
@@ -36,6 +43,22 @@ describe('showcase name order', () => {
       pages.push(...(res.json().data.projects as { name: string }[]).map((p) => p.name));
     }
     expect(pages).toEqual(['Apple', '北京', '长城', '上海', '中秋']);
+  });
+
+  it('lists numbers in names by value', async () => {
+    const t2 = await createTestApp();
+    try {
+      const owner = await t2.createUser();
+      for (const name of ['站点10', '站点2', '站点1']) await liveProject(t2, undefined, { name, owner });
+      const res = await t2.request({ url: '/api/projects/public?sort=name' });
+      expect((res.json().data.projects as { name: string }[]).map((p) => p.name)).toEqual([
+        '站点1',
+        '站点2',
+        '站点10',
+      ]);
+    } finally {
+      await t2.close();
+    }
   });
 
   it('moves a renamed project to its new place', async () => {
@@ -89,6 +112,38 @@ describe('name sort key migration', () => {
         expect(rows).toEqual([
           { name: '北京', name_sort_key: 'bei jing' },
           { name: '中秋', name_sort_key: 'zhong qiu' },
+        ]);
+      },
+    );
+  });
+});
+
+describe('name sort numbers migration', () => {
+  it('writes the keys of names with numbers so that they list by value, and leaves the others', async () => {
+    await acrossMigration(
+      '040_username_width_fold',
+      async (db) => {
+        const owner = await insertOldUser(db);
+        // The keys as the old code wrote them: digits as they are.
+        for (const [name, key] of [
+          ['站点10', 'zhan dian 10'],
+          ['站点2', 'zhan dian 2'],
+          ['北京', 'bei jing'],
+        ] as const) {
+          const id = await insertOldLiveProject(db, owner, name);
+          await db.updateTable('projects').set({ name_sort_key: key }).where('id', '=', id).execute();
+        }
+      },
+      async (handle) => {
+        const rows = await handle.db
+          .selectFrom('projects')
+          .select(['name', 'name_sort_key'])
+          .orderBy('name_sort_key')
+          .execute();
+        expect(rows).toEqual([
+          { name: '北京', name_sort_key: 'bei jing' },
+          { name: '站点2', name_sort_key: 'zhan dian 012' },
+          { name: '站点10', name_sort_key: 'zhan dian 0210' },
         ]);
       },
     );

@@ -10,7 +10,9 @@ import { pinyin } from 'pinyin-pro';
  * The sort key of a name: its syllables without tones, lower-case, one space between syllables
  * and runs of other characters ('3D展厅' → '3d zhan ting'). A space sorts before any letter, so
  * names compare syllable by syllable (阿尼 'a ni' before 安静 'an jing'), and Latin names fall
- * among the pinyin ones by their letters. Names with the same key are ordered by the name itself.
+ * among the pinyin ones by their letters. Numbers compare by value (项目2 before 项目10): each run
+ * of digits becomes its length in two digits, then the digits without leading zeros ('10' →
+ * '0210', '2' → '012'; naturalNumbers). Names with the same key are ordered by the name itself.
  */
 export function nameSortKey(name: string): string {
   // NFKC first: full-width letters and digits (ＦＵＬＬ) sort as the ASCII ones they stand for.
@@ -20,10 +22,25 @@ export function nameSortKey(name: string): string {
     nonZh: 'consecutive',
     v: true,
   });
-  return parts
-    .map((part) => part.trim().toLowerCase())
-    .filter(Boolean)
-    .join(' ');
+  return naturalNumbers(
+    parts
+      .map((part) => part.trim().toLowerCase())
+      .filter(Boolean)
+      .join(' '),
+  );
+}
+
+/**
+ * Each run of ASCII digits as its length (two digits) and its digits without leading zeros, so
+ * that keys compared as bytes order numbers by value: a longer number is a larger one, and numbers
+ * of one length compare digit by digit. A name holds at most 50 characters, so two digits of
+ * length always do (docs/decisions/serving.md "Numbers in names sort by value").
+ */
+export function naturalNumbers(key: string): string {
+  return key.replace(/\d+/g, (digits) => {
+    const value = digits.replace(/^0+(?=\d)/, '');
+    return `${String(value.length).padStart(2, '0')}${value}`;
+  });
 }
 
 /**

@@ -40,6 +40,7 @@ import * as m037 from './037_entry_grams.js';
 import * as m038 from './038_gram_blooms.js';
 import * as m039 from './039_content_prefix_index.js';
 import * as m040 from './040_username_width_fold.js';
+import * as m041 from './041_name_sort_numbers.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -82,6 +83,7 @@ const all: Record<string, DialectMigration> = {
   '038_gram_blooms': m038,
   '039_content_prefix_index': m039,
   '040_username_width_fold': m040,
+  '041_name_sort_numbers': m041,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
