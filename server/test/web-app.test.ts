@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, listenPort, rawRequest, type TestApp, tempDir } from './helpers.js';
 
 const INDEX = `<!doctype html><html><head><title>站点展厅</title>
@@ -124,5 +124,35 @@ describe('the web app’s pages and their CSP', () => {
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(0);
     expect(nonceOf(res.headers['content-security-policy'] as string)).toBeDefined();
+  });
+});
+
+describe('a build in place', () => {
+  it("sends the new build's page once index.html changes, and the last one while it can't be read", async () => {
+    const webDist = tempDir('sitehall-web-');
+    fs.writeFileSync(path.join(webDist, 'index.html'), INDEX);
+    const t = await createTestApp({ webDist });
+    // The clock moved on by hand, past the server's once-a-second look at index.html.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const secondsLater = () => vi.setSystemTime(Date.now() + 2_000);
+    try {
+      expect((await t.request({ url: '/projects' })).body).toContain('/assets/index-abc.js');
+      // The build writes a new page naming its new scripts.
+      fs.writeFileSync(path.join(webDist, 'index.html'), INDEX.replaceAll('-abc.js', '-def.js'));
+      const written = new Date(Date.now() + 5_000);
+      fs.utimesSync(path.join(webDist, 'index.html'), written, written);
+      secondsLater();
+      expect((await t.request({ url: '/projects' })).body).toContain('/assets/index-def.js');
+      // Gone for a moment (a build that empties the folder first): the last page meanwhile.
+      fs.rmSync(path.join(webDist, 'index.html'));
+      secondsLater();
+      const res = await t.request({ url: '/projects' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('/assets/index-def.js');
+    } finally {
+      vi.useRealTimers();
+      await t.close();
+      fs.rmSync(webDist, { recursive: true, force: true });
+    }
   });
 });

@@ -64,6 +64,46 @@ function indexPages(webDist: string): Map<string, string[]> {
   return pages;
 }
 
+/** How often at most the pages ask whether index.html changed (one stat). */
+const INDEX_CHECK_MS = 1_000;
+
+/**
+ * The pages of the build on disk: read at start, and again when index.html changed (a build in
+ * place, `npm run build` while the server runs). A page kept from a build that is gone names
+ * scripts that are gone too: the app stayed blank until a restart (session 58, an outside review;
+ * docs/decisions/web-app.md "A build in place"). A page that can't be read keeps the last pages.
+ */
+class BuiltPages {
+  #pages: Map<string, string[]>;
+  #mtimeMs: number;
+  #checkedAt = 0;
+
+  constructor(private readonly webDist: string) {
+    this.#mtimeMs = this.#indexMtime();
+    this.#pages = indexPages(webDist);
+  }
+
+  get(): Map<string, string[]> {
+    const now = Date.now();
+    if (now - this.#checkedAt < INDEX_CHECK_MS) return this.#pages;
+    this.#checkedAt = now;
+    try {
+      const mtimeMs = this.#indexMtime();
+      if (mtimeMs !== this.#mtimeMs) {
+        this.#pages = indexPages(this.webDist);
+        this.#mtimeMs = mtimeMs;
+      }
+    } catch {
+      // Being written, or gone for a moment: the last pages until it can be read.
+    }
+    return this.#pages;
+  }
+
+  #indexMtime(): number {
+    return fs.statSync(path.join(this.webDist, 'index.html')).mtimeMs;
+  }
+}
+
 /** The route whose page answers a URL: its path without query or trailing slash. */
 function routeOf(url: string): string {
   const pathname = url.split('?')[0] ?? '';
@@ -78,8 +118,7 @@ function isHashedAsset(file: string): boolean {
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const built = fs.existsSync(indexFile);
-  // Read once at start (a new build means a restart).
-  const pages = built ? indexPages(webDist) : new Map<string, string[]>();
+  const pages = built ? new BuiltPages(webDist) : null;
   if (built) {
     await app.register(fastifyStatic, {
       root: webDist,
@@ -124,7 +163,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header('vary', 'Accept-Encoding');
-      const parts = pages.get(routeOf(request.url)) ?? pages.get('') ?? [];
+      const current = pages?.get() ?? new Map<string, string[]>();
+      const parts = current.get(routeOf(request.url)) ?? current.get('') ?? [];
       const html = Buffer.from(parts.join(nonce));
       const accepts = String(request.headers['accept-encoding'] ?? '');
       if (/\bbr\b/.test(accepts)) {
