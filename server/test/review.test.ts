@@ -178,6 +178,51 @@ describe('review decisions', () => {
     }
   });
 
+  it('decides only the version the reviewer saw: one uploaded meanwhile is refused (409), not put live unseen', async () => {
+    const owner = await t.createUser();
+    const id = (
+      await uploadProject(t, owner.token, {
+        name: '审核中替换',
+        files: [{ name: 'index.html', content: '<p>v1 无害</p>' }],
+      })
+    ).json().data.project.id;
+    // The reviewer opens v1; the owner swaps in v2 before 通过 is pressed.
+    const seen = (await t.request({ url: `/api/admin/projects/${id}`, token: await t.adminToken() })).json()
+      .data.project.latest_version;
+    expect(seen).toBe(1);
+    await uploadProject(t, owner.token, {
+      projectId: id,
+      files: [{ name: 'index.html', content: '<p>v2 换过</p>' }],
+    });
+    const adminToken = await t.adminToken();
+    const decide = (body: Record<string, unknown>) =>
+      t.request({ method: 'POST', url: `/api/admin/projects/${id}/review`, token: adminToken, body });
+    for (const body of [
+      { action: 'approve', version: seen },
+      { action: 'reject', comment: '不行', version: seen },
+    ]) {
+      expectFailure(await decide(body), 409, '项目已有新上传的版本（第 2 版），请重新查看后再审核');
+    }
+    expect((await t.request({ url: `/sites/${id}/` })).statusCode).toBe(404);
+    expect(
+      (await t.request({ url: `/api/projects/${id}`, token: owner.token })).json().data.project.status,
+    ).toBe('pending');
+    // A batch names each project's version the same way.
+    const batch = await t.request({
+      method: 'POST',
+      url: '/api/admin/projects/batch',
+      token: adminToken,
+      body: { projectIds: [id], action: 'approve', data: { versions: { [id]: seen } } },
+    });
+    expect(batch.json().data.results).toEqual([
+      { id, success: false, message: '项目已有新上传的版本（第 2 版），请重新查看后再审核' },
+    ]);
+    expectFailure(await decide({ action: 'approve', version: 0 }), 400, '版本号无效');
+    // The version seen now is the newest: decided.
+    expect((await decide({ action: 'approve', version: 2 })).statusCode).toBe(200);
+    expect((await t.request({ url: `/sites/${id}/` })).body).toBe('<p>v2 换过</p>');
+  });
+
   it('batch actions report each project and apply all-or-nothing per project', async () => {
     const owner = await t.createUser();
     const a = (await uploadProject(t, owner.token, { name: '批量甲', files: SIMPLE_SITE })).json().data

@@ -109,7 +109,8 @@ describe('admin dashboard', () => {
     });
     await user.click(await screen.findByRole('button', { name: '通过 旅行日记' }));
     expect(await screen.findByText('项目已通过')).toBeInTheDocument();
-    expect(api.calls('POST /admin/projects/3/review')[0]?.body).toEqual({ action: 'approve' });
+    // The version the list showed: a newer upload since is refused, not approved unseen.
+    expect(api.calls('POST /admin/projects/3/review')[0]?.body).toEqual({ action: 'approve', version: 1 });
   });
 
   it('rejects with a reason that starts as 需要进一步修改: 项目已拒绝', async () => {
@@ -124,6 +125,7 @@ describe('admin dashboard', () => {
     expect(api.calls('POST /admin/projects/4/review')[0]?.body).toEqual({
       action: 'reject',
       comment: '需要进一步修改',
+      version: 1,
     });
   });
 

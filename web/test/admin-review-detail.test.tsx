@@ -652,6 +652,7 @@ describe('review detail page', () => {
     expect(api.calls('POST /admin/projects/7/review')[0]?.body).toEqual({
       action: 'reject',
       comment: '请补充首页内容',
+      version: makeDetail().project.latest_version,
     });
   });
 
@@ -663,7 +664,12 @@ describe('review detail page', () => {
     await choose(user, '通过');
     await user.click(screen.getByRole('button', { name: '提交审核' }));
     expect(await screen.findByText('审核完成')).toBeInTheDocument();
-    expect(api.calls('POST /admin/projects/7/review')[0]?.body).toEqual({ action: 'approve' });
+    // The version on the page: one uploaded since is refused by the server, not approved unseen.
+    expect(api.calls('POST /admin/projects/7/review')[0]?.body).toEqual({
+      action: 'approve',
+      version: makeDetail().project.latest_version,
+    });
+    expect(makeDetail().project.latest_version).toBeGreaterThan(0);
   });
 
   it('asks before approving a version without a home page (index.html), and approves only on 仍然通过', async () => {

@@ -233,7 +233,7 @@ describe('admin review list', () => {
     expect(api.calls('POST /admin/projects/5/review')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: '仍然通过' }));
     expect(await screen.findByText('项目已通过')).toBeInTheDocument();
-    expect(api.calls('POST /admin/projects/5/review')[0]?.body).toEqual({ action: 'approve' });
+    expect(api.calls('POST /admin/projects/5/review')[0]?.body).toEqual({ action: 'approve', version: 1 });
   });
 
   it('features a live project only after saying what that means', async () => {
@@ -364,7 +364,8 @@ describe('admin review list', () => {
     expect(api.calls('POST /admin/projects/batch')[0]?.body).toEqual({
       projectIds: [1, 2],
       action: 'approve',
-      data: {},
+      // Each row's newest version as listed.
+      data: { versions: { 1: 2, 2: 1 } },
     });
   });
 

@@ -75,7 +75,7 @@ export const adminRoutes =
     route(app, 'review', async (request, _reply, { body }) => {
       const actor = actorOf(request);
       const id = projectId(request.params);
-      await review.decide(actor, id, body.action, body.comment, metaOf(request));
+      await review.decide(actor, id, body.action, body.comment, metaOf(request), body.version);
       const detail = await projects.detail(await projects.visible(actor, id));
       return ok({ project: presentProjectDetail(detail, actor, ctx.urls) }, doneMessage[body.action]);
     });
@@ -87,7 +87,15 @@ export const adminRoutes =
       for (const id of [...new Set(body.projectIds)]) {
         try {
           if (body.action === 'delete') await projects.remove(actor, id, metaOf(request), body.data.comment);
-          else await review.decide(actor, id, body.action, body.data.comment, metaOf(request));
+          else
+            await review.decide(
+              actor,
+              id,
+              body.action,
+              body.data.comment,
+              metaOf(request),
+              body.data.versions?.[String(id)],
+            );
           results.push({ id, success: true, message: doneMessage[body.action] });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;

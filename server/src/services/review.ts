@@ -93,6 +93,11 @@ export function createReviewService(deps: {
       action: ReviewAction,
       comment: string | undefined,
       meta: RequestMeta,
+      /**
+       * The newest version as the reviewer saw it: an approval or rejection applies only while it
+       * still is (docs/decisions/review.md "A decision names its version").
+       */
+      seenVersion?: number,
     ) {
       const text = comment?.trim() || null;
       if (ACTIONS_REQUIRING_COMMENT.includes(action) && !text)
@@ -109,6 +114,14 @@ export function createReviewService(deps: {
               action: REVIEW_ACTION_LABELS[action],
             }),
           );
+        }
+        if (seenVersion !== undefined && (action === 'approve' || action === 'reject')) {
+          const newest = p.latest_deployment_id
+            ? await deployments.byId(trx, p.latest_deployment_id)
+            : undefined;
+          if (newest && newest.version !== seenVersion) {
+            throw new Conflict(format(m.versionChanged, { version: newest.version }));
+          }
         }
         const plan = planTransition(action, project);
         const at = now();

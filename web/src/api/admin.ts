@@ -24,12 +24,16 @@ export interface ReviewDecision {
   id: number;
   action: ReviewAction;
   comment?: string;
+  /** The newest version the reviewer saw: the server refuses (409) when another came since. */
+  version?: number | null;
 }
 
 export interface BatchRequest {
   projectIds: number[];
   action: BatchAction;
   comment?: string;
+  /** Each project's newest version as the list showed it (project id → version). */
+  versions?: Record<string, number>;
 }
 
 export type BatchResult = EndpointData<'batch'>;
@@ -46,14 +50,25 @@ export const adminApi = {
     call('adminSource', { params: { id }, query: { path, ...(line ? { line } : {}) } }),
   /** One text file of the live and the newest version, for the version diff's line diff. */
   fileDiff: (id: number, path: string) => call('adminFileDiff', { params: { id }, query: { path } }),
-  review: ({ id, action, comment }: ReviewDecision) =>
+  review: ({ id, action, comment, version }: ReviewDecision) =>
     call('review', {
       params: { id },
-      body: { action, ...(comment?.trim() ? { comment: comment.trim() } : {}) },
+      body: {
+        action,
+        ...(comment?.trim() ? { comment: comment.trim() } : {}),
+        ...(typeof version === 'number' ? { version } : {}),
+      },
     }),
-  batch: ({ projectIds, action, comment }: BatchRequest) =>
+  batch: ({ projectIds, action, comment, versions }: BatchRequest) =>
     call('batch', {
-      body: { projectIds, action, data: comment?.trim() ? { comment: comment.trim() } : {} },
+      body: {
+        projectIds,
+        action,
+        data: {
+          ...(comment?.trim() ? { comment: comment.trim() } : {}),
+          ...(versions && Object.keys(versions).length > 0 ? { versions } : {}),
+        },
+      },
     }),
   /** An admin's delete; the reason, when given, is what the owner reads in the deleted notice. */
   remove: ({ id, comment }: { id: number; comment?: string }) =>

@@ -17,6 +17,12 @@ export const reviewMessages = {
   takenDown: '项目已下线',
   /** {from} {action} */
   transitionNotAllowed: '当前状态（{from}）不能执行此操作（{action}）',
+  /**
+   * {version}: the newest version now, when a decision named the one the reviewer saw and the owner
+   * uploaded another meanwhile.
+   */
+  versionChanged: '项目已有新上传的版本（第 {version} 版），请重新查看后再审核',
+  versionInvalid: '版本号无效',
   adminDataFailed: '获取数据失败',
   reviewListFailed: '获取项目列表失败',
   reviewDetailFailed: '获取项目信息失败',

@@ -7,10 +7,24 @@ import { pageParam, pageSizeParam } from './paging.js';
 
 const comment = z.string().trim().max(1000, { error: m.commentTooLong }).optional();
 
+/** A version number (待审 vN) as the reviewer saw it. */
+const versionNumber = z
+  .number({ error: m.versionInvalid })
+  .int({ error: m.versionInvalid })
+  .min(1, { error: m.versionInvalid })
+  .max(ID_MAX, { error: m.versionInvalid });
+
 /** POST /api/admin/projects/{id}/review (docs/product.md "Statuses and transitions"). */
 export const reviewBody = z.object({
   action: z.enum(REVIEW_ACTIONS, { error: m.statusRequired }),
   comment,
+  /**
+   * The newest version as the reviewer saw it: an approval or rejection then applies only while it
+   * is still the newest, else 409 (docs/decisions/review.md "A decision names its version").
+   */
+  version: versionNumber
+    .optional()
+    .describe('审核时看到的最新版本号（待审 vN）：通过、拒绝只在它仍是最新版本时执行'),
 });
 export type ReviewBody = z.input<typeof reviewBody>;
 
@@ -28,7 +42,16 @@ export const batchBody = z.object({
     .min(1, { error: m.batchSize })
     .max(BATCH_MAX_PROJECTS, { error: m.batchSize }),
   action: z.enum(BATCH_ACTIONS, { error: m.statusRequired }),
-  data: z.object({ comment }).optional().default({}),
+  data: z
+    .object({
+      comment,
+      /** Each project's newest version as the reviewer saw it (project id → version), as `version` above. */
+      versions: z
+        .record(z.string().regex(/^[1-9][0-9]{0,15}$/, { error: m.batchIdsInvalid }), versionNumber)
+        .optional(),
+    })
+    .optional()
+    .default({}),
 });
 export type BatchBody = z.input<typeof batchBody>;
 

@@ -53,7 +53,21 @@ export function BatchActionBar({ selected, onDone }: BatchActionBarProps) {
   const run = (action: BatchAction, rows: readonly AdminProjectDto[], comment?: string) =>
     once('batch', async () => {
       try {
-        const result = await batch.mutateAsync({ projectIds: rows.map((r) => r.id), action, comment });
+        // Each row's newest version as listed: one uploaded since is refused for that project alone.
+        const versions =
+          action === 'delete'
+            ? {}
+            : Object.fromEntries(
+                rows.flatMap((r) =>
+                  typeof r.latest_version === 'number' ? [[String(r.id), r.latest_version]] : [],
+                ),
+              );
+        const result = await batch.mutateAsync({
+          projectIds: rows.map((r) => r.id),
+          action,
+          comment,
+          versions,
+        });
         const label = REVIEW_ACTION_LABELS[action];
         if (result.failed === 0) {
           message.success(`批量${label}完成：共 ${result.succeeded} 个项目`);

@@ -35,6 +35,8 @@ interface ProjectRef {
   /** The newest version's entry page and file count: a version with files but no page asks first. */
   entry_file?: string | null;
   file_count?: number;
+  /** The newest version as the list shows it: decided only while it still is the newest. */
+  latest_version?: number | null;
 }
 
 /** A version whose site address would open the platform's 404 (no index.html, nor one page alone at the root). */
@@ -129,7 +131,9 @@ export function useProjectActions(): ProjectActions {
   const run = (project: ProjectRef, action: ReviewAction, comment?: string) =>
     once(String(project.id), async () => {
       try {
-        await decision.mutateAsync({ id: project.id, action, comment });
+        // Approving or rejecting names the version the list showed (a newer upload is refused).
+        const version = action === 'approve' || action === 'reject' ? project.latest_version : undefined;
+        await decision.mutateAsync({ id: project.id, action, comment, version });
         setDecided((before) => new Map(before).set(project.id, STATUS_AFTER[action]));
         message.success(ACTION_DONE_MESSAGES[action]);
         setPrompt(null);

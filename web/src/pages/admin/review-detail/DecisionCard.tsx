@@ -64,7 +64,16 @@ export function DecisionCard({ project }: { project: ProjectDto }) {
     once('decide', async () => {
       if (!values.decision) return;
       try {
-        await decision.mutateAsync({ id: project.id, action: values.decision, comment: values.comment });
+        // The version on this page: a newer one uploaded meanwhile is refused, not decided unseen.
+        await decision.mutateAsync({
+          id: project.id,
+          action: values.decision,
+          comment: values.comment,
+          version:
+            values.decision === 'approve' || values.decision === 'reject'
+              ? project.latest_version
+              : undefined,
+        });
         message.success(m.reviewDone);
         form.resetFields();
       } catch (error) {
