@@ -153,18 +153,6 @@ export const CONTENT_CHECK_BYTES = 1024;
 export const FILE_DIFF_MAX_BYTES = 512 * 1024;
 export const COPY_FEEDBACK_MS = 3_000;
 
-const kilobytes = new Intl.NumberFormat('zh-CN', { maximumFractionDigits: 2 });
-
-/**
- * A size in KB whatever its size (bytes / 1024, up to two decimals, digits grouped): how the
- * showcase and the review screens show sizes (docs/product.md §9), so sizes side by side compare
- * at a glance. 224 bytes is "0.22 KB", 25 MB "25,600 KB".
- */
-export function formatKilobytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 KB';
-  return `${kilobytes.format(bytes / 1024)} KB`;
-}
-
 /** Sizes in B, KB, MB, GB with base 1024 (docs/product.md §9). */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';

@@ -6,7 +6,7 @@ import {
   StarFilled,
   UserOutlined,
 } from '@ant-design/icons';
-import { formatKilobytes, messages, type PublicProjectDto } from '@sitehall/contracts';
+import { formatBytes, messages, type PublicProjectDto } from '@sitehall/contracts';
 import { useState } from 'react';
 import { useSiteAddress } from '../../hooks/useSiteAddress';
 import { formatDate } from '../../lib/format';
@@ -68,7 +68,7 @@ export function ShowcaseCard({ project }: { project: PublicProjectDto }) {
           <li>
             <FileOutlined aria-hidden />
             <span>
-              {project.file_count} 个文件 · {formatKilobytes(project.file_size)}
+              {project.file_count} 个文件 · {formatBytes(project.file_size)}
             </span>
           </li>
           <li>

@@ -4,7 +4,7 @@ import {
   type ContentCheckReport,
   type ContentCheckSeverity,
   type ContentFinding,
-  formatKilobytes,
+  formatBytes,
   messages,
 } from '@sitehall/contracts';
 import { Alert, Button, Card, Empty, Grid, Modal, Spin, Table, type TableProps, Tag, Typography } from 'antd';
@@ -370,7 +370,7 @@ export function ContentCheckCard({
                   <Typography.Text className="check-largest__name" ellipsis={{ tooltip: file.file }}>
                     {file.file}
                   </Typography.Text>
-                  <span className="check-largest__size">{formatKilobytes(file.size)}</span>
+                  <span className="check-largest__size">{formatBytes(file.size)}</span>
                 </li>
               ))}
             </ol>

@@ -1,5 +1,5 @@
 import type { ProjectDto, ProjectFileDto } from '@sitehall/contracts';
-import { formatKilobytes } from '@sitehall/contracts';
+import { formatBytes } from '@sitehall/contracts';
 import { Card, Empty, Table, type TableProps, Typography } from 'antd';
 import { DownloadOnlyNotice, FileTypeCell } from '../../../components/DownloadOnlyNotice';
 import { useWideLayout } from '../../../hooks/useWideLayout';
@@ -31,7 +31,7 @@ const fileColumns = (wide: boolean): TableProps<ProjectFileDto>['columns'] => [
     width: wide ? 120 : 80,
     align: 'right',
     sorter: (a, b) => a.file_size - b.file_size,
-    render: formatKilobytes,
+    render: formatBytes,
   },
   {
     title: 'MIME 类型',

@@ -1,11 +1,5 @@
 import { DownloadOutlined, ExportOutlined, EyeOutlined, WarningOutlined } from '@ant-design/icons';
-import {
-  format,
-  formatKilobytes,
-  messages,
-  type PreviewTokenDto,
-  type ProjectDto,
-} from '@sitehall/contracts';
+import { format, formatBytes, messages, type PreviewTokenDto, type ProjectDto } from '@sitehall/contracts';
 import {
   App,
   Button,
@@ -80,7 +74,7 @@ export function ProjectInfoCard({ project }: { project: ProjectDto }) {
         <Typography.Text type="secondary">{messages.project.noDescription}</Typography.Text>
       ),
     },
-    { key: 'size', label: '文件大小', children: formatKilobytes(project.file_size) },
+    { key: 'size', label: '文件大小', children: formatBytes(project.file_size) },
     { key: 'count', label: '文件数量', children: `${project.file_count} 个` },
     { key: 'type', label: '上传方式', children: uploadSourceLabel(project) },
     {

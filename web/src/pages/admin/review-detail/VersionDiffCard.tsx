@@ -1,5 +1,5 @@
 import type { ChangedFileDto, DiffFileDto, VersionDiffDto } from '@sitehall/contracts';
-import { formatKilobytes } from '@sitehall/contracts';
+import { formatBytes } from '@sitehall/contracts';
 import { Button, Card, Col, Empty, Row, Table, type TableProps, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { SiteRulesText } from '../../../components/SiteRoutingCard';
@@ -21,14 +21,14 @@ const fileColumn = {
 
 const sizeColumns: TableProps<DiffFileDto>['columns'] = [
   fileColumn,
-  { title: '大小', dataIndex: 'size', key: 'size', width: 110, align: 'right', render: formatKilobytes },
+  { title: '大小', dataIndex: 'size', key: 'size', width: 110, align: 'right', render: formatBytes },
 ];
 
 /** "+1.5 KB" / "-0.2 KB" */
 function sizeDelta(change: ChangedFileDto): string {
   const delta = change.new_size - change.old_size;
   if (delta === 0) return '大小不变';
-  return `${delta > 0 ? '+' : '-'}${formatKilobytes(Math.abs(delta))}`;
+  return `${delta > 0 ? '+' : '-'}${formatBytes(Math.abs(delta))}`;
 }
 
 const changedColumns = (
@@ -43,7 +43,7 @@ const changedColumns = (
     width: 100,
     align: 'right',
     responsive: ['md'],
-    render: formatKilobytes,
+    render: formatBytes,
   },
   {
     title: '新大小',
@@ -52,7 +52,7 @@ const changedColumns = (
     width: 100,
     align: 'right',
     responsive: ['md'],
-    render: formatKilobytes,
+    render: formatBytes,
   },
   {
     title: '变化',
