@@ -319,6 +319,17 @@ describe('digest deploys', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it("counts a deploy as one folder: 25 files at its root pass the 20-item limit, as the web app's folder does", async () => {
+    const user = await t.createUser();
+    const files: Record<string, string> = { 'index.html': '<!doctype html><p>根目录有很多文件</p>' };
+    for (let i = 1; i <= 24; i++) files[`p${i}.html`] = `<!doctype html><p>第 ${i} 页</p>`;
+    const { finished } = await deploy(user.token, files, { project_name: '根目录很多文件' });
+    expect(finished.statusCode, finished.body).toBe(201);
+    const id = finished.json().data.project.id;
+    const detail = (await t.request({ url: `/api/projects/${id}`, token: user.token })).json().data.project;
+    expect(detail.files).toHaveLength(25);
+  });
+
   it('applies the upload’s path and type rules to the manifest before a byte is sent', async () => {
     const user = await t.createUser();
     const before = await counts();

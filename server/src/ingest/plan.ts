@@ -113,8 +113,10 @@ export function planUpload(entries: ListedEntry[], limits: IngestLimits, source:
     }
   } else {
     if (plan.files.length === 0) throw new Refusal('noFiles');
-    // A folder counts as one item (names.ts); its files are bounded by the archive entry limit.
-    if (uploadItemCount(plan.files.map((f) => f.path)) > limits.maxFilesPerUpload) {
+    // A folder counts as one item (names.ts); its files are bounded by the archive entry limit. A
+    // digest deploy is one folder, the build's output, whatever lies at its root: one item
+    // (docs/decisions/uploads.md "A folder counts as one item").
+    if (source === 'files' && uploadItemCount(plan.files.map((f) => f.path)) > limits.maxFilesPerUpload) {
       throw new Refusal('tooManyFiles', { n: limits.maxFilesPerUpload });
     }
     if (plan.files.length > limits.maxArchiveEntries) {
