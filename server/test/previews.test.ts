@@ -248,6 +248,25 @@ describe('preview links', () => {
     expect((await open(admins.preview_url)).statusCode).toBe(404);
     expect((await makeToken(live.id, live.owner.token)).statusCode).toBe(409);
 
+    // A version replaced while it waited was never reviewed: its link dies once a newer version is
+    // decided, and with a takedown of the project, even though it is not the version taken down.
+    for (const decision of [
+      ['reject', '新版本也不行'],
+      ['takedown', '整站违规'],
+    ] as const) {
+      const site = await liveProject(t, SIMPLE_SITE);
+      await uploadProject(t, site.owner.token, {
+        projectId: site.id,
+        files: [{ name: 'index.html', content: '<p>v2 从未审核</p>' }],
+      });
+      const v2 = (await makeToken(site.id, site.owner.token)).json().data;
+      await uploadProject(t, site.owner.token, { projectId: site.id, files: SIMPLE_SITE });
+      // Still waiting for a decision: the replaced version's link opens.
+      expect((await open(v2.preview_url)).statusCode).toBe(200);
+      expect((await review(t, site.id, decision[0], decision[1])).statusCode).toBe(200);
+      expect((await open(v2.preview_url)).statusCode, decision[0]).toBe(404);
+    }
+
     // A disabled account's links stop working; an admin's link to the same project doesn't.
     const other = await pendingProject();
     const mine = (await makeToken(other.id, other.owner.token)).json().data;

@@ -29,11 +29,17 @@ export function findUsable(db: DB, tokenHash: string, at: string, statuses: Depl
       .selectFrom('preview_tokens as t')
       .innerJoin('deployments as d', 'd.id', 't.deployment_id')
       .innerJoin('users as u', 'u.id', 't.created_by')
+      .innerJoin('projects as p', 'p.id', 't.project_id')
       .select(['t.deployment_id', 't.project_id'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked', '=', 0)
       .where('t.expires_at', '>', at)
       .where('d.status', 'in', statuses)
+      // A takedown is a decision on the whole project: no link of it opens. A version replaced
+      // while it waited was never reviewed: its link opens only while the project still waits for
+      // a decision, not after a newer version was approved or rejected (services/previews.ts).
+      .where('p.status', '!=', 'taken_down')
+      .where((eb) => eb.or([eb('d.status', '!=', 'superseded'), eb('p.status', '=', 'pending')]))
       .where('u.disabled', '=', 0)
       // A non-admin's link to a version not yet approved stops once its check rates it high (the
       // render's findings come after the upload): services/previews.ts.

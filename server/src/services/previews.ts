@@ -86,8 +86,10 @@ export function createPreviewService(
     /** The deployment a live (unexpired, unrevoked) token shows, or null. */
     async resolve(token: string): Promise<{ deploymentId: number; projectId: number } | null> {
       if (!PREVIEW_TOKEN.test(token)) return null;
-      // A link stops working as soon as its version is rejected or taken down, or the account
-      // that made it is disabled: a preview is not a way around a review decision.
+      // A link stops working as soon as its version is rejected or taken down, its project is
+      // taken down, a newer version of a project it was replaced in is decided, or the account
+      // that made it is disabled: a preview is not a way around a review decision
+      // (docs/decisions/serving.md "Preview links").
       const row = await previewTokens.findUsable(db, hashToken(token), now(), PREVIEWABLE);
       return row ? { deploymentId: row.deployment_id, projectId: row.project_id } : null;
     },
