@@ -727,7 +727,8 @@ describe('audit log', () => {
       actor: { username: 'admin', id: expect.any(Number) },
       target_type: 'project',
       target_id: String(projectId),
-      detail: { from: 'pending', to: 'approved', comment: null },
+      // The version decided (a project has several).
+      detail: { from: 'pending', to: 'approved', comment: null, version: 1 },
       ip: '127.0.0.1',
     });
     const ids = data.logs.map((l: { id: number }) => l.id);

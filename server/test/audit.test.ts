@@ -167,7 +167,8 @@ describe('what is audited', () => {
         targetId: id,
         ip: ip(20 + i),
       });
-      expect(entry.detail).toEqual({ from, to, comment: comment ?? null });
+      // With the version it was on (the only one here): a project has several.
+      expect(entry.detail).toEqual({ from, to, comment: comment ?? null, version: 1 });
     }
     const v2 = await uploadProject(t, user.token, { projectId: id, files: SIMPLE_SITE });
     expect(v2.statusCode).toBe(200);
@@ -189,7 +190,7 @@ describe('what is audited', () => {
       targetId: id,
       ip: ip(30),
     });
-    expect(reject.detail).toEqual({ from: 'pending', to: 'rejected', comment: '仍有问题' });
+    expect(reject.detail).toEqual({ from: 'pending', to: 'rejected', comment: '仍有问题', version: 2 });
 
     // Rollback and admin download.
     const live = await uploadProject(t, user.token, { name: '回滚审计', files: SIMPLE_SITE });
@@ -249,7 +250,7 @@ describe('what is audited', () => {
       method: 'POST',
       url: '/api/admin/projects/batch',
       token: admin,
-      body: { projectIds: [liveId], action: 'delete' },
+      body: { projectIds: [liveId], action: 'delete', data: { comment: '批量删除原因' } },
     });
     const deleted = await expectEntry('project.delete', {
       actor: 'admin',
@@ -257,7 +258,8 @@ describe('what is audited', () => {
       targetId: liveId,
       ip: ip(41),
     });
-    expect(deleted.detail).toEqual({ name: '回滚审计', owner: 'audit_user' });
+    // The reason the owner was told is kept with the deletion.
+    expect(deleted.detail).toEqual({ name: '回滚审计', owner: 'audit_user', comment: '批量删除原因' });
     await call(ip(42), { method: 'DELETE', url: `/api/projects/${id}`, token: user.token });
     await expectEntry('project.delete', {
       actor: 'audit_user',

@@ -207,6 +207,31 @@ describe('notices under the bell', () => {
     expect((await notices(t, admin)).list.some((n) => n.link === `/admin/reviews/${ownId}`)).toBe(true);
   });
 
+  it("reads every admin's notice of a project's uploads once the project is taken down or deleted: nothing waits", async () => {
+    const second = await t.createUser({ role: 'admin' });
+    const waiting = async (id: number) =>
+      (await notices(t, second.token)).list.filter((n) => n.link === `/admin/reviews/${id}` && !n.read);
+    // Live at v1, v2 waiting; taken down (which rejects v2 too).
+    const live = await liveProject(t, SIMPLE_SITE);
+    await uploadProject(t, live.owner.token, {
+      projectId: live.id,
+      files: [{ name: 'index.html', content: '<p>v2</p>' }],
+    });
+    expect(await waiting(live.id)).toHaveLength(1);
+    expect((await review(t, live.id, 'takedown', '下线')).statusCode).toBe(200);
+    expect(await waiting(live.id)).toEqual([]);
+    // Pending, deleted by its owner, and by an admin.
+    for (const by of ['owner', 'admin'] as const) {
+      const owner = await t.createUser();
+      const id = (await uploadProject(t, owner.token, { name: `待删-${by}`, files: SIMPLE_SITE })).json().data
+        .project.id as number;
+      expect(await waiting(id)).toHaveLength(1);
+      const token = by === 'owner' ? owner.token : await t.adminToken();
+      expect((await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token })).statusCode).toBe(200);
+      expect(await waiting(id), by).toEqual([]);
+    }
+  });
+
   it('reads, marks read and marks all read for the signed-in account only', async () => {
     const { owner } = await liveProject(t);
     const other = await t.createUser();

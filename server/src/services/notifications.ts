@@ -258,12 +258,15 @@ export function createNotificationService(
     /** Writes the notices (and e-mails) of an event in the caller's transaction. */
     async notify(trx: DB, event: NotificationEvent): Promise<void> {
       const at = now();
-      // A version decided no longer waits: every admin's notice of it is read.
+      // A version decided no longer waits: every admin's notice of it is read. A project taken down
+      // or deleted waits for nothing: every notice of its uploads is (docs/notifications.md).
       if (
         (event.kind === 'approved' || event.kind === 'version_live' || event.kind === 'rejected') &&
         event.version !== null
       )
         await notices.settleReviews(trx, event.projectId, event.version, at);
+      if (event.kind === 'taken_down' || event.kind === 'deleted')
+        await notices.settleReviews(trx, event.projectId, Number.MAX_SAFE_INTEGER, at);
       if (event.kind === 'upload_pending') {
         for (const admin of await notices.reviewers(trx, event.actorId)) {
           await tell(

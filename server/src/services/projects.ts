@@ -241,7 +241,12 @@ export function createProjectService(deps: {
                 action: 'project.delete',
                 targetType: 'project',
                 targetId: p.id,
-                detail: { name: p.name, owner: p.owner_username },
+                // The reason the owner is told, kept with the deletion.
+                detail: {
+                  name: p.name,
+                  owner: p.owner_username,
+                  ...(reason?.trim() ? { comment: reason.trim() } : {}),
+                },
                 ip: meta.ip,
               },
               trx,

@@ -154,21 +154,27 @@ export function createReviewService(deps: {
           comment: text,
           created_at: at,
         });
+        // The version decided, named in the log and the owner's notice (a project has several).
+        const version =
+          deploymentId === null ? null : ((await deployments.byId(trx, deploymentId))?.version ?? null);
         await audit.record(
           {
             actor,
             action: `review.${action}`,
             targetType: 'project',
             targetId: p.id,
-            detail: { from: p.status, to: patch.status, comment: text },
+            detail: {
+              from: p.status,
+              to: patch.status,
+              comment: text,
+              ...(version !== null ? { version } : {}),
+            },
             ip: meta.ip,
           },
           trx,
         );
         const kind = noticeOf(action, p.live_deployment_id !== null);
         if (kind && notifications) {
-          const version =
-            deploymentId === null ? null : ((await deployments.byId(trx, deploymentId))?.version ?? null);
           await notifications.notify(trx, {
             kind,
             ownerId: p.owner_id,
