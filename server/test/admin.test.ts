@@ -580,6 +580,13 @@ describe('platform settings', () => {
         '预览链接有效期（秒）必须是 60 到 604800 之间的整数',
       ],
       [{ allowed_extensions: [] }, 'allowed_extensions', messages.review.configExtensionsRequired],
+      [{ allowed_extensions: 'html,css' }, 'allowed_extensions', messages.review.configExtensionsList],
+      [{ allowed_extensions: [1, 2] }, 'allowed_extensions', messages.review.configExtensionsList],
+      [
+        { allowed_extensions: ['html', 'css', ...Array.from({ length: 99 }, (_, i) => `x${i}`)] },
+        'allowed_extensions',
+        '允许的文件类型最多 100 种',
+      ],
       [
         { allowed_extensions: ['html', 'php'] },
         'allowed_extensions',

@@ -33,6 +33,10 @@ export const reviewMessages = {
   configDomainApprovalInvalid: '“自定义域名需管理员批准”必须是开或关',
   configRenderPublicAssetsInvalid: '“截图时允许加载公网样式表、字体和图片”必须是开或关',
   configExtensionsRequired: '至少需要允许一种文件类型',
+  /** Not a list of extension strings (a string, numbers). */
+  configExtensionsList: '允许的文件类型应为扩展名的列表，如 ["html", "css"]',
+  /** {n}: ALLOWED_EXTENSIONS_MAX, counted without repeats. */
+  configExtensionsTooMany: '允许的文件类型最多 {n} 种',
   /** {ext}: an executable, installer or server-side script type. */
   configExtensionUnknown: '不能允许文件类型 .{ext}：可执行文件、安装程序和服务器端脚本不能上传',
   /** {ext} */

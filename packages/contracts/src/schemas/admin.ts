@@ -36,18 +36,31 @@ const bounded = (key: SettingKey, { min, max }: { min: number; max: number }) =>
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 };
 
+/** The most file types the settings allow, counted without repeats. */
+const ALLOWED_EXTENSIONS_MAX = 100;
+
 const extensionList = z
   .array(
     z
-      .string({ error: m.configExtensionsRequired })
+      .string({ error: m.configExtensionsList })
       .trim()
       .toLowerCase()
       .transform((s) => s.replace(/^\./, '')),
-    { error: m.configExtensionsRequired },
+    { error: m.configExtensionsList },
   )
   .min(1, { error: m.configExtensionsRequired })
-  .max(100, { error: m.configExtensionsRequired })
+  // A bound on the work before the list is read (repeats count here; the JSON body's size bounds it).
+  .max(ALLOWED_EXTENSIONS_MAX * 10, {
+    error: format(m.configExtensionsTooMany, { n: ALLOWED_EXTENSIONS_MAX }),
+  })
   .superRefine((list, ctx) => {
+    if (new Set(list).size > ALLOWED_EXTENSIONS_MAX) {
+      ctx.addIssue({
+        code: 'custom',
+        message: format(m.configExtensionsTooMany, { n: ALLOWED_EXTENSIONS_MAX }),
+      });
+      return;
+    }
     const malformed = list.find((e) => !EXTENSION_PATTERN.test(e));
     if (malformed !== undefined) {
       ctx.addIssue({ code: 'custom', message: format(m.configExtensionInvalid, { ext: malformed }) });
