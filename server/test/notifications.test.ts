@@ -232,6 +232,29 @@ describe('notices under the bell', () => {
     }
   });
 
+  it("reads a demoted admin's notices of waiting uploads: it can no longer open them", async () => {
+    const second = await t.createUser({ role: 'admin' });
+    const owner = await t.createUser();
+    const id = (await uploadProject(t, owner.token, { name: '降级前的待审', files: SIMPLE_SITE })).json().data
+      .project.id as number;
+    const waiting = async () =>
+      (await notices(t, second.token)).list.filter((n) => n.link === `/admin/reviews/${id}` && !n.read);
+    expect(await waiting()).toHaveLength(1);
+    const secondId = (await t.request({ url: '/api/auth/profile', token: second.token })).json().data.user.id;
+    const demoted = await t.request({
+      method: 'PATCH',
+      url: `/api/admin/users/${secondId}`,
+      token: await t.adminToken(),
+      body: { role: 'user' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    expect(await waiting()).toEqual([]);
+    // The other admins still have theirs.
+    expect(
+      (await notices(t, await t.adminToken())).list.some((n) => n.link === `/admin/reviews/${id}` && !n.read),
+    ).toBe(true);
+  });
+
   it('reads, marks read and marks all read for the signed-in account only', async () => {
     const { owner } = await liveProject(t);
     const other = await t.createUser();

@@ -103,6 +103,18 @@ export async function settleReviews(db: DB, projectId: number, version: number, 
   return Number(r.numUpdatedRows);
 }
 
+/** Marks read one account's notices of uploads waiting for review (it is no reviewer any more). */
+export async function settleReviewsOf(db: DB, userId: number, at: string): Promise<number> {
+  const r = await db
+    .updateTable('notifications')
+    .set({ read_at: at })
+    .where('kind', '=', 'upload_pending')
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 export async function markAllRead(db: DB, userId: number, at: string): Promise<number> {
   const r = await db
     .updateTable('notifications')

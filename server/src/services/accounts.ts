@@ -10,6 +10,7 @@ import type { LoginThrottle, Reservation } from '../domain/login-throttle.js';
 import { weakPasswordReason } from '../domain/password-strength.js';
 import { generatePassword, type PasswordHasher } from '../domain/passwords.js';
 import type { RequestMeta } from '../domain/request-meta.js';
+import * as notices from '../repositories/notifications.js';
 import { type UsersRepository, uniqueViolation, usernameKey } from '../repositories/users.js';
 import type { ApiTokenService } from './api-tokens.js';
 import type { AuditService } from './audit.js';
@@ -352,6 +353,8 @@ export function createAccountService(deps: {
       }
       // Enabled again: the sessions it ended stay over, and no longer say 账号已被停用.
       if (patch.disabled === 0) await sessions.revokeAllOf(user.id);
+      // No reviewer any more: the uploads its bell counted wait for others, behind pages it can't open.
+      if (patch.role === 'user') await notices.settleReviewsOf(db, user.id, now());
 
       const record = (action: AuditActionOn<'user'>, detail?: Record<string, unknown>) =>
         audit.record({ actor, action, targetType: 'user', targetId: user.id, detail, ip: meta.ip });
