@@ -117,6 +117,16 @@ describe('digest deploys', () => {
       message: format(m.deployUnchanged, { version: 2 }),
       data: { deploy_id: null, required: [], unchanged_version: 2 },
     });
+    // With the operating system's litter beside them, still the same files: it is neither asked for
+    // nor a change (an upload drops it; the version never holds it).
+    const littered = {
+      ...changed,
+      'Thumbs.db': `缩略图缓存 ${Date.now()}`,
+      'img/desktop.ini': '[.ShellClassInfo]',
+      '__MACOSX/._index.html': 'resource fork',
+    };
+    const again = await start(user.token, { project_id: project.id, files: manifestOf(littered) });
+    expect(again.json()).toMatchObject({ data: { deploy_id: null, required: [], unchanged_version: 2 } });
     // A file moved (same contents, new path) is a change, with nothing to send.
     const { 'css/a.css': css, ...rest }: Record<string, string> = changed;
     const third = await deploy(user.token, { ...rest, 'css/b.css': css! }, { project_id: project.id });

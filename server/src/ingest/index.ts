@@ -24,7 +24,7 @@ import { AppError } from '../domain/errors.js';
 import { acceptContent, acceptHeldContent, type CheckedFile, isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts, HEAD_BYTES } from './digest.js';
 import { mediaTypeFor } from './media-type.js';
-import { displayName, extensionOfPath } from './names.js';
+import { displayName, extensionOfPath, isJunk } from './names.js';
 import { planUpload } from './plan.js';
 import { type IngestLimits, Refusal, type RefusalKind, type RefusalReason, RefusedNames } from './refusal.js';
 import { runIngestJob } from './run-worker.js';
@@ -258,6 +258,18 @@ export type { ContentFacts } from './digest.js';
 export { HEAD_BYTES };
 
 /** Whether a file of this name is text: its bytes' UTF-8 check then decides its type. */
+/**
+ * A manifest (path → content) without the operating system's litter an upload drops (isJunk:
+ * Thumbs.db, desktop.ini, .DS_Store, __MACOSX/, AppleDouble `._` files), so a digest deploy neither
+ * asks for it nor counts it as a change against a version that never holds it.
+ */
+export function withoutJunk<V>(manifest: Record<string, V>): Record<string, V> {
+  const entries = Object.entries(manifest);
+  return entries.some(([path]) => isJunk(path))
+    ? Object.fromEntries(entries.filter(([path]) => !isJunk(path)))
+    : manifest;
+}
+
 export function isTextName(name: string): boolean {
   return isTextExtension(extensionOfPath(name));
 }

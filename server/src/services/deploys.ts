@@ -52,6 +52,7 @@ import {
   factsOfHead,
   HEAD_BYTES,
   isTextName,
+  withoutJunk,
 } from '../ingest/index.js';
 import {
   newStagingPath,
@@ -544,7 +545,14 @@ export function createDeployService(deps: {
      * before its body is read; the route ends it when the request is done.
      */
     beginTransfer: (actor: Actor) => transfers.begin(actor.id),
-    async start(actor: Actor, body: StartDeployBody): Promise<StartedDeployDto> {
+    async start(actor: Actor, given: StartDeployBody): Promise<StartedDeployDto> {
+      // Litter the upload would drop (Thumbs.db, .DS_Store…) is left out here: neither asked for nor
+      // a change against a version that never holds it (docs/decisions/deploys.md "Litter").
+      const body = {
+        ...given,
+        ...(given.files ? { files: withoutJunk(given.files) } : {}),
+        ...(given.changes ? { changes: withoutJunk(given.changes) } : {}),
+      };
       const { limits } = await settings.get();
       let ownerId = actor.id;
       let latestVersion: number | null = null;
