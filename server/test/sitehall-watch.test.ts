@@ -194,6 +194,68 @@ async function newestFiles(projectId: number): Promise<{ version: number; files:
   return { version: d.version, files: Object.fromEntries(rows.map((r) => [r.path, r.sha256])) };
 }
 
+describe('the watched folder removed and written again', () => {
+  it('is watched again once back, and taken whole; a folder that stays gone ends the watch, saying so', async () => {
+    const parent = tempDir('sitehall-rebuilt-');
+    const dir = path.join(parent, 'dist');
+    const build = (marker: string) => {
+      fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><p>${marker}</p>`);
+      fs.writeFileSync(path.join(dir, 'assets', `app-${marker}.js`), `console.log("${marker}")`);
+    };
+    build('first');
+    const files = listFiles(dir);
+    await hashFiles(
+      files,
+      files.map((_, i) => i),
+    );
+    const folder = new WatchedFolder(dir, false, 10);
+    folder.start();
+    folder.adopt(files);
+    let settled = 0;
+    const failures: Error[] = [];
+    folder.listen(
+      () => settled++,
+      (err) => failures.push(err),
+    );
+    try {
+      // A build that removes its output folder, then writes it again.
+      fs.rmSync(dir, { recursive: true });
+      build('second');
+      const expected = await listed(dir);
+      await expect
+        .poll(async () => {
+          if (settled > 0) await folder.refresh();
+          return folder.manifest();
+        })
+        .toEqual(expected);
+      expect(expected.has('assets/app-second.js')).toBe(true);
+      // Later changes still reach the watch.
+      const before = settled;
+      fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><p>third</p>');
+      await expect.poll(() => settled).toBeGreaterThan(before);
+      expect(failures).toEqual([]);
+    } finally {
+      folder.close();
+    }
+
+    // Gone for good: the watch ends with the reason.
+    const gone = new WatchedFolder(dir, false, 10, 300);
+    gone.start();
+    const ended: Error[] = [];
+    gone.listen(
+      () => {},
+      (err) => ended.push(err),
+    );
+    try {
+      fs.rmSync(parent, { recursive: true });
+      await expect.poll(() => ended.map((e) => e.message)).toEqual([`目录已被删除：${dir}`]);
+    } finally {
+      gone.close();
+    }
+  });
+});
+
 describe('sitehall deploy --watch', () => {
   it('deploys each change as a version built on the last, sending only what changed, and leaves the folder ready for a plain deploy', async () => {
     const user = await t.createUser();

@@ -19,6 +19,10 @@ const nfc = (p: string) => (PLAIN.test(p) ? p : p.normalize('NFC'));
  * the deploy under way to end and then goes in one more (main.ts, watchFolder).
  */
 export const WATCH_QUIET_MS = 40;
+/** While the folder is gone (a build that removes it and writes it again), how often it is looked for. */
+const GONE_POLL_MS = 100;
+/** How long the folder may stay gone before the watch gives up. */
+export const GONE_MAX_MS = 60_000;
 
 export class WatchedFolder {
   /** path (relative, `/`-separated, as listed) → the file */
@@ -31,11 +35,16 @@ export class WatchedFolder {
   #failed: ((err: Error) => void) | undefined;
   /** The watch's failure, when it came before anyone listened for it. */
   #error: Error | undefined;
+  /** Looks for the folder while it is gone (#awaitFolder). */
+  #poll: NodeJS.Timeout | undefined;
+  /** The folder's parent, watched for the folder's own removal or replacement (#awaitFolder). */
+  #parentWatcher: fs.FSWatcher | undefined;
 
   constructor(
     readonly root: string,
     private readonly includeHidden: boolean,
     private readonly quietMs = WATCH_QUIET_MS,
+    private readonly goneMaxMs = GONE_MAX_MS,
   ) {}
 
   /** Whether an event came since the last refresh. */
@@ -51,17 +60,77 @@ export class WatchedFolder {
   start(): void {
     this.#watcher = fs.watch(this.root, { recursive: true }, (_event, name) => {
       this.#dirty.add(name === null ? '' : String(name).split(path.sep).join('/'));
-      if (this.#timer) clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => {
-        this.#timer = undefined;
-        this.#settled?.();
-      }, this.quietMs).unref();
+      if (!statOf(this.root)?.isDirectory()) this.#awaitFolder();
+      else this.#changed();
     });
-    this.#watcher.on('error', (err) => {
-      this.#error = err;
-      this.#failed?.(err);
-    });
-    this.#watcher.unref();
+    this.#watcher.on('error', (err) => this.#fail(err));
+    // The folder itself removed (a build that deletes its output folder first), or removed and made
+    // again at once (its inode number reused, often): the system's watch of the old folder ends
+    // without an error or another event, nothing would hold the process, and the new folder would
+    // not be watched. Its parent says so (docs/decisions/deploys.md "Watching a folder").
+    const base = path.basename(this.root);
+    try {
+      this.#parentWatcher = fs.watch(path.dirname(this.root), (event, name) => {
+        if (event === 'rename' && name !== null && String(name) === base) this.#awaitFolder();
+      });
+      this.#parentWatcher.on('error', () => this.#parentWatcher?.close());
+    } catch {
+      // A parent that can't be watched (no permission): the folder's own events still count.
+      this.#parentWatcher = undefined;
+    }
+    if (!this.#settled) {
+      this.#watcher.unref();
+      this.#parentWatcher?.unref();
+    }
+  }
+
+  /** A change: the deploy runs once the folder has been still for the quiet time. */
+  #changed(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#settled?.();
+    }, this.quietMs).unref();
+  }
+
+  #fail(err: Error): void {
+    this.#error = err;
+    this.#failed?.(err);
+  }
+
+  /**
+   * The folder is gone: it is looked for until it is back, then watched again and taken whole (its
+   * files may all be new), or the watch fails after GONE_MAX_MS.
+   */
+  #awaitFolder(): void {
+    if (this.#poll) return;
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    this.#parentWatcher?.close();
+    this.#parentWatcher = undefined;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const since = Date.now();
+    this.#poll = setInterval(() => {
+      if (statOf(this.root)?.isDirectory()) {
+        clearInterval(this.#poll);
+        this.#poll = undefined;
+        this.#dirty.add('');
+        try {
+          this.start();
+        } catch (err) {
+          this.#fail(err as Error);
+          return;
+        }
+        this.#changed();
+      } else if (Date.now() - since > this.goneMaxMs) {
+        clearInterval(this.#poll);
+        this.#poll = undefined;
+        this.#fail(new Error(`目录已被删除：${this.root}`));
+      }
+    }, GONE_POLL_MS);
+    // Until the deploy listens, the watch keeps nothing alive (start's rule).
+    if (!this.#settled) this.#poll.unref();
   }
 
   /** The files as the deploy listed them (their hashes may still be on their way). */
@@ -78,13 +147,17 @@ export class WatchedFolder {
     this.#settled = onSettled;
     this.#failed = onError;
     this.#watcher?.ref();
+    this.#parentWatcher?.ref();
+    this.#poll?.ref();
     if (this.#error) onError(this.#error);
     else if (this.dirty && !this.#timer) setImmediate(onSettled);
   }
 
   close(): void {
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#poll) clearInterval(this.#poll);
     this.#watcher?.close();
+    this.#parentWatcher?.close();
   }
 
   /**
