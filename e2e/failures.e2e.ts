@@ -37,6 +37,20 @@ for (const size of [
       buffer: Buffer.from('<h1>hello</h1>'),
     });
     await expect(page.getByText('index.html').first()).toBeVisible();
+    // The suggested site name is in. Its address line takes its room empty or not: the buttons stay
+    // where they were drawn (a click meant for 上传 had landed beside it as the address came).
+    const siteNameField = page.getByLabel('站点名');
+    await expect(siteNameField).not.toHaveValue('');
+    const submitAt = async () =>
+      (await page.getByRole('button', { name: '上传', exact: true }).boundingBox())?.y;
+    await expect(page.getByText('访问地址：')).toBeVisible();
+    const withAddress = await submitAt();
+    await siteNameField.fill('');
+    await expect(page.getByText('访问地址：')).toHaveCount(0);
+    expect(await submitAt()).toBe(withAddress);
+    await siteNameField.fill('will-fail-site');
+    await expect(page.getByText('访问地址：')).toBeVisible();
+    expect(await submitAt()).toBe(withAddress);
     await page.route('**/api/projects/upload', (route) =>
       route.fulfill({
         status: 507,

@@ -85,13 +85,18 @@ export function SiteNameItem({
         <>
           {extra && <div>{extra}</div>}
           {/* Only a name that may be used: one refused (站点名已被使用, live or on sending) is another site's address. */}
-          <Form.Item noStyle shouldUpdate={() => true}>
-            {() =>
-              form.getFieldError('site_name').length === 0 && !form.isFieldValidating('site_name') ? (
-                <SiteAddressPreview name={value} config={config} />
-              ) : null
-            }
-          </Form.Item>
+          {/* Its line is kept while empty: the address coming and going (a suggested name filled in,
+              a check under way) moved the form's buttons under the pointer, and a click meant for
+              上传 landed beside it (docs/decisions/web-app.md "The upload page"). */}
+          <div className="site-name-preview-slot">
+            <Form.Item noStyle shouldUpdate={() => true}>
+              {() =>
+                form.getFieldError('site_name').length === 0 && !form.isFieldValidating('site_name') ? (
+                  <SiteAddressPreview name={value} config={config} />
+                ) : null
+              }
+            </Form.Item>
+          </div>
         </>
       }
     >
