@@ -223,14 +223,15 @@ describe('sitehall deploy', () => {
     const cacheFiles = fs.readdirSync(path.join(cacheHome, 'sitehall')).filter((f) => !f.endsWith('.base'));
     expect(cacheFiles).toHaveLength(1);
     const cachePath = path.join(cacheHome, 'sitehall', cacheFiles[0]!);
-    // A header line, then a line per file: path, size, mtime, inode, SHA-256 and when it was written.
+    // A header line, then a line per file: path, size, mtime, inode, ctime, SHA-256 and when it was
+    // written.
     const [header, ...lines] = fs.readFileSync(cachePath, 'utf8').split('\n');
     const entries = lines.filter(Boolean).map((line) => line.split('\0'));
     expect(entries.map((e) => e[0]).sort()).toEqual(['a.html', 'b.html', 'c.html', 'd.html', 'index.html']);
-    for (const e of entries) expect(Number(e[5])).toBeGreaterThan(M + 10_000);
+    for (const e of entries) expect(Number(e[6])).toBeGreaterThan(M + 10_000);
     fs.writeFileSync(
       cachePath,
-      `${header}\n${entries.map((e) => `${[...e.slice(0, 5), M + 1500].join('\0')}\n`).join('')}`,
+      `${header}\n${entries.map((e) => `${[...e.slice(0, 6), M + 1500].join('\0')}\n`).join('')}`,
     );
 
     // Same size, new contents, the same mtime as before (a clock too coarse to tell): the racy
@@ -254,6 +255,15 @@ describe('sitehall deploy', () => {
     expect(third.code, third.stderr).toBe(0);
     expect(third.stderr).toContain('哈希缓存：5 个文件未改动，计算 0 个');
     expect(third.stdout).toContain('没有改动：5 个文件');
+    // Written in place with the same size and its old mtime set back (a build that pins mtimes,
+    // `cp -p`): the inode's change time gives it away, so the change is seen and sent.
+    const cStat = fs.statSync(path.join(site, 'c.html'));
+    write('c.html', `<!doctype html><p>cccc ${unique}</p>`, cStat.mtime);
+    expect(fs.statSync(path.join(site, 'c.html')).mtimeMs).toBe(cStat.mtimeMs);
+    const pinned = await sitehall(['deploy', site, '--project', String(id)], env);
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(pinned.stderr).toContain('哈希缓存：4 个文件未改动，计算 1 个');
+    expect(pinned.stderr).toContain('需要上传 1 个');
 
     // A corrupt cache is ignored (every file hashed); --no-cache skips the cache.
     fs.writeFileSync(cachePath, '{"version":1,"written":');

@@ -1,6 +1,6 @@
 /**
- * The local hash cache (docs/decisions/deploys.md "CLI hash cache"): a file whose path, size, mtime and
- * inode are what they were when it was last hashed is not read again, as git's index does. Kept in
+ * The local hash cache (docs/decisions/deploys.md "CLI hash cache"): a file whose path, size, mtime,
+ * inode and ctime are what they were when it was last hashed is not read again, as git's index does. Kept in
  * $XDG_CACHE_HOME/sitehall/<hash of the site folder>.hashes (~/.cache/...), rewritten atomically or
  * appended to; a missing, unreadable or corrupt cache (or line) is ignored (those files are hashed).
  */
@@ -15,6 +15,11 @@ export interface FileStamp {
   size: number;
   mtimeMs: number;
   ino: number;
+  /**
+   * When the inode last changed: a write sets it whatever mtime a tool then sets (a reproducible
+   * build pinning mtimes, `cp -p`, `touch -d`), and nothing but the system can set it back.
+   */
+  ctimeMs: number;
 }
 
 /**
@@ -31,15 +36,16 @@ export const RACY_MS = 2_000;
  */
 export const FINE_RACY_MS = 100;
 /**
- * The cache's first line. Then one line per file hashed: path, size, mtime, inode, SHA-256 and the
- * time the line was written (Date.now()), separated by NULs. A deploy that hashed a few files
+ * The cache's first line. Then one line per file hashed: path, size, mtime, inode, ctime, SHA-256
+ * and the time the line was written (Date.now()), separated by NULs (version 2 had no ctime: its
+ * lines are read as none, and every file is hashed once). A deploy that hashed a few files
  * appends their lines (a later line wins), and the whole file is rewritten with the files of that
  * pass only when it holds more than twice as many lines as the folder has files (deleted and
  * changed files' old lines). A JSON object of 5,000 entries cost a one-file redeploy its parse, an
  * array per entry and a rewrite of all of them (docs/benchmarks.md "Redeploys in proportion to the
  * change"). Only whole lines count: a line cut short by a crash is not one.
  */
-const HEADER = 'sitehall-cache 2\n';
+const HEADER = 'sitehall-cache 3\n';
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function cacheFile(dir: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -50,7 +56,7 @@ export function cacheFile(dir: string, env: NodeJS.ProcessEnv = process.env): st
 
 /** One line of the cache file. */
 function lineOf(f: FileStamp & { sha256: string }, written: number): string {
-  return `${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.sha256}\0${written}\n`;
+  return `${f.path}\0${f.size}\0${f.mtimeMs}\0${f.ino}\0${f.ctimeMs}\0${f.sha256}\0${written}\n`;
 }
 
 export class HashCache {
@@ -90,10 +96,22 @@ export class HashCache {
     const line = this.entries?.get(f.path);
     if (line === undefined) return undefined;
     const e = line.split('\0');
-    if (e.length !== 5) return undefined;
-    const [size, mtimeMs, ino, written] = [Number(e[0]), Number(e[1]), Number(e[2]), Number(e[4])];
-    const sha256 = e[3]!;
-    if (size !== f.size || mtimeMs !== f.mtimeMs || ino !== f.ino || !Number.isFinite(written))
+    if (e.length !== 6) return undefined;
+    const [size, mtimeMs, ino, ctimeMs, written] = [
+      Number(e[0]),
+      Number(e[1]),
+      Number(e[2]),
+      Number(e[3]),
+      Number(e[5]),
+    ];
+    const sha256 = e[4]!;
+    if (
+      size !== f.size ||
+      mtimeMs !== f.mtimeMs ||
+      ino !== f.ino ||
+      ctimeMs !== f.ctimeMs ||
+      !Number.isFinite(written)
+    )
       return undefined;
     // Modified within the clock's resolution of the line's writing: a later change could keep the
     // same mtime and size, so the entry proves nothing.

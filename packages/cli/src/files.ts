@@ -47,6 +47,7 @@ export interface ListedFile {
   size: number;
   mtimeMs: number;
   ino: number;
+  ctimeMs: number;
 }
 
 /**
@@ -80,7 +81,16 @@ export function listFiles(
       } else {
         // Gone since the listing (a build still writing): left out, as if listed a moment later.
         const st = fs.statSync(file, { throwIfNoEntry: false });
-        if (st) out.push({ path: rel, file, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, sha256: '' });
+        if (st)
+          out.push({
+            path: rel,
+            file,
+            size: st.size,
+            mtimeMs: st.mtimeMs,
+            ino: st.ino,
+            ctimeMs: st.ctimeMs,
+            sha256: '',
+          });
       }
       // Symbolic links and other kinds are left out: a site is its regular files.
     }

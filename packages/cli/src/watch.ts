@@ -181,7 +181,15 @@ export class WatchedFolder {
         this.files.delete(rel.slice(0, at));
       this.#drop(rel);
       if (st?.isFile()) {
-        const f = { path: rel, file: abs, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, sha256: '' };
+        const f = {
+          path: rel,
+          file: abs,
+          size: st.size,
+          mtimeMs: st.mtimeMs,
+          ino: st.ino,
+          ctimeMs: st.ctimeMs,
+          sha256: '',
+        };
         this.files.set(rel, f);
         toHash.push(f);
         continue;
