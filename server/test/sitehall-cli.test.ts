@@ -835,6 +835,25 @@ describe('sitehall deploy', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ url, token });
     const list = await sitehall(['projects'], { XDG_CONFIG_HOME: config });
     expect(list.code, list.stderr).toBe(0);
+    // SITEHALL_URL naming another server does not get the saved token: nothing is sent there.
+    const heard: string[] = [];
+    const elsewhere = http.createServer((req, res) => {
+      heard.push(req.headers.authorization ?? '');
+      res.writeHead(401).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const other = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      const leak = await sitehall(['projects'], { XDG_CONFIG_HOME: config, SITEHALL_URL: other });
+      expect(leak.code).not.toBe(0);
+      expect(leak.stderr).toContain('没有服务器地址或令牌');
+      expect(heard).toEqual([]);
+      // The same server written another way (a trailing slash) still gets it.
+      const same = await sitehall(['projects'], { XDG_CONFIG_HOME: config, SITEHALL_URL: `${url}/` });
+      expect(same.code, same.stderr).toBe(0);
+    } finally {
+      elsewhere.close();
+    }
 
     const bad = await sitehall(['login', '--url', url, '--token', 'sht_wrongwrongwrongwrongwrong'], {
       XDG_CONFIG_HOME: tempDir('sitehall-config-'),

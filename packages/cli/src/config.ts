@@ -23,10 +23,28 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Partial<C
   } catch {
     // No file yet (or unreadable): the environment may still say.
   }
+  const url = env.SITEHALL_URL || saved.url;
   return {
-    url: env.SITEHALL_URL || saved.url,
-    token: env.SITEHALL_TOKEN || saved.token,
+    url,
+    // The saved token goes only to the server it was saved for: SITEHALL_URL naming another one (a
+    // typo, a stale CI variable) would have sent it there (docs/decisions/deploys.md "API tokens
+    // and digest deploys").
+    token: env.SITEHALL_TOKEN || (sameServer(url, saved.url) ? saved.token : undefined),
   };
+}
+
+/** Whether two server addresses name one server (origin and path, a trailing slash aside). */
+export function sameServer(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const key = (u: string) => {
+    try {
+      const parsed = new URL(u);
+      return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return u.replace(/\/+$/, '');
+    }
+  };
+  return key(a) === key(b);
 }
 
 export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {

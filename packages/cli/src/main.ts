@@ -46,7 +46,7 @@ const USAGE = `用法：
 
 deploy、projects、whoami、open 加 --json 时只向标准输出写一个 JSON（供 CI 使用）。
 
-环境变量 SITEHALL_URL 和 SITEHALL_TOKEN 优先于 sitehall login 保存的配置。
+环境变量 SITEHALL_URL 和 SITEHALL_TOKEN 优先于 sitehall login 保存的配置；保存的令牌只发给保存时的服务器。
 API 令牌在网页「个人设置 → API 令牌」中创建。`;
 
 /** Files sent at once, one PUT each (a server without batches). */
