@@ -864,6 +864,26 @@ describe('sitehall deploy', () => {
 });
 
 describe('sitehall link', () => {
+  it('says when the working folder cannot keep the link, and still succeeds: the version exists', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const work = tempDir('sitehall-work-');
+    // `.sitehall` taken by a file: the link's folder can't be made (as in a read-only checkout).
+    fs.writeFileSync(path.join(work, '.sitehall'), 'not a folder');
+    const site = path.join(work, 'dist');
+    fs.mkdirSync(site);
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>只读 ${Math.random()}</p>`);
+    const res = await sitehall(['deploy', 'dist', '--name', '只读目录'], env, work);
+    expect(res.code, res.stderr).toBe(0);
+    const id = Number(/项目 (\d+)/.exec(res.stdout)?.[1]);
+    expect(id).toBeGreaterThan(0);
+    expect(res.stderr).toContain(
+      `无法在当前文件夹保存项目链接（EEXIST）：以后请用 --project ${id} 部署到这个项目`,
+    );
+    const mine = await t.request({ method: 'GET', url: '/api/projects/my', token: user.token });
+    expect(mine.json().data.projects.map((p: { id: number }) => p.id)).toEqual([id]);
+  });
+
   it('remembers the project a folder deploys to, and never makes one named after the folder', async () => {
     const user = await t.createUser();
     const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };

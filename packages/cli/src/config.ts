@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sameServer } from './link.js';
 
 export interface Credentials {
   url: string;
@@ -31,20 +32,6 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Partial<C
     // and digest deploys").
     token: env.SITEHALL_TOKEN || (sameServer(url, saved.url) ? saved.token : undefined),
   };
-}
-
-/** Whether two server addresses name one server (origin and path, a trailing slash aside). */
-export function sameServer(a: string | undefined, b: string | undefined): boolean {
-  if (!a || !b) return false;
-  const key = (u: string) => {
-    try {
-      const parsed = new URL(u);
-      return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-    } catch {
-      return u.replace(/\/+$/, '');
-    }
-  };
-  return key(a) === key(b);
 }
 
 export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {

@@ -49,6 +49,15 @@ export function removeLink(cwd = process.cwd()): boolean {
 }
 
 /** Same server: the addresses compared without a trailing slash. */
-export function sameServer(a: string, b: string): boolean {
-  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+export function sameServer(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const key = (u: string) => {
+    try {
+      const parsed = new URL(u);
+      return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return u.replace(/\/+$/, '');
+    }
+  };
+  return key(a) === key(b);
 }

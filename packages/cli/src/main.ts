@@ -187,6 +187,23 @@ function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: s
   }
 }
 
+/**
+ * The working folder's link to a project, written after a deploy that succeeded: a folder where it
+ * can't be written (a read-only checkout in CI) is said, not a failure, since the version exists
+ * and a retry with --name would make the project twice (docs/decisions/deploys.md "CLI project link").
+ */
+function linkAfterDeploy(link: Parameters<typeof writeLink>[0]): string | null {
+  try {
+    return writeLink(link);
+  } catch (err) {
+    const why = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err);
+    console.error(
+      `无法在当前文件夹保存项目链接（${why}）：以后请用 --project ${link.project_id} 部署到这个项目`,
+    );
+    return null;
+  }
+}
+
 function connect(): Api {
   const { url, token } = readCredentials();
   if (!url || !token) {
@@ -434,7 +451,7 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
       Object.keys(asked).length > 0
         ? await api.call<{ project: ProjectDto }>('PUT', `/api/projects/${projectId}`, asked)
         : await api.call<{ project: ProjectDto }>('GET', `/api/projects/${projectId}`);
-    if (!saved && url) writeLink({ url, project_id: project.id, name: project.name });
+    if (!saved && url) linkAfterDeploy({ url, project_id: project.id, name: project.name });
     remember(project, started.unchanged_version);
     const address = project.access_url ? await api.siteLink(project.access_url) : null;
     if (values.json) {
@@ -499,7 +516,8 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
   }
   const accessUrl = project.access_url ? await api.siteLink(project.access_url) : null;
   const findings = await usabilityFindings(api, project, spaFallback === true, waitMs);
-  const linkedNow = !saved && url ? writeLink({ url, project_id: project.id, name: project.name }) : null;
+  const linkedNow =
+    !saved && url ? linkAfterDeploy({ url, project_id: project.id, name: project.name }) : null;
   if (values.json) {
     printJson({
       project_id: project.id,
