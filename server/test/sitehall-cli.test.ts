@@ -823,6 +823,23 @@ describe('sitehall deploy', () => {
     }
   });
 
+  it('says in Chinese what is wrong with its arguments, and shows the usage for --help after a command', async () => {
+    const home = { HOME: tempDir('sitehall-home-'), XDG_CONFIG_HOME: tempDir('sitehall-config-') };
+    const help = await sitehall(['deploy', '--help'], home);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('用法：');
+    for (const [args, said] of [
+      [['deploy', 'dist', '--bogus'], '错误：未知选项：--bogus'],
+      [['deploy', 'dist', '--project'], '错误：选项 --project 需要一个值'],
+      [['login', '--url', '127.0.0.1:4500', '--token', 'sht_x'], '错误：服务器地址无效：127.0.0.1:4500'],
+    ] as const) {
+      const res = await sitehall([...args], home);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toContain(said);
+      expect(res.stderr).not.toMatch(/Unknown option|Invalid URL|argument missing/);
+    }
+  });
+
   it('login checks the token and saves it readable by the user only', async () => {
     const user = await t.createUser();
     const config = tempDir('sitehall-config-');

@@ -127,6 +127,11 @@ function printJson(value: unknown): void {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // `sitehall deploy --help`: the usage, whatever the command (each command's options are in it).
+  if (command !== undefined && (rest.includes('--help') || rest.includes('-h')) && !rest.includes('--')) {
+    console.log(USAGE);
+    return 0;
+  }
   try {
     switch (command) {
       case 'login':
@@ -183,8 +188,42 @@ function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: s
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new UsageError(argumentProblem(err));
   }
+}
+
+/** Node's argument parser says what is wrong in English: the same, said in Chinese. */
+function argumentProblem(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const option = /'(-[^']*)'/.exec(text)?.[1] ?? '';
+  switch ((err as { code?: string } | null)?.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `未知选项：${option}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument missing/.test(text)
+        ? `选项 ${option.split(' ')[0]} 需要一个值`
+        : `选项 ${option} 不接受值`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `多余的参数：${/'([^']*)'/.exec(text)?.[1] ?? ''}`;
+    default:
+      return text;
+  }
+}
+
+/** A server address the CLI can use: http or https, with a host. */
+function serverAddress(url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.host) {
+    throw new UsageError(
+      `服务器地址无效：${url}（应以 http:// 或 https:// 开头，如 https://sites.example.com）`,
+    );
+  }
+  return url;
 }
 
 /**
@@ -231,7 +270,7 @@ async function login(args: string[]): Promise<number> {
     }
   }
   if (!url || !token) throw new UsageError('服务器地址和令牌都不能为空');
-  const api = new Api(url, token);
+  const api = new Api(serverAddress(url), token);
   const { user } = await api.call<{ user: { username: string } }>('GET', '/api/auth/profile');
   const file = writeCredentials({ url, token });
   console.log(`已登录为 ${user.username}，配置已保存到 ${file}`);
