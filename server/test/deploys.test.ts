@@ -340,6 +340,32 @@ describe('digest deploys', () => {
     expect(detail.files).toHaveLength(25);
   });
 
+  it("cancels the actor's own unfinished deploy: its bytes and its place free at once, then 404", async () => {
+    const user = await t.createUser();
+    const before = await counts();
+    const files = { 'index.html': `<!doctype html><p>取消 ${Date.now()} ${Math.random()}</p>` };
+    const started = await start(user.token, { project_name: '取消的部署', files: manifestOf(files) });
+    const id = started.json().data.deploy_id as string;
+    expect((await put(user.token, id, sha(files['index.html']), files['index.html'])).statusCode).toBe(200);
+    const other = await t.createUser();
+    const cancel = (token: string) => t.request({ method: 'DELETE', url: `/api/deploys/${id}`, token });
+    // Another account's deploy is as missing as one that never was.
+    expectFailure(await cancel(other.token), 404, m.deployNotFound);
+    const res = await cancel(user.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe(m.deployCancelled);
+    expect(await counts()).toEqual(before);
+    // Its bytes are no longer held: the storage shown is back to nothing.
+    const mine = (await t.request({ url: '/api/projects/my', token: user.token })).json().data;
+    expect(mine.storage.used_bytes).toBe(0);
+    expectFailure(await cancel(user.token), 404, m.deployNotFound);
+    expectFailure(
+      await t.request({ method: 'POST', url: `/api/deploys/${id}/finish`, token: user.token }),
+      404,
+      m.deployNotFound,
+    );
+  });
+
   it('applies the upload’s path and type rules to the manifest before a byte is sent', async () => {
     const user = await t.createUser();
     const before = await counts();

@@ -472,6 +472,10 @@ describe('sitehall deploy', () => {
         .select('id')
         .execute();
       expect(projects).toEqual([]);
+      // Each failed deploy was cancelled: none stays open to hold the quota or a place among the
+      // account's open deploys until it expires.
+      const open = await t.ctx.db.selectFrom('deploys').where('user_id', '=', user.id).select('id').execute();
+      expect(open).toEqual([]);
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }

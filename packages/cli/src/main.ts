@@ -522,12 +522,19 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
   const bytes = required.reduce((sum, f) => sum + f.size, 0);
   console.error(`共 ${files.length} 个文件，需要上传 ${required.length} 个（${formatBytes(bytes)}）`);
   const uploading = new Progress('上传文件', required.length);
-  await sendFiles(api, started, required, (n) => uploading.update(n));
-  const finished = await finishDeploy(api, started.deploy_id, () => {
-    prepareRecord();
-    // The sites' port (for the addresses printed below), asked while the server finishes.
-    api.siteLink('/').catch(() => undefined);
-  });
+  const finished = await cancelledUnlessDone(
+    api,
+    started.deploy_id,
+    async () => {
+      await sendFiles(api, started, required, (n) => uploading.update(n));
+      return finishDeploy(api, started.deploy_id, () => {
+        prepareRecord();
+        // The sites' port (for the addresses printed below), asked while the server finishes.
+        api.siteLink('/').catch(() => undefined);
+      });
+    },
+    true,
+  );
   // The SPA fallback is the project's switch, set once the version is there; the deploy stands
   // whatever this answers.
   let { project } = finished;
@@ -609,6 +616,41 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
 }
 
 type StartedDeploy = { deploy_id: string; required: string[]; batch?: { max_files: number } };
+
+/** How long a cancel may take before the command goes on (the server may be what failed). */
+const CANCEL_WAIT_MS = 5_000;
+
+/**
+ * Runs a started deploy's sending and finish; one that fails on the way, or is stopped with
+ * Ctrl+C (`onInterrupt`: the one-shot command; a watch has its own), is cancelled on the server,
+ * so its bytes don't hold the account's quota, nor its place among the 5 open deploys, until it
+ * would have expired (docs/decisions/deploys.md "Cancelled deploys").
+ */
+async function cancelledUnlessDone<T>(
+  api: Api,
+  deployId: string,
+  run: () => Promise<T>,
+  onInterrupt = false,
+): Promise<T> {
+  const cancel = () =>
+    Promise.race([
+      api.call('DELETE', `/api/deploys/${deployId}`).catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, CANCEL_WAIT_MS).unref()),
+    ]);
+  const interrupted = () => {
+    console.error('\n正在取消部署…（再按一次 Ctrl+C 立即退出）');
+    void cancel().finally(() => process.exit(130));
+  };
+  if (onInterrupt) process.once('SIGINT', interrupted);
+  try {
+    return await run();
+  } catch (err) {
+    await cancel();
+    throw err;
+  } finally {
+    process.off('SIGINT', interrupted);
+  }
+}
 
 /** Sends the files a started deploy asked for: in batches when the server takes them, else one PUT each. */
 async function sendFiles(
@@ -773,8 +815,11 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
     }
     const wanted = new Set(started.required);
     const required = [...folder.files.values()].filter((f) => wanted.delete(f.sha256));
-    await sendFiles(api, started as StartedDeploy, required);
-    const { project } = await finishDeploy(api, started.deploy_id);
+    const deployId = started.deploy_id;
+    const { project } = await cancelledUnlessDone(api, deployId, async () => {
+      await sendFiles(api, started as StartedDeploy, required);
+      return finishDeploy(api, deployId);
+    });
     accepted(project.latest_version ?? version);
     const ms = Math.round(performance.now() - began);
     console.log(

@@ -141,6 +141,12 @@ export const endpointSchemas = {
     ...deployId,
     data: projectData,
   },
+  cancelDeploy: {
+    tag: '部署',
+    summary: '取消未完成的部署：已上传的内容不再计入存储空间，也不再占用未完成部署的名额',
+    ...deployId,
+    data: noData,
+  },
 
   users: { tag: '用户管理', summary: '用户列表', query: userListQuery, data: adminUserListData },
   updateUser: {

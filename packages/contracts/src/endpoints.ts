@@ -70,6 +70,7 @@ export const endpoints = {
     status: 201,
     audited: true,
   },
+  cancelDeploy: { method: 'DELETE', path: '/deploys/:id', access: 'user' },
 
   users: { method: 'GET', path: '/admin/users', access: 'admin' },
   updateUser: {

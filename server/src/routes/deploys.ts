@@ -81,6 +81,12 @@ export const deployRoutes =
       },
     );
 
+    // The client ends a deploy it won't finish (a failure, Ctrl+C): nothing of it waits to expire.
+    route(app, 'cancelDeploy', async (request) => {
+      await deploys.cancel(actorOf(request), deployId(request.params));
+      return ok(null, m.deployCancelled);
+    });
+
     route(app, 'finishDeploy', async (request, reply) => {
       const actor = actorOf(request);
       const project = await deploys.finish(

@@ -979,6 +979,17 @@ export function createDeployService(deps: {
       }
     },
 
+    /**
+     * Ends the actor's own deploy before its finish (a client that failed or was stopped): its
+     * leases and held bytes go at once, not when it would have expired (docs/decisions/deploys.md
+     * "Cancelled deploys"). A deploy gone already (finished, expired, another account's) is 404.
+     */
+    async cancel(actor: Actor, id: string): Promise<void> {
+      const row = await deploys.byId(db, id, actor.id, now());
+      if (!row || !(await deploys.take(db, row.id))) throw new NotFound(m.deployNotFound);
+      await release(row);
+    },
+
     /** Removes deploys idle or open past their time and never finished (the leftover sweep). */
     async expire(): Promise<number> {
       let removed = 0;

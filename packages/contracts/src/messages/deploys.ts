@@ -62,4 +62,6 @@ export const deployMessages = {
   batchDuplicate: '同一批中内容 {sha256} 出现了不止一次',
   batchEmpty: '这一批中没有文件',
   deployFinished: '部署完成，新版本等待审核',
+  /** A deploy ended by its client before its finish (a failure, Ctrl+C): nothing of it is kept. */
+  deployCancelled: '部署已取消',
 } as const;
