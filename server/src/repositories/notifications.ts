@@ -91,15 +91,24 @@ export async function exists(db: DB, userId: number, id: number): Promise<boolea
  * Every admin's notice of a version waiting for review, for this version and those before it, once
  * it is decided: the bell then counts what still waits (docs/notifications.md).
  */
-export async function settleReviews(db: DB, projectId: number, version: number, at: string): Promise<number> {
-  const r = await db
+/**
+ * Marks read every admin's notice of the project's uploads up to `version`, or of all of them
+ * (`version` null: the project was taken down or deleted).
+ */
+export async function settleReviews(
+  db: DB,
+  projectId: number,
+  version: number | null,
+  at: string,
+): Promise<number> {
+  let q = db
     .updateTable('notifications')
     .set({ read_at: at })
     .where('kind', '=', 'upload_pending')
     .where('project_id', '=', projectId)
-    .where('version', '<=', version)
-    .where('read_at', 'is', null)
-    .executeTakeFirst();
+    .where('read_at', 'is', null);
+  if (version !== null) q = q.where('version', '<=', version);
+  const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 

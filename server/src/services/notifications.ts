@@ -266,7 +266,7 @@ export function createNotificationService(
       )
         await notices.settleReviews(trx, event.projectId, event.version, at);
       if (event.kind === 'taken_down' || event.kind === 'deleted')
-        await notices.settleReviews(trx, event.projectId, Number.MAX_SAFE_INTEGER, at);
+        await notices.settleReviews(trx, event.projectId, null, at);
       if (event.kind === 'upload_pending') {
         for (const admin of await notices.reviewers(trx, event.actorId)) {
           await tell(
