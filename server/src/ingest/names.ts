@@ -56,10 +56,12 @@ export function extensionOfPath(path: string): string {
  * stays refused, as any "." segment is (checkEntryName; docs/decisions/uploads.md "Archives made
  * of a folder's dot").
  */
-export function withoutLeadingDot(name: string): string {
+export function withoutLeadingDot(name: string, isDir: boolean): string {
   let rest = name;
   while (rest.startsWith('./')) rest = rest.slice(2);
-  return rest === '.' ? '' : rest;
+  if (rest === '.') rest = '';
+  // A file named '.' keeps its name, and is refused as unsafe with it (checkEntryName).
+  return rest === '' && !isDir ? name : rest;
 }
 
 const JUNK_FILES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini']);

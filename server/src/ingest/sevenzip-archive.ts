@@ -642,9 +642,8 @@ function describeEntry(props: Map<string, string>): ListedEntry | null {
   const [windows = '', posix = ''] = (props.get('Attributes') ?? '').split(' ');
   const posixType = posix.charAt(0);
   const isDir = props.get('Folder') === '+' || windows.includes('D') || posixType === 'd';
-  // 7-Zip extracts `./index.html` as `index.html`; a file named '.' keeps its name, and is refused.
-  const stripped = withoutLeadingDot(listed);
-  const name = stripped === '' && !isDir ? listed : stripped;
+  // 7-Zip extracts `./index.html` as `index.html`.
+  const name = withoutLeadingDot(listed, isDir);
   const links = [...props].some(([key, value]) => /link/i.test(key) && value !== '' && value !== '-');
   if (
     links ||

@@ -589,9 +589,7 @@ function describeEntry(entry: Entry): ZipListedEntry | null {
   const special = type !== 0 && type !== S_IFREG && type !== S_IFDIR;
   if (special || dos & (DOS_REPARSE_POINT | DOS_DEVICE)) throw new Refusal('notRegularFile', { name: shown });
   const isDir = listed.endsWith('/') || type === S_IFDIR || (type === 0 && (dos & DOS_DIRECTORY) !== 0);
-  // A file named '.' keeps its name, and is refused as unsafe with it.
-  const stripped = withoutLeadingDot(listed);
-  const name = stripped === '' && !isDir ? listed : stripped;
+  const name = withoutLeadingDot(listed, isDir);
   if (isDir) {
     if (entry.uncompressedSize !== 0) throw new Refusal('corrupt');
     if (name === '' && listed !== '') return null;
