@@ -1,8 +1,9 @@
 /**
  * 7-Zip's file layer, where sevenzip-archive.ts does Emscripten's work its own way: path lookups,
- * the terminal's lines, and files created once. Each is held to what Emscripten itself does.
+ * the terminal's lines, and the files cut from its output. Each is held to what Emscripten itself does.
  */
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -198,11 +199,12 @@ describe("7-Zip's path lookups", () => {
 });
 
 describe('files 7-Zip extracts', () => {
-  it('are created once, with the descriptor 7-Zip writes them through, 0644', async () => {
+  it('are written by us from its output, each opened once, new and 0644, never read back', async () => {
     const outDir = fs.mkdtempSync(path.join(root, 'out-'));
     const archive = path.join(FIXTURES, '7z', 'site.7z');
     const created = vi.spyOn(fs, 'writeFileSync');
     const opened = vi.spyOn(fs, 'openSync');
+    const read = vi.spyOn(fs, 'readSync');
     const files = await extractWithSevenZip(
       '7z',
       archive,
@@ -212,12 +214,25 @@ describe('files 7-Zip extracts', () => {
     );
     expect(files.length).toBeGreaterThan(0);
     const inOutput = (p: unknown) => typeof p === 'string' && p.startsWith(outDir);
-    // NODEFS created each file (writeFileSync) and then opened it again for 7-Zip's stream.
+    // 7-Zip itself creates nothing: NODEFS would have (writeFileSync), then opened it again.
     expect(created.mock.calls.filter(([p]) => inOutput(p))).toEqual([]);
+    const outputFds = new Set<number>();
     for (const f of files) {
-      // Once for 7-Zip (created there), once to hash it.
-      expect(opened.mock.calls.filter(([p]) => p === f.tempFile)).toHaveLength(2);
+      const calls = opened.mock.calls.flatMap(([p, flags], i) =>
+        p === f.tempFile ? [{ flags, fd: opened.mock.results[i]!.value as number }] : [],
+      );
+      // Once, to write it, as a new file: not again to hash it (hashed as it was written).
+      expect(calls.map((c) => c.flags)).toEqual(['wx']);
+      outputFds.add(calls[0]!.fd);
       expect(fs.statSync(f.tempFile).mode & 0o777).toBe(0o644 & ~process.umask());
+      expect(f.sha256).toBe(crypto.createHash('sha256').update(fs.readFileSync(f.tempFile)).digest('hex'));
+    }
+    expect(read.mock.calls.filter(([fd]) => outputFds.has(fd as number))).toEqual([]);
+    // Every file of the archive, byte for byte as 7-Zip itself extracts it.
+    const native = fs.mkdtempSync(path.join(root, 'native-'));
+    expect(spawnSync('7zz', ['x', '-y', `-o${native}`, archive]).status).toBe(0);
+    for (const f of files) {
+      expect(fs.readFileSync(f.tempFile).equals(fs.readFileSync(path.join(native, f.path)))).toBe(true);
     }
   });
 });

@@ -1,9 +1,10 @@
 /**
  * 7z and RAR extraction with 7z-wasm (7-Zip compiled to WebAssembly), inside the extraction
- * worker. The archive's folder and the output folder are mounted with NODEFS, so 7-Zip reads and
- * writes the host files directly and the archive is never loaded into memory. Listing (`l -slt`)
- * comes first and is parsed line by line; extraction (`x`) only starts once the listing has passed
- * every rule; what lands on disk is then compared with the listing.
+ * worker. The archive's folder is mounted with NODEFS, so 7-Zip reads the host file directly and
+ * the archive is never loaded into memory. Listing (`l -slt`) comes first and is parsed line by
+ * line; extraction only starts once the listing has passed every rule, and writes the files' bytes
+ * to 7-Zip's standard output (`x -so`), where sevenzip-output.ts cuts them into the planned files
+ * by their listed sizes: 7-Zip itself writes no file.
  *
  * 7-Zip never waits for a password: a dummy one is always given and stdin reads as closed, so an
  * encrypted archive fails fast and is reported as such.
@@ -14,13 +15,12 @@ import path from 'node:path';
 import type { ArchiveFormatReadBy } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
 import type { CheckedFile } from './content.js';
-import { inspectFile } from './digest.js';
-import { verifyExtractedTree } from './extracted-tree.js';
 import { displayName, withoutLeadingDot } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
 import { refuseRar4SpecialEntries } from './rar4-headers.js';
-import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
+import { type IngestLimits, Refusal } from './refusal.js';
 import { compileSevenZip, type WasmInstance, type WasmModule, wasm } from './sevenzip-code.js';
+import { ExtractedFiles } from './sevenzip-output.js';
 
 // The package is CommonJS with an ES-style `export default` in its typings: at run time the
 // default import is the factory itself.
@@ -34,9 +34,6 @@ type InstantiateWasm = (
 
 const DUMMY_PASSWORD = '-psitehall-no-password';
 const ARCHIVE_MOUNT = '/in';
-const OUTPUT_MOUNT = '/out';
-/** Emscripten's (WASI) errno numbers for ENOSPC and EDQUOT, as its NODEFS reports them. */
-const NO_SPACE_ERRNOS = new Set([51, 19]);
 
 export async function extractWithSevenZip(
   format: ArchiveFormatReadBy<'7z-wasm'>,
@@ -78,38 +75,21 @@ export async function extractWithSevenZip(
   if (rar4) refuseRar4SpecialEntries(archivePath, 4 * entries.length + 64);
   const plan = planUpload(entries, limits, 'archive');
 
-  // Everything the listing declared, junk included, is what 7-Zip may write; not a byte more.
-  const declared = entries.reduce((sum, e) => sum + e.size, 0);
-  let written = 0;
-  const extracted = await runSevenZip(
-    code,
-    ['x', typeSwitch, DUMMY_PASSWORD, '-y', '-bd', '-sccUTF-8', `-o${OUTPUT_MOUNT}`, archiveArg],
-    { ...mounts, [OUTPUT_MOUNT]: outDir },
-    {
-      onWrite: (bytes, target) => {
-        if (!target.startsWith(`${OUTPUT_MOUNT}/`)) return;
-        written += bytes;
-        if (written > declared) throw new Refusal('sizeMismatch');
-      },
-    },
-  );
-  if (extracted.code !== 0) throw await failure(extracted, [], format, archivePath);
-
-  // The files' sizes are checked as they are hashed, below.
-  verifyExtractedTree(outDir, [...plan.files.map((f) => ({ name: f.name, size: null })), ...plan.junk]);
-  for (const junk of plan.junk) await fs.promises.rm(path.join(outDir, ...junk.name.split('/')));
-  const files: CheckedFile[] = [];
-  const executables = new RefusedNames('executable');
-  for (const planned of plan.files) {
-    const file = path.join(outDir, ...planned.name.split('/'));
-    // Made 0644 (data, not programs) as 7-Zip created it (outputFolderShortcuts).
-    const checked = executables.check(() =>
-      inspectFile(planned.path, file, planned.downloadOnly, planned.size),
+  // 7-Zip writes the files' bytes to its standard output, in the listing's order; they are cut
+  // into the planned files there, by their declared sizes (sevenzip-output.ts).
+  const output = new ExtractedFiles(outDir, plan);
+  try {
+    const extracted = await runSevenZip(
+      code,
+      ['x', '-so', typeSwitch, DUMMY_PASSWORD, '-bd', '-sccUTF-8', archiveArg],
+      mounts,
+      { onData: (memory, offset, length) => output.write(memory, offset, length) },
     );
-    if (checked) files.push(checked);
+    if (extracted.code !== 0) throw await failure(extracted, [], format, archivePath);
+    return output.end();
+  } finally {
+    output.close();
   }
-  executables.throwIfAny();
-  return files;
 }
 
 interface SevenZipRun {
@@ -127,10 +107,16 @@ async function runSevenZip(
     /** Each line 7-Zip prints to stdout. */
     onLine?: (line: string) => void;
     /**
-     * Called before every write, to a file or to the terminal; throwing a Refusal here stops
-     * 7-Zip. (Emscripten's terminal turns an exception thrown by onLine into a write error.)
+     * Called before every write to the terminal; throwing a Refusal here stops 7-Zip.
+     * (Emscripten's terminal turns an exception thrown by onLine into a write error.)
      */
-    onWrite?: (bytes: number, target: string) => void;
+    onWrite?: (bytes: number) => void;
+    /**
+     * Takes the bytes 7-Zip writes to stdout (`x -so`: the files' data), as a view of its memory
+     * used at once. Throwing stops 7-Zip: a Refusal is the archive's; any other error (a full
+     * disk) is thrown as it is.
+     */
+    onData?: (memory: Int8Array, offset: number, length: number) => void;
   },
 ): Promise<SevenZipRun> {
   const errors: string[] = [];
@@ -173,36 +159,38 @@ async function runSevenZip(
   // Nor their times: an extracted file is read once and stored under its hash.
   FS.utime = () => {};
   plainPathLookups(sevenZip);
-  const created = OUTPUT_MOUNT in mounts ? outputFolderShortcuts(sevenZip) : null;
-  const { onWrite } = hooks;
+  const { onWrite, onData } = hooks;
   const stdout = hooks.onLine ? new StdoutLines(hooks.onLine, sevenZip) : null;
-  let diskFull = false;
-  // Every byte 7-Zip writes, to a file or to the terminal, goes through FS.write.
+  /** What onData threw that is not the archive's fault (a full disk). */
+  let dataFailure: unknown = null;
+  // Every byte 7-Zip writes goes through FS.write: to its terminal only, as no command of ours
+  // writes a file (the extraction's files come on stdout).
   const write = FS.write.bind(FS);
   FS.write = (stream, buffer, offset, length, position, canOwn) => {
-    onWrite?.(length, (stream as { path?: string }).path ?? '');
-    if (stdout?.takes(stream)) return stdout.write(buffer as Int8Array, offset, length);
-    try {
-      return write(stream, buffer, offset, length, position, canOwn);
-    } catch (err) {
-      // 7-Zip turns a failed write into a crash; remember a full disk, which is not the archive's
-      // fault (docs/decisions/faults.md "Disk full").
-      if (NO_SPACE_ERRNOS.has((err as { errno?: unknown } | null)?.errno as number)) diskFull = true;
-      throw err;
+    onWrite?.(length);
+    const { fd, tty } = stream as { fd?: number; tty?: unknown };
+    if (tty === undefined) throw new Refusal('extractFailed');
+    if (fd !== 1) return write(stream, buffer, offset, length, position, canOwn);
+    if (onData) {
+      try {
+        onData(buffer as Int8Array, offset, length);
+      } catch (err) {
+        if (!(err instanceof Refusal)) dataFailure = err;
+        throw err;
+      }
+      return length;
     }
+    return stdout ? stdout.write(buffer as Int8Array, offset, length) : length;
   };
-  const noSpace = () =>
-    Object.assign(new Error('ENOSPC: no space left on device (7-Zip output)'), { code: 'ENOSPC' });
   try {
     const code = sevenZip.callMain(args) as unknown as number;
-    if (diskFull) throw noSpace();
     // The lines gathered since the last were told: the output has ended.
     stdout?.flush();
     return { code, errors };
   } catch (err) {
     // A Refusal thrown by a hook unwinds through 7-Zip and comes out here.
     if (err instanceof Refusal) throw err;
-    if (diskFull) throw noSpace();
+    if (dataFailure) throw dataFailure;
     // What it printed before it crashed is told, as when each line was told as it came.
     try {
       stdout?.flush();
@@ -211,8 +199,6 @@ async function runSevenZip(
     }
     return { code: null, errors };
   } finally {
-    // A file created but never opened by 7-Zip (it failed between the two) is closed here.
-    created?.closeUnopened();
     // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.
     process.exitCode = undefined;
   }
@@ -247,12 +233,6 @@ export class StdoutLines {
     sevenZip: SevenZipModule,
   ) {
     this.#ErrnoError = (sevenZip.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError;
-  }
-
-  /** Whether a stream is 7-Zip's standard output (fd 1, Emscripten's /dev/tty). */
-  takes(stream: unknown): boolean {
-    const s = stream as { fd?: number; path?: string; tty?: unknown };
-    return s.fd === 1 && s.path === '/dev/tty' && s.tty !== undefined;
   }
 
   write(heap: Int8Array, offset: number, length: number): number {
@@ -398,99 +378,8 @@ export function plainPathLookups(sevenZip: SevenZipModule): void {
   };
 }
 
-/** Emscripten's NODEFS, as far as outputFolderShortcuts uses it. */
-type NodeFsParent = { mount: { mountpoint: string } };
-/** A node of NODEFS; `createdFd` is ours: the descriptor its file was created with. */
-type NodeFsNode = { mode: number; createdFd?: number };
-interface NodeFsStream {
-  node: NodeFsNode;
-  flags: number;
-  nfd?: number;
-  shared: { refcount?: number };
-}
-interface NodeFsInternals {
-  node_ops: {
-    lookup(parent: NodeFsParent, name: string): unknown;
-    mknod(parent: NodeFsParent, name: string, mode: number, dev: number): NodeFsNode;
-  };
-  stream_ops: { open(stream: NodeFsStream): void };
-  createNode(parent: NodeFsParent, name: string, mode: number, dev: number): NodeFsNode;
-  realPath(node: NodeFsNode): string;
-  tryFSOperation<T>(run: () => T): T;
-}
-/** Emscripten's errno for "no such file or directory", and its file type bits. */
+/** Emscripten's errno for "no such file or directory". */
 const ENOENT = 44;
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-/** Emscripten's open flags: the access mode's bits and O_WRONLY, O_APPEND. */
-const O_ACCMODE = 0o3;
-const O_WRONLY = 0o1;
-const O_APPEND = 0o2000;
-
-/**
- * Shortcuts in the output folder, which is new and empty (mkdtemp) and written by this instance
- * alone (docs/benchmarks.md, "7z ingest: the output folder's shortcuts"):
- * - every name 7-Zip makes there stays in Emscripten's name cache, so a name not in the cache does
- *   not exist: NODEFS would lstat the host for it (and Node throws an exception for each missing
- *   file) before every file 7-Zip creates, ≈0.3 s of a 5,000-file 7z's extraction;
- * - a file is created with mode 0644 (data, not programs; the umask applies) rather than
- *   Emscripten's 0777 and a chmod of each file afterwards;
- * - a file is opened once: NODEFS created it (open, close) and opened it again for 7-Zip's
- *   stream. It is created write-only and exclusive (O_EXCL: nothing may be there), and that
- *   descriptor becomes the stream's when 7-Zip opens it write-only, as it does; any other open
- *   closes it and opens anew ("7z ingest: Emscripten's paths").
- * Returns what closes the descriptors of files created and not opened, when the command ends.
- */
-function outputFolderShortcuts(sevenZip: SevenZipModule): { closeUnopened(): void } {
-  const nodefs = sevenZip.NODEFS as unknown as NodeFsInternals;
-  const { ErrnoError } = sevenZip.FS as unknown as { ErrnoError: new (errno: number) => Error };
-  const ops = nodefs.node_ops;
-  const inOutput = (parent: NodeFsParent) => parent.mount.mountpoint === OUTPUT_MOUNT;
-  const lookup = ops.lookup.bind(ops);
-  ops.lookup = (parent, name) => {
-    if (inOutput(parent)) throw new ErrnoError(ENOENT);
-    return lookup(parent, name);
-  };
-  /** Files created and not yet opened, by node. */
-  const unopened = new Set<NodeFsNode>();
-  const mknod = ops.mknod.bind(ops);
-  ops.mknod = (parent, name, mode, dev) => {
-    if (!inOutput(parent) || (mode & S_IFMT) !== S_IFREG) return mknod(parent, name, mode, dev);
-    const fileMode = (mode & ~0o7777) | 0o644;
-    const node = nodefs.createNode(parent, name, fileMode, dev);
-    const file = nodefs.realPath(node);
-    node.createdFd = nodefs.tryFSOperation(() =>
-      fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644),
-    );
-    unopened.add(node);
-    return node;
-  };
-  const streamOps = nodefs.stream_ops;
-  const open = streamOps.open.bind(streamOps);
-  streamOps.open = (stream) => {
-    const { node } = stream;
-    const fd = node.createdFd;
-    if (fd === undefined) return open(stream);
-    node.createdFd = undefined;
-    unopened.delete(node);
-    if ((stream.flags & (O_ACCMODE | O_APPEND)) === O_WRONLY) {
-      stream.shared.refcount = 1;
-      stream.nfd = fd;
-      return;
-    }
-    fs.closeSync(fd);
-    open(stream);
-  };
-  return {
-    closeUnopened() {
-      for (const node of unopened) {
-        if (node.createdFd !== undefined) fs.closeSync(node.createdFd);
-        node.createdFd = undefined;
-      }
-      unopened.clear();
-    },
-  };
-}
 
 /** What a failed 7-Zip run means for the user. */
 async function failure(
