@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIMITS } from '@sitehall/contracts';
 import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { extractWithSevenZip, plainPathLookups, StdoutLines } from './sevenzip-archive.js';
+import { extractWithSevenZip, openSevenZip, plainPathLookups, StdoutLines } from './sevenzip-archive.js';
 import { compileSevenZip, SEVEN_ZIP_TIERING_BUDGET } from './sevenzip-code.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
@@ -234,6 +234,26 @@ describe('files 7-Zip extracts', () => {
     for (const f of files) {
       expect(fs.readFileSync(f.tempFile).equals(fs.readFileSync(path.join(native, f.path)))).toBe(true);
     }
+  });
+});
+
+describe('one 7-Zip instance', () => {
+  it('lists, then extracts, and is never used again once a command has failed', async () => {
+    const archive = path.join(FIXTURES, '7z', 'site.7z');
+    const sevenZip = await openSevenZip(await compileSevenZip(), { '/in': path.dirname(archive) });
+    const lines: string[] = [];
+    expect(sevenZip.run(['l', '-slt', '-t7z', '/in/site.7z'], { onLine: (l) => lines.push(l) }).code).toBe(0);
+    expect(lines.some((l) => l.startsWith('Path = '))).toBe(true);
+    let bytes = 0;
+    const run = sevenZip.run(['x', '-so', '-t7z', '-bd', '/in/site.7z'], {
+      onData: (_m, _o, n) => (bytes += n),
+    });
+    expect(run.code).toBe(0);
+    const native = spawnSync('7zz', ['x', '-so', archive], { maxBuffer: 64 * 1024 * 1024 });
+    expect(bytes).toBe(native.stdout.length);
+    // A command that fails (no such archive: exit code 2) ends the instance.
+    expect(sevenZip.run(['l', '/in/missing.7z'], {}).code).not.toBe(0);
+    expect(() => sevenZip.run(['l', '-slt', '/in/site.7z'], {})).toThrow(/reused after a failed command/);
   });
 });
 

@@ -43,25 +43,23 @@ export async function extractWithSevenZip(
   /** 7-Zip compiled by the server's main thread (sevenzip-code.ts); compiled here if not given. */
   compiled?: WasmModule,
 ): Promise<CheckedFile[]> {
-  // The listing's instance and the extraction's share one compiled module.
   const code = compiled ?? (await compileSevenZip());
   const rar4 = format === 'rar' && !(await isRar5(archivePath));
   const typeSwitch = format === '7z' ? '-t7z' : rar4 ? '-trar' : '-trar5';
   const archiveArg = `${ARCHIVE_MOUNT}/${path.basename(archivePath)}`;
   const mounts = { [ARCHIVE_MOUNT]: path.dirname(archivePath) };
 
+  // One instance lists, then extracts: the extraction runs only after a listing that ended well
+  // (a crashed instance is never reused), and saves an instance and its JavaScript's warm-up
+  // (docs/benchmarks.md "7z ingest: session 60").
+  const sevenZip = await openSevenZip(code, mounts);
   const listing = new ListingParser(limits.maxArchiveEntries);
-  const listed = await runSevenZip(
-    code,
-    ['l', '-slt', typeSwitch, DUMMY_PASSWORD, '-sccUTF-8', archiveArg],
-    mounts,
-    {
-      onLine: (line) => listing.line(line),
-      onWrite: () => {
-        if (listing.refusal) throw listing.refusal;
-      },
+  const listed = sevenZip.run(['l', '-slt', typeSwitch, DUMMY_PASSWORD, '-sccUTF-8', archiveArg], {
+    onLine: (line) => listing.line(line),
+    onWrite: () => {
+      if (listing.refusal) throw listing.refusal;
     },
-  );
+  });
   listing.end();
   if (listing.refusal) throw listing.refusal;
   if (listed.code !== 0 || listing.problems.length > 0) {
@@ -79,12 +77,9 @@ export async function extractWithSevenZip(
   // into the planned files there, by their declared sizes (sevenzip-output.ts).
   const output = new ExtractedFiles(outDir, plan);
   try {
-    const extracted = await runSevenZip(
-      code,
-      ['x', '-so', typeSwitch, DUMMY_PASSWORD, '-bd', '-sccUTF-8', archiveArg],
-      mounts,
-      { onData: (memory, offset, length) => output.write(memory, offset, length) },
-    );
+    const extracted = sevenZip.run(['x', '-so', typeSwitch, DUMMY_PASSWORD, '-bd', '-sccUTF-8', archiveArg], {
+      onData: (memory, offset, length) => output.write(memory, offset, length),
+    });
     if (extracted.code !== 0) throw await failure(extracted, [], format, archivePath);
     return output.end();
   } finally {
@@ -98,28 +93,33 @@ interface SevenZipRun {
   errors: string[];
 }
 
-/** One 7-Zip command in a fresh instance (a crashed instance is not reused). */
-async function runSevenZip(
-  code: WasmModule,
-  args: string[],
-  mounts: Record<string, string>,
-  hooks: {
-    /** Each line 7-Zip prints to stdout. */
-    onLine?: (line: string) => void;
-    /**
-     * Called before every write to the terminal; throwing a Refusal here stops 7-Zip.
-     * (Emscripten's terminal turns an exception thrown by onLine into a write error.)
-     */
-    onWrite?: (bytes: number) => void;
-    /**
-     * Takes the bytes 7-Zip writes to stdout (`x -so`: the files' data), as a view of its memory
-     * used at once. Throwing stops 7-Zip: a Refusal is the archive's; any other error (a full
-     * disk) is thrown as it is.
-     */
-    onData?: (memory: Int8Array, offset: number, length: number) => void;
-  },
-): Promise<SevenZipRun> {
-  const errors: string[] = [];
+/** What a 7-Zip command is told of: its output and its writes. */
+interface SevenZipHooks {
+  /** Each line 7-Zip prints to stdout. */
+  onLine?: (line: string) => void;
+  /**
+   * Called before every write to the terminal; throwing a Refusal here stops 7-Zip.
+   * (Emscripten's terminal turns an exception thrown by onLine into a write error.)
+   */
+  onWrite?: (bytes: number) => void;
+  /**
+   * Takes the bytes 7-Zip writes to stdout (`x -so`: the files' data), as a view of its memory
+   * used at once. Throwing stops 7-Zip: a Refusal is the archive's; any other error (a full
+   * disk) is thrown as it is.
+   */
+  onData?: (memory: Int8Array, offset: number, length: number) => void;
+}
+
+/** A 7-Zip instance that runs commands one after another, until one of them fails. */
+interface SevenZip {
+  run(args: string[], hooks: SevenZipHooks): SevenZipRun;
+}
+
+/**
+ * A fresh 7-Zip instance with `mounts` (mount point to host folder). A command that crashed,
+ * threw or ended with another exit code than 0 ends it: a crashed instance is never reused.
+ */
+export async function openSevenZip(code: WasmModule, mounts: Record<string, string>): Promise<SevenZip> {
   // Emscripten waits for `done` and has no way to be told of a failure: it is raced instead.
   let failed: (err: unknown) => void = () => {};
   const instantiationFailed = new Promise<never>((_, reject) => {
@@ -137,12 +137,14 @@ async function runSevenZip(
     }
     return {};
   };
+  /** The command running: its hooks, what it printed to stderr and its stdout's lines. */
+  let current: { hooks: SevenZipHooks; errors: string[]; stdout: StdoutLines | null } | null = null;
   const sevenZip: SevenZipModule = await Promise.race([
     instantiationFailed,
     loadSevenZip({
       ...({ instantiateWasm } as object),
-      print: (line) => hooks.onLine?.(line),
-      printErr: (line) => errors.push(line),
+      print: (line) => current?.hooks.onLine?.(line),
+      printErr: (line) => current?.errors.push(line),
       stdin: () => null as unknown as number,
     }),
   ]);
@@ -159,21 +161,21 @@ async function runSevenZip(
   // Nor their times: an extracted file is read once and stored under its hash.
   FS.utime = () => {};
   plainPathLookups(sevenZip);
-  const { onWrite, onData } = hooks;
-  const stdout = hooks.onLine ? new StdoutLines(hooks.onLine, sevenZip) : null;
   /** What onData threw that is not the archive's fault (a full disk). */
   let dataFailure: unknown = null;
   // Every byte 7-Zip writes goes through FS.write: to its terminal only, as no command of ours
   // writes a file (the extraction's files come on stdout).
   const write = FS.write.bind(FS);
   FS.write = (stream, buffer, offset, length, position, canOwn) => {
-    onWrite?.(length);
     const { fd, tty } = stream as { fd?: number; tty?: unknown };
     if (tty === undefined) throw new Refusal('extractFailed');
+    if (!current) return write(stream, buffer, offset, length, position, canOwn);
+    const { hooks, stdout } = current;
+    hooks.onWrite?.(length);
     if (fd !== 1) return write(stream, buffer, offset, length, position, canOwn);
-    if (onData) {
+    if (hooks.onData) {
       try {
-        onData(buffer as Int8Array, offset, length);
+        hooks.onData(buffer as Int8Array, offset, length);
       } catch (err) {
         if (!(err instanceof Refusal)) dataFailure = err;
         throw err;
@@ -182,26 +184,38 @@ async function runSevenZip(
     }
     return stdout ? stdout.write(buffer as Int8Array, offset, length) : length;
   };
-  try {
-    const code = sevenZip.callMain(args) as unknown as number;
-    // The lines gathered since the last were told: the output has ended.
-    stdout?.flush();
-    return { code, errors };
-  } catch (err) {
-    // A Refusal thrown by a hook unwinds through 7-Zip and comes out here.
-    if (err instanceof Refusal) throw err;
-    if (dataFailure) throw dataFailure;
-    // What it printed before it crashed is told, as when each line was told as it came.
-    try {
-      stdout?.flush();
-    } catch {
-      // A line reader's exception: the command failed already.
-    }
-    return { code: null, errors };
-  } finally {
-    // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.
-    process.exitCode = undefined;
-  }
+  let usable = true;
+  return {
+    run(args, hooks) {
+      if (!usable) throw new Error('7-Zip instance reused after a failed command');
+      usable = false;
+      const errors: string[] = [];
+      const stdout = hooks.onLine ? new StdoutLines(hooks.onLine, sevenZip) : null;
+      current = { hooks, errors, stdout };
+      try {
+        const code = sevenZip.callMain(args) as unknown as number;
+        // The lines gathered since the last were told: the output has ended.
+        stdout?.flush();
+        usable = code === 0;
+        return { code, errors };
+      } catch (err) {
+        // A Refusal thrown by a hook unwinds through 7-Zip and comes out here.
+        if (err instanceof Refusal) throw err;
+        if (dataFailure) throw dataFailure;
+        // What it printed before it crashed is told, as when each line was told as it came.
+        try {
+          stdout?.flush();
+        } catch {
+          // A line reader's exception: the command failed already.
+        }
+        return { code: null, errors };
+      } finally {
+        current = null;
+        // The Emscripten runtime sets the exit code of the thread it runs in; it is not ours to set.
+        process.exitCode = undefined;
+      }
+    },
+  };
 }
 
 /**
