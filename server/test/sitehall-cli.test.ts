@@ -16,6 +16,7 @@ import { type ContentCheckReport, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseFile, readBase } from '../../packages/cli/src/base.js';
 import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
+import { fileSystemProblem } from '../../packages/cli/src/fs-errors.js';
 import { mergeRuntime } from '../src/content-check/runtime.js';
 import { listenSitesPort } from '../src/lifecycle.js';
 import { emptyObservations } from '../src/render/render-page.js';
@@ -528,12 +529,34 @@ describe('sitehall deploy', () => {
     // A file gone since the listing fails the hashing, as a read of it fails.
     const gone = listFiles(site);
     fs.rmSync(path.join(site, 'index.html'));
-    await expect(
-      hashFiles(
-        gone,
-        gone.map((_, i) => i),
-      ),
-    ).rejects.toThrow(/ENOENT/);
+    const goneError = await hashFiles(
+      gone,
+      gone.map((_, i) => i),
+    ).catch((err: unknown) => err);
+    expect(goneError).toMatchObject({ code: 'ENOENT' });
+    // Said in Chinese, relative to the working folder (the CLI's 错误： line).
+    expect(fileSystemProblem(goneError, path.dirname(site))).toBe(
+      `文件已不存在：${path.join(path.basename(site), 'index.html')}（列出文件后它被删除或改名了：请在构建完成后再部署）`,
+    );
+    expect(fileSystemProblem(goneError, '/elsewhere')).toContain(path.join(site, 'index.html'));
+    // A file that became a folder fails its read, not its open: the file is named all the same,
+    // small or large.
+    for (const name of ['exactly-1mb.bin', 'large.bin']) {
+      const replaced = listFiles(site);
+      fs.rmSync(path.join(site, name));
+      fs.mkdirSync(path.join(site, name));
+      const err = await hashFiles(
+        replaced,
+        replaced.map((_, i) => i),
+      ).catch((e: unknown) => e);
+      expect(err, name).toMatchObject({ code: 'EISDIR', path: path.join(site, name) });
+      expect(fileSystemProblem(err, site)).toBe(
+        `应为文件，却是目录：${name}（列出文件后它被替换了：请在构建完成后再部署）`,
+      );
+      fs.rmdirSync(path.join(site, name));
+      fs.writeFileSync(path.join(site, name), contents[name]!);
+    }
+    expect(fileSystemProblem(new Error('别的错误'))).toBeNull();
   });
 
   it('sends its finish again with the same Idempotency-Key when the answer is lost: one version', async () => {

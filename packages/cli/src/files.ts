@@ -133,7 +133,9 @@ export async function hashFiles(
   const tick = () => onDone?.(++done);
   const largeHashed = mapLimit(large, HASH_CONCURRENCY, async (i) => {
     const f = files[i]!;
-    f.sha256 = await sha256Of(f.file, f.size);
+    f.sha256 = await sha256Of(f.file, f.size).catch((err: unknown) => {
+      throw naming(err, f.file);
+    });
     tick();
   });
   // Seen by the catch below only once the small files are done: not an unhandled rejection meanwhile.
@@ -141,7 +143,12 @@ export async function hashFiles(
   let kept = 0;
   for (let k = 0; k < small.length; k++) {
     const f = files[small[k]!]!;
-    const read = readSmall(f.file, f.size);
+    let read: Buffer | null;
+    try {
+      read = readSmall(f.file, f.size);
+    } catch (err) {
+      throw naming(err, f.file);
+    }
     if (read) {
       f.sha256 = createHash('sha256').update(read).digest('hex');
       // Only bytes of the size listed, which the upload announces: a file that changed size since
@@ -151,12 +158,24 @@ export async function hashFiles(
         kept += f.size;
       }
     } else {
-      f.sha256 = await sha256Of(f.file);
+      f.sha256 = await sha256Of(f.file).catch((err: unknown) => {
+        throw naming(err, f.file);
+      });
     }
     tick();
     if (k % SMALL_FILES_PER_TURN === SMALL_FILES_PER_TURN - 1) await new Promise(setImmediate);
   }
   await largeHashed;
+}
+
+/**
+ * A read's error with the file it was reading: Node names the path of a failed open, not of a
+ * failed read (EISDIR, EIO), and the CLI says which file (fs-errors.ts).
+ */
+function naming(err: unknown, file: string): unknown {
+  const e = err as NodeJS.ErrnoException | null;
+  if (e instanceof Error && typeof e.code === 'string' && e.path === undefined) e.path = file;
+  return err;
 }
 
 /**

@@ -18,6 +18,7 @@ import { type BaseChanges, changesFrom, nfcEntries, readBase, writeBase } from '
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
 import { hashFiles, listFiles, mapLimit, type SiteFile } from './files.js';
+import { fileSystemProblem } from './fs-errors.js';
 import { linkFile, readLink, removeLink, sameServer, writeLink } from './link.js';
 import { Progress } from './progress.js';
 import { changesBetween, WatchedFolder } from './watch.js';
@@ -179,7 +180,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`错误：${err.message}`);
       return 1;
     }
-    console.error(`错误：${err instanceof Error ? err.message : String(err)}`);
+    console.error(`错误：${fileSystemProblem(err) ?? (err instanceof Error ? err.message : String(err))}`);
     return 1;
   }
 }
@@ -853,7 +854,9 @@ ${NEW_TOKEN_HINT}`);
         stop(1);
         return;
       }
-      console.error(`${clock()} 部署失败：${err instanceof Error ? err.message : String(err)}`);
+      console.error(
+        `${clock()} 部署失败：${fileSystemProblem(err) ?? (err instanceof Error ? err.message : String(err))}`,
+      );
       // As long as the server asks (the hourly upload limit: until a slot frees), else a minute.
       const wait =
         err instanceof ApiError && err.retryAfter !== undefined

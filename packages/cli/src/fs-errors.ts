@@ -1,0 +1,36 @@
+/**
+ * A file-system error of the site's folder, said in Chinese. Node's errors (ENOENT: no such file or
+ * directory, open '…') reached the user as they were, in English: a file that a build still running
+ * removed between the listing and its read said only "ENOENT" (docs/decisions/deploys.md "CLI
+ * messages").
+ */
+import path from 'node:path';
+
+/** What went wrong with a file, or null when `err` is not a file-system error naming a path. */
+export function fileSystemProblem(err: unknown, cwd = process.cwd()): string | null {
+  if (!(err instanceof Error)) return null;
+  const { code, path: file } = err as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || typeof file !== 'string') return null;
+  const relative = path.relative(cwd, file);
+  const where = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+  switch (code) {
+    case 'ENOENT':
+      return `文件已不存在：${where}（列出文件后它被删除或改名了：请在构建完成后再部署）`;
+    case 'EACCES':
+    case 'EPERM':
+      return `没有权限读取：${where}`;
+    case 'EISDIR':
+      return `应为文件，却是目录：${where}（列出文件后它被替换了：请在构建完成后再部署）`;
+    case 'ENOTDIR':
+      return `路径中有一段已不是目录：${where}（列出文件后它被替换了：请在构建完成后再部署）`;
+    case 'ELOOP':
+      return `符号链接形成循环：${where}`;
+    case 'EMFILE':
+    case 'ENFILE':
+      return `同时打开的文件过多，无法读取：${where}`;
+    case 'EIO':
+      return `读取时磁盘出错：${where}`;
+    default:
+      return `无法读取：${where}（${code}）`;
+  }
+}
