@@ -467,6 +467,17 @@ describe('sitehall deploy', () => {
         expect(run.code, what).not.toBe(0);
         expect(run.stderr, what).toContain(`文件在上传时被改动：${page}`);
       }
+      // A large file (read from disk as it is sent, not kept from its hashing) gone by then: the
+      // folder's doing, said as such, not "cannot connect to the server" as its read's error was.
+      const bundle = path.join(site, 'bundle.js');
+      fs.writeFileSync(bundle, `/* ${body} */\n${'x'.repeat(2 * 1024 * 1024)}`);
+      change = () => fs.rmSync(bundle);
+      const gone = await sitehall(['deploy', site, '--name', '改动站点-gone', '--no-cache'], env);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toContain(
+        `错误：文件已不存在：${bundle}（列出文件后它被删除或改名了：请在构建完成后再部署）`,
+      );
+      expect(gone.stderr).not.toContain('无法连接服务器');
       const projects = await t.ctx.db
         .selectFrom('projects')
         .where('owner_id', '=', user.id)

@@ -13,6 +13,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import { createRequire } from 'node:module';
 import { completeSiteUrl } from '../../contracts/src/site-urls.js';
+import { fileSystemProblem } from './fs-errors.js';
 
 /**
  * node:https, loaded only for an https:// server: it brings TLS with it, a few ms of every run
@@ -177,6 +178,9 @@ export class Api {
       answer = await this.#request(url, method, headers, body);
     } catch (err) {
       if (err instanceof ApiError) throw err;
+      // A file of the site that could not be read is the folder's doing, not the connection's: said
+      // as such by the command (fs-errors.ts).
+      if (fileSystemProblem(err)) throw err;
       throw new ApiError(`无法连接服务器 ${this.#base.origin}：${reasonOf(err)}`, 0);
     }
     let envelope: Envelope<T> | null = null;
