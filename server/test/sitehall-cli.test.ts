@@ -189,6 +189,38 @@ describe('sitehall deploy', () => {
     ]);
   });
 
+  it('never sends a symbolic link, and says which it left out: a link may point out of the folder', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const outside = tempDir('sitehall-outside-');
+    fs.writeFileSync(path.join(outside, 'id_rsa'), 'PRIVATE KEY');
+    const site = tempDir('sitehall-links-');
+    fs.mkdirSync(path.join(site, 'assets'));
+    fs.writeFileSync(path.join(site, 'index.html'), '<!doctype html><title>链接</title><p>你好</p>');
+    fs.writeFileSync(path.join(site, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    fs.symlinkSync(path.join(outside, 'id_rsa'), path.join(site, 'key.txt'));
+    fs.symlinkSync('assets', path.join(site, 'static'));
+    fs.symlinkSync('logo.svg', path.join(site, 'assets', 'favicon.svg'));
+    fs.symlinkSync('nowhere.css', path.join(site, 'dangling.css'));
+    const run = await sitehall(['deploy', site, '--name', '链接站点'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      '已跳过符号链接：assets/favicon.svg、dangling.css、key.txt、static/（只部署普通文件；需要的话请把链接换成实际文件）',
+    );
+    const id = Number(/项目 (\d+)/.exec(run.stdout)?.[1]);
+    const project = await t.ctx.db
+      .selectFrom('projects')
+      .select('latest_deployment_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const rows = await t.ctx.db
+      .selectFrom('deployment_files')
+      .select('path')
+      .where('deployment_id', '=', project.latest_deployment_id!)
+      .execute();
+    expect(rows.map((r) => r.path).sort()).toEqual(['assets/logo.svg', 'index.html']);
+  });
+
   it('keeps a hash cache that skips unchanged files and still sees every change', async () => {
     const user = await t.createUser();
     const cacheHome = tempDir('sitehall-cache-');

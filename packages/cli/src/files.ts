@@ -51,22 +51,25 @@ export interface ListedFile {
 }
 
 /**
- * Every regular file under root, sorted by path, and the hidden names left out (`hidden`: a file's
- * path, or a folder's with a slash; none when `includeHidden`). Synchronous on purpose: the CLI has
+ * Every regular file under root, sorted by path, the hidden names left out (`hidden`: a file's
+ * path, or a folder's with a slash; none when `includeHidden`) and the symbolic links and other
+ * kinds that are not files or folders (`links`, a folder's link with a slash), which are never sent:
+ * a link may point out of the folder (to `~/.ssh`), and a web upload refuses them too
+ * (docs/decisions/deploys.md "Links stay home"). Synchronous on purpose: the CLI has
  * nothing else to do meanwhile, and a sync stat costs a few microseconds where an awaited one costs
  * a round trip through libuv's thread pool (5,000 files: ~15 ms against ~300 ms).
  */
 export function listFiles(
   root: string,
   opts: { includeHidden?: boolean } = {},
-): SiteFile[] & { hidden: string[] } {
+): SiteFile[] & { hidden: string[]; links: string[] } {
   const out: SiteFile[] = [];
   const hidden: string[] = [];
+  const links: string[] = [];
   function walk(dir: string, prefix: string) {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const isDir = e.isDirectory();
       const isFile = !isDir && e.isFile();
-      if (!isDir && !isFile) continue;
       const name = e.name;
       // The folder's own path and a separator: path.join would normalise each of thousands again.
       const file = dir + path.sep + name;
@@ -74,6 +77,12 @@ export function listFiles(
       if (isDir && SKIPPED_FOLDERS.has(name)) continue;
       if (!opts.includeHidden && isHidden(name)) {
         hidden.push(isDir ? `${rel}/` : rel);
+        continue;
+      }
+      if (!isDir && !isFile) {
+        // A link to a folder is named as one (with a slash); a dangling link as a file.
+        const target = e.isSymbolicLink() ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
+        links.push(target?.isDirectory() ? `${rel}/` : rel);
         continue;
       }
       if (isDir) {
@@ -92,14 +101,13 @@ export function listFiles(
             sha256: '',
           });
       }
-      // Symbolic links and other kinds are left out: a site is its regular files.
     }
   }
   // Without a trailing separator (a root of '/' keeps its own).
   walk(root.length > 1 && root.endsWith(path.sep) ? root.slice(0, -1) : root, '');
   return Object.assign(
     out.sort((a, b) => (a.path < b.path ? -1 : 1)),
-    { hidden: hidden.sort() },
+    { hidden: hidden.sort(), links: links.sort() },
   );
 }
 

@@ -393,6 +393,11 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
     const more = listed.hidden.length > HIDDEN_SHOWN ? ` 等 ${listed.hidden.length} 项` : '';
     console.error(`已跳过隐藏文件：${shown}${more}（可能含密钥；确需部署请加 --include-hidden）`);
   }
+  if (listed.links.length > 0) {
+    const shown = listed.links.slice(0, HIDDEN_SHOWN).join('、');
+    const more = listed.links.length > HIDDEN_SHOWN ? ` 等 ${listed.links.length} 项` : '';
+    console.error(`已跳过符号链接：${shown}${more}（只部署普通文件；需要的话请把链接换成实际文件）`);
+  }
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
   if (!listed.some((f) => f.path === 'index.html')) {
     console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');
