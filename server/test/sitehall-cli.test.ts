@@ -69,6 +69,21 @@ async function apiToken(session: string): Promise<string> {
   return res.json().data.token as string;
 }
 
+/** The paths of a project's newest version, sorted. */
+async function newestVersionPaths(projectId: number): Promise<string[]> {
+  const project = await t.ctx.db
+    .selectFrom('projects')
+    .select('latest_deployment_id')
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  const rows = await t.ctx.db
+    .selectFrom('deployment_files')
+    .select('path')
+    .where('deployment_id', '=', project.latest_deployment_id!)
+    .execute();
+  return rows.map((r) => r.path).sort();
+}
+
 describe('sitehall deploy', () => {
   it('uploads everything, then only the changed file, then nothing', async () => {
     const user = await t.createUser();
@@ -153,19 +168,6 @@ describe('sitehall deploy', () => {
       fs.mkdirSync(path.dirname(path.join(site, name)), { recursive: true });
       fs.writeFileSync(path.join(site, name), text);
     }
-    const filesOf = async (id: number) => {
-      const project = await t.ctx.db
-        .selectFrom('projects')
-        .select('latest_deployment_id')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      const rows = await t.ctx.db
-        .selectFrom('deployment_files')
-        .select('path')
-        .where('deployment_id', '=', project.latest_deployment_id!)
-        .execute();
-      return rows.map((r) => r.path).sort();
-    };
 
     const first = await sitehall(['deploy', site, '--name', '隐藏文件'], env);
     expect(first.code, first.stderr).toBe(0);
@@ -174,12 +176,12 @@ describe('sitehall deploy', () => {
     );
     expect(first.stderr).toContain('共 3 个文件');
     const id = Number(/项目 (\d+)/.exec(first.stdout)?.[1]);
-    expect(await filesOf(id)).toEqual(['.well-known/security.txt', 'index.html', 'sub/page.html']);
+    expect(await newestVersionPaths(id)).toEqual(['.well-known/security.txt', 'index.html', 'sub/page.html']);
 
     const asked = await sitehall(['deploy', site, '--project', String(id), '--include-hidden'], env);
     expect(asked.code, asked.stderr).toBe(0);
     expect(asked.stderr).not.toContain('已跳过隐藏文件');
-    expect(await filesOf(id)).toEqual([
+    expect(await newestVersionPaths(id)).toEqual([
       '.aws/credentials',
       '.env',
       '.well-known/security.txt',
@@ -208,17 +210,7 @@ describe('sitehall deploy', () => {
       '已跳过符号链接：assets/favicon.svg、dangling.css、key.txt、static/（只部署普通文件；需要的话请把链接换成实际文件）',
     );
     const id = Number(/项目 (\d+)/.exec(run.stdout)?.[1]);
-    const project = await t.ctx.db
-      .selectFrom('projects')
-      .select('latest_deployment_id')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    const rows = await t.ctx.db
-      .selectFrom('deployment_files')
-      .select('path')
-      .where('deployment_id', '=', project.latest_deployment_id!)
-      .execute();
-    expect(rows.map((r) => r.path).sort()).toEqual(['assets/logo.svg', 'index.html']);
+    expect(await newestVersionPaths(id)).toEqual(['assets/logo.svg', 'index.html']);
   });
 
   it('keeps a hash cache that skips unchanged files and still sees every change', async () => {

@@ -141,9 +141,7 @@ export async function hashFiles(
   const tick = () => onDone?.(++done);
   const largeHashed = mapLimit(large, HASH_CONCURRENCY, async (i) => {
     const f = files[i]!;
-    f.sha256 = await sha256Of(f.file, f.size).catch((err: unknown) => {
-      throw naming(err, f.file);
-    });
+    f.sha256 = await sha256Of(f.file, f.size);
     tick();
   });
   // Seen by the catch below only once the small files are done: not an unhandled rejection meanwhile.
@@ -151,12 +149,7 @@ export async function hashFiles(
   let kept = 0;
   for (let k = 0; k < small.length; k++) {
     const f = files[small[k]!]!;
-    let read: Buffer | null;
-    try {
-      read = readSmall(f.file, f.size);
-    } catch (err) {
-      throw naming(err, f.file);
-    }
+    const read = readSmall(f.file, f.size);
     if (read) {
       f.sha256 = createHash('sha256').update(read).digest('hex');
       // Only bytes of the size listed, which the upload announces: a file that changed size since
@@ -166,9 +159,7 @@ export async function hashFiles(
         kept += f.size;
       }
     } else {
-      f.sha256 = await sha256Of(f.file).catch((err: unknown) => {
-        throw naming(err, f.file);
-      });
+      f.sha256 = await sha256Of(f.file);
     }
     tick();
     if (k % SMALL_FILES_PER_TURN === SMALL_FILES_PER_TURN - 1) await new Promise(setImmediate);
@@ -202,6 +193,8 @@ function readSmall(file: string, size: number): Buffer | null {
       length += n;
       if (length === buffer.length) return null;
     }
+  } catch (err) {
+    throw naming(err, file);
   } finally {
     fs.closeSync(fd);
   }
@@ -210,6 +203,14 @@ function readSmall(file: string, size: number): Buffer | null {
 
 /** The file's SHA-256; `size` (from listFiles) picks one read or a loop of reads. */
 export async function sha256Of(file: string, size = Number.POSITIVE_INFINITY): Promise<string> {
+  try {
+    return await hashOfFile(file, size);
+  } catch (err) {
+    throw naming(err, file);
+  }
+}
+
+async function hashOfFile(file: string, size: number): Promise<string> {
   const hash = createHash('sha256');
   if (size <= WHOLE_READ_BYTES) {
     const bytes = await fs.promises.readFile(file);

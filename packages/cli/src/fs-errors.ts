@@ -6,7 +6,11 @@
  */
 import path from 'node:path';
 
-/** What went wrong with a file, or null when `err` is not a file-system error naming a path. */
+/**
+ * What went wrong with a file, or null when `err` is not a file-system error naming a path. Said
+ * for reading or writing alike (the CLI writes its settings, cache and link too), except where only
+ * a site file's read can be meant (a file gone or replaced since the listing).
+ */
 export function fileSystemProblem(err: unknown, cwd = process.cwd()): string | null {
   if (!(err instanceof Error)) return null;
   const { code, path: file } = err as NodeJS.ErrnoException;
@@ -18,7 +22,7 @@ export function fileSystemProblem(err: unknown, cwd = process.cwd()): string | n
       return `文件已不存在：${where}（列出文件后它被删除或改名了：请在构建完成后再部署）`;
     case 'EACCES':
     case 'EPERM':
-      return `没有权限读取：${where}`;
+      return `没有权限访问：${where}`;
     case 'EISDIR':
       return `应为文件，却是目录：${where}（列出文件后它被替换了：请在构建完成后再部署）`;
     case 'ENOTDIR':
@@ -27,10 +31,10 @@ export function fileSystemProblem(err: unknown, cwd = process.cwd()): string | n
       return `符号链接形成循环：${where}`;
     case 'EMFILE':
     case 'ENFILE':
-      return `同时打开的文件过多，无法读取：${where}`;
+      return `同时打开的文件过多，无法打开：${where}`;
     case 'EIO':
-      return `读取时磁盘出错：${where}`;
+      return `磁盘出错：${where}`;
     default:
-      return `无法读取：${where}（${code}）`;
+      return `无法访问：${where}（${code}）`;
   }
 }

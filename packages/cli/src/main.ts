@@ -105,8 +105,8 @@ function renderWait(value: string | undefined): number {
   }
   return seconds * 1000;
 }
-/** Hidden names a deploy names when it leaves them out; the rest are counted. */
-const HIDDEN_SHOWN = 5;
+/** Names (hidden ones, links) a deploy names when it leaves them out; the rest are counted. */
+const LEFT_OUT_SHOWN = 5;
 /** Findings printed after a deploy; the rest are on the project's page. */
 const FINDINGS_SHOWN = 5;
 
@@ -209,6 +209,14 @@ function argumentProblem(err: unknown): string {
     default:
       return text;
   }
+}
+
+/** Says which names of the folder a deploy left out, the first LEFT_OUT_SHOWN and a count. */
+function sayLeftOut(what: string, names: readonly string[], why: string): void {
+  if (names.length === 0) return;
+  const shown = names.slice(0, LEFT_OUT_SHOWN).join('、');
+  const more = names.length > LEFT_OUT_SHOWN ? ` 等 ${names.length} 项` : '';
+  console.error(`已跳过${what}：${shown}${more}（${why}）`);
 }
 
 /** A server address the CLI can use: http or https, with a host. */
@@ -388,16 +396,8 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
   }
   const listed = listFiles(dir, { includeHidden: values['include-hidden'] === true });
   watched?.adopt(listed);
-  if (listed.hidden.length > 0) {
-    const shown = listed.hidden.slice(0, HIDDEN_SHOWN).join('、');
-    const more = listed.hidden.length > HIDDEN_SHOWN ? ` 等 ${listed.hidden.length} 项` : '';
-    console.error(`已跳过隐藏文件：${shown}${more}（可能含密钥；确需部署请加 --include-hidden）`);
-  }
-  if (listed.links.length > 0) {
-    const shown = listed.links.slice(0, HIDDEN_SHOWN).join('、');
-    const more = listed.links.length > HIDDEN_SHOWN ? ` 等 ${listed.links.length} 项` : '';
-    console.error(`已跳过符号链接：${shown}${more}（只部署普通文件；需要的话请把链接换成实际文件）`);
-  }
+  sayLeftOut('隐藏文件', listed.hidden, '可能含密钥；确需部署请加 --include-hidden');
+  sayLeftOut('符号链接', listed.links, '只部署普通文件；需要的话请把链接换成实际文件');
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
   if (!listed.some((f) => f.path === 'index.html')) {
     console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { acceptContent, type CheckedFile, type ContentFacts, isTextExtension } from './content.js';
 import { extensionOfPath } from './names.js';
-import { Refusal } from './refusal.js';
 
 /** How much of each file the content check looks at. */
 export const HEAD_BYTES = 8192;
@@ -163,17 +162,12 @@ export function digestFile(file: string, checkUtf8: boolean): ContentFacts {
   return digest.finish();
 }
 
-/**
- * Hashes and checks a file already on disk (a loose file, or one 7-Zip extracted); with
- * `expectedSize` (an extracted file's size as listed), a file of any other size is refused.
- */
-export function inspectFile(
-  path: string,
-  tempFile: string,
-  downloadOnly: boolean,
-  expectedSize?: number,
-): CheckedFile {
-  const facts = digestFile(tempFile, isTextExtension(extensionOfPath(path)));
-  if (expectedSize !== undefined && facts.size !== expectedSize) throw new Refusal('sizeMismatch');
-  return acceptContent(path, tempFile, facts, downloadOnly);
+/** Hashes and checks a file already on disk (a loose file). */
+export function inspectFile(path: string, tempFile: string, downloadOnly: boolean): CheckedFile {
+  return acceptContent(
+    path,
+    tempFile,
+    digestFile(tempFile, isTextExtension(extensionOfPath(path))),
+    downloadOnly,
+  );
 }

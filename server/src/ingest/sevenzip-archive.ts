@@ -153,13 +153,6 @@ export async function openSevenZip(code: WasmModule, mounts: Record<string, stri
     FS.mkdir(mountPoint);
     FS.mount(sevenZip.NODEFS, { root: hostDir }, mountPoint);
   }
-  // Modes stored in the archive (0666, 0000, setuid) are not applied to our files: they keep the
-  // mode they were created with (the process umask applies).
-  FS.chmod = () => {};
-  FS.fchmod = () => {};
-  FS.lchmod = () => {};
-  // Nor their times: an extracted file is read once and stored under its hash.
-  FS.utime = () => {};
   plainPathLookups(sevenZip);
   /** What onData threw that is not the archive's fault (a full disk). */
   let dataFailure: unknown = null;

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
 import { ContentDigest, HEAD_BYTES } from './digest.js';
 import { extensionOfPath } from './names.js';
+import { ParentFolders, writeAll } from './output-folder.js';
 import type { Plan, PlannedFile } from './plan.js';
 import { Refusal, RefusedNames } from './refusal.js';
 
@@ -37,7 +38,7 @@ export class ExtractedFiles {
   readonly #queue: { planned: PlannedFile; write: boolean }[];
   #next = 0;
   #open: Open | null = null;
-  readonly #dirs = new Set<string>();
+  readonly #folders = new ParentFolders();
   readonly #head = Buffer.allocUnsafeSlow(HEAD_BYTES);
 
   constructor(
@@ -60,7 +61,7 @@ export class ExtractedFiles {
       if (open.fd !== null) {
         const chunk = Buffer.from(memory.buffer, at, n);
         open.digest!.update(chunk);
-        for (let off = 0; off < n; ) off += fs.writeSync(open.fd, chunk, off, n - off);
+        writeAll(open.fd, chunk);
       }
       open.left -= n;
       at += n;
@@ -106,11 +107,7 @@ export class ExtractedFiles {
     const dest = path.join(this.outDir, ...planned.name.split('/'));
     const open: Open = { planned, dest, fd: null, digest: null, left: planned.size };
     if (write) {
-      const dir = path.dirname(dest);
-      if (!this.#dirs.has(dir)) {
-        fs.mkdirSync(dir, { recursive: true });
-        this.#dirs.add(dir);
-      }
+      this.#folders.make(dest);
       // Data, not programs (the umask applies); new, as the output folder is.
       open.fd = fs.openSync(dest, 'wx', 0o644);
       const utf8 = isTextExtension(extensionOfPath(planned.path));

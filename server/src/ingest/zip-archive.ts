@@ -22,6 +22,7 @@ import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts, HEAD_BYTES, IO_CHUNK_BYTES } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
 import { displayName, extensionOfPath, withoutLeadingDot } from './names.js';
+import { ParentFolders, writeAll } from './output-folder.js';
 import { type ListedEntry, type Plan, planUpload } from './plan.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
 
@@ -83,14 +84,8 @@ export async function extractZip(
   /** Entries not written: their contents are held already. */
   const skipped = new Set<string>();
   const executables = new RefusedNames('executable');
-  const madeDirs = new Set<string>();
-  const makeDir = (dest: string) => {
-    const dir = path.dirname(dest);
-    if (!madeDirs.has(dir)) {
-      fs.mkdirSync(dir, { recursive: true });
-      madeDirs.add(dir);
-    }
-  };
+  const folders = new ParentFolders();
+  const makeDir = (dest: string) => folders.make(dest);
   const accept = (planned: Plan['files'][number], dest: string, facts: ContentFacts, written: boolean) => {
     if (!written) skipped.add(planned.name);
     const checked = executables.check(() =>
@@ -142,7 +137,7 @@ export async function extractZip(
   // Each file's size was checked as it was written (facts.size against the entry's).
   verifyExtractedTree(
     outDir,
-    plan.files.filter((f) => !skipped.has(f.name)).map((f) => ({ name: f.name, size: null })),
+    plan.files.filter((f) => !skipped.has(f.name)).map((f) => f.name),
   );
   return files;
 }
@@ -458,10 +453,6 @@ class EntryReader {
     if (!inflate.destroyed) inflate.end();
     await done;
   }
-}
-
-function writeAll(fd: number, chunk: Buffer): void {
-  for (let off = 0; off < chunk.length; ) off += fs.writeSync(fd, chunk, off, chunk.length - off);
 }
 
 async function openZip(archivePath: string): Promise<ZipFile> {
