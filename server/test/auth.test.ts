@@ -383,6 +383,74 @@ describe('refresh', () => {
   it('needs a live session', async () => {
     expectFailure(await t.request({ method: 'POST', url: '/api/auth/refresh' }), 401);
   });
+
+  it('never carries a sign-in past its own lifetime: a week, or 30 days remembered', async () => {
+    const u = await t.createUser();
+    const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+    /** Moves a session's sign-in back in time, as if it had been refreshed since. */
+    const signedInAgo = (token: string, ms: number) =>
+      t.ctx.db
+        .updateTable('sessions')
+        .set({ signed_in_at: new Date(Date.now() - ms).toISOString() })
+        .where('token_hash', '=', hashOf(token))
+        .execute();
+    const refresh = async (token: string) => {
+      const res = await t.request({ method: 'POST', url: '/api/auth/refresh', token });
+      expect(res.statusCode).toBe(200);
+      return res.json().data as { token: string; expires_at: string };
+    };
+    for (const [remember, lifetime] of [
+      [false, 7 * 24 * HOUR],
+      [true, 30 * 24 * HOUR],
+    ] as const) {
+      const first = await t.login(u.username, u.password, remember);
+      const signedIn = (await sessionsOf(u.id)).find((s) => s.token_hash === hashOf(first))!;
+      expect(signedIn.signed_in_at).toBe(signedIn.created_at);
+      // Two hours of the sign-in left: a refresh gives those, not a fresh 12 hours or 30 days.
+      await signedInAgo(first, lifetime - 2 * HOUR);
+      const second = await refresh(first);
+      expect(Math.abs(msUntil(second.expires_at) - 2 * HOUR)).toBeLessThan(60_000);
+      const rows = await sessionsOf(u.id);
+      const carried = rows.find((s) => s.token_hash === hashOf(second.token))!;
+      expect(Date.parse(carried.signed_in_at!)).toBe(Date.parse(second.expires_at) - lifetime);
+      // Refreshing again moves the end no further.
+      const third = await refresh(second.token);
+      expect(third.expires_at).toBe(second.expires_at);
+      // Once that end has passed, the token is over, whatever refreshed it.
+      await t.ctx.db
+        .updateTable('sessions')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('token_hash', '=', hashOf(third.token))
+        .execute();
+      expectFailure(
+        await t.request({ method: 'POST', url: '/api/auth/refresh', token: third.token }),
+        401,
+        messages.common.sessionExpired,
+      );
+    }
+  });
+
+  it('counts a session made before sign-ins were recorded from its own start', async () => {
+    const u = await t.createUser();
+    const old = await t.login(u.username, u.password);
+    const hash = createHash('sha256').update(old).digest('hex');
+    // A row an instance older than migration 042 wrote: no sign-in time, made six days ago.
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ signed_in_at: null, created_at: new Date(Date.now() - 6 * 24 * HOUR).toISOString() })
+      .where('token_hash', '=', hash)
+      .execute();
+    const res = await t.request({ method: 'POST', url: '/api/auth/refresh', token: old });
+    expect(res.statusCode).toBe(200);
+    expect(Math.abs(msUntil(res.json().data.expires_at) - 12 * HOUR)).toBeLessThan(60_000);
+    const again = await t.ctx.db
+      .selectFrom('sessions')
+      .select('signed_in_at')
+      .where('user_id', '=', u.id)
+      .where('token_hash', '=', createHash('sha256').update(res.json().data.token).digest('hex'))
+      .executeTakeFirstOrThrow();
+    expect(Date.now() - Date.parse(again.signed_in_at!)).toBeGreaterThan(6 * 24 * HOUR - 60_000);
+  });
 });
 
 describe('own profile', () => {

@@ -38,6 +38,12 @@ export interface SessionsTable {
   token_hash: string;
   remember: Flag;
   created_at: string;
+  /**
+   * When the password was given: a refresh's session keeps its predecessor's, and no session
+   * outlives it by more than SESSION_MAX_MS (migration 042). Null only in a row an instance older
+   * than the migration wrote (its created_at stands in).
+   */
+  signed_in_at: string | null;
   expires_at: string;
   last_used_at: string;
   ip: string | null;

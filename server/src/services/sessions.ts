@@ -1,6 +1,7 @@
 /**
  * Sessions: opaque random bearer tokens (32 bytes) stored only as SHA-256 hashes. Remember-me keeps
- * a session 30 days, otherwise 12 hours. Refresh rotates the token.
+ * a session 30 days, otherwise 12 hours. Refresh rotates the token, never past the sign-in's own
+ * lifetime (docs/decisions/accounts.md "Sessions").
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type DB, now } from '../db/database.js';
@@ -8,6 +9,11 @@ import type { SessionEndReason, UserRow } from '../db/types.js';
 import type { SessionsRepository } from '../repositories/sessions.js';
 
 export const SESSION_TTL_MS = { remember: 30 * 24 * 3600_000, normal: 12 * 3600_000 } as const;
+/**
+ * How long one sign-in lasts however often it is refreshed: a remembered one its 30 days, another
+ * a week. A stolen token that is refreshed before it runs out still ends.
+ */
+export const SESSION_MAX_MS = { remember: SESSION_TTL_MS.remember, normal: 7 * 24 * 3600_000 } as const;
 const TOUCH_EVERY_MS = 5 * 60_000;
 
 export function hashToken(token: string): string {
@@ -25,22 +31,26 @@ export interface IssuedSession {
 }
 
 export function createSessionService(db: DB, repo: SessionsRepository) {
+  /** `signedInAt`: the sign-in a refresh continues (absent: this is a sign-in). */
   async function issue(
     user: UserRow,
-    opts: { remember: boolean; ip?: string; userAgent?: string },
+    opts: { remember: boolean; ip?: string; userAgent?: string; signedInAt?: string },
   ): Promise<IssuedSession> {
     const token = newToken();
     const at = now();
     // Expired sessions are dead weight: each sign-in clears them (an indexed range delete).
     await repo.deleteExpired(db, at);
+    const kind = opts.remember ? 'remember' : 'normal';
+    const signedInAt = opts.signedInAt ?? at;
     const expiresAt = new Date(
-      Date.now() + (opts.remember ? SESSION_TTL_MS.remember : SESSION_TTL_MS.normal),
+      Math.min(Date.parse(at) + SESSION_TTL_MS[kind], Date.parse(signedInAt) + SESSION_MAX_MS[kind]),
     ).toISOString();
     const row = await repo.insert(db, {
       user_id: user.id,
       token_hash: hashToken(token),
       remember: opts.remember ? 1 : 0,
       created_at: at,
+      signed_in_at: signedInAt,
       expires_at: expiresAt,
       last_used_at: at,
       ip: opts.ip ?? null,
@@ -72,7 +82,8 @@ export function createSessionService(db: DB, repo: SessionsRepository) {
 
     /**
      * Refresh: ends this session and issues a new one with the same remember-me choice and a full
-     * lifetime. Null when the session is already gone (a concurrent refresh or logout won).
+     * lifetime, cut at the sign-in's end (SESSION_MAX_MS). Null when the session is already gone (a
+     * concurrent refresh or logout won).
      */
     async rotate(
       sessionId: number,
@@ -81,7 +92,11 @@ export function createSessionService(db: DB, repo: SessionsRepository) {
     ): Promise<IssuedSession | null> {
       const old = await repo.take(db, sessionId);
       if (!old) return null;
-      return issue(user, { remember: old.remember === 1, ...meta });
+      return issue(user, {
+        remember: old.remember === 1,
+        signedInAt: old.signed_in_at ?? old.created_at,
+        ...meta,
+      });
     },
 
     revoke(sessionId: number) {

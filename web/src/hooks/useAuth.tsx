@@ -22,6 +22,7 @@ import { hasPermission, type Permission } from '../lib/permissions';
 import {
   clearSession,
   loadSession,
+  refreshDelay,
   SESSION_KEYS,
   type StoredSession,
   saveSession,
@@ -67,21 +68,13 @@ export interface AuthContextValue {
 interface AuthState {
   loading: boolean;
   session: StoredSession | null;
+  /** The last refresh moved the end no further: the sign-in's lifetime is spent (no more refreshes). */
+  final?: boolean;
   error: string | null;
   endedReason?: string | null;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
-
-const HOUR = 60 * 60 * 1000;
-const MAX_TIMER_DELAY = 2 ** 31 - 1;
-
-/** Refresh a while before the token expires: an hour early, or halfway for short remaining times. */
-function refreshDelay(expiresAt: string, now = Date.now()): number {
-  const remaining = Date.parse(expiresAt) - now;
-  if (!Number.isFinite(remaining)) return MAX_TIMER_DELAY;
-  return Math.min(MAX_TIMER_DELAY, Math.max(0, remaining - Math.min(remaining / 2, HOUR)));
-}
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>({ loading: true, session: null, error: null });
@@ -106,7 +99,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const onStorage = (event: StorageEvent) => {
       if (event.key !== null && !(SESSION_KEYS as readonly string[]).includes(event.key)) return;
       const session = loadSession();
-      setState((prev) => (prev.session?.token === session?.token ? prev : { ...prev, session }));
+      setState((prev) =>
+        prev.session?.token === session?.token ? prev : { ...prev, session, final: false },
+      );
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
@@ -194,28 +189,36 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     const data = await authApi.refresh();
-    const remember = loadSession()?.remember ?? false;
+    const before = loadSession();
     const session: StoredSession = {
       token: data.token,
       user: data.user,
       expiresAt: data.expires_at,
-      remember,
+      remember: before?.remember ?? false,
     };
+    // A sign-in lasts a week (30 days remembered) however often it is refreshed: once a refresh
+    // no longer moves the end, the next try comes after the end, and its 401 signs out.
+    const final =
+      !!before?.expiresAt && !!data.expires_at && Date.parse(data.expires_at) <= Date.parse(before.expiresAt);
     saveSession(session);
-    setState((prev) => ({ ...prev, session }));
+    setState((prev) => ({ ...prev, session, final }));
   }, []);
 
   // Rotate the token before it runs out while the app stays open.
   const expiresAt = state.session?.expiresAt;
+  const final = state.final ?? false;
   useEffect(() => {
     if (!expiresAt) return;
-    const timer = window.setTimeout(() => {
-      refresh().catch(() => {
-        // a 401 already signed out through the client; other failures retry on the next start
-      });
-    }, refreshDelay(expiresAt));
+    const timer = window.setTimeout(
+      () => {
+        refresh().catch(() => {
+          // a 401 already signed out through the client; other failures retry on the next start
+        });
+      },
+      refreshDelay(expiresAt, final),
+    );
     return () => window.clearTimeout(timer);
-  }, [expiresAt, refresh]);
+  }, [expiresAt, final, refresh]);
 
   const setUser = useCallback(
     (user: UserDto) => {

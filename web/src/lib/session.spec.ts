@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
-import { clearSession, loadSession, saveSession, saveSessionUser } from './session';
+import { clearSession, loadSession, refreshDelay, saveSession, saveSessionUser } from './session';
 
 const later = () => new Date(Date.now() + 60_000).toISOString();
 
@@ -40,5 +40,22 @@ describe('stored session', () => {
     expect(loadSession()?.user.email).toBe('new@example.com');
     clearSession();
     expect(loadSession()).toBeNull();
+  });
+});
+
+describe('refreshDelay', () => {
+  const HOUR = 3600_000;
+  const now = Date.parse('2026-12-07T12:00:00Z');
+  const at = (ms: number) => new Date(now + ms).toISOString();
+
+  it('refreshes an hour before the end, or halfway when less is left', () => {
+    expect(refreshDelay(at(12 * HOUR), false, now)).toBe(11 * HOUR);
+    expect(refreshDelay(at(HOUR), false, now)).toBe(HOUR / 2);
+    expect(refreshDelay(at(-1000), false, now)).toBe(0);
+  });
+
+  it('once the sign-in is spent, tries only after the end, where the 401 signs out', () => {
+    expect(refreshDelay(at(HOUR), true, now)).toBe(HOUR + 1000);
+    expect(refreshDelay(at(90 * 24 * HOUR), true, now)).toBe(2 ** 31 - 1);
   });
 });

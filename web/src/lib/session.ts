@@ -104,6 +104,21 @@ export function clearSession(): void {
   }
 }
 
+const HOUR = 60 * 60 * 1000;
+const MAX_TIMER_DELAY = 2 ** 31 - 1;
+
+/**
+ * When to refresh a token that ends at `expiresAt`: an hour early, or halfway for short remaining
+ * times. `final`: the sign-in's lifetime is spent (a refresh no longer moves the end), so the try
+ * comes just after the end, where the server's 401 signs the app out.
+ */
+export function refreshDelay(expiresAt: string, final = false, now = Date.now()): number {
+  const remaining = Date.parse(expiresAt) - now;
+  if (!Number.isFinite(remaining)) return MAX_TIMER_DELAY;
+  const delay = final ? remaining + 1000 : remaining - Math.min(remaining / 2, HOUR);
+  return Math.min(MAX_TIMER_DELAY, Math.max(0, delay));
+}
+
 export function storedToken(): string | null {
   return loadSession()?.token ?? null;
 }

@@ -41,6 +41,7 @@ import * as m038 from './038_gram_blooms.js';
 import * as m039 from './039_content_prefix_index.js';
 import * as m040 from './040_username_width_fold.js';
 import * as m041 from './041_name_sort_numbers.js';
+import * as m042 from './042_session_sign_in.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -84,6 +85,7 @@ const all: Record<string, DialectMigration> = {
   '039_content_prefix_index': m039,
   '040_username_width_fold': m040,
   '041_name_sort_numbers': m041,
+  '042_session_sign_in': m042,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */
