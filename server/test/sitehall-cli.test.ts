@@ -462,7 +462,7 @@ describe('sitehall deploy', () => {
     expect(readBase(site, env)?.digest).toBe(createHash('sha256').update(odd).digest('hex'));
   });
 
-  it('stops a deploy whose file grew or shrank after it was hashed, and finishes nothing', async () => {
+  it('stops a deploy whose file changed after it was hashed, and finishes nothing', async () => {
     const user = await t.createUser();
     const target = new URL(url);
     // A proxy that changes the site's file once the CLI has hashed it: when the start arrives.
@@ -502,6 +502,17 @@ describe('sitehall deploy', () => {
         `错误：文件已不存在：${bundle}（列出文件后它被删除或改名了：请在构建完成后再部署）`,
       );
       expect(gone.stderr).not.toContain('无法连接服务器');
+      // A large file changed in place, its size kept: sent whole and refused by the server's hash
+      // check, whose words (上传内容与 SHA-256 不符：…) name a hash; the CLI names the file.
+      fs.writeFileSync(bundle, `/* ${body} */\n${'x'.repeat(2 * 1024 * 1024)}`);
+      change = () => {
+        const fd = fs.openSync(bundle, 'r+');
+        fs.writeSync(fd, 'y', 3);
+        fs.closeSync(fd);
+      };
+      const edited = await sitehall(['deploy', site, '--name', '改动站点-edited', '--no-cache'], env);
+      expect(edited.code).toBe(1);
+      expect(edited.stderr).toContain(`文件在上传时被改动：${bundle}（请在构建完成后再部署）`);
       const projects = await t.ctx.db
         .selectFrom('projects')
         .where('owner_id', '=', user.id)
@@ -759,6 +770,41 @@ describe('sitehall deploy', () => {
       await new Promise((resolve) => proxy.close(resolve));
     }
   }, 600_000);
+
+  it('names the files over the server’s file size limit when a transfer is refused for it', async () => {
+    const setLimit = async (max_file_bytes: number) => {
+      const res = await t.request({
+        method: 'PUT',
+        url: '/api/admin/config',
+        token: await t.adminToken(),
+        body: { max_file_bytes },
+      });
+      expect(res.statusCode).toBe(200);
+    };
+    const before = (await t.request({ url: '/api/config/public' })).json().data.limits
+      .max_file_bytes as number;
+    await setLimit(4096);
+    try {
+      const site = tempDir('sitehall-site-');
+      fs.writeFileSync(path.join(site, 'index.html'), '<p>小文件</p>');
+      fs.writeFileSync(path.join(site, 'data.json'), JSON.stringify({ rows: 'x'.repeat(6000) }));
+      fs.mkdirSync(path.join(site, 'js'));
+      fs.writeFileSync(path.join(site, 'js', 'app.js'), `console.log(${JSON.stringify('y'.repeat(9000))});`);
+      const user = await t.createUser();
+      const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+      const run = await sitehall(['deploy', site, '--name', '有大文件'], env);
+      expect(run.code).toBe(1);
+      // The server's own words, then which files passed the limit (not the small page).
+      expect(run.stderr).toContain('文件大小超过限制。最大允许：4 KB；超过的文件：');
+      expect(run.stderr).toContain(`${path.join(site, 'data.json')}（5.9 KB）`);
+      expect(run.stderr).toContain(`${path.join(site, 'js', 'app.js')}（8.8 KB）`);
+      expect(run.stderr).not.toContain('index.html（');
+      const open = await t.ctx.db.selectFrom('deploys').where('user_id', '=', user.id).select('id').execute();
+      expect(open).toEqual([]);
+    } finally {
+      await setLimit(before);
+    }
+  });
 
   it('exits non-zero with the server’s message', async () => {
     const site = tempDir('sitehall-site-');

@@ -310,8 +310,9 @@ async function sendFile(out: http.ClientRequest, f: SentFile, stopped: () => boo
   if (sent !== f.size && !stopped()) throw changedWhileSent(f.file);
 }
 
-function changedWhileSent(file: string): ApiError {
-  return new ApiError(`文件在上传时被改动：${file}（请在构建完成后再部署）`, 0);
+/** A file of the site whose bytes changed between its hashing and its sending. */
+export function changedWhileSent(file: string, status = 0): ApiError {
+  return new ApiError(`文件在上传时被改动：${file}（请在构建完成后再部署）`, status);
 }
 
 /** What went wrong on the way to the server, in Node's words (ECONNREFUSED, a timeout...). */

@@ -11,9 +11,10 @@ import { parseArgs } from 'node:util';
 // Plain modules of contracts (no zod), compiled into the CLI's own package: it installs without dependencies.
 import { DESCRIPTION_MAX } from '../../contracts/src/limits.js';
 import { canonicalManifest } from '../../contracts/src/manifest-digest.js';
+import { deployMessages } from '../../contracts/src/messages/deploys.js';
 import { projectMessages } from '../../contracts/src/messages/projects.js';
 import { projectNameProblem, siteNameProblem } from '../../contracts/src/names.js';
-import { Api, ApiError } from './api.js';
+import { Api, ApiError, changedWhileSent } from './api.js';
 import { type BaseChanges, changesFrom, nfcEntries, readBase, writeBase } from './base.js';
 import { HashCache } from './cache.js';
 import { readCredentials, writeCredentials } from './config.js';
@@ -211,12 +212,16 @@ function argumentProblem(err: unknown): string {
   }
 }
 
+/** The first LEFT_OUT_SHOWN of some names, and how many there are when that is not all. */
+function shortList(names: readonly string[]): string {
+  const shown = names.slice(0, LEFT_OUT_SHOWN).join('、');
+  return names.length > LEFT_OUT_SHOWN ? `${shown} 等 ${names.length} 项` : shown;
+}
+
 /** Says which names of the folder a deploy left out, the first LEFT_OUT_SHOWN and a count. */
 function sayLeftOut(what: string, names: readonly string[], why: string): void {
   if (names.length === 0) return;
-  const shown = names.slice(0, LEFT_OUT_SHOWN).join('、');
-  const more = names.length > LEFT_OUT_SHOWN ? ` 等 ${names.length} 项` : '';
-  console.error(`已跳过${what}：${shown}${more}（${why}）`);
+  console.error(`已跳过${what}：${shortList(names)}（${why}）`);
 }
 
 /** A server address the CLI can use: http or https, with a host. */
@@ -665,22 +670,57 @@ async function sendFiles(
   required: readonly SiteFile[],
   onSent?: (n: number) => void,
 ): Promise<void> {
-  if (started.batch) {
-    // Several files per request (docs/decisions/deploys.md "Batched file uploads").
-    let sent = 0;
-    await mapLimit(batchesOf(required, started.batch.max_files), BATCHES_IN_FLIGHT, async (batch) => {
-      await api.postFiles(`/api/deploys/${started.deploy_id}/files`, batch);
-      sent += batch.length;
-      onSent?.(sent);
-    });
-  } else {
-    await mapLimit(
-      required,
-      UPLOAD_CONCURRENCY,
-      (f) => api.putFile(`/api/deploys/${started.deploy_id}/files/${f.sha256}`, f.file, f.size),
-      onSent,
-    );
+  try {
+    if (started.batch) {
+      // Several files per request (docs/decisions/deploys.md "Batched file uploads").
+      let sent = 0;
+      await mapLimit(batchesOf(required, started.batch.max_files), BATCHES_IN_FLIGHT, async (batch) => {
+        await api.postFiles(`/api/deploys/${started.deploy_id}/files`, batch);
+        sent += batch.length;
+        onSent?.(sent);
+      });
+    } else {
+      await mapLimit(
+        required,
+        UPLOAD_CONCURRENCY,
+        (f) => api.putFile(`/api/deploys/${started.deploy_id}/files/${f.sha256}`, f.file, f.size),
+        onSent,
+      );
+    }
+  } catch (err) {
+    throw await namingFiles(api, err, required);
   }
+}
+
+const FILE_TOO_LARGE = projectMessages.fileTooLarge.slice(0, projectMessages.fileTooLarge.indexOf('{'));
+const HASH_MISMATCH = deployMessages.hashMismatch.slice(0, deployMessages.hashMismatch.indexOf('{'));
+
+/**
+ * A refused transfer said with the folder's files it was about, where the server's words name only
+ * a limit or a SHA-256 (docs/decisions/deploys.md "CLI messages"): the files over the server's
+ * file size limit (its public config, asked once the refusal came), or the file whose bytes no
+ * longer match the hash it was listed with (changed in place while the deploy ran, its size kept:
+ * a change of size is caught as the file is sent).
+ */
+async function namingFiles(api: Api, err: unknown, required: readonly SiteFile[]): Promise<unknown> {
+  if (!(err instanceof ApiError)) return err;
+  const said = (message: string) => new ApiError(message, err.status, err.errors, err.retryAfter);
+  if (err.status === 413 && err.message.startsWith(FILE_TOO_LARGE)) {
+    const max = await api
+      .call<{ limits: { max_file_bytes: number } }>('GET', '/api/config/public')
+      .then((config) => config.limits.max_file_bytes)
+      .catch(() => undefined);
+    const over = max === undefined ? [] : required.filter((f) => f.size > max);
+    if (over.length > 0) {
+      return said(
+        `${err.message}；超过的文件：${shortList(over.map((f) => `${f.file}（${formatBytes(f.size)}）`))}`,
+      );
+    }
+  }
+  const hash = err.message.startsWith(HASH_MISMATCH) ? /[0-9a-f]{64}/.exec(err.message)?.[0] : undefined;
+  const changed = hash && required.find((f) => f.sha256 === hash);
+  if (changed) return changedWhileSent(changed.file, err.status);
+  return err;
 }
 
 /**
