@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ContentCheckReport, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reasonOf } from '../../packages/cli/src/api.js';
 import { baseFile, readBase } from '../../packages/cli/src/base.js';
 import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
 import { fileSystemProblem } from '../../packages/cli/src/fs-errors.js';
@@ -928,6 +929,69 @@ describe('sitehall deploy', () => {
       expect(page.stderr).toContain('服务器返回 HTTP 502（/api/projects/my）');
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+  it('gives up opening a connection that never opens, and says so', async () => {
+    // A listener that never accepts (its process asleep) and a full queue: the kernel drops the
+    // next connection's SYN, as a firewall that drops packets does, and the connect hangs.
+    const sleeper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, function () {
+           process.stdout.write(this.address().port + '\\n');
+           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+         });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const fillers: import('node:net').Socket[] = [];
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        sleeper.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
+        sleeper.once('exit', () => reject(new Error('the listener ended')));
+      });
+      const net = await import('node:net');
+      // A backlog of 1 queues two connections (a backlog of 0 is read as Node's default, 511).
+      for (let i = 0; i < 4; i++) {
+        const filler = net.connect(port, '127.0.0.1');
+        filler.on('error', () => undefined);
+        fillers.push(filler);
+      }
+      const started = Date.now();
+      const run = await sitehall(['projects'], {
+        SITEHALL_TOKEN: 'sht_anytokenwilldoherexxxxxxxxxxxx',
+        SITEHALL_URL: `http://127.0.0.1:${port}`,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `无法连接服务器 http://127.0.0.1:${port}：10 秒内未能建立连接（地址或端口不通，或被防火墙拦下）`,
+      );
+      // Given up at its own time, not the system's retries (over two minutes) nor the test's.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
+    } finally {
+      for (const filler of fillers) filler.destroy();
+      sleeper.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('says in Chinese that a request ran out of its time, where Node says only that it was aborted', async () => {
+    // A server that never answers, and a request with a short time of its own (the CLI's is ten
+    // minutes): the error Node gives is what the CLI words.
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const err = await new Promise<Error>((resolve) => {
+        const req = http.get(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(50) });
+        req.on('error', resolve);
+      });
+      expect(err.message).not.toMatch(/[\u4e00-\u9fff]/);
+      expect(reasonOf(err)).toBe('10 分钟内没有收到回答');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

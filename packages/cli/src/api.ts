@@ -48,6 +48,19 @@ interface Envelope<T> {
 
 /** How long one request may take before it is given up (a stalled server must not hang CI). */
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
+/**
+ * How long opening a connection may take: an address that drops packets (a firewall, a server
+ * whose queue is full) otherwise leaves the command waiting for the system's own retries.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The connection was not opened in CONNECT_TIMEOUT_MS. */
+class ConnectTimeout extends Error {
+  constructor() {
+    super(`${CONNECT_TIMEOUT_MS / 1000} 秒内未能建立连接（地址或端口不通，或被防火墙拦下）`);
+    this.name = 'ConnectTimeout';
+  }
+}
 /** Reads of a file being sent: a 6 MB image is six writes to the socket, not a hundred. */
 const READ_BYTES = 1024 * 1024;
 
@@ -248,6 +261,13 @@ export class Api {
       req.on('error', (err) => {
         if (!answered) reject(err);
       });
+      req.on('socket', (socket) => {
+        // A kept connection is open already.
+        if (!socket.connecting) return;
+        const timer = setTimeout(() => req.destroy(new ConnectTimeout()), CONNECT_TIMEOUT_MS);
+        socket.once('connect', () => clearTimeout(timer));
+        socket.once('close', () => clearTimeout(timer));
+      });
       if (!body) {
         req.end();
         return;
@@ -316,8 +336,12 @@ export function changedWhileSent(file: string, status = 0): ApiError {
 }
 
 /** What went wrong on the way to the server, in Node's words (ECONNREFUSED, a timeout...). */
-function reasonOf(err: unknown): string {
+export function reasonOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
+  // The request's own time ran out (AbortSignal.timeout): Node says only "The operation was aborted".
+  if ((err.cause as Error | undefined)?.name === 'TimeoutError') {
+    return `${REQUEST_TIMEOUT_MS / 60_000} 分钟内没有收到回答`;
+  }
   // Several addresses tried (localhost: ::1 and 127.0.0.1): an AggregateError without a message.
   const code = (err as NodeJS.ErrnoException).code;
   if (err.message) return code && !err.message.includes(code) ? `${err.message}（${code}）` : err.message;
