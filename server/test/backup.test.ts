@@ -159,6 +159,10 @@ describe('backup and restore', () => {
     try {
       await built.app.listen({ port: 0, host: '127.0.0.1' });
       const restoredPort = (built.app.server.address() as { port: number }).port;
+      // Replacing the database of a running server is refused, --force or not.
+      const underServer = await runCli('restore.ts', [dest, '--force'], target);
+      expect(underServer.code).toBe(2);
+      expect(underServer.stderr).toContain('服务器仍在使用数据库');
       const after = await siteBytes(restoredPort, id, SITE);
       for (const f of SITE) expect(after.get(f.name)!.equals(before.get(f.name)!)).toBe(true);
       expect(await unresolved(built)).toEqual([]);
@@ -168,6 +172,10 @@ describe('backup and restore', () => {
     } finally {
       await built.app.close();
     }
+    // With the server stopped, --force replaces the install.
+    const forced = await runCli('restore.ts', [dest, '--force'], target);
+    expect(forced.stderr + forced.stdout).toContain('restored');
+    expect(forced.code).toBe(0);
   });
 
   it('backs up an install on S3 storage, and restores it into a new, empty bucket', async () => {

@@ -4,12 +4,14 @@
  * then a check that every blob the restored database refers to is there. Refuses a data folder
  * (SQLite) or database (PostgreSQL) that already holds an install unless --force, which replaces
  * the database; blobs already in the store stay, and the next start sweeps those nothing refers to.
+ * A database a server still uses is refused, --force or not: the server would go on with the old
+ * database's file open (SQLite) or lose its tables mid-request (PostgreSQL).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
-import { hasTable, migrationNames } from '../db/probe.js';
+import { hasTable, migrationNames, otherConnections, sqliteInUse } from '../db/probe.js';
 import * as deploymentFiles from '../repositories/deployment-files.js';
 import { type BlobStore, LocalBlobStore } from '../storage/index.js';
 import { run } from './backup.js';
@@ -90,6 +92,11 @@ async function restoreSqlite(dataDir: string, target: string, dbFile: string, fo
       `数据文件夹不是空的 / ${dataDir} is not empty: restore into an empty one, or add --force to replace its database`,
     );
   }
+  if (sqliteInUse(target)) {
+    throw new BackupError(
+      `服务器仍在使用数据库 ${target}：请先停止服务器再恢复 / a server is using ${target}: stop it before restoring`,
+    );
+  }
   for (const suffix of ['', '-wal', '-shm', '-journal'])
     await fs.promises.rm(target + suffix, { force: true });
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
@@ -110,14 +117,21 @@ async function restorePostgres(
   const schema = manifest.database.schema;
   const handle = openDatabase(database);
   let found: boolean;
+  let others: number;
   try {
     found = await hasTable(handle.db, schema ? `${schema}.projects` : 'projects');
+    others = await otherConnections(handle.db);
   } finally {
     await handle.close();
   }
   if (found && !force) {
     throw new BackupError(
       '数据库中已有数据 / the database already holds an install: add --force to replace it',
+    );
+  }
+  if (others > 0) {
+    throw new BackupError(
+      `服务器仍在使用数据库（另有 ${others} 个连接）：请先停止所有实例再恢复 / ${others} other connections use the database: stop every instance before restoring`,
     );
   }
   await run('pg_restore', [
