@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ContentCheckReport, messages } from '@sitehall/contracts';
@@ -946,13 +946,12 @@ describe('sitehall deploy', () => {
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const fillers: import('node:net').Socket[] = [];
+    const fillers: net.Socket[] = [];
     try {
       const port = await new Promise<number>((resolve, reject) => {
         sleeper.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
         sleeper.once('exit', () => reject(new Error('the listener ended')));
       });
-      const net = await import('node:net');
       // A backlog of 1 queues two connections (a backlog of 0 is read as Node's default, 511).
       for (let i = 0; i < 4; i++) {
         const filler = net.connect(port, '127.0.0.1');

@@ -181,7 +181,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`错误：${err.message}`);
       return 1;
     }
-    console.error(`错误：${fileSystemProblem(err) ?? (err instanceof Error ? err.message : String(err))}`);
+    console.error(`错误：${problemOf(err)}`);
     return 1;
   }
 }
@@ -210,6 +210,11 @@ function argumentProblem(err: unknown): string {
     default:
       return text;
   }
+}
+
+/** What an error that ends a command says: a file's problem in Chinese (fs-errors.ts), else its message. */
+function problemOf(err: unknown): string {
+  return fileSystemProblem(err) ?? (err instanceof Error ? err.message : String(err));
 }
 
 /** The first LEFT_OUT_SHOWN of some names, and how many there are when that is not all. */
@@ -899,9 +904,7 @@ ${NEW_TOKEN_HINT}`);
         stop(1);
         return;
       }
-      console.error(
-        `${clock()} 部署失败：${fileSystemProblem(err) ?? (err instanceof Error ? err.message : String(err))}`,
-      );
+      console.error(`${clock()} 部署失败：${problemOf(err)}`);
       // As long as the server asks (the hourly upload limit: until a slot frees), else a minute.
       const wait =
         err instanceof ApiError && err.retryAfter !== undefined

@@ -85,7 +85,6 @@ export async function extractZip(
   const skipped = new Set<string>();
   const executables = new RefusedNames('executable');
   const folders = new ParentFolders();
-  const makeDir = (dest: string) => folders.make(dest);
   const accept = (planned: Plan['files'][number], dest: string, facts: ContentFacts, written: boolean) => {
     if (!written) skipped.add(planned.name);
     const checked = executables.check(() =>
@@ -102,7 +101,7 @@ export async function extractZip(
     const stored = ask && unknown.length > 0 ? await ask(unknown) : new Set<string>();
     for (const w of waiting) {
       const isHeld = held.has(w.facts.sha256) || stored.has(w.facts.sha256);
-      if (!isHeld) writeNew(w.dest, w.data, makeDir);
+      if (!isHeld) writeNew(w.dest, w.data, folders);
       accept(w.planned, w.dest, w.facts, !isHeld);
     }
     waiting = [];
@@ -125,7 +124,7 @@ export async function extractZip(
         }
         await settleWaiting();
       }
-      const facts = await reader.extract(entry, dest, text, makeDir);
+      const facts = await reader.extract(entry, dest, text, folders);
       if (facts.crc32 !== entry.crc32) throw new Refusal('corrupt');
       accept(planned, dest, facts, true);
     }
@@ -147,8 +146,8 @@ const BATCH_FILES = 500;
 const BATCH_BYTES = 8 * 1024 * 1024;
 
 /** A new file at `dest` (its folder made first) holding `data`. */
-function writeNew(dest: string, data: Buffer, makeDir: (dest: string) => void): void {
-  makeDir(dest);
+function writeNew(dest: string, data: Buffer, folders: ParentFolders): void {
+  folders.make(dest);
   const out = fs.openSync(dest, 'wx', 0o644);
   try {
     writeAll(out, data);
@@ -316,21 +315,21 @@ class EntryReader {
   }
 
   /**
-   * One entry's bytes written to `dest` (`makeDir` makes its folder first), and their facts, whose
+   * One entry's bytes written to `dest` (`folders` makes its folder first), and their facts, whose
    * head is valid until the next call.
    */
   async extract(
     entry: Entry,
     dest: string,
     checkUtf8: boolean,
-    makeDir: (dest: string) => void,
+    folders: ParentFolders,
   ): Promise<ContentFacts> {
     // The head is checked as soon as this returns (extractZip's `accept`), before the next entry.
     const digest = new ContentDigest({ utf8: checkUtf8, crc32: true, headInto: this.#head });
     // One read for the local header and, for a small entry, its data too.
     const head = this.#readLocal(entry);
     const start = this.#dataStart(entry, head);
-    makeDir(dest);
+    folders.make(dest);
     const out = fs.openSync(dest, 'wx', 0o644);
     try {
       if (entry.compressionMethod === METHOD_STORED) {
