@@ -8,8 +8,9 @@ import { renderApp } from './render';
 describe('session refresh', () => {
   it('stops refreshing once the sign-in is spent, and signs out at its end', async () => {
     const user = makeUser();
-    // Two seconds left: the app refreshes halfway, and the server can give no more than that.
-    const end = Date.now() + 2000;
+    // Six seconds left: the app refreshes halfway (after rendering, however slow the machine),
+    // and the server can give no more than that.
+    const end = Date.now() + 6000;
     const expiresAt = new Date(end).toISOString();
     saveSession({ token: 'spent', user, expiresAt, remember: false });
     const api = fakeApi({
@@ -21,10 +22,10 @@ describe('session refresh', () => {
           : fail(401, '登录已过期，请重新登录'),
     });
     renderApp('/projects');
-    await waitFor(() => expect(api.calls('POST /auth/refresh')).toHaveLength(1), { timeout: 10_000 });
+    await waitFor(() => expect(api.calls('POST /auth/refresh')).toHaveLength(1), { timeout: 20_000 });
     // The end passed: the next try is refused, and the app signs out to the sign-in page.
     expect(
-      await screen.findByRole('heading', { name: '登录站点展厅' }, { timeout: 10_000 }),
+      await screen.findByRole('heading', { name: '登录站点展厅' }, { timeout: 20_000 }),
     ).toBeInTheDocument();
     expect(Date.now()).toBeGreaterThanOrEqual(end);
     // One refresh that moved nothing, then one after the end: not one every half of what was left.
