@@ -130,8 +130,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@sitehall\/contracts$/, replacement: contracts },
-      // A module of its own (package.json "exports"): what a worker needs without the schemas.
+      // Modules of their own (package.json "exports"): what a worker needs without the schemas.
       { find: /^@sitehall\/contracts\/file-types$/, replacement: contractsModule('file-types') },
+      { find: /^@sitehall\/contracts\/limits$/, replacement: contractsModule('limits') },
+      { find: /^@sitehall\/contracts\/messages$/, replacement: contractsModule('messages') },
     ],
   },
   test: {

@@ -9,6 +9,17 @@ import { projectMessages } from './messages/projects.js';
 import { renderMessages } from './messages/render.js';
 import { reviewMessages } from './messages/review.js';
 
+/** The content check's words: its levels, kinds, canaries and fixes (messages/review.ts). */
+export {
+  CANARY_ENCODING_LABELS,
+  CANARY_KIND_LABELS,
+  CANARY_VIA_LABELS,
+  CONTENT_CHECK_FIXES,
+  CONTENT_CHECK_KIND_LABELS,
+  CONTENT_CHECK_LEVEL_LABELS,
+  SCRIPT_ERROR_LABELS,
+  USABILITY_KINDS,
+} from './messages/review.js';
 /**
  * The groups on their own, for the web app's first screens: a module that names `messages` takes
  * every group into its chunk (the review's alone is 7 KB), so the code every page loads (the API

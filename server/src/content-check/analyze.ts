@@ -3,7 +3,9 @@
  * a worker thread (index.ts), so a slow file never blocks the server's event loop; each file has a
  * time budget besides the size caps, and a file that runs out of it is named in the report.
  */
-import { type ContentCheckReport, type FileScan, fileTypesWhere, formatBytes } from '@sitehall/contracts';
+import type { ContentCheckReport, FileScan } from '@sitehall/contracts';
+import { fileTypesWhere } from '@sitehall/contracts/file-types';
+import { formatBytes } from '@sitehall/contracts/limits';
 import {
   answersAsBefore,
   FileContext,

@@ -2,19 +2,16 @@
  * The report: findings collected in order of severity (counted in full, listed up to the caps),
  * and reading stored reports, including version 1 ones from before the risk/usability split.
  */
-import {
-  CONTENT_CHECK_LEVEL_LABELS,
-  type ContentCheckCategory,
-  type ContentCheckKind,
-  type ContentCheckLevel,
-  type ContentCheckReport,
-  type ContentCheckSeverity,
-  type ContentCheckSummary,
-  type ContentFinding,
-  format,
-  messages,
-  USABILITY_KINDS,
+import type {
+  ContentCheckCategory,
+  ContentCheckKind,
+  ContentCheckLevel,
+  ContentCheckReport,
+  ContentCheckSeverity,
+  ContentCheckSummary,
+  ContentFinding,
 } from '@sitehall/contracts';
+import { CONTENT_CHECK_LEVEL_LABELS, format, messages, USABILITY_KINDS } from '@sitehall/contracts/messages';
 import { LEVEL_RANK } from '../domain/content-risk.js';
 import { RULES, type RuleId } from './rules.js';
 import { missingPath } from './urls.js';

@@ -5,12 +5,8 @@
  * example in rules.spec.ts (a test fails for a rule without one). The detection itself lives in
  * the scanner of the file type (html.ts, js.ts, css.ts, text.ts, index.ts for the site).
  */
-import {
-  type ContentCheckCategory,
-  type ContentCheckKind,
-  type ContentCheckSeverity,
-  messages,
-} from '@sitehall/contracts';
+import type { ContentCheckCategory, ContentCheckKind, ContentCheckSeverity } from '@sitehall/contracts';
+import { messages } from '@sitehall/contracts/messages';
 
 const m = messages.review.contentCheck;
 

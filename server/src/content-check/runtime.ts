@@ -4,17 +4,19 @@
  * stored report; their rules start with "runtime.", so a re-render replaces them and leaves the
  * static findings, counts and level as the upload's check made them.
  */
+import type {
+  ContentCheckReport,
+  ContentCheckRuntime,
+  ContentCheckSeverity,
+  ContentFinding,
+} from '@sitehall/contracts';
 import {
   CANARY_ENCODING_LABELS,
   CANARY_KIND_LABELS,
   CANARY_VIA_LABELS,
-  type ContentCheckReport,
-  type ContentCheckRuntime,
-  type ContentCheckSeverity,
-  type ContentFinding,
   format,
   messages,
-} from '@sitehall/contracts';
+} from '@sitehall/contracts/messages';
 import { SECRET_CANARIES } from '../render/canaries.js';
 import type { CanaryLeak, Observations } from '../render/render-page.js';
 import { FLOW_ORDER, type FlowJudgement, judgeRequest, SPLIT_SENDS } from './flows.js';

@@ -3,7 +3,7 @@
  * Chromium writes V8's and the DOM's messages in English; the finding names the kind of error and,
  * for the common messages, says what went wrong in Chinese. The original text stays the excerpt.
  */
-import { SCRIPT_ERROR_LABELS } from '@sitehall/contracts';
+import { SCRIPT_ERROR_LABELS } from '@sitehall/contracts/messages';
 
 const DETAILS: Array<[RegExp, (m: RegExpExecArray) => string]> = [
   [/^(\S+) is not defined/, (m) => `“${m[1]}”未定义`],

@@ -11,9 +11,10 @@
  */
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ArchiveFormatReadBy } from '@sitehall/contracts';
-import sevenZipModule, { type SevenZipModule, type SevenZipModuleFactory } from '7z-wasm';
+import type { SevenZipModule, SevenZipModuleFactory } from '7z-wasm';
 import type { CheckedFile } from './content.js';
 import { displayName, withoutLeadingDot } from './names.js';
 import { type ListedEntry, planUpload } from './plan.js';
@@ -22,9 +23,13 @@ import { type IngestLimits, Refusal } from './refusal.js';
 import { compileSevenZip, type WasmInstance, type WasmModule, wasm } from './sevenzip-code.js';
 import { ExtractedFiles } from './sevenzip-output.js';
 
-// The package is CommonJS with an ES-style `export default` in its typings: at run time the
-// default import is the factory itself.
-const loadSevenZip = sevenZipModule as unknown as SevenZipModuleFactory;
+/**
+ * The package is CommonJS with an ES-style `export default` in its typings: at run time its
+ * exports are the factory itself. Required rather than imported: an `import` has Node read its
+ * 83 KB of Emscripten glue with its export lexer first, ≈30 ms of CPU for each new extraction
+ * worker (docs/benchmarks.md "A worker's first job").
+ */
+const loadSevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
 
 /** Emscripten's hook for instantiating the module itself (not in the package's typings). */
 type InstantiateWasm = (

@@ -6,6 +6,7 @@
  */
 import { once } from 'node:events';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
@@ -16,8 +17,8 @@ import {
   inflateRawSync,
   constants as zlibConstants,
 } from 'node:zlib';
-import iconv from 'iconv-lite';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type iconvLite from 'iconv-lite';
+import type { Entry, ZipFile } from 'yauzl';
 import { acceptContent, type CheckedFile, isTextExtension } from './content.js';
 import { ContentDigest, type ContentFacts, HEAD_BYTES, IO_CHUNK_BYTES } from './digest.js';
 import { verifyExtractedTree } from './extracted-tree.js';
@@ -25,6 +26,13 @@ import { displayName, extensionOfPath, withoutLeadingDot } from './names.js';
 import { ParentFolders, writeAll } from './output-folder.js';
 import { type ListedEntry, type Plan, planUpload } from './plan.js';
 import { type IngestLimits, Refusal, RefusedNames } from './refusal.js';
+
+/**
+ * yauzl, required rather than imported: an `import` of a CommonJS package from an ES module has
+ * Node read its whole source with its export lexer first, whose optimisation alone cost each new
+ * extraction worker 40-60 ms of CPU (docs/benchmarks.md "A worker's first job").
+ */
+const yauzl = createRequire(import.meta.url)('yauzl') as typeof import('yauzl');
 
 const FLAG_ENCRYPTED = 0x1;
 const FLAG_STRONG_ENCRYPTION = 0x40;
@@ -599,6 +607,14 @@ function describeEntry(entry: Entry): ZipListedEntry | null {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * iconv-lite, loaded the first time a name is neither ASCII nor UTF-8: its tables cost each new
+ * extraction worker ≈10 ms of CPU to load (docs/benchmarks.md "A worker's first job"), and most
+ * zips have no such name.
+ */
+let iconvLoaded: typeof iconvLite | undefined;
+const iconv = () => (iconvLoaded ??= createRequire(import.meta.url)('iconv-lite') as typeof iconvLite);
+
 function decodeUtf8(bytes: Buffer): string | null {
   try {
     return strictUtf8.decode(bytes);
@@ -625,8 +641,8 @@ function decodeName(entry: Entry): string {
   if (raw.every((b) => b < 0x80)) return raw.toString('latin1');
   const utf8 = decodeUtf8(raw);
   if (utf8 !== null) return utf8;
-  const gbk = iconv.decode(raw, 'gbk');
-  return gbk.includes('\ufffd') ? iconv.decode(raw, 'cp437') : gbk;
+  const gbk = iconv().decode(raw, 'gbk');
+  return gbk.includes('\ufffd') ? iconv().decode(raw, 'cp437') : gbk;
 }
 
 /**

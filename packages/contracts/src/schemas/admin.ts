@@ -12,17 +12,6 @@ import {
 } from '../settings.js';
 import { NO_CONTROL_CHARS } from './auth.js';
 
-export {
-  CANARY_ENCODING_LABELS,
-  CANARY_KIND_LABELS,
-  CANARY_VIA_LABELS,
-  CONTENT_CHECK_FIXES,
-  CONTENT_CHECK_KIND_LABELS,
-  CONTENT_CHECK_LEVEL_LABELS,
-  SCRIPT_ERROR_LABELS,
-  USABILITY_KINDS,
-} from '../messages/review.js';
-
 import { pageParam, pageSizeParam } from './paging.js';
 
 /**
