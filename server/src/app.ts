@@ -20,6 +20,7 @@ import { type Config, ConfigError } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
 import type { PoolEvent } from './db/postgres-pool.js';
+import { prepareNameOrder } from './domain/name-order.js';
 import { registerAccess } from './http/access.js';
 import { registerAuditBudget } from './http/audit-budget.js';
 import { registerCliDownload } from './http/cli-download.js';
@@ -144,6 +145,8 @@ export async function buildApp(
     throw await startupError(err, config.dataDir);
   }
   const ctx = createContext(config, database, { ...opts, store });
+  // Before any request waits for it (domain/name-order.ts).
+  prepareNameOrder();
   let log: StartupLog = () => {};
   const sweep = sweepOf(ctx, config);
   let started: DatabaseStartup;

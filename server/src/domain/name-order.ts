@@ -31,6 +31,16 @@ export function nameSortKey(name: string): string {
 }
 
 /**
+ * Builds pinyin-pro's dictionary of words now. The package builds it the first time a name with
+ * Chinese characters is read (in a browser, when the page is idle): ≈20 ms of the server's main
+ * thread inside the first upload or rename after a start, every other request waiting behind it
+ * (docs/benchmarks.md "A worker's first job"). The server calls this while it starts.
+ */
+export function prepareNameOrder(): void {
+  nameSortKey('站点展厅');
+}
+
+/**
  * Each run of ASCII digits as its length (two digits) and its digits without leading zeros, so
  * that keys compared as bytes order numbers by value: a longer number is a larger one, and numbers
  * of one length compare digit by digit. A name holds at most 50 characters, so two digits of
