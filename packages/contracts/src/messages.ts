@@ -20,6 +20,7 @@ export {
   SCRIPT_ERROR_LABELS,
   USABILITY_KINDS,
 } from './messages/review.js';
+
 /**
  * The groups on their own, for the web app's first screens: a module that names `messages` takes
  * every group into its chunk (the review's alone is 7 KB), so the code every page loads (the API

@@ -20,7 +20,7 @@ const WORKERS = ['content-check/worker.ts', 'ingest/extract-worker.ts'];
  * The specifiers a module loads at run time: its imports and re-exports that name a value (tsc
  * drops `import type` and an import of types only), and its `import()` of a literal (not `typeof import()`, a type).
  */
-export function runtimeSpecifiers(source: string): string[] {
+function runtimeSpecifiers(source: string): string[] {
   const found: string[] = [];
   const statements = /^(import|export)\s+(type\s+)?(?:([^;'"]*?)\s+from\s+)?['"]([^'"]+)['"]/gm;
   for (const [, keyword, typeOnly, clause, specifier] of source.matchAll(statements)) {
