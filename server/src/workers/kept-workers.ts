@@ -1,10 +1,11 @@
 /**
  * Worker threads: how the server starts one from compiled or TypeScript source, and the kept
  * workers of the content check (content-check/index.ts) and of archive ingest
- * (ingest/run-worker.ts). A worker's start costs 100-250 ms of CPU, more than a replayed
- * library's check or a small zip's extraction (docs/benchmarks.md "Large bundles"), so a worker
- * that answered its job waits, unreferenced, for the next one for a while. A worker that failed or
- * ran out of time is never parked: its caller ends it.
+ * (ingest/run-worker.ts). A worker's start cost 100-250 ms of CPU, more than a replayed
+ * library's check or a small zip's extraction (docs/benchmarks.md "Large bundles"; 60-130 ms once
+ * its modules were made lighter: "A worker's first job"), so a worker that answered its job
+ * waits, unreferenced, for the next one for a while. A worker that failed or ran out of time is
+ * never parked: its caller ends it.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
