@@ -23,7 +23,8 @@ type State =
   | 'taken_down'
   | 'rejected-but-live'
   | 'pending-while-live'
-  | 'pending-while-published';
+  | 'pending-while-published'
+  | 'rejected-while-published';
 
 const STATES: State[] = [
   'pending',
@@ -34,6 +35,7 @@ const STATES: State[] = [
   'rejected-but-live',
   'pending-while-live',
   'pending-while-published',
+  'rejected-while-published',
 ];
 const ACTIONS: ReviewAction[] = ['approve', 'reject', 'publish', 'unpublish', 'takedown'];
 
@@ -68,9 +70,15 @@ const ALLOWED: Record<State, Partial<Record<ReviewAction, Outcome>>> = {
     reject: { status: 'rejected', live: 1, featured: false },
     takedown: { status: 'taken_down', live: null, featured: false },
   },
+  // The featured mark comes off while a newer upload waits or was refused: that status stays.
   'pending-while-published': {
     approve: { status: 'published', live: 2, featured: true },
     reject: { status: 'rejected', live: 1, featured: true },
+    unpublish: { status: 'pending', live: 1, featured: false },
+    takedown: { status: 'taken_down', live: null, featured: false },
+  },
+  'rejected-while-published': {
+    unpublish: { status: 'rejected', live: 1, featured: false },
     takedown: { status: 'taken_down', live: null, featured: false },
   },
 };
@@ -126,9 +134,11 @@ async function projectIn(state: State): Promise<number> {
       break;
     case 'published':
     case 'pending-while-published':
+    case 'rejected-while-published':
       await decide(id, 'approve');
       await decide(id, 'publish');
-      if (state === 'pending-while-published') await newVersion();
+      if (state !== 'published') await newVersion();
+      if (state === 'rejected-while-published') await decide(id, 'reject');
       break;
   }
   return id;
@@ -203,6 +213,10 @@ describe.each(STATES)('from %s', (state) => {
       is_live: outcome.live !== null,
       live_version: outcome.live,
     });
+    // The showcase's 精选 list follows the mark: a live site featured, and nothing else.
+    const featuredCards = (await t.request({ url: '/api/projects/public?featured=true&page_size=60' })).json()
+      .data.projects as { id: number }[];
+    expect(featuredCards.some((card) => card.id === id)).toBe(outcome.featured && outcome.live !== null);
     const served = await t.request({ url: `/sites/${id}/` });
     if (outcome.live === null) expect(served.statusCode).toBe(404);
     else expect(served.body).toBe(`<h1>v${outcome.live}</h1>`);

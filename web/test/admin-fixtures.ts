@@ -65,7 +65,11 @@ export function makeProject(overrides: Partial<AdminProjectDto> = {}): AdminProj
     ...overrides,
     abilities:
       overrides.abilities ??
-      adminAbilities({ status: overrides.status ?? 'pending', is_live: overrides.is_live ?? false }),
+      adminAbilities({
+        status: overrides.status ?? 'pending',
+        is_live: overrides.is_live ?? false,
+        featured: overrides.featured ?? false,
+      }),
   };
 }
 

@@ -210,6 +210,35 @@ describe('admin review list', () => {
     ).toBeInTheDocument();
   });
 
+  it('takes the featured mark off a live site whose newer upload was refused, and keeps the row as 已拒绝', async () => {
+    // The server keeps the refused upload's status (docs/decisions/review.md "Transition table"):
+    // the kept row says what the server answered, not 已发布.
+    const featured = makeProject({
+      id: 8,
+      name: '精选旧站',
+      status: 'rejected',
+      featured: true,
+      is_live: true,
+      live_version: 1,
+      latest_version: 2,
+    });
+    let decided = false;
+    const { api, user } = await openReviews({
+      'GET /admin/projects': () => list(decided ? rows : [...rows, featured]),
+      'POST /admin/projects/8/review': () => {
+        decided = true;
+        return ok({ project: { ...featured, featured: false } }, '已取消精选');
+      },
+    });
+    await user.click(within(rowOf('精选旧站')).getByRole('button', { name: '取消精选 精选旧站' }));
+    expect(await screen.findByText('已取消精选')).toBeInTheDocument();
+    expect(api.calls('POST /admin/projects/8/review')[0]?.body).toEqual({ action: 'unpublish' });
+    await waitFor(() => expect(api.calls('GET /admin/projects').length).toBeGreaterThan(1));
+    const kept = rowOf('精选旧站');
+    expect(within(kept).getByText(STATUS_LABELS.rejected)).toBeInTheDocument();
+    expect(within(kept).queryByText(STATUS_LABELS.approved)).toBeNull();
+  });
+
   it('approves a version the content check rated risky only after saying why', async () => {
     const risky = makeProject({
       id: 5,

@@ -13,12 +13,15 @@ import { ok } from './fake-api';
  * What an admin may do with a project in this state, as the server's transition table answers
  * (server/test/transitions.test.ts holds the server to it): the fixtures' default abilities.
  */
-export function adminAbilities(p: Pick<ProjectDto, 'status' | 'is_live'>): ProjectAbilities {
+export function adminAbilities(
+  p: Pick<ProjectDto, 'status' | 'is_live'> & Partial<Pick<ProjectDto, 'featured'>>,
+): ProjectAbilities {
   return {
     approve: p.status === 'pending',
     reject: p.status === 'pending',
     publish: p.status === 'approved' && p.is_live,
-    unpublish: p.status === 'published' && p.is_live,
+    // The mark comes off a live featured site whatever its newest upload's status.
+    unpublish: (p.featured ?? p.status === 'published') && p.is_live,
     takedown: p.is_live,
   };
 }

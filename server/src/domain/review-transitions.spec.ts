@@ -31,16 +31,18 @@ const STATES: Record<string, ReviewedProject> = {
   published: project({ status: 'published', featured: true, latestDeploymentId: 1, liveDeploymentId: 1 }),
   rejected: project({ status: 'rejected', latestDeploymentId: 1 }),
   'rejected-but-live': project({ status: 'rejected', liveDeploymentId: 1 }),
+  'rejected-while-published': project({ status: 'rejected', featured: true, liveDeploymentId: 1 }),
 };
 
 const ALLOWED: Record<string, TransitionAction[]> = {
   pending: ['approve', 'reject'],
   'pending-while-live': ['approve', 'reject', 'takedown'],
-  'pending-while-published': ['approve', 'reject', 'takedown'],
+  'pending-while-published': ['approve', 'reject', 'unpublish', 'takedown'],
   approved: ['publish', 'takedown'],
   published: ['unpublish', 'takedown'],
   rejected: [],
   'rejected-but-live': ['takedown'],
+  'rejected-while-published': ['unpublish', 'takedown'],
 };
 
 const REVIEW: TransitionAction[] = ['approve', 'reject', 'publish', 'unpublish', 'takedown'];
@@ -90,6 +92,19 @@ describe('review transition table', () => {
       status: 'approved',
       featured: false,
     });
+  });
+
+  it('unpublish takes the featured mark off while a newer upload waits or was refused, keeping that status', () => {
+    for (const name of ['pending-while-published', 'rejected-while-published']) {
+      const state = STATES[name]!;
+      expect(planTransition('unpublish', state)).toEqual({
+        project: { status: state.status, featured: false },
+        deploymentId: 1,
+        versionStatus: null,
+        alsoRejectId: null,
+        liveChanged: false,
+      });
+    }
   });
 
   it('takedown takes the live version offline (已下线) and rejects a newer upload too', () => {

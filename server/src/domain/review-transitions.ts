@@ -103,9 +103,11 @@ export const TRANSITIONS: Record<TransitionAction, Transition> = {
     versionStatus: null,
     live: 'unchanged',
   },
+  // The featured mark comes off a live site whatever its newest upload's review says: a new
+  // version waiting (待审核) or refused (已拒绝) keeps that status, the live one keeps serving.
   unpublish: {
-    guard: (p) => when(p.status === 'published' && isLive(p)),
-    status: () => 'approved',
+    guard: (p) => when(p.featured && isLive(p)),
+    status: (p) => (p.status === 'published' ? 'approved' : p.status),
     featured: false,
     version: 'live',
     versionStatus: null,

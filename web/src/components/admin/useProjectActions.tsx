@@ -99,15 +99,6 @@ const CONFIRMS: Partial<
   },
 };
 
-/** A project's status once an action succeeded on it. */
-const STATUS_AFTER: Record<ReviewAction, ProjectStatus> = {
-  approve: 'approved',
-  reject: 'rejected',
-  publish: 'published',
-  unpublish: 'approved',
-  takedown: 'taken_down',
-};
-
 export interface ProjectActions {
   /** Runs the action, asking for a reason first when the action needs one. */
   start: (project: ProjectRef, action: ReviewAction) => void;
@@ -133,8 +124,10 @@ export function useProjectActions(): ProjectActions {
       try {
         // Approving or rejecting names the version the list showed (a newer upload is refused).
         const version = action === 'approve' || action === 'reject' ? project.latest_version : undefined;
-        await decision.mutateAsync({ id: project.id, action, comment, version });
-        setDecided((before) => new Map(before).set(project.id, STATUS_AFTER[action]));
+        // The status the server says the project has now: 取消精选 leaves a waiting or refused newer
+        // upload's status as it was (docs/decisions/review.md "Transition table").
+        const { project: after } = await decision.mutateAsync({ id: project.id, action, comment, version });
+        setDecided((before) => new Map(before).set(project.id, after.status));
         message.success(ACTION_DONE_MESSAGES[action]);
         setPrompt(null);
       } catch (error) {
