@@ -436,7 +436,7 @@ describe('sitehall deploy --watch', () => {
     }
   });
 
-  it('waits out the hourly upload limit as long as the server asks, saying so', async () => {
+  it('waits out the hourly upload limit as long as the server asks, saying so, and asks nothing meanwhile', async () => {
     const admin = await t.adminToken();
     const limit = (n: number) =>
       t.request({ method: 'PUT', url: '/api/admin/config', token: admin, body: { max_uploads_per_hour: n } });
@@ -458,8 +458,14 @@ describe('sitehall deploy --watch', () => {
         fs.writeFileSync(path.join(site, 'b.html'), `<p>二 ${unique}</p>`);
         // The server's words, and its Retry-After (most of an hour) as the wait.
         await w.next(
-          /部署失败：上传过于频繁：每小时最多上传 2 次.*\n {2}下一次改动时（或 (5\d|60) 分钟后）再试/,
+          /部署失败：上传过于频繁：每小时最多上传 2 次.*\n {2}(5\d|60) 分钟后再试，期间的改动届时一并部署/,
         );
+        // Another save during the wait asks the server nothing (a refused start counts against the
+        // start rate too: saves every few seconds kept the account refused for as long as they went
+        // on); it is said once, with the time the changes will go.
+        fs.writeFileSync(path.join(site, 'c.html'), `<p>三 ${unique}</p>`);
+        await w.next(/\d\d:\d\d:\d\d 有改动，将在 \d\d:\d\d:\d\d 一并部署/);
+        expect(w.output().match(/部署失败/g)).toHaveLength(1);
         expect((await newestFiles(id)).version).toBe(2);
         expect(
           await t.ctx.db.selectFrom('deploys').select('id').where('user_id', '=', user.id).execute(),

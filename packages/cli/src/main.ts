@@ -812,6 +812,15 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
   /** A deploy failed: the folder's changes are still to go, with or without a new event. */
   let owed = false;
   let retry: NodeJS.Timeout | undefined;
+  /**
+   * Refused as too frequent (429: the hourly upload limit, the start rate): until this moment
+   * (performance.now()) a change asks nothing, since a refused start counts against the start rate
+   * too and a save every few seconds would keep the account refused for as long as it went on; the
+   * changes made meanwhile go in one deploy when the wait is over.
+   */
+  let heldUntil = 0;
+  /** Whether a change during the wait was said already (once a wait). */
+  let heldSaid = false;
 
   /** One deploy of the folder's changes against `version`; false when it was refused. */
   const deployChanges = async (): Promise<boolean> => {
@@ -884,6 +893,14 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
 
   const run = async () => {
     if (running) return;
+    if (performance.now() < heldUntil) {
+      if (!heldSaid) {
+        heldSaid = true;
+        const at = new Date(Date.now() + heldUntil - performance.now()).toTimeString().slice(0, 8);
+        console.error(`${clock()} 有改动，将在 ${at} 一并部署`);
+      }
+      return;
+    }
     running = true;
     if (retry) clearTimeout(retry);
     retry = undefined;
@@ -910,9 +927,20 @@ ${NEW_TOKEN_HINT}`);
         err instanceof ApiError && err.retryAfter !== undefined
           ? Math.max(1000, err.retryAfter * 1000)
           : WATCH_RETRY_MS;
-      console.error(`  下一次改动时（或 ${formatWait(wait)}后）再试`);
       owed = true;
-      retry = setTimeout(run, wait);
+      if (err instanceof ApiError && err.status === 429) {
+        // Too frequent: nothing is asked before the wait is over, whatever changes meanwhile.
+        heldUntil = performance.now() + wait;
+        heldSaid = false;
+        console.error(`  ${formatWait(wait)}后再试，期间的改动届时一并部署`);
+        retry = setTimeout(() => {
+          heldUntil = 0;
+          void run();
+        }, wait);
+      } else {
+        console.error(`  下一次改动时（或 ${formatWait(wait)}后）再试`);
+        retry = setTimeout(run, wait);
+      }
     } finally {
       running = false;
     }
