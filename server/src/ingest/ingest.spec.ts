@@ -469,6 +469,30 @@ describe('zip archives', () => {
     expect(r.entryFile).toBe('首页.html');
   });
 
+  it('decodes Shift_JIS names of zips made on Japanese Windows, and keeps GBK for Chinese names with a rare character', async () => {
+    const japanese = rawZip([
+      { name: iconv.encode('トップ.html', 'shift_jis'), data: '<p>トップ</p>' },
+      { name: iconv.encode('資料/説明書.html', 'shift_jis'), data: '<p>説明書</p>' },
+      { name: iconv.encode('ｲﾝﾃﾞｯｸｽ.html', 'shift_jis'), data: '<p>半角</p>' },
+      { name: Buffer.from('css/site.css'), data: 'body{}' },
+    ]);
+    const ja = await run([stage('日本語.zip', japanese)]);
+    expect(paths(ja)).toEqual(['css/site.css', 'トップ.html', '資料/説明書.html', 'ｲﾝﾃﾞｯｸｽ.html']);
+    // Kanji alone, with no kana: the code page is still told apart.
+    const kanji = await run([
+      stage('漢字.zip', rawZip([{ name: iconv.encode('会社概要.html', 'shift_jis'), data: '<p>x</p>' }])),
+    ]);
+    expect(paths(kanji)).toEqual(['会社概要.html']);
+    // 镕 and 喆 are GBK's, outside GB2312: a Chinese name or two with them stays GBK.
+    const chinese = rawZip([
+      { name: iconv.encode('首页.html', 'gbk'), data: '<p>首页</p>' },
+      { name: iconv.encode('人物/朱镕基.html', 'gbk'), data: '<p>x</p>' },
+      { name: iconv.encode('人物/张喆.html', 'gbk'), data: '<p>y</p>' },
+    ]);
+    const zh = await run([stage('中文.zip', chinese)]);
+    expect(paths(zh)).toEqual(['人物/张喆.html', '人物/朱镕基.html', '首页.html']);
+  });
+
   it('reads the format from magic bytes, not the name', async () => {
     const sevenZip = await run([stageFixture('site.zip', '7z/site.7z')]);
     expect(sevenZip.archiveFormat).toBe('7z');

@@ -2,7 +2,7 @@
  * Zip extraction with yauzl, inside the extraction worker: read the central directory (entry count
  * first), refuse what is unsafe, plan, then stream each file to disk while hashing it, and finally
  * compare the disk with the plan. Names are decoded here rather than by yauzl so that zips made
- * on Chinese Windows (GBK names without the UTF-8 flag) keep their names.
+ * on Chinese or Japanese Windows (GBK or Shift_JIS names without the UTF-8 flag) keep their names.
  */
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -539,19 +539,31 @@ class WindowReader extends yauzl.RandomAccessReader {
   }
 }
 
+/**
+ * The central directory's entries, described once all are read: the code page of names without
+ * the UTF-8 flag is the archive's (one tool wrote them all), chosen from every such name
+ * (legacyCodePage).
+ */
 function listEntries(zip: ZipFile): Promise<ZipListedEntry[]> {
   return new Promise((resolve, reject) => {
-    const entries: ZipListedEntry[] = [];
+    const read: Entry[] = [];
     zip.on('error', (err) => reject(asRefusal(err)));
-    zip.on('end', () => resolve(entries));
-    zip.on('entry', (entry: Entry) => {
+    zip.on('end', () => {
       try {
-        const described = describeEntry(entry);
-        if (described) entries.push(described);
-        zip.readEntry();
+        const codePage = legacyCodePage(read);
+        const entries: ZipListedEntry[] = [];
+        for (const entry of read) {
+          const described = describeEntry(entry, codePage);
+          if (described) entries.push(described);
+        }
+        resolve(entries);
       } catch (err) {
         reject(err);
       }
+    });
+    zip.on('entry', (entry: Entry) => {
+      read.push(entry);
+      zip.readEntry();
     });
     zip.readEntry();
   });
@@ -578,8 +590,8 @@ function moreRecordsFollow(archivePath: string, zip: ZipFile): boolean {
  * Decodes the name and refuses encrypted, unsupported and non-regular entries. Null for the
  * archive's root folder, listed as './' (withoutLeadingDot): no entry of the site.
  */
-function describeEntry(entry: Entry): ZipListedEntry | null {
-  const listed = decodeName(entry);
+function describeEntry(entry: Entry, codePage: LegacyCodePage): ZipListedEntry | null {
+  const listed = decodeName(entry, codePage);
   const shown = displayName(listed);
   const mode = entry.externalFileAttributes >>> 16;
   const type = mode & S_IFMT;
@@ -623,13 +635,52 @@ function decodeUtf8(bytes: Buffer): string | null {
   }
 }
 
+/** The code page of a zip's names that are neither flagged UTF-8 nor valid UTF-8. */
+type LegacyCodePage = 'gbk' | 'shift_jis';
+
+/** A name that says nothing of its code page: flagged or valid UTF-8, or plain ASCII. */
+function legacyName(entry: Entry): Buffer | null {
+  const raw = entry.fileNameRaw;
+  if (entry.generalPurposeBitFlag & FLAG_UTF8) return null;
+  if (entry.extraFields.some((f) => f.id === INFO_ZIP_UNICODE_PATH)) return null;
+  if (raw.every((b) => b < 0x80)) return null;
+  return decodeUtf8(raw) === null ? raw : null;
+}
+
+/**
+ * GBK, the code page of zips made on Chinese Windows, unless the names read as Japanese Windows
+ * writes them (Shift_JIS): then most of their two-byte characters, read as GBK, fall outside
+ * GB2312, the characters Chinese names are made of (kana and most kanji in Shift_JIS begin with
+ * 0x81–0x9F, which GBK gives to rare characters), and every name reads as Shift_JIS without a
+ * byte it cannot map. Names in Chinese with a rare character or two stay GBK.
+ * docs/decisions/uploads.md "Names in zips made on Windows".
+ */
+function legacyCodePage(entries: readonly Entry[]): LegacyCodePage {
+  const names = entries.map(legacyName).filter((n): n is Buffer => n !== null);
+  let pairs = 0;
+  let gb2312 = 0;
+  for (const raw of names) {
+    for (let i = 0; i < raw.length; i++) {
+      const lead = raw[i]!;
+      if (lead < 0x80) continue;
+      const trail = raw[i + 1] ?? 0;
+      pairs++;
+      if (lead >= 0xa1 && lead <= 0xf7 && trail >= 0xa1 && trail <= 0xfe) gb2312++;
+      i++;
+    }
+  }
+  if (pairs === 0 || gb2312 * 2 >= pairs) return 'gbk';
+  return names.every((raw) => !iconv().decode(raw, 'shift_jis').includes('\ufffd')) ? 'shift_jis' : 'gbk';
+}
+
 /**
  * The UTF-8 flag (bit 11) or an Info-ZIP Unicode Path field whose CRC matches means UTF-8.
- * Otherwise: plain ASCII as is; valid UTF-8 as UTF-8 (many tools forget the flag); else GBK, the
- * code page of zips made on Chinese Windows; CP437 (the spec's default) only when GBK cannot
- * decode it. A name that decodes to nothing sensible keeps U+FFFD and is refused as a bad name.
+ * Otherwise: plain ASCII as is; valid UTF-8 as UTF-8 (many tools forget the flag); else the
+ * archive's legacy code page (legacyCodePage: GBK, or Shift_JIS for a zip made on Japanese
+ * Windows); CP437 (the spec's default) only when that cannot decode it. A name that decodes to
+ * nothing sensible keeps U+FFFD and is refused as a bad name.
  */
-function decodeName(entry: Entry): string {
+function decodeName(entry: Entry, codePage: LegacyCodePage): string {
   const raw = entry.fileNameRaw;
   const unicodePath = entry.extraFields.find((f) => f.id === INFO_ZIP_UNICODE_PATH);
   if (unicodePath && unicodePath.data.length > 5 && unicodePath.data[0] === 1) {
@@ -641,8 +692,8 @@ function decodeName(entry: Entry): string {
   if (raw.every((b) => b < 0x80)) return raw.toString('latin1');
   const utf8 = decodeUtf8(raw);
   if (utf8 !== null) return utf8;
-  const gbk = iconv().decode(raw, 'gbk');
-  return gbk.includes('\ufffd') ? iconv().decode(raw, 'cp437') : gbk;
+  const legacy = iconv().decode(raw, codePage);
+  return legacy.includes('\ufffd') ? iconv().decode(raw, 'cp437') : legacy;
 }
 
 /**
