@@ -478,6 +478,49 @@ describe('sitehall deploy --watch', () => {
     }
   });
 
+  it('after a 429 asks nothing until its Retry-After is over, then deploys the changes made meanwhile in one version', async () => {
+    // A proxy that answers the watch's first start (the second start of the run) 429 with a wait of
+    // 2 s, as the start rate would, and counts the starts that reach it.
+    const site = tempDir('sitehall-site-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>频率 ${unique}</p>`);
+    const target = new URL(url);
+    let starts = 0;
+    const proxy = http.createServer((req, res) => {
+      if (req.method === 'POST' && req.url === '/api/deploys' && ++starts === 2) {
+        req.resume();
+        res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '2' });
+        res.end(JSON.stringify({ success: false, message: '开始部署过于频繁：请稍后再试' }));
+        return;
+      }
+      forwardRequest(target, req, res);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const user = await t.createUser();
+    const { token } = await apiToken(user.token);
+    const env = {
+      SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      SITEHALL_TOKEN: token,
+      XDG_CACHE_HOME: tempDir('sitehall-cache-'),
+    };
+    const w = watching(['deploy', site, '--name', '监视频率', '--watch'], env);
+    try {
+      const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
+      await w.next(/正在监视/);
+      fs.writeFileSync(path.join(site, 'a.html'), `<p>一 ${unique}</p>`);
+      await w.next(/部署失败：开始部署过于频繁：请稍后再试\n {2}2 秒后再试，期间的改动届时一并部署/);
+      fs.writeFileSync(path.join(site, 'b.html'), `<p>二 ${unique}</p>`);
+      await w.next(/有改动，将在 \d\d:\d\d:\d\d 一并部署/);
+      // The wait over: both changes in one version, from one more start.
+      await w.next(/已部署第 2 版：2 个文件有改动，上传 2 个/);
+      expect(starts).toBe(3);
+      expect(Object.keys((await newestFiles(id)).files).sort()).toEqual(['a.html', 'b.html', 'index.html']);
+    } finally {
+      w.child.kill('SIGKILL');
+      proxy.close();
+    }
+  });
+
   it('exits with the error when the first deploy is refused, rather than watching', async () => {
     const user = await t.createUser();
     const { token } = await apiToken(user.token);
