@@ -158,6 +158,67 @@ describe('Idempotency-Key on uploads', () => {
     expect(projectOf(again)).toEqual(first);
   });
 
+  it('answers again only the same upload: other files or other fields with the key are 409, nothing stored', async () => {
+    const user = await t.createUser();
+    const first = await send(user, { key: 'same-upload' });
+    expect(first.statusCode, first.body).toBe(201);
+    const rows = await projectRowCounts(t);
+    // Another page under the same key: it was answered with the first project, its files dropped.
+    const otherFiles = await send(user, {
+      key: 'same-upload',
+      files: [{ name: 'index.html', content: '<!doctype html><h1>另一个站点</h1>' }],
+    });
+    expect(otherFiles.statusCode, otherFiles.body).toBe(409);
+    expect(otherFiles.json().message).toBe(messages.project.idempotencyKeyOtherPayload);
+    // The same files with another project name is another upload too.
+    const otherName = await send(user, { key: 'same-upload', name: '改了名字' });
+    expect(otherName.statusCode, otherName.body).toBe(409);
+    expect(otherName.json().message).toBe(messages.project.idempotencyKeyOtherPayload);
+    expect(await projectRowCounts(t)).toEqual(rows);
+    expect(await uploadEvents(user.id)).toBe(1);
+    await waitUntil(() => staging().length === 0);
+    // A retry of the first upload, its files in another order (and a new multipart boundary):
+    // still the first answer.
+    const again = await send(user, { key: 'same-upload', files: [...SIMPLE_SITE].reverse() });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(projectOf(again)).toEqual(projectOf(first));
+    expect(await projectRowCounts(t)).toEqual(rows);
+  });
+
+  it("a new version's key with other files is 409; the first version stays the answer", async () => {
+    const user = await t.createUser();
+    const project = projectOf(await send(user, {}));
+    const files = [{ name: 'index.html', content: '<!doctype html><h1>第二版</h1>' }];
+    const first = await send(user, { projectId: project.id, key: 'v2-only', files });
+    expect(first.statusCode, first.body).toBe(200);
+    const rows = await projectRowCounts(t);
+    const other = await send(user, {
+      projectId: project.id,
+      key: 'v2-only',
+      files: [{ name: 'index.html', content: '<!doctype html><h1>第三版</h1>' }],
+    });
+    expect(other.statusCode, other.body).toBe(409);
+    expect(other.json().message).toBe(messages.project.idempotencyKeyOtherPayload);
+    expect(await projectRowCounts(t)).toEqual(rows);
+    const again = await send(user, { projectId: project.id, key: 'v2-only', files });
+    expect(projectOf(again)).toEqual(projectOf(first));
+  });
+
+  it('two different uploads with one key at the same moment: one is stored, the other is 409', async () => {
+    const user = await t.createUser();
+    const rows = await projectRowCounts(t);
+    const [a, b] = await Promise.all([
+      send(user, { key: 'two-sites', name: '站点甲' }),
+      send(user, { key: 'two-sites', name: '站点乙' }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    const refused = a.statusCode === 409 ? a : b;
+    expect(refused.json().message).toBe(messages.project.idempotencyKeyOtherPayload);
+    expect((await projectRowCounts(t)).projects).toBe(rows.projects + 1);
+    expect(await uploadEvents(user.id)).toBe(1);
+    await waitUntil(() => staging().length === 0);
+  });
+
   it('refuses a key that is not one, with a Chinese message', async () => {
     const user = await t.createUser();
     const res = await send(user, { key: 'x'.repeat(201) });

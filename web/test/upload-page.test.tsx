@@ -414,7 +414,7 @@ describe('upload page', () => {
     }
   });
 
-  it('sends an Idempotency-Key that stays the same when the same files are sent again, and changes with them', async () => {
+  it('sends an Idempotency-Key that stays the same when the same files and fields are sent again, and changes with either', async () => {
     const keys: unknown[] = [];
     const { user } = await openUpload({
       'POST /projects/upload': (request) => {
@@ -437,6 +437,16 @@ describe('upload page', () => {
     await waitFor(() => expect(keys).toHaveLength(3));
     expect(keys[2]).toMatch(/^web-[0-9a-f]{32}$/);
     expect(keys[2]).not.toBe(keys[0]);
+    // Another name with the same files is another upload (the server refuses a key sent again with
+    // other fields); sending that again keeps its key.
+    await user.type(nameInput(), '二号');
+    await user.click(submitButton());
+    await waitFor(() => expect(keys).toHaveLength(4));
+    expect(keys[3]).toMatch(/^web-[0-9a-f]{32}$/);
+    expect(keys[3]).not.toBe(keys[2]);
+    await user.click(submitButton());
+    await waitFor(() => expect(keys).toHaveLength(5));
+    expect(keys[4]).toBe(keys[3]);
   });
 
   it('cancel goes to the dashboard; during an upload it asks first and stops the upload', async () => {

@@ -329,6 +329,11 @@ export interface UploadKeysTable {
   deployment_id: number;
   /** The method and path the key was first sent with ('' for keys older than migration 029). */
   request: Generated<string>;
+  /**
+   * The fingerprint of the upload's fields and files (services/uploads.ts payloadOf; '' for keys
+   * older than migration 043 and for digest deploys' finishes).
+   */
+  payload: Generated<string>;
   created_at: string;
 }
 

@@ -8,17 +8,17 @@ const cutoff = (at: string) => new Date(Date.parse(at) - UPLOAD_KEY_TTL_MS).toIS
 
 /**
  * The project and version of this account's upload with this key, if made in the last day, and
- * the request it came with.
+ * the request and payload it came with.
  */
 export function find(
   db: DB,
   userId: number,
   key: string,
   at: string,
-): Promise<{ project_id: number; deployment_id: number; request: string } | undefined> {
+): Promise<{ project_id: number; deployment_id: number; request: string; payload: string } | undefined> {
   return db
     .selectFrom('upload_keys')
-    .select(['project_id', 'deployment_id', 'request'])
+    .select(['project_id', 'deployment_id', 'request', 'payload'])
     .where('user_id', '=', userId)
     .where('idempotency_key', '=', key)
     .where('created_at', '>', cutoff(at))
@@ -39,6 +39,8 @@ export async function claim(
     deployment_id: number;
     /** The method and path the key came with (http/upload-delivery.ts). */
     request: string;
+    /** The upload's fields and files, fingerprinted (services/uploads.ts payloadOf); '' for none. */
+    payload: string;
     created_at: string;
   },
 ): Promise<boolean> {

@@ -4,6 +4,7 @@
  * when complete: staging → ingest (validated tree) → blobs → one database transaction. Project
  * management (edits, deletion, lists, detail) is services/projects.ts.
  */
+import { createHash } from 'node:crypto';
 import {
   type ContentCheckReport,
   format,
@@ -118,6 +119,8 @@ export interface UploadDelivery {
   key?: string;
   /** The method and path the key came with: a key answers again only the request it was first sent with. */
   request?: string;
+  /** The fingerprint of the upload's fields and files (payloadOf): a key answers again only the same upload. */
+  payload?: string;
   signal?: AbortSignal;
 }
 
@@ -252,7 +255,7 @@ async function commitDeployment(
   } catch (error) {
     if (error instanceof KeyTaken) {
       await gate.deleteUnused(hashes).catch(() => undefined);
-      const first = await replayOf(deps, actor, delivery.key!, delivery.request);
+      const first = await replayOf(deps, actor, delivery.key!, delivery.request, delivery.payload);
       if (first !== undefined) return first;
     }
     // Nothing references what this upload stored: don't leave it for the sweep (a failed
@@ -356,6 +359,7 @@ async function storeAndCommit(
             project_id: projectId,
             deployment_id: deploymentId,
             request: delivery.request ?? '',
+            payload: delivery.payload ?? '',
             created_at: at,
           });
           if (!claimed) throw new KeyTaken();
@@ -454,12 +458,16 @@ function storedContents(
   };
 }
 
-/** The project of this account's stored upload with this key (made in the last day), if any. */
+/**
+ * The project of this account's stored upload with this key (made in the last day), if any.
+ * `payload`, when the body has been read (payloadOf), must be the first upload's too.
+ */
 export async function replayOf(
   deps: Pick<UploadDeps, 'db' | 'repos'>,
   actor: Actor,
   key: string,
   request: string | undefined,
+  payload?: string,
 ): Promise<number | undefined> {
   const first = await deps.repos.uploadKeys.find(deps.db, actor.id, key, now());
   if (!first) return undefined;
@@ -467,10 +475,38 @@ export async function replayOf(
   // finish): this one is not its retry ('' is a key kept from before requests were recorded).
   if (first.request !== '' && request !== undefined && first.request !== request)
     throw new Conflict(m.idempotencyKeyReused);
+  // The same request with other files or fields is another upload, not a retry of the first: its
+  // answer would name a version without what was sent ('' is a key kept from before migration 043).
+  if (first.payload !== '' && payload !== undefined && first.payload !== payload)
+    throw new Conflict(m.idempotencyKeyOtherPayload);
   return first.project_id;
 }
 
+/**
+ * The fingerprint of what an upload sent: its form fields, and each file's name, size and SHA-256
+ * as staging took them, in any order and whatever multipart boundary the client chose. A retry of
+ * the same upload has the same one (docs/decisions/review.md "An answer is never lost").
+ */
+export function payloadOf(staged: Pick<StagedUpload, 'fields' | 'files'>): string {
+  const fields = Object.entries(staged.fields)
+    .map((field) => JSON.stringify(field))
+    .sort();
+  const files = staged.files.map((f) => JSON.stringify([f.name, f.size, f.facts.sha256])).sort();
+  return createHash('sha256')
+    .update(JSON.stringify([fields, files]))
+    .digest('hex');
+}
+
 export function createUploadService(deps: UploadDeps) {
+  /** The delivery with the staged upload's fingerprint, when it has a key to record it with. */
+  const withPayload = (delivery: UploadDelivery, staged: StagedUpload): UploadDelivery =>
+    delivery.key ? { ...delivery, payload: payloadOf(staged) } : delivery;
+  /**
+   * The project a retry answers with, once its body is read: admitUpload found the key before the
+   * body, and only now can the payload be compared (a key that expired since answers as found).
+   */
+  const replayAgain = async (actor: Actor, found: number, sent: UploadDelivery) =>
+    sent.key ? ((await replayOf(deps, actor, sent.key, sent.request, sent.payload)) ?? found) : found;
   const inFlight = new PerAccountInFlight(UPLOADS_IN_FLIGHT_MAX, (n) =>
     format(m.tooManyUploadsInFlight, { n }),
   );
@@ -542,7 +578,9 @@ export function createUploadService(deps: UploadDeps) {
       const { limits } = admission;
       let others: ReturnType<typeof storedContents>;
       try {
-        if (admission.replay !== undefined) return detail((await projects.byId(db, admission.replay))!);
+        const sent = withPayload(delivery, staged);
+        if (admission.replay !== undefined)
+          return detail((await projects.byId(db, await replayAgain(actor, admission.replay, sent)))!);
         const fields = parse(uploadFields, staged.fields);
         // A name someone holds is refused before the files are read; the commit claims it.
         if (fields.site_name !== undefined) await deps.siteNames.check(fields.site_name, null);
@@ -568,7 +606,7 @@ export function createUploadService(deps: UploadDeps) {
             ...(fields.site_name !== undefined ? { siteName: fields.site_name } : {}),
             ...(fields.spa_fallback !== undefined ? { spaFallback: fields.spa_fallback } : {}),
           },
-          delivery,
+          sent,
         );
         await audit.record({
           actor,
@@ -603,7 +641,9 @@ export function createUploadService(deps: UploadDeps) {
       let others: ReturnType<typeof storedContents>;
       try {
         if (!p) throw new NotFound(m.notFound);
-        if (admission.replay !== undefined) return detail((await projects.byId(db, admission.replay))!);
+        const sent = withPayload(delivery, staged);
+        if (admission.replay !== undefined)
+          return detail((await projects.byId(db, await replayAgain(actor, admission.replay, sent)))!);
         const fields = parse(versionFields, staged.fields);
         if (fields.site_name !== undefined) await deps.siteNames.check(fields.site_name, p.id);
         // A zip of this project's files again: what its newest version holds is not extracted.
@@ -633,7 +673,7 @@ export function createUploadService(deps: UploadDeps) {
             ...(fields.site_name !== undefined ? { siteName: fields.site_name } : {}),
             ...(fields.spa_fallback !== undefined ? { spaFallback: fields.spa_fallback } : {}),
           },
-          delivery,
+          sent,
         );
         await audit.record({
           actor,

@@ -11,7 +11,7 @@ import type {
   UpdateProjectBody,
 } from '@sitehall/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { filenameFromDisposition, saveBlob } from '../lib/save-file';
 import { loadSession, USER_DATA_PREFIX } from '../lib/session';
 import { apiClient, call, endpointUrl, toApiError } from './client';
@@ -39,6 +39,27 @@ export interface ProjectDownload {
 export function newUploadKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `web-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * The Idempotency-Key of an upload form, given the fields sent with the picked `files`: the same
+ * while neither changes (sending again after a failure or a lost answer is a retry of the same
+ * upload, answered once), a new one once either does (another upload: the server refuses a key
+ * sent again with other files or fields, docs/decisions/review.md "An answer is never lost").
+ */
+export function useUploadKey(files: readonly unknown[]): (fields: Record<string, unknown>) => string {
+  const last = useRef<{ files: readonly unknown[]; fields: string; key: string } | null>(null);
+  return useCallback(
+    (fields) => {
+      const sent = JSON.stringify(fields);
+      const kept = last.current;
+      if (kept && kept.files === files && kept.fields === sent) return kept.key;
+      const key = newUploadKey();
+      last.current = { files, fields: sent, key };
+      return key;
+    },
+    [files],
+  );
 }
 
 function uploadConfig({ onProgress, signal, idempotencyKey }: UploadOptions) {

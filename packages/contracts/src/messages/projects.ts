@@ -51,6 +51,7 @@ export const projectMessages = {
   /** The Idempotency-Key header of an upload or deploy (docs/decisions/review.md "An answer is never lost"). */
   idempotencyKeyInvalid: 'Idempotency-Key 请求头无效：应为 1 到 200 个字母、数字或 - _ : . 字符',
   idempotencyKeyReused: '这个 Idempotency-Key 已用于另一个请求，请为新的上传换一个',
+  idempotencyKeyOtherPayload: '这个 Idempotency-Key 已用于内容不同的上传，请为新的上传换一个',
   uploading: '上传中...',
   cancelUploadConfirm: '正在上传中，确定要取消吗？',
   deleteConfirm: '确定要删除这个项目吗？此操作不可撤销。',

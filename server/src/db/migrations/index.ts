@@ -42,6 +42,7 @@ import * as m039 from './039_content_prefix_index.js';
 import * as m040 from './040_username_width_fold.js';
 import * as m041 from './041_name_sort_numbers.js';
 import * as m042 from './042_session_sign_in.js';
+import * as m043 from './043_upload_key_payloads.js';
 import type { MigrationDialect } from './helpers.js';
 
 type DialectMigration = { up(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> };
@@ -86,6 +87,7 @@ const all: Record<string, DialectMigration> = {
   '040_username_width_fold': m040,
   '041_name_sort_numbers': m041,
   '042_session_sign_in': m042,
+  '043_upload_key_payloads': m043,
 };
 
 /** Every migration's name, in order: a database is current when all of them are recorded. */

@@ -38,7 +38,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate } from 'react-router-dom';
 import { errorMessage, toApiError } from '../../api/client';
 import { usePublicConfig } from '../../api/config';
-import { newUploadKey, projectsApi, useMyProjects, useUploadProject } from '../../api/projects';
+import { projectsApi, useMyProjects, useUploadKey, useUploadProject } from '../../api/projects';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
 import { SiteNameItem } from '../../components/SiteNameField';
@@ -208,9 +208,9 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
   const { message, modal } = App.useApp();
   const [submitError, setSubmitError] = useState<string | null>(null);
   const busy = upload.isPending;
-  // One key per picked set of files: submitting the same files again (after a failure or a lost
-  // answer) is a retry of the same upload, which the server answers once.
-  const uploadKey = useMemo(() => (files.length > 0 ? newUploadKey() : ''), [files]);
+  // One key per picked set of files and the fields sent with them: submitting them again (after a
+  // failure or a lost answer) is a retry of the same upload, which the server answers once.
+  const uploadKeyFor = useUploadKey(files);
 
   // Leaving while the upload runs (cancel, the menu, back) asks first; yes stops the upload.
   const busyRef = useRef(false);
@@ -273,16 +273,17 @@ function UploadForm({ config }: { config: PublicConfigDto }) {
     busyRef.current = true;
     try {
       const siteName = values.site_name?.trim();
-      const body = uploadFormData(values.files, {
-        project_name: values.project_name,
-        description: values.description ?? '',
+      // As sent (uploadFormData trims them too): a space added at the end is the same upload.
+      const fields = {
+        project_name: values.project_name.trim(),
+        description: (values.description ?? '').trim(),
         ...(siteName ? { site_name: siteName } : {}),
         ...(values.spa_fallback ? { spa_fallback: true } : {}),
-      });
+      };
       const { project } = await upload.mutateAsync({
-        form: body,
+        form: uploadFormData(values.files, fields),
         ...task.begin(),
-        idempotencyKey: uploadKey,
+        idempotencyKey: uploadKeyFor(fields),
       });
       busyRef.current = false;
       message.success(messages.project.uploadSuccess);
