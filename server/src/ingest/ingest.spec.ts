@@ -493,6 +493,32 @@ describe('zip archives', () => {
     expect(paths(zh)).toEqual(['人物/张喆.html', '人物/朱镕基.html', '首页.html']);
   });
 
+  it('decodes Big5 names of zips made on Traditional Chinese Windows, and keeps GBK for Simplified names', async () => {
+    // Most of these pairs are GB2312-shaped (首 is AD BA): only the private-use characters that
+    // GBK reads in 首, 頁, 於, 們, 片 tell the archive apart.
+    const traditional = rawZip([
+      { name: iconv.encode('首頁.html', 'big5'), data: '<p>首頁</p>' },
+      { name: iconv.encode('關於我們/聯絡.html', 'big5'), data: '<p>聯絡</p>' },
+      { name: iconv.encode('圖片/標誌.png', 'big5'), data: PNG },
+      { name: Buffer.from('css/site.css'), data: 'body{}' },
+    ]);
+    const zhHant = await run([stage('繁體.zip', traditional)]);
+    expect(paths(zhHant)).toEqual(['css/site.css', '圖片/標誌.png', '關於我們/聯絡.html', '首頁.html']);
+    expect(zhHant.entryFile).toBe('首頁.html');
+    const simplified = rawZip([
+      { name: iconv.encode('首页.html', 'gbk'), data: '<p>首页</p>' },
+      { name: iconv.encode('关于我们/联系.html', 'gbk'), data: '<p>联系</p>' },
+      { name: iconv.encode('图片/标志.png', 'gbk'), data: PNG },
+    ]);
+    const zhHans = await run([stage('简体.zip', simplified)]);
+    expect(paths(zhHans)).toEqual(['关于我们/联系.html', '图片/标志.png', '首页.html']);
+    // Traditional characters typed on Simplified Windows are GBK's, outside GB2312, and shaped
+    // like Big5 (鵬 is F9 69): no private-use character in their GBK reading, so they stay GBK.
+    const traditionalInGbk = rawZip([{ name: iconv.encode('鵬飛.html', 'gbk'), data: '<p>x</p>' }]);
+    const gbk = await run([stage('名字.zip', traditionalInGbk)]);
+    expect(paths(gbk)).toEqual(['鵬飛.html']);
+  });
+
   it('reads the format from magic bytes, not the name', async () => {
     const sevenZip = await run([stageFixture('site.zip', '7z/site.7z')]);
     expect(sevenZip.archiveFormat).toBe('7z');

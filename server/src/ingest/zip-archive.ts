@@ -2,7 +2,8 @@
  * Zip extraction with yauzl, inside the extraction worker: read the central directory (entry count
  * first), refuse what is unsafe, plan, then stream each file to disk while hashing it, and finally
  * compare the disk with the plan. Names are decoded here rather than by yauzl so that zips made
- * on Chinese or Japanese Windows (GBK or Shift_JIS names without the UTF-8 flag) keep their names.
+ * on Chinese or Japanese Windows (GBK, Big5 or Shift_JIS names without the UTF-8 flag) keep their
+ * names.
  */
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -636,7 +637,7 @@ function decodeUtf8(bytes: Buffer): string | null {
 }
 
 /** The code page of a zip's names that are neither flagged UTF-8 nor valid UTF-8. */
-type LegacyCodePage = 'gbk' | 'shift_jis';
+type LegacyCodePage = 'gbk' | 'shift_jis' | 'big5';
 
 /** A name that says nothing of its code page: flagged or valid UTF-8, or plain ASCII. */
 function legacyName(entry: Entry): Buffer | null {
@@ -653,6 +654,14 @@ function legacyName(entry: Entry): Buffer | null {
  * GB2312, the characters Chinese names are made of (kana and most kanji in Shift_JIS begin with
  * 0x81–0x9F, which GBK gives to rare characters), and every name reads as Shift_JIS without a
  * byte it cannot map. Names in Chinese with a rare character or two stay GBK.
+ *
+ * Big5 (Traditional Chinese Windows) fills the same rows as GB2312, so that count does not tell
+ * it apart: 首頁 is AD BA AD B6, both GB2312-shaped. What does is that GBK reads many common
+ * Big5 characters (首, 頁, 們, 一, 人…) as its user-defined characters, private-use code points
+ * that no name typed on Chinese Windows has. So Big5 when some name read as GBK has one, and
+ * every name is made of Big5 pairs only and reads as Big5 without a byte it cannot map. Shift_JIS
+ * is decided first, as before; an archive of real GBK characters has no private-use one and stays
+ * GBK, rare or traditional characters included.
  * docs/decisions/uploads.md "Names in zips made on Windows".
  */
 function legacyCodePage(entries: readonly Entry[]): LegacyCodePage {
@@ -669,16 +678,49 @@ function legacyCodePage(entries: readonly Entry[]): LegacyCodePage {
       i++;
     }
   }
-  if (pairs === 0 || gb2312 * 2 >= pairs) return 'gbk';
-  return names.every((raw) => !iconv().decode(raw, 'shift_jis').includes('\ufffd')) ? 'shift_jis' : 'gbk';
+  if (pairs === 0) return 'gbk';
+  if (gb2312 * 2 < pairs && names.every((raw) => readsAs(raw, 'shift_jis'))) return 'shift_jis';
+  const big5 =
+    names.every(big5Shaped) &&
+    names.some((raw) => PRIVATE_USE.test(iconv().decode(raw, 'gbk'))) &&
+    names.every((raw) => readsAs(raw, 'big5'));
+  return big5 ? 'big5' : 'gbk';
+}
+
+/**
+ * How iconv-lite reads GBK's user-defined areas (0xAAA1–0xAFFE, 0xF8A1–0xFEFE, 0xA140–0xA7A0) and
+ * the unassigned codes among its symbols.
+ */
+const PRIVATE_USE = /[\ue000-\uf8ff]/;
+
+function readsAs(raw: Buffer, codePage: LegacyCodePage): boolean {
+  return !iconv().decode(raw, codePage).includes('\ufffd');
+}
+
+/**
+ * Every byte above ASCII starts a pair Big5 (code page 950) can hold: lead 0xA1–0xF9, trail
+ * 0x40–0x7E or 0xA1–0xFE. GBK's rare characters at 0x81–0xA0 or with a trail of 0x80–0xA0, and
+ * a lone last byte, are not Big5; Hong Kong's HKSCS leads (0x87–0xA0, 0xFA–0xFE) are left out too.
+ */
+function big5Shaped(raw: Buffer): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const lead = raw[i]!;
+    if (lead < 0x80) continue;
+    const trail = raw[i + 1] ?? 0;
+    if (lead < 0xa1 || lead > 0xf9) return false;
+    if (!((trail >= 0x40 && trail <= 0x7e) || (trail >= 0xa1 && trail <= 0xfe))) return false;
+    i++;
+  }
+  return true;
 }
 
 /**
  * The UTF-8 flag (bit 11) or an Info-ZIP Unicode Path field whose CRC matches means UTF-8.
  * Otherwise: plain ASCII as is; valid UTF-8 as UTF-8 (many tools forget the flag); else the
- * archive's legacy code page (legacyCodePage: GBK, or Shift_JIS for a zip made on Japanese
- * Windows); CP437 (the spec's default) only when that cannot decode it. A name that decodes to
- * nothing sensible keeps U+FFFD and is refused as a bad name.
+ * archive's legacy code page (legacyCodePage: GBK, Shift_JIS for a zip made on Japanese Windows,
+ * Big5 for one made on Traditional Chinese Windows); CP437 (the spec's default) only when that
+ * cannot decode it. A name that decodes to nothing sensible keeps U+FFFD and is refused as a bad
+ * name.
  */
 function decodeName(entry: Entry, codePage: LegacyCodePage): string {
   const raw = entry.fileNameRaw;
