@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { DEPLOY_TRANSFERS_IN_FLIGHT_MAX, messages, UPLOADS_IN_FLIGHT_MAX } from '@sitehall/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -320,5 +321,108 @@ describe("a digest deploy's file transfers one account has under way", () => {
     next.req.end(next.body);
     expect((await next.answer).status).toBe(200);
     for (const p of slow.slice(1)) p.req.destroy();
+  }, 120_000);
+});
+
+describe('an upload body that says it is shorter than it is', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  /** Writes `bytes` on a connection of its own; resolves with all it read once it closed. */
+  function raw(port: number, bytes: string | Buffer, halfClose = false) {
+    return new Promise<string>((resolve, reject) => {
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      let got = '';
+      socket.on('data', (d) => {
+        got += d.toString('utf8');
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(got));
+      socket.on('connect', () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
+    });
+  }
+
+  it('ends when the connection does: its staging removed, its place among the uploads under way freed', async () => {
+    // The fuzzing of session 64: a Content-Length that ends inside the multipart body, with the
+    // rest of the body after it. Node reads the rest as a next request and refuses it (400, the
+    // connection closed), while the upload waited for parts that could never come: its staging
+    // stayed, and three such held every place of the account until a restart.
+    t = await createTestApp({ uploadIdleTimeoutMs: 60_000 });
+    const one = await t.createUser();
+    const port = await listenPort(t);
+    const body = Buffer.concat([head, Buffer.from('<!doctype html><h1>x</h1>'), tail]);
+    const headOf = (length: number) =>
+      `POST /api/projects/upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${one.token}\r\n` +
+      `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${length}\r\n\r\n`;
+    // Each refused by Node (the connection closed), then the account uploads again: a place each
+    // such upload kept would have left none after UPLOADS_IN_FLIGHT_MAX of them.
+    const uploadsAgain = (label: string) =>
+      expect
+        .poll(
+          async () => (await uploadProject(t, one.token, { name: label, files: SIMPLE_SITE })).statusCode,
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(201);
+    for (let i = 0; i < UPLOADS_IN_FLIGHT_MAX + 1; i++) {
+      const answer = await raw(port, Buffer.concat([Buffer.from(headOf(head.length + 5)), body]));
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      await uploadsAgain(`之后-${i}`);
+    }
+    // A body shorter than it said, then the client's end of the connection: nothing more can come.
+    // It was let go only by the 60 s idle limit.
+    for (let i = 0; i < UPLOADS_IN_FLIGHT_MAX + 1; i++) {
+      const answer = await raw(port, Buffer.concat([Buffer.from(headOf(body.length + 500)), body]), true);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      await uploadsAgain(`半关闭之后-${i}`);
+    }
+    await expect.poll(() => stagedUploads(t.dataDir), { timeout: 10_000 }).toEqual([]);
+
+    // A digest deploy's batch of files, the same way: each frees its place among the account's
+    // file transfers under way.
+    const content = '<!doctype html><h1>批量</h1>'.repeat(50);
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const started = await t.request({
+      method: 'POST',
+      url: '/api/deploys',
+      token: one.token,
+      body: { project_name: '批量部署', files: { 'index.html': sha256 } },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const deployId = started.json().data.deploy_id as string;
+    const part = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${sha256}"; filename="${sha256}"\r\n` +
+        `Content-Type: application/octet-stream\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`,
+    );
+    for (let i = 0; i < DEPLOY_TRANSFERS_IN_FLIGHT_MAX + 1; i++) {
+      const answer = await raw(
+        port,
+        Buffer.concat([
+          Buffer.from(
+            `POST /api/deploys/${deployId}/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${one.token}\r\n` +
+              `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: 150\r\n\r\n`,
+          ),
+          part,
+        ]),
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.request({
+              method: 'PUT',
+              url: `/api/deploys/${deployId}/files/${sha256}`,
+              token: one.token,
+              payload: Buffer.from(content),
+              headers: { 'content-type': 'application/octet-stream' },
+            })
+          ).statusCode,
+        { timeout: 30_000 },
+      )
+      .toBe(200);
+    await expect.poll(() => stagedUploads(t.dataDir), { timeout: 10_000 }).toEqual([]);
   }, 120_000);
 });

@@ -124,6 +124,13 @@ export async function stageMultipartUpload(
   return { id: folder.id, dir: folder.dir, workDir: folder.workDir, fields, files, discard };
 
   async function receiveParts(): Promise<void> {
+    // A request destroyed before the parser is attached never says so again: @fastify/multipart
+    // listens for its 'close' and 'error' from here on, and piping a destroyed stream gives neither
+    // data nor an end, so the loop below would wait for a part for ever (and watchIdle takes a body
+    // Node read whole as progress). That is a body declared shorter than sent, whose rest Node read
+    // as a next request and refused (closing the connection) while the route was still admitting
+    // it, or a client's half-close mid-body: checked here, in the same turn as the attach.
+    if (request.raw.destroyed) throw new AppError('invalid', m.uploadInterrupted);
     const parts = request.parts({
       // Folder uploads send relative paths ('css/app.css') as filenames: keep them.
       preservePath: true,
@@ -228,6 +235,9 @@ export function deployBatchParts(
     abort.signal.addEventListener('abort', () => reject(interrupted), { once: true });
   });
   aborted.catch(() => undefined);
+  // Destroyed before this listened (its connection closed while the route was admitting it): its
+  // 'close' has been and gone, and its body can no longer be read (receiveParts above, the same).
+  if (request.raw.destroyed) abort.abort(interrupted);
   async function* parts() {
     const iterator = request
       .parts({
