@@ -605,6 +605,10 @@ describe('platform settings', () => {
       [{ unknown_file_types: 'delete' }, 'unknown_file_types', messages.review.configUnknownTypesInvalid],
       [{ max_file_bytes: 300 * 1024 * 1024 }, 'max_file_bytes', messages.review.configFileOverUpload],
       [{ colour: 'red' }, 'colour', '不支持的字段：colour'],
+      // Named like Object.prototype's own members: each gets its message too (they got none).
+      [{ constructor: 1 }, 'constructor', '不支持的字段：constructor'],
+      [{ toString: 'x' }, 'toString', '不支持的字段：toString'],
+      [{ hasOwnProperty: true }, 'hasOwnProperty', '不支持的字段：hasOwnProperty'],
     ];
     for (const [body, field, message] of cases) {
       const res = await put(body);

@@ -126,16 +126,29 @@ export class ConfigError extends Error {}
 
 export function zodFieldErrors(error: ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
+  // The first message a field gets is its own. Own properties only: a field named like one of
+  // Object.prototype's (constructor, toString…) found the inherited one "already set" and got no
+  // message of its own, the answer then only 请求参数无效 (session 64's fuzzing).
+  const add = (field: string, message: () => string) => {
+    if (!Object.hasOwn(errors, field))
+      Object.defineProperty(errors, field, {
+        value: message(),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  };
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) errors[key] ??= format(messages.auth.fieldNotAllowed, { field: key });
+      for (const key of issue.keys) add(key, () => format(messages.auth.fieldNotAllowed, { field: key }));
       continue;
     }
     // An issue about the body itself (an array, a string) names no field.
     if (issue.path.length === 0) continue;
     const field = String(issue.path[0]);
-    errors[field] ??=
-      issue.message === FALLBACK ? format(messages.auth.fieldInvalid, { field }) : issue.message;
+    add(field, () =>
+      issue.message === FALLBACK ? format(messages.auth.fieldInvalid, { field }) : issue.message,
+    );
   }
   return errors;
 }
