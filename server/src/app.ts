@@ -24,7 +24,14 @@ import { prepareNameOrder } from './domain/name-order.js';
 import { registerAccess } from './http/access.js';
 import { registerAuditBudget } from './http/audit-budget.js';
 import { registerCliDownload } from './http/cli-download.js';
-import { answerClientError, answerConnect, MAX_HEAD_BYTES, refuseLargeHead } from './http/client-errors.js';
+import {
+  answerClientError,
+  answerConnect,
+  MAX_HEAD_BYTES,
+  refuseExpectation,
+  refuseHostless,
+  refuseLargeHead,
+} from './http/client-errors.js';
 import { assertEndpointTable } from './http/endpoint-routes.js';
 import { registerErrorHandling, statusMessage } from './http/errors.js';
 import { hstsHeader, registerAppHeaders } from './http/headers.js';
@@ -199,6 +206,10 @@ export async function buildApp(
   const serverState: SiteServerState = { connectionsMissing: null };
 
   let sitesServer: http.Server | null = null;
+  /** Whether a request came to a site address: refusals there are the platform's page. */
+  const atSiteAddress = (r: RawRequestDefaultExpression) =>
+    ctx.siteHosts.classify(r.headers.host, r.socket?.localPort).kind !== 'app' ||
+    isSiteContentPath(r.url ?? '');
   const app = Fastify({
     logger:
       opts.logger === false
@@ -227,6 +238,9 @@ export async function buildApp(
       headersTimeout: config.timeouts.headers,
       maxHeaderSize: MAX_HEAD_BYTES,
       connectionsCheckingInterval: Math.min(1000, config.timeouts.headers / 4),
+      // A request without Host is refused below (refuseHostless), in Chinese: Node's own answer
+      // to it was a 400 with no body.
+      requireHostHeader: false,
     },
     bodyLimit: 1024 * 1024,
     // Client route paths may hold Chinese; ids are validated by each route.
@@ -237,13 +251,8 @@ export async function buildApp(
         fastPath,
         // At a site address the refusal is the platform's page, as every error there.
         refuse: (req, res) =>
-          refuseLargeHead(
-            req,
-            res,
-            (r) =>
-              ctx.siteHosts.classify(r.headers.host, r.socket?.localPort).kind !== 'app' ||
-              isSiteContentPath(r.url ?? ''),
-          ),
+          refuseHostless(req, res, atSiteAddress) || refuseLargeHead(req, res, atSiteAddress),
+        refuseExpectation: (req, res) => refuseExpectation(res, atSiteAddress(req)),
         twin: (make) => {
           if (config.sitesPort) sitesServer = make((req, res) => answerOffSitesHost(ctx, req, res));
         },

@@ -670,6 +670,19 @@ describe('requests the HTTP parser refuses', () => {
       405,
       messages.common.methodNotAllowed,
     ],
+    [
+      // Node's own refusal had no body (session 64's fuzzing).
+      'an HTTP/1.1 request without Host',
+      'GET /api/config/public HTTP/1.1\r\nConnection: close\r\n\r\n',
+      400,
+      messages.common.hostMissing,
+    ],
+    [
+      'an Expect other than 100-continue',
+      'GET /api/config/public HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n',
+      417,
+      messages.common.expectationFailed,
+    ],
   ])(
     'answers %s in Chinese, in the envelope, with the site headers',
     async (_name, bytes, status, message) => {

@@ -153,6 +153,25 @@ describe('error pages on the sites port', () => {
     expect(connect.status).toBe(405);
     expect(connect.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(connect.body.toString('utf8')).toContain(messages.common.methodNotAllowed);
+    // No Host, and an Expect HTTP does not define: Node's own answers had no body.
+    for (const [head, status, message] of [
+      ['GET /sites/1/ HTTP/1.1\r\n\r\n', 400, messages.common.hostMissing],
+      [
+        `GET /sites/1/ HTTP/1.1\r\nHost: 127.0.0.1:${sitesPort}\r\nExpect: bogus\r\n\r\n`,
+        417,
+        messages.common.expectationFailed,
+      ],
+    ] as const) {
+      const w = await Wire.connect(sitesPort);
+      w.send(head);
+      const answer = await w.answer();
+      w.close();
+      expect(answer.status).toBe(status);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(answer.headers['content-security-policy']).toBe('sandbox');
+      expectExplainingPage(answer.body.toString('utf8'));
+      expect(answer.body.toString('utf8')).toContain(message);
+    }
     expect((await get(sitesPort, '/sites/999999/', `127.0.0.1:${sitesPort}`)).status).toBe(404);
     // The app's port answers its API in the envelope, and a site's path there with the page.
     const api = await rawRequest(appPort, '/api/config', { headers: { 'x-pad': 'a'.repeat(17_000) } });

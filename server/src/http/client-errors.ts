@@ -84,16 +84,44 @@ export function refuseLargeHead(
     }
     if (size <= MAX_HEAD_BYTES_WITHOUT_COOKIES) return false;
   }
-  const { type, body } = refusal(431, messages.common.headersTooLarge, atSite(req));
+  refuseAndClose(res, 431, messages.common.headersTooLarge, atSite(req));
+  return true;
+}
+
+/** Answers a refusal in the envelope (or the platform's page at a site address), then closes. */
+function refuseAndClose(res: ServerResponse, status: number, message: string, atSite: boolean): void {
+  const { type, body } = refusal(status, message, atSite);
   res.shouldKeepAlive = false;
-  res.writeHead(431, {
+  res.writeHead(status, {
     'content-type': type,
     ...HEADERS,
     'content-length': Buffer.byteLength(body),
     connection: 'close',
   });
   res.end(body);
+}
+
+/**
+ * Answers 400 (and returns true) to an HTTP/1.1 request without a Host header, which RFC 9112
+ * requires: Node's own refusal of it (requireHostHeader, switched off for this in app.ts) was a
+ * 400 with no body. HTTP/1.0 may leave it out.
+ */
+export function refuseHostless(
+  req: IncomingMessage,
+  res: ServerResponse,
+  atSite: (req: IncomingMessage) => boolean = () => false,
+): boolean {
+  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
+  refuseAndClose(res, 400, messages.common.hostMissing, atSite(req));
   return true;
+}
+
+/**
+ * The servers' 'checkExpectation' listener: an `Expect` other than 100-continue (the only one HTTP
+ * defines) is 417, in Chinese; without a listener Node answered 417 with no body.
+ */
+export function refuseExpectation(res: ServerResponse, atSite = false): void {
+  refuseAndClose(res, 417, messages.common.expectationFailed, atSite);
 }
 
 function answerFor(code: string | undefined): { status: number; message: string } {

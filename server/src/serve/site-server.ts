@@ -29,6 +29,8 @@ export interface SiteServerOptions {
    * with it to see the server say so; nothing else sets it.
    */
   alterServer?: (server: http.Server) => void;
+  /** Answers a request whose `Expect` is not 100-continue (Node's 'checkExpectation'). */
+  refuseExpectation?: RequestListener;
 }
 
 /** What the factory found while making its servers, for the start log and /readyz. */
@@ -70,6 +72,7 @@ export function siteServerFactory(
       // close. Node's default closes at the client's end, dropping answers still being made or
       // queued behind a pipelined one. The switch is untyped; Node's own tests set it.
       (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+      if (opts.refuseExpectation) server.on('checkExpectation', opts.refuseExpectation);
       opts.alterServer?.(server);
       if (fastPath) {
         const missing = missingConnectionInternals(server);

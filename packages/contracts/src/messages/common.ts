@@ -24,6 +24,8 @@ export const commonMessages = {
     '操作过于频繁：每个账号每 {window} 分钟最多 {n} 次会记入操作日志的操作（修改、删除、下载、上传、令牌、域名等），请 {minutes} 分钟后再试',
   payloadTooLarge: '请求内容过大',
   headersTooLarge: '请求地址或请求头过长',
+  hostMissing: '请求缺少 Host 请求头',
+  expectationFailed: '不支持这个 Expect 请求头（只支持 100-continue）',
   /** 414: a path segment past the router's 500 characters. */
   uriTooLong: '请求地址过长',
   unsupportedMediaType: '不支持的请求格式',
