@@ -354,6 +354,44 @@ describe('projects', () => {
       expect(listTree(stagingDir())).toEqual([]);
     });
 
+    it('says which part is wrong: a file under another name, a file without a name, too many fields', async () => {
+      // Each was only 请求参数无效 (or 不支持的字段：files) before session 64's fuzzing.
+      const send = async (build: (fd: FormData) => void) => {
+        const fd = new FormData();
+        fd.append('project_name', '格式');
+        build(fd);
+        const res = new Response(fd);
+        return t.request({
+          method: 'POST',
+          url: '/api/projects/upload',
+          token: owner.token,
+          payload: Buffer.from(await res.arrayBuffer()),
+          headers: { 'content-type': res.headers.get('content-type')! },
+        });
+      };
+      let body = expectFailure(
+        await send((fd) => fd.append('file', new Blob(['<p>x</p>']), 'index.html')),
+        400,
+        '不支持的字段：file',
+      );
+      expect(body.errors).toEqual({ file: '不支持的字段：file' });
+      body = expectFailure(
+        await send((fd) => fd.append('files', '<p>没有文件名</p>')),
+        400,
+        messages.project.fileNameBlank,
+      );
+      expect(body.errors).toEqual({ files: messages.project.fileNameBlank });
+      expectFailure(
+        await send((fd) => {
+          for (let i = 0; i < 21; i++) fd.append(`f${i}`, 'x');
+          fd.append('files', new Blob(['<p>x</p>']), 'index.html');
+        }),
+        400,
+        '表单字段过多：最多 20 个',
+      );
+      expect(listTree(stagingDir())).toEqual([]);
+    });
+
     it('refuses a JSON body on the upload call', async () => {
       const res = await t.request({
         method: 'POST',

@@ -26,6 +26,9 @@ const md = messages.deploy;
 
 const DEFAULT_IDLE_MS = 60_000;
 
+/** Text fields an upload may send (it takes five: docs/decisions/uploads.md "Multipart fields"). */
+const MAX_FIELDS = 20;
+
 /**
  * What a body must bring in each idle window not to count as idle: 1 KiB a minute (17 bytes a
  * second), scaled to the window. Any real link does; a byte every 20 s, which held an upload (and
@@ -142,9 +145,9 @@ export async function stageMultipartUpload(
         // A folder counts as one item (ingest/names.ts): the parser's own cap is the most files a
         // folder may hold; the items are counted below.
         files: Math.max(limits.maxFilesPerUpload, limits.maxArchiveEntries),
-        fields: 20,
+        fields: MAX_FIELDS,
         fieldSize: 64 * 1024,
-        parts: Math.max(limits.maxFilesPerUpload, limits.maxArchiveEntries) + 20,
+        parts: Math.max(limits.maxFilesPerUpload, limits.maxArchiveEntries) + MAX_FIELDS,
       },
     });
     for await (const part of parts) {
@@ -153,6 +156,8 @@ export async function stageMultipartUpload(
         throw state.stoppedBy;
       }
       if (part.type === 'field') {
+        // A `files` part without a filename arrives as a text field: it is a file with no name.
+        if (part.fieldname === 'files') throw new Invalid('files', m.fileNameBlank);
         // Sent twice, a field says two things (docs/decisions/uploads.md "Multipart fields").
         if (Object.hasOwn(fields, part.fieldname)) {
           throw new Invalid(part.fieldname, format(messages.common.fieldRepeated, { field: part.fieldname }));
@@ -162,7 +167,8 @@ export async function stageMultipartUpload(
       }
       if (part.fieldname !== 'files') {
         part.file.resume();
-        throw new Invalid('files', messages.common.badRequest);
+        // A file sent under another name (`file`, say): refused as a field the upload does not take.
+        throw new Invalid(part.fieldname, format(messages.auth.fieldNotAllowed, { field: part.fieldname }));
       }
       const name = part.filename ?? '';
       if (!name.trim()) {
@@ -191,11 +197,9 @@ function translateMultipartError(err: unknown, limits: UploadLimits, request: Fa
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
     return new TooLarge(format(m.tooManyFolderFiles, { n: limits.maxArchiveEntries }), 'files');
   }
-  if (
-    code === 'FST_FIELDS_LIMIT' ||
-    code === 'FST_PROTO_VIOLATION' ||
-    code === 'FST_INVALID_MULTIPART_CONTENT_TYPE'
-  ) {
+  if (code === 'FST_FIELDS_LIMIT')
+    return new Invalid(null, format(messages.common.tooManyFields, { n: MAX_FIELDS }));
+  if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
     return new Invalid(null, messages.common.badRequest);
   }
   // The client went away before the end (the request was aborted or reset), or sent a body that

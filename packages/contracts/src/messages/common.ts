@@ -6,6 +6,7 @@ export const commonMessages = {
   badRequest: '请求参数无效',
   /** A form field sent twice (multipart): which one counts would be a guess. {field} */
   fieldRepeated: '字段 {field} 只能提供一次',
+  tooManyFields: '表单字段过多：最多 {n} 个',
   searchInvalid: '搜索内容无效或过长',
   pageInvalid: '页码无效',
   /** {max} */
