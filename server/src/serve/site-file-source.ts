@@ -280,7 +280,14 @@ export class SiteFileSource {
           ? zlib.createBrotliCompress(this.#brotliOptions(file.size))
           : zlib.createGzip({ level: this.#gzipLevel });
       const source = await this.store.read(file.sha256);
-      await Promise.all([this.store.putVariant(file.sha256, variant, packer), pipeline(source, packer)]);
+      // Both settled before the job is: a read that breaks fails the pipeline at once, while the
+      // store is still removing the variant's temp file; the job (and idle()) must not end first.
+      const [stored, compressed] = await Promise.allSettled([
+        this.store.putVariant(file.sha256, variant, packer),
+        pipeline(source, packer),
+      ]);
+      if (compressed.status === 'rejected') throw compressed.reason;
+      if (stored.status === 'rejected') throw stored.reason;
       size = (await this.store.statVariant(file.sha256, variant))?.size ?? Number.POSITIVE_INFINITY;
     }
     this.#remember(key, size);
