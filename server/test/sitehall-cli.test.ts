@@ -915,7 +915,7 @@ describe('sitehall deploy', () => {
     const refused = await sitehall(['projects'], { ...env, SITEHALL_URL: `http://127.0.0.1:${nobody}` });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`无法连接服务器 http://127.0.0.1:${nobody}：`);
-    expect(refused.stderr).toContain('ECONNREFUSED');
+    expect(refused.stderr).toContain('连接被拒绝：这个地址和端口上没有服务在运行（ECONNREFUSED）');
 
     // A proxy's error page in front of the server.
     const proxy = http.createServer((_req, res) => {
@@ -931,6 +931,133 @@ describe('sitehall deploy', () => {
       await new Promise((resolve) => proxy.close(resolve));
     }
   });
+
+  it('says in Chinese when what answered is not SiteHall: never a TypeError or [object Object]', async () => {
+    // Each answer the probe of session 64 met (another server at the address, a wrong path): the
+    // CLI read fields of what was not its data and printed Node's English TypeError.
+    const env = { SITEHALL_TOKEN: 'sht_anytokenwilldoherexxxxxxxxxxxx' };
+    const answers: Array<[number, string, string]> = [
+      [200, 'text/html', '<!doctype html><h1>欢迎</h1>'],
+      [200, 'application/json', '{"success":true}'],
+      [200, 'application/json', '{"success":true,"data":null}'],
+      [200, 'application/json', '[1,2,3]'],
+      [404, 'application/json', '{"success":false,"message":{"text":"不是字符串"}}'],
+    ];
+    let answer = answers[0]!;
+    const other = http.createServer((_req, res) => {
+      res.writeHead(answer[0], { 'content-type': answer[1] }).end(answer[2]);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = other.address() as AddressInfo;
+      for (answer of answers) {
+        for (const args of [['projects'], ['whoami']]) {
+          const run = await sitehall(args, { ...env, SITEHALL_URL: `http://127.0.0.1:${port}` });
+          expect(run.code, `${answer[2]} ${args}`).toBe(1);
+          expect(run.stderr, answer[2]).toContain(
+            `http://127.0.0.1:${port} 的回答不是 SiteHall 的接口（HTTP ${answer[0]}，`,
+          );
+          expect(run.stderr).not.toMatch(/TypeError|Cannot read|Cannot destructure|object Object/);
+        }
+      }
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it('checks SITEHALL_URL and takes a token with a line end; prints no password of the address', async () => {
+    const user = await t.createUser();
+    const token = await apiToken(user.token);
+    for (const bad of ['localhost:3998', 'http://', 'ftp://example.com']) {
+      const run = await sitehall(['projects'], { SITEHALL_URL: bad, SITEHALL_TOKEN: token });
+      expect(run.code, bad).toBe(2);
+      expect(run.stderr, bad).toContain(`服务器地址无效：${bad}`);
+    }
+    // A CI secret saved with its newline: it was sent in the header and refused by Node, said as a
+    // connection problem in English.
+    const withNewline = await sitehall(['whoami'], { SITEHALL_URL: url, SITEHALL_TOKEN: `${token}\n` });
+    expect(withNewline.stderr).toBe('');
+    expect(withNewline.code).toBe(0);
+    expect(withNewline.stdout).toContain(user.username);
+    // An address with a user name and password (a proxy's): the links printed leave them out.
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>${Date.now()}</p>`);
+    const credentialed = url.replace('http://', 'http://someone:secretpw@');
+    const deployed = await sitehall(['deploy', site, '--name', `带密码的地址-${Date.now()}`], {
+      SITEHALL_URL: credentialed,
+      SITEHALL_TOKEN: token,
+    });
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect(deployed.stdout).toContain(url);
+    expect(deployed.stdout + deployed.stderr).not.toContain('secretpw');
+  });
+
+  it('cancels its deploy on SIGTERM (a CI job cancelled), as on Ctrl+C: nothing left open', async () => {
+    const user = await t.createUser();
+    const token = await apiToken(user.token);
+    const site = tempDir('sitehall-site-');
+    fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>${Date.now()}</p>`);
+    fs.writeFileSync(path.join(site, 'big.js'), `/* ${'x'.repeat(200_000)} */`);
+    // A proxy that holds every file transfer: the deploy is started, and never finishes on its own.
+    const target = new URL(url);
+    let transfers = 0;
+    const proxy = http.createServer((req, res) => {
+      if (/\/api\/deploys\/[^/]+\/files/.test(req.url ?? '')) {
+        transfers++;
+        req.resume();
+        return;
+      }
+      forwardRequest(target, req, res);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const openDeploys = async () =>
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('deploys')
+            .where('user_id', '=', user.id)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+          path.join(repoRoot, 'packages/cli/src/bin.ts'),
+          'deploy',
+          site,
+          '--name',
+          `终止-${Date.now()}`,
+        ],
+        {
+          cwd: tempDir('sitehall-cwd-'),
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: tempDir('sitehall-home-'),
+            SITEHALL_URL: `http://127.0.0.1:${port}`,
+            SITEHALL_TOKEN: token,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await expect.poll(() => transfers, { timeout: 60_000 }).toBeGreaterThan(0);
+      expect(await openDeploys()).toBe(1);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      expect(stderr).toContain('收到终止信号，正在取消部署');
+      expect(await openDeploys()).toBe(0);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 120_000);
 
   it('gives up opening a connection that never opens, and says so', async () => {
     // A listener that never accepts (its process asleep) and a full queue: the kernel drops the
@@ -1003,6 +1130,10 @@ describe('sitehall deploy', () => {
       [['deploy', 'dist', '--bogus'], '错误：未知选项：--bogus'],
       [['deploy', 'dist', '--project'], '错误：选项 --project 需要一个值'],
       [['login', '--url', '127.0.0.1:4500', '--token', 'sht_x'], '错误：服务器地址无效：127.0.0.1:4500'],
+      // Node's "ambiguous" value was said as "takes no value"; 1e3 and 0x1 were projects 1000 and 1.
+      [['deploy', 'dist', '--project', '-1'], '错误：选项 --project 的值不能以 - 开头'],
+      [['deploy', 'dist', '--project', '1e3'], '错误：--project 应为项目编号'],
+      [['link', '--project', '0x1'], '错误：--project 应为项目编号'],
     ] as const) {
       const res = await sitehall([...args], home);
       expect(res.code, args.join(' ')).toBe(2);

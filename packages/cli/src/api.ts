@@ -92,9 +92,12 @@ export class Api {
     this.#agent = new Agent({ keepAlive: true });
   }
 
-  /** An absolute link from a path the server answered (the web app's pages). */
+  /**
+   * An absolute link from a path the server answered (the web app's pages), without the user name
+   * and password a SITEHALL_URL may carry: a link is printed, and CI logs keep what is printed.
+   */
   link(pathOrUrl: string): string {
-    return new URL(pathOrUrl, this.#base).toString();
+    return withoutCredentials(new URL(pathOrUrl, this.#base));
   }
 
   #sitesPort: Promise<number | null> | undefined;
@@ -110,7 +113,7 @@ export class Api {
       (config) => config.sites_port ?? null,
       () => null,
     );
-    return completeSiteUrl(url, this.#base, await this.#sitesPort);
+    return withoutCredentials(new URL(completeSiteUrl(url, this.#base, await this.#sitesPort)));
   }
 
   /** `onSent`: called once the JSON body is handed to the operating system (the server has it or soon will). */
@@ -121,7 +124,8 @@ export class Api {
     headers: Record<string, string> = {},
     onSent?: () => void,
   ): Promise<T> {
-    if (body === undefined) return this.#send<T>(method, path, headers);
+    // A DELETE answers no data (a cancelled deploy); every other call's caller reads fields of it.
+    if (body === undefined) return this.#send<T>(method, path, headers, undefined, method !== 'DELETE');
     const bytes = Buffer.from(JSON.stringify(body));
     return this.#send<T>(
       method,
@@ -143,6 +147,7 @@ export class Api {
       path,
       { 'content-type': 'application/octet-stream' },
       { length: size, write: (out, stopped) => sendFile(out, { file, size }, stopped) },
+      false,
     );
   }
 
@@ -181,10 +186,21 @@ export class Api {
           await written(out, tail);
         },
       },
+      false,
     );
   }
 
-  async #send<T>(method: string, path: string, headers: Record<string, string>, body?: Body): Promise<T> {
+  /**
+   * `needsData`: the answer must carry `data` as an object (its caller reads fields of it); a file
+   * transfer's and a DELETE's answer carry none (null).
+   */
+  async #send<T>(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: Body,
+    needsData = true,
+  ): Promise<T> {
     const url = new URL(path.replace(/^\//, ''), this.#base);
     let answer: { status: number; text: string; retryAfter?: number };
     try {
@@ -203,15 +219,26 @@ export class Api {
       // Not the API (a proxy's error page, a wrong address): said below.
     }
     const ok = answer.status >= 200 && answer.status < 300;
-    if (!ok || !envelope?.success) {
+    // An answer that is not the API's envelope (another server at this address, a proxy's page, a
+    // path in SITEHALL_URL): said as such, never read as data (a field of it was read as undefined,
+    // and Node's English TypeError was what the user saw).
+    const api =
+      envelope !== null &&
+      typeof envelope === 'object' &&
+      (envelope.message === undefined || typeof envelope.message === 'string') &&
+      (!envelope.success ||
+        (typeof envelope.data === 'object' && envelope.data !== null) ||
+        (!needsData && (envelope.data === undefined || envelope.data === null)));
+    if (!api) throw new ApiError(notTheApi(this.#base, answer.status, url.pathname), answer.status);
+    if (!ok || !envelope!.success) {
       throw new ApiError(
-        envelope?.message ?? `服务器返回 HTTP ${answer.status}（${url.pathname}）`,
+        envelope!.message ?? notTheApi(this.#base, answer.status, url.pathname),
         answer.status,
-        envelope?.errors,
+        envelope!.errors,
         answer.retryAfter,
       );
     }
-    return envelope.data as T;
+    return envelope!.data as T;
   }
 
   /**
@@ -288,6 +315,20 @@ export class Api {
   }
 }
 
+/** An address as printed: without the user name and password the server's address may carry. */
+function withoutCredentials(address: URL): string {
+  address.username = '';
+  address.password = '';
+  return address.toString();
+}
+
+/** An answer that is not SiteHall's API, said with what came back and where. */
+function notTheApi(base: URL, status: number, path: string): string {
+  // A proxy's error page in front of the server: the server (or the proxy) is the problem.
+  if (status >= 500) return `服务器返回 HTTP ${status}（${path}）：服务器或它前面的代理出了错，请稍后重试`;
+  return `${base.origin} 的回答不是 SiteHall 的接口（HTTP ${status}，${path}）：请检查服务器地址是否正确`;
+}
+
 /** Writes `chunk`, waiting for the socket to drain when its buffer is full. */
 function written(out: http.ClientRequest, chunk: Buffer): Promise<void> {
   if (out.destroyed) return Promise.resolve();
@@ -344,7 +385,29 @@ export function reasonOf(err: unknown): string {
   }
   // Several addresses tried (localhost: ::1 and 127.0.0.1): an AggregateError without a message.
   const code = (err as NodeJS.ErrnoException).code;
+  if (!err.message && err instanceof AggregateError && err.errors.length > 0) return reasonOf(err.errors[0]);
+  // The common ones in Chinese, with Node's code kept for a search; any other in Node's words.
+  const said = code
+    ? (CONNECTION_PROBLEMS[code] ?? (code.startsWith('HPE_') ? NOT_HTTP : undefined))
+    : undefined;
+  if (said) return `${said}（${code}）`;
+  if (code?.startsWith('ERR_SSL') || /SSL routines|wrong version number/i.test(err.message))
+    return `TLS 握手失败：这个地址可能不支持 https（${code ?? 'TLS'}）`;
   if (err.message) return code && !err.message.includes(code) ? `${err.message}（${code}）` : err.message;
-  if (err instanceof AggregateError && err.errors.length > 0) return reasonOf(err.errors[0]);
   return code ?? err.name;
 }
+
+const NOT_HTTP = '对方的回答不是有效的 HTTP：这个地址可能不是网页服务器';
+
+/** What the usual failures of a connection mean, by Node's code. */
+const CONNECTION_PROBLEMS: Record<string, string> = {
+  ECONNREFUSED: '连接被拒绝：这个地址和端口上没有服务在运行',
+  ENOTFOUND: '找不到这个主机名',
+  EAI_AGAIN: '暂时无法解析这个主机名（DNS 没有回答）',
+  ECONNRESET: '连接被对方中断',
+  EPIPE: '连接被对方中断',
+  ETIMEDOUT: '连接超时',
+  EHOSTUNREACH: '无法到达这个主机',
+  ENETUNREACH: '网络不可达',
+  ERR_INVALID_CHAR: '令牌或请求头中有不能发送的字符',
+};

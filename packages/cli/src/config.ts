@@ -24,13 +24,15 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Partial<C
   } catch {
     // No file yet (or unreadable): the environment may still say.
   }
-  const url = env.SITEHALL_URL || saved.url;
+  // Spaces and line ends around either are a copy's (a CI secret saved with its newline), never
+  // theirs: a token with a newline was refused by Node as a bad header and said as the connection's.
+  const url = env.SITEHALL_URL?.trim() || saved.url;
   return {
     url,
     // The saved token goes only to the server it was saved for: SITEHALL_URL naming another one (a
     // typo, a stale CI variable) would have sent it there (docs/decisions/deploys.md "API tokens
     // and digest deploys").
-    token: env.SITEHALL_TOKEN || (sameServer(url, saved.url) ? saved.token : undefined),
+    token: env.SITEHALL_TOKEN?.trim() || (sameServer(url, saved.url) ? saved.token : undefined),
   };
 }
 

@@ -202,9 +202,13 @@ function argumentProblem(err: unknown): string {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `未知选项：${option}`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /argument missing/.test(text)
-        ? `选项 ${option.split(' ')[0]} 需要一个值`
-        : `选项 ${option} 不接受值`;
+      if (/argument missing/.test(text)) return `选项 ${option.split(' ')[0]} 需要一个值`;
+      // `--project -1`: Node takes a value that starts with '-' for another option ("ambiguous").
+      if (/ambiguous/.test(text)) {
+        const name = option.split(' ')[0] ?? option;
+        return `选项 ${name} 的值不能以 - 开头（如确需如此，请写成 ${name}=值）`;
+      }
+      return `选项 ${option} 不接受值`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `多余的参数：${/'([^']*)'/.exec(text)?.[1] ?? ''}`;
     default:
@@ -269,7 +273,8 @@ function connect(): Api {
       '没有服务器地址或令牌：请先运行 sitehall login，或设置 SITEHALL_URL 和 SITEHALL_TOKEN',
     );
   }
-  return new Api(url, token);
+  // SITEHALL_URL is checked as login checks --url: Node's "Invalid URL" said nothing useful.
+  return new Api(serverAddress(url), token);
 }
 
 async function login(args: string[]): Promise<number> {
@@ -653,11 +658,20 @@ async function cancelledUnlessDone<T>(
       api.call('DELETE', `/api/deploys/${deployId}`).catch(() => undefined),
       new Promise((resolve) => setTimeout(resolve, CANCEL_WAIT_MS).unref()),
     ]);
-  const interrupted = () => {
-    console.error('\n正在取消部署…（再按一次 Ctrl+C 立即退出）');
-    void cancel().finally(() => process.exit(130));
+  // Ctrl+C, or SIGTERM (what a CI runner's cancel and `timeout` send): the deploy is cancelled
+  // first, so that it holds neither quota nor one of the account's open deploys until it expires.
+  const stopBy = (signal: 'SIGINT' | 'SIGTERM', code: number) => () => {
+    console.error(
+      signal === 'SIGINT' ? '\n正在取消部署…（再按一次 Ctrl+C 立即退出）' : '\n收到终止信号，正在取消部署…',
+    );
+    void cancel().finally(() => process.exit(code));
   };
-  if (onInterrupt) process.once('SIGINT', interrupted);
+  const interrupted = stopBy('SIGINT', 130);
+  const terminated = stopBy('SIGTERM', 143);
+  if (onInterrupt) {
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', terminated);
+  }
   try {
     return await run();
   } catch (err) {
@@ -665,6 +679,7 @@ async function cancelledUnlessDone<T>(
     throw err;
   } finally {
     process.off('SIGINT', interrupted);
+    process.off('SIGTERM', terminated);
   }
 }
 
@@ -1022,7 +1037,8 @@ function printFindings(findings: readonly Finding[], deployArgs: string, page: s
 }
 
 function projectNumber(value: string): number {
-  const id = Number(value);
+  // Digits only: Number() took 1e3 and 0x1 as projects 1000 and 1.
+  const id = /^\d{1,15}$/.test(value) ? Number(value) : 0;
   if (!(Number.isInteger(id) && id > 0)) {
     throw new UsageError('--project 应为项目编号（sitehall projects 可以查看）');
   }
