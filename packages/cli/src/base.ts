@@ -10,9 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { canonicalManifest } from '../../contracts/src/manifest-digest.js';
-import { cacheFile } from './cache.js';
+import { cacheFile, writeAtomically } from './cache.js';
+import { refuseNameClashes } from './files.js';
 
 /**
  * The record's first line: `sitehall-base 2 ` and a JSON object of url, project_id and version.
@@ -114,24 +114,28 @@ export function writeBase(
   env: NodeJS.ProcessEnv = process.env,
   canonical = canonicalManifest(record.files),
 ): void {
-  const file = baseFile(dir, env);
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(temp, baseText(record, canonical));
-    fs.renameSync(temp, file);
-  } catch {
-    // Without a record the next deploy sends its whole manifest, as before.
-    fs.rmSync(temp, { force: true });
-  }
+  // Without a record the next deploy sends its whole manifest, as before: never a failure.
+  writeAtomically(baseFile(dir, env), () => baseText(record, canonical));
 }
 
 /** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
 const PLAIN = /^[\x20-\x7e]*$/;
 
-/** A manifest's entries with their paths in NFC, as the server keeps them. */
+/**
+ * A manifest's entries with their paths in NFC, as the server keeps them. Throws NameClash
+ * (files.ts) when two paths are one in NFC, before anything is sent: they would be one entry, one
+ * of the two files silently left out, and `changesFrom` would count the path twice and miss a
+ * removal.
+ */
 export function nfcEntries(files: readonly { path: string; sha256: string }[]): [string, string][] {
-  return files.map((f) => [PLAIN.test(f.path) ? f.path : f.path.normalize('NFC'), f.sha256]);
+  let plain = true;
+  const entries = files.map((f): [string, string] => {
+    if (PLAIN.test(f.path)) return [f.path, f.sha256];
+    plain = false;
+    return [f.path.normalize('NFC'), f.sha256];
+  });
+  if (!plain) refuseNameClashes(files.map((f) => f.path));
+  return entries;
 }
 
 /** The changes from a record's manifest to this one (NFC paths), with the record's digest. */
@@ -146,7 +150,8 @@ export function changesFrom(
     if (before !== undefined) present++;
     if (before !== sha256) changes[name] = sha256;
   }
-  // Every recorded path still here was counted once (a manifest names a path once): the rest went.
+  // Every recorded path still here was counted once (a manifest names a path once: nfcEntries
+  // refuses two files of one NFC path): the rest went.
   if (present < record.files.size) {
     const here = new Set(manifest.map(([name]) => name));
     for (const name of record.files.keys()) if (!here.has(name)) changes[name] = null;

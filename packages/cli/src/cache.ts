@@ -136,8 +136,9 @@ export class HashCache {
       if (hashed.length === 0) return;
       try {
         fs.appendFileSync(this.file, hashed.map((i) => lineOf(files[i]!, at)).join(''));
-      } catch {
+      } catch (err) {
         // A cache that cannot be written only costs the next deploy its hashing time.
+        notSaved(this.file, err);
       }
       return;
     }
@@ -145,14 +146,49 @@ export class HashCache {
   }
 
   #writeAll(files: readonly (FileStamp & { sha256: string })[], at: number): void {
-    const temp = `${this.file}.${process.pid}.tmp`;
+    writeAtomically(this.file, () => HEADER + files.map((f) => lineOf(f, at)).join(''));
+  }
+}
+
+/**
+ * Replaces `file` with `text()` (a temporary file beside it, then a rename), ignoring every
+ * failure: the hash cache and the base record (base.ts) only save the next deploy work, and a
+ * deploy never fails for them. These writes run inside a request's callbacks (main.ts writes the
+ * cache while the server reads the manifest), where a throw would end the process with a stack
+ * trace and leave the deploy open on the server: before, a cache folder under a file
+ * (XDG_CACHE_HOME naming one) did, as the removal of the temporary file after a failed write threw
+ * ENOTDIR, which `force` does not ignore (docs/decisions/deploys.md "CLI hash cache").
+ */
+export function writeAtomically(file: string, text: () => string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(temp, text());
+    fs.renameSync(temp, file);
+  } catch (err) {
+    notSaved(file, err);
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(temp, HEADER + files.map((f) => lineOf(f, at)).join(''));
-      fs.renameSync(temp, this.file);
-    } catch {
-      // A cache that cannot be written only costs the next deploy its hashing time.
       fs.rmSync(temp, { force: true });
+    } catch {
+      // Nothing was written there, or nothing can be removed: either way nothing to do.
     }
+  }
+}
+
+let notSavedSaid = false;
+
+/**
+ * Says once per run, on standard error, that the cache (`file`, or a file beside it) could not be
+ * written, with the system's code (ENOTDIR, EACCES, ENOSPC); never throws.
+ */
+function notSaved(file: string, err: unknown): void {
+  if (notSavedSaid) return;
+  notSavedSaid = true;
+  try {
+    const code = (err as NodeJS.ErrnoException | null)?.code;
+    const why = typeof code === 'string' ? code : err instanceof Error ? err.message : String(err);
+    console.error(`提示：无法保存本地缓存 ${path.dirname(file)}（${why}），不影响本次部署`);
+  } catch {
+    // Standard error closed: nothing to say it on.
   }
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { deployMessages } from '../../contracts/src/messages/deploys.js';
 
 export interface SiteFile extends ListedFile {
   /** Set once known (the hash cache, or hashed): listFiles leaves it empty. */
@@ -50,22 +51,30 @@ export interface ListedFile {
   ctimeMs: number;
 }
 
+/** Names a listing says it left out (special files) before it counts the rest. */
+const LEFT_OUT_SHOWN = 5;
+
 /**
  * Every regular file under root, sorted by path, the hidden names left out (`hidden`: a file's
- * path, or a folder's with a slash; none when `includeHidden`) and the symbolic links and other
- * kinds that are not files or folders (`links`, a folder's link with a slash), which are never sent:
- * a link may point out of the folder (to `~/.ssh`), and a web upload refuses them too
- * (docs/decisions/deploys.md "Links stay home"). Synchronous on purpose: the CLI has
- * nothing else to do meanwhile, and a sync stat costs a few microseconds where an awaited one costs
- * a round trip through libuv's thread pool (5,000 files: ~15 ms against ~300 ms).
+ * path, or a folder's with a slash; none when `includeHidden`), the symbolic links (`links`, a
+ * link to a folder with a slash) and the other kinds that are neither files nor folders (`special`:
+ * FIFOs, sockets, devices), which are never sent: a link may point out of the folder (to
+ * `~/.ssh`), and a web upload refuses them too (docs/decisions/deploys.md "Links stay home"). A
+ * link that can't be followed (a loop, a path through a file, a folder that can't be entered) is
+ * a link left out like any other, not a failure of the deploy. The special files are said on
+ * standard error here (「已跳过特殊文件（管道、套接字等）：…」) unless `quiet` (the watch's listing
+ * of a changed folder, which says nothing of what it leaves out). Synchronous on purpose: the CLI
+ * has nothing else to do meanwhile, and a sync stat costs a few microseconds where an awaited one
+ * costs a round trip through libuv's thread pool (5,000 files: ~15 ms against ~300 ms).
  */
 export function listFiles(
   root: string,
-  opts: { includeHidden?: boolean } = {},
-): SiteFile[] & { hidden: string[]; links: string[] } {
+  opts: { includeHidden?: boolean; quiet?: boolean } = {},
+): SiteFile[] & { hidden: string[]; links: string[]; special: string[] } {
   const out: SiteFile[] = [];
   const hidden: string[] = [];
   const links: string[] = [];
+  const special: string[] = [];
   function walk(dir: string, prefix: string) {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const isDir = e.isDirectory();
@@ -80,9 +89,12 @@ export function listFiles(
         continue;
       }
       if (!isDir && !isFile) {
-        // A link to a folder is named as one (with a slash); a dangling link as a file.
-        const target = e.isSymbolicLink() ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
-        links.push(target?.isDirectory() ? `${rel}/` : rel);
+        if (e.isSymbolicLink()) {
+          // A link to a folder is named as one (with a slash); one that leads nowhere as a file.
+          links.push(linksToFolder(file) ? `${rel}/` : rel);
+        } else {
+          special.push(rel);
+        }
         continue;
       }
       if (isDir) {
@@ -105,10 +117,80 @@ export function listFiles(
   }
   // Without a trailing separator (a root of '/' keeps its own).
   walk(root.length > 1 && root.endsWith(path.sep) ? root.slice(0, -1) : root, '');
+  special.sort();
+  if (!opts.quiet && special.length > 0) {
+    const shown = special.slice(0, LEFT_OUT_SHOWN).join('、');
+    const names = special.length > LEFT_OUT_SHOWN ? `${shown} 等 ${special.length} 项` : shown;
+    console.error(`已跳过特殊文件（管道、套接字等）：${names}（只部署普通文件）`);
+  }
   return Object.assign(
     out.sort((a, b) => (a.path < b.path ? -1 : 1)),
-    { hidden: hidden.sort(), links: links.sort() },
+    { hidden: hidden.sort(), links: links.sort(), special },
   );
+}
+
+/**
+ * Whether a symbolic link leads to a folder. Only the link's name depends on it, so whatever keeps
+ * it from being followed (a loop: ELOOP; a path through a file: ENOTDIR; a folder it may not enter:
+ * EACCES; gone) makes it a link to no folder, never an error: the link is not sent either way.
+ */
+function linksToFolder(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
+const PLAIN = /^[\x20-\x7e]*$/;
+const nfc = (name: string) => (PLAIN.test(name) ? name : name.normalize('NFC'));
+
+/**
+ * Two names of the folder that are one name in NFC, as the server keeps and compares names
+ * (「存在重复或仅大小写不同的文件名」, server/src/ingest/names.ts `EntryTree`): refused before anything
+ * is sent. The CLI keys its manifest by the NFC path, so `café.txt` in NFC beside `café.txt` in
+ * NFD (two files on Linux) became one entry: the server never saw the pair to refuse it, a first
+ * deploy sent one of the two, and a redeploy on a base record counted the path twice and never
+ * sent a removal (docs/decisions/deploys.md "Names equal in NFC"). Names that differ only by case
+ * stay two entries, and the server refuses them as it did.
+ */
+export class NameClash extends Error {}
+
+/**
+ * Refuses the site's file paths (relative, `/`-separated, as listed: each once) when two files,
+ * two folders, or a file and a folder are the same name in NFC, naming both (a folder with a
+ * slash). Paths of printable ASCII are NFC already and differ from each other as listed, so a
+ * folder of them only (most sites) costs one test per path; otherwise each folder is looked at
+ * once, however many files it holds.
+ */
+export function refuseNameClashes(paths: readonly string[]): void {
+  if (paths.every((p) => PLAIN.test(p))) return;
+  /** NFC name → the name as listed, a folder's with a slash */
+  const seen = new Map<string, string>();
+  const folders = new Set<string>();
+  const clash = (a: string, b: string) => {
+    const [first, second] = [a, b].sort();
+    return new NameClash(
+      deployMessages.nameClashForm.replace('{first}', first!).replace('{second}', second!),
+    );
+  };
+  for (const p of paths) {
+    // The file's folders, deepest first, up to one seen already (its parents were seen with it).
+    for (let cut = p.lastIndexOf('/'); cut > 0; cut = p.lastIndexOf('/', cut - 1)) {
+      const folder = p.slice(0, cut);
+      if (folders.has(folder)) break;
+      folders.add(folder);
+      const key = nfc(folder);
+      const other = seen.get(key);
+      if (other === undefined) seen.set(key, `${folder}/`);
+      else throw clash(other, `${folder}/`);
+    }
+    const key = nfc(p);
+    const other = seen.get(key);
+    if (other !== undefined) throw clash(other, p);
+    seen.set(key, p);
+  }
 }
 
 /** Files up to this size are hashed from one read: a stream per small file costs more than its bytes. */

@@ -6,7 +6,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { hashFiles, isLeftOut, isSkippedFolder, listFiles, type SiteFile } from './files.js';
+import {
+  hashFiles,
+  isLeftOut,
+  isSkippedFolder,
+  listFiles,
+  refuseNameClashes,
+  type SiteFile,
+} from './files.js';
 
 /** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
 const PLAIN = /^[\x20-\x7e]*$/;
@@ -195,7 +202,7 @@ export class WatchedFolder {
         continue;
       }
       if (!st?.isDirectory() || (rel !== '' && isSkippedFolder(path.basename(abs)))) continue;
-      for (const f of listFiles(abs, { includeHidden: this.includeHidden })) {
+      for (const f of listFiles(abs, { includeHidden: this.includeHidden, quiet: true })) {
         const listed = { ...f, path: rel === '' ? f.path : `${rel}/${f.path}` };
         this.files.set(listed.path, listed);
         toHash.push(listed);
@@ -233,10 +240,17 @@ export class WatchedFolder {
     for (const p of this.files.keys()) if (p.startsWith(prefix)) this.files.delete(p);
   }
 
-  /** The folder's manifest: NFC path → SHA-256. */
+  /**
+   * The folder's manifest: NFC path → SHA-256. Throws NameClash (files.ts) when two of its paths
+   * are one in NFC: in the map they would be one entry, and a file would silently be left out of
+   * the version. The watch says so and waits for the next change, as for any refused deploy
+   * (main.ts, watchFolder).
+   */
   manifest(): Map<string, string> {
+    const hashed = [...this.files.values()].filter((f) => f.sha256);
+    refuseNameClashes(hashed.map((f) => f.path));
     const out = new Map<string, string>();
-    for (const f of this.files.values()) if (f.sha256) out.set(nfc(f.path), f.sha256);
+    for (const f of hashed) out.set(nfc(f.path), f.sha256);
     return out;
   }
 }

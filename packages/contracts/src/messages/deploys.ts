@@ -64,4 +64,12 @@ export const deployMessages = {
   deployFinished: '部署完成，新版本等待审核',
   /** A deploy ended by its client before its finish (a failure, Ctrl+C): nothing of it is kept. */
   deployCancelled: '部署已取消',
+  /**
+   * {first}, {second}: two paths of a folder that `sitehall deploy` refuses before sending anything:
+   * the same name in NFC (they look alike), which the server would take for one (archive's
+   * duplicateName); a folder's with a slash.
+   */
+  nameClashForm:
+    '存在重复或仅大小写不同的文件名："{first}" 与 "{second}"（两者只是 Unicode 写法不同，看起来一样：' +
+    '例如 é 可以是一个字符，也可以是 e 加一个重音符号）：请改名或删除其中一个后再部署',
 } as const;
