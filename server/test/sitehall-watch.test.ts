@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FINE_RACY_MS } from '../../packages/cli/src/cache.js';
 import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
 import { changesBetween, WatchedFolder } from '../../packages/cli/src/watch.js';
 import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
@@ -265,9 +266,11 @@ describe('sitehall deploy --watch', () => {
     const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token, XDG_CACHE_HOME: tempDir('sitehall-cache-') };
     const site = tempDir('sitehall-site-');
     const unique = `${Date.now()}-${Math.random()}`;
+    let lastWrite = 0;
     const write = (rel: string, text: string) => {
       fs.mkdirSync(path.dirname(path.join(site, rel)), { recursive: true });
       fs.writeFileSync(path.join(site, rel), text);
+      lastWrite = Date.now();
     };
     write('index.html', `<!doctype html><p>首页 ${unique}</p>`);
     write('about.html', `<!doctype html><p>关于 ${unique}</p>`);
@@ -309,6 +312,12 @@ describe('sitehall deploy --watch', () => {
         .execute();
       expect(pending).toEqual([{ version: 4 }]);
 
+      // The watch's end writes the hash cache; a file written within FINE_RACY_MS of that is not
+      // trusted by it (its mtime proves nothing: cache.ts). On a quick machine version 4 was
+      // deployed and the watch stopped sooner than that after copy.html's write (one CI run):
+      // the stop waits until the last write is at least that old (a bound from below only).
+      const settled = lastWrite + FINE_RACY_MS + 50 - Date.now();
+      if (settled > 0) await new Promise((resolve) => setTimeout(resolve, settled));
       w.child.kill('SIGINT');
       expect(await w.exited).toBe(0);
       expect(w.output()).toContain('已停止监视');
