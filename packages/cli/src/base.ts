@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { canonicalManifest } from '../../contracts/src/manifest-digest.js';
 import { cacheFile, writeAtomically } from './cache.js';
-import { refuseNameClashes } from './files.js';
+import { nfc, refuseNameClashes } from './files.js';
 
 /**
  * The record's first line: `sitehall-base 2 ` and a JSON object of url, project_id and version.
@@ -118,9 +118,6 @@ export function writeBase(
   writeAtomically(baseFile(dir, env), () => baseText(record, canonical));
 }
 
-/** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
-const PLAIN = /^[\x20-\x7e]*$/;
-
 /**
  * A manifest's entries with their paths in NFC, as the server keeps them. Throws NameClash
  * (files.ts) when two paths are one in NFC, before anything is sent: they would be one entry, one
@@ -128,14 +125,8 @@ const PLAIN = /^[\x20-\x7e]*$/;
  * removal.
  */
 export function nfcEntries(files: readonly { path: string; sha256: string }[]): [string, string][] {
-  let plain = true;
-  const entries = files.map((f): [string, string] => {
-    if (PLAIN.test(f.path)) return [f.path, f.sha256];
-    plain = false;
-    return [f.path.normalize('NFC'), f.sha256];
-  });
-  if (!plain) refuseNameClashes(files.map((f) => f.path));
-  return entries;
+  refuseNameClashes(files.map((f) => f.path));
+  return files.map((f) => [nfc(f.path), f.sha256]);
 }
 
 /** The changes from a record's manifest to this one (NFC paths), with the record's digest. */

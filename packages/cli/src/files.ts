@@ -51,9 +51,6 @@ export interface ListedFile {
   ctimeMs: number;
 }
 
-/** Names a listing says it left out (special files) before it counts the rest. */
-const LEFT_OUT_SHOWN = 5;
-
 /**
  * Every regular file under root, sorted by path, the hidden names left out (`hidden`: a file's
  * path, or a folder's with a slash; none when `includeHidden`), the symbolic links (`links`, a
@@ -61,15 +58,14 @@ const LEFT_OUT_SHOWN = 5;
  * FIFOs, sockets, devices), which are never sent: a link may point out of the folder (to
  * `~/.ssh`), and a web upload refuses them too (docs/decisions/deploys.md "Links stay home"). A
  * link that can't be followed (a loop, a path through a file, a folder that can't be entered) is
- * a link left out like any other, not a failure of the deploy. The special files are said on
- * standard error here (「已跳过特殊文件（管道、套接字等）：…」) unless `quiet` (the watch's listing
- * of a changed folder, which says nothing of what it leaves out). Synchronous on purpose: the CLI
+ * a link left out like any other, not a failure of the deploy (main.ts says each kind left out).
+ * Synchronous on purpose: the CLI
  * has nothing else to do meanwhile, and a sync stat costs a few microseconds where an awaited one
  * costs a round trip through libuv's thread pool (5,000 files: ~15 ms against ~300 ms).
  */
 export function listFiles(
   root: string,
-  opts: { includeHidden?: boolean; quiet?: boolean } = {},
+  opts: { includeHidden?: boolean } = {},
 ): SiteFile[] & { hidden: string[]; links: string[]; special: string[] } {
   const out: SiteFile[] = [];
   const hidden: string[] = [];
@@ -117,15 +113,9 @@ export function listFiles(
   }
   // Without a trailing separator (a root of '/' keeps its own).
   walk(root.length > 1 && root.endsWith(path.sep) ? root.slice(0, -1) : root, '');
-  special.sort();
-  if (!opts.quiet && special.length > 0) {
-    const shown = special.slice(0, LEFT_OUT_SHOWN).join('、');
-    const names = special.length > LEFT_OUT_SHOWN ? `${shown} 等 ${special.length} 项` : shown;
-    console.error(`已跳过特殊文件（管道、套接字等）：${names}（只部署普通文件）`);
-  }
   return Object.assign(
     out.sort((a, b) => (a.path < b.path ? -1 : 1)),
-    { hidden: hidden.sort(), links: links.sort(), special },
+    { hidden: hidden.sort(), links: links.sort(), special: special.sort() },
   );
 }
 
@@ -144,7 +134,9 @@ function linksToFolder(file: string): boolean {
 
 /** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
 const PLAIN = /^[\x20-\x7e]*$/;
-const nfc = (name: string) => (PLAIN.test(name) ? name : name.normalize('NFC'));
+
+/** A path in NFC, as the server keeps it (printable ASCII as it is, without normalising). */
+export const nfc = (name: string) => (PLAIN.test(name) ? name : name.normalize('NFC'));
 
 /**
  * Two names of the folder that are one name in NFC, as the server keeps and compares names

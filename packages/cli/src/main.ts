@@ -413,6 +413,7 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
   watched?.adopt(listed);
   sayLeftOut('隐藏文件', listed.hidden, '可能含密钥；确需部署请加 --include-hidden');
   sayLeftOut('符号链接', listed.links, '只部署普通文件；需要的话请把链接换成实际文件');
+  sayLeftOut('特殊文件（管道、套接字等）', listed.special, '只部署普通文件');
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
   if (!listed.some((f) => f.path === 'index.html')) {
     console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');

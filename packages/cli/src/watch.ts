@@ -11,13 +11,10 @@ import {
   isLeftOut,
   isSkippedFolder,
   listFiles,
+  nfc,
   refuseNameClashes,
   type SiteFile,
 } from './files.js';
-
-/** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
-const PLAIN = /^[\x20-\x7e]*$/;
-const nfc = (p: string) => (PLAIN.test(p) ? p : p.normalize('NFC'));
 
 /**
  * How long the folder must be still before its changes are deployed: an editor's save (a write, or
@@ -202,7 +199,7 @@ export class WatchedFolder {
         continue;
       }
       if (!st?.isDirectory() || (rel !== '' && isSkippedFolder(path.basename(abs)))) continue;
-      for (const f of listFiles(abs, { includeHidden: this.includeHidden, quiet: true })) {
+      for (const f of listFiles(abs, { includeHidden: this.includeHidden })) {
         const listed = { ...f, path: rel === '' ? f.path : `${rel}/${f.path}` };
         this.files.set(listed.path, listed);
         toHash.push(listed);

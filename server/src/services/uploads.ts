@@ -106,6 +106,8 @@ export interface UploadAdmission {
   project: ProjectWithOwner | null;
   /** The project this account's earlier upload with the same idempotency key made: answered again. */
   replay?: number;
+  /** That upload's payload (payloadOf; '' when not recorded), compared once the body is staged. */
+  replayPayload?: string;
   /** Ends this upload's place among the account's uploads under way (UPLOADS_IN_FLIGHT_MAX). */
   done?: () => void;
 }
@@ -458,6 +460,31 @@ function storedContents(
   };
 }
 
+/** This account's stored upload with this key (made in the last day), if any, for this request. */
+async function firstUpload(
+  deps: Pick<UploadDeps, 'db' | 'repos'>,
+  actor: Actor,
+  key: string,
+  request: string | undefined,
+) {
+  const first = await deps.repos.uploadKeys.find(deps.db, actor.id, key, now());
+  // The key answered another request (a new project's upload, another version, another deploy's
+  // finish): this one is not its retry ('' is a key kept from before requests were recorded).
+  if (first && first.request !== '' && request !== undefined && first.request !== request)
+    throw new Conflict(m.idempotencyKeyReused);
+  return first;
+}
+
+/**
+ * Refuses a retry whose payload is not the first upload's: with other files or fields it is
+ * another upload, and the first's answer would name a version without what was sent ('' is a key
+ * kept from before migration 043, or a body not read).
+ */
+function samePayload(recorded: string, payload: string | undefined): void {
+  if (recorded !== '' && payload !== undefined && recorded !== payload)
+    throw new Conflict(m.idempotencyKeyOtherPayload);
+}
+
 /**
  * The project of this account's stored upload with this key (made in the last day), if any.
  * `payload`, when the body has been read (payloadOf), must be the first upload's too.
@@ -469,16 +496,9 @@ export async function replayOf(
   request: string | undefined,
   payload?: string,
 ): Promise<number | undefined> {
-  const first = await deps.repos.uploadKeys.find(deps.db, actor.id, key, now());
+  const first = await firstUpload(deps, actor, key, request);
   if (!first) return undefined;
-  // The key answered another request (a new project's upload, another version, another deploy's
-  // finish): this one is not its retry ('' is a key kept from before requests were recorded).
-  if (first.request !== '' && request !== undefined && first.request !== request)
-    throw new Conflict(m.idempotencyKeyReused);
-  // The same request with other files or fields is another upload, not a retry of the first: its
-  // answer would name a version without what was sent ('' is a key kept from before migration 043).
-  if (first.payload !== '' && payload !== undefined && first.payload !== payload)
-    throw new Conflict(m.idempotencyKeyOtherPayload);
+  samePayload(first.payload, payload);
   return first.project_id;
 }
 
@@ -501,12 +521,6 @@ export function createUploadService(deps: UploadDeps) {
   /** The delivery with the staged upload's fingerprint, when it has a key to record it with. */
   const withPayload = (delivery: UploadDelivery, staged: StagedUpload): UploadDelivery =>
     delivery.key ? { ...delivery, payload: payloadOf(staged) } : delivery;
-  /**
-   * The project a retry answers with, once its body is read: admitUpload found the key before the
-   * body, and only now can the payload be compared (a key that expired since answers as found).
-   */
-  const replayAgain = async (actor: Actor, found: number, sent: UploadDelivery) =>
-    sent.key ? ((await replayOf(deps, actor, sent.key, sent.request, sent.payload)) ?? found) : found;
   const inFlight = new PerAccountInFlight(UPLOADS_IN_FLIGHT_MAX, (n) =>
     format(m.tooManyUploadsInFlight, { n }),
   );
@@ -558,8 +572,8 @@ export function createUploadService(deps: UploadDeps) {
       const { limits } = await settings.get();
       checkDeclaredLength(contentLength, limits);
       // A retry of an upload that was stored: neither the quota nor the hourly limit is asked again.
-      const replay = delivery.key ? await replayOf(deps, actor, delivery.key, delivery.request) : undefined;
-      if (replay !== undefined) return { limits, project, replay };
+      const first = delivery.key ? await firstUpload(deps, actor, delivery.key, delivery.request) : undefined;
+      if (first) return { limits, project, replay: first.project_id, replayPayload: first.payload };
       await quota.beforeBody(actor, project?.owner_id ?? actor.id, contentLength);
       // A store known to be unreachable could not keep the files: 503 before the body is read.
       store.throwIfDown?.();
@@ -579,8 +593,11 @@ export function createUploadService(deps: UploadDeps) {
       let others: ReturnType<typeof storedContents>;
       try {
         const sent = withPayload(delivery, staged);
-        if (admission.replay !== undefined)
-          return detail((await projects.byId(db, await replayAgain(actor, admission.replay, sent)))!);
+        if (admission.replay !== undefined) {
+          // A retry: admitUpload found the key before the body; only now can the payloads be compared.
+          samePayload(admission.replayPayload ?? '', sent.payload);
+          return detail((await projects.byId(db, admission.replay))!);
+        }
         const fields = parse(uploadFields, staged.fields);
         // A name someone holds is refused before the files are read; the commit claims it.
         if (fields.site_name !== undefined) await deps.siteNames.check(fields.site_name, null);
@@ -642,8 +659,11 @@ export function createUploadService(deps: UploadDeps) {
       try {
         if (!p) throw new NotFound(m.notFound);
         const sent = withPayload(delivery, staged);
-        if (admission.replay !== undefined)
-          return detail((await projects.byId(db, await replayAgain(actor, admission.replay, sent)))!);
+        if (admission.replay !== undefined) {
+          // A retry: admitUpload found the key before the body; only now can the payloads be compared.
+          samePayload(admission.replayPayload ?? '', sent.payload);
+          return detail((await projects.byId(db, admission.replay))!);
+        }
         const fields = parse(versionFields, staged.fields);
         if (fields.site_name !== undefined) await deps.siteNames.check(fields.site_name, p.id);
         // A zip of this project's files again: what its newest version holds is not extracted.
