@@ -932,6 +932,64 @@ describe('sitehall deploy', () => {
     }
   });
 
+  it('gives up a call the server took and never answered, and says it did not answer; a finish may take longer', async () => {
+    const env = { SITEHALL_TOKEN: 'sht_anytokenwilldoherexxxxxxxxxxxx', SITEHALL_ANSWER_WAIT_MS: '300' };
+    // Takes the request and never answers (a stalled server): the command used to wait its ten
+    // minutes and then say it could not connect.
+    const silent = http.createServer(() => undefined);
+    // Takes the request and drops the connection.
+    const dropper = net.createServer((socket) => socket.once('data', () => socket.resetAndDestroy()));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    try {
+      const quiet = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const stalled = await sitehall(['projects'], { ...env, SITEHALL_URL: quiet });
+      expect(stalled.code).toBe(1);
+      expect(stalled.stderr).toContain(
+        `服务器 ${quiet} 没有完成回答（GET /api/projects/my）：1 秒内没有收到回答`,
+      );
+      expect(stalled.stderr).not.toContain('无法连接服务器');
+      const reset = `http://127.0.0.1:${(dropper.address() as AddressInfo).port}`;
+      const dropped = await sitehall(['projects'], { ...env, SITEHALL_URL: reset });
+      expect(dropped.code).toBe(1);
+      expect(dropped.stderr).toContain(
+        `服务器 ${reset} 没有完成回答（GET /api/projects/my）：连接被对方中断（ECONNRESET）`,
+      );
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+      await new Promise((resolve) => dropper.close(resolve));
+    }
+
+    // A finish is the server's whole-site work: its answer is awaited past the other calls' wait.
+    const user = await t.createUser();
+    const target = new URL(url);
+    let held = 0;
+    const proxy = http.createServer((req, res) => {
+      if (req.method === 'POST' && /\/finish$/.test(req.url ?? '')) {
+        held += 1;
+        setTimeout(() => forwardRequest(target, req, res), 1_000);
+        return;
+      }
+      forwardRequest(target, req, res);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const site = tempDir('sitehall-site-');
+      fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>慢 ${Date.now()}</p>`);
+      const run = await sitehall(['deploy', site, '--name', '慢的完成'], {
+        ...env,
+        SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        SITEHALL_TOKEN: await apiToken(user.token),
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('第 1 版');
+      expect(held).toBe(1);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('says in Chinese when what answered is not SiteHall: never a TypeError or [object Object]', async () => {
     // Each answer the probe of session 64 met (another server at the address, a wrong path): the
     // CLI read fields of what was not its data and printed Node's English TypeError.

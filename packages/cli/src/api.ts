@@ -49,6 +49,16 @@ interface Envelope<T> {
 /** How long one request may take before it is given up (a stalled server must not hang CI). */
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
 /**
+ * How long an answer may be awaited once the request is sent, for every call but a deploy's finish
+ * (which ingests and checks the whole site, and keeps REQUEST_TIMEOUT_MS): a server that takes the
+ * connection and never answers held the command for ten minutes. SITEHALL_ANSWER_WAIT_MS is the
+ * tests' way to set it.
+ */
+function answerWaitMs(): number {
+  const set = Number(process.env.SITEHALL_ANSWER_WAIT_MS);
+  return Number.isInteger(set) && set > 0 ? set : 60_000;
+}
+/**
  * How long opening a connection may take: an address that drops packets (a firewall, a server
  * whose queue is full) otherwise leaves the command waiting for the system's own retries.
  */
@@ -61,6 +71,24 @@ class ConnectTimeout extends Error {
     this.name = 'ConnectTimeout';
   }
 }
+/** No answer came in the time a call waits for one after it was sent. */
+class AnswerTimeout extends Error {
+  constructor(ms: number) {
+    super(ms >= 60_000 ? `${ms / 60_000} 分钟内没有收到回答` : `${Math.ceil(ms / 1000)} 秒内没有收到回答`);
+    this.name = 'AnswerTimeout';
+  }
+}
+
+/** A request's failure, and whether a connection to the server had been open for it. */
+class RequestFailed extends Error {
+  constructor(
+    readonly reason: unknown,
+    readonly connected: boolean,
+  ) {
+    super('request failed');
+  }
+}
+
 /** Reads of a file being sent: a 6 MB image is six writes to the socket, not a hundred. */
 const READ_BYTES = 1024 * 1024;
 
@@ -116,16 +144,21 @@ export class Api {
     return withoutCredentials(new URL(completeSiteUrl(url, this.#base, await this.#sitesPort)));
   }
 
-  /** `onSent`: called once the JSON body is handed to the operating system (the server has it or soon will). */
+  /**
+   * `onSent`: called once the JSON body is handed to the operating system (the server has it or
+   * soon will). `slow`: the server's work may take minutes (a deploy's finish), so its answer is
+   * awaited for the whole request time rather than answerWaitMs.
+   */
   async call<T>(
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-    onSent?: () => void,
+    { onSent, slow = false }: { onSent?: () => void; slow?: boolean } = {},
   ): Promise<T> {
+    const wait = slow ? REQUEST_TIMEOUT_MS : answerWaitMs();
     // A DELETE answers no data (a cancelled deploy); every other call's caller reads fields of it.
-    if (body === undefined) return this.#send<T>(method, path, headers, undefined, method !== 'DELETE');
+    if (body === undefined) return this.#send<T>(method, path, headers, undefined, method !== 'DELETE', wait);
     const bytes = Buffer.from(JSON.stringify(body));
     return this.#send<T>(
       method,
@@ -137,6 +170,8 @@ export class Api {
           out.write(bytes, () => onSent?.());
         },
       },
+      true,
+      wait,
     );
   }
 
@@ -148,6 +183,7 @@ export class Api {
       { 'content-type': 'application/octet-stream' },
       { length: size, write: (out, stopped) => sendFile(out, { file, size }, stopped) },
       false,
+      answerWaitMs(),
     );
   }
 
@@ -187,30 +223,41 @@ export class Api {
         },
       },
       false,
+      answerWaitMs(),
     );
   }
 
   /**
    * `needsData`: the answer must carry `data` as an object (its caller reads fields of it); a file
-   * transfer's and a DELETE's answer carry none (null).
+   * transfer's and a DELETE's answer carry none (null). `answerWait`: how long the answer may be
+   * awaited once the request is sent.
    */
   async #send<T>(
     method: string,
     path: string,
     headers: Record<string, string>,
-    body?: Body,
-    needsData = true,
+    body: Body | undefined,
+    needsData: boolean,
+    answerWait: number,
   ): Promise<T> {
     const url = new URL(path.replace(/^\//, ''), this.#base);
     let answer: { status: number; text: string; retryAfter?: number };
     try {
-      answer = await this.#request(url, method, headers, body);
-    } catch (err) {
+      answer = await this.#request(url, method, headers, body, answerWait);
+    } catch (failed) {
+      const { reason: err, connected } = failed as RequestFailed;
       if (err instanceof ApiError) throw err;
       // A file of the site that could not be read is the folder's doing, not the connection's: said
       // as such by the command (fs-errors.ts).
       if (fileSystemProblem(err)) throw err;
-      throw new ApiError(`无法连接服务器 ${this.#base.origin}：${reasonOf(err)}`, 0);
+      // Connected, then no (whole) answer: the server is there and did not answer, which is not a
+      // failure to connect (a stalled server, a proxy that dropped the request, a reset).
+      throw new ApiError(
+        connected
+          ? `服务器 ${this.#base.origin} 没有完成回答（${method} ${url.pathname}）：${reasonOf(err)}`
+          : `无法连接服务器 ${this.#base.origin}：${reasonOf(err)}`,
+        0,
+      );
     }
     let envelope: Envelope<T> | null = null;
     try {
@@ -250,9 +297,16 @@ export class Api {
     method: string,
     headers: Record<string, string>,
     body: Body | undefined,
+    answerWait: number,
   ): Promise<{ status: number; text: string; retryAfter?: number }> {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve, rejectWith) => {
       let answered = false;
+      let connected = false;
+      let answerTimer: NodeJS.Timeout | undefined;
+      const reject = (err: unknown) => {
+        clearTimeout(answerTimer);
+        rejectWith(new RequestFailed(err, connected));
+      };
       const send = url.protocol === 'https:' ? httpsOf().request : http.request;
       const req = send(
         url,
@@ -268,6 +322,7 @@ export class Api {
         },
         (res) => {
           answered = true;
+          clearTimeout(answerTimer);
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           // Seconds only (what this server sends); a date or anything else is left out.
@@ -290,11 +345,23 @@ export class Api {
       });
       req.on('socket', (socket) => {
         // A kept connection is open already.
-        if (!socket.connecting) return;
+        if (!socket.connecting) {
+          connected = true;
+          return;
+        }
         const timer = setTimeout(() => req.destroy(new ConnectTimeout()), CONNECT_TIMEOUT_MS);
-        socket.once('connect', () => clearTimeout(timer));
+        socket.once('connect', () => {
+          connected = true;
+          clearTimeout(timer);
+        });
         socket.once('close', () => clearTimeout(timer));
       });
+      // The whole request is with the operating system: from here only the answer is awaited.
+      req.on('finish', () => {
+        if (answered) return;
+        answerTimer = setTimeout(() => req.destroy(new AnswerTimeout(answerWait)), answerWait);
+      });
+      req.on('close', () => clearTimeout(answerTimer));
       if (!body) {
         req.end();
         return;

@@ -474,7 +474,7 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
         ...sent,
       },
       {},
-      saveCache,
+      { onSent: saveCache },
     );
   const whole = () => ({ files: Object.fromEntries(manifest) });
   const started = await (base ? startWith(base) : startWith(whole()))
@@ -756,9 +756,13 @@ async function finishDeploy(
 ): Promise<{ project: ProjectDto }> {
   const key = `cli-${randomUUID()}`;
   const finish = () =>
-    api.call<{ project: ProjectDto }>('POST', `/api/deploys/${deployId}/finish`, undefined, {
-      'idempotency-key': key,
-    });
+    api.call<{ project: ProjectDto }>(
+      'POST',
+      `/api/deploys/${deployId}/finish`,
+      undefined,
+      { 'idempotency-key': key },
+      { slow: true },
+    );
   const finishing = finish();
   meanwhile?.();
   return finishing.catch((err: unknown) => {
