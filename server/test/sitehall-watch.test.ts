@@ -387,6 +387,87 @@ describe('sitehall deploy --watch', () => {
     }
   });
 
+  it('on Ctrl+C cancels a deploy being sent, and waits for one whose finish was sent, then stops', async () => {
+    // A proxy that holds the watch's file transfers (the first round) or its finish (the second)
+    // until the test has sent SIGINT.
+    const target = new URL(url);
+    let hold: 'files' | 'finish' = 'files';
+    let deploys = 0;
+    let heldDeploy = '';
+    const deleted: string[] = [];
+    let release: (() => void) | undefined;
+    const proxy = http.createServer((req, res) => {
+      const at = req.url ?? '';
+      if (req.method === 'DELETE') deleted.push(at.split('/').pop()!);
+      const files = /\/api\/deploys\/[^/]+\/files/.test(at);
+      const finish = req.method === 'POST' && /\/finish$/.test(at);
+      if (finish) deploys += 1;
+      // The first deploy (before the watch) goes through.
+      if (
+        deploys >= 1 &&
+        !(finish && deploys === 1) &&
+        ((hold === 'files' && files) || (hold === 'finish' && finish))
+      ) {
+        heldDeploy = at.split('/')[3]!;
+        release = () => forwardRequest(target, req, res);
+        return;
+      }
+      forwardRequest(target, req, res);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const user = await t.createUser();
+    const { token } = await apiToken(user.token);
+    const env = {
+      SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      SITEHALL_TOKEN: token,
+      XDG_CACHE_HOME: tempDir('sitehall-cache-'),
+    };
+    const unique = `${Date.now()}-${Math.random()}`;
+    try {
+      for (const round of ['files', 'finish'] as const) {
+        hold = round;
+        deploys = 0;
+        release = undefined;
+        const site = tempDir('sitehall-site-');
+        fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><p>${round} ${unique}</p>`);
+        const w = watching(['deploy', site, '--name', `停止 ${round}`, '--watch'], env);
+        try {
+          const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
+          await w.next(/正在监视 .* 的改动/);
+          fs.writeFileSync(path.join(site, 'page.html'), `<p>新页 ${round} ${unique}</p>`);
+          await expect.poll(() => release !== undefined, { timeout: 60_000 }).toBe(true);
+          w.child.kill('SIGINT');
+          if (round === 'files') {
+            await w.next(/正在取消进行中的部署/);
+            expect(await w.exited).toBe(0);
+            expect(deleted).toContain(heldDeploy);
+            // Nothing of it is left open on the server, and no version was made.
+            const open = await t.ctx.db
+              .selectFrom('deploys')
+              .select('id')
+              .where('id', '=', heldDeploy)
+              .execute();
+            expect(open).toEqual([]);
+            expect((await newestFiles(id)).version).toBe(1);
+            expect(w.output()).not.toContain('部署失败');
+          } else {
+            await w.next(/正在等待进行中的部署完成/);
+            release!();
+            await w.next(/已部署第 2 版：1 个文件有改动，上传 1 个/);
+            expect(await w.exited).toBe(0);
+            expect((await newestFiles(id)).version).toBe(2);
+          }
+          expect(w.output()).toMatch(/已停止监视\s*$/);
+        } finally {
+          w.child.kill('SIGKILL');
+        }
+      }
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
+
   it('says why a change was refused and goes on watching; a revoked token ends the watch', async () => {
     const user = await t.createUser();
     const { id: tokenId, token } = await apiToken(user.token);

@@ -71,6 +71,14 @@ class ConnectTimeout extends Error {
     this.name = 'ConnectTimeout';
   }
 }
+/** A request given up by `abortRequests`. */
+export class RequestAborted extends Error {
+  constructor() {
+    super('已取消');
+    this.name = 'RequestAborted';
+  }
+}
+
 /** No answer came in the time a call waits for one after it was sent. */
 class AnswerTimeout extends Error {
   constructor(ms: number) {
@@ -110,6 +118,8 @@ interface SentFile {
 export class Api {
   readonly #base: URL;
   readonly #agent: http.Agent;
+  /** Requests sent and not yet answered in full (`abortRequests`). */
+  readonly #inFlight = new Set<http.ClientRequest>();
   constructor(
     url: string,
     private readonly token: string,
@@ -129,6 +139,14 @@ export class Api {
   }
 
   #sitesPort: Promise<number | null> | undefined;
+
+  /**
+   * Gives up every request under way (a watch stopped while it sends a deploy's files: the deploy
+   * is cancelled, so what the transfers would bring is no longer wanted); each fails at once.
+   */
+  abortRequests(): void {
+    for (const req of this.#inFlight) req.destroy(new RequestAborted());
+  }
 
   /**
    * A site or preview address the server answered, as the web app shows it (contracts'
@@ -361,7 +379,11 @@ export class Api {
         if (answered) return;
         answerTimer = setTimeout(() => req.destroy(new AnswerTimeout(answerWait)), answerWait);
       });
-      req.on('close', () => clearTimeout(answerTimer));
+      this.#inFlight.add(req);
+      req.on('close', () => {
+        clearTimeout(answerTimer);
+        this.#inFlight.delete(req);
+      });
       if (!body) {
         req.end();
         return;

@@ -841,6 +841,14 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
   let heldUntil = 0;
   /** Whether a change during the wait was said already (once a wait). */
   let heldSaid = false;
+  /**
+   * Ctrl+C or SIGTERM came: no deploy starts, one being sent is cancelled on the server (it would
+   * otherwise hold quota and an open-deploy place until it expired), one whose finish was sent is
+   * waited for (the version exists or is about to), then the watch ends.
+   */
+  let stopping = false;
+  /** The deploy under way once the server started it; `finishing` once its finish was sent. */
+  let current: { deployId: string; finishing: boolean } | undefined;
 
   /** One deploy of the folder's changes against `version`; false when it was refused. */
   const deployChanges = async (): Promise<boolean> => {
@@ -856,6 +864,7 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
       console.error(`${clock()} 目录中没有文件，等待下一次改动`);
       return true;
     }
+    if (stopping) return true;
     canonical ??= canonicalManifest(deployed);
     digest ??= digestOf(canonical);
     const start = (body: object) =>
@@ -896,9 +905,15 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
     const wanted = new Set(started.required);
     const required = [...folder.files.values()].filter((f) => wanted.delete(f.sha256));
     const deployId = started.deploy_id;
+    current = { deployId, finishing: false };
     const { project } = await cancelledUnlessDone(api, deployId, async () => {
-      await sendFiles(api, started as StartedDeploy, required);
+      if (!stopping) await sendFiles(api, started as StartedDeploy, required);
+      // Stopped while it was being sent: not finished (cancelledUnlessDone cancels it).
+      if (stopping) throw new WatchStopped();
+      current!.finishing = true;
       return finishDeploy(api, deployId);
+    }).finally(() => {
+      current = undefined;
     });
     accepted(project.latest_version ?? version);
     const ms = Math.round(performance.now() - began);
@@ -926,8 +941,10 @@ async function watchFolder(ctx: WatchContext): Promise<number> {
     retry = undefined;
     try {
       // Changes made while a deploy ran go in the next one.
-      while (folder.dirty || owed) await deployChanges();
+      while ((folder.dirty || owed) && !stopping) await deployChanges();
     } catch (err) {
+      // Stopped meanwhile: the failure is the cancel's doing (or no longer anyone's concern).
+      if (stopping) return;
       if (err instanceof ProjectGone) {
         console.error(
           `${clock()} 错误：${err.message}（项目 ${projectId} 已被删除，或此账号已无权更新它），停止监视`,
@@ -963,6 +980,7 @@ ${NEW_TOKEN_HINT}`);
       }
     } finally {
       running = false;
+      if (stopping) stop(0);
     }
     // An event between the loop's last check and now.
     if (folder.dirty && !retry) setImmediate(run);
@@ -973,9 +991,26 @@ ${NEW_TOKEN_HINT}`);
     console.error(`${clock()} 无法继续监视目录：${err.message}`);
     stop(1);
   });
-  const onSignal = () => stop(0);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const onSignal = (signal: NodeJS.Signals) => {
+    // A second signal while a deploy is being cancelled or finished: at once.
+    if (stopping) process.exit(signal === 'SIGINT' ? 130 : 143);
+    stopping = true;
+    if (!running) {
+      stop(0);
+      return;
+    }
+    if (current?.finishing) {
+      console.error(`\n${clock()} 正在等待进行中的部署完成…（再按一次 Ctrl+C 立即退出）`);
+      return;
+    }
+    console.error(`\n${clock()} 正在取消进行中的部署…（再按一次 Ctrl+C 立即退出）`);
+    // Its transfers are given up now (not after a batch's answer): their failure ends the send,
+    // and cancelledUnlessDone cancels the deploy; run ends the watch once it returns. A start not
+    // yet answered is let be: its deploy's id comes with the answer, and deployChanges cancels it.
+    if (current) api.abortRequests();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const code = await stopped;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
@@ -988,6 +1023,9 @@ ${NEW_TOKEN_HINT}`);
 
 /** A watch's project answered 404 at a deploy's start: the watch ends. */
 class ProjectGone extends Error {}
+
+/** A watch's deploy stopped by Ctrl+C or SIGTERM before its finish was sent. */
+class WatchStopped extends Error {}
 
 /** A wait as people say it: 45 秒, 3 分钟. */
 function formatWait(ms: number): string {
