@@ -678,6 +678,13 @@ describe('requests the HTTP parser refuses', () => {
       messages.common.hostMissing,
     ],
     [
+      // Node kept the first and went on (an outside probe): RFC 9112 says 400.
+      'a request with two Host headers',
+      'GET /api/config/public HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n',
+      400,
+      messages.common.hostRepeated,
+    ],
+    [
       'an Expect other than 100-continue',
       'GET /api/config/public HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n',
       417,

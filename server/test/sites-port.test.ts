@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { DEFAULT_LIMITS } from '@sitehall/contracts';
+import { DEFAULT_LIMITS, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenSitesPort } from '../src/lifecycle.js';
 import { SITE_SANDBOX_CSP } from '../src/serve/site-headers.js';
@@ -282,6 +282,113 @@ describe('the sites port', () => {
     // The Host that names the sites port is still answered from the connection's bytes.
     expect((await firstGet(sitesPort, `/sites/${id}/`, named)).status).toBe(200);
     expect(t.fastPath!.connections.answered).toBe(answered + 1);
+  });
+
+  it('answers 405 to a form or any other body sent to a site, whatever its type, before reading it', async () => {
+    // A static site's <form method="post"> (or a script's fetch with a body): the body was parsed
+    // before the 405, so a form got 415 地址无效 / 不支持的请求格式, broken JSON 400, and a
+    // Content-Length over 1 MB 413, on both ports (an outside probe).
+    const bodies: [type: string, body: string][] = [
+      ['application/x-www-form-urlencoded', 'q=1&r=2'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="q"\r\n\r\n1\r\n--x--\r\n',
+      ],
+      ['application/json', '{"broken":'],
+      ['image/png', 'not a png'],
+      ['text/plain', 'q=1'],
+    ];
+    for (const port of [sitesPort, appPort]) {
+      for (const url of [`/sites/${id}/`, `/sites/${id}/index.html`, '/preview/tok/']) {
+        for (const [type, body] of bodies) {
+          for (const method of ['POST', 'PUT']) {
+            const res = await get(port, url, `127.0.0.1:${port}`, {
+              method,
+              headers: { 'content-type': type },
+              body,
+            });
+            const at = `${port} ${method} ${url} ${type}`;
+            expect(res.status, at).toBe(405);
+            expect(res.headers.get('allow'), at).toBe('GET, HEAD');
+            expect(await res.text(), at).toBe('405 不支持的请求方法');
+            expect(res.headers.get('x-content-type-options'), at).toBe('nosniff');
+          }
+        }
+      }
+    }
+    // Announced larger than any body the server reads (1 MB): still 405, not 413, and none read.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(sitesPort, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.write(
+        `POST /sites/${id}/ HTTP/1.1\r\nHost: 127.0.0.1:${sitesPort}\r\n` +
+          'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 99999999\r\n\r\nq=1',
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /);
+    expect(answer).toContain('405 不支持的请求方法');
+  });
+
+  it('refuses a request with two Host headers instead of serving the first one’s site', async () => {
+    // Which site answers on the sites port is the Host's to say; with two, Node kept the first,
+    // where a proxy or cache in front may read the last and file one site's answer under another's
+    // origin. RFC 9112 requires a 400, as nginx answers (an outside probe).
+    const other = await liveProject(t);
+    for (const [first, second] of [
+      [`127.0.0.1:${sitesPort}`, `127.0.0.1:${sitesPort}`],
+      [`p${id}.localhost:${sitesPort}`, `p${other.id}.localhost:${sitesPort}`],
+    ] as const) {
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(sitesPort, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.end(`GET /sites/${id}/ HTTP/1.1\r\nHost: ${first}\r\nHost: ${second}\r\n\r\n`);
+      });
+      expect(raw, first).toMatch(/^HTTP\/1\.1 400 /);
+      expect(raw, first).toContain(messages.common.hostRepeated);
+      expect(raw, first).not.toContain(SIMPLE_SITE[0]!.content);
+    }
+  });
+
+  it('serves a request whose target is a full address (absolute-form) as its origin-form, by that address’s host', async () => {
+    // RFC 9112 §3.2.2: a server must accept it, and go by its authority rather than Host. The API
+    // did (the router strips the origin), but every site address answered 404 on both ports, as
+    // the site code read the URL as it came (an outside probe).
+    const other = await liveProject(t, [{ name: 'index.html', content: '<h1>另一个站点</h1>' }]);
+    const send = (port: number, target: string, host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.end(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      });
+    const named = `127.0.0.1:${sitesPort}`;
+    const page = await send(sitesPort, `http://${named}/sites/${id}/`, named);
+    expect(page).toMatch(/^HTTP\/1\.1 200 /);
+    expect(page).toContain(SIMPLE_SITE[0]!.content);
+    // The address's host decides, not Host: p{other} is served, whatever Host names.
+    const byAddress = await send(
+      sitesPort,
+      `http://p${other.id}.localhost:${sitesPort}/`,
+      `p${id}.localhost:${sitesPort}`,
+    );
+    expect(byAddress).toMatch(/^HTTP\/1\.1 200 /);
+    expect(byAddress).toContain('另一个站点');
+    // An address naming the app's port is refused there as that Host would be.
+    const foreign = await send(sitesPort, `http://127.0.0.1:${appPort}/sites/${id}/`, named);
+    expect(foreign).toMatch(/^HTTP\/1\.1 404 /);
+    expect(foreign).not.toContain(SIMPLE_SITE[0]!.content);
+    // The app port redirects it as it redirects the origin-form.
+    const moved = await send(appPort, `http://127.0.0.1:${appPort}/sites/${id}/?v=1`, `127.0.0.1:${appPort}`);
+    expect(moved).toMatch(/^HTTP\/1\.1 302 /);
+    expect(moved).toContain(`\r\nlocation: http://127.0.0.1:${sitesPort}/sites/${id}/?v=1\r\n`);
   });
 
   it('keeps previews sandboxed and hands out addresses that lead there', async () => {

@@ -102,18 +102,38 @@ function refuseAndClose(res: ServerResponse, status: number, message: string, at
 }
 
 /**
- * Answers 400 (and returns true) to an HTTP/1.1 request without a Host header, which RFC 9112
- * requires: Node's own refusal of it (requireHostHeader, switched off for this in app.ts) was a
- * 400 with no body. HTTP/1.0 may leave it out.
+ * Answers 400 (and returns true) to an HTTP/1.1 request without a Host header, and to any request
+ * with more than one Host line, as RFC 9112 requires: Node's own refusal of the first
+ * (requireHostHeader, switched off for this in app.ts) was a 400 with no body, and of the second
+ * there was none: Node kept the first Host, so the sites port served the site the first named
+ * while a proxy or cache in front may go by the last (docs/decisions/serving.md "Site paths").
+ * HTTP/1.0 may leave Host out.
  */
 export function refuseHostless(
   req: IncomingMessage,
   res: ServerResponse,
   atSite: (req: IncomingMessage) => boolean = () => false,
 ): boolean {
-  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
-  refuseAndClose(res, 400, messages.common.hostMissing, atSite(req));
+  if (req.headers.host === undefined) {
+    if (req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
+    refuseAndClose(res, 400, messages.common.hostMissing, atSite(req));
+    return true;
+  }
+  if (!hostRepeated(req.rawHeaders)) return false;
+  refuseAndClose(res, 400, messages.common.hostRepeated, atSite(req));
   return true;
+}
+
+/** Whether the head holds Host more than once (Node keeps only the first in `headers`). */
+function hostRepeated(raw: string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
 }
 
 /**

@@ -211,7 +211,12 @@ export async function siteRoutes(
     return body;
   };
 
-  const methodNotAllowed = (_request: FastifyRequest, reply: FastifyReply) => {
+  /**
+   * Answered in onRequest, before Fastify parses a body: a site's form posted to its own page (or
+   * any body) is the 405 whatever its type, size or syntax, not 415, 413 or 400 地址无效; the body
+   * is never read (registerBodyDeadlines closes the connection when it has not all arrived).
+   */
+  const methodNotAllowed = (_request: FastifyRequest, reply: FastifyReply, _done: () => void) => {
     sendSiteMethodNotAllowed(reply);
   };
 
@@ -222,7 +227,8 @@ export async function siteRoutes(
         method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         url,
         config: { access: 'public' },
-        handler: methodNotAllowed,
+        onRequest: methodNotAllowed,
+        handler: (_request, reply) => sendSiteMethodNotAllowed(reply),
       });
     }
   }

@@ -56,11 +56,15 @@ export function siteServerFactory(
     const make = (first?: RequestListenerFirst) => {
       const listener: RequestListener = fastPath
         ? (req, res) => {
-            if (refuse?.(req, res) || first?.(req, res)) return;
+            if (refuse?.(req, res)) return;
+            toOriginForm(req);
+            if (first?.(req, res)) return;
             if (!fastPath.serve(req, res)) handler(req, res);
           }
         : (req, res) => {
-            if (refuse?.(req, res) || first?.(req, res)) return;
+            if (refuse?.(req, res)) return;
+            toOriginForm(req);
+            if (first?.(req, res)) return;
             handler(req, res);
           };
       const server = http.createServer(fo.http ?? {}, listener);
@@ -84,4 +88,25 @@ export function siteServerFactory(
     opts.twin?.(make);
     return make();
   };
+}
+
+/** `http://host[:port]` and what follows, when a request's target is a full address. */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#@\s]+)([/?][^#]*)?$/i;
+
+/**
+ * A request whose target is a full address (absolute-form, `GET http://p12.localhost:3001/x`) is
+ * read as its origin-form (`/x`) with its address's host as Host: RFC 9112 §3.2.2 has a server
+ * accept it and go by its authority, not the Host header. Fastify's router already found /api
+ * routes under it, but the site code read the URL as it came, and every site address answered
+ * 404 (docs/decisions/serving.md "Site paths"). Anything else (`*`, another scheme, an address
+ * with credentials) is left as it came.
+ */
+function toOriginForm(req: IncomingMessage): void {
+  const url = req.url;
+  if (url === undefined || url.charCodeAt(0) === 47 /* '/' */) return;
+  const m = ABSOLUTE_FORM.exec(url);
+  if (!m) return;
+  req.headers.host = m[1]!;
+  const rest = m[2] ?? '';
+  req.url = rest.startsWith('/') ? rest : `/${rest}`;
 }

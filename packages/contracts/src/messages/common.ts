@@ -26,6 +26,8 @@ export const commonMessages = {
   payloadTooLarge: '请求内容过大',
   headersTooLarge: '请求地址或请求头过长',
   hostMissing: '请求缺少 Host 请求头',
+  /** 400: two or more Host lines (RFC 9112): which one names the site would be a guess. */
+  hostRepeated: '请求含有多个 Host 请求头',
   expectationFailed: '不支持这个 Expect 请求头（只支持 100-continue）',
   /** 414: a path segment past the router's 500 characters. */
   uriTooLong: '请求地址过长',
