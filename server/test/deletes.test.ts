@@ -6,14 +6,14 @@
  * it, and the sweep removes jobs of versions deleted any other way. Both engines.
  */
 import { messages } from '@sitehall/contracts';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { blobLeasesOn } from '../src/context.js';
 import { runHere } from '../src/jobs/job-runner.js';
 import { sweepLeftovers } from '../src/jobs/sweep.js';
 import * as deploymentFiles from '../src/repositories/deployment-files.js';
 import { BlobGate } from '../src/storage/blob-gate.js';
 import { LocalBlobStore, StorageUnavailable } from '../src/storage/index.js';
-import { createTestApp, expectFailure, type TestApp, uploadProject } from './helpers.js';
+import { auditEntries, createTestApp, expectFailure, type TestApp, uploadProject } from './helpers.js';
 import { FaultyBlobStore } from './support/faulty-blob-store.js';
 
 /** A store whose deletes fail as an unreachable bucket's do, while `away` is set. */
@@ -136,5 +136,103 @@ describe('a committed delete', () => {
     await sweep();
     const left = await t.ctx.db.selectFrom('render_jobs').select('deployment_id').execute();
     expect(left.map((r) => Number(r.deployment_id))).toEqual([1]);
+  });
+});
+
+describe('an edit crossing the delete', () => {
+  const projectEntries = async (id: number) =>
+    (await auditEntries(t, { targetId: id })).filter((e) => e.target_type === 'project');
+
+  /**
+   * Sends the edit; once it has read the project (its access check), the owner deletes the
+   * project, and then the edit goes on: the moment PostgreSQL's side-by-side requests hit.
+   */
+  async function editDeletedMeanwhile(body: Record<string, unknown>) {
+    const owner = await t.createUser();
+    const up = await uploadProject(t, owner.token, { name: '编辑时删除', files: SITE });
+    const id = up.json().data.project.id as number;
+    const projects = t.ctx.repositories.projects;
+    const byId = projects.byId.bind(projects);
+    let armed = true;
+    const read = vi.spyOn(projects, 'byId').mockImplementation(async (db, projectId) => {
+      const row = await byId(db, projectId);
+      if (armed && projectId === id) {
+        armed = false;
+        const del = await t.request({ method: 'DELETE', url: `/api/projects/${id}`, token: owner.token });
+        expect(del.statusCode, del.body).toBe(200);
+      }
+      return row;
+    });
+    try {
+      const res = await t.request({ method: 'PUT', url: `/api/projects/${id}`, token: owner.token, body });
+      return { res, id };
+    } finally {
+      read.mockRestore();
+    }
+  }
+
+  it('answers 404 to an edit of a project deleted meanwhile, and audits no edit', async () => {
+    const { res, id } = await editDeletedMeanwhile({ description: '删除后才保存' });
+    expectFailure(res, 404, messages.project.notFound);
+    expect((await projectEntries(id)).map((e) => e.action)).toEqual(['project.upload', 'project.delete']);
+  });
+
+  it('answers 404 to a rename of a project deleted meanwhile, and claims no name', async () => {
+    const { res, id } = await editDeletedMeanwhile({ site_name: 'deleted-meanwhile' });
+    expectFailure(res, 404, messages.project.notFound);
+    expect((await projectEntries(id)).map((e) => e.action)).toEqual(['project.upload', 'project.delete']);
+    const names = await t.ctx.db
+      .selectFrom('site_names')
+      .selectAll()
+      .where('name', '=', 'deleted-meanwhile')
+      .execute();
+    expect(names).toEqual([]);
+  });
+});
+
+describe('an upload whose project is deleted as it answers', () => {
+  /**
+   * Uploads; once the upload is committed (its audit entry is written after the commit), the
+   * project is deleted before the answer is read back: the owner's other tab, say.
+   */
+  async function uploadDeletedAtOnce(token: string, opts: Parameters<typeof uploadProject>[2]) {
+    const audit = t.ctx.services.audit;
+    const record = audit.record.bind(audit);
+    let armed = true;
+    const spy = vi.spyOn(audit, 'record').mockImplementation(async (entry, trx) => {
+      await record(entry, trx);
+      if (armed && (entry.action === 'project.upload' || entry.action === 'project.new_version')) {
+        armed = false;
+        const del = await t.request({ method: 'DELETE', url: `/api/projects/${entry.targetId}`, token });
+        expect(del.statusCode, del.body).toBe(200);
+      }
+    });
+    try {
+      return await uploadProject(t, token, opts);
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('answers 404 to a new project or a new version deleted right after its commit, never 500', async () => {
+    const owner = await t.createUser();
+    expectFailure(
+      await uploadDeletedAtOnce(owner.token, { name: '传完即删', files: SITE }),
+      404,
+      messages.project.notFound,
+    );
+    const up = await uploadProject(t, owner.token, { name: '新版本传完即删', files: SITE });
+    const id = up.json().data.project.id as number;
+    expectFailure(
+      await uploadDeletedAtOnce(owner.token, {
+        projectId: id,
+        files: [{ name: 'index.html', content: '<p>2</p>' }],
+      }),
+      404,
+      messages.project.notFound,
+    );
+    expect(
+      await t.ctx.db.selectFrom('projects').select('id').where('owner_id', '=', owner.id).execute(),
+    ).toEqual([]);
   });
 });

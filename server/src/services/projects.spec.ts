@@ -41,6 +41,7 @@ function projects(row: ProjectWithOwner | undefined) {
     }),
   );
   h.repos.projects.byId.mockResolvedValue(row as never);
+  h.repos.projects.byIdForChange.mockResolvedValue(row as never);
   h.repos.projects.update.mockResolvedValue(undefined);
   h.repos.deployments.byId.mockResolvedValue(undefined);
   h.repos.deployments.ofProject.mockResolvedValue([] as never);
@@ -63,8 +64,10 @@ describe('project service', () => {
       expect.objectContaining({ description: '新的' }),
     );
     expect(audit.record).toHaveBeenCalledTimes(1);
+    // In the edit's transaction, so an edit the project's deletion overtook is not in the log.
     expect(audit.record).toHaveBeenCalledWith(
       expect.objectContaining({ action: 'project.update', detail: { fields: ['description'] } }),
+      trx,
     );
     // The visibility switch was sent: the serving caches forget the project.
     expect(events.liveChanged).toHaveBeenCalledWith(5);

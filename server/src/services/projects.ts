@@ -175,33 +175,44 @@ export function createProjectService(deps: {
           // wait for each other on the owner's row (PostgreSQL; taken first, as an upload's commit
           // takes it), so each sees the others' (docs/decisions/names.md "Renames are counted").
           if (renamed) await deps.repos.users.lockQuota(trx, p.owner_id);
+          // Deleted since it was read (PostgreSQL runs the two side by side; on SQLite the delete
+          // can commit between the read and this transaction): 404, with no edit audited and no
+          // name claimed for it. On PostgreSQL the row is held until the commit, so a delete
+          // arriving now waits for the edit.
+          if (!(await projects.byIdForChange(trx, p.id))) throw new NotFound(m.notFound);
           await projects.update(trx, p.id, patch);
           if (renamed) await deps.siteNames.claim(trx, p.id, body.site_name!, patch.updated_at as string);
           // After the claim: the site name is searched too.
           await refreshSearchText(projects, trx, p.id);
+          // In the edit's transaction: an edit is in the log exactly when it was made.
+          if (changed.length > 0)
+            await audit.record(
+              {
+                actor,
+                action: 'project.update',
+                targetType: 'project',
+                targetId: p.id,
+                detail: renamed
+                  ? { fields: changed, site_name: body.site_name, from: p.site_name }
+                  : { fields: changed },
+                ip: meta.ip,
+              },
+              trx,
+            );
         })
         .catch((error: unknown) => {
           // A concurrent claim of the same name won (PostgreSQL): the same 409 as the check's.
           if (renamed && isNameRace(error)) throw nameRaceLost(body.site_name!);
           throw error;
         });
-      if (changed.length > 0) {
-        await audit.record({
-          actor,
-          action: 'project.update',
-          targetType: 'project',
-          targetId: p.id,
-          detail: renamed
-            ? { fields: changed, site_name: body.site_name, from: p.site_name }
-            : { fields: changed },
-          ip: meta.ip,
-        });
-      }
       if (renamed) events.renamed?.(p.id);
       // The routing switches change how every version of the site is served, previews included.
       if (body.is_public !== undefined || changed.includes('spa_fallback') || changed.includes('clean_urls'))
         events.liveChanged(p.id);
-      return detail((await projects.byId(db, p.id))!);
+      // Deleted right after the edit committed: it is gone all the same.
+      const edited = await projects.byId(db, p.id);
+      if (!edited) throw new NotFound(m.notFound);
+      return detail(edited);
     },
 
     /**

@@ -526,6 +526,15 @@ export function createUploadService(deps: UploadDeps) {
   );
   const { db, projects, store, settings, quota, audit } = deps;
   const { visible, detail } = deps.lookup;
+  /**
+   * The answer of a stored upload: its project as it is now. Deleted since the commit (its
+   * owner's other tab, an admin), it is gone all the same: 404, not the detail of nothing.
+   */
+  const answerOf = async (projectId: number, opts?: { files?: boolean }) => {
+    const p = await projects.byId(db, projectId);
+    if (!p) throw new NotFound(m.notFound);
+    return detail(p, opts);
+  };
   return {
     /**
      * The answer of this account's stored deploy with this key, if there is one (a retried finish's):
@@ -596,7 +605,7 @@ export function createUploadService(deps: UploadDeps) {
         if (admission.replay !== undefined) {
           // A retry: admitUpload found the key before the body; only now can the payloads be compared.
           samePayload(admission.replayPayload ?? '', sent.payload);
-          return detail((await projects.byId(db, admission.replay))!);
+          return answerOf(admission.replay);
         }
         const fields = parse(uploadFields, staged.fields);
         // A name someone holds is refused before the files are read; the commit claims it.
@@ -638,7 +647,7 @@ export function createUploadService(deps: UploadDeps) {
           ip: meta.ip,
         });
         // Awaited here: a failure must reach the caller, not wait unhandled while finally runs.
-        return await detail((await projects.byId(db, projectId))!);
+        return await answerOf(projectId);
       } finally {
         await staged.discard();
         await others?.release();
@@ -662,7 +671,7 @@ export function createUploadService(deps: UploadDeps) {
         if (admission.replay !== undefined) {
           // A retry: admitUpload found the key before the body; only now can the payloads be compared.
           samePayload(admission.replayPayload ?? '', sent.payload);
-          return detail((await projects.byId(db, admission.replay))!);
+          return answerOf(admission.replay);
         }
         const fields = parse(versionFields, staged.fields);
         if (fields.site_name !== undefined) await deps.siteNames.check(fields.site_name, p.id);
@@ -704,7 +713,7 @@ export function createUploadService(deps: UploadDeps) {
           ip: meta.ip,
         });
         // Awaited here: a failure must reach the caller, not wait unhandled while finally runs.
-        return await detail((await projects.byId(db, p.id))!);
+        return await answerOf(p.id);
       } finally {
         await staged.discard();
         await held?.release();
@@ -769,7 +778,7 @@ export function createUploadService(deps: UploadDeps) {
         ip: meta.ip,
       });
       // Without the files: the client sent them (docs/decisions/deploys.md "The finish's answer").
-      return detail((await projects.byId(db, projectId))!, { files: false });
+      return answerOf(projectId, { files: false });
     },
   };
 }
