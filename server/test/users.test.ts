@@ -1,7 +1,15 @@
 /** Account administration under /api/admin/users: list, change, reset password, delete. */
 import { messages } from '@sitehall/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEntries, createTestApp, expectFailure, loginAttempt, type TestApp } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  auditEntries,
+  createTestApp,
+  expectFailure,
+  loginAttempt,
+  SIMPLE_SITE,
+  type TestApp,
+  uploadProject,
+} from './helpers.js';
 
 const m = messages.auth;
 
@@ -390,6 +398,36 @@ describe('delete', () => {
     expect(await auditEntries(t, { action: 'user.delete', targetId: u.id })).toHaveLength(0);
     // Disabling is the way out.
     expect((await patch(u.id, { disabled: true })).statusCode).toBe(200);
+  });
+
+  it('refuses with 409 when the account’s first upload commits while the delete waits, keeping both', async () => {
+    const u = await t.createUser();
+    // The upload's commit holds the account's row (its quota) from here to its end; the delete is
+    // sent then and given time to reach the database. On PostgreSQL it counted no projects before
+    // waiting for the row, then deleted the account, and with it the project just stored (the
+    // upload answered 500); on SQLite the transactions run one after the other.
+    const users = t.ctx.repositories.users;
+    const lockQuota = users.lockQuota.bind(users);
+    let deletion: ReturnType<typeof remove> | undefined;
+    const lock = vi.spyOn(users, 'lockQuota').mockImplementation(async (trx, id) => {
+      const own = await lockQuota(trx, id);
+      if (id === u.id && deletion === undefined) {
+        deletion = remove(u.id);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return own;
+    });
+    try {
+      const up = await uploadProject(t, u.token, { name: '删号时上传', files: SIMPLE_SITE });
+      expect(up.statusCode, up.body).toBe(201);
+      expectFailure(await deletion!, 409, m.userHasProjects);
+      expect(await userRow(u.id)).toBeDefined();
+      const id = up.json().data.project.id as number;
+      expect((await t.request({ url: `/api/projects/${id}`, token: u.token })).statusCode).toBe(200);
+      expect(await auditEntries(t, { action: 'user.delete', targetId: u.id })).toHaveLength(0);
+    } finally {
+      lock.mockRestore();
+    }
   });
 
   it('deletes other administrators, but is for administrators only', async () => {

@@ -119,6 +119,12 @@ export function createUsersRepository(dialect: Dialect) {
         const { user, othersExist } = await lockAdmins(trx, id);
         if (!user) return 'missing';
         if (removesAnAdmin(user, 'delete') && !othersExist) return 'last-admin';
+        // On PostgreSQL the account's row is held before its projects are counted: an upload
+        // committing its first project holds the row (lockQuota, existsForNewRows), so the count
+        // waits for that commit and finds the project. Counted first, the delete found none, waited
+        // on the row only to delete it, and took the new project with it (the cascade).
+        if (dialect === 'postgres')
+          await trx.selectFrom('users').select('id').where('id', '=', id).forUpdate().execute();
         const owned = await trx
           .selectFrom('projects')
           .select((eb) => eb.fn.countAll<number>().as('n'))
