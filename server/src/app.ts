@@ -268,11 +268,16 @@ export async function buildApp(
       : {}),
     // Requests the HTTP parser refuses (malformed, too large, timed out): the envelope in Chinese.
     clientErrorHandler: answerClientError,
-    // Fastify answers URLs it can't decode without running hooks: give those the envelope and,
-    // under /sites and /preview, the sandbox headers too.
+    // Fastify answers URLs it can't decode without running hooks: give those the envelope or, at a
+    // site address (under /sites and /preview, or anywhere on the sites port or host), the plain
+    // 400 with the site headers.
     frameworkErrors(error, request, rawReply) {
       const reply = rawReply as unknown as FastifyReply;
-      const site = siteHeadersForUrl(request.url, isolation);
+      // The sites port (or host) is one whatever the path: `/%c0` there got the API's envelope,
+      // without nosniff (docs/decisions/serving.md "Error pages at site addresses").
+      const site =
+        siteHeadersForUrl(request.url, isolation) ??
+        (atSiteAddress(request.raw) ? siteHeadersForUrl('/sites/', isolation) : null);
       if (site)
         return reply
           .code(400)

@@ -391,6 +391,23 @@ describe('the sites port', () => {
     expect(moved).toContain(`\r\nlocation: http://127.0.0.1:${sitesPort}/sites/${id}/?v=1\r\n`);
   });
 
+  it('answers a URL the router cannot decode as a site address, outside /sites too, never in the API’s JSON', async () => {
+    // `/%c0` (a root-absolute link with a broken escape) went to the router's error answer, which
+    // looked only at the path: the sites port answered the API's envelope, without nosniff (an
+    // outside probe). Under /sites it was already the plain 400 with the site headers.
+    for (const url of ['/%c0', '/x%ff/y', '/sites%c0/1/', `/sites/${id}/%c0`]) {
+      const res = await get(sitesPort, url);
+      expect(res.status, url).toBe(400);
+      expect(res.headers.get('content-type'), url).toBe('text/plain; charset=utf-8');
+      expect(await res.text(), url).toBe('400 无效的地址');
+      expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
+    }
+    // The app port keeps the envelope for its own paths.
+    const app = await get(appPort, '/%c0');
+    expect(app.status).toBe(400);
+    expect(await app.text()).toContain('"success":false');
+  });
+
   it('keeps previews sandboxed and hands out addresses that lead there', async () => {
     const owner = await t.createUser();
     const up = await uploadProject(t, owner.token, {
