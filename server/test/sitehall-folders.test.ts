@@ -280,6 +280,27 @@ describe('a cache folder that cannot be written', () => {
     expect(await leftOnServer(user.id)).toEqual({ projects: 1, open: 0 });
     expect(fs.readFileSync(notAFolder, 'utf8')).toBe('x');
   });
+
+  it('under /proc, where a folder cannot be made, is said, not waited on for ever; nor are settings saved there', async () => {
+    // Node's recursive mkdir never returns where mkdir answers ENOENT under a folder that exists.
+    const user = await t.createUser();
+    const token = await apiToken(user.token);
+    const nowhere = `/proc/sitehall-nowhere-${process.pid}`;
+    const site = tempDir('sitehall-site-');
+    writeFiles(site, { 'index.html': `<!doctype html><p>proc ${Date.now()} ${Math.random()}</p>` });
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: token, XDG_CACHE_HOME: nowhere };
+    const deployed = await sitehall(['deploy', site, '--name', '缓存在 proc'], env);
+    expect(deployed.code, deployed.stderr).toBe(0);
+    expect(deployed.stderr).toContain(`提示：无法保存本地缓存 ${nowhere}/sitehall（ENOENT）`);
+    expect(await leftOnServer(user.id)).toEqual({ projects: 1, open: 0 });
+
+    const login = await sitehall(['login', '--url', url, '--token', token], { XDG_CONFIG_HOME: nowhere });
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain(
+      `错误：无法保存配置到 ${nowhere}/sitehall（ENOENT）：请设置可写的 XDG_CONFIG_HOME`,
+    );
+    expect(login.stderr).not.toMatch(/\n\s+at /);
+  });
 });
 
 describe('what is neither a file nor a folder', () => {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { makeFolders } from './fs-errors.js';
 
 /** What identifies a file's contents without reading them. */
 export interface FileStamp {
@@ -162,7 +163,7 @@ export class HashCache {
 export function writeAtomically(file: string, text: () => string): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeFolders(path.dirname(file), 0o700);
     fs.writeFileSync(temp, text());
     fs.renameSync(temp, file);
   } catch (err) {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { makeFolders } from './fs-errors.js';
 import { sameServer } from './link.js';
 
 export interface Credentials {
@@ -38,7 +39,7 @@ export function readCredentials(env: NodeJS.ProcessEnv = process.env): Partial<C
 
 export function writeCredentials(creds: Credentials, env: NodeJS.ProcessEnv = process.env): string {
   const file = configFile(env);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeFolders(path.dirname(file), 0o700);
   // Written to a new file, then renamed: the token is never readable by others, even briefly.
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(creds, null, 2)}\n`, { mode: 0o600 });

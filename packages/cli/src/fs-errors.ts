@@ -4,6 +4,7 @@
  * removed between the listing and its read said only "ENOENT" (docs/decisions/deploys.md "CLI
  * messages").
  */
+import fs from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -36,5 +37,27 @@ export function fileSystemProblem(err: unknown, cwd = process.cwd()): string | n
       return `磁盘出错：${where}`;
     default:
       return `无法访问：${where}（${code}）`;
+  }
+}
+
+/**
+ * `mkdir -p`: each missing folder of `dir` made in turn. Not Node's `mkdirSync(…, { recursive })`,
+ * which never returns where the system answers ENOENT under a folder that exists (/proc, /sys): an
+ * XDG_CACHE_HOME of /proc/x held the command for ever (docs/decisions/deploys.md "CLI hash cache").
+ * Throws the system's error (ENOENT, ENOTDIR, EACCES) for the folder it could not make.
+ */
+export function makeFolders(dir: string, mode?: number): void {
+  const missing: string[] = [];
+  for (let at = path.resolve(dir); !fs.existsSync(at); at = path.dirname(at)) {
+    missing.push(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      fs.mkdirSync(folder, mode === undefined ? {} : { mode });
+    } catch (err) {
+      // Made meanwhile (another run of the command): as good.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
 }

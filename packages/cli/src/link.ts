@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeFolders } from './fs-errors.js';
 
 export interface ProjectLink {
   url: string;
@@ -34,7 +35,7 @@ export function readLink(cwd = process.cwd()): ProjectLink | undefined {
 
 export function writeLink(link: ProjectLink, cwd = process.cwd()): string {
   const file = linkFile(cwd);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeFolders(path.dirname(file));
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(link, null, 2)}\n`);
   fs.renameSync(temp, file);

@@ -17,7 +17,7 @@ import { projectNameProblem, siteNameProblem } from '../../contracts/src/names.j
 import { Api, ApiError, changedWhileSent } from './api.js';
 import { type BaseChanges, changesFrom, nfcEntries, readBase, writeBase } from './base.js';
 import { HashCache } from './cache.js';
-import { readCredentials, writeCredentials } from './config.js';
+import { configFile, readCredentials, writeCredentials } from './config.js';
 import { hashFiles, listFiles, mapLimit, type SiteFile } from './files.js';
 import { fileSystemProblem } from './fs-errors.js';
 import { linkFile, readLink, removeLink, sameServer, writeLink } from './link.js';
@@ -296,7 +296,17 @@ async function login(args: string[]): Promise<number> {
   if (!url || !token) throw new UsageError('服务器地址和令牌都不能为空');
   const api = new Api(serverAddress(url), token);
   const { user } = await api.call<{ user: { username: string } }>('GET', '/api/auth/profile');
-  const file = writeCredentials({ url, token });
+  let file: string;
+  try {
+    file = writeCredentials({ url, token });
+  } catch (err) {
+    // The settings' folder can't be made or written (XDG_CONFIG_HOME naming a file, /proc, a
+    // read-only home): said with the system's code and the ways round it, not as a site file's.
+    const why = err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.message) : String(err);
+    throw new Error(
+      `无法保存配置到 ${path.dirname(configFile())}（${why}）：请设置可写的 XDG_CONFIG_HOME，或改用环境变量 SITEHALL_URL 和 SITEHALL_TOKEN`,
+    );
+  }
   console.log(`已登录为 ${user.username}，配置已保存到 ${file}`);
   return 0;
 }
