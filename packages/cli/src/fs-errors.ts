@@ -52,6 +52,8 @@ export function makeFolders(dir: string, mode?: number): void {
     missing.push(at);
     if (path.dirname(at) === at) break;
   }
+  // There already, as a file: mkdir's own EEXIST says so (a missing folder under a file: ENOTDIR).
+  if (missing.length === 0 && !fs.statSync(dir).isDirectory()) fs.mkdirSync(dir);
   for (const folder of missing.reverse()) {
     try {
       fs.mkdirSync(folder, mode === undefined ? {} : { mode });
