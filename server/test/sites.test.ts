@@ -173,6 +173,13 @@ describe('serving live sites', () => {
       headers: { 'if-modified-since': lastModified },
     });
     expect(since.statusCode).toBe(304);
+    // Not an HTTP-date (RFC 9110 §5.6.7), however far ahead: ignored, the file sent.
+    for (const notADate of ['2099-01-01', '2099', 'Sun, 1 Jan 2099 00:00:00 GMT']) {
+      const made = await rawRequest(port, `/sites/${id}/css/style.css`, {
+        headers: { 'if-modified-since': notADate },
+      });
+      expect(made.status, notADate).toBe(200);
+    }
     const stale = await t.request({
       url: `/sites/${id}/css/style.css`,
       headers: { 'if-none-match': '"0000"' },
@@ -200,6 +207,8 @@ describe('serving live sites', () => {
     const past = await t.request({ url, headers: { range: `bytes=${CSS.length + 10}-` } });
     expect(past.statusCode).toBe(416);
     expect(past.headers['content-range']).toBe(`bytes */${CSS.length}`);
+    // A refusal gets no lifetime: a shared cache must not answer the next plain GET with it.
+    expect(past.headers['cache-control']).toBeUndefined();
     const several = await t.request({ url, headers: { range: 'bytes=0-1,5-6' } });
     expect(several.statusCode).toBe(200);
     expect(several.body).toBe(CSS);
@@ -231,6 +240,7 @@ describe('serving live sites', () => {
     const failed = await rawRequest(port, url, { headers: { 'if-match': '"0000"' } });
     expect(failed.body.length).toBe(0);
     expect(failed.headers.etag).toBe(etag);
+    expect(failed.headers['cache-control']).toBeUndefined();
     // A 404 ignores preconditions (RFC 9110 §13.2.1).
     expect(
       (await rawRequest(port, `/sites/${id}/missing.css`, { headers: { 'if-match': '"0000"' } })).status,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   acceptedEncodings,
   etagFor,
+  httpDate,
   ifRangeAllows,
   isNotModified,
   noneMatchHits,
@@ -82,6 +83,9 @@ describe('validators', () => {
       false,
     );
     expect(isNotModified({ 'if-modified-since': 'garbage' }, tag, lastModified)).toBe(false);
+    // Date.parse reads these; they are no HTTP-date, so the header is ignored.
+    expect(isNotModified({ 'if-modified-since': '2099-01-01' }, tag, lastModified)).toBe(false);
+    expect(isNotModified({ 'if-modified-since': '2099' }, tag, lastModified)).toBe(false);
     expect(isNotModified({ 'if-modified-since': since }, tag)).toBe(false);
     expect(isNotModified({ 'if-none-match': '"other"', 'if-modified-since': since }, tag, lastModified)).toBe(
       false,
@@ -121,5 +125,23 @@ describe('validators', () => {
         lastModified,
       ),
     ).toBe(true);
+  });
+});
+
+describe('httpDate', () => {
+  it('reads the three forms of RFC 9110 §5.6.7 and nothing else', () => {
+    const t = Date.UTC(1994, 10, 6, 8, 49, 37);
+    expect(httpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(t);
+    expect(httpDate('Sunday, 06-Nov-94 08:49:37 GMT')).toBe(t);
+    expect(httpDate('Sun Nov  6 08:49:37 1994')).toBe(t);
+    for (const no of [
+      '2030-01-01',
+      '2030',
+      'Sun, 6 Nov 1994 08:49:37 GMT',
+      'Sun, 06 Nov 1994 08:49:37 PST',
+      'now',
+      '',
+    ])
+      expect(httpDate(no), no).toBeNaN();
   });
 });

@@ -80,6 +80,26 @@ function seconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }
 
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/**
+ * The three forms of an HTTP-date (RFC 9110 §5.6.7): IMF-fixdate, the obsolete RFC 850 form and
+ * asctime's. Anything else (`2030-01-01`, a bare year) is no date: Date.parse read those too, and a
+ * made-up If-Modified-Since got a 304 where the RFC says to ignore it.
+ */
+const HTTP_DATE = new RegExp(
+  `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+);
+
+/** An HTTP-date's time in ms, or NaN when the value is not one (then the header is ignored). */
+export function httpDate(value: string): number {
+  const trimmed = value.trim();
+  if (!HTTP_DATE.test(trimmed)) return Number.NaN;
+  // asctime's form names no zone: it is GMT all the same.
+  return Date.parse(trimmed.endsWith('GMT') ? trimmed : `${trimmed} GMT`);
+}
+
 /**
  * The preconditions of RFC 9110 §13.2.2 steps 1–2: false when the answer must be 412. If-Match
  * decides when present ('*' matches any current file; entity tags compare strongly, so a weak tag
@@ -98,7 +118,7 @@ export function preconditionsHold(
   }
   const since = headers['if-unmodified-since'];
   if (since === undefined || !lastModified) return true;
-  const sinceMs = Date.parse(since);
+  const sinceMs = httpDate(since);
   return !Number.isFinite(sinceMs) || seconds(lastModified) <= Math.floor(sinceMs / 1000);
 }
 
@@ -112,7 +132,7 @@ export function isNotModified(
   if (noneMatch !== undefined) return noneMatchHits(noneMatch, etag);
   const since = headers['if-modified-since'];
   if (since === undefined || !lastModified) return false;
-  const sinceMs = Date.parse(since);
+  const sinceMs = httpDate(since);
   return Number.isFinite(sinceMs) && seconds(lastModified) <= Math.floor(sinceMs / 1000);
 }
 
@@ -124,6 +144,6 @@ export function ifRangeAllows(header: string | undefined, etag: string, lastModi
   if (header === undefined) return true;
   const value = header.trim();
   if (value.startsWith('"') || value.startsWith('W/')) return value === etag;
-  const dateMs = Date.parse(value);
+  const dateMs = httpDate(value);
   return !!lastModified && Number.isFinite(dateMs) && seconds(lastModified) === Math.floor(dateMs / 1000);
 }

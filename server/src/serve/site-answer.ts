@@ -331,6 +331,20 @@ function knownEncoding(
   return facts.encoded;
 }
 
+/**
+ * A refusal's headers (412, 416): the file's without its Cache-Control. Neither status is
+ * cacheable by default, and a lifetime given to it would let a shared cache keep the refusal and
+ * answer the file's next plain GET with it; nginx gives errors no lifetime either.
+ */
+function uncached(headers: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() === 'cache-control') continue;
+    kept.push(headers[i]!, headers[i + 1]!);
+  }
+  return kept;
+}
+
 function decide(
   file: SiteFile,
   request: SiteFileRequest,
@@ -351,7 +365,7 @@ function decide(
         opts.lastModified,
       )
     ) {
-      return { status: 412, headers: p.notModified, body: null };
+      return { status: 412, headers: uncached(p.notModified), body: null };
     }
     const noneMatch = request.ifNoneMatch;
     const since = request.ifModifiedSince;
@@ -363,7 +377,11 @@ function decide(
     }
   }
   if (range === 'unsatisfiable') {
-    return { status: 416, headers: [...p.notModified, 'content-range', `bytes */${file.size}`], body: null };
+    return {
+      status: 416,
+      headers: [...uncached(p.notModified), 'content-range', `bytes */${file.size}`],
+      body: null,
+    };
   }
   if (range) {
     return {
