@@ -9,7 +9,7 @@ import { ENDPOINT_ACCESS, type EndpointAccess, messages } from '@sitehall/contra
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/types.js';
 import type { Actor } from '../domain/actor.js';
-import { Forbidden, Unauthorized } from '../domain/errors.js';
+import { Forbidden, NotFound, Unauthorized } from '../domain/errors.js';
 import { tokenScope } from '../policies/token-scope.js';
 import { type ApiTokenService, isApiToken } from '../services/api-tokens.js';
 import type { SessionService } from '../services/sessions.js';
@@ -71,6 +71,11 @@ export function registerAccess(
   });
 
   app.addHook('onRequest', async (request) => {
+    // An API address no route has is 404 before its body is read: a malformed JSON body sent there
+    // was answered 400 (the not-found handler's request is parsed like any other).
+    if (request.is404 && (request.url.startsWith('/api/') || request.url === '/api')) {
+      throw new NotFound(messages.common.apiNotFound);
+    }
     const access = request.routeOptions.config?.access ?? 'public';
     const header = request.headers.authorization;
     // Only the API knows sessions; site and web-app responses never depend on who is asking.
