@@ -207,6 +207,36 @@ describe('names that are one in NFC', () => {
     expect(await newestVersionPaths(id)).toEqual(['cafe-2.txt', 'index.html', NFC].sort());
   });
 
+  it('that differ only in case are refused before a file is read, files and folders alike', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const unique = `${Date.now()}-${Math.random()}`;
+    for (const [files, first, second] of [
+      [
+        { 'index.html': `<p>${unique}</p>`, 'Index.html': `<p>大写 ${unique}</p>` },
+        'Index.html',
+        'index.html',
+      ],
+      [{ 'index.html': `<p>${unique}</p>`, 'CSS/a.css': 'a{}', 'css/b.css': 'b{}' }, 'CSS/', 'css/'],
+      [
+        { 'index.html': `<p>${unique}</p>`, 'About.html': 'x', 'about.html/x.html': 'y' },
+        'About.html',
+        'about.html/',
+      ],
+    ] as const) {
+      const site = tempDir('sitehall-case-');
+      writeFiles(site, files);
+      const res = await sitehall(['deploy', site, '--name', '大小写'], env);
+      expect(res.code, res.stderr).toBe(1);
+      expect(res.stderr).toContain(
+        `错误：存在重复或仅大小写不同的文件名："${first}" 与 "${second}"（只有大小写不同`,
+      );
+      // Said before hashing (the server refused the pair at the finish, after every upload).
+      expect(res.stderr).not.toContain('计算哈希');
+      expect(await leftOnServer(user.id)).toEqual({ projects: 0, open: 0 });
+    }
+  });
+
   it('are said by a watch, which deploys nothing and goes on: once one is renamed, the folder goes', async () => {
     const user = await t.createUser();
     const env = {

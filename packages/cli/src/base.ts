@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { canonicalManifest } from '../../contracts/src/manifest-digest.js';
 import { cacheFile, writeAtomically } from './cache.js';
-import { nfc, refuseNameClashes } from './files.js';
+import { nfc } from './files.js';
 
 /**
  * The record's first line: `sitehall-base 2 ` and a JSON object of url, project_id and version.
@@ -119,13 +119,12 @@ export function writeBase(
 }
 
 /**
- * A manifest's entries with their paths in NFC, as the server keeps them. Throws NameClash
- * (files.ts) when two paths are one in NFC, before anything is sent: they would be one entry, one
- * of the two files silently left out, and `changesFrom` would count the path twice and miss a
- * removal.
+ * A manifest's entries with their paths in NFC, as the server keeps them. The paths were refused
+ * already when two are one in NFC (main.ts, files.ts `refuseNameClashes`, before any file is read):
+ * they would be one entry, one of the two files silently left out, and `changesFrom` would count
+ * the path twice and miss a removal.
  */
 export function nfcEntries(files: readonly { path: string; sha256: string }[]): [string, string][] {
-  refuseNameClashes(files.map((f) => f.path));
   return files.map((f) => [nfc(f.path), f.sha256]);
 }
 

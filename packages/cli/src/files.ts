@@ -135,36 +135,44 @@ function linksToFolder(file: string): boolean {
 /** Paths of printable ASCII (most sites' every path): NFC already, nothing to normalise. */
 const PLAIN = /^[\x20-\x7e]*$/;
 
+/** Paths of printable ASCII without a capital letter: the server's key for them is themselves. */
+const PLAIN_LOWER = /^[\x20-\x40\x5b-\x7e]*$/;
+
 /** A path in NFC, as the server keeps it (printable ASCII as it is, without normalising). */
 export const nfc = (name: string) => (PLAIN.test(name) ? name : name.normalize('NFC'));
 
 /**
- * Two names of the folder that are one name in NFC, as the server keeps and compares names
- * (「存在重复或仅大小写不同的文件名」, server/src/ingest/names.ts `EntryTree`): refused before anything
- * is sent. The CLI keys its manifest by the NFC path, so `café.txt` in NFC beside `café.txt` in
- * NFD (two files on Linux) became one entry: the server never saw the pair to refuse it, a first
- * deploy sent one of the two, and a redeploy on a base record counted the path twice and never
- * sent a removal (docs/decisions/deploys.md "Names equal in NFC"). Names that differ only by case
- * stay two entries, and the server refuses them as it did.
+ * Two names of the folder that are one name in NFC, or differ only in case, as the server keeps
+ * and compares names (「存在重复或仅大小写不同的文件名」, server/src/ingest/names.ts `EntryTree`):
+ * refused before anything is read or sent. The CLI keys its manifest by the NFC path, so `café.txt`
+ * in NFC beside `café.txt` in NFD (two files on Linux) became one entry: the server never saw the
+ * pair to refuse it, a first deploy sent one of the two, and a redeploy on a base record counted
+ * the path twice and never sent a removal (docs/decisions/deploys.md "Names equal in NFC"). Names
+ * that differ only in case were hashed and uploaded, then refused by the server at the finish.
  */
 export class NameClash extends Error {}
 
 /**
  * Refuses the site's file paths (relative, `/`-separated, as listed: each once) when two files,
- * two folders, or a file and a folder are the same name in NFC, naming both (a folder with a
- * slash). Paths of printable ASCII are NFC already and differ from each other as listed, so a
- * folder of them only (most sites) costs one test per path; otherwise each folder is looked at
- * once, however many files it holds.
+ * two folders, or a file and a folder are the same name in NFC and lower case (the server's key),
+ * naming both (a folder with a slash). Each folder is looked at once, however many files it holds.
  */
 export function refuseNameClashes(paths: readonly string[]): void {
-  if (paths.every((p) => PLAIN.test(p))) return;
-  /** NFC name → the name as listed, a folder's with a slash */
+  // Printable ASCII without capitals (most sites' every path): each its own key already, and
+  // distinct as listed, so nothing can clash.
+  if (paths.every((p) => PLAIN_LOWER.test(p))) return;
+  /** key → the name as listed, a folder's with a slash */
   const seen = new Map<string, string>();
   const folders = new Set<string>();
+  const key = (name: string) => nfc(name).toLowerCase();
   const clash = (a: string, b: string) => {
     const [first, second] = [a, b].sort();
+    // The same in NFC: the Unicode forms are what differs; else the case is.
+    const form = nfc(a.replace(/\/$/, '')) === nfc(b.replace(/\/$/, ''));
     return new NameClash(
-      deployMessages.nameClashForm.replace('{first}', first!).replace('{second}', second!),
+      (form ? deployMessages.nameClashForm : deployMessages.nameClashCase)
+        .replace('{first}', first!)
+        .replace('{second}', second!),
     );
   };
   for (const p of paths) {
@@ -173,15 +181,15 @@ export function refuseNameClashes(paths: readonly string[]): void {
       const folder = p.slice(0, cut);
       if (folders.has(folder)) break;
       folders.add(folder);
-      const key = nfc(folder);
-      const other = seen.get(key);
-      if (other === undefined) seen.set(key, `${folder}/`);
+      const folderKey = key(folder);
+      const other = seen.get(folderKey);
+      if (other === undefined) seen.set(folderKey, `${folder}/`);
       else throw clash(other, `${folder}/`);
     }
-    const key = nfc(p);
-    const other = seen.get(key);
+    const fileKey = key(p);
+    const other = seen.get(fileKey);
     if (other !== undefined) throw clash(other, p);
-    seen.set(key, p);
+    seen.set(fileKey, p);
   }
 }
 

@@ -18,7 +18,7 @@ import { Api, ApiError, changedWhileSent } from './api.js';
 import { type BaseChanges, changesFrom, nfcEntries, readBase, writeBase } from './base.js';
 import { HashCache } from './cache.js';
 import { configFile, readCredentials, writeCredentials } from './config.js';
-import { hashFiles, listFiles, mapLimit, type SiteFile } from './files.js';
+import { hashFiles, listFiles, mapLimit, refuseNameClashes, type SiteFile } from './files.js';
 import { fileSystemProblem } from './fs-errors.js';
 import { linkFile, readLink, removeLink, sameServer, writeLink } from './link.js';
 import { Progress } from './progress.js';
@@ -425,6 +425,8 @@ async function deployFolder(args: string[], begun: WatchedFolder[]): Promise<num
   sayLeftOut('符号链接', listed.links, '只部署普通文件；需要的话请把链接换成实际文件');
   sayLeftOut('特殊文件（管道、套接字等）', listed.special, '只部署普通文件');
   if (listed.length === 0) throw new UsageError(`目录中没有文件：${dir}`);
+  // Names the server would take for one (NFC, case): said before a file is read.
+  refuseNameClashes(listed.map((f) => f.path));
   if (!listed.some((f) => f.path === 'index.html')) {
     console.error('警告：目录根部没有 index.html，站点首页将无法打开；仍继续部署');
   }

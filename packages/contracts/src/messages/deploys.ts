@@ -72,4 +72,11 @@ export const deployMessages = {
   nameClashForm:
     '存在重复或仅大小写不同的文件名："{first}" 与 "{second}"（两者只是 Unicode 写法不同，看起来一样：' +
     '例如 é 可以是一个字符，也可以是 e 加一个重音符号）：请改名或删除其中一个后再部署',
+  /**
+   * {first}, {second}: two paths of a folder that differ only in case, refused by `sitehall deploy`
+   * before anything is read or sent, as the server refuses them (archive's duplicateName).
+   */
+  nameClashCase:
+    '存在重复或仅大小写不同的文件名："{first}" 与 "{second}"（只有大小写不同：在 Windows 和 macOS 上，' +
+    '以及在网址中，两者会被当成同一个）：请改名或删除其中一个后再部署',
 } as const;
