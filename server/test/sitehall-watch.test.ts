@@ -181,6 +181,18 @@ async function apiToken(session: string): Promise<{ id: number; token: string }>
   return res.json().data as { id: number; token: string };
 }
 
+/** A new account's CLI settings with `proxy` (a test's, in front of the server) listening as its server. */
+async function throughProxy(proxy: http.Server): Promise<Record<string, string>> {
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const user = await t.createUser();
+  const { token } = await apiToken(user.token);
+  return {
+    SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    SITEHALL_TOKEN: token,
+    XDG_CACHE_HOME: tempDir('sitehall-cache-'),
+  };
+}
+
 /** The newest version's files: path → SHA-256. */
 async function newestFiles(projectId: number): Promise<{ version: number; files: Record<string, string> }> {
   const d = await t.ctx.db
@@ -367,14 +379,7 @@ describe('sitehall deploy --watch', () => {
       }
       forwardRequest(target, req, res);
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const user = await t.createUser();
-    const { token } = await apiToken(user.token);
-    const env = {
-      SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-      SITEHALL_TOKEN: token,
-      XDG_CACHE_HOME: tempDir('sitehall-cache-'),
-    };
+    const env = await throughProxy(proxy);
     const w = watching(['deploy', site, '--name', '监视途中', '--watch'], env);
     try {
       const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
@@ -414,14 +419,7 @@ describe('sitehall deploy --watch', () => {
       }
       forwardRequest(target, req, res);
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const user = await t.createUser();
-    const { token } = await apiToken(user.token);
-    const env = {
-      SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-      SITEHALL_TOKEN: token,
-      XDG_CACHE_HOME: tempDir('sitehall-cache-'),
-    };
+    const env = await throughProxy(proxy);
     const unique = `${Date.now()}-${Math.random()}`;
     try {
       for (const round of ['files', 'finish'] as const) {
@@ -585,14 +583,7 @@ describe('sitehall deploy --watch', () => {
       }
       forwardRequest(target, req, res);
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const user = await t.createUser();
-    const { token } = await apiToken(user.token);
-    const env = {
-      SITEHALL_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-      SITEHALL_TOKEN: token,
-      XDG_CACHE_HOME: tempDir('sitehall-cache-'),
-    };
+    const env = await throughProxy(proxy);
     const w = watching(['deploy', site, '--name', '监视频率', '--watch'], env);
     try {
       const id = Number((await w.next(/已部署：项目 (\d+)/))[1]);
