@@ -2,10 +2,11 @@
  * The content check measured like a classifier (docs/content-check.md "Evaluation"): every site of
  * the evaluation corpus is checked statically and then rendered in Debian's Chromium through the
  * server's own render code, its runtime findings merged as the render worker merges them. Prints,
- * per part (tuning, held-out) and per level, the hostile sites caught and the ordinary sites
- * flagged, against the targets, with MET/MISSED.
- *   npm run bench:content                     seed 1 for the tuning part, a random held-out seed
- *   npm run bench:content -- --seed 7 --held-out-seed 42 --no-render --verbose
+ * per part (tuning, held-out, held-out-2) and per level, the hostile sites caught and the ordinary
+ * sites flagged, against the targets, with MET/MISSED.
+ *   npm run bench:content                     seed 1 for the tuning part, random held-out seeds
+ *   npm run bench:content -- --seed 7 --held-out-seed 42 --held-out-2-seed 5 --no-render --verbose
+ *   npm run bench:content -- --part held-out-2   one part only (tuning, held-out or held-out-2)
  */
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -17,12 +18,15 @@ import { type Observations, renderPage } from '../../server/src/render/render-pa
 import { compileSiteRules } from '../../server/src/serve/site-rules.js';
 import { hostileSites, ordinarySites } from './corpus.js';
 import { heldOutHostile, heldOutOrdinary } from './held-out.js';
+import { heldOut2Hostile, heldOut2Ordinary } from './held-out-2.js';
 import { type EvalSite, rng } from './kit.js';
 
 const { values: args } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
     'held-out-seed': { type: 'string' },
+    'held-out-2-seed': { type: 'string' },
+    part: { type: 'string' },
     'no-render': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     only: { type: 'string' },
@@ -30,6 +34,13 @@ const { values: args } = parseArgs({
 });
 const seed = Number(args.seed);
 const heldOutSeed = Number(args['held-out-seed'] ?? Math.floor(Math.random() * 1e9));
+const heldOut2Seed = Number(args['held-out-2-seed'] ?? Math.floor(Math.random() * 1e9));
+const PARTS = ['tuning', 'held-out', 'held-out-2'];
+if (args.part && !PARTS.includes(args.part)) {
+  console.error(`--part is one of ${PARTS.join(', ')}`);
+  process.exit(2);
+}
+const inPart = (name: string) => !args.part || args.part === name;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const render = !args['no-render'];
 if (render && chromiumMissing(CHROMIUM)) {
@@ -191,16 +202,30 @@ function print(title: string, rows: Row[]): boolean {
 
 const filter = (sites: EvalSite[]) => (args.only ? sites.filter((s) => s.name.includes(args.only!)) : sites);
 console.log(
-  `content check evaluation: tuning seed ${seed}, held-out seed ${heldOutSeed}, render ${render ? `on (${CHROMIUM})` : 'off'}`,
+  `content check evaluation: tuning seed ${seed}, held-out seed ${heldOutSeed}, held-out-2 seed ${heldOut2Seed}, render ${render ? `on (${CHROMIUM})` : 'off'}`,
 );
 let ok = true;
 try {
-  const t = rng(seed);
-  const tuning = filter([...(await ordinarySites(t)), ...(await hostileSites(t))]);
-  ok = print(`tuning part (seed ${seed})`, await evaluate(tuning)) && ok;
-  const h = rng(heldOutSeed);
-  const held = filter([...(await heldOutOrdinary(h)), ...(await heldOutHostile(h))]);
-  ok = print(`held-out part (seed ${heldOutSeed}; rules are not tuned on it)`, await evaluate(held)) && ok;
+  if (inPart('tuning')) {
+    const t = rng(seed);
+    const tuning = filter([...(await ordinarySites(t)), ...(await hostileSites(t))]);
+    ok = print(`tuning part (seed ${seed})`, await evaluate(tuning)) && ok;
+  }
+  if (inPart('held-out')) {
+    const h = rng(heldOutSeed);
+    const held = filter([...(await heldOutOrdinary(h)), ...(await heldOutHostile(h))]);
+    ok = print(`held-out part (seed ${heldOutSeed}; rules are not tuned on it)`, await evaluate(held)) && ok;
+  }
+  if (inPart('held-out-2')) {
+    // Written blind in session 65 (docs/content-check.md "Evaluation"), by someone who had not read the check.
+    const h2 = rng(heldOut2Seed);
+    const held2 = filter([...(await heldOut2Ordinary(h2)), ...(await heldOut2Hostile(h2))]);
+    ok =
+      print(
+        `held-out-2 part (seed ${heldOut2Seed}; written blind, rules are not tuned on it)`,
+        await evaluate(held2),
+      ) && ok;
+  }
 } finally {
   await browser.close();
 }
