@@ -155,4 +155,51 @@ describe('a build in place', () => {
       fs.rmSync(webDist, { recursive: true, force: true });
     }
   });
+
+  it("serves the new build's scripts and stylesheets, written after the start, as the ones it started with", async () => {
+    const webDist = tempDir('sitehall-web-');
+    fs.mkdirSync(path.join(webDist, 'assets'));
+    fs.writeFileSync(path.join(webDist, 'index.html'), INDEX);
+    fs.writeFileSync(path.join(webDist, 'assets', 'index-abc.js'), 'console.log("old")');
+    const t = await createTestApp({ webDist });
+    try {
+      // The build writes its chunks under new names (the page naming them is the test above's).
+      fs.writeFileSync(path.join(webDist, 'assets', 'index-def.js'), 'console.log("new")');
+      fs.writeFileSync(path.join(webDist, 'assets', 'index-def.js.br'), 'brotli bytes');
+      fs.writeFileSync(path.join(webDist, 'assets', 'index-def.css'), 'body{margin:0}');
+      const before = await t.request({ url: '/assets/index-abc.js' });
+      for (const [url, type] of [
+        ['/assets/index-def.js', 'javascript'],
+        ['/assets/index-def.css', 'text/css'],
+      ] as const) {
+        const res = await t.request({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toContain(type);
+        expect(res.headers['cache-control']).toBe(before.headers['cache-control']);
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+      }
+      expect((await t.request({ url: '/assets/index-def.js' })).body).toBe('console.log("new")');
+      // Its compressed copy answers a browser that takes it, as the start's files do.
+      const br = await t.request({ url: '/assets/index-def.js', headers: { 'accept-encoding': 'br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.body).toBe('brotli bytes');
+      // Still nothing but the folder's own files: a chunk that is gone, a copy's own address, a
+      // way out of the folder and a folder are 404s.
+      for (const url of [
+        '/assets/index-gone.js',
+        '/assets/index-def.js.br',
+        '/assets/..%2findex.html',
+        '/assets/',
+      ]) {
+        const res = await t.request({ url });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.body, url).not.toContain('SITEHALL_CSP_NONCE');
+      }
+      fs.rmSync(path.join(webDist, 'assets', 'index-def.css'));
+      expect((await t.request({ url: '/assets/index-def.css' })).statusCode).toBe(404);
+    } finally {
+      await t.close();
+      fs.rmSync(webDist, { recursive: true, force: true });
+    }
+  });
 });

@@ -115,6 +115,24 @@ function isHashedAsset(file: string): boolean {
   return file.includes(`${path.sep}assets${path.sep}`);
 }
 
+/** An address in assets/ as the build names its files (`index-Cjr1KUdf.js`): no folder, no dot first. */
+const ASSET_URL = /^\/assets\/([\w-][\w.-]*)(?:\?|$)/;
+
+/**
+ * The file a hashed asset's address names when it was written after the start: the static routes
+ * are the files found then, and a build in place writes its chunks under new names, which the
+ * new page names (docs/decisions/web-app.md "A build in place"). Null for anything else.
+ */
+function assetBuiltSince(webDist: string, url: string): string | null {
+  const name = ASSET_URL.exec(url)?.[1];
+  if (!name || COMPRESSED_COPY.test(name)) return null;
+  try {
+    return fs.statSync(path.join(webDist, 'assets', name)).isFile() ? `/assets/${name}` : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const built = fs.existsSync(indexFile);
@@ -147,6 +165,12 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     if (request.url.startsWith('/api/') || request.url === '/api') {
       return sendError(reply, 404, messages.common.apiNotFound);
     }
+    // A hashed asset the build wrote after the start: sent as the start's files are.
+    const asset =
+      built && (request.method === 'GET' || request.method === 'HEAD')
+        ? assetBuiltSince(webDist, request.url)
+        : null;
+    if (asset) return reply.sendFile(asset);
     // A hashed asset that is gone (an open tab asking for last deployment's chunk) is a 404: the
     // page's import fails and shows the error screen, instead of parsing index.html as a script.
     if (
