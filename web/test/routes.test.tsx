@@ -1,6 +1,8 @@
+import { commonMessages } from '@sitehall/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeApi } from './fake-api';
+import { ADMIN_REVOKED_NOTE } from '../src/hooks/useAuth';
+import { fail, fakeApi, ok } from './fake-api';
 import { adminUser, makeUser, signIn } from './fixtures';
 import { renderApp } from './render';
 
@@ -124,6 +126,31 @@ describe('route guards', () => {
     expect(router.state.location.pathname).toBe('/public');
     expect(screen.queryByRole('navigation', { name: '我的工作台' })).not.toBeInTheDocument();
     expect(nav).toBeInTheDocument();
+  });
+
+  it('sends an admin made a user meanwhile out of the admin panel, saying why, at the first admin call refused 403', async () => {
+    const before = adminUser();
+    let role: 'admin' | 'user' = 'admin';
+    const refused = fail(403, commonMessages.adminOnly);
+    const api = fakeApi({
+      'GET /auth/profile': () => ok({ user: { ...before, role } }),
+      'GET /admin/users': () =>
+        role === 'admin'
+          ? ok({ users: [], pagination: { current_page: 1, total_pages: 1, total_count: 0, page_size: 20 } })
+          : refused,
+      'GET /admin/projects': refused,
+    });
+    signIn(before);
+    const { router, user } = renderApp('/admin/users');
+    expect(await screen.findByText('共 0 个用户')).toBeInTheDocument();
+    // Another admin makes this one a user; the next admin page's call is refused. The app asks who
+    // it is again rather than leaving 获取项目列表失败 with 重新加载 on a page it can't open.
+    role = 'user';
+    await user.click(screen.getByRole('link', { name: '项目' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(api.calls('GET /auth/profile')).toHaveLength(2);
+    expect(await screen.findByText(ADMIN_REVOKED_NOTE)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: '管理后台' })).not.toBeInTheDocument();
   });
 
   it('signs out quietly when the stored session is no longer valid', async () => {

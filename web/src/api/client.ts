@@ -81,6 +81,20 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   };
 }
 
+let adminRefusedListener: (() => void) | null = null;
+
+/**
+ * Registers what happens when a call is refused 403 只有管理员可以执行此操作: the account was made a
+ * user while the app still shows it the admin panel. The auth provider asks who it is again
+ * (docs/decisions/web-app.md "A role taken away").
+ */
+export function onAdminRefused(listener: () => void): () => void {
+  adminRefusedListener = listener;
+  return () => {
+    if (adminRefusedListener === listener) adminRefusedListener = null;
+  };
+}
+
 function serverMessageOf(data: unknown): string | null {
   if (data && typeof data === 'object' && 'message' in data) {
     const message = (data as Partial<ApiFailure>).message;
@@ -133,6 +147,8 @@ apiClient.interceptors.response.use(
       if (unauthorizedListener) unauthorizedListener(apiError.serverMessage);
       else if (window.location.pathname !== '/login') window.location.assign('/login');
     }
+    if (apiError.status === 403 && apiError.serverMessage === commonMessages.adminOnly)
+      adminRefusedListener?.();
     return Promise.reject(apiError);
   },
 );

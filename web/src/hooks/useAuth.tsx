@@ -16,7 +16,7 @@ import {
 } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { authApi, useProfileQuery } from '../api/auth';
-import { onUnauthorized, toApiError } from '../api/client';
+import { onAdminRefused, onUnauthorized, toApiError } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { hasPermission, type Permission } from '../lib/permissions';
 import {
@@ -43,6 +43,14 @@ export interface FromState {
   start?: boolean;
   /** Why the session ended, in the server's words (账号已被停用), for the sign-in page. */
   reason?: string;
+}
+
+/** Said on the dashboard to an admin made a user while in the admin panel. */
+export const ADMIN_REVOKED_NOTE = '你的账号已不再是管理员，无法继续使用管理后台，已返回控制台。';
+
+/** What the dashboard is told when the app sends someone there (ADMIN_REVOKED_NOTE). */
+export interface DashboardState {
+  notice?: string;
 }
 
 export interface AuthContextValue {
@@ -125,6 +133,41 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         signedOut(reason ?? commonMessages.sessionExpired, told);
       }),
     [navigate, signedOut],
+  );
+
+  // A call refused 403 只有管理员可以执行此操作: another admin made this account a user while its
+  // admin pages were open, each then offering 重新加载 for ever. Ask who it is; no longer an admin,
+  // it leaves the admin panel for the dashboard (told why) before the role changes, so no admin
+  // page renders as a user's (docs/decisions/web-app.md "A role taken away").
+  const checkingRole = useRef(false);
+  useEffect(
+    () =>
+      onAdminRefused(() => {
+        if (checkingRole.current) return;
+        checkingRole.current = true;
+        authApi
+          .profile()
+          .then(({ user: fresh }) => {
+            if (loadSession()?.user.id !== fresh.id || hasPermission(fresh, 'admin')) return;
+            const { pathname } = locationRef.current;
+            if (pathname === '/admin' || pathname.startsWith('/admin/')) {
+              const notice: DashboardState = { notice: ADMIN_REVOKED_NOTE };
+              navigate('/dashboard', { replace: true, state: notice, flushSync: true });
+            }
+            saveSessionUser(fresh);
+            queryClient.setQueryData(queryKeys.profile, { user: fresh });
+            setState((prev) =>
+              prev.session ? { ...prev, session: { ...prev.session, user: fresh } } : prev,
+            );
+          })
+          .catch(() => {
+            // no answer: the page keeps its own error, and the next refused call asks again
+          })
+          .finally(() => {
+            checkingRole.current = false;
+          });
+      }),
+    [navigate, queryClient],
   );
 
   // Check the stored session with the server once, and pick up role or profile changes.

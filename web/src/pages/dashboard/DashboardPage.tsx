@@ -16,14 +16,14 @@ import {
 import { DASHBOARD_RECENT_COUNT, type MyProjectStats, messages, type ProjectDto } from '@sitehall/contracts';
 import { Alert, Button, Card, Col, Empty, Row, Skeleton, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { errorMessage } from '../../api/client';
 import { useMyProjects } from '../../api/projects';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusTag } from '../../components/StatusTag';
 import { StorageUsage } from '../../components/StorageUsage';
-import { useAuth } from '../../hooks/useAuth';
+import { type DashboardState, useAuth } from '../../hooks/useAuth';
 import { formatDate } from '../../lib/format';
 import { INITIAL_PASSWORD_NOTE } from '../../lib/initial-password';
 import { newVersionNote } from '../../lib/project-status';
@@ -169,6 +169,8 @@ export function DashboardPage() {
   const { user } = useAuth();
   // The newest projects come with the counters of all of them.
   const recent = useMyProjects({ status: 'all', page: 1, page_size: DASHBOARD_RECENT_COUNT });
+  // Why the app brought the visitor here (an admin made a user meanwhile: useAuth).
+  const notice = (useLocation().state as DashboardState | null)?.notice;
 
   return (
     <>
@@ -181,6 +183,9 @@ export function DashboardPage() {
           </LinkButton>
         }
       />
+      {notice && (
+        <Alert type="info" showIcon closable className="dashboard-alert" role="status" title={notice} />
+      )}
       {user?.password_initial && (
         <Alert
           type="warning"
