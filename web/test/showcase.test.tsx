@@ -1,8 +1,9 @@
-import type { PublicProjectDto } from '@sitehall/contracts';
+import { commonMessages, type PublicProjectDto } from '@sitehall/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createQueryClient } from '../src/AppProviders';
 import { prefetchShowcase } from '../src/api/showcase';
+import { SEARCH_LIMITS_NOTE } from '../src/pages/showcase/ShowcaseControls';
 import { makePublicProject, pagination } from './admin-fixtures';
 import { type FakeHandler, fail, fakeApi, ok } from './fake-api';
 import { publicConfig } from './project-fixtures';
@@ -122,6 +123,22 @@ describe('showcase', () => {
     api.on('GET /projects/public', page([makePublicProject()]));
     await user.click(screen.getByRole('button', { name: /重新加载/ }));
     expect(await screen.findByRole('article', { name: '天气小站' })).toBeInTheDocument();
+  });
+
+  it('says why a search the server refuses can’t be used, with 清除搜索 instead of 重新加载', async () => {
+    const refused = fail(400, commonMessages.searchInvalid, { search: commonMessages.searchInvalid });
+    const { user, router } = openShowcase(
+      (request) => (request.params?.search ? refused : page([makePublicProject()])),
+      `/public?search=${encodeURIComponent('一 二 三 四 五 六 七 八 九')}`,
+    );
+    // Nine words, one more than a search may have: asking again gets the same answer.
+    expect(await screen.findByText(commonMessages.searchInvalid)).toBeInTheDocument();
+    expect(screen.getByText(SEARCH_LIMITS_NOTE)).toBeInTheDocument();
+    expect(screen.queryByText('加载项目失败，请稍后重试')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /重新加载/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '清除搜索' }));
+    expect(await screen.findByRole('article', { name: '天气小站' })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('');
   });
 
   it('keeps sort and the 精选 filter in the address and asks the server for them', async () => {

@@ -74,6 +74,31 @@ export function ShowcaseLoadFailed({ reason, onReload }: { reason: string; onRel
   );
 }
 
+/** What a showcase search may be (docs/product.md "Showcase"): the box's maxLength and the server's word limit. */
+export const SEARCH_LIMITS_NOTE = '搜索最多 100 个字符、8 个词，请减少或缩短关键词后再搜索。';
+
+/**
+ * The server refused the search itself (400 on search: more than 8 words): asking again gets the
+ * same answer, so the way on is another search or none, not 重新加载.
+ */
+export function ShowcaseSearchRefused({ reason, onClear }: { reason: string; onClear: () => void }) {
+  return (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={
+        <>
+          <div className="showcase-failed__title">{reason}</div>
+          <div className="showcase-failed__text">{SEARCH_LIMITS_NOTE}</div>
+        </>
+      }
+    >
+      <Button type="primary" onClick={onClear}>
+        清除搜索
+      </Button>
+    </Empty>
+  );
+}
+
 /** No project to show: none published yet, or none matching the search (with a way back). */
 export function ShowcaseNothing({ onClear }: { onClear?: () => void }) {
   return onClear ? (

@@ -2,7 +2,7 @@ import { messages, type ShowcaseSort } from '@sitehall/contracts';
 import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { lazyInShell } from '../../AppProviders';
-import { errorMessage } from '../../api/client';
+import { errorMessage, toApiError } from '../../api/client';
 import { showcaseFiltersOf, useShowcase } from '../../api/showcase';
 import { PageHeader } from '../../components/PageHeader';
 import { importChunk } from '../../lib/connection';
@@ -18,6 +18,9 @@ const FilterControls = lazyInShell(async () => (await loadControls()).ShowcaseFi
 const LoadFailed = lazyInShell(async () => (await loadControls()).ShowcaseLoadFailed, { feedback: false });
 const Nothing = lazyInShell(async () => (await loadControls()).ShowcaseNothing, { feedback: false });
 const MoreFailed = lazyInShell(async () => (await loadControls()).ShowcaseMoreFailed, { feedback: false });
+const SearchRefused = lazyInShell(async () => (await loadControls()).ShowcaseSearchRefused, {
+  feedback: false,
+});
 
 const m = messages.project;
 
@@ -63,8 +66,20 @@ export function ShowcasePage() {
   const filtered = Boolean(filters.search) || filters.featured;
   const clear = () => filters.update({ search: '', featured: false });
 
+  // The search itself refused (more than 8 words, from the address or the box): not a failed load.
+  const searchRefused =
+    showcase.isError && !showcase.data ? toApiError(showcase.error).fieldErrors.search : undefined;
+
   let body: ReactNode;
-  if (showcase.isError && !showcase.data) {
+  if (searchRefused) {
+    body = (
+      <div className="showcase-empty sh-panel">
+        <Suspense fallback={<div className="showcase-empty__pending" />}>
+          <SearchRefused reason={searchRefused} onClear={clear} />
+        </Suspense>
+      </div>
+    );
+  } else if (showcase.isError && !showcase.data) {
     body = (
       <div className="showcase-empty sh-panel">
         <Suspense fallback={<div className="showcase-empty__pending" />}>
