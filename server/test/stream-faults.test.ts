@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
@@ -88,6 +89,34 @@ function get(
       },
     );
     req.on('error', reject);
+  });
+}
+
+/**
+ * A GET on a socket of its own, read until the server closes it: the head's Content-Length and
+ * every byte that came after the head, so bytes sent past the declared length are seen (an HTTP
+ * client stops at the length, and a proxy keeping the connection would read them as the start of
+ * the next answer).
+ */
+function getRaw(port: number, url: string): Promise<{ status: number; declared: number; received: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    );
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks);
+      const end = all.indexOf('\r\n\r\n');
+      if (end === -1) return reject(new Error(`no head: ${all.toString().slice(0, 200)}`));
+      const head = all.subarray(0, end).toString();
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]),
+        declared: Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? Number.NaN),
+        received: all.length - end - 4,
+      });
+    });
   });
 }
 
@@ -215,6 +244,61 @@ describe('stream faults', () => {
       store.heal();
       const again = await get(port, `/sites/${id}/media/small.pdf`);
       expect(again.body.equals(small)).toBe(true);
+    });
+
+    it('a store answering a file with the wrong length, ending cleanly: 503, nothing of it kept or sent past its length', async () => {
+      // Compressible files small enough for memory (one cut short, one too long), and one
+      // streamed (over the memory limit).
+      const script = (n: number) => `/* ${randomBytes(8).toString('hex')} */\n${'var a = 1;\n'.repeat(n)}`;
+      const texts = { 'short.js': script(3000), 'long.js': script(3100) };
+      const large = pdf(1200 * KB);
+      const { id: other } = await liveProject(t, [
+        { name: 'index.html', content: page('长度不对') },
+        ...Object.entries(texts).map(([name, content]) => ({ name, content })),
+        { name: 'large.pdf', content: large },
+      ]);
+      for (const [name, text] of Object.entries(texts)) {
+        store.answerWithLength(await blobOf(other, name), name === 'short.js' ? 100 : text.length + 500);
+        for (const encoding of ['identity', 'br', 'gzip']) {
+          const res = await get(port, `/sites/${other}/${name}`, {
+            headers: { 'accept-encoding': encoding },
+          });
+          expect(res).toMatchObject({ status: 503, complete: true });
+          expect(res.body.toString()).toContain('文件存储暂时不可用，请稍后重试');
+          expect(res.headers['retry-after']).toBe('5');
+        }
+        await t.ctx.services.siteFiles.idle();
+        store.heal();
+        // Neither the plain body in memory nor a compressed copy in the store was made of it.
+        for (const encoding of ['identity', 'br', 'gzip']) {
+          const res = await get(port, `/sites/${other}/${name}`, {
+            headers: { 'accept-encoding': encoding },
+          });
+          expect(res).toMatchObject({ status: 200, complete: true });
+          expect(res.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+          const body =
+            encoding === 'br'
+              ? zlib.brotliDecompressSync(res.body)
+              : encoding === 'gzip'
+                ? zlib.gunzipSync(res.body)
+                : res.body;
+          expect(body.toString()).toBe(text);
+        }
+      }
+      const sha = await blobOf(other, 'large.pdf');
+      // Cut short: cut off, never left waiting for bytes that don't come.
+      store.answerWithLength(sha, 256 * KB);
+      expectCutOff(await get(port, `/sites/${other}/large.pdf`), 200, large.length);
+      // Too long: never a byte past the Content-Length (a proxy keeping the connection would
+      // read them as the start of its next answer).
+      store.answerWithLength(sha, large.length + 500);
+      const raw = await getRaw(port, `/sites/${other}/large.pdf`);
+      expect(raw).toMatchObject({ status: 200, declared: large.length });
+      expect(raw.received).toBeLessThanOrEqual(large.length);
+      store.heal();
+      const whole = await get(port, `/sites/${other}/large.pdf`);
+      expect(whole).toMatchObject({ status: 200, complete: true });
+      expect(whole.body.equals(large)).toBe(true);
     });
 
     it('a blob gone since the file table was read: 404, sandboxed', async () => {

@@ -4,12 +4,12 @@
  * beside it, and small hot bodies (plain and compressed) live in a byte-bounded LRU in memory.
  * Compression runs in zlib's thread pool, a few jobs at a time, never on the event loop.
  */
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { BlobNotFound, type BlobStore } from '../storage/index.js';
+import { BlobNotFound, type BlobStore, StorageUnavailable } from '../storage/index.js';
 import { ByteLru } from './byte-lru.js';
 import type { ContentEncoding } from './http-conditions.js';
 import type { SiteFile } from './resolve.js';
@@ -110,17 +110,25 @@ export class SiteFileSource {
   ): Promise<Buffer | Readable> {
     if (encoding) {
       const variant = VARIANT[encoding];
-      const size = this.#variantSizes.get(`${file.sha256}:${variant}`);
+      const key = `${file.sha256}:${variant}`;
+      const size = this.#variantSizes.get(key);
+      // A variant of another size than remembered is asked about again next time.
+      const forget = () => this.#variantSizes.delete(key);
       if (size != null && size <= this.#maxMemoryFile) {
-        return this.#memoryBody(`${file.sha256}:${variant}`, () => this.#readVariant(file.sha256, variant));
+        return this.#memoryBody(key, size, () => this.#readVariant(file.sha256, variant)).catch((error) => {
+          if (error instanceof StorageUnavailable) forget();
+          throw error;
+        });
       }
-      return this.#readVariant(file.sha256, variant);
+      const stream = await this.#readVariant(file.sha256, variant);
+      return size == null ? stream : exactly(stream, size, key, forget);
     }
     if (file.size <= this.#maxMemoryFile) {
-      const whole = await this.#memoryBody(file.sha256, () => this.store.read(file.sha256));
+      const whole = await this.#memoryBody(file.sha256, file.size, () => this.store.read(file.sha256));
       return range ? whole.subarray(range.start, range.end + 1) : whole;
     }
-    return this.store.read(file.sha256, range);
+    const length = range ? range.end - range.start + 1 : file.size;
+    return exactly(await this.store.read(file.sha256, range), length, file.sha256);
   }
 
   /**
@@ -190,8 +198,12 @@ export class SiteFileSource {
     throw new BlobNotFound(sha256);
   }
 
-  /** One load per key at a time, however many requests ask at once. */
-  async #memoryBody(key: string, open: () => Promise<Readable>): Promise<Buffer> {
+  /**
+   * One load per key at a time, however many requests ask at once. A body of another length than
+   * `size` is refused, not kept: memory would serve it until evicted, and a variant made of it
+   * would be stored for good.
+   */
+  async #memoryBody(key: string, size: number, open: () => Promise<Readable>): Promise<Buffer> {
     const cached = this.memory.get(key);
     if (cached) return cached;
     let load = this.#loads.get(key);
@@ -200,6 +212,7 @@ export class SiteFileSource {
       load = open()
         .then((stream) => buffer(stream))
         .then((body) => {
+          if (body.length !== size) throw wrongLength(key, body.length, size);
           this.memory.set(key, body);
           return body;
         })
@@ -266,7 +279,7 @@ export class SiteFileSource {
     const key = `${file.sha256}:${variant}`;
     let size: number;
     if (file.size <= this.#maxMemoryFile) {
-      const plain = await this.#memoryBody(file.sha256, () => this.store.read(file.sha256));
+      const plain = await this.#memoryBody(file.sha256, file.size, () => this.store.read(file.sha256));
       const packed =
         encoding === 'br'
           ? await brotliCompress(plain, this.#brotliOptions(plain.length))
@@ -279,7 +292,7 @@ export class SiteFileSource {
         encoding === 'br'
           ? zlib.createBrotliCompress(this.#brotliOptions(file.size))
           : zlib.createGzip({ level: this.#gzipLevel });
-      const source = await this.store.read(file.sha256);
+      const source = exactly(await this.store.read(file.sha256), file.size, file.sha256);
       // Both settled before the job is: a read that breaks fails the pipeline at once, while the
       // store is still removing the variant's temp file; the job (and idle()) must not end first.
       const [stored, compressed] = await Promise.allSettled([
@@ -303,4 +316,42 @@ export class SiteFileSource {
       },
     };
   }
+}
+
+/**
+ * A blob's bytes as the store answered them were not as many as its file table says: a store (or
+ * a proxy in front of it) that ended a body short, or sent bytes past its end, without a
+ * Content-Length to tell. A store fault, answered as one (503), and never kept.
+ */
+function wrongLength(name: string, got: number, size: number): StorageUnavailable {
+  return new StorageUnavailable(new Error(`blob ${name}: the store answered ${got} bytes, not ${size}`));
+}
+
+/**
+ * `source`, failing (rather than ending) when it holds other than exactly `size` bytes: no byte past
+ * the Content-Length sent from it goes out, and a body cut short is cut off, not left hanging.
+ */
+function exactly(source: Readable, size: number, name: string, onWrong?: () => void): Readable {
+  let passed = 0;
+  const wrong = () => {
+    onWrong?.();
+    return wrongLength(name, passed, size);
+  };
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      passed += chunk.length;
+      if (passed > size) return callback(wrong());
+      callback(null, chunk);
+    },
+    flush(callback) {
+      callback(passed === size ? null : wrong());
+    },
+    // The reader went away (a client closed the connection): release the store's stream too.
+    destroy(error, callback) {
+      source.destroy();
+      callback(error);
+    },
+  });
+  source.on('error', (error) => checked.destroy(error));
+  return source.pipe(checked);
 }

@@ -2,7 +2,9 @@
  * A blob store that fails on demand, for the stream fault tests: it wraps a real store and passes
  * everything through, except reads of the blobs it is told to break. A blob can vanish between
  * listing and reading (deleted from the real store the moment it is read, as when its project is
- * deleted meanwhile), or its reads can fail after N bytes (a disk error, a cut S3 connection).
+ * deleted meanwhile), its reads can fail after N bytes (a disk error, a cut S3 connection), or
+ * end cleanly with the wrong length (a store, or a proxy in front of it, answering a body cut
+ * short or with bytes past its end, without a Content-Length to tell).
  */
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
@@ -18,6 +20,8 @@ export class InjectedReadError extends Error {
 export class FaultyBlobStore implements BlobStore {
   readonly #vanishing = new Set<string>();
   readonly #breaking = new Map<string, number>();
+  /** Blob → the length its reads end at (shorter: cut short; longer: padded with zeros). */
+  readonly #lengths = new Map<string, number>();
   readonly #holding = new Map<string, { bytes: number; released: Promise<void> }>();
   readonly #releases = new Set<() => void>();
   /** Reads failed on purpose so far (tests check a fault was really met). */
@@ -37,6 +41,14 @@ export class FaultyBlobStore implements BlobStore {
   }
 
   /**
+   * Every read of this blob (not its variants) ends cleanly after `bytes` bytes: fewer than it
+   * holds, or more (zeros past its end).
+   */
+  answerWithLength(sha256: string, bytes: number): void {
+    this.#lengths.set(sha256, bytes);
+  }
+
+  /**
    * Reads of this blob stop after `bytes` bytes until the returned function is called (heal()
    * lets them on too).
    */
@@ -51,6 +63,7 @@ export class FaultyBlobStore implements BlobStore {
   heal(): void {
     this.#vanishing.clear();
     this.#breaking.clear();
+    this.#lengths.clear();
     this.#holding.clear();
     for (const release of this.#releases) release();
     this.#releases.clear();
@@ -58,7 +71,9 @@ export class FaultyBlobStore implements BlobStore {
 
   async read(sha256: string, range?: ByteRange): Promise<Readable> {
     await this.#maybeVanish(sha256);
-    return this.#maybeBreak(sha256, await this.inner.read(sha256, range));
+    const source = await this.inner.read(sha256, range);
+    const length = this.#lengths.get(sha256);
+    return this.#maybeBreak(sha256, length === undefined ? source : withLength(source, length));
   }
 
   async readVariant(sha256: string, variant: string): Promise<Readable | null> {
@@ -111,6 +126,27 @@ export class FaultyBlobStore implements BlobStore {
     if (limit === undefined) return held;
     return failAfter(held, limit, () => this.failedReads++);
   }
+}
+
+/** `source` ending cleanly after `length` bytes: cut short, or padded with zeros past its end. */
+function withLength(source: Readable, length: number): Readable {
+  let passed = 0;
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const part = chunk.subarray(0, Math.max(0, length - passed));
+      passed += part.length;
+      callback(null, part);
+    },
+    flush(callback) {
+      callback(null, passed < length ? Buffer.alloc(length - passed) : undefined);
+    },
+    destroy(error, callback) {
+      source.destroy();
+      callback(error);
+    },
+  });
+  source.on('error', (error) => out.destroy(error));
+  return source.pipe(out);
 }
 
 /** `source`, its bytes after the first `limit` held back until `released` settles. */
