@@ -6,6 +6,7 @@ import { RedisCounterStore } from './cluster/redis-counter-store.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle, DB } from './db/database.js';
 import { createAuditBudget } from './domain/audit-budget.js';
+import { UNHEARD_MAX_AGE_MS } from './domain/cache-lifetime.js';
 import { type CounterStore, createLoginThrottle, MemoryCounterStore } from './domain/login-throttle.js';
 import { PasswordHasher } from './domain/passwords.js';
 import { liveSiteAddress, type SiteUrlOptions, sitesAtHostRoot } from './domain/site-urls.js';
@@ -197,6 +198,15 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
   stale.domains = () => {
     customDomains.reload().catch(() => undefined);
   };
+  // The served domains are read by every request without a lookup to age, so while this instance
+  // hears no changes (Redis away) they are read again every few seconds instead: a domain removed
+  // on another instance stops being served here within the short lifetime, as a live pointer does
+  // (docs/decisions/faults.md "Redis outages").
+  const unheardDomains = redis
+    ? setInterval(() => {
+        if (!hearsChanges()) customDomains.reload().catch(() => undefined);
+      }, UNHEARD_MAX_AGE_MS).unref()
+    : undefined;
   const projectsRepo = repos.projects;
   const leases = repos.leases;
   // This process's id names its staging folder and blob leases (docs/decisions/instances.md "Leftover sweep").
@@ -351,6 +361,7 @@ export function createContext(config: Config, database: DatabaseHandle, opts: Co
       /** Where Redis connection errors are reported (the app's log, once it exists). */
       reportErrorsTo: link.reportErrorsTo,
       async close() {
+        clearInterval(unheardDomains);
         await bus.close();
         await redis?.quit().catch(() => redis.disconnect());
       },

@@ -317,6 +317,98 @@ describe.skipIf(!hasRedis)('Redis outages, two instances through a proxy', () =>
   }
 });
 
+describe.skipIf(!hasRedis)('custom domains while Redis is away, two instances through a proxy', () => {
+  const prefix = uniqueRedisPrefix();
+  let proxy: TcpProxy;
+  let a: TestApp;
+  let b: BuiltApp;
+
+  beforeAll(async () => {
+    proxy = await startTcpProxy(redisTarget);
+    a = await createTestApp({
+      redisUrl: `redis://${proxy.address}`,
+      redisPrefix: prefix,
+      sitesOrigin: 'http://sites.example.test',
+      sitesSubdomains: true,
+      mail: {
+        from: 'hall@example.test',
+        publicUrl: 'http://hall.example.test',
+        pollMs: 5_000,
+        retryBaseMs: 30_000,
+        maxAttempts: 8,
+      },
+    });
+    b = await buildApp({ ...a.config }, { logger: false });
+  });
+  afterAll(async () => {
+    await b?.app.close();
+    await a?.close();
+    await proxy?.close();
+    await dropRedisPrefix(prefix);
+  });
+
+  // A domain removed on one instance during an outage was served on the other, and its TLS ask
+  // allowed, until Redis came back: the served map was the one cache without the short lifetime.
+  it('a domain removed or verified on one instance shows on the other within the short lifetime', async () => {
+    expect(
+      await waitFor(async () => (await inject(b.app, { url: '/readyz' })).statusCode === 200, 60_000),
+    ).toBe(true);
+    const owner = await a.createUser();
+    const upload = await uploadProject(a, owner.token, { name: '域名站点', files: SIMPLE_SITE });
+    const id = upload.json().data.project.id as number;
+    const admin = await a.adminToken();
+    const url = `/api/admin/projects/${id}/review`;
+    expect(
+      (await inject(a.app, { method: 'POST', url, token: admin, body: { action: 'approve' } })).statusCode,
+    ).toBe(200);
+    const rowOf = async (domain: string) =>
+      (
+        await a.ctx.db
+          .insertInto('custom_domains')
+          .values({
+            project_id: id,
+            domain,
+            token: `sitehall-verify=${domain}`,
+            verified_at: new Date().toISOString(),
+            approved_at: null,
+            approved_by: null,
+            created_by: owner.id,
+            created_at: new Date().toISOString(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const removed = await rowOf('www.gone-soon.test');
+    await a.ctx.services.customDomains.reload();
+    await b.ctx.services.customDomains.reload();
+    const served = async (app: BuiltApp['app'], host: string) =>
+      (await app.inject({ url: '/', headers: { host } })).body.includes('<h1>') &&
+      (await inject(app, { url: `/api/tls/ask?domain=${host}` })).statusCode === 200;
+    expect(await served(b.app, 'www.gone-soon.test')).toBe(true);
+
+    proxy.cut();
+    try {
+      expect(await waitFor(async () => !b.ctx.cluster.bus.listening(), 10_000)).toBe(true);
+      const gone = await inject(a.app, {
+        method: 'DELETE',
+        url: `/api/projects/${id}/domains/${removed}`,
+        token: owner.token,
+      });
+      expect(gone.statusCode).toBe(200);
+      expect(await served(a.app, 'www.gone-soon.test')).toBe(false);
+      expect(
+        await waitFor(async () => !(await served(b.app, 'www.gone-soon.test')), UNHEARD_MAX_AGE_MS + 3_000),
+      ).toBe(true);
+      // One verified meanwhile (an admin's approval publishes the same way) shows too.
+      await rowOf('www.new-one.test');
+      await a.ctx.services.customDomains.reload();
+      expect(await waitFor(() => served(b.app, 'www.new-one.test'), UNHEARD_MAX_AGE_MS + 3_000)).toBe(true);
+    } finally {
+      proxy.restore();
+    }
+  }, 120_000);
+});
+
 describe.skipIf(!hasRedis)('an instance started while Redis is unreachable', () => {
   const children: ChildServer[] = [];
   const cleanups: Array<() => Promise<void>> = [];
