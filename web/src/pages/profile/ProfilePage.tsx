@@ -73,6 +73,8 @@ function ProfileForm({ user }: { user: UserDto }) {
       {
         onSuccess: ({ user: saved }) => {
           setUser(saved);
+          // The field shows what was kept: the server lower-cases an address, and spaces are none.
+          form.setFieldsValue({ email: saved.email ?? '' });
           message.success(messages.auth.profileUpdated);
         },
         onError: (failure) => showError(toApiError(failure)),
