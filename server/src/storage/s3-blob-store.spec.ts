@@ -315,4 +315,37 @@ describe('S3BlobStore when the store stops answering', () => {
       await refused.close();
     }
   });
+
+  it('a store that refuses the platform’s own keys (403: revoked, rotated) is the 503, without counting as down', async () => {
+    const wrongKeys = new S3BlobStore(
+      createS3Client({
+        endpoint: s3.endpoint,
+        region: s3.region,
+        accessKeyId: 'REVOKEDKEY',
+        secretAccessKey: `${s3.secretAccessKey}-rotated`,
+        forcePathStyle: true,
+        bucket: s3.bucket,
+      }),
+      s3.bucket,
+      'refused/',
+      { probeMs: 15_000 },
+    );
+    try {
+      for (const call of [
+        () => wrongKeys.read('d'.repeat(64)),
+        () => wrongKeys.put(Readable.from([Buffer.from('x')])),
+      ]) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(StorageUnavailable);
+        expect((error as StorageUnavailable).message).toBe('文件存储暂时不可用，请稍后重试');
+        expect(
+          ((error as Error).cause as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode,
+        ).toBe(403);
+      }
+      // A refusal is an answer: the store is there, and its calls are still made.
+      expect(wrongKeys.guard.down).toBe(false);
+    } finally {
+      await wrongKeys.close();
+    }
+  });
 });

@@ -14,8 +14,11 @@
  * - while the store is down every call in flight is aborted (its request gets 503 at once) and
  *   every new call fails at once without touching the network.
  *
- * Missing keys (404, NoSuchKey) and the store's refusals (403, 4xx) are answers, not outages: they
- * pass through unchanged.
+ * Missing keys (404, NoSuchKey) and the store's refusals (403, 4xx) are answers, not outages: the
+ * store is not counted down for them. A refusal of the platform's own keys (401, 403: keys revoked
+ * or rotated, a bucket policy) is still StorageUnavailable for the call, the 503 文件存储暂时不可用:
+ * nothing the request did, and a visitor got 500 服务器内部错误 for it. Other answers pass through
+ * unchanged.
  */
 import { messages } from '@sitehall/contracts';
 import { ServiceUnavailable } from '../domain/errors.js';
@@ -45,6 +48,16 @@ export function isStoreOutage(err: unknown): boolean {
   if (typeof status === 'number' && status >= 500) return true;
   // Some SDK paths wrap the socket's error.
   return err.cause !== undefined && err.cause !== err && isStoreOutage(err.cause);
+}
+
+/**
+ * Whether the store refused the platform's own credentials (401, 403). A missing key is 404 where
+ * the keys may list the bucket, which the store needs for its listing anyway (README "S3-compatible
+ * storage").
+ */
+function refusesKeys(err: unknown): boolean {
+  const status = (err as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
+  return status === 401 || status === 403;
 }
 
 export class S3Guard {
@@ -106,6 +119,7 @@ export class S3Guard {
       }
       // The store's own answer (a missing key, a refusal): it is there.
       answered = true;
+      if (refusesKeys(err)) throw new StorageUnavailable(err);
       throw err;
     } finally {
       call.finish(answered);
