@@ -218,6 +218,17 @@ describe('admin settings', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/dashboard'));
   });
 
+  it('refuses a count that is not whole, rather than rounding it silently', async () => {
+    const { api, user } = await openSettings({ 'PUT /admin/config': ok(configData, '设置已保存') });
+    const files = screen.getByLabelText('单次上传文件数上限');
+    await user.clear(files);
+    await user.type(files, '1.5');
+    await user.click(screen.getByRole('button', { name: /保存设置/ }));
+    expect(await screen.findByText(/单次上传文件数上限必须是 .* 之间的整数/)).toBeInTheDocument();
+    expect(files).toHaveValue('1.5');
+    expect(api.calls('PUT /admin/config')).toHaveLength(0);
+  });
+
   it('puts the server’s per-field message under its field', async () => {
     const { user } = await openSettings({
       'PUT /admin/config': fail(400, '设置无效', { max_file_bytes: '单个文件大小不能超过单次上传总大小' }),

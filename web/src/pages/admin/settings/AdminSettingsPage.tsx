@@ -172,7 +172,7 @@ function NumberSetting({ field, defaults }: { field: NumberKey; defaults: AdminC
         <InputNumber
           className="settings-number"
           controls={false}
-          precision={scaled(d) ? 2 : 0}
+          precision={scaled(d) ? 2 : undefined}
           step={d.step}
           suffix={d.shownAs === 'minutes' ? '分钟' : d.shownAs}
         />
