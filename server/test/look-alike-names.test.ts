@@ -71,6 +71,64 @@ describe('look-alike file names', () => {
     ).toEqual([]);
   });
 
+  /**
+   * Blanks at either end of a name and dots at its end: a page's file list shows ` index.html` as
+   * `index.html`, and Windows drops them (a download of the version extracts `css /a.css` into
+   * `css`, `index.html.` over `index.html`). Two names that differ only so are one name twice.
+   */
+  const EDGES: Array<[string, string]> = [
+    ['index.html', ' index.html'],
+    ['index.html', 'index.html '],
+    ['index.html', 'index.html.'],
+    ['index.html', 'index.html\u3000'],
+    ['css/a.css', 'css /b.css'],
+    ['css/a.css', 'CSS. /b.css'],
+  ];
+  const duplicate = (name: string) => format(messages.archive.duplicateName, { name });
+
+  it.each(EDGES)('%j and %j differ only at an end, and are one name in a zip', async (first, second) => {
+    const user = await t.createUser();
+    const zip = await makeZip({ [first]: PAGE, [second]: '<p>other</p>' });
+    const res = await uploadProject(t, user.token, { files: [{ name: 'site.zip', content: zip }] });
+    expectFailure(res, 400, duplicate(second.includes('/') ? second.slice(0, second.indexOf('/')) : second));
+    expect(await projectsOf(user.id)).toEqual([]);
+  });
+
+  it.each(EDGES)(
+    '%j and %j are one name among loose files and in a deploy’s manifest',
+    async (first, second) => {
+      const user = await t.createUser();
+      const folder = second.includes('/') ? second.slice(0, second.indexOf('/')) : second;
+      const res = await uploadProject(t, user.token, {
+        files: [
+          { name: `site/${first}`, content: PAGE },
+          { name: `site/${second}`, content: '<p>other</p>' },
+        ],
+      });
+      expectFailure(res, 400, duplicate(`site/${folder}`));
+      const deploy = await t.request({
+        method: 'POST',
+        url: '/api/deploys',
+        token: user.token,
+        body: { project_name: '部署', files: { [first]: sha(PAGE), [second]: sha('<p>other</p>') } },
+      });
+      expectFailure(deploy, 400, duplicate(folder));
+      expect(await projectsOf(user.id)).toEqual([]);
+    },
+  );
+
+  it('keep a name with a blank or a dot at an end when no other name is the same without it', async () => {
+    const user = await t.createUser();
+    const res = await uploadProject(t, user.token, {
+      files: [
+        { name: 'site/index.html', content: PAGE },
+        { name: 'site/notes .txt', content: 'x' },
+        { name: 'site/docs /a.txt', content: 'x' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
   it('leave no staging files behind', async () => {
     expect(listTree(path.join(t.dataDir, 'staging'))).toEqual([]);
   });

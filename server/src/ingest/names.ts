@@ -138,8 +138,9 @@ interface TreeNode {
 }
 
 /**
- * Every file and folder of an upload, folded by case after NFC: refuses duplicates, names that
- * differ only by case or normalisation, and a path that is both a file and a folder.
+ * Every file and folder of an upload, folded by case after NFC (sameNameKey): refuses duplicates,
+ * names that differ only by case, normalisation or blanks and dots at an end, and a path that is
+ * both a file and a folder.
  */
 export class EntryTree {
   readonly #nodes = new Map<string, TreeNode>();
@@ -176,7 +177,7 @@ export class EntryTree {
   }
 
   #addNode(kind: 'file' | 'dir', path: string, listed: string): void {
-    const key = path.toLowerCase();
+    const key = sameNameKey(path);
     const existing = this.#nodes.get(key);
     if (!existing) {
       this.#nodes.set(key, { kind, path, listed });
@@ -187,6 +188,33 @@ export class EntryTree {
     if (kind === 'file' || existing.listed !== listed) {
       throw new Refusal('duplicateName', { name: displayName(path) });
     }
+  }
+}
+
+/**
+ * A blank at either end of a segment, or a dot or blank at its end: what Windows drops from a name
+ * (`index.html.` and `index.html ` are `index.html` there) and a page's file list does not show
+ * (` index.html` reads as `index.html`). Without one, a path is its own key but for case.
+ */
+const LOOSE_EDGE = /(?:^|\/)\s|[\s.](?:\/|$)/u;
+
+/**
+ * The key two paths share when a case-insensitive file system, Windows or a person reading the
+ * list would take them for one (docs/decisions/uploads.md "Names that differ only at an end"):
+ * lower case, and each segment without the blanks at its ends and the dots at its end.
+ */
+function sameNameKey(path: string): string {
+  const lower = path.toLowerCase();
+  return LOOSE_EDGE.test(lower) ? lower.split('/').map(withoutLooseEdges).join('/') : lower;
+}
+
+function withoutLooseEdges(segment: string): string {
+  let rest = segment.trimStart();
+  for (;;) {
+    const trimmed = rest.trimEnd();
+    const shorter = trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
+    if (shorter === rest) return rest;
+    rest = shorter;
   }
 }
 

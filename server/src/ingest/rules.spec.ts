@@ -136,6 +136,19 @@ describe('the tree', () => {
     expect(reasonOf(treeOf(['file', 'caf\u00e9/a.css'], ['file', 'cafe\u0301/b.css']))).toBe('duplicateName');
   });
 
+  it('refuses names that differ only by blanks at an end or dots at the end', () => {
+    expect(reasonOf(treeOf(['file', 'index.html'], ['file', ' index.html']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'index.html'], ['file', 'Index.html. .']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'a.css'], ['file', 'a.css\u00a0']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'css/a.css'], ['file', 'css /b.css']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['dir', 'css /'], ['file', 'css/b.css']))).toBe('duplicateName');
+    expect(reasonOf(treeOf(['file', 'css.'], ['file', 'css/b.css']))).toBe('fileFolderClash');
+    // Alone, or inside a name, they are kept.
+    expect(
+      reasonOf(treeOf(['file', 'notes .txt'], ['file', 'docs /a.txt'], ['file', 'a b/c. d.txt'])),
+    ).toBeNull();
+  });
+
   it('refuses a path that is both a file and a folder', () => {
     expect(reasonOf(treeOf(['file', 'a.html'], ['file', 'a.html/x.css']))).toBe('fileFolderClash');
     expect(reasonOf(treeOf(['dir', 'docs/'], ['file', 'DOCS']))).toBe('fileFolderClash');
