@@ -25,8 +25,9 @@ const FORBIDDEN_CHARS =
  * `evil\u202elmth.txt` as `eviltxt.html`.
  */
 const INVISIBLE_CHARS = /[\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u17b4\u17b5\u3164\uffa0]|\u034f/u;
+/** Lone surrogates too: no text draws them (a name 7-Zip could not decode holds them). */
 const ESCAPED_IN_MESSAGES =
-  /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u17b4\u17b5\u3164\uffa0]|\u034f/gu;
+  /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\u115f\u1160\u17b4\u17b5\u3164\uffa0\ud800-\udfff]|\u034f/gu;
 const DRIVE_LETTER = /^[A-Za-z]:/;
 
 /** A name fit to quote in a message: invisible characters shown as \u escapes, long names cut. */
@@ -35,7 +36,10 @@ export function displayName(name: string): string {
     const code = c.codePointAt(0)!;
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
-  return visible.length > 200 ? `${visible.slice(0, 200)}…` : visible;
+  if (visible.length <= 200) return visible;
+  // Not between the halves of a pair (an emoji): the cut would leave a lone one.
+  const cut = /[\ud800-\udbff]/.test(visible.charAt(199)) ? 199 : 200;
+  return `${visible.slice(0, cut)}…`;
 }
 
 /**

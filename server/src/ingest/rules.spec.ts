@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptHeldContent, archiveFormatOf, checkContent, looksBinary } from './content.js';
 import { factsOfHead } from './index.js';
 import { mediaTypeFor, unreadActiveType } from './media-type.js';
-import { checkEntryName, EntryTree, isJunk } from './names.js';
+import { checkEntryName, displayName, EntryTree, isJunk } from './names.js';
 import { Refusal, type RefusalReason } from './refusal.js';
 import { findEntryFile, unwrapSingleFolder } from './site-tree.js';
 
@@ -94,6 +94,24 @@ describe('entry names', () => {
     'a/ /b.html',
   ])('refuses the name %j', (name) => {
     expect(reasonOf(() => checkEntryName(name, false))).toBe('badName');
+  });
+
+  it('refuses a name with a lone surrogate, spelling it out in the message', () => {
+    // 7-Zip's listing of a name that is not UTF-8 (Emscripten's decoding, sevenzip-archive.ts).
+    for (const name of ['bad\udf7a\udcf3s', 'hi\ud800.css', '\udc00.css']) {
+      let shown = '';
+      try {
+        checkEntryName(name, false);
+      } catch (err) {
+        shown = (err as Refusal).values.name ?? '';
+      }
+      expect(shown).toMatch(/\\ud[89abcdef]/);
+      expect(shown).not.toMatch(/[\ud800-\udfff]/u);
+    }
+    expect(displayName('😀.png')).toBe('😀.png');
+    // A long name is cut before a pair, not inside it.
+    expect(displayName(`${'a'.repeat(199)}😀.png`)).toBe(`${'a'.repeat(199)}…`);
+    expect(displayName(`${'a'.repeat(198)}😀.png`)).toBe(`${'a'.repeat(198)}😀…`);
   });
 
   it('limits depth and length', () => {
