@@ -124,8 +124,11 @@ export class SiteScripts {
 export interface ScriptFacts {
   /** Keystrokes, clipboard, whole forms, password fields: what makes a sink high. */
   sources: Set<string>;
-  /** Requests to other hosts that carry data; judged when the file is done. */
-  sinks: Array<{ host: string; sink: string; offset: number }>;
+  /**
+   * Requests to other hosts that carry data; judged when the file is done. `onAction`: a page
+   * the visitor's click or submit goes to, with data in its address (what a GET form does).
+   */
+  sinks: Array<{ host: string; sink: string; offset: number; onAction?: true }>;
   /** The script sets a form's action or submits a form itself. */
   drivesForms: boolean;
 }

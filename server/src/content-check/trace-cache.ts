@@ -79,7 +79,7 @@ export class TraceCache {
  * to what a scan finds; the code's own fingerprint (checkFingerprint) is added to it besides, so a
  * forgotten raise still invalidates on the next build.
  */
-export const CHECK_VERSION = 2;
+export const CHECK_VERSION = 3;
 
 /** A file whose trace is looked up: what decides its scan besides the rest of the site. */
 export interface TraceFile {

@@ -111,6 +111,8 @@ export const reviewMessages = {
     metaRefresh: '页面自动跳转（meta refresh）到外部域名 {domain}',
     /** {domain} */
     scriptRedirect: '脚本将页面跳转到外部域名 {domain}',
+    scriptRedirectOnAction:
+      '访客点击、提交或选择后，脚本把页面带到外部域名 {domain}（与链接、表单相同，不是页面自行跳走）',
     /** {domain} {decoder} */
     scriptRedirectHidden: '脚本将页面跳转到外部域名 {domain}，目标地址用 {decoder} 编码隐藏',
     historyTrap: '访客一按“返回”，脚本就再塞入一条历史记录：劫持返回键，让人离不开这个页面',
