@@ -333,6 +333,33 @@ describe('a cache folder that cannot be written', () => {
   });
 });
 
+describe('Windows’ folder litter', () => {
+  it('is never listed, as the server drops it: a folder of only a Thumbs.db is an empty folder', async () => {
+    const user = await t.createUser();
+    const env = { SITEHALL_URL: url, SITEHALL_TOKEN: await apiToken(user.token) };
+    const site = tempDir('sitehall-litter-');
+    const unique = `${Date.now()}-${Math.random()}`;
+    writeFiles(site, {
+      'index.html': `<!doctype html><p>${unique}</p>`,
+      'Thumbs.db': 'thumbnails',
+      'sub/page.html': `<p>${unique}</p>`,
+      'sub/desktop.ini': '[.ShellClassInfo]',
+    });
+    const res = await sitehall(['deploy', site, '--name', '缩略图'], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout + res.stderr).toContain('共 2 个文件');
+    const id = Number(/项目 (\d+)/.exec(res.stdout)?.[1]);
+    expect(await newestVersionPaths(id)).toEqual(['index.html', 'sub/page.html']);
+
+    const only = tempDir('sitehall-litter-only-');
+    writeFiles(only, { 'Thumbs.db': 'thumbnails' });
+    const empty = await sitehall(['deploy', only, '--name', '只有缩略图'], env);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(`错误：目录中没有文件：${only}`);
+    expect(await leftOnServer(user.id)).toEqual({ projects: 1, open: 0 });
+  });
+});
+
 describe('what is neither a file nor a folder', () => {
   it('skips links that cannot be followed (a loop, a path through a file) like any other link', async () => {
     const user = await t.createUser();

@@ -25,6 +25,15 @@ const SKIPPED_FOLDERS = new Set(['.git', '.hg', '.svn', 'node_modules', '.siteha
  */
 const isHidden = (name: string) => name.startsWith('.') && name !== '.well-known';
 
+/**
+ * Windows' folder litter, which the server drops from every upload (server/src/ingest/names.ts
+ * `isJunk`; `.DS_Store` and `._name` files are hidden names here already): never listed, so a
+ * folder holding only a Thumbs.db is empty here as it is there.
+ */
+const isJunkFile = (name: string) =>
+  (name.length === 9 || name.length === 11) &&
+  (name.toLowerCase() === 'thumbs.db' || name.toLowerCase() === 'desktop.ini');
+
 /** Whether a folder of this name is left out of every deploy (SKIPPED_FOLDERS). */
 export const isSkippedFolder = (name: string) => SKIPPED_FOLDERS.has(name);
 
@@ -37,6 +46,7 @@ export function isLeftOut(rel: string, includeHidden: boolean): boolean {
   const parts = rel.split('/');
   for (let i = 0; i < parts.length; i++) {
     if (i < parts.length - 1 && SKIPPED_FOLDERS.has(parts[i]!)) return true;
+    if (i === parts.length - 1 && isJunkFile(parts[i]!)) return true;
     if (!includeHidden && isHidden(parts[i]!)) return true;
   }
   return false;
@@ -79,7 +89,7 @@ export function listFiles(
       // The folder's own path and a separator: path.join would normalise each of thousands again.
       const file = dir + path.sep + name;
       const rel = prefix ? `${prefix}/${name}` : name;
-      if (isDir && SKIPPED_FOLDERS.has(name)) continue;
+      if (isDir ? SKIPPED_FOLDERS.has(name) : isJunkFile(name)) continue;
       if (!opts.includeHidden && isHidden(name)) {
         hidden.push(isDir ? `${rel}/` : rel);
         continue;
