@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { type ContentCheckReport, messages } from '@sitehall/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reasonOf } from '../../packages/cli/src/api.js';
@@ -23,6 +23,7 @@ import { listenSitesPort } from '../src/lifecycle.js';
 import { emptyObservations } from '../src/render/render-page.js';
 import { createTestApp, freePort, listenPort, review, type TestApp, tempDir } from './helpers.js';
 import { forwardRequest } from './support/forward.js';
+import { sitehall, spawnSitehall } from './support/sitehall-cli.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
@@ -32,33 +33,6 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${await listenPort(t)}`;
 });
 afterAll(() => t.close());
-
-/** Runs the CLI in `cwd` (a fresh folder unless given: the project link lives in the working folder). */
-function sitehall(args: string[], env: Record<string, string>, cwd = tempDir('sitehall-cwd-')) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      // tsx by its file (`--import tsx` resolves from the working folder, a temporary one here).
-      [
-        '--import',
-        pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-        path.join(repoRoot, 'packages/cli/src/bin.ts'),
-        ...args,
-      ],
-      {
-        cwd,
-        env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 120_000,
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 async function apiToken(session: string): Promise<string> {
   const res = await t.request({
@@ -1080,28 +1054,10 @@ describe('sitehall deploy', () => {
       );
     try {
       const { port } = proxy.address() as AddressInfo;
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-          path.join(repoRoot, 'packages/cli/src/bin.ts'),
-          'deploy',
-          site,
-          '--name',
-          `终止-${Date.now()}`,
-        ],
-        {
-          cwd: tempDir('sitehall-cwd-'),
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: tempDir('sitehall-home-'),
-            SITEHALL_URL: `http://127.0.0.1:${port}`,
-            SITEHALL_TOKEN: token,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawnSitehall(['deploy', site, '--name', `终止-${Date.now()}`], {
+        SITEHALL_URL: `http://127.0.0.1:${port}`,
+        SITEHALL_TOKEN: token,
+      });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -6,15 +6,14 @@
  * written never fails a deploy; links that can't be followed are skipped like other links; FIFOs
  * and sockets are said apart from links.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
+import { sitehall, watching } from './support/sitehall-cli.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
 let url: string;
 beforeAll(async () => {
@@ -22,69 +21,6 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${await listenPort(t)}`;
 });
 afterAll(() => t.close());
-
-/** The CLI's process: its sources through tsx, in a working folder of its own. */
-function spawnCli(args: string[], env: Record<string, string>, cwd = tempDir('sitehall-cwd-')) {
-  return spawn(
-    process.execPath,
-    // tsx by its file (`--import tsx` resolves from the working folder, a temporary one here).
-    [
-      '--import',
-      pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-      path.join(repoRoot, 'packages/cli/src/bin.ts'),
-      ...args,
-    ],
-    {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 120_000,
-    },
-  );
-}
-
-/** Runs the CLI in `cwd` (a fresh folder unless given: the project link lives in the working folder). */
-function sitehall(args: string[], env: Record<string, string>, cwd?: string) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawnCli(args, env, cwd);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
-/** The CLI watching: its output as it comes, and a way to wait for a line. */
-function watching(args: string[], env: Record<string, string>) {
-  const child = spawnCli(args, env);
-  let out = '';
-  let seen = 0;
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
-  return {
-    child,
-    exited,
-    output: () => out,
-    /** The next match of `re` after the last one waited for. */
-    async next(re: RegExp): Promise<RegExpExecArray> {
-      let m: RegExpExecArray | null = null;
-      await expect
-        .poll(
-          () => {
-            m = re.exec(out.slice(seen));
-            return m !== null;
-          },
-          { timeout: 30_000, message: `waiting for ${re} in:\n${out}` },
-        )
-        .toBe(true);
-      const found = m! as RegExpExecArray;
-      seen += found.index + found[0].length;
-      return found;
-    },
-  };
-}
 
 async function apiToken(session: string): Promise<string> {
   const res = await t.request({

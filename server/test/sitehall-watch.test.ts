@@ -5,21 +5,19 @@
  * the changed files sent, a refused change is said and the watch goes on, a revoked token ends it,
  * and what it leaves (the base record, the hash cache) makes the next plain deploy a no-op.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINE_RACY_MS } from '../../packages/cli/src/cache.js';
 import { hashFiles, listFiles } from '../../packages/cli/src/files.js';
 import { changesBetween, WatchedFolder } from '../../packages/cli/src/watch.js';
 import { createTestApp, listenPort, type TestApp, tempDir } from './helpers.js';
 import { forwardRequest } from './support/forward.js';
+import { sitehall, watching } from './support/sitehall-cli.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 let t: TestApp;
 let url: string;
 beforeAll(async () => {
@@ -127,49 +125,6 @@ describe('the watched folder', () => {
     }
   });
 });
-
-/** The CLI from its sources, watching: its output as it comes, and a way to wait for a line. */
-function watching(args: string[], env: Record<string, string>) {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    [
-      '--import',
-      pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-      path.join(repoRoot, 'packages/cli/src/bin.ts'),
-      ...args,
-    ],
-    {
-      cwd: tempDir('sitehall-cwd-'),
-      env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
-    },
-  );
-  let out = '';
-  let seen = 0;
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
-  return {
-    child,
-    exited,
-    output: () => out,
-    /** The next match of `re` after the last one waited for. */
-    async next(re: RegExp): Promise<RegExpExecArray> {
-      let m: RegExpExecArray | null = null;
-      await expect
-        .poll(
-          () => {
-            m = re.exec(out.slice(seen));
-            return m !== null;
-          },
-          { timeout: 60_000, message: `waiting for ${re} in:\n${out}` },
-        )
-        .toBe(true);
-      const found = m! as RegExpExecArray;
-      seen += found.index + found[0].length;
-      return found;
-    },
-  };
-}
 
 async function apiToken(session: string): Promise<{ id: number; token: string }> {
   const res = await t.request({
@@ -335,29 +290,9 @@ describe('sitehall deploy --watch', () => {
       expect(w.output()).toContain('已停止监视');
 
       // The record of version 4 and the hash cache: a plain deploy reads nothing and changes nothing.
-      const again = await new Promise<{ code: number; out: string }>((resolve) => {
-        const c = spawn(
-          process.execPath,
-          [
-            '--import',
-            pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
-            path.join(repoRoot, 'packages/cli/src/bin.ts'),
-            'deploy',
-            site,
-            '--project',
-            String(id),
-          ],
-          // Its own working folder: the CLI links the folder it runs in (.sitehall/project.json).
-          {
-            cwd: tempDir('sitehall-cwd-'),
-            env: { PATH: process.env.PATH ?? '', HOME: tempDir('sitehall-home-'), ...env },
-          },
-        );
-        let out = '';
-        c.stdout.on('data', (d) => (out += d));
-        c.stderr.on('data', (d) => (out += d));
-        c.on('exit', (code) => resolve({ code: code ?? 1, out }));
-      });
+      // Its own working folder: the CLI links the folder it runs in (.sitehall/project.json).
+      const plain = await sitehall(['deploy', site, '--project', String(id)], env);
+      const again = { code: plain.code, out: plain.stdout + plain.stderr };
       expect(again.code, again.out).toBe(0);
       expect(again.out).toContain('哈希缓存：4 个文件未改动，计算 0 个');
       expect(again.out).toContain('第 4 版完全相同，未创建新版本');
